@@ -1,0 +1,157 @@
+# perfwatch — a plain GNU Makefile.  Every library comes through pkg-config.
+#
+#   make            build bin/perfwatch and bin/perfwatchd
+#   make run        install what is missing, then run the main job
+#   make check      install what is missing, build, run every test
+#   make check-asan the same tests under AddressSanitizer and UBSan
+#   make fuzz       each libFuzzer target for a short, bounded time
+#   make install    PREFIX=/usr/local DESTDIR=
+
+PREFIX	?= /usr/local
+BINDIR	?= $(PREFIX)/bin
+SBINDIR	?= $(PREFIX)/sbin
+MANDIR	?= $(PREFIX)/share/man
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+DOCDIR	?= $(PREFIX)/share/doc/perfwatch
+EXAMPLEDIR ?= $(PREFIX)/share/perfwatch
+DESTDIR	?=
+
+BUILD	?= build
+CC	?= cc
+PKGS	 = libevent sqlite3 libgit2 cmocka inih jansson libcurl gsl
+
+WARN	 = -Wall -Wextra -Wformat=2 -Wshadow -Wmissing-prototypes \
+	   -Wstrict-prototypes -Wpointer-arith -Werror
+OPT	?= -O2 -g
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+SAN_FLAGS =
+ifeq ($(SAN),1)
+SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
+	    -fno-omit-frame-pointer
+endif
+ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread $(OPT) \
+	     $(WARN) $(SAN_FLAGS) -I. -Icommon $(PKG_CFLAGS) $(CFLAGS) \
+	     -DSYSCONFDIR='"$(SYSCONFDIR)"'
+ALL_LDFLAGS = -pthread $(SAN_FLAGS) $(LDFLAGS)
+LDLIBS_ALL = $(PKG_LIBS) -lm
+
+# Library modules, most dependent first (the static link order).
+MODULES	 = bisect notify detect workloads sysinfo store common
+
+define module_vars
+SRC_$(1) := $$(wildcard $(1)/*.c)
+OBJ_$(1) := $$(patsubst %.c,$$(BUILD)/%.o,$$(SRC_$(1)))
+LIB_$(1) := $$(BUILD)/lib/lib$(1).a
+endef
+$(foreach m,$(MODULES) cli daemon,$(eval $(call module_vars,$(m))))
+
+ALL_MODLIBS = $(foreach m,$(MODULES),$(if $(SRC_$(m)),$(LIB_$(m))))
+
+PERFWATCH  = $(BUILD)/bin/perfwatch
+PERFWATCHD = $(BUILD)/bin/perfwatchd
+
+# Unit tests: tests/unit/test_<name>.c links the modules named by
+# TEST_MODS_<name> (default: <name> and common), in MODULES order.
+UNIT_SRC  = $(wildcard tests/unit/test_*.c)
+UNIT_BIN  = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+TEST_MODS_common   = common
+TEST_MODS_store    = store sysinfo common
+TEST_MODS_detect   = detect store sysinfo common
+TEST_MODS_stats    = detect common
+TEST_MODS_sysinfo  = sysinfo common
+TEST_MODS_workloads = workloads common
+TEST_MODS_config   = common
+TEST_MODS_notify   = notify detect store sysinfo common
+test_mods = $(filter $(or $(TEST_MODS_$(1)),$(1) common),$(MODULES))
+test_libs = $(foreach m,$(call test_mods,$(1)),$(if $(SRC_$(m)),$(LIB_$(m))))
+
+.PHONY: all run check check-asan test fuzz install clean deps bench
+
+all: $(PERFWATCH) $(if $(SRC_daemon),$(PERFWATCHD))
+
+deps:
+	@sh scripts/deps.sh
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/lib/lib%.a:
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(foreach m,$(MODULES),$(eval $(LIB_$(m)): $(OBJ_$(m))))
+
+$(PERFWATCH): $(OBJ_cli) $(ALL_MODLIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJ_cli) $(ALL_MODLIBS) $(LDLIBS_ALL)
+
+$(PERFWATCHD): $(OBJ_daemon) $(ALL_MODLIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(OBJ_daemon) $(ALL_MODLIBS) $(LDLIBS_ALL)
+
+.SECONDEXPANSION:
+$(BUILD)/tests/test_%: $(BUILD)/tests/unit/test_%.o $$(call test_libs,$$*)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(call test_libs,$*) $(LDLIBS_ALL)
+
+# Build everything, then run the unit and integration tests.
+test: all $(UNIT_BIN)
+	@BUILD=$(BUILD) sh tests/run.sh
+
+check: deps
+	@$(MAKE) --no-print-directory test
+
+check-asan: deps
+	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 OPT="-O1 -g" test
+
+# Main job: see README.md.  It grows with the project.
+run: deps
+	@$(MAKE) --no-print-directory all
+	@BUILD=$(BUILD) sh scripts/run.sh
+
+# libFuzzer targets under tests/fuzz/, built with clang into build-fuzz/.
+FUZZ_SECONDS ?= 20
+fuzz: deps
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang \
+	    SAN_FLAGS="-fsanitize=fuzzer-no-link,address,undefined" \
+	    OPT="-O1 -g" fuzz-build
+	@sh tests/fuzz/run.sh build-fuzz $(FUZZ_SECONDS)
+
+FUZZ_SRC = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN = $(patsubst tests/fuzz/%.c,$(BUILD)/fuzz/%,$(FUZZ_SRC))
+fuzz-build: $(FUZZ_BIN)
+$(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(ALL_MODLIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -fsanitize=fuzzer,address,undefined -o $@ $< $(ALL_MODLIBS) $(LDLIBS_ALL)
+
+bench: all
+	@echo "benchmarks: see bench/README.md"
+
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR)
+	install -m 0755 $(PERFWATCH) $(DESTDIR)$(BINDIR)/perfwatch
+	if [ -f $(PERFWATCHD) ]; then install -m 0755 $(PERFWATCHD) \
+	    $(DESTDIR)$(SBINDIR)/perfwatchd; fi
+	for s in 1 5 8; do \
+	    for f in man/*.$$s; do [ -f "$$f" ] || continue; \
+	        install -d $(DESTDIR)$(MANDIR)/man$$s; \
+	        install -m 0644 $$f $(DESTDIR)$(MANDIR)/man$$s/; done; done
+	install -d $(DESTDIR)$(SYSCONFDIR)/perfwatch $(DESTDIR)$(EXAMPLEDIR)
+	for f in etc/*; do [ -f "$$f" ] || continue; \
+	    install -m 0644 $$f $(DESTDIR)$(EXAMPLEDIR)/; done
+	if [ -f etc/perfwatch.conf ] && \
+	    [ ! -f $(DESTDIR)$(SYSCONFDIR)/perfwatch/perfwatch.conf ]; then \
+	    install -m 0644 etc/perfwatch.conf $(DESTDIR)$(SYSCONFDIR)/perfwatch/; fi
+	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system $(DESTDIR)$(PREFIX)/etc/rc.d
+	for f in systemd/*; do [ -f "$$f" ] || continue; \
+	    install -m 0644 $$f $(DESTDIR)$(PREFIX)/lib/systemd/system/; done
+	for f in rc.d/*; do [ -f "$$f" ] || continue; \
+	    install -m 0755 $$f $(DESTDIR)$(PREFIX)/etc/rc.d/; done
+
+clean:
+	rm -rf build build-asan build-fuzz
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

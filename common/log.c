@@ -1,0 +1,144 @@
+/*
+ * Logging for perfwatch and perfwatchd.
+ *
+ * In the foreground (and for the command-line tool) messages go to stderr
+ * prefixed by the program name; the daemon detached logs through syslog so
+ * nothing goes silent.  errno is saved on entry so that a caller's
+ * log_warn() always reports the error that happened before the call.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "log.h"
+
+static const char	*log_progname = "perfwatch";
+static int		 log_foreground = 1;
+static int		 log_verbose;
+
+/* Set where messages go; safe to call again (e.g. after daemonising). */
+void
+log_init(const char *progname, int foreground, int verbose)
+{
+	if (progname != NULL)
+		log_progname = progname;
+	log_foreground = foreground;
+	log_verbose = verbose;
+	if (!foreground)
+		openlog(log_progname, LOG_PID | LOG_NDELAY, LOG_DAEMON);
+}
+
+void
+log_set_verbose(int verbose)
+{
+	log_verbose = verbose;
+}
+
+int
+log_get_verbose(void)
+{
+	return log_verbose;
+}
+
+/* Emit one message at priority pri, with the error text of errnum if set. */
+static void
+log_emit(int pri, int errnum, const char *fmt, va_list ap)
+{
+	char	msg[2048];
+
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (log_foreground) {
+		if (errnum != 0)
+			fprintf(stderr, "%s: %s: %s\n", log_progname, msg,
+			    strerror(errnum));
+		else
+			fprintf(stderr, "%s: %s\n", log_progname, msg);
+		fflush(stderr);
+	} else {
+		if (errnum != 0)
+			syslog(pri, "%s: %s", msg, strerror(errnum));
+		else
+			syslog(pri, "%s", msg);
+	}
+}
+
+void
+log_warn(const char *fmt, ...)
+{
+	int	saved = errno;
+	va_list	ap;
+
+	va_start(ap, fmt);
+	log_emit(LOG_WARNING, saved, fmt, ap);
+	va_end(ap);
+	errno = saved;
+}
+
+void
+log_warnx(const char *fmt, ...)
+{
+	int	saved = errno;
+	va_list	ap;
+
+	va_start(ap, fmt);
+	log_emit(LOG_WARNING, 0, fmt, ap);
+	va_end(ap);
+	errno = saved;
+}
+
+void
+log_info(const char *fmt, ...)
+{
+	int	saved = errno;
+	va_list	ap;
+
+	if (log_verbose < 1 && log_foreground) {
+		errno = saved;
+		return;
+	}
+	va_start(ap, fmt);
+	log_emit(LOG_INFO, 0, fmt, ap);
+	va_end(ap);
+	errno = saved;
+}
+
+void
+log_debug(const char *fmt, ...)
+{
+	int	saved = errno;
+	va_list	ap;
+
+	if (log_verbose < 2) {
+		errno = saved;
+		return;
+	}
+	va_start(ap, fmt);
+	log_emit(LOG_DEBUG, 0, fmt, ap);
+	va_end(ap);
+	errno = saved;
+}
+
+void
+fatal(const char *fmt, ...)
+{
+	int	saved = errno;
+	va_list	ap;
+
+	va_start(ap, fmt);
+	log_emit(LOG_CRIT, saved, fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void
+fatalx(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	log_emit(LOG_CRIT, 0, fmt, ap);
+	va_end(ap);
+	exit(1);
+}

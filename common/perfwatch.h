@@ -1,0 +1,33 @@
+/*
+ * Cross-cutting types and constants shared by every perfwatch module.
+ */
+#ifndef PERFWATCH_H
+#define PERFWATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PERFWATCH_VERSION	"0.1.0"
+
+/* sysexits.h values, named here so that FreeBSD and Linux agree. */
+#define EXIT_USAGE	64	/* EX_USAGE */
+#define EXIT_DATAERR	65	/* EX_DATAERR */
+#define EXIT_NOINPUT	66	/* EX_NOINPUT */
+#define EXIT_SOFTWARE	70	/* EX_SOFTWARE */
+#define EXIT_CANTCREAT	73	/* EX_CANTCREAT */
+#define EXIT_IOERR	74	/* EX_IOERR */
+#define EXIT_CONFIG	78	/* EX_CONFIG */
+
+/* Which way a metric gets better. */
+enum better {
+	BETTER_HIGHER = 0,
+	BETTER_LOWER = 1,
+};
+
+const char	*better_name(enum better);
+int		 better_parse(const char *, enum better *);
+
+/* Number of elements of a fixed array. */
+#define nitems(a)	(sizeof(a) / sizeof((a)[0]))
+
+#endif
