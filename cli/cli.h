@@ -1,0 +1,62 @@
+/*
+ * cli/: the perfwatch command.  One file per group of subcommands.
+ */
+#ifndef PERFWATCH_CLI_H
+#define PERFWATCH_CLI_H
+
+#include <stdio.h>
+
+#include "config.h"
+#include "store/store.h"
+
+enum cli_output {
+	OUT_TABLE = 0,
+	OUT_JSON,
+	OUT_CSV,
+};
+
+struct cli {
+	const char	*conf_path;	/* -c, or NULL */
+	const char	*db_opt;	/* -D, or NULL */
+	struct config	*cfg;
+	char		*db_path;
+	struct store	*st;
+	enum cli_output	 out;
+	int		 verbose;
+};
+
+struct cli_cmd {
+	const char	*name;
+	int		(*fn)(struct cli *, int, char **);
+	const char	*usage;
+	const char	*summary;
+};
+
+/* main.c */
+struct store	*cli_store(struct cli *);
+int		 cli_usage(const char *usage);
+int		 cli_output_option(struct cli *, const char *);
+extern const char *cli_progname;
+
+/* table.c: a text table, or the same rows as CSV. */
+struct table;
+enum table_align { ALIGN_LEFT, ALIGN_RIGHT };
+
+struct table	*table_new(size_t ncols, const char *const *headers,
+		    const enum table_align *);
+void		 table_add(struct table *, const char *const *cells);
+void		 table_addf(struct table *, size_t col, const char *fmt, ...)
+		    __attribute__((format(printf, 3, 4)));
+void		 table_end_row(struct table *);
+void		 table_print(const struct table *, FILE *, enum cli_output);
+void		 table_free(struct table *);
+void		 fmt_value(char *, size_t, double);
+void		 fmt_time(char *, size_t, long long);
+
+/* data.c */
+int	cmd_import(struct cli *, int, char **);
+int	cmd_export(struct cli *, int, char **);
+int	cmd_history(struct cli *, int, char **);
+int	cmd_show(struct cli *, int, char **);
+
+#endif

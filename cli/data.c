@@ -1,0 +1,492 @@
+/*
+ * Data in and out: import, export, history, show.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "log.h"
+#include "xmalloc.h"
+#include "detect/stats.h"
+#include "cli.h"
+
+/* Reset getopt for a subcommand's own arguments. */
+static void
+getopt_reset(void)
+{
+#if defined(__FreeBSD__) || defined(__OpenBSD__) || defined(__NetBSD__)
+	optreset = 1;
+	optind = 1;
+#else
+	optind = 0;
+#endif
+}
+
+static int
+parse_format(const char *s, enum store_format *f)
+{
+	if (strcmp(s, "csv") == 0)
+		*f = STORE_FORMAT_CSV;
+	else if (strcmp(s, "jsonl") == 0 || strcmp(s, "json") == 0)
+		*f = STORE_FORMAT_JSONL;
+	else
+		return -1;
+	return 0;
+}
+
+/* perfwatch import [--replace] [--format csv|jsonl] FILE|- */
+int
+cmd_import(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "replace", no_argument, NULL, 'r' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char		*usage = "import [--replace] [--format csv|jsonl] "
+				    "[--json] FILE|-";
+	struct store_import_stats stats;
+	enum store_format	 format = STORE_FORMAT_AUTO;
+	struct store		*st;
+	const char		*name;
+	char			*cause = NULL;
+	FILE			*f;
+	int			 ch, replace = 0, json = 0, rc;
+
+	getopt_reset();
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'r':
+			replace = 1;
+			break;
+		case 'f':
+			if (parse_format(optarg, &format) == -1)
+				return cli_usage(usage);
+			break;
+		case 'j':
+			json = 1;
+			break;
+		default:
+			return cli_usage(usage);
+		}
+	}
+	if (argc - optind != 1)
+		return cli_usage(usage);
+	name = argv[optind];
+	if (strcmp(name, "-") == 0) {
+		f = stdin;
+		name = "<stdin>";
+	} else if ((f = fopen(name, "r")) == NULL) {
+		log_warn("%s", name);
+		return EXIT_NOINPUT;
+	}
+	if ((st = cli_store(c)) == NULL) {
+		if (f != stdin)
+			fclose(f);
+		return EXIT_CANTCREAT;
+	}
+	rc = store_import(st, f, name, format, replace, &stats, &cause);
+	if (f != stdin)
+		fclose(f);
+	if (rc == -1) {
+		fprintf(stderr, "perfwatch: %s\nperfwatch: nothing was "
+		    "imported\n", cause);
+		free(cause);
+		return EXIT_DATAERR;
+	}
+	if (json)
+		printf("{\"runs\": %zu, \"metrics\": %zu, \"samples\": %zu}\n",
+		    stats.runs, stats.metrics, stats.samples);
+	else
+		printf("imported %zu runs, %zu samples (%zu new metrics) "
+		    "into %s\n", stats.runs, stats.samples, stats.metrics,
+		    c->db_path);
+	return 0;
+}
+
+/* perfwatch export [--format csv|jsonl] [--run LABEL]... [-o FILE] */
+int
+cmd_export(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "run", required_argument, NULL, 'r' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "csv", no_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, 'J' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char	*usage = "export [--format csv|jsonl] [--run LABEL]... "
+			    "[-o FILE]";
+	enum store_format format = STORE_FORMAT_CSV;
+	struct store	*st;
+	const char	**labels = NULL, *out = NULL;
+	size_t		 nlabels = 0;
+	char		*cause = NULL;
+	FILE		*f = stdout;
+	int		 ch, rc;
+
+	getopt_reset();
+	while ((ch = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'f':
+			if (parse_format(optarg, &format) == -1) {
+				free(labels);
+				return cli_usage(usage);
+			}
+			break;
+		case 'C':
+			format = STORE_FORMAT_CSV;
+			break;
+		case 'J':
+			format = STORE_FORMAT_JSONL;
+			break;
+		case 'r':
+			labels = xreallocarray(labels, nlabels + 1,
+			    sizeof(*labels));
+			labels[nlabels++] = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		default:
+			free(labels);
+			return cli_usage(usage);
+		}
+	}
+	if (optind != argc) {
+		free(labels);
+		return cli_usage(usage);
+	}
+	if ((st = cli_store(c)) == NULL) {
+		free(labels);
+		return EXIT_CANTCREAT;
+	}
+	if (out != NULL && strcmp(out, "-") != 0 &&
+	    (f = fopen(out, "w")) == NULL) {
+		log_warn("%s", out);
+		free(labels);
+		return EXIT_CANTCREAT;
+	}
+	rc = store_export(st, f, format, labels, nlabels, &cause);
+	if (f != stdout && fclose(f) == EOF && rc == 0) {
+		log_warn("%s", out);
+		rc = -1;
+	}
+	free(labels);
+	if (rc == -1) {
+		if (cause != NULL)
+			fprintf(stderr, "perfwatch: %s\n", cause);
+		free(cause);
+		return EXIT_DATAERR;
+	}
+	return 0;
+}
+
+/* Summary columns shared by history and show. */
+static void
+summary_cells(struct table *t, size_t col, const struct store_series *s)
+{
+	struct stats_summary	sum;
+	char			buf[5][32];
+
+	if (s->n == 0 || stats_summarize(s->values, s->n, &sum) == -1) {
+		table_addf(t, col, "-");
+		table_addf(t, col + 1, "-");
+		table_addf(t, col + 2, "-");
+		table_addf(t, col + 3, "-");
+		table_addf(t, col + 4, "0");
+		return;
+	}
+	fmt_value(buf[0], sizeof(buf[0]), sum.median);
+	fmt_value(buf[1], sizeof(buf[1]), sum.min);
+	fmt_value(buf[2], sizeof(buf[2]), sum.max);
+	fmt_value(buf[3], sizeof(buf[3]), sum.n > 1 ? sum.stddev : NAN);
+	table_addf(t, col, "%s", buf[0]);
+	table_addf(t, col + 1, "%s", buf[1]);
+	table_addf(t, col + 2, "%s", buf[2]);
+	table_addf(t, col + 3, "%s", buf[3]);
+	table_addf(t, col + 4, "%zu", sum.n);
+}
+
+/* A series as a JSON object with its summary and every sample. */
+static json_t *
+series_json(const struct store_series *s)
+{
+	struct stats_summary	 sum;
+	json_t			*o, *vals;
+	size_t			 i;
+
+	o = json_pack("{s:s, s:s, s:s, s:s, s:i}",
+	    "workload", s->metric.workload, "metric", s->metric.metric,
+	    "unit", s->metric.unit, "better", better_name(s->metric.better),
+	    "n", (json_int_t)s->n);
+	if (s->n > 0 && stats_summarize(s->values, s->n, &sum) == 0) {
+		json_object_set_new(o, "median", json_real(sum.median));
+		json_object_set_new(o, "min", json_real(sum.min));
+		json_object_set_new(o, "max", json_real(sum.max));
+		json_object_set_new(o, "stddev", s->n > 1 ?
+		    json_real(sum.stddev) : json_null());
+	}
+	vals = json_array();
+	for (i = 0; i < s->n; i++)
+		json_array_append_new(vals, json_real(s->values[i]));
+	json_object_set_new(o, "values", vals);
+	return o;
+}
+
+static json_t *
+run_json(const struct store_run *r)
+{
+	char	 tbuf[32];
+	json_t	*o;
+
+	fmt_time(tbuf, sizeof(tbuf), r->started);
+	o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "run", r->label,
+	    "host", r->host_name, "time", tbuf, "trigger", r->trigger,
+	    "status", r->status);
+	if (r->profile != NULL)
+		json_object_set_new(o, "profile", json_string(r->profile));
+	if (r->trigger_detail != NULL)
+		json_object_set_new(o, "trigger_detail",
+		    json_string(r->trigger_detail));
+	return o;
+}
+
+static void
+json_print(json_t *o)
+{
+	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	    JSON_REAL_PRECISION(15));
+	fputc('\n', stdout);
+}
+
+/* perfwatch history [--workload W] [--metric M] [--limit N] */
+int
+cmd_history(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "workload", required_argument, NULL, 'w' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "limit", required_argument, NULL, 'n' },
+		{ "host", required_argument, NULL, 'H' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "csv", no_argument, NULL, 'C' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const char *const hdr[] = { "run", "time", "workload",
+	    "metric", "median", "min", "max", "stddev", "n", "unit" };
+	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
+	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT,
+	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT };
+	const char		*usage = "history [--workload W] [--metric M] "
+				    "[--limit N] [--host H] [--json|--csv]";
+	struct store_run_filter	 filt;
+	struct store_metric	*ms = NULL;
+	struct store_run	*runs = NULL;
+	struct store_series	*ser;
+	struct store		*st;
+	struct table		*t;
+	const char		*workload = NULL, *metric = NULL;
+	json_t			*arr = NULL, *o, *hist;
+	int64_t			*ids;
+	size_t			 nms = 0, nruns = 0, nser, i, j;
+	char			*end, tbuf[32];
+	long			 limit = 20;
+	int			 ch, rc = 0;
+
+	memset(&filt, 0, sizeof(filt));
+	getopt_reset();
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'w':
+			workload = optarg;
+			break;
+		case 'm':
+			metric = optarg;
+			break;
+		case 'H':
+			filt.host = optarg;
+			break;
+		case 'n':
+			errno = 0;
+			limit = strtol(optarg, &end, 10);
+			if (*end != '\0' || errno != 0 || limit < 0) {
+				fprintf(stderr, "perfwatch: --limit: \"%s\" is "
+				    "not a count (0 for all)\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'J':
+			c->out = OUT_JSON;
+			break;
+		case 'C':
+			c->out = OUT_CSV;
+			break;
+		default:
+			return cli_usage(usage);
+		}
+	}
+	if (optind != argc)
+		return cli_usage(usage);
+	if ((st = cli_store(c)) == NULL)
+		return EXIT_CANTCREAT;
+	if (store_metrics_list(st, workload, metric, &ms, &nms) == -1) {
+		log_warnx("%s", store_errmsg(st));
+		return EXIT_SOFTWARE;
+	}
+	if (nms == 0) {
+		fprintf(stderr, "perfwatch: no metric matches%s%s%s%s\n",
+		    workload ? " workload " : "", workload ? workload : "",
+		    metric ? " metric " : "", metric ? metric : "");
+		store_metrics_free(ms, nms);
+		return EXIT_DATAERR;
+	}
+	filt.limit = (size_t)limit;
+	if (store_runs_list(st, &filt, &runs, &nruns) == -1) {
+		store_metrics_free(ms, nms);
+		return EXIT_SOFTWARE;
+	}
+	ids = xcalloc(nruns > 0 ? nruns : 1, sizeof(*ids));
+	for (j = 0; j < nruns; j++)
+		ids[j] = runs[j].id;
+	t = table_new(nitems(hdr), hdr, al);
+	if (c->out == OUT_JSON)
+		arr = json_array();
+	for (i = 0; i < nms && rc == 0; i++) {
+		if (store_metric_series(st, ms[i].id, ids, nruns, &ser,
+		    &nser) == -1) {
+			rc = EXIT_SOFTWARE;
+			break;
+		}
+		hist = NULL;
+		if (arr != NULL) {
+			o = json_pack("{s:s, s:s, s:s, s:s}", "workload",
+			    ms[i].workload, "metric", ms[i].metric, "unit",
+			    ms[i].unit, "better", better_name(ms[i].better));
+			hist = json_array();
+			json_object_set_new(o, "runs", hist);
+			json_array_append_new(arr, o);
+		}
+		for (j = 0; j < nser; j++) {
+			if (ser[j].n == 0)
+				continue;
+			if (hist != NULL) {
+				o = series_json(&ser[j]);
+				json_object_del(o, "workload");
+				json_object_del(o, "metric");
+				json_object_del(o, "unit");
+				json_object_del(o, "better");
+				fmt_time(tbuf, sizeof(tbuf), runs[j].started);
+				json_object_set_new(o, "run",
+				    json_string(runs[j].label));
+				json_object_set_new(o, "time",
+				    json_string(tbuf));
+				json_array_append_new(hist, o);
+				continue;
+			}
+			fmt_time(tbuf, sizeof(tbuf), runs[j].started);
+			table_addf(t, 0, "%s", runs[j].label);
+			table_addf(t, 1, "%s", tbuf);
+			table_addf(t, 2, "%s", ms[i].workload);
+			table_addf(t, 3, "%s", ms[i].metric);
+			summary_cells(t, 4, &ser[j]);
+			table_addf(t, 9, "%s", ms[i].unit);
+			table_end_row(t);
+		}
+		store_series_free(ser, nser);
+	}
+	if (rc == 0) {
+		if (arr != NULL)
+			json_print(arr);
+		else
+			table_print(t, stdout, c->out);
+	}
+	json_decref(arr);
+	table_free(t);
+	free(ids);
+	store_runs_free(runs, nruns);
+	store_metrics_free(ms, nms);
+	return rc;
+}
+
+/* perfwatch show [--json|--csv] RUN */
+int
+cmd_show(struct cli *c, int argc, char **argv)
+{
+	static const char *const hdr[] = { "workload", "metric", "median",
+	    "min", "max", "stddev", "n", "unit", "better" };
+	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
+	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT,
+	    ALIGN_LEFT, ALIGN_LEFT };
+	const char		*usage = "show [--json|--csv] RUN";
+	struct store_run	 run;
+	struct store_series	*ser;
+	struct store		*st;
+	struct table		*t;
+	const char		*what = NULL;
+	char			*cause = NULL, tbuf[32];
+	json_t			*o, *arr;
+	size_t			 n, i;
+	int			 k;
+
+	for (k = 1; k < argc; k++) {
+		if (cli_output_option(c, argv[k]))
+			continue;
+		if (argv[k][0] == '-' && argv[k][1] != '\0')
+			return cli_usage(usage);
+		if (what != NULL)
+			return cli_usage(usage);
+		what = argv[k];
+	}
+	if (what == NULL)
+		return cli_usage(usage);
+	if ((st = cli_store(c)) == NULL)
+		return EXIT_CANTCREAT;
+	if (store_run_resolve(st, what, &run, &cause) == -1) {
+		fprintf(stderr, "perfwatch: %s\n", cause);
+		free(cause);
+		return EXIT_DATAERR;
+	}
+	if (store_run_series(st, run.id, &ser, &n) == -1) {
+		store_run_clear(&run);
+		return EXIT_SOFTWARE;
+	}
+	if (c->out == OUT_JSON) {
+		o = run_json(&run);
+		arr = json_array();
+		for (i = 0; i < n; i++)
+			json_array_append_new(arr, series_json(&ser[i]));
+		json_object_set_new(o, "metrics", arr);
+		json_print(o);
+		json_decref(o);
+	} else {
+		if (c->out == OUT_TABLE) {
+			fmt_time(tbuf, sizeof(tbuf), run.started);
+			printf("run %s on %s, %s, trigger %s%s%s, %s\n\n",
+			    run.label, run.host_name, tbuf, run.trigger,
+			    run.profile ? ", profile " : "",
+			    run.profile ? run.profile : "", run.status);
+		}
+		t = table_new(nitems(hdr), hdr, al);
+		for (i = 0; i < n; i++) {
+			table_addf(t, 0, "%s", ser[i].metric.workload);
+			table_addf(t, 1, "%s", ser[i].metric.metric);
+			summary_cells(t, 2, &ser[i]);
+			table_addf(t, 7, "%s", ser[i].metric.unit);
+			table_addf(t, 8, "%s", better_name(ser[i].metric.better));
+			table_end_row(t);
+		}
+		table_print(t, stdout, c->out);
+		table_free(t);
+	}
+	store_series_free(ser, n);
+	store_run_clear(&run);
+	return 0;
+}

@@ -1,0 +1,227 @@
+/*
+ * perfwatch: the command-line tool.
+ *
+ *   perfwatch [-c CONF] [-D DB] [-v] COMMAND [ARGS]
+ *
+ * The database is -D, else $PERFWATCH_DB, else state_dir/perfwatch.db when
+ * the configuration sets state_dir, else
+ * $XDG_STATE_HOME/perfwatch/perfwatch.db (~/.local/state/...).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "perfwatch.h"
+#include "xmalloc.h"
+#include "cli.h"
+
+const char *cli_progname = "perfwatch";
+
+static const struct cli_cmd cli_cmds[] = {
+	{ "import", cmd_import, "import [--replace] [--format csv|jsonl] "
+	    "FILE|-", "add a history of samples from CSV or JSON Lines" },
+	{ "export", cmd_export, "export [--format csv|jsonl] [--run LABEL]... "
+	    "[-o FILE]", "write samples in the import format" },
+	{ "history", cmd_history, "history [--workload W] [--metric M] "
+	    "[--limit N] [--json|--csv]", "a metric's summary run by run" },
+	{ "show", cmd_show, "show [--json|--csv] RUN",
+	    "every metric of one run" },
+};
+
+static void
+usage_all(FILE *f)
+{
+	size_t	i;
+
+	fprintf(f, "usage: perfwatch [-v] [-c CONF] [-D DB] COMMAND [ARGS]\n"
+	    "commands:\n");
+	for (i = 0; i < nitems(cli_cmds); i++)
+		fprintf(f, "  %-10s %s\n", cli_cmds[i].name,
+		    cli_cmds[i].summary);
+	fprintf(f, "Run \"perfwatch COMMAND --help\" for a command's "
+	    "options.\n");
+}
+
+/* Print a command's usage line; returns the usage exit code. */
+int
+cli_usage(const char *usage)
+{
+	fprintf(stderr, "usage: perfwatch %s\n", usage);
+	return EXIT_USAGE;
+}
+
+/* Accept --json or --csv; 1 if arg was one of them. */
+int
+cli_output_option(struct cli *c, const char *arg)
+{
+	if (strcmp(arg, "--json") == 0) {
+		c->out = OUT_JSON;
+		return 1;
+	}
+	if (strcmp(arg, "--csv") == 0) {
+		c->out = OUT_CSV;
+		return 1;
+	}
+	return 0;
+}
+
+/* mkdir -p of the directory that will hold path. */
+static int
+mkdir_parents(const char *path)
+{
+	char	*dir = xstrdup(path), *p;
+
+	for (p = dir + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
+			log_warn("%s", dir);
+			free(dir);
+			return -1;
+		}
+		*p = '/';
+	}
+	free(dir);
+	return 0;
+}
+
+/* Work out which database file to use. */
+static char *
+cli_db_path(struct cli *c)
+{
+	const char	*env, *home;
+	char		*path;
+
+	if (c->db_opt != NULL)
+		return xstrdup(c->db_opt);
+	if ((env = getenv("PERFWATCH_DB")) != NULL && *env != '\0')
+		return xstrdup(env);
+	if (c->cfg != NULL && config_file(c->cfg) != NULL &&
+	    config_is_set(c->cfg, "perfwatch", "state_dir")) {
+		xasprintf(&path, "%s/perfwatch.db",
+		    config_get_str(c->cfg, "perfwatch", "state_dir"));
+		return path;
+	}
+	if ((env = getenv("XDG_STATE_HOME")) != NULL && env[0] == '/') {
+		xasprintf(&path, "%s/perfwatch/perfwatch.db", env);
+		return path;
+	}
+	if ((home = getenv("HOME")) == NULL || *home == '\0')
+		home = "/";
+	xasprintf(&path, "%s/.local/state/perfwatch/perfwatch.db", home);
+	return path;
+}
+
+/* Open the store (once), creating its directory if needed. */
+struct store *
+cli_store(struct cli *c)
+{
+	char	*cause = NULL;
+
+	if (c->st != NULL)
+		return c->st;
+	c->db_path = cli_db_path(c);
+	if (mkdir_parents(c->db_path) == -1)
+		return NULL;
+	if ((c->st = store_open(c->db_path, &cause)) == NULL) {
+		log_warnx("%s", cause);
+		free(cause);
+		return NULL;
+	}
+	return c->st;
+}
+
+/* Load -c CONF, or the system file if it exists, or the defaults. */
+static int
+cli_load_config(struct cli *c)
+{
+	char	*cause = NULL;
+
+	if (c->conf_path == NULL && access(CONFIG_DEFAULT_PATH, R_OK) == 0)
+		c->conf_path = CONFIG_DEFAULT_PATH;
+	if (c->conf_path == NULL) {
+		c->cfg = config_default();
+		return 0;
+	}
+	if ((c->cfg = config_load(c->conf_path, &cause)) == NULL) {
+		fprintf(stderr, "%s\n", cause);
+		free(cause);
+		return -1;
+	}
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cli	 c;
+	const char	*cmd;
+	size_t		 i;
+	int		 ch, rc;
+
+	memset(&c, 0, sizeof(c));
+	log_init("perfwatch", 1, 0);
+	while ((ch = getopt(argc, argv, "+c:D:hvV")) != -1) {
+		switch (ch) {
+		case 'c':
+			c.conf_path = optarg;
+			break;
+		case 'D':
+			c.db_opt = optarg;
+			break;
+		case 'v':
+			c.verbose++;
+			log_set_verbose(c.verbose);
+			break;
+		case 'V':
+			printf("perfwatch %s\n", PERFWATCH_VERSION);
+			return 0;
+		case 'h':
+			usage_all(stdout);
+			return 0;
+		default:
+			usage_all(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1) {
+		usage_all(stderr);
+		return EXIT_USAGE;
+	}
+	cmd = argv[0];
+	for (i = 0; i < nitems(cli_cmds); i++)
+		if (strcmp(cli_cmds[i].name, cmd) == 0)
+			break;
+	if (i == nitems(cli_cmds)) {
+		fprintf(stderr, "perfwatch: unknown command \"%s\"\n", cmd);
+		usage_all(stderr);
+		return EXIT_USAGE;
+	}
+	if (argc > 1 && (strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "-h") == 0)) {
+		printf("usage: perfwatch %s\n  %s\n", cli_cmds[i].usage,
+		    cli_cmds[i].summary);
+		return 0;
+	}
+	if (cli_load_config(&c) == -1)
+		return EXIT_CONFIG;
+	rc = cli_cmds[i].fn(&c, argc, argv);
+	store_close(c.st);
+	config_free(c.cfg);
+	free(c.db_path);
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		log_warn("stdout");
+		if (rc == 0)
+			rc = EXIT_IOERR;
+	}
+	return rc;
+}

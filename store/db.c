@@ -1,0 +1,453 @@
+/*
+ * Opening the store, schema migrations and transactions.
+ *
+ * Invariants:
+ * - PRAGMA user_version is the number of the last migration applied; a
+ *   file whose number is above STORE_SCHEMA_VERSION was written by a newer
+ *   perfwatch and is refused before anything is written to it (not even
+ *   the WAL switch, which rewrites the header).
+ * - PRAGMA application_id marks the file as ours; a non-empty database
+ *   without it is somebody else's and is refused too.
+ * - Each migration runs in its own transaction together with the
+ *   user_version bump, so a crash leaves the file at a whole version.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "log.h"
+#include "xmalloc.h"
+#include "store.h"
+#include "store_int.h"
+
+#define STORE_APPLICATION_ID	0x50577463	/* "PWtc" */
+#define STORE_APPLICATION_ID_STR	"1347908707"	/* the same, decimal */
+
+/*
+ * Migration N takes a database from version N-1 to N.  Never edit one that
+ * has been released: add a new one.
+ */
+static const char *const store_migrations[] = {
+	/* 1: the data model of DESIGN.md. */
+	"CREATE TABLE hosts ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE,"
+	"  machine_id TEXT"
+	");"
+	"CREATE TABLE package_sets ("
+	"  id INTEGER PRIMARY KEY,"
+	"  hash TEXT NOT NULL UNIQUE,"
+	"  count INTEGER NOT NULL"
+	");"
+	"CREATE TABLE packages ("
+	"  package_set INTEGER NOT NULL REFERENCES package_sets(id)"
+	"    ON DELETE CASCADE,"
+	"  name TEXT NOT NULL,"
+	"  arch TEXT NOT NULL DEFAULT '',"
+	"  version TEXT NOT NULL,"
+	"  PRIMARY KEY (package_set, name, arch)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE snapshots ("
+	"  id INTEGER PRIMARY KEY,"
+	"  hash TEXT NOT NULL UNIQUE,"
+	"  taken INTEGER NOT NULL,"
+	"  kernel TEXT,"
+	"  cpu_model TEXT,"
+	"  package_set INTEGER REFERENCES package_sets(id),"
+	"  fields TEXT NOT NULL"
+	");"
+	"CREATE TABLE runs ("
+	"  id INTEGER PRIMARY KEY,"
+	"  host INTEGER NOT NULL REFERENCES hosts(id),"
+	"  label TEXT NOT NULL,"
+	"  snapshot INTEGER REFERENCES snapshots(id),"
+	"  trigger TEXT NOT NULL CHECK (trigger IN ('schedule', 'package',"
+	"    'kernel', 'git', 'manual', 'rerun', 'bisect', 'import')),"
+	"  trigger_detail TEXT,"
+	"  profile TEXT,"
+	"  started INTEGER NOT NULL,"
+	"  ended INTEGER,"
+	"  status TEXT NOT NULL CHECK (status IN ('running', 'complete',"
+	"    'aborted', 'failed')),"
+	"  git_commits TEXT,"
+	"  UNIQUE (host, label)"
+	");"
+	"CREATE INDEX runs_by_time ON runs (host, started);"
+	"CREATE TABLE metrics ("
+	"  id INTEGER PRIMARY KEY,"
+	"  workload TEXT NOT NULL,"
+	"  metric TEXT NOT NULL,"
+	"  unit TEXT NOT NULL,"
+	"  better TEXT NOT NULL CHECK (better IN ('higher', 'lower')),"
+	"  UNIQUE (workload, metric)"
+	");"
+	/*
+	 * Keyed by run first: a run's samples are written together and read
+	 * together, and deleting a run is a range delete.
+	 */
+	"CREATE TABLE samples ("
+	"  run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  metric INTEGER NOT NULL REFERENCES metrics(id),"
+	"  iteration INTEGER NOT NULL,"
+	"  value REAL NOT NULL,"
+	"  PRIMARY KEY (run, metric, iteration)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE baselines ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE,"
+	"  created INTEGER NOT NULL"
+	");"
+	"CREATE TABLE baseline_runs ("
+	"  baseline INTEGER NOT NULL REFERENCES baselines(id)"
+	"    ON DELETE CASCADE,"
+	"  run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  PRIMARY KEY (baseline, run)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE verdicts ("
+	"  run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  metric INTEGER NOT NULL REFERENCES metrics(id),"
+	"  verdict TEXT NOT NULL CHECK (verdict IN ('regression',"
+	"    'improvement', 'unchanged', 'inconclusive')),"
+	"  change_pct REAL,"
+	"  ci_low REAL,"
+	"  ci_high REAL,"
+	"  p REAL,"
+	"  q REAL,"
+	"  baseline TEXT,"
+	"  PRIMARY KEY (run, metric)"
+	") WITHOUT ROWID;"
+	"CREATE TABLE alerts ("
+	"  id INTEGER PRIMARY KEY,"
+	"  metric INTEGER NOT NULL REFERENCES metrics(id),"
+	"  host INTEGER NOT NULL REFERENCES hosts(id),"
+	"  first_bad_run INTEGER NOT NULL REFERENCES runs(id),"
+	"  last_good_run INTEGER REFERENCES runs(id),"
+	"  last_run INTEGER NOT NULL REFERENCES runs(id),"
+	"  state TEXT NOT NULL CHECK (state IN ('suspected', 'confirmed',"
+	"    'acknowledged', 'resolved')),"
+	"  change_pct REAL,"
+	"  opened INTEGER NOT NULL,"
+	"  updated INTEGER NOT NULL,"
+	"  attribution TEXT"
+	");"
+	"CREATE INDEX alerts_open ON alerts (metric, state);"
+	"CREATE TABLE outbox ("
+	"  id INTEGER PRIMARY KEY,"
+	"  alert INTEGER REFERENCES alerts(id),"
+	"  sink TEXT NOT NULL,"
+	"  payload TEXT NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  next_attempt INTEGER NOT NULL,"
+	"  delivered_at INTEGER,"
+	"  failed_at INTEGER,"
+	"  last_error TEXT"
+	");"
+	"CREATE INDEX outbox_pending ON outbox (next_attempt)"
+	"  WHERE delivered_at IS NULL AND failed_at IS NULL;",
+
+	/*
+	 * 2: per-workload outcome of a run (a failed or timed-out workload is
+	 * recorded, the run goes on), what the quiet-machine check saw, and
+	 * small named settings (the index reference run, the baseline in use).
+	 */
+	"CREATE TABLE run_workloads ("
+	"  run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  workload TEXT NOT NULL,"
+	"  status TEXT NOT NULL CHECK (status IN ('complete', 'failed',"
+	"    'timeout', 'aborted', 'skipped')),"
+	"  wall REAL,"
+	"  cpu REAL,"
+	"  error TEXT,"
+	"  PRIMARY KEY (run, workload)"
+	") WITHOUT ROWID;"
+	"ALTER TABLE runs ADD COLUMN quiet TEXT;"
+	"CREATE TABLE settings ("
+	"  key TEXT PRIMARY KEY,"
+	"  value TEXT NOT NULL"
+	") WITHOUT ROWID;",
+};
+
+/* Run one pragma or statement that returns nothing of interest. */
+static int
+store_exec(struct store *st, const char *sql)
+{
+	char	*err = NULL;
+
+	if (sqlite3_exec(st->db, sql, NULL, NULL, &err) != SQLITE_OK) {
+		log_warnx("%s: %s", st->path, err != NULL ? err : "?");
+		sqlite3_free(err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Read an integer pragma. */
+static int
+store_pragma_int(struct store *st, const char *pragma, int *out)
+{
+	sqlite3_stmt	*stmt;
+	char		 sql[64];
+	int		 rc;
+
+	snprintf(sql, sizeof(sql), "PRAGMA %s", pragma);
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+		return -1;
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* Count the objects in the schema: 0 means an empty (new) file. */
+static int
+store_schema_objects(struct store *st, int *count)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM sqlite_master",
+	    -1, &stmt, NULL) != SQLITE_OK)
+		return -1;
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		*count = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/*
+ * Apply the migrations after the current version up to target, each in its
+ * own transaction.
+ */
+int
+store_migrate_to(struct store *st, int target, char **cause)
+{
+	int	 version, i;
+	char	 sql[64];
+
+	if (store_pragma_int(st, "user_version", &version) == -1) {
+		xasprintf(cause, "%s: %s", st->path, sqlite3_errmsg(st->db));
+		return -1;
+	}
+	if (target > (int)nitems(store_migrations))
+		target = (int)nitems(store_migrations);
+	for (i = version; i < target; i++) {
+		if (store_exec(st, "BEGIN IMMEDIATE") == -1)
+			goto fail;
+		if (store_exec(st, store_migrations[i]) == -1) {
+			store_exec(st, "ROLLBACK");
+			goto fail;
+		}
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", i + 1);
+		if (store_exec(st, sql) == -1 ||
+		    (i == 0 && store_exec(st, "PRAGMA application_id = "
+		    STORE_APPLICATION_ID_STR) == -1)) {
+			store_exec(st, "ROLLBACK");
+			goto fail;
+		}
+		if (store_exec(st, "COMMIT") == -1) {
+			store_exec(st, "ROLLBACK");
+			goto fail;
+		}
+		log_debug("%s: migrated to schema version %d", st->path, i + 1);
+	}
+	return 0;
+
+fail:
+	xasprintf(cause, "%s: migration to schema version %d failed: %s",
+	    st->path, i + 1, sqlite3_errmsg(st->db));
+	return -1;
+}
+
+/* Open path with the given SQLite flags and check what the file is. */
+static struct store *
+store_open_flags(const char *path, int flags, char **cause)
+{
+	struct store	*st;
+	int		 version, appid, objects;
+
+	st = xcalloc(1, sizeof(*st));
+	st->path = xstrdup(path);
+	st->readonly = (flags & SQLITE_OPEN_READONLY) != 0;
+	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
+		xasprintf(cause, "%s: cannot open database: %s", path,
+		    st->db != NULL ? sqlite3_errmsg(st->db) : "out of memory");
+		goto fail;
+	}
+	sqlite3_extended_result_codes(st->db, 1);
+	sqlite3_busy_timeout(st->db, 5000);
+
+	/* Look before writing anything: this may not be ours to touch. */
+	if (store_pragma_int(st, "user_version", &version) == -1 ||
+	    store_pragma_int(st, "application_id", &appid) == -1 ||
+	    store_schema_objects(st, &objects) == -1) {
+		xasprintf(cause, "%s: not a readable SQLite database: %s",
+		    path, sqlite3_errmsg(st->db));
+		goto fail;
+	}
+	if (objects > 0 && appid != STORE_APPLICATION_ID) {
+		xasprintf(cause, "%s: not a perfwatch database (application_id "
+		    "%d); refusing to touch it", path, appid);
+		goto fail;
+	}
+	if (version > STORE_SCHEMA_VERSION) {
+		xasprintf(cause, "%s: written by a newer perfwatch (schema "
+		    "version %d; this perfwatch knows up to %d); refusing to "
+		    "modify it: upgrade perfwatch", path, version,
+		    STORE_SCHEMA_VERSION);
+		goto fail;
+	}
+	if (st->readonly) {
+		if (version < STORE_SCHEMA_VERSION) {
+			xasprintf(cause, "%s: schema version %d is older than "
+			    "%d; open it once read-write to migrate it", path,
+			    version, STORE_SCHEMA_VERSION);
+			goto fail;
+		}
+	} else {
+		if (store_exec(st, "PRAGMA journal_mode = WAL") == -1 ||
+		    store_exec(st, "PRAGMA synchronous = NORMAL") == -1) {
+			xasprintf(cause, "%s: %s", path, sqlite3_errmsg(st->db));
+			goto fail;
+		}
+	}
+	if (store_exec(st, "PRAGMA foreign_keys = ON") == -1) {
+		xasprintf(cause, "%s: %s", path, sqlite3_errmsg(st->db));
+		goto fail;
+	}
+	if (!st->readonly && store_migrate_to(st, STORE_SCHEMA_VERSION, cause) == -1)
+		goto fail;
+	return st;
+
+fail:
+	store_close(st);
+	return NULL;
+}
+
+/*
+ * Open (creating if needed) the database at path and migrate it to the
+ * current schema.  On error returns NULL with *cause set.
+ */
+struct store *
+store_open(const char *path, char **cause)
+{
+	return store_open_flags(path,
+	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, cause);
+}
+
+/* Open an existing, current database for reading only. */
+struct store *
+store_open_readonly(const char *path, char **cause)
+{
+	return store_open_flags(path, SQLITE_OPEN_READONLY, cause);
+}
+
+void
+store_close(struct store *st)
+{
+	size_t	i;
+
+	if (st == NULL)
+		return;
+	for (i = 0; i < nitems(st->stmts); i++)
+		sqlite3_finalize(st->stmts[i]);
+	sqlite3_close(st->db);
+	free(st->path);
+	free(st);
+}
+
+/*
+ * Return the prepared statement number id, preparing it from sql the first
+ * time.  Statements are reset before they are handed out again.
+ */
+sqlite3_stmt *
+store_stmt(struct store *st, enum store_stmt_id id, const char *sql)
+{
+	sqlite3_stmt	*stmt = st->stmts[id];
+
+	if (stmt == NULL) {
+		if (sqlite3_prepare_v3(st->db, sql, -1,
+		    SQLITE_PREPARE_PERSISTENT, &stmt, NULL) != SQLITE_OK) {
+			log_warnx("%s: prepare: %s", st->path,
+			    sqlite3_errmsg(st->db));
+			return NULL;
+		}
+		st->stmts[id] = stmt;
+	} else {
+		sqlite3_reset(stmt);
+		sqlite3_clear_bindings(stmt);
+	}
+	return stmt;
+}
+
+int
+store_begin(struct store *st)
+{
+	return store_exec(st, "BEGIN IMMEDIATE");
+}
+
+int
+store_commit(struct store *st)
+{
+	return store_exec(st, "COMMIT");
+}
+
+int
+store_rollback(struct store *st)
+{
+	if (sqlite3_get_autocommit(st->db))
+		return 0;
+	return store_exec(st, "ROLLBACK");
+}
+
+int
+store_user_version(struct store *st)
+{
+	int	v;
+
+	if (store_pragma_int(st, "user_version", &v) == -1)
+		return -1;
+	return v;
+}
+
+const char *
+store_errmsg(struct store *st)
+{
+	return sqlite3_errmsg(st->db);
+}
+
+const char *
+store_path(struct store *st)
+{
+	return st->path;
+}
+
+/* Run PRAGMA integrity_check; 0 when the answer is "ok". */
+int
+store_integrity_check(struct store *st, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	const char	*res;
+	int		 rc = -1;
+
+	if (sqlite3_prepare_v2(st->db, "PRAGMA integrity_check", -1, &stmt,
+	    NULL) != SQLITE_OK) {
+		xasprintf(cause, "%s", sqlite3_errmsg(st->db));
+		return -1;
+	}
+	if (sqlite3_step(stmt) == SQLITE_ROW) {
+		res = (const char *)sqlite3_column_text(stmt, 0);
+		if (res != NULL && strcmp(res, "ok") == 0)
+			rc = 0;
+		else
+			xasprintf(cause, "%s", res != NULL ? res : "?");
+	} else
+		xasprintf(cause, "%s", sqlite3_errmsg(st->db));
+	sqlite3_finalize(stmt);
+	return rc;
+}

@@ -1,0 +1,730 @@
+/*
+ * Import and export of sample histories: CSV with the header
+ *   run,time,workload,metric,value,unit,better[,host][,iteration]
+ * (the optional columns in any order after the required ones), and JSON
+ * Lines with the same keys.
+ *
+ * An import is one transaction: the first bad row rolls everything back,
+ * so a failed import leaves the store exactly as it was.  Errors name
+ * file:row:column (the column is the CSV field number, or for JSON Lines
+ * the byte column of the offending key).
+ *
+ * Rows with the same host, run and workload/metric are that metric's
+ * iterations, numbered in the order they appear unless an iteration
+ * column says otherwise.  A run's start time is its first row's time.
+ * Export writes runs in start order, metrics by name, iterations in order,
+ * always with the host and iteration columns, so that import -> export ->
+ * import -> export is byte-identical.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "csv.h"
+#include "hmap.h"
+#include "log.h"
+#include "timefmt.h"
+#include "xmalloc.h"
+#include "store.h"
+#include "store_int.h"
+
+enum col {
+	COL_RUN,
+	COL_TIME,
+	COL_WORKLOAD,
+	COL_METRIC,
+	COL_VALUE,
+	COL_UNIT,
+	COL_BETTER,
+	COL_HOST,
+	COL_ITERATION,
+	COL_MAX
+};
+
+static const char *const col_names[COL_MAX] = {
+	"run", "time", "workload", "metric", "value", "unit", "better",
+	"host", "iteration"
+};
+
+/* One row, whatever format it came in. */
+struct import_row {
+	const char	*field[COL_MAX];	/* NULL when absent */
+	size_t		 colpos[COL_MAX];	/* for error messages */
+	double		 value;
+	int64_t		 time;
+	long		 iteration;		/* 0: not given */
+	enum better	 better;
+};
+
+struct import_state {
+	struct store		*st;
+	const char		*name;
+	int			 replace;
+	int64_t			 local_host;
+	struct hmap		*hosts;		/* host name -> id */
+	struct hmap		*runs;		/* host id/label -> run id */
+	struct hmap		*metrics;	/* name/unit/better -> id */
+	struct hmap		*iters;		/* run/metric -> last iteration */
+	char			*key;
+	size_t			 keycap;
+	int64_t			 last_run, last_metric;
+	long			 last_iter;
+	struct store_import_stats stats;
+};
+
+/* Build "a\x1fb" into the state's key buffer. */
+static const char *
+import_key(struct import_state *is, const char *a, const char *b)
+{
+	size_t	la = strlen(a), lb = strlen(b);
+
+	if (la + lb + 2 > is->keycap) {
+		is->keycap = la + lb + 64;
+		is->key = xreallocarray(is->key, is->keycap, 1);
+	}
+	memcpy(is->key, a, la);
+	is->key[la] = '\x1f';
+	memcpy(is->key + la + 1, b, lb + 1);
+	return is->key;
+}
+
+/* Append "\x1fa\x1fb" to the key built by import_key(). */
+static const char *
+import_key2(struct import_state *is, const char *a, const char *b)
+{
+	size_t	lk = strlen(is->key), la = strlen(a), lb = strlen(b);
+
+	if (lk + la + lb + 3 > is->keycap) {
+		is->keycap = lk + la + lb + 64;
+		is->key = xreallocarray(is->key, is->keycap, 1);
+	}
+	is->key[lk] = '\x1f';
+	memcpy(is->key + lk + 1, a, la);
+	is->key[lk + 1 + la] = '\x1f';
+	memcpy(is->key + lk + 2 + la, b, lb + 1);
+	return is->key;
+}
+
+/* Format an error at the row and column of c. */
+static int
+import_error(struct import_state *is, size_t row, const struct import_row *r,
+    enum col c, char **cause, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+static int
+import_error(struct import_state *is, size_t row, const struct import_row *r,
+    enum col c, char **cause, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*msg;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) == -1)
+		fatal("vasprintf");
+	va_end(ap);
+	xasprintf(cause, "%s:%zu:%zu: %s", is->name, row,
+	    r != NULL ? r->colpos[c] : 1, msg);
+	free(msg);
+	return -1;
+}
+
+/* Parse a finite number; the whole string must be the number. */
+static int
+parse_number(const char *s, double *out)
+{
+	char	*end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '\0')
+		return -1;
+	errno = 0;
+	*out = strtod(s, &end);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (*end != '\0' || errno == ERANGE || !isfinite(*out))
+		return -1;
+	return 0;
+}
+
+/* Check and convert the fields of r; -1 with *cause on a bad value. */
+static int
+import_check_row(struct import_state *is, size_t row, struct import_row *r,
+    char **cause)
+{
+	const char	*why = NULL;
+	char		*end;
+	enum col	 c;
+	double		 it;
+
+	for (c = COL_RUN; c <= COL_BETTER; c++) {
+		if (r->field[c] == NULL)
+			return import_error(is, row, r, c, cause,
+			    "%s: missing", col_names[c]);
+		if (r->field[c][0] == '\0' && c != COL_UNIT)
+			return import_error(is, row, r, c, cause,
+			    "%s: empty", col_names[c]);
+	}
+	if (parse_number(r->field[COL_VALUE], &r->value) == -1)
+		return import_error(is, row, r, COL_VALUE, cause,
+		    "value: \"%s\" is not a finite number",
+		    r->field[COL_VALUE]);
+	if (better_parse(r->field[COL_BETTER], &r->better) == -1)
+		return import_error(is, row, r, COL_BETTER, cause,
+		    "better: \"%s\" is not higher or lower",
+		    r->field[COL_BETTER]);
+	if (timefmt_parse(r->field[COL_TIME], &r->time, &why) == -1)
+		return import_error(is, row, r, COL_TIME, cause,
+		    "time: \"%s\": %s (epoch seconds or RFC 3339 expected)",
+		    r->field[COL_TIME], why != NULL ? why : "invalid");
+	r->iteration = 0;
+	if (r->field[COL_ITERATION] != NULL &&
+	    r->field[COL_ITERATION][0] != '\0') {
+		errno = 0;
+		it = strtod(r->field[COL_ITERATION], &end);
+		if (*end != '\0' || errno != 0 || it < 1 || it > 1000000 ||
+		    it != floor(it))
+			return import_error(is, row, r, COL_ITERATION, cause,
+			    "iteration: \"%s\" is not a whole number from 1 "
+			    "to 1000000", r->field[COL_ITERATION]);
+		r->iteration = (long)it;
+	}
+	return 0;
+}
+
+/* Store one checked row. */
+static int
+import_store_row(struct import_state *is, size_t row, struct import_row *r,
+    char **cause)
+{
+	struct store_run	 run;
+	const char		*host = r->field[COL_HOST];
+	char			*err = NULL, idbuf[48];
+	int64_t			 hostid, runid, metricid, old;
+	long			 iter;
+
+	/* Host. */
+	if (host == NULL || host[0] == '\0')
+		hostid = is->local_host;
+	else if (hmap_get(is->hosts, host, &hostid) == -1) {
+		if ((hostid = store_host_ensure(is->st, host, NULL)) == -1)
+			return import_error(is, row, r, COL_HOST, cause,
+			    "host: %s", sqlite3_errmsg(is->st->db));
+		hmap_put(is->hosts, host, hostid);
+	}
+
+	/* Run: new in this import, or existing (an error without replace). */
+	snprintf(idbuf, sizeof(idbuf), "%lld", (long long)hostid);
+	if (hmap_get(is->runs, import_key(is, idbuf, r->field[COL_RUN]),
+	    &runid) == -1) {
+		if (store_run_lookup(is->st, hostid, r->field[COL_RUN],
+		    &old) == 0) {
+			if (!is->replace)
+				return import_error(is, row, r, COL_RUN, cause,
+				    "run \"%s\" is in the store already (use "
+				    "--replace to replace it)",
+				    r->field[COL_RUN]);
+			if (store_run_delete(is->st, old) == -1)
+				return import_error(is, row, r, COL_RUN, cause,
+				    "replacing run \"%s\": %s",
+				    r->field[COL_RUN],
+				    sqlite3_errmsg(is->st->db));
+		}
+		memset(&run, 0, sizeof(run));
+		run.host = hostid;
+		run.label = (char *)r->field[COL_RUN];
+		run.trigger = "import";
+		run.trigger_detail = (char *)is->name;
+		run.started = r->time;
+		run.ended = r->time;
+		run.status = RUN_COMPLETE;
+		if ((runid = store_run_create(is->st, &run, &err)) == -1) {
+			import_error(is, row, r, COL_RUN, cause, "run: %s", err);
+			free(err);
+			return -1;
+		}
+		hmap_put(is->runs, import_key(is, idbuf, r->field[COL_RUN]),
+		    runid);
+		is->stats.runs++;
+	}
+
+	/*
+	 * Metric: the map is keyed by name, unit and direction together, so
+	 * a row that changes either misses it and meets the check below.
+	 */
+	import_key(is, r->field[COL_WORKLOAD], r->field[COL_METRIC]);
+	import_key2(is, r->field[COL_UNIT], r->field[COL_BETTER]);
+	if (hmap_get(is->metrics, is->key, &metricid) == -1) {
+		struct store_metric m;
+
+		if (store_metric_find(is->st, r->field[COL_WORKLOAD],
+		    r->field[COL_METRIC], &m) == 0) {
+			int bad = 1;
+
+			if (strcmp(m.unit, r->field[COL_UNIT]) != 0)
+				import_error(is, row, r, COL_UNIT, cause,
+				    "unit of %s %s changes from \"%s\" to "
+				    "\"%s\"", m.workload, m.metric, m.unit,
+				    r->field[COL_UNIT]);
+			else if (m.better != r->better)
+				import_error(is, row, r, COL_BETTER, cause,
+				    "%s %s is better %s, not %s", m.workload,
+				    m.metric, better_name(m.better),
+				    r->field[COL_BETTER]);
+			else
+				bad = 0;
+			metricid = m.id;
+			store_metric_clear(&m);
+			if (bad)
+				return -1;
+		} else {
+			metricid = store_metric_ensure(is->st,
+			    r->field[COL_WORKLOAD], r->field[COL_METRIC],
+			    r->field[COL_UNIT], r->better, &err);
+			if (metricid == -1) {
+				import_error(is, row, r, COL_METRIC, cause,
+				    "%s", err);
+				free(err);
+				return -1;
+			}
+			is->stats.metrics++;
+		}
+		import_key(is, r->field[COL_WORKLOAD], r->field[COL_METRIC]);
+		import_key2(is, r->field[COL_UNIT], r->field[COL_BETTER]);
+		hmap_put(is->metrics, is->key, metricid);
+	}
+
+	/* Iteration. */
+	if (runid == is->last_run && metricid == is->last_metric)
+		iter = is->last_iter + 1;
+	else {
+		char	mbuf[48];
+		int64_t	last;
+
+		snprintf(idbuf, sizeof(idbuf), "%lld", (long long)runid);
+		snprintf(mbuf, sizeof(mbuf), "%lld", (long long)metricid);
+		if (is->last_run != 0) {
+			char	lr[48], lm[48];
+
+			snprintf(lr, sizeof(lr), "%lld",
+			    (long long)is->last_run);
+			snprintf(lm, sizeof(lm), "%lld",
+			    (long long)is->last_metric);
+			hmap_put(is->iters, import_key(is, lr, lm),
+			    is->last_iter);
+		}
+		iter = hmap_get(is->iters, import_key(is, idbuf, mbuf),
+		    &last) == 0 ? (long)last + 1 : 1;
+	}
+	if (r->iteration > 0)
+		iter = r->iteration;
+	if (store_sample_add(is->st, runid, metricid, (int)iter,
+	    r->value) == -1) {
+		if (sqlite3_extended_errcode(is->st->db) ==
+		    SQLITE_CONSTRAINT_PRIMARYKEY)
+			return import_error(is, row, r, r->iteration > 0 ?
+			    COL_ITERATION : COL_METRIC, cause, "iteration %ld "
+			    "of %s %s in run \"%s\" appears twice", iter,
+			    r->field[COL_WORKLOAD], r->field[COL_METRIC],
+			    r->field[COL_RUN]);
+		return import_error(is, row, r, COL_VALUE, cause, "%s",
+		    sqlite3_errmsg(is->st->db));
+	}
+	is->last_run = runid;
+	is->last_metric = metricid;
+	is->last_iter = iter;
+	is->stats.samples++;
+	return 0;
+}
+
+/* Import CSV: the header names the columns. */
+static int
+import_csv(struct import_state *is, FILE *f, char **cause)
+{
+	struct csv_reader	 rd;
+	struct import_row	 r;
+	int			 map[COL_MAX], rc, c;
+	size_t			 i, need;
+	char			*err = NULL;
+
+	csv_reader_init(&rd, f);
+	if ((rc = csv_read(&rd, &err)) != 1) {
+		if (rc == 0)
+			xasprintf(cause, "%s: empty file", is->name);
+		else {
+			xasprintf(cause, "%s:%s", is->name, err);
+			free(err);
+		}
+		csv_reader_free(&rd);
+		return -1;
+	}
+	for (c = 0; c < COL_MAX; c++)
+		map[c] = -1;
+	for (i = 0; i < rd.nfields; i++) {
+		const char *h = rd.fields[i];
+
+		/* Tolerate a UTF-8 byte order mark on the first name. */
+		if (i == 0 && strncmp(h, "\xef\xbb\xbf", 3) == 0)
+			h += 3;
+		for (c = 0; c < COL_MAX; c++)
+			if (strcmp(h, col_names[c]) == 0)
+				break;
+		if (c == COL_MAX || map[c] != -1 ||
+		    (c <= COL_BETTER && (size_t)c != i)) {
+			xasprintf(cause, "%s:1:%zu: header: expected \"run,"
+			    "time,workload,metric,value,unit,better\" then "
+			    "optionally host and iteration; found \"%s\"",
+			    is->name, i + 1, h);
+			csv_reader_free(&rd);
+			return -1;
+		}
+		map[c] = (int)i;
+	}
+	if (rd.nfields < COL_BETTER + 1) {
+		xasprintf(cause, "%s:1:%zu: header: expected \"run,time,"
+		    "workload,metric,value,unit,better\"", is->name,
+		    rd.nfields + 1);
+		csv_reader_free(&rd);
+		return -1;
+	}
+	need = rd.nfields;
+	while ((rc = csv_read(&rd, &err)) == 1) {
+		if (rd.nfields != need) {
+			xasprintf(cause, "%s:%zu:%zu: expected %zu fields, "
+			    "found %zu", is->name, rd.row,
+			    rd.nfields < need ? rd.nfields + 1 : need + 1, need,
+			    rd.nfields);
+			csv_reader_free(&rd);
+			return -1;
+		}
+		memset(&r, 0, sizeof(r));
+		for (c = 0; c < COL_MAX; c++) {
+			if (map[c] == -1)
+				continue;
+			r.field[c] = rd.fields[map[c]];
+			r.colpos[c] = (size_t)map[c] + 1;
+		}
+		if (import_check_row(is, rd.row, &r, cause) == -1 ||
+		    import_store_row(is, rd.row, &r, cause) == -1) {
+			csv_reader_free(&rd);
+			return -1;
+		}
+	}
+	csv_reader_free(&rd);
+	if (rc == -1) {
+		xasprintf(cause, "%s:%s", is->name, err);
+		free(err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Byte column (1-based) of "key" in line, for error messages. */
+static size_t
+jsonl_key_column(const char *line, const char *key)
+{
+	char		 pat[32];
+	const char	*p;
+
+	snprintf(pat, sizeof(pat), "\"%s\"", key);
+	p = strstr(line, pat);
+	return p != NULL ? (size_t)(p - line) + 1 : 1;
+}
+
+/* Import JSON Lines: one object a line with the CSV's keys. */
+static int
+import_jsonl(struct import_state *is, FILE *f, char **cause)
+{
+	struct import_row	 r;
+	json_error_t		 jerr;
+	json_t			*obj, *v;
+	char			*line = NULL, numbuf[COL_MAX][64];
+	const char		*key;
+	size_t			 cap = 0, row = 0;
+	ssize_t			 len;
+	enum col		 c;
+	int			 rc = 0;
+
+	while ((len = getline(&line, &cap, f)) != -1) {
+		row++;
+		while (len > 0 && (line[len - 1] == '\n' ||
+		    line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (strspn(line, " \t") == (size_t)len)
+			continue;
+		obj = json_loadb(line, (size_t)len, JSON_REJECT_DUPLICATES,
+		    &jerr);
+		if (obj == NULL) {
+			xasprintf(cause, "%s:%zu:%d: %s", is->name, row,
+			    jerr.column > 0 ? jerr.column : 1, jerr.text);
+			rc = -1;
+			break;
+		}
+		if (!json_is_object(obj)) {
+			xasprintf(cause, "%s:%zu:1: expected a JSON object",
+			    is->name, row);
+			json_decref(obj);
+			rc = -1;
+			break;
+		}
+		memset(&r, 0, sizeof(r));
+		json_object_foreach(obj, key, v) {
+			for (c = 0; c < COL_MAX; c++)
+				if (strcmp(key, col_names[c]) == 0)
+					break;
+			if (c == COL_MAX) {
+				xasprintf(cause, "%s:%zu:%zu: unknown key "
+				    "\"%s\"", is->name, row,
+				    jsonl_key_column(line, key), key);
+				rc = -1;
+				break;
+			}
+			r.colpos[c] = jsonl_key_column(line, key);
+			if (json_is_string(v))
+				r.field[c] = json_string_value(v);
+			else if (json_is_integer(v) && c != COL_VALUE) {
+				snprintf(numbuf[c], sizeof(numbuf[c]), "%lld",
+				    (long long)json_integer_value(v));
+				r.field[c] = numbuf[c];
+			} else if (json_is_number(v) && (c == COL_VALUE ||
+			    c == COL_TIME)) {
+				store_format_double(numbuf[c], sizeof(numbuf[c]),
+				    json_number_value(v));
+				r.field[c] = numbuf[c];
+			} else {
+				xasprintf(cause, "%s:%zu:%zu: %s: expected %s",
+				    is->name, row, r.colpos[c], key,
+				    c == COL_VALUE ? "a number" : "a string");
+				rc = -1;
+				break;
+			}
+		}
+		if (rc == 0 && (import_check_row(is, row, &r, cause) == -1 ||
+		    import_store_row(is, row, &r, cause) == -1))
+			rc = -1;
+		json_decref(obj);
+		if (rc == -1)
+			break;
+	}
+	free(line);
+	return rc;
+}
+
+/* Guess the format from the name, else from the first character. */
+static enum store_format
+import_sniff(FILE *f, const char *name)
+{
+	const char	*dot = strrchr(name, '.');
+	int		 ch;
+
+	if (dot != NULL) {
+		if (strcmp(dot, ".csv") == 0)
+			return STORE_FORMAT_CSV;
+		if (strcmp(dot, ".jsonl") == 0 || strcmp(dot, ".ndjson") == 0 ||
+		    strcmp(dot, ".json") == 0)
+			return STORE_FORMAT_JSONL;
+	}
+	while ((ch = getc(f)) != EOF && isspace(ch))
+		;
+	if (ch != EOF)
+		ungetc(ch, f);
+	return ch == '{' ? STORE_FORMAT_JSONL : STORE_FORMAT_CSV;
+}
+
+/*
+ * Import the history in f (called name in messages) in one transaction.
+ * On error, nothing is changed and *cause says file:row:column: what.
+ */
+int
+store_import(struct store *st, FILE *f, const char *name,
+    enum store_format format, int replace, struct store_import_stats *stats,
+    char **cause)
+{
+	struct import_state	 is;
+	int			 rc;
+
+	memset(&is, 0, sizeof(is));
+	is.st = st;
+	is.name = name;
+	is.replace = replace;
+	if (store_begin(st) == -1) {
+		xasprintf(cause, "%s: %s", st->path, sqlite3_errmsg(st->db));
+		return -1;
+	}
+	if ((is.local_host = store_host_local(st)) == -1) {
+		xasprintf(cause, "%s: %s", st->path, sqlite3_errmsg(st->db));
+		store_rollback(st);
+		return -1;
+	}
+	is.hosts = hmap_new();
+	is.runs = hmap_new();
+	is.metrics = hmap_new();
+	is.iters = hmap_new();
+	if (format == STORE_FORMAT_AUTO)
+		format = import_sniff(f, name);
+	if (format == STORE_FORMAT_CSV)
+		rc = import_csv(&is, f, cause);
+	else
+		rc = import_jsonl(&is, f, cause);
+	if (rc == 0 && ferror(f)) {
+		xasprintf(cause, "%s: read error", name);
+		rc = -1;
+	}
+	if (rc == 0 && is.stats.samples == 0) {
+		xasprintf(cause, "%s: no samples", name);
+		rc = -1;
+	}
+	if (rc == 0 && store_commit(st) == -1) {
+		xasprintf(cause, "%s: commit: %s", st->path,
+		    sqlite3_errmsg(st->db));
+		rc = -1;
+	}
+	if (rc == -1)
+		store_rollback(st);
+	else if (stats != NULL)
+		*stats = is.stats;
+	hmap_free(is.hosts);
+	hmap_free(is.runs);
+	hmap_free(is.metrics);
+	hmap_free(is.iters);
+	free(is.key);
+	return rc;
+}
+
+/* Shortest "%g" form that reads back as the same double. */
+void
+store_format_double(char *buf, size_t len, double v)
+{
+	int	prec;
+
+	for (prec = 15; prec <= 17; prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+/* Write a JSON string with the escapes JSON needs. */
+static void
+jsonl_write_string(FILE *f, const char *s)
+{
+	const unsigned char	*p;
+
+	fputc('"', f);
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p == '\r')
+			fputs("\\r", f);
+		else if (*p < 0x20)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+/* Write the samples of one run. */
+static int
+export_run(struct store *st, FILE *f, enum store_format format,
+    const struct store_run *run)
+{
+	struct store_series	*ser;
+	size_t			 n, i, j;
+	char			 tbuf[TIMEFMT_RFC3339_LEN], vbuf[40];
+
+	if (store_run_series(st, run->id, &ser, &n) == -1)
+		return -1;
+	if (timefmt_format(run->started, tbuf, sizeof(tbuf)) == -1)
+		snprintf(tbuf, sizeof(tbuf), "%lld", (long long)run->started);
+	for (i = 0; i < n; i++) {
+		const struct store_metric *m = &ser[i].metric;
+
+		for (j = 0; j < ser[i].n; j++) {
+			store_format_double(vbuf, sizeof(vbuf),
+			    ser[i].values[j]);
+			if (format == STORE_FORMAT_CSV) {
+				csv_write_field(f, run->label);
+				fprintf(f, ",%s,", tbuf);
+				csv_write_field(f, m->workload);
+				fputc(',', f);
+				csv_write_field(f, m->metric);
+				fprintf(f, ",%s,", vbuf);
+				csv_write_field(f, m->unit);
+				fprintf(f, ",%s,", better_name(m->better));
+				csv_write_field(f, run->host_name);
+				fprintf(f, ",%d\n", ser[i].iterations[j]);
+			} else {
+				fputs("{\"run\":", f);
+				jsonl_write_string(f, run->label);
+				fprintf(f, ",\"time\":\"%s\",\"workload\":",
+				    tbuf);
+				jsonl_write_string(f, m->workload);
+				fputs(",\"metric\":", f);
+				jsonl_write_string(f, m->metric);
+				fprintf(f, ",\"value\":%s,\"unit\":", vbuf);
+				jsonl_write_string(f, m->unit);
+				fprintf(f, ",\"better\":\"%s\",\"host\":",
+				    better_name(m->better));
+				jsonl_write_string(f, run->host_name);
+				fprintf(f, ",\"iteration\":%d}\n",
+				    ser[i].iterations[j]);
+			}
+		}
+	}
+	store_series_free(ser, n);
+	return 0;
+}
+
+/*
+ * Export the runs named in labels (all runs when nlabels is 0) to f.
+ */
+int
+store_export(struct store *st, FILE *f, enum store_format format,
+    const char *const *labels, size_t nlabels, char **cause)
+{
+	struct store_run	*runs = NULL, one;
+	size_t			 n = 0, i;
+	int			 rc = 0;
+
+	if (format == STORE_FORMAT_AUTO)
+		format = STORE_FORMAT_CSV;
+	if (format == STORE_FORMAT_CSV)
+		fputs("run,time,workload,metric,value,unit,better,host,"
+		    "iteration\n", f);
+	if (nlabels == 0) {
+		if (store_runs_list(st, NULL, &runs, &n) == -1) {
+			xasprintf(cause, "%s: %s", st->path,
+			    sqlite3_errmsg(st->db));
+			return -1;
+		}
+		for (i = 0; i < n && rc == 0; i++)
+			rc = export_run(st, f, format, &runs[i]);
+		store_runs_free(runs, n);
+	} else {
+		for (i = 0; i < nlabels && rc == 0; i++) {
+			if (store_run_resolve(st, labels[i], &one, cause) == -1)
+				return -1;
+			rc = export_run(st, f, format, &one);
+			store_run_clear(&one);
+		}
+	}
+	if (rc == -1)
+		xasprintf(cause, "%s: %s", st->path, sqlite3_errmsg(st->db));
+	else if (fflush(f) == EOF || ferror(f)) {
+		xasprintf(cause, "writing the export: %s", strerror(errno));
+		rc = -1;
+	}
+	return rc;
+}

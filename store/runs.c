@@ -1,0 +1,794 @@
+/*
+ * Hosts, metrics, runs and their samples.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "log.h"
+#include "xmalloc.h"
+#include "store.h"
+#include "store_int.h"
+
+#define RUN_COLUMNS \
+	"r.id, r.host, h.name, r.label, r.snapshot, r.trigger, " \
+	"r.trigger_detail, r.profile, r.started, r.ended, r.status, " \
+	"r.git_commits, r.quiet"
+
+/* Copy a text column, NULL for SQL NULL. */
+char *
+store_col_strdup(sqlite3_stmt *stmt, int col)
+{
+	const unsigned char	*s = sqlite3_column_text(stmt, col);
+
+	return s != NULL ? xstrdup((const char *)s) : NULL;
+}
+
+/* Find the host called name; 0 and *id set when found, -1 otherwise. */
+int
+store_host_find(struct store *st, const char *name, int64_t *id)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	stmt = store_stmt(st, STMT_HOST_FIND,
+	    "SELECT id FROM hosts WHERE name = ?");
+	if (stmt == NULL)
+		return -1;
+	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(stmt, 0);
+	sqlite3_reset(stmt);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* Return the id of the host called name, adding it if new; -1 on error. */
+int64_t
+store_host_ensure(struct store *st, const char *name, const char *machine_id)
+{
+	sqlite3_stmt	*stmt;
+	int64_t		 id;
+
+	if (store_host_find(st, name, &id) == 0)
+		return id;
+	stmt = store_stmt(st, STMT_HOST_INSERT,
+	    "INSERT INTO hosts (name, machine_id) VALUES (?, ?)");
+	if (stmt == NULL)
+		return -1;
+	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
+	if (machine_id != NULL)
+		sqlite3_bind_text(stmt, 2, machine_id, -1, SQLITE_STATIC);
+	if (sqlite3_step(stmt) != SQLITE_DONE) {
+		log_warnx("%s: adding host %s: %s", st->path, name,
+		    sqlite3_errmsg(st->db));
+		sqlite3_reset(stmt);
+		return -1;
+	}
+	sqlite3_reset(stmt);
+	return sqlite3_last_insert_rowid(st->db);
+}
+
+/* The host this process runs on: its host name and /etc/machine-id. */
+int64_t
+store_host_local(struct store *st)
+{
+	char	 name[256], mid[64];
+	FILE	*f;
+
+	if (gethostname(name, sizeof(name)) == -1 || name[0] == '\0')
+		snprintf(name, sizeof(name), "localhost");
+	name[sizeof(name) - 1] = '\0';
+	mid[0] = '\0';
+	if ((f = fopen("/etc/machine-id", "r")) != NULL) {
+		if (fgets(mid, sizeof(mid), f) == NULL)
+			mid[0] = '\0';
+		mid[strcspn(mid, "\r\n")] = '\0';
+		fclose(f);
+	}
+	return store_host_ensure(st, name, mid[0] != '\0' ? mid : NULL);
+}
+
+/* Fill m from the current row of a metrics query (id, workload, ...). */
+static void
+store_metric_from_row(sqlite3_stmt *stmt, int col, struct store_metric *m)
+{
+	const char	*better;
+
+	m->id = sqlite3_column_int64(stmt, col);
+	m->workload = store_col_strdup(stmt, col + 1);
+	m->metric = store_col_strdup(stmt, col + 2);
+	m->unit = store_col_strdup(stmt, col + 3);
+	better = (const char *)sqlite3_column_text(stmt, col + 4);
+	m->better = (better != NULL && strcmp(better, "lower") == 0) ?
+	    BETTER_LOWER : BETTER_HIGHER;
+}
+
+void
+store_metric_clear(struct store_metric *m)
+{
+	free(m->workload);
+	free(m->metric);
+	free(m->unit);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Look a metric up by name; 0 when found (m filled), -1 otherwise. */
+int
+store_metric_find(struct store *st, const char *workload, const char *metric,
+    struct store_metric *m)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	stmt = store_stmt(st, STMT_METRIC_FIND,
+	    "SELECT id, workload, metric, unit, better FROM metrics "
+	    "WHERE workload = ? AND metric = ?");
+	if (stmt == NULL)
+		return -1;
+	sqlite3_bind_text(stmt, 1, workload, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 2, metric, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		store_metric_from_row(stmt, 0, m);
+	sqlite3_reset(stmt);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* Look a metric up by id; 0 when found. */
+int
+store_metric_get(struct store *st, int64_t id, struct store_metric *m)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	stmt = store_stmt(st, STMT_METRIC_GET,
+	    "SELECT id, workload, metric, unit, better FROM metrics "
+	    "WHERE id = ?");
+	if (stmt == NULL)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, id);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		store_metric_from_row(stmt, 0, m);
+	sqlite3_reset(stmt);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/*
+ * Return the id of workload/metric, adding it if new.  A metric keeps its
+ * unit and direction for life: a different one is an error (*cause set).
+ */
+int64_t
+store_metric_ensure(struct store *st, const char *workload,
+    const char *metric, const char *unit, enum better better, char **cause)
+{
+	struct store_metric	 m;
+	sqlite3_stmt		*stmt;
+	int64_t			 id;
+
+	if (store_metric_find(st, workload, metric, &m) == 0) {
+		id = m.id;
+		if (strcmp(m.unit, unit) != 0) {
+			xasprintf(cause, "unit of %s %s is \"%s\" in the store, "
+			    "not \"%s\"", workload, metric, m.unit, unit);
+			id = -1;
+		} else if (m.better != better) {
+			xasprintf(cause, "%s %s is better %s in the store, not "
+			    "%s", workload, metric, better_name(m.better),
+			    better_name(better));
+			id = -1;
+		}
+		store_metric_clear(&m);
+		return id;
+	}
+	stmt = store_stmt(st, STMT_METRIC_INSERT,
+	    "INSERT INTO metrics (workload, metric, unit, better) "
+	    "VALUES (?, ?, ?, ?)");
+	if (stmt == NULL) {
+		xasprintf(cause, "%s", sqlite3_errmsg(st->db));
+		return -1;
+	}
+	sqlite3_bind_text(stmt, 1, workload, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 2, metric, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 3, unit, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 4, better_name(better), -1, SQLITE_STATIC);
+	if (sqlite3_step(stmt) != SQLITE_DONE) {
+		xasprintf(cause, "adding metric %s %s: %s", workload, metric,
+		    sqlite3_errmsg(st->db));
+		sqlite3_reset(stmt);
+		return -1;
+	}
+	sqlite3_reset(stmt);
+	return sqlite3_last_insert_rowid(st->db);
+}
+
+/* Bind text or NULL. */
+static void
+bind_text_or_null(sqlite3_stmt *stmt, int col, const char *s)
+{
+	if (s != NULL)
+		sqlite3_bind_text(stmt, col, s, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(stmt, col);
+}
+
+/*
+ * Record a new run (host, label, trigger, started, status and the optional
+ * fields of r); returns its id, or -1 with *cause set (a label that exists
+ * on the host, for example).
+ */
+int64_t
+store_run_create(struct store *st, const struct store_run *r, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	stmt = store_stmt(st, STMT_RUN_INSERT,
+	    "INSERT INTO runs (host, label, snapshot, trigger, trigger_detail,"
+	    " profile, started, ended, status, git_commits, quiet) "
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+	if (stmt == NULL) {
+		xasprintf(cause, "%s", sqlite3_errmsg(st->db));
+		return -1;
+	}
+	sqlite3_bind_int64(stmt, 1, r->host);
+	sqlite3_bind_text(stmt, 2, r->label, -1, SQLITE_STATIC);
+	if (r->snapshot > 0)
+		sqlite3_bind_int64(stmt, 3, r->snapshot);
+	else
+		sqlite3_bind_null(stmt, 3);
+	sqlite3_bind_text(stmt, 4, r->trigger, -1, SQLITE_STATIC);
+	bind_text_or_null(stmt, 5, r->trigger_detail);
+	bind_text_or_null(stmt, 6, r->profile);
+	sqlite3_bind_int64(stmt, 7, r->started);
+	if (r->ended > 0)
+		sqlite3_bind_int64(stmt, 8, r->ended);
+	else
+		sqlite3_bind_null(stmt, 8);
+	sqlite3_bind_text(stmt, 9, r->status, -1, SQLITE_STATIC);
+	bind_text_or_null(stmt, 10, r->git_commits);
+	bind_text_or_null(stmt, 11, r->quiet);
+	rc = sqlite3_step(stmt);
+	if (rc != SQLITE_DONE) {
+		if (rc == SQLITE_CONSTRAINT_UNIQUE)
+			xasprintf(cause, "run \"%s\" exists already", r->label);
+		else
+			xasprintf(cause, "adding run %s: %s", r->label,
+			    sqlite3_errmsg(st->db));
+		sqlite3_reset(stmt);
+		return -1;
+	}
+	sqlite3_reset(stmt);
+	return sqlite3_last_insert_rowid(st->db);
+}
+
+/* Set a run's final status and end time. */
+int
+store_run_finish(struct store *st, int64_t run, const char *status,
+    int64_t ended)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	stmt = store_stmt(st, STMT_RUN_FINISH,
+	    "UPDATE runs SET status = ?, ended = ? WHERE id = ?");
+	if (stmt == NULL)
+		return -1;
+	sqlite3_bind_text(stmt, 1, status, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 2, ended);
+	sqlite3_bind_int64(stmt, 3, run);
+	rc = sqlite3_step(stmt);
+	sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE) {
+		log_warnx("%s: finishing run %lld: %s", st->path,
+		    (long long)run, sqlite3_errmsg(st->db));
+		return -1;
+	}
+	return 0;
+}
+
+int
+store_run_set_snapshot(struct store *st, int64_t run, int64_t snapshot)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	stmt = store_stmt(st, STMT_RUN_SNAPSHOT,
+	    "UPDATE runs SET snapshot = ? WHERE id = ?");
+	if (stmt == NULL)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, snapshot);
+	sqlite3_bind_int64(stmt, 2, run);
+	rc = sqlite3_step(stmt);
+	sqlite3_reset(stmt);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int
+store_run_set_quiet(struct store *st, int64_t run, const char *json)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	stmt = store_stmt(st, STMT_RUN_QUIET,
+	    "UPDATE runs SET quiet = ? WHERE id = ?");
+	if (stmt == NULL)
+		return -1;
+	bind_text_or_null(stmt, 1, json);
+	sqlite3_bind_int64(stmt, 2, run);
+	rc = sqlite3_step(stmt);
+	sqlite3_reset(stmt);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Delete a run and, by cascade, its samples, verdicts and outcomes. */
+int
+store_run_delete(struct store *st, int64_t run)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	stmt = store_stmt(st, STMT_RUN_DELETE, "DELETE FROM runs WHERE id = ?");
+	if (stmt == NULL)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, run);
+	rc = sqlite3_step(stmt);
+	sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE) {
+		log_warnx("%s: deleting run %lld: %s", st->path,
+		    (long long)run, sqlite3_errmsg(st->db));
+		return -1;
+	}
+	return 0;
+}
+
+/* Find the run labelled label on host; 0 when found. */
+int
+store_run_lookup(struct store *st, int64_t host, const char *label,
+    int64_t *run)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	stmt = store_stmt(st, STMT_RUN_LOOKUP,
+	    "SELECT id FROM runs WHERE host = ? AND label = ?");
+	if (stmt == NULL)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, host);
+	sqlite3_bind_text(stmt, 2, label, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		*run = sqlite3_column_int64(stmt, 0);
+	sqlite3_reset(stmt);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* Fill r from a row of RUN_COLUMNS starting at column 0. */
+static void
+store_run_from_row(sqlite3_stmt *stmt, struct store_run *r)
+{
+	r->id = sqlite3_column_int64(stmt, 0);
+	r->host = sqlite3_column_int64(stmt, 1);
+	r->host_name = store_col_strdup(stmt, 2);
+	r->label = store_col_strdup(stmt, 3);
+	r->snapshot = sqlite3_column_int64(stmt, 4);
+	r->trigger = store_col_strdup(stmt, 5);
+	r->trigger_detail = store_col_strdup(stmt, 6);
+	r->profile = store_col_strdup(stmt, 7);
+	r->started = sqlite3_column_int64(stmt, 8);
+	r->ended = sqlite3_column_int64(stmt, 9);
+	r->status = store_col_strdup(stmt, 10);
+	r->git_commits = store_col_strdup(stmt, 11);
+	r->quiet = store_col_strdup(stmt, 12);
+}
+
+void
+store_run_clear(struct store_run *r)
+{
+	free(r->host_name);
+	free(r->label);
+	free(r->trigger);
+	free(r->trigger_detail);
+	free(r->profile);
+	free(r->status);
+	free(r->git_commits);
+	free(r->quiet);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Load run id into r; 0 when found. */
+int
+store_run_get(struct store *st, int64_t id, struct store_run *r)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	stmt = store_stmt(st, STMT_RUN_GET, "SELECT " RUN_COLUMNS
+	    " FROM runs r JOIN hosts h ON h.id = r.host WHERE r.id = ?");
+	if (stmt == NULL)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, id);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		store_run_from_row(stmt, r);
+	sqlite3_reset(stmt);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/*
+ * Resolve what a person typed to name a run: a label (unique on one host,
+ * or qualified as host:label), or #id.  0 and r filled, or -1 with *cause.
+ */
+int
+store_run_resolve(struct store *st, const char *what, struct store_run *r,
+    char **cause)
+{
+	sqlite3_stmt	*stmt;
+	const char	*colon;
+	char		*host = NULL, *end;
+	const char	*label = what;
+	long long	 id;
+	int		 rc, found = 0;
+
+	memset(r, 0, sizeof(*r));
+	if (what[0] == '#') {
+		errno = 0;
+		id = strtoll(what + 1, &end, 10);
+		if (errno == 0 && *end == '\0' && end != what + 1 &&
+		    store_run_get(st, id, r) == 0)
+			return 0;
+		xasprintf(cause, "no run %s", what);
+		return -1;
+	}
+	if ((colon = strchr(what, ':')) != NULL) {
+		host = xstrndup(what, colon - what);
+		label = colon + 1;
+	}
+	if (sqlite3_prepare_v2(st->db, "SELECT " RUN_COLUMNS
+	    " FROM runs r JOIN hosts h ON h.id = r.host WHERE r.label = ?1"
+	    " AND (?2 IS NULL OR h.name = ?2) ORDER BY r.id LIMIT 2", -1,
+	    &stmt, NULL) != SQLITE_OK) {
+		xasprintf(cause, "%s", sqlite3_errmsg(st->db));
+		free(host);
+		return -1;
+	}
+	sqlite3_bind_text(stmt, 1, label, -1, SQLITE_STATIC);
+	bind_text_or_null(stmt, 2, host);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (found++ == 0)
+			store_run_from_row(stmt, r);
+	}
+	sqlite3_finalize(stmt);
+	if (found == 0)
+		xasprintf(cause, "no run \"%s\"", what);
+	else if (found > 1) {
+		xasprintf(cause, "run \"%s\" exists on several hosts; say "
+		    "HOST:%s", what, label);
+		store_run_clear(r);
+	}
+	free(host);
+	return found == 1 ? 0 : -1;
+}
+
+/* The newest run (by start time) with the given status (NULL: any). */
+int
+store_run_latest(struct store *st, const char *status, struct store_run *r)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT " RUN_COLUMNS
+	    " FROM runs r JOIN hosts h ON h.id = r.host"
+	    " WHERE ?1 IS NULL OR r.status = ?1"
+	    " ORDER BY r.started DESC, r.id DESC LIMIT 1", -1, &stmt,
+	    NULL) != SQLITE_OK)
+		return -1;
+	bind_text_or_null(stmt, 1, status);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		store_run_from_row(stmt, r);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/*
+ * List runs in start order (oldest first) matching f; with a limit, the
+ * newest limit runs, still oldest first.
+ */
+int
+store_runs_list(struct store *st, const struct store_run_filter *f,
+    struct store_run **out, size_t *nout)
+{
+	sqlite3_stmt	*stmt;
+	struct store_run *runs = NULL;
+	size_t		 n = 0, cap = 0, i;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT * FROM (SELECT " RUN_COLUMNS
+	    " FROM runs r JOIN hosts h ON h.id = r.host"
+	    " WHERE (?1 IS NULL OR h.name = ?1)"
+	    " AND (?2 IS NULL OR r.status = ?2)"
+	    " AND (?3 = 0 OR (r.started, r.id) < (SELECT started, id FROM runs"
+	    "   WHERE id = ?3))"
+	    " ORDER BY r.started DESC, r.id DESC LIMIT ?4)"
+	    " ORDER BY 9, 1", -1, &stmt, NULL) != SQLITE_OK) {
+		log_warnx("%s: %s", st->path, sqlite3_errmsg(st->db));
+		return -1;
+	}
+	bind_text_or_null(stmt, 1, f != NULL ? f->host : NULL);
+	bind_text_or_null(stmt, 2, f != NULL ? f->status : NULL);
+	sqlite3_bind_int64(stmt, 3, f != NULL ? f->before_run : 0);
+	sqlite3_bind_int64(stmt, 4, f != NULL && f->limit > 0 ?
+	    (int64_t)f->limit : -1);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			runs = xreallocarray(runs, cap, sizeof(*runs));
+		}
+		memset(&runs[n], 0, sizeof(runs[n]));
+		store_run_from_row(stmt, &runs[n++]);
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		for (i = 0; i < n; i++)
+			store_run_clear(&runs[i]);
+		free(runs);
+		return -1;
+	}
+	*out = runs;
+	*nout = n;
+	return 0;
+}
+
+void
+store_runs_free(struct store_run *runs, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		store_run_clear(&runs[i]);
+	free(runs);
+}
+
+/*
+ * Mark the runs of host still "running" as aborted: called at start-up,
+ * when no run of ours can be in flight (a crash or kill -9 left them).
+ */
+int
+store_runs_mark_stale(struct store *st, int64_t host, size_t *marked)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(st->db, "UPDATE runs SET status = 'aborted',"
+	    " ended = coalesce(ended, started) WHERE host = ? AND"
+	    " status = 'running'", -1, &stmt, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, host);
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	if (marked != NULL)
+		*marked = (size_t)sqlite3_changes(st->db);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Add one sample; on error the caller reports store_errmsg(). */
+int
+store_sample_add(struct store *st, int64_t run, int64_t metric, int iteration,
+    double value)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	stmt = store_stmt(st, STMT_SAMPLE_INSERT,
+	    "INSERT INTO samples (run, metric, iteration, value) "
+	    "VALUES (?, ?, ?, ?)");
+	if (stmt == NULL)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, run);
+	sqlite3_bind_int64(stmt, 2, metric);
+	sqlite3_bind_int(stmt, 3, iteration);
+	sqlite3_bind_double(stmt, 4, value);
+	rc = sqlite3_step(stmt);
+	sqlite3_reset(stmt);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Record how one workload of a run ended. */
+int
+store_run_workload_set(struct store *st, int64_t run, const char *workload,
+    const char *status, double wall, double cpu, const char *error)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	stmt = store_stmt(st, STMT_RUN_WORKLOAD,
+	    "INSERT OR REPLACE INTO run_workloads (run, workload, status, wall,"
+	    " cpu, error) VALUES (?, ?, ?, ?, ?, ?)");
+	if (stmt == NULL)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, run);
+	sqlite3_bind_text(stmt, 2, workload, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 3, status, -1, SQLITE_STATIC);
+	sqlite3_bind_double(stmt, 4, wall);
+	sqlite3_bind_double(stmt, 5, cpu);
+	bind_text_or_null(stmt, 6, error);
+	rc = sqlite3_step(stmt);
+	sqlite3_reset(stmt);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Append a value to the series s, growing it. */
+static void
+series_push(struct store_series *s, size_t *cap, int iteration, double v)
+{
+	if (s->n == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		s->values = xreallocarray(s->values, *cap, sizeof(double));
+		s->iterations = xreallocarray(s->iterations, *cap,
+		    sizeof(int));
+	}
+	s->values[s->n] = v;
+	s->iterations[s->n++] = iteration;
+}
+
+/* The samples of run, one series per metric, by workload then metric. */
+int
+store_run_series(struct store *st, int64_t run, struct store_series **out,
+    size_t *nout)
+{
+	sqlite3_stmt		*stmt;
+	struct store_series	*ser = NULL, *cur = NULL;
+	size_t			 n = 0, cap = 0, scap = 0;
+	int64_t			 mid;
+	int			 rc;
+
+	stmt = store_stmt(st, STMT_RUN_SERIES,
+	    "SELECT m.id, m.workload, m.metric, m.unit, m.better, s.iteration,"
+	    " s.value FROM samples s JOIN metrics m ON m.id = s.metric"
+	    " WHERE s.run = ? ORDER BY m.workload, m.metric, s.iteration");
+	if (stmt == NULL)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, run);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		mid = sqlite3_column_int64(stmt, 0);
+		if (cur == NULL || cur->metric.id != mid) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 16;
+				ser = xreallocarray(ser, cap, sizeof(*ser));
+			}
+			cur = &ser[n++];
+			memset(cur, 0, sizeof(*cur));
+			store_metric_from_row(stmt, 0, &cur->metric);
+			cur->run = run;
+			scap = 0;
+		}
+		series_push(cur, &scap, sqlite3_column_int(stmt, 5),
+		    sqlite3_column_double(stmt, 6));
+	}
+	sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE) {
+		store_series_free(ser, n);
+		return -1;
+	}
+	*out = ser;
+	*nout = n;
+	return 0;
+}
+
+/*
+ * The samples of one metric in each of runs[] (one series per run, in the
+ * order given; a run without samples gives an empty series).
+ */
+int
+store_metric_series(struct store *st, int64_t metric, const int64_t *runs,
+    size_t nruns, struct store_series **out, size_t *nout)
+{
+	sqlite3_stmt		*stmt;
+	struct store_series	*ser;
+	struct store_metric	 m;
+	size_t			 i, cap;
+	int			 rc;
+
+	if (store_metric_get(st, metric, &m) == -1)
+		return -1;
+	stmt = store_stmt(st, STMT_METRIC_SERIES,
+	    "SELECT iteration, value FROM samples WHERE run = ? AND metric = ?"
+	    " ORDER BY iteration");
+	if (stmt == NULL) {
+		store_metric_clear(&m);
+		return -1;
+	}
+	ser = xcalloc(nruns > 0 ? nruns : 1, sizeof(*ser));
+	for (i = 0; i < nruns; i++) {
+		ser[i].run = runs[i];
+		ser[i].metric.id = m.id;
+		ser[i].metric.workload = xstrdup(m.workload);
+		ser[i].metric.metric = xstrdup(m.metric);
+		ser[i].metric.unit = xstrdup(m.unit);
+		ser[i].metric.better = m.better;
+		sqlite3_reset(stmt);
+		sqlite3_bind_int64(stmt, 1, runs[i]);
+		sqlite3_bind_int64(stmt, 2, metric);
+		cap = 0;
+		while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+			series_push(&ser[i], &cap, sqlite3_column_int(stmt, 0),
+			    sqlite3_column_double(stmt, 1));
+		if (rc != SQLITE_DONE) {
+			sqlite3_reset(stmt);
+			store_series_free(ser, nruns);
+			store_metric_clear(&m);
+			return -1;
+		}
+	}
+	sqlite3_reset(stmt);
+	store_metric_clear(&m);
+	*out = ser;
+	*nout = nruns;
+	return 0;
+}
+
+void
+store_series_free(struct store_series *ser, size_t n)
+{
+	size_t	i;
+
+	if (ser == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		store_metric_clear(&ser[i].metric);
+		free(ser[i].values);
+		free(ser[i].iterations);
+	}
+	free(ser);
+}
+
+/* Metrics matching workload and metric (NULL matches any), by name. */
+int
+store_metrics_list(struct store *st, const char *workload, const char *metric,
+    struct store_metric **out, size_t *nout)
+{
+	sqlite3_stmt		*stmt;
+	struct store_metric	*ms = NULL;
+	size_t			 n = 0, cap = 0;
+	int			 rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT id, workload, metric, unit,"
+	    " better FROM metrics WHERE (?1 IS NULL OR workload = ?1)"
+	    " AND (?2 IS NULL OR metric = ?2) ORDER BY workload, metric", -1,
+	    &stmt, NULL) != SQLITE_OK)
+		return -1;
+	bind_text_or_null(stmt, 1, workload);
+	bind_text_or_null(stmt, 2, metric);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 32;
+			ms = xreallocarray(ms, cap, sizeof(*ms));
+		}
+		store_metric_from_row(stmt, 0, &ms[n++]);
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		store_metrics_free(ms, n);
+		return -1;
+	}
+	*out = ms;
+	*nout = n;
+	return 0;
+}
+
+void
+store_metrics_free(struct store_metric *ms, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		store_metric_clear(&ms[i]);
+	free(ms);
+}

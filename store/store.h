@@ -1,0 +1,155 @@
+/*
+ * store/: the SQLite store.  The only module that speaks SQL.
+ *
+ * A database file is created and brought up to date by numbered migrations
+ * (PRAGMA user_version).  A file written by a newer perfwatch is refused and
+ * never modified.  Every statement is prepared with bound parameters.
+ */
+#ifndef PERFWATCH_STORE_H
+#define PERFWATCH_STORE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "perfwatch.h"
+
+#define STORE_SCHEMA_VERSION	2
+
+struct store;
+
+/* Run status and trigger names as stored. */
+#define RUN_RUNNING	"running"
+#define RUN_COMPLETE	"complete"
+#define RUN_ABORTED	"aborted"
+#define RUN_FAILED	"failed"
+
+struct store_run {
+	int64_t		 id;
+	int64_t		 host;
+	char		*host_name;
+	char		*label;
+	int64_t		 snapshot;	/* 0 when none */
+	char		*trigger;
+	char		*trigger_detail;
+	char		*profile;
+	int64_t		 started;	/* epoch seconds */
+	int64_t		 ended;		/* 0 while running */
+	char		*status;
+	char		*git_commits;	/* JSON text or NULL */
+	char		*quiet;		/* JSON text or NULL */
+};
+
+struct store_metric {
+	int64_t		 id;
+	char		*workload;
+	char		*metric;
+	char		*unit;
+	enum better	 better;
+};
+
+/* The samples of one metric in one run, in iteration order. */
+struct store_series {
+	struct store_metric	 metric;
+	int64_t			 run;
+	double			*values;
+	int			*iterations;
+	size_t			 n;
+};
+
+struct store_run_filter {
+	const char	*host;		/* host name, NULL for all */
+	const char	*status;	/* NULL for all */
+	int64_t		 before_run;	/* runs started before this run, 0: any */
+	size_t		 limit;		/* 0: all */
+};
+
+/* db.c */
+struct store	*store_open(const char *path, char **cause);
+struct store	*store_open_readonly(const char *path, char **cause);
+void		 store_close(struct store *);
+int		 store_begin(struct store *);
+int		 store_commit(struct store *);
+int		 store_rollback(struct store *);
+int		 store_user_version(struct store *);
+int		 store_migrate_to(struct store *, int version, char **cause);
+const char	*store_errmsg(struct store *);
+const char	*store_path(struct store *);
+int		 store_integrity_check(struct store *, char **cause);
+
+/* runs.c */
+int64_t		 store_host_ensure(struct store *, const char *name,
+		    const char *machine_id);
+int64_t		 store_host_local(struct store *);
+int		 store_host_find(struct store *, const char *name, int64_t *);
+int64_t		 store_metric_ensure(struct store *, const char *workload,
+		    const char *metric, const char *unit, enum better,
+		    char **cause);
+int		 store_metric_find(struct store *, const char *workload,
+		    const char *metric, struct store_metric *);
+int		 store_metric_get(struct store *, int64_t id,
+		    struct store_metric *);
+void		 store_metric_clear(struct store_metric *);
+int64_t		 store_run_create(struct store *, const struct store_run *,
+		    char **cause);
+int		 store_run_finish(struct store *, int64_t run,
+		    const char *status, int64_t ended);
+int		 store_run_set_snapshot(struct store *, int64_t run,
+		    int64_t snapshot);
+int		 store_run_set_quiet(struct store *, int64_t run,
+		    const char *json);
+int		 store_run_delete(struct store *, int64_t run);
+int		 store_run_lookup(struct store *, int64_t host,
+		    const char *label, int64_t *run);
+int		 store_run_resolve(struct store *, const char *label,
+		    struct store_run *, char **cause);
+int		 store_run_get(struct store *, int64_t id, struct store_run *);
+int		 store_run_latest(struct store *, const char *status,
+		    struct store_run *);
+void		 store_run_clear(struct store_run *);
+int		 store_runs_list(struct store *, const struct store_run_filter *,
+		    struct store_run **, size_t *);
+void		 store_runs_free(struct store_run *, size_t);
+int		 store_runs_mark_stale(struct store *, int64_t host,
+		    size_t *marked);
+int		 store_sample_add(struct store *, int64_t run, int64_t metric,
+		    int iteration, double value);
+int		 store_run_workload_set(struct store *, int64_t run,
+		    const char *workload, const char *status, double wall,
+		    double cpu, const char *error);
+
+/* Samples of a run, one series per metric, ordered by workload, metric. */
+int		 store_run_series(struct store *, int64_t run,
+		    struct store_series **, size_t *);
+/* Samples of one metric in the given runs (same order as runs[]). */
+int		 store_metric_series(struct store *, int64_t metric,
+		    const int64_t *runs, size_t nruns,
+		    struct store_series **, size_t *);
+/* Every metric that matches the workload/metric names (NULL: any). */
+int		 store_metrics_list(struct store *, const char *workload,
+		    const char *metric, struct store_metric **, size_t *);
+void		 store_metrics_free(struct store_metric *, size_t);
+void		 store_series_free(struct store_series *, size_t);
+
+/* import.c: CSV / JSON Lines in the format of README.md. */
+enum store_format {
+	STORE_FORMAT_AUTO = 0,
+	STORE_FORMAT_CSV,
+	STORE_FORMAT_JSONL,
+};
+
+struct store_import_stats {
+	size_t	runs;
+	size_t	metrics;
+	size_t	samples;
+};
+
+int		 store_import(struct store *, FILE *, const char *name,
+		    enum store_format, int replace,
+		    struct store_import_stats *, char **cause);
+int		 store_export(struct store *, FILE *, enum store_format,
+		    const char *const *labels, size_t nlabels, char **cause);
+
+/* Format a double so that strtod() gives the same value back. */
+void		 store_format_double(char *, size_t, double);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * Internals shared by the files of store/; nothing outside store/ includes
+ * this header.
+ */
+#ifndef PERFWATCH_STORE_INT_H
+#define PERFWATCH_STORE_INT_H
+
+#include <sqlite3.h>
+
+/* Every persistent prepared statement has a slot here. */
+enum store_stmt_id {
+	STMT_HOST_FIND,
+	STMT_HOST_INSERT,
+	STMT_METRIC_FIND,
+	STMT_METRIC_GET,
+	STMT_METRIC_INSERT,
+	STMT_RUN_INSERT,
+	STMT_RUN_FINISH,
+	STMT_RUN_LOOKUP,
+	STMT_RUN_DELETE,
+	STMT_RUN_GET,
+	STMT_RUN_SNAPSHOT,
+	STMT_RUN_QUIET,
+	STMT_SAMPLE_INSERT,
+	STMT_RUN_SERIES,
+	STMT_METRIC_SERIES,
+	STMT_RUN_WORKLOAD,
+	STMT_MAX_BASE,
+	STMT_MAX = 64
+};
+
+struct store {
+	sqlite3		*db;
+	char		*path;
+	int		 readonly;
+	sqlite3_stmt	*stmts[STMT_MAX];
+};
+
+sqlite3_stmt	*store_stmt(struct store *, enum store_stmt_id, const char *);
+char		*store_col_strdup(sqlite3_stmt *, int);
+
+#endif

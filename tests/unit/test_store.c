@@ -1,0 +1,531 @@
+/*
+ * store/: migrations, refusal of foreign and newer files, import/export
+ * round trips, refusal of bad rows leaving the store unchanged.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+/* Include the module to reach its statics (the migration list). */
+#include "../../store/db.c"
+
+static char	tmpdir[] = "/tmp/pw-test-store.XXXXXX";
+static int	dbn;
+
+/* A fresh database path in the test's directory. */
+static char *
+db_path(void)
+{
+	char	*p;
+
+	xasprintf(&p, "%s/db%d.sqlite", tmpdir, ++dbn);
+	return p;
+}
+
+/* Read a whole file into memory. */
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE	*f = fopen(path, "rb");
+	char	*buf;
+	long	 n;
+
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = xmalloc((size_t)n + 1);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+static int64_t
+count(struct store *st, const char *table)
+{
+	sqlite3_stmt	*stmt;
+	char		 sql[128];
+	int64_t		 n;
+
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", table);
+	assert_int_equal(sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL),
+	    SQLITE_OK);
+	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+	n = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	return n;
+}
+
+/* Export everything as a string. */
+static char *
+export_str(struct store *st, enum store_format fmt)
+{
+	char	*buf = NULL, *cause = NULL;
+	size_t	 len = 0;
+	FILE	*f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(store_export(st, f, fmt, NULL, 0, &cause), 0);
+	fclose(f);
+	return buf;
+}
+
+static int
+import_str(struct store *st, const char *name, const char *text,
+    int replace, char **cause)
+{
+	FILE	*f = fmemopen((void *)text, strlen(text), "r");
+	int	 rc;
+
+	assert_non_null(f);
+	rc = store_import(st, f, name, STORE_FORMAT_AUTO, replace, NULL,
+	    cause);
+	fclose(f);
+	return rc;
+}
+
+static const char sample_csv[] =
+    "run,time,workload,metric,value,unit,better\n"
+    "r1,1700000000,disk.bonnie,write_kps,19004,K/sec,higher\n"
+    "r1,1700000000,disk.bonnie,write_kps,18689,K/sec,higher\n"
+    "r1,1700000000,disk.bonnie,write_cpu,9.1,%CPU,lower\n"
+    "r2,2023-11-15T00:00:00Z,disk.bonnie,write_kps,6589,K/sec,higher\n"
+    "r2,2023-11-15T00:00:00Z,disk.bonnie,write_cpu,0.1,%CPU,lower\n"
+    "r2,2023-11-15T00:00:00Z,\"sys,odd \"\"name\"\"\",x,1e-9,s,lower\n";
+
+static void
+test_open_empty(void **state)
+{
+	struct store	*st;
+	char		*p = db_path(), *cause = NULL;
+	int		 fk = 0;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(store_user_version(st), STORE_SCHEMA_VERSION);
+	assert_int_equal(store_pragma_int(st, "foreign_keys", &fk), 0);
+	assert_int_equal(fk, 1);
+	assert_int_equal(count(st, "runs"), 0);
+	assert_int_equal(count(st, "run_workloads"), 0);
+	assert_int_equal(store_integrity_check(st, &cause), 0);
+	store_close(st);
+	/* Opening again is a no-op migration. */
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(store_user_version(st), STORE_SCHEMA_VERSION);
+	store_close(st);
+	free(p);
+}
+
+/* Build a file at schema version v by hand, as an older perfwatch did. */
+static void
+make_old_version(const char *p, int v)
+{
+	sqlite3	*db;
+	char	 sql[64];
+	int	 i;
+
+	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+	for (i = 0; i < v; i++)
+		assert_int_equal(sqlite3_exec(db, store_migrations[i], NULL,
+		    NULL, NULL), SQLITE_OK);
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA application_id = "
+	    STORE_APPLICATION_ID_STR, NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+	    "INSERT INTO hosts (name) VALUES ('old');"
+	    "INSERT INTO metrics (workload, metric, unit, better)"
+	    "  VALUES ('w', 'm', 'u', 'higher');"
+	    "INSERT INTO runs (host, label, trigger, started, status)"
+	    "  VALUES (1, 'r-old', 'manual', 100, 'complete');"
+	    "INSERT INTO samples VALUES (1, 1, 1, 42.5);",
+	    NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+static void
+test_migrate_each_version(void **state)
+{
+	struct store		*st;
+	struct store_series	*ser;
+	struct store_run	 r;
+	size_t			 n;
+	char			*p, *cause = NULL;
+	int			 v;
+
+	(void)state;
+	for (v = 1; v < STORE_SCHEMA_VERSION; v++) {
+		p = db_path();
+		make_old_version(p, v);
+		st = store_open(p, &cause);
+		assert_non_null(st);
+		assert_int_equal(store_user_version(st), STORE_SCHEMA_VERSION);
+		/* The old data survived and the new table is there. */
+		assert_int_equal(store_run_resolve(st, "r-old", &r, &cause), 0);
+		assert_string_equal(r.host_name, "old");
+		assert_null(r.quiet);
+		assert_int_equal(store_run_series(st, r.id, &ser, &n), 0);
+		assert_int_equal(n, 1);
+		assert_int_equal(ser[0].n, 1);
+		assert_true(ser[0].values[0] == 42.5);
+		store_series_free(ser, n);
+		assert_int_equal(store_run_set_quiet(st, r.id, "{}"), 0);
+		assert_int_equal(store_run_workload_set(st, r.id, "w",
+		    "complete", 1.0, 0.5, NULL), 0);
+		assert_int_equal(count(st, "run_workloads"), 1);
+		store_run_clear(&r);
+		store_close(st);
+		free(p);
+	}
+}
+
+static void
+test_newer_refused_untouched(void **state)
+{
+	struct store	*st;
+	sqlite3		*db;
+	char		*p = db_path(), *cause = NULL, *before, *after;
+	size_t		 lb, la;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	store_close(st);
+	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE;"
+	    "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	before = slurp(p, &lb);
+	st = store_open(p, &cause);
+	assert_null(st);
+	assert_non_null(strstr(cause, "newer perfwatch"));
+	assert_non_null(strstr(cause, "schema version 99"));
+	free(cause);
+	cause = NULL;
+	assert_null(store_open_readonly(p, &cause));
+	free(cause);
+	after = slurp(p, &la);
+	assert_int_equal(lb, la);
+	assert_memory_equal(before, after, lb);
+	free(before);
+	free(after);
+	free(p);
+}
+
+static void
+test_foreign_refused(void **state)
+{
+	sqlite3	*db;
+	char	*p = db_path(), *cause = NULL;
+
+	(void)state;
+	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE t (x)", NULL, NULL,
+	    NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_null(store_open(p, &cause));
+	assert_non_null(strstr(cause, "not a perfwatch database"));
+	free(cause);
+	free(p);
+}
+
+static void
+test_round_trip(void **state)
+{
+	struct store	*a, *b, *c;
+	char		*pa = db_path(), *pb = db_path(), *pc = db_path();
+	char		*cause = NULL, *e1, *e2, *j1, *j2, *e3;
+
+	(void)state;
+	a = store_open(pa, &cause);
+	b = store_open(pb, &cause);
+	c = store_open(pc, &cause);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_non_null(c);
+	assert_int_equal(import_str(a, "in.csv", sample_csv, 0, &cause), 0);
+	assert_int_equal(count(a, "runs"), 2);
+	assert_int_equal(count(a, "samples"), 6);
+	assert_int_equal(count(a, "metrics"), 3);
+	e1 = export_str(a, STORE_FORMAT_CSV);
+	assert_int_equal(import_str(b, "e1.csv", e1, 0, &cause), 0);
+	e2 = export_str(b, STORE_FORMAT_CSV);
+	assert_string_equal(e1, e2);
+	/* Values and iterations come out as they went in. */
+	assert_non_null(strstr(e1, ",disk.bonnie,write_kps,18689,K/sec,"
+	    "higher,"));
+	assert_non_null(strstr(e1, "r2,2023-11-15T00:00:00Z,\"sys,odd "
+	    "\"\"name\"\"\",x,1e-09,s,lower,"));
+	assert_non_null(strstr(e1, "write_cpu,0.1,%CPU,lower,"));
+	/* JSON Lines the same way, and back to CSV unchanged. */
+	j1 = export_str(a, STORE_FORMAT_JSONL);
+	assert_int_equal(import_str(c, "j1.jsonl", j1, 0, &cause), 0);
+	j2 = export_str(c, STORE_FORMAT_JSONL);
+	assert_string_equal(j1, j2);
+	e3 = export_str(c, STORE_FORMAT_CSV);
+	assert_string_equal(e1, e3);
+	assert_non_null(strstr(j1, "\"value\":19004,"));
+	free(e1);
+	free(e2);
+	free(e3);
+	free(j1);
+	free(j2);
+	store_close(a);
+	store_close(b);
+	store_close(c);
+	free(pa);
+	free(pb);
+	free(pc);
+}
+
+/* Each bad file is refused with file:row:column and changes nothing. */
+static void
+test_bad_rows_leave_store(void **state)
+{
+	static const struct {
+		const char	*text;
+		const char	*error;
+	} bad[] = {
+		{ "run,time,workload,metric,value,unit\nr9,1,w,m,1,u\n",
+		  "bad.csv:1:7: header: expected" },
+		{ "run,time,metric,workload,value,unit,better\n",
+		  "bad.csv:1:3: header: expected" },
+		{ "run,time,workload,metric,value,unit,better\n"
+		  "r9,1,w,m,1,u,higher\nr9,1,w,m,fast,u,higher\n",
+		  "bad.csv:3:5: value: \"fast\" is not a finite number" },
+		{ "run,time,workload,metric,value,unit,better\n"
+		  "r9,1,w,m,1,u,higher\nr9,1,w,m,2,u,faster\n",
+		  "bad.csv:3:7: better: \"faster\" is not higher or lower" },
+		{ "run,time,workload,metric,value,unit,better\n"
+		  "r9,1,w,m,1,u,higher\nr9,1,w,m,2,ms,higher\n",
+		  "bad.csv:3:6: unit of w m changes from \"u\" to \"ms\"" },
+		{ "run,time,workload,metric,value,unit,better\n"
+		  "r9,1,disk.bonnie,write_kps,2,MB/s,higher\n",
+		  "bad.csv:2:6: unit of disk.bonnie write_kps changes from "
+		  "\"K/sec\" to \"MB/s\"" },
+		{ "run,time,workload,metric,value,unit,better\n"
+		  "r9,1,w,m,1,u,higher\nr9,yesterday,w,m,2,u,higher\n",
+		  "bad.csv:3:2: time: \"yesterday\"" },
+		{ "run,time,workload,metric,value,unit,better\n"
+		  "r9,1,w,m,1,u,higher\nr9,1,w,m,2,u\n",
+		  "bad.csv:3:7: expected 7 fields, found 6" },
+		{ "run,time,workload,metric,value,unit,better\n"
+		  "r1,1,w,m,1,u,higher\n",
+		  "bad.csv:2:1: run \"r1\" is in the store already" },
+		{ "run,time,workload,metric,value,unit,better,iteration\n"
+		  "r9,1,w,m,1,u,higher,1\nr9,1,w,m,1,u,higher,1\n",
+		  "bad.csv:3:8: iteration 1 of w m in run \"r9\" appears twice" },
+		{ "{\"run\":\"r9\",\"time\":1,\"workload\":\"w\",\"metric\":\"m\","
+		  "\"value\":1,\"unit\":\"u\",\"better\":\"higher\"}\n"
+		  "{\"run\":\"r9\",\"time\":1,\"workload\":\"w\",\"metric\":\"m\","
+		  "\"value\":\"x\",\"unit\":\"u\",\"better\":\"higher\"}\n",
+		  "bad.jsonl:2:50: value: \"x\" is not a finite number" },
+		{ "{\"run\":\"r9\",\"time\":1,\"workload\":\"w\",\"metric\":\"m\","
+		  "\"value\":1,\"unit\":\"u\",\"better\":\"up\"}\n",
+		  "bad.jsonl:1:71: better: \"up\" is not higher or lower" },
+		{ "{\"run\":\"r9\",\"time\":1,\"workload\":\"w\",\"metric\":\"m\","
+		  "\"value\":1,\"unit\":\"u\",\"better\":\"higher\"}\n{\"run\"\n",
+		  "bad.jsonl:2:" },
+	};
+	struct store	*st;
+	char		*p = db_path(), *cause, *before, *after;
+	size_t		 i;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(import_str(st, "good.csv", sample_csv, 0, &cause), 0);
+	before = export_str(st, STORE_FORMAT_CSV);
+	for (i = 0; i < nitems(bad); i++) {
+		cause = NULL;
+		assert_int_equal(import_str(st, bad[i].text[0] == '{' ?
+		    "bad.jsonl" : "bad.csv", bad[i].text, 0, &cause), -1);
+		assert_non_null(cause);
+		if (strncmp(cause, bad[i].error, strlen(bad[i].error)) != 0)
+			fail_msg("case %zu: got \"%s\", want \"%s\"", i, cause,
+			    bad[i].error);
+		free(cause);
+		after = export_str(st, STORE_FORMAT_CSV);
+		assert_string_equal(before, after);
+		free(after);
+		assert_int_equal(count(st, "runs"), 2);
+		assert_int_equal(count(st, "metrics"), 3);
+		assert_int_equal(count(st, "samples"), 6);
+	}
+	free(before);
+	store_close(st);
+	free(p);
+}
+
+static void
+test_replace(void **state)
+{
+	struct store		*st;
+	struct store_series	*ser;
+	struct store_run	 r;
+	size_t			 n;
+	char			*p = db_path(), *cause = NULL;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(import_str(st, "a.csv", sample_csv, 0, &cause), 0);
+	assert_int_equal(import_str(st, "b.csv",
+	    "run,time,workload,metric,value,unit,better\n"
+	    "r1,1700000500,disk.bonnie,write_kps,123,K/sec,higher\n", 1,
+	    &cause), 0);
+	assert_int_equal(count(st, "runs"), 2);
+	assert_int_equal(store_run_resolve(st, "r1", &r, &cause), 0);
+	assert_int_equal(r.started, 1700000500);
+	assert_string_equal(r.trigger, "import");
+	assert_int_equal(store_run_series(st, r.id, &ser, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(ser[0].n, 1);
+	assert_true(ser[0].values[0] == 123);
+	store_series_free(ser, n);
+	store_run_clear(&r);
+	assert_int_equal(store_run_resolve(st, "nope", &r, &cause), -1);
+	assert_string_equal(cause, "no run \"nope\"");
+	free(cause);
+	store_close(st);
+	free(p);
+}
+
+static void
+test_runs_and_series(void **state)
+{
+	struct store		*st;
+	struct store_run	 r, *runs;
+	struct store_run_filter	 f;
+	struct store_series	*ser;
+	int64_t			 host, run, m, ids[2];
+	size_t			 n, marked;
+	char			*p = db_path(), *cause = NULL;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(import_str(st, "a.csv", sample_csv, 0, &cause), 0);
+	host = store_host_local(st);
+	assert_true(host > 0);
+	memset(&r, 0, sizeof(r));
+	r.host = host;
+	r.label = "live";
+	r.trigger = "manual";
+	r.started = 1800000000;
+	r.status = RUN_RUNNING;
+	run = store_run_create(st, &r, &cause);
+	assert_true(run > 0);
+	assert_int_equal(store_run_create(st, &r, &cause), -1);
+	assert_string_equal(cause, "run \"live\" exists already");
+	free(cause);
+	cause = NULL;
+	m = store_metric_ensure(st, "disk.bonnie", "write_kps", "K/sec",
+	    BETTER_HIGHER, &cause);
+	assert_true(m > 0);
+	assert_int_equal(store_metric_ensure(st, "disk.bonnie", "write_kps",
+	    "K/sec", BETTER_LOWER, &cause), -1);
+	free(cause);
+	assert_int_equal(store_sample_add(st, run, m, 1, 100.0), 0);
+	assert_int_equal(store_sample_add(st, run, m, 2, 300.0), 0);
+	/* Newest first for latest; oldest first for lists. */
+	memset(&f, 0, sizeof(f));
+	f.limit = 2;
+	assert_int_equal(store_runs_list(st, &f, &runs, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(runs[0].label, "r2");
+	assert_string_equal(runs[1].label, "live");
+	ids[0] = runs[0].id;
+	ids[1] = runs[1].id;
+	f.before_run = run;
+	f.limit = 0;
+	store_runs_free(runs, n);
+	assert_int_equal(store_runs_list(st, &f, &runs, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(runs[0].label, "r1");
+	store_runs_free(runs, n);
+	assert_int_equal(store_metric_series(st, m, ids, 2, &ser, &n), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(ser[0].n, 1);
+	assert_true(ser[0].values[0] == 6589);
+	assert_int_equal(ser[1].n, 2);
+	assert_true(ser[1].values[1] == 300.0);
+	assert_int_equal(ser[1].iterations[1], 2);
+	store_series_free(ser, n);
+	/* A run left "running" by a crash is marked aborted. */
+	assert_int_equal(store_runs_mark_stale(st, host, &marked), 0);
+	assert_int_equal(marked, 1);
+	assert_int_equal(store_run_get(st, run, &r), 0);
+	assert_string_equal(r.status, "aborted");
+	store_run_clear(&r);
+	assert_int_equal(store_run_latest(st, "complete", &r), 0);
+	assert_string_equal(r.label, "r2");
+	store_run_clear(&r);
+	store_close(st);
+	free(p);
+}
+
+static void
+test_format_double(void **state)
+{
+	char	buf[40];
+
+	(void)state;
+	store_format_double(buf, sizeof(buf), 19004);
+	assert_string_equal(buf, "19004");
+	store_format_double(buf, sizeof(buf), 0.1);
+	assert_string_equal(buf, "0.1");
+	store_format_double(buf, sizeof(buf), 1.0 / 3);
+	assert_string_equal(buf, "0.3333333333333333");
+	store_format_double(buf, sizeof(buf), -2.5e-300);
+	assert_string_equal(buf, "-2.5e-300");
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	if (mkdtemp(tmpdir) == NULL)
+		return -1;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	char	cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_open_empty),
+		cmocka_unit_test(test_migrate_each_version),
+		cmocka_unit_test(test_newer_refused_untouched),
+		cmocka_unit_test(test_foreign_refused),
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_bad_rows_leave_store),
+		cmocka_unit_test(test_replace),
+		cmocka_unit_test(test_runs_and_series),
+		cmocka_unit_test(test_format_double),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
