@@ -1,0 +1,828 @@
+/*
+ * Unit tests of detect/stats.c and detect/changepoint.c.
+ *
+ * Reference values come from SciPy 1.10.1 / NumPy 1.24.2 (Debian 12); the
+ * exact Python call is in the comment above each constant, with
+ *   import numpy as np, scipy.stats as st
+ * Where SciPy has no function (Moses interval, BH in 1.10, lag-1
+ * autocorrelation) the comment gives the textbook formula in NumPy.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "perfwatch.h"
+#include "detect/stats.h"
+
+/* Fail unless got is within rel (relative) of want. */
+static void
+close_to(double got, double want, double rel, const char *what, int line)
+{
+	double	tol = rel * fabs(want);
+
+	if (tol < 1e-300)
+		tol = rel;
+	if (!(fabs(got - want) <= tol)) {
+		print_error("line %d: %s = %.17g, want %.17g (rel %g)\n", line,
+		    what, got, want, rel);
+		fail();
+	}
+}
+#define CLOSE(got, want, rel)	close_to((got), (want), (rel), #got, __LINE__)
+
+/* Samples with ties (scipy.stats.mannwhitneyu docs style). */
+static const double tie_x[] = { 12, 15, 11, 18, 15, 14, 20, 15, 13 };
+static const double tie_y[] = { 16, 19, 15, 22, 17, 21, 15, 18, 24, 20 };
+
+/* Small samples without ties. */
+static const double ex_x[] = { 3.1, 4.7, 2.2, 5.9, 4.1 };
+static const double ex_y[] = { 6.3, 5.2, 7.8, 4.9, 6.6, 8.1, 5.5 };
+
+static const double q_x[] = { 3.2, 1.5, 7.7, 4.4, 2.9, 9.1, 4.4, 0.3 };
+
+static void
+test_descriptive(void **state)
+{
+	double		 v, lo, hi, copy[nitems(q_x)];
+	struct stats_summary s;
+
+	(void)state;
+	memcpy(copy, q_x, sizeof(copy));
+	/* np.mean(q) */
+	assert_int_equal(stats_mean(copy, nitems(copy), &v), 0);
+	CLOSE(v, 4.1875, 1e-15);
+	/* np.std(q, ddof=1) */
+	assert_int_equal(stats_stddev(copy, nitems(copy), &v), 0);
+	CLOSE(v, 2.964763300597778, 1e-14);
+	/* np.median(q) */
+	assert_int_equal(stats_median(copy, nitems(copy), &v), 0);
+	CLOSE(v, 3.8000000000000003, 1e-15);
+	/* The input is left as it was. */
+	assert_memory_equal(copy, q_x, sizeof(copy));
+	/* np.quantile(q, [0, 0.1, 0.25, 0.5, 0.9, 1]) */
+	assert_int_equal(stats_quantile(copy, nitems(copy), 0, &v), 0);
+	CLOSE(v, 0.3, 1e-15);
+	assert_int_equal(stats_quantile(copy, nitems(copy), 0.1, &v), 0);
+	CLOSE(v, 1.1400000000000001, 1e-14);
+	assert_int_equal(stats_quantile(copy, nitems(copy), 0.25, &v), 0);
+	CLOSE(v, 2.55, 1e-14);
+	assert_int_equal(stats_quantile(copy, nitems(copy), 0.5, &v), 0);
+	CLOSE(v, 3.8000000000000003, 1e-15);
+	assert_int_equal(stats_quantile(copy, nitems(copy), 0.9, &v), 0);
+	CLOSE(v, 8.12, 1e-14);
+	assert_int_equal(stats_quantile(copy, nitems(copy), 1, &v), 0);
+	CLOSE(v, 9.1, 1e-15);
+	assert_memory_equal(copy, q_x, sizeof(copy));
+	assert_int_equal(stats_quantile(copy, nitems(copy), 1.5, &v), -1);
+	assert_int_equal(stats_quantile(copy, nitems(copy), NAN, &v), -1);
+	/* st.median_abs_deviation(q, scale='normal') */
+	assert_int_equal(stats_mad(copy, nitems(copy), &v), 0);
+	CLOSE(v, 2.3721635496089637, 1e-12);
+	assert_int_equal(stats_minmax(copy, nitems(copy), &lo, &hi), 0);
+	CLOSE(lo, 0.3, 0);
+	CLOSE(hi, 9.1, 0);
+
+	assert_int_equal(stats_summarize(copy, nitems(copy), &s), 0);
+	assert_int_equal(s.n, nitems(copy));
+	CLOSE(s.mean, 4.1875, 1e-15);
+	CLOSE(s.stddev, 2.964763300597778, 1e-14);
+	CLOSE(s.median, 3.8000000000000003, 1e-15);
+	CLOSE(s.mad, 2.3721635496089637, 1e-12);
+	CLOSE(s.min, 0.3, 0);
+	CLOSE(s.max, 9.1, 0);
+}
+
+static void
+test_edge_cases(void **state)
+{
+	const double		 one[] = { 7.5 };
+	const double		 same[] = { 3, 3, 3, 3 };
+	const double		 bad[] = { 1, NAN, 3 };
+	const double		 inf[] = { 1, INFINITY, 3 };
+	double			 v, lo, hi, q[1];
+	struct stats_summary	 s;
+	struct stats_mwu	 mwu;
+	struct stats_interval	 iv;
+	struct stats_ttest	 tt;
+	struct cp_change	*cp;
+	size_t			 ncp;
+
+	(void)state;
+	/* Empty input is an error everywhere. */
+	assert_int_equal(stats_mean(one, 0, &v), -1);
+	assert_int_equal(stats_stddev(one, 0, &v), -1);
+	assert_int_equal(stats_median(one, 0, &v), -1);
+	assert_int_equal(stats_quantile(one, 0, 0.5, &v), -1);
+	assert_int_equal(stats_mad(one, 0, &v), -1);
+	assert_int_equal(stats_minmax(one, 0, &lo, &hi), -1);
+	assert_int_equal(stats_summarize(one, 0, &s), -1);
+	assert_int_equal(stats_mwu(one, 0, one, 1, STATS_TWO_SIDED,
+	    STATS_MWU_AUTO, &mwu), -1);
+	assert_int_equal(stats_mwu(one, 1, one, 0, STATS_TWO_SIDED,
+	    STATS_MWU_AUTO, &mwu), -1);
+	assert_int_equal(stats_hl_shift(one, 0, one, 1, 0.95, &iv), -1);
+	assert_int_equal(stats_bh(one, 0, q), -1);
+	assert_int_equal(stats_welch(one, 0, same, 4, STATS_TWO_SIDED, &tt),
+	    -1);
+	assert_int_equal(stats_lag1_autocorr(one, 0, &v), -1);
+	assert_int_equal(stats_bootstrap_median_ratio(one, 0, one, 1, 100,
+	    0.95, 1, &iv), -1);
+	assert_int_equal(stats_mwu_cdf(0, 3, 1, &v), -1);
+	assert_int_equal(cp_detect(one, 0, NULL, &cp, &ncp), -1);
+
+	/* Non-finite values are refused. */
+	assert_int_equal(stats_median(bad, 3, &v), -1);
+	assert_int_equal(stats_mean(inf, 3, &v), -1);
+	assert_int_equal(stats_mwu(bad, 3, one, 1, STATS_TWO_SIDED,
+	    STATS_MWU_AUTO, &mwu), -1);
+	assert_int_equal(cp_detect(bad, 3, NULL, &cp, &ncp), -1);
+
+	/* n = 1. */
+	assert_int_equal(stats_median(one, 1, &v), 0);
+	CLOSE(v, 7.5, 0);
+	assert_int_equal(stats_quantile(one, 1, 0.3, &v), 0);
+	CLOSE(v, 7.5, 0);
+	assert_int_equal(stats_mean(one, 1, &v), 0);
+	CLOSE(v, 7.5, 0);
+	assert_int_equal(stats_mad(one, 1, &v), 0);
+	CLOSE(v, 0, 0);
+	assert_int_equal(stats_stddev(one, 1, &v), -1);
+	assert_int_equal(stats_summarize(one, 1, &s), 0);
+	assert_true(isnan(s.stddev));
+	CLOSE(s.median, 7.5, 0);
+	assert_int_equal(stats_welch(one, 1, same, 4, STATS_TWO_SIDED, &tt),
+	    -1);
+	assert_int_equal(stats_lag1_autocorr(same, 2, &v), -1);
+	/* st.mannwhitneyu([5], [5]) -> U 0.5, p 1.0 */
+	assert_int_equal(stats_mwu(one, 1, one, 1, STATS_TWO_SIDED,
+	    STATS_MWU_AUTO, &mwu), 0);
+	CLOSE(mwu.u, 0.5, 0);
+	CLOSE(mwu.p, 1, 0);
+	/* st.mannwhitneyu([1], [2], method='exact') -> U 0, p 1.0 */
+	{
+		const double a[] = { 1 }, b[] = { 2 };
+
+		assert_int_equal(stats_mwu(a, 1, b, 1, STATS_TWO_SIDED,
+		    STATS_MWU_EXACT, &mwu), 0);
+		CLOSE(mwu.u, 0, 0);
+		CLOSE(mwu.p, 1, 0);
+		assert_int_equal(mwu.exact, 1);
+	}
+	/* HL with one value each: the difference, with 0% coverage. */
+	{
+		const double a[] = { 1 }, b[] = { 2.5 };
+
+		assert_int_equal(stats_hl_shift(a, 1, b, 1, 0.95, &iv), 0);
+		CLOSE(iv.estimate, 1.5, 0);
+		CLOSE(iv.lo, 1.5, 0);
+		CLOSE(iv.hi, 1.5, 0);
+		CLOSE(iv.conf, 0, 0);
+	}
+	/* BH of one p-value is itself. */
+	q[0] = 0;
+	v = 0.3;
+	assert_int_equal(stats_bh(&v, 1, q), 0);
+	CLOSE(q[0], 0.3, 0);
+
+	/* All-equal samples. */
+	assert_int_equal(stats_stddev(same, 4, &v), 0);
+	CLOSE(v, 0, 0);
+	assert_int_equal(stats_mad(same, 4, &v), 0);
+	CLOSE(v, 0, 0);
+	/* st.mannwhitneyu([3,3,3], [3,3,3,3]) -> U 6.0, p 1.0 */
+	assert_int_equal(stats_mwu(same, 3, same, 4, STATS_TWO_SIDED,
+	    STATS_MWU_AUTO, &mwu), 0);
+	CLOSE(mwu.u, 6, 0);
+	CLOSE(mwu.p, 1, 0);
+	assert_int_equal(mwu.ties, 1);
+	assert_int_equal(mwu.exact, 0);
+	assert_int_equal(stats_mwu(same, 3, same, 4, STATS_TWO_SIDED,
+	    STATS_MWU_EXACT, &mwu), -1);
+	assert_int_equal(stats_hl_shift(same, 3, same, 4, 0.95, &iv), 0);
+	CLOSE(iv.estimate, 0, 0);
+	CLOSE(iv.lo, 0, 0);
+	CLOSE(iv.hi, 0, 0);
+	assert_int_equal(stats_welch(same, 4, same, 3, STATS_TWO_SIDED, &tt),
+	    -1);
+	assert_int_equal(stats_lag1_autocorr(same, 4, &v), -1);
+	assert_int_equal(cp_detect(same, 4, NULL, &cp, &ncp), 0);
+	assert_int_equal(ncp, 0);
+	assert_null(cp);
+	/* Ratio of medians of identical samples is exactly 1. */
+	assert_int_equal(stats_bootstrap_median_ratio(same, 4, same, 3, 50,
+	    0.9, 3, &iv), 0);
+	CLOSE(iv.estimate, 1, 0);
+	CLOSE(iv.lo, 1, 0);
+	CLOSE(iv.hi, 1, 0);
+	/* A zero baseline median has no ratio. */
+	{
+		const double zero[] = { 0, 0, 1 };
+
+		assert_int_equal(stats_bootstrap_median_ratio(zero, 3, same, 3,
+		    50, 0.9, 3, &iv), -1);
+	}
+}
+
+static void
+test_distributions(void **state)
+{
+	(void)state;
+	/* st.norm.cdf(1.3) */
+	CLOSE(stats_norm_cdf(1.3), 0.9031995154143897, 1e-13);
+	/* st.norm.ppf(0.975) */
+	CLOSE(stats_norm_quantile(0.975), 1.959963984540054, 1e-12);
+	/* st.t.cdf(-2.1, 7.5) */
+	CLOSE(stats_t_cdf(-2.1, 7.5), 0.03561853572903902, 1e-10);
+	/* st.t.ppf(0.95, 12) */
+	CLOSE(stats_t_quantile(0.95, 12), 1.782287555649159, 1e-10);
+}
+
+static void
+test_mwu_ties(void **state)
+{
+	struct stats_mwu	mwu;
+
+	(void)state;
+	/* st.mannwhitneyu(x, y, alternative='two-sided',
+	 *     method='asymptotic', use_continuity=True)
+	 *   -> (14.0, 0.011913458621922087) */
+	assert_int_equal(stats_mwu(tie_x, nitems(tie_x), tie_y, nitems(tie_y),
+	    STATS_TWO_SIDED, STATS_MWU_ASYMPTOTIC, &mwu), 0);
+	CLOSE(mwu.u, 14, 0);
+	CLOSE(mwu.p, 0.011913458621922087, 1e-10);
+	assert_int_equal(mwu.ties, 1);
+	assert_int_equal(mwu.exact, 0);
+	assert_true(mwu.z < 0);
+	/* Ties force 'auto' to the asymptotic method. */
+	assert_int_equal(stats_mwu(tie_x, nitems(tie_x), tie_y, nitems(tie_y),
+	    STATS_TWO_SIDED, STATS_MWU_AUTO, &mwu), 0);
+	CLOSE(mwu.p, 0.011913458621922087, 1e-10);
+	assert_int_equal(mwu.exact, 0);
+	/* ... alternative='less' -> 0.005956729310961043 */
+	assert_int_equal(stats_mwu(tie_x, nitems(tie_x), tie_y, nitems(tie_y),
+	    STATS_LESS, STATS_MWU_ASYMPTOTIC, &mwu), 0);
+	CLOSE(mwu.p, 0.005956729310961043, 1e-10);
+	/* ... alternative='greater' -> 0.9952999089019741 */
+	assert_int_equal(stats_mwu(tie_x, nitems(tie_x), tie_y, nitems(tie_y),
+	    STATS_GREATER, STATS_MWU_ASYMPTOTIC, &mwu), 0);
+	CLOSE(mwu.u, 14, 0);
+	CLOSE(mwu.p, 0.9952999089019741, 1e-12);
+	/* Exact is refused with ties. */
+	assert_int_equal(stats_mwu(tie_x, nitems(tie_x), tie_y, nitems(tie_y),
+	    STATS_TWO_SIDED, STATS_MWU_EXACT, &mwu), -1);
+}
+
+/* Six against twenty, no ties: SciPy 1.10's 'auto' takes exact here. */
+static const double six[] = {
+	10.346, 10.822, 10.33, 8.697, 10.905, 10.446,
+};
+static const double twenty[] = {
+	10.463, 11.581, 11.365, 11.294, 11.028, 11.547, 10.264, 10.837,
+	10.518, 11.599, 11.04, 10.708, 10.218, 10.743, 11.008, 10.724,
+	12.294, 12.007, 8.289, 9.111,
+};
+
+static void
+test_mwu_exact(void **state)
+{
+	struct stats_mwu	mwu;
+	const double		c[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9.5 };
+	const double		d[] = { 4.5, 6.5, 8.5, 9.7, 10, 11, 12, 13,
+				    14 };
+
+	(void)state;
+	/* st.mannwhitneyu(ex_x, ex_y, method='exact')
+	 *   -> (3.0, 0.01767676767676768) */
+	assert_int_equal(stats_mwu(ex_x, nitems(ex_x), ex_y, nitems(ex_y),
+	    STATS_TWO_SIDED, STATS_MWU_EXACT, &mwu), 0);
+	CLOSE(mwu.u, 3, 0);
+	CLOSE(mwu.p, 0.01767676767676768, 1e-12);
+	assert_int_equal(mwu.exact, 1);
+	assert_int_equal(mwu.ties, 0);
+	/* ... method='auto' gives the same (5 and 7 values, no ties). */
+	assert_int_equal(stats_mwu(ex_x, nitems(ex_x), ex_y, nitems(ex_y),
+	    STATS_TWO_SIDED, STATS_MWU_AUTO, &mwu), 0);
+	CLOSE(mwu.p, 0.01767676767676768, 1e-12);
+	assert_int_equal(mwu.exact, 1);
+	/* ... alternative='less' -> 0.00883838383838384 */
+	assert_int_equal(stats_mwu(ex_x, nitems(ex_x), ex_y, nitems(ex_y),
+	    STATS_LESS, STATS_MWU_AUTO, &mwu), 0);
+	CLOSE(mwu.p, 0.00883838383838384, 1e-12);
+	/* ... alternative='greater' -> 0.9949494949494948 */
+	assert_int_equal(stats_mwu(ex_x, nitems(ex_x), ex_y, nitems(ex_y),
+	    STATS_GREATER, STATS_MWU_AUTO, &mwu), 0);
+	CLOSE(mwu.p, 0.9949494949494948, 1e-12);
+	/* Swapping the samples gives U = mn - U. */
+	assert_int_equal(stats_mwu(ex_y, nitems(ex_y), ex_x, nitems(ex_x),
+	    STATS_TWO_SIDED, STATS_MWU_AUTO, &mwu), 0);
+	CLOSE(mwu.u, 32, 0);
+	CLOSE(mwu.p, 0.01767676767676768, 1e-12);
+
+	/* st.mannwhitneyu(six, twenty, method='auto')
+	 *   -> (32.0, 0.09490509490509488), the exact value */
+	assert_int_equal(stats_mwu(six, nitems(six), twenty, nitems(twenty),
+	    STATS_TWO_SIDED, STATS_MWU_AUTO, &mwu), 0);
+	CLOSE(mwu.u, 32, 0);
+	CLOSE(mwu.p, 0.09490509490509488, 1e-12);
+	assert_int_equal(mwu.exact, 1);
+	/* ... method='asymptotic' -> 0.09420988683387359 */
+	assert_int_equal(stats_mwu(six, nitems(six), twenty, nitems(twenty),
+	    STATS_TWO_SIDED, STATS_MWU_ASYMPTOTIC, &mwu), 0);
+	CLOSE(mwu.p, 0.09420988683387359, 1e-10);
+
+	/* Nine against nine: 'auto' is asymptotic.
+	 * st.mannwhitneyu(c, d, method='auto') -> (9.0, 0.006193318174044277)
+	 * st.mannwhitneyu(c, d, method='exact') -> 0.0039901275195392836 */
+	assert_int_equal(stats_mwu(c, nitems(c), d, nitems(d),
+	    STATS_TWO_SIDED, STATS_MWU_AUTO, &mwu), 0);
+	CLOSE(mwu.u, 9, 0);
+	CLOSE(mwu.p, 0.006193318174044277, 1e-10);
+	assert_int_equal(mwu.exact, 0);
+	assert_int_equal(stats_mwu(c, nitems(c), d, nitems(d),
+	    STATS_TWO_SIDED, STATS_MWU_EXACT, &mwu), 0);
+	CLOSE(mwu.p, 0.0039901275195392836, 1e-12);
+}
+
+static void
+test_mwu_cdf(void **state)
+{
+	double	v;
+
+	(void)state;
+	/* Exact null distribution of U for m = 5, n = 7, by enumerating
+	 * every choice of the ranks of x:
+	 *   cnt = Counter(sum(c) - 15 for c in
+	 *       itertools.combinations(range(1, 13), 5))
+	 *   np.cumsum([cnt[k] / math.comb(12, 5) for k in range(36)])
+	 * -> [3] 0.00883838383838384, [17] 0.5, [30] 0.9848484848484848 */
+	assert_int_equal(stats_mwu_cdf(5, 7, 3, &v), 0);
+	CLOSE(v, 0.00883838383838384, 1e-12);
+	assert_int_equal(stats_mwu_cdf(5, 7, 17, &v), 0);
+	CLOSE(v, 0.5, 1e-12);
+	assert_int_equal(stats_mwu_cdf(7, 5, 30, &v), 0);
+	CLOSE(v, 0.9848484848484848, 1e-12);
+	assert_int_equal(stats_mwu_cdf(5, 7, 30.5, &v), 0);
+	CLOSE(v, 0.9848484848484848, 1e-12);
+	assert_int_equal(stats_mwu_cdf(5, 7, -1, &v), 0);
+	CLOSE(v, 0, 0);
+	assert_int_equal(stats_mwu_cdf(5, 7, 35, &v), 0);
+	CLOSE(v, 1, 0);
+	/* P(U <= 0) = 1 / C(12, 5) */
+	assert_int_equal(stats_mwu_cdf(5, 7, 0, &v), 0);
+	CLOSE(v, 1.0 / 792, 1e-12);
+}
+
+/*
+ * Reference for the Moses interval (Hollander and Wolfe, section 4.3), in
+ * Python, with the exact U distribution by enumeration:
+ *
+ *   def moses(x, y, conf):
+ *       m, n = len(x), len(y); N = m * n; a = 1 - conf
+ *       d = np.sort(np.subtract.outer(y, x).ravel())
+ *       if m < 50 and n < 50:
+ *           cnt = Counter(sum(c) - m*(m+1)//2 for c in
+ *               itertools.combinations(range(1, m+n+1), m))
+ *           pm = np.cumsum([cnt[k] / math.comb(m+n, m)
+ *               for k in range(N + 1)])
+ *           q = 0
+ *           while q < N // 2 and pm[q] < a / 2: q += 1
+ *           q = max(q, 1); ach = 1 - 2 * pm[q - 1]
+ *       else:
+ *           sd = math.sqrt(N * (m + n + 1) / 12)
+ *           q = max(1, math.floor(N/2 - st.norm.isf(a/2) * sd + 0.5))
+ *           ach = conf
+ *       q = min(q, (N + 1) // 2)
+ *       return np.median(d), d[q - 1], d[N - q], ach
+ *
+ * With no ties this is R's wilcox.test(y, x, conf.int=TRUE).
+ */
+static const double hl_x[] = {
+	1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30,
+};
+static const double hl_y[] = {
+	2.878, 2.647, 2.598, 4.05, 3.07, 3.29, 2.16, 4.14, 3.39, 2.71,
+};
+
+/* rng = np.random.default_rng(7); np.round(rng.normal(100, 5, 60), 2) */
+static const double big_x[] = {
+	100.01, 101.49, 98.63, 95.55, 97.73, 95.04, 100.3, 106.7, 97.54,
+	96.9, 102.45, 101.78, 100.53, 95.35, 99.85, 103.48, 93.28, 97.71,
+	90.49, 93.55, 90.79, 98.82, 93.66, 101.36, 100.78, 99.07, 87.42,
+	97.31, 99.76, 100.57, 92.35, 97.61, 95.11, 95.96, 105.3, 95.96,
+	99.84, 104.42, 97.08, 99.44, 100.55, 100.32, 93.87, 100.38, 106.79,
+	92.26, 104.3, 100.6, 96.79, 110.0, 103.81, 94.0, 100.37, 102.88,
+	99.06, 103.41, 99.67, 103.34, 107.19, 96.62,
+};
+/* then np.round(rng.normal(104, 5, 55), 2) */
+static const double big_y[] = {
+	105.02, 101.68, 104.64, 98.06, 101.1, 103.02, 108.49, 109.73, 97.38,
+	100.03, 107.23, 94.04, 101.68, 103.51, 110.29, 107.45, 102.36,
+	102.16, 102.75, 111.62, 101.86, 102.48, 105.76, 103.4, 103.01,
+	98.43, 103.94, 101.78, 109.83, 107.27, 103.88, 107.34, 102.3,
+	109.26, 103.97, 106.92, 97.55, 105.73, 95.56, 93.82, 102.48, 99.5,
+	104.82, 115.22, 99.84, 100.88, 105.03, 106.47, 103.12, 102.97,
+	107.51, 106.6, 98.83, 103.6, 104.18,
+};
+
+static void
+test_hodges_lehmann(void **state)
+{
+	struct stats_interval	iv;
+
+	(void)state;
+	/* moses(hl_x, hl_y, 0.95)
+	 *   -> (1.278, 0.7669999999999999, 2.098, 0.9565264456905324) */
+	assert_int_equal(stats_hl_shift(hl_x, nitems(hl_x), hl_y,
+	    nitems(hl_y), 0.95, &iv), 0);
+	CLOSE(iv.estimate, 1.278, 1e-12);
+	CLOSE(iv.lo, 0.7669999999999999, 1e-12);
+	CLOSE(iv.hi, 2.098, 1e-12);
+	CLOSE(iv.conf, 0.9565264456905324, 1e-10);
+	assert_int_equal(iv.exact, 1);
+	/* moses(hl_x, hl_y, 0.90)
+	 *   -> (1.278, 0.8300000000000001, 1.77, 0.905280478035896) */
+	assert_int_equal(stats_hl_shift(hl_x, nitems(hl_x), hl_y,
+	    nitems(hl_y), 0.90, &iv), 0);
+	CLOSE(iv.lo, 0.8300000000000001, 1e-12);
+	CLOSE(iv.hi, 1.77, 1e-12);
+	CLOSE(iv.conf, 0.905280478035896, 1e-10);
+	/* moses(ex_x, ex_y, 0.95) -> (2.2, 0.5, 4.1, 0.952020202020202) */
+	assert_int_equal(stats_hl_shift(ex_x, nitems(ex_x), ex_y,
+	    nitems(ex_y), 0.95, &iv), 0);
+	CLOSE(iv.estimate, 2.2, 1e-12);
+	CLOSE(iv.lo, 0.5, 1e-12);
+	CLOSE(iv.hi, 4.1, 1e-12);
+	CLOSE(iv.conf, 0.952020202020202, 1e-10);
+	/* Normal approximation: moses(big_x, big_y, 0.95)
+	 *   -> (4.515000000000001, 3.0200000000000102, 6.230000000000004,
+	 *       0.95) */
+	assert_int_equal(stats_hl_shift(big_x, nitems(big_x), big_y,
+	    nitems(big_y), 0.95, &iv), 0);
+	CLOSE(iv.estimate, 4.515000000000001, 1e-12);
+	CLOSE(iv.lo, 3.0200000000000102, 1e-12);
+	CLOSE(iv.hi, 6.230000000000004, 1e-12);
+	CLOSE(iv.conf, 0.95, 0);
+	assert_int_equal(iv.exact, 0);
+	assert_int_equal(stats_hl_shift(hl_x, nitems(hl_x), hl_y,
+	    nitems(hl_y), 1.0, &iv), -1);
+}
+
+static void
+test_bh(void **state)
+{
+	/* Unsorted, with a tie of three at 0.04. */
+	const double	p[] = { 0.01, 0.04, 0.03, 0.04, 0.2, 0.001, 0.5, 0.04,
+			    0.9 };
+	/* SciPy 1.10 has no false_discovery_control; its formula:
+	 *   o = np.argsort(p); n = len(p)
+	 *   q = np.minimum.accumulate((p[o] * n / np.arange(1, n+1))[::-1])
+	 *   out = np.empty(n); out[o] = np.minimum(q[::-1], 1)
+	 * -> [0.045, 0.06, 0.06, 0.06, 0.25714286, 0.009, 0.5625, 0.06, 0.9]
+	 * (st.false_discovery_control(p, method='bh') in SciPy >= 1.11) */
+	const double	want[] = { 0.045, 0.06, 0.06, 0.06, 0.9 * 2 / 7,
+			    0.009, 0.5625, 0.06, 0.9 };
+	const double	big[] = { 0.9, 0.95, 0.99 };
+	const double	out_of_range[] = { 0.1, 1.5 };
+	double		q[nitems(p)];
+	size_t		i;
+
+	(void)state;
+	assert_int_equal(stats_bh(p, nitems(p), q), 0);
+	for (i = 0; i < nitems(p); i++)
+		CLOSE(q[i], want[i], 1e-12);
+	/* Capped at 1 and monotone in p. */
+	assert_int_equal(stats_bh(big, nitems(big), q), 0);
+	CLOSE(q[0], 0.99, 1e-15);
+	CLOSE(q[1], 0.99, 1e-15);
+	CLOSE(q[2], 0.99, 1e-15);
+	{
+		const double cap[] = { 0.6, 0.7 };
+
+		/* [0.6*2/1, 0.7*2/2] -> min from the end: [0.7, 0.7] */
+		assert_int_equal(stats_bh(cap, 2, q), 0);
+		CLOSE(q[0], 0.7, 1e-15);
+		CLOSE(q[1], 0.7, 1e-15);
+	}
+	assert_int_equal(stats_bh(out_of_range, 2, q), -1);
+}
+
+static void
+test_welch(void **state)
+{
+	const double x[] = { 27.5, 21.0, 19.0, 23.6, 17.0, 17.9, 16.9, 20.1,
+	    21.9, 22.6, 23.1, 19.6, 19.0, 21.7, 21.4 };
+	const double y[] = { 27.1, 22.0, 20.8, 23.4, 23.4, 23.5, 25.8, 22.0,
+	    24.8, 20.2, 21.9, 22.1, 22.9, 20.5, 24.4, 25.0, 20.1 };
+	struct stats_ttest	tt;
+
+	(void)state;
+	/* st.ttest_ind(x, y, equal_var=False)
+	 *   -> (-2.416715927149742, 0.023228139586204587)
+	 * Welch-Satterthwaite df (numpy): 25.19172023690308 */
+	assert_int_equal(stats_welch(x, nitems(x), y, nitems(y),
+	    STATS_TWO_SIDED, &tt), 0);
+	CLOSE(tt.t, -2.416715927149742, 1e-12);
+	CLOSE(tt.df, 25.19172023690308, 1e-12);
+	CLOSE(tt.p, 0.023228139586204587, 1e-9);
+	/* ... alternative='less' -> 0.011614069793102293 */
+	assert_int_equal(stats_welch(x, nitems(x), y, nitems(y), STATS_LESS,
+	    &tt), 0);
+	CLOSE(tt.p, 0.011614069793102293, 1e-9);
+	/* ... alternative='greater' -> 0.9883859302068977 */
+	assert_int_equal(stats_welch(x, nitems(x), y, nitems(y),
+	    STATS_GREATER, &tt), 0);
+	CLOSE(tt.p, 0.9883859302068977, 1e-11);
+}
+
+static void
+test_autocorr(void **state)
+{
+	const double s[] = { 5.1, 5.3, 5.2, 5.6, 5.8, 5.7, 5.4, 5.0, 4.9, 5.2,
+	    5.5, 5.9, 6.1, 5.8 };
+	const double alt[] = { 1, -1, 1, -1, 1, -1 };
+	double v;
+
+	(void)state;
+	/* d = s - s.mean(); (d[:-1] * d[1:]).sum() / (d * d).sum()
+	 * (= statsmodels.tsa.stattools.acf(s, nlags=1)[1])
+	 *   -> 0.6433873343151694 */
+	assert_int_equal(stats_lag1_autocorr(s, nitems(s), &v), 0);
+	CLOSE(v, 0.6433873343151694, 1e-12);
+	/* Alternating signs: -5/6. */
+	assert_int_equal(stats_lag1_autocorr(alt, nitems(alt), &v), 0);
+	CLOSE(v, -5.0 / 6, 1e-12);
+	/* sqrt((1 + r) / (1 - r)), r clamped to [0, 0.9]. */
+	CLOSE(stats_ar1_inflation(0.6433873343151694),
+	    sqrt(1.6433873343151694 / 0.3566126656848306), 1e-12);
+	CLOSE(stats_ar1_inflation(-0.5), 1, 0);
+	CLOSE(stats_ar1_inflation(0.99), sqrt(19), 1e-12);
+}
+
+static void
+test_bootstrap(void **state)
+{
+	const double x[] = { 101.2, 99.8, 100.5, 102.3, 98.9, 100.1, 101.7,
+	    99.5, 100.9, 100.3, 99.2, 101.1, 100.0, 102.0, 99.7 };
+	const double y[] = { 106.1, 104.9, 105.8, 107.2, 104.1, 105.5, 106.6,
+	    105.0, 103.9, 106.3, 105.2, 104.6 };
+	struct stats_interval	a, b;
+
+	(void)state;
+	/* st.bootstrap((x, y), lambda a, b, axis=-1: np.median(b, axis=axis)
+	 *     / np.median(a, axis=axis), method='percentile',
+	 *     n_resamples=200000, vectorized=True, random_state=1..3)
+	 *   -> estimate 1.0503489531405783, interval
+	 *      [1.0385756676557865, 1.061] for all three seeds.
+	 * Another generator: equal within Monte Carlo error. */
+	assert_int_equal(stats_bootstrap_median_ratio(x, nitems(x), y,
+	    nitems(y), 20000, 0.95, 42, &a), 0);
+	CLOSE(a.estimate, 1.0503489531405783, 1e-14);
+	CLOSE(a.lo, 1.0385756676557865, 1e-3);
+	CLOSE(a.hi, 1.061, 1e-3);
+	assert_true(a.lo < a.estimate && a.estimate < a.hi);
+	CLOSE(a.conf, 0.95, 0);
+	/* Same seed, same interval. */
+	assert_int_equal(stats_bootstrap_median_ratio(x, nitems(x), y,
+	    nitems(y), 20000, 0.95, 42, &b), 0);
+	CLOSE(b.lo, a.lo, 0);
+	CLOSE(b.hi, a.hi, 0);
+	/* A narrower level gives a narrower interval. */
+	assert_int_equal(stats_bootstrap_median_ratio(x, nitems(x), y,
+	    nitems(y), 20000, 0.5, 42, &b), 0);
+	assert_true(b.lo > a.lo && b.hi < a.hi);
+	assert_int_equal(stats_bootstrap_median_ratio(x, nitems(x), y,
+	    nitems(y), 1, 0.95, 42, &b), -1);
+}
+
+/* Read the value column of the TigerBeetle history into x (at most max). */
+static size_t
+read_tigerbeetle(double *x, size_t max)
+{
+	const char	*shared;
+	char		*path, line[512], *p;
+	FILE		*f;
+	size_t		 n = 0;
+	int		 field;
+
+	if ((shared = getenv("PERFWATCH_SHARED")) == NULL || *shared == '\0')
+		shared = "../shared";
+	if (asprintf(&path, "%s/data/tigerbeetle-otava.csv", shared) == -1)
+		fail();
+	f = fopen(path, "r");
+	if (f == NULL)
+		print_error("%s: %s\n", path, strerror(errno));
+	assert_non_null(f);
+	free(path);
+	assert_non_null(fgets(line, sizeof(line), f));
+	assert_memory_equal(line, "run,time,workload,metric,value", 30);
+	while (fgets(line, sizeof(line), f) != NULL && n < max) {
+		p = line;
+		for (field = 0; field < 4 && p != NULL; field++) {
+			if ((p = strchr(p, ',')) != NULL)
+				p++;
+		}
+		assert_non_null(p);
+		x[n++] = strtod(p, NULL);
+	}
+	fclose(f);
+	return (n);
+}
+
+static void
+test_cp_tigerbeetle(void **state)
+{
+	double			 x[400];
+	struct cp_change	*c;
+	size_t			 n, nc, i;
+	int			 seen15 = 0, seen71 = 0;
+
+	(void)state;
+	n = read_tigerbeetle(x, nitems(x));
+	assert_int_equal(n, 365);
+	CLOSE(x[0], 26705, 0);
+	CLOSE(x[364], 28915, 0);
+	assert_int_equal(cp_detect(x, n, NULL, &c, &nc), 0);
+	for (i = 0; i < nc; i++) {
+		printf("tigerbeetle: %zu %s %.1f -> %.1f (%+.2f%%) p %.3g\n",
+		    c[i].index, cp_kind_name(c[i].kind), c[i].before,
+		    c[i].after, c[i].change_pct, c[i].p);
+		assert_true(c[i].p < 0.01);
+		if (c[i].index == 15) {
+			/* 26745 -> 23677.5 (medians of 15 and 30 runs). */
+			assert_int_equal(c[i].kind, CP_STEP);
+			CLOSE(c[i].before, 26745, 1e-12);
+			CLOSE(c[i].after, 23677.5, 1e-12);
+			assert_true(c[i].change_pct < -11 &&
+			    c[i].change_pct > -12);
+			assert_int_equal(c[i].length, 71 - 15);
+			seen15 = 1;
+		} else if (c[i].index == 71) {
+			assert_int_equal(c[i].kind, CP_STEP);
+			assert_true(c[i].change_pct > 15 &&
+			    c[i].change_pct < 20);
+			assert_int_equal(c[i].length, 365 - 71);
+			seen71 = 1;
+		} else if (c[i].index == 10 || c[i].index == 11) {
+			assert_int_equal(c[i].kind, CP_SPIKE);
+			assert_true(c[i].length <= 2);
+		} else {
+			assert_int_equal(c[i].index, 363);
+			assert_int_equal(c[i].kind, CP_SPIKE);
+		}
+	}
+	assert_true(seen15 && seen71);
+	free(c);
+
+	/* With the floor at 0 the smaller shifts at 61-63 and 95 appear. */
+	{
+		struct cp_params	par;
+		int			seen95 = 0;
+
+		cp_params_default(&par);
+		par.min_change = 0;
+		assert_int_equal(cp_detect(x, n, &par, &c, &nc), 0);
+		assert_true(nc > 3);
+		for (i = 0; i < nc; i++) {
+			if (c[i].index == 95 && c[i].kind == CP_STEP)
+				seen95 = 1;
+			if (i > 0)
+				assert_true(c[i].index > c[i - 1].index);
+		}
+		assert_true(seen95);
+		free(c);
+	}
+}
+
+/* Fill x[0..n) with N(mean, sd) from rng. */
+static void
+normal_series(gsl_rng *rng, double *x, size_t n, double mean, double sd)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		x[i] = mean + gsl_ran_gaussian(rng, sd);
+}
+
+static void
+test_cp_noise(void **state)
+{
+	struct cp_params	 par;
+	struct cp_change	*c;
+	gsl_rng			*rng;
+	double			 x[200];
+	size_t			 nc;
+	int			 s, bad = 0, bad0 = 0, series = 200;
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	assert_non_null(rng);
+	cp_params_default(&par);
+	for (s = 0; s < series; s++) {
+		gsl_rng_set(rng, 1000 + (unsigned long)s);
+		normal_series(rng, x, nitems(x), 100, 10);
+		par.min_change = 5;
+		assert_int_equal(cp_detect(x, nitems(x), &par, &c, &nc), 0);
+		bad += nc > 0;
+		free(c);
+		/* The tests alone, without the practical floor. */
+		par.min_change = 0;
+		assert_int_equal(cp_detect(x, nitems(x), &par, &c, &nc), 0);
+		bad0 += nc > 0;
+		free(c);
+	}
+	gsl_rng_free(rng);
+	printf("noise N(100,10) x 200 runs: false change in %d of %d series "
+	    "(%.1f%%), %d without the floor\n", bad, series,
+	    100.0 * bad / series, bad0);
+	assert_true(bad * 20 < series);
+	assert_true(bad0 * 20 < series);
+}
+
+static void
+test_cp_synthetic(void **state)
+{
+	struct cp_change	*c;
+	gsl_rng			*rng;
+	double			 x[150];
+	size_t			 i, nc;
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	assert_non_null(rng);
+	gsl_rng_set(rng, 5);
+	/* A 10% step at run 100 in 1% noise, and a two-run spike at 40. */
+	normal_series(rng, x, nitems(x), 1000, 10);
+	for (i = 100; i < nitems(x); i++)
+		x[i] += 100;
+	x[40] += 300;
+	x[41] += 280;
+	gsl_rng_free(rng);
+	assert_int_equal(cp_detect(x, nitems(x), NULL, &c, &nc), 0);
+	assert_int_equal(nc, 2);
+	assert_int_equal(c[0].index, 40);
+	assert_int_equal(c[0].kind, CP_SPIKE);
+	assert_int_equal(c[0].length, 2);
+	assert_true(c[0].change_pct > 25 && c[0].change_pct < 35);
+	assert_int_equal(c[1].index, 100);
+	assert_int_equal(c[1].kind, CP_STEP);
+	assert_int_equal(c[1].length, 50);
+	assert_true(c[1].change_pct > 8 && c[1].change_pct < 12);
+	assert_true(c[1].p < 1e-6);
+	free(c);
+
+	/* Without spike search only the step remains. */
+	{
+		struct cp_params	par;
+
+		cp_params_default(&par);
+		par.spikes = 0;
+		assert_int_equal(cp_detect(x, nitems(x), &par, &c, &nc), 0);
+		assert_int_equal(nc, 1);
+		assert_int_equal(c[0].index, 100);
+		free(c);
+		/* Bad parameters are refused. */
+		par.window = 2;
+		assert_int_equal(cp_detect(x, nitems(x), &par, &c, &nc), -1);
+		cp_params_default(&par);
+		par.alpha = 0;
+		assert_int_equal(cp_detect(x, nitems(x), &par, &c, &nc), -1);
+	}
+	/* Too short for anything. */
+	assert_int_equal(cp_detect(x, 4, NULL, &c, &nc), 0);
+	assert_int_equal(nc, 0);
+	assert_string_equal(cp_kind_name(CP_STEP), "step");
+	assert_string_equal(cp_kind_name(CP_SPIKE), "spike");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_descriptive),
+		cmocka_unit_test(test_edge_cases),
+		cmocka_unit_test(test_distributions),
+		cmocka_unit_test(test_mwu_ties),
+		cmocka_unit_test(test_mwu_exact),
+		cmocka_unit_test(test_mwu_cdf),
+		cmocka_unit_test(test_hodges_lehmann),
+		cmocka_unit_test(test_bh),
+		cmocka_unit_test(test_welch),
+		cmocka_unit_test(test_autocorr),
+		cmocka_unit_test(test_bootstrap),
+		cmocka_unit_test(test_cp_tigerbeetle),
+		cmocka_unit_test(test_cp_noise),
+		cmocka_unit_test(test_cp_synthetic),
+	};
+
+	return (cmocka_run_group_tests(tests, NULL, NULL));
+}
