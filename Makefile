@@ -127,8 +127,16 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(ALL_MODLIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -fsanitize=fuzzer,address,undefined -o $@ $< $(ALL_MODLIBS) $(LDLIBS_ALL)
 
-bench: all
-	@echo "benchmarks: see bench/README.md"
+# Benchmarks of perfwatch itself: bench/*.c become $(BUILD)/bench/*;
+# see bench/README.md for what each prints.
+BENCH_SRC = $(wildcard bench/*.c)
+BENCH_BIN = $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
+bench: deps
+	@$(MAKE) --no-print-directory all $(BENCH_BIN)
+	@echo "built: $(BENCH_BIN)"
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(ALL_MODLIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(ALL_MODLIBS) $(LDLIBS_ALL)
 
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR)

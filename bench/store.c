@@ -1,0 +1,169 @@
+/*
+ * bench/store: how the store holds a ten-year nightly history.
+ *
+ * Generates 3650 runs x 200 metrics x 10 iterations (7.3 M samples) as an
+ * import file, imports it with the same code as "perfwatch import", and
+ * prints: the import rate, the database size per sample, the time to load
+ * the last 30 runs' samples of every metric (what detection does for one
+ * run), and the time of "perfwatch history --metric" over all runs.
+ *
+ * usage: store [-r RUNS] [-m METRICS] [-i ITERATIONS] [-d DIR] [-p PERFWATCH]
+ * Figures are printed, never asserted: the machine is shared and noisy.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "xmalloc.h"
+#include "store/store.h"
+
+static double
+now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static long long
+file_size(const char *path)
+{
+	struct stat	sb;
+
+	return stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
+}
+
+/* A reproducible pseudo-random number in [0, 1). */
+static double
+rnd(unsigned long long *s)
+{
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	return (double)(*s >> 11) / 9007199254740992.0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct store_import_stats stats;
+	struct store_run_filter	 filt;
+	struct store_run	*runs;
+	struct store_series	*ser;
+	struct store		*st;
+	unsigned long long	 seed = 42;
+	const char		*dir = NULL, *pw = "build/bin/perfwatch";
+	char			 tmpl[] = "/tmp/pw-bench-store.XXXXXX";
+	char			*csv, *db, *cause = NULL, *cmd;
+	size_t			 nruns, nser, i, total = 0;
+	double			 t0, t_gen, t_imp, t_load, t_hist, base;
+	long			 r, m, it, R = 3650, M = 200, I = 10;
+	FILE			*f;
+	int			 ch, rc;
+
+	log_init("bench-store", 1, 0);
+	while ((ch = getopt(argc, argv, "d:i:m:p:r:")) != -1) {
+		switch (ch) {
+		case 'd': dir = optarg; break;
+		case 'i': I = atol(optarg); break;
+		case 'm': M = atol(optarg); break;
+		case 'p': pw = optarg; break;
+		case 'r': R = atol(optarg); break;
+		default:
+			fprintf(stderr, "usage: store [-r RUNS] [-m METRICS] "
+			    "[-i ITERATIONS] [-d DIR] [-p PERFWATCH]\n");
+			return 64;
+		}
+	}
+	if (R < 31 || M < 1 || I < 1)
+		fatalx("need at least 31 runs, 1 metric, 1 iteration");
+	if (dir == NULL && (dir = mkdtemp(tmpl)) == NULL)
+		fatal("mkdtemp");
+	xasprintf(&csv, "%s/history.csv", dir);
+	xasprintf(&db, "%s/bench.db", dir);
+	unlink(db);
+
+	printf("bench/store: %ld runs x %ld metrics x %ld iterations = %ld "
+	    "samples\n", R, M, I, R * M * I);
+	fflush(stdout);
+	t0 = now();
+	if ((f = fopen(csv, "w")) == NULL)
+		fatal("%s", csv);
+	fprintf(f, "run,time,workload,metric,value,unit,better,host,"
+	    "iteration\n");
+	for (r = 0; r < R; r++) {
+		for (m = 0; m < M; m++) {
+			base = 1000.0 * (1 + m % 7);
+			for (it = 1; it <= I; it++)
+				fprintf(f, "n-%05ld,%lld,w%02ld,m%03ld,%.4f,"
+				    "ops/s,higher,bench,%ld\n", r + 1,
+				    1262304000LL + r * 86400LL, m / 10, m,
+				    base * (1 + 0.03 * (rnd(&seed) - 0.5)),
+				    it);
+		}
+	}
+	if (fclose(f) == EOF)
+		fatal("%s", csv);
+	t_gen = now() - t0;
+
+	if ((st = store_open(db, &cause)) == NULL)
+		fatalx("%s", cause);
+	if ((f = fopen(csv, "r")) == NULL)
+		fatal("%s", csv);
+	t0 = now();
+	if (store_import(st, f, csv, STORE_FORMAT_CSV, 0, &stats,
+	    &cause) == -1)
+		fatalx("%s", cause);
+	t_imp = now() - t0;
+	fclose(f);
+	store_close(st);
+
+	/* Detection's read: the last 30 complete runs, every metric. */
+	if ((st = store_open(db, &cause)) == NULL)
+		fatalx("%s", cause);
+	t0 = now();
+	memset(&filt, 0, sizeof(filt));
+	filt.status = RUN_COMPLETE;
+	filt.limit = 30;
+	if (store_runs_list(st, &filt, &runs, &nruns) == -1)
+		fatalx("runs");
+	for (i = 0; i < nruns; i++) {
+		if (store_run_series(st, runs[i].id, &ser, &nser) == -1)
+			fatalx("series");
+		total += nser;
+		store_series_free(ser, nser);
+	}
+	t_load = now() - t0;
+	store_runs_free(runs, nruns);
+	store_close(st);
+
+	xasprintf(&cmd, "%s -D %s history --metric m017 --limit 0 "
+	    ">/dev/null", pw, db);
+	t0 = now();
+	rc = system(cmd);
+	t_hist = now() - t0;
+	if (rc != 0)
+		fprintf(stderr, "bench-store: \"%s\" failed\n", cmd);
+
+	printf("  generate CSV           %8.2f s  (%lld MB)\n", t_gen,
+	    file_size(csv) >> 20);
+	printf("  import                 %8.2f s  %10.0f samples/s  "
+	    "(goal >= 200000)\n", t_imp, stats.samples / t_imp);
+	printf("  database size          %8lld MB  %10.1f bytes/sample "
+	    "(goal < 60)\n", file_size(db) >> 20,
+	    (double)file_size(db) / stats.samples);
+	printf("  load last 30 runs      %8.1f ms  (%zu series; goal < 100 "
+	    "ms)\n", t_load * 1e3, total);
+	printf("  history --metric (all) %8.1f ms  (%ld runs, via %s)\n",
+	    t_hist * 1e3, R, pw);
+	unlink(csv);
+	free(cmd);
+	free(csv);
+	free(db);
+	return rc == 0 ? 0 : 1;
+}
