@@ -121,7 +121,7 @@ stats_sorted(const double *x, size_t n)
 }
 
 /*
- * Quantile p of the sorted array s (n >= 1) by linear interpolation
+ * Return quantile p of the sorted array s (n >= 1) by linear interpolation
  * between order statistics: h = (n - 1) p, the value at floor(h) plus the
  * fraction of the step to the next (type 7, numpy's default).
  */
@@ -139,7 +139,7 @@ stats_quantile_sorted(const double *s, size_t n, double p)
 	return (s[i] + (h - lo) * (s[i + 1] - s[i]));
 }
 
-/* Median of the sorted array s (n >= 1). */
+/* Return the median of the sorted array s (n >= 1). */
 static double
 stats_median_sorted(const double *s, size_t n)
 {
@@ -148,7 +148,7 @@ stats_median_sorted(const double *s, size_t n)
 	return (s[n / 2 - 1] / 2 + s[n / 2] / 2);
 }
 
-/* Mean of n >= 1 checked values. */
+/* Return the mean of n >= 1 checked values. */
 static double
 stats_mean_of(const double *x, size_t n)
 {
@@ -160,7 +160,7 @@ stats_mean_of(const double *x, size_t n)
 	return (sum / (double)n);
 }
 
-/* Sample standard deviation of n >= 2 checked values. */
+/* Return the sample standard deviation of n >= 2 checked values. */
 static double
 stats_sd_of(const double *x, size_t n)
 {
@@ -173,7 +173,7 @@ stats_sd_of(const double *x, size_t n)
 	return (sqrt(ss / (double)(n - 1)));
 }
 
-/* Arithmetic mean into *out. */
+/* Store the arithmetic mean in *out. */
 int
 stats_mean(const double *x, size_t n, double *out)
 {
@@ -183,7 +183,7 @@ stats_mean(const double *x, size_t n, double *out)
 	return (0);
 }
 
-/* Sample standard deviation (divisor n - 1) into *out; needs n >= 2. */
+/* Store the sample standard deviation (divisor n - 1); needs n >= 2. */
 int
 stats_stddev(const double *x, size_t n, double *out)
 {
@@ -193,7 +193,7 @@ stats_stddev(const double *x, size_t n, double *out)
 	return (0);
 }
 
-/* Median into *out; x is left as it was. */
+/* Store the median in *out; x is left as it was. */
 int
 stats_median(const double *x, size_t n, double *out)
 {
@@ -207,7 +207,7 @@ stats_median(const double *x, size_t n, double *out)
 	return (0);
 }
 
-/* Quantile p in [0, 1], type 7 as numpy.quantile, into *out. */
+/* Store quantile p in [0, 1], type 7 as numpy.quantile, in *out. */
 int
 stats_quantile(const double *x, size_t n, double p, double *out)
 {
@@ -226,7 +226,7 @@ stats_quantile(const double *x, size_t n, double p, double *out)
 }
 
 /*
- * Median absolute deviation from the median, multiplied by
+ * Store the median absolute deviation from the median, multiplied by
  * 1 / Phi^-1(3/4) so that it estimates sigma for normal data.
  */
 int
@@ -246,7 +246,7 @@ stats_mad(const double *x, size_t n, double *out)
 	return (0);
 }
 
-/* Smallest and largest value. */
+/* Store the smallest and the largest value. */
 int
 stats_minmax(const double *x, size_t n, double *min, double *max)
 {
@@ -280,28 +280,28 @@ stats_summarize(const double *x, size_t n, struct stats_summary *s)
 	return (0);
 }
 
-/* Standard normal distribution function. */
+/* Return the standard normal distribution function at z. */
 double
 stats_norm_cdf(double z)
 {
 	return (gsl_cdf_ugaussian_P(z));
 }
 
-/* Standard normal quantile; p in (0, 1). */
+/* Return the standard normal quantile of p in (0, 1). */
 double
 stats_norm_quantile(double p)
 {
 	return (gsl_cdf_ugaussian_Pinv(p));
 }
 
-/* Student t distribution function with df degrees of freedom. */
+/* Return Student's t distribution function with df degrees of freedom. */
 double
 stats_t_cdf(double t, double df)
 {
 	return (gsl_cdf_tdist_P(t, df));
 }
 
-/* Student t quantile; p in (0, 1). */
+/* Return Student's t quantile of p in (0, 1). */
 double
 stats_t_quantile(double p, double df)
 {
@@ -346,7 +346,7 @@ stats_mwu_table(size_t m, size_t n, size_t kmax, double *cdf)
 }
 
 /*
- * P(U <= u) for the Mann-Whitney U of samples of m and n values without
+ * Store P(U <= u) for the Mann-Whitney U of samples of m and n values without
  * ties (u is floored).  Costs O(m n u): meant for small samples.
  */
 int
@@ -401,7 +401,7 @@ stats_obs_cmp(const void *a, const void *b)
 }
 
 /*
- * Mann-Whitney U test of x against y.  res->u is SciPy's statistic, the
+ * Run the Mann-Whitney U test of x against y.  res->u is SciPy's statistic, the
  * U of x; res->p is the p-value for alt ("greater": x tends to exceed y),
  * from the method asked for, 'auto' choosing as SciPy 1.10 does (see the
  * notes above).  The exact method refuses tied samples.  Two constant,
@@ -448,8 +448,6 @@ stats_mwu(const double *x, size_t nx, const double *y, size_t ny,
 	u2 = mn - u1;
 	mu = mn / 2;
 	sd = sqrt(mn / 12 * ((n + 1) - tie / (n * (n - 1))));
-	if (nn < 2)
-		sd = 0;
 	res->u = u1;
 	res->ties = tie > 0;
 	res->z = sd > 0 ? (u1 - mu) / sd : 0;
@@ -500,7 +498,7 @@ stats_mwu(const double *x, size_t nx, const double *y, size_t ny,
 }
 
 /*
- * Hodges-Lehmann estimate of the shift from x to y (median of every
+ * Estimate the Hodges-Lehmann shift from x to y (median of every
  * y_j - x_i) with its Moses confidence interval at level conf (e.g.
  * 0.95), exact below HL_EXACT_MAX values per sample and normal above (see
  * the notes above).  res->conf is the coverage achieved when exact.
@@ -578,7 +576,7 @@ stats_pidx_cmp(const void *a, const void *b)
 }
 
 /*
- * Benjamini-Hochberg adjusted p-values (q-values) of p[0..n-1] into
+ * Store the Benjamini-Hochberg adjusted p-values (q-values) of p[0..n-1] in
  * q[0..n-1], in the input's order: q of the i-th smallest is the least
  * p(j) n / j over j >= i, capped at 1.  Ties get equal q-values whatever
  * their order.
@@ -617,7 +615,7 @@ stats_bh(const double *p, size_t n, double *q)
 }
 
 /*
- * Welch's unequal-variance t test of mean(x) against mean(y), as
+ * Run Welch's unequal-variance t test of mean(x) against mean(y), as
  * scipy.stats.ttest_ind(x, y, equal_var=False, alternative=...).  Both
  * samples need two values, and at least one must vary.
  */
@@ -661,7 +659,7 @@ stats_welch(const double *x, size_t nx, const double *y, size_t ny,
 }
 
 /*
- * Lag-1 autocorrelation of the series x: the sum of (x_t - m)(x_t+1 - m)
+ * Store the lag-1 autocorrelation of the series x: the sum of (x_t - m)(x_t+1 - m)
  * over the sum of (x_t - m)^2, m the mean (the biased estimator of
  * statsmodels' acf).  Needs three values and a series that varies.
  */
@@ -688,7 +686,7 @@ stats_lag1_autocorr(const double *x, size_t n, double *out)
 }
 
 /*
- * Factor by which to widen a noise estimate taken from a series with
+ * Return the factor by which to widen a noise estimate taken from a series with
  * lag-1 autocorrelation r: for an AR(1) process the standard error of a
  * mean of n values is sigma / sqrt(n) * sqrt((1 + r) / (1 - r)), i.e. the
  * series holds n (1 - r) / (1 + r) independent values.  r is clamped to
@@ -705,7 +703,7 @@ stats_ar1_inflation(double r)
 	return (sqrt((1 + r) / (1 - r)));
 }
 
-/* Median of n values drawn with replacement from x, using buf. */
+/* Return the median of n values drawn with replacement from x (buf: n). */
 static double
 stats_resample_median(gsl_rng *rng, const double *x, size_t n, double *buf)
 {
@@ -718,7 +716,7 @@ stats_resample_median(gsl_rng *rng, const double *x, size_t n, double *buf)
 }
 
 /*
- * Percentile-bootstrap interval at level conf of median(y) / median(x)
+ * Compute the percentile-bootstrap interval at level conf of median(y) / median(x)
  * (the "after / before" ratio of a change), with reps resamples from
  * MT19937 seeded by seed: the same inputs always give the same interval.
  * Fails when a median of x (original or resampled) is zero.
