@@ -1,0 +1,1012 @@
+/*
+ * Linux: where each snapshot field and quiet counter lives.  Everything is
+ * read from /proc, /sys and /etc under opts->root (a fixture tree in the
+ * tests); only what has no file (the work directory's stat, cpuid, the
+ * running libc) comes from system calls.
+ *
+ * A field whose file is missing is left out: a machine without cpufreq
+ * has no governor, which is different from a governor called "unknown".
+ */
+#ifdef __linux__
+
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <glob.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+#include "log.h"
+#include "perfwatch.h"
+#include "xmalloc.h"
+#include "sysinfo_int.h"
+
+/* Set key to a value we own, if there is one. */
+static void
+linux_set(struct snapshot *s, const char *key, char *value)
+{
+	if (value != NULL && value[0] != '\0')
+		sysinfo_snapshot_set(s, key, value);
+	free(value);
+}
+
+/* The [selected] word of a sysfs choice list, or the whole value. */
+static char *
+linux_selected(char *v)
+{
+	char	*open, *close;
+
+	if (v == NULL)
+		return NULL;
+	if ((open = strchr(v, '[')) != NULL &&
+	    (close = strchr(open, ']')) != NULL) {
+		memmove(v, open + 1, (size_t)(close - open - 1));
+		v[close - open - 1] = '\0';
+	}
+	return v;
+}
+
+/* Count the CPUs of a list such as "0-3,8,10-11"; -1 if malformed. */
+static int
+linux_cpulist_count(const char *s)
+{
+	char	*end;
+	long	 lo, hi;
+	int	 n = 0;
+
+	while (*s != '\0') {
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		lo = strtol(s, &end, 10);
+		hi = lo;
+		if (*end == '-') {
+			hi = strtol(end + 1, &end, 10);
+			if (hi < lo)
+				return -1;
+		}
+		n += (int)(hi - lo + 1);
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s != '\0' && !isspace((unsigned char)*s))
+			return -1;
+		else
+			break;
+	}
+	return n;
+}
+
+/* Online CPUs from sysfs, else from sysconf. */
+static int
+linux_ncpu(const char *root)
+{
+	char	*v;
+	int	 n = -1;
+
+	if ((v = sysinfo_read_value(root, "/sys/devices/system/cpu/online")) !=
+	    NULL) {
+		n = linux_cpulist_count(v);
+		free(v);
+	}
+	if (n <= 0)
+		n = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? n : 1;
+}
+
+/* The value of "Key: 1234 kB" in /proc/meminfo text; -1 if absent. */
+static long long
+linux_meminfo(const char *text, const char *key)
+{
+	const char	*p = text;
+	size_t		 kl = strlen(key);
+
+	while (p != NULL && *p != '\0') {
+		if (strncmp(p, key, kl) == 0 && p[kl] == ':')
+			return strtoll(p + kl + 1, NULL, 10);
+		if ((p = strchr(p, '\n')) != NULL)
+			p++;
+	}
+	return -1;
+}
+
+/* Add "key" with a number, when it is known. */
+static void
+linux_set_number(struct snapshot *s, const char *key, long long v)
+{
+	char	*t;
+
+	if (v < 0)
+		return;
+	xasprintf(&t, "%lld", v);
+	linux_set(s, key, t);
+}
+
+/* Kernel release, build string, arch and command line. */
+static void
+linux_kernel(struct snapshot *s, const char *root)
+{
+	struct utsname	 u;
+	int		 have_uname;
+
+	have_uname = uname(&u) == 0;
+	if (sysinfo_snapshot_get(s, "kernel.release") == NULL)
+		linux_set(s, "kernel.release", sysinfo_read_value(root,
+		    "/proc/sys/kernel/osrelease"));
+	if (sysinfo_snapshot_get(s, "kernel.release") == NULL && have_uname)
+		sysinfo_snapshot_set(s, "kernel.release", u.release);
+	linux_set(s, "kernel.version", sysinfo_read_value(root,
+	    "/proc/sys/kernel/version"));
+	if (sysinfo_snapshot_get(s, "kernel.version") == NULL && have_uname)
+		sysinfo_snapshot_set(s, "kernel.version", u.version);
+	if (have_uname)
+		sysinfo_snapshot_set(s, "kernel.arch", u.machine);
+	linux_set(s, "kernel.cmdline", sysinfo_read_value(root,
+	    "/proc/cmdline"));
+}
+
+/* Unquote an os-release value in place: "..." with \ escapes, or '...'. */
+static char *
+linux_unquote(char *v)
+{
+	char	*r, *w, q;
+
+	v = sysinfo_trim(v);
+	if (v[0] != '"' && v[0] != '\'')
+		return v;
+	q = v[0];
+	for (r = v + 1, w = v; *r != '\0' && *r != q; r++) {
+		if (q == '"' && *r == '\\' && r[1] != '\0')
+			r++;
+		*w++ = *r;
+	}
+	*w = '\0';
+	return v;
+}
+
+/* os.id, os.version and os.name from os-release(5); Debian's point
+ * release from /etc/debian_version. */
+static void
+linux_os(struct snapshot *s, const char *root)
+{
+	char	*path, *text = NULL, *line, *next, *eq, *v;
+
+	path = sysinfo_path(root, "/etc/os-release");
+	if (sysinfo_read_file(path, 64 * 1024, &text, NULL) == -1) {
+		free(path);
+		path = sysinfo_path(root, "/usr/lib/os-release");
+		if (sysinfo_read_file(path, 64 * 1024, &text, NULL) == -1)
+			text = NULL;
+	}
+	free(path);
+	for (line = text; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if ((eq = strchr(line, '=')) == NULL)
+			continue;
+		*eq = '\0';
+		v = linux_unquote(eq + 1);
+		if (strcmp(line, "ID") == 0)
+			sysinfo_snapshot_set(s, "os.id", v);
+		else if (strcmp(line, "VERSION_ID") == 0)
+			sysinfo_snapshot_set(s, "os.version", v);
+		else if (strcmp(line, "PRETTY_NAME") == 0)
+			sysinfo_snapshot_set(s, "os.name", v);
+	}
+	free(text);
+	linux_set(s, "os.debian_version", sysinfo_read_value(root,
+	    "/etc/debian_version"));
+}
+
+/* The value of "key : value" in the first processor of /proc/cpuinfo. */
+static char *
+linux_cpuinfo(const char *text, const char *key)
+{
+	const char	*p = text, *eol, *colon;
+	size_t		 kl = strlen(key), n;
+
+	while (*p != '\0') {
+		eol = p + strcspn(p, "\n");
+		if (eol == p && p != text)
+			break;		/* end of the first processor */
+		colon = memchr(p, ':', (size_t)(eol - p));
+		if (colon != NULL) {
+			n = (size_t)(colon - p);
+			while (n > 0 && isspace((unsigned char)p[n - 1]))
+				n--;
+			if (n == kl && strncmp(p, key, kl) == 0) {
+				colon++;
+				while (colon < eol && isspace((unsigned char)
+				    *colon))
+					colon++;
+				return xstrndup(colon, (size_t)(eol - colon));
+			}
+		}
+		p = *eol == '\0' ? eol : eol + 1;
+	}
+	return NULL;
+}
+
+/* Distinct values of a cpufreq policy file, sorted, joined by ','. */
+static char *
+linux_policy_values(const char *root, const char *file)
+{
+	glob_t	 g;
+	char	*pattern, **vals = NULL, *v, *out;
+	size_t	 n = 0, i, j;
+	struct sysinfo_buf b = { NULL, 0, 0 };
+
+	xasprintf(&pattern, "/sys/devices/system/cpu/cpufreq/policy*/%s",
+	    file);
+	v = sysinfo_path(root, pattern);
+	free(pattern);
+	if (glob(v, 0, NULL, &g) != 0) {
+		free(v);
+		return NULL;
+	}
+	free(v);
+	for (i = 0; i < g.gl_pathc; i++) {
+		if ((v = sysinfo_read_value(NULL, g.gl_pathv[i])) == NULL)
+			continue;
+		for (j = 0; j < n; j++) {
+			if (strcmp(vals[j], v) == 0)
+				break;
+		}
+		if (j < n || v[0] == '\0') {
+			free(v);
+			continue;
+		}
+		vals = xreallocarray(vals, n + 1, sizeof(*vals));
+		vals[n++] = v;
+	}
+	globfree(&g);
+	if (n == 0)
+		return NULL;
+	/* A few values at most: insertion sort. */
+	for (i = 1; i < n; i++) {
+		for (j = i; j > 0 && strcmp(vals[j - 1], vals[j]) > 0; j--) {
+			v = vals[j];
+			vals[j] = vals[j - 1];
+			vals[j - 1] = v;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		sysinfo_buf_addf(&b, "%s%s", i > 0 ? "," : "", vals[i]);
+		free(vals[i]);
+	}
+	free(vals);
+	out = sysinfo_buf_finish(&b);
+	return out;
+}
+
+/* "1"/"0" as "on"/"off", inverted for no_turbo-style files. */
+static char *
+linux_onoff(char *v, int inverted)
+{
+	int	on;
+
+	if (v == NULL)
+		return NULL;
+	if (strcmp(v, "1") != 0 && strcmp(v, "0") != 0)
+		return v;
+	on = (v[0] == '1') != inverted;
+	free(v);
+	return xstrdup(on ? "on" : "off");
+}
+
+/* Model, count, SMT, microcode, frequency policy, idle driver. */
+static void
+linux_cpu(struct snapshot *s, const char *root)
+{
+	char	*path, *text = NULL, *v, *impl, *part;
+
+	path = sysinfo_path(root, "/proc/cpuinfo");
+	if (sysinfo_read_file(path, 16 * 1024 * 1024, &text, NULL) == -1)
+		text = NULL;
+	free(path);
+	if (text != NULL) {
+		v = linux_cpuinfo(text, "model name");
+		if (v == NULL)
+			v = linux_cpuinfo(text, "cpu model");
+		if (v == NULL)
+			v = linux_cpuinfo(text, "uarch");
+		if (v == NULL)
+			v = linux_cpuinfo(text, "cpu");
+		if (v == NULL)
+			v = linux_cpuinfo(text, "Processor");
+		if (v == NULL) {
+			/* arm64 says only who made the core and which. */
+			impl = linux_cpuinfo(text, "CPU implementer");
+			part = linux_cpuinfo(text, "CPU part");
+			if (impl != NULL && part != NULL)
+				xasprintf(&v, "implementer %s part %s", impl,
+				    part);
+			free(impl);
+			free(part);
+		}
+		linux_set(s, "cpu.model", v);
+		linux_set(s, "cpu.microcode", linux_cpuinfo(text,
+		    "microcode"));
+		free(text);
+	}
+	if (sysinfo_snapshot_get(s, "cpu.microcode") == NULL)
+		linux_set(s, "cpu.microcode", sysinfo_read_value(root,
+		    "/sys/devices/system/cpu/cpu0/microcode/version"));
+	linux_set_number(s, "cpu.count", linux_ncpu(root));
+	linux_set(s, "cpu.smt", sysinfo_read_value(root,
+	    "/sys/devices/system/cpu/smt/control"));
+
+	linux_set(s, "cpu.governor", linux_policy_values(root,
+	    "scaling_governor"));
+	linux_set(s, "cpu.freq_driver", linux_policy_values(root,
+	    "scaling_driver"));
+	linux_set(s, "cpu.epp", linux_policy_values(root,
+	    "energy_performance_preference"));
+	v = linux_onoff(sysinfo_read_value(root,
+	    "/sys/devices/system/cpu/cpufreq/boost"), 0);
+	if (v == NULL)
+		v = linux_onoff(sysinfo_read_value(root,
+		    "/sys/devices/system/cpu/intel_pstate/no_turbo"), 1);
+	if (v == NULL)
+		v = linux_onoff(linux_policy_values(root, "boost"), 0);
+	linux_set(s, "cpu.boost", v);
+	v = sysinfo_read_value(root, "/sys/devices/system/cpu/intel_pstate/"
+	    "status");
+	if (v == NULL)
+		v = sysinfo_read_value(root, "/sys/devices/system/cpu/"
+		    "amd_pstate/status");
+	linux_set(s, "cpu.pstate", v);
+	linux_set(s, "cpu.idle_driver", sysinfo_read_value(root,
+	    "/sys/devices/system/cpu/cpuidle/current_driver"));
+	linux_set(s, "cpu.isolated", sysinfo_read_value(root,
+	    "/sys/devices/system/cpu/isolated"));
+}
+
+/* One cpu.mitigations.<name> per file the kernel has. */
+static void
+linux_mitigations(struct snapshot *s, const char *root)
+{
+	struct dirent	*de;
+	DIR		*d;
+	char		*dir, *path, *key;
+
+	dir = sysinfo_path(root, "/sys/devices/system/cpu/vulnerabilities");
+	if ((d = opendir(dir)) == NULL) {
+		free(dir);
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		xasprintf(&path, "%s/%s", dir, de->d_name);
+		xasprintf(&key, "cpu.mitigations.%s", de->d_name);
+		linux_set(s, key, sysinfo_read_value(NULL, path));
+		free(key);
+		free(path);
+	}
+	closedir(d);
+	free(dir);
+}
+
+/* Memory, swap, huge pages and the vm knobs that move benchmarks. */
+static void
+linux_memory(struct snapshot *s, const char *root)
+{
+	char	*path, *text;
+
+	path = sysinfo_path(root, "/proc/meminfo");
+	if (sysinfo_read_file(path, 1024 * 1024, &text, NULL) == 0) {
+		linux_set_number(s, "mem.total_kb", linux_meminfo(text,
+		    "MemTotal"));
+		linux_set_number(s, "swap.total_kb", linux_meminfo(text,
+		    "SwapTotal"));
+		linux_set_number(s, "mm.hugepages", linux_meminfo(text,
+		    "HugePages_Total"));
+		free(text);
+	}
+	free(path);
+	linux_set(s, "mm.thp", linux_selected(sysinfo_read_value(root,
+	    "/sys/kernel/mm/transparent_hugepage/enabled")));
+	linux_set(s, "mm.thp_defrag", linux_selected(sysinfo_read_value(root,
+	    "/sys/kernel/mm/transparent_hugepage/defrag")));
+	linux_set(s, "mm.swappiness", sysinfo_read_value(root,
+	    "/proc/sys/vm/swappiness"));
+	linux_set(s, "mm.dirty_ratio", sysinfo_read_value(root,
+	    "/proc/sys/vm/dirty_ratio"));
+	linux_set(s, "mm.dirty_background_ratio", sysinfo_read_value(root,
+	    "/proc/sys/vm/dirty_background_ratio"));
+	linux_set(s, "mm.zswap", sysinfo_read_value(root,
+	    "/sys/module/zswap/parameters/enabled"));
+}
+
+/* Undo the octal escapes (\040 for a space) of /proc mount tables. */
+static void
+linux_unescape(char *s)
+{
+	char	*r, *w;
+
+	for (r = w = s; *r != '\0'; r++) {
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' &&
+		    r[2] >= '0' && r[2] <= '7' && r[3] >= '0' && r[3] <= '7') {
+			*w++ = (char)((r[1] - '0') * 64 + (r[2] - '0') * 8 +
+			    (r[3] - '0'));
+			r += 3;
+		} else
+			*w++ = *r;
+	}
+	*w = '\0';
+}
+
+/* Is mount point m a directory prefix of path p? */
+static size_t
+linux_mount_prefix(const char *m, const char *p)
+{
+	size_t	n = strlen(m);
+
+	if (strcmp(m, "/") == 0)
+		return 1;
+	if (strncmp(m, p, n) == 0 && (p[n] == '/' || p[n] == '\0'))
+		return n;
+	return 0;
+}
+
+/* Mount options, then the superblock's options it does not repeat. */
+static char *
+linux_merge_options(const char *mnt, const char *super)
+{
+	struct sysinfo_buf	 b = { NULL, 0, 0 };
+	char			*copy, *opt, *save = NULL;
+	const char		*p;
+	size_t			 n;
+	int			 seen;
+
+	sysinfo_buf_adds(&b, mnt);
+	copy = xstrdup(super);
+	for (opt = strtok_r(copy, ",", &save); opt != NULL;
+	    opt = strtok_r(NULL, ",", &save)) {
+		seen = 0;
+		n = strlen(opt);
+		for (p = mnt; *p != '\0'; p += strcspn(p, ","),
+		    p += *p == ',') {
+			if (strncmp(p, opt, n) == 0 &&
+			    (p[n] == ',' || p[n] == '\0')) {
+				seen = 1;
+				break;
+			}
+		}
+		if (!seen)
+			sysinfo_buf_addf(&b, ",%s", opt);
+	}
+	free(copy);
+	return sysinfo_buf_finish(&b);
+}
+
+/*
+ * The scheduler and rotational flag of a block device: its queue, or the
+ * whole disk's for a partition, or the first disk beneath a device-mapper
+ * or md device (whose own queue says "none").
+ */
+static void
+linux_block(struct snapshot *s, const char *root, unsigned int maj,
+    unsigned int min)
+{
+	struct dirent	*de;
+	DIR		*d;
+	char		*link, real[PATH_MAX], *path, *v, *slave = NULL;
+	int		 depth;
+
+	xasprintf(&path, "/sys/dev/block/%u:%u", maj, min);
+	link = sysinfo_path(root, path);
+	free(path);
+	if (realpath(link, real) == NULL) {
+		free(link);
+		return;
+	}
+	free(link);
+	for (depth = 0; depth < 4; depth++) {
+		xasprintf(&path, "%s/partition", real);
+		if (access(path, F_OK) == 0) {
+			*strrchr(real, '/') = '\0';
+		}
+		free(path);
+		xasprintf(&path, "%s/slaves", real);
+		slave = NULL;
+		if ((d = opendir(path)) != NULL) {
+			while ((de = readdir(d)) != NULL) {
+				if (de->d_name[0] != '.') {
+					slave = xstrdup(de->d_name);
+					break;
+				}
+			}
+			closedir(d);
+		}
+		if (slave == NULL) {
+			free(path);
+			break;
+		}
+		xasprintf(&v, "%s/%s", path, slave);
+		free(path);
+		free(slave);
+		if (realpath(v, real) == NULL) {
+			free(v);
+			return;
+		}
+		free(v);
+	}
+	xasprintf(&path, "%s/queue/scheduler", real);
+	linux_set(s, "fs.scheduler", linux_selected(sysinfo_read_value(NULL,
+	    path)));
+	free(path);
+	xasprintf(&path, "%s/queue/rotational", real);
+	linux_set(s, "fs.rotational", sysinfo_read_value(NULL, path));
+	free(path);
+}
+
+/*
+ * The filesystem that holds workdir: the mountinfo entry with its device
+ * whose mount point is the longest prefix of the real path.
+ */
+static int
+linux_fs(struct snapshot *s, const char *root, const char *workdir,
+    char **cause)
+{
+	struct stat	 st, bst;
+	char		 real[PATH_MAX], *path, *text, *line, *next, *tok[64];
+	char		*best = NULL, *save;
+	unsigned int	 maj, min, bmaj = 0, bmin = 0;
+	size_t		 plen, bestlen = 0, n;
+	int		 bestdev = 0, samedev, i;
+
+	if (stat(workdir, &st) == -1 || realpath(workdir, real) == NULL) {
+		xasprintf(cause, "%s: %s", workdir, strerror(errno));
+		return -1;
+	}
+	path = sysinfo_path(root, "/proc/self/mountinfo");
+	if (sysinfo_read_file(path, 16 * 1024 * 1024, &text, NULL) == -1) {
+		free(path);
+		return 0;
+	}
+	free(path);
+
+	/* Pick the line first; its tokens are cut up after. */
+	for (line = text; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			next++;
+		if (sscanf(line, "%*s %*s %u:%u %*s", &maj, &min) != 2)
+			continue;
+		n = strcspn(line, "\n");
+		path = xstrndup(line, n);
+		for (i = 0, tok[0] = strtok_r(path, " ", &save);
+		    tok[i] != NULL && i < 63; )
+			tok[++i] = strtok_r(NULL, " ", &save);
+		if (i < 5) {
+			free(path);
+			continue;
+		}
+		linux_unescape(tok[4]);
+		samedev = makedev(maj, min) == st.st_dev;
+		plen = linux_mount_prefix(tok[4], real);
+		free(path);
+		if (plen == 0 || (bestdev && !samedev))
+			continue;
+		if ((samedev && !bestdev) || plen >= bestlen) {
+			best = line;
+			bestlen = plen;
+			bestdev = samedev;
+			bmaj = maj;
+			bmin = min;
+		}
+	}
+	if (best == NULL) {
+		free(text);
+		return 0;
+	}
+
+	best[strcspn(best, "\n")] = '\0';
+	for (i = 0, tok[0] = strtok_r(best, " ", &save); tok[i] != NULL &&
+	    i < 63; )
+		tok[++i] = strtok_r(NULL, " ", &save);
+	/* id parent maj:min root mountpoint options [optional...] - type
+	 * source superoptions */
+	for (n = 6; n < (size_t)i && strcmp(tok[n], "-") != 0; n++)
+		;
+	if (n + 2 < (size_t)i) {
+		linux_unescape(tok[4]);
+		linux_unescape(tok[n + 2]);
+		sysinfo_snapshot_set(s, "fs.mount", tok[4]);
+		sysinfo_snapshot_set(s, "fs.type", tok[n + 1]);
+		sysinfo_snapshot_set(s, "fs.device", tok[n + 2]);
+		linux_set(s, "fs.options", linux_merge_options(tok[5],
+		    n + 3 < (size_t)i ? tok[n + 3] : ""));
+		/* btrfs and the like show an anonymous device: use the
+		 * source's. */
+		if (bmaj == 0 && strncmp(tok[n + 2], "/dev/", 5) == 0 &&
+		    stat(tok[n + 2], &bst) == 0 && S_ISBLK(bst.st_mode)) {
+			bmaj = major(bst.st_rdev);
+			bmin = minor(bst.st_rdev);
+		}
+		if (bmaj != 0)
+			linux_block(s, root, bmaj, bmin);
+	}
+	free(text);
+	return 0;
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+/* The hypervisor cpuid announces, or NULL on bare metal. */
+static char *
+linux_cpuid_hypervisor(void)
+{
+	static const struct {
+		const char	*sig;
+		const char	*name;
+	} known[] = {
+		{ "KVMKVMKVM", "kvm" },
+		{ "Linux KVM Hv", "kvm" },
+		{ "Microsoft Hv", "microsoft" },
+		{ "VMwareVMware", "vmware" },
+		{ "XenVMMXenVMM", "xen" },
+		{ "TCGTCGTCGTCG", "qemu" },
+		{ "bhyve bhyve ", "bhyve" },
+		{ "ACRNACRNACRN", "acrn" },
+		{ "VBoxVBoxVBox", "oracle" },
+		{ " lrpepyh  vr", "parallels" },
+		{ "QNXQVMBSQG", "qnx" },
+	};
+	unsigned int	 a, b, c, d;
+	char		 sig[13], *p;
+	size_t		 i;
+
+	if (__get_cpuid(1, &a, &b, &c, &d) == 0 || (c & (1U << 31)) == 0)
+		return NULL;
+	__cpuid(0x40000000, a, b, c, d);
+	memcpy(sig, &b, 4);
+	memcpy(sig + 4, &c, 4);
+	memcpy(sig + 8, &d, 4);
+	sig[12] = '\0';
+	for (i = 0; i < nitems(known); i++) {
+		if (strcmp(sig, known[i].sig) == 0)
+			return xstrdup(known[i].name);
+	}
+	/* Unknown: keep what it says, readable. */
+	for (p = sig; *p != '\0'; p++) {
+		if (!isalnum((unsigned char)*p))
+			*p = ' ';
+		else
+			*p = (char)tolower((unsigned char)*p);
+	}
+	p = sysinfo_trim(sig);
+	return xstrdup(p[0] != '\0' ? p : "hypervisor");
+}
+#endif
+
+/* A hypervisor from the firmware tables, for CPUs without cpuid. */
+static char *
+linux_dmi_hypervisor(const char *root)
+{
+	static const struct {
+		const char	*vendor;
+		const char	*name;
+	} known[] = {
+		{ "QEMU", "qemu" },
+		{ "innotek GmbH", "oracle" },
+		{ "VMware, Inc.", "vmware" },
+		{ "Xen", "xen" },
+		{ "Amazon EC2", "amazon" },
+		{ "Google", "google" },
+		{ "Parallels", "parallels" },
+		{ "BHYVE", "bhyve" },
+		{ "Bochs", "bochs" },
+	};
+	char	*vendor, *product, *v = NULL;
+	size_t	 i;
+
+	if ((v = sysinfo_read_value(root, "/sys/hypervisor/type")) != NULL)
+		return v;
+	if ((v = sysinfo_read_value(root,
+	    "/proc/device-tree/hypervisor/compatible")) != NULL) {
+		if (strstr(v, "kvm") != NULL) {
+			free(v);
+			return xstrdup("kvm");
+		}
+		if (strstr(v, "xen") != NULL) {
+			free(v);
+			return xstrdup("xen");
+		}
+		free(v);
+		v = NULL;
+	}
+	vendor = sysinfo_read_value(root, "/sys/class/dmi/id/sys_vendor");
+	product = sysinfo_read_value(root, "/sys/class/dmi/id/product_name");
+	for (i = 0; vendor != NULL && i < nitems(known); i++) {
+		if (strcmp(vendor, known[i].vendor) == 0) {
+			v = xstrdup(known[i].name);
+			break;
+		}
+	}
+	if (v == NULL && vendor != NULL && product != NULL &&
+	    strcmp(vendor, "Microsoft Corporation") == 0 &&
+	    strcmp(product, "Virtual Machine") == 0)
+		v = xstrdup("microsoft");
+	free(vendor);
+	free(product);
+	return v;
+}
+
+/* The container manager we run under, or NULL. */
+static char *
+linux_container(const char *root)
+{
+	char	*v, *path, *env, *p;
+	size_t	 len;
+
+	if ((v = sysinfo_read_value(root, "/run/systemd/container")) != NULL)
+		return v;
+	path = sysinfo_path(root, "/proc/1/environ");
+	if (sysinfo_read_file(path, 1024 * 1024, &env, &len) == 0) {
+		for (p = env; p < env + len; p += strlen(p) + 1) {
+			if (strncmp(p, "container=", 10) == 0 &&
+			    p[10] != '\0') {
+				v = xstrdup(p + 10);
+				break;
+			}
+		}
+		free(env);
+	}
+	free(path);
+	if (v != NULL)
+		return v;
+	path = sysinfo_path(root, "/.dockerenv");
+	if (access(path, F_OK) == 0)
+		v = xstrdup("docker");
+	free(path);
+	if (v != NULL)
+		return v;
+	path = sysinfo_path(root, "/run/.containerenv");
+	if (access(path, F_OK) == 0)
+		v = xstrdup("podman");
+	free(path);
+	if (v != NULL)
+		return v;
+	if ((v = sysinfo_read_value(root, "/proc/sys/kernel/osrelease")) !=
+	    NULL) {
+		if (strstr(v, "microsoft") != NULL ||
+		    strstr(v, "Microsoft") != NULL) {
+			free(v);
+			return xstrdup("wsl");
+		}
+		free(v);
+		v = NULL;
+	}
+	path = sysinfo_path(root, "/proc/vz");
+	if (access(path, F_OK) == 0) {
+		free(path);
+		path = sysinfo_path(root, "/proc/bc");
+		if (access(path, F_OK) != 0)
+			v = xstrdup("openvz");
+	}
+	free(path);
+	return v;
+}
+
+/* virt (the hypervisor or "none") and virt.container. */
+static void
+linux_virt(struct snapshot *s, const char *root)
+{
+	char	*v = NULL;
+
+#if defined(__x86_64__) || defined(__i386__)
+	v = linux_cpuid_hypervisor();
+#endif
+	if (v == NULL)
+		v = linux_dmi_hypervisor(root);
+	linux_set(s, "virt", v != NULL ? v : xstrdup("none"));
+	v = linux_container(root);
+	linux_set(s, "virt.container", v != NULL ? v : xstrdup("none"));
+}
+
+/* musl says its version when its loader runs without arguments. */
+static char *
+linux_musl_version(const char *root)
+{
+	const char	*argv[2];
+	glob_t		 g;
+	char		*pattern, *out, *p, *cause = NULL, *v = NULL;
+	int		 status;
+
+	pattern = sysinfo_path(root, "/lib/ld-musl-*.so.1");
+	if (glob(pattern, 0, NULL, &g) != 0) {
+		free(pattern);
+		return NULL;
+	}
+	free(pattern);
+	argv[0] = g.gl_pathv[0];
+	argv[1] = NULL;
+	if (sysinfo_command(argv, 2000, 64 * 1024, 1, &out, NULL, &status,
+	    &cause) == 0) {
+		if ((p = strstr(out, "Version ")) != NULL) {
+			p += 8;
+			p[strcspn(p, " \n")] = '\0';
+			xasprintf(&v, "musl %s", p);
+		}
+		free(out);
+	} else
+		free(cause);
+	globfree(&g);
+	return v;
+}
+
+/* The C library: glibc says so through confstr, musl through its
+ * loader. */
+static void
+linux_libc(struct snapshot *s, const char *root)
+{
+	char	 buf[128];
+	size_t	 n = 0;
+
+#ifdef _CS_GNU_LIBC_VERSION
+	n = confstr(_CS_GNU_LIBC_VERSION, buf, sizeof(buf));
+#endif
+	if (n > 0 && n <= sizeof(buf)) {
+		sysinfo_snapshot_set(s, "libc", buf);
+		return;
+	}
+	linux_set(s, "libc", linux_musl_version(root));
+}
+
+int
+sysinfo_os_fields(struct snapshot *s, const char *workdir,
+    const struct sysinfo_opts *o, char **cause)
+{
+	if (linux_fs(s, o->root, workdir, cause) == -1)
+		return -1;
+	sysinfo_snapshot_set(s, "os.kernel", "linux");
+	linux_kernel(s, o->root);
+	linux_os(s, o->root);
+	linux_cpu(s, o->root);
+	linux_mitigations(s, o->root);
+	linux_memory(s, o->root);
+	linux_virt(s, o->root);
+	linux_libc(s, o->root);
+	return 0;
+}
+
+/* Sum of every thermal throttling counter; 0 if none is exposed. */
+static int
+linux_throttle(const char *root, uint64_t *sum)
+{
+	glob_t	 g;
+	char	*pattern, *v;
+	size_t	 i;
+	int	 found = 0;
+
+	*sum = 0;
+	pattern = sysinfo_path(root, "/sys/devices/system/cpu/cpu[0-9]*/"
+	    "thermal_throttle/*_throttle_count");
+	if (glob(pattern, 0, NULL, &g) != 0) {
+		free(pattern);
+		return 0;
+	}
+	free(pattern);
+	for (i = 0; i < g.gl_pathc; i++) {
+		if ((v = sysinfo_read_value(NULL, g.gl_pathv[i])) == NULL)
+			continue;
+		*sum += strtoull(v, NULL, 10);
+		found = 1;
+		free(v);
+	}
+	globfree(&g);
+	return found;
+}
+
+int
+sysinfo_os_counters(const char *root, struct quiet_counters *c, char **cause)
+{
+	unsigned long long	 t[10];
+	char			*path, *text, *p;
+	long long		 v;
+	int			 n, i;
+
+	memset(c, 0, sizeof(*c));
+
+	path = sysinfo_path(root, "/proc/loadavg");
+	if (sysinfo_read_file(path, 4096, &text, NULL) == -1 ||
+	    sscanf(text, "%lf %lf %lf", &c->load[0], &c->load[1],
+	    &c->load[2]) != 3) {
+		xasprintf(cause, "%s: cannot read the load", path);
+		free(path);
+		return -1;
+	}
+	free(text);
+	free(path);
+
+	path = sysinfo_path(root, "/proc/stat");
+	if (sysinfo_read_file(path, 16 * 1024 * 1024, &text, NULL) == -1) {
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	memset(t, 0, sizeof(t));
+	n = sscanf(text, "cpu %llu %llu %llu %llu %llu %llu %llu %llu",
+	    &t[0], &t[1], &t[2], &t[3], &t[4], &t[5], &t[6], &t[7]);
+	if (n < 4) {
+		xasprintf(cause, "%s: no cpu line", path);
+		free(text);
+		free(path);
+		return -1;
+	}
+	/* user nice system idle iowait irq softirq steal; guest time is
+	 * already inside user. */
+	c->cpu_busy = t[0] + t[1] + t[2] + t[5] + t[6] + t[7];
+	c->cpu_total = c->cpu_busy + t[3] + t[4];
+	if ((p = strstr(text, "\nprocs_running ")) != NULL)
+		c->running = atoi(p + 15);
+	free(text);
+	free(path);
+
+	path = sysinfo_path(root, "/proc/vmstat");
+	if (sysinfo_read_file(path, 1024 * 1024, &text, NULL) == 0) {
+		if ((p = strstr(text, "pswpin ")) != NULL)
+			c->swap_in = strtoull(p + 7, NULL, 10);
+		if ((p = strstr(text, "pswpout ")) != NULL)
+			c->swap_out = strtoull(p + 8, NULL, 10);
+		free(text);
+	}
+	free(path);
+
+	path = sysinfo_path(root, "/proc/meminfo");
+	if (sysinfo_read_file(path, 1024 * 1024, &text, NULL) == 0) {
+		if ((v = linux_meminfo(text, "MemTotal")) > 0)
+			c->mem_total_kb = (uint64_t)v;
+		if ((v = linux_meminfo(text, "MemAvailable")) < 0)
+			v = linux_meminfo(text, "MemFree");
+		if (v >= 0)
+			c->mem_available_kb = (uint64_t)v;
+		free(text);
+	}
+	free(path);
+
+	c->ncpu = linux_ncpu(root);
+	c->throttle_known = linux_throttle(root, &c->throttle);
+	for (i = 0; i < 3; i++) {
+		if (c->load[i] < 0)
+			c->load[i] = 0;
+	}
+	return 0;
+}
+
+/* dpkg, then pacman, then rpm: a Debian system may carry an rpm tool. */
+enum sysinfo_pkgmgr
+sysinfo_os_pkgmgr(const struct sysinfo_opts *o)
+{
+	struct stat	 st;
+	char		*path;
+	int		 found;
+
+	xasprintf(&path, "%s/status", o->dpkg_admindir);
+	found = stat(path, &st) == 0;
+	free(path);
+	if (found)
+		return SYSINFO_PKG_DPKG;
+	xasprintf(&path, "%s/local", o->pacman_dbpath);
+	found = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	free(path);
+	if (found)
+		return SYSINFO_PKG_PACMAN;
+	if ((o->rpm_dbpath != NULL && stat(o->rpm_dbpath, &st) == 0) ||
+	    stat("/var/lib/rpm", &st) == 0 ||
+	    stat("/usr/lib/sysimage/rpm", &st) == 0)
+		return SYSINFO_PKG_RPM;
+	return SYSINFO_PKG_NONE;
+}
+
+#endif /* __linux__ */
