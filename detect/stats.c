@@ -76,6 +76,10 @@
 /* Most steps 'auto' spends on an exact Mann-Whitney table. */
 #define MWU_EXACT_WORK	1e8
 
+/* Limits of an exact table asked for: cells kept, steps spent. */
+#define MWU_EXACT_CELLS		(1 << 24)
+#define MWU_EXACT_MAXWORK	1e10
+
 /* Samples of this size or more get the normal Moses interval. */
 #define HL_EXACT_MAX	50
 
@@ -346,14 +350,16 @@ stats_mwu_table(size_t m, size_t n, size_t kmax, double *cdf)
 }
 
 /*
- * Store P(U <= u) for the Mann-Whitney U of samples of m and n values without
- * ties (u is floored).  Costs O(m n u): meant for small samples.
+ * Store P(U <= u) for the Mann-Whitney U of samples of m and n values
+ * without ties (u is floored).  Costs O(m n k) time and O(min(m, n) k)
+ * memory, k the shorter tail: refused beyond MWU_EXACT_CELLS and
+ * MWU_EXACT_MAXWORK, where the normal approximation is the tool.
  */
 int
 stats_mwu_cdf(size_t m, size_t n, double u, double *out)
 {
 	double	*cdf, mn;
-	size_t	 k;
+	size_t	 k, small;
 
 	if (m == 0 || n == 0 || !isfinite(u)) {
 		log_warnx("stats_mwu_cdf: bad arguments");
@@ -368,19 +374,24 @@ stats_mwu_cdf(size_t m, size_t n, double u, double *out)
 		*out = 1;
 		return (0);
 	}
-	/* Sum the shorter tail: U is symmetric about mn / 2. */
-	if (u < mn / 2) {
+	/*
+	 * Sum the shorter tail, U being symmetric about mn / 2: above the
+	 * middle P(U <= u) = 1 - P(U >= u + 1) = 1 - P(U <= mn - u - 1).
+	 */
+	if (u < mn / 2)
 		k = (size_t)floor(u);
-		cdf = xreallocarray(NULL, k + 1, sizeof(*cdf));
-		stats_mwu_table(m, n, k, cdf);
-		*out = cdf[k];
-	} else {
-		/* P(U <= k) = 1 - P(U >= k + 1) = 1 - P(U <= mn - k - 1). */
+	else
 		k = (size_t)mn - (size_t)floor(u) - 1;
-		cdf = xreallocarray(NULL, k + 1, sizeof(*cdf));
-		stats_mwu_table(m, n, k, cdf);
-		*out = 1 - cdf[k];
+	small = m < n ? m : n;
+	if (((double)small + 1) * ((double)k + 1) > MWU_EXACT_CELLS ||
+	    mn * ((double)k + 1) > MWU_EXACT_MAXWORK) {
+		log_warnx("stats_mwu_cdf: samples of %zu and %zu values are "
+		    "too large for the exact distribution", m, n);
+		return (-1);
 	}
+	cdf = xreallocarray(NULL, k + 1, sizeof(*cdf));
+	stats_mwu_table(m, n, k, cdf);
+	*out = u < mn / 2 ? cdf[k] : 1 - cdf[k];
 	free(cdf);
 	return (0);
 }
@@ -401,10 +412,10 @@ stats_obs_cmp(const void *a, const void *b)
 }
 
 /*
- * Run the Mann-Whitney U test of x against y.  res->u is SciPy's statistic, the
- * U of x; res->p is the p-value for alt ("greater": x tends to exceed y),
- * from the method asked for, 'auto' choosing as SciPy 1.10 does (see the
- * notes above).  The exact method refuses tied samples.  Two constant,
+ * Run the Mann-Whitney U test of x against y.  res->u is SciPy's statistic,
+ * the U of x; res->p is the p-value for alt ("greater": x tends to exceed
+ * y), from the method asked for, 'auto' choosing as SciPy 1.10 does (see
+ * the notes above).  The exact method refuses tied samples.  Two constant,
  * equal samples give p = 1.
  */
 int
@@ -576,8 +587,8 @@ stats_pidx_cmp(const void *a, const void *b)
 }
 
 /*
- * Store the Benjamini-Hochberg adjusted p-values (q-values) of p[0..n-1] in
- * q[0..n-1], in the input's order: q of the i-th smallest is the least
+ * Store the Benjamini-Hochberg adjusted p-values (q-values) of p[0..n-1]
+ * in q[0..n-1], in the input's order: q of the i-th smallest is the least
  * p(j) n / j over j >= i, capped at 1.  Ties get equal q-values whatever
  * their order.
  */
@@ -659,9 +670,10 @@ stats_welch(const double *x, size_t nx, const double *y, size_t ny,
 }
 
 /*
- * Store the lag-1 autocorrelation of the series x: the sum of (x_t - m)(x_t+1 - m)
- * over the sum of (x_t - m)^2, m the mean (the biased estimator of
- * statsmodels' acf).  Needs three values and a series that varies.
+ * Store the lag-1 autocorrelation of the series x: the sum of
+ * (x_t - m)(x_t+1 - m) over the sum of (x_t - m)^2, m the mean (the
+ * biased estimator of statsmodels' acf).  Needs three values and a series
+ * that varies.
  */
 int
 stats_lag1_autocorr(const double *x, size_t n, double *out)
@@ -703,7 +715,7 @@ stats_ar1_inflation(double r)
 	return (sqrt((1 + r) / (1 - r)));
 }
 
-/* Return the median of n values drawn with replacement from x (buf: n). */
+/* Return the median of n values drawn with replacement from x. */
 static double
 stats_resample_median(gsl_rng *rng, const double *x, size_t n, double *buf)
 {
@@ -716,10 +728,10 @@ stats_resample_median(gsl_rng *rng, const double *x, size_t n, double *buf)
 }
 
 /*
- * Compute the percentile-bootstrap interval at level conf of median(y) / median(x)
- * (the "after / before" ratio of a change), with reps resamples from
- * MT19937 seeded by seed: the same inputs always give the same interval.
- * Fails when a median of x (original or resampled) is zero.
+ * Compute the percentile-bootstrap interval at level conf of
+ * median(y) / median(x) (the "after / before" ratio of a change), with reps resamples
+ * from MT19937 seeded by seed: the same inputs always give the same
+ * interval.  Fails when a median of x (original or resampled) is zero.
  */
 int
 stats_bootstrap_median_ratio(const double *x, size_t nx, const double *y,

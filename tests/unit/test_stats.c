@@ -380,6 +380,50 @@ test_mwu_cdf(void **state)
 	/* P(U <= 0) = 1 / C(12, 5) */
 	assert_int_equal(stats_mwu_cdf(5, 7, 0, &v), 0);
 	CLOSE(v, 1.0 / 792, 1e-12);
+	/* Too large for an exact table: refused, not attempted. */
+	assert_int_equal(stats_mwu_cdf(2000, 2000, 1e6, &v), -1);
+}
+
+static void
+test_mwu_unbalanced(void **state)
+{
+	struct stats_mwu	 mwu;
+	double			*x, *y;
+	size_t			 i;
+
+	(void)state;
+	x = calloc(8, sizeof(*x));
+	y = calloc(1000, sizeof(*y));
+	assert_non_null(x);
+	assert_non_null(y);
+	for (i = 0; i < 8; i++)
+		x[i] = 500.25 + (double)i;
+	for (i = 0; i < 1000; i++)
+		y[i] = 0.5 + (double)i;
+	/* x = np.arange(500, 508) + 0.25; y = np.arange(1000) + 0.5
+	 * st.mannwhitneyu(x, y, method='auto')  (8 values: exact)
+	 *   -> (4028.0, 0.973757362593825) */
+	assert_int_equal(stats_mwu(x, 8, y, 1000, STATS_TWO_SIDED,
+	    STATS_MWU_AUTO, &mwu), 0);
+	CLOSE(mwu.u, 4028, 0);
+	CLOSE(mwu.p, 0.973757362593825, 1e-12);
+	assert_int_equal(mwu.exact, 1);
+	/* The exact method for 2000 against 2000 is refused. */
+	x = realloc(x, 2000 * sizeof(*x));
+	y = realloc(y, 2000 * sizeof(*y));
+	assert_non_null(x);
+	assert_non_null(y);
+	for (i = 0; i < 2000; i++) {
+		x[i] = 0.25 + (double)i;
+		y[i] = 0.5 + (double)i;
+	}
+	assert_int_equal(stats_mwu(x, 2000, y, 2000, STATS_TWO_SIDED,
+	    STATS_MWU_EXACT, &mwu), -1);
+	assert_int_equal(stats_mwu(x, 2000, y, 2000, STATS_TWO_SIDED,
+	    STATS_MWU_AUTO, &mwu), 0);
+	assert_int_equal(mwu.exact, 0);
+	free(x);
+	free(y);
 }
 
 /*
@@ -814,6 +858,7 @@ main(void)
 		cmocka_unit_test(test_mwu_ties),
 		cmocka_unit_test(test_mwu_exact),
 		cmocka_unit_test(test_mwu_cdf),
+		cmocka_unit_test(test_mwu_unbalanced),
 		cmocka_unit_test(test_hodges_lehmann),
 		cmocka_unit_test(test_bh),
 		cmocka_unit_test(test_welch),
