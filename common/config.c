@@ -641,6 +641,8 @@ config_check_cron(const char *s)
 	if (strcmp(s, "@hourly") == 0 || strcmp(s, "@daily") == 0 ||
 	    strcmp(s, "@weekly") == 0)
 		return 0;
+	if (*s == '@')
+		return -1;
 	for (;;) {
 		p += strspn(p, " \t");
 		if (*p == '\0')

@@ -1,0 +1,581 @@
+/*
+ * Unit tests of common/: time parsing and formatting (timefmt.c) and the
+ * JSON helpers (json.c).  Expected times were computed with Python's
+ * datetime, independently of our calendar code; the calendar is also
+ * checked against the C library's gmtime_r() over the whole range.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "json.h"
+#include "perfwatch.h"
+#include "timefmt.h"
+#include "xmalloc.h"
+
+static const struct {
+	const char	*in;
+	int64_t		 want;
+} good_times[] = {
+	{ "0", 0 },
+	{ "1700000000", 1700000000 },
+	{ "1700000000.999", 1700000000 },
+	{ "0001700000000", 1700000000 },
+	{ "253402300799", TIMEFMT_MAX },
+	{ "2023-11-14T22:13:20Z", 1700000000 },
+	{ "2026-11-30T02:30:00Z", 1796005800 },
+	{ "2026-11-30t02:30:00z", 1796005800 },
+	{ "2026-11-30 02:30:00Z", 1796005800 },
+	{ "2026-11-30T03:30:00+01:00", 1796005800 },
+	{ "2026-11-29T21:00:00-05:30", 1796005800 },
+	{ "2026-11-30T02:30:00-00:00", 1796005800 },
+	{ "2026-11-30T02:30:00.999999Z", 1796005800 },
+	{ "2026-11-30T02:30:00.5+00:00", 1796005800 },
+	{ "1970-01-01T00:00:00Z", 0 },
+	{ "1969-12-31T23:59:59Z", -1 },
+	{ "1969-12-31T23:59:59.9Z", -1 },
+	{ "1969-07-20T20:17:40Z", -14182940 },
+	{ "2000-02-29T00:00:00Z", 951782400 },
+	{ "2024-02-29T12:00:00Z", 1709208000 },
+	{ "2038-01-19T03:14:08Z", 2147483648LL },
+	{ "0000-01-01T00:00:00Z", TIMEFMT_MIN },
+	{ "0000-01-01T01:00:00+01:00", TIMEFMT_MIN },
+	{ "9999-12-31T23:59:59Z", TIMEFMT_MAX },
+};
+
+static const struct {
+	const char	*in;
+	const char	*why;
+} bad_times[] = {
+	{ "", "expected a time, got nothing" },
+	{ "2026-02-30T00:00:00Z", "day out of range for the month" },
+	{ "2023-02-29T00:00:00Z", "day out of range for the month" },
+	{ "1900-02-29T00:00:00Z", "day out of range for the month" },
+	{ "2026-04-31T00:00:00Z", "day out of range for the month" },
+	{ "2026-11-00T00:00:00Z", "day out of range for the month" },
+	{ "2026-13-01T00:00:00Z", "month out of range" },
+	{ "2026-00-01T00:00:00Z", "month out of range" },
+	{ "2026-11-30T24:00:00Z", "hour out of range" },
+	{ "2026-11-30T23:60:00Z", "minute out of range" },
+	{ "2026-11-30T23:59:60Z", "second out of range" },
+	{ "2026-11-30T02:30:00+24:00", "offset out of range" },
+	{ "2026-11-30T02:30:00+01:60", "offset out of range" },
+	{ "0000-01-01T00:00:00+00:01", "time out of range" },
+	{ "9999-12-31T23:59:59-00:01", "time out of range" },
+	{ "253402300800", "time out of range" },
+	{ "99999999999999999999999", "time out of range" },
+	{ "2026-11-30T02:30:00.Z", "expected digits after '.'" },
+	{ "1700000000.", "expected digits after '.'" },
+	{ "1.2.3", "expected seconds since the epoch" },
+	{ ".5", "expected seconds since the epoch" },
+	{ "2026-11-30T02:30:00",
+	    "expected YYYY-MM-DDTHH:MM:SS and Z or an offset" },
+	{ "2026-11-30",
+	    "expected YYYY-MM-DDTHH:MM:SS and Z or an offset" },
+	{ "2026-11-30T02:30Z",
+	    "expected YYYY-MM-DDTHH:MM:SS and Z or an offset" },
+	{ "2026-11-30T02:30:00+0100",
+	    "expected YYYY-MM-DDTHH:MM:SS and Z or an offset" },
+	{ "2026-11-30T02:30:00ZZ",
+	    "expected YYYY-MM-DDTHH:MM:SS and Z or an offset" },
+	{ "26-11-30T02:30:00Z",
+	    "expected YYYY-MM-DDTHH:MM:SS and Z or an offset" },
+	{ "2026-1-30T02:30:00Z",
+	    "expected YYYY-MM-DDTHH:MM:SS and Z or an offset" },
+	{ "2026-11-30X02:30:00Z",
+	    "expected YYYY-MM-DDTHH:MM:SS and Z or an offset" },
+	{ " 1700000000",
+	    "expected YYYY-MM-DDTHH:MM:SS and Z or an offset" },
+	{ "-1", "expected YYYY-MM-DDTHH:MM:SS and Z or an offset" },
+	{ "1.7e9", "expected YYYY-MM-DDTHH:MM:SS and Z or an offset" },
+};
+
+static void
+test_time_parse(void **state)
+{
+	const char	*why;
+	int64_t		 t;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < nitems(good_times); i++) {
+		why = NULL;
+		if (timefmt_parse(good_times[i].in, &t, &why) == -1)
+			fail_msg("%s: %s", good_times[i].in, why);
+		if (t != good_times[i].want)
+			fail_msg("%s: got %lld, want %lld", good_times[i].in,
+			    (long long)t, (long long)good_times[i].want);
+	}
+	for (i = 0; i < nitems(bad_times); i++) {
+		why = NULL;
+		t = 12345;
+		if (timefmt_parse(bad_times[i].in, &t, &why) != -1)
+			fail_msg("\"%s\": accepted as %lld", bad_times[i].in,
+			    (long long)t);
+		assert_int_equal(t, 12345);
+		if (strcmp(why, bad_times[i].why) != 0)
+			fail_msg("\"%s\": why \"%s\", want \"%s\"",
+			    bad_times[i].in, why, bad_times[i].why);
+	}
+	/* The specific parsers refuse the other form; why may be NULL. */
+	assert_int_equal(timefmt_parse_epoch("2026-11-30T02:30:00Z", &t, NULL),
+	    -1);
+	assert_int_equal(timefmt_parse_rfc3339("1700000000", &t, NULL), -1);
+}
+
+static void
+test_time_format(void **state)
+{
+	char	 buf[TIMEFMT_RFC3339_LEN];
+
+	(void)state;
+	assert_int_equal(timefmt_format(0, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "1970-01-01T00:00:00Z");
+	assert_int_equal(timefmt_format(1700000000, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "2023-11-14T22:13:20Z");
+	assert_int_equal(timefmt_format(-1, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "1969-12-31T23:59:59Z");
+	assert_int_equal(timefmt_format(951782400 + 86399, buf, sizeof(buf)),
+	    0);
+	assert_string_equal(buf, "2000-02-29T23:59:59Z");
+	assert_int_equal(timefmt_format(TIMEFMT_MIN, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "0000-01-01T00:00:00Z");
+	assert_int_equal(timefmt_format(TIMEFMT_MAX, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "9999-12-31T23:59:59Z");
+	assert_int_equal(timefmt_format(TIMEFMT_MAX + 1, buf, sizeof(buf)), -1);
+	assert_int_equal(timefmt_format(TIMEFMT_MIN - 1, buf, sizeof(buf)), -1);
+	assert_int_equal(timefmt_format(0, buf, sizeof(buf) - 1), -1);
+}
+
+/*
+ * Every day from 0000-01-01 to 9999-12-31: civil_from_days and back is the
+ * identity, and the dates advance one day at a time.
+ */
+static void
+test_calendar_every_day(void **state)
+{
+	int64_t	 first, last, d;
+	int	 y, m, dd, py = 0, pm = 1, pd = 0;
+
+	(void)state;
+	first = timefmt_days_from_civil(0, 1, 1);
+	last = timefmt_days_from_civil(9999, 12, 31);
+	assert_int_equal(first, -719528);
+	assert_int_equal(last, 2932896);
+	assert_int_equal(timefmt_days_from_civil(1970, 1, 1), 0);
+	for (d = first; d <= last; d++) {
+		timefmt_civil_from_days(d, &y, &m, &dd);
+		if (timefmt_days_from_civil(y, m, dd) != d)
+			fail_msg("day %lld: %04d-%02d-%02d does not map back",
+			    (long long)d, y, m, dd);
+		if (d > first && !((y == py && m == pm && dd == pd + 1) ||
+		    (y == py && m == pm + 1 && dd == 1 &&
+		    pd == timefmt_days_in_month(py, pm)) ||
+		    (y == py + 1 && m == 1 && dd == 1 && pm == 12 && pd == 31)))
+			fail_msg("%04d-%02d-%02d follows %04d-%02d-%02d",
+			    y, m, dd, py, pm, pd);
+		py = y;
+		pm = m;
+		pd = dd;
+	}
+	assert_int_equal(py, 9999);
+	assert_int_equal(timefmt_days_in_month(2000, 2), 29);
+	assert_int_equal(timefmt_days_in_month(2100, 2), 28);
+	assert_int_equal(timefmt_days_in_month(2024, 2), 29);
+	assert_int_equal(timefmt_days_in_month(2023, 2), 28);
+	assert_int_equal(timefmt_days_in_month(2023, 13), 0);
+}
+
+/* Our formatting agrees with the C library's gmtime_r() everywhere. */
+static void
+test_time_against_gmtime(void **state)
+{
+	char		 ours[TIMEFMT_RFC3339_LEN], theirs[64];
+	struct tm	 tm;
+	int64_t		 t, step;
+	time_t		 tt;
+
+	(void)state;
+	/* A prime step visits every second of the day in turn. */
+	step = (TIMEFMT_MAX - TIMEFMT_MIN) / 200000 + 7;
+	for (t = TIMEFMT_MIN; t <= TIMEFMT_MAX; t += step) {
+		tt = (time_t)t;
+		assert_non_null(gmtime_r(&tt, &tm));
+		snprintf(theirs, sizeof(theirs),
+		    "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900,
+		    tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
+		    tm.tm_sec);
+		assert_int_equal(timefmt_format(t, ours, sizeof(ours)), 0);
+		if (strcmp(ours, theirs) != 0)
+			fail_msg("%lld: ours %s, gmtime %s", (long long)t,
+			    ours, theirs);
+	}
+}
+
+/* Formatting then parsing gives the same second. */
+static void
+test_time_round_trip(void **state)
+{
+	char	 buf[TIMEFMT_RFC3339_LEN];
+	int64_t	 t, back;
+	uint64_t x = 88172645463325252ULL;
+	int	 i;
+
+	(void)state;
+	for (i = 0; i < 100000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		t = TIMEFMT_MIN + (int64_t)(x % (uint64_t)(TIMEFMT_MAX -
+		    TIMEFMT_MIN + 1));
+		assert_int_equal(timefmt_format(t, buf, sizeof(buf)), 0);
+		assert_int_equal(timefmt_parse(buf, &back, NULL), 0);
+		assert_int_equal(back, t);
+	}
+}
+
+static const struct {
+	const char	*in;
+	int64_t		 want;
+} good_durations[] = {
+	{ "0", 0 },
+	{ "0s", 0 },
+	{ "90", 90 },
+	{ "90s", 90 },
+	{ "10m", 600 },
+	{ "2h", 7200 },
+	{ "1d", 86400 },
+	{ "1w", 604800 },
+	{ "1h30m", 5400 },
+	{ "1d12h", 129600 },
+	{ "1w2d3h4m5s", 788645 },
+	{ "9223372036854775807", INT64_MAX },
+	{ "9223372036854775807s", INT64_MAX },
+};
+
+static const struct {
+	const char	*in;
+	const char	*why;
+} bad_durations[] = {
+	{ "", "expected a duration such as 90s, 10m, 2h or 1d" },
+	{ "m", "expected a duration such as 90s, 10m, 2h or 1d" },
+	{ "10 m", "expected a duration such as 90s, 10m, 2h or 1d" },
+	{ "1x", "expected a duration such as 90s, 10m, 2h or 1d" },
+	{ "1.5h", "expected a duration such as 90s, 10m, 2h or 1d" },
+	{ "-1s", "expected a duration such as 90s, 10m, 2h or 1d" },
+	{ "1h30", "expected a duration such as 90s, 10m, 2h or 1d" },
+	{ "10M", "expected a duration such as 90s, 10m, 2h or 1d" },
+	{ "1m1h", "expected units from largest to smallest, each once" },
+	{ "1h1h", "expected units from largest to smallest, each once" },
+	{ "9223372036854775808", "duration too long" },
+	{ "2562047788015216h", "duration too long" },
+	{ "106751991167300d24h", "duration too long" },
+};
+
+static void
+test_duration(void **state)
+{
+	char		 buf[TIMEFMT_DURATION_LEN];
+	const char	*why;
+	int64_t		 d;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < nitems(good_durations); i++) {
+		if (timefmt_parse_duration(good_durations[i].in, &d, &why) ==
+		    -1)
+			fail_msg("%s: %s", good_durations[i].in, why);
+		if (d != good_durations[i].want)
+			fail_msg("%s: got %lld", good_durations[i].in,
+			    (long long)d);
+	}
+	for (i = 0; i < nitems(bad_durations); i++) {
+		why = NULL;
+		if (timefmt_parse_duration(bad_durations[i].in, &d, &why) != -1)
+			fail_msg("\"%s\": accepted as %lld",
+			    bad_durations[i].in, (long long)d);
+		if (strcmp(why, bad_durations[i].why) != 0)
+			fail_msg("\"%s\": why \"%s\"", bad_durations[i].in,
+			    why);
+	}
+
+	assert_int_equal(timefmt_format_duration(0, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "0s");
+	assert_int_equal(timefmt_format_duration(90, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "1m30s");
+	assert_int_equal(timefmt_format_duration(86400, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "1d");
+	assert_int_equal(timefmt_format_duration(93784, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "1d2h3m4s");
+	assert_int_equal(timefmt_format_duration(INT64_MAX, buf, sizeof(buf)),
+	    0);
+	assert_string_equal(buf, "106751991167300d15h30m7s");
+	assert_int_equal(timefmt_parse_duration(buf, &d, NULL), 0);
+	assert_int_equal(d, INT64_MAX);
+	assert_int_equal(timefmt_format_duration(-1, buf, sizeof(buf)), -1);
+	assert_int_equal(timefmt_format_duration(93784, buf, 8), -1);
+	assert_int_equal(timefmt_format_duration(93784, buf, 9), 0);
+}
+
+static void
+test_json_output(void **state)
+{
+	json_t	*o, *inner;
+	char	*s;
+
+	(void)state;
+	o = pwjson_object();
+	pwjson_set_str(pwjson_set_num(pwjson_set_num(o, "median", 19004.1),
+	    "ratio", 0.1), "name", "disk \"write\"\n");
+	pwjson_set_int(pwjson_set_bool(o, "ok", 1), "n", -3);
+	pwjson_set(o, "none", json_null());
+	inner = pwjson_append(pwjson_append(pwjson_array(), json_integer(1)),
+	    json_real(2.5));
+	pwjson_set(o, "values", inner);
+	pwjson_set(o, "empty", pwjson_object());
+	pwjson_set(o, "list", pwjson_array());
+
+	s = pwjson_dumps(o, PWJSON_COMPACT);
+	assert_string_equal(s, "{\"median\":19004.1,\"ratio\":0.1,"
+	    "\"name\":\"disk \\\"write\\\"\\n\",\"ok\":true,\"n\":-3,"
+	    "\"none\":null,\"values\":[1,2.5],\"empty\":{},\"list\":[]}");
+	free(s);
+
+	s = pwjson_dumps(o, PWJSON_COMPACT | PWJSON_SORT_KEYS);
+	assert_string_equal(s, "{\"empty\":{},\"list\":[],\"median\":19004.1,"
+	    "\"n\":-3,\"name\":\"disk \\\"write\\\"\\n\",\"none\":null,"
+	    "\"ok\":true,\"ratio\":0.1,\"values\":[1,2.5]}");
+	free(s);
+	json_decref(o);
+
+	o = pwjson_set_str(pwjson_object(), "b", "x");
+	pwjson_set(o, "a", pwjson_append(pwjson_append(pwjson_array(),
+	    json_integer(1)), pwjson_set_bool(pwjson_object(), "c", 0)));
+	s = pwjson_dumps(o, PWJSON_PRETTY);
+	assert_string_equal(s, "{\n  \"b\": \"x\",\n  \"a\": [\n    1,\n"
+	    "    {\n      \"c\": false\n    }\n  ]\n}");
+	free(s);
+	json_decref(o);
+}
+
+static void
+test_json_reals(void **state)
+{
+	static const struct {
+		double		 d;
+		const char	*want;
+	} reals[] = {
+		{ 1.0, "1.0" },
+		{ -0.0, "-0.0" },
+		{ 0.1, "0.1" },
+		{ 0.30000000000000004, "0.30000000000000004" },
+		{ 1.0 / 3.0, "0.3333333333333333" },
+		{ 1e300, "1e+300" },
+		{ 123456789012345678901234.0, "1.2345678901234569e+23" },
+		/* 15 digits are tried first: enough here, if not shortest. */
+		{ 5e-324, "4.94065645841247e-324" },
+		{ 19004.1, "19004.1" },
+	};
+	json_t		*v, *back;
+	char		*s, *cause = NULL;
+	uint64_t	 x = 0x9e3779b97f4a7c15ULL, bits;
+	double		 d;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < nitems(reals); i++) {
+		v = json_real(reals[i].d);
+		s = pwjson_dumps(v, 0);
+		assert_string_equal(s, reals[i].want);
+		free(s);
+		json_decref(v);
+	}
+	/* Random doubles read back bit for bit. */
+	for (i = 0; i < 20000; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		bits = x;
+		memcpy(&d, &bits, sizeof(d));
+		if (!isfinite(d))
+			continue;
+		v = pwjson_append(pwjson_array(), json_real(d));
+		s = pwjson_dumps(v, 0);
+		back = pwjson_parse(s, strlen(s), &cause);
+		if (back == NULL)
+			fail_msg("%s: %s", s, cause);
+		if (memcmp(&d, &(double){ json_real_value(json_array_get(back,
+		    0)) }, sizeof(d)) != 0)
+			fail_msg("%.17g printed as %s", d, s);
+		free(s);
+		json_decref(v);
+		json_decref(back);
+	}
+}
+
+static void
+test_json_print(void **state)
+{
+	FILE	*fp;
+	json_t	*o;
+	char	 buf[64];
+	size_t	 n;
+
+	(void)state;
+	fp = tmpfile();
+	assert_non_null(fp);
+	o = pwjson_set_int(pwjson_object(), "runs", 25);
+	assert_int_equal(pwjson_print(fp, o, PWJSON_COMPACT), 0);
+	assert_int_equal(pwjson_print(fp, o, PWJSON_PRETTY), 0);
+	rewind(fp);
+	n = fread(buf, 1, sizeof(buf) - 1, fp);
+	buf[n] = '\0';
+	assert_string_equal(buf, "{\"runs\":25}\n{\n  \"runs\": 25\n}\n");
+	fclose(fp);
+	json_decref(o);
+}
+
+static void
+test_json_strings(void **state)
+{
+	static const struct {
+		const char	*in;
+		const char	*want;
+	} strs[] = {
+		{ "plain", "\"plain\"" },
+		{ "caf\xc3\xa9", "\"caf\xc3\xa9\"" },
+		{ "\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\"" },
+		{ "a\xff" "b", "\"a\xef\xbf\xbd" "b\"" },
+		/* Overlong '/', a surrogate, a cut sequence, past U+10FFFF. */
+		{ "\xc0\xaf", "\"\xef\xbf\xbd\xef\xbf\xbd\"" },
+		{ "\xed\xa0\x80", "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"" },
+		{ "x\xe2\x82", "\"x\xef\xbf\xbd\xef\xbf\xbd\"" },
+		{ "\xf4\x90\x80\x80",
+		    "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"" },
+		{ "tab\there\x01\x1f\\/", "\"tab\\there\\u0001\\u001f\\\\/\"" },
+	};
+	json_t	*v;
+	char	*s;
+	size_t	 i;
+
+	(void)state;
+	for (i = 0; i < nitems(strs); i++) {
+		v = pwjson_str(strs[i].in);
+		s = pwjson_dumps(v, 0);
+		assert_string_equal(s, strs[i].want);
+		free(s);
+		json_decref(v);
+	}
+	v = pwjson_str(NULL);
+	assert_true(json_is_null(v));
+	json_decref(v);
+	v = pwjson_set_num(pwjson_object(), "x", NAN);
+	s = pwjson_dumps(v, 0);
+	assert_string_equal(s, "{\"x\":null}");
+	free(s);
+	json_decref(v);
+}
+
+static void
+test_json_getters(void **state)
+{
+	static const char	 text[] = "{\"name\": \"disk.bonnie\", "
+	    "\"n\": 5, \"v\": 2.5, \"ok\": true, \"nil\": null, \"arr\": []}";
+	json_t		*o;
+	const char	*s;
+	char		*cause = NULL;
+	int64_t		 n;
+	double		 d;
+	int		 b;
+
+	(void)state;
+	o = pwjson_parse(text, strlen(text), &cause);
+	assert_non_null(o);
+	assert_int_equal(pwjson_get_str(o, "name", &s, &cause), 0);
+	assert_string_equal(s, "disk.bonnie");
+	assert_int_equal(pwjson_get_int(o, "n", &n, &cause), 0);
+	assert_int_equal(n, 5);
+	assert_int_equal(pwjson_get_num(o, "n", &d, &cause), 0);
+	assert_true(d == 5.0);
+	assert_int_equal(pwjson_get_num(o, "v", &d, &cause), 0);
+	assert_true(d == 2.5);
+	assert_int_equal(pwjson_get_bool(o, "ok", &b, &cause), 0);
+	assert_int_equal(b, 1);
+	assert_int_equal(pwjson_has(o, "ok"), 1);
+	assert_int_equal(pwjson_has(o, "nil"), 0);
+	assert_int_equal(pwjson_has(o, "nope"), 0);
+
+	assert_int_equal(pwjson_get_int(o, "v", &n, &cause), -1);
+	assert_string_equal(cause, "v: expected an integer, got a real number");
+	free(cause);
+	assert_int_equal(pwjson_get_str(o, "n", &s, &cause), -1);
+	assert_string_equal(cause, "n: expected a string, got an integer");
+	free(cause);
+	assert_int_equal(pwjson_get_num(o, "name", &d, &cause), -1);
+	assert_string_equal(cause, "name: expected a number, got a string");
+	free(cause);
+	assert_int_equal(pwjson_get_bool(o, "nil", &b, &cause), -1);
+	assert_string_equal(cause, "nil: expected true or false, got null");
+	free(cause);
+	assert_int_equal(pwjson_get_str(o, "missing", &s, &cause), -1);
+	assert_string_equal(cause, "missing: missing");
+	free(cause);
+	assert_int_equal(pwjson_get_str(json_object_get(o, "arr"), "x", &s,
+	    &cause), -1);
+	assert_string_equal(cause, "x: expected an object, got an array");
+	free(cause);
+	json_decref(o);
+}
+
+static void
+test_json_parse_errors(void **state)
+{
+	json_t	*o;
+	char	*cause = NULL;
+
+	(void)state;
+	o = pwjson_parse("{\"a\": 1, \"a\": 2}", 16, &cause);
+	assert_null(o);
+	assert_string_equal(cause, "line 1, column 12: duplicate object key "
+	    "near '\"a\"'");
+	free(cause);
+	o = pwjson_parse("{\"a\":\n", 6, &cause);
+	assert_null(o);
+	assert_string_equal(cause, "line 2, column 0: unexpected token near "
+	    "end of file");
+	free(cause);
+	o = pwjson_parse("{} x", 4, &cause);
+	assert_null(o);
+	assert_string_equal(cause, "line 1, column 4: end of file expected "
+	    "near 'x'");
+	free(cause);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_time_parse),
+		cmocka_unit_test(test_time_format),
+		cmocka_unit_test(test_calendar_every_day),
+		cmocka_unit_test(test_time_against_gmtime),
+		cmocka_unit_test(test_time_round_trip),
+		cmocka_unit_test(test_duration),
+		cmocka_unit_test(test_json_output),
+		cmocka_unit_test(test_json_reals),
+		cmocka_unit_test(test_json_print),
+		cmocka_unit_test(test_json_strings),
+		cmocka_unit_test(test_json_getters),
+		cmocka_unit_test(test_json_parse_errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,1042 @@
+/*
+ * Unit tests of common/config.c: every kind of error with its exact
+ * "file:line:" text, the defaults, typed getters, named sections, the
+ * dump round trip, and the sample file and the manual in step with the
+ * schema.  The module's .c is included to reach its schema table.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/config.c"
+
+static char	 test_dir[PATH_MAX - 32];
+static char	 test_path[PATH_MAX];
+
+static int
+setup(void **state)
+{
+	(void)state;
+	snprintf(test_dir, sizeof(test_dir), "%s/perfwatch-config.XXXXXX",
+	    getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
+	if (mkdtemp(test_dir) == NULL)
+		return -1;
+	snprintf(test_path, sizeof(test_path), "%s/perfwatch.conf", test_dir);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	unlink(test_path);
+	return rmdir(test_dir);
+}
+
+/* Write text to the test file and load it. */
+static struct config *
+load_text(const char *text, char **cause)
+{
+	FILE	*fp;
+
+	fp = fopen(test_path, "w");
+	assert_non_null(fp);
+	assert_int_equal(fputs(text, fp) >= 0, 1);
+	assert_int_equal(fclose(fp), 0);
+	*cause = NULL;
+	return config_load(test_path, cause);
+}
+
+/* Load a NUL-terminated buffer named t.conf. */
+static struct config *
+load_str(const char *text, char **cause)
+{
+	*cause = NULL;
+	return config_load_buffer("t.conf", text, strlen(text), cause);
+}
+
+/* tmpl with each "{P}" replaced by the test file's path. */
+static char *
+with_path(const char *tmpl)
+{
+	char		*out, *tmp;
+	const char	*p, *q;
+
+	out = xstrdup("");
+	for (p = tmpl; (q = strstr(p, "{P}")) != NULL; p = q + 3) {
+		xasprintf(&tmp, "%s%.*s%s", out, (int)(q - p), p, test_path);
+		free(out);
+		out = tmp;
+	}
+	xasprintf(&tmp, "%s%s", out, p);
+	free(out);
+	return tmp;
+}
+
+/* Loading text must fail with exactly the errors of tmpl. */
+static void
+expect_errors(const char *text, const char *tmpl)
+{
+	struct config	*cfg;
+	char		*cause, *want;
+
+	cfg = load_text(text, &cause);
+	assert_null(cfg);
+	assert_non_null(cause);
+	want = with_path(tmpl);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+}
+
+static void
+test_unknown_section(void **state)
+{
+	(void)state;
+	expect_errors("[bogus]\nx = 1\n", "{P}:1: [bogus]: unknown section");
+	expect_errors("[Schedule]\n", "{P}:1: [Schedule]: unknown section");
+	expect_errors("[]\n", "{P}:1: []: unknown section");
+}
+
+static void
+test_unknown_key(void **state)
+{
+	(void)state;
+	expect_errors("[schedule]\ncolour = red\n",
+	    "{P}:2: colour: unknown key in [schedule]");
+	expect_errors("[workload \"db.oltp\"]\nrows = 10\n",
+	    "{P}:2: rows: unknown key in [workload \"db.oltp\"]");
+	/* A key of another section is unknown here. */
+	expect_errors("[quiet]\nstate_dir = /x\n",
+	    "{P}:2: state_dir: unknown key in [quiet]");
+}
+
+static void
+test_bad_integer(void **state)
+{
+	(void)state;
+	expect_errors("[detect]\nbaseline_runs = ten\n",
+	    "{P}:2: baseline_runs: expected an integer from 3 to 1000, "
+	    "got \"ten\"");
+	expect_errors("[detect]\nbaseline_runs = 10.5\n",
+	    "{P}:2: baseline_runs: expected an integer from 3 to 1000, "
+	    "got \"10.5\"");
+}
+
+static void
+test_out_of_range(void **state)
+{
+	(void)state;
+	expect_errors("[detect]\nbaseline_runs = 1001\n",
+	    "{P}:2: baseline_runs: expected an integer from 3 to 1000, "
+	    "got \"1001\"");
+	expect_errors("[detect]\nbaseline_runs = -5\n",
+	    "{P}:2: baseline_runs: expected an integer from 3 to 1000, "
+	    "got \"-5\"");
+	expect_errors("[detect]\nconfirm_runs = 99999999999999999999\n",
+	    "{P}:2: confirm_runs: expected an integer from 1 to 20, "
+	    "got \"99999999999999999999\"");
+	expect_errors("[detect]\nfdr = 0.9\n",
+	    "{P}:2: fdr: expected a number from 0.0001 to 0.5, got \"0.9\"");
+	expect_errors("[quiet]\nmax_cpu_busy = 150%\n",
+	    "{P}:2: max_cpu_busy: expected a percentage from 0 to 100, "
+	    "got \"150%\"");
+	expect_errors("[quiet]\nmax_load = 0x10\n",
+	    "{P}:2: max_load: expected a number from 0 to 1024, "
+	    "got \"0x10\"");
+	expect_errors("[quiet]\nmax_load = 5%\n",
+	    "{P}:2: max_load: expected a number from 0 to 1024, got \"5%\"");
+}
+
+static void
+test_bad_bool(void **state)
+{
+	(void)state;
+	expect_errors("[schedule]\ncatch_up = maybe\n",
+	    "{P}:2: catch_up: expected yes, no, true, false, on, off, 1 or 0, "
+	    "got \"maybe\"");
+	expect_errors("[schedule]\ncatch_up = 2\n",
+	    "{P}:2: catch_up: expected yes, no, true, false, on, off, 1 or 0, "
+	    "got \"2\"");
+}
+
+static void
+test_bad_duration(void **state)
+{
+	(void)state;
+	expect_errors("[schedule]\njitter = 10 minutes\n",
+	    "{P}:2: jitter: expected a duration such as 90s, 10m, 2h or 1d, "
+	    "got \"10 minutes\"");
+	expect_errors("[schedule]\njitter = 1m1h\n",
+	    "{P}:2: jitter: expected units from largest to smallest, each "
+	    "once, got \"1m1h\"");
+	expect_errors("[schedule]\njitter = 2d\n",
+	    "{P}:2: jitter: expected a duration from 0s to 1d, got \"2d\"");
+	expect_errors("[schedule]\ninterval = 0s\n",
+	    "{P}:2: interval: expected a duration from 1s to 30d, or none, "
+	    "got \"0s\"");
+}
+
+static void
+test_bad_cron(void **state)
+{
+	(void)state;
+	expect_errors("[schedule]\ncron = 30 2 * *\n",
+	    "{P}:2: cron: expected 5 fields (minute hour day month weekday), "
+	    "@hourly, @daily or @weekly, or none, got 4 fields");
+	expect_errors("[schedule]\ncron = 0 30 2 * * *\n",
+	    "{P}:2: cron: expected 5 fields (minute hour day month weekday), "
+	    "@hourly, @daily or @weekly, or none, got 6 fields");
+	expect_errors("[schedule]\ncron = @yearly\n",
+	    "{P}:2: cron: expected 5 fields (minute hour day month weekday), "
+	    "@hourly, @daily or @weekly, or none, got \"@yearly\"");
+	expect_errors("[schedule]\ncron = 30 2 * * $\n",
+	    "{P}:2: cron: expected 5 fields (minute hour day month weekday), "
+	    "@hourly, @daily or @weekly, or none, got \"30 2 * * $\"");
+}
+
+static void
+test_cron_and_interval(void **state)
+{
+	(void)state;
+	expect_errors("[schedule]\ncron = 0 3 * * *\ninterval = 90s\n",
+	    "{P}:3: interval: expected cron or interval, not both "
+	    "(cron at line 2)");
+}
+
+static void
+test_duplicates(void **state)
+{
+	(void)state;
+	expect_errors("[quiet]\nmax_wait = 10m\nmax_wait = 20m\n",
+	    "{P}:3: max_wait: duplicate key (first at line 2)");
+	/* A bad first value still makes the second one a duplicate. */
+	expect_errors("[quiet]\nmax_wait = soon\nmax_wait = 20m\n",
+	    "{P}:2: max_wait: expected a duration such as 90s, 10m, 2h or "
+	    "1d, got \"soon\"\n"
+	    "{P}:3: max_wait: duplicate key (first at line 2)");
+	expect_errors("[quiet]\n\n[quiet]\npolicy = skip\n",
+	    "{P}:3: [quiet]: duplicate section (first at line 1)");
+	expect_errors("[sink \"a\"]\ntype = log\n[sink \"a\"]\ntype = log\n",
+	    "{P}:3: [sink \"a\"]: duplicate section (first at line 1)");
+}
+
+static void
+test_syntax(void **state)
+{
+	(void)state;
+	expect_errors("state_dir = /x\n",
+	    "{P}:1: state_dir: expected a [section] header before the first "
+	    "key");
+	expect_errors("[quiet]\npolicy wait\n", "{P}:2: expected key = value");
+	expect_errors("[quiet]\nmax load = 1\n",
+	    "{P}:2: \"max load\": expected key = value, the key made of "
+	    "letters, digits and '_'");
+	expect_errors("[quiet]\n= 1\n",
+	    "{P}:2: \"\": expected key = value, the key made of letters, "
+	    "digits and '_'");
+	expect_errors("[quiet\n", "{P}:1: expected [section] or "
+	    "[section \"name\"]");
+	expect_errors("[workload x]\n", "{P}:1: [workload x]: expected "
+	    "[section] or [section \"name\"]");
+	expect_errors("[workload \"a\"b\"]\n", "{P}:1: [workload \"a\"b\"]: "
+	    "expected [section] or [section \"name\"]");
+	expect_errors("[workload]\n", "{P}:1: [workload]: expected a name, "
+	    "as in [workload \"name\"]");
+	expect_errors("[schedule \"x\"]\n",
+	    "{P}:1: [schedule \"x\"]: this section takes no name");
+	expect_errors("[workload \"a b\"]\n", "{P}:1: [workload \"a b\"]: "
+	    "expected a name of up to 64 letters, digits, '.', '_', '+' or "
+	    "'-'");
+	/* Keys of a rejected section are not reported again. */
+	expect_errors("[bogus]\nx = 1\ny = 2\n[quiet]\npolicy = wait\n",
+	    "{P}:1: [bogus]: unknown section");
+}
+
+static void
+test_bad_values(void **state)
+{
+	(void)state;
+	expect_errors("[perfwatch]\nstate_dir =\n",
+	    "{P}:2: state_dir: expected an absolute path, got nothing");
+	expect_errors("[perfwatch]\nstate_dir = var/lib\n",
+	    "{P}:2: state_dir: expected an absolute path, got \"var/lib\"");
+	expect_errors("[perfwatch]\nprofile =\n",
+	    "{P}:2: profile: expected a value, got nothing");
+	expect_errors("[quiet]\npolicy = sometimes\n",
+	    "{P}:2: policy: expected wait, skip or annotate, "
+	    "got \"sometimes\"");
+	expect_errors("[workload \"x\"]\nsize = 12Q\n",
+	    "{P}:2: size: expected a size such as 4096, 512M or 2G or a "
+	    "multiple of RAM such as 2x, got \"12Q\"");
+	expect_errors("[workload \"x\"]\nsize = 100x\n",
+	    "{P}:2: size: expected a size such as 512M or a multiple of RAM "
+	    "from 0 to 64 such as 2x, got \"100x\"");
+	expect_errors("[workload \"x\"]\nfsync_every = 1.5G\n",
+	    "{P}:2: fsync_every: expected a size such as 4096, 512M or 2G, "
+	    "got \"1.5G\"");
+	expect_errors("[workload \"x\"]\nsize = 0\n",
+	    "{P}:2: size: expected a size from 1 to 1024T, got \"0\"");
+	expect_errors("[workload \"x\"]\nthreads = 1,,2\n",
+	    "{P}:2: threads: expected integers from 1 to 4096 separated by "
+	    "commas, got \"1,,2\"");
+	expect_errors("[workload \"x\"]\nthreads = 1, 5000\n",
+	    "{P}:2: threads: expected integers from 1 to 4096 separated by "
+	    "commas, got \"1, 5000\"");
+	expect_errors("[git \"x\"]\npath = /src\nworkloads = a,\n",
+	    "{P}:3: workloads: expected names separated by commas, "
+	    "got \"a,\"");
+	/* A long value is quoted back shortened. */
+	expect_errors("[quiet]\npolicy = "
+	    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+	    "\n", "{P}:2: policy: expected wait, skip or annotate, got "
+	    "\"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...\"");
+}
+
+static void
+test_sinks_and_git(void **state)
+{
+	(void)state;
+	expect_errors("[sink \"ops\"]\ntype = email\nto = ops@\n",
+	    "{P}:1: [sink \"ops\"]: missing to, which a sink of type email "
+	    "needs\n"
+	    "{P}:3: to: expected addresses such as ops@example.org separated "
+	    "by commas, got \"ops@\"");
+	expect_errors("[sink \"ops\"]\ntype = email\nto = ops@example.org\n",
+	    "{P}:1: [sink \"ops\"]: missing smtp_url (or sendmail = yes), "
+	    "which a sink of type email needs");
+	expect_errors("[sink \"ops\"]\ntype = email\nto = a@example.org\n"
+	    "sendmail = yes\nurl = https://example.org/x\n",
+	    "{P}:5: url: not used by a sink of type email, only by type "
+	    "webhook");
+	expect_errors("[sink \"h\"]\ntype = webhook\n",
+	    "{P}:1: [sink \"h\"]: missing url, which a sink of type webhook "
+	    "needs");
+	expect_errors("[sink \"h\"]\nmin_state = suspected\n",
+	    "{P}:1: [sink \"h\"]: missing type");
+	expect_errors("[sink \"h\"]\ntype = webhook\nurl = ftp://example.org/\n",
+	    "{P}:1: [sink \"h\"]: missing url, which a sink of type webhook "
+	    "needs\n"
+	    "{P}:3: url: expected a URL starting with http:// or https://, "
+	    "got \"ftp://example.org/\"");
+	expect_errors("[sink \"m\"]\ntype = email\nto = a@example.org\n"
+	    "smtp_url = smtp://mail.example.org:70000\n",
+	    "{P}:1: [sink \"m\"]: missing smtp_url (or sendmail = yes), "
+	    "which a sink of type email needs\n"
+	    "{P}:4: smtp_url: expected a URL starting with smtp:// or "
+	    "smtps://, got \"smtp://mail.example.org:70000\"");
+	expect_errors("[sink \"m\"]\ntype = log\nfrom = Perf Watch\n",
+	    "{P}:3: from: expected an address such as perfwatch@example.org, "
+	    "got \"Perf Watch\"\n"
+	    "{P}:3: from: not used by a sink of type log, only by type email");
+	expect_errors("[git \"linux\"]\nbranch = master\n",
+	    "{P}:1: [git \"linux\"]: missing path");
+}
+
+static void
+test_control_characters(void **state)
+{
+	static const char	 text[] = "[quiet]\npolicy = wa\0it\n";
+	struct config		*cfg;
+	char			*cause = NULL;
+
+	(void)state;
+	cfg = config_load_buffer("t.conf", text, sizeof(text) - 1, &cause);
+	assert_null(cfg);
+	assert_string_equal(cause, "t.conf:2: expected text, found a control "
+	    "character (byte 12)");
+	free(cause);
+
+	cfg = load_str("[quiet]\r\npolicy = skip\rx\n", &cause);
+	assert_null(cfg);
+	assert_string_equal(cause, "t.conf:2: expected text, found a control "
+	    "character (byte 14)");
+	free(cause);
+}
+
+static void
+test_line_length(void **state)
+{
+	struct config	*cfg;
+	char		 text[512], *cause, *want;
+	int		 limit = INI_MAX_LINE - 2, vlen;
+
+	(void)state;
+	/* "path=" and a value: exactly at the limit loads. */
+	vlen = limit - 5;
+	snprintf(text, sizeof(text), "[git \"x\"]\npath   =   /%0*d\n",
+	    vlen - 1, 0);
+	cfg = load_text(text, &cause);
+	assert_non_null(cfg);
+	assert_int_equal(strlen(config_get_str(cfg, "git x", "path")), vlen);
+	config_free(cfg);
+
+	snprintf(text, sizeof(text), "[git \"x\"]\npath = /%0*d\n", vlen, 0);
+	/* Sorted by line: the header's error comes first. */
+	xasprintf(&want, "{P}:1: [git \"x\"]: missing path\n"
+	    "{P}:2: path: line too long, expected at most %d bytes of "
+	    "key=value", limit);
+	expect_errors(text, want);
+	free(want);
+}
+
+static void
+test_many_errors(void **state)
+{
+	char	*text, *tmp, *want;
+	int	 i;
+
+	(void)state;
+	text = xstrdup("[quiet]\n");
+	want = xstrdup("");
+	for (i = 0; i < 25; i++) {
+		xasprintf(&tmp, "%sbogus%d = 1\n", text, i);
+		free(text);
+		text = tmp;
+		if (i < CONFIG_MAX_ERRORS) {
+			xasprintf(&tmp, "%s{P}:%d: bogus%d: unknown key in "
+			    "[quiet]\n", want, i + 2, i);
+			free(want);
+			want = tmp;
+		}
+	}
+	xasprintf(&tmp, "%s{P}: 5 more errors not shown", want);
+	free(want);
+	expect_errors(text, tmp);
+	free(tmp);
+	free(text);
+}
+
+static void
+test_missing_file(void **state)
+{
+	struct config	*cfg;
+	char		*cause = NULL, *want;
+
+	(void)state;
+	errno = 0;
+	cfg = config_load("/nonexistent/perfwatch.conf", &cause);
+	assert_null(cfg);
+	assert_int_equal(errno, ENOENT);
+	assert_string_equal(cause, "/nonexistent/perfwatch.conf: No such file "
+	    "or directory");
+	free(cause);
+
+	cfg = config_load(test_dir, &cause);
+	assert_null(cfg);
+	xasprintf(&want, "%s: expected a regular file of at most 1048576 "
+	    "bytes", test_dir);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+}
+
+static void
+test_defaults(void **state)
+{
+	struct config	*cfg;
+
+	(void)state;
+	cfg = config_default();
+	assert_null(config_file(cfg));
+	assert_string_equal(config_get_str(cfg, "perfwatch", "state_dir"),
+	    "/var/lib/perfwatch");
+	assert_string_equal(config_get_str(cfg, "perfwatch", "work_dir"),
+	    "/var/tmp/perfwatch");
+	assert_string_equal(config_get_str(cfg, "perfwatch", "profile"),
+	    "nightly");
+	assert_string_equal(config_get_str(cfg, "perfwatch", "user"),
+	    "perfwatch");
+	assert_string_equal(config_get_str(cfg, "perfwatch", "socket"),
+	    "/run/perfwatch/perfwatchd.sock");
+	assert_string_equal(config_get_str(cfg, "perfwatch", "log_level"),
+	    "info");
+	assert_string_equal(config_get_str(cfg, "schedule", "cron"),
+	    "30 2 * * *");
+	assert_null(config_get_str(cfg, "schedule", "interval"));
+	assert_int_equal(config_get_duration(cfg, "schedule", "interval"), 0);
+	assert_int_equal(config_get_duration(cfg, "schedule", "jitter"), 900);
+	assert_int_equal(config_get_bool(cfg, "schedule", "catch_up"), 1);
+	assert_string_equal(config_get_str(cfg, "quiet", "policy"), "wait");
+	assert_int_equal(config_get_duration(cfg, "quiet", "max_wait"), 1800);
+	assert_true(config_get_number(cfg, "quiet", "max_load") == 0.5);
+	assert_true(config_get_number(cfg, "quiet", "max_cpu_busy") == 25.0);
+	assert_int_equal(config_get_bool(cfg, "triggers", "packages"), 1);
+	assert_int_equal(config_get_duration(cfg, "triggers",
+	    "package_settle"), 600);
+	assert_string_equal(config_get_str(cfg, "triggers", "dpkg_admin_dir"),
+	    "/var/lib/dpkg");
+	assert_int_equal(config_get_duration(cfg, "triggers", "boot_settle"),
+	    300);
+	assert_int_equal(config_get_bool(cfg, "triggers", "rerun_suspected"),
+	    1);
+	assert_string_equal(config_get_str(cfg, "detect", "baseline"),
+	    "rolling");
+	assert_int_equal(config_get_int(cfg, "detect", "baseline_runs"), 10);
+	assert_true(config_get_number(cfg, "detect", "min_change") == 2.0);
+	assert_true(config_get_number(cfg, "detect", "fdr") == 0.05);
+	assert_int_equal(config_get_int(cfg, "detect", "confirm_runs"), 2);
+	/* Named sections not in the file read as their defaults. */
+	assert_int_equal(config_get_int(cfg, "workload", "iterations"), 5);
+	assert_int_equal(config_get_int(cfg, "workload disk.bonnie",
+	    "iterations"), 5);
+	assert_int_equal(config_get_duration(cfg, "workload x", "timeout"),
+	    600);
+	assert_int_equal(config_get_bool(cfg, "workload x", "destroy_data"),
+	    0);
+	assert_null(config_get_str(cfg, "workload x", "command"));
+	assert_int_equal(config_get_size(cfg, "workload x", "size"), 0);
+	assert_string_equal(config_get_str(cfg, "sink x", "sendmail_path"),
+	    "/usr/sbin/sendmail");
+	assert_int_equal(config_get_duration(cfg, "sink x", "max_age"),
+	    2 * 86400);
+	assert_string_equal(config_get_str(cfg, "git x", "branch"), "main");
+	assert_int_equal(config_is_set(cfg, "perfwatch", "state_dir"), 0);
+	assert_null(config_sections(cfg, "workload", 0));
+	config_free(cfg);
+}
+
+static void
+test_values(void **state)
+{
+	static const char	 text[] =
+	    "[perfwatch]\n"
+	    "state_dir = /srv/perfwatch\n"
+	    "log_level = debug\n"
+	    "[schedule]\n"
+	    "interval = 90s\n"
+	    "jitter = 1h30m\n"
+	    "catch_up = off\n"
+	    "[quiet]\n"
+	    "policy = annotate\n"
+	    "max_load = 1.25\n"
+	    "max_cpu_busy = 30%\n"
+	    "[detect]\n"
+	    "min_change = 5\n"
+	    "fdr = 0.01\n"
+	    "[workload \"db.oltp\"]\n"
+	    "threads = 1, 2,4 8\n"
+	    "table_size = 100000\n"
+	    "size = 512M\n"
+	    "fsync_every = 0\n"
+	    "[workload \"disk.bonnie\"]\n"
+	    "size = 2x\n"
+	    "iterations = 3\n"
+	    "direct = TRUE\n"
+	    "[sink \"ops\"]\n"
+	    "type = email\n"
+	    "to = Ops Team <ops@example.org>, dev@example.org\n"
+	    "from = perfwatch@host.example.org\n"
+	    "sendmail = yes\n"
+	    "[git \"linux\"]\n"
+	    "path = /srv/src/linux\n"
+	    "workloads = sys.* disk.*\n";
+	struct config	*cfg;
+	char		*cause, **list;
+	int64_t		*ints;
+	size_t		 n;
+
+	(void)state;
+	cfg = load_text(text, &cause);
+	assert_non_null(cfg);
+	assert_string_equal(config_file(cfg), test_path);
+	assert_string_equal(config_get_str(cfg, "perfwatch", "state_dir"),
+	    "/srv/perfwatch");
+	assert_int_equal(config_is_set(cfg, "perfwatch", "state_dir"), 1);
+	assert_int_equal(config_is_set(cfg, "perfwatch", "work_dir"), 0);
+	assert_string_equal(config_get_str(cfg, "perfwatch", "log_level"),
+	    "debug");
+	/* An interval alone replaces the default cron. */
+	assert_int_equal(config_get_duration(cfg, "schedule", "interval"), 90);
+	assert_null(config_get_str(cfg, "schedule", "cron"));
+	assert_int_equal(config_get_duration(cfg, "schedule", "jitter"), 5400);
+	assert_int_equal(config_get_bool(cfg, "schedule", "catch_up"), 0);
+	assert_true(config_get_number(cfg, "quiet", "max_load") == 1.25);
+	assert_true(config_get_number(cfg, "quiet", "max_cpu_busy") == 30.0);
+	assert_true(config_get_number(cfg, "detect", "min_change") == 5.0);
+	assert_true(config_get_number(cfg, "detect", "fdr") == 0.01);
+
+	ints = config_get_intlist(cfg, "workload db.oltp", "threads", &n);
+	assert_int_equal(n, 4);
+	assert_int_equal(ints[0], 1);
+	assert_int_equal(ints[1], 2);
+	assert_int_equal(ints[2], 4);
+	assert_int_equal(ints[3], 8);
+	free(ints);
+	assert_int_equal(config_get_int(cfg, "workload db.oltp", "table_size"),
+	    100000);
+	assert_int_equal(config_get_size(cfg, "workload db.oltp", "size"),
+	    512LL * 1024 * 1024);
+	assert_true(config_get_ram_multiple(cfg, "workload db.oltp", "size") ==
+	    0);
+	assert_int_equal(config_is_set(cfg, "workload db.oltp", "fsync_every"),
+	    1);
+	assert_int_equal(config_get_size(cfg, "workload db.oltp",
+	    "fsync_every"), 0);
+	assert_int_equal(config_get_int(cfg, "workload db.oltp", "iterations"),
+	    5);
+	assert_int_equal(config_get_int(cfg, "workload disk.bonnie",
+	    "iterations"), 3);
+	assert_true(config_get_ram_multiple(cfg, "workload disk.bonnie",
+	    "size") == 2.0);
+	assert_int_equal(config_get_size(cfg, "workload disk.bonnie", "size"),
+	    0);
+	assert_int_equal(config_get_bool(cfg, "workload disk.bonnie",
+	    "direct"), 1);
+	ints = config_get_intlist(cfg, "workload disk.bonnie", "threads", &n);
+	assert_int_equal(n, 0);
+	free(ints);
+
+	assert_string_equal(config_sections(cfg, "workload", 0), "db.oltp");
+	assert_string_equal(config_sections(cfg, "workload", 1),
+	    "disk.bonnie");
+	assert_null(config_sections(cfg, "workload", 2));
+	assert_string_equal(config_sections(cfg, "sink", 0), "ops");
+	assert_null(config_sections(cfg, "sink", 1));
+	assert_string_equal(config_sections(cfg, "git", 0), "linux");
+	assert_null(config_sections(cfg, "schedule", 0));
+
+	list = config_get_list(cfg, "sink ops", "to");
+	assert_string_equal(list[0], "Ops Team <ops@example.org>");
+	assert_string_equal(list[1], "dev@example.org");
+	assert_null(list[2]);
+	config_list_free(list);
+	assert_int_equal(config_get_bool(cfg, "sink ops", "sendmail"), 1);
+	list = config_get_list(cfg, "git linux", "workloads");
+	assert_string_equal(list[0], "sys.*");
+	assert_string_equal(list[1], "disk.*");
+	assert_null(list[2]);
+	config_list_free(list);
+	list = config_get_list(cfg, "git nosuch", "workloads");
+	assert_null(list[0]);
+	config_list_free(list);
+	config_free(cfg);
+}
+
+static void
+test_accepted_syntax(void **state)
+{
+	static const char	 text[] =
+	    "\xef\xbb\xbf# a comment\r\n"
+	    "; another\r\n"
+	    "  [ schedule ]   # after a header\r\n"
+	    "cron=@daily\r\n"
+	    "\tjitter\t=\t5m\t; inline\r\n"
+	    "  catch_up = YES # inline\r\n"
+	    "[quiet]\n"
+	    "policy = skip\t#tab then comment\n"
+	    "[workload \"x\"]\n"
+	    "command = echo a;b#c\n"
+	    "[sink \"s\"]\n"
+	    "type = email\n"
+	    "to = a@example.org\n"
+	    "smtp_url = smtps://user@[::1]:465/\n"
+	    "[sink \"t\"]\n"
+	    "type = webhook\n"
+	    "url = https://hooks.example.org/x?y=1#z\n"
+	    "[schedule]";
+	struct config	*cfg;
+	char		*cause = NULL;
+
+	(void)state;
+	/* The last line repeats [schedule]: drop it for the good file. */
+	cfg = config_load_buffer("t.conf", text, sizeof(text) - 1 - 10,
+	    &cause);
+	if (cfg == NULL)
+		fail_msg("%s", cause);
+	assert_string_equal(config_get_str(cfg, "schedule", "cron"), "@daily");
+	assert_int_equal(config_get_duration(cfg, "schedule", "jitter"), 300);
+	assert_int_equal(config_get_bool(cfg, "schedule", "catch_up"), 1);
+	assert_string_equal(config_get_str(cfg, "quiet", "policy"), "skip");
+	assert_string_equal(config_get_str(cfg, "sink s", "smtp_url"),
+	    "smtps://user@[::1]:465/");
+	assert_string_equal(config_get_str(cfg, "sink t", "url"),
+	    "https://hooks.example.org/x?y=1#z");
+	config_free(cfg);
+
+	cfg = config_load_buffer("t.conf", text, sizeof(text) - 1, &cause);
+	assert_null(cfg);
+	assert_string_equal(cause, "t.conf:18: [schedule]: duplicate section "
+	    "(first at line 3)");
+	free(cause);
+
+	/* '#' not after a blank is part of the value. */
+	cfg = load_str("[workload \"x\"]\ncommand = echo a;b#c\n", &cause);
+	assert_non_null(cfg);
+	assert_string_equal(config_get_str(cfg, "workload x", "command"),
+	    "echo a;b#c");
+	config_free(cfg);
+
+	cfg = load_str("[schedule]\ncron = */15 8-18 * * MON-FRI\n", &cause);
+	assert_non_null(cfg);
+	assert_string_equal(config_get_str(cfg, "schedule", "cron"),
+	    "*/15 8-18 * * MON-FRI");
+	config_free(cfg);
+
+	/* An empty file is the defaults. */
+	cfg = load_str("", &cause);
+	assert_non_null(cfg);
+	assert_string_equal(config_get_str(cfg, "schedule", "cron"),
+	    "30 2 * * *");
+	config_free(cfg);
+}
+
+static void
+test_none(void **state)
+{
+	struct config	*cfg;
+	char		*cause;
+
+	(void)state;
+	cfg = load_text("[schedule]\ncron = none\ninterval = none\n", &cause);
+	assert_non_null(cfg);
+	assert_null(config_get_str(cfg, "schedule", "cron"));
+	assert_null(config_get_str(cfg, "schedule", "interval"));
+	assert_int_equal(config_is_set(cfg, "schedule", "cron"), 1);
+	config_free(cfg);
+	/* "none" is a word only where the schema allows it. */
+	cfg = load_text("[git \"x\"]\npath = /x\nbuild = none\n", &cause);
+	assert_non_null(cfg);
+	assert_string_equal(config_get_str(cfg, "git x", "build"), "none");
+	config_free(cfg);
+	cfg = load_text("[schedule]\ncron = none\ninterval = 10m\n", &cause);
+	assert_non_null(cfg);
+	assert_int_equal(config_get_duration(cfg, "schedule", "interval"),
+	    600);
+	config_free(cfg);
+}
+
+/* Dump cfg into an allocated string. */
+static char *
+dump_string(const struct config *cfg)
+{
+	FILE	*fp;
+	char	*buf = NULL;
+	size_t	 len = 0;
+
+	fp = open_memstream(&buf, &len);
+	assert_non_null(fp);
+	assert_int_equal(config_dump(cfg, fp), 0);
+	fclose(fp);
+	return buf;
+}
+
+/* Read a file of the checkout into an allocated string. */
+static char *
+read_top_file(const char *rel, size_t *lenp)
+{
+	const char	*top = getenv("PERFWATCH_TOP");
+	char		*path, *buf;
+	FILE		*fp;
+	long		 len;
+
+	xasprintf(&path, "%s/%s", top != NULL ? top : ".", rel);
+	fp = fopen(path, "r");
+	if (fp == NULL)
+		fail_msg("%s: %s", path, strerror(errno));
+	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
+	len = ftell(fp);
+	rewind(fp);
+	buf = xmalloc(len + 1);
+	assert_int_equal(fread(buf, 1, len, fp), (size_t)len);
+	buf[len] = '\0';
+	fclose(fp);
+	free(path);
+	if (lenp != NULL)
+		*lenp = len;
+	return buf;
+}
+
+/* The sample file with every "#key = value" and "#[...]" line enabled. */
+static char *
+sample_uncommented(void)
+{
+	char	*text, *out, *line, *save = NULL;
+	size_t	 o = 0, n;
+
+	text = read_top_file("etc/perfwatch.conf", &n);
+	out = xmalloc(n + 1);
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#' && (line[1] == '[' ||
+		    (line[1] >= 'a' && line[1] <= 'z')))
+			line++;
+		o += sprintf(out + o, "%s\n", line);
+	}
+	out[o] = '\0';
+	free(text);
+	return out;
+}
+
+static void
+test_dump_round_trip(void **state)
+{
+	struct config	*cfg, *again;
+	char		*text, *d1, *d2, *cause = NULL;
+
+	(void)state;
+	cfg = config_default();
+	d1 = dump_string(cfg);
+	assert_true(strncmp(d1, "[perfwatch]\nstate_dir = /var/lib/perfwatch\n"
+	    "work_dir = /var/tmp/perfwatch\n", 73) == 0);
+	assert_non_null(strstr(d1, "\n\n[schedule]\ncron = 30 2 * * *\n"
+	    "interval = none\njitter = 15m\ncatch_up = yes\n\n[quiet]\n"));
+	free(d1);
+	config_free(cfg);
+
+	text = sample_uncommented();
+	cfg = config_load_buffer("sample", text, strlen(text), &cause);
+	if (cfg == NULL)
+		fail_msg("%s", cause);
+	d1 = dump_string(cfg);
+	again = config_load_buffer("dump", d1, strlen(d1), &cause);
+	if (again == NULL)
+		fail_msg("%s", cause);
+	d2 = dump_string(again);
+	assert_string_equal(d1, d2);
+	/* A sink shows only the keys of its type. */
+	assert_non_null(strstr(d1, "[sink \"hook\"]\ntype = webhook\n"
+	    "min_state = confirmed\nmax_age = 2d\n"
+	    "url = https://hooks.example.org/perfwatch\n"));
+	free(d1);
+	free(d2);
+	free(text);
+	config_free(cfg);
+	config_free(again);
+}
+
+static void
+test_check(void **state)
+{
+	FILE	*fp;
+	char	*buf = NULL, *want, *cause;
+	size_t	 len = 0;
+	struct config *cfg;
+
+	(void)state;
+	cfg = load_text("[quiet]\npolicy = skip\n", &cause);
+	assert_non_null(cfg);
+	config_free(cfg);
+	fp = open_memstream(&buf, &len);
+	assert_int_equal(config_check(test_path, fp, 0), 0);
+	fclose(fp);
+	xasprintf(&want, "%s: configuration OK\n", test_path);
+	assert_string_equal(buf, want);
+	free(want);
+	free(buf);
+
+	buf = NULL;
+	fp = open_memstream(&buf, &len);
+	assert_int_equal(config_check(test_path, fp, 1), 0);
+	fclose(fp);
+	assert_non_null(strstr(buf, "\n[quiet]\npolicy = skip\n"));
+	free(buf);
+
+	cfg = load_text("[quiet]\npolicy = never\nmax_load = -1\n", &cause);
+	assert_null(cfg);
+	free(cause);
+	buf = NULL;
+	fp = open_memstream(&buf, &len);
+	assert_int_equal(config_check(test_path, fp, 1), -1);
+	fclose(fp);
+	want = with_path("{P}:2: policy: expected wait, skip or annotate, "
+	    "got \"never\"\n{P}:3: max_load: expected a number from 0 to "
+	    "1024, got \"-1\"\n");
+	assert_string_equal(buf, want);
+	free(want);
+	free(buf);
+}
+
+static void
+test_schema(void **state)
+{
+	struct config_value	 v;
+	char			*what;
+	size_t			 i, j;
+
+	(void)state;
+	for (i = 0; i < nitems(config_keys); i++) {
+		/* Every key is in a known section, once. */
+		assert_non_null(config_find_type(config_keys[i].section,
+		    strlen(config_keys[i].section)));
+		for (j = i + 1; j < nitems(config_keys); j++)
+			assert_false(strcmp(config_keys[i].section,
+			    config_keys[j].section) == 0 &&
+			    strcmp(config_keys[i].key, config_keys[j].key) == 0);
+		if (config_keys[i].def == NULL)
+			continue;
+		memset(&v, 0, sizeof(v));
+		if (config_parse_value(&config_keys[i], config_keys[i].def,
+		    &v, &what) == -1)
+			fail_msg("%s.%s: %s", config_keys[i].section,
+			    config_keys[i].key, what);
+		free(v.str);
+	}
+}
+
+/* The [section] a sample or manual line opens, or NULL. */
+static const char *
+section_of(const char *line, const char *prefix, char *buf, size_t len)
+{
+	size_t	 n;
+
+	if (strncmp(line, prefix, strlen(prefix)) != 0)
+		return NULL;
+	line += strlen(prefix);
+	n = strspn(line, "abcdefghijklmnopqrstuvwxyz");
+	if (n == 0 || n >= len)
+		return NULL;
+	memcpy(buf, line, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+static void
+test_sample_in_step(void **state)
+{
+	char		*text, *line, *save = NULL, sec[32], *found;
+	const char	*cur = "";
+	const struct config_key *k;
+	size_t		 i, klen;
+
+	(void)state;
+	text = read_top_file("etc/perfwatch.conf", NULL);
+	found = xcalloc(nitems(config_keys), 1);
+	for (line = strtok_r(text, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#')
+			line++;
+		if (section_of(line, "[", sec, sizeof(sec)) != NULL) {
+			cur = sec;
+			continue;
+		}
+		for (i = 0; i < nitems(config_keys); i++) {
+			k = &config_keys[i];
+			klen = strlen(k->key);
+			if (strcmp(k->section, cur) != 0 ||
+			    strncmp(line, k->key, klen) != 0 ||
+			    strncmp(line + klen, " = ", 3) != 0)
+				continue;
+			found[i] = 1;
+			/* Unnamed sections show their defaults. */
+			if (!config_find_type(cur, strlen(cur))->named &&
+			    (k->def == NULL ||
+			    strcmp(line + klen + 3, k->def) != 0))
+				fail_msg("sample: %s.%s shows \"%s\", default "
+				    "\"%s\"", cur, k->key, line + klen + 3,
+				    k->def != NULL ? k->def : "(none)");
+		}
+	}
+	for (i = 0; i < nitems(config_keys); i++)
+		if (!found[i])
+			fail_msg("sample: no %s.%s", config_keys[i].section,
+			    config_keys[i].key);
+	free(found);
+	free(text);
+}
+
+static void
+test_manual_in_step(void **state)
+{
+	char		*text, *line, *save = NULL, sec[32], key[64];
+	char		*item = NULL, *tmp;
+	const char	*cur = "";
+	int		*found;
+	int		 ki = -1;
+	size_t		 i, n;
+
+	(void)state;
+	text = read_top_file("man/perfwatch.conf.5", NULL);
+	found = xcalloc(nitems(config_keys), sizeof(*found));
+	for (line = strtok_r(text, "\n", &save); ; line = strtok_r(NULL, "\n",
+	    &save)) {
+		/* An item ends at the next item, list end or heading. */
+		if (ki != -1 && (line == NULL || strncmp(line, ".It", 3) == 0 ||
+		    strncmp(line, ".El", 3) == 0 ||
+		    strncmp(line, ".S", 2) == 0)) {
+			if (config_keys[ki].def != NULL &&
+			    strstr(item, config_keys[ki].def) == NULL)
+				fail_msg("manual: %s.%s does not give its "
+				    "default \"%s\"", cur, config_keys[ki].key,
+				    config_keys[ki].def);
+			found[ki]++;
+			free(item);
+			item = NULL;
+			ki = -1;
+		}
+		if (line == NULL)
+			break;
+		if (strncmp(line, ".S", 2) == 0) {
+			if (section_of(line, ".Ss [", sec, sizeof(sec)) != NULL)
+				cur = sec;
+			else
+				cur = "";
+			continue;
+		}
+		if (ki != -1) {
+			xasprintf(&tmp, "%s\n%s", item, line);
+			free(item);
+			item = tmp;
+			continue;
+		}
+		if (*cur == '\0' || strncmp(line, ".It Ic ", 7) != 0)
+			continue;
+		n = strcspn(line + 7, " ");
+		assert_true(n < sizeof(key));
+		memcpy(key, line + 7, n);
+		key[n] = '\0';
+		if ((ki = config_find_key(cur, key)) == -1)
+			fail_msg("manual: %s.%s is not in the schema", cur, key);
+		item = xstrdup(line);
+	}
+	for (i = 0; i < nitems(config_keys); i++)
+		if (found[i] != 1)
+			fail_msg("manual: %s.%s described %d times",
+			    config_keys[i].section, config_keys[i].key,
+			    found[i]);
+	free(found);
+	free(text);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_unknown_section),
+		cmocka_unit_test(test_unknown_key),
+		cmocka_unit_test(test_bad_integer),
+		cmocka_unit_test(test_out_of_range),
+		cmocka_unit_test(test_bad_bool),
+		cmocka_unit_test(test_bad_duration),
+		cmocka_unit_test(test_bad_cron),
+		cmocka_unit_test(test_cron_and_interval),
+		cmocka_unit_test(test_duplicates),
+		cmocka_unit_test(test_syntax),
+		cmocka_unit_test(test_bad_values),
+		cmocka_unit_test(test_sinks_and_git),
+		cmocka_unit_test(test_control_characters),
+		cmocka_unit_test(test_line_length),
+		cmocka_unit_test(test_many_errors),
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_accepted_syntax),
+		cmocka_unit_test(test_none),
+		cmocka_unit_test(test_dump_round_trip),
+		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_schema),
+		cmocka_unit_test(test_sample_in_step),
+		cmocka_unit_test(test_manual_in_step),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
