@@ -32,12 +32,13 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
 endif
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread $(OPT) \
 	     $(WARN) $(SAN_FLAGS) -I. -Icommon $(PKG_CFLAGS) $(CFLAGS) \
-	     -DSYSCONFDIR='"$(SYSCONFDIR)"'
+	     -DSYSCONFDIR='"$(SYSCONFDIR)"' \
+	     -DPROFILEDIR='"$(EXAMPLEDIR)/profiles"'
 ALL_LDFLAGS = -pthread $(SAN_FLAGS) $(LDFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) -lm
 
 # Library modules, most dependent first (the static link order).
-MODULES	 = bisect notify detect workloads sysinfo store common
+MODULES	 = bisect notify detect workloads store sysinfo common
 
 define module_vars
 SRC_$(1) := $$(wildcard $(1)/*.c)
@@ -56,7 +57,7 @@ PERFWATCHD = $(BUILD)/bin/perfwatchd
 UNIT_SRC  = $(wildcard tests/unit/test_*.c)
 UNIT_BIN  = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
 TEST_MODS_common   = common
-TEST_MODS_store    = store common
+TEST_MODS_store    = store sysinfo common
 TEST_MODS_detect   = detect store sysinfo common
 TEST_MODS_stats    = detect common
 TEST_MODS_sysinfo  = sysinfo common

@@ -36,6 +36,7 @@ struct cli_cmd {
 struct store	*cli_store(struct cli *);
 int		 cli_usage(const char *usage);
 int		 cli_output_option(struct cli *, const char *);
+void		 cli_getopt_reset(void);
 extern const char *cli_progname;
 
 /* table.c: a text table, or the same rows as CSV. */
@@ -58,5 +59,15 @@ int	cmd_import(struct cli *, int, char **);
 int	cmd_export(struct cli *, int, char **);
 int	cmd_history(struct cli *, int, char **);
 int	cmd_show(struct cli *, int, char **);
+
+/* run.c, report.c */
+int		 cmd_run(struct cli *, int, char **);
+int		 cli_run_report(struct cli *, int64_t run, int json);
+
+/* env.c */
+struct sysinfo_opts;
+int		 cmd_env(struct cli *, int, char **);
+void		 cli_sysinfo_opts(struct cli *, struct sysinfo_opts *);
+const char	*cli_work_dir(struct cli *);
 
 #endif

@@ -15,18 +15,6 @@
 #include "detect/stats.h"
 #include "cli.h"
 
-/* Reset getopt for a subcommand's own arguments. */
-static void
-getopt_reset(void)
-{
-#if defined(__FreeBSD__) || defined(__OpenBSD__) || defined(__NetBSD__)
-	optreset = 1;
-	optind = 1;
-#else
-	optind = 0;
-#endif
-}
-
 static int
 parse_format(const char *s, enum store_format *f)
 {
@@ -59,7 +47,7 @@ cmd_import(struct cli *c, int argc, char **argv)
 	FILE			*f;
 	int			 ch, replace = 0, json = 0, rc;
 
-	getopt_reset();
+	cli_getopt_reset();
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'r':
@@ -132,7 +120,7 @@ cmd_export(struct cli *c, int argc, char **argv)
 	FILE		*f = stdout;
 	int		 ch, rc;
 
-	getopt_reset();
+	cli_getopt_reset();
 	while ((ch = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
@@ -302,7 +290,7 @@ cmd_history(struct cli *c, int argc, char **argv)
 	int			 ch, rc = 0;
 
 	memset(&filt, 0, sizeof(filt));
-	getopt_reset();
+	cli_getopt_reset();
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'w':

@@ -24,6 +24,9 @@
 const char *cli_progname = "perfwatch";
 
 static const struct cli_cmd cli_cmds[] = {
+	{ "run", cmd_run, "run [--profile P] [--workload GLOB]... "
+	    "[--iterations N] [--label L] [--json]",
+	    "measure the battery now and record a run" },
 	{ "import", cmd_import, "import [--replace] [--format csv|jsonl] "
 	    "FILE|-", "add a history of samples from CSV or JSON Lines" },
 	{ "export", cmd_export, "export [--format csv|jsonl] [--run LABEL]... "
@@ -32,6 +35,9 @@ static const struct cli_cmd cli_cmds[] = {
 	    "[--limit N] [--json|--csv]", "a metric's summary run by run" },
 	{ "show", cmd_show, "show [--json|--csv] RUN",
 	    "every metric of one run" },
+	{ "env", cmd_env, "env show [--packages] [--json] [RUN] | "
+	    "env diff [--json] RUN_A RUN_B",
+	    "the machine snapshot of a run, or what changed between two" },
 };
 
 static void
@@ -54,6 +60,18 @@ cli_usage(const char *usage)
 {
 	fprintf(stderr, "usage: perfwatch %s\n", usage);
 	return EXIT_USAGE;
+}
+
+/* Reset getopt for a subcommand's own arguments. */
+void
+cli_getopt_reset(void)
+{
+#if defined(__FreeBSD__) || defined(__OpenBSD__) || defined(__NetBSD__)
+	optreset = 1;
+	optind = 1;
+#else
+	optind = 0;
+#endif
 }
 
 /* Accept --json or --csv; 1 if arg was one of them. */

@@ -16,6 +16,7 @@
 #define EXIT_SOFTWARE	70	/* EX_SOFTWARE */
 #define EXIT_CANTCREAT	73	/* EX_CANTCREAT */
 #define EXIT_IOERR	74	/* EX_IOERR */
+#define EXIT_TEMPFAIL	75	/* EX_TEMPFAIL */
 #define EXIT_CONFIG	78	/* EX_CONFIG */
 
 /* Which way a metric gets better. */

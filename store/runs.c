@@ -792,3 +792,113 @@ store_metrics_free(struct store_metric *ms, size_t n)
 		store_metric_clear(&ms[i]);
 	free(ms);
 }
+
+/* A named setting; 0 and *value (allocated) when set, -1 otherwise. */
+int
+store_setting_get(struct store *st, const char *key, char **value)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	if ((stmt = store_stmt(st, STMT_SETTING_GET,
+	    "SELECT value FROM settings WHERE key = ?")) == NULL)
+		return -1;
+	sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		*value = store_col_strdup(stmt, 0);
+	sqlite3_reset(stmt);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* Set (or with value NULL, delete) a named setting. */
+int
+store_setting_set(struct store *st, const char *key, const char *value)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	if (value == NULL)
+		stmt = store_stmt(st, STMT_SETTING_DEL,
+		    "DELETE FROM settings WHERE key = ?");
+	else
+		stmt = store_stmt(st, STMT_SETTING_SET,
+		    "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)");
+	if (stmt == NULL)
+		return -1;
+	sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
+	if (value != NULL)
+		sqlite3_bind_text(stmt, 2, value, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	sqlite3_reset(stmt);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/*
+ * The host's first complete run with samples of a workload whose name
+ * starts with prefix; 0 and *run set when there is one.
+ */
+int
+store_run_first_with(struct store *st, int64_t host, const char *prefix,
+    int64_t *run)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT r.id FROM runs r WHERE"
+	    " r.host = ?1 AND r.status = 'complete' AND EXISTS (SELECT 1"
+	    " FROM samples s JOIN metrics m ON m.id = s.metric WHERE"
+	    " s.run = r.id AND substr(m.workload, 1, length(?2)) = ?2)"
+	    " ORDER BY r.started, r.id LIMIT 1", -1, &stmt, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, host);
+	sqlite3_bind_text(stmt, 2, prefix, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		*run = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* How each workload of a run ended, in name order. */
+int
+store_run_workloads(struct store *st, int64_t run,
+    struct store_run_workload **out, size_t *nout)
+{
+	sqlite3_stmt			*stmt;
+	struct store_run_workload	*w = NULL;
+	size_t				 n = 0;
+	int				 rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT workload, status, wall, cpu,"
+	    " error FROM run_workloads WHERE run = ? ORDER BY workload", -1,
+	    &stmt, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, run);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		w = xreallocarray(w, n + 1, sizeof(*w));
+		w[n].workload = store_col_strdup(stmt, 0);
+		w[n].status = store_col_strdup(stmt, 1);
+		w[n].wall = sqlite3_column_double(stmt, 2);
+		w[n].cpu = sqlite3_column_double(stmt, 3);
+		w[n].error = store_col_strdup(stmt, 4);
+		n++;
+	}
+	sqlite3_finalize(stmt);
+	*out = w;
+	*nout = n;
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+void
+store_run_workloads_free(struct store_run_workload *w, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(w[i].workload);
+		free(w[i].status);
+		free(w[i].error);
+	}
+	free(w);
+}

@@ -117,6 +117,25 @@ int		 store_run_workload_set(struct store *, int64_t run,
 		    const char *workload, const char *status, double wall,
 		    double cpu, const char *error);
 
+/* How one workload of a run ended (table run_workloads). */
+struct store_run_workload {
+	char	*workload;
+	char	*status;
+	double	 wall;
+	double	 cpu;
+	char	*error;
+};
+
+int		 store_run_workloads(struct store *, int64_t run,
+		    struct store_run_workload **, size_t *);
+void		 store_run_workloads_free(struct store_run_workload *, size_t);
+int		 store_run_first_with(struct store *, int64_t host,
+		    const char *workload_prefix, int64_t *run);
+int		 store_setting_get(struct store *, const char *key,
+		    char **value);
+int		 store_setting_set(struct store *, const char *key,
+		    const char *value);
+
 /* Samples of a run, one series per metric, ordered by workload, metric. */
 int		 store_run_series(struct store *, int64_t run,
 		    struct store_series **, size_t *);
@@ -129,6 +148,15 @@ int		 store_metrics_list(struct store *, const char *workload,
 		    const char *metric, struct store_metric **, size_t *);
 void		 store_metrics_free(struct store_metric *, size_t);
 void		 store_series_free(struct store_series *, size_t);
+
+/* snapshots.c: machine snapshots, stored once per distinct content. */
+struct snapshot;
+int64_t		 store_snapshot_put(struct store *, const struct snapshot *,
+		    char **cause);
+struct snapshot	*store_snapshot_get(struct store *, int64_t id,
+		    char **cause);
+int		 store_snapshot_usage(struct store *, int64_t *snapshots,
+		    int64_t *sets, int64_t *packages);
 
 /* import.c: CSV / JSON Lines in the format of README.md. */
 enum store_format {

@@ -14,6 +14,7 @@ passed=0
 failed=0
 failures=""
 log=$(mktemp -d "${TMPDIR:-/tmp}/perfwatch-tests.XXXXXX")
+mkdir -p "$log/unit" "$log/integration"
 
 run_one() {
 	name=$1

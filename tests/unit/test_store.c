@@ -16,6 +16,7 @@
 
 /* Include the module to reach its statics (the migration list). */
 #include "../../store/db.c"
+#include "sysinfo/sysinfo.h"
 
 static char	tmpdir[] = "/tmp/pw-test-store.XXXXXX";
 static int	dbn;
@@ -478,6 +479,58 @@ test_runs_and_series(void **state)
 }
 
 static void
+test_snapshots(void **state)
+{
+	struct store	*st;
+	struct snapshot	*a, *b, *got;
+	int64_t		 ia, ib, n1, n2, n3;
+	char		*p = db_path(), *cause = NULL;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	a = sysinfo_snapshot_new();
+	sysinfo_snapshot_set(a, "kernel.release", "6.1.0-18-amd64");
+	sysinfo_snapshot_set(a, "cpu.model", "Test CPU");
+	sysinfo_snapshot_set(a, "pkg.manager", "dpkg");
+	sysinfo_snapshot_add_package(a, "auditd", "1:3.0.9-1", "amd64");
+	sysinfo_snapshot_add_package(a, "grep", "3.8-5", "amd64");
+	ia = store_snapshot_put(st, a, &cause);
+	assert_true(ia > 0);
+	/* The same content is the same row. */
+	assert_int_equal(store_snapshot_put(st, a, &cause), ia);
+	b = sysinfo_snapshot_new();
+	sysinfo_snapshot_set(b, "kernel.release", "6.1.0-20-amd64");
+	sysinfo_snapshot_set(b, "cpu.model", "Test CPU");
+	sysinfo_snapshot_set(b, "pkg.manager", "dpkg");
+	sysinfo_snapshot_add_package(b, "auditd", "1:3.0.9-1", "amd64");
+	sysinfo_snapshot_add_package(b, "grep", "3.8-5", "amd64");
+	/* Other fields, same packages: a new snapshot, the same set. */
+	ib = store_snapshot_put(st, b, &cause);
+	assert_true(ib > 0 && ib != ia);
+	assert_int_equal(store_snapshot_usage(st, &n1, &n2, &n3), 0);
+	assert_int_equal(n1, 2);
+	assert_int_equal(n2, 1);
+	assert_int_equal(n3, 2);
+	got = store_snapshot_get(st, ia, &cause);
+	assert_non_null(got);
+	assert_true(sysinfo_snapshot_equal(a, got, SYSINFO_ALL));
+	assert_string_equal(sysinfo_snapshot_get(got, "kernel.release"),
+	    "6.1.0-18-amd64");
+	assert_int_equal(got->npackages, 2);
+	assert_string_equal(sysinfo_snapshot_package(got, "auditd",
+	    "amd64")->version, "1:3.0.9-1");
+	sysinfo_snapshot_free(got);
+	assert_null(store_snapshot_get(st, 999, &cause));
+	assert_string_equal(cause, "no snapshot 999");
+	free(cause);
+	sysinfo_snapshot_free(a);
+	sysinfo_snapshot_free(b);
+	store_close(st);
+	free(p);
+}
+
+static void
 test_format_double(void **state)
 {
 	char	buf[40];
@@ -524,6 +577,7 @@ main(void)
 		cmocka_unit_test(test_bad_rows_leave_store),
 		cmocka_unit_test(test_replace),
 		cmocka_unit_test(test_runs_and_series),
+		cmocka_unit_test(test_snapshots),
 		cmocka_unit_test(test_format_double),
 	};
 

@@ -1,0 +1,188 @@
+/*
+ * perfwatch env: what the machine is, and what changed on it.
+ *
+ *   env show [--packages] [--json] [RUN]   a stored snapshot, or this
+ *                                          machine now without RUN
+ *   env diff [--json] RUN_A RUN_B          what changed from A to B
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "log.h"
+#include "xmalloc.h"
+#include "sysinfo/sysinfo.h"
+#include "cli.h"
+
+/* sysinfo options from the configuration. */
+void
+cli_sysinfo_opts(struct cli *c, struct sysinfo_opts *o)
+{
+	sysinfo_opts_init(o);
+	if (c->cfg != NULL && config_is_set(c->cfg, "triggers",
+	    "dpkg_admin_dir"))
+		o->dpkg_admindir = config_get_str(c->cfg, "triggers",
+		    "dpkg_admin_dir");
+}
+
+/* The work directory whose filesystem a snapshot describes. */
+const char *
+cli_work_dir(struct cli *c)
+{
+	const char	*w = NULL;
+
+	if (c->cfg != NULL)
+		w = config_get_str(c->cfg, "perfwatch", "work_dir");
+	return w != NULL ? w : "/var/tmp";
+}
+
+/* The snapshot of a run, or NULL with a message. */
+static struct snapshot *
+run_snapshot(struct cli *c, const char *what, struct store_run *r)
+{
+	struct snapshot	*s;
+	char		*cause = NULL;
+
+	if (store_run_resolve(c->st, what, r, &cause) == -1) {
+		fprintf(stderr, "perfwatch: %s\n", cause);
+		free(cause);
+		return NULL;
+	}
+	if (r->snapshot <= 0) {
+		fprintf(stderr, "perfwatch: run %s has no machine snapshot "
+		    "(imported runs have none)\n", r->label);
+		store_run_clear(r);
+		return NULL;
+	}
+	if ((s = store_snapshot_get(c->st, r->snapshot, &cause)) == NULL) {
+		fprintf(stderr, "perfwatch: %s\n", cause);
+		free(cause);
+		store_run_clear(r);
+	}
+	return s;
+}
+
+static int
+env_show(struct cli *c, int argc, char **argv)
+{
+	const char		*usage = "env show [--packages] [--json] [RUN]";
+	struct sysinfo_opts	 o;
+	struct store_run	 r;
+	struct snapshot		*s;
+	const char		*what = NULL;
+	char			*cause = NULL, *text;
+	json_t			*j;
+	int			 k, pk = 0;
+
+	memset(&r, 0, sizeof(r));
+	for (k = 1; k < argc; k++) {
+		if (cli_output_option(c, argv[k]))
+			continue;
+		if (strcmp(argv[k], "--packages") == 0)
+			pk = 1;
+		else if (argv[k][0] == '-' || what != NULL)
+			return cli_usage(usage);
+		else
+			what = argv[k];
+	}
+	if (what != NULL) {
+		if (cli_store(c) == NULL)
+			return EXIT_CANTCREAT;
+		if ((s = run_snapshot(c, what, &r)) == NULL)
+			return EXIT_DATAERR;
+	} else {
+		cli_sysinfo_opts(c, &o);
+		if ((s = sysinfo_snapshot_take(cli_work_dir(c), &o,
+		    &cause)) == NULL) {
+			fprintf(stderr, "perfwatch: %s\n", cause);
+			free(cause);
+			return EXIT_SOFTWARE;
+		}
+	}
+	if (c->out == OUT_JSON) {
+		j = sysinfo_snapshot_json(s, pk ? SYSINFO_ALL : SYSINFO_FIELDS);
+		if (r.label != NULL)
+			json_object_set_new(j, "run", json_string(r.label));
+		json_object_set_new(j, "package_count",
+		    json_integer((json_int_t)s->npackages));
+		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
+		fputc('\n', stdout);
+		json_decref(j);
+	} else {
+		if (r.label != NULL)
+			printf("run %s\n", r.label);
+		text = sysinfo_snapshot_text(s, pk ? SYSINFO_ALL :
+		    SYSINFO_FIELDS);
+		fputs(text, stdout);
+		free(text);
+	}
+	sysinfo_snapshot_free(s);
+	store_run_clear(&r);
+	return 0;
+}
+
+static int
+env_diff(struct cli *c, int argc, char **argv)
+{
+	const char		*usage = "env diff [--json] RUN_A RUN_B";
+	struct store_run	 ra, rb;
+	struct snapshot		*a, *b;
+	struct snapshot_diff	*d;
+	const char		*names[2];
+	char			*text;
+	json_t			*j;
+	int			 k, n = 0;
+
+	for (k = 1; k < argc; k++) {
+		if (cli_output_option(c, argv[k]))
+			continue;
+		if (argv[k][0] == '-' || n == 2)
+			return cli_usage(usage);
+		names[n++] = argv[k];
+	}
+	if (n != 2)
+		return cli_usage(usage);
+	if (cli_store(c) == NULL)
+		return EXIT_CANTCREAT;
+	if ((a = run_snapshot(c, names[0], &ra)) == NULL)
+		return EXIT_DATAERR;
+	if ((b = run_snapshot(c, names[1], &rb)) == NULL) {
+		sysinfo_snapshot_free(a);
+		store_run_clear(&ra);
+		return EXIT_DATAERR;
+	}
+	d = sysinfo_diff(a, b);
+	if (c->out == OUT_JSON) {
+		j = json_pack("{s:s, s:s, s:o}", "from", ra.label, "to",
+		    rb.label, "changes", sysinfo_diff_json(d));
+		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+		json_decref(j);
+	} else {
+		printf("from %s to %s: %zu change%s\n", ra.label, rb.label,
+		    d->nchanges, d->nchanges == 1 ? "" : "s");
+		text = sysinfo_diff_text(d);
+		fputs(text, stdout);
+		free(text);
+	}
+	sysinfo_diff_free(d);
+	sysinfo_snapshot_free(a);
+	sysinfo_snapshot_free(b);
+	store_run_clear(&ra);
+	store_run_clear(&rb);
+	return 0;
+}
+
+/* perfwatch env show|diff ... */
+int
+cmd_env(struct cli *c, int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "show") == 0)
+		return env_show(c, argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "diff") == 0)
+		return env_diff(c, argc - 1, argv + 1);
+	return cli_usage("env show [--packages] [--json] [RUN] | "
+	    "env diff [--json] RUN_A RUN_B");
+}

@@ -1,0 +1,404 @@
+/*
+ * The report of a run, in the shapes the classic tools print: bonnie's
+ * table, the stream's segments, UnixBench's index table, the sysbench
+ * thread sweep; anything else as a plain metric table.
+ *
+ * The system index is the geometric mean over the sys.* tests of
+ * (score / the reference run's score) x 1000; the reference is pinned per
+ * host in the setting "index_reference:HOST" and defaults to the host's
+ * first complete run with sys.* samples.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "log.h"
+#include "xmalloc.h"
+#include "detect/stats.h"
+#include "workloads/workloads.h"
+#include "cli.h"
+
+/* The series of workload/metric in ser[], or NULL. */
+static const struct store_series *
+find_series(const struct store_series *ser, size_t n, const char *workload,
+    const char *metric)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(ser[i].metric.workload, workload) == 0 &&
+		    strcmp(ser[i].metric.metric, metric) == 0)
+			return &ser[i];
+	return NULL;
+}
+
+static double
+series_median(const struct store_series *s)
+{
+	double	m;
+
+	if (s == NULL || s->n == 0 || stats_median(s->values, s->n, &m) == -1)
+		return NAN;
+	return m;
+}
+
+/* The value of iteration it of s, NAN if absent. */
+static double
+series_at(const struct store_series *s, int it)
+{
+	size_t	i;
+
+	if (s == NULL)
+		return NAN;
+	for (i = 0; i < s->n; i++)
+		if (s->iterations[i] == it)
+			return s->values[i];
+	return NAN;
+}
+
+static void
+print_num(FILE *f, int width, int prec, double v)
+{
+	if (isnan(v))
+		fprintf(f, " %*s", width, "-");
+	else
+		fprintf(f, " %*.*f", width, prec, v);
+}
+
+/* bonnie's classic table: a row per iteration and one of medians. */
+static int
+report_bonnie(FILE *f, const struct store_series *ser, size_t n)
+{
+	static const char *const cols[] = { "putc", "write", "rewrite",
+	    "getc", "read", "seeks" };
+	const struct store_series *s[12];
+	char	 kname[32], cname[32];
+	int	 it, maxit = 0;
+	size_t	 i;
+
+	for (i = 0; i < 6; i++) {
+		snprintf(kname, sizeof(kname), "%s_%s", cols[i],
+		    i == 5 ? "ps" : "kps");
+		snprintf(cname, sizeof(cname), "%s_cpu", cols[i]);
+		s[2 * i] = find_series(ser, n, "disk.bonnie", kname);
+		s[2 * i + 1] = find_series(ser, n, "disk.bonnie", cname);
+		if (s[2 * i] != NULL && s[2 * i]->n > 0 &&
+		    s[2 * i]->iterations[s[2 * i]->n - 1] > maxit)
+			maxit = s[2 * i]->iterations[s[2 * i]->n - 1];
+	}
+	if (maxit == 0)
+		return 0;
+	fprintf(f, "disk.bonnie\n"
+	    "        -------Sequential Output-------- ---Sequential Input--"
+	    " --Random--\n"
+	    "        -Per Char- --Block--- -Rewrite-- -Per Char- --Block---"
+	    " --Seeks---\n"
+	    "  iter   K/sec %%CPU K/sec %%CPU K/sec %%CPU K/sec %%CPU K/sec"
+	    " %%CPU  /sec %%CPU\n");
+	for (it = 0; it <= maxit; it++) {
+		if (it == 0)
+			continue;
+		fprintf(f, "  %4d ", it);
+		for (i = 0; i < 6; i++) {
+			print_num(f, i == 0 ? 6 : 5, i == 5 ? 1 : 0,
+			    series_at(s[2 * i], it));
+			print_num(f, 4, 1, series_at(s[2 * i + 1], it));
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "  median");
+	for (i = 0; i < 6; i++) {
+		print_num(f, i == 0 ? 5 : 5, i == 5 ? 1 : 0,
+		    series_median(s[2 * i]));
+		print_num(f, 4, 1, series_median(s[2 * i + 1]));
+	}
+	fprintf(f, "\n\n");
+	return 1;
+}
+
+static int
+report_stream(FILE *f, const struct store_series *ser, size_t n)
+{
+	const struct store_series *w, *m, *sd, *cpu;
+	int	 it, maxit;
+
+	w = find_series(ser, n, "disk.stream", "write_mibps");
+	m = find_series(ser, n, "disk.stream", "seg_mean_mibps");
+	sd = find_series(ser, n, "disk.stream", "seg_sd_mibps");
+	cpu = find_series(ser, n, "disk.stream", "write_cpu");
+	if (w == NULL || w->n == 0)
+		return 0;
+	maxit = w->iterations[w->n - 1];
+	fprintf(f, "disk.stream: 1 MiB writes, fsync every N MiB\n"
+	    "  iter   MiB/s   segments MiB/s (mean +- sd)   %%CPU\n");
+	for (it = 1; it <= maxit; it++) {
+		fprintf(f, "  %4d", it);
+		print_num(f, 7, 1, series_at(w, it));
+		print_num(f, 12, 1, series_at(m, it));
+		fprintf(f, " +-");
+		print_num(f, 6, 1, series_at(sd, it));
+		print_num(f, 12, 1, series_at(cpu, it));
+		fputc('\n', f);
+	}
+	fprintf(f, "  median");
+	print_num(f, 5, 1, series_median(w));
+	print_num(f, 12, 1, series_median(m));
+	fprintf(f, " +-");
+	print_num(f, 6, 1, series_median(sd));
+	print_num(f, 12, 1, series_median(cpu));
+	fprintf(f, "\n\n");
+	return 1;
+}
+
+/* The reference run of the system index for the run's host. */
+static int64_t
+index_reference(struct store *st, const struct store_run *r)
+{
+	char	*key, *val = NULL, buf[32];
+	int64_t	 ref = 0;
+
+	xasprintf(&key, "index_reference:%s", r->host_name);
+	if (store_setting_get(st, key, &val) == 0) {
+		ref = strtoll(val, NULL, 10);
+		free(val);
+	} else if (store_run_first_with(st, r->host, "sys.", &ref) == 0) {
+		snprintf(buf, sizeof(buf), "%lld", (long long)ref);
+		store_setting_set(st, key, buf);
+	}
+	free(key);
+	return ref;
+}
+
+/* UnixBench's index table; adds "index" to json when it is not NULL. */
+static int
+report_index(struct store *st, const struct store_run *r, FILE *f,
+    const struct store_series *ser, size_t n, json_t *json)
+{
+	const struct wl_workload	*wl;
+	const struct store_series	*s, *rs;
+	struct store_series		*ref = NULL;
+	struct store_run		 rr;
+	json_t				*arr = NULL;
+	double				 score[32], base[32], idx;
+	size_t				 nwl, i, nref = 0, k = 0;
+	int64_t				 refid;
+	int				 any = 0;
+
+	wl = wl_list(&nwl);
+	refid = index_reference(st, r);
+	if (refid > 0 && store_run_series(st, refid, &ref, &nref) == -1)
+		nref = 0;
+	memset(&rr, 0, sizeof(rr));
+	if (refid > 0)
+		store_run_get(st, refid, &rr);
+	if (json != NULL)
+		arr = json_array();
+	for (i = 0; i < nwl && k < nitems(score); i++) {
+		if (!(wl[i].flags & WL_F_INDEX))
+			continue;
+		s = find_series(ser, n, wl[i].name, wl[i].index_metric);
+		if (s == NULL || s->n == 0)
+			continue;
+		if (!any && json == NULL) {
+			fprintf(f, "System Benchmarks (reference run %s)\n"
+			    "  %-16s %14s %6s %14s %8s\n",
+			    rr.label != NULL ? rr.label : "-", "test", "score",
+			    "unit", "reference", "index");
+		}
+		any = 1;
+		rs = find_series(ref, nref, wl[i].name, wl[i].index_metric);
+		score[k] = series_median(s);
+		base[k] = series_median(rs);
+		idx = isnan(base[k]) || base[k] <= 0 ? NAN :
+		    score[k] / base[k] * 1000.0;
+		if (json != NULL)
+			json_array_append_new(arr, json_pack("{s:s, s:f, s:s,"
+			    " s:o, s:o}", "test", wl[i].name, "score", score[k],
+			    "unit", s->metric.unit, "reference", isnan(base[k]) ?
+			    json_null() : json_real(base[k]), "index",
+			    isnan(idx) ? json_null() : json_real(idx)));
+		else {
+			fprintf(f, "  %-16s", wl[i].name);
+			print_num(f, 14, 1, score[k]);
+			fprintf(f, " %6s", s->metric.unit);
+			print_num(f, 14, 1, base[k]);
+			print_num(f, 8, 1, idx);
+			fputc('\n', f);
+		}
+		if (!isnan(idx))
+			k++;
+	}
+	if (any) {
+		idx = k > 0 ? wl_index(score, base, k) : NAN;
+		if (json != NULL) {
+			json_object_set_new(json, "index", json_pack("{s:o, "
+			    "s:o, s:o}", "tests", arr, "reference",
+			    rr.label ? json_string(rr.label) : json_null(),
+			    "score", isnan(idx) ? json_null() :
+			    json_real(idx)));
+			arr = NULL;
+		} else {
+			fprintf(f, "  %-16s %14s %6s %14s %8s\n", "", "", "",
+			    "", "========");
+			fprintf(f, "  %-51s", "System Benchmarks Index Score");
+			print_num(f, 8, 1, idx);
+			fprintf(f, "\n\n");
+		}
+	}
+	json_decref(arr);
+	store_series_free(ref, nref);
+	store_run_clear(&rr);
+	return any;
+}
+
+static int
+report_oltp(FILE *f, const struct store_series *ser, size_t n)
+{
+	const struct store_series	*tps, *p95, *sc;
+	char				 name[32];
+	int				 t, any = 0;
+
+	for (t = 1; t <= 1024; t *= 2) {
+		snprintf(name, sizeof(name), "tps_t%d", t);
+		if ((tps = find_series(ser, n, "db.oltp", name)) == NULL)
+			continue;
+		snprintf(name, sizeof(name), "p95_ms_t%d", t);
+		p95 = find_series(ser, n, "db.oltp", name);
+		if (!any)
+			fprintf(f, "db.oltp: sysbench OLTP read-only on "
+			    "SQLite (medians)\n  %8s %12s %10s\n", "threads",
+			    "trans/s", "p95 ms");
+		any = 1;
+		fprintf(f, "  %8d", t);
+		print_num(f, 12, 1, series_median(tps));
+		print_num(f, 10, 2, series_median(p95));
+		fputc('\n', f);
+	}
+	if (any && (sc = find_series(ser, n, "db.oltp", "scalability")) !=
+	    NULL)
+		fprintf(f, "  scalability (peak / 1 thread): %.2fx\n",
+		    series_median(sc));
+	if (any)
+		fputc('\n', f);
+	return any;
+}
+
+/* Everything not in a classic table, as show prints it. */
+static void
+report_rest(FILE *f, const struct store_series *ser, size_t n)
+{
+	static const char *const hdr[] = { "workload", "metric", "median",
+	    "min", "max", "n", "unit" };
+	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
+	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT };
+	struct table	*t;
+	double		 lo, hi;
+	char		 b[3][32];
+	size_t		 i, rows = 0;
+
+	t = table_new(nitems(hdr), hdr, al);
+	for (i = 0; i < n; i++) {
+		const char *w = ser[i].metric.workload;
+
+		if (strcmp(w, "disk.bonnie") == 0 ||
+		    strcmp(w, "disk.stream") == 0 ||
+		    strcmp(w, "db.oltp") == 0 ||
+		    (strncmp(w, "sys.", 4) == 0 && wl_find(w) != NULL))
+			continue;
+		if (stats_minmax(ser[i].values, ser[i].n, &lo, &hi) == -1)
+			continue;
+		fmt_value(b[0], sizeof(b[0]), series_median(&ser[i]));
+		fmt_value(b[1], sizeof(b[1]), lo);
+		fmt_value(b[2], sizeof(b[2]), hi);
+		table_addf(t, 0, "%s", w);
+		table_addf(t, 1, "%s", ser[i].metric.metric);
+		table_addf(t, 2, "%s", b[0]);
+		table_addf(t, 3, "%s", b[1]);
+		table_addf(t, 4, "%s", b[2]);
+		table_addf(t, 5, "%zu", ser[i].n);
+		table_addf(t, 6, "%s", ser[i].metric.unit);
+		table_end_row(t);
+		rows++;
+	}
+	if (rows > 0) {
+		table_print(t, f, OUT_TABLE);
+		fputc('\n', f);
+	}
+	table_free(t);
+}
+
+/*
+ * Print the report of run: its header, the classic tables, and how each
+ * workload ended.  With json, one JSON document instead.
+ */
+int
+cli_run_report(struct cli *c, int64_t run, int json)
+{
+	struct store_run_workload	*w = NULL;
+	struct store_series		*ser = NULL;
+	struct store_run		 r;
+	size_t				 n = 0, nw = 0, i;
+	json_t				*o, *arr;
+	char				 tbuf[32];
+	FILE				*f = stdout;
+
+	if (store_run_get(c->st, run, &r) == -1)
+		return EXIT_SOFTWARE;
+	if (store_run_series(c->st, run, &ser, &n) == -1 ||
+	    store_run_workloads(c->st, run, &w, &nw) == -1) {
+		store_run_clear(&r);
+		store_series_free(ser, n);
+		return EXIT_SOFTWARE;
+	}
+	fmt_time(tbuf, sizeof(tbuf), r.started);
+	if (json) {
+		o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I}", "run",
+		    r.label, "host", r.host_name, "time", tbuf, "trigger",
+		    r.trigger, "profile", r.profile ? r.profile : "",
+		    "status", r.status, "duration",
+		    (json_int_t)(r.ended - r.started));
+		arr = json_array();
+		for (i = 0; i < nw; i++)
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:f,"
+			    " s:f, s:o}", "workload", w[i].workload, "status",
+			    w[i].status, "wall", w[i].wall, "cpu", w[i].cpu,
+			    "error", w[i].error ? json_string(w[i].error) :
+			    json_null()));
+		json_object_set_new(o, "workloads", arr);
+		arr = json_array();
+		for (i = 0; i < n; i++)
+			json_array_append_new(arr, json_pack("{s:s, s:s, s:s,"
+			    " s:s, s:i, s:f}", "workload",
+			    ser[i].metric.workload, "metric",
+			    ser[i].metric.metric, "unit", ser[i].metric.unit,
+			    "better", better_name(ser[i].metric.better), "n",
+			    (int)ser[i].n, "median", series_median(&ser[i])));
+		json_object_set_new(o, "metrics", arr);
+		report_index(c->st, &r, f, ser, n, o);
+		json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+		    JSON_REAL_PRECISION(10));
+		fputc('\n', f);
+		json_decref(o);
+	} else {
+		fprintf(f, "run %s on %s, %s, profile %s, %s, %lld s\n\n",
+		    r.label, r.host_name, tbuf, r.profile ? r.profile : "-",
+		    r.status, (long long)(r.ended - r.started));
+		report_bonnie(f, ser, n);
+		report_stream(f, ser, n);
+		report_index(c->st, &r, f, ser, n, NULL);
+		report_oltp(f, ser, n);
+		report_rest(f, ser, n);
+		for (i = 0; i < nw; i++)
+			if (strcmp(w[i].status, "complete") != 0)
+				fprintf(f, "%s: %s%s%s\n", w[i].workload,
+				    w[i].status, w[i].error ? ": " : "",
+				    w[i].error ? w[i].error : "");
+	}
+	store_run_workloads_free(w, nw);
+	store_series_free(ser, n);
+	store_run_clear(&r);
+	return 0;
+}

@@ -1,0 +1,584 @@
+/*
+ * perfwatch run: measure the battery now and record it as a run.
+ *
+ *   run [--profile P] [--workload GLOB]... [--iterations N] [--label L]
+ *       [--trigger T] [--detail TEXT] [--json] [--no-check]
+ *
+ * The workloads are the [workload "name"] sections of the profile file
+ * (etc/profiles/NAME.conf) and of the configuration, which wins key by
+ * key.  The run takes a machine snapshot, checks that the machine is
+ * quiet (the [quiet] policy), then runs the plan of workloads/ (warm-ups,
+ * then iteration 1 of every workload, then 2 ...), committing each
+ * iteration's samples as it finishes.  SIGINT or SIGTERM stops the child
+ * and marks the run aborted, keeping what was measured.  At the end the
+ * run is judged by the same code as `perfwatch check`.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "log.h"
+#include "timefmt.h"
+#include "xmalloc.h"
+#include "sysinfo/sysinfo.h"
+#include "workloads/workloads.h"
+#include "cli.h"
+
+struct run_job {
+	char				*name;	/* workload name in the store */
+	const struct wl_workload	*wl;
+	struct wl_params		 params;
+	enum wl_status			 status;
+	char				*error;
+	double				 wall;
+	double				 cpu;
+	int				 done;	/* timed iterations stored */
+};
+
+struct run_opts {
+	const char	 *profile;
+	char		**globs;
+	size_t		  nglobs;
+	int		  iterations;	/* 0: as configured */
+	const char	 *label;
+	const char	 *trigger;
+	const char	 *detail;
+	int		  json;
+	int		  check;
+};
+
+static volatile sig_atomic_t run_signal;
+
+static void
+run_on_signal(int sig)
+{
+	run_signal = sig;
+	wl_abort();
+}
+
+/* Find a profile: a path, or NAME.conf in the profile directories. */
+static char *
+profile_path(struct cli *c, const char *name)
+{
+	const char	*env, *conf;
+	char		*p, *dir;
+	size_t		 i;
+	const char	*dirs[4];
+
+	if (strchr(name, '/') != NULL)
+		return xstrdup(name);
+	i = 0;
+	if ((env = getenv("PERFWATCH_PROFILE_DIR")) != NULL && *env != '\0')
+		dirs[i++] = env;
+	dir = NULL;
+	if ((conf = config_file(c->cfg)) != NULL) {
+		const char *slash = strrchr(conf, '/');
+
+		if (slash != NULL)
+			xasprintf(&dir, "%.*s/profiles", (int)(slash - conf),
+			    conf);
+		else
+			dir = xstrdup("profiles");
+		dirs[i++] = dir;
+	}
+	dirs[i++] = SYSCONFDIR "/perfwatch/profiles";
+	dirs[i++] = PROFILEDIR;
+	for (size_t k = 0; k < i; k++) {
+		xasprintf(&p, "%s/%s.conf", dirs[k], name);
+		if (access(p, R_OK) == 0) {
+			free(dir);
+			return p;
+		}
+		free(p);
+	}
+	free(dir);
+	return NULL;
+}
+
+/* Apply every key written in section of cfg to job's parameters. */
+static int
+job_apply(struct run_job *j, const struct config *cfg, const char *section,
+    char **cause)
+{
+	const char	*name, *val;
+	unsigned int	 bit;
+	char		*err = NULL;
+
+	for (bit = 1; bit != 0 && bit <= WL_K_MEASURE; bit <<= 1) {
+		if ((name = wl_key_name(bit)) == NULL)
+			continue;
+		if (!config_is_set(cfg, section, name))
+			continue;
+		val = config_get_str(cfg, section, name);
+		if (wl_params_set(&j->params, j->wl, name, val, &err) == -1) {
+			xasprintf(cause, "%s: [%s]: %s: %s", config_file(cfg),
+			    section, name, err);
+			free(err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Does name pass the --workload globs? */
+static int
+job_selected(const struct run_opts *o, const char *name)
+{
+	size_t	i;
+
+	if (o->nglobs == 0)
+		return 1;
+	for (i = 0; i < o->nglobs; i++)
+		if (fnmatch(o->globs[i], name, 0) == 0)
+			return 1;
+	return 0;
+}
+
+/* Add the workloads named in cfg's sections to jobs, merging by name. */
+static int
+jobs_from_config(struct run_job **jobs, size_t *njobs,
+    const struct config *cfg, const struct run_opts *o, char **cause)
+{
+	const char	*name;
+	char		*section;
+	size_t		 i, k;
+	struct run_job	*j;
+
+	for (i = 0; (name = config_sections(cfg, "workload", i)) != NULL;
+	    i++) {
+		if (!job_selected(o, name))
+			continue;
+		for (k = 0; k < *njobs; k++)
+			if (strcmp((*jobs)[k].name, name) == 0)
+				break;
+		if (k == *njobs) {
+			*jobs = xreallocarray(*jobs, *njobs + 1,
+			    sizeof(**jobs));
+			j = &(*jobs)[(*njobs)++];
+			memset(j, 0, sizeof(*j));
+			j->name = xstrdup(name);
+			if ((j->wl = wl_find(name)) == NULL)
+				j->wl = wl_find("command");
+			wl_params_init(&j->params, j->wl);
+		}
+		j = &(*jobs)[k];
+		xasprintf(&section, "workload %s", name);
+		if (job_apply(j, cfg, section, cause) == -1) {
+			free(section);
+			return -1;
+		}
+		if (config_is_set(cfg, section, "enabled") &&
+		    !config_get_bool(cfg, section, "enabled"))
+			j->params.iterations = 0;
+		free(section);
+	}
+	return 0;
+}
+
+static void
+jobs_free(struct run_job *jobs, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(jobs[i].name);
+		free(jobs[i].error);
+		wl_params_clear(&jobs[i].params);
+	}
+	free(jobs);
+}
+
+/* A label from the start time, unique on this host. */
+static char *
+run_label(struct store *st, int64_t host, time_t t)
+{
+	struct tm	 tm;
+	char		 buf[32], *label;
+	int64_t		 id;
+	int		 n;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, sizeof(buf), "%Y%m%dT%H%M%SZ", &tm);
+	label = xstrdup(buf);
+	for (n = 2; store_run_lookup(st, host, label, &id) == 0; n++) {
+		free(label);
+		xasprintf(&label, "%s-%d", buf, n);
+	}
+	return label;
+}
+
+/* The quiet-machine check before the run, by the [quiet] policy. */
+static int
+run_quiet(struct cli *c, json_t *quiet, int *skip)
+{
+	struct quiet_limits	 lim;
+	struct quiet		 seen;
+	const char		*policy;
+	char			*why = NULL;
+	double			 waited = 0;
+	int			 busy;
+
+	*skip = 0;
+	sysinfo_quiet_limits_default(&lim);
+	policy = config_get_str(c->cfg, "quiet", "policy");
+	if (config_is_set(c->cfg, "quiet", "max_load"))
+		lim.max_load1 = config_get_number(c->cfg, "quiet", "max_load");
+	if (config_is_set(c->cfg, "quiet", "max_cpu_busy"))
+		lim.max_cpu_busy = config_get_number(c->cfg, "quiet",
+		    "max_cpu_busy") / 100.0;
+	if (strcmp(policy, "wait") == 0) {
+		busy = sysinfo_quiet_wait(&lim, (unsigned int)
+		    config_get_duration(c->cfg, "quiet", "max_wait"), &seen,
+		    &waited, &why);
+	} else {
+		if (sysinfo_quiet_sample(&seen, lim.interval_ms, NULL) == -1)
+			return -1;
+		busy = sysinfo_quiet_judge(&seen, &lim, &why);
+	}
+	json_object_set_new(quiet, "policy", json_string(policy));
+	json_object_set_new(quiet, "seen", sysinfo_quiet_json(&seen));
+	json_object_set_new(quiet, "waited", json_real(waited));
+	json_object_set_new(quiet, "busy", json_boolean(busy > 0));
+	if (busy > 0) {
+		json_object_set_new(quiet, "why", json_string(why));
+		log_warnx("machine busy: %s%s", why,
+		    strcmp(policy, "skip") == 0 ? "; skipping the run" :
+		    strcmp(policy, "wait") == 0 ? "; measuring anyway, marked" :
+		    "; measuring, marked");
+		if (strcmp(policy, "skip") == 0)
+			*skip = 1;
+	}
+	free(why);
+	return 0;
+}
+
+/* Store one iteration's metrics in its own transaction. */
+static int
+store_iteration(struct store *st, int64_t run, struct run_job *j,
+    int iteration, const struct wl_result *res)
+{
+	char	*cause = NULL;
+	int64_t	 m;
+	size_t	 i;
+
+	if (store_begin(st) == -1)
+		return -1;
+	for (i = 0; i < res->nmetrics; i++) {
+		m = store_metric_ensure(st, j->name, res->metrics[i].name,
+		    res->metrics[i].unit, res->metrics[i].better, &cause);
+		if (m == -1 || store_sample_add(st, run, m, iteration,
+		    res->metrics[i].value) == -1) {
+			log_warnx("%s: %s", j->name, cause != NULL ? cause :
+			    store_errmsg(st));
+			free(cause);
+			store_rollback(st);
+			return -1;
+		}
+	}
+	return store_commit(st);
+}
+
+static int
+parse_run_opts(struct run_opts *o, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "profile", required_argument, NULL, 'p' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "label", required_argument, NULL, 'l' },
+		{ "trigger", required_argument, NULL, 't' },
+		{ "detail", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "no-check", no_argument, NULL, 'N' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char	*end;
+	long	 n;
+	int	 ch;
+
+	memset(o, 0, sizeof(*o));
+	o->trigger = "manual";
+	o->check = 1;
+	cli_getopt_reset();
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'p':
+			o->profile = optarg;
+			break;
+		case 'w':
+			o->globs = xreallocarray(o->globs, o->nglobs + 1,
+			    sizeof(char *));
+			o->globs[o->nglobs++] = optarg;
+			break;
+		case 'n':
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (*end != '\0' || errno != 0 || n < 1 || n > 100000) {
+				fprintf(stderr, "perfwatch: --iterations: \"%s\""
+				    " is not a count from 1 to 100000\n",
+				    optarg);
+				return -1;
+			}
+			o->iterations = (int)n;
+			break;
+		case 'l':
+			o->label = optarg;
+			break;
+		case 't':
+			if (strcmp(optarg, "schedule") != 0 &&
+			    strcmp(optarg, "package") != 0 &&
+			    strcmp(optarg, "kernel") != 0 &&
+			    strcmp(optarg, "git") != 0 &&
+			    strcmp(optarg, "manual") != 0 &&
+			    strcmp(optarg, "rerun") != 0 &&
+			    strcmp(optarg, "bisect") != 0) {
+				fprintf(stderr, "perfwatch: --trigger: \"%s\" is "
+				    "not schedule, package, kernel, git, "
+				    "manual, rerun or bisect\n", optarg);
+				return -1;
+			}
+			o->trigger = optarg;
+			break;
+		case 'd':
+			o->detail = optarg;
+			break;
+		case 'j':
+			o->json = 1;
+			break;
+		case 'N':
+			o->check = 0;
+			break;
+		default:
+			return -1;
+		}
+	}
+	return optind == argc ? 0 : -1;
+}
+
+int
+cmd_run(struct cli *c, int argc, char **argv)
+{
+	const char		*usage = "run [--profile P] [--workload GLOB]... "
+				    "[--iterations N] [--label L] [--trigger T] "
+				    "[--detail TEXT] [--json] [--no-check]";
+	struct run_opts		 o;
+	struct run_job		*jobs = NULL;
+	const struct wl_params	**pp = NULL;
+	struct wl_step		*steps = NULL;
+	struct wl_progress	*pr = NULL;
+	struct sysinfo_opts	 so;
+	struct snapshot		*snap = NULL;
+	struct config		*prof = NULL;
+	struct store_run	 r;
+	struct store		*st;
+	struct sigaction	 sa, oldint, oldterm;
+	struct wl_result	 res;
+	json_t			*quiet = NULL;
+	char			*cause = NULL, *path = NULL, *label = NULL;
+	char			*qtext, *work = NULL;
+	const char		*status = RUN_COMPLETE;
+	size_t			 njobs = 0, nsteps = 0, i, ok = 0;
+	int64_t			 run = -1, host, snapid;
+	int			 rc = 0, skip = 0;
+	time_t			 started;
+
+	if (parse_run_opts(&o, argc, argv) == -1) {
+		free(o.globs);
+		return cli_usage(usage);
+	}
+	if (o.profile == NULL)
+		o.profile = config_get_str(c->cfg, "perfwatch", "profile");
+	if ((path = profile_path(c, o.profile)) == NULL) {
+		fprintf(stderr, "perfwatch: profile \"%s\" not found (looked in "
+		    "$PERFWATCH_PROFILE_DIR, next to the configuration, "
+		    SYSCONFDIR "/perfwatch/profiles and " PROFILEDIR ")\n",
+		    o.profile);
+		rc = EXIT_CONFIG;
+		goto out;
+	}
+	if ((prof = config_load(path, &cause)) == NULL) {
+		fprintf(stderr, "%s\n", cause);
+		rc = EXIT_CONFIG;
+		goto out;
+	}
+	if (jobs_from_config(&jobs, &njobs, prof, &o, &cause) == -1 ||
+	    (config_file(c->cfg) != NULL &&
+	    jobs_from_config(&jobs, &njobs, c->cfg, &o, &cause) == -1)) {
+		fprintf(stderr, "perfwatch: %s\n", cause);
+		rc = EXIT_CONFIG;
+		goto out;
+	}
+	/* Every job gets the work directory and, if asked, an iteration count. */
+	work = xstrdup(cli_work_dir(c));
+	if (mkdir(work, 0755) == -1 && errno != EEXIST) {
+		log_warn("work directory %s", work);
+		rc = EXIT_CANTCREAT;
+		goto out;
+	}
+	pp = xcalloc(njobs > 0 ? njobs : 1, sizeof(*pp));
+	for (i = 0; i < njobs; i++) {
+		if (jobs[i].params.work_dir == NULL)
+			jobs[i].params.work_dir = xstrdup(work);
+		if (o.iterations > 0 && jobs[i].params.iterations > 0)
+			jobs[i].params.iterations = o.iterations;
+		if (wl_params_check(&jobs[i].params, jobs[i].wl,
+		    &cause) == -1) {
+			fprintf(stderr, "perfwatch: workload %s: %s\n",
+			    jobs[i].name, cause);
+			rc = EXIT_CONFIG;
+			goto out;
+		}
+		pp[i] = &jobs[i].params;
+	}
+	if ((steps = wl_plan(pp, njobs, &nsteps)) == NULL) {
+		fprintf(stderr, "perfwatch: no workload to run (profile %s%s)\n",
+		    path, o.nglobs ? ", --workload" : "");
+		rc = EXIT_USAGE;
+		goto out;
+	}
+
+	if ((st = cli_store(c)) == NULL) {
+		rc = EXIT_CANTCREAT;
+		goto out;
+	}
+	if ((host = store_host_local(st)) == -1) {
+		rc = EXIT_SOFTWARE;
+		goto out;
+	}
+	cli_sysinfo_opts(c, &so);
+	if ((snap = sysinfo_snapshot_take(work, &so, &cause)) == NULL ||
+	    (snapid = store_snapshot_put(st, snap, &cause)) == -1) {
+		fprintf(stderr, "perfwatch: machine snapshot: %s\n", cause);
+		rc = EXIT_SOFTWARE;
+		goto out;
+	}
+	quiet = json_object();
+	if (run_quiet(c, quiet, &skip) == -1) {
+		rc = EXIT_SOFTWARE;
+		goto out;
+	}
+	if (skip) {
+		rc = EXIT_TEMPFAIL;
+		goto out;
+	}
+
+	started = time(NULL);
+	label = o.label != NULL ? xstrdup(o.label) :
+	    run_label(st, host, started);
+	memset(&r, 0, sizeof(r));
+	r.host = host;
+	r.label = label;
+	r.snapshot = snapid;
+	r.trigger = (char *)o.trigger;
+	r.trigger_detail = (char *)o.detail;
+	r.profile = (char *)o.profile;
+	r.started = started;
+	r.status = RUN_RUNNING;
+	qtext = json_dumps(quiet, JSON_COMPACT | JSON_SORT_KEYS);
+	r.quiet = qtext;
+	run = store_run_create(st, &r, &cause);
+	free(qtext);
+	if (run == -1) {
+		fprintf(stderr, "perfwatch: %s\n", cause);
+		rc = EXIT_DATAERR;
+		goto out;
+	}
+	log_info("run %s: %zu workloads, %zu steps", label, njobs, nsteps);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = run_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &oldint);
+	sigaction(SIGTERM, &sa, &oldterm);
+
+	pr = wl_progress_new(steps, nsteps, njobs);
+	for (i = 0; i < nsteps && !run_signal; i++) {
+		struct run_job	*j = &jobs[steps[i].job];
+		char		 what[128];
+
+		if (j->status != WL_OK)
+			continue;	/* failed once: not again this run */
+		snprintf(what, sizeof(what), "%s %s%d/%d", j->name,
+		    steps[i].warmup ? "warm-up " : "", steps[i].iteration,
+		    steps[i].count);
+		wl_progress_show(pr, i, what);
+		memset(&res, 0, sizeof(res));
+		if (wl_run_iteration(j->wl, &j->params, &res, &cause) == -1) {
+			log_warnx("%s: %s", j->name, cause);
+			free(cause);
+			cause = NULL;
+			res.status = WL_FAILED;
+		}
+		wl_progress_done(pr, i, res.wall);
+		j->wall += res.wall;
+		j->cpu += res.user + res.sys;
+		if (res.status != WL_OK) {
+			j->status = res.status;
+			free(j->error);
+			j->error = xstrdup(res.error != NULL ? res.error :
+			    wl_status_name(res.status));
+			if (res.status != WL_ABORTED)
+				log_warnx("%s: %s", j->name, j->error);
+		} else if (!steps[i].warmup) {
+			if (store_iteration(st, run, j, steps[i].iteration,
+			    &res) == 0)
+				j->done++;
+		}
+		wl_result_clear(&res);
+	}
+	wl_progress_show(pr, nsteps, NULL);
+	sigaction(SIGINT, &oldint, NULL);
+	sigaction(SIGTERM, &oldterm, NULL);
+
+	for (i = 0; i < njobs; i++) {
+		const char *ws = jobs[i].status == WL_OK ?
+		    (jobs[i].done > 0 ? "complete" : "skipped") :
+		    jobs[i].status == WL_TIMEOUT ? "timeout" :
+		    jobs[i].status == WL_ABORTED || run_signal ? "aborted" :
+		    "failed";
+
+		if (jobs[i].status == WL_OK && jobs[i].done > 0)
+			ok++;
+		store_run_workload_set(st, run, jobs[i].name, ws,
+		    jobs[i].wall, jobs[i].cpu, jobs[i].error);
+	}
+	if (run_signal)
+		status = RUN_ABORTED;
+	else if (ok == 0)
+		status = RUN_FAILED;
+	store_run_finish(st, run, status, (int64_t)time(NULL));
+
+	if (run_signal) {
+		fprintf(stderr, "perfwatch: run %s aborted by signal %d; what "
+		    "was measured is kept\n", label, (int)run_signal);
+		rc = 128 + (int)run_signal;
+		goto out;
+	}
+	rc = cli_run_report(c, run, o.json);
+	if (rc == 0 && strcmp(status, RUN_FAILED) == 0)
+		rc = EXIT_SOFTWARE;
+
+out:
+	wl_progress_free(pr);
+	free(steps);
+	free(pp);
+	jobs_free(jobs, njobs);
+	config_free(prof);
+	sysinfo_snapshot_free(snap);
+	json_decref(quiet);
+	free(o.globs);
+	free(path);
+	free(label);
+	free(work);
+	free(cause);
+	return rc;
+}
