@@ -2,7 +2,7 @@
 # database, and small assertions.  Sourced, not run.
 : "${PERFWATCH:?run through tests/run.sh}"
 T=$(mktemp -d "${TMPDIR:-/tmp}/pw-it.XXXXXX")
-trap 'rm -rf "$T"' EXIT INT TERM
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$T"' EXIT INT TERM
 export PERFWATCH_DB="$T/perfwatch.db"
 export HOME="$T/home"
 unset XDG_STATE_HOME

@@ -1,0 +1,92 @@
+#!/bin/sh
+# Two runs recorded against two dpkg admin directories: `env diff` names
+# exactly the packages that changed, with both versions, and nothing else
+# of the machine (it did not change between the two runs).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+stanza() {	# name version [arch]
+	cat <<EOS
+Package: $1
+Status: install ok installed
+Priority: optional
+Section: utils
+Installed-Size: 100
+Maintainer: Nobody <nobody@example.org>
+Architecture: ${3:-amd64}
+Version: $2
+Description: package $1 for the env diff test
+
+EOS
+}
+
+mkdir -p "$T/dpkg-a" "$T/dpkg-b" "$T/work"
+{
+	stanza auditd 1:3.0.9-1
+	stanza grep 3.8-5
+	stanza libc6 2.36-9+deb12u4
+	stanza sed 4.9-1
+	stanza zlib1g 1:1.2.13.dfsg-1
+} >"$T/dpkg-a/status"
+{
+	stanza auditd 1:3.1-1			# upgraded (epoch kept)
+	stanza grep 3.8-5
+	stanza htop 3.2.2-2			# installed
+	stanza libc6 2.36-9+deb12u4
+	stanza zlib1g 1:1.2.11.dfsg-4		# downgraded
+} >"$T/dpkg-b/status"				# sed removed
+
+cat >"$T/profile.conf" <<EOF2
+[workload "tiny"]
+command = true
+measure = time
+iterations = 1
+EOF2
+for x in a b; do
+	cat >"$T/$x.conf" <<EOF2
+[perfwatch]
+work_dir = $T/work
+[quiet]
+policy = annotate
+[triggers]
+dpkg_admin_dir = $T/dpkg-$x
+EOF2
+	pw -c "$T/$x.conf" run --no-check --profile "$T/profile.conf" \
+	    --label "run-$x" >"$T/run-$x.out" 2>&1 ||
+		fail "run $x: $(cat "$T/run-$x.out")"
+done
+
+out=$(pw env diff run-a run-b)
+printf '%s\n' "$out" >"$T/diff.out"
+expect_match "$out" "auditd"
+expect_match "$out" "1:3.0.9-1"
+expect_match "$out" "1:3.1-1"
+expect_match "$out" "htop"
+expect_match "$out" "sed"
+expect_match "$out" "zlib1g"
+for p in grep libc6; do
+	if grep -q "$p" "$T/diff.out"; then
+		fail "unchanged package $p in the diff: $out"
+	fi
+done
+
+# The JSON form says exactly what happened to each, and only to those.
+pw env diff --json run-a run-b | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["from"] == "run-a" and d["to"] == "run-b", d
+assert d["changes"]["fields"] == [], d["changes"]["fields"]
+got = {c["name"]: (c["change"], c["old"], c["new"]) for c in d["changes"]["packages"]}
+assert got == {
+    "auditd": ("upgraded", "1:3.0.9-1", "1:3.1-1"),
+    "htop": ("installed", None, "3.2.2-2"),
+    "sed": ("removed", "4.9-1", None),
+    "zlib1g": ("downgraded", "1:1.2.13.dfsg-1", "1:1.2.11.dfsg-4"),
+}, got
+'
+
+# The snapshot of a run is shown, with its packages on request.
+pw env show --packages run-b >"$T/show.out"
+grep -q "htop" "$T/show.out" || fail "env show --packages lacks htop"
+grep -q "kernel.release" "$T/show.out" || fail "env show lacks kernel.release"
+pass
