@@ -138,7 +138,8 @@ pkg_list_commit(struct snapshot *s, struct pkg_list *l)
 	struct pkg_entry	*e;
 	size_t			 i;
 
-	qsort(l->v, l->n, sizeof(*l->v), pkg_entry_cmp);
+	if (l->n > 1)
+		qsort(l->v, l->n, sizeof(*l->v), pkg_entry_cmp);
 	for (i = 0; i < l->n; i++) {
 		e = &l->v[i];
 		if (e->installed)
@@ -313,7 +314,8 @@ dpkg_updates(const char *admindir, char ***names)
 		v[n++] = xstrdup(de->d_name);
 	}
 	closedir(d);
-	qsort(v, n, sizeof(*v), dpkg_update_cmp);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), dpkg_update_cmp);
 	*names = v;
 	return n;
 }
@@ -360,7 +362,8 @@ sysinfo_dpkg_read(struct snapshot *s, const char *admindir, char **cause)
 	}
 
 	/* Keep the last record of each (name, arch). */
-	qsort(l.v, l.n, sizeof(*l.v), dpkg_entry_cmp);
+	if (l.n > 1)
+		qsort(l.v, l.n, sizeof(*l.v), dpkg_entry_cmp);
 	keep = 0;
 	for (i = 0; i < l.n; i++) {
 		e = &l.v[i];

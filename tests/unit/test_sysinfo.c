@@ -1,0 +1,1334 @@
+/*
+ * Unit tests of sysinfo/: SHA-256 against FIPS vectors, the three version
+ * comparisons against their tools' documented orders, the package readers
+ * on fixture databases of real content (tests/data/sysinfo/README.md),
+ * diffs, JSON and hashes, a snapshot of a fixture tree and of this machine,
+ * the command runner, and the quiet check against a CPU hog.
+ */
+#include <sys/types.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "log.h"
+#include "perfwatch.h"
+#include "xmalloc.h"
+#include "sysinfo/sysinfo.h"
+#include "sysinfo/sysinfo_int.h"
+
+/* A fixture path under tests/data/sysinfo of the checkout. */
+static char *
+fixture(const char *name)
+{
+	const char	*top = getenv("PERFWATCH_TOP");
+	char		*p;
+
+	if (top == NULL)
+		top = ".";
+	xasprintf(&p, "%s/tests/data/sysinfo/%s", top, name);
+	return p;
+}
+
+static struct snapshot *
+dpkg_fixture(const char *dir)
+{
+	struct snapshot	*s;
+	char		*path, *cause = NULL;
+
+	path = fixture(dir);
+	s = sysinfo_snapshot_new();
+	if (sysinfo_dpkg_read(s, path, &cause) == -1)
+		fail_msg("%s", cause);
+	free(path);
+	return s;
+}
+
+static void
+check_package(const struct snapshot *s, const char *name, const char *arch,
+    const char *version)
+{
+	const struct snapshot_package	*p;
+
+	p = sysinfo_snapshot_package(s, name, arch);
+	if (p == NULL)
+		fail_msg("package %s:%s missing", name, arch ? arch : "*");
+	assert_string_equal(p->version, version);
+	if (arch != NULL)
+		assert_string_equal(p->arch, arch);
+}
+
+/* The packages must be in (name, arch, version) order, no duplicates. */
+static void
+check_sorted(const struct snapshot *s)
+{
+	const struct snapshot_package	*a, *b;
+	size_t				 i;
+	int				 c;
+
+	for (i = 1; i < s->npackages; i++) {
+		a = &s->packages[i - 1];
+		b = &s->packages[i];
+		c = strcmp(a->name, b->name);
+		if (c == 0)
+			c = strcmp(a->arch, b->arch);
+		if (c == 0)
+			c = strcmp(a->version, b->version);
+		assert_true(c < 0);
+	}
+	for (i = 1; i < s->nfields; i++)
+		assert_true(strcmp(s->fields[i - 1].key, s->fields[i].key) < 0);
+}
+
+static void
+sha256_of(const void *data, size_t len, char out[SYSINFO_HASH_LEN + 1])
+{
+	struct sysinfo_sha256	ctx;
+	uint8_t			d[32];
+
+	sysinfo_sha256_init(&ctx);
+	sysinfo_sha256_update(&ctx, data, len);
+	sysinfo_sha256_final(&ctx, d);
+	sysinfo_sha256_hex(d, out);
+}
+
+/* FIPS 180-4 examples, and the padding boundaries (checked against
+ * sha256sum). */
+static void
+test_sha256(void **state)
+{
+	static const struct {
+		size_t		 n;
+		const char	*hex;
+	} as[] = {
+		{ 55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318" },
+		{ 56, "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a" },
+		{ 63, "7d3e74a05d7db15bce4ad9ec0658ea98e3f06eeecf16b4c6fff2da457ddc2f34" },
+		{ 64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb" },
+		{ 65, "635361c48bb9eab14198e76ea8ab7f1a41685d6ad62aa9146d301d4f17eb0ae0" },
+		{ 119, "31eba51c313a5c08226adf18d4a359cfdfd8d2e816b13f4af952f7ea6584dcfb" },
+		{ 120, "2f3d335432c70b580af0e8e1b3674a7c020d683aa5f73aaaedfdc55af904c21c" },
+	};
+	struct sysinfo_sha256	 ctx;
+	char			 hex[SYSINFO_HASH_LEN + 1], *a;
+	uint8_t			 d[32];
+	size_t			 i, done, step;
+
+	(void)state;
+	sha256_of("", 0, hex);
+	assert_string_equal(hex,
+	    "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+	sha256_of("abc", 3, hex);
+	assert_string_equal(hex,
+	    "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+	a = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+	sha256_of(a, strlen(a), hex);
+	assert_string_equal(hex,
+	    "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+	a = "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmn"
+	    "hijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu";
+	sha256_of(a, strlen(a), hex);
+	assert_string_equal(hex,
+	    "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1");
+
+	a = xmalloc(1000000);
+	memset(a, 'a', 1000000);
+	for (i = 0; i < nitems(as); i++) {
+		sha256_of(a, as[i].n, hex);
+		assert_string_equal(hex, as[i].hex);
+	}
+	/* A million 'a' fed in uneven pieces. */
+	sysinfo_sha256_init(&ctx);
+	for (done = 0, step = 1; done < 1000000; done += step, step = step %
+	    97 + 13) {
+		if (step > 1000000 - done)
+			step = 1000000 - done;
+		sysinfo_sha256_update(&ctx, a + done, step);
+	}
+	sysinfo_sha256_final(&ctx, d);
+	sysinfo_sha256_hex(d, hex);
+	assert_string_equal(hex,
+	    "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+	free(a);
+}
+
+/* dpkg's order, as deb-version(7) and dpkg's own tests describe it. */
+static void
+test_version_dpkg(void **state)
+{
+	static const struct {
+		const char	*a;
+		const char	*b;
+		int		 cmp;
+	} t[] = {
+		{ "1.0", "1.0", 0 },
+		{ "1.0", "1.1", -1 },
+		{ "1.10", "1.9", 1 },
+		{ "1:3.1-1", "3.0.9-1", 1 },
+		{ "1:3.1-1", "1:3.0.9-1", 1 },
+		{ "1:3.0.9-1", "1:3.1-1", -1 },
+		{ "0:1.0", "1.0", 0 },
+		{ "2:1.0", "10:0.1", -1 },
+		{ "1.0~rc1", "1.0", -1 },
+		{ "1.0~rc1", "1.0~rc2", -1 },
+		{ "1.0~~", "1.0~", -1 },
+		{ "1.0~", "1.0", -1 },
+		{ "1.0-1", "1.0-1+deb12u1", -1 },
+		{ "1.0-1+deb12u1", "1.0-1+deb12u2", -1 },
+		{ "3.0.19-1~deb12u2", "3.0.20-1~deb12u1", -1 },
+		{ "1:14.0-55.7~deb12u1", "1:14.0-55.7", -1 },
+		{ "2025b-0+deb12u2", "2024a-0+deb12u1", 1 },
+		{ "1.0", "1.0-0", 0 },
+		{ "1.0a", "1.0", 1 },
+		{ "1.0+b1", "1.0", 1 },
+		{ "1.0.", "1.0", 1 },
+		{ "1.0a", "1.0+", -1 },	/* letters before other characters */
+		{ "1.001", "1.1", 0 },
+		{ "5.2.15-2+b8", "5.2.37-2", -1 },
+		{ "2.36-9+deb12u14", "2.36-9+deb12u9", 1 },
+		{ "1.2.3-1-2", "1.2.3-1-1", 1 },	/* revision after the
+							   last '-' */
+		{ "99999999999999999999", "1", 1 },
+	};
+	size_t	i;
+	int	c;
+
+	(void)state;
+	for (i = 0; i < nitems(t); i++) {
+		c = sysinfo_version_cmp(t[i].a, t[i].b);
+		c = c < 0 ? -1 : c > 0;
+		if (c != t[i].cmp)
+			fail_msg("dpkg %s vs %s: %d, want %d", t[i].a, t[i].b,
+			    c, t[i].cmp);
+		c = sysinfo_version_cmp(t[i].b, t[i].a);
+		c = c < 0 ? -1 : c > 0;
+		assert_int_equal(c, -t[i].cmp);
+	}
+	assert_true(sysinfo_pkg_version_cmp("dpkg", "1.0~rc1", "1.0") < 0);
+}
+
+/* rpm's order: the vectors of rpm's own tests/rpmvercmp.at, then EVRs. */
+static void
+test_version_rpm(void **state)
+{
+	static const struct {
+		const char	*a;
+		const char	*b;
+		int		 cmp;
+	} seg[] = {
+		{ "1.0", "1.0", 0 }, { "1.0", "2.0", -1 }, { "2.0", "1.0", 1 },
+		{ "2.0.1", "2.0.1", 0 }, { "2.0", "2.0.1", -1 },
+		{ "2.0.1a", "2.0.1", 1 }, { "5.5p1", "5.5p2", -1 },
+		{ "5.5p10", "5.5p1", 1 }, { "10xyz", "10.1xyz", -1 },
+		{ "xyz10", "xyz10.1", -1 }, { "xyz.4", "8", -1 },
+		{ "8", "xyz.4", 1 }, { "xyz.4", "2", -1 },
+		{ "5.5p2", "5.6p1", -1 }, { "6.0.rc1", "6.0", 1 },
+		{ "10b2", "10a1", 1 }, { "10a2", "10b2", -1 },
+		{ "1.0aa", "1.0a", 1 }, { "10.0001", "10.1", 0 },
+		{ "10.0001", "10.0039", -1 }, { "4.999.9", "5.0", -1 },
+		{ "20101121", "20101122", -1 }, { "2_0", "2.0", 0 },
+		{ "a+", "a_", 0 }, { "+a", "_a", 0 }, { "_+", "+_", 0 },
+		{ "+", "_", 0 },
+		{ "1.0~rc1", "1.0", -1 }, { "1.0~rc1", "1.0~rc2", -1 },
+		{ "1.0~rc1~git123", "1.0~rc1", -1 },
+		{ "1.0^", "1.0", 1 }, { "1.0^git1", "1.0", 1 },
+		{ "1.0^git1", "1.0^git2", -1 }, { "1.0^git1", "1.01", -1 },
+		{ "1.0^20160101", "1.0.1", -1 },
+		{ "1.0^20160102", "1.0^20160101^git1", 1 },
+		{ "1.0~rc1^git1", "1.0~rc1", 1 },
+		{ "1.0^git1~pre", "1.0^git1", -1 },
+	};
+	static const struct {
+		const char	*a;
+		const char	*b;
+		int		 cmp;
+	} evr[] = {
+		{ "1:3.5.1-7.el10_1.alma.1", "3.5.1-7.el10_1.alma.1", 1 },
+		{ "2:1.35-9.el10_1", "1:1.36-1.el10", 1 },
+		{ "6.12.0-124.28.1.el10_1", "6.12.0-124.29.1.el10_1", -1 },
+		{ "6.12.0-124.28.1.el10_1", "6.12.0-55.9.1.el10_0", 1 },
+		{ "10.11.15-1.el10_1", "10.11.15-1.el10_1", 0 },
+		{ "1.0", "1.0-5", 0 },		/* pacman: no release, equal */
+		{ "1:1.3_20220414-1", "1.4-1", 1 },
+		{ "5.2.037-1", "5.2.37-1", 0 },
+	};
+	size_t	i;
+	int	c;
+
+	(void)state;
+	for (i = 0; i < nitems(seg); i++) {
+		c = sysinfo_rpmvercmp(seg[i].a, seg[i].b);
+		if (c != seg[i].cmp)
+			fail_msg("rpmvercmp %s vs %s: %d, want %d", seg[i].a,
+			    seg[i].b, c, seg[i].cmp);
+		assert_int_equal(sysinfo_rpmvercmp(seg[i].b, seg[i].a),
+		    -seg[i].cmp);
+	}
+	for (i = 0; i < nitems(evr); i++) {
+		c = sysinfo_rpm_version_cmp(evr[i].a, evr[i].b);
+		if (c != evr[i].cmp)
+			fail_msg("rpm %s vs %s: %d, want %d", evr[i].a,
+			    evr[i].b, c, evr[i].cmp);
+		assert_int_equal(sysinfo_rpm_version_cmp(evr[i].b, evr[i].a),
+		    -evr[i].cmp);
+	}
+	assert_true(sysinfo_pkg_version_cmp("pacman", "1:1.0-1", "2.0-1") > 0);
+	assert_true(sysinfo_pkg_version_cmp("rpm", "1.0^git1", "1.0") > 0);
+	/* Where the two families disagree: rpm puts numbers above letters
+	 * and treats all separators alike; dpkg does neither. */
+	assert_true(sysinfo_pkg_version_cmp("rpm", "a1", "1") < 0);
+	assert_true(sysinfo_pkg_version_cmp("dpkg", "a1", "1") > 0);
+	assert_true(sysinfo_pkg_version_cmp("rpm", "1.0_1", "1.0.1") == 0);
+	assert_true(sysinfo_pkg_version_cmp("dpkg", "1.0_1", "1.0.1") > 0);
+}
+
+/* FreeBSD's order, from the rules of pkg's version comparison. */
+static void
+test_version_pkgng(void **state)
+{
+	static const struct {
+		const char	*a;
+		const char	*b;
+		int		 cmp;
+	} t[] = {
+		{ "10", "10.0", 0 }, { "10", "10.0.0", 0 },
+		{ "10", "10a", -1 }, { "10a", "10b", -1 },
+		{ "a", "0", -1 }, { "10.a", "10", -1 },
+		{ "10alpha", "10", -1 }, { "10", "10a", -1 },
+		{ "pl11", "alpha3", -1 }, { "alpha3", "0.1beta2", -1 },
+		{ "0.1beta2", "0.1.b2", 0 }, { "0.1.b2", "0.1", -1 },
+		{ "1.d2", "1.dev2", 0 }, { "1.dev2", "1.Development2", 0 },
+		{ "2.*", "2pl1", -1 }, { "2pl1", "2alpha3", -1 },
+		{ "2alpha3", "2.9f7", -1 }, { "2.9f7", "3.*", -1 },
+		{ "10..1", "10.1", 0 },
+		{ "1.0_1", "1.0", 1 }, { "1.0_1", "1.0,1", -1 },
+		{ "1.0,1", "2.0", 1 }, { "3.45.1,1", "3.46.0", 1 },
+		{ "5.36.3_1", "5.36.3", 1 }, { "1.9.15p5", "1.9.15p4", 1 },
+		{ "1.9.15p5", "1.9.16", -1 }, { "3.4_1", "3.4_2", -1 },
+		{ "1.0rc1", "1.0", -1 }, { "1.0rc1", "1.0beta9", 1 },
+	};
+	size_t	i;
+	int	c;
+
+	(void)state;
+	for (i = 0; i < nitems(t); i++) {
+		c = sysinfo_pkgng_version_cmp(t[i].a, t[i].b);
+		if (c != t[i].cmp)
+			fail_msg("pkg %s vs %s: %d, want %d", t[i].a, t[i].b,
+			    c, t[i].cmp);
+		assert_int_equal(sysinfo_pkgng_version_cmp(t[i].b, t[i].a),
+		    -t[i].cmp);
+	}
+	assert_true(sysinfo_pkg_version_cmp("pkg", "1.0,1", "2.0") > 0);
+}
+
+/* dpkg-a: trimmed from this Debian 12 machine's own database. */
+static void
+test_dpkg_fixture_a(void **state)
+{
+	struct snapshot	*s;
+
+	(void)state;
+	s = dpkg_fixture("dpkg-a");
+	assert_int_equal(s->npackages, 49);
+	assert_string_equal(sysinfo_snapshot_get(s, "pkg.manager"), "dpkg");
+	check_package(s, "auditd", "amd64", "1:3.0.9-1");
+	check_package(s, "libc6", "amd64", "2.36-9+deb12u14");
+	check_package(s, "adduser", "all", "3.134");
+	check_package(s, "bash", "amd64", "5.2.15-2+b8");
+	check_package(s, "clang", "amd64", "1:14.0-55.7~deb12u1");
+	check_package(s, "libevent-2.1-7", "amd64", "2.1.12-stable-8+deb12u1");
+	check_package(s, "bonnie++", "amd64", "2.00a+nmu1");
+	assert_null(sysinfo_snapshot_package(s, "libc6", "i386"));
+	assert_null(sysinfo_snapshot_package(s, "audispd-plugins", NULL));
+	assert_string_equal(s->packages[0].name, "adduser");
+	assert_string_equal(s->packages[s->npackages - 1].name, "zlib1g");
+	check_sorted(s);
+	sysinfo_snapshot_free(s);
+}
+
+/* dpkg-b: journal entries, config-files, not-installed, hold, multiarch. */
+static void
+test_dpkg_fixture_b(void **state)
+{
+	struct snapshot	*s;
+	char		*cause = NULL;
+
+	(void)state;
+	s = dpkg_fixture("dpkg-b");
+	assert_int_equal(s->npackages, 49);
+	check_package(s, "bash", "amd64", "5.2.37-2");	/* updates/0000 */
+	check_package(s, "auditd", "amd64", "1:3.1-1");
+	check_package(s, "zlib1g", "amd64", "1:1.2.13.dfsg-1");	/* hold */
+	check_package(s, "dash", "amd64", "0.5.12-2");	/* half-configured */
+	check_package(s, "libc6", "amd64", "2.36-9+deb12u14");
+	check_package(s, "libc6", "i386", "2.36-9+deb12u14");
+	assert_null(sysinfo_snapshot_package(s, "make", NULL));
+	assert_null(sysinfo_snapshot_package(s, "libaudit-dev", NULL));
+	assert_null(sysinfo_snapshot_package(s, "bonnie++", NULL));
+	check_sorted(s);
+	sysinfo_snapshot_free(s);
+
+	s = sysinfo_snapshot_new();
+	assert_int_equal(sysinfo_dpkg_read(s, "/nonexistent/dpkg", &cause),
+	    -1);
+	assert_string_equal(cause,
+	    "/nonexistent/dpkg/status: No such file or directory");
+	free(cause);
+	sysinfo_snapshot_free(s);
+}
+
+/* Parse dpkg text without a final newline and with odd spacing. */
+static void
+test_dpkg_parse_edges(void **state)
+{
+	struct snapshot	*s;
+	char		 dir[] = "/tmp/perfwatch-dpkg.XXXXXX", *path;
+	FILE		*f;
+	char		*cause = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	xasprintf(&path, "%s/status", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("Package: foo\r\nstatus:  install ok installed \r\n"
+	    "Version: 1.0-1\r\nDescription: a\r\n  Package: notme\r\n\r\n"
+	    "Package: bar\nStatus: install ok installed\nVersion: 2\n"
+	    "Architecture: amd64", f);
+	fclose(f);
+	s = sysinfo_snapshot_new();
+	assert_int_equal(sysinfo_dpkg_read(s, dir, &cause), 0);
+	assert_int_equal(s->npackages, 2);
+	check_package(s, "foo", "", "1.0-1");
+	check_package(s, "bar", "amd64", "2");
+	assert_null(sysinfo_snapshot_package(s, "notme", NULL));
+	sysinfo_snapshot_free(s);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
+static void
+check_change(const struct snapshot_change *c, enum snapshot_change_kind k,
+    const char *name, const char *oldv, const char *newv)
+{
+	if (c->kind != k || strcmp(c->name, name) != 0)
+		fail_msg("change %s %s, want %s %s",
+		    sysinfo_change_kind_name(c->kind), c->name,
+		    sysinfo_change_kind_name(k), name);
+	if (oldv == NULL)
+		assert_null(c->old_value);
+	else
+		assert_string_equal(c->old_value, oldv);
+	if (newv == NULL)
+		assert_null(c->new_value);
+	else
+		assert_string_equal(c->new_value, newv);
+}
+
+/* Two admin directories, one diff naming exactly what changed. */
+static void
+test_diff_dpkg(void **state)
+{
+	struct snapshot		*a, *b;
+	struct snapshot_diff	*d;
+	json_t			*j, *p;
+	char			*text, *sum;
+	const char		*want =
+	    "installed   audispd-plugins  1:3.1-1\n"
+	    "upgraded    auditd           1:3.0.9-1 → 1:3.1-1\n"
+	    "upgraded    bash             5.2.15-2+b8 → 5.2.37-2\n"
+	    "removed     bonnie++         2.00a+nmu1\n"
+	    "upgraded    clang            1:14.0-55.7~deb12u1 → 1:14.0-55.7\n"
+	    "upgraded    fio              3.33-3 → 1:3.30-1\n"
+	    "upgraded    libauparse0      1:3.0.9-1 → 1:3.1-1\n"
+	    "installed   libc6:i386       2.36-9+deb12u14\n"
+	    "upgraded    libssl3          3.0.19-1~deb12u2 → 3.0.20-1~deb12u1\n"
+	    "removed     make             4.3-4.1\n"
+	    "upgraded    openssl          3.0.19-1~deb12u2 → 3.0.20-1~deb12u1\n"
+	    "downgraded  tzdata           2025b-0+deb12u2 → 2024a-0+deb12u1\n";
+
+	(void)state;
+	a = dpkg_fixture("dpkg-a");
+	b = dpkg_fixture("dpkg-b");
+	d = sysinfo_diff(a, b);
+	assert_int_equal(d->nfields, 0);
+	assert_int_equal(d->nchanges, 12);
+	check_change(&d->changes[0], CHANGE_PKG_INSTALLED, "audispd-plugins",
+	    NULL, "1:3.1-1");
+	check_change(&d->changes[1], CHANGE_PKG_UPGRADED, "auditd",
+	    "1:3.0.9-1", "1:3.1-1");
+	check_change(&d->changes[2], CHANGE_PKG_UPGRADED, "bash",
+	    "5.2.15-2+b8", "5.2.37-2");
+	check_change(&d->changes[3], CHANGE_PKG_REMOVED, "bonnie++",
+	    "2.00a+nmu1", NULL);
+	check_change(&d->changes[4], CHANGE_PKG_UPGRADED, "clang",
+	    "1:14.0-55.7~deb12u1", "1:14.0-55.7");
+	check_change(&d->changes[5], CHANGE_PKG_UPGRADED, "fio", "3.33-3",
+	    "1:3.30-1");
+	check_change(&d->changes[6], CHANGE_PKG_UPGRADED, "libauparse0",
+	    "1:3.0.9-1", "1:3.1-1");
+	check_change(&d->changes[7], CHANGE_PKG_INSTALLED, "libc6", NULL,
+	    "2.36-9+deb12u14");
+	assert_string_equal(d->changes[7].new_arch, "i386");
+	assert_true(d->changes[7].multiarch);
+	check_change(&d->changes[8], CHANGE_PKG_UPGRADED, "libssl3",
+	    "3.0.19-1~deb12u2", "3.0.20-1~deb12u1");
+	check_change(&d->changes[9], CHANGE_PKG_REMOVED, "make", "4.3-4.1",
+	    NULL);
+	check_change(&d->changes[10], CHANGE_PKG_UPGRADED, "openssl",
+	    "3.0.19-1~deb12u2", "3.0.20-1~deb12u1");
+	check_change(&d->changes[11], CHANGE_PKG_DOWNGRADED, "tzdata",
+	    "2025b-0+deb12u2", "2024a-0+deb12u1");
+
+	text = sysinfo_diff_text(d);
+	assert_string_equal(text, want);
+	free(text);
+	sum = sysinfo_diff_summary(d, 3);
+	assert_string_equal(sum, "+audispd-plugins 1:3.1-1, auditd 1:3.0.9-1 "
+	    "→ 1:3.1-1, bash 5.2.15-2+b8 → 5.2.37-2, and 9 more");
+	free(sum);
+
+	j = sysinfo_diff_json(d);
+	assert_int_equal(json_array_size(json_object_get(j, "fields")), 0);
+	assert_int_equal(json_array_size(json_object_get(j, "packages")), 12);
+	p = json_array_get(json_object_get(j, "packages"), 1);
+	assert_string_equal(json_string_value(json_object_get(p, "name")),
+	    "auditd");
+	assert_string_equal(json_string_value(json_object_get(p, "change")),
+	    "upgraded");
+	assert_string_equal(json_string_value(json_object_get(p, "old")),
+	    "1:3.0.9-1");
+	assert_string_equal(json_string_value(json_object_get(p, "new")),
+	    "1:3.1-1");
+	assert_string_equal(json_string_value(json_object_get(p, "arch")),
+	    "amd64");
+	assert_null(json_object_get(p, "old_arch"));
+	p = json_array_get(json_object_get(j, "packages"), 3);
+	assert_true(json_is_null(json_object_get(p, "new")));
+	json_decref(j);
+	sysinfo_diff_free(d);
+
+	/* The other way round mirrors it. */
+	d = sysinfo_diff(b, a);
+	assert_int_equal(d->nchanges, 12);
+	check_change(&d->changes[0], CHANGE_PKG_REMOVED, "audispd-plugins",
+	    "1:3.1-1", NULL);
+	check_change(&d->changes[11], CHANGE_PKG_UPGRADED, "tzdata",
+	    "2024a-0+deb12u1", "2025b-0+deb12u2");
+	sysinfo_diff_free(d);
+
+	d = sysinfo_diff(a, a);
+	assert_int_equal(d->nchanges, 0);
+	text = sysinfo_diff_text(d);
+	assert_string_equal(text, "");
+	free(text);
+	sum = sysinfo_diff_summary(d, 5);
+	assert_string_equal(sum, "no changes");
+	free(sum);
+	sysinfo_diff_free(d);
+	sysinfo_snapshot_free(a);
+	sysinfo_snapshot_free(b);
+}
+
+/* Fields changed, added, removed; rpm kernels side by side; arch moves. */
+static void
+test_diff_fields_and_rpm(void **state)
+{
+	struct snapshot		*a, *b;
+	struct snapshot_diff	*d;
+	json_t			*j, *f;
+	char			*text;
+
+	(void)state;
+	a = sysinfo_snapshot_new();
+	b = sysinfo_snapshot_new();
+	sysinfo_snapshot_set(a, "kernel.release", "6.1.0-18-amd64");
+	sysinfo_snapshot_set(b, "kernel.release", "6.1.0-20-amd64");
+	sysinfo_snapshot_set(a, "cpu.count", "2");
+	sysinfo_snapshot_set(b, "cpu.count", "2");
+	sysinfo_snapshot_set(b, "cpu.governor", "performance");
+	sysinfo_snapshot_set(a, "mm.thp", "always");
+	sysinfo_snapshot_set(a, "pkg.manager", "rpm");
+	sysinfo_snapshot_set(b, "pkg.manager", "rpm");
+	/* Two kernels installed, one replaced by a newer one. */
+	sysinfo_snapshot_add_package(a, "kernel-core",
+	    "6.12.0-55.9.1.el10_0", "x86_64");
+	sysinfo_snapshot_add_package(a, "kernel-core",
+	    "6.12.0-124.28.1.el10_1", "x86_64");
+	sysinfo_snapshot_add_package(b, "kernel-core",
+	    "6.12.0-124.28.1.el10_1", "x86_64");
+	sysinfo_snapshot_add_package(b, "kernel-core",
+	    "6.12.0-124.31.1.el10_1", "x86_64");
+	/* Same version, another arch. */
+	sysinfo_snapshot_add_package(a, "python3-perf", "1.0-1", "noarch");
+	sysinfo_snapshot_add_package(b, "python3-perf", "1.0-1", "x86_64");
+	/* rpm's '^' sorts after the release it snapshots. */
+	sysinfo_snapshot_add_package(a, "tool", "1.0-1", "x86_64");
+	sysinfo_snapshot_add_package(b, "tool", "1.0^git5-1", "x86_64");
+
+	d = sysinfo_diff(a, b);
+	assert_int_equal(d->nfields, 3);
+	assert_int_equal(d->nchanges, 6);
+	check_change(&d->changes[0], CHANGE_FIELD_ADDED, "cpu.governor", NULL,
+	    "performance");
+	check_change(&d->changes[1], CHANGE_FIELD_CHANGED, "kernel.release",
+	    "6.1.0-18-amd64", "6.1.0-20-amd64");
+	check_change(&d->changes[2], CHANGE_FIELD_REMOVED, "mm.thp", "always",
+	    NULL);
+	check_change(&d->changes[3], CHANGE_PKG_UPGRADED, "kernel-core",
+	    "6.12.0-55.9.1.el10_0", "6.12.0-124.31.1.el10_1");
+	check_change(&d->changes[4], CHANGE_PKG_CHANGED, "python3-perf",
+	    "1.0-1", "1.0-1");
+	assert_string_equal(d->changes[4].old_arch, "noarch");
+	assert_string_equal(d->changes[4].new_arch, "x86_64");
+	check_change(&d->changes[5], CHANGE_PKG_UPGRADED, "tool", "1.0-1",
+	    "1.0^git5-1");
+
+	text = sysinfo_diff_text(d);
+	assert_string_equal(text,
+	    "cpu.governor    (unset) → performance\n"
+	    "kernel.release  6.1.0-18-amd64 → 6.1.0-20-amd64\n"
+	    "mm.thp          always → (unset)\n"
+	    "\n"
+	    "upgraded    kernel-core   6.12.0-55.9.1.el10_0 → "
+	    "6.12.0-124.31.1.el10_1\n"
+	    "changed     python3-perf  1.0-1 (noarch) → 1.0-1 (x86_64)\n"
+	    "upgraded    tool          1.0-1 → 1.0^git5-1\n");
+	free(text);
+
+	j = sysinfo_diff_json(d);
+	f = json_array_get(json_object_get(j, "fields"), 1);
+	assert_string_equal(json_string_value(json_object_get(f, "key")),
+	    "kernel.release");
+	assert_string_equal(json_string_value(json_object_get(f, "change")),
+	    "changed");
+	assert_string_equal(json_string_value(json_object_get(f, "old")),
+	    "6.1.0-18-amd64");
+	f = json_array_get(json_object_get(j, "fields"), 0);
+	assert_true(json_is_null(json_object_get(f, "old")));
+	f = json_array_get(json_object_get(j, "packages"), 1);
+	assert_string_equal(json_string_value(json_object_get(f, "old_arch")),
+	    "noarch");
+	assert_string_equal(json_string_value(json_object_get(f, "arch")),
+	    "x86_64");
+	json_decref(j);
+	sysinfo_diff_free(d);
+	sysinfo_snapshot_free(a);
+	sysinfo_snapshot_free(b);
+}
+
+/* rpm -qa through our query format: AlmaLinux 10, epochs 1 and 2. */
+static void
+test_rpm_fixture(void **state)
+{
+	struct snapshot	*s;
+	char		*path, *text, *cause = NULL;
+	size_t		 len;
+
+	(void)state;
+	path = fixture("rpm-qa.txt");
+	assert_int_equal(sysinfo_read_file(path, 1 << 20, &text, &len), 0);
+	free(path);
+	s = sysinfo_snapshot_new();
+	assert_int_equal(sysinfo_rpm_parse(s, text, len, &cause), 0);
+	free(text);
+	assert_int_equal(s->npackages, 40);
+	assert_string_equal(sysinfo_snapshot_get(s, "pkg.manager"), "rpm");
+	check_package(s, "openssl", "x86_64", "1:3.5.1-7.el10_1.alma.1");
+	check_package(s, "tar", "x86_64", "2:1.35-9.el10_1");
+	check_package(s, "kernel-core", "x86_64", "6.12.0-124.28.1.el10_1");
+	check_package(s, "ca-certificates", "noarch",
+	    "2025.2.80_v9.0.305-102.el10_1");
+	check_package(s, "bash", "x86_64", "5.2.26-6.el10");
+	assert_string_equal(s->packages[0].name, "bash");
+	check_sorted(s);
+	sysinfo_snapshot_free(s);
+
+	s = sysinfo_snapshot_new();
+	text = "bash\t5.2.26-6.el10\tx86_64\n\nbroken line\n";
+	assert_int_equal(sysinfo_rpm_parse(s, text, strlen(text), &cause), -1);
+	assert_string_equal(cause,
+	    "rpm -qa: line 3: expected name, version and arch");
+	free(cause);
+	sysinfo_snapshot_free(s);
+}
+
+/* pacman's local database: Arch packages with epochs and "any". */
+static void
+test_pacman_fixture(void **state)
+{
+	struct snapshot	*s;
+	char		*path, *cause = NULL;
+
+	(void)state;
+	path = fixture("pacman");
+	s = sysinfo_snapshot_new();
+	assert_int_equal(sysinfo_pacman_read(s, path, &cause), 0);
+	free(path);
+	assert_int_equal(s->npackages, 7);
+	assert_string_equal(sysinfo_snapshot_get(s, "pkg.manager"), "pacman");
+	check_package(s, "bash", "x86_64", "5.2.037-1");
+	check_package(s, "dialog", "x86_64", "1:1.3_20220414-1");
+	check_package(s, "gnome-code-assistance", "x86_64",
+	    "2:3.16.1+14+gaad6437-2");
+	check_package(s, "python-hglib", "any", "2.6.2-4");
+	check_package(s, "libasyncns", "x86_64", "0.8+3+g68cd5af-3");
+	check_sorted(s);
+	sysinfo_snapshot_free(s);
+
+	s = sysinfo_snapshot_new();
+	assert_int_equal(sysinfo_pacman_read(s, "/nonexistent", &cause), -1);
+	assert_string_equal(cause, "/nonexistent/local: No such file or "
+	    "directory");
+	free(cause);
+	sysinfo_snapshot_free(s);
+}
+
+/* FreeBSD pkg query '%n %v %q'. */
+static void
+test_pkgng_fixture(void **state)
+{
+	struct snapshot	*s;
+	char		*path, *text, *cause = NULL;
+	size_t		 len;
+
+	(void)state;
+	path = fixture("pkg-query.txt");
+	assert_int_equal(sysinfo_read_file(path, 1 << 20, &text, &len), 0);
+	free(path);
+	s = sysinfo_snapshot_new();
+	assert_int_equal(sysinfo_pkgng_parse(s, text, len, &cause), 0);
+	free(text);
+	assert_int_equal(s->npackages, 12);
+	assert_string_equal(sysinfo_snapshot_get(s, "pkg.manager"), "pkg");
+	check_package(s, "sqlite3", "FreeBSD:14:amd64", "3.45.1,1");
+	check_package(s, "perl5", "FreeBSD:14:amd64", "5.36.3_1");
+	check_package(s, "sudo", "FreeBSD:14:amd64", "1.9.15p5");
+	check_sorted(s);
+	sysinfo_snapshot_free(s);
+}
+
+/* Control bytes and broken UTF-8 are cleaned; bad keys refused. */
+static void
+test_clean_strings(void **state)
+{
+	struct snapshot	*s;
+
+	(void)state;
+	s = sysinfo_snapshot_new();
+	assert_int_equal(sysinfo_snapshot_set(s, "a.b", "x\ty\nz\x7f"), 0);
+	assert_string_equal(sysinfo_snapshot_get(s, "a.b"), "x y z ");
+	assert_int_equal(sysinfo_snapshot_set(s, "c", "caf\xc3\xa9 \xff\xc3"
+	    " \xed\xa0\x80 \xe2\x86\x92"), 0);
+	assert_string_equal(sysinfo_snapshot_get(s, "c"),
+	    "caf\xc3\xa9 ?? ??? \xe2\x86\x92");
+	assert_int_equal(sysinfo_snapshot_set(s, "bad key", "v"), -1);
+	assert_int_equal(sysinfo_snapshot_set(s, "", "v"), -1);
+	assert_int_equal(sysinfo_snapshot_set(s, "a=b", "v"), -1);
+	assert_null(sysinfo_snapshot_get(s, "bad key"));
+	assert_int_equal(s->nfields, 2);
+	assert_int_equal(sysinfo_snapshot_set(s, "a.b", "new"), 0);
+	assert_string_equal(sysinfo_snapshot_get(s, "a.b"), "new");
+	assert_int_equal(sysinfo_snapshot_unset(s, "a.b"), 0);
+	assert_int_equal(sysinfo_snapshot_unset(s, "a.b"), -1);
+	assert_int_equal(s->nfields, 1);
+	sysinfo_snapshot_add_package(s, "p\n", "1\xff", "amd64");
+	check_package(s, "p ", "amd64", "1?");
+	sysinfo_snapshot_add_package(s, "p ", "1?", "amd64");
+	assert_int_equal(s->npackages, 1);
+	sysinfo_snapshot_free(s);
+}
+
+/* Hashes follow the canonical text documented in sysinfo.h. */
+static void
+test_hashes(void **state)
+{
+	struct snapshot	*s, *t;
+	char		 h1[SYSINFO_HASH_LEN + 1], h2[SYSINFO_HASH_LEN + 1];
+	char		 p1[SYSINFO_HASH_LEN + 1], p2[SYSINFO_HASH_LEN + 1];
+
+	(void)state;
+	s = sysinfo_snapshot_new();
+	sysinfo_fields_hash(s, h1);
+	assert_string_equal(h1, "9c8db52d2a2260be9bc8710ea9db843b"
+	    "6dae267cb46fa07dac744fb36081c42c");
+	sysinfo_packages_hash(s, p1);
+	assert_string_equal(p1, "c07e84400a741b23e9aef711485ef407"
+	    "65aa2d74ad1830517a7663c38e9164f9");
+
+	/* Insertion order does not matter; the values match sha256sum of
+	 * the canonical text. */
+	sysinfo_snapshot_set(s, "kernel.release", "6.1.0-18-amd64");
+	sysinfo_snapshot_set(s, "cpu.count", "2");
+	sysinfo_snapshot_add_package(s, "libc6", "2.36-9+deb12u14", "i386");
+	sysinfo_snapshot_add_package(s, "auditd", "1:3.0.9-1", "amd64");
+	sysinfo_snapshot_add_package(s, "libc6", "2.36-9+deb12u14", "amd64");
+	sysinfo_fields_hash(s, h1);
+	assert_string_equal(h1, "4015c01445913c844226fca43b80860b"
+	    "5afb161f551341e58c41e1fe757e4e84");
+	sysinfo_packages_hash(s, p1);
+	assert_string_equal(p1, "d10203c7228c54e159f37664a0633f36"
+	    "8a12d91324d52f9300df24601baf0dfb");
+
+	/* A changed field changes the fields hash only. */
+	t = sysinfo_snapshot_new();
+	sysinfo_snapshot_add_package(t, "libc6", "2.36-9+deb12u14", "amd64");
+	sysinfo_snapshot_add_package(t, "libc6", "2.36-9+deb12u14", "i386");
+	sysinfo_snapshot_add_package(t, "auditd", "1:3.0.9-1", "amd64");
+	sysinfo_snapshot_set(t, "cpu.count", "2");
+	sysinfo_snapshot_set(t, "kernel.release", "6.1.0-20-amd64");
+	sysinfo_fields_hash(t, h2);
+	sysinfo_packages_hash(t, p2);
+	assert_string_not_equal(h1, h2);
+	assert_string_equal(p1, p2);
+	assert_true(sysinfo_snapshot_equal(s, t, SYSINFO_PACKAGES));
+	assert_false(sysinfo_snapshot_equal(s, t, SYSINFO_FIELDS));
+	sysinfo_snapshot_set(t, "kernel.release", "6.1.0-18-amd64");
+	sysinfo_fields_hash(t, h2);
+	assert_string_equal(h1, h2);
+	assert_true(sysinfo_snapshot_equal(s, t, SYSINFO_ALL));
+
+	/* An upgrade changes the package hash; a tab cannot forge one. */
+	sysinfo_snapshot_clear_packages(t);
+	sysinfo_snapshot_add_package(t, "auditd", "1:3.1-1", "amd64");
+	sysinfo_packages_hash(t, p2);
+	assert_string_not_equal(p1, p2);
+	sysinfo_snapshot_set(t, "a", "b\tc");
+	sysinfo_snapshot_set(s, "a\tb", "c");	/* refused */
+	assert_null(sysinfo_snapshot_get(s, "a\tb"));
+	sysinfo_snapshot_free(s);
+	sysinfo_snapshot_free(t);
+}
+
+/* JSON out and back in, whole or in two halves. */
+static void
+test_json_roundtrip(void **state)
+{
+	struct snapshot	*s, *t, *u;
+	json_t		*j;
+	char		*all, *fields, *pkgs, *cause = NULL, *again;
+	char		 h1[SYSINFO_HASH_LEN + 1], h2[SYSINFO_HASH_LEN + 1];
+
+	(void)state;
+	s = dpkg_fixture("dpkg-b");
+	sysinfo_snapshot_set(s, "kernel.release", "6.1.0-18-amd64");
+	sysinfo_snapshot_set(s, "kernel.version",
+	    "#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)");
+	sysinfo_snapshot_set(s, "cpu.model", "Intel(R) Core(TM) i7 \"quoted\" "
+	    "caf\xc3\xa9 \\ back");
+	all = sysinfo_snapshot_dump(s, SYSINFO_ALL);
+	t = sysinfo_snapshot_load(all, &cause);
+	if (t == NULL)
+		fail_msg("%s", cause);
+	assert_true(sysinfo_snapshot_equal(s, t, SYSINFO_ALL));
+	sysinfo_fields_hash(s, h1);
+	sysinfo_fields_hash(t, h2);
+	assert_string_equal(h1, h2);
+	again = sysinfo_snapshot_dump(t, SYSINFO_ALL);
+	assert_string_equal(all, again);
+	free(again);
+
+	fields = sysinfo_snapshot_dump(s, SYSINFO_FIELDS);
+	pkgs = sysinfo_snapshot_dump(s, SYSINFO_PACKAGES);
+	assert_null(strstr(fields, "\"packages\""));
+	assert_null(strstr(pkgs, "\"fields\""));
+	assert_non_null(strstr(pkgs, "[\"auditd\",\"1:3.1-1\",\"amd64\"]"));
+	u = sysinfo_snapshot_new();
+	j = json_loads(fields, 0, NULL);
+	assert_int_equal(sysinfo_snapshot_load_json(u, j, &cause), 0);
+	json_decref(j);
+	assert_int_equal(u->npackages, 0);
+	j = json_loads(pkgs, 0, NULL);
+	assert_int_equal(sysinfo_snapshot_load_json(u, j, &cause), 0);
+	json_decref(j);
+	assert_true(sysinfo_snapshot_equal(s, u, SYSINFO_ALL));
+	free(all);
+	free(fields);
+	free(pkgs);
+	sysinfo_snapshot_free(t);
+	sysinfo_snapshot_free(u);
+	sysinfo_snapshot_free(s);
+
+	assert_null(sysinfo_snapshot_load("{\"format\": 2}", &cause));
+	assert_string_equal(cause, "snapshot: unknown format 2");
+	free(cause);
+	assert_null(sysinfo_snapshot_load("{\"fields\": {\"a\": 1}}", &cause));
+	assert_string_equal(cause, "snapshot: field \"a\" is not a string");
+	free(cause);
+	assert_null(sysinfo_snapshot_load("{\"packages\": [[\"a\", \"1\"]]}",
+	    &cause));
+	assert_string_equal(cause,
+	    "snapshot: package 0 is not [name, version, arch]");
+	free(cause);
+	assert_null(sysinfo_snapshot_load("{\"fields\": {\"a b\": \"1\"}}",
+	    &cause));
+	assert_string_equal(cause, "snapshot: bad field name \"a b\"");
+	free(cause);
+	assert_null(sysinfo_snapshot_load("[1,", &cause));
+	assert_non_null(strstr(cause, "snapshot: line 1:"));
+	free(cause);
+}
+
+/* Every Linux field, from a fixture tree of a laptop's /proc and /sys. */
+static void
+test_snapshot_fixture_root(void **state)
+{
+	struct sysinfo_opts	 o;
+	struct snapshot		*s;
+	char			*root, *admin, *cause = NULL, *text;
+
+	(void)state;
+	root = fixture("root");
+	admin = fixture("dpkg-a");
+	sysinfo_opts_init(&o);
+	o.root = root;
+	o.dpkg_admindir = admin;
+	o.cc = NULL;
+	s = sysinfo_snapshot_take(".", &o, &cause);
+	if (s == NULL)
+		fail_msg("%s", cause);
+	assert_string_equal(sysinfo_snapshot_get(s, "kernel.release"),
+	    "6.1.0-18-amd64");
+	assert_string_equal(sysinfo_snapshot_get(s, "kernel.version"),
+	    "#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)");
+	assert_string_equal(sysinfo_snapshot_get(s, "kernel.cmdline"),
+	    "BOOT_IMAGE=/boot/vmlinuz-6.1.0-18-amd64 "
+	    "root=UUID=5e3c7f0e-8f0a-4d5b-9a55-0f6b1c2d3e4f ro quiet");
+	assert_string_equal(sysinfo_snapshot_get(s, "cpu.model"),
+	    "Intel(R) Core(TM) i7-8565U CPU @ 1.80GHz");
+	assert_string_equal(sysinfo_snapshot_get(s, "cpu.microcode"), "0xf8");
+	assert_string_equal(sysinfo_snapshot_get(s, "cpu.count"), "8");
+	assert_string_equal(sysinfo_snapshot_get(s, "cpu.smt"), "on");
+	assert_string_equal(sysinfo_snapshot_get(s, "cpu.governor"),
+	    "performance,powersave");
+	assert_string_equal(sysinfo_snapshot_get(s, "cpu.freq_driver"),
+	    "intel_pstate");
+	assert_string_equal(sysinfo_snapshot_get(s, "cpu.epp"),
+	    "balance_performance");
+	assert_string_equal(sysinfo_snapshot_get(s, "cpu.boost"), "on");
+	assert_string_equal(sysinfo_snapshot_get(s, "cpu.pstate"), "active");
+	assert_string_equal(sysinfo_snapshot_get(s, "cpu.idle_driver"),
+	    "intel_idle");
+	assert_string_equal(sysinfo_snapshot_get(s,
+	    "cpu.mitigations.meltdown"), "Mitigation: PTI");
+	assert_string_equal(sysinfo_snapshot_get(s, "cpu.mitigations.mds"),
+	    "Not affected");
+	assert_non_null(strstr(sysinfo_snapshot_get(s,
+	    "cpu.mitigations.spectre_v2"), "Enhanced / Automatic IBRS"));
+	assert_string_equal(sysinfo_snapshot_get(s, "mem.total_kb"),
+	    "16203268");
+	assert_string_equal(sysinfo_snapshot_get(s, "swap.total_kb"), "999420");
+	assert_string_equal(sysinfo_snapshot_get(s, "mm.thp"), "madvise");
+	assert_string_equal(sysinfo_snapshot_get(s, "mm.thp_defrag"),
+	    "madvise");
+	assert_string_equal(sysinfo_snapshot_get(s, "mm.swappiness"), "60");
+	assert_string_equal(sysinfo_snapshot_get(s, "os.id"), "debian");
+	assert_string_equal(sysinfo_snapshot_get(s, "os.version"), "12");
+	assert_string_equal(sysinfo_snapshot_get(s, "os.name"),
+	    "Debian GNU/Linux 12 (bookworm)");
+	assert_string_equal(sysinfo_snapshot_get(s, "os.debian_version"),
+	    "12.5");
+	/* The tree's mount table has "/" on sda2, a partition of sda. */
+	assert_string_equal(sysinfo_snapshot_get(s, "fs.type"), "ext4");
+	assert_string_equal(sysinfo_snapshot_get(s, "fs.device"), "/dev/sda2");
+	assert_string_equal(sysinfo_snapshot_get(s, "fs.options"),
+	    "rw,relatime,errors=remount-ro");
+	assert_string_equal(sysinfo_snapshot_get(s, "fs.scheduler"),
+	    "mq-deadline");
+	assert_string_equal(sysinfo_snapshot_get(s, "fs.rotational"), "0");
+	assert_null(sysinfo_snapshot_get(s, "cc"));
+	assert_int_equal(s->npackages, 49);
+	check_sorted(s);
+	text = sysinfo_snapshot_text(s, SYSINFO_FIELDS);
+	/* Keys padded to the longest, cpu.mitigations.spectre_v2. */
+	assert_non_null(strstr(text,
+	    "\npackages                    49 (dpkg)\n"));
+	assert_non_null(strstr(text,
+	    "\nfs.type                     ext4\n"));
+	free(text);
+	sysinfo_snapshot_free(s);
+
+	assert_null(sysinfo_snapshot_take("/nonexistent/work", &o, &cause));
+	assert_string_equal(cause,
+	    "/nonexistent/work: No such file or directory");
+	free(cause);
+	free(root);
+	free(admin);
+}
+
+/* Count what dpkg-query itself calls present: our independent check. */
+static long
+dpkg_query_count(void)
+{
+	const char	*argv[] = { "dpkg-query", "-W", "-f",
+			    "${db:Status-Status}\n", NULL };
+	char		*out, *line, *next, *cause = NULL;
+	long		 n = 0;
+	int		 status;
+
+	if (sysinfo_command(argv, 10000, 16 << 20, 0, &out, NULL, &status,
+	    &cause) == -1) {
+		free(cause);
+		return -1;
+	}
+	if (status != 0) {
+		free(out);
+		return -1;
+	}
+	for (line = out; *line != '\0'; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next == '\n')
+			*next++ = '\0';
+		if (strcmp(line, "not-installed") != 0 &&
+		    strcmp(line, "config-files") != 0 && line[0] != '\0')
+			n++;
+	}
+	free(out);
+	return n;
+}
+
+/* A snapshot of this very machine. */
+static void
+test_snapshot_this_machine(void **state)
+{
+	struct snapshot	*s;
+	struct utsname	 u;
+	char		*cause = NULL, *n, *dump;
+	const char	*v;
+	long		 want;
+
+	(void)state;
+	s = sysinfo_snapshot_take(".", NULL, &cause);
+	if (s == NULL)
+		fail_msg("%s", cause);
+	assert_int_equal(uname(&u), 0);
+	assert_string_equal(sysinfo_snapshot_get(s, "kernel.release"),
+	    u.release);
+	assert_string_equal(sysinfo_snapshot_get(s, "kernel.arch"), u.machine);
+	xasprintf(&n, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	assert_string_equal(sysinfo_snapshot_get(s, "cpu.count"), n);
+	free(n);
+	assert_non_null(v = sysinfo_snapshot_get(s, "mem.total_kb"));
+	assert_true(strtoll(v, NULL, 10) > 0);
+	assert_non_null(sysinfo_snapshot_get(s, "kernel.cmdline"));
+	assert_non_null(sysinfo_snapshot_get(s, "cpu.model"));
+	assert_non_null(v = sysinfo_snapshot_get(s, "fs.type"));
+	assert_true(v[0] != '\0');
+	assert_non_null(sysinfo_snapshot_get(s, "fs.options"));
+	assert_non_null(v = sysinfo_snapshot_get(s, "virt"));
+	assert_non_null(v = sysinfo_snapshot_get(s, "libc"));
+#ifdef __GLIBC__
+	assert_true(strncmp(v, "glibc 2.", 8) == 0);
+#endif
+	check_sorted(s);
+	if (access("/var/lib/dpkg/status", F_OK) == 0) {
+		assert_string_equal(sysinfo_snapshot_get(s, "pkg.manager"),
+		    "dpkg");
+		assert_true(s->npackages > 100);
+		want = dpkg_query_count();
+		if (want >= 0)
+			assert_int_equal((long)s->npackages, want);
+		assert_non_null(sysinfo_snapshot_package(s, "dpkg", NULL));
+	}
+	dump = sysinfo_snapshot_dump(s, SYSINFO_ALL);
+	assert_true(strlen(dump) > 100);
+	free(dump);
+	sysinfo_snapshot_free(s);
+}
+
+/* The command runner: output, status, exec failure, timeout, bound. */
+static void
+test_command(void **state)
+{
+	const char	*echo[] = { "echo", "hello", "world", NULL };
+	const char	*fals[] = { "false", NULL };
+	const char	*none[] = { "/nonexistent/perfwatch-tool", NULL };
+	const char	*slow[] = { "sleep", "10", NULL };
+	const char	*yes[] = { "yes", NULL };
+	const char	*err[] = { "ls", "/nonexistent/perfwatch-dir", NULL };
+	char		*out, *cause = NULL;
+	size_t		 len;
+	int		 status;
+
+	(void)state;
+	assert_int_equal(sysinfo_command(echo, 5000, 1024, 0, &out, &len,
+	    &status, &cause), 0);
+	assert_string_equal(out, "hello world\n");
+	assert_int_equal(len, 12);
+	assert_int_equal(status, 0);
+	free(out);
+
+	assert_int_equal(sysinfo_command(fals, 5000, 1024, 0, &out, &len,
+	    &status, &cause), 0);
+	assert_int_equal(status, 1);
+	assert_string_equal(out, "");
+	free(out);
+
+	assert_int_equal(sysinfo_command(none, 5000, 1024, 0, &out, &len,
+	    &status, &cause), -1);
+	assert_string_equal(cause,
+	    "/nonexistent/perfwatch-tool: No such file or directory");
+	assert_null(out);
+	free(cause);
+
+	assert_int_equal(sysinfo_command(slow, 200, 1024, 0, &out, &len,
+	    &status, &cause), -1);
+	assert_string_equal(cause, "sleep: timed out after 200 ms");
+	free(cause);
+
+	assert_int_equal(sysinfo_command(yes, 5000, 100000, 0, &out, &len,
+	    &status, &cause), -1);
+	assert_string_equal(cause, "yes: more than 100000 bytes of output");
+	free(cause);
+
+	/* stderr is dropped unless asked for. */
+	assert_int_equal(sysinfo_command(err, 5000, 4096, 0, &out, &len,
+	    &status, &cause), 0);
+	assert_string_equal(out, "");
+	assert_int_not_equal(status, 0);
+	free(out);
+	assert_int_equal(sysinfo_command(err, 5000, 4096, 1, &out, &len,
+	    &status, &cause), 0);
+	assert_non_null(strstr(out, "/nonexistent/perfwatch-dir"));
+	free(out);
+}
+
+/* The judge names every limit a sample breaks. */
+static void
+test_quiet_judge(void **state)
+{
+	struct quiet_limits	l;
+	struct quiet		q;
+	char			*why = NULL;
+
+	(void)state;
+	memset(&l, 0, sizeof(l));
+	l.max_load1 = 1.0;
+	l.max_runnable = 1;
+	l.max_cpu_busy = 0.25;
+	l.max_swap_pages = 64;
+	l.min_mem_available = 0.10;
+	l.max_throttle_events = 0;
+	l.interval_ms = 1000;
+
+	memset(&q, 0, sizeof(q));
+	q.interval = 1.0;
+	q.load1 = 0.30;
+	q.cpu_busy = 0.05;
+	q.mem_total_kb = 16000000;
+	q.mem_available_kb = 8000000;
+	q.throttle_known = 1;
+	assert_int_equal(sysinfo_quiet_judge(&q, &l, &why), 0);
+	assert_null(why);
+
+	q.cpu_busy = 0.97;
+	assert_int_equal(sysinfo_quiet_judge(&q, &l, &why), 1);
+	assert_string_equal(why, "cpu busy 97% > 25%");
+	free(why);
+
+	q.load1 = 2.1;
+	q.runnable = 2;
+	q.swap_in = 60;
+	q.swap_out = 10;
+	q.mem_available_kb = 800000;
+	q.throttle_events = 3;
+	assert_int_equal(sysinfo_quiet_judge(&q, &l, &why), 1);
+	assert_string_equal(why, "cpu busy 97% > 25%; load 2.10 > 1.00; "
+	    "2 runnable tasks > 1; swapping 70 pages > 64; "
+	    "memory available 5% < 10%; "
+	    "3 thermal throttling events > 0");
+	free(why);
+
+	/* Throttling counts only where the kernel exposes it. */
+	memset(&q, 0, sizeof(q));
+	q.throttle_events = 5;
+	q.throttle_known = 0;
+	assert_int_equal(sysinfo_quiet_judge(&q, &l, NULL), 0);
+	q.throttle_known = 1;
+	assert_int_equal(sysinfo_quiet_judge(&q, &l, NULL), 1);
+
+	sysinfo_quiet_limits_default(&l);
+	assert_true(l.max_cpu_busy == 0.25);
+	assert_int_equal(l.interval_ms, 1000);
+	assert_true(l.max_load1 == 0.5 * (double)sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+/* Counters from the fixture tree; nothing moves in a fixture. */
+static void
+test_quiet_fixture_root(void **state)
+{
+	struct quiet	 q, r;
+	json_t		*j;
+	char		*root, *cause = NULL;
+
+	(void)state;
+	root = fixture("root");
+	assert_int_equal(sysinfo_quiet_sample(&q, 0, root), 0);
+	free(root);
+	assert_true(q.load1 == 0.52);
+	assert_true(q.load5 == 0.58);
+	assert_true(q.load15 == 0.59);
+	assert_int_equal(q.ncpu, 8);
+	assert_int_equal(q.runnable, 2);
+	assert_true(q.cpu_busy == 0.0);
+	assert_int_equal(q.swap_in, 0);
+	assert_int_equal(q.mem_total_kb, 16203268);
+	assert_int_equal(q.mem_available_kb, 11893412);
+	assert_int_equal(q.throttle_known, 1);
+	assert_int_equal(q.throttle_count, 10 + 11 + 7 + 7);
+	assert_int_equal(q.throttle_events, 0);
+
+	j = sysinfo_quiet_json(&q);
+	assert_int_equal(sysinfo_quiet_from_json(j, &r, &cause), 0);
+	json_decref(j);
+	assert_memory_equal(&q, &r, sizeof(q));
+
+	q.throttle_known = 0;
+	j = sysinfo_quiet_json(&q);
+	assert_true(json_is_null(json_object_get(j, "throttle_count")));
+	assert_int_equal(sysinfo_quiet_from_json(j, &r, &cause), 0);
+	assert_int_equal(r.throttle_known, 0);
+	json_object_set_new(j, "runnable", json_real(1.5));
+	assert_int_equal(sysinfo_quiet_from_json(j, &r, &cause), -1);
+	assert_string_equal(cause, "quiet sample: \"runnable\" is not a count");
+	free(cause);
+	json_decref(j);
+
+	assert_int_equal(sysinfo_quiet_sample(&q, 0, "/nonexistent"), -1);
+}
+
+/* Start n children that spin until killed (or for 30 s at most). */
+static void
+hogs_start(pid_t *pids, int n)
+{
+	volatile unsigned long	spin = 0;
+	int			i;
+
+	for (i = 0; i < n; i++) {
+		if ((pids[i] = fork()) == 0) {
+			alarm(30);
+			for (;;)
+				spin++;
+		}
+		assert_true(pids[i] > 0);
+	}
+}
+
+static void
+hogs_stop(pid_t *pids, int n)
+{
+	int	i, st;
+
+	for (i = 0; i < n; i++) {
+		kill(pids[i], SIGKILL);
+		waitpid(pids[i], &st, 0);
+	}
+}
+
+/*
+ * With a hog on every CPU the check must say busy, and must measure more
+ * CPU use than without them.  (Nothing asserts the machine is quiet
+ * without hogs: other tests may be running.)  The wait policy gives up at
+ * its limit with the reason; relaxed limits let it through at once.
+ */
+static void
+test_quiet_busy(void **state)
+{
+	struct quiet_limits	 l, lax;
+	struct quiet		 busy, idle, seen;
+	pid_t			 pids[64];
+	double			 waited;
+	char			*why = NULL;
+	int			 n, rc;
+
+	(void)state;
+	n = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (n < 2)
+		n = 2;
+	if (n > (int)nitems(pids))
+		n = (int)nitems(pids);
+	sysinfo_quiet_limits_default(&l);
+	l.interval_ms = 300;
+
+	hogs_start(pids, n);
+	assert_int_equal(sysinfo_quiet_sample(&busy, 300, NULL), 0);
+	rc = sysinfo_quiet_judge(&busy, &l, &why);
+	assert_int_equal(rc, 1);
+	assert_non_null(strstr(why, "cpu busy"));
+	free(why);
+	why = NULL;
+	assert_true(busy.cpu_busy > 0.6);
+	assert_true(busy.runnable >= 1);
+	assert_true(busy.interval >= 0.3);
+
+	/* The wait policy: still busy at its limit, and says why. */
+	rc = sysinfo_quiet_wait(&l, 1, &seen, &waited, &why);
+	assert_int_equal(rc, 1);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "cpu busy"));
+	assert_true(waited >= 1.0);
+	assert_true(seen.cpu_busy > l.max_cpu_busy);
+	free(why);
+	why = NULL;
+
+	/* Limits nothing can break pass at the first sample. */
+	memset(&lax, 0, sizeof(lax));
+	lax.max_load1 = 1e9;
+	lax.max_runnable = 1 << 30;
+	lax.max_cpu_busy = 1.0;
+	lax.max_swap_pages = UINT64_MAX;
+	lax.min_mem_available = 0.0;
+	lax.max_throttle_events = UINT64_MAX;
+	lax.interval_ms = 100;
+	assert_int_equal(sysinfo_quiet_wait(&lax, 5, &seen, &waited, &why), 0);
+	assert_null(why);
+	hogs_stop(pids, n);
+
+	assert_int_equal(sysinfo_quiet_sample(&idle, 300, NULL), 0);
+	assert_true(idle.cpu_busy < busy.cpu_busy || busy.cpu_busy > 0.95);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sha256),
+		cmocka_unit_test(test_version_dpkg),
+		cmocka_unit_test(test_version_rpm),
+		cmocka_unit_test(test_version_pkgng),
+		cmocka_unit_test(test_dpkg_fixture_a),
+		cmocka_unit_test(test_dpkg_fixture_b),
+		cmocka_unit_test(test_dpkg_parse_edges),
+		cmocka_unit_test(test_diff_dpkg),
+		cmocka_unit_test(test_diff_fields_and_rpm),
+		cmocka_unit_test(test_rpm_fixture),
+		cmocka_unit_test(test_pacman_fixture),
+		cmocka_unit_test(test_pkgng_fixture),
+		cmocka_unit_test(test_clean_strings),
+		cmocka_unit_test(test_hashes),
+		cmocka_unit_test(test_json_roundtrip),
+		cmocka_unit_test(test_snapshot_fixture_root),
+		cmocka_unit_test(test_snapshot_this_machine),
+		cmocka_unit_test(test_command),
+		cmocka_unit_test(test_quiet_judge),
+		cmocka_unit_test(test_quiet_fixture_root),
+		cmocka_unit_test(test_quiet_busy),
+	};
+
+	log_init("test_sysinfo", 1, 0);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
