@@ -63,6 +63,8 @@ int	cmd_show(struct cli *, int, char **);
 /* run.c, report.c */
 int		 cmd_run(struct cli *, int, char **);
 int		 cli_run_report(struct cli *, int64_t run, int json);
+int		 cli_report_classic(struct cli *, const struct store_run *,
+		    const struct store_series *, size_t, FILE *);
 
 /* env.c */
 struct sysinfo_opts;

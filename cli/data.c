@@ -461,6 +461,7 @@ cmd_show(struct cli *c, int argc, char **argv)
 			    run.label, run.host_name, tbuf, run.trigger,
 			    run.profile ? ", profile " : "",
 			    run.profile ? run.profile : "", run.status);
+			cli_report_classic(c, &run, ser, n, stdout);
 		}
 		t = table_new(nitems(hdr), hdr, al);
 		for (i = 0; i < n; i++) {

@@ -92,16 +92,19 @@ report_bonnie(FILE *f, const struct store_series *ser, size_t n)
 	if (maxit == 0)
 		return 0;
 	fprintf(f, "disk.bonnie\n"
-	    "        -------Sequential Output-------- ---Sequential Input--"
-	    " --Random--\n"
-	    "        -Per Char- --Block--- -Rewrite-- -Per Char- --Block---"
-	    " --Seeks---\n"
-	    "  iter   K/sec %%CPU K/sec %%CPU K/sec %%CPU K/sec %%CPU K/sec"
-	    " %%CPU  /sec %%CPU\n");
+	    "       --------Sequential Output--------- ----Sequential Input---"
+	    " ---Random--\n"
+	    "       --Per Char-- ---Block--- --Rewrite-- --Per Char-- ---Block---"
+	    " ---Seeks---\n"
+	    "  iter");
+	for (i = 0; i < 6; i++)
+		fprintf(f, " %*s %4s", i == 0 ? 6 : 5,
+		    i == 5 ? "/sec" : "K/sec", "%CPU");
+	fputc('\n', f);
 	for (it = 0; it <= maxit; it++) {
 		if (it == 0)
 			continue;
-		fprintf(f, "  %4d ", it);
+		fprintf(f, "  %4d", it);
 		for (i = 0; i < 6; i++) {
 			print_num(f, i == 0 ? 6 : 5, i == 5 ? 1 : 0,
 			    series_at(s[2 * i], it));
@@ -109,9 +112,9 @@ report_bonnie(FILE *f, const struct store_series *ser, size_t n)
 		}
 		fputc('\n', f);
 	}
-	fprintf(f, "  median");
+	fprintf(f, "  med.");
 	for (i = 0; i < 6; i++) {
-		print_num(f, i == 0 ? 5 : 5, i == 5 ? 1 : 0,
+		print_num(f, i == 0 ? 6 : 5, i == 5 ? 1 : 0,
 		    series_median(s[2 * i]));
 		print_num(f, 4, 1, series_median(s[2 * i + 1]));
 	}
@@ -331,6 +334,23 @@ report_rest(FILE *f, const struct store_series *ser, size_t n)
 }
 
 /*
+ * Print the classic tables (bonnie, stream, system index, OLTP) for what
+ * of them the run measured; returns how many were printed.
+ */
+int
+cli_report_classic(struct cli *c, const struct store_run *r,
+    const struct store_series *ser, size_t n, FILE *f)
+{
+	int	k = 0;
+
+	k += report_bonnie(f, ser, n);
+	k += report_stream(f, ser, n);
+	k += report_index(c->st, r, f, ser, n, NULL);
+	k += report_oltp(f, ser, n);
+	return k;
+}
+
+/*
  * Print the report of run: its header, the classic tables, and how each
  * workload ended.  With json, one JSON document instead.
  */
@@ -386,10 +406,7 @@ cli_run_report(struct cli *c, int64_t run, int json)
 		fprintf(f, "run %s on %s, %s, profile %s, %s, %lld s\n\n",
 		    r.label, r.host_name, tbuf, r.profile ? r.profile : "-",
 		    r.status, (long long)(r.ended - r.started));
-		report_bonnie(f, ser, n);
-		report_stream(f, ser, n);
-		report_index(c->st, &r, f, ser, n, NULL);
-		report_oltp(f, ser, n);
+		cli_report_classic(c, &r, ser, n, f);
 		report_rest(f, ser, n);
 		for (i = 0; i < nw; i++)
 			if (strcmp(w[i].status, "complete") != 0)
