@@ -1,0 +1,1143 @@
+/*
+ * Unit tests of workloads/: the result parser (both forms, every error
+ * with its line), parameters, the plan and progress, the system index on
+ * the openSUSE UnixBench data, the runner (time limit against a child
+ * that ignores SIGTERM, abort, a full disk, the clean environment, the
+ * iteration directory removed in every case), and every native workload
+ * on tiny sizes.  No assertion depends on how fast the machine is.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/time.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xmalloc.h"
+#include "workloads/workloads.h"
+#include "workloads/internal.h"
+
+#ifndef TMPFS_MAGIC
+#define TMPFS_MAGIC	0x01021994
+#endif
+
+static char	test_dir[PATH_MAX - 64];
+
+static int
+group_setup(void **state)
+{
+	const char	*tmp;
+
+	(void)state;
+	tmp = getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/var/tmp";
+	snprintf(test_dir, sizeof(test_dir), "%s/perfwatch-wl-test.XXXXXX",
+	    tmp);
+	return mkdtemp(test_dir) == NULL ? -1 : 0;
+}
+
+static int
+group_teardown(void **state)
+{
+	(void)state;
+	return wl_remove_tree(test_dir);
+}
+
+/* Number of entries in a directory, "." and ".." aside. */
+static int
+dir_entries(const char *path)
+{
+	struct dirent	*de;
+	DIR		*d;
+	int		 n = 0;
+
+	d = opendir(path);
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/* Parameters of a workload, working in dir. */
+static const struct wl_workload *
+params_for(struct wl_params *p, const char *name, const char *dir)
+{
+	const struct wl_workload	*wl;
+	char				*cause = NULL;
+
+	wl = wl_find(name);
+	assert_non_null(wl);
+	wl_params_init(p, wl);
+	if (wl_params_set(p, wl, "work_dir", dir, &cause) != 0)
+		fail_msg("%s", cause);
+	return wl;
+}
+
+/* Set a key or fail the test. */
+static void
+set(struct wl_params *p, const struct wl_workload *wl, const char *key,
+    const char *value)
+{
+	char	*cause = NULL;
+
+	if (wl_params_set(p, wl, key, value, &cause) != 0)
+		fail_msg("%s = %s: %s", key, value, cause);
+}
+
+static const struct wl_metric *
+metric(const struct wl_result *res, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < res->nmetrics; i++) {
+		if (strcmp(res->metrics[i].name, name) == 0)
+			return &res->metrics[i];
+	}
+	return NULL;
+}
+
+/* The note that starts with prefix, or NULL. */
+static const char *
+note(const struct wl_result *res, const char *prefix)
+{
+	size_t	i;
+
+	for (i = 0; i < res->nnotes; i++) {
+		if (strncmp(res->notes[i], prefix, strlen(prefix)) == 0)
+			return res->notes[i];
+	}
+	return NULL;
+}
+
+/* Run a command workload with a timeout in the test directory. */
+static int
+run_command(const char *command, const char *timeout, struct wl_result *res)
+{
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	int				 rc;
+
+	wl = params_for(&p, "command", test_dir);
+	set(&p, wl, "command", command);
+	set(&p, wl, "timeout", timeout);
+	set(&p, wl, "grace", "0.3");
+	rc = wl_run_iteration(wl, &p, res, NULL);
+	wl_params_clear(&p);
+	return rc;
+}
+
+/* Run a native workload to success, or fail with its error. */
+static void
+run_ok(const struct wl_workload *wl, const struct wl_params *p,
+    struct wl_result *res)
+{
+	char	*cause = NULL;
+
+	if (wl_run_iteration(wl, p, res, &cause) != 0)
+		fail_msg("%s: %s: %s", wl->name, wl_status_name(res->status),
+		    cause);
+	assert_int_equal(res->status, WL_OK);
+	assert_null(res->error);
+	assert_int_equal(dir_entries(test_dir), 0);
+}
+
+/* Is the process group gone? */
+static int
+group_gone(pid_t pgid)
+{
+	return kill(-pgid, 0) == -1 && errno == ESRCH;
+}
+
+static void
+test_parse_lines(void **state)
+{
+	const char	*text = "# hello there\n\nlatency 12.5 ms\n"
+	    "ops 1e3 ops/s higher\r\nsize 10 MiB lower\n  spaced\t3\tx  \n"
+	    "  #indented note";
+	struct wl_result res;
+	char		*cause = NULL;
+
+	(void)state;
+	memset(&res, 0, sizeof(res));
+	assert_int_equal(wl_parse_output(text, strlen(text), &res, &cause), 0);
+	assert_int_equal(res.nmetrics, 4);
+	assert_string_equal(res.metrics[0].name, "latency");
+	assert_float_equal(res.metrics[0].value, 12.5, 1e-12);
+	assert_string_equal(res.metrics[0].unit, "ms");
+	assert_int_equal(res.metrics[0].better, BETTER_LOWER);
+	assert_string_equal(res.metrics[1].name, "ops");
+	assert_float_equal(res.metrics[1].value, 1000, 1e-12);
+	assert_string_equal(res.metrics[1].unit, "ops/s");
+	assert_int_equal(res.metrics[1].better, BETTER_HIGHER);
+	assert_int_equal(res.metrics[2].better, BETTER_LOWER);
+	assert_string_equal(res.metrics[3].name, "spaced");
+	assert_string_equal(res.metrics[3].unit, "x");
+	assert_int_equal(res.metrics[3].better, BETTER_HIGHER);
+	assert_int_equal(res.nnotes, 2);
+	assert_string_equal(res.notes[0], "hello there");
+	assert_string_equal(res.notes[1], "indented note");
+	wl_result_clear(&res);
+}
+
+static void
+test_parse_line_errors(void **state)
+{
+	static const struct {
+		const char	*text;
+		size_t		 len;
+		const char	*error;
+	} bad[] = {
+		{ "a\n", 0, "output line 1: expected \"metric value unit "
+		    "[higher|lower]\", got \"a\"" },
+		{ "ok 1 s\nbad 2\n", 0, "output line 2: expected" },
+		{ "ok 1 s\n\nx abc s\n", 0, "output line 3: value \"abc\" of "
+		    "x is not a finite number" },
+		{ "x 1 s sideways\n", 0, "output line 1: expected higher or "
+		    "lower, got \"sideways\"" },
+		{ "x nan s\n", 0, "output line 1: value \"nan\"" },
+		{ "x 1e999 s\n", 0, "output line 1: value \"1e999\"" },
+		{ "x 1 s\ny 2 s\nx 3 s\n", 0, "output line 3: metric x "
+		    "repeated (first on line 1)" },
+		{ "x 1 s lower extra\n", 0, "output line 1: too many fields" },
+		{ "-x 1 s\n", 0, "output line 1: bad metric name \"-x\"" },
+		{ "x 1 averyveryverylongunit\n", 0, "output line 1: unit "
+		    "\"averyveryverylongunit\" is longer than 15" },
+		{ "x 1 s\ny\0 2 s\n", 12, "output line 2: contains a NUL" },
+	};
+	struct wl_result res;
+	char		*cause;
+	size_t		 i, len;
+
+	(void)state;
+	for (i = 0; i < nitems(bad); i++) {
+		memset(&res, 0, sizeof(res));
+		cause = NULL;
+		len = bad[i].len != 0 ? bad[i].len : strlen(bad[i].text);
+		assert_int_equal(wl_parse_output(bad[i].text, len, &res,
+		    &cause), -1);
+		assert_non_null(cause);
+		if (strstr(cause, bad[i].error) == NULL)
+			fail_msg("case %zu: \"%s\" lacks \"%s\"", i, cause,
+			    bad[i].error);
+		free(cause);
+		wl_result_clear(&res);
+	}
+}
+
+static void
+test_parse_json(void **state)
+{
+	const char	*good = "  {\"a\": 1.5,\n \"b\": {\"value\": 2, "
+	    "\"unit\": \"s\"},\n \"c\": {\"value\": 3, \"unit\": \"ops\", "
+	    "\"better\": \"lower\"}}\n";
+	static const struct {
+		const char	*text;
+		const char	*error;
+	} bad[] = {
+		{ "{\"a\": 1,\n \"b\": }", "output line 2 column" },
+		{ "{\"a\": \"x\"}", "metric a must be a number or an object" },
+		{ "{\"a\": {\"unit\": \"s\"}}", "metric a has no \"value\"" },
+		{ "{\"a\": {\"value\": 1, \"better\": \"up\"}}",
+		    "metric a: better must be" },
+		{ "{\"a\": {\"value\": 1, \"colour\": 2}}",
+		    "unknown member \"colour\"" },
+		{ "{\"a\": 1, \"a\": 2}", "output line 1" },
+		{ "{\"a b\": 1}", "bad metric name \"a b\"" },
+	};
+	struct wl_result res;
+	char		*cause = NULL;
+	size_t		 i;
+
+	(void)state;
+	memset(&res, 0, sizeof(res));
+	assert_int_equal(wl_parse_output(good, strlen(good), &res, &cause), 0);
+	assert_int_equal(res.nmetrics, 3);
+	assert_string_equal(res.metrics[0].name, "a");
+	assert_float_equal(res.metrics[0].value, 1.5, 1e-12);
+	assert_string_equal(res.metrics[0].unit, "");
+	assert_int_equal(res.metrics[0].better, BETTER_HIGHER);
+	assert_string_equal(res.metrics[1].unit, "s");
+	assert_int_equal(res.metrics[1].better, BETTER_LOWER);
+	assert_string_equal(res.metrics[2].unit, "ops");
+	assert_int_equal(res.metrics[2].better, BETTER_LOWER);
+	wl_result_clear(&res);
+
+	for (i = 0; i < nitems(bad); i++) {
+		memset(&res, 0, sizeof(res));
+		cause = NULL;
+		assert_int_equal(wl_parse_output(bad[i].text,
+		    strlen(bad[i].text), &res, &cause), -1);
+		if (strstr(cause, bad[i].error) == NULL)
+			fail_msg("case %zu: \"%s\" lacks \"%s\"", i, cause,
+			    bad[i].error);
+		free(cause);
+		wl_result_clear(&res);
+	}
+}
+
+static void
+test_battery(void **state)
+{
+	static const char *const names[] = {
+		"disk.bonnie", "disk.stream", "sys.dhrystone",
+		"sys.whetstone", "sys.execl", "sys.fcopy256", "sys.fcopy1024",
+		"sys.fcopy4096", "sys.pipe", "sys.context1", "sys.spawn",
+		"sys.shell1", "sys.shell8", "sys.syscall", "db.oltp",
+		"command",
+	};
+	const struct wl_workload	*list;
+	size_t				 n, i, index = 0;
+
+	(void)state;
+	list = wl_list(&n);
+	assert_int_equal(n, nitems(names));
+	for (i = 0; i < n; i++) {
+		assert_string_equal(list[i].name, names[i]);
+		assert_ptr_equal(wl_find(names[i]), &list[i]);
+		if (list[i].flags & WL_F_INDEX) {
+			assert_non_null(list[i].index_metric);
+			index++;
+		}
+	}
+	/* The twelve tests of UnixBench's index. */
+	assert_int_equal(index, 12);
+	assert_null(wl_find("sys.nope"));
+	assert_string_equal(wl_key_name(WL_K_FSYNC_EVERY), "fsync_every");
+	assert_int_equal(wl_key_parse("destroy_data"), WL_K_DESTROY_DATA);
+	assert_int_equal(wl_key_parse("colour"), 0);
+}
+
+static void
+test_params(void **state)
+{
+	const struct wl_workload	*bonnie, *stream, *oltp, *cmd;
+	struct wl_params		 p, q;
+	char				*cause = NULL;
+	int				 threads[WL_THREADS_MAX];
+	size_t				 n, i;
+
+	(void)state;
+	bonnie = wl_find("disk.bonnie");
+	wl_params_init(&p, bonnie);
+	assert_int_equal(p.iterations, 5);
+	assert_float_equal(p.size_ram, 2, 0);
+	assert_int_equal(p.seeks, 8000);
+	assert_int_equal(p.seekers, 3);
+	assert_true(wl_params_size(&p) >= 2 * (wl_ram_bytes() & ~0xfffffULL)
+	    - 2 * 1048576);
+
+	set(&p, bonnie, "size", "256M");
+	assert_int_equal(p.size, 256ULL << 20);
+	assert_float_equal(p.size_ram, 0, 0);
+	assert_int_equal(wl_params_size(&p), 256ULL << 20);
+	set(&p, bonnie, "size", "1.5G");
+	assert_int_equal(p.size, 1536ULL << 20);
+	set(&p, bonnie, "size", "64");
+	assert_int_equal(p.size, 64ULL << 20);
+	set(&p, bonnie, "size", "2GiB");
+	assert_int_equal(p.size, 2048ULL << 20);
+	set(&p, bonnie, "size", "0.5xRAM");
+	assert_float_equal(p.size_ram, 0.5, 0);
+	set(&p, bonnie, "timeout", "5m");
+	assert_float_equal(p.timeout, 300, 0);
+	set(&p, bonnie, "grace", "500ms");
+	assert_float_equal(p.grace, 0.5, 1e-12);
+	set(&p, bonnie, "warmup", "yes");
+	assert_int_equal(p.warmup, 1);
+	set(&p, bonnie, "warmup", "3");
+	assert_int_equal(p.warmup, 3);
+
+	assert_int_equal(wl_params_set(&p, bonnie, "size", "4K", &cause), -1);
+	assert_string_equal(cause, "size: expected a size of at least 1M, "
+	    "got \"4K\"");
+	free(cause);
+	assert_int_equal(wl_params_set(&p, bonnie, "size", "10Q", &cause), -1);
+	free(cause);
+	assert_int_equal(wl_params_set(&p, bonnie, "timeout", "soon", &cause),
+	    -1);
+	assert_string_equal(cause, "timeout: expected seconds, such as 30, "
+	    "2.5s, 500ms, 5m, 1h, got \"soon\"");
+	free(cause);
+	assert_int_equal(wl_params_set(&p, bonnie, "colour", "red", &cause),
+	    -1);
+	assert_string_equal(cause, "unknown key \"colour\"");
+	free(cause);
+	assert_int_equal(wl_params_set(&p, bonnie, "duration", "1", &cause),
+	    -1);
+	assert_string_equal(cause, "key duration does not apply to "
+	    "disk.bonnie");
+	free(cause);
+	assert_int_equal(wl_params_set(&p, bonnie, "seekers", "0", &cause),
+	    -1);
+	free(cause);
+	assert_int_equal(wl_params_set(&p, bonnie, "work_dir", "rel/dir",
+	    &cause), -1);
+	free(cause);
+
+	/* A deep copy survives the original. */
+	set(&p, bonnie, "work_dir", "/var/tmp/x");
+	wl_params_copy(&q, &p);
+	wl_params_clear(&p);
+	assert_string_equal(q.work_dir, "/var/tmp/x");
+	assert_int_equal(wl_params_check(&q, bonnie, &cause), 0);
+	wl_params_clear(&q);
+
+	stream = wl_find("disk.stream");
+	wl_params_init(&p, stream);
+	assert_int_equal(p.fsync_every, 128ULL << 20);
+	set(&p, stream, "fsync_every", "1G");
+	assert_int_equal(p.fsync_every, 1ULL << 30);
+	assert_int_equal(wl_params_set(&p, stream, "size", "2xRAM", &cause),
+	    0);
+	assert_int_equal(wl_params_set(&p, stream, "fsync_every", "2xRAM",
+	    &cause), -1);
+	free(cause);
+	set(&p, stream, "device", "/dev/sdz");
+	assert_int_equal(wl_params_check(&p, stream, &cause), -1);
+	assert_non_null(strstr(cause, "without destroy_data = yes"));
+	free(cause);
+	set(&p, stream, "destroy_data", "yes");
+	assert_int_equal(wl_params_check(&p, stream, &cause), 0);
+	wl_params_clear(&p);
+
+	oltp = wl_find("db.oltp");
+	wl_params_init(&p, oltp);
+	assert_int_equal(p.table_size, 10000);
+	n = wl_params_threads(&p, threads, nitems(threads));
+	assert_true(n >= 2);
+	for (i = 0; i < n; i++)
+		assert_int_equal(threads[i], 1 << i);
+	assert_true(threads[n - 1] >= 2 * wl_ncpu());
+	assert_true(threads[n - 2] < 2 * wl_ncpu());
+	set(&p, oltp, "threads", "1, 3,8");
+	n = wl_params_threads(&p, threads, nitems(threads));
+	assert_int_equal(n, 3);
+	assert_int_equal(threads[1], 3);
+	assert_int_equal(threads[2], 8);
+	assert_int_equal(wl_params_set(&p, oltp, "threads", "1,1", &cause),
+	    -1);
+	assert_string_equal(cause, "threads: 1 given twice");
+	free(cause);
+	assert_int_equal(wl_params_set(&p, oltp, "threads", "0", &cause), -1);
+	free(cause);
+	set(&p, oltp, "threads", "auto");
+	assert_int_equal(p.nthreads, 0);
+	assert_int_equal(wl_params_set(&p, oltp, "table_size", "99", &cause),
+	    -1);
+	free(cause);
+	wl_params_clear(&p);
+
+	cmd = wl_find("command");
+	wl_params_init(&p, cmd);
+	assert_int_equal(wl_params_check(&p, cmd, &cause), -1);
+	assert_string_equal(cause, "command: no command given");
+	free(cause);
+	set(&p, cmd, "measure", "time");
+	assert_int_equal(p.measure, WL_MEASURE_TIME);
+	assert_int_equal(wl_params_set(&p, cmd, "measure", "guess", &cause),
+	    -1);
+	free(cause);
+	wl_params_clear(&p);
+}
+
+static void
+test_plan_and_progress(void **state)
+{
+	static const struct {
+		size_t	job;
+		int	warmup, iteration, count;
+	} want[] = {
+		{ 0, 1, 1, 1 }, { 2, 1, 1, 2 }, { 2, 1, 2, 2 },
+		{ 0, 0, 1, 3 }, { 1, 0, 1, 2 }, { 2, 0, 1, 1 },
+		{ 0, 0, 2, 3 }, { 1, 0, 2, 2 },
+		{ 0, 0, 3, 3 },
+	};
+	struct wl_params		 a, b, c;
+	const struct wl_params		*jobs[3] = { &a, &b, &c };
+	struct wl_step			*steps;
+	struct wl_progress		*pr;
+	char				 buf[256];
+	size_t				 n, i;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	memset(&c, 0, sizeof(c));
+	a.iterations = 3;
+	a.warmup = 1;
+	b.iterations = 2;
+	c.iterations = 1;
+	c.warmup = 2;
+	steps = wl_plan(jobs, 3, &n);
+	assert_int_equal(n, nitems(want));
+	for (i = 0; i < n; i++) {
+		assert_int_equal(steps[i].job, want[i].job);
+		assert_int_equal(steps[i].warmup, want[i].warmup);
+		assert_int_equal(steps[i].iteration, want[i].iteration);
+		assert_int_equal(steps[i].count, want[i].count);
+	}
+
+	pr = wl_progress_new(steps, n, 3);
+	assert_float_equal(wl_progress_remaining(pr, 0), -1, 0);
+	wl_progress_format(pr, 0, "disk.a", 0, buf, sizeof(buf));
+	assert_string_equal(buf, "[1/9] disk.a warm-up 1/1, elapsed 0:00, "
+	    "left ~?");
+	wl_progress_done(pr, 0, 10);
+	wl_progress_done(pr, 1, 20);
+	/* C 20, then A 10, B (unseen: mean 15), C 20, A 10, B 15, A 10. */
+	assert_float_equal(wl_progress_remaining(pr, 2), 100, 1e-9);
+	wl_progress_format(pr, 2, "sys.c", 30, buf, sizeof(buf));
+	assert_string_equal(buf, "[3/9] sys.c warm-up 2/2, elapsed 0:30, "
+	    "left ~1:40");
+	wl_progress_format(pr, 8, "disk.a", 3725, buf, sizeof(buf));
+	assert_string_equal(buf, "[9/9] disk.a iteration 3/3, elapsed "
+	    "1:02:05, left ~0:10");
+	assert_float_equal(wl_progress_remaining(pr, 9), 0, 0);
+	wl_progress_free(pr);
+	free(steps);
+
+	a.warmup = c.warmup = 0;
+	a.iterations = b.iterations = c.iterations = 0;
+	assert_null(wl_plan(jobs, 3, &n));
+	assert_int_equal(n, 0);
+}
+
+/* The index of UnixBench's own per-test scores is its Index Score. */
+static void
+test_index(void **state)
+{
+	const char	*shared;
+	char		 path[PATH_MAX], line[256], *p, *field;
+	double		 score[3][16], ref[16], total[3];
+	size_t		 n = 0, col;
+	FILE		*fp;
+
+	(void)state;
+	shared = getenv("PERFWATCH_SHARED") != NULL ?
+	    getenv("PERFWATCH_SHARED") : "../shared";
+	snprintf(path, sizeof(path), "%s/data/unixbench-opensuse.csv",
+	    shared);
+	fp = fopen(path, "r");
+	if (fp == NULL)
+		fail_msg("%s: %s", path, strerror(errno));
+	assert_non_null(fgets(line, sizeof(line), fp));
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		p = line;
+		field = strsep(&p, ",");
+		for (col = 0; col < 3; col++) {
+			double v = strtod(strsep(&p, ","), NULL);
+			if (strcmp(field, "Index Score") == 0)
+				total[col] = v;
+			else
+				score[col][n] = v;
+		}
+		if (strcmp(field, "Index Score") != 0)
+			ref[n++] = 1000;
+	}
+	fclose(fp);
+	assert_int_equal(n, 12);
+	/* UnixBench rounds every test score: the index agrees to 1. */
+	for (col = 0; col < 3; col++)
+		assert_float_equal(wl_index(score[col], ref, n), total[col],
+		    1.0);
+	assert_float_equal(wl_index(score[0], score[0], n), 1000, 1e-9);
+	ref[3] = 0;
+	assert_true(isnan(wl_index(score[0], ref, n)));
+	assert_true(isnan(wl_index(score[0], ref, 0)));
+}
+
+static void
+test_statistics(void **state)
+{
+	double	x[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
+	double	y[20], mean, sd;
+	size_t	i;
+
+	(void)state;
+	wl_mean_sd(x, nitems(x), &mean, &sd);
+	assert_float_equal(mean, 5, 1e-12);
+	assert_float_equal(sd, sqrt(32.0 / 7.0), 1e-12);
+	wl_mean_sd(x, 1, &mean, &sd);
+	assert_float_equal(mean, 2, 0);
+	assert_float_equal(sd, 0, 0);
+	for (i = 0; i < 20; i++)
+		y[i] = 20 - i;
+	assert_float_equal(wl_percentile(y, 20, 95), 19, 0);
+	assert_float_equal(wl_percentile(y, 20, 50), 10, 0);
+	assert_float_equal(wl_percentile(y, 20, 100), 20, 0);
+	assert_float_equal(wl_percentile(y, 20, 1), 1, 0);
+	y[0] = 18;
+	y[1] = 20;
+	y[2] = 19;
+	assert_float_equal(wl_percentile(y, 3, 95), 20, 0);
+	assert_float_equal(wl_percentile(y, 3, 50), 19, 0);
+}
+
+static void
+test_run_command_ok(void **state)
+{
+	struct wl_result	res;
+
+	(void)state;
+	assert_int_equal(run_command("echo 'x 1.5 s'; echo '# hi'; "
+	    "echo noise >&2", "10", &res), 0);
+	assert_int_equal(res.status, WL_OK);
+	assert_int_equal(res.nmetrics, 1);
+	assert_string_equal(res.metrics[0].name, "x");
+	assert_float_equal(res.metrics[0].value, 1.5, 0);
+	assert_int_equal(res.metrics[0].better, BETTER_LOWER);
+	assert_non_null(note(&res, "hi"));
+	assert_true(res.wall > 0);
+	assert_true(res.pgid > 0);
+	assert_true(group_gone(res.pgid));
+	assert_int_equal(dir_entries(test_dir), 0);
+	wl_result_clear(&res);
+}
+
+/* A child group that ignores SIGTERM is killed at the limit. */
+static void
+test_run_timeout(void **state)
+{
+	struct wl_result	res;
+	char			*cause = NULL;
+	const struct wl_workload *wl;
+	struct wl_params	 p;
+
+	(void)state;
+	wl = params_for(&p, "command", test_dir);
+	set(&p, wl, "command", "trap '' TERM; touch junk; sleep 30 & "
+	    "sleep 30; echo 'x 1 s'");
+	set(&p, wl, "timeout", "0.3");
+	set(&p, wl, "grace", "0.3");
+	assert_int_equal(wl_run_iteration(wl, &p, &res, &cause), -1);
+	assert_int_equal(res.status, WL_TIMEOUT);
+	assert_string_equal(res.error, "timed out after 0.3 s");
+	assert_string_equal(cause, "timed out after 0.3 s");
+	assert_true(WIFSIGNALED(res.wait_status));
+	assert_int_equal(WTERMSIG(res.wait_status), SIGKILL);
+	assert_int_equal(res.nmetrics, 0);
+	assert_true(res.wall >= 0.6);
+	assert_true(group_gone(res.pgid));
+	assert_int_equal(dir_entries(test_dir), 0);
+	free(cause);
+	wl_result_clear(&res);
+	wl_params_clear(&p);
+}
+
+static void
+alarm_abort(int sig)
+{
+	(void)sig;
+	wl_abort();
+}
+
+static void
+test_run_abort(void **state)
+{
+	struct itimerval	it;
+	struct sigaction	sa, old;
+	struct wl_result	res;
+
+	(void)state;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = alarm_abort;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGALRM, &sa, &old), 0);
+	memset(&it, 0, sizeof(it));
+	it.it_value.tv_usec = 200 * 1000;
+	assert_int_equal(setitimer(ITIMER_REAL, &it, NULL), 0);
+
+	assert_int_equal(run_command("sleep 30 & sleep 30", "60", &res), -1);
+	assert_int_equal(res.status, WL_ABORTED);
+	assert_string_equal(res.error, "aborted");
+	assert_true(group_gone(res.pgid));
+	assert_int_equal(dir_entries(test_dir), 0);
+	assert_true(wl_aborted());
+	wl_result_clear(&res);
+
+	/* Sticky until cleared. */
+	assert_int_equal(run_command("echo 'x 1 s'", "10", &res), -1);
+	assert_int_equal(res.status, WL_ABORTED);
+	wl_result_clear(&res);
+	wl_abort_clear();
+	assert_false(wl_aborted());
+	assert_int_equal(run_command("echo 'x 1 s'", "10", &res), 0);
+	wl_result_clear(&res);
+	assert_int_equal(sigaction(SIGALRM, &old, NULL), 0);
+}
+
+/* Nothing of the caller's environment reaches the child. */
+static void
+test_run_clean_environment(void **state)
+{
+	static const char *const allowed[] = {
+		"HOME", "LC_ALL", "PATH", "PWD", "TMPDIR", "OLDPWD", "SHLVL",
+		"_",
+	};
+	struct wl_result	 res;
+	const char		*dir = NULL, *s;
+	char			 prefix[PATH_MAX + 32], real[PATH_MAX];
+	char			 name[64];
+	size_t			 i, j, nenv = 0;
+	int			 ok;
+
+	(void)state;
+	assert_int_equal(setenv("PERFWATCH_TEST_SECRET", "leak", 1), 0);
+	assert_int_equal(setenv("LANG", "de_DE.UTF-8", 1), 0);
+	assert_int_equal(run_command(
+	    "env | sed 's/^/# env /'; "
+	    "echo \"# umask $(umask)\"; "
+	    "echo \"# pwd $(pwd -P)\"; "
+	    "ls /proc/self/fd >fds; echo \"# fds $(tr '\\n' ' ' <fds)\"; "
+	    "echo 'n 1 x'", "10", &res), 0);
+	unsetenv("PERFWATCH_TEST_SECRET");
+	unsetenv("LANG");
+
+	assert_non_null(realpath(test_dir, real));
+	snprintf(prefix, sizeof(prefix), "pwd %s/perfwatch-command.", real);
+	assert_non_null(s = note(&res, "pwd "));
+	assert_memory_equal(s, prefix, strlen(prefix));
+	dir = s + 4;
+	for (i = 0; i < res.nnotes; i++) {
+		if (strncmp(res.notes[i], "env ", 4) != 0)
+			continue;
+		nenv++;
+		s = res.notes[i] + 4;
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(s, "="), s);
+		for (ok = 0, j = 0; j < nitems(allowed); j++)
+			ok |= strcmp(name, allowed[j]) == 0;
+		if (!ok)
+			fail_msg("unexpected variable in the child: %s", s);
+	}
+	assert_true(nenv >= 4);
+	assert_non_null(note(&res, "env LC_ALL=C"));
+	assert_non_null(note(&res, "env PATH=" WL_PATH));
+	assert_string_equal(strchr(note(&res, "env HOME="), '=') + 1, dir);
+	assert_string_equal(strchr(note(&res, "env TMPDIR="), '=') + 1, dir);
+	assert_null(note(&res, "env PERFWATCH_TEST_SECRET"));
+	assert_null(note(&res, "env LANG"));
+	assert_string_equal(note(&res, "umask "), "umask 0022");
+	/* What an exec'd program holds: 0-2, and 3 is ls's own listing. */
+	assert_string_equal(note(&res, "fds "), "fds 0 1 2 3");
+	assert_int_equal(dir_entries(test_dir), 0);
+	wl_result_clear(&res);
+}
+
+/* The iteration directory goes on success, failure and bad output. */
+static void
+test_run_temp_removed(void **state)
+{
+	const char		*make = "mkdir -p a/b/c && echo x >a/b/c/f && "
+	    "touch \"$TMPDIR/t\" && mkdir ro && touch ro/f && chmod 0 ro && "
+	    "ln -s / root && ";
+	struct wl_result	 res;
+	char			 cmd[512];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "%secho 'n 1 x'", make);
+	assert_int_equal(run_command(cmd, "10", &res), 0);
+	assert_int_equal(dir_entries(test_dir), 0);
+	wl_result_clear(&res);
+
+	snprintf(cmd, sizeof(cmd), "%secho oops >&2; exit 3", make);
+	assert_int_equal(run_command(cmd, "10", &res), -1);
+	assert_int_equal(res.status, WL_FAILED);
+	assert_string_equal(res.error, "exited with status 3: oops");
+	assert_int_equal(dir_entries(test_dir), 0);
+	wl_result_clear(&res);
+
+	snprintf(cmd, sizeof(cmd), "%secho 'a 1 s'; echo bad", make);
+	assert_int_equal(run_command(cmd, "10", &res), -1);
+	assert_string_equal(res.error, "output line 2: expected \"metric "
+	    "value unit [higher|lower]\", got \"bad\"");
+	assert_int_equal(dir_entries(test_dir), 0);
+	wl_result_clear(&res);
+	/* "/" itself, behind the symlink, is untouched. */
+	assert_int_equal(access("/bin/sh", X_OK), 0);
+}
+
+static void
+test_run_failures(void **state)
+{
+	struct wl_result	res;
+
+	(void)state;
+	assert_int_equal(run_command("echo one >&2; echo; echo two >&2; "
+	    "echo three >&2; echo four >&2; kill -SEGV $$", "10", &res), -1);
+	assert_int_equal(res.status, WL_FAILED);
+	assert_string_equal(res.error, "killed by signal 11 "
+	    "(Segmentation fault): two; three; four");
+	wl_result_clear(&res);
+
+	assert_int_equal(run_command("true", "10", &res), -1);
+	assert_string_equal(res.error, "printed no metrics");
+	wl_result_clear(&res);
+
+	assert_int_equal(run_command("exec yes 'x 1 s'", "30", &res), -1);
+	assert_int_equal(res.status, WL_FAILED);
+	assert_string_equal(res.error, "printed more than 1048576 bytes of "
+	    "results");
+	assert_true(group_gone(res.pgid));
+	wl_result_clear(&res);
+
+	assert_int_equal(run_command("no-such-tool-here", "10", &res), -1);
+	assert_non_null(strstr(res.error, "exited with status 127"));
+	assert_non_null(strstr(res.error, "not found"));
+	wl_result_clear(&res);
+	assert_int_equal(dir_entries(test_dir), 0);
+}
+
+static void
+test_run_measure_time(void **state)
+{
+	const struct wl_workload	*wl;
+	const struct wl_metric		*m;
+	struct wl_params		 p;
+	struct wl_result		 res;
+
+	(void)state;
+	wl = params_for(&p, "command", test_dir);
+	set(&p, wl, "command", "echo 'not a metric line'; sleep 0.2");
+	set(&p, wl, "measure", "time");
+	run_ok(wl, &p, &res);
+	assert_int_equal(res.nmetrics, 3);
+	assert_non_null(m = metric(&res, "wall"));
+	assert_true(m->value >= 0.2);
+	assert_float_equal(m->value, res.wall, 0);
+	assert_string_equal(m->unit, "s");
+	assert_int_equal(m->better, BETTER_LOWER);
+	assert_non_null(m = metric(&res, "user"));
+	assert_float_equal(m->value, res.user, 0);
+	assert_non_null(m = metric(&res, "sys"));
+	assert_float_equal(m->value, res.sys, 0);
+	assert_true(res.cpu_pct >= 0);
+	wl_result_clear(&res);
+	wl_params_clear(&p);
+}
+
+/* Writing past the file-size limit fails with a clear error. */
+static void
+test_run_file_limit(void **state)
+{
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	struct wl_result		 res;
+
+	(void)state;
+	wl = params_for(&p, "disk.stream", test_dir);
+	set(&p, wl, "size", "4M");
+	set(&p, wl, "fsync_every", "1M");
+	set(&p, wl, "file_limit", "1M");
+	assert_int_equal(wl_run_iteration(wl, &p, &res, NULL), -1);
+	assert_int_equal(res.status, WL_FAILED);
+	assert_string_equal(res.error, "exited with status 1: write "
+	    "stream.dat: File too large");
+	assert_int_equal(dir_entries(test_dir), 0);
+	wl_result_clear(&res);
+	wl_params_clear(&p);
+}
+
+/* A real full disk: a 1 MiB tmpfs, where mounting one is allowed. */
+static void
+test_run_disk_full(void **state)
+{
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	struct wl_result		 res;
+	char				 mnt[PATH_MAX];
+
+	(void)state;
+	snprintf(mnt, sizeof(mnt), "%s/../perfwatch-wl-full.XXXXXX",
+	    test_dir);
+	assert_non_null(mkdtemp(mnt));
+	if (mount("tmpfs", mnt, "tmpfs", 0, "size=1m") == -1) {
+		rmdir(mnt);
+		print_message("cannot mount a tmpfs (%s): the file_limit "
+		    "test stands in\n", strerror(errno));
+		skip();
+	}
+	wl = params_for(&p, "disk.stream", mnt);
+	set(&p, wl, "size", "4M");
+	set(&p, wl, "fsync_every", "1M");
+	assert_int_equal(wl_run_iteration(wl, &p, &res, NULL), -1);
+	assert_int_equal(res.status, WL_FAILED);
+	assert_string_equal(res.error, "exited with status 1: write "
+	    "stream.dat: No space left on device");
+	assert_int_equal(dir_entries(mnt), 0);
+	wl_result_clear(&res);
+
+	/* bonnie's first phase fills it too. */
+	wl_params_clear(&p);
+	wl = params_for(&p, "disk.bonnie", mnt);
+	set(&p, wl, "size", "4M");
+	assert_int_equal(wl_run_iteration(wl, &p, &res, NULL), -1);
+	assert_non_null(strstr(res.error, "No space left on device"));
+	assert_int_equal(dir_entries(mnt), 0);
+	wl_result_clear(&res);
+	wl_params_clear(&p);
+	assert_int_equal(umount(mnt), 0);
+	assert_int_equal(rmdir(mnt), 0);
+}
+
+static void
+test_bonnie(void **state)
+{
+	const struct wl_workload	*wl;
+	const struct wl_metric		*m;
+	struct wl_params		 p;
+	struct wl_result		 res;
+	const char			*shared;
+	char				 path[PATH_MAX], line[256], name[64];
+	char				 seen[16][64];
+	size_t				 nseen = 0, i;
+	FILE				*fp;
+	double				 cpu_max;
+
+	(void)state;
+	wl = params_for(&p, "disk.bonnie", test_dir);
+	set(&p, wl, "size", "4M");
+	set(&p, wl, "seeks", "200");
+	run_ok(wl, &p, &res);
+	assert_int_equal(res.nmetrics, 12);
+
+	/* The same twelve names as the real bonnie data uses. */
+	shared = getenv("PERFWATCH_SHARED") != NULL ?
+	    getenv("PERFWATCH_SHARED") : "../shared";
+	snprintf(path, sizeof(path), "%s/data/bonnie-linux-vs-sco.csv",
+	    shared);
+	if ((fp = fopen(path, "r")) == NULL)
+		fail_msg("%s: %s", path, strerror(errno));
+	assert_non_null(fgets(line, sizeof(line), fp));
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		if (sscanf(line, "%*[^,],%*[^,],%*[^,],%63[^,],", name) != 1)
+			continue;
+		for (i = 0; i < nseen && strcmp(seen[i], name) != 0; i++)
+			;
+		if (i == nseen && nseen < nitems(seen))
+			snprintf(seen[nseen++], sizeof(seen[0]), "%s", name);
+	}
+	fclose(fp);
+	assert_int_equal(nseen, 12);
+
+	cpu_max = 100.0 * wl_ncpu() * 1.05;
+	for (i = 0; i < nseen; i++) {
+		if ((m = metric(&res, seen[i])) == NULL)
+			fail_msg("bonnie lacks %s", seen[i]);
+		if (strstr(seen[i], "_cpu") != NULL) {
+			assert_string_equal(m->unit, "%CPU");
+			assert_int_equal(m->better, BETTER_LOWER);
+			assert_true(m->value >= 0 && m->value <= cpu_max);
+		} else {
+			assert_string_equal(m->unit,
+			    strcmp(seen[i], "seeks_ps") == 0 ? "/sec" :
+			    "K/sec");
+			assert_int_equal(m->better, BETTER_HIGHER);
+			assert_true(m->value > 0);
+		}
+	}
+	assert_non_null(note(&res, "file 4 MiB, chunk 8192, 200 seeks by 3 "
+	    "processes"));
+	assert_non_null(note(&res, "file 4 MiB is smaller than twice the "
+	    "RAM"));
+	wl_result_clear(&res);
+	wl_params_clear(&p);
+}
+
+static void
+test_stream(void **state)
+{
+	const struct wl_workload	*wl;
+	const struct wl_metric		*m;
+	struct wl_params		 p;
+	struct wl_result		 res;
+	struct statfs			 sfs;
+
+	(void)state;
+	wl = params_for(&p, "disk.stream", test_dir);
+	set(&p, wl, "size", "4M");
+	set(&p, wl, "fsync_every", "1M");
+	run_ok(wl, &p, &res);
+	assert_int_equal(res.nmetrics, 4);
+	assert_non_null(note(&res, "4 MiB in 4 segments of 1 MiB, fsync "
+	    "after each"));
+	assert_non_null(m = metric(&res, "write_mibps"));
+	assert_string_equal(m->unit, "MiB/s");
+	assert_true(m->value > 0);
+	assert_non_null(m = metric(&res, "seg_mean_mibps"));
+	assert_true(m->value > 0);
+	assert_non_null(m = metric(&res, "seg_sd_mibps"));
+	assert_true(m->value >= 0);
+	assert_int_equal(m->better, BETTER_LOWER);
+	assert_non_null(m = metric(&res, "write_cpu"));
+	assert_true(m->value >= 0 && m->value <= 100.0 * wl_ncpu() * 1.05);
+	wl_result_clear(&res);
+
+	/* A shorter last segment is a segment; one segment has sd 0. */
+	set(&p, wl, "fsync_every", "3M");
+	run_ok(wl, &p, &res);
+	assert_non_null(note(&res, "4 MiB in 2 segments of 3 MiB"));
+	wl_result_clear(&res);
+	set(&p, wl, "fsync_every", "8M");
+	run_ok(wl, &p, &res);
+	assert_non_null(note(&res, "4 MiB in 1 segments of 8 MiB"));
+	assert_float_equal(metric(&res, "seg_sd_mibps")->value, 0, 0);
+	wl_result_clear(&res);
+
+	/* O_DIRECT works where the file system has it (not tmpfs). */
+	set(&p, wl, "fsync_every", "1M");
+	set(&p, wl, "direct", "yes");
+	assert_int_equal(statfs(test_dir, &sfs), 0);
+	if (sfs.f_type == TMPFS_MAGIC) {
+		assert_int_equal(wl_run_iteration(wl, &p, &res, NULL), -1);
+		assert_non_null(strstr(res.error, "O_DIRECT"));
+	} else {
+		run_ok(wl, &p, &res);
+		assert_non_null(note(&res, "4 MiB in 4 segments of 1 MiB, "
+		    "fsync after each, O_DIRECT"));
+	}
+	wl_result_clear(&res);
+
+	/* A raw device needs destroy_data, and must be a block device. */
+	set(&p, wl, "direct", "no");
+	set(&p, wl, "device", "/dev/null");
+	assert_int_equal(wl_run_iteration(wl, &p, &res, NULL), -1);
+	assert_string_equal(res.error, "disk.stream: refusing to write to "
+	    "/dev/null without destroy_data = yes (its contents would be "
+	    "lost)");
+	wl_result_clear(&res);
+	set(&p, wl, "destroy_data", "yes");
+	assert_int_equal(wl_run_iteration(wl, &p, &res, NULL), -1);
+	assert_string_equal(res.error, "exited with status 1: /dev/null is "
+	    "not a block device");
+	wl_result_clear(&res);
+	assert_int_equal(dir_entries(test_dir), 0);
+	wl_params_clear(&p);
+}
+
+/* Every UnixBench test gives a positive rate in 0.2 s. */
+static void
+test_sys(void **state)
+{
+	const struct wl_workload	*list;
+	const struct wl_metric		*m;
+	struct wl_params		 p;
+	struct wl_result		 res;
+	size_t				 n, i, done = 0;
+
+	(void)state;
+	list = wl_list(&n);
+	for (i = 0; i < n; i++) {
+		if (!(list[i].flags & WL_F_INDEX))
+			continue;
+		params_for(&p, list[i].name, test_dir);
+		set(&p, &list[i], "duration", "0.2");
+		run_ok(&list[i], &p, &res);
+		assert_int_equal(res.nmetrics, 1);
+		if ((m = metric(&res, list[i].index_metric)) == NULL)
+			fail_msg("%s lacks %s", list[i].name,
+			    list[i].index_metric);
+		assert_true(m->value > 0);
+		assert_int_equal(m->better, BETTER_HIGHER);
+		if (strcmp(m->name, "lps") == 0)
+			assert_string_equal(m->unit, "lps");
+		else if (strcmp(m->name, "lpm") == 0)
+			assert_string_equal(m->unit, "lpm");
+		else if (strcmp(m->name, "kbps") == 0)
+			assert_string_equal(m->unit, "KBps");
+		else
+			assert_string_equal(m->unit, "MWIPS");
+		assert_non_null(note(&res, ""));
+		assert_true(res.wall >= 0.2);
+		wl_result_clear(&res);
+		wl_params_clear(&p);
+		done++;
+	}
+	assert_int_equal(done, 12);
+}
+
+static void
+test_oltp(void **state)
+{
+	const struct wl_workload	*wl;
+	const struct wl_metric		*t1, *t2, *s;
+	struct wl_params		 p;
+	struct wl_result		 res;
+
+	(void)state;
+	wl = params_for(&p, "db.oltp", test_dir);
+	set(&p, wl, "table_size", "1000");
+	set(&p, wl, "threads", "1,2");
+	set(&p, wl, "duration", "0.2");
+	run_ok(wl, &p, &res);
+	assert_int_equal(res.nmetrics, 5);
+	assert_non_null(note(&res, "sbtest1 1000 rows; threads 1,2; 0.2 s "
+	    "each"));
+	assert_non_null(t1 = metric(&res, "tps_t1"));
+	assert_non_null(t2 = metric(&res, "tps_t2"));
+	assert_non_null(s = metric(&res, "scalability"));
+	assert_true(t1->value > 0);
+	assert_true(t2->value > 0);
+	assert_string_equal(t1->unit, "tps");
+	assert_string_equal(s->unit, "x");
+	assert_float_equal(s->value, (t1->value > t2->value ? t1->value :
+	    t2->value) / t1->value, 1e-6 * s->value);
+	assert_true(metric(&res, "p95_ms_t1")->value > 0);
+	assert_true(metric(&res, "p95_ms_t2")->value > 0);
+	assert_string_equal(metric(&res, "p95_ms_t2")->unit, "ms");
+	assert_int_equal(metric(&res, "p95_ms_t2")->better, BETTER_LOWER);
+	wl_result_clear(&res);
+
+	/* Without one thread in the sweep there is no scalability. */
+	set(&p, wl, "threads", "2");
+	run_ok(wl, &p, &res);
+	assert_int_equal(res.nmetrics, 2);
+	assert_null(metric(&res, "scalability"));
+	wl_result_clear(&res);
+	wl_params_clear(&p);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_lines),
+		cmocka_unit_test(test_parse_line_errors),
+		cmocka_unit_test(test_parse_json),
+		cmocka_unit_test(test_battery),
+		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_plan_and_progress),
+		cmocka_unit_test(test_index),
+		cmocka_unit_test(test_statistics),
+		cmocka_unit_test(test_run_command_ok),
+		cmocka_unit_test(test_run_timeout),
+		cmocka_unit_test(test_run_abort),
+		cmocka_unit_test(test_run_clean_environment),
+		cmocka_unit_test(test_run_temp_removed),
+		cmocka_unit_test(test_run_failures),
+		cmocka_unit_test(test_run_measure_time),
+		cmocka_unit_test(test_run_file_limit),
+		cmocka_unit_test(test_run_disk_full),
+		cmocka_unit_test(test_bonnie),
+		cmocka_unit_test(test_stream),
+		cmocka_unit_test(test_sys),
+		cmocka_unit_test(test_oltp),
+	};
+
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

@@ -1,0 +1,57 @@
+/*
+ * Shared by the files of workloads/ only; not part of the module's face
+ * (that is workloads.h).  The workload entry points run inside the
+ * runner's child, and the helpers below are what they have in common.
+ */
+#ifndef PERFWATCH_WORKLOADS_INTERNAL_H
+#define PERFWATCH_WORKLOADS_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perfwatch.h"
+
+struct wl_params;
+
+/* The native workloads: one iteration, result lines to the fd. */
+int	wl_bonnie_run(const struct wl_params *, int, char **);
+int	wl_stream_run(const struct wl_params *, int, char **);
+int	wl_dhrystone_run(const struct wl_params *, int, char **);
+int	wl_whetstone_run(const struct wl_params *, int, char **);
+int	wl_execl_run(const struct wl_params *, int, char **);
+int	wl_fcopy256_run(const struct wl_params *, int, char **);
+int	wl_fcopy1024_run(const struct wl_params *, int, char **);
+int	wl_fcopy4096_run(const struct wl_params *, int, char **);
+int	wl_pipe_run(const struct wl_params *, int, char **);
+int	wl_context1_run(const struct wl_params *, int, char **);
+int	wl_spawn_run(const struct wl_params *, int, char **);
+int	wl_shell1_run(const struct wl_params *, int, char **);
+int	wl_shell8_run(const struct wl_params *, int, char **);
+int	wl_syscall_run(const struct wl_params *, int, char **);
+int	wl_oltp_run(const struct wl_params *, int, char **);
+int	wl_command_run(const struct wl_params *, int, char **);
+
+/*
+ * The body of a timed loop: run n iterations of the measured operation,
+ * 0 or -1 with *cause set.
+ */
+typedef int (*wl_loop_body)(void *, uint64_t, char **);
+
+/* util.c */
+double		 wl_now(void);
+double		 wl_cpu_seconds(int);
+uint64_t	 wl_ram_bytes(void);
+int		 wl_ncpu(void);
+uint64_t	 wl_rng_next(uint64_t *);
+void		 wl_fill_random(void *, size_t, uint64_t);
+int		 wl_write_full(int, const void *, size_t);
+int		 wl_emit(int, const char *, double, const char *, enum better);
+int		 wl_note(int, const char *, ...)
+		     __attribute__((format(printf, 2, 3)));
+int		 wl_timed_loop(double, wl_loop_body, void *, uint64_t *,
+		     double *, char **);
+void		 wl_mean_sd(const double *, size_t, double *, double *);
+double		 wl_percentile(double *, size_t, double);
+int		 wl_evict(int, const char *, char **);
+
+#endif

@@ -1,0 +1,773 @@
+/*
+ * The runner: one iteration of one workload in a child process.
+ *
+ * Design notes.
+ *
+ * - The child is forked from the caller and becomes the leader of its own
+ *   process group, so everything it starts can be signalled at once.  Its
+ *   environment is built from nothing: LC_ALL=C, PATH=WL_PATH, and HOME,
+ *   TMPDIR and the cwd all in a fresh directory <work_dir>/perfwatch-
+ *   <name>.XXXXXX; umask 022; stdin is /dev/null; every signal has its
+ *   default action and none is blocked; no descriptor but 0-2 (and 3, the
+ *   result pipe of a native workload) stays open.
+ * - The parent watches three things with poll(): the result pipe (bounded
+ *   by WL_OUTPUT_MAX), the stderr pipe (of which it keeps the tail for the
+ *   error message) and a self-pipe that wl_abort() writes, plus on Linux a
+ *   pidfd that becomes readable the moment the child exits, which keeps
+ *   the measured wall time exact without a SIGCHLD handler: the runner
+ *   never installs or blocks a signal, that belongs to its caller.
+ * - Over time (or on abort, or on too much output) the whole group gets
+ *   SIGTERM and, grace seconds later, SIGKILL.  Once the child is reaped,
+ *   whatever is left of its group gets SIGKILL too, and the runner waits
+ *   (bounded) until the group is empty, so no benchmark process outlives
+ *   its iteration.  A process that calls setsid() escapes this; none of
+ *   ours does.
+ * - CPU time is the child's rusage from wait4(), which includes every
+ *   descendant it waited for.
+ * - The iteration directory is removed whatever happened.
+ */
+#include <sys/types.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "xmalloc.h"
+#include "workloads.h"
+#include "internal.h"
+
+#define TAIL_MAX		4096	/* stderr bytes kept */
+#define TAIL_LINES		3	/* stderr lines in an error */
+#define GROUP_WAIT_SECONDS	2.0	/* for a killed group to vanish */
+#define REMOVE_DEPTH_MAX	256
+#define DEFAULT_WORK_DIR	"/var/tmp"
+
+static volatile sig_atomic_t	 wl_abort_flag;
+static int			 wl_abort_pipe[2] = { -1, -1 };
+
+/* What the parent gathers from one child. */
+struct watch {
+	pid_t		 pid;
+	int		 fd_out;
+	int		 fd_err;
+	int		 fd_pid;
+	char		*out;
+	size_t		 outlen;
+	int		 out_over;
+	char		 tail[TAIL_MAX];
+	size_t		 taillen;
+};
+
+/*
+ * Ask the current iteration to stop: its group is killed and it returns
+ * WL_ABORTED, as does every later one until wl_abort_clear().  Safe to
+ * call from a signal handler.
+ */
+void
+wl_abort(void)
+{
+	int	saved = errno;
+	ssize_t	n;
+
+	wl_abort_flag = 1;
+	if (wl_abort_pipe[1] != -1) {
+		n = write(wl_abort_pipe[1], "x", 1);
+		(void)n;
+	}
+	errno = saved;
+}
+
+/* Has wl_abort() been called? */
+int
+wl_aborted(void)
+{
+	return wl_abort_flag != 0;
+}
+
+/* Forget an abort, so iterations run again. */
+void
+wl_abort_clear(void)
+{
+	char	buf[64];
+
+	wl_abort_flag = 0;
+	if (wl_abort_pipe[0] != -1) {
+		while (read(wl_abort_pipe[0], buf, sizeof(buf)) > 0)
+			;
+	}
+}
+
+/* Create the self-pipe wl_abort() writes, once. */
+static int
+abort_pipe_init(void)
+{
+	int	fds[2];
+
+	if (wl_abort_pipe[0] != -1)
+		return 0;
+	if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) == -1)
+		return -1;
+	wl_abort_pipe[0] = fds[0];
+	wl_abort_pipe[1] = fds[1];
+	return 0;
+}
+
+const char *
+wl_status_name(enum wl_status status)
+{
+	switch (status) {
+	case WL_OK:
+		return "ok";
+	case WL_FAILED:
+		return "failed";
+	case WL_TIMEOUT:
+		return "timeout";
+	case WL_ABORTED:
+		return "aborted";
+	}
+	return "unknown";
+}
+
+/* Free what a result holds and zero it. */
+void
+wl_result_clear(struct wl_result *res)
+{
+	size_t	i;
+
+	free(res->metrics);
+	for (i = 0; i < res->nnotes; i++)
+		free(res->notes[i]);
+	free(res->notes);
+	free(res->error);
+	memset(res, 0, sizeof(*res));
+	res->pgid = -1;
+}
+
+/* Remove name under parent and, if it is a directory, all it holds. */
+static int
+remove_at(int parent, const char *name, int depth)
+{
+	struct stat	 st;
+	struct dirent	*de;
+	DIR		*d;
+	int		 fd, rc = 0, pass, left;
+
+	if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) == -1) {
+		if (errno == ENOENT)
+			return 0;
+		log_warn("stat %s", name);
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		if (unlinkat(parent, name, 0) == -1 && errno != ENOENT) {
+			log_warn("unlink %s", name);
+			return -1;
+		}
+		return 0;
+	}
+	if (depth > REMOVE_DEPTH_MAX) {
+		log_warnx("remove %s: directories nested too deep", name);
+		return -1;
+	}
+	/* A workload may leave a directory without search permission. */
+	if ((st.st_mode & S_IRWXU) != S_IRWXU)
+		(void)fchmodat(parent, name, S_IRWXU, 0);
+	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
+	if (fd == -1) {
+		log_warn("open %s", name);
+		return -1;
+	}
+	if ((d = fdopendir(fd)) == NULL) {
+		log_warn("fdopendir %s", name);
+		close(fd);
+		return -1;
+	}
+	/* Entries removed while reading may hide others: read again. */
+	for (pass = 0; pass < 3; pass++) {
+		left = 0;
+		rewinddir(d);
+		while ((de = readdir(d)) != NULL) {
+			if (strcmp(de->d_name, ".") == 0 ||
+			    strcmp(de->d_name, "..") == 0)
+				continue;
+			left = 1;
+			if (remove_at(dirfd(d), de->d_name, depth + 1) == -1)
+				rc = -1;
+		}
+		if (!left || rc == -1)
+			break;
+	}
+	closedir(d);
+	if (unlinkat(parent, name, AT_REMOVEDIR) == -1 && errno != ENOENT) {
+		log_warn("rmdir %s", name);
+		rc = -1;
+	}
+	return rc;
+}
+
+/* Remove a file or a directory tree, like rm -rf; 0 or -1 (logged). */
+int
+wl_remove_tree(const char *path)
+{
+	return remove_at(AT_FDCWD, path, 0);
+}
+
+/* Create the iteration's directory; its absolute path or NULL. */
+static char *
+make_iteration_dir(const struct wl_workload *wl, const struct wl_params *p,
+    char **cause)
+{
+	const char	*work_dir;
+	char		*tmpl, *name, *s, *path;
+
+	work_dir = p->work_dir != NULL ? p->work_dir : DEFAULT_WORK_DIR;
+	if (mkdir(work_dir, 0755) == -1 && errno != EEXIST) {
+		xasprintf(cause, "work directory %s: %s", work_dir,
+		    strerror(errno));
+		return NULL;
+	}
+	name = xstrdup(wl->name);
+	for (s = name; *s != '\0'; s++) {
+		if (!isalnum((unsigned char)*s) && *s != '.' && *s != '_' &&
+		    *s != '-')
+			*s = '_';
+	}
+	xasprintf(&tmpl, "%s/perfwatch-%s.XXXXXX", work_dir, name);
+	free(name);
+	if (mkdtemp(tmpl) == NULL) {
+		xasprintf(cause, "work directory %s: %s", work_dir,
+		    strerror(errno));
+		free(tmpl);
+		return NULL;
+	}
+	if ((path = realpath(tmpl, NULL)) == NULL) {
+		xasprintf(cause, "%s: %s", tmpl, strerror(errno));
+		(void)rmdir(tmpl);
+		free(tmpl);
+		return NULL;
+	}
+	free(tmpl);
+	return path;
+}
+
+/* Write a message to the child's stderr and leave. */
+static void __attribute__((noreturn))
+child_fail(const char *what, const char *arg)
+{
+	dprintf(STDERR_FILENO, "%s %s: %s\n", what, arg, strerror(errno));
+	_exit(1);
+}
+
+/*
+ * The child: make the clean room described at the top, then run the
+ * workload.  Never returns.
+ */
+static void __attribute__((noreturn))
+child_main(const struct wl_workload *wl, const struct wl_params *p,
+    const char *dir, int outw, int errw)
+{
+	struct rlimit	 rl;
+	sigset_t	 set;
+	char		*cause = NULL;
+	int		 null, sig, native, rc;
+
+	(void)setpgid(0, 0);
+	native = !(wl->flags & WL_F_COMMAND);
+
+	/* Move the pipe ends clear of 0-3 before dup2() onto them. */
+	if ((outw = fcntl(outw, F_DUPFD, 10)) == -1 ||
+	    (errw = fcntl(errw, F_DUPFD, 10)) == -1)
+		_exit(1);
+	if ((null = open("/dev/null", O_RDWR)) == -1)
+		_exit(1);
+	if (dup2(null, STDIN_FILENO) == -1 ||
+	    dup2(!native && p->measure == WL_MEASURE_OUTPUT ? outw : null,
+	    STDOUT_FILENO) == -1 ||
+	    dup2(errw, STDERR_FILENO) == -1 ||
+	    (native && dup2(outw, 3) == -1))
+		_exit(1);
+	closefrom(native ? 4 : 3);
+
+	for (sig = 1; sig < NSIG; sig++)
+		(void)signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	(void)sigprocmask(SIG_SETMASK, &set, NULL);
+
+	if (clearenv() != 0 ||
+	    setenv("PATH", WL_PATH, 1) == -1 ||
+	    setenv("LC_ALL", "C", 1) == -1 ||
+	    setenv("HOME", dir, 1) == -1 ||
+	    setenv("TMPDIR", dir, 1) == -1)
+		child_fail("setenv", "");
+	umask(022);
+	if (chdir(dir) == -1)
+		child_fail("chdir", dir);
+	if (p->file_limit > 0) {
+		/* Past the limit, write() fails with EFBIG: a clear error. */
+		(void)signal(SIGXFSZ, SIG_IGN);
+		rl.rlim_cur = rl.rlim_max = p->file_limit;
+		if (setrlimit(RLIMIT_FSIZE, &rl) == -1)
+			child_fail("setrlimit", "RLIMIT_FSIZE");
+	}
+
+	rc = wl->run(p, native ? 3 : STDOUT_FILENO, &cause);
+	if (rc == -1) {
+		dprintf(STDERR_FILENO, "%s\n",
+		    cause != NULL ? cause : "failed");
+	}
+	_exit(rc == 0 ? 0 : 1);
+}
+
+/* Keep the last TAIL_MAX bytes seen on stderr. */
+static void
+tail_append(struct watch *w, const char *buf, size_t n)
+{
+	size_t	drop;
+
+	if (n >= TAIL_MAX) {
+		memcpy(w->tail, buf + n - TAIL_MAX, TAIL_MAX);
+		w->taillen = TAIL_MAX;
+		return;
+	}
+	if (w->taillen + n > TAIL_MAX) {
+		drop = w->taillen + n - TAIL_MAX;
+		memmove(w->tail, w->tail + drop, w->taillen - drop);
+		w->taillen -= drop;
+	}
+	memcpy(w->tail + w->taillen, buf, n);
+	w->taillen += n;
+}
+
+/* Read what a pipe has now; close it at end of file or on error. */
+static void
+drain(struct watch *w, int *fdp)
+{
+	char	buf[65536];
+	ssize_t	n;
+	size_t	room;
+
+	while (*fdp != -1) {
+		n = read(*fdp, buf, sizeof(buf));
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN)
+				return;
+			log_warn("read from workload");
+		}
+		if (n <= 0) {
+			close(*fdp);
+			*fdp = -1;
+			return;
+		}
+		if (fdp == &w->fd_err) {
+			tail_append(w, buf, n);
+			continue;
+		}
+		room = WL_OUTPUT_MAX - w->outlen;
+		if ((size_t)n > room) {
+			w->out_over = 1;
+			n = room;
+		}
+		if (n > 0) {
+			memcpy(w->out + w->outlen, buf, n);
+			w->outlen += n;
+		}
+	}
+}
+
+/* The last lines of the child's stderr, on one line; NULL if none. */
+static char *
+tail_text(const struct watch *w)
+{
+	char	*copy, *line, *lines[TAIL_LINES], *out, *p;
+	size_t	 n = 0, i, len;
+
+	copy = xmalloc(w->taillen + 1);
+	for (i = 0; i < w->taillen; i++)
+		copy[i] = w->tail[i] == '\0' ? ' ' : w->tail[i];
+	copy[w->taillen] = '\0';
+	/* Keep only the last TAIL_LINES non-blank lines. */
+	for (line = strtok(copy, "\n"); line != NULL;
+	    line = strtok(NULL, "\n")) {
+		while (*line != '\0' && isspace((unsigned char)*line))
+			line++;
+		len = strlen(line);
+		while (len > 0 && isspace((unsigned char)line[len - 1]))
+			line[--len] = '\0';
+		if (len == 0)
+			continue;
+		if (n == TAIL_LINES) {
+			memmove(lines, lines + 1, sizeof(lines[0]) *
+			    (TAIL_LINES - 1));
+			n--;
+		}
+		lines[n++] = line;
+	}
+	if (n == 0) {
+		free(copy);
+		return NULL;
+	}
+	len = 0;
+	for (i = 0; i < n; i++)
+		len += strlen(lines[i]) + 2;
+	out = xmalloc(len + 1);
+	out[0] = '\0';
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			strcat(out, "; ");
+		strcat(out, lines[i]);
+	}
+	for (p = out; *p != '\0'; p++) {
+		if (!isprint((unsigned char)*p))
+			*p = '?';
+	}
+	free(copy);
+	return out;
+}
+
+/* Open a descriptor that polls readable when pid exits; -1 if none. */
+static int
+exit_fd(pid_t pid)
+{
+#if defined(__linux__) && defined(SYS_pidfd_open)
+	int	fd;
+
+	fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd != -1)
+		(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+	return fd;
+#else
+	(void)pid;
+	return -1;
+#endif
+}
+
+/* Milliseconds until t (from now), clamped to [0, cap]. */
+static int
+ms_until(double t, double now, int cap)
+{
+	double	ms;
+
+	ms = ceil((t - now) * 1000.0);
+	if (ms < 0)
+		return 0;
+	return ms > cap ? cap : (int)ms;
+}
+
+/* Kill what is left of a group and wait, bounded, until it is gone. */
+static void
+group_reap(pid_t pgid)
+{
+	struct timespec	ts = { 0, 2 * 1000 * 1000 };
+	double		until;
+
+	if (killpg(pgid, SIGKILL) == -1 && errno == ESRCH)
+		return;
+	until = wl_now() + GROUP_WAIT_SECONDS;
+	while (wl_now() < until) {
+		if (kill(-pgid, 0) == -1 && errno == ESRCH)
+			return;
+		nanosleep(&ts, NULL);
+	}
+	log_warnx("process group %ld still has members after SIGKILL",
+	    (long)pgid);
+}
+
+/*
+ * Watch the child until it is reaped, enforcing the time limit and the
+ * abort flag.  Returns the status it had to impose (WL_OK if none); the
+ * wait status, rusage and end time come back through the pointers.
+ */
+static enum wl_status
+watch_child(struct watch *w, const struct wl_params *p, double start,
+    int *wstatus, struct rusage *ru, double *end)
+{
+	struct pollfd	 pfd[4];
+	enum wl_status	 imposed = WL_OK;
+	double		 now, deadline, kill_at = 0, next;
+	int		 signalled = 0, n, cap, i, timeout;
+	pid_t		 r;
+	char		 buf[64];
+
+	deadline = p->timeout > 0 ? start + p->timeout : 0;
+	for (;;) {
+		r = wait4(w->pid, wstatus, WNOHANG, ru);
+		now = wl_now();
+		if (r == w->pid)
+			break;
+		if (r == -1 && errno != EINTR) {
+			/* Someone else reaped it: nothing more to learn. */
+			log_warn("wait4 %ld", (long)w->pid);
+			*wstatus = W_EXITCODE(0, SIGKILL);
+			memset(ru, 0, sizeof(*ru));
+			break;
+		}
+
+		if (signalled == 0) {
+			if (wl_abort_flag)
+				imposed = WL_ABORTED;
+			else if (deadline > 0 && now >= deadline)
+				imposed = WL_TIMEOUT;
+			else if (w->out_over)
+				imposed = WL_FAILED;
+			if (imposed != WL_OK) {
+				(void)killpg(w->pid, SIGTERM);
+				signalled = 1;
+				kill_at = now + (p->grace > 0 ? p->grace : 0);
+			}
+		}
+		if (signalled == 1 && now >= kill_at) {
+			(void)killpg(w->pid, SIGKILL);
+			signalled = 2;
+		}
+
+		n = 0;
+		if (w->fd_out != -1) {
+			pfd[n].fd = w->fd_out;
+			pfd[n++].events = POLLIN;
+		}
+		if (w->fd_err != -1) {
+			pfd[n].fd = w->fd_err;
+			pfd[n++].events = POLLIN;
+		}
+		if (w->fd_pid != -1) {
+			pfd[n].fd = w->fd_pid;
+			pfd[n++].events = POLLIN;
+		}
+		pfd[n].fd = wl_abort_pipe[0];
+		pfd[n++].events = POLLIN;
+
+		if (w->fd_pid != -1)
+			cap = 1000;
+		else if (w->fd_out == -1 && w->fd_err == -1)
+			cap = 2;
+		else
+			cap = 20;
+		next = 0;
+		if (signalled == 0 && deadline > 0)
+			next = deadline;
+		else if (signalled == 1)
+			next = kill_at;
+		timeout = next > 0 ? ms_until(next, now, cap) : cap;
+
+		if (poll(pfd, n, timeout) == -1) {
+			if (errno != EINTR)
+				log_warn("poll");
+			continue;
+		}
+		for (i = 0; i < n; i++) {
+			if (pfd[i].revents == 0)
+				continue;
+			if (pfd[i].fd == w->fd_out)
+				drain(w, &w->fd_out);
+			else if (pfd[i].fd == w->fd_err)
+				drain(w, &w->fd_err);
+			else if (pfd[i].fd == wl_abort_pipe[0]) {
+				while (read(wl_abort_pipe[0], buf,
+				    sizeof(buf)) > 0)
+					;
+			}
+		}
+	}
+	*end = now;
+	/* What the child wrote before it exited is still in the pipes. */
+	drain(w, &w->fd_out);
+	drain(w, &w->fd_err);
+	return imposed;
+}
+
+/* Set the final status and error; returns 0 for WL_OK, else -1. */
+static int
+finish(struct wl_result *res, enum wl_status status, char *error,
+    char **cause)
+{
+	res->status = status;
+	res->error = error;
+	if (status == WL_OK)
+		return 0;
+	if (cause != NULL)
+		*cause = xstrdup(error != NULL ? error : "failed");
+	return -1;
+}
+
+/* Judge a reaped child: exit status, then its output. */
+static int
+judge(const struct wl_workload *wl, const struct wl_params *p,
+    struct watch *w, enum wl_status imposed, struct wl_result *res,
+    char **cause)
+{
+	char	*tail, *error = NULL;
+	int	 ws = res->wait_status, sig;
+
+	switch (imposed) {
+	case WL_TIMEOUT:
+		xasprintf(&error, "timed out after %g s", p->timeout);
+		return finish(res, WL_TIMEOUT, error, cause);
+	case WL_ABORTED:
+		return finish(res, WL_ABORTED, xstrdup("aborted"), cause);
+	case WL_FAILED:
+		xasprintf(&error, "printed more than %d bytes of results",
+		    WL_OUTPUT_MAX);
+		return finish(res, WL_FAILED, error, cause);
+	case WL_OK:
+		break;
+	}
+
+	tail = tail_text(w);
+	if (WIFSIGNALED(ws)) {
+		sig = WTERMSIG(ws);
+		xasprintf(&error, "killed by signal %d (%s)%s%s", sig,
+		    strsignal(sig), tail != NULL ? ": " : "",
+		    tail != NULL ? tail : "");
+	} else if (WIFEXITED(ws) && WEXITSTATUS(ws) != 0) {
+		xasprintf(&error, "exited with status %d%s%s",
+		    WEXITSTATUS(ws), tail != NULL ? ": " : "",
+		    tail != NULL ? tail : "");
+	}
+	free(tail);
+	if (error != NULL)
+		return finish(res, WL_FAILED, error, cause);
+
+	if ((wl->flags & WL_F_COMMAND) && p->measure == WL_MEASURE_TIME) {
+		res->metrics = xcalloc(3, sizeof(*res->metrics));
+		res->nmetrics = 3;
+		snprintf(res->metrics[0].name, WL_NAME_MAX, "wall");
+		res->metrics[0].value = res->wall;
+		snprintf(res->metrics[1].name, WL_NAME_MAX, "user");
+		res->metrics[1].value = res->user;
+		snprintf(res->metrics[2].name, WL_NAME_MAX, "sys");
+		res->metrics[2].value = res->sys;
+		for (sig = 0; sig < 3; sig++) {
+			snprintf(res->metrics[sig].unit, WL_UNIT_MAX, "s");
+			res->metrics[sig].better = BETTER_LOWER;
+		}
+		return finish(res, WL_OK, NULL, cause);
+	}
+	if (wl_parse_output(w->out, w->outlen, res, &error) == -1)
+		return finish(res, WL_FAILED, error, cause);
+	if (res->nmetrics == 0) {
+		return finish(res, WL_FAILED, xstrdup("printed no metrics"),
+		    cause);
+	}
+	return finish(res, WL_OK, NULL, cause);
+}
+
+/*
+ * Run one iteration of a workload in a child (see the notes at the top).
+ * res is filled in every case; returns 0 when res->status is WL_OK, else
+ * -1 with *cause (if cause is not NULL) a copy of res->error.
+ */
+int
+wl_run_iteration(const struct wl_workload *wl, const struct wl_params *p,
+    struct wl_result *res, char **cause)
+{
+	struct watch	 w;
+	struct rusage	 ru;
+	enum wl_status	 imposed;
+	double		 start, end;
+	char		*dir, *error = NULL;
+	int		 outp[2], errp[2], wstatus = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->pgid = -1;
+	if (wl_abort_flag)
+		return finish(res, WL_ABORTED, xstrdup("aborted"), cause);
+	if (wl_params_check(p, wl, &error) == -1)
+		return finish(res, WL_FAILED, error, cause);
+	if (abort_pipe_init() == -1) {
+		xasprintf(&error, "pipe: %s", strerror(errno));
+		return finish(res, WL_FAILED, error, cause);
+	}
+	if ((dir = make_iteration_dir(wl, p, &error)) == NULL)
+		return finish(res, WL_FAILED, error, cause);
+	if (pipe2(outp, O_CLOEXEC) == -1) {
+		xasprintf(&error, "pipe: %s", strerror(errno));
+		goto fail;
+	}
+	if (pipe2(errp, O_CLOEXEC) == -1) {
+		xasprintf(&error, "pipe: %s", strerror(errno));
+		close(outp[0]);
+		close(outp[1]);
+		goto fail;
+	}
+
+	memset(&w, 0, sizeof(w));
+	w.out = xmalloc(WL_OUTPUT_MAX);
+	start = wl_now();
+	switch (w.pid = fork()) {
+	case -1:
+		xasprintf(&error, "fork: %s", strerror(errno));
+		close(outp[0]);
+		close(outp[1]);
+		close(errp[0]);
+		close(errp[1]);
+		free(w.out);
+		goto fail;
+	case 0:
+		close(outp[0]);
+		close(errp[0]);
+		child_main(wl, p, dir, outp[1], errp[1]);
+	}
+	/* Both sides set the group, so neither can signal it too early. */
+	(void)setpgid(w.pid, w.pid);
+	res->pgid = w.pid;
+	close(outp[1]);
+	close(errp[1]);
+	w.fd_out = outp[0];
+	w.fd_err = errp[0];
+	(void)fcntl(w.fd_out, F_SETFL, O_NONBLOCK);
+	(void)fcntl(w.fd_err, F_SETFL, O_NONBLOCK);
+	w.fd_pid = exit_fd(w.pid);
+
+	imposed = watch_child(&w, p, start, &wstatus, &ru, &end);
+	group_reap(w.pid);
+	if (w.fd_out != -1)
+		close(w.fd_out);
+	if (w.fd_err != -1)
+		close(w.fd_err);
+	if (w.fd_pid != -1)
+		close(w.fd_pid);
+
+	res->wait_status = wstatus;
+	res->wall = end - start;
+	res->user = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6;
+	res->sys = ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	res->cpu_pct = res->wall > 0 ?
+	    (res->user + res->sys) / res->wall * 100.0 : 0;
+	(void)judge(wl, p, &w, imposed, res, NULL);
+	free(w.out);
+	if (wl_remove_tree(dir) == -1)
+		log_warnx("%s: could not remove all of it", dir);
+	free(dir);
+	if (res->status == WL_OK)
+		return 0;
+	if (cause != NULL)
+		*cause = xstrdup(res->error);
+	return -1;
+
+fail:
+	if (wl_remove_tree(dir) == -1)
+		log_warnx("%s: could not remove all of it", dir);
+	free(dir);
+	return finish(res, WL_FAILED, error, cause);
+}

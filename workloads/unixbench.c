@@ -1,0 +1,571 @@
+/*
+ * The UnixBench system tests (besides the two CPU loops, which live in
+ * dhrystone.c and whetstone.c).  Each runs its operation in a loop for
+ * the configured duration and reports a rate; the clock is read once per
+ * batch, never per operation (see wl_timed_loop in util.c).
+ *
+ *   sys.execl     posix_spawn() of /bin/true and wait: one exec and
+ *                 one exit per loop.  UnixBench's execl re-executes its
+ *                 own binary without forking; a re-exec of perfwatch
+ *                 would measure perfwatch's link map, which changes with
+ *                 its builds, so a fixed small system binary stands in,
+ *                 started with vfork semantics (glibc's posix_spawn) so
+ *                 the figure is dominated by exec.              lps
+ *   sys.fcopy256  read a file and write a copy with a 256-byte buffer,
+ *   sys.fcopy1024 1024- and 4096-byte buffers, over files of 500, 2000
+ *   sys.fcopy4096 and 8000 buffers as UnixBench's fstime uses; at the
+ *                 end of the source both files rewind (the copy is
+ *                 overwritten in place).  Kilobytes copied per second,
+ *                 K = 1024.                                     KBps
+ *   sys.pipe      write 512 bytes to a pipe and read them back, in one
+ *                 process.                                      lps
+ *   sys.context1  two processes pass an incrementing integer back and
+ *                 forth over two pipes; one round trip a loop.  lps
+ *   sys.spawn     fork(), the child exits, the parent waits.    lps
+ *   sys.shell1    /bin/sh runs a script of sort, od, grep, tee and wc
+ *   sys.shell8    over a generated text file; 1 or 8 concurrent copies
+ *                 a loop, loops per minute as UnixBench reports
+ *                 them.  The script runs with set -e, so a missing or
+ *                 failing tool fails the workload.              lpm
+ *   sys.syscall   close(dup(0)), getppid(), getuid(), umask(): one mix
+ *                 a loop, as UnixBench's "System Call Overhead".  lps
+ *
+ * All rates are higher-is-better; each also leaves a note with the loop
+ * count and the time it took.
+ */
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xmalloc.h"
+#include "workloads.h"
+#include "internal.h"
+
+#define PIPE_BYTES		512
+#define SHELL_TEXT		"words.txt"
+#define SHELL_SCRIPT		"loop.sh"
+#define SHELL_LINES		400
+#define FCOPY_SRC		"fcopy.src"
+#define FCOPY_DST		"fcopy.dst"
+
+/* The shell test's script: one loop of one copy. */
+static const char shell_script[] =
+	"set -e\n"
+	"sort " SHELL_TEXT " >s.$$\n"
+	"od -An -tx1 s.$$ | sort -r >o.$$\n"
+	"grep the s.$$ | tee g.$$ | wc >w.$$\n"
+	"rm -f s.$$ o.$$ g.$$ w.$$\n";
+
+/* Words for the generated text; "the" must match in every run. */
+static const char *const shell_words[] = {
+	"the", "quick", "system", "other", "kernel", "then", "disk", "page",
+	"cache", "there", "process", "thread", "signal", "pipe", "file",
+	"theory", "block", "write", "read", "seek", "lather", "sort",
+	"octal", "dump", "count", "lines", "words", "bytes", "tee", "grep",
+	"scheduler", "mother", "queue", "latency", "throughput", "weather",
+	"regression", "benchmark", "baseline", "sample", "median", "noise",
+	"either", "anthem", "python", "ethernet", "path", "umask",
+};
+
+/* Report one rate with its note. */
+static int
+report(int out, const char *name, double rate, const char *unit,
+    uint64_t count, double elapsed, char **cause)
+{
+	wl_note(out, "%llu loops in %.3f s", (unsigned long long)count,
+	    elapsed);
+	if (wl_emit(out, name, rate, unit, BETTER_HIGHER) == -1) {
+		xasprintf(cause, "writing results: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Wait for a child; 0 if it exited with status 0 (cause may be NULL). */
+static int
+wait_ok(pid_t pid, const char *what, char **cause)
+{
+	int	status;
+
+	while (waitpid(pid, &status, 0) == -1) {
+		if (errno != EINTR) {
+			if (cause != NULL)
+				xasprintf(cause, "waitpid %s: %s", what,
+				    strerror(errno));
+			return -1;
+		}
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (cause == NULL)
+		return -1;
+	if (WIFSIGNALED(status))
+		xasprintf(cause, "%s killed by signal %d", what,
+		    WTERMSIG(status));
+	else
+		xasprintf(cause, "%s exited with status %d", what,
+		    WEXITSTATUS(status));
+	return -1;
+}
+
+/* sys.execl body: spawn /bin/true and wait, n times. */
+static int
+execl_body(void *arg, uint64_t n, char **cause)
+{
+	char *const	 argv[] = { "true", NULL };
+	uint64_t	 i;
+	pid_t		 pid;
+	int		 error;
+
+	(void)arg;
+	for (i = 0; i < n; i++) {
+		error = posix_spawn(&pid, "/bin/true", NULL, NULL, argv,
+		    environ);
+		if (error != 0) {
+			xasprintf(cause, "posix_spawn /bin/true: %s",
+			    strerror(error));
+			return -1;
+		}
+		if (wait_ok(pid, "/bin/true", cause) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+int
+wl_execl_run(const struct wl_params *p, int out, char **cause)
+{
+	uint64_t	count;
+	double		elapsed;
+
+	if (wl_timed_loop(p->duration, execl_body, NULL, &count, &elapsed,
+	    cause) == -1)
+		return -1;
+	return report(out, "lps", count / elapsed, "lps", count, elapsed,
+	    cause);
+}
+
+struct fcopy {
+	int	 src;
+	int	 dst;
+	size_t	 bufsize;
+	char	*buf;
+};
+
+/* sys.fcopy* body: n buffers read and written, rewinding at the end. */
+static int
+fcopy_body(void *arg, uint64_t n, char **cause)
+{
+	struct fcopy	*fc = arg;
+	uint64_t	 i;
+	ssize_t		 r;
+
+	for (i = 0; i < n; i++) {
+		r = read(fc->src, fc->buf, fc->bufsize);
+		if (r == 0) {
+			if (lseek(fc->src, 0, SEEK_SET) == -1 ||
+			    lseek(fc->dst, 0, SEEK_SET) == -1) {
+				xasprintf(cause, "lseek: %s", strerror(errno));
+				return -1;
+			}
+			r = read(fc->src, fc->buf, fc->bufsize);
+		}
+		if (r != (ssize_t)fc->bufsize) {
+			xasprintf(cause, "read %s: %s", FCOPY_SRC,
+			    r == -1 ? strerror(errno) : "short read");
+			return -1;
+		}
+		if (wl_write_full(fc->dst, fc->buf, fc->bufsize) == -1) {
+			xasprintf(cause, "write %s: %s", FCOPY_DST,
+			    strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* One file-copy test with the given buffer and file of blocks buffers. */
+static int
+fcopy_run(const struct wl_params *p, int out, size_t bufsize, int blocks,
+    char **cause)
+{
+	struct fcopy	 fc;
+	uint64_t	 count;
+	double		 elapsed;
+	int		 i, rc = -1;
+
+	memset(&fc, 0, sizeof(fc));
+	fc.bufsize = bufsize;
+	fc.buf = xmalloc(bufsize);
+	fc.src = open(FCOPY_SRC, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0644);
+	fc.dst = open(FCOPY_DST, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+	    0644);
+	if (fc.src == -1 || fc.dst == -1) {
+		xasprintf(cause, "create %s: %s", fc.src == -1 ? FCOPY_SRC :
+		    FCOPY_DST, strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < blocks; i++) {
+		wl_fill_random(fc.buf, bufsize, (uint64_t)i);
+		if (wl_write_full(fc.src, fc.buf, bufsize) == -1) {
+			xasprintf(cause, "write %s: %s", FCOPY_SRC,
+			    strerror(errno));
+			goto out;
+		}
+	}
+	if (lseek(fc.src, 0, SEEK_SET) == -1) {
+		xasprintf(cause, "lseek %s: %s", FCOPY_SRC, strerror(errno));
+		goto out;
+	}
+	if (wl_timed_loop(p->duration, fcopy_body, &fc, &count, &elapsed,
+	    cause) == -1)
+		goto out;
+	rc = report(out, "kbps", count * (double)bufsize / 1024.0 / elapsed,
+	    "KBps", count, elapsed, cause);
+out:
+	if (fc.src != -1)
+		close(fc.src);
+	if (fc.dst != -1)
+		close(fc.dst);
+	(void)unlink(FCOPY_SRC);
+	(void)unlink(FCOPY_DST);
+	free(fc.buf);
+	return rc;
+}
+
+int
+wl_fcopy256_run(const struct wl_params *p, int out, char **cause)
+{
+	return fcopy_run(p, out, 256, 500, cause);
+}
+
+int
+wl_fcopy1024_run(const struct wl_params *p, int out, char **cause)
+{
+	return fcopy_run(p, out, 1024, 2000, cause);
+}
+
+int
+wl_fcopy4096_run(const struct wl_params *p, int out, char **cause)
+{
+	return fcopy_run(p, out, 4096, 8000, cause);
+}
+
+/* sys.pipe body: 512 bytes through one pipe, n times. */
+static int
+pipe_body(void *arg, uint64_t n, char **cause)
+{
+	int		*fds = arg;
+	char		 buf[PIPE_BYTES];
+	uint64_t	 i;
+
+	memset(buf, 'p', sizeof(buf));
+	for (i = 0; i < n; i++) {
+		if (write(fds[1], buf, sizeof(buf)) != sizeof(buf) ||
+		    read(fds[0], buf, sizeof(buf)) != sizeof(buf)) {
+			xasprintf(cause, "pipe: %s", strerror(errno));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
+wl_pipe_run(const struct wl_params *p, int out, char **cause)
+{
+	uint64_t	count;
+	double		elapsed;
+	int		fds[2], rc;
+
+	if (pipe(fds) == -1) {
+		xasprintf(cause, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	rc = wl_timed_loop(p->duration, pipe_body, fds, &count, &elapsed,
+	    cause);
+	close(fds[0]);
+	close(fds[1]);
+	if (rc == -1)
+		return -1;
+	return report(out, "lps", count / elapsed, "lps", count, elapsed,
+	    cause);
+}
+
+struct context {
+	int		to_child;
+	int		from_child;
+	uint32_t	next;
+};
+
+/* sys.context1 body: n round trips of a counter. */
+static int
+context_body(void *arg, uint64_t n, char **cause)
+{
+	struct context	*cx = arg;
+	uint32_t	 v;
+	uint64_t	 i;
+
+	for (i = 0; i < n; i++) {
+		v = cx->next;
+		if (write(cx->to_child, &v, sizeof(v)) != sizeof(v) ||
+		    read(cx->from_child, &v, sizeof(v)) != sizeof(v)) {
+			xasprintf(cause, "context pipe: %s", errno != 0 ?
+			    strerror(errno) : "short transfer");
+			return -1;
+		}
+		if (v != cx->next + 1) {
+			xasprintf(cause, "context partner answered %u to %u",
+			    v, cx->next);
+			return -1;
+		}
+		cx->next = v;
+	}
+	return 0;
+}
+
+/* The partner: answer every number with the next one until EOF. */
+static void __attribute__((noreturn))
+context_partner(int in, int out)
+{
+	uint32_t	v;
+	ssize_t		n;
+
+	for (;;) {
+		n = read(in, &v, sizeof(v));
+		if (n == 0)
+			_exit(0);
+		if (n != sizeof(v))
+			_exit(1);
+		v++;
+		if (write(out, &v, sizeof(v)) != sizeof(v))
+			_exit(1);
+	}
+}
+
+int
+wl_context1_run(const struct wl_params *p, int out, char **cause)
+{
+	struct context	cx;
+	uint64_t	count;
+	double		elapsed;
+	int		down[2], up[2], rc;
+	pid_t		pid;
+
+	if (pipe(down) == -1) {
+		xasprintf(cause, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (pipe(up) == -1) {
+		xasprintf(cause, "pipe: %s", strerror(errno));
+		close(down[0]);
+		close(down[1]);
+		return -1;
+	}
+	if ((pid = fork()) == -1) {
+		xasprintf(cause, "fork: %s", strerror(errno));
+		close(down[0]);
+		close(down[1]);
+		close(up[0]);
+		close(up[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(down[1]);
+		close(up[0]);
+		context_partner(down[0], up[1]);
+	}
+	close(down[0]);
+	close(up[1]);
+	cx.to_child = down[1];
+	cx.from_child = up[0];
+	cx.next = 0;
+	errno = 0;
+	rc = wl_timed_loop(p->duration, context_body, &cx, &count, &elapsed,
+	    cause);
+	close(down[1]);
+	close(up[0]);
+	if (rc == -1) {
+		(void)waitpid(pid, NULL, 0);
+		return -1;
+	}
+	if (wait_ok(pid, "context partner", cause) == -1)
+		return -1;
+	return report(out, "lps", count / elapsed, "lps", count, elapsed,
+	    cause);
+}
+
+/* sys.spawn body: fork, exit, wait, n times. */
+static int
+spawn_body(void *arg, uint64_t n, char **cause)
+{
+	uint64_t	i;
+	pid_t		pid;
+
+	(void)arg;
+	for (i = 0; i < n; i++) {
+		if ((pid = fork()) == -1) {
+			xasprintf(cause, "fork: %s", strerror(errno));
+			return -1;
+		}
+		if (pid == 0)
+			_exit(0);
+		if (wait_ok(pid, "child", cause) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+int
+wl_spawn_run(const struct wl_params *p, int out, char **cause)
+{
+	uint64_t	count;
+	double		elapsed;
+
+	if (wl_timed_loop(p->duration, spawn_body, NULL, &count, &elapsed,
+	    cause) == -1)
+		return -1;
+	return report(out, "lps", count / elapsed, "lps", count, elapsed,
+	    cause);
+}
+
+/* Write the shell test's text and script into the cwd. */
+static int
+shell_setup(char **cause)
+{
+	FILE		*f;
+	uint64_t	 rng = 0x5e11;
+	int		 line, w, nw;
+
+	if ((f = fopen(SHELL_TEXT, "we")) == NULL) {
+		xasprintf(cause, "create %s: %s", SHELL_TEXT, strerror(errno));
+		return -1;
+	}
+	for (line = 0; line < SHELL_LINES; line++) {
+		nw = 6 + (int)(wl_rng_next(&rng) % 7);
+		for (w = 0; w < nw; w++) {
+			fprintf(f, "%s%s", w == 0 ? "" : " ",
+			    shell_words[wl_rng_next(&rng) %
+			    nitems(shell_words)]);
+		}
+		fputc('\n', f);
+	}
+	if (fclose(f) == EOF) {
+		xasprintf(cause, "write %s: %s", SHELL_TEXT, strerror(errno));
+		return -1;
+	}
+	if ((f = fopen(SHELL_SCRIPT, "we")) == NULL) {
+		xasprintf(cause, "create %s: %s", SHELL_SCRIPT,
+		    strerror(errno));
+		return -1;
+	}
+	fputs(shell_script, f);
+	if (fclose(f) == EOF) {
+		xasprintf(cause, "write %s: %s", SHELL_SCRIPT, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* sys.shell* body: n loops of copies concurrent scripts. */
+static int
+shell_body(void *arg, uint64_t n, char **cause)
+{
+	char *const	 argv[] = { "sh", SHELL_SCRIPT, NULL };
+	int		 copies = *(int *)arg, c, error, failed;
+	pid_t		 pids[8];
+	uint64_t	 i;
+
+	for (i = 0; i < n; i++) {
+		failed = 0;
+		for (c = 0; c < copies; c++) {
+			error = posix_spawn(&pids[c], "/bin/sh", NULL, NULL,
+			    argv, environ);
+			if (error != 0) {
+				xasprintf(cause, "posix_spawn /bin/sh: %s",
+				    strerror(error));
+				copies = c;
+				failed = 1;
+				break;
+			}
+		}
+		for (c = 0; c < copies; c++) {
+			if (wait_ok(pids[c], "shell script",
+			    failed ? NULL : cause) == -1)
+				failed = 1;
+		}
+		if (failed)
+			return -1;
+	}
+	return 0;
+}
+
+/* One shell test: copies concurrent scripts a loop, loops a minute. */
+static int
+shell_run(const struct wl_params *p, int out, int copies, char **cause)
+{
+	uint64_t	count;
+	double		elapsed;
+
+	if (shell_setup(cause) == -1)
+		return -1;
+	if (wl_timed_loop(p->duration, shell_body, &copies, &count, &elapsed,
+	    cause) == -1)
+		return -1;
+	return report(out, "lpm", count * 60.0 / elapsed, "lpm", count,
+	    elapsed, cause);
+}
+
+int
+wl_shell1_run(const struct wl_params *p, int out, char **cause)
+{
+	return shell_run(p, out, 1, cause);
+}
+
+int
+wl_shell8_run(const struct wl_params *p, int out, char **cause)
+{
+	return shell_run(p, out, 8, cause);
+}
+
+/* sys.syscall body: the mix, n times. */
+static int
+syscall_body(void *arg, uint64_t n, char **cause)
+{
+	uint64_t	i;
+	int		fd;
+
+	(void)arg;
+	for (i = 0; i < n; i++) {
+		if ((fd = dup(STDIN_FILENO)) == -1) {
+			xasprintf(cause, "dup: %s", strerror(errno));
+			return -1;
+		}
+		close(fd);
+		(void)getppid();
+		(void)getuid();
+		(void)umask(022);
+	}
+	return 0;
+}
+
+int
+wl_syscall_run(const struct wl_params *p, int out, char **cause)
+{
+	uint64_t	count;
+	double		elapsed;
+
+	if (wl_timed_loop(p->duration, syscall_body, NULL, &count, &elapsed,
+	    cause) == -1)
+		return -1;
+	return report(out, "lps", count / elapsed, "lps", count, elapsed,
+	    cause);
+}

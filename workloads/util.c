@@ -1,0 +1,263 @@
+/*
+ * Helpers shared by the native workloads: clocks, CPU time, a small
+ * random generator, result lines, the timed loop and two statistics.
+ *
+ * The timed loop is how every sys.* workload stays precise: the clock is
+ * read once per batch, never per iteration, and the batch grows until it
+ * lasts at least a millisecond, so timer cost is lost in the noise; the
+ * rate is the iterations done over the time actually elapsed when the last
+ * batch ended, so overshooting the duration biases nothing.
+ */
+#include <sys/resource.h>
+#include <sys/time.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "xmalloc.h"
+#include "internal.h"
+
+#define LOOP_BATCH_SECONDS	0.001
+#define LOOP_BATCH_MAX		(UINT64_C(1) << 32)
+
+/* Return CLOCK_MONOTONIC in seconds. */
+double
+wl_now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Return user + system CPU seconds of RUSAGE_SELF or RUSAGE_CHILDREN. */
+double
+wl_cpu_seconds(int who)
+{
+	struct rusage	ru;
+
+	if (getrusage(who, &ru) == -1)
+		return 0;
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	    ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+/* Return the machine's physical memory in bytes (0 if unknown). */
+uint64_t
+wl_ram_bytes(void)
+{
+	long	pages, pagesize;
+
+	pages = sysconf(_SC_PHYS_PAGES);
+	pagesize = sysconf(_SC_PAGESIZE);
+	if (pages <= 0 || pagesize <= 0)
+		return 0;
+	return (uint64_t)pages * (uint64_t)pagesize;
+}
+
+/* Return the number of online CPUs, at least 1. */
+int
+wl_ncpu(void)
+{
+	long	n;
+
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : (int)n;
+}
+
+/* Return the next value of a splitmix64 sequence; any seed is good. */
+uint64_t
+wl_rng_next(uint64_t *state)
+{
+	uint64_t	z;
+
+	z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* Fill a buffer with pseudo-random bytes so no layer can compress it. */
+void
+wl_fill_random(void *buf, size_t len, uint64_t seed)
+{
+	unsigned char	*p = buf;
+	uint64_t	 v;
+	size_t		 i, n;
+
+	for (i = 0; i < len; i += n) {
+		v = wl_rng_next(&seed);
+		n = len - i < sizeof(v) ? len - i : sizeof(v);
+		memcpy(p + i, &v, n);
+	}
+}
+
+/* Write all of buf, retrying short writes; 0 or -1 with errno. */
+int
+wl_write_full(int fd, const void *buf, size_t len)
+{
+	const char	*p = buf;
+	ssize_t		 n;
+
+	while (len > 0) {
+		n = write(fd, p, len);
+		if (n == -1) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0) {
+			errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Write one result line "name value unit better". */
+int
+wl_emit(int fd, const char *name, double value, const char *unit,
+    enum better better)
+{
+	char	line[256];
+	int	n;
+
+	if (!isfinite(value)) {
+		errno = EDOM;
+		return -1;
+	}
+	n = snprintf(line, sizeof(line), "%s %.10g %s %s\n", name, value, unit,
+	    better_name(better));
+	if (n < 0 || (size_t)n >= sizeof(line)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	return wl_write_full(fd, line, n);
+}
+
+/* Write one note line ("# text"). */
+int
+wl_note(int fd, const char *fmt, ...)
+{
+	char	line[512];
+	va_list	ap;
+	int	n;
+
+	memcpy(line, "# ", 2);
+	va_start(ap, fmt);
+	n = vsnprintf(line + 2, sizeof(line) - 3, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	if ((size_t)n > sizeof(line) - 4)
+		n = sizeof(line) - 4;
+	line[2 + n] = '\n';
+	return wl_write_full(fd, line, 3 + n);
+}
+
+/*
+ * Run body in batches until duration seconds have passed.  *count gets
+ * the iterations done and *elapsed the time they took.
+ */
+int
+wl_timed_loop(double duration, wl_loop_body body, void *arg,
+    uint64_t *count, double *elapsed, char **cause)
+{
+	double		start, t0, t1;
+	uint64_t	batch = 1, done = 0;
+
+	start = t1 = wl_now();
+	for (;;) {
+		t0 = t1;
+		if (body(arg, batch, cause) == -1)
+			return -1;
+		done += batch;
+		t1 = wl_now();
+		if (t1 - start >= duration)
+			break;
+		if (t1 - t0 < LOOP_BATCH_SECONDS && batch < LOOP_BATCH_MAX)
+			batch *= 2;
+	}
+	*count = done;
+	*elapsed = t1 - start;
+	return 0;
+}
+
+/* Mean and sample standard deviation (0 for fewer than two values). */
+void
+wl_mean_sd(const double *x, size_t n, double *mean, double *sd)
+{
+	double	sum = 0, m, ss = 0;
+	size_t	i;
+
+	if (n == 0) {
+		*mean = *sd = 0;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		sum += x[i];
+	m = sum / n;
+	for (i = 0; i < n; i++)
+		ss += (x[i] - m) * (x[i] - m);
+	*mean = m;
+	*sd = n < 2 ? 0 : sqrt(ss / (n - 1));
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The p-th percentile (0 < p <= 100) by nearest rank, as sysbench reports
+ * its latency percentile: the smallest value with at least p% of the
+ * values at or below it.  Sorts x.
+ */
+double
+wl_percentile(double *x, size_t n, double p)
+{
+	size_t	rank;
+
+	if (n == 0)
+		return 0;
+	qsort(x, n, sizeof(*x), cmp_double);
+	rank = (size_t)ceil(p / 100.0 * n);
+	if (rank < 1)
+		rank = 1;
+	if (rank > n)
+		rank = n;
+	return x[rank - 1];
+}
+
+/*
+ * Drop a file from the page cache so the next read comes from the disk:
+ * fsync, so no page is dirty, then POSIX_FADV_DONTNEED.
+ */
+int
+wl_evict(int fd, const char *name, char **cause)
+{
+	int	error;
+
+	if (fsync(fd) == -1) {
+		xasprintf(cause, "fsync %s: %s", name, strerror(errno));
+		return -1;
+	}
+	if ((error = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED)) != 0) {
+		xasprintf(cause, "posix_fadvise %s: %s", name,
+		    strerror(error));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,623 @@
+/*
+ * The battery: the table of workloads, their default parameters, and the
+ * keys of a [workload "name"] section with how their values are read.
+ *
+ * Value syntax (what wl_params_set() accepts):
+ *   count     a whole number: iterations, warmup, seeks, seekers,
+ *             table_size
+ *   seconds   a number with an optional unit s, ms, m (or min), h:
+ *             timeout, grace, duration
+ *   size      a number with an optional unit K, M, G, T (powers of 1024,
+ *             "KiB", "MB" and the like read the same); a bare number is
+ *             MiB: size, fsync_every, file_limit.  size also takes
+ *             "<n>xRAM", n times the machine's memory.
+ *   boolean   yes/no, true/false, on/off, 1/0: direct, destroy_data
+ *             (warmup also takes yes = 1, no = 0)
+ *   threads   "auto" (1, 2, 4 ... up to at least twice the CPUs) or a
+ *             list such as "1,2,4,8"
+ *   measure   "output" (the command prints its metrics) or "time"
+ *   command, device, work_dir: text; device and work_dir absolute paths
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "xmalloc.h"
+#include "workloads.h"
+#include "internal.h"
+
+#define MIB		(UINT64_C(1) << 20)
+#define SYS_KEYS	(WL_K_COMMON | WL_K_DURATION)
+
+static void	bonnie_defaults(struct wl_params *);
+static void	stream_defaults(struct wl_params *);
+static void	sys_defaults(struct wl_params *);
+static void	oltp_defaults(struct wl_params *);
+
+static const struct wl_workload wl_table[] = {
+	{ "disk.bonnie", "bonnie: per-char and block write, rewrite, "
+	    "per-char and block read, random seeks, with %CPU",
+	    WL_K_COMMON | WL_K_SIZE | WL_K_SEEKS | WL_K_SEEKERS, 0, NULL,
+	    bonnie_defaults, wl_bonnie_run },
+	{ "disk.stream", "1 MiB writes with an fsync every N MiB: MiB/s "
+	    "mean and deviation over the segments, %CPU",
+	    WL_K_COMMON | WL_K_SIZE | WL_K_FSYNC_EVERY | WL_K_DIRECT |
+	    WL_K_DEVICE | WL_K_DESTROY_DATA, 0, NULL,
+	    stream_defaults, wl_stream_run },
+	{ "sys.dhrystone", "integer and string CPU loop (Dhrystone-like)",
+	    SYS_KEYS, WL_F_INDEX, "lps", sys_defaults, wl_dhrystone_run },
+	{ "sys.whetstone", "floating-point loop (Whetstone-like), MWIPS",
+	    SYS_KEYS, WL_F_INDEX, "mwips", sys_defaults, wl_whetstone_run },
+	{ "sys.execl", "spawn and exec /bin/true",
+	    SYS_KEYS, WL_F_INDEX, "lps", sys_defaults, wl_execl_run },
+	{ "sys.fcopy256", "file copy, 256-byte buffer",
+	    SYS_KEYS, WL_F_INDEX, "kbps", sys_defaults, wl_fcopy256_run },
+	{ "sys.fcopy1024", "file copy, 1024-byte buffer",
+	    SYS_KEYS, WL_F_INDEX, "kbps", sys_defaults, wl_fcopy1024_run },
+	{ "sys.fcopy4096", "file copy, 4096-byte buffer",
+	    SYS_KEYS, WL_F_INDEX, "kbps", sys_defaults, wl_fcopy4096_run },
+	{ "sys.pipe", "pipe throughput, 512-byte write and read",
+	    SYS_KEYS, WL_F_INDEX, "lps", sys_defaults, wl_pipe_run },
+	{ "sys.context1", "pipe-based context switching, two processes",
+	    SYS_KEYS, WL_F_INDEX, "lps", sys_defaults, wl_context1_run },
+	{ "sys.spawn", "process creation: fork, exit, wait",
+	    SYS_KEYS, WL_F_INDEX, "lps", sys_defaults, wl_spawn_run },
+	{ "sys.shell1", "shell script (sort, od, grep, tee, wc), one copy",
+	    SYS_KEYS, WL_F_INDEX, "lpm", sys_defaults, wl_shell1_run },
+	{ "sys.shell8", "shell script, 8 concurrent copies",
+	    SYS_KEYS, WL_F_INDEX, "lpm", sys_defaults, wl_shell8_run },
+	{ "sys.syscall", "system call overhead: dup, close, getppid, "
+	    "getuid, umask",
+	    SYS_KEYS, WL_F_INDEX, "lps", sys_defaults, wl_syscall_run },
+	{ "db.oltp", "sysbench OLTP read-only on SQLite, swept over "
+	    "thread counts",
+	    WL_K_COMMON | WL_K_DURATION | WL_K_THREADS | WL_K_TABLE_SIZE, 0,
+	    NULL, oltp_defaults, wl_oltp_run },
+	{ "command", "the user's own benchmark, run by /bin/sh -c",
+	    WL_K_COMMON | WL_K_COMMAND | WL_K_MEASURE, WL_F_COMMAND, NULL,
+	    NULL, wl_command_run },
+};
+
+static const struct {
+	unsigned int	 key;
+	const char	*name;
+} wl_keys[] = {
+	{ WL_K_ITERATIONS, "iterations" },
+	{ WL_K_WARMUP, "warmup" },
+	{ WL_K_TIMEOUT, "timeout" },
+	{ WL_K_GRACE, "grace" },
+	{ WL_K_WORK_DIR, "work_dir" },
+	{ WL_K_FILE_LIMIT, "file_limit" },
+	{ WL_K_SIZE, "size" },
+	{ WL_K_DURATION, "duration" },
+	{ WL_K_FSYNC_EVERY, "fsync_every" },
+	{ WL_K_DIRECT, "direct" },
+	{ WL_K_DEVICE, "device" },
+	{ WL_K_DESTROY_DATA, "destroy_data" },
+	{ WL_K_THREADS, "threads" },
+	{ WL_K_TABLE_SIZE, "table_size" },
+	{ WL_K_SEEKS, "seeks" },
+	{ WL_K_SEEKERS, "seekers" },
+	{ WL_K_COMMAND, "command" },
+	{ WL_K_MEASURE, "measure" },
+};
+
+/* bonnie's defaults: bonnie++'s file of twice the RAM, 8000 seeks, 3. */
+static void
+bonnie_defaults(struct wl_params *p)
+{
+	p->size_ram = 2;
+	p->seeks = 8000;
+	p->seekers = 3;
+	p->timeout = 6 * 3600;
+}
+
+/* The stream writer: 1 GiB in segments of 128 MiB. */
+static void
+stream_defaults(struct wl_params *p)
+{
+	p->size = 1024 * MIB;
+	p->fsync_every = 128 * MIB;
+}
+
+/* The UnixBench tests: 10 s each, as UnixBench runs them. */
+static void
+sys_defaults(struct wl_params *p)
+{
+	p->duration = 10;
+	p->timeout = 600;
+}
+
+/* sysbench's defaults: 10000 rows; 10 s per thread count here. */
+static void
+oltp_defaults(struct wl_params *p)
+{
+	p->duration = 10;
+	p->table_size = 10000;
+}
+
+/* Find a workload by name; NULL if there is none. */
+const struct wl_workload *
+wl_find(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < nitems(wl_table); i++) {
+		if (strcmp(wl_table[i].name, name) == 0)
+			return &wl_table[i];
+	}
+	return NULL;
+}
+
+/* The whole battery, in its canonical order. */
+const struct wl_workload *
+wl_list(size_t *n)
+{
+	*n = nitems(wl_table);
+	return wl_table;
+}
+
+const char *
+wl_key_name(unsigned int key)
+{
+	size_t	i;
+
+	for (i = 0; i < nitems(wl_keys); i++) {
+		if (wl_keys[i].key == key)
+			return wl_keys[i].name;
+	}
+	return NULL;
+}
+
+/* A key's bit from its name; 0 if unknown. */
+unsigned int
+wl_key_parse(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < nitems(wl_keys); i++) {
+		if (strcmp(wl_keys[i].name, name) == 0)
+			return wl_keys[i].key;
+	}
+	return 0;
+}
+
+/* Fill p with the defaults of wl (common ones, then its own). */
+void
+wl_params_init(struct wl_params *p, const struct wl_workload *wl)
+{
+	memset(p, 0, sizeof(*p));
+	p->iterations = 5;
+	p->warmup = 0;
+	p->timeout = 1800;
+	p->grace = 5;
+	p->measure = WL_MEASURE_OUTPUT;
+	if (wl != NULL && wl->defaults != NULL)
+		wl->defaults(p);
+}
+
+/* Deep copy. */
+void
+wl_params_copy(struct wl_params *dst, const struct wl_params *src)
+{
+	*dst = *src;
+	if (src->work_dir != NULL)
+		dst->work_dir = xstrdup(src->work_dir);
+	if (src->device != NULL)
+		dst->device = xstrdup(src->device);
+	if (src->command != NULL)
+		dst->command = xstrdup(src->command);
+}
+
+/* Free the strings of p and zero it. */
+void
+wl_params_clear(struct wl_params *p)
+{
+	free(p->work_dir);
+	free(p->device);
+	free(p->command);
+	memset(p, 0, sizeof(*p));
+}
+
+/* Read a whole number in [min, max]. */
+static int
+parse_count(const char *s, long long min, long long max, long long *out)
+{
+	char		*end;
+	long long	 v;
+
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (end == s || *end != '\0' || errno == ERANGE || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Read a number followed by an optional unit; the unit is returned. */
+static int
+parse_number_unit(const char *s, double *v, const char **unit)
+{
+	char	*end;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	errno = 0;
+	*v = strtod(s, &end);
+	if (end == s || errno == ERANGE || !isfinite(*v) || *v < 0)
+		return -1;
+	while (isspace((unsigned char)*end))
+		end++;
+	*unit = end;
+	return 0;
+}
+
+/* Read seconds: "30", "2.5s", "500ms", "5m", "1h". */
+static int
+parse_seconds(const char *s, double *out)
+{
+	const char	*unit;
+	double		 v;
+
+	if (parse_number_unit(s, &v, &unit) == -1)
+		return -1;
+	if (*unit == '\0' || strcmp(unit, "s") == 0)
+		*out = v;
+	else if (strcmp(unit, "ms") == 0)
+		*out = v / 1000;
+	else if (strcmp(unit, "m") == 0 || strcmp(unit, "min") == 0)
+		*out = v * 60;
+	else if (strcmp(unit, "h") == 0)
+		*out = v * 3600;
+	else
+		return -1;
+	return 0;
+}
+
+/* Read a size: "256" (MiB), "64K", "1.5G", "2TiB"; or "2xRAM". */
+static int
+parse_size(const char *s, uint64_t *bytes, double *ram)
+{
+	const char	*unit;
+	double		 v, mult;
+
+	if (parse_number_unit(s, &v, &unit) == -1)
+		return -1;
+	if (ram != NULL && (unit[0] == 'x' || unit[0] == 'X')) {
+		unit++;
+		while (isspace((unsigned char)*unit))
+			unit++;
+		if (strcasecmp(unit, "ram") != 0 || v <= 0)
+			return -1;
+		*ram = v;
+		*bytes = 0;
+		return 0;
+	}
+	switch (toupper((unsigned char)unit[0])) {
+	case '\0':
+	case 'M':
+		mult = 1 << 20;
+		break;
+	case 'K':
+		mult = 1 << 10;
+		break;
+	case 'G':
+		mult = 1 << 30;
+		break;
+	case 'T':
+		mult = 1099511627776.0;
+		break;
+	case 'B':
+		mult = 1;
+		if (unit[1] != '\0')
+			return -1;
+		break;
+	default:
+		return -1;
+	}
+	if (unit[0] != '\0' && toupper((unsigned char)unit[0]) != 'B' &&
+	    unit[1] != '\0' && strcasecmp(unit + 1, "B") != 0 &&
+	    strcasecmp(unit + 1, "iB") != 0)
+		return -1;
+	if (v * mult >= 18446744073709549568.0)
+		return -1;
+	*bytes = (uint64_t)(v * mult);
+	if (ram != NULL)
+		*ram = 0;
+	return 0;
+}
+
+/* Read a boolean. */
+static int
+parse_bool(const char *s, int *out)
+{
+	if (strcasecmp(s, "yes") == 0 || strcasecmp(s, "true") == 0 ||
+	    strcasecmp(s, "on") == 0 || strcmp(s, "1") == 0)
+		*out = 1;
+	else if (strcasecmp(s, "no") == 0 || strcasecmp(s, "false") == 0 ||
+	    strcasecmp(s, "off") == 0 || strcmp(s, "0") == 0)
+		*out = 0;
+	else
+		return -1;
+	return 0;
+}
+
+/* Read "auto" or a list of thread counts. */
+static int
+parse_threads(const char *s, struct wl_params *p, char **cause)
+{
+	char		*copy, *tok, *save = NULL;
+	long long	 v;
+	size_t		 n = 0, i;
+
+	if (strcmp(s, "auto") == 0) {
+		p->nthreads = 0;
+		return 0;
+	}
+	copy = xstrdup(s);
+	for (tok = strtok_r(copy, ", \t", &save); tok != NULL;
+	    tok = strtok_r(NULL, ", \t", &save)) {
+		if (parse_count(tok, 1, 4096, &v) == -1) {
+			xasprintf(cause, "threads: \"%s\" is not a count "
+			    "from 1 to 4096", tok);
+			goto fail;
+		}
+		if (n == WL_THREADS_MAX) {
+			xasprintf(cause, "threads: more than %d counts",
+			    WL_THREADS_MAX);
+			goto fail;
+		}
+		for (i = 0; i < n; i++) {
+			if (p->threads[i] == v) {
+				xasprintf(cause, "threads: %lld given twice",
+				    v);
+				goto fail;
+			}
+		}
+		p->threads[n++] = (int)v;
+	}
+	if (n == 0) {
+		xasprintf(cause, "threads: expected \"auto\" or a list "
+		    "such as 1,2,4");
+		goto fail;
+	}
+	p->nthreads = n;
+	free(copy);
+	return 0;
+fail:
+	free(copy);
+	return -1;
+}
+
+/*
+ * Set one key of a [workload] section from its text.  Returns 0, or -1
+ * with *cause saying what was expected.
+ */
+int
+wl_params_set(struct wl_params *p, const struct wl_workload *wl,
+    const char *key, const char *value, char **cause)
+{
+	unsigned int	 k;
+	long long	 n;
+	double		 d;
+	uint64_t	 bytes;
+	const char	*expect;
+
+	if ((k = wl_key_parse(key)) == 0) {
+		xasprintf(cause, "unknown key \"%s\"", key);
+		return -1;
+	}
+	if (!(wl->keys & k)) {
+		xasprintf(cause, "key %s does not apply to %s", key,
+		    wl->name);
+		return -1;
+	}
+	switch (k) {
+	case WL_K_ITERATIONS:
+		expect = "a count from 1 to 100000";
+		if (parse_count(value, 1, 100000, &n) == -1)
+			goto bad;
+		p->iterations = (int)n;
+		break;
+	case WL_K_WARMUP:
+		expect = "a count from 0 to 1000, or yes/no";
+		if (parse_bool(value, &p->warmup) == 0)
+			break;
+		if (parse_count(value, 0, 1000, &n) == -1)
+			goto bad;
+		p->warmup = (int)n;
+		break;
+	case WL_K_TIMEOUT:
+	case WL_K_GRACE:
+	case WL_K_DURATION:
+		expect = "seconds, such as 30, 2.5s, 500ms, 5m, 1h";
+		if (parse_seconds(value, &d) == -1)
+			goto bad;
+		if (k != WL_K_GRACE && d <= 0) {
+			expect = "a time above zero";
+			goto bad;
+		}
+		if (k == WL_K_TIMEOUT)
+			p->timeout = d;
+		else if (k == WL_K_GRACE)
+			p->grace = d;
+		else
+			p->duration = d;
+		break;
+	case WL_K_SIZE:
+		expect = "a size such as 256M, 4G or 2xRAM";
+		if (parse_size(value, &bytes, &d) == -1)
+			goto bad;
+		if (d == 0 && bytes < MIB) {
+			expect = "a size of at least 1M";
+			goto bad;
+		}
+		p->size = bytes;
+		p->size_ram = d;
+		break;
+	case WL_K_FSYNC_EVERY:
+	case WL_K_FILE_LIMIT:
+		expect = "a size such as 64 (MiB), 512K or 1G";
+		if (parse_size(value, &bytes, NULL) == -1)
+			goto bad;
+		if (k == WL_K_FSYNC_EVERY) {
+			if (bytes < MIB) {
+				expect = "a size of at least 1M";
+				goto bad;
+			}
+			p->fsync_every = bytes;
+		} else
+			p->file_limit = bytes;
+		break;
+	case WL_K_DIRECT:
+	case WL_K_DESTROY_DATA:
+		expect = "yes or no";
+		if (parse_bool(value, k == WL_K_DIRECT ? &p->direct :
+		    &p->destroy_data) == -1)
+			goto bad;
+		break;
+	case WL_K_DEVICE:
+	case WL_K_WORK_DIR:
+		expect = "an absolute path";
+		if (value[0] != '/')
+			goto bad;
+		if (k == WL_K_DEVICE) {
+			free(p->device);
+			p->device = xstrdup(value);
+		} else {
+			free(p->work_dir);
+			p->work_dir = xstrdup(value);
+		}
+		break;
+	case WL_K_THREADS:
+		return parse_threads(value, p, cause);
+	case WL_K_TABLE_SIZE:
+		expect = "a count of rows from 100 to 1000000000";
+		if (parse_count(value, 100, 1000000000, &n) == -1)
+			goto bad;
+		p->table_size = (uint64_t)n;
+		break;
+	case WL_K_SEEKS:
+		expect = "a count from 1 to 100000000";
+		if (parse_count(value, 1, 100000000, &n) == -1)
+			goto bad;
+		p->seeks = (int)n;
+		break;
+	case WL_K_SEEKERS:
+		expect = "a count from 1 to 64";
+		if (parse_count(value, 1, 64, &n) == -1)
+			goto bad;
+		p->seekers = (int)n;
+		break;
+	case WL_K_COMMAND:
+		expect = "a command";
+		if (value[strspn(value, " \t")] == '\0')
+			goto bad;
+		free(p->command);
+		p->command = xstrdup(value);
+		break;
+	case WL_K_MEASURE:
+		expect = "output or time";
+		if (strcmp(value, "output") == 0)
+			p->measure = WL_MEASURE_OUTPUT;
+		else if (strcmp(value, "time") == 0)
+			p->measure = WL_MEASURE_TIME;
+		else
+			goto bad;
+		break;
+	}
+	return 0;
+bad:
+	xasprintf(cause, "%s: expected %s, got \"%s\"", key, expect, value);
+	return -1;
+}
+
+/* The file size in bytes, with "<n>xRAM" resolved on this machine. */
+uint64_t
+wl_params_size(const struct wl_params *p)
+{
+	if (p->size_ram > 0)
+		return (uint64_t)(p->size_ram * wl_ram_bytes()) & ~(MIB - 1);
+	return p->size;
+}
+
+/*
+ * The thread counts of the OLTP sweep: the configured list, or 1, 2, 4 ...
+ * up to the first power of two at least twice the CPUs.  Returns how many
+ * were stored in out (at most max).
+ */
+size_t
+wl_params_threads(const struct wl_params *p, int *out, size_t max)
+{
+	size_t	n = 0;
+	int	t, want;
+
+	if (p->nthreads > 0) {
+		for (n = 0; n < p->nthreads && n < max; n++)
+			out[n] = p->threads[n];
+		return n;
+	}
+	want = 2 * wl_ncpu();
+	for (t = 1; n < max; t *= 2) {
+		out[n++] = t;
+		if (t >= want)
+			break;
+	}
+	return n;
+}
+
+/* Check that p is complete and coherent for wl; 0 or -1 with *cause. */
+int
+wl_params_check(const struct wl_params *p, const struct wl_workload *wl,
+    char **cause)
+{
+	if (p->iterations < 1 || p->warmup < 0) {
+		xasprintf(cause, "%s: iterations must be at least 1",
+		    wl->name);
+		return -1;
+	}
+	if (p->timeout <= 0) {
+		xasprintf(cause, "%s: timeout must be above zero", wl->name);
+		return -1;
+	}
+	if ((wl->keys & WL_K_DURATION) && p->duration <= 0) {
+		xasprintf(cause, "%s: duration must be above zero", wl->name);
+		return -1;
+	}
+	if ((wl->keys & WL_K_SIZE) && wl_params_size(p) < MIB) {
+		xasprintf(cause, "%s: size must be at least 1M", wl->name);
+		return -1;
+	}
+	if ((wl->keys & WL_K_FSYNC_EVERY) && p->fsync_every < MIB) {
+		xasprintf(cause, "%s: fsync_every must be at least 1M",
+		    wl->name);
+		return -1;
+	}
+	if ((wl->keys & WL_K_DEVICE) && p->device != NULL &&
+	    !p->destroy_data) {
+		xasprintf(cause, "%s: refusing to write to %s without "
+		    "destroy_data = yes (its contents would be lost)",
+		    wl->name, p->device);
+		return -1;
+	}
+	if ((wl->keys & WL_K_SEEKS) && (p->seeks < 1 || p->seekers < 1)) {
+		xasprintf(cause, "%s: seeks and seekers must be at least 1",
+		    wl->name);
+		return -1;
+	}
+	if ((wl->keys & WL_K_TABLE_SIZE) && p->table_size < 100) {
+		xasprintf(cause, "%s: table_size must be at least 100",
+		    wl->name);
+		return -1;
+	}
+	if ((wl->flags & WL_F_COMMAND) && (p->command == NULL ||
+	    p->command[strspn(p->command, " \t")] == '\0')) {
+		xasprintf(cause, "%s: no command given", wl->name);
+		return -1;
+	}
+	return 0;
+}
