@@ -5,12 +5,15 @@
  * Value syntax (what wl_params_set() accepts):
  *   count     a whole number: iterations, warmup, seeks, seekers,
  *             table_size
- *   seconds   a number with an optional unit s, ms, m (or min), h:
- *             timeout, grace, duration
- *   size      a number with an optional unit K, M, G, T (powers of 1024,
- *             "KiB", "MB" and the like read the same); a bare number is
- *             MiB: size, fsync_every, file_limit.  size also takes
- *             "<n>xRAM", n times the machine's memory.
+ *   seconds   a plain number of seconds ("30", "2.5"), or numbers each
+ *             with a unit w, d, h, m (or min), s, ms, largest first
+ *             ("1h30m", "500ms"): timeout, grace, duration
+ *   size      a number of bytes with an optional unit K, M, G, T (powers
+ *             of 1024; "KiB", "MB" and the like read the same): size,
+ *             fsync_every, file_limit.  size also takes "<n>x" (or
+ *             "<n>xRAM"), n times the machine's memory.
+ *   The forms are those of the configuration file (common/config.c), plus
+ *   fractions, which the runner's tests use.
  *   boolean   yes/no, true/false, on/off, 1/0: direct, destroy_data
  *             (warmup also takes yes = 1, no = 0)
  *   threads   "auto" (1, 2, 4 ... up to at least twice the CPUs) or a
@@ -256,29 +259,53 @@ parse_number_unit(const char *s, double *v, const char **unit)
 	return 0;
 }
 
-/* Read seconds: "30", "2.5s", "500ms", "5m", "1h". */
+/* Read seconds: "30", "2.5s", "500ms", "5m", "1h30m", "2d", "1w". */
 static int
 parse_seconds(const char *s, double *out)
 {
-	const char	*unit;
-	double		 v;
+	static const struct {
+		const char	*unit;
+		double		 seconds;
+	} units[] = {
+		{ "w", 7 * 86400 }, { "d", 86400 }, { "h", 3600 },
+		{ "min", 60 }, { "ms", 0.001 }, { "m", 60 }, { "s", 1 },
+	};
+	char	*end;
+	double	 v, total = 0, last = INFINITY;
+	size_t	 i, len;
 
-	if (parse_number_unit(s, &v, &unit) == -1)
+	if (*s == '\0')
 		return -1;
-	if (*unit == '\0' || strcmp(unit, "s") == 0)
-		*out = v;
-	else if (strcmp(unit, "ms") == 0)
-		*out = v / 1000;
-	else if (strcmp(unit, "m") == 0 || strcmp(unit, "min") == 0)
-		*out = v * 60;
-	else if (strcmp(unit, "h") == 0)
-		*out = v * 3600;
-	else
-		return -1;
+	while (*s != '\0') {
+		if (!isdigit((unsigned char)*s) && *s != '.')
+			return -1;
+		errno = 0;
+		v = strtod(s, &end);
+		if (end == s || errno == ERANGE || !isfinite(v))
+			return -1;
+		s = end;
+		if (*s == '\0' && total == 0 && last == INFINITY) {
+			*out = v;
+			return 0;
+		}
+		for (i = 0; i < nitems(units); i++) {
+			len = strlen(units[i].unit);
+			if (strncmp(s, units[i].unit, len) == 0 &&
+			    !isalpha((unsigned char)s[len]))
+				break;
+		}
+		/* Each unit once, largest first. */
+		if (i == nitems(units) || units[i].seconds >= last)
+			return -1;
+		last = units[i].seconds;
+		total += v * units[i].seconds;
+		s += len;
+	}
+	*out = total;
 	return 0;
 }
 
-/* Read a size: "256" (MiB), "64K", "1.5G", "2TiB"; or "2xRAM". */
+/* Read a size: "1048576" (bytes), "64K", "1.5G", "2TiB"; or "2x". */
 static int
 parse_size(const char *s, uint64_t *bytes, double *ram)
 {
@@ -291,7 +318,8 @@ parse_size(const char *s, uint64_t *bytes, double *ram)
 		unit++;
 		while (isspace((unsigned char)*unit))
 			unit++;
-		if (strcasecmp(unit, "ram") != 0 || v <= 0)
+		if ((*unit != '\0' && strcasecmp(unit, "ram") != 0) ||
+		    v <= 0 || v > 64)
 			return -1;
 		*ram = v;
 		*bytes = 0;
@@ -299,6 +327,8 @@ parse_size(const char *s, uint64_t *bytes, double *ram)
 	}
 	switch (toupper((unsigned char)unit[0])) {
 	case '\0':
+		mult = 1;
+		break;
 	case 'M':
 		mult = 1 << 20;
 		break;
@@ -434,7 +464,7 @@ wl_params_set(struct wl_params *p, const struct wl_workload *wl,
 	case WL_K_TIMEOUT:
 	case WL_K_GRACE:
 	case WL_K_DURATION:
-		expect = "seconds, such as 30, 2.5s, 500ms, 5m, 1h";
+		expect = "a duration such as 30, 2.5s, 500ms, 5m, 1h30m";
 		if (parse_seconds(value, &d) == -1)
 			goto bad;
 		if (k != WL_K_GRACE && d <= 0) {
@@ -449,7 +479,7 @@ wl_params_set(struct wl_params *p, const struct wl_workload *wl,
 			p->duration = d;
 		break;
 	case WL_K_SIZE:
-		expect = "a size such as 256M, 4G or 2xRAM";
+		expect = "a size such as 256M, 4G or 2x (twice the RAM)";
 		if (parse_size(value, &bytes, &d) == -1)
 			goto bad;
 		if (d == 0 && bytes < MIB) {
@@ -461,7 +491,7 @@ wl_params_set(struct wl_params *p, const struct wl_workload *wl,
 		break;
 	case WL_K_FSYNC_EVERY:
 	case WL_K_FILE_LIMIT:
-		expect = "a size such as 64 (MiB), 512K or 1G";
+		expect = "a size such as 512K, 64M or 1G";
 		if (parse_size(value, &bytes, NULL) == -1)
 			goto bad;
 		if (k == WL_K_FSYNC_EVERY) {

@@ -348,14 +348,25 @@ test_params(void **state)
 	assert_int_equal(wl_params_size(&p), 256ULL << 20);
 	set(&p, bonnie, "size", "1.5G");
 	assert_int_equal(p.size, 1536ULL << 20);
-	set(&p, bonnie, "size", "64");
+	set(&p, bonnie, "size", "67108864");
 	assert_int_equal(p.size, 64ULL << 20);
 	set(&p, bonnie, "size", "2GiB");
 	assert_int_equal(p.size, 2048ULL << 20);
 	set(&p, bonnie, "size", "0.5xRAM");
 	assert_float_equal(p.size_ram, 0.5, 0);
+	set(&p, bonnie, "size", "2x");
+	assert_float_equal(p.size_ram, 2, 0);
+	assert_int_equal(p.size, 0);
 	set(&p, bonnie, "timeout", "5m");
 	assert_float_equal(p.timeout, 300, 0);
+	set(&p, bonnie, "timeout", "1h30m");
+	assert_float_equal(p.timeout, 5400, 0);
+	set(&p, bonnie, "timeout", "1d2h");
+	assert_float_equal(p.timeout, 93600, 0);
+	set(&p, bonnie, "timeout", "90");
+	assert_float_equal(p.timeout, 90, 0);
+	set(&p, bonnie, "timeout", "2.5");
+	assert_float_equal(p.timeout, 2.5, 0);
 	set(&p, bonnie, "grace", "500ms");
 	assert_float_equal(p.grace, 0.5, 1e-12);
 	set(&p, bonnie, "warmup", "yes");
@@ -369,10 +380,21 @@ test_params(void **state)
 	free(cause);
 	assert_int_equal(wl_params_set(&p, bonnie, "size", "10Q", &cause), -1);
 	free(cause);
+	assert_int_equal(wl_params_set(&p, bonnie, "size", "64", &cause), -1);
+	free(cause);
+	assert_int_equal(wl_params_set(&p, bonnie, "size", "100x", &cause),
+	    -1);
+	free(cause);
+	assert_int_equal(wl_params_set(&p, bonnie, "timeout", "30m1h",
+	    &cause), -1);
+	free(cause);
+	assert_int_equal(wl_params_set(&p, bonnie, "timeout", "5s5s",
+	    &cause), -1);
+	free(cause);
 	assert_int_equal(wl_params_set(&p, bonnie, "timeout", "soon", &cause),
 	    -1);
-	assert_string_equal(cause, "timeout: expected seconds, such as 30, "
-	    "2.5s, 500ms, 5m, 1h, got \"soon\"");
+	assert_string_equal(cause, "timeout: expected a duration such as 30, "
+	    "2.5s, 500ms, 5m, 1h30m, got \"soon\"");
 	free(cause);
 	assert_int_equal(wl_params_set(&p, bonnie, "colour", "red", &cause),
 	    -1);
