@@ -169,6 +169,66 @@ static const char *const store_migrations[] = {
 	"  key TEXT PRIMARY KEY,"
 	"  value TEXT NOT NULL"
 	") WITHOUT ROWID;",
+
+	/*
+	 * 3: what the verdict engine (detect/) needs to replay its decisions.
+	 * An alert records the run that opened it and the run that confirmed
+	 * it (its span of excluded runs depends on both) and its direction;
+	 * a verdict keeps the medians and the noise it was judged on.  alerts
+	 * and outbox are rebuilt (nothing wrote them before this version) so
+	 * that deleting a run deletes its alerts and their pending outbox
+	 * rows instead of failing on a foreign key.
+	 */
+	"CREATE TABLE alerts3 ("
+	"  id INTEGER PRIMARY KEY,"
+	"  metric INTEGER NOT NULL REFERENCES metrics(id),"
+	"  host INTEGER NOT NULL REFERENCES hosts(id),"
+	"  first_bad_run INTEGER NOT NULL REFERENCES runs(id)"
+	"    ON DELETE CASCADE,"
+	"  last_good_run INTEGER REFERENCES runs(id) ON DELETE SET NULL,"
+	"  last_run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  state TEXT NOT NULL CHECK (state IN ('suspected', 'confirmed',"
+	"    'acknowledged', 'resolved')),"
+	"  change_pct REAL,"
+	"  opened INTEGER NOT NULL,"
+	"  updated INTEGER NOT NULL,"
+	"  attribution TEXT,"
+	"  opened_run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  confirmed_run INTEGER REFERENCES runs(id) ON DELETE SET NULL,"
+	"  direction TEXT NOT NULL DEFAULT 'regression' CHECK (direction IN"
+	"    ('regression', 'improvement'))"
+	");"
+	"INSERT INTO alerts3 (id, metric, host, first_bad_run, last_good_run,"
+	"  last_run, state, change_pct, opened, updated, attribution,"
+	"  opened_run) SELECT id, metric, host, first_bad_run, last_good_run,"
+	"  last_run, state, change_pct, opened, updated, attribution,"
+	"  first_bad_run FROM alerts;"
+	"CREATE TABLE outbox3 ("
+	"  id INTEGER PRIMARY KEY,"
+	"  alert INTEGER REFERENCES alerts3(id) ON DELETE CASCADE,"
+	"  sink TEXT NOT NULL,"
+	"  payload TEXT NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  next_attempt INTEGER NOT NULL,"
+	"  delivered_at INTEGER,"
+	"  failed_at INTEGER,"
+	"  last_error TEXT"
+	");"
+	"INSERT INTO outbox3 SELECT * FROM outbox;"
+	"DROP TABLE outbox;"
+	"DROP TABLE alerts;"
+	"ALTER TABLE alerts3 RENAME TO alerts;"
+	"ALTER TABLE outbox3 RENAME TO outbox;"
+	"CREATE INDEX alerts_open ON alerts (metric, state);"
+	"CREATE INDEX alerts_by_metric ON alerts (host, metric, id);"
+	"CREATE INDEX outbox_pending ON outbox (next_attempt)"
+	"  WHERE delivered_at IS NULL AND failed_at IS NULL;"
+	"CREATE INDEX outbox_by_alert ON outbox (alert);"
+	"ALTER TABLE verdicts ADD COLUMN current REAL;"
+	"ALTER TABLE verdicts ADD COLUMN reference REAL;"
+	"ALTER TABLE verdicts ADD COLUMN noise REAL;"
+	"ALTER TABLE verdicts ADD COLUMN baseline_runs INTEGER;",
 };
 
 /* Run one pragma or statement that returns nothing of interest. */

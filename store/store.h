@@ -13,7 +13,7 @@
 
 #include "perfwatch.h"
 
-#define STORE_SCHEMA_VERSION	2
+#define STORE_SCHEMA_VERSION	3
 
 struct store;
 
@@ -179,5 +179,97 @@ int		 store_export(struct store *, FILE *, enum store_format,
 
 /* Format a double so that strtod() gives the same value back. */
 void		 store_format_double(char *, size_t, double);
+
+/*
+ * verdicts.c: baselines, verdicts, alerts, outbox
+ *
+ * What detect/ decides, kept so that it can be replayed: named pinned
+ * baselines, one verdict per run and metric, the alerts (one per shift of
+ * a metric on a host) and the outbox rows that tell about their changes.
+ * Lookups return 0 when found and -1 when not found or on error.
+ */
+#define VERDICT_REGRESSION	"regression"
+#define VERDICT_IMPROVEMENT	"improvement"
+#define VERDICT_UNCHANGED	"unchanged"
+#define VERDICT_INCONCLUSIVE	"inconclusive"
+
+#define ALERT_SUSPECTED		"suspected"
+#define ALERT_CONFIRMED		"confirmed"
+#define ALERT_ACKNOWLEDGED	"acknowledged"
+#define ALERT_RESOLVED		"resolved"
+
+/* A named, pinned set of runs. */
+struct store_baseline {
+	int64_t		 id;
+	char		*name;
+	int64_t		 created;	/* epoch seconds */
+	int64_t		*runs;		/* in run start order */
+	size_t		 nruns;
+};
+
+/* The verdict on one metric of one run; NAN for an absent number. */
+struct store_verdict {
+	int64_t		 run;
+	int64_t		 metric;
+	char		*verdict;	/* VERDICT_* */
+	double		 change_pct;
+	double		 ci_low;	/* percent */
+	double		 ci_high;
+	double		 p;
+	double		 q;
+	char		*baseline;	/* "rolling" or a pinned name */
+	double		 current;	/* the run's median */
+	double		 reference;	/* the baseline's level */
+	double		 noise;		/* between-run sd, metric's unit */
+	int		 baseline_runs;
+};
+
+struct store_alert {
+	int64_t		 id;
+	int64_t		 host;
+	int64_t		 metric;
+	int64_t		 first_bad_run;
+	int64_t		 last_good_run;	/* 0 when none */
+	int64_t		 last_run;	/* the last run the alert has seen */
+	int64_t		 opened_run;	/* the run whose check opened it */
+	int64_t		 confirmed_run;	/* 0 until confirmed */
+	char		*state;		/* ALERT_* */
+	char		*direction;	/* VERDICT_REGRESSION or _IMPROVEMENT */
+	double		 change_pct;
+	int64_t		 opened;	/* epoch seconds */
+	int64_t		 updated;
+	char		*attribution;	/* JSON text or NULL */
+};
+
+int		 store_baseline_set(struct store *, const char *name,
+		    const int64_t *runs, size_t nruns, int64_t created,
+		    char **cause);
+int		 store_baseline_get(struct store *, const char *name,
+		    struct store_baseline *);
+int		 store_baselines_list(struct store *, struct store_baseline **,
+		    size_t *);
+int		 store_baseline_delete(struct store *, const char *name);
+void		 store_baseline_clear(struct store_baseline *);
+void		 store_baselines_free(struct store_baseline *, size_t);
+
+int		 store_verdicts_replace(struct store *, int64_t run,
+		    const struct store_verdict *, size_t);
+int		 store_verdicts_get(struct store *, int64_t run,
+		    struct store_verdict **, size_t *);
+void		 store_verdicts_free(struct store_verdict *, size_t);
+
+int64_t		 store_alert_add(struct store *, const struct store_alert *);
+int		 store_alert_update(struct store *, const struct store_alert *);
+int		 store_alert_get(struct store *, int64_t id, struct store_alert *);
+int		 store_alerts_metric(struct store *, int64_t host, int64_t metric,
+		    struct store_alert **, size_t *);
+int		 store_alerts_list(struct store *, int all,
+		    struct store_alert **, size_t *);
+void		 store_alert_clear(struct store_alert *);
+void		 store_alerts_free(struct store_alert *, size_t);
+
+int64_t		 store_outbox_add(struct store *, int64_t alert,
+		    const char *sink, const char *payload, int64_t now);
+int		 store_outbox_count(struct store *, int64_t alert, size_t *);
 
 #endif
