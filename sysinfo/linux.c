@@ -154,55 +154,11 @@ linux_kernel(struct snapshot *s, const char *root)
 	    "/proc/cmdline"));
 }
 
-/* Unquote an os-release value in place: "..." with \ escapes, or '...'. */
-static char *
-linux_unquote(char *v)
-{
-	char	*r, *w, q;
-
-	v = sysinfo_trim(v);
-	if (v[0] != '"' && v[0] != '\'')
-		return v;
-	q = v[0];
-	for (r = v + 1, w = v; *r != '\0' && *r != q; r++) {
-		if (q == '"' && *r == '\\' && r[1] != '\0')
-			r++;
-		*w++ = *r;
-	}
-	*w = '\0';
-	return v;
-}
-
-/* os.id, os.version and os.name from os-release(5); Debian's point
- * release from /etc/debian_version. */
+/* os-release(5), then Debian's point release from /etc/debian_version. */
 static void
 linux_os(struct snapshot *s, const char *root)
 {
-	char	*path, *text = NULL, *line, *next, *eq, *v;
-
-	path = sysinfo_path(root, "/etc/os-release");
-	if (sysinfo_read_file(path, 64 * 1024, &text, NULL) == -1) {
-		free(path);
-		path = sysinfo_path(root, "/usr/lib/os-release");
-		if (sysinfo_read_file(path, 64 * 1024, &text, NULL) == -1)
-			text = NULL;
-	}
-	free(path);
-	for (line = text; line != NULL; line = next) {
-		if ((next = strchr(line, '\n')) != NULL)
-			*next++ = '\0';
-		if ((eq = strchr(line, '=')) == NULL)
-			continue;
-		*eq = '\0';
-		v = linux_unquote(eq + 1);
-		if (strcmp(line, "ID") == 0)
-			sysinfo_snapshot_set(s, "os.id", v);
-		else if (strcmp(line, "VERSION_ID") == 0)
-			sysinfo_snapshot_set(s, "os.version", v);
-		else if (strcmp(line, "PRETTY_NAME") == 0)
-			sysinfo_snapshot_set(s, "os.name", v);
-	}
-	free(text);
+	sysinfo_os_release(s, root);
 	linux_set(s, "os.debian_version", sysinfo_read_value(root,
 	    "/etc/debian_version"));
 }

@@ -607,6 +607,60 @@ sysinfo_snapshot_text(const struct snapshot *s, int what)
 	return sysinfo_buf_finish(&b);
 }
 
+/* Unquote an os-release value: "..." with backslash escapes, or '...'. */
+static char *
+snapshot_unquote(char *v)
+{
+	char	*r, *w, q;
+
+	v = sysinfo_trim(v);
+	if (v[0] != '"' && v[0] != '\'')
+		return v;
+	q = v[0];
+	for (r = v + 1, w = v; *r != '\0' && *r != q; r++) {
+		if (q == '"' && *r == '\\' && r[1] != '\0')
+			r++;
+		*w++ = *r;
+	}
+	*w = '\0';
+	return v;
+}
+
+/*
+ * os.id, os.version and os.name from os-release(5) under root: ID,
+ * VERSION_ID and PRETTY_NAME.  Linux and FreeBSD (13 and later) both have
+ * it.
+ */
+void
+sysinfo_os_release(struct snapshot *s, const char *root)
+{
+	char	*path, *text = NULL, *line, *next, *eq, *v;
+
+	path = sysinfo_path(root, "/etc/os-release");
+	if (sysinfo_read_file(path, 64 * 1024, &text, NULL) == -1) {
+		free(path);
+		path = sysinfo_path(root, "/usr/lib/os-release");
+		if (sysinfo_read_file(path, 64 * 1024, &text, NULL) == -1)
+			text = NULL;
+	}
+	free(path);
+	for (line = text; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if ((eq = strchr(line, '=')) == NULL)
+			continue;
+		*eq = '\0';
+		v = snapshot_unquote(eq + 1);
+		if (strcmp(line, "ID") == 0)
+			sysinfo_snapshot_set(s, "os.id", v);
+		else if (strcmp(line, "VERSION_ID") == 0)
+			sysinfo_snapshot_set(s, "os.version", v);
+		else if (strcmp(line, "PRETTY_NAME") == 0)
+			sysinfo_snapshot_set(s, "os.name", v);
+	}
+	free(text);
+}
+
 /* Record the locale variables of our environment as locale.<NAME>. */
 static void
 snapshot_locale(struct snapshot *s)

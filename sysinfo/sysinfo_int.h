@@ -48,6 +48,9 @@ void	 sysinfo_snapshot_add_package_n(struct snapshot *, const char *name,
 	    size_t namelen, const char *version, size_t versionlen,
 	    const char *arch, size_t archlen);
 
+/* os.id, os.version, os.name from <root>/etc/os-release. */
+void	 sysinfo_os_release(struct snapshot *, const char *root);
+
 /* A growing string. */
 struct sysinfo_buf {
 	char	*data;
