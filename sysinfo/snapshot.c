@@ -17,8 +17,6 @@
 #include "xmalloc.h"
 #include "sysinfo_int.h"
 
-extern char	**environ;
-
 #define SNAPSHOT_FORMAT	1
 
 /* Fill the defaults: auto-detected packages in their usual places. */
@@ -661,27 +659,55 @@ sysinfo_os_release(struct snapshot *s, const char *root)
 	free(text);
 }
 
-/* Record the locale variables of our environment as locale.<NAME>. */
-static void
-snapshot_locale(struct snapshot *s)
+/*
+ * Add locale.<NAME> for the LANG, LANGUAGE and LC_* lines of one locale
+ * file; the number of variables found.
+ */
+static int
+snapshot_locale_file(struct snapshot *s, const char *root, const char *file)
 {
-	char	**e, *key;
-	size_t	  n;
+	char	*path, *text, *line, *next, *eq, *key;
+	int	 n = 0;
 
-	for (e = environ; e != NULL && *e != NULL; e++) {
-		if (strncmp(*e, "LANG=", 5) != 0 &&
-		    strncmp(*e, "LANGUAGE=", 9) != 0 &&
-		    strncmp(*e, "LC_", 3) != 0)
+	path = sysinfo_path(root, file);
+	if (sysinfo_read_file(path, 64 * 1024, &text, NULL) == -1) {
+		free(path);
+		return 0;
+	}
+	free(path);
+	for (line = text; line != NULL; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		line = sysinfo_trim(line);
+		if ((eq = strchr(line, '=')) == NULL)
 			continue;
-		n = strcspn(*e, "=");
-		if ((*e)[n] != '=')
+		*eq = '\0';
+		if (strcmp(line, "LANG") != 0 && strcmp(line, "LANGUAGE") != 0 &&
+		    strncmp(line, "LC_", 3) != 0)
 			continue;
-		xasprintf(&key, "locale.%.*s", (int)n, *e);
-		/* A variable whose name is not a key is not a locale one. */
-		if (snapshot_key_valid(key))
-			sysinfo_snapshot_set(s, key, *e + n + 1);
+		xasprintf(&key, "locale.%s", line);
+		if (snapshot_key_valid(key)) {
+			sysinfo_snapshot_set(s, key, snapshot_unquote(eq + 1));
+			n++;
+		}
 		free(key);
 	}
+	free(text);
+	return n;
+}
+
+/*
+ * The machine's configured locale: /etc/locale.conf (systemd), else
+ * /etc/default/locale (Debian).  Not our own environment: that differs
+ * between a run typed by hand and one the daemon starts, and workloads run
+ * under LC_ALL=C anyway, so it would only make identical machines look
+ * different.
+ */
+static void
+snapshot_locale(struct snapshot *s, const char *root)
+{
+	if (snapshot_locale_file(s, root, "/etc/locale.conf") == 0)
+		snapshot_locale_file(s, root, "/etc/default/locale");
 }
 
 /* Record the first line of "cc --version"; no compiler is no field. */
@@ -729,7 +755,7 @@ sysinfo_snapshot_take(const char *workdir, const struct sysinfo_opts *opts,
 	s = sysinfo_snapshot_new();
 	if (sysinfo_os_fields(s, workdir, opts, cause) == -1)
 		goto fail;
-	snapshot_locale(s);
+	snapshot_locale(s, opts->root);
 	snapshot_compiler(s, opts);
 	if (sysinfo_packages_read(s, opts, cause) == -1)
 		goto fail;

@@ -39,6 +39,22 @@
  * The package manager that produced the list is the field "pkg.manager"
  * ("dpkg", "rpm", "pacman", "pkg" or "none"); it chooses how versions are
  * compared in a diff.
+ *
+ * Fields a Linux snapshot holds when the machine exposes them:
+ *   kernel.release kernel.version kernel.arch kernel.cmdline os.kernel
+ *   os.id os.version os.name os.debian_version
+ *   cpu.model cpu.count cpu.smt cpu.microcode cpu.governor cpu.freq_driver
+ *   cpu.epp cpu.boost cpu.pstate cpu.idle_driver cpu.isolated
+ *   cpu.mitigations.<name> (one per /sys/devices/system/cpu/vulnerabilities)
+ *   mem.total_kb swap.total_kb mm.hugepages mm.thp mm.thp_defrag
+ *   mm.swappiness mm.dirty_ratio mm.dirty_background_ratio mm.zswap
+ *   fs.mount fs.type fs.device fs.options fs.scheduler fs.rotational
+ *   virt (hypervisor or "none") virt.container (or "none")
+ *   libc cc locale.LANG locale.LC_* pkg.manager
+ * FreeBSD adds os.userland and mm.superpages and has no cmdline, governor
+ * or scheduler.  The locale is the machine's configured one
+ * (/etc/locale.conf, /etc/default/locale), not perfwatch's environment,
+ * so that a run typed by hand and one the daemon starts agree.
  */
 #ifndef PERFWATCH_SYSINFO_H
 #define PERFWATCH_SYSINFO_H

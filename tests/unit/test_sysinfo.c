@@ -898,7 +898,9 @@ test_snapshot_fixture_root(void **state)
 	o.root = root;
 	o.dpkg_admindir = admin;
 	o.cc = NULL;
+	setenv("LC_ALL", "C", 1);
 	s = sysinfo_snapshot_take(".", &o, &cause);
+	unsetenv("LC_ALL");
 	if (s == NULL)
 		fail_msg("%s", cause);
 	assert_string_equal(sysinfo_snapshot_get(s, "kernel.release"),
@@ -950,6 +952,12 @@ test_snapshot_fixture_root(void **state)
 	assert_string_equal(sysinfo_snapshot_get(s, "fs.scheduler"),
 	    "mq-deadline");
 	assert_string_equal(sysinfo_snapshot_get(s, "fs.rotational"), "0");
+	/* The configured locale, not the test's environment. */
+	assert_string_equal(sysinfo_snapshot_get(s, "locale.LANG"),
+	    "en_US.UTF-8");
+	assert_string_equal(sysinfo_snapshot_get(s, "locale.LC_TIME"),
+	    "en_GB.UTF-8");
+	assert_null(sysinfo_snapshot_get(s, "locale.LC_ALL"));
 	assert_null(sysinfo_snapshot_get(s, "cc"));
 	assert_int_equal(s->npackages, 49);
 	check_sorted(s);
