@@ -1281,7 +1281,7 @@ test_quiet_busy(void **state)
 	why = NULL;
 	assert_true(busy.cpu_busy > 0.6);
 	assert_true(busy.runnable >= 1);
-	assert_true(busy.interval >= 0.3);
+	assert_true(busy.interval >= 0.29);	/* nanosleep sleeps at least that */
 
 	/* The wait policy: still busy at its limit, and says why. */
 	rc = sysinfo_quiet_wait(&l, 1, &seen, &waited, &why);
