@@ -42,6 +42,9 @@ log_get_verbose(void)
 	return log_verbose;
 }
 
+static void	log_emit(int, int, const char *, va_list)
+		    __attribute__((format(printf, 3, 0)));
+
 /* Emit one message at priority pri, with the error text of errnum if set. */
 static void
 log_emit(int pri, int errnum, const char *fmt, va_list ap)
