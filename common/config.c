@@ -24,7 +24,6 @@
  */
 #include <sys/stat.h>
 
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -378,6 +377,14 @@ config_shown(const char *s)
 	return out;
 }
 
+/* ASCII letters and digits, whatever the locale says. */
+static int
+config_alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	    (c >= '0' && c <= '9');
+}
+
 /* Find a section type by name. */
 static const struct config_section_type *
 config_find_type(const char *name, size_t len)
@@ -474,15 +481,12 @@ config_split(const char *s, int blanks)
 		items = xreallocarray(items, n + 2, sizeof(*items));
 		items[n++] = xstrndup(p, len);
 		items[n] = NULL;
+		/* At a comma, the end, or (blanks set) the next item. */
 		p = end + strspn(end, " \t");
 		if (*p == '\0')
 			break;
 		if (*p == ',')
 			p++;
-		else if (!blanks) {
-			config_list_free(items);
-			return NULL;
-		}
 	}
 	return items;
 }
@@ -619,7 +623,7 @@ config_cron_field(const char *s, size_t len)
 	size_t	 i;
 
 	for (i = 0; i < len; i++) {
-		if (!isalnum((unsigned char)s[i]) &&
+		if (!config_alnum(s[i]) &&
 		    strchr("*,-/", s[i]) == NULL)
 			return -1;
 	}
@@ -681,7 +685,7 @@ config_check_email(const char *s)
 	if (at == NULL || at == p || at - p > 64)
 		return -1;
 	for (; p < at; p++) {
-		if (!isalnum((unsigned char)*p) &&
+		if (!config_alnum(*p) &&
 		    strchr("!#$%&'*+/=?^_`{|}~.-", *p) == NULL)
 			return -1;
 	}
@@ -694,7 +698,7 @@ config_check_email(const char *s)
 			if (label == 0)
 				return -1;
 			label = 0;
-		} else if (isalnum((unsigned char)*p) || *p == '-')
+		} else if (config_alnum(*p) || *p == '-')
 			label++;
 		else
 			return -1;
@@ -716,7 +720,8 @@ config_check_url(const char *s, const char *schemes)
 	if (p == NULL || p == s || (size_t)(p - s) >= sizeof(scheme))
 		return -1;
 	for (n = 0; s + n < p; n++)
-		scheme[n] = tolower((unsigned char)s[n]);
+		scheme[n] = s[n] >= 'A' && s[n] <= 'Z' ? s[n] - 'A' + 'a' :
+		    s[n];
 	scheme[n] = '\0';
 	if (!config_word_in(schemes, scheme, n))
 		return -1;
@@ -734,8 +739,10 @@ config_check_url(const char *s, const char *schemes)
 		if (p == NULL || p == host + 1)
 			return -1;
 		for (host++; host < p; host++)
-			if (!isxdigit((unsigned char)*host) && *host != ':' &&
-			    *host != '.')
+			if (!(*host >= '0' && *host <= '9') &&
+			    !(*host >= 'a' && *host <= 'f') &&
+			    !(*host >= 'A' && *host <= 'F') &&
+			    *host != ':' && *host != '.')
 				return -1;
 		p++;
 		if (p < auth_end) {
@@ -745,7 +752,7 @@ config_check_url(const char *s, const char *schemes)
 		}
 	} else {
 		for (p = host; p < auth_end && *p != ':'; p++)
-			if (!isalnum((unsigned char)*p) && *p != '.' &&
+			if (!config_alnum(*p) && *p != '.' &&
 			    *p != '-' && *p != '_')
 				return -1;
 		if (p == host)
@@ -1078,7 +1085,7 @@ config_good_name(const char *s, size_t len)
 	if (len == 0 || len > CONFIG_MAX_NAME)
 		return 0;
 	for (i = 0; i < len; i++)
-		if (!isalnum((unsigned char)s[i]) && strchr("._+-", s[i]) ==
+		if (!config_alnum(s[i]) && strchr("._+-", s[i]) ==
 		    NULL)
 			return 0;
 	return 1;
@@ -1232,7 +1239,7 @@ config_line(struct config_parse *p, const char *line, size_t len,
 	    line[klen - 1] == '\t'); klen--)
 		;
 	for (i = 0; i < klen; i++)
-		if (!isalnum((unsigned char)line[i]) && line[i] != '_')
+		if (!config_alnum(line[i]) && line[i] != '_')
 			break;
 	if (klen == 0 || i < klen) {
 		key = xstrndup(line, klen);
@@ -1414,8 +1421,6 @@ config_check_sections(struct config_parse *p)
 
 	for (i = 0; i < p->cfg->nsections; i++) {
 		s = p->cfg->sections[i];
-		if (s->type->named && s->line == 0)
-			continue;
 		for (j = 0; j < nitems(config_keys); j++) {
 			if (!(config_keys[j].flags & CONFIG_REQUIRED) ||
 			    strcmp(config_keys[j].section, s->type->name) != 0 ||

@@ -284,6 +284,9 @@ test_bad_values(void **state)
 	expect_errors("[workload \"x\"]\nfsync_every = 1.5G\n",
 	    "{P}:2: fsync_every: expected a size such as 4096, 512M or 2G, "
 	    "got \"1.5G\"");
+	expect_errors("[workload \"x\"]\nsize = 9000000000000000T\n",
+	    "{P}:2: size: expected a size such as 4096, 512M or 2G or a "
+	    "multiple of RAM such as 2x, got \"9000000000000000T\"");
 	expect_errors("[workload \"x\"]\nsize = 0\n",
 	    "{P}:2: size: expected a size from 1 to 1024T, got \"0\"");
 	expect_errors("[workload \"x\"]\nthreads = 1,,2\n",
