@@ -259,8 +259,7 @@ wl_dhrystone_run(const struct wl_params *p, int out, char **cause)
 {
 	struct dh_state	*st;
 	struct dh_rec	 recs[2];
-	uint64_t	 count;
-	double		 elapsed;
+	struct wl_loop	 loop;
 
 	st = xcalloc(1, sizeof(*st));
 	memset(recs, 0, sizeof(recs));
@@ -274,18 +273,11 @@ wl_dhrystone_run(const struct wl_params *p, int out, char **cause)
 	memcpy(st->str1, "PERFWATCH LOOP, FIRST STRING!!", DH_TEXT);
 	st->arr2[8][7] = 10;
 
-	if (wl_timed_loop(p->duration, dh_body, st, &count, &elapsed,
-	    cause) == -1) {
+	if (wl_timed_loop(p->duration, dh_body, st, &loop, cause) == -1) {
 		free(st);
 		return -1;
 	}
 	dh_sink = st->check;
 	free(st);
-	wl_note(out, "%llu passes in %.3f s", (unsigned long long)count,
-	    elapsed);
-	if (wl_emit(out, "lps", count / elapsed, "lps", BETTER_HIGHER) == -1) {
-		xasprintf(cause, "writing results: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
+	return wl_loop_report(out, "lps", "lps", 1, &loop, cause);
 }

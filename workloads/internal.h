@@ -37,6 +37,14 @@ int	wl_command_run(const struct wl_params *, int, char **);
  */
 typedef int (*wl_loop_body)(void *, uint64_t, char **);
 
+/* What a timed loop measured. */
+struct wl_loop {
+	uint64_t	count;		/* iterations done */
+	double		elapsed;	/* seconds they took */
+	double		rate;		/* iterations a second (see util.c) */
+	size_t		slices;		/* time slices the rate is a median of */
+};
+
 /* util.c */
 double		 wl_now(void);
 double		 wl_cpu_seconds(int);
@@ -48,8 +56,10 @@ int		 wl_write_full(int, const void *, size_t);
 int		 wl_emit(int, const char *, double, const char *, enum better);
 int		 wl_note(int, const char *, ...)
 		     __attribute__((format(printf, 2, 3)));
-int		 wl_timed_loop(double, wl_loop_body, void *, uint64_t *,
-		     double *, char **);
+int		 wl_timed_loop(double, wl_loop_body, void *, struct wl_loop *,
+		     char **);
+int		 wl_loop_report(int, const char *, const char *, double,
+		     const struct wl_loop *, char **);
 void		 wl_mean_sd(const double *, size_t, double *, double *);
 double		 wl_percentile(double *, size_t, double);
 int		 wl_evict(int, const char *, char **);

@@ -30,8 +30,9 @@
  *   sys.syscall   close(dup(0)), getppid(), getuid(), umask(): one mix
  *                 a loop, as UnixBench's "System Call Overhead".  lps
  *
- * All rates are higher-is-better; each also leaves a note with the loop
- * count and the time it took.
+ * All rates are higher-is-better, medians over time slices of the loop
+ * (see wl_timed_loop in util.c); each leaves a note with the loop count
+ * and the time it took.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -74,20 +75,6 @@ static const char *const shell_words[] = {
 	"regression", "benchmark", "baseline", "sample", "median", "noise",
 	"either", "anthem", "python", "ethernet", "path", "umask",
 };
-
-/* Report one rate with its note. */
-static int
-report(int out, const char *name, double rate, const char *unit,
-    uint64_t count, double elapsed, char **cause)
-{
-	wl_note(out, "%llu loops in %.3f s", (unsigned long long)count,
-	    elapsed);
-	if (wl_emit(out, name, rate, unit, BETTER_HIGHER) == -1) {
-		xasprintf(cause, "writing results: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
-}
 
 /* Wait for a child; 0 if it exited with status 0 (cause may be NULL). */
 static int
@@ -143,14 +130,11 @@ execl_body(void *arg, uint64_t n, char **cause)
 int
 wl_execl_run(const struct wl_params *p, int out, char **cause)
 {
-	uint64_t	count;
-	double		elapsed;
+	struct wl_loop	loop;
 
-	if (wl_timed_loop(p->duration, execl_body, NULL, &count, &elapsed,
-	    cause) == -1)
+	if (wl_timed_loop(p->duration, execl_body, NULL, &loop, cause) == -1)
 		return -1;
-	return report(out, "lps", count / elapsed, "lps", count, elapsed,
-	    cause);
+	return wl_loop_report(out, "lps", "lps", 1, &loop, cause);
 }
 
 struct fcopy {
@@ -198,8 +182,7 @@ fcopy_run(const struct wl_params *p, int out, size_t bufsize, int blocks,
     char **cause)
 {
 	struct fcopy	 fc;
-	uint64_t	 count;
-	double		 elapsed;
+	struct wl_loop	 loop;
 	int		 i, rc = -1;
 
 	memset(&fc, 0, sizeof(fc));
@@ -226,11 +209,10 @@ fcopy_run(const struct wl_params *p, int out, size_t bufsize, int blocks,
 		xasprintf(cause, "lseek %s: %s", FCOPY_SRC, strerror(errno));
 		goto out;
 	}
-	if (wl_timed_loop(p->duration, fcopy_body, &fc, &count, &elapsed,
-	    cause) == -1)
+	if (wl_timed_loop(p->duration, fcopy_body, &fc, &loop, cause) == -1)
 		goto out;
-	rc = report(out, "kbps", count * (double)bufsize / 1024.0 / elapsed,
-	    "KBps", count, elapsed, cause);
+	rc = wl_loop_report(out, "kbps", "KBps", bufsize / 1024.0, &loop,
+	    cause);
 out:
 	if (fc.src != -1)
 		close(fc.src);
@@ -282,22 +264,19 @@ pipe_body(void *arg, uint64_t n, char **cause)
 int
 wl_pipe_run(const struct wl_params *p, int out, char **cause)
 {
-	uint64_t	count;
-	double		elapsed;
+	struct wl_loop	loop;
 	int		fds[2], rc;
 
 	if (pipe(fds) == -1) {
 		xasprintf(cause, "pipe: %s", strerror(errno));
 		return -1;
 	}
-	rc = wl_timed_loop(p->duration, pipe_body, fds, &count, &elapsed,
-	    cause);
+	rc = wl_timed_loop(p->duration, pipe_body, fds, &loop, cause);
 	close(fds[0]);
 	close(fds[1]);
 	if (rc == -1)
 		return -1;
-	return report(out, "lps", count / elapsed, "lps", count, elapsed,
-	    cause);
+	return wl_loop_report(out, "lps", "lps", 1, &loop, cause);
 }
 
 struct context {
@@ -355,8 +334,7 @@ int
 wl_context1_run(const struct wl_params *p, int out, char **cause)
 {
 	struct context	cx;
-	uint64_t	count;
-	double		elapsed;
+	struct wl_loop	loop;
 	int		down[2], up[2], rc;
 	pid_t		pid;
 
@@ -389,8 +367,7 @@ wl_context1_run(const struct wl_params *p, int out, char **cause)
 	cx.from_child = up[0];
 	cx.next = 0;
 	errno = 0;
-	rc = wl_timed_loop(p->duration, context_body, &cx, &count, &elapsed,
-	    cause);
+	rc = wl_timed_loop(p->duration, context_body, &cx, &loop, cause);
 	close(down[1]);
 	close(up[0]);
 	if (rc == -1) {
@@ -399,8 +376,7 @@ wl_context1_run(const struct wl_params *p, int out, char **cause)
 	}
 	if (wait_ok(pid, "context partner", cause) == -1)
 		return -1;
-	return report(out, "lps", count / elapsed, "lps", count, elapsed,
-	    cause);
+	return wl_loop_report(out, "lps", "lps", 1, &loop, cause);
 }
 
 /* sys.spawn body: fork, exit, wait, n times. */
@@ -427,14 +403,11 @@ spawn_body(void *arg, uint64_t n, char **cause)
 int
 wl_spawn_run(const struct wl_params *p, int out, char **cause)
 {
-	uint64_t	count;
-	double		elapsed;
+	struct wl_loop	loop;
 
-	if (wl_timed_loop(p->duration, spawn_body, NULL, &count, &elapsed,
-	    cause) == -1)
+	if (wl_timed_loop(p->duration, spawn_body, NULL, &loop, cause) == -1)
 		return -1;
-	return report(out, "lps", count / elapsed, "lps", count, elapsed,
-	    cause);
+	return wl_loop_report(out, "lps", "lps", 1, &loop, cause);
 }
 
 /* Write the shell test's text and script into the cwd. */
@@ -512,16 +485,13 @@ shell_body(void *arg, uint64_t n, char **cause)
 static int
 shell_run(const struct wl_params *p, int out, int copies, char **cause)
 {
-	uint64_t	count;
-	double		elapsed;
+	struct wl_loop	loop;
 
 	if (shell_setup(cause) == -1)
 		return -1;
-	if (wl_timed_loop(p->duration, shell_body, &copies, &count, &elapsed,
-	    cause) == -1)
+	if (wl_timed_loop(p->duration, shell_body, &copies, &loop, cause) == -1)
 		return -1;
-	return report(out, "lpm", count * 60.0 / elapsed, "lpm", count,
-	    elapsed, cause);
+	return wl_loop_report(out, "lpm", "lpm", 60, &loop, cause);
 }
 
 int
@@ -560,12 +530,9 @@ syscall_body(void *arg, uint64_t n, char **cause)
 int
 wl_syscall_run(const struct wl_params *p, int out, char **cause)
 {
-	uint64_t	count;
-	double		elapsed;
+	struct wl_loop	loop;
 
-	if (wl_timed_loop(p->duration, syscall_body, NULL, &count, &elapsed,
-	    cause) == -1)
+	if (wl_timed_loop(p->duration, syscall_body, NULL, &loop, cause) == -1)
 		return -1;
-	return report(out, "lps", count / elapsed, "lps", count, elapsed,
-	    cause);
+	return wl_loop_report(out, "lps", "lps", 1, &loop, cause);
 }

@@ -4,9 +4,10 @@
  *
  * The timed loop is how every sys.* workload stays precise: the clock is
  * read once per batch, never per iteration, and the batch grows until it
- * lasts at least a millisecond, so timer cost is lost in the noise; the
- * rate is the iterations done over the time actually elapsed when the last
- * batch ended, so overshooting the duration biases nothing.
+ * lasts at least a millisecond, so timer cost is lost in the noise; every
+ * rate is iterations over the time they actually took, measured at batch
+ * ends, so overshooting the duration biases nothing; and the reported
+ * rate is a median over time slices, robust to short interference.
  */
 #include <sys/resource.h>
 #include <sys/time.h>
@@ -26,6 +27,7 @@
 
 #define LOOP_BATCH_SECONDS	0.001
 #define LOOP_BATCH_MAX		(UINT64_C(1) << 32)
+#define LOOP_SLICES		10
 
 /* Return CLOCK_MONOTONIC in seconds. */
 double
@@ -165,30 +167,66 @@ wl_note(int fd, const char *fmt, ...)
 }
 
 /*
- * Run body in batches until duration seconds have passed.  *count gets
- * the iterations done and *elapsed the time they took.
+ * Run body in batches until duration seconds have passed, and take the
+ * rate: the loop is cut into LOOP_SLICES slices of equal time (each a
+ * whole number of batches, timed exactly), and the rate is the median of
+ * the slices' rates, so a burst of interference shorter than half the
+ * duration does not move it.  With fewer than three slices (a loop much
+ * slower than the duration) it is the count over the elapsed time.
  */
 int
 wl_timed_loop(double duration, wl_loop_body body, void *arg,
-    uint64_t *count, double *elapsed, char **cause)
+    struct wl_loop *loop, char **cause)
 {
-	double		start, t0, t1;
-	uint64_t	batch = 1, done = 0;
+	double		start, t0, t1, slice_start, slice_len;
+	double		rates[LOOP_SLICES + 1];
+	uint64_t	batch = 1, done = 0, slice_count = 0;
+	size_t		n = 0;
 
-	start = t1 = wl_now();
+	slice_len = duration / LOOP_SLICES;
+	start = slice_start = t1 = wl_now();
 	for (;;) {
 		t0 = t1;
 		if (body(arg, batch, cause) == -1)
 			return -1;
 		done += batch;
+		slice_count += batch;
 		t1 = wl_now();
+		if (t1 - slice_start >= slice_len && n < nitems(rates)) {
+			rates[n++] = slice_count / (t1 - slice_start);
+			slice_start = t1;
+			slice_count = 0;
+		}
 		if (t1 - start >= duration)
 			break;
 		if (t1 - t0 < LOOP_BATCH_SECONDS && batch < LOOP_BATCH_MAX)
 			batch *= 2;
 	}
-	*count = done;
-	*elapsed = t1 - start;
+	loop->count = done;
+	loop->elapsed = t1 - start;
+	loop->slices = n;
+	if (n >= 3) {
+		/* The loop's start is in the first slice; a late one is short. */
+		loop->rate = wl_percentile(rates, n, 50);
+	} else
+		loop->rate = done / loop->elapsed;
+	return 0;
+}
+
+/*
+ * Write a timed loop's figure (its rate times scale) and a note with the
+ * count behind it.
+ */
+int
+wl_loop_report(int out, const char *name, const char *unit, double scale,
+    const struct wl_loop *loop, char **cause)
+{
+	wl_note(out, "%llu loops in %.3f s; rate the median of %zu slices",
+	    (unsigned long long)loop->count, loop->elapsed, loop->slices);
+	if (wl_emit(out, name, loop->rate * scale, unit, BETTER_HIGHER) == -1) {
+		xasprintf(cause, "writing results: %s", strerror(errno));
+		return -1;
+	}
 	return 0;
 }
 

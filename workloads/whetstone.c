@@ -17,7 +17,7 @@
  * By the benchmark's own accounting a pass with these counts is 100,000
  * Whetstone instructions, so
  *
- *   mwips   passes x 0.1 / seconds (higher is better)
+ *   mwips   passes a second x 0.1 (higher is better)
  *
  * The figure is Whetstone-like, comparable with itself rather than with
  * another implementation's MWIPS.  Every module starts from fixed values
@@ -184,8 +184,7 @@ int
 wl_whetstone_run(const struct wl_params *p, int out, char **cause)
 {
 	struct wh_state	st;
-	uint64_t	count;
-	double		elapsed;
+	struct wl_loop	loop;
 
 	memset(&st, 0, sizeof(st));
 	st.one = 1.0;
@@ -194,16 +193,8 @@ wl_whetstone_run(const struct wl_params *p, int out, char **cause)
 	st.i1 = 1;
 	st.i2 = 2;
 	st.i3 = 3;
-	if (wl_timed_loop(p->duration, wh_body, &st, &count, &elapsed,
-	    cause) == -1)
+	if (wl_timed_loop(p->duration, wh_body, &st, &loop, cause) == -1)
 		return -1;
 	wh_sink = st.check;
-	wl_note(out, "%llu passes in %.3f s", (unsigned long long)count,
-	    elapsed);
-	if (wl_emit(out, "mwips", count * 0.1 / elapsed, "MWIPS",
-	    BETTER_HIGHER) == -1) {
-		xasprintf(cause, "writing results: %s", strerror(errno));
-		return -1;
-	}
-	return 0;
+	return wl_loop_report(out, "mwips", "MWIPS", 0.1, &loop, cause);
 }

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "xmalloc.h"
@@ -611,6 +612,63 @@ test_statistics(void **state)
 	assert_float_equal(wl_percentile(y, 3, 50), 19, 0);
 }
 
+/* A loop body that counts what it was asked to do. */
+static int
+tally_body(void *arg, uint64_t n, char **cause)
+{
+	uint64_t		*tally = arg;
+	struct timespec		 ts = { 0, 0 };
+
+	(void)cause;
+	if (*tally >= (UINT64_C(1) << 62)) {
+		/* The slow variant: one 60 ms operation a call. */
+		ts.tv_nsec = 60 * 1000 * 1000;
+		nanosleep(&ts, NULL);
+		*tally += n;
+		return 0;
+	}
+	*tally += n;
+	return 0;
+}
+
+static int
+failing_body(void *arg, uint64_t n, char **cause)
+{
+	(void)arg;
+	(void)n;
+	*cause = xstrdup("broken");
+	return -1;
+}
+
+static void
+test_timed_loop(void **state)
+{
+	struct wl_loop	loop;
+	uint64_t	tally = 0, slow = UINT64_C(1) << 62;
+	char		*cause = NULL;
+
+	(void)state;
+	assert_int_equal(wl_timed_loop(0.05, tally_body, &tally, &loop,
+	    &cause), 0);
+	assert_int_equal(loop.count, tally);
+	assert_true(loop.elapsed >= 0.05);
+	assert_true(loop.slices <= 11);
+	assert_true(loop.rate > 0);
+
+	/* Slower than the slices: the rate is the count over the time. */
+	assert_int_equal(wl_timed_loop(0.1, tally_body, &slow, &loop,
+	    &cause), 0);
+	assert_int_equal(loop.count, slow - (UINT64_C(1) << 62));
+	assert_true(loop.count == 1 || loop.count == 2);
+	assert_true(loop.slices < 3);
+	assert_float_equal(loop.rate, loop.count / loop.elapsed, 0);
+
+	assert_int_equal(wl_timed_loop(1, failing_body, NULL, &loop, &cause),
+	    -1);
+	assert_string_equal(cause, "broken");
+	free(cause);
+}
+
 static void
 test_run_command_ok(void **state)
 {
@@ -1146,6 +1204,7 @@ main(void)
 		cmocka_unit_test(test_plan_and_progress),
 		cmocka_unit_test(test_index),
 		cmocka_unit_test(test_statistics),
+		cmocka_unit_test(test_timed_loop),
 		cmocka_unit_test(test_run_command_ok),
 		cmocka_unit_test(test_run_timeout),
 		cmocka_unit_test(test_run_abort),
