@@ -1,6 +1,7 @@
 /*
  * Unit tests of workloads/: the result parser (both forms, every error
- * with its line), parameters, the plan and progress, the system index on
+ * with its line), parameters, the profiles in etc/profiles (loaded by the
+ * configuration loader), the plan and progress, the system index on
  * the openSUSE UnixBench data, the runner (time limit against a child
  * that ignores SIGTERM, abort, a full disk, the clean environment, the
  * iteration directory removed in every case), and every native workload
@@ -28,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "xmalloc.h"
 #include "workloads/workloads.h"
 #include "workloads/internal.h"
@@ -583,6 +585,62 @@ test_index(void **state)
 	ref[3] = 0;
 	assert_true(isnan(wl_index(score[0], ref, n)));
 	assert_true(isnan(wl_index(score[0], ref, 0)));
+}
+
+/*
+ * The profiles load with the configuration loader the command uses, and
+ * every key they set is one wl_params_set() takes for that workload.
+ */
+static void
+test_profiles(void **state)
+{
+	static const char *const profiles[] = { "quick", "nightly", "full" };
+	const struct wl_workload	*list, *wl;
+	struct wl_params		 p;
+	struct config			*cfg;
+	const char			*top, *name, *key;
+	char				 path[PATH_MAX], *section, *cause;
+	size_t				 n, i, k, found;
+	unsigned int			 bit;
+
+	(void)state;
+	top = getenv("PERFWATCH_TOP") != NULL ? getenv("PERFWATCH_TOP") : ".";
+	list = wl_list(&n);
+	for (i = 0; i < nitems(profiles); i++) {
+		snprintf(path, sizeof(path), "%s/etc/profiles/%s.conf", top,
+		    profiles[i]);
+		cause = NULL;
+		if ((cfg = config_load(path, &cause)) == NULL)
+			fail_msg("%s: %s", path, cause);
+		found = 0;
+		for (k = 0; (name = config_sections(cfg, "workload", k)) !=
+		    NULL; k++) {
+			if ((wl = wl_find(name)) == NULL)
+				fail_msg("%s: no workload %s", path, name);
+			found++;
+			wl_params_init(&p, wl);
+			xasprintf(&section, "workload %s", name);
+			for (bit = 1; bit <= WL_K_MEASURE; bit <<= 1) {
+				key = wl_key_name(bit);
+				if (!config_is_set(cfg, section, key))
+					continue;
+				if (wl_params_set(&p, wl, key,
+				    config_get_str(cfg, section, key),
+				    &cause) == -1)
+					fail_msg("%s: [%s] %s", path, section,
+					    cause);
+			}
+			if (wl_params_check(&p, wl, &cause) == -1)
+				fail_msg("%s: %s", path, cause);
+			assert_true(p.iterations >= 3);
+			free(section);
+			wl_params_clear(&p);
+		}
+		/* The whole battery, the user's command aside. */
+		assert_int_equal(found, n - 1);
+		config_free(cfg);
+	}
+	assert_string_equal(list[n - 1].name, "command");
 }
 
 static void
@@ -1202,6 +1260,7 @@ main(void)
 		cmocka_unit_test(test_battery),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_plan_and_progress),
+		cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_index),
 		cmocka_unit_test(test_statistics),
 		cmocka_unit_test(test_timed_loop),
