@@ -42,6 +42,8 @@ struct run_job {
 	double				 wall;
 	double				 cpu;
 	int				 done;	/* timed iterations stored */
+	char				**notes;	/* distinct '#' lines */
+	size_t				 nnotes;
 };
 
 struct run_opts {
@@ -184,12 +186,33 @@ jobs_from_config(struct run_job **jobs, size_t *njobs,
 	return 0;
 }
 
+/* Keep the notes of an iteration that the job has not said yet. */
+static void
+job_notes(struct run_job *j, const struct wl_result *res)
+{
+	size_t	i, k;
+
+	for (i = 0; i < res->nnotes; i++) {
+		for (k = 0; k < j->nnotes; k++)
+			if (strcmp(j->notes[k], res->notes[i]) == 0)
+				break;
+		if (k < j->nnotes)
+			continue;
+		j->notes = xreallocarray(j->notes, j->nnotes + 1,
+		    sizeof(char *));
+		j->notes[j->nnotes++] = xstrdup(res->notes[i]);
+	}
+}
+
 static void
 jobs_free(struct run_job *jobs, size_t n)
 {
-	size_t	i;
+	size_t	i, k;
 
 	for (i = 0; i < n; i++) {
+		for (k = 0; k < jobs[i].nnotes; k++)
+			free(jobs[i].notes[k]);
+		free(jobs[i].notes);
 		free(jobs[i].name);
 		free(jobs[i].error);
 		wl_params_clear(&jobs[i].params);
@@ -230,8 +253,10 @@ run_quiet(struct cli *c, json_t *quiet, int *skip)
 	*skip = 0;
 	sysinfo_quiet_limits_default(&lim);
 	policy = config_get_str(c->cfg, "quiet", "policy");
+	/* max_load is per CPU (perfwatch.conf(5)). */
 	if (config_is_set(c->cfg, "quiet", "max_load"))
-		lim.max_load1 = config_get_number(c->cfg, "quiet", "max_load");
+		lim.max_load1 = config_get_number(c->cfg, "quiet", "max_load") *
+		    (double)sysconf(_SC_NPROCESSORS_ONLN);
 	if (config_is_set(c->cfg, "quiet", "max_cpu_busy"))
 		lim.max_cpu_busy = config_get_number(c->cfg, "quiet",
 		    "max_cpu_busy") / 100.0;
@@ -529,6 +554,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 			if (res.status != WL_ABORTED)
 				log_warnx("%s: %s", j->name, j->error);
 		} else if (!steps[i].warmup) {
+			job_notes(j, &res);
 			if (store_iteration(st, run, j, steps[i].iteration,
 			    &res) == 0)
 				j->done++;
@@ -564,6 +590,10 @@ cmd_run(struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	rc = cli_run_report(c, run, o.json);
+	for (i = 0; i < njobs; i++)
+		for (size_t k = 0; k < jobs[i].nnotes; k++)
+			fprintf(o.json ? stderr : stdout, "%s: note: %s\n",
+			    jobs[i].name, jobs[i].notes[k]);
 	if (rc == 0 && strcmp(status, RUN_FAILED) == 0)
 		rc = EXIT_SOFTWARE;
 
