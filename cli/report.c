@@ -68,6 +68,22 @@ print_num(FILE *f, int width, int prec, double v)
 		fprintf(f, " %*.*f", width, prec, v);
 }
 
+/* " --label--" over width columns (the leading blank included). */
+static void
+banner(FILE *f, const char *label, int width)
+{
+	int	len = (int)strlen(label), left, right, i;
+
+	left = (width - 1 - len) / 2;
+	right = width - 1 - len - left;
+	fputc(' ', f);
+	for (i = 0; i < left; i++)
+		fputc('-', f);
+	fputs(label, f);
+	for (i = 0; i < right; i++)
+		fputc('-', f);
+}
+
 /* bonnie's classic table: a row per iteration and one of medians. */
 static int
 report_bonnie(FILE *f, const struct store_series *ser, size_t n)
@@ -91,32 +107,31 @@ report_bonnie(FILE *f, const struct store_series *ser, size_t n)
 	}
 	if (maxit == 0)
 		return 0;
-	fprintf(f, "disk.bonnie\n"
-	    "       --------Sequential Output--------- ----Sequential Input---"
-	    " ---Random--\n"
-	    "       --Per Char-- ---Block--- --Rewrite-- --Per Char-- ---Block---"
-	    " ---Seeks---\n"
-	    "  iter");
+	fprintf(f, "disk.bonnie\n     ");
+	banner(f, "Sequential Output", 45);
+	banner(f, "Sequential Input", 30);
+	banner(f, "Random", 15);
+	fprintf(f, "\n     ");
 	for (i = 0; i < 6; i++)
-		fprintf(f, " %*s %4s", i == 0 ? 6 : 5,
-		    i == 5 ? "/sec" : "K/sec", "%CPU");
+		banner(f, (const char *[]){ "Per Char", "Block", "Rewrite",
+		    "Per Char", "Block", "Seeks" }[i], 15);
+	fprintf(f, "\niter ");
+	for (i = 0; i < 6; i++)
+		fprintf(f, " %8s %5s", i == 5 ? "/sec" : "K/sec", "%CPU");
 	fputc('\n', f);
-	for (it = 0; it <= maxit; it++) {
-		if (it == 0)
-			continue;
-		fprintf(f, "  %4d", it);
+	for (it = 1; it <= maxit; it++) {
+		fprintf(f, "%4d ", it);
 		for (i = 0; i < 6; i++) {
-			print_num(f, i == 0 ? 6 : 5, i == 5 ? 1 : 0,
+			print_num(f, 8, i == 5 ? 1 : 0,
 			    series_at(s[2 * i], it));
-			print_num(f, 4, 1, series_at(s[2 * i + 1], it));
+			print_num(f, 5, 1, series_at(s[2 * i + 1], it));
 		}
 		fputc('\n', f);
 	}
-	fprintf(f, "  med.");
+	fprintf(f, "med. ");
 	for (i = 0; i < 6; i++) {
-		print_num(f, i == 0 ? 6 : 5, i == 5 ? 1 : 0,
-		    series_median(s[2 * i]));
-		print_num(f, 4, 1, series_median(s[2 * i + 1]));
+		print_num(f, 8, i == 5 ? 1 : 0, series_median(s[2 * i]));
+		print_num(f, 5, 1, series_median(s[2 * i + 1]));
 	}
 	fprintf(f, "\n\n");
 	return 1;
