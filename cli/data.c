@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 
+#include "json.h"
 #include "log.h"
 #include "xmalloc.h"
 #include "detect/stats.h"
@@ -250,9 +251,7 @@ run_json(const struct store_run *r)
 static void
 json_print(json_t *o)
 {
-	json_dumpf(o, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-	    JSON_REAL_PRECISION(15));
-	fputc('\n', stdout);
+	pwjson_print(stdout, o, PWJSON_PRETTY);
 }
 
 /* perfwatch history [--workload W] [--metric M] [--limit N] */
@@ -366,16 +365,17 @@ cmd_history(struct cli *c, int argc, char **argv)
 			if (ser[j].n == 0)
 				continue;
 			if (hist != NULL) {
-				o = series_json(&ser[j]);
-				json_object_del(o, "workload");
-				json_object_del(o, "metric");
-				json_object_del(o, "unit");
-				json_object_del(o, "better");
+				json_t *sj = series_json(&ser[j]);
+
 				fmt_time(tbuf, sizeof(tbuf), runs[j].started);
-				json_object_set_new(o, "run",
-				    json_string(runs[j].label));
-				json_object_set_new(o, "time",
-				    json_string(tbuf));
+				o = json_pack("{s:s, s:s}", "run",
+				    runs[j].label, "time", tbuf);
+				json_object_del(sj, "workload");
+				json_object_del(sj, "metric");
+				json_object_del(sj, "unit");
+				json_object_del(sj, "better");
+				json_object_update(o, sj);
+				json_decref(sj);
 				json_array_append_new(hist, o);
 				continue;
 			}
