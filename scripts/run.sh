@@ -1,20 +1,31 @@
 #!/bin/sh
-# The main job behind `make run`: a local state directory under var/,
-# the bundled example history imported, and what perfwatch makes of it.
+# The main job behind `make run`: a development configuration and state
+# under var/, then the quick battery measured and judged once.
 set -eu
 BUILD=${BUILD:-build}
-pw="$BUILD/bin/perfwatch"
-state=var
-mkdir -p "$state"
-export PERFWATCH_DB="$state/perfwatch.db"
+top=$(pwd)
+pw="$top/$BUILD/bin/perfwatch"
+state="$top/var"
+mkdir -p "$state/work"
+conf="$state/perfwatch.conf"
+if [ ! -f "$conf" ]; then
+	cat >"$conf" <<EOF
+# Development configuration written by \`make run\`; edit freely.
+[perfwatch]
+state_dir = $state
+work_dir = $state/work
+profile = quick
 
-echo "== perfwatch import etc/examples/bonnie-linux-vs-sco.csv"
-"$pw" import --replace etc/examples/bonnie-linux-vs-sco.csv
+[quiet]
+policy = annotate
+EOF
+fi
+export PERFWATCH_PROFILE_DIR="$top/etc/profiles"
+
+echo "== perfwatch -c $conf run   (the quick battery: about 2-3 minutes)"
+"$pw" -c "$conf" run
 echo
-echo "== perfwatch show redhat-6.2-ext2-1"
-"$pw" show redhat-6.2-ext2-1
+echo "== perfwatch -c $conf history --workload sys.pipe --limit 5"
+"$pw" -c "$conf" history --workload sys.pipe --limit 5
 echo
-echo "== perfwatch history --metric write_kps --limit 10"
-"$pw" history --metric write_kps --limit 10
-echo
-echo "(database: $PERFWATCH_DB)"
+echo "(configuration: $conf; database: $state/perfwatch.db)"
