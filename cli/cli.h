@@ -60,6 +60,13 @@ int	cmd_export(struct cli *, int, char **);
 int	cmd_history(struct cli *, int, char **);
 int	cmd_show(struct cli *, int, char **);
 
+/* check.c */
+int		 cmd_check(struct cli *, int, char **);
+int		 cmd_compare(struct cli *, int, char **);
+int		 cmd_changes(struct cli *, int, char **);
+int		 cmd_alerts(struct cli *, int, char **);
+int		 cmd_baseline(struct cli *, int, char **);
+
 /* run.c, report.c */
 int		 cmd_run(struct cli *, int, char **);
 int		 cli_run_report(struct cli *, int64_t run, int json);

@@ -35,6 +35,19 @@ static const struct cli_cmd cli_cmds[] = {
 	    "[--limit N] [--json|--csv]", "a metric's summary run by run" },
 	{ "show", cmd_show, "show [--json|--csv] RUN",
 	    "every metric of one run" },
+	{ "check", cmd_check, "check [RUN|--latest] [--json|--csv] "
+	    "[--baseline NAME] [--bisect]",
+	    "judge a run against its baseline; exit 1 on a regression" },
+	{ "compare", cmd_compare, "compare [--json|--csv] RUN|NAME=RUN,...|"
+	    "'GLOB' ...", "runs or groups of runs side by side" },
+	{ "changes", cmd_changes, "changes [--workload W] [--metric M] "
+	    "[--host H] [--min-change PCT] [--json|--csv]",
+	    "where each metric's history shifted" },
+	{ "alerts", cmd_alerts, "alerts [--all] [--json|--csv] | alerts ack ID",
+	    "open alerts, or acknowledge one" },
+	{ "baseline", cmd_baseline, "baseline set NAME RUN... | list | "
+	    "use NAME|rolling | show NAME | delete NAME",
+	    "pinned baselines" },
 	{ "env", cmd_env, "env show [--packages] [--json] [RUN] | "
 	    "env diff [--json] RUN_A RUN_B",
 	    "the machine snapshot of a run, or what changed between two" },

@@ -1,0 +1,1138 @@
+/*
+ * Verdicts: check, compare, changes, alerts, baseline.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "json.h"
+#include "log.h"
+#include "xmalloc.h"
+#include "detect/detect.h"
+#include "cli.h"
+
+/* git bisect run: 125 skips a commit, 128 and above abort. */
+#define EXIT_BISECT_SKIP	125
+#define EXIT_BISECT_ABORT	128
+
+/* Print a JSON value as the other commands do. */
+static void
+check_json_print(json_t *o)
+{
+	pwjson_print(stdout, o, PWJSON_PRETTY);
+	fputc('\n', stdout);
+}
+
+/* A percentage for a table: "+2.3%", or "-" when absent. */
+static void
+fmt_pct(char *buf, size_t len, double v)
+{
+	if (isnan(v) || isinf(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 100)
+		snprintf(buf, len, "%+.0f%%", v);
+	else
+		snprintf(buf, len, "%+.1f%%", v);
+}
+
+/* An interval for a table: "[-3.1, +0.4]". */
+static void
+fmt_ci(char *buf, size_t len, double lo, double hi)
+{
+	if (isnan(lo) || isnan(hi) || isinf(lo) || isinf(hi))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "[%+.1f, %+.1f]", lo, hi);
+}
+
+/* A p or q value for a table. */
+static void
+fmt_p(char *buf, size_t len, double p)
+{
+	if (isnan(p))
+		snprintf(buf, len, "-");
+	else if (p < 1e-4)
+		snprintf(buf, len, "<1e-4");
+	else
+		snprintf(buf, len, "%.2g", p);
+}
+
+/* Detection parameters from the configuration. */
+static void
+check_params(struct cli *c, struct detect_params *p)
+{
+	detect_params_default(p);
+	if (c->cfg != NULL)
+		detect_params_config(p, c->cfg);
+}
+
+/* perfwatch check [RUN|--latest] [--json] [--baseline NAME] [--bisect] */
+int
+cmd_check(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "latest", no_argument, NULL, 'l' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "csv", no_argument, NULL, 'C' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "bisect", no_argument, NULL, 'B' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const char *const hdr[] = { "workload", "metric", "baseline",
+	    "current", "change", "95% CI", "q", "verdict", "alert" };
+	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
+	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT,
+	    ALIGN_LEFT, ALIGN_LEFT };
+	const char		*usage = "check [RUN|--latest] [--json|--csv] "
+				    "[--baseline NAME] [--bisect]";
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct detect_verdict	*v;
+	struct detect_event	*e;
+	struct store_run	 run;
+	struct store		*st;
+	struct table		*t;
+	const char		*what = NULL;
+	char			*cause = NULL, b1[32], b2[32], b3[48], b4[32];
+	json_t			*o, *arr, *vo;
+	size_t			 i;
+	int			 ch, latest = 0, bisect = 0, rc, err;
+
+	check_params(c, &p);
+	cli_getopt_reset();
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'l':
+			latest = 1;
+			break;
+		case 'J':
+			c->out = OUT_JSON;
+			break;
+		case 'C':
+			c->out = OUT_CSV;
+			break;
+		case 'b':
+			free(p.baseline);
+			p.baseline = xstrdup(optarg);
+			break;
+		case 'B':
+			bisect = 1;
+			break;
+		default:
+			detect_params_clear(&p);
+			return cli_usage(usage);
+		}
+	}
+	if (argc - optind > 1 || (latest && argc - optind == 1)) {
+		detect_params_clear(&p);
+		return cli_usage(usage);
+	}
+	if (argc - optind == 1)
+		what = argv[optind];
+	err = bisect ? EXIT_BISECT_ABORT : EXIT_DATAERR;
+	if ((st = cli_store(c)) == NULL) {
+		detect_params_clear(&p);
+		return bisect ? EXIT_BISECT_ABORT : EXIT_CANTCREAT;
+	}
+	memset(&run, 0, sizeof(run));
+	if (what != NULL) {
+		if (store_run_resolve(st, what, &run, &cause) == -1) {
+			fprintf(stderr, "perfwatch: %s\n", cause);
+			free(cause);
+			detect_params_clear(&p);
+			return err;
+		}
+	} else if (store_run_latest(st, RUN_COMPLETE, &run) == -1) {
+		fprintf(stderr, "perfwatch: no complete run in %s\n",
+		    c->db_path);
+		detect_params_clear(&p);
+		return bisect ? EXIT_BISECT_SKIP : EXIT_DATAERR;
+	}
+	if (detect_check(st, run.id, &p, &res, &cause) == -1) {
+		fprintf(stderr, "perfwatch: %s\n", cause);
+		free(cause);
+		store_run_clear(&run);
+		detect_params_clear(&p);
+		return err;
+	}
+	store_run_clear(&run);
+
+	if (c->out == OUT_JSON) {
+		o = pwjson_object();
+		pwjson_set_str(o, "run", res.run.label);
+		pwjson_set_str(o, "host", res.run.host_name);
+		pwjson_set_str(o, "baseline", res.baseline);
+		pwjson_set_bool(o, "alerts_advanced", res.alerts);
+		pwjson_set_int(o, "regressions", (int64_t)res.regressions);
+		pwjson_set_int(o, "improvements", (int64_t)res.improvements);
+		pwjson_set_int(o, "inconclusive", (int64_t)res.inconclusive);
+		arr = pwjson_array();
+		for (i = 0; i < res.nv; i++) {
+			v = &res.v[i];
+			vo = pwjson_object();
+			pwjson_set_str(vo, "workload", v->metric.workload);
+			pwjson_set_str(vo, "metric", v->metric.metric);
+			pwjson_set_str(vo, "unit", v->metric.unit);
+			pwjson_set_str(vo, "better",
+			    better_name(v->metric.better));
+			pwjson_set_str(vo, "verdict", detect_kind_name(v->kind));
+			pwjson_set_num(vo, "change_pct", v->change_pct);
+			pwjson_set_num(vo, "ci_low", v->ci_low);
+			pwjson_set_num(vo, "ci_high", v->ci_high);
+			pwjson_set_num(vo, "p", v->p);
+			pwjson_set_num(vo, "q", v->q);
+			pwjson_set_num(vo, "current", v->current);
+			pwjson_set_num(vo, "baseline_level", v->reference);
+			pwjson_set_num(vo, "noise", v->noise);
+			pwjson_set_int(vo, "baseline_runs",
+			    (int64_t)v->baseline_runs);
+			pwjson_set_int(vo, "samples", (int64_t)v->samples);
+			if (v->alert != 0)
+				pwjson_set_int(vo, "alert", v->alert);
+			else
+				pwjson_set(vo, "alert", json_null());
+			pwjson_set_str(vo, "alert_state", v->alert_state);
+			pwjson_append(arr, vo);
+		}
+		pwjson_set(o, "verdicts", arr);
+		arr = pwjson_array();
+		for (i = 0; i < res.nev; i++) {
+			e = &res.ev[i];
+			vo = pwjson_object();
+			pwjson_set_int(vo, "alert", e->alert);
+			pwjson_set_str(vo, "workload",
+			    res.v[e->verdict].metric.workload);
+			pwjson_set_str(vo, "metric",
+			    res.v[e->verdict].metric.metric);
+			pwjson_set_str(vo, "from", e->from);
+			pwjson_set_str(vo, "to", e->to);
+			pwjson_set_str(vo, "direction", e->direction);
+			pwjson_set_num(vo, "change_pct", e->change_pct);
+			pwjson_append(arr, vo);
+		}
+		pwjson_set(o, "events", arr);
+		check_json_print(o);
+		json_decref(o);
+	} else {
+		if (c->out == OUT_TABLE)
+			printf("run %s on %s, baseline %s%s\n\n", res.run.label,
+			    res.run.host_name, res.baseline, res.alerts ? "" :
+			    " (alerts not advanced)");
+		t = table_new(nitems(hdr), hdr, al);
+		for (i = 0; i < res.nv; i++) {
+			v = &res.v[i];
+			fmt_value(b1, sizeof(b1), v->reference);
+			fmt_value(b2, sizeof(b2), v->current);
+			fmt_ci(b3, sizeof(b3), v->ci_low, v->ci_high);
+			fmt_p(b4, sizeof(b4), v->q);
+			table_addf(t, 0, "%s", v->metric.workload);
+			table_addf(t, 1, "%s", v->metric.metric);
+			table_addf(t, 2, "%s", b1);
+			table_addf(t, 3, "%s", b2);
+			fmt_pct(b1, sizeof(b1), v->change_pct);
+			table_addf(t, 4, "%s", b1);
+			table_addf(t, 5, "%s", b3);
+			table_addf(t, 6, "%s", b4);
+			table_addf(t, 7, "%s", detect_kind_name(v->kind));
+			if (v->alert != 0)
+				table_addf(t, 8, "#%lld %s",
+				    (long long)v->alert, v->alert_state);
+			table_end_row(t);
+		}
+		table_print(t, stdout, c->out);
+		table_free(t);
+		if (c->out == OUT_TABLE) {
+			for (i = 0; i < res.nev; i++) {
+				e = &res.ev[i];
+				fmt_pct(b1, sizeof(b1), e->change_pct);
+				printf("%salert #%lld %s %s: %s%s%s (%s %s)\n",
+				    i == 0 ? "\n" : "", (long long)e->alert,
+				    res.v[e->verdict].metric.workload,
+				    res.v[e->verdict].metric.metric,
+				    e->from != NULL ? e->from : "new",
+				    " -> ", e->to, e->direction, b1);
+			}
+		}
+	}
+
+	if (bisect) {
+		if (res.regressions > 0)
+			rc = 1;
+		else if (res.nv == 0 || res.inconclusive == res.nv)
+			rc = EXIT_BISECT_SKIP;
+		else
+			rc = 0;
+	} else
+		rc = res.regressions > 0 ? 1 : 0;
+	detect_result_free(&res);
+	detect_params_clear(&p);
+	return rc;
+}
+
+/* Whether s has glob characters. */
+static int
+is_glob(const char *s)
+{
+	return strpbrk(s, "*?[") != NULL;
+}
+
+/*
+ * Add the runs that pattern names to g: a glob over labels (or
+ * host:label), else one run as store_run_resolve reads it.
+ */
+static int
+group_add(struct store *st, const struct store_run *all, size_t nall,
+    const char *pattern, struct detect_group *g)
+{
+	struct store_run	 r;
+	char			*cause = NULL, *qual;
+	size_t			 i, before = g->nruns;
+
+	if (!is_glob(pattern)) {
+		if (store_run_resolve(st, pattern, &r, &cause) == -1) {
+			fprintf(stderr, "perfwatch: %s\n", cause);
+			free(cause);
+			return -1;
+		}
+		g->runs = xreallocarray(g->runs, g->nruns + 1,
+		    sizeof(*g->runs));
+		g->runs[g->nruns++] = r.id;
+		store_run_clear(&r);
+		return 0;
+	}
+	for (i = 0; i < nall; i++) {
+		xasprintf(&qual, "%s:%s", all[i].host_name, all[i].label);
+		if (fnmatch(pattern, all[i].label, 0) == 0 ||
+		    fnmatch(pattern, qual, 0) == 0) {
+			g->runs = xreallocarray(g->runs, g->nruns + 1,
+			    sizeof(*g->runs));
+			g->runs[g->nruns++] = all[i].id;
+		}
+		free(qual);
+	}
+	if (g->nruns == before) {
+		fprintf(stderr, "perfwatch: no run matches \"%s\"\n", pattern);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Parse one comparison argument into g: NAME=PAT,PAT,... or one PAT (a
+ * label, host:label, #id or a glob).
+ */
+static int
+group_parse(struct store *st, const struct store_run *all, size_t nall,
+    const char *arg, struct detect_group *g)
+{
+	const char	*eq;
+	char		*list, *tok, *save = NULL;
+	int		 rc = 0;
+
+	memset(g, 0, sizeof(*g));
+	if ((eq = strchr(arg, '=')) != NULL && eq != arg) {
+		g->name = xstrndup(arg, (size_t)(eq - arg));
+		list = xstrdup(eq + 1);
+		for (tok = strtok_r(list, ",", &save); tok != NULL && rc == 0;
+		    tok = strtok_r(NULL, ",", &save))
+			rc = group_add(st, all, nall, tok, g);
+		free(list);
+		if (rc == 0 && g->nruns == 0) {
+			fprintf(stderr, "perfwatch: group %s has no run\n",
+			    g->name);
+			rc = -1;
+		}
+		return rc;
+	}
+	g->name = xstrdup(arg);
+	return group_add(st, all, nall, arg, g);
+}
+
+/* A comparison cell for a table: the level, and the change when judged. */
+static void
+compare_cell_text(const struct detect_cell *cell, size_t col, char *buf,
+    size_t len)
+{
+	char	v[32], pc[32];
+
+	fmt_value(v, sizeof(v), cell->runs > 0 ? cell->level : NAN);
+	if (col == 0 || cell->runs == 0) {
+		snprintf(buf, len, "%s", v);
+		return;
+	}
+	fmt_pct(pc, sizeof(pc), cell->change_pct);
+	switch (cell->kind) {
+	case DETECT_REGRESSION:
+		snprintf(buf, len, "%s %s %s", v, pc,
+		    cell->test == DETECT_TEST_RUNS ? "worse" : "worse~");
+		break;
+	case DETECT_IMPROVEMENT:
+		snprintf(buf, len, "%s %s %s", v, pc,
+		    cell->test == DETECT_TEST_RUNS ? "better" : "better~");
+		break;
+	default:
+		snprintf(buf, len, "%s %s", v, pc);
+		break;
+	}
+}
+
+/* perfwatch compare RUN|GROUP RUN|GROUP [...] */
+int
+cmd_compare(struct cli *c, int argc, char **argv)
+{
+	const char		*usage = "compare [--json|--csv] RUN|NAME=RUN,..."
+				    "|'GLOB' RUN|NAME=RUN,...|'GLOB' ...";
+	struct detect_params	 p;
+	struct detect_comparison cmp;
+	struct detect_group	*g = NULL;
+	struct detect_cell	*cell;
+	struct store_run	*all = NULL;
+	struct store_run_filter	 f;
+	struct store		*st;
+	struct table		*t = NULL;
+	const char		**hdr = NULL;
+	enum table_align	*al = NULL;
+	char			*cause = NULL, buf[96], lbl[64];
+	json_t			*o, *arr, *mo, *cells, *co, *runs;
+	size_t			 ng = 0, nall = 0, i, j, mi;
+	int			 k, rc = 0;
+
+	for (k = 1; k < argc; k++) {
+		if (cli_output_option(c, argv[k]))
+			continue;
+		if (argv[k][0] == '-' && argv[k][1] != '\0')
+			return cli_usage(usage);
+	}
+	if ((st = cli_store(c)) == NULL)
+		return EXIT_CANTCREAT;
+	memset(&f, 0, sizeof(f));
+	if (store_runs_list(st, &f, &all, &nall) == -1)
+		return EXIT_SOFTWARE;
+	g = xcalloc((size_t)argc, sizeof(*g));
+	for (k = 1; k < argc; k++) {
+		if (strcmp(argv[k], "--json") == 0 ||
+		    strcmp(argv[k], "--csv") == 0)
+			continue;
+		if (group_parse(st, all, nall, argv[k], &g[ng]) == -1) {
+			ng++;
+			rc = EXIT_DATAERR;
+			goto out;
+		}
+		ng++;
+	}
+	if (ng < 2) {
+		rc = cli_usage(usage);
+		goto out;
+	}
+	check_params(c, &p);
+	if (detect_compare(st, g, ng, &p, &cmp, &cause) == -1) {
+		fprintf(stderr, "perfwatch: %s\n", cause);
+		free(cause);
+		detect_params_clear(&p);
+		rc = EXIT_DATAERR;
+		goto out;
+	}
+
+	if (c->out == OUT_JSON) {
+		o = pwjson_object();
+		arr = pwjson_array();
+		for (i = 0; i < ng; i++) {
+			mo = pwjson_object();
+			pwjson_set_str(mo, "name", g[i].name);
+			runs = pwjson_array();
+			for (j = 0; j < g[i].nruns; j++)
+				for (mi = 0; mi < nall; mi++)
+					if (all[mi].id == g[i].runs[j])
+						pwjson_append(runs,
+						    pwjson_str(all[mi].label));
+			pwjson_set(mo, "runs", runs);
+			pwjson_append(arr, mo);
+		}
+		pwjson_set(o, "groups", arr);
+		arr = pwjson_array();
+		for (mi = 0; mi < cmp.nmetrics; mi++) {
+			mo = pwjson_object();
+			pwjson_set_str(mo, "workload", cmp.metrics[mi].workload);
+			pwjson_set_str(mo, "metric", cmp.metrics[mi].metric);
+			pwjson_set_str(mo, "unit", cmp.metrics[mi].unit);
+			pwjson_set_str(mo, "better",
+			    better_name(cmp.metrics[mi].better));
+			cells = pwjson_array();
+			for (i = 0; i < ng; i++) {
+				cell = &cmp.cells[mi * ng + i];
+				co = pwjson_object();
+				pwjson_set_int(co, "runs", (int64_t)cell->runs);
+				pwjson_set_int(co, "samples",
+				    (int64_t)cell->samples);
+				pwjson_set_num(co, "level", cell->runs > 0 ?
+				    cell->level : NAN);
+				if (i > 0) {
+					pwjson_set_num(co, "change_pct",
+					    cell->change_pct);
+					pwjson_set_num(co, "shift_pct",
+					    cell->shift_pct);
+					pwjson_set_num(co, "ci_low",
+					    cell->ci_low);
+					pwjson_set_num(co, "ci_high",
+					    cell->ci_high);
+					pwjson_set_num(co, "p", cell->p);
+					pwjson_set_num(co, "q", cell->q);
+					pwjson_set_str(co, "test",
+					    cell->test == DETECT_TEST_RUNS ?
+					    "runs" : cell->test ==
+					    DETECT_TEST_SAMPLES ? "samples" :
+					    "none");
+					pwjson_set_str(co, "verdict",
+					    detect_kind_name(cell->kind));
+				}
+				pwjson_append(cells, co);
+			}
+			pwjson_set(mo, "cells", cells);
+			pwjson_append(arr, mo);
+		}
+		pwjson_set(o, "metrics", arr);
+		arr = pwjson_array();
+		for (j = 0; j < cmp.nindex; j++) {
+			mo = pwjson_object();
+			pwjson_set_str(mo, "workload", cmp.index[j].workload);
+			pwjson_set_int(mo, "metrics",
+			    (int64_t)cmp.index[j].metrics);
+			cells = pwjson_array();
+			for (i = 0; i < ng; i++)
+				pwjson_append(cells,
+				    json_real(cmp.index[j].value[i]));
+			pwjson_set(mo, "values", cells);
+			pwjson_append(arr, mo);
+		}
+		pwjson_set(o, "index", arr);
+		check_json_print(o);
+		json_decref(o);
+	} else {
+		hdr = xcalloc(ng + 2, sizeof(*hdr));
+		al = xcalloc(ng + 2, sizeof(*al));
+		hdr[0] = "workload";
+		hdr[1] = "metric";
+		for (i = 0; i < ng; i++) {
+			hdr[i + 2] = g[i].name;
+			al[i + 2] = ALIGN_RIGHT;
+		}
+		t = table_new(ng + 2, hdr, al);
+		for (mi = 0; mi < cmp.nmetrics; mi++) {
+			table_addf(t, 0, "%s", cmp.metrics[mi].workload);
+			table_addf(t, 1, "%s", cmp.metrics[mi].metric);
+			for (i = 0; i < ng; i++) {
+				compare_cell_text(&cmp.cells[mi * ng + i], i,
+				    buf, sizeof(buf));
+				table_addf(t, i + 2, "%s", buf);
+			}
+			table_end_row(t);
+		}
+		for (j = 0; j < cmp.nindex; j++) {
+			snprintf(lbl, sizeof(lbl), "index (%zu metric%s)",
+			    cmp.index[j].metrics,
+			    cmp.index[j].metrics == 1 ? "" : "s");
+			table_addf(t, 0, "%s", cmp.index[j].workload != NULL ?
+			    cmp.index[j].workload : "all");
+			table_addf(t, 1, "%s", lbl);
+			for (i = 0; i < ng; i++)
+				table_addf(t, i + 2, "%.0f",
+				    cmp.index[j].value[i]);
+			table_end_row(t);
+		}
+		table_print(t, stdout, c->out);
+		if (c->out == OUT_TABLE)
+			printf("\nlevel: median of the run medians; change: "
+			    "against %s; worse/better: Mann-Whitney over\nrun "
+			    "medians, q <= %g and the Hodges-Lehmann interval "
+			    "beyond %g%% (worse~/better~: one run\na side, "
+			    "judged over its samples only); index: geometric "
+			    "mean of the level ratios,\nbetter is higher, %s "
+			    "= 1000\n", g[0].name, p.fdr, p.min_change,
+			    g[0].name);
+	}
+	detect_comparison_free(&cmp);
+	detect_params_clear(&p);
+out:
+	table_free(t);
+	free(hdr);
+	free(al);
+	for (i = 0; i < ng; i++) {
+		free(g[i].name);
+		free(g[i].runs);
+	}
+	free(g);
+	store_runs_free(all, nall);
+	return rc;
+}
+
+/* Parse a number option for changes. */
+static int
+parse_number(const char *opt, const char *s, double lo, double hi,
+    double *out)
+{
+	char	*end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	if (end == s || *end != '\0' || errno != 0 || !(*out >= lo) ||
+	    !(*out <= hi)) {
+		fprintf(stderr, "perfwatch: %s: \"%s\" is not a number from %g "
+		    "to %g\n", opt, s, lo, hi);
+		return -1;
+	}
+	return 0;
+}
+
+/* perfwatch changes [--workload W] [--metric M] [--host H] [...] */
+int
+cmd_changes(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "workload", required_argument, NULL, 'w' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "host", required_argument, NULL, 'H' },
+		{ "min-change", required_argument, NULL, 'c' },
+		{ "window", required_argument, NULL, 'n' },
+		{ "alpha", required_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "csv", no_argument, NULL, 'C' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const char *const hdr[] = { "host", "workload", "metric",
+	    "run", "kind", "before", "after", "change", "p", "runs" };
+	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
+	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_RIGHT,
+	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT };
+	const char		*usage = "changes [--workload W] [--metric M] "
+				    "[--host H] [--min-change PCT] [--window N] "
+				    "[--alpha A] [--json|--csv]";
+	struct cp_params	 cpp;
+	struct detect_change	*ch = NULL;
+	struct store		*st;
+	struct table		*t;
+	const char		*workload = NULL, *metric = NULL, *host = NULL;
+	char			*cause = NULL, b1[32], b2[32], b3[32], b4[32];
+	json_t			*arr, *o;
+	double			 d;
+	size_t			 n = 0, i;
+	int			 opt;
+
+	cp_params_default(&cpp);
+	cli_getopt_reset();
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'w':
+			workload = optarg;
+			break;
+		case 'm':
+			metric = optarg;
+			break;
+		case 'H':
+			host = optarg;
+			break;
+		case 'c':
+			if (parse_number("--min-change", optarg, 0, 100,
+			    &cpp.min_change) == -1)
+				return EXIT_USAGE;
+			break;
+		case 'n':
+			if (parse_number("--window", optarg, 3, 1000, &d) == -1)
+				return EXIT_USAGE;
+			cpp.window = (size_t)d;
+			break;
+		case 'a':
+			if (parse_number("--alpha", optarg, 1e-9, 0.5,
+			    &cpp.alpha) == -1)
+				return EXIT_USAGE;
+			break;
+		case 'J':
+			c->out = OUT_JSON;
+			break;
+		case 'C':
+			c->out = OUT_CSV;
+			break;
+		default:
+			return cli_usage(usage);
+		}
+	}
+	if (optind != argc)
+		return cli_usage(usage);
+	if ((st = cli_store(c)) == NULL)
+		return EXIT_CANTCREAT;
+	if (detect_changes(st, host, workload, metric, &cpp, &ch, &n,
+	    &cause) == -1) {
+		fprintf(stderr, "perfwatch: %s\n", cause);
+		free(cause);
+		return EXIT_DATAERR;
+	}
+	if (c->out == OUT_JSON) {
+		arr = pwjson_array();
+		for (i = 0; i < n; i++) {
+			o = pwjson_object();
+			pwjson_set_str(o, "host", ch[i].host);
+			pwjson_set_str(o, "workload", ch[i].metric.workload);
+			pwjson_set_str(o, "metric", ch[i].metric.metric);
+			pwjson_set_str(o, "unit", ch[i].metric.unit);
+			pwjson_set_str(o, "run", ch[i].run);
+			pwjson_set_str(o, "last_run", ch[i].last_run);
+			pwjson_set_int(o, "index", (int64_t)ch[i].index);
+			pwjson_set_str(o, "kind", cp_kind_name(ch[i].cp.kind));
+			pwjson_set_num(o, "before", ch[i].cp.before);
+			pwjson_set_num(o, "after", ch[i].cp.after);
+			pwjson_set_num(o, "change_pct", ch[i].cp.change_pct);
+			pwjson_set_num(o, "p", ch[i].cp.p);
+			pwjson_set_int(o, "runs", (int64_t)ch[i].cp.length);
+			pwjson_append(arr, o);
+		}
+		check_json_print(arr);
+		json_decref(arr);
+	} else {
+		t = table_new(nitems(hdr), hdr, al);
+		for (i = 0; i < n; i++) {
+			fmt_value(b1, sizeof(b1), ch[i].cp.before);
+			fmt_value(b2, sizeof(b2), ch[i].cp.after);
+			fmt_pct(b3, sizeof(b3), ch[i].cp.change_pct);
+			fmt_p(b4, sizeof(b4), ch[i].cp.p);
+			table_addf(t, 0, "%s", ch[i].host);
+			table_addf(t, 1, "%s", ch[i].metric.workload);
+			table_addf(t, 2, "%s", ch[i].metric.metric);
+			table_addf(t, 3, "%s", ch[i].run);
+			table_addf(t, 4, "%s", cp_kind_name(ch[i].cp.kind));
+			table_addf(t, 5, "%s", b1);
+			table_addf(t, 6, "%s", b2);
+			table_addf(t, 7, "%s", b3);
+			table_addf(t, 8, "%s", b4);
+			table_addf(t, 9, "%zu", ch[i].cp.length);
+			table_end_row(t);
+		}
+		if (n == 0 && c->out == OUT_TABLE)
+			printf("no change points (floor %g%%, window %zu, "
+			    "alpha %g)\n", cpp.min_change, cpp.window,
+			    cpp.alpha);
+		else
+			table_print(t, stdout, c->out);
+		table_free(t);
+	}
+	detect_changes_free(ch, n);
+	return 0;
+}
+
+/* The label of run id, or "-" (allocated). */
+static char *
+run_label(struct store *st, int64_t id)
+{
+	struct store_run	 r;
+	char			*s;
+
+	if (id == 0 || store_run_get(st, id, &r) == -1)
+		return xstrdup("-");
+	s = r.label;
+	r.label = NULL;
+	store_run_clear(&r);
+	return s;
+}
+
+/* perfwatch alerts [--all] [--json|--csv] | alerts ack ID */
+int
+cmd_alerts(struct cli *c, int argc, char **argv)
+{
+	static const char *const hdr[] = { "id", "state", "direction",
+	    "workload", "metric", "change", "first bad", "last good",
+	    "last run", "updated" };
+	static const enum table_align al[] = { ALIGN_RIGHT, ALIGN_LEFT,
+	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_LEFT,
+	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT };
+	const char		*usage = "alerts [--all] [--json|--csv] | "
+				    "alerts ack ID";
+	struct detect_params	 p;
+	struct store_alert	*a = NULL;
+	struct store_metric	 m;
+	struct store		*st;
+	struct table		*t;
+	char			*cause = NULL, *end, *l1, *l2, *l3;
+	char			 b1[32], tbuf[32];
+	json_t			*arr, *o, *attr;
+	long long		 id;
+	size_t			 n = 0, i;
+	int			 k, all = 0;
+
+	if (argc >= 2 && strcmp(argv[1], "ack") == 0) {
+		if (argc != 3)
+			return cli_usage(usage);
+		errno = 0;
+		id = strtoll(argv[2][0] == '#' ? argv[2] + 1 : argv[2], &end,
+		    10);
+		if (*end != '\0' || errno != 0 || id <= 0) {
+			fprintf(stderr, "perfwatch: \"%s\" is not an alert "
+			    "id\n", argv[2]);
+			return EXIT_USAGE;
+		}
+		if ((st = cli_store(c)) == NULL)
+			return EXIT_CANTCREAT;
+		check_params(c, &p);
+		if (detect_alert_ack(st, id, &p, &cause) == -1) {
+			fprintf(stderr, "perfwatch: %s\n", cause);
+			free(cause);
+			detect_params_clear(&p);
+			return EXIT_DATAERR;
+		}
+		detect_params_clear(&p);
+		if (c->out == OUT_TABLE)
+			printf("alert #%lld acknowledged\n", id);
+		return 0;
+	}
+	for (k = 1; k < argc; k++) {
+		if (cli_output_option(c, argv[k]))
+			continue;
+		if (strcmp(argv[k], "--all") == 0)
+			all = 1;
+		else
+			return cli_usage(usage);
+	}
+	if ((st = cli_store(c)) == NULL)
+		return EXIT_CANTCREAT;
+	if (store_alerts_list(st, all, &a, &n) == -1) {
+		log_warnx("%s", store_errmsg(st));
+		return EXIT_SOFTWARE;
+	}
+	arr = c->out == OUT_JSON ? pwjson_array() : NULL;
+	t = table_new(nitems(hdr), hdr, al);
+	for (i = 0; i < n; i++) {
+		memset(&m, 0, sizeof(m));
+		if (store_metric_get(st, a[i].metric, &m) == -1) {
+			m.workload = xstrdup("?");
+			m.metric = xstrdup("?");
+			m.unit = xstrdup("?");
+		}
+		l1 = run_label(st, a[i].first_bad_run);
+		l2 = run_label(st, a[i].last_good_run);
+		l3 = run_label(st, a[i].last_run);
+		fmt_time(tbuf, sizeof(tbuf), a[i].updated);
+		if (arr != NULL) {
+			o = pwjson_object();
+			pwjson_set_int(o, "id", a[i].id);
+			pwjson_set_str(o, "state", a[i].state);
+			pwjson_set_str(o, "direction", a[i].direction);
+			pwjson_set_str(o, "workload", m.workload);
+			pwjson_set_str(o, "metric", m.metric);
+			pwjson_set_str(o, "unit", m.unit);
+			pwjson_set_num(o, "change_pct", a[i].change_pct);
+			pwjson_set_str(o, "first_bad_run", l1);
+			pwjson_set_str(o, "last_good_run", a[i].last_good_run ?
+			    l2 : NULL);
+			pwjson_set_str(o, "last_run", l3);
+			pwjson_set_str(o, "updated", tbuf);
+			attr = a[i].attribution != NULL ?
+			    json_loads(a[i].attribution, 0, NULL) : NULL;
+			pwjson_set(o, "attribution", attr != NULL ? attr :
+			    json_null());
+			pwjson_append(arr, o);
+		} else {
+			fmt_pct(b1, sizeof(b1), a[i].change_pct);
+			table_addf(t, 0, "%lld", (long long)a[i].id);
+			table_addf(t, 1, "%s", a[i].state);
+			table_addf(t, 2, "%s", a[i].direction);
+			table_addf(t, 3, "%s", m.workload);
+			table_addf(t, 4, "%s", m.metric);
+			table_addf(t, 5, "%s", b1);
+			table_addf(t, 6, "%s", l1);
+			table_addf(t, 7, "%s", l2);
+			table_addf(t, 8, "%s", l3);
+			table_addf(t, 9, "%s", tbuf);
+			table_end_row(t);
+		}
+		free(l1);
+		free(l2);
+		free(l3);
+		store_metric_clear(&m);
+	}
+	if (arr != NULL) {
+		check_json_print(arr);
+		json_decref(arr);
+	} else if (n == 0 && c->out == OUT_TABLE)
+		printf("no %salerts\n", all ? "" : "open ");
+	else
+		table_print(t, stdout, c->out);
+	table_free(t);
+	store_alerts_free(a, n);
+	return 0;
+}
+
+/* One metric of a baseline, for baseline show. */
+struct bl_metric {
+	struct store_metric	 m;
+	double			*med;
+	size_t			 n;
+};
+
+/* Print baseline name's runs and each metric's level and spread. */
+static int
+baseline_show(struct cli *c, struct store *st, const char *name)
+{
+	static const char *const hdr[] = { "workload", "metric", "runs",
+	    "level", "spread", "unit" };
+	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
+	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT };
+	struct store_baseline	 bl;
+	struct store_series	*ser;
+	struct store_run	 r;
+	struct bl_metric	*ms = NULL;
+	struct table		*t;
+	json_t			*o, *runs, *arr, *mo;
+	double			 med, lvl, sd;
+	char			 b1[32], b2[32], tbuf[32];
+	size_t			 nms = 0, nser, i, j;
+
+	if (store_baseline_get(st, name, &bl) == -1) {
+		fprintf(stderr, "perfwatch: no baseline \"%s\"\n", name);
+		return EXIT_DATAERR;
+	}
+	runs = pwjson_array();
+	if (c->out == OUT_TABLE)
+		printf("baseline %s, %zu run%s:\n", bl.name, bl.nruns,
+		    bl.nruns == 1 ? "" : "s");
+	for (i = 0; i < bl.nruns; i++) {
+		if (store_run_get(st, bl.runs[i], &r) == -1)
+			continue;
+		fmt_time(tbuf, sizeof(tbuf), r.started);
+		if (c->out == OUT_TABLE)
+			printf("  %s:%s  %s\n", r.host_name, r.label, tbuf);
+		pwjson_append(runs, pwjson_str(r.label));
+		if (store_run_series(st, r.id, &ser, &nser) == 0) {
+			for (j = 0; j < nser; j++) {
+				size_t	mi;
+
+				if (ser[j].n == 0 || stats_median(ser[j].values,
+				    ser[j].n, &med) == -1)
+					continue;
+				for (mi = 0; mi < nms; mi++)
+					if (ms[mi].m.id == ser[j].metric.id)
+						break;
+				if (mi == nms) {
+					ms = xreallocarray(ms, nms + 1,
+					    sizeof(*ms));
+					memset(&ms[nms], 0, sizeof(ms[nms]));
+					ms[nms].m = ser[j].metric;
+					memset(&ser[j].metric, 0,
+					    sizeof(ser[j].metric));
+					nms++;
+				}
+				ms[mi].med = xreallocarray(ms[mi].med,
+				    ms[mi].n + 1, sizeof(double));
+				ms[mi].med[ms[mi].n++] = med;
+			}
+			store_series_free(ser, nser);
+		}
+		store_run_clear(&r);
+	}
+	t = table_new(nitems(hdr), hdr, al);
+	arr = pwjson_array();
+	for (i = 0; i < nms; i++) {
+		stats_median(ms[i].med, ms[i].n, &lvl);
+		sd = NAN;
+		if (ms[i].n >= 2)
+			stats_stddev(ms[i].med, ms[i].n, &sd);
+		mo = pwjson_object();
+		pwjson_set_str(mo, "workload", ms[i].m.workload);
+		pwjson_set_str(mo, "metric", ms[i].m.metric);
+		pwjson_set_str(mo, "unit", ms[i].m.unit);
+		pwjson_set_int(mo, "runs", (int64_t)ms[i].n);
+		pwjson_set_num(mo, "level", lvl);
+		pwjson_set_num(mo, "spread", sd);
+		pwjson_append(arr, mo);
+		fmt_value(b1, sizeof(b1), lvl);
+		fmt_value(b2, sizeof(b2), sd);
+		table_addf(t, 0, "%s", ms[i].m.workload);
+		table_addf(t, 1, "%s", ms[i].m.metric);
+		table_addf(t, 2, "%zu", ms[i].n);
+		table_addf(t, 3, "%s", b1);
+		table_addf(t, 4, "%s", b2);
+		table_addf(t, 5, "%s", ms[i].m.unit);
+		table_end_row(t);
+		store_metric_clear(&ms[i].m);
+		free(ms[i].med);
+	}
+	free(ms);
+	if (c->out == OUT_JSON) {
+		o = pwjson_object();
+		pwjson_set_str(o, "name", bl.name);
+		pwjson_set_int(o, "created", bl.created);
+		pwjson_set(o, "runs", runs);
+		pwjson_set(o, "metrics", arr);
+		check_json_print(o);
+		json_decref(o);
+	} else {
+		if (c->out == OUT_TABLE)
+			putchar('\n');
+		table_print(t, stdout, c->out);
+		json_decref(runs);
+		json_decref(arr);
+	}
+	table_free(t);
+	store_baseline_clear(&bl);
+	return 0;
+}
+
+/* perfwatch baseline set|list|use|show|delete */
+int
+cmd_baseline(struct cli *c, int argc, char **argv)
+{
+	static const char *const hdr[] = { "name", "runs", "created",
+	    "in use" };
+	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_RIGHT,
+	    ALIGN_LEFT, ALIGN_LEFT };
+	const char		*usage = "baseline set NAME RUN... | list | "
+				    "use NAME|rolling | show NAME | delete NAME";
+	struct detect_params	 p;
+	struct detect_group	 g;
+	struct store_baseline	*bs = NULL, bl;
+	struct store_run	*all = NULL;
+	struct store_run_filter	 f;
+	struct store		*st;
+	struct table		*t;
+	const char		*sub;
+	char			*cause = NULL, *inuse = NULL, tbuf[32];
+	json_t			*arr, *o;
+	size_t			 n = 0, nall = 0, i;
+	int			 k, rc = 0;
+
+	if (argc < 2)
+		return cli_usage(usage);
+	sub = argv[1];
+	for (k = 2; k < argc; k++)
+		if (!cli_output_option(c, argv[k]))
+			break;
+	if ((st = cli_store(c)) == NULL)
+		return EXIT_CANTCREAT;
+	if (strcmp(sub, "set") == 0) {
+		if (argc < 4)
+			return cli_usage(usage);
+		if (strcmp(argv[2], DETECT_ROLLING) == 0) {
+			fprintf(stderr, "perfwatch: \"%s\" names the rolling "
+			    "baseline\n", DETECT_ROLLING);
+			return EXIT_USAGE;
+		}
+		memset(&f, 0, sizeof(f));
+		if (store_runs_list(st, &f, &all, &nall) == -1)
+			return EXIT_SOFTWARE;
+		memset(&g, 0, sizeof(g));
+		for (k = 3; k < argc && rc == 0; k++)
+			if (group_add(st, all, nall, argv[k], &g) == -1)
+				rc = EXIT_DATAERR;
+		if (rc == 0 && store_baseline_set(st, argv[2], g.runs, g.nruns,
+		    (int64_t)time(NULL), &cause) == -1) {
+			fprintf(stderr, "perfwatch: %s\n", cause);
+			free(cause);
+			rc = EXIT_DATAERR;
+		}
+		if (rc == 0 && c->out == OUT_TABLE)
+			printf("baseline %s: %zu run%s\n", argv[2], g.nruns,
+			    g.nruns == 1 ? "" : "s");
+		free(g.runs);
+		store_runs_free(all, nall);
+		return rc;
+	}
+	if (strcmp(sub, "use") == 0) {
+		if (argc != 3)
+			return cli_usage(usage);
+		if (strcmp(argv[2], DETECT_ROLLING) != 0) {
+			if (store_baseline_get(st, argv[2], &bl) == -1) {
+				fprintf(stderr, "perfwatch: no baseline \"%s\"\n",
+				    argv[2]);
+				return EXIT_DATAERR;
+			}
+			store_baseline_clear(&bl);
+		}
+		if (store_setting_set(st, DETECT_SETTING_BASELINE,
+		    strcmp(argv[2], DETECT_ROLLING) == 0 ? NULL :
+		    argv[2]) == -1) {
+			log_warnx("%s", store_errmsg(st));
+			return EXIT_SOFTWARE;
+		}
+		if (c->out == OUT_TABLE)
+			printf("checks now judge against baseline %s\n",
+			    argv[2]);
+		return 0;
+	}
+	if (strcmp(sub, "show") == 0) {
+		for (k = 2; k < argc; k++) {
+			if (cli_output_option(c, argv[k]))
+				continue;
+			if (sub != argv[1])
+				return cli_usage(usage);
+			sub = argv[k];
+		}
+		if (sub == argv[1])
+			return cli_usage(usage);
+		return baseline_show(c, st, sub);
+	}
+	if (strcmp(sub, "delete") == 0) {
+		if (argc != 3)
+			return cli_usage(usage);
+		if (store_baseline_delete(st, argv[2]) == -1) {
+			fprintf(stderr, "perfwatch: no baseline \"%s\"\n",
+			    argv[2]);
+			return EXIT_DATAERR;
+		}
+		if (store_setting_get(st, DETECT_SETTING_BASELINE,
+		    &inuse) == 0 && strcmp(inuse, argv[2]) == 0)
+			store_setting_set(st, DETECT_SETTING_BASELINE, NULL);
+		free(inuse);
+		if (c->out == OUT_TABLE)
+			printf("baseline %s deleted\n", argv[2]);
+		return 0;
+	}
+	if (strcmp(sub, "list") != 0)
+		return cli_usage(usage);
+	for (k = 2; k < argc; k++)
+		if (!cli_output_option(c, argv[k]))
+			return cli_usage(usage);
+	if (store_baselines_list(st, &bs, &n) == -1) {
+		log_warnx("%s", store_errmsg(st));
+		return EXIT_SOFTWARE;
+	}
+	check_params(c, &p);
+	detect_baseline_in_use(st, &p, &inuse);
+	detect_params_clear(&p);
+	arr = pwjson_array();
+	t = table_new(nitems(hdr), hdr, al);
+	for (i = 0; i < n; i++) {
+		fmt_time(tbuf, sizeof(tbuf), bs[i].created);
+		o = pwjson_object();
+		pwjson_set_str(o, "name", bs[i].name);
+		pwjson_set_int(o, "runs", (int64_t)bs[i].nruns);
+		pwjson_set_str(o, "created", tbuf);
+		pwjson_set_bool(o, "in_use", strcmp(inuse, bs[i].name) == 0);
+		pwjson_append(arr, o);
+		table_addf(t, 0, "%s", bs[i].name);
+		table_addf(t, 1, "%zu", bs[i].nruns);
+		table_addf(t, 2, "%s", tbuf);
+		table_addf(t, 3, "%s", strcmp(inuse, bs[i].name) == 0 ?
+		    "yes" : "");
+		table_end_row(t);
+	}
+	if (c->out == OUT_JSON) {
+		o = pwjson_object();
+		pwjson_set_str(o, "in_use", inuse);
+		pwjson_set(o, "baselines", arr);
+		check_json_print(o);
+		json_decref(o);
+	} else {
+		json_decref(arr);
+		if (c->out == OUT_TABLE)
+			printf("in use: %s\n%s", inuse, n > 0 ? "\n" : "");
+		if (n > 0 || c->out == OUT_CSV)
+			table_print(t, stdout, c->out);
+	}
+	table_free(t);
+	free(inuse);
+	store_baselines_free(bs, n);
+	return 0;
+}

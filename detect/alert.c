@@ -1,0 +1,522 @@
+/*
+ * The alert state machine and the notifications it queues.
+ *
+ *   (none) --regression verdict--------------> suspected
+ *   (none) --pooled look-back significant------> confirmed
+ *   suspected --pooled evidence significant----> confirmed
+ *   suspected --back within noise, or window---> resolved (cleared)
+ *   confirmed --confirm_runs runs within noise-> resolved
+ *   suspected, confirmed --perfwatch alerts ack-> acknowledged
+ *
+ * The evidence is worked out by detect.c; this file only decides, writes
+ * the alert and queues one outbox row per sink that wants the change, in
+ * the caller's transaction.  A change is worth telling a sink when its
+ * level reaches the sink's min_state: a suspicion or a cleared suspicion
+ * is level "suspected", a confirmation or the acknowledgement of a
+ * confirmed alert "confirmed", the resolution of a confirmed alert
+ * "resolved"; improvements are level "suspected" whatever their state.
+ * Unless a [sink] of type log is configured, every change also gets a row
+ * for the built-in sink "log" (DESIGN.md: a log line always).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "json.h"
+#include "log.h"
+#include "xmalloc.h"
+#include "detect_int.h"
+
+/* The name of the built-in sink that logs every change. */
+#define DETECT_LOG_SINK	"log"
+
+/* The static name of an alert state, for events that outlive the row. */
+static const char *
+alert_state_name(const char *s)
+{
+	static const char *const names[] = { ALERT_SUSPECTED, ALERT_CONFIRMED,
+	    ALERT_ACKNOWLEDGED, ALERT_RESOLVED };
+	size_t	i;
+
+	if (s == NULL)
+		return NULL;
+	for (i = 0; i < nitems(names); i++)
+		if (strcmp(s, names[i]) == 0)
+			return names[i];
+	return NULL;
+}
+
+/* The sign of the value change an alert is about: +1 up, -1 down. */
+static int
+alert_sign(const char *direction, enum better better)
+{
+	int	regression = strcmp(direction, VERDICT_REGRESSION) == 0;
+
+	if (better == BETTER_HIGHER)
+		return regression ? -1 : 1;
+	return regression ? 1 : -1;
+}
+
+/* The direction of a value change of sign for a metric. */
+static const char *
+alert_direction(int sign, enum better better)
+{
+	if ((sign > 0) == (better == BETTER_HIGHER))
+		return VERDICT_IMPROVEMENT;
+	return VERDICT_REGRESSION;
+}
+
+/* How much a change to state `to` is worth telling (enum detect_level). */
+static enum detect_level
+alert_level(const struct store_alert *a, const char *to)
+{
+	if (strcmp(a->direction, VERDICT_IMPROVEMENT) == 0 ||
+	    strcmp(to, ALERT_SUSPECTED) == 0)
+		return DETECT_LEVEL_SUSPECTED;
+	if (strcmp(to, ALERT_CONFIRMED) == 0)
+		return DETECT_LEVEL_CONFIRMED;
+	if (a->confirmed_run == 0)
+		return DETECT_LEVEL_SUSPECTED;	/* a cleared suspicion */
+	if (strcmp(to, ALERT_ACKNOWLEDGED) == 0)
+		return DETECT_LEVEL_CONFIRMED;
+	return DETECT_LEVEL_RESOLVED;
+}
+
+/*
+ * Queue payload (consumed) for every sink that wants alert a's change to
+ * a->state, and for the built-in log sink unless a log sink is
+ * configured.
+ */
+int
+detect_outbox_queue(struct store *st, const struct detect_params *p,
+    const struct store_alert *a, json_t *payload)
+{
+	enum detect_level	 level;
+	int64_t			 now;
+	char			*text;
+	size_t			 i;
+	int			 logged = 0, rc = 0;
+
+	level = alert_level(a, a->state);
+	now = p->now != 0 ? p->now : (int64_t)time(NULL);
+	text = pwjson_dumps(payload, PWJSON_COMPACT);
+	json_decref(payload);
+	for (i = 0; i < p->nsinks && rc == 0; i++) {
+		if (strcmp(p->sinks[i].type, "log") == 0)
+			logged = 1;
+		if (level < p->sinks[i].min_state)
+			continue;
+		if (store_outbox_add(st, a->id, p->sinks[i].name, text,
+		    now) == -1)
+			rc = -1;
+	}
+	if (rc == 0 && !logged &&
+	    store_outbox_add(st, a->id, DETECT_LOG_SINK, text, now) == -1)
+		rc = -1;
+	free(text);
+	return rc;
+}
+
+/* A run as JSON for an attribution: its label, start and snapshot. */
+static json_t *
+alert_run_json(struct store *st, int64_t id)
+{
+	struct store_run	 r;
+	json_t			*o;
+
+	if (id == 0 || store_run_get(st, id, &r) == -1)
+		return json_null();
+	o = pwjson_object();
+	pwjson_set_str(o, "label", r.label);
+	pwjson_set_int(o, "started", r.started);
+	if (r.snapshot != 0)
+		pwjson_set_int(o, "snapshot", r.snapshot);
+	else
+		pwjson_set(o, "snapshot", json_null());
+	store_run_clear(&r);
+	return o;
+}
+
+/*
+ * What changed between alert a's last good run and its first bad one, as
+ * JSON text (allocated): the two runs (label, start, snapshot id) and
+ * whether they ran on the same machine snapshot.  This is the hook where
+ * the machine diff (kernel, packages, governor ...) between the two
+ * snapshots is to be added once the store can return it.
+ */
+char *
+detect_attribution(struct store *st, const struct store_alert *a)
+{
+	json_t	*o, *good, *bad, *gs, *bs;
+	char	*text;
+
+	o = pwjson_object();
+	good = alert_run_json(st, a->last_good_run);
+	bad = alert_run_json(st, a->first_bad_run);
+	gs = json_is_object(good) ? json_object_get(good, "snapshot") : NULL;
+	bs = json_is_object(bad) ? json_object_get(bad, "snapshot") : NULL;
+	if (json_is_integer(gs) && json_is_integer(bs))
+		pwjson_set_bool(o, "same_snapshot", json_integer_value(gs) ==
+		    json_integer_value(bs));
+	pwjson_set(o, "last_good_run", good);
+	pwjson_set(o, "first_bad_run", bad);
+	text = pwjson_dumps(o, PWJSON_COMPACT);
+	json_decref(o);
+	return text;
+}
+
+/* The numbers of a notification about alert a. */
+struct alert_numbers {
+	const char		*run;		/* label of the checked run */
+	double			 change_pct;
+	double			 ci_low;
+	double			 ci_high;
+	double			 q;
+	double			 current;
+	const struct detect_base *base;
+	const char		*baseline;
+};
+
+/* Build the payload of alert a's change from `from` to a->state. */
+static json_t *
+alert_payload(const struct store_alert *a, const char *from,
+    const char *host, const struct store_metric *m, const char *first_bad,
+    const char *last_good, const struct alert_numbers *n, int64_t now)
+{
+	json_t	*o, *b, *attr = NULL;
+
+	o = pwjson_object();
+	pwjson_set_int(o, "alert", a->id);
+	pwjson_set_str(o, "state", a->state);
+	pwjson_set_str(o, "previous", from);
+	pwjson_set_str(o, "direction", a->direction);
+	pwjson_set_str(o, "host", host);
+	pwjson_set_str(o, "workload", m->workload);
+	pwjson_set_str(o, "metric", m->metric);
+	pwjson_set_str(o, "unit", m->unit);
+	pwjson_set_str(o, "better", better_name(m->better));
+	pwjson_set_str(o, "run", n->run);
+	pwjson_set_str(o, "first_bad_run", first_bad);
+	pwjson_set_str(o, "last_good_run", last_good);
+	pwjson_set_num(o, "change_pct", n->change_pct);
+	pwjson_set_num(o, "ci_low", n->ci_low);
+	pwjson_set_num(o, "ci_high", n->ci_high);
+	pwjson_set_num(o, "q", n->q);
+	pwjson_set_num(o, "current", n->current);
+	b = pwjson_object();
+	pwjson_set_str(b, "name", n->baseline);
+	if (n->base != NULL) {
+		pwjson_set_num(b, "median", n->base->center);
+		pwjson_set_num(b, "spread", n->base->noise);
+		pwjson_set_int(b, "runs", (int64_t)n->base->k);
+	}
+	pwjson_set(o, "baseline", b);
+	if (a->attribution != NULL)
+		attr = json_loads(a->attribution, 0, NULL);
+	pwjson_set(o, "attribution", attr != NULL ? attr : json_null());
+	pwjson_set_int(o, "time", now);
+	return o;
+}
+
+/* Record an event in res. */
+static void
+alert_event(struct detect_result *res, const struct store_alert *a,
+    size_t verdict, const char *from, double change)
+{
+	struct detect_event	*e;
+
+	res->ev = xreallocarray(res->ev, res->nev + 1, sizeof(*res->ev));
+	e = &res->ev[res->nev++];
+	e->alert = a->id;
+	e->verdict = verdict;
+	e->from = alert_state_name(from);
+	e->to = alert_state_name(a->state);
+	e->direction = strcmp(a->direction, VERDICT_IMPROVEMENT) == 0 ?
+	    VERDICT_IMPROVEMENT : VERDICT_REGRESSION;
+	e->change_pct = change;
+}
+
+/* Whether pooled evidence pl confirms a shift of sign. */
+static int
+alert_confirms(const struct detect_params *p, const struct detect_pool *pl,
+    int sign)
+{
+	return sign != 0 && pl->ok && pl->m >= p->confirm_runs &&
+	    pl->q <= p->confirm_alpha && pl->relevant && pl->sign == sign &&
+	    pl->latest_sign == sign;
+}
+
+/* Replace a's state. */
+static void
+alert_set_state(struct store_alert *a, const char *state)
+{
+	free(a->state);
+	a->state = xstrdup(state);
+}
+
+/*
+ * Whether the last confirm_runs runs of the open alert (ending with the
+ * checked run) are all back within noise.
+ */
+static int
+alert_back(const struct detect_params *p, const struct detect_work *w,
+    int sign)
+{
+	size_t	i, seen = 0;
+
+	for (i = w->nrs; i-- > 0 && seen < p->confirm_runs;) {
+		if (i + 1 != w->nrs && !w->rs[i].in_alert)
+			break;
+		if (!detect_within_noise(&w->pool.base, &w->rs[i], sign,
+		    p->min_change))
+			return 0;
+		seen++;
+	}
+	return seen == p->confirm_runs;
+}
+
+/* Write a's change, its event and its notifications. */
+static int
+alert_tell(struct store *st, const struct detect_params *p,
+    const struct detect_host *h, struct detect_result *res,
+    struct store_alert *a, const char *from, size_t vi,
+    const struct alert_numbers *n, int64_t now)
+{
+	const struct detect_verdict	*v = &res->v[vi];
+	json_t				*payload;
+
+	alert_event(res, a, vi, from, n->change_pct);
+	payload = alert_payload(a, from, res->run.host_name, &v->metric,
+	    detect_host_label(h, a->first_bad_run),
+	    detect_host_label(h, a->last_good_run), n, now);
+	return detect_outbox_queue(st, p, a, payload);
+}
+
+/* Advance the open alert of work w with the checked run. */
+static int
+alert_update(struct store *st, const struct detect_params *p,
+    const struct detect_host *h, struct detect_result *res,
+    struct detect_work *w, size_t vi, int64_t now)
+{
+	struct store_alert	*a = w->open;
+	struct alert_numbers	 n;
+	const char		*from, *to;
+	int			 sign;
+
+	from = alert_state_name(a->state);
+	sign = alert_sign(a->direction, w->v->metric.better);
+	to = from;
+	if (strcmp(a->state, ALERT_SUSPECTED) == 0) {
+		if (alert_confirms(p, &w->pool, sign)) {
+			to = ALERT_CONFIRMED;
+			a->confirmed_run = res->run.id;
+			free(a->attribution);
+			a->attribution = detect_attribution(st, a);
+		} else if (!w->pool.ok || w->pool.m >= p->window ||
+		    detect_within_noise(&w->pool.base, &w->rs[w->nrs - 1],
+		    sign, p->min_change))
+			to = ALERT_RESOLVED;
+	} else if (alert_back(p, w, sign))
+		to = ALERT_RESOLVED;
+	a->last_run = res->run.id;
+	if (w->pool.ok)
+		a->change_pct = w->pool.change_pct;
+	a->updated = now;
+	alert_set_state(a, to);
+	if (store_alert_update(st, a) == -1)
+		return -1;
+	w->v->alert = strcmp(to, ALERT_RESOLVED) == 0 ? 0 : a->id;
+	w->v->alert_state = alert_state_name(to);
+	if (strcmp(to, from) == 0)
+		return 0;
+	memset(&n, 0, sizeof(n));
+	n.run = res->run.label;
+	n.current = w->v->current;
+	n.base = &w->pool.base;
+	n.baseline = res->baseline;
+	if (strcmp(to, ALERT_CONFIRMED) == 0) {
+		n.change_pct = w->pool.change_pct;
+		n.ci_low = w->pool.ci_low;
+		n.ci_high = w->pool.ci_high;
+		n.q = w->pool.q;
+	} else {
+		n.change_pct = w->v->change_pct;
+		n.ci_low = w->v->ci_low;
+		n.ci_high = w->v->ci_high;
+		n.q = w->v->q;
+	}
+	return alert_tell(st, p, h, res, a, from, vi, &n, now);
+}
+
+/* Open a new alert for work w if its evidence says so. */
+static int
+alert_open(struct store *st, const struct detect_params *p,
+    const struct detect_host *h, struct detect_result *res,
+    struct detect_work *w, size_t vi, int64_t now)
+{
+	struct store_alert	 a;
+	struct alert_numbers	 n;
+	struct detect_verdict	*v = w->v;
+	int			 sign, rc;
+
+	memset(&a, 0, sizeof(a));
+	memset(&n, 0, sizeof(n));
+	a.host = res->run.host;
+	a.metric = v->metric.id;
+	a.last_run = a.opened_run = res->run.id;
+	a.opened = a.updated = now;
+	n.run = res->run.label;
+	n.current = v->current;
+	n.baseline = res->baseline;
+	sign = w->pool.sign;
+	if (alert_confirms(p, &w->pool, sign)) {
+		a.first_bad_run = w->rs[w->pool.start].run;
+		a.last_good_run = w->pool.base.last_good;
+		a.confirmed_run = res->run.id;
+		a.state = xstrdup(ALERT_CONFIRMED);
+		a.change_pct = w->pool.change_pct;
+		n.change_pct = w->pool.change_pct;
+		n.ci_low = w->pool.ci_low;
+		n.ci_high = w->pool.ci_high;
+		n.q = w->pool.q;
+		n.base = &w->pool.base;
+	} else if (v->kind == DETECT_REGRESSION ||
+	    v->kind == DETECT_IMPROVEMENT) {
+		sign = v->current > v->reference ? 1 : -1;
+		a.first_bad_run = res->run.id;
+		a.last_good_run = w->base.last_good;
+		a.state = xstrdup(ALERT_SUSPECTED);
+		a.change_pct = v->change_pct;
+		n.change_pct = v->change_pct;
+		n.ci_low = v->ci_low;
+		n.ci_high = v->ci_high;
+		n.q = v->q;
+		n.base = &w->base;
+	} else
+		return 0;
+	a.direction = xstrdup(alert_direction(sign, v->metric.better));
+	if (a.confirmed_run != 0)
+		a.attribution = detect_attribution(st, &a);
+	rc = -1;
+	if ((a.id = store_alert_add(st, &a)) == -1)
+		goto out;
+	v->alert = a.id;
+	v->alert_state = alert_state_name(a.state);
+	rc = alert_tell(st, p, h, res, &a, NULL, vi, &n, now);
+out:
+	store_alert_clear(&a);
+	return rc;
+}
+
+/*
+ * Advance the alerts of every metric of the checked run (works w[0..n))
+ * and queue their notifications, in the caller's transaction.
+ */
+int
+detect_alerts_advance(struct store *st, const struct detect_params *p,
+    const struct detect_host *h, struct detect_result *res,
+    struct detect_work *w, size_t n, char **cause)
+{
+	int64_t	now;
+	size_t	i;
+	int	rc;
+
+	if (!res->alerts)
+		return 0;
+	now = p->now != 0 ? p->now : (int64_t)time(NULL);
+	for (i = 0; i < n; i++) {
+		if (w[i].open != NULL)
+			rc = alert_update(st, p, h, res, &w[i], i, now);
+		else if (w[i].can_open)
+			rc = alert_open(st, p, h, res, &w[i], i, now);
+		else
+			rc = 0;
+		if (rc == -1) {
+			xasprintf(cause, "writing alerts of %s %s: %s",
+			    w[i].v->metric.workload, w[i].v->metric.metric,
+			    store_errmsg(st));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Acknowledge alert id: a person has seen it.  Its runs stay out of the
+ * rolling baseline and runs after this one join it again (the new level
+ * is accepted).  The change is queued for the sinks in the same
+ * transaction.
+ */
+int
+detect_alert_ack(struct store *st, int64_t id, const struct detect_params *p,
+    char **cause)
+{
+	struct store_alert	 a;
+	struct store_metric	 m;
+	struct store_run	 bad, good, last;
+	struct alert_numbers	 n;
+	const char		*from;
+	int64_t			 now;
+	int			 rc = -1;
+
+	memset(&m, 0, sizeof(m));
+	memset(&bad, 0, sizeof(bad));
+	memset(&good, 0, sizeof(good));
+	memset(&last, 0, sizeof(last));
+	if (store_begin(st) == -1) {
+		xasprintf(cause, "%s", store_errmsg(st));
+		return -1;
+	}
+	if (store_alert_get(st, id, &a) == -1) {
+		xasprintf(cause, "no alert %lld", (long long)id);
+		store_rollback(st);
+		return -1;
+	}
+	from = alert_state_name(a.state);
+	if (from == NULL || (strcmp(from, ALERT_SUSPECTED) != 0 &&
+	    strcmp(from, ALERT_CONFIRMED) != 0)) {
+		xasprintf(cause, "alert %lld is %s already", (long long)id,
+		    a.state);
+		goto out;
+	}
+	if (store_metric_get(st, a.metric, &m) == -1 ||
+	    store_run_get(st, a.first_bad_run, &bad) == -1 ||
+	    store_run_get(st, a.last_run, &last) == -1 ||
+	    (a.last_good_run != 0 &&
+	    store_run_get(st, a.last_good_run, &good) == -1)) {
+		xasprintf(cause, "alert %lld: %s", (long long)id,
+		    store_errmsg(st));
+		goto out;
+	}
+	now = p->now != 0 ? p->now : (int64_t)time(NULL);
+	alert_set_state(&a, ALERT_ACKNOWLEDGED);
+	a.updated = now;
+	if (store_alert_update(st, &a) == -1) {
+		xasprintf(cause, "alert %lld: %s", (long long)id,
+		    store_errmsg(st));
+		goto out;
+	}
+	memset(&n, 0, sizeof(n));
+	n.run = last.label;
+	n.change_pct = a.change_pct;
+	n.ci_low = n.ci_high = n.q = n.current = NAN;
+	n.baseline = NULL;
+	if (detect_outbox_queue(st, p, &a, alert_payload(&a, from,
+	    bad.host_name, &m, bad.label, good.label, &n, now)) == -1 ||
+	    store_commit(st) == -1) {
+		xasprintf(cause, "alert %lld: %s", (long long)id,
+		    store_errmsg(st));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (rc == -1)
+		store_rollback(st);
+	store_alert_clear(&a);
+	store_metric_clear(&m);
+	store_run_clear(&bad);
+	store_run_clear(&good);
+	store_run_clear(&last);
+	return rc;
+}

@@ -1,0 +1,494 @@
+/*
+ * Comparisons of runs and groups of runs, and change points over a
+ * metric's history.
+ *
+ * A comparison puts groups side by side (a group is one run or several)
+ * and judges each against the first.  The run stays the unit of noise:
+ * when both groups have two or more runs with the metric, the test is a
+ * Mann-Whitney U over their run medians, the change the Hodges-Lehmann
+ * shift of the run medians with its Moses 95% interval, in percent of the
+ * first group's level (the median of its run medians); the change shown
+ * is that of the levels.  With one run on
+ * either side there is no between-run spread to judge by, so the test
+ * falls back to the two runs' samples (marked as such: it speaks only for
+ * these two runs), and with fewer than three samples each there is no
+ * test.  The p-values of each column are adjusted by Benjamini-Hochberg
+ * across the metrics, and a change counts when q <= fdr and its interval
+ * reaches the floor, as for a check.
+ *
+ * The index of a group is 1000 times the geometric mean, over the metrics
+ * every group has, of the ratio of its level to the first group's, turned
+ * so that above 1000 is better (first / group for lower-is-better).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "xmalloc.h"
+#include "detect_int.h"
+
+/* The run medians and samples of one metric in one group. */
+struct cmp_acc {
+	double	*medians;
+	size_t	 nmed;
+	double	*samples;
+	size_t	 nsamp;
+};
+
+/* One metric seen in any group. */
+struct cmp_metric {
+	struct store_metric	 m;
+	struct cmp_acc		*acc;		/* per group */
+};
+
+/* Find or add metric m in the list; returns its index. */
+static size_t
+cmp_metric_index(struct cmp_metric **ms, size_t *n, size_t ngroups,
+    const struct store_metric *m)
+{
+	size_t	i;
+
+	for (i = 0; i < *n; i++)
+		if ((*ms)[i].m.id == m->id)
+			return i;
+	*ms = xreallocarray(*ms, *n + 1, sizeof(**ms));
+	(*ms)[*n].m.id = m->id;
+	(*ms)[*n].m.workload = xstrdup(m->workload);
+	(*ms)[*n].m.metric = xstrdup(m->metric);
+	(*ms)[*n].m.unit = xstrdup(m->unit);
+	(*ms)[*n].m.better = m->better;
+	(*ms)[*n].acc = xcalloc(ngroups, sizeof(struct cmp_acc));
+	return (*n)++;
+}
+
+/* Add one run's samples of a metric to a group's accumulator. */
+static void
+cmp_acc_add(struct cmp_acc *a, const double *v, size_t n)
+{
+	double	med;
+	size_t	i;
+
+	if (n == 0 || stats_median(v, n, &med) == -1)
+		return;
+	a->medians = xreallocarray(a->medians, a->nmed + 1, sizeof(double));
+	a->medians[a->nmed++] = med;
+	a->samples = xreallocarray(a->samples, a->nsamp + n, sizeof(double));
+	for (i = 0; i < n; i++)
+		a->samples[a->nsamp++] = v[i];
+}
+
+/* Order metrics by workload, then metric name. */
+static int
+cmp_metric_cmp(const void *a, const void *b)
+{
+	const struct cmp_metric	*x = a, *y = b;
+	int			 c;
+
+	if ((c = strcmp(x->m.workload, y->m.workload)) != 0)
+		return c;
+	return strcmp(x->m.metric, y->m.metric);
+}
+
+/*
+ * Judge group g against the first group a0, whose level is level0, into
+ * cell c: the test, the HL shift as a change in percent of level0, its
+ * interval and p.  *up is set to the sign of the shift.
+ */
+static void
+cmp_cell(const struct cmp_acc *a0, const struct cmp_acc *g, double level0,
+    struct detect_cell *c, int *up)
+{
+	struct stats_interval	 hl;
+	struct stats_mwu	 mwu;
+	const double		*x, *y;
+	size_t			 nx, ny;
+
+	c->change_pct = c->shift_pct = c->ci_low = c->ci_high = NAN;
+	c->p = c->q = NAN;
+	c->test = DETECT_TEST_NONE;
+	c->kind = DETECT_INCONCLUSIVE;
+	*up = 0;
+	if (a0->nmed > 0 && g->nmed > 0 && level0 != 0 && !isnan(level0) &&
+	    !isnan(c->level))
+		c->change_pct = (c->level - level0) / fabs(level0) * 100;
+	if (a0->nmed >= 2 && g->nmed >= 2) {
+		x = a0->medians;
+		nx = a0->nmed;
+		y = g->medians;
+		ny = g->nmed;
+		c->test = DETECT_TEST_RUNS;
+	} else if (a0->nmed > 0 && g->nmed > 0 && a0->nsamp >= 3 &&
+	    g->nsamp >= 3) {
+		x = a0->samples;
+		nx = a0->nsamp;
+		y = g->samples;
+		ny = g->nsamp;
+		c->test = DETECT_TEST_SAMPLES;
+	} else
+		return;
+	if (stats_mwu(y, ny, x, nx, STATS_TWO_SIDED, STATS_MWU_AUTO,
+	    &mwu) == -1 || stats_hl_shift(x, nx, y, ny, 0.95, &hl) == -1) {
+		c->test = DETECT_TEST_NONE;
+		return;
+	}
+	c->p = mwu.p;
+	c->kind = DETECT_UNCHANGED;
+	*up = (hl.estimate > 0) - (hl.estimate < 0);
+	if (level0 != 0 && !isnan(level0)) {
+		c->shift_pct = hl.estimate / fabs(level0) * 100;
+		c->ci_low = hl.lo / fabs(level0) * 100;
+		c->ci_high = hl.hi / fabs(level0) * 100;
+	}
+}
+
+/*
+ * Add the index row of workload (NULL: every metric) to c: the geometric
+ * mean of the better-is-higher level ratios against the first group, over
+ * the metrics that every group has with a positive level, times 1000.  No
+ * row is added when no metric qualifies.
+ */
+static void
+cmp_index(struct detect_comparison *c, const char *workload)
+{
+	struct detect_index	*row;
+	const struct detect_cell *cell;
+	double			*lsum;
+	size_t			 mi, i, n = 0;
+	int			 ok;
+
+	lsum = xcalloc(c->ngroups, sizeof(*lsum));
+	for (mi = 0; mi < c->nmetrics; mi++) {
+		if (workload != NULL &&
+		    strcmp(c->metrics[mi].workload, workload) != 0)
+			continue;
+		ok = 1;
+		for (i = 0; i < c->ngroups; i++) {
+			cell = &c->cells[mi * c->ngroups + i];
+			if (cell->runs == 0 || !(cell->level > 0))
+				ok = 0;
+		}
+		if (!ok)
+			continue;
+		for (i = 0; i < c->ngroups; i++) {
+			cell = &c->cells[mi * c->ngroups + i];
+			if (c->metrics[mi].better == BETTER_HIGHER)
+				lsum[i] += log(cell->level /
+				    c->cells[mi * c->ngroups].level);
+			else
+				lsum[i] += log(c->cells[mi * c->ngroups].level /
+				    cell->level);
+		}
+		n++;
+	}
+	if (n == 0) {
+		free(lsum);
+		return;
+	}
+	c->index = xreallocarray(c->index, c->nindex + 1, sizeof(*c->index));
+	row = &c->index[c->nindex++];
+	row->workload = workload != NULL ? xstrdup(workload) : NULL;
+	row->metrics = n;
+	row->value = lsum;
+	for (i = 0; i < c->ngroups; i++)
+		row->value[i] = 1000 * exp(lsum[i] / (double)n);
+}
+
+/*
+ * Compare groups g[0..ng) (each one run or more) metric by metric against
+ * the first; out holds a cell per metric and group and each group's
+ * index (detect_comparison_free).
+ */
+int
+detect_compare(struct store *st, struct detect_group *g, size_t ng,
+    const struct detect_params *p, struct detect_comparison *out,
+    char **cause)
+{
+	struct store_series	*ser;
+	struct cmp_metric	*ms = NULL;
+	struct detect_cell	*c;
+	double			*pv, *qv;
+	size_t			 nms = 0, nser, i, j, k, mi, np;
+	int			 up;
+
+	memset(out, 0, sizeof(*out));
+	if (ng < 2) {
+		xasprintf(cause, "a comparison needs two runs or groups");
+		return -1;
+	}
+	for (i = 0; i < ng; i++) {
+		for (j = 0; j < g[i].nruns; j++) {
+			if (store_run_series(st, g[i].runs[j], &ser,
+			    &nser) == -1) {
+				xasprintf(cause, "%s", store_errmsg(st));
+				goto fail;
+			}
+			for (k = 0; k < nser; k++) {
+				mi = cmp_metric_index(&ms, &nms, ng,
+				    &ser[k].metric);
+				cmp_acc_add(&ms[mi].acc[i], ser[k].values,
+				    ser[k].n);
+			}
+			store_series_free(ser, nser);
+		}
+	}
+	if (nms > 1)
+		qsort(ms, nms, sizeof(*ms), cmp_metric_cmp);
+
+	out->groups = g;
+	out->ngroups = ng;
+	out->nmetrics = nms;
+	out->metrics = xcalloc(nms + 1, sizeof(*out->metrics));
+	out->cells = xcalloc(nms * ng + 1, sizeof(*out->cells));
+	out->ups = xcalloc(nms * ng + 1, sizeof(*out->ups));
+	for (mi = 0; mi < nms; mi++) {
+		out->metrics[mi] = ms[mi].m;
+		for (i = 0; i < ng; i++) {
+			c = &out->cells[mi * ng + i];
+			c->runs = ms[mi].acc[i].nmed;
+			c->samples = ms[mi].acc[i].nsamp;
+			c->level = NAN;
+			if (c->runs > 0)
+				stats_median(ms[mi].acc[i].medians, c->runs,
+				    &c->level);
+		}
+		for (i = 1; i < ng; i++)
+			cmp_cell(&ms[mi].acc[0], &ms[mi].acc[i],
+			    out->cells[mi * ng].level, &out->cells[mi * ng + i],
+			    &out->ups[mi * ng + i]);
+		c = &out->cells[mi * ng];
+		c->change_pct = c->shift_pct = c->ci_low = c->ci_high = NAN;
+		c->p = c->q = NAN;
+		c->test = DETECT_TEST_NONE;
+		c->kind = DETECT_UNCHANGED;
+	}
+
+	/* BH per column, then the verdicts. */
+	pv = xcalloc(nms + 1, sizeof(*pv));
+	qv = xcalloc(nms + 1, sizeof(*qv));
+	for (i = 1; i < ng; i++) {
+		for (mi = 0, np = 0; mi < nms; mi++)
+			if (!isnan(out->cells[mi * ng + i].p))
+				pv[np++] = out->cells[mi * ng + i].p;
+		if (np > 0)
+			stats_bh(pv, np, qv);
+		for (mi = 0, np = 0; mi < nms; mi++) {
+			c = &out->cells[mi * ng + i];
+			if (isnan(c->p))
+				continue;
+			c->q = qv[np++];
+			up = out->ups[mi * ng + i];
+			if (c->q > p->fdr || up == 0 || !detect_relevant(
+			    c->shift_pct, c->ci_low, c->ci_high,
+			    p->min_change))
+				continue;
+			c->kind = (up > 0) == (out->metrics[mi].better ==
+			    BETTER_HIGHER) ? DETECT_IMPROVEMENT :
+			    DETECT_REGRESSION;
+		}
+	}
+	free(pv);
+	free(qv);
+
+	/* The index rows: each workload, then all metrics. */
+	for (mi = 0; mi < nms; mi++) {
+		if (mi > 0 && strcmp(out->metrics[mi].workload,
+		    out->metrics[mi - 1].workload) == 0)
+			continue;
+		cmp_index(out, out->metrics[mi].workload);
+	}
+	if (out->nindex != 1)
+		cmp_index(out, NULL);
+	else {
+		free(out->index[0].workload);
+		out->index[0].workload = NULL;
+	}
+	for (mi = 0; mi < nms; mi++) {
+		for (i = 0; i < ng; i++) {
+			free(ms[mi].acc[i].medians);
+			free(ms[mi].acc[i].samples);
+		}
+		free(ms[mi].acc);
+	}
+	free(ms);
+	return 0;
+
+fail:
+	for (mi = 0; mi < nms; mi++) {
+		for (i = 0; i < ng; i++) {
+			free(ms[mi].acc[i].medians);
+			free(ms[mi].acc[i].samples);
+		}
+		free(ms[mi].acc);
+		store_metric_clear(&ms[mi].m);
+	}
+	free(ms);
+	return -1;
+}
+
+void
+detect_comparison_free(struct detect_comparison *c)
+{
+	size_t	i;
+
+	for (i = 0; i < c->nmetrics; i++)
+		store_metric_clear(&c->metrics[i]);
+	free(c->metrics);
+	free(c->cells);
+	free(c->ups);
+	for (i = 0; i < c->nindex; i++) {
+		free(c->index[i].workload);
+		free(c->index[i].value);
+	}
+	free(c->index);
+	memset(c, 0, sizeof(*c));
+}
+
+/* Append one change point to *out. */
+static void
+changes_push(struct detect_change **out, size_t *n,
+    const struct store_metric *m, const char *host, const char *run,
+    const char *last_run, size_t history, const struct cp_change *cp)
+{
+	struct detect_change	*c;
+
+	*out = xreallocarray(*out, *n + 1, sizeof(**out));
+	c = &(*out)[(*n)++];
+	memset(c, 0, sizeof(*c));
+	c->metric.id = m->id;
+	c->metric.workload = xstrdup(m->workload);
+	c->metric.metric = xstrdup(m->metric);
+	c->metric.unit = xstrdup(m->unit);
+	c->metric.better = m->better;
+	c->host = xstrdup(host);
+	c->run = xstrdup(run);
+	c->last_run = xstrdup(last_run);
+	c->index = cp->index;
+	c->history = history;
+	c->cp = *cp;
+}
+
+/*
+ * The change points of every metric matching workload and metric (NULL:
+ * any) on host (NULL: each host in turn), over the medians of its
+ * complete runs, oldest first, with cp_detect() and parameters cp (NULL:
+ * its defaults).  *out is sorted by host, metric and run.
+ */
+int
+detect_changes(struct store *st, const char *host, const char *workload,
+    const char *metric, const struct cp_params *cpp,
+    struct detect_change **out, size_t *nout, char **cause)
+{
+	struct store_run_filter	 f;
+	struct store_run	*all = NULL, *runs = NULL;
+	struct store_metric	*ms = NULL;
+	struct store_series	*ser;
+	struct cp_change	*cp;
+	const char		**hosts = NULL;
+	const char		**labels;
+	int64_t			*ids;
+	double			*x;
+	size_t			 nall = 0, nruns = 0, nms = 0, nh = 0, nser, ncp;
+	size_t			 hi, mi, i, j, n;
+	int			 rc = -1;
+
+	*out = NULL;
+	*nout = 0;
+	if (store_metrics_list(st, workload, metric, &ms, &nms) == -1) {
+		xasprintf(cause, "%s", store_errmsg(st));
+		return -1;
+	}
+	memset(&f, 0, sizeof(f));
+	f.host = host;
+	if (store_runs_list(st, &f, &all, &nall) == -1) {
+		xasprintf(cause, "%s", store_errmsg(st));
+		goto out;
+	}
+	for (i = 0; i < nall; i++) {
+		for (j = 0; j < nh; j++)
+			if (strcmp(hosts[j], all[i].host_name) == 0)
+				break;
+		if (j == nh) {
+			hosts = xreallocarray(hosts, nh + 1, sizeof(*hosts));
+			hosts[nh++] = all[i].host_name;
+		}
+	}
+	for (hi = 0; hi < nh; hi++) {
+		f.host = hosts[hi];
+		f.status = RUN_COMPLETE;
+		if (store_runs_list(st, &f, &runs, &nruns) == -1) {
+			xasprintf(cause, "%s", store_errmsg(st));
+			goto out;
+		}
+		ids = xcalloc(nruns + 1, sizeof(*ids));
+		x = xcalloc(nruns + 1, sizeof(*x));
+		labels = xcalloc(nruns + 1, sizeof(*labels));
+		for (i = 0; i < nruns; i++)
+			ids[i] = runs[i].id;
+		for (mi = 0; mi < nms; mi++) {
+			if (store_metric_series(st, ms[mi].id, ids, nruns, &ser,
+			    &nser) == -1) {
+				xasprintf(cause, "%s", store_errmsg(st));
+				free(ids);
+				free(x);
+				free(labels);
+				goto out;
+			}
+			for (i = 0, n = 0; i < nser; i++) {
+				if (ser[i].n == 0 || stats_median(ser[i].values,
+				    ser[i].n, &x[n]) == -1)
+					continue;
+				labels[n++] = runs[i].label;
+			}
+			store_series_free(ser, nser);
+			if (n == 0)
+				continue;
+			if (cp_detect(x, n, cpp, &cp, &ncp) == -1) {
+				xasprintf(cause, "%s %s: change-point detection "
+				    "failed", ms[mi].workload, ms[mi].metric);
+				free(ids);
+				free(x);
+				free(labels);
+				goto out;
+			}
+			for (i = 0; i < ncp; i++)
+				changes_push(out, nout, &ms[mi], hosts[hi],
+				    labels[cp[i].index],
+				    labels[cp[i].index + cp[i].length - 1], n,
+				    &cp[i]);
+			free(cp);
+		}
+		free(ids);
+		free(x);
+		free(labels);
+		store_runs_free(runs, nruns);
+		runs = NULL;
+		nruns = 0;
+	}
+	rc = 0;
+out:
+	if (rc == -1) {
+		detect_changes_free(*out, *nout);
+		*out = NULL;
+		*nout = 0;
+	}
+	store_runs_free(runs, nruns);
+	store_runs_free(all, nall);
+	store_metrics_free(ms, nms);
+	free(hosts);
+	return rc;
+}
+
+void
+detect_changes_free(struct detect_change *c, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		store_metric_clear(&c[i].metric);
+		free(c[i].host);
+		free(c[i].run);
+		free(c[i].last_run);
+	}
+	free(c);
+}

@@ -1,0 +1,1116 @@
+/*
+ * The verdict engine: baselines, verdicts and the evidence for alerts.
+ *
+ * Design notes
+ * ------------
+ * A metric of a run is judged against a baseline: by default the last N
+ * complete runs of the same host before it ("rolling", N = [detect]
+ * baseline_runs), or a pinned, named set of runs (perfwatch baseline).
+ * Everything is computed from the samples in the store, so a check can be
+ * repeated at any time over old data and gives the same answer.
+ *
+ * 1. The run is the unit of noise (DESIGN.md, principle 2).  Iterations
+ *    of one run share its conditions, so the question is never "do these
+ *    samples differ from those?" but "is this run's level outside the
+ *    spread of the baseline's runs?".  Each run is reduced to its median
+ *    m_i and to the standard error of that median from its own spread,
+ *    se_i = sqrt(pi/2) MAD_i / sqrt(n_i).  The baseline's level is the
+ *    median of its k run medians, its between-run noise
+ *
+ *        s = max(sd(m_1..m_k) * AR1(r), median(se_i))
+ *
+ *    where AR1(r) = sqrt((1 + r) / (1 - r)) widens the noise of a baseline
+ *    whose run medians are autocorrelated (lag-1 r, clamped to [0, 0.9]:
+ *    a slow drift is not a regression, principle 5), and the within-run
+ *    floor keeps a baseline whose few medians happen to agree from
+ *    looking quieter than its own samples.
+ *
+ * 2. The verdict test.  The run's deviation d = m - level is a prediction
+ *    error: its sd is sqrt(max(s, se)^2 + s^2 pi / (2k)) (the second term
+ *    is the error of a median of k runs), and d / sd is referred to
+ *    Student's t with k - 1 degrees of freedom.  When the run has three or
+ *    more samples a Mann-Whitney U test of its samples against the
+ *    baseline's pooled samples is made as well, and p is the larger of the
+ *    two p-values (an intersection-union test: it is valid whenever either
+ *    test is, and rejects only when samples and runs both say the run is
+ *    off).  With single-iteration runs the run test alone decides.  The
+ *    p-values of all the run's metrics are adjusted together by Benjamini
+ *    and Hochberg (principle 3).  The change is d over the level, in
+ *    percent, with the 95% interval d +- t(0.975, k-1) sd.
+ *
+ *    A verdict is a regression or an improvement (by the metric's
+ *    `better`) when q <= fdr and the change is practically relevant: the
+ *    interval's far end lies beyond the floor min_change (principle 4).
+ *    This is the complement of an equivalence test: a change is dismissed
+ *    as negligible only when it is shown to be smaller than the floor, so
+ *    a true change at the floor is not lost half the time to the noise of
+ *    its estimate.  Since q <= fdr needs |d| > 2 sd, a reported change
+ *    always exceeds the measured between-run noise as well.  With fewer
+ *    than three baseline runs the verdict is inconclusive.
+ *
+ *    Why the median shift and not Hodges-Lehmann: the run test works on
+ *    one median per run, and HL between one run median and k baseline
+ *    medians is just m minus their median; the group comparison
+ *    (compare.c), where both sides have several runs, uses HL and Moses.
+ *
+ * 3. Alerts (alert.c) pool the evidence of the runs since a shift began,
+ *    a CUSUM-like sum: for runs j = 1..M since the start,
+ *
+ *        T = mean_j clip(d_j / s_j, -C, C) / sqrt(1/M + pi / (2k))
+ *
+ *    against the baseline before the start, referred to t(k - 1).  The
+ *    clip C (3 sds) caps one run's share, so one wild run can never raise
+ *    an alert alone: with C = 3 and the default level the next run must
+ *    itself lie about two noise sds out.  A run whose verdict is a
+ *    regression opens a `suspected` alert; it is `confirmed` when the
+ *    pooled test over it and the runs after it (at least confirm_runs) is
+ *    significant at confirm_alpha after Benjamini-Hochberg across the
+ *    run's metrics, beyond the floor, and the newest run leans the same
+ *    way.  So that a shift whose first run fell just short of significance
+ *    is not lost, a check with no alert open also looks back: the runs
+ *    since each of the last `window` - 1 runs are pooled against the
+ *    baseline before them (p times the starts tried), and a significant
+ *    pool opens the alert `confirmed` at once.  A suspicion is cleared
+ *    (`resolved`) when a run is back within noise (less than one sd, or
+ *    half the floor, from the old level) or after `window` runs without
+ *    confirmation; a confirmed alert is resolved when confirm_runs runs in
+ *    a row are back within noise.  Later runs update the open alert; they
+ *    do not open new ones.
+ *
+ * 4. Which runs a rolling baseline skips.  Runs inside a confirmed alert
+ *    of the metric (from its first bad run to the run that resolved or
+ *    acknowledged it, or to now while it is open) are skipped, and so are
+ *    the runs of a suspected alert while it is suspected, so that later
+ *    runs are judged against the level before the shift.  A suspicion
+ *    that is cleared gives its runs back: excluding every run that once
+ *    looked odd would make the baseline ever quieter.  An acknowledged
+ *    alert's runs stay excluded, but the runs after the acknowledgement
+ *    join the baseline: acknowledging accepts the new level.
+ *
+ * Invariants:
+ * - Re-checking a run gives the same verdicts and changes no alert: an
+ *   alert's exclusion applies to a run only when the alert was opened by
+ *   an earlier run (alerts record the run that opened them and the run
+ *   that confirmed them), and an alert advances only on a run newer than
+ *   the last run it has seen.  Outbox rows are written only by a state
+ *   change, in the transaction that writes the verdicts.
+ * - Alerts advance only for complete runs judged against the baseline in
+ *   use; a one-off --baseline or a bisect run writes verdicts only.
+ * - Nothing here speaks SQL; the store does.
+ *
+ * Measured with bench/detect (synthetic histories replayed run by run;
+ * bench/README.md has the table): see the figures quoted in
+ * bench/README.md; the defaults were chosen there.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+#include "log.h"
+#include "xmalloc.h"
+#include "detect_int.h"
+
+/* Runs fetched per store query while walking back through a history. */
+#define DETECT_CHUNK	16
+
+/* Fewest baseline runs for a verdict. */
+#define DETECT_MIN_BASE	3
+
+/* Fill p with the defaults documented in detect.h. */
+void
+detect_params_default(struct detect_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->baseline_runs = 10;
+	p->min_change = 2;
+	p->fdr = 0.05;
+	p->confirm_runs = 2;
+	p->window = 4;
+	p->confirm_alpha = 1e-3;
+	p->clip = 3;
+	p->autocorr = 1;
+	p->alerts = 1;
+}
+
+/* Parse a sink's min_state. */
+static enum detect_level
+detect_level_parse(const char *s)
+{
+	if (s != NULL && strcmp(s, "suspected") == 0)
+		return DETECT_LEVEL_SUSPECTED;
+	if (s != NULL && strcmp(s, "resolved") == 0)
+		return DETECT_LEVEL_RESOLVED;
+	return DETECT_LEVEL_CONFIRMED;
+}
+
+/*
+ * Take the [detect] keys and the [sink] sections of cfg into p (which
+ * holds the defaults or earlier settings).
+ */
+void
+detect_params_config(struct detect_params *p, const struct config *cfg)
+{
+	const char	*name, *s;
+	char		*sec;
+	size_t		 i;
+
+	p->baseline_runs = (size_t)config_get_int(cfg, "detect",
+	    "baseline_runs");
+	p->min_change = config_get_number(cfg, "detect", "min_change");
+	p->fdr = config_get_number(cfg, "detect", "fdr");
+	p->confirm_runs = (size_t)config_get_int(cfg, "detect",
+	    "confirm_runs");
+	if (p->window < p->confirm_runs + 1)
+		p->window = p->confirm_runs + 1;
+	free(p->config_baseline);
+	p->config_baseline = NULL;
+	s = config_get_str(cfg, "detect", "baseline");
+	if (s != NULL && *s != '\0' && strcmp(s, DETECT_ROLLING) != 0)
+		p->config_baseline = xstrdup(s);
+	for (i = 0; i < p->nsinks; i++) {
+		free(p->sinks[i].name);
+		free(p->sinks[i].type);
+	}
+	free(p->sinks);
+	p->sinks = NULL;
+	p->nsinks = 0;
+	for (i = 0; (name = config_sections(cfg, "sink", i)) != NULL; i++) {
+		xasprintf(&sec, "sink %s", name);
+		p->sinks = xreallocarray(p->sinks, p->nsinks + 1,
+		    sizeof(*p->sinks));
+		p->sinks[p->nsinks].name = xstrdup(name);
+		s = config_get_str(cfg, sec, "type");
+		p->sinks[p->nsinks].type = xstrdup(s != NULL ? s : "log");
+		p->sinks[p->nsinks].min_state = detect_level_parse(
+		    config_get_str(cfg, sec, "min_state"));
+		p->nsinks++;
+		free(sec);
+	}
+}
+
+/* Free what detect_params_config and the caller allocated in p. */
+void
+detect_params_clear(struct detect_params *p)
+{
+	size_t	i;
+
+	for (i = 0; i < p->nsinks; i++) {
+		free(p->sinks[i].name);
+		free(p->sinks[i].type);
+	}
+	free(p->sinks);
+	free(p->baseline);
+	free(p->config_baseline);
+	memset(p, 0, sizeof(*p));
+}
+
+const char *
+detect_kind_name(enum detect_kind k)
+{
+	switch (k) {
+	case DETECT_REGRESSION:
+		return VERDICT_REGRESSION;
+	case DETECT_IMPROVEMENT:
+		return VERDICT_IMPROVEMENT;
+	case DETECT_INCONCLUSIVE:
+		return VERDICT_INCONCLUSIVE;
+	default:
+		return VERDICT_UNCHANGED;
+	}
+}
+
+/*
+ * The name of the baseline in use when no --baseline is given: the one
+ * "perfwatch baseline use" stored, else [detect] baseline, else rolling.
+ * *name is allocated.
+ */
+int
+detect_baseline_in_use(struct store *st, const struct detect_params *p,
+    char **name)
+{
+	char	*v = NULL;
+
+	if (store_setting_get(st, DETECT_SETTING_BASELINE, &v) == 0 &&
+	    v != NULL) {
+		*name = v;
+		return 0;
+	}
+	*name = xstrdup(p->config_baseline != NULL ? p->config_baseline :
+	    DETECT_ROLLING);
+	return 0;
+}
+
+/* Order id/position pairs by id for qsort and bsearch. */
+static int
+detect_idpos_cmp(const void *a, const void *b)
+{
+	const struct detect_idpos	*x = a, *y = b;
+
+	return ((x->id > y->id) - (x->id < y->id));
+}
+
+/* Load the runs of host (by name) in start order. */
+static int
+detect_host_load(struct store *st, const char *host, struct detect_host *h)
+{
+	struct store_run_filter	f;
+	size_t			i;
+
+	memset(h, 0, sizeof(*h));
+	memset(&f, 0, sizeof(f));
+	f.host = host;
+	if (store_runs_list(st, &f, &h->runs, &h->nruns) == -1)
+		return -1;
+	h->byid = xcalloc(h->nruns + 1, sizeof(*h->byid));
+	for (i = 0; i < h->nruns; i++) {
+		h->byid[i].id = h->runs[i].id;
+		h->byid[i].pos = i;
+	}
+	qsort(h->byid, h->nruns, sizeof(*h->byid), detect_idpos_cmp);
+	return 0;
+}
+
+static void
+detect_host_free(struct detect_host *h)
+{
+	store_runs_free(h->runs, h->nruns);
+	free(h->byid);
+	memset(h, 0, sizeof(*h));
+}
+
+/* The position of run id among the host's runs; -1 if it is not one. */
+int
+detect_host_pos(const struct detect_host *h, int64_t id, size_t *pos)
+{
+	struct detect_idpos	 key, *f;
+
+	key.id = id;
+	f = bsearch(&key, h->byid, h->nruns, sizeof(*h->byid),
+	    detect_idpos_cmp);
+	if (f == NULL)
+		return -1;
+	*pos = f->pos;
+	return 0;
+}
+
+/* The label of run id of the host, or NULL. */
+const char *
+detect_host_label(const struct detect_host *h, int64_t id)
+{
+	size_t	pos;
+
+	if (id == 0 || detect_host_pos(h, id, &pos) == -1)
+		return NULL;
+	return h->runs[pos].label;
+}
+
+/*
+ * Reduce one run's samples to its median and the standard error of that
+ * median, sqrt(pi/2) MAD / sqrt(n) (0 with fewer than three samples).
+ */
+void
+detect_runstat_fill(struct detect_runstat *r, const double *v, size_t n)
+{
+	double	mad;
+
+	r->values = v;
+	r->n = n;
+	r->median = NAN;
+	r->se = 0;
+	if (n == 0 || stats_median(v, n, &r->median) == -1)
+		return;
+	if (n >= 3 && stats_mad(v, n, &mad) == 0)
+		r->se = sqrt(M_PI / 2) * mad / sqrt((double)n);
+}
+
+/* The level and between-run noise of baseline runs b[0..k), oldest first. */
+void
+detect_base_compute(struct detect_runstat *const *b, size_t k, int autocorr,
+    struct detect_base *out)
+{
+	double	*m, *se, r, floor_se = 0;
+	size_t	 i;
+
+	memset(out, 0, sizeof(*out));
+	out->k = k;
+	out->center = NAN;
+	if (k == 0)
+		return;
+	m = xreallocarray(NULL, k, sizeof(*m));
+	se = xreallocarray(NULL, k, sizeof(*se));
+	for (i = 0; i < k; i++) {
+		m[i] = b[i]->median;
+		se[i] = b[i]->se;
+	}
+	if (stats_median(m, k, &out->center) == -1)
+		out->center = NAN;
+	if (k >= 2 && stats_stddev(m, k, &out->sd) == -1)
+		out->sd = 0;
+	if (autocorr && k >= 4 && out->sd > 0 &&
+	    stats_lag1_autocorr(m, k, &r) == 0)
+		out->r1 = r;
+	if (stats_median(se, k, &floor_se) == -1)
+		floor_se = 0;
+	out->noise = out->sd * stats_ar1_inflation(out->r1);
+	if (floor_se > out->noise)
+		out->noise = floor_se;
+	out->df = k > 1 ? (double)(k - 1) : 1;
+	out->last_good = b[k - 1]->run;
+	free(m);
+	free(se);
+}
+
+/*
+ * Whether a change [lo, hi] around change (percent) reaches the floor:
+ * the interval's end on the change's side lies at or beyond it.  A change
+ * without a percentage (a level of 0) always counts.
+ */
+int
+detect_relevant(double change, double lo, double hi, double floor_pct)
+{
+	if (isnan(change))
+		return 1;
+	if (isnan(lo) || isnan(hi))
+		return fabs(change) >= floor_pct;
+	if (change >= 0)
+		return hi >= floor_pct;
+	return lo <= -floor_pct;
+}
+
+/* Change of x from level in percent; NAN when the level is 0. */
+static double
+detect_pct(double x, double level)
+{
+	if (level == 0 || isnan(level))
+		return NAN;
+	return x / fabs(level) * 100;
+}
+
+/*
+ * Whether run r is back within the noise of baseline b, seen from a shift
+ * of sign: less than one noise sd, or half the floor, toward the shift.
+ */
+int
+detect_within_noise(const struct detect_base *b,
+    const struct detect_runstat *r, int sign, double floor_pct)
+{
+	double	d, s1, pc;
+
+	d = (r->median - b->center) * sign;
+	s1 = b->noise > r->se ? b->noise : r->se;
+	if (d < s1)
+		return 1;
+	pc = detect_pct(d, b->center);
+	return !isnan(pc) && pc < floor_pct / 2;
+}
+
+/* The prediction sd of one run against baseline b. */
+static double
+detect_pred_sd(const struct detect_base *b, const struct detect_runstat *r)
+{
+	double	s1;
+
+	s1 = b->noise > r->se ? b->noise : r->se;
+	return sqrt(s1 * s1 + b->noise * b->noise * M_PI / 2 / (double)b->k);
+}
+
+/* Two-sided p of a t statistic; exact 0 or 1 for a zero sd. */
+static double
+detect_t_p(double d, double sd, double df)
+{
+	if (sd <= 0)
+		return d == 0 ? 1 : 0;
+	return 2 * stats_t_cdf(-fabs(d / sd), df);
+}
+
+/*
+ * Judge run r against baseline b into v: change, interval, p (run test,
+ * and Mann-Whitney over samples when r has three or more).
+ */
+static void
+detect_judge(const struct detect_base *b, const struct detect_runstat *r,
+    struct detect_verdict *v)
+{
+	struct stats_mwu	 mwu;
+	double			*pool, sd, d, tq;
+	size_t			 i, j, n = 0;
+
+	v->current = r->median;
+	v->reference = b->center;
+	v->noise = b->noise;
+	v->baseline_runs = b->k;
+	v->samples = r->n;
+	v->p = v->q = NAN;
+	v->ci_low = v->ci_high = NAN;
+	d = r->median - b->center;
+	v->change_pct = detect_pct(d, b->center);
+	if (b->k < DETECT_MIN_BASE) {
+		v->kind = DETECT_INCONCLUSIVE;
+		v->z = NAN;
+		return;
+	}
+	sd = detect_pred_sd(b, r);
+	v->z = sd > 0 ? d / sd : (d == 0 ? 0 : copysign(INFINITY, d));
+	v->p = detect_t_p(d, sd, b->df);
+	tq = stats_t_quantile(0.975, b->df);
+	v->ci_low = detect_pct(d - tq * sd, b->center);
+	v->ci_high = detect_pct(d + tq * sd, b->center);
+
+	if (r->n >= 3 && b->values != NULL) {
+		for (i = 0; i < b->k; i++)
+			n += b->nvalues[i];
+		if (n >= 3) {
+			pool = xreallocarray(NULL, n, sizeof(*pool));
+			for (i = 0, n = 0; i < b->k; i++)
+				for (j = 0; j < b->nvalues[i]; j++)
+					pool[n++] = b->values[i][j];
+			if (stats_mwu(r->values, r->n, pool, n, STATS_TWO_SIDED,
+			    STATS_MWU_AUTO, &mwu) == 0 && mwu.p > v->p)
+				v->p = mwu.p;
+			free(pool);
+		}
+	}
+}
+
+/* Point b's sample arrays at the runs it was computed from. */
+static void
+detect_base_samples(struct detect_base *b, struct detect_runstat *const *rs,
+    const double **vals, size_t *nvals)
+{
+	size_t	i;
+
+	for (i = 0; i < b->k; i++) {
+		vals[i] = rs[i]->values;
+		nvals[i] = rs[i]->n;
+	}
+	b->values = vals;
+	b->nvalues = nvals;
+}
+
+/*
+ * Pool runs rs[from..to] (inclusive) against baseline b into pl: the
+ * clipped, standardized mean deviation as a t statistic, and the
+ * unclipped mean change with its interval.  clip <= 0 turns clipping off.
+ */
+static void
+detect_pool_runs(const struct detect_base *b, struct detect_runstat *rs,
+    size_t from, size_t to, double clip, double floor_pct,
+    struct detect_pool *pl)
+{
+	double	s1, u, d, su = 0, sd_sum = 0, m, scale, tq, mean, half;
+	size_t	i;
+
+	memset(pl, 0, sizeof(*pl));
+	pl->base = *b;
+	pl->start = from;
+	pl->m = to - from + 1;
+	pl->p = 1;
+	if (b->k < DETECT_MIN_BASE || isnan(b->center))
+		return;
+	m = (double)pl->m;
+	for (i = from; i <= to; i++) {
+		d = rs[i].median - b->center;
+		s1 = b->noise > rs[i].se ? b->noise : rs[i].se;
+		if (s1 > 0)
+			u = d / s1;
+		else
+			u = d == 0 ? 0 : copysign(INFINITY, d);
+		if (clip > 0) {
+			if (u > clip)
+				u = clip;
+			else if (u < -clip)
+				u = -clip;
+		}
+		su += u;
+		sd_sum += d;
+		if (i == to)
+			pl->latest_sign = (d > 0) - (d < 0);
+	}
+	scale = sqrt(1 / m + M_PI / 2 / (double)b->k);
+	pl->t = su / m / scale;
+	if (isinf(pl->t) || isnan(pl->t))
+		pl->p = su == 0 ? 1 : 0;
+	else
+		pl->p = 2 * stats_t_cdf(-fabs(pl->t), b->df);
+	mean = sd_sum / m;
+	pl->sign = (mean > 0) - (mean < 0);
+	tq = stats_t_quantile(0.975, b->df);
+	half = tq * b->noise * scale;
+	pl->change_pct = detect_pct(mean, b->center);
+	pl->ci_low = detect_pct(mean - half, b->center);
+	pl->ci_high = detect_pct(mean + half, b->center);
+	pl->relevant = detect_relevant(pl->change_pct, pl->ci_low,
+	    pl->ci_high, floor_pct);
+	pl->ok = 1;
+}
+
+/*
+ * Whether the alerts of the metric exclude host position pos from the
+ * baseline of a run at position t (see the notes: "which runs a rolling
+ * baseline skips").  The alert being updated is not counted here.
+ */
+static int
+detect_excluded(const struct detect_host *h, const struct detect_work *w,
+    size_t pos, size_t t)
+{
+	const struct store_alert	*a;
+	size_t				 i, o, f, e;
+	int				 closed;
+
+	for (i = 0; i < w->nalerts; i++) {
+		a = &w->alerts[i];
+		if (a == w->open)
+			continue;
+		if (detect_host_pos(h, a->opened_run, &o) == -1 ||
+		    detect_host_pos(h, a->first_bad_run, &f) == -1 ||
+		    detect_host_pos(h, a->last_run, &e) == -1)
+			continue;
+		closed = strcmp(a->state, ALERT_RESOLVED) == 0 ||
+		    strcmp(a->state, ALERT_ACKNOWLEDGED) == 0;
+		if (o >= t)
+			continue;
+		if (closed && a->confirmed_run == 0 && t > e)
+			continue;
+		if (pos >= f && (!closed || pos <= e))
+			return 1;
+	}
+	return 0;
+}
+
+/* Whether an alert state is open (it can still change by itself). */
+static int
+detect_state_open(const char *state)
+{
+	return strcmp(state, ALERT_SUSPECTED) == 0 ||
+	    strcmp(state, ALERT_CONFIRMED) == 0;
+}
+
+/*
+ * Decide which alert of w the run at position t may update (the newest
+ * open one, if it has not seen this run yet), whether the run may open a
+ * new alert, and from where a look-back may start.
+ */
+static void
+detect_work_alerts(const struct detect_host *h, struct detect_work *w,
+    size_t t, int advance)
+{
+	struct store_alert	*a;
+	size_t			 i, e;
+	int			 newer = 1, open = 0;
+
+	w->open = NULL;
+	w->can_open = 0;
+	w->first_start = 0;
+	for (i = 0; i < w->nalerts; i++) {
+		a = &w->alerts[i];
+		if (detect_host_pos(h, a->last_run, &e) == -1)
+			continue;
+		if (e >= t)
+			newer = 0;
+		if (e + 1 > w->first_start)
+			w->first_start = e + 1;
+		if (detect_state_open(a->state)) {
+			open = 1;
+			if (e < t)
+				w->open = a;
+		}
+	}
+	if (!advance) {
+		w->open = NULL;
+		return;
+	}
+	w->can_open = newer && !open;
+	if (w->open != NULL && !newer)
+		w->open = NULL;
+}
+
+/* Append the fetched series ser[0..n) with samples to w->rs, newest first. */
+static void
+detect_work_take(struct detect_work *w, struct store_series *ser, size_t n,
+    const size_t *pos, const int *in_alert, size_t *eligible,
+    size_t *alert_runs)
+{
+	struct detect_runstat	*r;
+	size_t			 i;
+
+	for (i = 0; i < n; i++) {
+		if (ser[i].n == 0)
+			continue;
+		w->rs = xreallocarray(w->rs, w->nrs + 1, sizeof(*w->rs));
+		r = &w->rs[w->nrs++];
+		memset(r, 0, sizeof(*r));
+		r->run = ser[i].run;
+		r->pos = pos[i];
+		r->in_alert = in_alert[i];
+		detect_runstat_fill(r, ser[i].values, ser[i].n);
+		if (in_alert[i])
+			(*alert_runs)++;
+		else
+			(*eligible)++;
+	}
+}
+
+/* Keep a fetched series array alive in w until the check ends. */
+static void
+detect_work_keep(struct detect_work *w, struct store_series *ser, size_t n)
+{
+	size_t	i;
+
+	w->hist = xreallocarray(w->hist, w->nhist + n, sizeof(*w->hist));
+	for (i = 0; i < n; i++)
+		w->hist[w->nhist++] = ser[i];
+	free(ser);
+}
+
+/*
+ * Fetch the history the metric needs, walking back from the run at
+ * position t through complete runs: the runs of the open alert being
+ * updated, and enough runs outside any exclusion for the baselines of
+ * the verdict and of every look-back start (rolling: N before the
+ * earliest start; pinned: the look-back runs only).  w->rs ends up oldest
+ * first with the checked run last.
+ */
+static int
+detect_work_history(struct store *st, const struct detect_params *p,
+    const struct detect_host *h, size_t t, int pinned,
+    struct detect_work *w)
+{
+	struct store_series	*ser;
+	struct detect_runstat	 tmp;
+	int64_t			 ids[DETECT_CHUNK];
+	size_t			 pos[DETECT_CHUNK], nser, nc = 0, i, f = 0;
+	size_t			 eligible = 0, alert_runs = 0, need, look;
+	int			 in_alert[DETECT_CHUNK], inside, done = 0;
+	size_t			 q;
+
+	look = p->window > 1 ? p->window - 1 : 0;
+	if (w->open != NULL &&
+	    detect_host_pos(h, w->open->first_bad_run, &f) == -1)
+		w->open = NULL;
+	need = pinned ? look : p->baseline_runs + look;
+	for (q = t; q-- > 0 && !done;) {
+		if (strcmp(h->runs[q].status, RUN_COMPLETE) != 0)
+			continue;
+		inside = w->open != NULL && q >= f;
+		if (!inside && (detect_excluded(h, w, q, t) ||
+		    (!w->can_open && w->open == NULL && pinned)))
+			continue;
+		if (!inside && w->can_open && q < w->first_start && pinned)
+			continue;
+		ids[nc] = h->runs[q].id;
+		pos[nc] = q;
+		in_alert[nc] = inside;
+		nc++;
+		if (nc < DETECT_CHUNK && q > 0)
+			continue;
+		if (store_metric_series(st, w->cur->metric.id, ids, nc, &ser,
+		    &nser) == -1)
+			return -1;
+		detect_work_take(w, ser, nser, pos, in_alert, &eligible,
+		    &alert_runs);
+		detect_work_keep(w, ser, nser);
+		nc = 0;
+		if (w->open != NULL)
+			done = q < f && (pinned || eligible >= p->baseline_runs);
+		else
+			done = eligible >= need;
+	}
+	if (nc > 0) {
+		if (store_metric_series(st, w->cur->metric.id, ids, nc, &ser,
+		    &nser) == -1)
+			return -1;
+		detect_work_take(w, ser, nser, pos, in_alert, &eligible,
+		    &alert_runs);
+		detect_work_keep(w, ser, nser);
+	}
+	/* Newest first so far: reverse, then the checked run last. */
+	for (i = 0; i < w->nrs / 2; i++) {
+		tmp = w->rs[i];
+		w->rs[i] = w->rs[w->nrs - 1 - i];
+		w->rs[w->nrs - 1 - i] = tmp;
+	}
+	w->rs = xreallocarray(w->rs, w->nrs + 1, sizeof(*w->rs));
+	memset(&w->rs[w->nrs], 0, sizeof(w->rs[w->nrs]));
+	w->rs[w->nrs].run = w->cur->run;
+	w->rs[w->nrs].pos = t;
+	detect_runstat_fill(&w->rs[w->nrs], w->cur->values, w->cur->n);
+	w->nrs++;
+	return 0;
+}
+
+/*
+ * The rolling baseline before index end of w->rs: the last N runs there
+ * outside the open alert, into b (pointers into w->rs).  Returns k.
+ */
+static size_t
+detect_rolling(const struct detect_params *p, struct detect_work *w,
+    size_t end, struct detect_runstat **b)
+{
+	size_t	i, k = 0;
+
+	for (i = end; i-- > 0 && k < p->baseline_runs;) {
+		if (!w->rs[i].in_alert)
+			b[k++] = &w->rs[i];
+	}
+	/* Oldest first. */
+	for (i = 0; i < k / 2; i++) {
+		struct detect_runstat *tmp = b[i];
+
+		b[i] = b[k - 1 - i];
+		b[k - 1 - i] = tmp;
+	}
+	return k;
+}
+
+/* Everything a pinned baseline gives one metric. */
+struct detect_pinned {
+	struct store_series	*ser;
+	size_t			 nser;
+	struct detect_runstat	*rs;
+	struct detect_runstat	**ptr;
+	size_t			 k;
+};
+
+/* The pinned runs with samples of the metric, other than the run. */
+static int
+detect_pinned_load(struct store *st, const struct store_baseline *bl,
+    int64_t metric, int64_t run, struct detect_pinned *pn)
+{
+	size_t	i;
+
+	memset(pn, 0, sizeof(*pn));
+	if (store_metric_series(st, metric, bl->runs, bl->nruns, &pn->ser,
+	    &pn->nser) == -1)
+		return -1;
+	pn->rs = xcalloc(pn->nser + 1, sizeof(*pn->rs));
+	pn->ptr = xcalloc(pn->nser + 1, sizeof(*pn->ptr));
+	for (i = 0; i < pn->nser; i++) {
+		if (pn->ser[i].n == 0 || pn->ser[i].run == run)
+			continue;
+		pn->rs[pn->k].run = pn->ser[i].run;
+		detect_runstat_fill(&pn->rs[pn->k], pn->ser[i].values,
+		    pn->ser[i].n);
+		pn->ptr[pn->k] = &pn->rs[pn->k];
+		pn->k++;
+	}
+	return 0;
+}
+
+static void
+detect_pinned_free(struct detect_pinned *pn)
+{
+	store_series_free(pn->ser, pn->nser);
+	free(pn->rs);
+	free(pn->ptr);
+	memset(pn, 0, sizeof(*pn));
+}
+
+/*
+ * Work out one metric: its history, the verdict's baseline and test, and
+ * the pooled evidence for its alert.
+ */
+static int
+detect_metric(struct store *st, const struct detect_params *p,
+    const struct detect_host *h, size_t t, const struct store_baseline *bl,
+    int advance, struct detect_work *w)
+{
+	struct detect_pinned	  pn;
+	struct detect_runstat	**b;
+	struct detect_base	  base;
+	struct detect_pool	  pl;
+	const double		**vals;
+	size_t			 *nvals, k, i, m, last, first = 0, tries = 0;
+	int			  rc = -1;
+
+	memset(&pn, 0, sizeof(pn));
+	if (store_alerts_metric(st, h->runs[t].host, w->cur->metric.id,
+	    &w->alerts, &w->nalerts) == -1)
+		return -1;
+	detect_work_alerts(h, w, t, advance);
+	if (detect_work_history(st, p, h, t, bl != NULL, w) == -1)
+		return -1;
+	if (bl != NULL && detect_pinned_load(st, bl, w->cur->metric.id,
+	    w->cur->run, &pn) == -1)
+		return -1;
+	b = xcalloc(w->nrs + pn.k + 1, sizeof(*b));
+	vals = xcalloc(w->nrs + pn.k + 1, sizeof(*vals));
+	nvals = xcalloc(w->nrs + pn.k + 1, sizeof(*nvals));
+	last = w->nrs - 1;
+
+	/* The verdict. */
+	if (bl != NULL) {
+		k = pn.k;
+		memcpy(b, pn.ptr, k * sizeof(*b));
+	} else
+		k = detect_rolling(p, w, last, b);
+	detect_base_compute(b, k, p->autocorr, &w->base);
+	detect_base_samples(&w->base, b, vals, nvals);
+	detect_judge(&w->base, &w->rs[last], w->v);
+	w->base.values = NULL;
+	w->base.nvalues = NULL;
+
+	/* The pooled evidence. */
+	if (w->open != NULL) {
+		for (first = 0; first < last && !w->rs[first].in_alert;
+		    first++)
+			;
+		if (bl != NULL) {
+			k = pn.k;
+			memcpy(b, pn.ptr, k * sizeof(*b));
+		} else
+			k = detect_rolling(p, w, first, b);
+		detect_base_compute(b, k, p->autocorr, &base);
+		detect_pool_runs(&base, w->rs, first, last,
+		    p->confirm_runs > 1 ? p->clip : 0, p->min_change,
+		    &w->pool);
+	} else if (w->can_open) {
+		/* Starts: pools of 2 .. window runs ending with this one. */
+		for (m = 2; m <= p->window && m <= w->nrs; m++) {
+			i = w->nrs - m;
+			if (w->rs[i].pos < w->first_start)
+				break;
+			if (m < p->confirm_runs)
+				continue;
+			if (bl != NULL) {
+				k = pn.k;
+				memcpy(b, pn.ptr, k * sizeof(*b));
+			} else
+				k = detect_rolling(p, w, i, b);
+			detect_base_compute(b, k, p->autocorr, &base);
+			detect_pool_runs(&base, w->rs, i, last,
+			    p->confirm_runs > 1 ? p->clip : 0,
+			    p->min_change, &pl);
+			tries++;
+			if (pl.ok && (!w->pool.ok || pl.p < w->pool.p))
+				w->pool = pl;
+		}
+		if (p->confirm_runs <= 1) {
+			/* A single run may confirm: it is a start too. */
+			detect_pool_runs(&w->base, w->rs, last, last, 0,
+			    p->min_change, &pl);
+			tries++;
+			if (pl.ok && (!w->pool.ok || pl.p < w->pool.p))
+				w->pool = pl;
+		}
+		if (w->pool.ok) {
+			w->pool.p *= (double)tries;
+			if (w->pool.p > 1)
+				w->pool.p = 1;
+		}
+	}
+	rc = 0;
+	free(b);
+	free(vals);
+	free(nvals);
+	detect_pinned_free(&pn);
+	return rc;
+}
+
+/* Set each verdict's kind from its q, change and the metric's direction. */
+static void
+detect_classify(const struct detect_params *p, struct detect_verdict *v)
+{
+	int	up;
+
+	if (v->kind == DETECT_INCONCLUSIVE)
+		return;
+	v->kind = DETECT_UNCHANGED;
+	if (!(v->q <= p->fdr) || !detect_relevant(v->change_pct, v->ci_low,
+	    v->ci_high, p->min_change))
+		return;
+	if (v->current == v->reference)
+		return;
+	up = v->current > v->reference;
+	if (up == (v->metric.better == BETTER_HIGHER))
+		v->kind = DETECT_IMPROVEMENT;
+	else
+		v->kind = DETECT_REGRESSION;
+}
+
+/* BH over the verdicts' p and over the pooled p of the works. */
+static int
+detect_adjust(struct detect_work *w, size_t n)
+{
+	double	*p, *q;
+	size_t	 i, m = 0;
+
+	if (n == 0)
+		return 0;
+	p = xcalloc(n, sizeof(*p));
+	q = xcalloc(n, sizeof(*q));
+	for (i = 0; i < n; i++)
+		if (!isnan(w[i].v->p))
+			p[m++] = w[i].v->p;
+	if (m > 0 && stats_bh(p, m, q) == -1)
+		goto fail;
+	for (i = 0, m = 0; i < n; i++)
+		if (!isnan(w[i].v->p))
+			w[i].v->q = q[m++];
+	for (i = 0; i < n; i++)
+		p[i] = w[i].pool.ok ? w[i].pool.p : 1;
+	if (stats_bh(p, n, q) == -1)
+		goto fail;
+	for (i = 0; i < n; i++)
+		w[i].pool.q = q[i];
+	free(p);
+	free(q);
+	return 0;
+fail:
+	free(p);
+	free(q);
+	return -1;
+}
+
+/* Copy verdict v of run into the store's form. */
+static void
+detect_store_verdict(const struct detect_verdict *v, int64_t run,
+    const char *baseline, struct store_verdict *sv)
+{
+	memset(sv, 0, sizeof(*sv));
+	sv->run = run;
+	sv->metric = v->metric.id;
+	sv->verdict = (char *)detect_kind_name(v->kind);
+	sv->change_pct = v->change_pct;
+	sv->ci_low = v->ci_low;
+	sv->ci_high = v->ci_high;
+	sv->p = v->p;
+	sv->q = v->q;
+	sv->baseline = (char *)baseline;
+	sv->current = v->current;
+	sv->reference = v->reference;
+	sv->noise = v->noise;
+	sv->baseline_runs = (int)v->baseline_runs;
+}
+
+static void
+detect_work_free(struct detect_work *w)
+{
+	store_series_free(w->hist, w->nhist);
+	store_alerts_free(w->alerts, w->nalerts);
+	free(w->rs);
+	memset(w, 0, sizeof(*w));
+}
+
+/*
+ * Judge every metric of run against the baseline (p->baseline if set,
+ * else the one in use), store the verdicts, advance the alerts and queue
+ * their notifications, all in one transaction.  res is filled for the
+ * caller (detect_result_free).  On error returns -1 with *cause set and
+ * the store unchanged.
+ */
+int
+detect_check(struct store *st, int64_t run, const struct detect_params *p,
+    struct detect_result *res, char **cause)
+{
+	struct detect_host	 h;
+	struct store_baseline	 bl, *blp = NULL;
+	struct store_series	*ser = NULL;
+	struct store_verdict	*sv = NULL;
+	struct detect_work	*w = NULL;
+	size_t			 nser = 0, i, t;
+	int			 advance, rc = -1, began = 0;
+
+	memset(res, 0, sizeof(*res));
+	memset(&h, 0, sizeof(h));
+	memset(&bl, 0, sizeof(bl));
+	if (p->baseline_runs < DETECT_MIN_BASE || p->window < 2 ||
+	    p->confirm_runs < 1 || p->window < p->confirm_runs) {
+		xasprintf(cause, "bad detection parameters");
+		return -1;
+	}
+	if (store_run_get(st, run, &res->run) == -1) {
+		xasprintf(cause, "no run #%lld", (long long)run);
+		return -1;
+	}
+	if (p->baseline != NULL)
+		res->baseline = xstrdup(p->baseline);
+	else if (detect_baseline_in_use(st, p, &res->baseline) == -1)
+		goto fail_store;
+	if (strcmp(res->baseline, DETECT_ROLLING) != 0) {
+		if (store_baseline_get(st, res->baseline, &bl) == -1) {
+			xasprintf(cause, "no baseline \"%s\"", res->baseline);
+			goto out;
+		}
+		blp = &bl;
+	}
+	advance = p->alerts && p->baseline == NULL &&
+	    strcmp(res->run.status, RUN_COMPLETE) == 0 &&
+	    strcmp(res->run.trigger, "bisect") != 0;
+
+	if (store_begin(st) == -1)
+		goto fail_store;
+	began = 1;
+	if (detect_host_load(st, res->run.host_name, &h) == -1 ||
+	    detect_host_pos(&h, run, &t) == -1)
+		goto fail_store;
+	if (store_run_series(st, run, &ser, &nser) == -1)
+		goto fail_store;
+	res->alerts = advance;
+	res->v = xcalloc(nser + 1, sizeof(*res->v));
+	res->nv = nser;
+	w = xcalloc(nser + 1, sizeof(*w));
+	for (i = 0; i < nser; i++) {
+		w[i].v = &res->v[i];
+		w[i].cur = &ser[i];
+		res->v[i].metric = ser[i].metric;
+		memset(&ser[i].metric, 0, sizeof(ser[i].metric));
+		ser[i].metric.id = res->v[i].metric.id;
+		if (detect_metric(st, p, &h, t, blp, advance, &w[i]) == -1)
+			goto fail_store;
+	}
+	if (detect_adjust(w, nser) == -1)
+		goto fail_store;
+	sv = xcalloc(nser + 1, sizeof(*sv));
+	for (i = 0; i < nser; i++) {
+		detect_classify(p, &res->v[i]);
+		detect_store_verdict(&res->v[i], run, res->baseline, &sv[i]);
+		if (res->v[i].kind == DETECT_REGRESSION)
+			res->regressions++;
+		else if (res->v[i].kind == DETECT_IMPROVEMENT)
+			res->improvements++;
+		else if (res->v[i].kind == DETECT_INCONCLUSIVE)
+			res->inconclusive++;
+	}
+	if (store_verdicts_replace(st, run, sv, nser) == -1)
+		goto fail_store;
+	if (detect_alerts_advance(st, p, &h, res, w, nser, cause) == -1)
+		goto out;
+	if (store_commit(st) == -1)
+		goto fail_store;
+	began = 0;
+	rc = 0;
+	goto out;
+
+fail_store:
+	xasprintf(cause, "checking run %s: %s", res->run.label != NULL ?
+	    res->run.label : "?", store_errmsg(st));
+out:
+	if (began)
+		store_rollback(st);
+	for (i = 0; w != NULL && i < nser; i++)
+		detect_work_free(&w[i]);
+	free(w);
+	free(sv);
+	store_series_free(ser, nser);
+	store_baseline_clear(&bl);
+	detect_host_free(&h);
+	if (rc == -1)
+		detect_result_free(res);
+	return rc;
+}
+
+void
+detect_result_free(struct detect_result *res)
+{
+	size_t	i;
+
+	for (i = 0; i < res->nv; i++)
+		store_metric_clear(&res->v[i].metric);
+	free(res->v);
+	free(res->ev);
+	free(res->baseline);
+	store_run_clear(&res->run);
+	memset(res, 0, sizeof(*res));
+}

@@ -1,0 +1,189 @@
+/*
+ * detect/: the verdict engine.  It reads runs and samples from the store
+ * and writes back verdicts, alerts and outbox rows, in one transaction per
+ * checked run.  The statistical primitives it builds on are in stats.h;
+ * the method and its invariants are in the notes at the top of detect.c.
+ */
+#ifndef PERFWATCH_DETECT_H
+#define PERFWATCH_DETECT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "detect/stats.h"
+#include "store/store.h"
+
+struct config;
+
+/* The rolling baseline's name, and the setting "baseline use" writes. */
+#define DETECT_ROLLING		"rolling"
+#define DETECT_SETTING_BASELINE	"detect.baseline"
+
+enum detect_kind {
+	DETECT_UNCHANGED = 0,
+	DETECT_REGRESSION,
+	DETECT_IMPROVEMENT,
+	DETECT_INCONCLUSIVE,
+};
+
+/* A sink to queue notifications for, and the least state it wants. */
+enum detect_level {
+	DETECT_LEVEL_SUSPECTED = 0,
+	DETECT_LEVEL_CONFIRMED,
+	DETECT_LEVEL_RESOLVED,
+};
+
+struct detect_sink {
+	char			*name;
+	char			*type;		/* email, webhook, log */
+	enum detect_level	 min_state;
+};
+
+struct detect_params {
+	size_t		 baseline_runs;	/* N of the rolling baseline (10) */
+	double		 min_change;	/* practical floor, percent (2) */
+	double		 fdr;		/* BH level of a run's verdicts (0.05) */
+	size_t		 confirm_runs;	/* fewest runs that confirm (2) */
+	size_t		 window;	/* most runs an alert stays suspected,
+					   and starts looked back at (4) */
+	double		 confirm_alpha;	/* BH level of the pooled test (1e-3) */
+	double		 clip;		/* one run's share cap, in sds (3) */
+	int		 autocorr;	/* widen noise by lag-1 autocorr. (1) */
+	char		*baseline;	/* this check only: pinned name, or
+					   NULL for the baseline in use */
+	char		*config_baseline; /* [detect] baseline; NULL: rolling */
+	int		 alerts;	/* advance alerts, queue outbox (1) */
+	struct detect_sink *sinks;	/* configured [sink] sections */
+	size_t		 nsinks;
+	int64_t		 now;		/* clock for alerts and outbox; 0: now */
+};
+
+/* The verdict on one metric of the checked run. */
+struct detect_verdict {
+	struct store_metric	 metric;
+	enum detect_kind	 kind;
+	double			 change_pct;	/* NAN when the level is 0 */
+	double			 ci_low;	/* 95% interval, percent */
+	double			 ci_high;
+	double			 p;		/* NAN when inconclusive */
+	double			 q;		/* BH over the run's metrics */
+	double			 current;	/* the run's median */
+	double			 reference;	/* baseline level */
+	double			 noise;		/* between-run sd, metric unit */
+	double			 z;		/* (current - reference) / sd */
+	size_t			 baseline_runs;
+	size_t			 samples;
+	int64_t			 alert;		/* open alert after the check */
+	const char		*alert_state;	/* its state, or NULL */
+};
+
+/* An alert state change made by one check. */
+struct detect_event {
+	int64_t		 alert;
+	size_t		 verdict;	/* index into the result's verdicts */
+	const char	*from;		/* NULL for a new alert */
+	const char	*to;
+	const char	*direction;	/* regression or improvement */
+	double		 change_pct;
+};
+
+struct detect_result {
+	struct store_run	 run;
+	char			*baseline;	/* "rolling" or a pinned name */
+	int			 alerts;	/* 1 if alerts were advanced */
+	struct detect_verdict	*v;
+	size_t			 nv;
+	struct detect_event	*ev;
+	size_t			 nev;
+	size_t			 regressions;
+	size_t			 improvements;
+	size_t			 inconclusive;
+};
+
+/* One column of a comparison: a run, or a group of runs. */
+struct detect_group {
+	char		*name;
+	int64_t		*runs;
+	size_t		 nruns;
+};
+
+enum detect_test {
+	DETECT_TEST_NONE = 0,	/* too little to test */
+	DETECT_TEST_RUNS,	/* Mann-Whitney over run medians */
+	DETECT_TEST_SAMPLES,	/* one run each: over their samples */
+};
+
+/* One metric of one group against the first group. */
+struct detect_cell {
+	size_t		 runs;		/* runs with samples of the metric */
+	size_t		 samples;
+	double		 level;		/* median of the run medians */
+	double		 change_pct;	/* of the level, against the first */
+	double		 shift_pct;	/* Hodges-Lehmann shift, percent */
+	double		 ci_low;		/* its Moses 95% interval */
+	double		 ci_high;
+	double		 p;
+	double		 q;
+	enum detect_test test;
+	enum detect_kind kind;
+};
+
+/* An index row: per workload, then one over every metric (NULL). */
+struct detect_index {
+	char			*workload;	/* NULL: all metrics */
+	size_t			 metrics;	/* metrics that went in */
+	double			*value;		/* per group */
+};
+
+struct detect_comparison {
+	struct detect_group	*groups;	/* borrowed from the caller */
+	size_t			 ngroups;
+	struct store_metric	*metrics;
+	size_t			 nmetrics;
+	struct detect_cell	*cells;		/* nmetrics * ngroups */
+	int			*ups;		/* sign of each cell's shift */
+	struct detect_index	*index;
+	size_t			 nindex;
+};
+
+/* A change point in one metric's history of run medians. */
+struct detect_change {
+	struct store_metric	 metric;
+	char			*host;
+	char			*run;		/* label of its first run */
+	char			*last_run;	/* label of its last run */
+	size_t			 index;		/* in the metric's history */
+	size_t			 history;	/* runs in the history */
+	struct cp_change	 cp;
+};
+
+/* detect.c */
+void		 detect_params_default(struct detect_params *);
+void		 detect_params_config(struct detect_params *,
+		    const struct config *);
+void		 detect_params_clear(struct detect_params *);
+int		 detect_check(struct store *, int64_t run,
+		    const struct detect_params *, struct detect_result *,
+		    char **cause);
+void		 detect_result_free(struct detect_result *);
+int		 detect_baseline_in_use(struct store *,
+		    const struct detect_params *, char **name);
+const char	*detect_kind_name(enum detect_kind);
+
+/* alert.c */
+int		 detect_alert_ack(struct store *, int64_t alert,
+		    const struct detect_params *, char **cause);
+char		*detect_attribution(struct store *, const struct store_alert *);
+
+/* compare.c */
+int		 detect_compare(struct store *, struct detect_group *, size_t,
+		    const struct detect_params *, struct detect_comparison *,
+		    char **cause);
+void		 detect_comparison_free(struct detect_comparison *);
+int		 detect_changes(struct store *, const char *host,
+		    const char *workload, const char *metric,
+		    const struct cp_params *, struct detect_change **,
+		    size_t *, char **cause);
+void		 detect_changes_free(struct detect_change *, size_t);
+
+#endif

@@ -1,0 +1,105 @@
+/*
+ * Internals shared by detect.c (statistics and the check), alert.c (the
+ * alert state machine and the outbox) and compare.c.  Nothing outside
+ * detect/ includes this header.
+ */
+#ifndef PERFWATCH_DETECT_INT_H
+#define PERFWATCH_DETECT_INT_H
+
+#include <json.h>
+
+#include "detect.h"
+
+/* One run of one metric. */
+struct detect_runstat {
+	int64_t		 run;
+	size_t		 pos;		/* in the host's run order */
+	double		 median;
+	double		 se;		/* of the median, from within-run spread */
+	const double	*values;	/* borrowed from a store_series */
+	size_t		 n;
+	int		 in_alert;	/* inside the open alert being updated */
+};
+
+/* What a set of baseline runs says about one metric. */
+struct detect_base {
+	size_t		 k;		/* runs */
+	double		 center;	/* median of their medians */
+	double		 sd;		/* sd of their medians */
+	double		 r1;		/* lag-1 autocorrelation used */
+	double		 noise;		/* effective between-run sd */
+	double		 df;		/* k - 1 */
+	int64_t		 last_good;	/* the newest baseline run, 0: none */
+	const double	**values;	/* every run's samples, for Mann-Whitney */
+	const size_t	*nvalues;
+};
+
+/* The runs since a shift began, pooled against the baseline before it. */
+struct detect_pool {
+	int		 ok;		/* computed */
+	size_t		 start;		/* index of its first run */
+	size_t		 m;		/* runs pooled */
+	double		 t;		/* clipped, standardized */
+	double		 p;		/* two-sided, times the starts tried */
+	double		 q;		/* BH over the run's metrics */
+	double		 change_pct;	/* unclipped mean change */
+	double		 ci_low;
+	double		 ci_high;
+	int		 sign;		/* of the mean change: -1, 0, +1 */
+	int		 latest_sign;	/* of the newest run's change */
+	int		 relevant;	/* beyond the practical floor */
+	struct detect_base base;
+};
+
+/* Everything the check works out for one metric of the run. */
+struct detect_work {
+	struct detect_verdict	*v;
+	struct store_series	*cur;		/* the run's samples */
+	struct store_series	*hist;		/* fetched history, owned */
+	size_t			 nhist;
+	struct detect_runstat	*rs;		/* oldest first; last: the run */
+	size_t			 nrs;
+	struct detect_base	 base;		/* the verdict's baseline */
+	struct store_alert	*alerts;	/* of this metric and host */
+	size_t			 nalerts;
+	struct store_alert	*open;		/* open alert to update, or NULL */
+	int			 can_open;	/* the run may open an alert */
+	size_t			 first_start;	/* earliest look-back start */
+	struct detect_pool	 pool;
+};
+
+/* The host's runs in start order, for positions and labels. */
+struct detect_host {
+	struct store_run	*runs;
+	size_t			 nruns;
+	struct detect_idpos	*byid;		/* sorted by run id */
+};
+
+struct detect_idpos {
+	int64_t		 id;
+	size_t		 pos;
+};
+
+/* detect.c */
+int		 detect_host_pos(const struct detect_host *, int64_t id,
+		    size_t *pos);
+const char	*detect_host_label(const struct detect_host *, int64_t id);
+void		 detect_runstat_fill(struct detect_runstat *, const double *,
+		    size_t);
+void		 detect_base_compute(struct detect_runstat *const *, size_t,
+		    int autocorr, struct detect_base *);
+int		 detect_within_noise(const struct detect_base *,
+		    const struct detect_runstat *, int sign, double floor_pct);
+int		 detect_relevant(double change, double lo, double hi,
+		    double floor_pct);
+
+/* alert.c */
+int		 detect_alerts_advance(struct store *,
+		    const struct detect_params *, const struct detect_host *,
+		    struct detect_result *, struct detect_work *, size_t,
+		    char **cause);
+int		 detect_outbox_queue(struct store *,
+		    const struct detect_params *, const struct store_alert *,
+		    json_t *payload);
+
+#endif
