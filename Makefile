@@ -14,6 +14,9 @@ MANDIR	?= $(PREFIX)/share/man
 SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 DOCDIR	?= $(PREFIX)/share/doc/perfwatch
 EXAMPLEDIR ?= $(PREFIX)/share/perfwatch
+SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
+SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
+TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
 DESTDIR	?=
 
 BUILD	?= build
@@ -148,17 +151,28 @@ install: all
 	    for f in man/*.$$s; do [ -f "$$f" ] || continue; \
 	        install -d $(DESTDIR)$(MANDIR)/man$$s; \
 	        install -m 0644 $$f $(DESTDIR)$(MANDIR)/man$$s/; done; done
-	install -d $(DESTDIR)$(SYSCONFDIR)/perfwatch $(DESTDIR)$(EXAMPLEDIR)
-	for f in etc/*; do [ -f "$$f" ] || continue; \
-	    install -m 0644 $$f $(DESTDIR)$(EXAMPLEDIR)/; done
-	if [ -f etc/perfwatch.conf ] && \
-	    [ ! -f $(DESTDIR)$(SYSCONFDIR)/perfwatch/perfwatch.conf ]; then \
-	    install -m 0644 etc/perfwatch.conf $(DESTDIR)$(SYSCONFDIR)/perfwatch/; fi
-	install -d $(DESTDIR)$(PREFIX)/lib/systemd/system $(DESTDIR)$(PREFIX)/etc/rc.d
-	for f in systemd/*; do [ -f "$$f" ] || continue; \
-	    install -m 0644 $$f $(DESTDIR)$(PREFIX)/lib/systemd/system/; done
-	for f in rc.d/*; do [ -f "$$f" ] || continue; \
-	    install -m 0755 $$f $(DESTDIR)$(PREFIX)/etc/rc.d/; done
+	install -d $(DESTDIR)$(SYSCONFDIR)/perfwatch/profiles \
+	    $(DESTDIR)$(EXAMPLEDIR)/profiles $(DESTDIR)$(EXAMPLEDIR)/examples
+	install -m 0644 etc/perfwatch.conf $(DESTDIR)$(EXAMPLEDIR)/
+	install -m 0644 etc/profiles/*.conf $(DESTDIR)$(EXAMPLEDIR)/profiles/
+	install -m 0644 etc/examples/* $(DESTDIR)$(EXAMPLEDIR)/examples/
+	[ -f $(DESTDIR)$(SYSCONFDIR)/perfwatch/perfwatch.conf ] || \
+	    install -m 0644 etc/perfwatch.conf $(DESTDIR)$(SYSCONFDIR)/perfwatch/
+	for f in etc/profiles/*.conf; do \
+	    [ -f $(DESTDIR)$(SYSCONFDIR)/perfwatch/profiles/$${f##*/} ] || \
+	    install -m 0644 $$f $(DESTDIR)$(SYSCONFDIR)/perfwatch/profiles/; done
+	if [ "$$(uname -s)" = FreeBSD ]; then \
+	    install -d $(DESTDIR)$(PREFIX)/etc/rc.d; \
+	    install -m 0755 rc.d/perfwatchd $(DESTDIR)$(PREFIX)/etc/rc.d/; \
+	elif [ -f systemd/perfwatchd.service ]; then \
+	    install -d $(DESTDIR)$(SYSTEMDDIR) $(DESTDIR)$(SYSUSERSDIR) \
+	        $(DESTDIR)$(TMPFILESDIR); \
+	    install -m 0644 systemd/perfwatchd.service $(DESTDIR)$(SYSTEMDDIR)/; \
+	    install -m 0644 systemd/perfwatch.sysusers \
+	        $(DESTDIR)$(SYSUSERSDIR)/perfwatch.conf; \
+	    install -m 0644 systemd/perfwatch.tmpfiles \
+	        $(DESTDIR)$(TMPFILESDIR)/perfwatch.conf; \
+	fi
 
 clean:
 	rm -rf build build-asan build-fuzz
