@@ -36,6 +36,7 @@
 #include <ini.h>
 
 #include "config.h"
+#include "cron.h"
 #include "log.h"
 #include "perfwatch.h"
 #include "timefmt.h"
@@ -98,6 +99,8 @@ static const struct config_key config_keys[] = {
 	  .def = "perfwatch" },
 	{ .section = "perfwatch", .key = "group", .type = CONFIG_STRING,
 	  .def = "perfwatch" },
+	{ .section = "perfwatch", .key = "allow_root", .type = CONFIG_BOOL,
+	  .def = "no" },
 	{ .section = "perfwatch", .key = "socket", .type = CONFIG_PATH,
 	  .def = "/run/perfwatch/perfwatchd.sock" },
 	{ .section = "perfwatch", .key = "log_level", .type = CONFIG_ENUM,
@@ -786,6 +789,7 @@ config_parse_value(const struct config_key *k, const char *s,
 	char		 lo[TIMEFMT_DURATION_LEN], hi[TIMEFMT_DURATION_LEN];
 	char		*shown, *words, **items;
 	const char	*why, *none;
+	struct cron	 cron;
 	int64_t		 n;
 	double		 d;
 	size_t		 i, len;
@@ -894,6 +898,11 @@ config_parse_value(const struct config_key *k, const char *s,
 		break;
 	case CONFIG_CRON:
 		fields = config_check_cron(s);
+		if (fields == 0 && cron_parse(s, &cron, &words) == -1) {
+			/* The shape is right; a value is not. */
+			*what = words;
+			break;
+		}
 		if (fields > 0)
 			xasprintf(what, "expected 5 fields (minute hour day "
 			    "month weekday), @hourly, @daily or @weekly%s, "
