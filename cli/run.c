@@ -3,6 +3,7 @@
  *
  *   run [--profile P] [--workload GLOB]... [--iterations N] [--label L]
  *       [--trigger T] [--detail TEXT] [--json] [--no-check]
+ *       [--git-commit NAME=ID]... [--progress]
  *
  * The workloads are the [workload "name"] sections of the profile file
  * (etc/profiles/NAME.conf) and of the configuration, which wins key by
@@ -56,6 +57,9 @@ struct run_opts {
 	const char	 *detail;
 	int		  json;
 	int		  check;
+	/* For perfwatchd: see run_git_commit() and run_progress(). */
+	json_t		 *git_commits;
+	int		  progress;
 };
 
 static volatile sig_atomic_t run_signal;
@@ -65,6 +69,77 @@ run_on_signal(int sig)
 {
 	run_signal = sig;
 	wl_abort();
+}
+
+/*
+ * Options for perfwatchd, which starts this command as its child.
+ *
+ * --git-commit NAME=ID (repeatable) records the commit of a watched
+ * repository that the run measures, in the run's git_commits as a JSON
+ * object {"NAME": "ID", ...}.  --progress writes one line to stderr when
+ * the run is created and before each step:
+ *
+ *   perfwatch-progress {"run":"LABEL","step":3,"steps":10,
+ *       "workload":"sys.pipe","iteration":2,"count":5,"warmup":false}
+ *
+ * (step 0 at creation, without workload), so that the daemon can say
+ * what its child is doing.
+ */
+#define RUN_PROGRESS_PREFIX	"perfwatch-progress "
+
+/* Add one --git-commit NAME=ID to the run's commits. */
+static int
+run_git_commit(struct run_opts *o, const char *arg)
+{
+	const char	*eq = strchr(arg, '=');
+	char		*name;
+	size_t		 i, n;
+
+	if (eq == NULL || eq == arg || eq[1] == '\0') {
+		fprintf(stderr, "perfwatch: --git-commit: expected NAME=ID, got "
+		    "\"%s\"\n", arg);
+		return -1;
+	}
+	n = strlen(eq + 1);
+	for (i = 0; i < n; i++)
+		if (strchr("0123456789abcdef", eq[1 + i]) == NULL)
+			break;
+	if (n < 4 || n > 64 || i < n) {
+		fprintf(stderr, "perfwatch: --git-commit: \"%s\" is not a "
+		    "commit id (4 to 64 lowercase hex digits)\n", eq + 1);
+		return -1;
+	}
+	if (o->git_commits == NULL)
+		o->git_commits = json_object();
+	name = xstrndup(arg, eq - arg);
+	json_object_set_new(o->git_commits, name, json_string(eq + 1));
+	free(name);
+	return 0;
+}
+
+/* Write a --progress line: the run and, for a step, what it measures. */
+static void
+run_progress(const struct run_opts *o, const char *label, size_t step,
+    size_t nsteps, const char *workload, const struct wl_step *s)
+{
+	json_t	*j;
+	char	*text;
+
+	if (!o->progress)
+		return;
+	j = json_pack("{s:s, s:I, s:I}", "run", label, "step",
+	    (json_int_t)step, "steps", (json_int_t)nsteps);
+	if (workload != NULL && s != NULL) {
+		json_object_set_new(j, "workload", json_string(workload));
+		json_object_set_new(j, "iteration", json_integer(s->iteration));
+		json_object_set_new(j, "count", json_integer(s->count));
+		json_object_set_new(j, "warmup", json_boolean(s->warmup));
+	}
+	text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	fprintf(stderr, RUN_PROGRESS_PREFIX "%s\n", text);
+	fflush(stderr);
+	free(text);
+	json_decref(j);
 }
 
 /* Find a profile: a path, or NAME.conf in the profile directories. */
@@ -324,6 +399,8 @@ parse_run_opts(struct run_opts *o, int argc, char **argv)
 		{ "detail", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "no-check", no_argument, NULL, 'N' },
+		{ "git-commit", required_argument, NULL, 'g' },
+		{ "progress", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
 	char	*end;
@@ -382,6 +459,13 @@ parse_run_opts(struct run_opts *o, int argc, char **argv)
 		case 'N':
 			o->check = 0;
 			break;
+		case 'g':
+			if (run_git_commit(o, optarg) == -1)
+				return -1;
+			break;
+		case 'P':
+			o->progress = 1;
+			break;
 		default:
 			return -1;
 		}
@@ -394,7 +478,8 @@ cmd_run(struct cli *c, int argc, char **argv)
 {
 	const char		*usage = "run [--profile P] [--workload GLOB]... "
 				    "[--iterations N] [--label L] [--trigger T] "
-				    "[--detail TEXT] [--json] [--no-check]";
+				    "[--detail TEXT] [--json] [--no-check] "
+				    "[--git-commit NAME=ID]... [--progress]";
 	struct run_opts		 o;
 	struct run_job		*jobs = NULL;
 	const struct wl_params	**pp = NULL;
@@ -418,6 +503,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 
 	if (parse_run_opts(&o, argc, argv) == -1) {
 		free(o.globs);
+		json_decref(o.git_commits);
 		return cli_usage(usage);
 	}
 	if (o.profile == NULL)
@@ -510,14 +596,19 @@ cmd_run(struct cli *c, int argc, char **argv)
 	r.status = RUN_RUNNING;
 	qtext = json_dumps(quiet, JSON_COMPACT | JSON_SORT_KEYS);
 	r.quiet = qtext;
+	if (o.git_commits != NULL)
+		r.git_commits = json_dumps(o.git_commits, JSON_COMPACT |
+		    JSON_SORT_KEYS);
 	run = store_run_create(st, &r, &cause);
 	free(qtext);
+	free(r.git_commits);
 	if (run == -1) {
 		fprintf(stderr, "perfwatch: %s\n", cause);
 		rc = EXIT_DATAERR;
 		goto out;
 	}
 	log_info("run %s: %zu workloads, %zu steps", label, njobs, nsteps);
+	run_progress(&o, label, 0, nsteps, NULL, NULL);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = run_on_signal;
@@ -536,6 +627,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 		    steps[i].warmup ? "warm-up " : "", steps[i].iteration,
 		    steps[i].count);
 		wl_progress_show(pr, i, what);
+		run_progress(&o, label, i + 1, nsteps, j->name, &steps[i]);
 		memset(&res, 0, sizeof(res));
 		if (wl_run_iteration(j->wl, &j->params, &res, &cause) == -1) {
 			log_warnx("%s: %s", j->name, cause);
@@ -606,6 +698,7 @@ out:
 	sysinfo_snapshot_free(snap);
 	json_decref(quiet);
 	free(o.globs);
+	json_decref(o.git_commits);
 	free(path);
 	free(label);
 	free(work);
