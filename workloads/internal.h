@@ -41,7 +41,9 @@ typedef int (*wl_loop_body)(void *, uint64_t, char **);
 struct wl_loop {
 	uint64_t	count;		/* iterations done */
 	double		elapsed;	/* seconds they took */
+	double		cpu;		/* CPU seconds of the process meanwhile */
 	double		rate;		/* iterations a second (see util.c) */
+	double		wall_rate;	/* count / elapsed */
 	size_t		slices;		/* time slices the rate is a median of */
 };
 
@@ -56,8 +58,9 @@ int		 wl_write_full(int, const void *, size_t);
 int		 wl_emit(int, const char *, double, const char *, enum better);
 int		 wl_note(int, const char *, ...)
 		     __attribute__((format(printf, 2, 3)));
-int		 wl_timed_loop(double, wl_loop_body, void *, struct wl_loop *,
-		     char **);
+#define WL_LOOP_CPU	0x1	/* rates per CPU second, not wall second */
+int		 wl_timed_loop(double, int, wl_loop_body, void *,
+		     struct wl_loop *, char **);
 int		 wl_loop_report(int, const char *, const char *, double,
 		     const struct wl_loop *, char **);
 void		 wl_mean_sd(const double *, size_t, double *, double *);

@@ -20,7 +20,12 @@
  *   sys.pipe      write 512 bytes to a pipe and read them back, in one
  *                 process.                                      lps
  *   sys.context1  two processes pass an incrementing integer back and
- *                 forth over two pipes; one round trip a loop.  lps
+ *                 forth over two pipes; one round trip a loop.  On
+ *                 Linux both are pinned to the CPU the workload starts
+ *                 on: left to the scheduler the pair lands on one CPU
+ *                 or on two from run to run, and the figure jumps
+ *                 tenfold between the two (a switch on one CPU versus
+ *                 a cross-CPU wake-up).                         lps
  *   sys.spawn     fork(), the child exits, the parent waits.    lps
  *   sys.shell1    /bin/sh runs a script of sort, od, grep, tee and wc
  *   sys.shell8    over a generated text file; 1 or 8 concurrent copies
@@ -31,8 +36,12 @@
  *                 a loop, as UnixBench's "System Call Overhead".  lps
  *
  * All rates are higher-is-better, medians over time slices of the loop
- * (see wl_timed_loop in util.c); each leaves a note with the loop count
- * and the time it took.
+ * (see wl_timed_loop in util.c); each leaves a note with the loop count,
+ * the time and the plain wall-clock rate.  The loops that never wait
+ * (fcopy*, pipe, syscall; dhrystone and whetstone too) count per second
+ * of the CPU time they received, equal to the wall-clock rate UnixBench
+ * reports on an idle machine; the others (execl, context1, spawn, shell*)
+ * wait by nature and count per wall-clock second.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -40,6 +49,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __linux__
+#include <sched.h>
+#endif
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,7 +144,7 @@ wl_execl_run(const struct wl_params *p, int out, char **cause)
 {
 	struct wl_loop	loop;
 
-	if (wl_timed_loop(p->duration, execl_body, NULL, &loop, cause) == -1)
+	if (wl_timed_loop(p->duration, 0, execl_body, NULL, &loop, cause) == -1)
 		return -1;
 	return wl_loop_report(out, "lps", "lps", 1, &loop, cause);
 }
@@ -209,7 +221,8 @@ fcopy_run(const struct wl_params *p, int out, size_t bufsize, int blocks,
 		xasprintf(cause, "lseek %s: %s", FCOPY_SRC, strerror(errno));
 		goto out;
 	}
-	if (wl_timed_loop(p->duration, fcopy_body, &fc, &loop, cause) == -1)
+	if (wl_timed_loop(p->duration, WL_LOOP_CPU, fcopy_body, &fc, &loop,
+	    cause) == -1)
 		goto out;
 	rc = wl_loop_report(out, "kbps", "KBps", bufsize / 1024.0, &loop,
 	    cause);
@@ -271,7 +284,8 @@ wl_pipe_run(const struct wl_params *p, int out, char **cause)
 		xasprintf(cause, "pipe: %s", strerror(errno));
 		return -1;
 	}
-	rc = wl_timed_loop(p->duration, pipe_body, fds, &loop, cause);
+	rc = wl_timed_loop(p->duration, WL_LOOP_CPU, pipe_body, fds, &loop,
+	    cause);
 	close(fds[0]);
 	close(fds[1]);
 	if (rc == -1)
@@ -330,14 +344,38 @@ context_partner(int in, int out)
 	}
 }
 
+/* Pin this process (and children forked later) to its CPU; the CPU. */
+static int
+pin_here(void)
+{
+#ifdef __linux__
+	cpu_set_t	set;
+	int		cpu;
+
+	if ((cpu = sched_getcpu()) == -1)
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) == -1)
+		return -1;
+	return cpu;
+#else
+	return -1;
+#endif
+}
+
 int
 wl_context1_run(const struct wl_params *p, int out, char **cause)
 {
 	struct context	cx;
 	struct wl_loop	loop;
-	int		down[2], up[2], rc;
+	int		down[2], up[2], rc, cpu;
 	pid_t		pid;
 
+	if ((cpu = pin_here()) != -1)
+		wl_note(out, "both processes on CPU %d", cpu);
+	else
+		wl_note(out, "processes not pinned to one CPU");
 	if (pipe(down) == -1) {
 		xasprintf(cause, "pipe: %s", strerror(errno));
 		return -1;
@@ -367,7 +405,7 @@ wl_context1_run(const struct wl_params *p, int out, char **cause)
 	cx.from_child = up[0];
 	cx.next = 0;
 	errno = 0;
-	rc = wl_timed_loop(p->duration, context_body, &cx, &loop, cause);
+	rc = wl_timed_loop(p->duration, 0, context_body, &cx, &loop, cause);
 	close(down[1]);
 	close(up[0]);
 	if (rc == -1) {
@@ -405,7 +443,7 @@ wl_spawn_run(const struct wl_params *p, int out, char **cause)
 {
 	struct wl_loop	loop;
 
-	if (wl_timed_loop(p->duration, spawn_body, NULL, &loop, cause) == -1)
+	if (wl_timed_loop(p->duration, 0, spawn_body, NULL, &loop, cause) == -1)
 		return -1;
 	return wl_loop_report(out, "lps", "lps", 1, &loop, cause);
 }
@@ -489,7 +527,8 @@ shell_run(const struct wl_params *p, int out, int copies, char **cause)
 
 	if (shell_setup(cause) == -1)
 		return -1;
-	if (wl_timed_loop(p->duration, shell_body, &copies, &loop, cause) == -1)
+	if (wl_timed_loop(p->duration, 0, shell_body, &copies, &loop,
+	    cause) == -1)
 		return -1;
 	return wl_loop_report(out, "lpm", "lpm", 60, &loop, cause);
 }
@@ -532,7 +571,8 @@ wl_syscall_run(const struct wl_params *p, int out, char **cause)
 {
 	struct wl_loop	loop;
 
-	if (wl_timed_loop(p->duration, syscall_body, NULL, &loop, cause) == -1)
+	if (wl_timed_loop(p->duration, WL_LOOP_CPU, syscall_body, NULL, &loop,
+	    cause) == -1)
 		return -1;
 	return wl_loop_report(out, "lps", "lps", 1, &loop, cause);
 }

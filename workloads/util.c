@@ -6,8 +6,10 @@
  * read once per batch, never per iteration, and the batch grows until it
  * lasts at least a millisecond, so timer cost is lost in the noise; every
  * rate is iterations over the time they actually took, measured at batch
- * ends, so overshooting the duration biases nothing; and the reported
- * rate is a median over time slices, robust to short interference.
+ * ends, so overshooting the duration biases nothing; the reported rate
+ * is a median over time slices, robust to short interference; and loops
+ * that never wait may count the CPU time they received instead of the
+ * wall clock, which other processes on the machine cannot move.
  */
 #include <sys/resource.h>
 #include <sys/time.h>
@@ -166,24 +168,44 @@ wl_note(int fd, const char *fmt, ...)
 	return wl_write_full(fd, line, 3 + n);
 }
 
+/* CPU seconds used so far by this process, all its threads. */
+static double
+process_cpu(void)
+{
+	struct timespec	ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == -1)
+		return wl_cpu_seconds(RUSAGE_SELF);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 /*
- * Run body in batches until duration seconds have passed, and take the
- * rate: the loop is cut into LOOP_SLICES slices of equal time (each a
- * whole number of batches, timed exactly), and the rate is the median of
- * the slices' rates, so a burst of interference shorter than half the
- * duration does not move it.  With fewer than three slices (a loop much
- * slower than the duration) it is the count over the elapsed time.
+ * Run body in batches until duration seconds (wall clock) have passed,
+ * and take the rate.  The loop is cut into LOOP_SLICES slices of equal
+ * time, each a whole number of batches timed exactly, and the rate is the
+ * median of the slices' rates, so a burst of interference shorter than
+ * half the duration does not move it; with fewer than three slices (a
+ * loop much slower than the duration) it is the count over the time.
+ *
+ * With WL_LOOP_CPU the time is the CPU time the process received rather
+ * than the wall clock: for a loop that never waits (one process, no
+ * blocking) the two agree on an idle machine, and the CPU time does not
+ * count the moments other processes held the CPU.  loop->wall_rate keeps
+ * the plain wall-clock rate either way.
  */
 int
-wl_timed_loop(double duration, wl_loop_body body, void *arg,
+wl_timed_loop(double duration, int flags, wl_loop_body body, void *arg,
     struct wl_loop *loop, char **cause)
 {
 	double		start, t0, t1, slice_start, slice_len;
+	double		cpu_start, c1 = 0, slice_cpu = 0, span;
 	double		rates[LOOP_SLICES + 1];
 	uint64_t	batch = 1, done = 0, slice_count = 0;
 	size_t		n = 0;
+	int		use_cpu = flags & WL_LOOP_CPU;
 
 	slice_len = duration / LOOP_SLICES;
+	cpu_start = slice_cpu = process_cpu();
 	start = slice_start = t1 = wl_now();
 	for (;;) {
 		t0 = t1;
@@ -192,9 +214,14 @@ wl_timed_loop(double duration, wl_loop_body body, void *arg,
 		done += batch;
 		slice_count += batch;
 		t1 = wl_now();
+		if (use_cpu)
+			c1 = process_cpu();
 		if (t1 - slice_start >= slice_len && n < nitems(rates)) {
-			rates[n++] = slice_count / (t1 - slice_start);
+			span = use_cpu ? c1 - slice_cpu : t1 - slice_start;
+			if (span > 0)
+				rates[n++] = slice_count / span;
 			slice_start = t1;
+			slice_cpu = c1;
 			slice_count = 0;
 		}
 		if (t1 - start >= duration)
@@ -204,12 +231,15 @@ wl_timed_loop(double duration, wl_loop_body body, void *arg,
 	}
 	loop->count = done;
 	loop->elapsed = t1 - start;
+	loop->cpu = (use_cpu ? c1 : process_cpu()) - cpu_start;
+	loop->wall_rate = done / loop->elapsed;
 	loop->slices = n;
-	if (n >= 3) {
-		/* The loop's start is in the first slice; a late one is short. */
+	if (n >= 3)
 		loop->rate = wl_percentile(rates, n, 50);
-	} else
-		loop->rate = done / loop->elapsed;
+	else if (use_cpu && loop->cpu > 0)
+		loop->rate = done / loop->cpu;
+	else
+		loop->rate = loop->wall_rate;
 	return 0;
 }
 
@@ -221,8 +251,10 @@ int
 wl_loop_report(int out, const char *name, const char *unit, double scale,
     const struct wl_loop *loop, char **cause)
 {
-	wl_note(out, "%llu loops in %.3f s; rate the median of %zu slices",
-	    (unsigned long long)loop->count, loop->elapsed, loop->slices);
+	wl_note(out, "%llu loops in %.3f s (%.3f s of CPU), %.6g a second by "
+	    "the wall clock; rate the median of %zu slices",
+	    (unsigned long long)loop->count, loop->elapsed, loop->cpu,
+	    loop->wall_rate * scale, loop->slices);
 	if (wl_emit(out, name, loop->rate * scale, unit, BETTER_HIGHER) == -1) {
 		xasprintf(cause, "writing results: %s", strerror(errno));
 		return -1;

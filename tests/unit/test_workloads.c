@@ -706,23 +706,30 @@ test_timed_loop(void **state)
 	char		*cause = NULL;
 
 	(void)state;
-	assert_int_equal(wl_timed_loop(0.05, tally_body, &tally, &loop,
+	assert_int_equal(wl_timed_loop(0.05, 0, tally_body, &tally, &loop,
 	    &cause), 0);
 	assert_int_equal(loop.count, tally);
 	assert_true(loop.elapsed >= 0.05);
 	assert_true(loop.slices <= 11);
 	assert_true(loop.rate > 0);
+	assert_float_equal(loop.wall_rate, loop.count / loop.elapsed, 0);
+	tally = 0;
+	assert_int_equal(wl_timed_loop(0.05, WL_LOOP_CPU, tally_body, &tally,
+	    &loop, &cause), 0);
+	assert_int_equal(loop.count, tally);
+	assert_true(loop.cpu > 0);
+	assert_true(loop.rate > 0);
 
 	/* Slower than the slices: the rate is the count over the time. */
-	assert_int_equal(wl_timed_loop(0.1, tally_body, &slow, &loop,
+	assert_int_equal(wl_timed_loop(0.1, 0, tally_body, &slow, &loop,
 	    &cause), 0);
 	assert_int_equal(loop.count, slow - (UINT64_C(1) << 62));
 	assert_true(loop.count == 1 || loop.count == 2);
 	assert_true(loop.slices < 3);
 	assert_float_equal(loop.rate, loop.count / loop.elapsed, 0);
 
-	assert_int_equal(wl_timed_loop(1, failing_body, NULL, &loop, &cause),
-	    -1);
+	assert_int_equal(wl_timed_loop(1, 0, failing_body, NULL, &loop,
+	    &cause), -1);
 	assert_string_equal(cause, "broken");
 	free(cause);
 }
