@@ -21,7 +21,7 @@ DESTDIR	?=
 
 BUILD	?= build
 CC	?= cc
-PKGS	 = libevent sqlite3 libgit2 cmocka inih jansson libcurl gsl
+PKGS	 = libevent sqlite3 libgit2 cmocka inih jansson libcurl gsl libcrypto
 
 WARN	 = -Wall -Wextra -Wformat=2 -Wshadow -Wmissing-prototypes \
 	   -Wstrict-prototypes -Wpointer-arith -Werror

@@ -73,6 +73,9 @@ int		 cli_run_report(struct cli *, int64_t run, int json);
 int		 cli_report_classic(struct cli *, const struct store_run *,
 		    const struct store_series *, size_t, FILE *);
 
+/* notify.c */
+int		 cmd_notify(struct cli *, int, char **);
+
 /* env.c */
 struct sysinfo_opts;
 int		 cmd_env(struct cli *, int, char **);

@@ -51,6 +51,10 @@ static const struct cli_cmd cli_cmds[] = {
 	{ "env", cmd_env, "env show [--packages] [--json] [RUN] | "
 	    "env diff [--json] RUN_A RUN_B",
 	    "the machine snapshot of a run, or what changed between two" },
+	{ "notify", cmd_notify, "notify flush [--json] [--force] [--syslog] | "
+	    "notify test [--json] [SINK] | "
+	    "notify pending [--all] [--json|--csv] [--limit N]",
+	    "deliver alerts to the sinks, test a sink, list the outbox" },
 };
 
 static void

@@ -272,4 +272,42 @@ int64_t		 store_outbox_add(struct store *, int64_t alert,
 		    const char *sink, const char *payload, int64_t now);
 int		 store_outbox_count(struct store *, int64_t alert, size_t *);
 
+/*
+ * outbox.c: delivery
+ *
+ * What notify/ reads and writes of the outbox that verdicts.c fills.  A
+ * row is pending until it is delivered or given up (failed); see the
+ * notes at the top of outbox.c.  Times are epoch seconds.
+ */
+struct store_outbox {
+	int64_t		 id;
+	int64_t		 alert;		/* 0 when none */
+	char		*sink;		/* [sink "name"], or "log" */
+	char		*payload;	/* JSON text written by detect/ */
+	int64_t		 created;
+	int		 attempts;	/* attempts begun (claims) */
+	int64_t		 next_attempt;
+	int64_t		 delivered_at;	/* 0 until delivered */
+	int64_t		 failed_at;	/* 0 unless given up */
+	char		*last_error;	/* last failed attempt's answer */
+};
+
+int		 store_outbox_due(struct store *, int64_t due,
+		    struct store_outbox **, size_t *);
+int		 store_outbox_claim(struct store *, int64_t id, int64_t due,
+		    int64_t next_attempt);
+int		 store_outbox_delivered(struct store *, int64_t id,
+		    int64_t when);
+int		 store_outbox_retry(struct store *, int64_t id,
+		    int64_t next_attempt, const char *error);
+int		 store_outbox_fail(struct store *, int64_t id, int64_t when,
+		    const char *error);
+int		 store_outbox_get(struct store *, int64_t id,
+		    struct store_outbox *);
+int		 store_outbox_list(struct store *, int all, size_t limit,
+		    struct store_outbox **, size_t *);
+int		 store_outbox_next_due(struct store *, int64_t *when);
+void		 store_outbox_clear(struct store_outbox *);
+void		 store_outbox_free(struct store_outbox *, size_t);
+
 #endif

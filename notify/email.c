@@ -1,0 +1,517 @@
+/*
+ * Email: SMTP through libcurl, or the local sendmail.
+ *
+ * SMTP: smtp:// switches to TLS with STARTTLS as the sink's starttls says
+ * (required by default: a server that does not offer it gets nothing),
+ * smtps:// is TLS from the start; certificates are verified.  The login,
+ * if any, comes from the credentials file ("user:password"), which must
+ * not be readable by others.  The server's replies are kept as they come
+ * (libcurl hands them to the header callback), so that a refusal is
+ * reported in the server's own words; a 5xx is permanent, anything else
+ * (4xx, no connection, a timeout) is worth another try.
+ *
+ * sendmail: "sendmail -t -oi" as cron and smartd run it, the message on
+ * its standard input; its exit status says whether it took the message
+ * (sysexits: EX_TEMPFAIL and friends are temporary; EX_NOUSER,
+ * EX_DATAERR, EX_CONFIG ... are not).
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+
+#include "log.h"
+#include "xmalloc.h"
+#include "notify.h"
+
+/* Replies kept from one SMTP session, and the longest kept of each. */
+#define SMTP_REPLIES	32
+#define SMTP_REPLY_MAX	512
+/* What is kept of sendmail's own output. */
+#define SENDMAIL_OUTPUT	2048
+
+/* The message as libcurl reads it. */
+struct smtp_upload {
+	const char	*data;
+	size_t		 len;
+	size_t		 off;
+};
+
+/* One complete server reply: its code and its lines joined. */
+struct smtp_reply {
+	int	 code;
+	char	*text;
+};
+
+/* The replies of a session, and the reply being read. */
+struct smtp_session {
+	struct smtp_reply	 r[SMTP_REPLIES];
+	size_t			 n;
+	char			*cur;
+};
+
+/* Feed libcurl the next piece of the message. */
+static size_t
+smtp_read(char *buf, size_t size, size_t nitems, void *arg)
+{
+	struct smtp_upload	*u = arg;
+	size_t			 room = size * nitems, n;
+
+	n = u->len - u->off;
+	if (n > room)
+		n = room;
+	memcpy(buf, u->data + u->off, n);
+	u->off += n;
+	return n;
+}
+
+/* Append a reply line (without its CRLF) to the reply being read. */
+static void
+smtp_line(struct smtp_session *s, const char *line, size_t len)
+{
+	char	*piece, *t;
+	int	 code;
+
+	piece = xstrndup(line, len);
+	t = notify_clean(piece, SMTP_REPLY_MAX);
+	free(piece);
+	if (s->cur == NULL)
+		s->cur = t;
+	else {
+		xasprintf(&piece, "%s / %s", s->cur, t);
+		free(s->cur);
+		free(t);
+		s->cur = piece;
+	}
+	/* "250-..." goes on; "250 ..." or a bare "250" ends the reply. */
+	if (len >= 3 && line[0] >= '1' && line[0] <= '5' &&
+	    (len == 3 || line[3] == ' ')) {
+		code = (line[0] - '0') * 100 + (line[1] - '0') * 10 +
+		    (line[2] - '0');
+		if (s->n == SMTP_REPLIES) {
+			free(s->r[0].text);
+			memmove(&s->r[0], &s->r[1],
+			    (SMTP_REPLIES - 1) * sizeof(s->r[0]));
+			s->n--;
+		}
+		s->r[s->n].code = code;
+		s->r[s->n].text = s->cur;
+		s->n++;
+		s->cur = NULL;
+	}
+}
+
+/* libcurl's header callback: for SMTP, each line the server sends. */
+static size_t
+smtp_header(char *buf, size_t size, size_t nitems, void *arg)
+{
+	size_t	len = size * nitems, n = len;
+
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == '\r'))
+		n--;
+	smtp_line(arg, buf, n);
+	return len;
+}
+
+/* The text of the last reply with code, or NULL. */
+static const char *
+smtp_reply_text(const struct smtp_session *s, int code)
+{
+	size_t	i;
+
+	for (i = s->n; i-- > 0;)
+		if (s->r[i].code == code)
+			return s->r[i].text;
+	return NULL;
+}
+
+static void
+smtp_session_clear(struct smtp_session *s)
+{
+	size_t	i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->r[i].text);
+	free(s->cur);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Set a result. */
+static void
+email_result(struct notify_result *res, enum notify_status st,
+    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void
+email_result(struct notify_result *res, enum notify_status st,
+    const char *fmt, ...)
+{
+	va_list	ap;
+
+	res->status = st;
+	free(res->answer);
+	va_start(ap, fmt);
+	if (vasprintf(&res->answer, fmt, ap) == -1)
+		fatal("vasprintf");
+	va_end(ap);
+}
+
+/* The envelope sender: the sink's From, or perfwatch@ this machine. */
+static char *
+smtp_mail_from(const struct notify_sink *sink, const char *hostname)
+{
+	char	*spec, *out;
+
+	if (sink->from != NULL) {
+		spec = notify_addr_spec(sink->from);
+		xasprintf(&out, "<%s>", spec);
+		free(spec);
+		return out;
+	}
+	xasprintf(&out, "<perfwatch@%s>", hostname != NULL && *hostname !=
+	    '\0' ? hostname : "localhost");
+	return out;
+}
+
+/* Read the credentials file into user and password. */
+static int
+smtp_credentials(const char *path, char **user, char **password,
+    char **cause)
+{
+	char	*secret, *colon;
+	size_t	 len;
+
+	if (notify_secret_read(path, &secret, &len, cause) == -1)
+		return -1;
+	if ((colon = memchr(secret, ':', len)) == NULL || colon == secret) {
+		xasprintf(cause, "%s: expected user:password on one line",
+		    path);
+		explicit_bzero(secret, len);
+		free(secret);
+		return -1;
+	}
+	*user = xstrndup(secret, (size_t)(colon - secret));
+	*password = xstrdup(colon + 1);
+	explicit_bzero(secret, len);
+	free(secret);
+	return 0;
+}
+
+/* Make libcurl ready for use (email and webhooks); once per process. */
+void
+notify_curl_init(void)
+{
+	static int	done;
+
+	if (!done && curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
+		fatalx("curl_global_init failed");
+	done = 1;
+}
+
+/*
+ * Send message (lines ending in "\n") over SMTP to the sink's
+ * recipients.  res gets the outcome and the server's words.
+ */
+void
+notify_smtp(const struct notify_sink *sink, const char *message,
+    const struct notify_opts *opts, struct notify_result *res)
+{
+	struct smtp_upload	 up;
+	struct smtp_session	 sess;
+	struct curl_slist	*rcpt = NULL;
+	CURL			*c;
+	CURLcode		 rc;
+	char			 errbuf[CURL_ERROR_SIZE];
+	char			*crlf, *from, *spec, *tmp, *user = NULL;
+	char			*password = NULL, *cause = NULL;
+	const char		*text;
+	long			 code = 0;
+	size_t			 i;
+
+	memset(&sess, 0, sizeof(sess));
+	if (sink->smtp_url == NULL) {
+		email_result(res, NOTIFY_TEMPFAIL, "[sink \"%s\"]: no smtp_url",
+		    sink->name);
+		return;
+	}
+	if (sink->credentials != NULL && smtp_credentials(sink->credentials,
+	    &user, &password, &cause) == -1) {
+		email_result(res, NOTIFY_TEMPFAIL, "%s", cause);
+		free(cause);
+		return;
+	}
+	notify_curl_init();
+	if ((c = curl_easy_init()) == NULL)
+		fatalx("curl_easy_init failed");
+	crlf = notify_crlf(message);
+	up.data = crlf;
+	up.len = strlen(crlf);
+	up.off = 0;
+	from = smtp_mail_from(sink, opts->hostname);
+	for (i = 0; sink->to != NULL && sink->to[i] != NULL; i++) {
+		spec = notify_addr_spec(sink->to[i]);
+		xasprintf(&tmp, "<%s>", spec);
+		rcpt = curl_slist_append(rcpt, tmp);
+		free(tmp);
+		free(spec);
+	}
+	errbuf[0] = '\0';
+	curl_easy_setopt(c, CURLOPT_URL, sink->smtp_url);
+#if LIBCURL_VERSION_NUM >= 0x075500
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
+#else
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS,
+	    (long)(CURLPROTO_SMTP | CURLPROTO_SMTPS));
+#endif
+	curl_easy_setopt(c, CURLOPT_MAIL_FROM, from);
+	curl_easy_setopt(c, CURLOPT_MAIL_RCPT, rcpt);
+	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
+	curl_easy_setopt(c, CURLOPT_READFUNCTION, smtp_read);
+	curl_easy_setopt(c, CURLOPT_READDATA, &up);
+	curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)up.len);
+	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, smtp_header);
+	curl_easy_setopt(c, CURLOPT_HEADERDATA, &sess);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, opts->timeout > 0 ?
+	    opts->timeout : (long)NOTIFY_TIMEOUT);
+	switch (sink->starttls) {
+	case NOTIFY_TLS_REQUIRED:
+		curl_easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
+		break;
+	case NOTIFY_TLS_OPTIONAL:
+		curl_easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_TRY);
+		break;
+	case NOTIFY_TLS_NONE:
+		curl_easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_NONE);
+		break;
+	}
+	if (user != NULL) {
+		curl_easy_setopt(c, CURLOPT_USERNAME, user);
+		curl_easy_setopt(c, CURLOPT_PASSWORD, password);
+	}
+
+	rc = curl_easy_perform(c);
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+	if (rc == CURLE_OK) {
+		text = smtp_reply_text(&sess, 250);
+		email_result(res, NOTIFY_DELIVERED, "%s", text != NULL ? text :
+		    "accepted");
+	} else if (code >= 400 && code < 600 &&
+	    (text = smtp_reply_text(&sess, (int)code)) != NULL) {
+		/* The server said no: its words, permanent if a 5xx. */
+		email_result(res, code >= 500 ? NOTIFY_PERMFAIL :
+		    NOTIFY_TEMPFAIL, "%s", text);
+	} else if (rc == CURLE_USE_SSL_FAILED) {
+		email_result(res, NOTIFY_TEMPFAIL, "%s: the server offers no "
+		    "STARTTLS and [sink \"%s\"] starttls is required",
+		    sink->smtp_url, sink->name);
+	} else {
+		email_result(res, NOTIFY_TEMPFAIL, "%s: %s", sink->smtp_url,
+		    errbuf[0] != '\0' ? errbuf : curl_easy_strerror(rc));
+	}
+
+	curl_easy_cleanup(c);
+	curl_slist_free_all(rcpt);
+	smtp_session_clear(&sess);
+	free(from);
+	free(crlf);
+	free(user);
+	if (password != NULL) {
+		explicit_bzero(password, strlen(password));
+		free(password);
+	}
+}
+
+/* Whether a sendmail exit status means "try again later". */
+static int
+sendmail_temporary(int status)
+{
+	switch (status) {
+	case 64:	/* EX_USAGE */
+	case 65:	/* EX_DATAERR */
+	case 66:	/* EX_NOINPUT */
+	case 67:	/* EX_NOUSER */
+	case 68:	/* EX_NOHOST */
+	case 77:	/* EX_NOPERM */
+	case 78:	/* EX_CONFIG */
+		return 0;
+	}
+	return 1;
+}
+
+/* Milliseconds left until deadline (a CLOCK_MONOTONIC time), at least 0. */
+static int
+sendmail_left(const struct timespec *deadline)
+{
+	struct timespec	now;
+	long long	ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ms = (long long)(deadline->tv_sec - now.tv_sec) * 1000 +
+	    (deadline->tv_nsec - now.tv_nsec) / 1000000;
+	if (ms < 0)
+		return 0;
+	return ms > 60000 ? 60000 : (int)ms;
+}
+
+/*
+ * Hand message to "sendmail_path -t -oi": the recipients are those of
+ * its To header.  The message is written and sendmail's output read at
+ * the same time, so neither side can block the other, and sendmail is
+ * killed if it takes longer than the timeout.
+ */
+void
+notify_sendmail(const struct notify_sink *sink, const char *message,
+    const struct notify_opts *opts, struct notify_result *res)
+{
+	struct sigaction	 ign, oldpipe;
+	struct timespec		 deadline;
+	struct pollfd		 pfd[2];
+	const char		*path;
+	char			 out[SENDMAIL_OUTPUT + 1], buf[512], *clean;
+	size_t			 len = strlen(message), off = 0, olen = 0;
+	ssize_t			 n;
+	pid_t			 pid;
+	int			 in[2], outp[2], status, nfd, timedout = 0;
+	int			 wfd, rfd;
+
+	path = sink->sendmail_path != NULL ? sink->sendmail_path :
+	    "/usr/sbin/sendmail";
+	if (pipe2(in, O_CLOEXEC) == -1) {
+		email_result(res, NOTIFY_TEMPFAIL, "pipe: %s", strerror(errno));
+		return;
+	}
+	if (pipe2(outp, O_CLOEXEC) == -1) {
+		email_result(res, NOTIFY_TEMPFAIL, "pipe: %s", strerror(errno));
+		close(in[0]);
+		close(in[1]);
+		return;
+	}
+	fflush(NULL);
+	if ((pid = fork()) == -1) {
+		email_result(res, NOTIFY_TEMPFAIL, "fork: %s", strerror(errno));
+		close(in[0]);
+		close(in[1]);
+		close(outp[0]);
+		close(outp[1]);
+		return;
+	}
+	if (pid == 0) {
+		if (dup2(in[0], STDIN_FILENO) == -1 ||
+		    dup2(outp[1], STDOUT_FILENO) == -1 ||
+		    dup2(outp[1], STDERR_FILENO) == -1)
+			_exit(71);
+		signal(SIGPIPE, SIG_DFL);
+		execl(path, path, "-t", "-oi", (char *)NULL);
+		n = snprintf(buf, sizeof(buf), "cannot run %s: %s\n", path,
+		    strerror(errno));
+		if (n > 0 && write(STDERR_FILENO, buf, (size_t)n) == -1)
+			_exit(127);
+		_exit(127);
+	}
+	close(in[0]);
+	close(outp[1]);
+	wfd = in[1];
+	rfd = outp[0];
+	fcntl(wfd, F_SETFL, fcntl(wfd, F_GETFL) | O_NONBLOCK);
+
+	/* sendmail may exit before reading: no SIGPIPE, an EPIPE. */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGPIPE, &ign, &oldpipe);
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += opts->timeout > 0 ? opts->timeout : NOTIFY_TIMEOUT;
+	while (wfd != -1 || rfd != -1) {
+		nfd = 0;
+		if (wfd != -1) {
+			pfd[nfd].fd = wfd;
+			pfd[nfd++].events = POLLOUT;
+		}
+		if (rfd != -1) {
+			pfd[nfd].fd = rfd;
+			pfd[nfd++].events = POLLIN;
+		}
+		if (sendmail_left(&deadline) == 0) {
+			timedout = 1;
+			break;
+		}
+		if (poll(pfd, (nfds_t)nfd, sendmail_left(&deadline)) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int k = 0; k < nfd; k++) {
+			if (pfd[k].revents == 0)
+				continue;
+			if (pfd[k].fd == wfd) {
+				n = write(wfd, message + off, len - off);
+				if (n > 0)
+					off += (size_t)n;
+				if ((n == -1 && errno != EAGAIN &&
+				    errno != EINTR) || off == len) {
+					close(wfd);
+					wfd = -1;
+				}
+			} else {
+				n = read(rfd, buf, sizeof(buf));
+				if (n > 0) {
+					if (olen + (size_t)n > SENDMAIL_OUTPUT)
+						n = (ssize_t)(SENDMAIL_OUTPUT -
+						    olen);
+					memcpy(out + olen, buf, (size_t)n);
+					olen += (size_t)n;
+				} else if (n == 0 || (errno != EAGAIN &&
+				    errno != EINTR)) {
+					close(rfd);
+					rfd = -1;
+				}
+			}
+		}
+	}
+	if (wfd != -1)
+		close(wfd);
+	if (rfd != -1)
+		close(rfd);
+	if (timedout)
+		kill(pid, SIGKILL);
+	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+		;
+	sigaction(SIGPIPE, &oldpipe, NULL);
+
+	out[olen] = '\0';
+	clean = notify_clean(out, SENDMAIL_OUTPUT);
+	for (char *p = clean + strlen(clean); p > clean && p[-1] == ' ';)
+		*--p = '\0';
+	if (timedout)
+		email_result(res, NOTIFY_TEMPFAIL, "%s: no answer after %ld s; "
+		    "killed", path, opts->timeout > 0 ? opts->timeout :
+		    (long)NOTIFY_TIMEOUT);
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && off == len)
+		email_result(res, NOTIFY_DELIVERED, "%s accepted it%s%s", path,
+		    *clean != '\0' ? ": " : "", clean);
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		email_result(res, NOTIFY_TEMPFAIL, "%s exited before reading "
+		    "the whole message", path);
+	else if (WIFEXITED(status))
+		email_result(res, sendmail_temporary(WEXITSTATUS(status)) ?
+		    NOTIFY_TEMPFAIL : NOTIFY_PERMFAIL, "%s exited with %d%s%s",
+		    path, WEXITSTATUS(status), *clean != '\0' ? ": " : "",
+		    clean);
+	else
+		email_result(res, NOTIFY_TEMPFAIL, "%s killed by signal %d",
+		    path, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	free(clean);
+}

@@ -1,0 +1,357 @@
+/*
+ * Delivery: every due outbox row, once, then exit.
+ *
+ * perfwatchd starts `perfwatch notify flush` as a child after each run
+ * and when the next retry is due, so nothing here blocks its event loop.
+ * One flush at a time per database: an advisory lock on "<db>.notify"
+ * keeps a flush typed by hand (perhaps with --force) and one started by
+ * the daemon from sending the same row twice; within a flush, each row is
+ * claimed in the store before it is sent (store/outbox.c).
+ *
+ * A row's life: due -> claimed (attempts + 1, next attempt moved on by
+ * the backoff in case this flush dies) -> delivered, or failed
+ * (permanent refusal, or no success within max_age), or back to waiting
+ * with the server's answer and its next attempt.  A row found due after
+ * its max_age (the daemon was down) is not tried: it is failed with a log
+ * line, as perfwatch.conf(5) says of max_age.
+ */
+#include <sys/file.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "json.h"
+#include "log.h"
+#include "xmalloc.h"
+#include "notify.h"
+
+/* Used for a row whose sink is not configured (any more). */
+#define NOTIFY_DEFAULT_MAX_AGE	(2 * 24 * 3600)
+
+const char *
+notify_status_name(enum notify_status s)
+{
+	switch (s) {
+	case NOTIFY_DELIVERED:
+		return "delivered";
+	case NOTIFY_PERMFAIL:
+		return "failed";
+	case NOTIFY_TEMPFAIL:
+		break;
+	}
+	return "retry";
+}
+
+/*
+ * How long to wait after the attempts-th failed attempt: one minute after
+ * the first, doubling each time, at most NOTIFY_BACKOFF_MAX.
+ */
+int64_t
+notify_backoff(int attempts)
+{
+	int64_t	d = NOTIFY_BACKOFF_FIRST;
+	int	i;
+
+	for (i = 1; i < attempts && d < NOTIFY_BACKOFF_MAX; i++)
+		d *= 2;
+	return d < NOTIFY_BACKOFF_MAX ? d : NOTIFY_BACKOFF_MAX;
+}
+
+/*
+ * When to try a row created at `created` again after its attempts-th
+ * attempt failed at now, or -1 when the next try would come after the
+ * row is max_age old: then it is given up.
+ */
+int64_t
+notify_retry_at(int64_t created, int64_t max_age, int attempts, int64_t now)
+{
+	int64_t	next = now + notify_backoff(attempts);
+
+	if (next > created + max_age)
+		return -1;
+	return next;
+}
+
+/* The clock of a flush. */
+static int64_t
+flush_now(const struct notify_opts *opts)
+{
+	return opts->now != 0 ? opts->now : (int64_t)time(NULL);
+}
+
+/* The name this machine goes by, for From and the SMTP greeting. */
+static void
+flush_hostname(const struct notify_opts *opts, char *buf, size_t len)
+{
+	if (opts->hostname != NULL)
+		snprintf(buf, len, "%s", opts->hostname);
+	else if (gethostname(buf, len) == -1 || buf[0] == '\0')
+		snprintf(buf, len, "localhost");
+	buf[len - 1] = '\0';
+}
+
+void
+notify_result_clear(struct notify_result *res)
+{
+	free(res->answer);
+	memset(res, 0, sizeof(*res));
+}
+
+/* Deliver ev through sink once; res gets the outcome. */
+void
+notify_deliver(const struct notify_sink *sink, const struct notify_event *ev,
+    const struct notify_opts *opts, struct notify_result *res)
+{
+	struct notify_opts	 o = *opts;
+	char			 host[256], *msg, *id, *body;
+	json_t			*doc;
+
+	flush_hostname(opts, host, sizeof(host));
+	o.hostname = host;
+	switch (sink->type) {
+	case NOTIFY_LOG:
+		notify_log(ev, &o, res);
+		break;
+	case NOTIFY_EMAIL:
+		msg = notify_email(ev, sink, host);
+		if (sink->sendmail)
+			notify_sendmail(sink, msg, &o, res);
+		else
+			notify_smtp(sink, msg, &o, res);
+		free(msg);
+		break;
+	case NOTIFY_WEBHOOK:
+		doc = notify_webhook_json(ev);
+		body = pwjson_dumps(doc, PWJSON_COMPACT);
+		json_decref(doc);
+		id = notify_event_id(ev);
+		notify_webhook(sink, body, id, &o, res);
+		free(id);
+		free(body);
+		break;
+	}
+}
+
+/* Take the flush lock of st's database; its descriptor, or -1. */
+static int
+flush_lock(struct store *st, char **cause)
+{
+	char	*path;
+	int	 fd;
+
+	xasprintf(&path, "%s.notify", store_path(st));
+	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) == -1) {
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		if (errno == EWOULDBLOCK)
+			xasprintf(cause, "another notify flush is running on "
+			    "%s", store_path(st));
+		else
+			xasprintf(cause, "%s: %s", path, strerror(errno));
+		close(fd);
+		free(path);
+		return -1;
+	}
+	free(path);
+	return fd;
+}
+
+/* Record what happened to a row in the report. */
+static void
+flush_report(struct notify_report *rep, const struct store_outbox *o,
+    enum notify_status status, int gave_up, int attempts, int64_t next,
+    const char *answer)
+{
+	struct notify_done	*d;
+
+	rep->done = xreallocarray(rep->done, rep->ndone + 1,
+	    sizeof(*rep->done));
+	d = &rep->done[rep->ndone++];
+	memset(d, 0, sizeof(*d));
+	d->outbox = o->id;
+	d->alert = o->alert;
+	d->sink = xstrdup(o->sink);
+	d->status = status;
+	d->gave_up = gave_up;
+	d->attempts = attempts;
+	d->next_attempt = next;
+	d->answer = xstrdup(answer != NULL ? answer : "");
+	if (status == NOTIFY_DELIVERED)
+		rep->delivered++;
+	else if (status == NOTIFY_PERMFAIL)
+		rep->failed++;
+	else
+		rep->retried++;
+}
+
+/* Give up on row o at now with why; logged.  0 or -1. */
+static int
+flush_fail(struct store *st, struct notify_report *rep,
+    const struct store_outbox *o, int attempts, int gave_up, int64_t now,
+    const char *why)
+{
+	log_warnx("notification %lld (alert %lld, sink %s) failed: %s",
+	    (long long)o->id, (long long)o->alert, o->sink, why);
+	if (store_outbox_fail(st, o->id, now, why) == -1)
+		return -1;
+	flush_report(rep, o, NOTIFY_PERMFAIL, gave_up, attempts, 0, why);
+	return 0;
+}
+
+/* Deliver one due row; -1 only when the store fails. */
+static int
+flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
+    const struct notify_opts *opts, int64_t due,
+    const struct store_outbox *o, struct notify_report *rep)
+{
+	const struct notify_sink	*sink;
+	struct notify_event		 ev;
+	struct notify_result		 res;
+	int64_t				 now, max_age, next;
+	int				 attempts, rc;
+	char				*cause = NULL, *why;
+
+	now = flush_now(opts);
+	sink = notify_sink_find(sinks, nsinks, o->sink);
+	max_age = sink != NULL ? sink->max_age : NOTIFY_DEFAULT_MAX_AGE;
+	if (now > o->created + max_age) {
+		xasprintf(&why, "not delivered within %lld s (%d attempts); "
+		    "last answer: %s", (long long)max_age, o->attempts,
+		    o->last_error != NULL ? o->last_error : "none");
+		rc = flush_fail(st, rep, o, o->attempts, 1, now, why);
+		free(why);
+		return rc;
+	}
+	attempts = o->attempts + 1;
+	switch (store_outbox_claim(st, o->id, due, now +
+	    notify_backoff(attempts))) {
+	case -1:
+		return -1;
+	case 1:
+		return 0;	/* no longer pending, or not due */
+	}
+
+	memset(&res, 0, sizeof(res));
+	if (notify_event_load(&ev, st, o, &cause) == -1) {
+		rc = flush_fail(st, rep, o, attempts, 0, flush_now(opts), cause);
+		free(cause);
+		return rc;
+	}
+	if (sink == NULL) {
+		res.status = NOTIFY_TEMPFAIL;
+		xasprintf(&res.answer, "no [sink \"%s\"] in the configuration",
+		    o->sink);
+	} else
+		notify_deliver(sink, &ev, opts, &res);
+	notify_event_clear(&ev);
+
+	now = flush_now(opts);
+	rc = 0;
+	switch (res.status) {
+	case NOTIFY_DELIVERED:
+		log_debug("notification %lld (alert %lld) delivered to %s: %s",
+		    (long long)o->id, (long long)o->alert, o->sink, res.answer);
+		if (store_outbox_delivered(st, o->id, now) == -1)
+			rc = -1;
+		else
+			flush_report(rep, o, NOTIFY_DELIVERED, 0, attempts, 0,
+			    res.answer);
+		break;
+	case NOTIFY_PERMFAIL:
+		rc = flush_fail(st, rep, o, attempts, 0, now, res.answer);
+		break;
+	case NOTIFY_TEMPFAIL:
+		next = notify_retry_at(o->created, max_age, attempts, now);
+		if (next == -1) {
+			xasprintf(&why, "gave up after %d attempts within %lld "
+			    "s: %s", attempts, (long long)max_age, res.answer);
+			rc = flush_fail(st, rep, o, attempts, 1, now, why);
+			free(why);
+			break;
+		}
+		log_warnx("notification %lld (alert %lld, sink %s): attempt "
+		    "%d failed, next at +%llds: %s", (long long)o->id,
+		    (long long)o->alert, o->sink, attempts,
+		    (long long)(next - now), res.answer);
+		if (store_outbox_retry(st, o->id, next, res.answer) == -1)
+			rc = -1;
+		else
+			flush_report(rep, o, NOTIFY_TEMPFAIL, 0, attempts, next,
+			    res.answer);
+		break;
+	}
+	notify_result_clear(&res);
+	return rc;
+}
+
+/*
+ * Deliver every outbox row that is due (with opts->force, every pending
+ * row) through its sink, once, and say what happened in rep, including
+ * when the next pending row is due.  Rows are independent: a refusal or
+ * a dead server for one does not stop the others.  0, or -1 with *cause
+ * when the flush could not run or the store failed.
+ */
+int
+notify_flush(struct store *st, const struct notify_sink *sinks,
+    size_t nsinks, const struct notify_opts *opts, struct notify_report *rep,
+    char **cause)
+{
+	struct store_outbox	*rows;
+	size_t			 n, i;
+	int64_t			 due, next;
+	int			 lock, rc = 0;
+
+	memset(rep, 0, sizeof(*rep));
+	if ((lock = flush_lock(st, cause)) == -1)
+		return -1;
+	due = opts->force ? INT64_MAX : flush_now(opts);
+	if (store_outbox_due(st, due, &rows, &n) == -1) {
+		xasprintf(cause, "reading the outbox: %s", store_errmsg(st));
+		close(lock);
+		return -1;
+	}
+	for (i = 0; i < n && rc == 0; i++) {
+		if (flush_one(st, sinks, nsinks, opts, due, &rows[i],
+		    rep) == -1) {
+			xasprintf(cause, "outbox row %lld: %s",
+			    (long long)rows[i].id, store_errmsg(st));
+			rc = -1;
+		}
+	}
+	store_outbox_free(rows, n);
+	if (rc == 0) {
+		switch (store_outbox_next_due(st, &next)) {
+		case 0:
+			rep->next_due = next;
+			break;
+		case -1:
+			xasprintf(cause, "reading the outbox: %s",
+			    store_errmsg(st));
+			rc = -1;
+			break;
+		}
+	}
+	close(lock);
+	return rc;
+}
+
+void
+notify_report_free(struct notify_report *rep)
+{
+	size_t	i;
+
+	for (i = 0; i < rep->ndone; i++) {
+		free(rep->done[i].sink);
+		free(rep->done[i].answer);
+	}
+	free(rep->done);
+	memset(rep, 0, sizeof(*rep));
+}

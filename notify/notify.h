@@ -1,0 +1,261 @@
+/*
+ * notify/: telling people about alerts.
+ *
+ * detect/ writes one outbox row per alert state change and sink, in the
+ * transaction that writes its verdicts (store/verdicts.c).  A flush
+ * (notify_flush, run by `perfwatch notify flush`, which perfwatchd starts
+ * as a child after each run and when a retry is due) delivers every row
+ * that is due, once:
+ *
+ *   - the row is claimed first (its attempt counted, its next attempt
+ *     moved on by the backoff), so a flush that dies mid-delivery leaves
+ *     it to be retried, never lost;
+ *   - it is marked delivered only when the server (or sendmail) accepted
+ *     it;
+ *   - a temporary failure is retried with exponential backoff
+ *     (notify_backoff) until the row is max_age old, then it is marked
+ *     failed with the server's last answer and that is logged;
+ *   - a permanent refusal (an SMTP 5xx, a webhook 4xx, sendmail's
+ *     permanent exit codes) marks it failed at once with the answer.
+ *
+ * The message is made from the row's payload and from what the store
+ * keeps about the runs it names (the regressed metrics of the checked
+ * run, their last runs, the machine diff between the last good and the
+ * first bad run), all of which is fixed once those runs are checked; the
+ * Date is the row's creation time and the Message-ID depends only on the
+ * alert and its state.  A retry therefore sends the same message, and a
+ * receiver can always tell a duplicate (after a crash between the
+ * server's answer and the mark) for what it is.
+ *
+ * Names and values from the store never reach a header unfiltered:
+ * control characters become spaces, invalid UTF-8 becomes '?', and a
+ * header that is not plain short ASCII is written as RFC 2047 encoded
+ * words.  The body is quoted-printable UTF-8.
+ */
+#ifndef PERFWATCH_NOTIFY_H
+#define PERFWATCH_NOTIFY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "perfwatch.h"
+#include "store/store.h"
+
+struct config;
+struct snapshot_diff;
+
+/* The name of the built-in log sink, as detect/ queues it. */
+#define NOTIFY_LOG_SINK		"log"
+
+/* Backoff: the first retry after this, doubling up to the cap. */
+#define NOTIFY_BACKOFF_FIRST	60
+#define NOTIFY_BACKOFF_MAX	(4 * 3600)
+
+/* How long one delivery may take before it counts as failed. */
+#define NOTIFY_TIMEOUT		120
+
+enum notify_type {
+	NOTIFY_LOG = 0,
+	NOTIFY_EMAIL,
+	NOTIFY_WEBHOOK,
+};
+
+enum notify_starttls {
+	NOTIFY_TLS_REQUIRED = 0,
+	NOTIFY_TLS_OPTIONAL,
+	NOTIFY_TLS_NONE,
+};
+
+/* One [sink "name"] section, or the built-in log sink. */
+struct notify_sink {
+	char			*name;
+	enum notify_type	 type;
+	char			*min_state;
+	int64_t			 max_age;	/* seconds */
+	int			 builtin;	/* the implicit "log" sink */
+
+	/* email */
+	char			**to;		/* NULL-terminated, as written */
+	char			*from;		/* as written, or NULL */
+	char			*smtp_url;
+	enum notify_starttls	 starttls;
+	char			*credentials;	/* file: user:password */
+	int			 sendmail;
+	char			*sendmail_path;
+
+	/* webhook */
+	char			*url;
+	char			*secret_file;
+};
+
+/* How a flush or a test delivers. */
+struct notify_opts {
+	int64_t		 now;		/* 0: time(NULL) */
+	int		 force;		/* rows whose retry is not due yet too */
+	int		 syslog;	/* log sink to syslog, else to logf */
+	FILE		*logf;		/* NULL: stderr */
+	const char	*hostname;	/* this machine; NULL: gethostname */
+	long		 timeout;	/* seconds; 0: NOTIFY_TIMEOUT */
+};
+
+/* The outcome of one delivery attempt. */
+enum notify_status {
+	NOTIFY_DELIVERED = 0,
+	NOTIFY_TEMPFAIL,	/* try again later */
+	NOTIFY_PERMFAIL,	/* refused for good */
+};
+
+struct notify_result {
+	enum notify_status	 status;
+	char			*answer;	/* the server's words, or why */
+};
+
+/* One metric line of a message: the alert's own, or another regression. */
+struct notify_metric {
+	char		*workload;
+	char		*metric;
+	char		*unit;
+	enum better	 better;
+	int		 own;		/* the alert's metric */
+	double		 baseline;	/* median of the baseline's runs */
+	double		 spread;	/* between-run sd, metric's unit */
+	double		 current;
+	double		 change_pct;
+	double		 ci_low;
+	double		 ci_high;
+	double		 q;
+	/* The last runs up to the checked one, oldest first. */
+	char		**runs;
+	double		*medians;	/* NAN where the run lacks it */
+	size_t		 nruns;
+	size_t		 first_bad;	/* index of the first bad run, or nruns */
+};
+
+/* An alert state change, as a message is made of it. */
+struct notify_event {
+	int64_t			 outbox;	/* 0 for a test message */
+	int64_t			 alert;
+	int			 test;		/* `perfwatch notify test` */
+	int64_t			 created;	/* the row's creation time */
+	json_t			*payload;	/* as detect/ wrote it */
+
+	/* Borrowed from payload; "" or NAN when absent. */
+	const char		*state;
+	const char		*previous;	/* NULL for a new alert */
+	const char		*direction;
+	const char		*host;
+	const char		*workload;
+	const char		*metric;
+	const char		*unit;
+	const char		*run;		/* the checked run */
+	const char		*first_bad_run;
+	const char		*last_good_run;
+	const char		*baseline_name;
+	double			 change_pct;
+	double			 ci_low;
+	double			 ci_high;
+	double			 q;
+	double			 current;
+	double			 baseline;
+	double			 spread;
+	int64_t			 baseline_runs;
+	enum better		 better;
+
+	struct notify_metric	*metrics;	/* the alert's first */
+	size_t			 nmetrics;
+	struct snapshot_diff	*diff;		/* NULL: see diff_note */
+	char			*diff_note;	/* why there is no diff */
+};
+
+/* sink.c */
+int		 notify_sinks_load(const struct config *, struct notify_sink **,
+		    size_t *, char **cause);
+const struct notify_sink *notify_sink_find(const struct notify_sink *,
+		    size_t, const char *name);
+void		 notify_sinks_free(struct notify_sink *, size_t);
+const char	*notify_type_name(enum notify_type);
+int		 notify_secret_read(const char *path, char **secret,
+		    size_t *len, char **cause);
+
+/* event.c: the event of an outbox row, with what the store knows. */
+int		 notify_event_parse(struct notify_event *, int64_t outbox,
+		    const char *payload, int64_t created, char **cause);
+int		 notify_event_load(struct notify_event *, struct store *,
+		    const struct store_outbox *, char **cause);
+void		 notify_event_test(struct notify_event *, const char *host,
+		    const char *sink, int64_t now);
+void		 notify_event_clear(struct notify_event *);
+
+/* message.c: what the event says. */
+char		*notify_subject(const struct notify_event *);
+char		*notify_event_id(const struct notify_event *);
+char		*notify_message_id(const struct notify_event *);
+char		*notify_text(const struct notify_event *);
+char		*notify_log_line(const struct notify_event *);
+json_t		*notify_webhook_json(const struct notify_event *);
+char		*notify_email(const struct notify_event *,
+		    const struct notify_sink *, const char *hostname);
+
+/* mime.c: headers and bodies that cannot be smuggled into. */
+char		*notify_clean(const char *, size_t max);
+char		*notify_header(const char *name, const char *value);
+char		*notify_address_header(const char *name,
+		    char *const *addresses);
+char		*notify_addr_spec(const char *address);
+char		*notify_qp_encode(const char *text);
+char		*notify_rfc5322_date(int64_t);
+char		*notify_crlf(const char *text);
+
+/* email.c, webhook.c, log.c: the sinks. */
+void		 notify_curl_init(void);
+void		 notify_smtp(const struct notify_sink *, const char *message,
+		    const struct notify_opts *, struct notify_result *);
+void		 notify_sendmail(const struct notify_sink *,
+		    const char *message, const struct notify_opts *,
+		    struct notify_result *);
+void		 notify_webhook(const struct notify_sink *, const char *body,
+		    const char *event_id, const struct notify_opts *,
+		    struct notify_result *);
+void		 notify_hmac_sha256_hex(const void *key, size_t keylen,
+		    const void *data, size_t len, char out[65]);
+void		 notify_log(const struct notify_event *,
+		    const struct notify_opts *, struct notify_result *);
+
+/* flush.c: delivery. */
+struct notify_done {
+	int64_t		 outbox;
+	int64_t		 alert;
+	char		*sink;
+	enum notify_status status;
+	int		 gave_up;	/* failed because of max_age */
+	int		 attempts;
+	int64_t		 next_attempt;	/* retries only */
+	char		*answer;
+};
+
+struct notify_report {
+	struct notify_done	*done;
+	size_t			 ndone;
+	size_t			 delivered;
+	size_t			 retried;
+	size_t			 failed;
+	int64_t			 next_due;	/* 0: nothing left pending */
+};
+
+int64_t		 notify_backoff(int attempts);
+int64_t		 notify_retry_at(int64_t created, int64_t max_age,
+		    int attempts, int64_t now);
+void		 notify_deliver(const struct notify_sink *,
+		    const struct notify_event *, const struct notify_opts *,
+		    struct notify_result *);
+int		 notify_flush(struct store *, const struct notify_sink *,
+		    size_t, const struct notify_opts *, struct notify_report *,
+		    char **cause);
+void		 notify_report_free(struct notify_report *);
+void		 notify_result_clear(struct notify_result *);
+const char	*notify_status_name(enum notify_status);
+
+#endif

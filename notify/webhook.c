@@ -1,0 +1,181 @@
+/*
+ * Webhooks: an HTTP POST of the event's JSON document.
+ *
+ * With a secret_file, the body is signed with HMAC-SHA256 under the
+ * file's contents and the signature sent as
+ *
+ *   X-Perfwatch-Signature: sha256=<64 lowercase hex digits>
+ *
+ * so a receiver recomputes it over the raw body it got and compares.
+ * X-Perfwatch-Event carries the event id, the same on every attempt, for
+ * a receiver that wants to drop duplicates.  A 2xx answer delivers; 408,
+ * 425, 429 and 5xx answers and transport errors are retried; any other
+ * answer (a 4xx, or a redirect, which is not followed) is permanent.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <curl/curl.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
+#include "log.h"
+#include "xmalloc.h"
+#include "notify.h"
+
+/* What is kept of the answer's body. */
+#define WEBHOOK_ANSWER_MAX	512
+
+struct webhook_answer {
+	char	buf[WEBHOOK_ANSWER_MAX + 1];
+	size_t	len;
+};
+
+/* HMAC-SHA256 of data under key, as 64 lowercase hex digits. */
+void
+notify_hmac_sha256_hex(const void *key, size_t keylen, const void *data,
+    size_t len, char out[65])
+{
+	unsigned char	md[EVP_MAX_MD_SIZE];
+	unsigned int	mdlen = 0, i;
+
+	if (HMAC(EVP_sha256(), key, (int)keylen, data, len, md,
+	    &mdlen) == NULL || mdlen != 32)
+		fatalx("HMAC-SHA256 failed");
+	for (i = 0; i < mdlen; i++)
+		snprintf(out + 2 * i, 3, "%02x", md[i]);
+	out[64] = '\0';
+}
+
+/* Keep the start of the answer's body. */
+static size_t
+webhook_write(char *buf, size_t size, size_t nitems, void *arg)
+{
+	struct webhook_answer	*a = arg;
+	size_t			 len = size * nitems, n = len;
+
+	if (n > WEBHOOK_ANSWER_MAX - a->len)
+		n = WEBHOOK_ANSWER_MAX - a->len;
+	memcpy(a->buf + a->len, buf, n);
+	a->len += n;
+	return len;
+}
+
+static void
+webhook_result(struct notify_result *res, enum notify_status st,
+    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Set a result. */
+static void
+webhook_result(struct notify_result *res, enum notify_status st,
+    const char *fmt, ...)
+{
+	va_list	ap;
+
+	res->status = st;
+	free(res->answer);
+	va_start(ap, fmt);
+	if (vasprintf(&res->answer, fmt, ap) == -1)
+		fatal("vasprintf");
+	va_end(ap);
+}
+
+/* Whether an HTTP status is worth another try. */
+static int
+webhook_temporary(long code)
+{
+	return code == 408 || code == 425 || code == 429 || code >= 500;
+}
+
+/*
+ * POST body (the event's JSON) to the sink's URL, signed when the sink
+ * has a secret.  res gets the outcome and the answer.
+ */
+void
+notify_webhook(const struct notify_sink *sink, const char *body,
+    const char *event_id, const struct notify_opts *opts,
+    struct notify_result *res)
+{
+	struct webhook_answer	 ans;
+	struct curl_slist	*hdrs = NULL;
+	CURL			*c;
+	CURLcode		 rc;
+	char			 errbuf[CURL_ERROR_SIZE], sig[65], *h, *clean;
+	char			*secret = NULL, *cause = NULL, *id;
+	size_t			 slen = 0;
+	long			 code = 0;
+
+	if (sink->url == NULL) {
+		webhook_result(res, NOTIFY_TEMPFAIL, "[sink \"%s\"]: no url",
+		    sink->name);
+		return;
+	}
+	if (sink->secret_file != NULL && notify_secret_read(sink->secret_file,
+	    &secret, &slen, &cause) == -1) {
+		webhook_result(res, NOTIFY_TEMPFAIL, "%s", cause);
+		free(cause);
+		return;
+	}
+	notify_curl_init();
+	if ((c = curl_easy_init()) == NULL)
+		fatalx("curl_easy_init failed");
+	memset(&ans, 0, sizeof(ans));
+	errbuf[0] = '\0';
+	hdrs = curl_slist_append(hdrs, "Content-Type: application/json; "
+	    "charset=utf-8");
+	hdrs = curl_slist_append(hdrs, "User-Agent: perfwatch/"
+	    PERFWATCH_VERSION);
+	/* No "100 Continue" round trip for a small body. */
+	hdrs = curl_slist_append(hdrs, "Expect:");
+	id = notify_clean(event_id, 200);
+	xasprintf(&h, "X-Perfwatch-Event: %s", id);
+	hdrs = curl_slist_append(hdrs, h);
+	free(h);
+	free(id);
+	if (secret != NULL) {
+		notify_hmac_sha256_hex(secret, slen, body, strlen(body), sig);
+		xasprintf(&h, "X-Perfwatch-Signature: sha256=%s", sig);
+		hdrs = curl_slist_append(hdrs, h);
+		free(h);
+		explicit_bzero(secret, slen);
+		free(secret);
+	}
+	curl_easy_setopt(c, CURLOPT_URL, sink->url);
+#if LIBCURL_VERSION_NUM >= 0x075500
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS,
+	    (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+#endif
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdrs);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE,
+	    (curl_off_t)strlen(body));
+	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, webhook_write);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &ans);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, opts->timeout > 0 ?
+	    opts->timeout : (long)NOTIFY_TIMEOUT);
+
+	rc = curl_easy_perform(c);
+	ans.buf[ans.len] = '\0';
+	clean = notify_clean(ans.buf, WEBHOOK_ANSWER_MAX);
+	if (rc != CURLE_OK)
+		webhook_result(res, NOTIFY_TEMPFAIL, "%s: %s", sink->url,
+		    errbuf[0] != '\0' ? errbuf : curl_easy_strerror(rc));
+	else {
+		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+		webhook_result(res, code >= 200 && code < 300 ?
+		    NOTIFY_DELIVERED : webhook_temporary(code) ?
+		    NOTIFY_TEMPFAIL : NOTIFY_PERMFAIL, "HTTP %ld%s%s", code,
+		    *clean != '\0' ? ": " : "", clean);
+	}
+	free(clean);
+	curl_slist_free_all(hdrs);
+	curl_easy_cleanup(c);
+}

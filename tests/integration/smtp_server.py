@@ -1,0 +1,87 @@
+"""A real SMTP server on loopback for the notify tests (aiosmtpd).
+
+    smtp_server.py --port N --out DIR [--refuse ADDR]... [--auth USER:PASS]
+
+Each message accepted is written to DIR/msg-<n>.eml exactly as received
+(after the SMTP dot-unstuffing) and its envelope to DIR/msg-<n>.json.  A
+recipient given with --refuse is refused at RCPT with a permanent 550.
+With --auth the server offers AUTH PLAIN and LOGIN without TLS (loopback
+only) and refuses mail from a session that did not log in with USER:PASS.
+DIR/ready appears once the server listens; SIGTERM stops it.
+"""
+import argparse
+import json
+import os
+import signal
+import sys
+import threading
+
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult
+
+
+class Handler:
+    def __init__(self, out, refuse):
+        self.out = out
+        self.refuse = set(a.lower() for a in refuse)
+        self.n = 0
+        self.lock = threading.Lock()
+
+    async def handle_RCPT(self, server, session, envelope, address, options):
+        if address.lower() in self.refuse:
+            return "550 5.1.1 <%s>: Recipient address rejected: " \
+                "User unknown in local recipient table" % address
+        envelope.rcpt_tos.append(address)
+        return "250 2.1.5 Ok"
+
+    async def handle_DATA(self, server, session, envelope):
+        with self.lock:
+            self.n += 1
+            n = self.n
+        base = os.path.join(self.out, "msg-%d" % n)
+        with open(base + ".eml.tmp", "wb") as f:
+            f.write(envelope.original_content)
+        with open(base + ".json", "w") as f:
+            json.dump({"mail_from": envelope.mail_from,
+                       "rcpt_tos": envelope.rcpt_tos,
+                       "login": session.auth_data
+                       if session.authenticated else None}, f)
+        os.rename(base + ".eml.tmp", base + ".eml")
+        return "250 2.0.0 Ok: queued as PW%04d" % n
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--refuse", action="append", default=[])
+    ap.add_argument("--auth")
+    a = ap.parse_args()
+
+    kw = {}
+    if a.auth:
+        user, password = a.auth.split(":", 1)
+
+        def authenticator(server, session, envelope, mechanism, data):
+            ok = (data.login.decode() == user and
+                  data.password.decode() == password)
+            return AuthResult(success=ok, handled=False,
+                              auth_data=user if ok else None)
+
+        kw = dict(authenticator=authenticator, auth_required=True,
+                  auth_require_tls=False)
+    ctl = Controller(Handler(a.out, a.refuse), hostname="127.0.0.1",
+                     port=a.port, decode_data=False, **kw)
+    ctl.start()
+    open(os.path.join(a.out, "ready"), "w").close()
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    while not stop.wait(0.2):
+        pass
+    ctl.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1121 @@
+/*
+ * notify/: header encoding that nothing from the store can break out of,
+ * message rendering (subject, table, machine diff, chart, Message-ID),
+ * the backoff schedule, HMAC-SHA256 against RFC 4231, the secret file
+ * checks, and whole flushes over a real store with a sendmail stand-in
+ * (a shell script whose exit status the test chooses).
+ */
+#include <sys/stat.h>
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "config.h"
+#include "json.h"
+#include "xmalloc.h"
+#include "notify/notify.h"
+#include "store/store.h"
+#include "sysinfo/sysinfo.h"
+
+static char	tmpdir[] = "/tmp/pw-test-notify.XXXXXX";
+static int	nfile;
+
+/* A fresh path in the test's directory. */
+static char *
+tmp_path(const char *what)
+{
+	char	*p;
+
+	xasprintf(&p, "%s/%s%d", tmpdir, what, ++nfile);
+	return p;
+}
+
+/* Write text to path with mode. */
+static void
+write_file(const char *path, const char *text, mode_t mode)
+{
+	FILE	*f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+/* Read a whole file; NULL when it does not exist. */
+static char *
+read_file(const char *path)
+{
+	FILE	*f = fopen(path, "rb");
+	char	*buf;
+	long	 n;
+
+	if (f == NULL)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = xmalloc((size_t)n + 1);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* Decode base64 (no line breaks) into out; its length. */
+static size_t
+b64_decode(const char *in, size_t len, unsigned char *out)
+{
+	static const char alpha[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "abcdefghijklmnopqrstuvwxyz0123456789+/";
+	uint32_t	acc = 0;
+	size_t		i, o = 0;
+	int		bits = 0;
+	const char	*p;
+
+	for (i = 0; i < len && in[i] != '='; i++) {
+		p = strchr(alpha, in[i]);
+		assert_non_null(p);
+		acc = (acc << 6) | (uint32_t)(p - alpha);
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			out[o++] = (unsigned char)(acc >> bits);
+		}
+	}
+	return o;
+}
+
+/*
+ * Unfold a header ("Name: ..." with continuation lines) and decode its
+ * encoded words as a mail reader does: the value, allocated.
+ */
+static char *
+header_decode(const char *header)
+{
+	char		*out = xmalloc(strlen(header) + 1), *end;
+	const char	*p, *q;
+	size_t		 o = 0, word_end = 0;
+	int		 last_word = 0;
+
+	p = strchr(header, ':');
+	assert_non_null(p);
+	p++;
+	while (*p != '\0') {
+		if (*p == '\n') {	/* a fold: CRLF WSP is a blank */
+			p++;
+			continue;
+		}
+		if (strncmp(p, "=?UTF-8?B?", 10) == 0) {
+			q = p + 10;
+			end = strstr(q, "?=");
+			assert_non_null(end);
+			/* Blanks between two encoded words are dropped. */
+			if (last_word)
+				o = word_end;
+			o += b64_decode(q, (size_t)(end - q),
+			    (unsigned char *)out + o);
+			word_end = o;
+			p = end + 2;
+			last_word = 1;
+			continue;
+		}
+		if (*p != ' ')
+			last_word = 0;
+		out[o++] = *p++;
+	}
+	out[o] = '\0';
+	/* Drop the blank after the colon. */
+	if (out[0] == ' ')
+		memmove(out, out + 1, o);
+	return out;
+}
+
+/* The payload detect/ writes, with the names given. */
+static char *
+payload(const char *host, const char *workload, const char *metric,
+    const char *state, const char *previous)
+{
+	json_t	*o, *b;
+	char	*s;
+
+	o = pwjson_object();
+	pwjson_set_int(o, "alert", 7);
+	pwjson_set_str(o, "state", state);
+	pwjson_set_str(o, "previous", previous);
+	pwjson_set_str(o, "direction", "regression");
+	pwjson_set_str(o, "host", host);
+	pwjson_set_str(o, "workload", workload);
+	pwjson_set_str(o, "metric", metric);
+	pwjson_set_str(o, "unit", "lps");
+	pwjson_set_str(o, "better", "higher");
+	pwjson_set_str(o, "run", "r12");
+	pwjson_set_str(o, "first_bad_run", "r11");
+	pwjson_set_str(o, "last_good_run", "r10");
+	pwjson_set_num(o, "change_pct", -22.4375);
+	pwjson_set_num(o, "ci_low", -22.91);
+	pwjson_set_num(o, "ci_high", -21.88);
+	pwjson_set_num(o, "q", 0.00029);
+	pwjson_set_num(o, "current", 776);
+	b = pwjson_object();
+	pwjson_set_str(b, "name", "rolling");
+	pwjson_set_num(b, "median", 1000);
+	pwjson_set_num(b, "spread", 3);
+	pwjson_set_int(b, "runs", 10);
+	pwjson_set(o, "baseline", b);
+	pwjson_set(o, "attribution", json_null());
+	pwjson_set_int(o, "time", 1700000000);
+	s = pwjson_dumps(o, PWJSON_COMPACT);
+	json_decref(o);
+	return s;
+}
+
+/* Parse a payload into ev, which the caller clears. */
+static void
+event_of(struct notify_event *ev, const char *host, const char *metric,
+    const char *state, const char *previous, int64_t created)
+{
+	char	*p, *cause = NULL;
+
+	p = payload(host, "sys.pipe", metric, state, previous);
+	assert_int_equal(notify_event_parse(ev, 3, p, created, &cause), 0);
+	assert_null(cause);
+	free(p);
+}
+
+/* notify_clean: controls become blanks, bad UTF-8 '?', cut at a char. */
+static void
+test_clean(void **state)
+{
+	char	*s;
+
+	(void)state;
+	s = notify_clean("a\r\nb\tc\x7f" "d", 0);
+	assert_string_equal(s, "a  b c d");
+	free(s);
+	/* C1 control U+0085 (NEL) and U+2028 are line breaks too. */
+	s = notify_clean("x\xc2\x85y\xe2\x80\xa8z", 0);
+	assert_string_equal(s, "x y z");
+	free(s);
+	/* Invalid: a lone continuation byte, an overlong '/', a surrogate. */
+	s = notify_clean("a\x80" "b\xc0\xaf" "c\xed\xa0\x80" "d", 0);
+	assert_string_equal(s, "a?b??c???d");
+	free(s);
+	s = notify_clean("h\xc3\xa9llo w\xc3\xb6rld", 0);
+	assert_string_equal(s, "h\xc3\xa9llo w\xc3\xb6rld");
+	free(s);
+	/* Cut at 4 bytes: never inside the two bytes of an e-acute. */
+	s = notify_clean("abc\xc3\xa9xyz", 4);
+	assert_string_equal(s, "abc...");
+	free(s);
+	s = notify_clean(NULL, 0);
+	assert_string_equal(s, "");
+	free(s);
+}
+
+/* A short ASCII header is written as it is. */
+static void
+test_header_plain(void **state)
+{
+	char	*h;
+
+	(void)state;
+	h = notify_header("Subject", "[perfwatch] box: sys.pipe throughput "
+	    "-22.4% (confirmed)");
+	assert_string_equal(h, "Subject: [perfwatch] box: sys.pipe "
+	    "throughput -22.4% (confirmed)\n");
+	free(h);
+	/* A long one is folded at blanks, every line within 78. */
+	h = notify_header("Subject", "one two three four five six seven eight "
+	    "nine ten eleven twelve thirteen fourteen fifteen sixteen");
+	assert_string_equal(h, "Subject: one two three four five six seven "
+	    "eight nine ten eleven twelve\n thirteen fourteen fifteen "
+	    "sixteen\n");
+	free(h);
+}
+
+/* Count the lines of text that start a header (not a continuation). */
+static int
+header_starts(const char *text)
+{
+	const char	*p = text;
+	int		 n = 0;
+
+	while (*p != '\0') {
+		if (*p != ' ' && *p != '\t')
+			n++;
+		p = strchr(p, '\n');
+		if (p == NULL)
+			break;
+		p++;
+	}
+	return n;
+}
+
+/* CR/LF cannot end a header; non-ASCII is encoded and decodes back. */
+static void
+test_header_injection(void **state)
+{
+	char	*h, *v;
+
+	(void)state;
+	h = notify_header("Subject", "[perfwatch] evil\r\nBcc: victim@"
+	    "example.org\r\n\r\nbody: sys.pipe -22.4%");
+	assert_int_equal(header_starts(h), 1);
+	assert_null(strstr(h, "\nBcc:"));
+	assert_null(strchr(h, '\r'));
+	v = header_decode(h);
+	assert_string_equal(v, "[perfwatch] evil Bcc: victim@example.org "
+	    "body: sys.pipe -22.4%");
+	free(v);
+	free(h);
+
+	/* Non-ASCII (and "=?" in plain text) go as encoded words. */
+	h = notify_header("Subject", "[perfwatch] m\xc3\xa4schine: "
+	    "durchsatz \xe2\x80\x94 =?x?= -3.1% (confirmed) and a long tail "
+	    "to fold over more than one line");
+	assert_int_equal(header_starts(h), 1);
+	assert_non_null(strstr(h, "=?UTF-8?B?"));
+	for (const char *p = h; *p != '\0'; p++)
+		assert_true((unsigned char)*p < 0x80);
+	for (char *line = h, *nl; (nl = strchr(line, '\n')) != NULL;
+	    line = nl + 1)
+		assert_true(nl - line <= 78);
+	v = header_decode(h);
+	assert_string_equal(v, "[perfwatch] m\xc3\xa4schine: durchsatz "
+	    "\xe2\x80\x94 =?x?= -3.1% (confirmed) and a long tail to fold "
+	    "over more than one line");
+	free(v);
+	free(h);
+}
+
+/* Address headers: display names quoted or encoded, addresses bare. */
+static void
+test_address_header(void **state)
+{
+	char	*to[] = { "Ops Team <ops@example.org>", "dev@example.org",
+	    "J\xc3\xb6rg <j@example.org>", "Q. \"Public\" <q@example.org>",
+	    NULL };
+	char	*h, *s;
+
+	(void)state;
+	h = notify_address_header("To", to);
+	assert_string_equal(h, "To: \"Ops Team\" <ops@example.org>,\n "
+	    "dev@example.org,\n =?UTF-8?B?SsO2cmc=?= <j@example.org>,\n "
+	    "\"Q. \\\"Public\\\"\" <q@example.org>\n");
+	free(h);
+	s = notify_addr_spec("Ops <ops@example.org>");
+	assert_string_equal(s, "ops@example.org");
+	free(s);
+	s = notify_addr_spec("plain@example.org");
+	assert_string_equal(s, "plain@example.org");
+	free(s);
+}
+
+/* Quoted-printable: RFC 2045 rules, known output. */
+static void
+test_qp(void **state)
+{
+	char	*s, line[200];
+	size_t	 i;
+
+	(void)state;
+	s = notify_qp_encode("a=b \xc2\xb1 c \n.dot\nFrom here\ttab\t\nend");
+	assert_string_equal(s, "a=3Db =C2=B1 c=20\n=2Edot\n=46rom here\ttab"
+	    "=09\nend");
+	free(s);
+	/* A long line gets soft breaks; no line is over 76. */
+	for (i = 0; i < 150; i++)
+		line[i] = (char)('a' + i % 26);
+	line[150] = '\0';
+	s = notify_qp_encode(line);
+	assert_non_null(strstr(s, "=\n"));
+	for (char *l = s, *nl; l != NULL; l = nl != NULL ? nl + 1 : NULL) {
+		nl = strchr(l, '\n');
+		assert_true((nl != NULL ? (size_t)(nl - l) : strlen(l)) <= 76);
+	}
+	free(s);
+}
+
+static void
+test_date_crlf(void **state)
+{
+	char	*s;
+
+	(void)state;
+	s = notify_rfc5322_date(1700000000);
+	assert_string_equal(s, "Tue, 14 Nov 2023 22:13:20 +0000");
+	free(s);
+	s = notify_crlf("a\nb\r\nc");
+	assert_string_equal(s, "a\r\nb\r\nc");
+	free(s);
+}
+
+/* Subject, summary, table, commands of a confirmed regression. */
+static void
+test_render(void **state)
+{
+	struct notify_event	 ev;
+	char			*s;
+
+	(void)state;
+	event_of(&ev, "box", "throughput", "confirmed", "suspected", 100);
+	s = notify_subject(&ev);
+	assert_string_equal(s, "[perfwatch] box: sys.pipe throughput -22.4% "
+	    "(confirmed)");
+	free(s);
+	s = notify_text(&ev);
+	assert_non_null(strstr(s, "perfwatch on box: sys.pipe throughput "
+	    "regressed by 22.4% (confirmed).\n"));
+	assert_non_null(strstr(s, "  change     -22.4%, 95% CI [-22.9, "
+	    "-21.9], q 0.00029\n"));
+	assert_non_null(strstr(s, "  baseline   1000 \xc2\xb1 3 lps "
+	    "(rolling, 10 runs)\n"));
+	/* The table, LKP-like: baseline ± spread %, then the metric. */
+	assert_non_null(strstr(s,
+	    "     baseline  current  change          95% CI        q  metric\n"
+	    "  1000 \xc2\xb1 0.3%      776  -22.4%  [-22.9, -21.9]  0.00029  "
+	    "sys.pipe throughput (lps)\n"));
+	/* No store: the diff is missing, and says so. */
+	assert_non_null(strstr(s, "Machine diff: none"));
+	assert_non_null(strstr(s, "  perfwatch compare r10 r11\n"));
+	assert_non_null(strstr(s, "  perfwatch env diff r10 r11\n"));
+	assert_non_null(strstr(s, "  perfwatch alerts ack 7\n"));
+	free(s);
+	s = notify_log_line(&ev);
+	assert_string_equal(s, "alert #7 on box: sys.pipe throughput -22.4% "
+	    "confirmed (was suspected); last good r10, first bad r11");
+	free(s);
+	notify_event_clear(&ev);
+
+	/* A resolved suspicion says so, and offers no ack. */
+	event_of(&ev, "box", "throughput", "resolved", "suspected", 100);
+	s = notify_text(&ev);
+	assert_non_null(strstr(s, "the suspected regression of sys.pipe "
+	    "throughput is cleared"));
+	assert_null(strstr(s, "alerts ack"));
+	free(s);
+	notify_event_clear(&ev);
+}
+
+/* One Message-ID per alert and state, whatever the attempt or clock. */
+static void
+test_message_id(void **state)
+{
+	struct notify_event	 a, b, c;
+	char			*ia, *ib, *ic, *ea;
+
+	(void)state;
+	event_of(&a, "box", "throughput", "confirmed", "suspected", 100);
+	event_of(&b, "box", "throughput", "confirmed", "suspected", 99999);
+	event_of(&c, "box", "throughput", "resolved", "confirmed", 100);
+	ia = notify_message_id(&a);
+	ib = notify_message_id(&b);
+	ic = notify_message_id(&c);
+	assert_string_equal(ia, ib);
+	assert_string_not_equal(ia, ic);
+	assert_int_equal(strncmp(ia, "<perfwatch-alert-7-confirmed-", 29), 0);
+	assert_int_equal(strlen(ia), 29 + 16 + strlen("@box>"));
+	assert_string_equal(ia + 29 + 16, "@box>");
+	assert_int_equal(strncmp(ic, "<perfwatch-alert-7-resolved-", 28), 0);
+	/* The same hash names the alert in both. */
+	assert_memory_equal(ia + 29, ic + 28, 16);
+	ea = notify_event_id(&a);
+	assert_int_equal(strncmp(ea, "alert-7-confirmed-", 18), 0);
+	assert_memory_equal(ea + 18, ia + 29, 16);
+	free(ia);
+	free(ib);
+	free(ic);
+	free(ea);
+	notify_event_clear(&a);
+	notify_event_clear(&b);
+	notify_event_clear(&c);
+}
+
+/* The header names of a message, in order, joined by ','. */
+static char *
+header_names(const char *msg)
+{
+	char	*out = xcalloc(1, strlen(msg) + 1);
+	const char *p = msg, *colon;
+
+	while (*p != '\0' && *p != '\n') {
+		if (*p != ' ' && *p != '\t') {
+			colon = strchr(p, ':');
+			assert_non_null(colon);
+			if (*out != '\0')
+				strcat(out, ",");
+			strncat(out, p, (size_t)(colon - p));
+		}
+		p = strchr(p, '\n');
+		assert_non_null(p);
+		p++;
+	}
+	return out;
+}
+
+/* A host and a metric with CR/LF in them add no header to an email. */
+static void
+test_email_injection(void **state)
+{
+	struct notify_event	 ev;
+	struct notify_sink	 sink;
+	char			*to[] = { "ops@example.org", NULL };
+	char			*msg, *names, *subj, *v;
+
+	(void)state;
+	memset(&sink, 0, sizeof(sink));
+	sink.name = "mail";
+	sink.type = NOTIFY_EMAIL;
+	sink.to = to;
+	event_of(&ev, "evil\r\nBcc: victim@example.org",
+	    "thr\r\nX-Injected: yes\r\n\r\nfake body", "confirmed",
+	    "suspected", 100);
+	msg = notify_email(&ev, &sink, "mailhost");
+	names = header_names(msg);
+	assert_string_equal(names, "Date,From,To,Subject,Message-ID,"
+	    "In-Reply-To,References,MIME-Version,Content-Type,"
+	    "Content-Transfer-Encoding,Auto-Submitted,X-Perfwatch-Event,"
+	    "X-Perfwatch-Alert,X-Perfwatch-State");
+	assert_null(strstr(msg, "\nBcc:"));
+	assert_null(strstr(msg, "\nX-Injected:"));
+	assert_null(strchr(msg, '\r'));
+	subj = xstrdup(strstr(msg, "\nSubject: ") + 1);
+	*strstr(subj, "\nMessage-ID") = '\0';
+	v = header_decode(subj);
+	free(subj);
+	assert_string_equal(v, "[perfwatch] evil Bcc: victim@example.org: "
+	    "sys.pipe thr X-Injected: yes fake body -22.4% (confirmed)");
+	free(v);
+	/* The Message-ID's domain is made of the host's safe characters. */
+	assert_non_null(strstr(msg, "@evil.Bcc.victim.example.org>\n"));
+	/* The body is 7-bit and starts after the one blank line. */
+	assert_non_null(strstr(msg, "\n\nperfwatch on evil  Bcc: victim@"
+	    "example.org: "));
+	for (const char *p = msg; *p != '\0'; p++)
+		assert_true((unsigned char)*p < 0x80);
+	free(names);
+	free(msg);
+	notify_event_clear(&ev);
+}
+
+/* One minute, doubling, capped; given up past max_age. */
+static void
+test_backoff(void **state)
+{
+	(void)state;
+	assert_int_equal(notify_backoff(0), 60);
+	assert_int_equal(notify_backoff(1), 60);
+	assert_int_equal(notify_backoff(2), 120);
+	assert_int_equal(notify_backoff(3), 240);
+	assert_int_equal(notify_backoff(8), 7680);
+	assert_int_equal(notify_backoff(9), 4 * 3600);
+	assert_int_equal(notify_backoff(1000), 4 * 3600);
+	/* Created at 1000 with max_age 600: tries at +60, +120, +240 fit. */
+	assert_int_equal(notify_retry_at(1000, 600, 1, 1000), 1060);
+	assert_int_equal(notify_retry_at(1000, 600, 2, 1060), 1180);
+	assert_int_equal(notify_retry_at(1000, 600, 3, 1180), 1420);
+	/* 1420 + 480 = 1900 > 1600: give up. */
+	assert_int_equal(notify_retry_at(1000, 600, 4, 1420), -1);
+	assert_int_equal(notify_retry_at(1000, 600, 1, 1540), 1600);
+	assert_int_equal(notify_retry_at(1000, 600, 1, 1541), -1);
+}
+
+/* RFC 4231 test cases 1, 2 and 6 (a key longer than the block). */
+static void
+test_hmac(void **state)
+{
+	unsigned char	key[131];
+	char		out[65];
+	const char	*big = "Test Using Larger Than Block-Size Key - "
+	    "Hash Key First";
+
+	(void)state;
+	memset(key, 0x0b, 20);
+	notify_hmac_sha256_hex(key, 20, "Hi There", 8, out);
+	assert_string_equal(out, "b0344c61d8db38535ca8afceaf0bf12b"
+	    "881dc200c9833da726e9376c2e32cff7");
+	notify_hmac_sha256_hex("Jefe", 4, "what do ya want for nothing?", 28,
+	    out);
+	assert_string_equal(out, "5bdcc146bf60754e6a042426089575c7"
+	    "5a003f089d2739839dec58b964ec3843");
+	memset(key, 0xaa, sizeof(key));
+	notify_hmac_sha256_hex(key, sizeof(key), big, strlen(big), out);
+	assert_string_equal(out, "60e431591ee0b67f0d8a26aacbf5b77f"
+	    "8e0bc6213728c5140546040f0ee37f54");
+}
+
+/* A secret others can read or write is refused; the newline is not kept. */
+static void
+test_secret_file(void **state)
+{
+	char	*path, *secret = NULL, *cause = NULL;
+	size_t	 len = 0;
+
+	(void)state;
+	path = tmp_path("secret");
+	write_file(path, "user:pa:ss\n", 0600);
+	assert_int_equal(notify_secret_read(path, &secret, &len, &cause), 0);
+	assert_string_equal(secret, "user:pa:ss");
+	assert_int_equal(len, 10);
+	free(secret);
+	/* Group-readable is fine: the daemon's group reads it. */
+	assert_int_equal(chmod(path, 0640), 0);
+	assert_int_equal(notify_secret_read(path, &secret, &len, &cause), 0);
+	free(secret);
+	assert_int_equal(chmod(path, 0644), 0);
+	assert_int_equal(notify_secret_read(path, &secret, &len, &cause), -1);
+	assert_non_null(strstr(cause, "refusing a secret that others may read "
+	    "(mode 0644); chmod o-rwx"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(chmod(path, 0602), 0);
+	assert_int_equal(notify_secret_read(path, &secret, &len, &cause), -1);
+	assert_non_null(strstr(cause, "others may write (mode 0602)"));
+	free(cause);
+	cause = NULL;
+	write_file(path, "\n", 0600);
+	assert_int_equal(notify_secret_read(path, &secret, &len, &cause), -1);
+	assert_non_null(strstr(cause, "empty"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(notify_secret_read(tmpdir, &secret, &len, &cause),
+	    -1);
+	assert_non_null(strstr(cause, "not a regular file"));
+	free(cause);
+	free(path);
+}
+
+/* Sinks from a configuration; the log sink is there unless configured. */
+static void
+test_sinks_load(void **state)
+{
+	const char		*text = "[sink \"mail\"]\ntype = email\n"
+	    "to = Ops <ops@example.org>, dev@example.org\nsendmail = yes\n"
+	    "max_age = 1h\n[sink \"hook\"]\ntype = webhook\n"
+	    "url = http://127.0.0.1:9/x\n";
+	struct notify_sink	*v;
+	struct config		*cfg;
+	const struct notify_sink *s;
+	char			*cause = NULL;
+	size_t			 n;
+
+	(void)state;
+	cfg = config_load_buffer("t.conf", text, strlen(text), &cause);
+	assert_non_null(cfg);
+	assert_int_equal(notify_sinks_load(cfg, &v, &n, &cause), 0);
+	assert_int_equal(n, 3);
+	s = notify_sink_find(v, n, "mail");
+	assert_non_null(s);
+	assert_int_equal(s->type, NOTIFY_EMAIL);
+	assert_int_equal(s->max_age, 3600);
+	assert_true(s->sendmail);
+	assert_string_equal(s->sendmail_path, "/usr/sbin/sendmail");
+	assert_string_equal(s->to[0], "Ops <ops@example.org>");
+	assert_string_equal(s->to[1], "dev@example.org");
+	assert_null(s->to[2]);
+	assert_int_equal(s->starttls, NOTIFY_TLS_REQUIRED);
+	s = notify_sink_find(v, n, "hook");
+	assert_int_equal(s->type, NOTIFY_WEBHOOK);
+	assert_string_equal(s->url, "http://127.0.0.1:9/x");
+	s = notify_sink_find(v, n, "log");
+	assert_non_null(s);
+	assert_true(s->builtin);
+	assert_int_equal(s->type, NOTIFY_LOG);
+	assert_int_equal(s->max_age, 2 * 24 * 3600);
+	notify_sinks_free(v, n);
+	config_free(cfg);
+}
+
+/*
+ * A store with one host, one metric and runs r01..r12 (r11 and r12 at
+ * 776, the rest near 1000), a second metric that regressed in r12 too,
+ * snapshots on r10 and r11 that differ in one package, an alert and
+ * its outbox rows.
+ */
+struct fixture {
+	struct store	*st;
+	char		*path;
+	int64_t		 host;
+	int64_t		 metric;
+	int64_t		 other;
+	int64_t		 runs[12];
+	int64_t		 alert;
+};
+
+static int64_t
+fixture_snapshot(struct store *st, const char *libc)
+{
+	struct snapshot	*s = sysinfo_snapshot_new();
+	char		*cause = NULL;
+	int64_t		 id;
+
+	sysinfo_snapshot_set(s, "kernel.release", "6.1.0-18-amd64");
+	sysinfo_snapshot_set(s, "pkg.manager", "dpkg");
+	sysinfo_snapshot_add_package(s, "libc6", libc, "amd64");
+	sysinfo_snapshot_add_package(s, "zlib1g", "1:1.2.13", "amd64");
+	id = store_snapshot_put(st, s, &cause);
+	assert_true(id > 0);
+	sysinfo_snapshot_free(s);
+	return id;
+}
+
+static void
+fixture_open(struct fixture *fx)
+{
+	struct store_run	 r;
+	struct store_alert	 a;
+	struct store_verdict	 v[2];
+	char			*cause = NULL, label[16];
+	int64_t			 snap_a, snap_b;
+	int			 i, it;
+
+	memset(fx, 0, sizeof(*fx));
+	fx->path = tmp_path("db");
+	fx->st = store_open(fx->path, &cause);
+	assert_non_null(fx->st);
+	fx->host = store_host_ensure(fx->st, "box", NULL);
+	fx->metric = store_metric_ensure(fx->st, "sys.pipe", "throughput",
+	    "lps", BETTER_HIGHER, &cause);
+	fx->other = store_metric_ensure(fx->st, "sys.exec", "rate", "lps",
+	    BETTER_HIGHER, &cause);
+	snap_a = fixture_snapshot(fx->st, "2.36-9");
+	snap_b = fixture_snapshot(fx->st, "2.36-10");
+	for (i = 0; i < 12; i++) {
+		memset(&r, 0, sizeof(r));
+		snprintf(label, sizeof(label), "r%02d", i + 1);
+		r.host = fx->host;
+		r.label = label;
+		r.trigger = "manual";
+		r.started = 1700000000 + i * 86400;
+		r.ended = r.started + 600;
+		r.status = RUN_COMPLETE;
+		r.snapshot = i < 10 ? snap_a : snap_b;
+		fx->runs[i] = store_run_create(fx->st, &r, &cause);
+		assert_true(fx->runs[i] > 0);
+		for (it = 0; it < 3; it++) {
+			assert_int_equal(store_sample_add(fx->st, fx->runs[i],
+			    fx->metric, it + 1, (i < 10 ? 1000 + i : 776) +
+			    it), 0);
+			assert_int_equal(store_sample_add(fx->st, fx->runs[i],
+			    fx->other, it + 1, i < 11 ? 500 : 400), 0);
+		}
+	}
+	memset(v, 0, sizeof(v));
+	v[0].run = v[1].run = fx->runs[11];
+	v[0].metric = fx->metric;
+	v[0].verdict = "regression";
+	v[0].change_pct = -22.4;
+	v[0].ci_low = -23;
+	v[0].ci_high = -21.9;
+	v[0].p = v[0].q = 0.0003;
+	v[0].baseline = "rolling";
+	v[0].current = 777;
+	v[0].reference = 1005;
+	v[0].noise = 3;
+	v[0].baseline_runs = 10;
+	v[1] = v[0];
+	v[1].metric = fx->other;
+	v[1].change_pct = -20;
+	v[1].ci_low = -20.5;
+	v[1].ci_high = -19.5;
+	v[1].q = 0.0004;
+	v[1].current = 400;
+	v[1].reference = 500;
+	v[1].noise = 1;
+	assert_int_equal(store_verdicts_replace(fx->st, fx->runs[11], v, 2),
+	    0);
+	memset(&a, 0, sizeof(a));
+	a.host = fx->host;
+	a.metric = fx->metric;
+	a.first_bad_run = fx->runs[10];
+	a.last_good_run = fx->runs[9];
+	a.last_run = a.opened_run = a.confirmed_run = fx->runs[11];
+	a.state = "confirmed";
+	a.direction = "regression";
+	a.change_pct = -22.4;
+	a.opened = a.updated = 1700000000;
+	fx->alert = store_alert_add(fx->st, &a);
+	assert_true(fx->alert > 0);
+}
+
+static void
+fixture_close(struct fixture *fx)
+{
+	store_close(fx->st);
+	unlink(fx->path);
+	free(fx->path);
+}
+
+/* Queue a row for sink made at created; its id. */
+static int64_t
+fixture_queue(struct fixture *fx, const char *sink, int64_t created)
+{
+	char	*p;
+	int64_t	 id;
+
+	p = payload("box", "sys.pipe", "throughput", "confirmed", "suspected");
+	id = store_outbox_add(fx->st, fx->alert, sink, p, created);
+	assert_true(id > 0);
+	free(p);
+	return id;
+}
+
+/* What the store knows goes into the event: table, chart, diff. */
+static void
+test_event_load(void **state)
+{
+	struct fixture		 fx;
+	struct store_outbox	 o;
+	struct notify_event	 ev;
+	struct notify_metric	*m;
+	char			*cause = NULL, *text;
+	int64_t			 id;
+
+	(void)state;
+	fixture_open(&fx);
+	id = fixture_queue(&fx, "mail", 1700950000);
+	assert_int_equal(store_outbox_get(fx.st, id, &o), 0);
+	assert_int_equal(notify_event_load(&ev, fx.st, &o, &cause), 0);
+	/* The alert's metric, then the other regression of r12. */
+	assert_int_equal(ev.nmetrics, 2);
+	assert_true(ev.metrics[0].own);
+	assert_string_equal(ev.metrics[1].workload, "sys.exec");
+	assert_true(ev.metrics[1].current == 400);
+	assert_true(ev.metrics[1].baseline == 500);
+	/* Twelve runs up to r12; the first bad is r11, index 10. */
+	m = &ev.metrics[0];
+	assert_int_equal(m->nruns, 12);
+	assert_string_equal(m->runs[0], "r01");
+	assert_string_equal(m->runs[11], "r12");
+	assert_int_equal(m->first_bad, 10);
+	assert_true(m->medians[0] == 1001);
+	assert_true(m->medians[9] == 1010);
+	assert_true(m->medians[11] == 777);
+	/* The diff from r10 to r11: libc6 only. */
+	assert_non_null(ev.diff);
+	assert_int_equal(ev.diff->nchanges, 1);
+	assert_string_equal(ev.diff->changes[0].name, "libc6");
+	text = notify_text(&ev);
+	assert_non_null(strstr(text, "Regressed metrics of the run"));
+	assert_non_null(strstr(text, "\n   500 \xc2\xb1 0.2%      400  -20.0%  "
+	    "[-20.5, -19.5]   0.0004  sys.exec rate (lps)\n"));
+	assert_non_null(strstr(text, "What changed on the machine from r10 "
+	    "(last good) to r11 (first bad):\n\n  upgraded    libc6  2.36-9 "
+	    "\xe2\x86\x92 2.36-10\n"));
+	/* The chart: ten high cells, the bar, two low ones. */
+	assert_non_null(strstr(text, "  sys.pipe throughput\n    "
+	    "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88"
+	    "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88"
+	    "|\xe2\x96\x81\xe2\x96\x81   min 777, max 1010, last 777\n"
+	    "    runs r01 .. r12\n"));
+	free(text);
+	notify_event_clear(&ev);
+	store_outbox_clear(&o);
+	fixture_close(&fx);
+}
+
+/* A sendmail stand-in that keeps its input and exits as told. */
+static char *
+fake_sendmail(int code, char **out)
+{
+	char	*path, *text;
+
+	path = tmp_path("sendmail");
+	xasprintf(out, "%s.out", path);
+	xasprintf(&text, "#!/bin/sh\necho \"$@\" >\"%s.args\"\ncat >\"%s\"\n"
+	    "echo 'fake sendmail says %d' >&2\nexit %d\n", path, *out, code,
+	    code);
+	write_file(path, text, 0700);
+	free(text);
+	return path;
+}
+
+/* Flush with one email sink through the sendmail stand-in. */
+static void
+flush_with(struct fixture *fx, const char *sendmail, int64_t max_age,
+    int64_t now, int force, struct notify_report *rep, FILE *logf)
+{
+	struct notify_sink	 sinks[2];
+	struct notify_opts	 o;
+	char			*to[] = { "ops@example.org", NULL };
+	char			*cause = NULL;
+
+	memset(sinks, 0, sizeof(sinks));
+	sinks[0].name = "mail";
+	sinks[0].type = NOTIFY_EMAIL;
+	sinks[0].max_age = max_age;
+	sinks[0].to = to;
+	sinks[0].sendmail = 1;
+	sinks[0].sendmail_path = (char *)sendmail;
+	sinks[1].name = "log";
+	sinks[1].type = NOTIFY_LOG;
+	sinks[1].max_age = max_age;
+	sinks[1].builtin = 1;
+	memset(&o, 0, sizeof(o));
+	o.now = now;
+	o.force = force;
+	o.logf = logf;
+	o.hostname = "mailhost";
+	assert_int_equal(notify_flush(fx->st, sinks, 2, &o, rep, &cause), 0);
+	assert_null(cause);
+}
+
+/* Retry with backoff, then delivery exactly once. */
+static void
+test_flush_retry(void **state)
+{
+	struct fixture		 fx;
+	struct notify_report	 rep;
+	struct store_outbox	 o;
+	char			*sm, *out, *msg, *logbuf = NULL;
+	size_t			 loglen = 0;
+	int64_t			 id, lid, t0 = 1700950000;
+	FILE			*logf;
+
+	(void)state;
+	fixture_open(&fx);
+	logf = open_memstream(&logbuf, &loglen);
+	id = fixture_queue(&fx, "mail", t0);
+	lid = fixture_queue(&fx, "log", t0);
+	sm = fake_sendmail(75, &out);
+	flush_with(&fx, sm, 3600, t0, 0, &rep, logf);
+	assert_int_equal(rep.delivered, 1);	/* the log line */
+	assert_int_equal(rep.retried, 1);
+	assert_int_equal(rep.failed, 0);
+	assert_int_equal(rep.next_due, t0 + 60);
+	assert_int_equal(store_outbox_get(fx.st, id, &o), 0);
+	assert_int_equal(o.attempts, 1);
+	assert_int_equal(o.next_attempt, t0 + 60);
+	assert_int_equal(o.delivered_at, 0);
+	assert_non_null(strstr(o.last_error, "exited with 75: fake sendmail "
+	    "says 75"));
+	store_outbox_clear(&o);
+	assert_int_equal(store_outbox_get(fx.st, lid, &o), 0);
+	assert_int_equal(o.delivered_at, t0);
+	store_outbox_clear(&o);
+	fflush(logf);
+	assert_non_null(strstr(logbuf, "perfwatch: alert #7 on box: sys.pipe "
+	    "throughput -22.4% confirmed (was suspected); last good r10, "
+	    "first bad r11; machine: libc6 2.36-9 \xe2\x86\x92 2.36-10\n"));
+	notify_report_free(&rep);
+
+	/* Not due yet: nothing is tried. */
+	flush_with(&fx, sm, 3600, t0 + 30, 0, &rep, logf);
+	assert_int_equal(rep.ndone, 0);
+	assert_int_equal(rep.next_due, t0 + 60);
+	notify_report_free(&rep);
+
+	/* Due again and failing again: the wait doubles. */
+	flush_with(&fx, sm, 3600, t0 + 60, 0, &rep, logf);
+	assert_int_equal(rep.retried, 1);
+	assert_int_equal(rep.done[0].attempts, 2);
+	assert_int_equal(rep.next_due, t0 + 60 + 120);
+	notify_report_free(&rep);
+	free(sm);
+	free(out);
+
+	/* sendmail takes it: delivered, and never again. */
+	sm = fake_sendmail(0, &out);
+	flush_with(&fx, sm, 3600, t0 + 180, 0, &rep, logf);
+	assert_int_equal(rep.delivered, 1);
+	assert_int_equal(rep.next_due, 0);
+	assert_int_equal(store_outbox_get(fx.st, id, &o), 0);
+	assert_int_equal(o.delivered_at, t0 + 180);
+	assert_int_equal(o.attempts, 3);
+	store_outbox_clear(&o);
+	msg = read_file(out);
+	assert_non_null(msg);
+	assert_non_null(strstr(msg, "Subject: [perfwatch] box: sys.pipe "
+	    "throughput -22.4% (confirmed)\n"));
+	assert_non_null(strstr(msg, "To: ops@example.org\n"));
+	assert_non_null(strstr(msg, "From: \"perfwatch\" <perfwatch@"
+	    "mailhost>\n"));
+	assert_non_null(strstr(msg, "Date: Sat, 25 Nov 2023 22:06:40 "
+	    "+0000\n"));
+	free(msg);
+	unlink(out);
+	notify_report_free(&rep);
+	flush_with(&fx, sm, 3600, t0 + 99999, 1, &rep, logf);
+	assert_int_equal(rep.ndone, 0);
+	assert_null(read_file(out));
+	notify_report_free(&rep);
+	fclose(logf);
+	free(logbuf);
+	free(sm);
+	free(out);
+	fixture_close(&fx);
+}
+
+/* A permanent refusal fails at once; the other rows go on. */
+static void
+test_flush_permanent(void **state)
+{
+	struct fixture		 fx;
+	struct notify_report	 rep;
+	struct store_outbox	 o;
+	char			*sm, *out;
+	int64_t			 id, bad, lid, t0 = 1700950000;
+	FILE			*logf = tmpfile();
+
+	(void)state;
+	fixture_open(&fx);
+	id = fixture_queue(&fx, "mail", t0);
+	bad = store_outbox_add(fx.st, fx.alert, "log", "{not json", t0);
+	lid = fixture_queue(&fx, "log", t0);
+	sm = fake_sendmail(67, &out);
+	flush_with(&fx, sm, 3600, t0, 0, &rep, logf);
+	assert_int_equal(rep.failed, 2);
+	assert_int_equal(rep.delivered, 1);
+	assert_int_equal(store_outbox_get(fx.st, id, &o), 0);
+	assert_int_equal(o.failed_at, t0);
+	assert_non_null(strstr(o.last_error, "exited with 67: fake sendmail "
+	    "says 67"));
+	store_outbox_clear(&o);
+	assert_int_equal(store_outbox_get(fx.st, bad, &o), 0);
+	assert_int_equal(o.failed_at, t0);
+	assert_non_null(strstr(o.last_error, "payload"));
+	store_outbox_clear(&o);
+	assert_int_equal(store_outbox_get(fx.st, lid, &o), 0);
+	assert_int_equal(o.delivered_at, t0);
+	store_outbox_clear(&o);
+	notify_report_free(&rep);
+	fclose(logf);
+	free(sm);
+	free(out);
+	fixture_close(&fx);
+}
+
+/* Past max_age a row is failed with its last answer, and not tried. */
+static void
+test_flush_expiry(void **state)
+{
+	struct fixture		 fx;
+	struct notify_report	 rep;
+	struct store_outbox	 o;
+	char			*sm, *out;
+	int64_t			 id, late, t0 = 1700950000;
+	FILE			*logf = tmpfile();
+
+	(void)state;
+	fixture_open(&fx);
+	id = fixture_queue(&fx, "mail", t0);
+	sm = fake_sendmail(75, &out);
+	/* max_age 100: one retry fits (t0 + 60), the next would not. */
+	flush_with(&fx, sm, 100, t0, 0, &rep, logf);
+	assert_int_equal(rep.retried, 1);
+	notify_report_free(&rep);
+	flush_with(&fx, sm, 100, t0 + 60, 0, &rep, logf);
+	assert_int_equal(rep.failed, 1);
+	assert_true(rep.done[0].gave_up);
+	assert_int_equal(store_outbox_get(fx.st, id, &o), 0);
+	assert_int_equal(o.failed_at, t0 + 60);
+	assert_non_null(strstr(o.last_error, "gave up after 2 attempts within "
+	    "100 s: "));
+	assert_non_null(strstr(o.last_error, "fake sendmail says 75"));
+	store_outbox_clear(&o);
+	notify_report_free(&rep);
+
+	/* Found due long after its max_age: failed without an attempt. */
+	late = fixture_queue(&fx, "mail", t0);
+	unlink(out);
+	flush_with(&fx, sm, 100, t0 + 5000, 0, &rep, logf);
+	assert_int_equal(rep.failed, 1);
+	assert_null(read_file(out));
+	assert_int_equal(store_outbox_get(fx.st, late, &o), 0);
+	assert_int_equal(o.attempts, 0);
+	assert_non_null(strstr(o.last_error, "not delivered within 100 s (0 "
+	    "attempts); last answer: none"));
+	store_outbox_clear(&o);
+	notify_report_free(&rep);
+
+	/* A sink that is not configured is retried, not dropped. */
+	id = fixture_queue(&fx, "gone", t0 + 5000);
+	flush_with(&fx, sm, 100, t0 + 5000, 0, &rep, logf);
+	assert_int_equal(rep.retried, 1);
+	assert_int_equal(store_outbox_get(fx.st, id, &o), 0);
+	assert_string_equal(o.last_error, "no [sink \"gone\"] in the "
+	    "configuration");
+	store_outbox_clear(&o);
+	notify_report_free(&rep);
+	fclose(logf);
+	free(sm);
+	free(out);
+	fixture_close(&fx);
+}
+
+/* A claimed row is not claimed again for the same due time. */
+static void
+test_claim(void **state)
+{
+	struct fixture	fx;
+	int64_t		id, t0 = 1700950000;
+
+	(void)state;
+	fixture_open(&fx);
+	id = fixture_queue(&fx, "mail", t0);
+	assert_int_equal(store_outbox_claim(fx.st, id, t0, t0 + 60), 0);
+	assert_int_equal(store_outbox_claim(fx.st, id, t0, t0 + 60), 1);
+	assert_int_equal(store_outbox_delivered(fx.st, id, t0), 0);
+	assert_int_equal(store_outbox_delivered(fx.st, id, t0), 1);
+	assert_int_equal(store_outbox_claim(fx.st, id, INT64_MAX, t0), 1);
+	assert_int_equal(store_outbox_fail(fx.st, id, t0, "x"), 1);
+	fixture_close(&fx);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	return mkdtemp(tmpdir) == NULL ? -1 : 0;
+}
+
+static int
+teardown(void **state)
+{
+	char	*cmd;
+
+	(void)state;
+	xasprintf(&cmd, "rm -rf '%s'", tmpdir);
+	if (system(cmd) != 0)
+		return -1;
+	free(cmd);
+	return 0;
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_header_plain),
+		cmocka_unit_test(test_header_injection),
+		cmocka_unit_test(test_address_header),
+		cmocka_unit_test(test_qp),
+		cmocka_unit_test(test_date_crlf),
+		cmocka_unit_test(test_render),
+		cmocka_unit_test(test_message_id),
+		cmocka_unit_test(test_email_injection),
+		cmocka_unit_test(test_backoff),
+		cmocka_unit_test(test_hmac),
+		cmocka_unit_test(test_secret_file),
+		cmocka_unit_test(test_sinks_load),
+		cmocka_unit_test(test_event_load),
+		cmocka_unit_test(test_flush_retry),
+		cmocka_unit_test(test_flush_permanent),
+		cmocka_unit_test(test_flush_expiry),
+		cmocka_unit_test(test_claim),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
