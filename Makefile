@@ -35,7 +35,7 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
 endif
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread $(OPT) \
 	     $(WARN) $(SAN_FLAGS) -I. -Icommon $(PKG_CFLAGS) $(CFLAGS) \
-	     -DSYSCONFDIR='"$(SYSCONFDIR)"' \
+	     -DSYSCONFDIR='"$(SYSCONFDIR)"' -DBINDIR='"$(BINDIR)"' \
 	     -DPROFILEDIR='"$(EXAMPLEDIR)/profiles"'
 ALL_LDFLAGS = -pthread $(SAN_FLAGS) $(LDFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) -lm

@@ -1,0 +1,514 @@
+/*
+ * The control socket: a Unix stream socket, mode 0660, owned by the
+ * service's group.  A client writes one JSON object per line and reads
+ * one JSON object per line back:
+ *
+ *   {"cmd":"status"}			state, work, queue, schedule, last run
+ *   {"cmd":"trigger"}			queue a manual battery
+ *   {"cmd":"trigger","workloads":["sys.*"]}
+ *   {"cmd":"pause"}			start nothing new (kept across restarts)
+ *   {"cmd":"resume"}
+ *
+ * Every reply has "ok"; a failure has "error" too.  A request longer than
+ * CONTROL_MAX_LINE bytes gets an error and the connection is closed; any
+ * other malformed request gets an error and the connection stays open.
+ * At most CONTROL_MAX_CLIENTS connections at once, each closed after
+ * CONTROL_TIMEOUT seconds without a request.
+ */
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <jansson.h>
+
+#include "log.h"
+#include "perfwatch.h"
+#include "timefmt.h"
+#include "xmalloc.h"
+#include "store/store.h"
+#include "daemon.h"
+
+#define CONTROL_MAX_GLOBS	64
+#define CONTROL_MAX_GLOB	256
+
+struct control_client {
+	struct daemon			*d;
+	struct bufferevent		*bev;
+	int				 closing;	/* after the reply */
+	LIST_ENTRY(control_client)	 entry;
+};
+
+/*
+ * Create, bind and listen on the socket at path, mode 0660, owned by
+ * uid:gid (-1: leave as is).  A socket file left by a daemon that died is
+ * replaced; one that answers belongs to a live daemon and is an error.
+ */
+int
+control_listen(const char *path, uid_t uid, gid_t gid, char **cause)
+{
+	struct sockaddr_un	 sun;
+	mode_t			 old;
+	int			 fd, probe;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sun.sun_path)) {
+		xasprintf(cause, "%s: the socket path is too long (at most "
+		    "%zu bytes)", path, sizeof(sun.sun_path) - 1);
+		return -1;
+	}
+	memcpy(sun.sun_path, path, strlen(path));
+	if ((probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
+		xasprintf(cause, "socket: %s", strerror(errno));
+		return -1;
+	}
+	if (connect(probe, (struct sockaddr *)&sun, sizeof(sun)) == 0) {
+		close(probe);
+		xasprintf(cause, "%s: another perfwatchd answers on this "
+		    "socket", path);
+		return -1;
+	}
+	close(probe);
+	if (unlink(path) == -1 && errno != ENOENT) {
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd == -1) {
+		xasprintf(cause, "socket: %s", strerror(errno));
+		return -1;
+	}
+	old = umask(0117);
+	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+		umask(old);
+		xasprintf(cause, "%s: bind: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	umask(old);
+	if (chmod(path, 0660) == -1 ||
+	    ((uid != (uid_t)-1 || gid != (gid_t)-1) &&
+	    chown(path, uid, gid) == -1)) {
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	if (listen(fd, 16) == -1) {
+		xasprintf(cause, "%s: listen: %s", path, strerror(errno));
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	return fd;
+}
+
+static json_t *
+control_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* {"ok": false, "error": "..."} */
+static json_t *
+control_error(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	 msg[512];
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return json_pack("{s:b, s:s}", "ok", 0, "error", msg);
+}
+
+/* The last run of this host, with the count of each verdict. */
+static json_t *
+control_last_run(struct daemon *d)
+{
+	struct store_run_filter	 f;
+	struct store_run	*runs = NULL;
+	struct store_verdict	*v = NULL;
+	size_t			 n = 0, nv = 0, i;
+	json_t			*o, *counts;
+	json_int_t		 c;
+	char			 t[32];
+
+	memset(&f, 0, sizeof(f));
+	f.host = daemon_host_name();
+	f.limit = 1;
+	if (store_runs_list(d->st, &f, &runs, &n) == -1 || n == 0) {
+		store_runs_free(runs, n);
+		return json_null();
+	}
+	o = json_pack("{s:s, s:s, s:s}", "run", runs[0].label, "status",
+	    runs[0].status, "trigger", runs[0].trigger);
+	json_object_set_new(o, "detail", runs[0].trigger_detail != NULL ?
+	    json_string(runs[0].trigger_detail) : json_null());
+	if (timefmt_format(runs[0].started, t, sizeof(t)) == 0)
+		json_object_set_new(o, "started", json_string(t));
+	if (runs[0].ended > 0 && timefmt_format(runs[0].ended, t,
+	    sizeof(t)) == 0)
+		json_object_set_new(o, "ended", json_string(t));
+	counts = json_object();
+	if (store_verdicts_get(d->st, runs[0].id, &v, &nv) == 0) {
+		for (i = 0; i < nv; i++) {
+			c = json_integer_value(json_object_get(counts,
+			    v[i].verdict));
+			json_object_set_new(counts, v[i].verdict,
+			    json_integer(c + 1));
+		}
+		store_verdicts_free(v, nv);
+	}
+	json_object_set_new(o, "verdicts", counts);
+	store_runs_free(runs, n);
+	return o;
+}
+
+/* Open alerts of this host, by state. */
+static json_t *
+control_alerts(struct daemon *d)
+{
+	struct store_alert	*a = NULL;
+	size_t			 n = 0, i, open = 0;
+	json_t			*o, *by;
+	json_int_t		 c;
+
+	by = json_object();
+	if (store_alerts_list(d->st, 0, &a, &n) == 0) {
+		for (i = 0; i < n; i++) {
+			if (a[i].host != d->host)
+				continue;
+			open++;
+			c = json_integer_value(json_object_get(by, a[i].state));
+			json_object_set_new(by, a[i].state, json_integer(c + 1));
+		}
+		store_alerts_free(a, n);
+	}
+	o = json_pack("{s:I, s:o}", "open", (json_int_t)open, "by_state", by);
+	return o;
+}
+
+static json_t *
+control_status(struct daemon *d)
+{
+	json_t		*o, *w;
+	const char	*state;
+	time_t		 next;
+	char		 t[32];
+
+	if (d->work.kind == WORK_BATTERY)
+		state = "running";
+	else if (d->work.kind == WORK_BUILD)
+		state = "building";
+	else if (d->paused)
+		state = "paused";
+	else
+		state = "idle";
+	o = json_pack("{s:b, s:s, s:b, s:s, s:I}", "ok", 1, "state", state,
+	    "paused", d->paused, "version", PERFWATCH_VERSION, "pid",
+	    (json_int_t)getpid());
+	w = work_status_json(d);
+	json_object_update(o, w);
+	json_decref(w);
+	next = schedule_next(d);
+	if (next > 0 && timefmt_format(next, t, sizeof(t)) == 0)
+		json_object_set_new(o, "next_run", json_string(t));
+	else
+		json_object_set_new(o, "next_run", json_null());
+	json_object_set_new(o, "last_run", control_last_run(d));
+	json_object_set_new(o, "last_error", d->work.last_error != NULL ?
+	    json_string(d->work.last_error) : json_null());
+	json_object_set_new(o, "alerts", control_alerts(d));
+	return o;
+}
+
+static json_t *
+control_trigger(struct daemon *d, json_t *req)
+{
+	json_t		*wl, *item;
+	char		**globs = NULL;
+	size_t		 i, n = 0;
+	int		 rc;
+
+	wl = json_object_get(req, "workloads");
+	if (wl != NULL && !json_is_null(wl)) {
+		if (!json_is_array(wl))
+			return control_error("workloads: expected an array "
+			    "of names or globs");
+		if (json_array_size(wl) > CONTROL_MAX_GLOBS)
+			return control_error("workloads: at most %d",
+			    CONTROL_MAX_GLOBS);
+		json_array_foreach(wl, i, item) {
+			if (!json_is_string(item) ||
+			    json_string_length(item) == 0 ||
+			    json_string_length(item) > CONTROL_MAX_GLOB ||
+			    strlen(json_string_value(item)) !=
+			    json_string_length(item)) {
+				free(globs);
+				return control_error("workloads: item %zu: "
+				    "expected a name or glob of 1 to %d "
+				    "bytes", i + 1, CONTROL_MAX_GLOB);
+			}
+			globs = xreallocarray(globs, n + 1, sizeof(char *));
+			globs[n++] = (char *)json_string_value(item);
+		}
+		if (n == 0)
+			return control_error("workloads: empty; leave it out "
+			    "for the whole profile");
+	}
+	if (d->stopping) {
+		free(globs);
+		return control_error("perfwatchd is stopping");
+	}
+	rc = work_want_run(d, "manual", n > 0 ? "control socket" : NULL,
+	    globs, n, NULL, NULL);
+	free(globs);
+	if (rc == -1)
+		return control_error("the queue is full");
+	return json_pack("{s:b, s:b, s:b}", "ok", 1, "queued", 1, "paused",
+	    d->paused);
+}
+
+/* Pause or resume; the state is kept in the store across restarts. */
+static json_t *
+control_pause(struct daemon *d, int pause)
+{
+	if (store_setting_set(d->st, "daemon:paused", pause ? "yes" : NULL)
+	    == -1)
+		log_warnx("cannot save the paused state: %s",
+		    store_errmsg(d->st));
+	if (d->paused != pause)
+		log_info("%s by the control socket", pause ? "paused" :
+		    "resumed");
+	d->paused = pause;
+	if (!pause)
+		work_kick(d);
+	daemon_status(d);
+	return json_pack("{s:b, s:b, s:b}", "ok", 1, "paused", pause,
+	    "running", d->work.kind != WORK_NONE);
+}
+
+/* Answer one request line (not NUL-terminated, len bytes). */
+json_t *
+control_handle(struct daemon *d, const char *line, size_t len)
+{
+	json_error_t	 err;
+	json_t		*req, *cmd, *reply;
+	const char	*c;
+
+	if (len == 0)
+		return control_error("empty request: expected a JSON object "
+		    "such as {\"cmd\":\"status\"}");
+	req = json_loadb(line, len, JSON_REJECT_DUPLICATES, &err);
+	if (req == NULL)
+		return control_error("not JSON: %s (column %d)", err.text,
+		    err.column);
+	if (!json_is_object(req)) {
+		json_decref(req);
+		return control_error("expected a JSON object such as "
+		    "{\"cmd\":\"status\"}");
+	}
+	cmd = json_object_get(req, "cmd");
+	if (!json_is_string(cmd)) {
+		json_decref(req);
+		return control_error("expected \"cmd\": status, trigger, "
+		    "pause or resume");
+	}
+	c = json_string_value(cmd);
+	if (strcmp(c, "status") == 0)
+		reply = control_status(d);
+	else if (strcmp(c, "trigger") == 0)
+		reply = control_trigger(d, req);
+	else if (strcmp(c, "pause") == 0)
+		reply = control_pause(d, 1);
+	else if (strcmp(c, "resume") == 0)
+		reply = control_pause(d, 0);
+	else
+		reply = control_error("unknown cmd \"%.64s\": expected status, "
+		    "trigger, pause or resume", c);
+	json_decref(req);
+	return reply;
+}
+
+static void
+control_client_free(struct control_client *cc)
+{
+	LIST_REMOVE(cc, entry);
+	cc->d->nclients--;
+	bufferevent_free(cc->bev);
+	free(cc);
+}
+
+/* Write a reply line; after it, close if asked to. */
+static void
+control_reply(struct control_client *cc, json_t *reply, int close_after)
+{
+	char	*text;
+
+	text = json_dumps(reply, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(reply);
+	if (text == NULL)
+		text = xstrdup("{\"ok\":false,\"error\":\"out of memory\"}");
+	bufferevent_write(cc->bev, text, strlen(text));
+	bufferevent_write(cc->bev, "\n", 1);
+	free(text);
+	if (close_after) {
+		cc->closing = 1;
+		bufferevent_disable(cc->bev, EV_READ);
+	}
+}
+
+static void
+control_read(struct bufferevent *bev, void *arg)
+{
+	struct control_client	*cc = arg;
+	struct evbuffer		*in = bufferevent_get_input(bev);
+	char			*line;
+	size_t			 n;
+
+	while (!cc->closing) {
+		line = evbuffer_readln(in, &n, EVBUFFER_EOL_LF);
+		if (line == NULL) {
+			if (evbuffer_get_length(in) > CONTROL_MAX_LINE) {
+				log_debug("control: a request over %d bytes",
+				    CONTROL_MAX_LINE);
+				control_reply(cc, control_error("request "
+				    "longer than %d bytes", CONTROL_MAX_LINE),
+				    1);
+			}
+			break;
+		}
+		if (n > CONTROL_MAX_LINE) {
+			free(line);
+			control_reply(cc, control_error("request longer than "
+			    "%d bytes", CONTROL_MAX_LINE), 1);
+			break;
+		}
+		if (n > 0 && line[n - 1] == '\r')
+			n--;
+		control_reply(cc, control_handle(cc->d, line, n), 0);
+		free(line);
+	}
+}
+
+static void
+control_write(struct bufferevent *bev, void *arg)
+{
+	struct control_client	*cc = arg;
+
+	if (cc->closing &&
+	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+		control_client_free(cc);
+}
+
+static void
+control_event(struct bufferevent *bev, short what, void *arg)
+{
+	struct control_client	*cc = arg;
+	struct evbuffer		*in = bufferevent_get_input(bev);
+	size_t			 n;
+	char			*line;
+
+	if ((what & BEV_EVENT_EOF) && (what & BEV_EVENT_READING) &&
+	    !cc->closing && (n = evbuffer_get_length(in)) > 0 &&
+	    n <= CONTROL_MAX_LINE) {
+		/* A last request without its newline. */
+		line = xmalloc(n);
+		evbuffer_remove(in, line, n);
+		control_reply(cc, control_handle(cc->d, line, n), 1);
+		free(line);
+		return;
+	}
+	if ((what & BEV_EVENT_EOF) && (what & BEV_EVENT_READING) &&
+	    evbuffer_get_length(bufferevent_get_output(bev)) > 0 &&
+	    !(what & BEV_EVENT_ERROR)) {
+		/* Half-closed: finish writing the replies first. */
+		cc->closing = 1;
+		bufferevent_disable(bev, EV_READ);
+		return;
+	}
+	if (what & BEV_EVENT_TIMEOUT)
+		log_debug("control: a client idle for %d s", CONTROL_TIMEOUT);
+	control_client_free(cc);
+}
+
+static void
+control_accept(evutil_socket_t lfd, short ev, void *arg)
+{
+	struct daemon		*d = arg;
+	struct control_client	*cc;
+	struct timeval		 tv = { CONTROL_TIMEOUT, 0 };
+	int			 fd;
+
+	(void)ev;
+	fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+	if (fd == -1) {
+		if (errno != EAGAIN && errno != EWOULDBLOCK &&
+		    errno != EINTR && errno != ECONNABORTED)
+			log_warn("control: accept");
+		return;
+	}
+	if (d->nclients >= CONTROL_MAX_CLIENTS) {
+		static const char busy[] = "{\"ok\":false,\"error\":\"too many "
+		    "connections\"}\n";
+
+		if (write(fd, busy, sizeof(busy) - 1) == -1)
+			log_debug("control: write: %s", strerror(errno));
+		close(fd);
+		return;
+	}
+	cc = xcalloc(1, sizeof(*cc));
+	cc->d = d;
+	cc->bev = bufferevent_socket_new(d->base, fd, BEV_OPT_CLOSE_ON_FREE);
+	if (cc->bev == NULL) {
+		close(fd);
+		free(cc);
+		return;
+	}
+	/* Stop reading past one request's worth of bytes. */
+	bufferevent_setwatermark(cc->bev, EV_READ, 0, CONTROL_MAX_LINE + 2);
+	bufferevent_setcb(cc->bev, control_read, control_write, control_event,
+	    cc);
+	bufferevent_set_timeouts(cc->bev, &tv, &tv);
+	bufferevent_enable(cc->bev, EV_READ | EV_WRITE);
+	LIST_INSERT_HEAD(&d->clients, cc, entry);
+	d->nclients++;
+}
+
+void
+control_start(struct daemon *d)
+{
+	LIST_INIT(&d->clients);
+	d->listen_event = event_new(d->base, d->listen_fd,
+	    EV_READ | EV_PERSIST, control_accept, d);
+	event_add(d->listen_event, NULL);
+}
+
+/* Close the socket and every connection; remove the socket file. */
+void
+control_stop(struct daemon *d)
+{
+	struct control_client	*cc;
+
+	if (d->listen_event != NULL) {
+		event_free(d->listen_event);
+		d->listen_event = NULL;
+	}
+	if (d->listen_fd != -1) {
+		close(d->listen_fd);
+		d->listen_fd = -1;
+		if (unlink(d->socket_path) == -1 && errno != ENOENT)
+			log_warn("%s", d->socket_path);
+	}
+	while ((cc = LIST_FIRST(&d->clients)) != NULL)
+		control_client_free(cc);
+}

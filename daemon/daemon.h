@@ -1,0 +1,262 @@
+/*
+ * perfwatchd: the daemon that decides when to measure.
+ *
+ * It is thin: it never benchmarks in its own process.  It starts the same
+ * `perfwatch run` a person can type as a child, reads the child's output
+ * through bufferevents and keeps serving its control socket meanwhile.
+ *
+ * Design notes.
+ *
+ * One libevent base drives everything; signals are events.  Work that
+ * disturbs a measurement (a battery, a build) is done one thing at a time
+ * by work.c, which holds the queue: builds of watched repositories first,
+ * then at most one pending battery into which every trigger that arrives
+ * is merged (the union of the reasons and of the workloads).  Light work
+ * that must not block the loop (reading the package database) runs in
+ * its own short-lived child beside it (job.c).
+ *
+ * The triggers only ask work.c for a run: schedule.c (cron or interval,
+ * jitter, catch-up), pkgwatch.c (the package database, and the kernel at
+ * start), gitwatch.c (watched branches) and control.c (the socket).
+ *
+ * Every run reads the configuration the daemon has loaded: on start and
+ * on each successful SIGHUP its text is copied to state_dir/run.conf and
+ * the child is started with -c on that copy, so that a broken edit of the
+ * file neither reaches the daemon nor its runs until it is fixed.
+ *
+ * Invariants: at most one work child (d->work.job) at a time; the store
+ * is only read here, except for the settings the daemon keeps and a run
+ * its child could not close (aborted); nothing runs as root unless the
+ * configuration says allow_root.
+ */
+#ifndef PERFWATCH_DAEMON_H
+#define PERFWATCH_DAEMON_H
+
+#include <sys/types.h>
+#include <sys/queue.h>
+
+#include <stdint.h>
+#include <time.h>
+
+#include <event2/event.h>
+#include <jansson.h>
+
+#include "config.h"
+#include "cron.h"
+
+struct store;
+struct snapshot;
+struct job;
+
+/* Bounds of the control protocol and of what is kept of a child. */
+#define CONTROL_MAX_LINE	4096
+#define CONTROL_MAX_CLIENTS	32
+#define CONTROL_TIMEOUT		30		/* seconds idle */
+#define JOB_MAX_OUTPUT		(8 * 1024 * 1024)
+#define JOB_MAX_LINE		4096
+#define JOB_TAIL_LINES		8		/* stderr lines kept for errors */
+
+/* How long a child has after SIGTERM before SIGKILL, on shutdown. */
+#define DAEMON_STOP_GRACE	7
+
+/* One reason to run the battery. */
+struct reason {
+	char	 *trigger;	/* schedule package kernel git manual rerun */
+	char	 *detail;	/* or NULL */
+	char	**globs;	/* workloads; NULL: the whole profile */
+	size_t	  nglobs;
+	char	 *git_name;	/* a watched repository's commit, or NULL */
+	char	 *git_commit;
+};
+
+/* A build of a watched repository waiting for its turn. */
+struct build {
+	char			*repo;
+	char			*commit;
+	TAILQ_ENTRY(build)	 entry;
+};
+TAILQ_HEAD(builds, build);
+
+enum work_kind {
+	WORK_NONE = 0,
+	WORK_BUILD,
+	WORK_BATTERY,
+};
+
+/* What the daemon is doing now, and what it will do next. */
+struct work {
+	enum work_kind	 kind;
+	struct job	*job;
+	time_t		 started;
+	/* The battery in progress. */
+	char		*trigger;
+	char		*detail;
+	char		*label;		/* from the child's progress */
+	char		*workload;
+	int64_t		 step;
+	int64_t		 steps;
+	int		 iteration;
+	int		 count;
+	int		 warmup;
+	int		 rerun_ok;	/* may ask for a rerun afterwards */
+	/* The build in progress. */
+	struct build	*build;
+
+	/* Queued. */
+	struct reason	*pending;
+	size_t		 npending;
+	struct builds	 builds;
+
+	/* The last battery the daemon ran. */
+	char		*last_label;
+	char		*last_status;
+	char		*last_error;
+
+	struct event	*kill_timer;	/* SIGKILL after the grace period */
+};
+
+/* A watched git repository ([git "name"]). */
+struct gitwatch {
+	char			*name;
+	char			*path;
+	char			*ref;		/* refs/heads/BRANCH */
+	char			*build;		/* or NULL */
+	char			**globs;	/* NULL: every workload */
+	size_t			 nglobs;
+	char			 seen[65];	/* commit id, hex; "" unknown */
+	int			 failing;	/* the last look failed */
+	LIST_ENTRY(gitwatch)	 entry;
+};
+LIST_HEAD(gitwatches, gitwatch);
+
+struct control_client;
+LIST_HEAD(control_clients, control_client);
+
+struct daemon {
+	struct event_base	*base;
+	struct config		*cfg;
+	char			*conf_path;
+	int			 foreground;
+	int			 verbose;	/* -v count */
+
+	/* Fixed at start; a reload that changes them is told to restart. */
+	char			*state_dir;
+	char			*socket_path;
+	char			*db_path;
+	char			*run_conf;	/* state_dir/run.conf */
+	char			*perfwatch;	/* the perfwatch binary */
+	int			 lock_fd;
+	int			 listen_fd;
+
+	struct store		*st;
+	int64_t			 host;
+	int			 paused;
+	int			 stopping;
+
+	struct event		*ev_term;
+	struct event		*ev_int;
+	struct event		*ev_hup;
+	struct event		*ev_chld;
+
+	LIST_HEAD(, job)	 jobs;
+	struct work		 work;
+
+	/* schedule.c */
+	struct cron		 cron;
+	int			 use_cron;	/* else interval */
+	int64_t			 interval;
+	time_t			 nominal;	/* next fire without jitter */
+	time_t			 fire_at;	/* with jitter; 0: none */
+	struct event		*sched_timer;
+
+	/* pkgwatch.c */
+	int			 pkg_fd;	/* inotify or kqueue; -1 */
+	struct event		*pkg_event;	/* readable, or the poll */
+	struct event		*pkg_settle;
+	struct job		*pkg_job;
+	struct snapshot		*pkg_before;	/* packages before a change */
+	int			 pkg_changed;	/* a change is settling */
+	int			 pkg_reread;	/* changed during the read */
+	char			*pkg_stamp;	/* stat poll: what was seen */
+	struct event		*kernel_timer;
+	char			*kernel_detail;
+
+	/* gitwatch.c */
+	struct gitwatches	 gits;
+	struct event		*git_timer;
+	int			 git_ready;	/* libgit2 initialised */
+
+	/* control.c */
+	struct event		*listen_event;
+	struct control_clients	 clients;
+	size_t			 nclients;
+};
+
+/* perfwatchd.c */
+void		 daemon_status(struct daemon *);
+void		 daemon_exit_if_done(struct daemon *);
+const char	*daemon_host_name(void);
+
+/* job.c: child processes, their output read through bufferevents. */
+struct job	*job_exec(struct daemon *, const char *what,
+		    char *const argv[], const char *cwd,
+		    void (*line_cb)(struct job *, const char *, void *),
+		    void (*done_cb)(struct job *, void *), void *arg);
+struct job	*job_fork(struct daemon *, const char *what,
+		    int (*fn)(void *), void *fn_arg,
+		    void (*done_cb)(struct job *, void *), void *arg);
+void		 job_reap(struct daemon *);
+void		 job_signal(struct job *, int sig);
+void		 job_kill_group(struct job *);
+pid_t		 job_pid(const struct job *);
+int		 job_status(const struct job *);
+const char	*job_output(struct job *, size_t *len);
+int		 job_truncated(const struct job *);
+char		*job_tail(const struct job *);
+void		 job_forget(struct job *);
+void		 job_kill_all(struct daemon *, int sig);
+
+/* work.c: one battery or build at a time, and the queue. */
+void		 work_init(struct daemon *);
+int		 work_want_run(struct daemon *, const char *trigger,
+		    const char *detail, char *const *globs, size_t nglobs,
+		    const char *git_name, const char *git_commit);
+void		 work_want_build(struct daemon *, const char *repo,
+		    const char *commit);
+void		 work_kick(struct daemon *);
+void		 work_stop(struct daemon *);
+int		 work_idle(const struct daemon *);
+json_t		*work_status_json(struct daemon *);
+char		*work_status_line(struct daemon *);
+void		 work_free(struct daemon *);
+void		 reason_clear(struct reason *);
+
+/* schedule.c */
+int		 schedule_start(struct daemon *, char **cause);
+void		 schedule_stop(struct daemon *);
+time_t		 schedule_next(const struct daemon *);
+
+/* pkgwatch.c: the package database, and the kernel at start. */
+int		 pkgwatch_start(struct daemon *);
+void		 pkgwatch_stop(struct daemon *);
+void		 kernel_check(struct daemon *);
+void		 kernel_stop(struct daemon *);
+
+/* gitwatch.c */
+int		 gitwatch_start(struct daemon *, char **cause);
+void		 gitwatch_stop(struct daemon *);
+struct gitwatch	*gitwatch_find(struct daemon *, const char *name);
+
+/* control.c */
+int		 control_listen(const char *path, uid_t, gid_t, char **cause);
+void		 control_start(struct daemon *);
+void		 control_stop(struct daemon *);
+json_t		*control_handle(struct daemon *, const char *line, size_t len);
+
+/* sdnotify.c: the NOTIFY_SOCKET datagram protocol of systemd. */
+void		 sdnotify_init(void);
+void		 sdnotify(const char *fmt, ...)
+		    __attribute__((format(printf, 1, 2)));
+int		 sdnotify_enabled(void);
+
+#endif

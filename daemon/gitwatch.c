@@ -1,0 +1,205 @@
+/*
+ * Watched git repositories: [git "name"] sections with a path, a branch,
+ * a build command and the workloads that use the build.
+ *
+ * Every [triggers] git_poll the branch's ref is read with libgit2 (no git
+ * binary needed; reading a ref is a few small reads, done in the loop).
+ * When it points at a new commit, the build is queued (work.c runs it in
+ * the repository, one thing at a time, never beside a battery), and
+ * after a successful build a battery of the listed workloads that
+ * records the commit id.  The last commit seen is kept in the store's
+ * settings ("git:NAME") so that a commit made while the daemon was down
+ * is measured when it comes back.
+ *
+ * The build runs in the repository's working tree as it is: watch the
+ * branch that is checked out there (a dedicated clone that something else
+ * pulls into), or name a full ref such as refs/remotes/origin/main and
+ * let the build command check it out.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event2/event.h>
+#include <git2.h>
+
+#include "log.h"
+#include "xmalloc.h"
+#include "store/store.h"
+#include "daemon.h"
+
+/* The store setting that keeps a repository's last commit. */
+static char *
+gitwatch_setting(const struct gitwatch *g)
+{
+	char	*key;
+
+	xasprintf(&key, "git:%s", g->name);
+	return key;
+}
+
+static void
+gitwatch_free(struct gitwatch *g)
+{
+	size_t	i;
+
+	free(g->name);
+	free(g->path);
+	free(g->ref);
+	free(g->build);
+	for (i = 0; i < g->nglobs; i++)
+		free(g->globs[i]);
+	free(g->globs);
+	free(g);
+}
+
+/* Read the branch's commit; queue a build or a run if it moved. */
+static void
+gitwatch_check(struct daemon *d, struct gitwatch *g)
+{
+	git_repository	*repo = NULL;
+	const git_error	*e;
+	git_oid		 oid;
+	char		 hex[GIT_OID_HEXSZ + 1], *key;
+
+	if (git_repository_open_ext(&repo, g->path,
+	    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
+	    git_reference_name_to_id(&oid, repo, g->ref) < 0) {
+		e = git_error_last();
+		if (!g->failing)
+			log_warnx("git %s: %s: %s", g->name, g->path,
+			    e != NULL ? e->message : "cannot read the ref");
+		g->failing = 1;
+		git_repository_free(repo);
+		return;
+	}
+	git_repository_free(repo);
+	if (g->failing)
+		log_info("git %s: readable again", g->name);
+	g->failing = 0;
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	if (strcmp(hex, g->seen) == 0)
+		return;
+	key = gitwatch_setting(g);
+	if (store_setting_set(d->st, key, hex) == -1)
+		log_warnx("git %s: cannot save its commit: %s", g->name,
+		    store_errmsg(d->st));
+	free(key);
+	if (g->seen[0] == '\0') {
+		log_info("git %s: watching %s of %s, at %.12s", g->name,
+		    g->ref, g->path, hex);
+		snprintf(g->seen, sizeof(g->seen), "%s", hex);
+		return;
+	}
+	log_info("git %s: %s moved from %.12s to %.12s", g->name, g->ref,
+	    g->seen, hex);
+	snprintf(g->seen, sizeof(g->seen), "%s", hex);
+	if (g->build != NULL)
+		work_want_build(d, g->name, hex);
+	else
+		work_want_run(d, "git", hex, g->globs, g->nglobs, g->name,
+		    hex);
+}
+
+static void
+gitwatch_poll(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+	struct gitwatch	*g;
+
+	(void)fd;
+	(void)ev;
+	LIST_FOREACH(g, &d->gits, entry)
+		gitwatch_check(d, g);
+}
+
+/* Read the [git] sections, look at each repository now, then poll. */
+int
+gitwatch_start(struct daemon *d, char **cause)
+{
+	struct gitwatch	*g;
+	struct timeval	 tv = { 0, 0 };
+	const char	*name, *branch, *build;
+	char		*section, **list, *key, *seen;
+	size_t		 i, n;
+
+	(void)cause;
+	LIST_INIT(&d->gits);
+	for (i = 0; (name = config_sections(d->cfg, "git", i)) != NULL;
+	    i++) {
+		xasprintf(&section, "git %s", name);
+		g = xcalloc(1, sizeof(*g));
+		g->name = xstrdup(name);
+		g->path = xstrdup(config_get_str(d->cfg, section, "path"));
+		branch = config_get_str(d->cfg, section, "branch");
+		if (strncmp(branch, "refs/", 5) == 0)
+			g->ref = xstrdup(branch);
+		else
+			xasprintf(&g->ref, "refs/heads/%s", branch);
+		if ((build = config_get_str(d->cfg, section, "build")) != NULL)
+			g->build = xstrdup(build);
+		list = config_get_list(d->cfg, section, "workloads");
+		for (n = 0; list[n] != NULL; n++)
+			;
+		if (n > 0) {
+			g->globs = list;
+			g->nglobs = n;
+		} else
+			config_list_free(list);
+		key = gitwatch_setting(g);
+		if (store_setting_get(d->st, key, &seen) == 0) {
+			if (strlen(seen) < sizeof(g->seen))
+				snprintf(g->seen, sizeof(g->seen), "%s",
+				    seen);
+			free(seen);
+		}
+		free(key);
+		free(section);
+		LIST_INSERT_HEAD(&d->gits, g, entry);
+	}
+	if (LIST_EMPTY(&d->gits))
+		return 0;
+	if (!d->git_ready) {
+		git_libgit2_init();
+		/*
+		 * The daemon's user rarely owns the trees it watches.  The
+		 * owner check guards against running a stranger's hooks and
+		 * filters; reading a ref runs neither, and the build command
+		 * is the administrator's own.
+		 */
+		git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+		d->git_ready = 1;
+	}
+	gitwatch_poll(-1, 0, d);
+	tv.tv_sec = (time_t)config_get_duration(d->cfg, "triggers",
+	    "git_poll");
+	d->git_timer = event_new(d->base, -1, EV_PERSIST, gitwatch_poll, d);
+	event_add(d->git_timer, &tv);
+	return 0;
+}
+
+void
+gitwatch_stop(struct daemon *d)
+{
+	struct gitwatch	*g;
+
+	if (d->git_timer != NULL) {
+		event_free(d->git_timer);
+		d->git_timer = NULL;
+	}
+	while ((g = LIST_FIRST(&d->gits)) != NULL) {
+		LIST_REMOVE(g, entry);
+		gitwatch_free(g);
+	}
+}
+
+struct gitwatch *
+gitwatch_find(struct daemon *d, const char *name)
+{
+	struct gitwatch	*g;
+
+	LIST_FOREACH(g, &d->gits, entry)
+		if (strcmp(g->name, name) == 0)
+			return g;
+	return NULL;
+}

@@ -1,0 +1,501 @@
+/*
+ * Child processes of perfwatchd: a run, a build, a read of the package
+ * database.
+ *
+ * Each child gets its own process group (so that a last-resort SIGKILL
+ * reaches whatever it started), /dev/null as stdin, and pipes as stdout
+ * and stderr that the daemon reads through bufferevents: stdout is kept
+ * (up to JOB_MAX_OUTPUT), stderr is handed over line by line and its last
+ * lines are kept for error messages.  On Linux (and FreeBSD) a child gets
+ * SIGTERM if the daemon dies, so that a run left behind marks itself
+ * aborted instead of racing a restarted daemon.
+ *
+ * SIGCHLD is an event; job_reap() collects every child that exited,
+ * reads what is left in its pipes without waiting (a grandchild may hold
+ * them open) and calls the job's done callback.  The job is freed when
+ * the callback returns.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+#ifdef __FreeBSD__
+#include <sys/procctl.h>
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+
+#include "log.h"
+#include "xmalloc.h"
+#include "daemon.h"
+
+struct job {
+	struct daemon		*d;
+	char			*what;
+	pid_t			 pid;
+	int			 status;	/* wait status */
+	int			 exited;
+	struct bufferevent	*out;
+	struct bufferevent	*err;
+	struct evbuffer		*output;
+	size_t			 noutput;
+	int			 nul_added;
+	int			 truncated;
+	char			*tail[JOB_TAIL_LINES];
+	size_t			 ntail;		/* lines seen */
+	void			(*line_cb)(struct job *, const char *, void *);
+	void			(*done_cb)(struct job *, void *);
+	void			*arg;
+	LIST_ENTRY(job)		 entry;
+};
+
+/* Keep a line of stderr and hand it to the job's owner. */
+static void
+job_line(struct job *j, const char *line)
+{
+	size_t	 slot = j->ntail++ % JOB_TAIL_LINES;
+
+	free(j->tail[slot]);
+	j->tail[slot] = xstrdup(line);
+	if (j->line_cb != NULL)
+		j->line_cb(j, line, j->arg);
+	else
+		log_debug("%s: %s", j->what, line);
+}
+
+/* A line from a forked function's stderr is one of its errors. */
+static void
+job_warn_line(struct job *j, const char *line, void *arg)
+{
+	(void)arg;
+	log_warnx("%s: %s", j->what, line);
+}
+
+/* Cut the stderr buffer into lines; at EOF the rest is a line too. */
+static void
+job_err_lines(struct job *j, struct evbuffer *in, int eof)
+{
+	char	*line;
+	size_t	 n;
+
+	while ((line = evbuffer_readln(in, &n, EVBUFFER_EOL_LF)) != NULL) {
+		if (n > JOB_MAX_LINE)
+			line[JOB_MAX_LINE] = '\0';
+		job_line(j, line);
+		free(line);
+	}
+	while (evbuffer_get_length(in) >= JOB_MAX_LINE ||
+	    (eof && evbuffer_get_length(in) > 0)) {
+		n = evbuffer_get_length(in);
+		if (n > JOB_MAX_LINE)
+			n = JOB_MAX_LINE;
+		line = xmalloc(n + 1);
+		evbuffer_remove(in, line, n);
+		line[n] = '\0';
+		job_line(j, line);
+		free(line);
+	}
+}
+
+/* Keep stdout, up to JOB_MAX_OUTPUT bytes. */
+static void
+job_out_take(struct job *j, struct evbuffer *in)
+{
+	size_t	have = evbuffer_get_length(j->output);
+	size_t	n = evbuffer_get_length(in);
+
+	if (have + n <= JOB_MAX_OUTPUT) {
+		evbuffer_add_buffer(j->output, in);
+		return;
+	}
+	evbuffer_remove_buffer(in, j->output, JOB_MAX_OUTPUT - have);
+	evbuffer_drain(in, evbuffer_get_length(in));
+	if (!j->truncated)
+		log_warnx("%s: more than %d bytes of output; the rest is "
+		    "dropped", j->what, JOB_MAX_OUTPUT);
+	j->truncated = 1;
+}
+
+static void
+job_out_read(struct bufferevent *bev, void *arg)
+{
+	job_out_take(arg, bufferevent_get_input(bev));
+}
+
+static void
+job_err_read(struct bufferevent *bev, void *arg)
+{
+	job_err_lines(arg, bufferevent_get_input(bev), 0);
+}
+
+/*
+ * Read what is left in a pipe without blocking, then close it.  Called
+ * at EOF, and when the child has exited (a grandchild may still hold the
+ * pipe open: what it writes later is not waited for).
+ */
+static void
+job_close_pipe(struct job *j, struct bufferevent **bevp)
+{
+	struct bufferevent	*bev = *bevp;
+	struct evbuffer		*in;
+
+	if (bev == NULL)
+		return;
+	in = bufferevent_get_input(bev);
+	while (evbuffer_read(in, bufferevent_getfd(bev), 65536) > 0) {
+		if (bev == j->out)
+			job_out_take(j, in);
+		else
+			job_err_lines(j, in, 0);
+	}
+	if (bev == j->out)
+		job_out_take(j, in);
+	else
+		job_err_lines(j, in, 1);
+	bufferevent_free(bev);
+	*bevp = NULL;
+}
+
+static void
+job_pipe_event(struct bufferevent *bev, short what, void *arg)
+{
+	struct job	*j = arg;
+
+	if (!(what & (BEV_EVENT_EOF | BEV_EVENT_ERROR)))
+		return;
+	job_close_pipe(j, bev == j->out ? &j->out : &j->err);
+}
+
+static void
+job_free(struct job *j)
+{
+	size_t	i;
+
+	if (j->out != NULL)
+		bufferevent_free(j->out);
+	if (j->err != NULL)
+		bufferevent_free(j->err);
+	evbuffer_free(j->output);
+	for (i = 0; i < JOB_TAIL_LINES; i++)
+		free(j->tail[i]);
+	free(j->what);
+	free(j);
+}
+
+/* In the child: its own group, default signals, the pipes as 1 and 2. */
+static void
+job_child_setup(pid_t parent, int out, int err)
+{
+	sigset_t	set;
+	int		fd;
+
+	setpgid(0, 0);
+#ifdef __linux__
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+#elif defined(__FreeBSD__)
+	{
+		int	sig = SIGTERM;
+
+		procctl(P_PID, 0, PROC_PDEATHSIG_CTL, &sig);
+	}
+#endif
+	if (getppid() != parent)
+		_exit(1);	/* the daemon died before we could ask */
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	sigemptyset(&set);
+	sigprocmask(SIG_SETMASK, &set, NULL);
+	if ((fd = open("/dev/null", O_RDONLY)) != -1) {
+		dup2(fd, STDIN_FILENO);
+		if (fd != STDIN_FILENO)
+			close(fd);
+	}
+	if (dup2(out, STDOUT_FILENO) == -1 || dup2(err, STDERR_FILENO) == -1)
+		_exit(1);
+}
+
+/* Close every descriptor from 3 on, before exec. */
+static void
+job_closefrom(void)
+{
+#if defined(__FreeBSD__) || (defined(__GLIBC__) && \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34)))
+	closefrom(3);
+#else
+	long	fd, max = sysconf(_SC_OPEN_MAX);
+
+	if (max < 0 || max > 65536)
+		max = 65536;
+	for (fd = 3; fd < max; fd++)
+		close((int)fd);
+#endif
+}
+
+/*
+ * Fork with two pipes.  In the parent return the job (pid set, pipes
+ * read through bufferevents); in the child return NULL with stdout and
+ * stderr on the pipes.  On failure log, and return NULL in the parent
+ * with *failed set.
+ */
+static struct job *
+job_start(struct daemon *d, const char *what, int *failed)
+{
+	struct job	*j;
+	int		 out[2], err[2];
+	pid_t		 parent = getpid(), pid;
+
+	*failed = 0;
+	if (pipe2(out, O_CLOEXEC) == -1) {
+		log_warn("%s: pipe", what);
+		*failed = 1;
+		return NULL;
+	}
+	if (pipe2(err, O_CLOEXEC) == -1) {
+		log_warn("%s: pipe", what);
+		close(out[0]);
+		close(out[1]);
+		*failed = 1;
+		return NULL;
+	}
+	fflush(NULL);
+	if ((pid = fork()) == -1) {
+		log_warn("%s: fork", what);
+		close(out[0]);
+		close(out[1]);
+		close(err[0]);
+		close(err[1]);
+		*failed = 1;
+		return NULL;
+	}
+	if (pid == 0) {
+		job_child_setup(parent, out[1], err[1]);
+		return NULL;
+	}
+	/* Both sides set the group, so neither races the other. */
+	setpgid(pid, pid);
+	close(out[1]);
+	close(err[1]);
+	j = xcalloc(1, sizeof(*j));
+	j->d = d;
+	j->what = xstrdup(what);
+	j->pid = pid;
+	j->output = evbuffer_new();
+	evutil_make_socket_nonblocking(out[0]);
+	evutil_make_socket_nonblocking(err[0]);
+	j->out = bufferevent_socket_new(d->base, out[0], BEV_OPT_CLOSE_ON_FREE);
+	j->err = bufferevent_socket_new(d->base, err[0], BEV_OPT_CLOSE_ON_FREE);
+	if (j->output == NULL || j->out == NULL || j->err == NULL)
+		fatalx("%s: out of memory for its pipes", what);
+	bufferevent_setcb(j->out, job_out_read, NULL, job_pipe_event, j);
+	bufferevent_setcb(j->err, job_err_read, NULL, job_pipe_event, j);
+	bufferevent_enable(j->out, EV_READ);
+	bufferevent_enable(j->err, EV_READ);
+	LIST_INSERT_HEAD(&d->jobs, j, entry);
+	log_debug("%s: started, pid %ld", what, (long)pid);
+	return j;
+}
+
+/*
+ * Start argv (argv[0] a path, not searched) in cwd (NULL: the daemon's).
+ * line_cb gets each stderr line (NULL: logged at debug level); done_cb is
+ * called once the child has exited.  Return NULL if it could not start.
+ */
+struct job *
+job_exec(struct daemon *d, const char *what, char *const argv[],
+    const char *cwd, void (*line_cb)(struct job *, const char *, void *),
+    void (*done_cb)(struct job *, void *), void *arg)
+{
+	struct job	*j;
+	int		 failed;
+
+	j = job_start(d, what, &failed);
+	if (j == NULL && failed)
+		return NULL;
+	if (j == NULL) {
+		job_closefrom();
+		if (cwd != NULL && chdir(cwd) == -1) {
+			fprintf(stderr, "%s: %s\n", cwd, strerror(errno));
+			_exit(127);
+		}
+		execv(argv[0], argv);
+		fprintf(stderr, "%s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	j->line_cb = line_cb;
+	j->done_cb = done_cb;
+	j->arg = arg;
+	return j;
+}
+
+/*
+ * Run fn(fn_arg) in a child; what it writes to stdout is the job's
+ * output, each line it writes to stderr is logged as a warning.  The
+ * child exits 0 if fn returns 0, else 1.  The child must not touch the
+ * event base or the store.
+ */
+struct job *
+job_fork(struct daemon *d, const char *what, int (*fn)(void *),
+    void *fn_arg, void (*done_cb)(struct job *, void *), void *arg)
+{
+	struct job	*j;
+	int		 failed, rc;
+
+	j = job_start(d, what, &failed);
+	if (j == NULL && failed)
+		return NULL;
+	if (j == NULL) {
+		rc = fn(fn_arg);
+		if (fflush(stdout) == EOF)
+			rc = -1;
+		fflush(stderr);
+		_exit(rc == 0 ? 0 : 1);
+	}
+	j->line_cb = job_warn_line;
+	j->done_cb = done_cb;
+	j->arg = arg;
+	return j;
+}
+
+/* Collect every child that exited and finish its job. */
+void
+job_reap(struct daemon *d)
+{
+	struct job	*j;
+	pid_t		 pid;
+	int		 status;
+
+	for (;;) {
+		pid = waitpid(-1, &status, WNOHANG);
+		if (pid == -1 && errno == EINTR)
+			continue;
+		if (pid <= 0)
+			break;
+		LIST_FOREACH(j, &d->jobs, entry)
+			if (j->pid == pid)
+				break;
+		if (j == NULL)
+			continue;
+		j->exited = 1;
+		j->status = status;
+		job_close_pipe(j, &j->out);
+		job_close_pipe(j, &j->err);
+		LIST_REMOVE(j, entry);
+		if (WIFSIGNALED(status))
+			log_debug("%s: pid %ld killed by signal %d", j->what,
+			    (long)pid, WTERMSIG(status));
+		else
+			log_debug("%s: pid %ld exited %d", j->what, (long)pid,
+			    WEXITSTATUS(status));
+		if (j->done_cb != NULL)
+			j->done_cb(j, j->arg);
+		job_free(j);
+	}
+}
+
+/* Send sig to the job's process (not its group). */
+void
+job_signal(struct job *j, int sig)
+{
+	if (!j->exited && kill(j->pid, sig) == -1 && errno != ESRCH)
+		log_warn("%s: kill %ld", j->what, (long)j->pid);
+}
+
+/* SIGKILL the job's whole process group: the last resort. */
+void
+job_kill_group(struct job *j)
+{
+	if (!j->exited && kill(-j->pid, SIGKILL) == -1 && errno != ESRCH)
+		log_warn("%s: kill -%ld", j->what, (long)j->pid);
+}
+
+/* Drop interest in a job: it is killed, and freed once reaped. */
+void
+job_forget(struct job *j)
+{
+	j->line_cb = NULL;
+	j->done_cb = NULL;
+	j->arg = NULL;
+	job_kill_group(j);
+}
+
+/* Signal every job still running (their groups with SIGKILL). */
+void
+job_kill_all(struct daemon *d, int sig)
+{
+	struct job	*j;
+
+	LIST_FOREACH(j, &d->jobs, entry) {
+		if (sig == SIGKILL)
+			job_kill_group(j);
+		else
+			job_signal(j, sig);
+	}
+}
+
+pid_t
+job_pid(const struct job *j)
+{
+	return j->pid;
+}
+
+int
+job_status(const struct job *j)
+{
+	return j->status;
+}
+
+/* What the child wrote to stdout, NUL-terminated (once it has exited). */
+const char *
+job_output(struct job *j, size_t *len)
+{
+	if (!j->nul_added) {
+		j->noutput = evbuffer_get_length(j->output);
+		evbuffer_add(j->output, "", 1);
+		j->nul_added = 1;
+	}
+	if (len != NULL)
+		*len = j->noutput;
+	return (const char *)evbuffer_pullup(j->output, -1);
+}
+
+int
+job_truncated(const struct job *j)
+{
+	return j->truncated;
+}
+
+/* The last lines of stderr, joined by " | ", or NULL if there were none. */
+char *
+job_tail(const struct job *j)
+{
+	char	*out = NULL, *tmp;
+	size_t	 i, first;
+
+	first = j->ntail > JOB_TAIL_LINES ? j->ntail - JOB_TAIL_LINES : 0;
+	for (i = first; i < j->ntail; i++) {
+		const char *line = j->tail[i % JOB_TAIL_LINES];
+
+		if (out == NULL)
+			out = xstrdup(line);
+		else {
+			xasprintf(&tmp, "%s | %s", out, line);
+			free(out);
+			out = tmp;
+		}
+	}
+	return out;
+}

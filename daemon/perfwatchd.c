@@ -1,0 +1,715 @@
+/*
+ * perfwatchd: start-up, privileges, signals, reload and shutdown.
+ *
+ *   perfwatchd [-dnv] [-f file]
+ *
+ * Start-up, in this order: load the configuration (errors as file:line,
+ * exit 78); if root, resolve [perfwatch] user and group and create the
+ * state, work and socket directories for them; take the lock
+ * state_dir/perfwatchd.lock (one daemon per state directory; it holds the
+ * pid, so that rc.d can use it as the pidfile); bind the control socket;
+ * detach unless -d or started by systemd (NOTIFY_SOCKET); drop to the
+ * user; open the store and mark this host's runs left "running" as
+ * aborted; then arm the schedule and the triggers and tell systemd
+ * READY=1.
+ *
+ * Root.  Workloads never run as root: started as root, the daemon becomes
+ * [perfwatch] user before it opens the store or starts anything, and it
+ * refuses a user with uid 0 unless [perfwatch] allow_root says yes (for a
+ * throwaway CI machine; the packaged service runs as its own user through
+ * systemd's User= and never starts as root).  Started as another user it
+ * stays that user and [perfwatch] user is not used.
+ *
+ * Signals are events: SIGHUP reloads (an invalid file is logged with its
+ * errors and the configuration in use is kept), SIGTERM and SIGINT stop
+ * the battery in progress (the run marks itself aborted) and exit within
+ * DAEMON_STOP_GRACE seconds and a little, SIGCHLD collects children.
+ */
+#include <sys/types.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#ifdef __FreeBSD__
+#include <sys/sysctl.h>
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <grp.h>
+#include <libgen.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+#include <git2.h>
+
+#include "log.h"
+#include "perfwatch.h"
+#include "xmalloc.h"
+#include "store/store.h"
+#include "daemon.h"
+
+#ifndef BINDIR
+#define BINDIR		"/usr/local/bin"
+#endif
+
+#define DAEMON_CONF_MAX	(1024 * 1024)
+#define DAEMON_HARD_STOP (DAEMON_STOP_GRACE + 2)	/* seconds */
+
+static struct daemon	 daemon_state;
+static char		*daemon_conf_text;
+static size_t		 daemon_conf_len;
+
+static void __attribute__((noreturn))
+usage(void)
+{
+	fprintf(stderr, "usage: perfwatchd [-dnv] [-f file]\n");
+	exit(EXIT_USAGE);
+}
+
+/* This host's name as the store knows it (store_host_local()). */
+const char *
+daemon_host_name(void)
+{
+	static char	name[256];
+
+	if (name[0] == '\0') {
+		if (gethostname(name, sizeof(name)) == -1 || name[0] == '\0')
+			snprintf(name, sizeof(name), "localhost");
+		name[sizeof(name) - 1] = '\0';
+	}
+	return name;
+}
+
+/* Read a configuration file whole, up to DAEMON_CONF_MAX bytes. */
+static char *
+daemon_read_file(const char *path, size_t *len, char **cause)
+{
+	FILE	*f;
+	char	*buf;
+	size_t	 n;
+
+	if ((f = fopen(path, "re")) == NULL) {
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	buf = xmalloc(DAEMON_CONF_MAX + 1);
+	n = fread(buf, 1, DAEMON_CONF_MAX + 1, f);
+	if (ferror(f) || n > DAEMON_CONF_MAX) {
+		xasprintf(cause, "%s: %s", path, ferror(f) ? strerror(errno) :
+		    "larger than 1 MiB");
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* Load the file; on success the text it came from is kept too. */
+static struct config *
+daemon_load(const char *path, char **text, size_t *len, char **cause)
+{
+	struct config	*cfg;
+	char		*buf;
+	size_t		 n;
+
+	if ((buf = daemon_read_file(path, &n, cause)) == NULL)
+		return NULL;
+	if ((cfg = config_load_buffer(path, buf, n, cause)) == NULL) {
+		free(buf);
+		return NULL;
+	}
+	*text = buf;
+	*len = n;
+	return cfg;
+}
+
+/* The verbosity that [perfwatch] log_level asks for, at least -v's. */
+static void
+daemon_log_level(struct daemon *d)
+{
+	const char	*lvl = config_get_str(d->cfg, "perfwatch", "log_level");
+	int		 v = 0;
+
+	if (strcmp(lvl, "info") == 0)
+		v = 1;
+	else if (strcmp(lvl, "debug") == 0)
+		v = 2;
+	log_set_verbose(v > d->verbose ? v : d->verbose);
+}
+
+/*
+ * Write the configuration in force to state_dir/run.conf, which the runs
+ * read: through a temporary file and rename, so a run never sees half.
+ */
+static int
+daemon_write_run_conf(struct daemon *d)
+{
+	char	*tmp;
+	FILE	*f;
+	int	 fd, rc = 0;
+
+	xasprintf(&tmp, "%s.tmp", d->run_conf);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
+	if (fd == -1 || (f = fdopen(fd, "w")) == NULL) {
+		log_warn("%s", tmp);
+		if (fd != -1)
+			close(fd);
+		free(tmp);
+		return -1;
+	}
+	fprintf(f, "# The configuration perfwatchd loaded from %s; its runs "
+	    "read this copy.\n# Edit that file and send SIGHUP, not this "
+	    "one.\n", d->conf_path);
+	if (daemon_conf_len > 0 && fwrite(daemon_conf_text, 1,
+	    daemon_conf_len, f) != daemon_conf_len)
+		rc = -1;
+	if (fflush(f) == EOF || fsync(fileno(f)) == -1)
+		rc = -1;
+	if (fclose(f) == EOF)
+		rc = -1;
+	if (rc == 0 && rename(tmp, d->run_conf) == -1)
+		rc = -1;
+	if (rc == -1) {
+		log_warn("%s", d->run_conf);
+		unlink(tmp);
+	}
+	free(tmp);
+	return rc;
+}
+
+/* mkdir -p; the last directory, if created, goes to uid:gid. */
+static int
+daemon_mkdirs(const char *path, mode_t mode, uid_t uid, gid_t gid)
+{
+	char	*s = xstrdup(path), *p;
+
+	for (p = s + 1; *p != '\0'; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(s, 0755) == -1 && errno != EEXIST) {
+			log_warn("mkdir %s", s);
+			free(s);
+			return -1;
+		}
+		*p = '/';
+	}
+	if (mkdir(s, mode) == 0) {
+		if (uid != (uid_t)-1 && chown(s, uid, gid) == -1)
+			log_warn("chown %s", s);
+	} else if (errno != EEXIST) {
+		log_warn("mkdir %s", s);
+		free(s);
+		return -1;
+	}
+	free(s);
+	return 0;
+}
+
+/* Take the lock of the state directory or exit; keep its fd. */
+static int
+daemon_lock(const char *state_dir, uid_t uid, gid_t gid)
+{
+	char	*path, buf[32];
+	ssize_t	 n;
+	int	 fd;
+
+	xasprintf(&path, "%s/perfwatchd.lock", state_dir);
+	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) == -1)
+		fatal("%s", path);
+	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		if (errno != EWOULDBLOCK)
+			fatal("%s: flock", path);
+		n = pread(fd, buf, sizeof(buf) - 1, 0);
+		buf[n > 0 ? n : 0] = '\0';
+		buf[strcspn(buf, "\n")] = '\0';
+		log_warnx("another perfwatchd%s%s%s uses %s (lock %s)",
+		    buf[0] != '\0' ? " (pid " : "", buf,
+		    buf[0] != '\0' ? ")" : "", state_dir, path);
+		exit(1);
+	}
+	if (uid != (uid_t)-1 && fchown(fd, uid, gid) == -1)
+		log_warn("chown %s", path);
+	free(path);
+	return fd;
+}
+
+/* Write our pid into the lock file (it is the pidfile too). */
+static void
+daemon_write_pid(int fd)
+{
+	char	buf[32];
+	int	n;
+
+	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) == -1 || pwrite(fd, buf, (size_t)n, 0) != n)
+		log_warn("perfwatchd.lock: cannot write the pid");
+}
+
+/* Become uid:gid for good, and check that root cannot come back. */
+static void
+daemon_drop(uid_t uid, gid_t gid, const char *user)
+{
+	if (setgroups(1, &gid) == -1)
+		fatal("setgroups");
+	if (setresgid(gid, gid, gid) == -1)
+		fatal("setresgid %ld", (long)gid);
+	if (setresuid(uid, uid, uid) == -1)
+		fatal("setresuid %ld", (long)uid);
+	if (getuid() != uid || geteuid() != uid || getgid() != gid ||
+	    getegid() != gid)
+		fatalx("the change to user %s did not take", user);
+	if (uid != 0 && (setuid(0) != -1 || seteuid(0) != -1))
+		fatalx("could become root again after dropping to %s", user);
+	log_debug("running as %s (uid %ld, gid %ld)", user, (long)uid,
+	    (long)gid);
+}
+
+/* The perfwatch binary whose `run` the daemon starts. */
+static char *
+daemon_find_perfwatch(const char *argv0)
+{
+	const char	*env = getenv("PERFWATCH");
+	char		 self[PATH_MAX], *dir, *path;
+	ssize_t		 n = -1;
+
+	if (env != NULL && *env != '\0')
+		return xstrdup(env);
+#if defined(__linux__)
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+#elif defined(__FreeBSD__)
+	{
+		int	mib[4] = { CTL_KERN, KERN_PROC, KERN_PROC_PATHNAME, -1 };
+		size_t	len = sizeof(self);
+
+		if (sysctl(mib, 4, self, &len, NULL, 0) == 0)
+			n = (ssize_t)strlen(self);
+	}
+#endif
+	if (n <= 0 && strchr(argv0, '/') != NULL &&
+	    realpath(argv0, self) != NULL)
+		n = (ssize_t)strlen(self);
+	if (n > 0) {
+		self[n] = '\0';
+		dir = dirname(self);
+		xasprintf(&path, "%s/perfwatch", dir);
+		if (access(path, X_OK) == 0)
+			return path;
+		free(path);
+	}
+	return xstrdup(BINDIR "/perfwatch");
+}
+
+/* Tell systemd (STATUS=) what the daemon does, when that changes. */
+void
+daemon_status(struct daemon *d)
+{
+	static char	 last[512];
+	char		 now[512], when[32], *work;
+	struct tm	 tm;
+	time_t		 next;
+
+	if (!sdnotify_enabled())
+		return;
+	work = work_status_line(d);
+	if (d->stopping)
+		snprintf(now, sizeof(now), "stopping");
+	else if (work != NULL)
+		snprintf(now, sizeof(now), "%s%s", work, d->paused ?
+		    " (paused after this)" : "");
+	else if (d->paused)
+		snprintf(now, sizeof(now), "paused; %zu queued",
+		    d->work.npending);
+	else if ((next = schedule_next(d)) > 0 &&
+	    localtime_r(&next, &tm) != NULL &&
+	    strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm) > 0)
+		snprintf(now, sizeof(now), "idle; next run %s", when);
+	else
+		snprintf(now, sizeof(now), "idle; nothing scheduled");
+	free(work);
+	if (strcmp(now, last) == 0)
+		return;
+	snprintf(last, sizeof(last), "%s", now);
+	sdnotify("STATUS=%s", now);
+}
+
+/* When stopping: leave the loop once no child is left. */
+void
+daemon_exit_if_done(struct daemon *d)
+{
+	if (d->stopping && work_idle(d) && LIST_EMPTY(&d->jobs))
+		event_base_loopexit(d->base, NULL);
+}
+
+static void
+daemon_hard_stop(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+
+	(void)fd;
+	(void)ev;
+	log_warnx("children still running after %d s; exiting anyway",
+	    DAEMON_HARD_STOP);
+	job_kill_all(d, SIGKILL);
+	event_base_loopexit(d->base, NULL);
+}
+
+/* SIGTERM, SIGINT: stop the work in progress, then leave. */
+static void
+daemon_on_stop(evutil_socket_t sig, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+	struct timeval	 tv = { DAEMON_HARD_STOP, 0 };
+
+	(void)ev;
+	if (d->stopping) {
+		log_info("signal %d again: killing the children now",
+		    (int)sig);
+		job_kill_all(d, SIGKILL);
+		return;
+	}
+	log_info("signal %d: stopping", (int)sig);
+	d->stopping = 1;
+	sdnotify("STOPPING=1");
+	daemon_status(d);
+	control_stop(d);
+	schedule_stop(d);
+	kernel_stop(d);
+	gitwatch_stop(d);
+	pkgwatch_stop(d);
+	work_stop(d);
+	event_base_once(d->base, -1, EV_TIMEOUT, daemon_hard_stop, d, &tv);
+	daemon_exit_if_done(d);
+}
+
+/* A key that only a restart can change: say so if a reload changes it. */
+static void
+daemon_fixed_key(struct daemon *d, struct config *next, const char *key)
+{
+	const char	*a = config_get_str(d->cfg, "perfwatch", key);
+	const char	*b = config_get_str(next, "perfwatch", key);
+
+	if ((a == NULL) != (b == NULL) || (a != NULL && strcmp(a, b) != 0))
+		log_warnx("%s: [perfwatch] %s changed: restart perfwatchd to "
+		    "apply it", d->conf_path, key);
+}
+
+/* SIGHUP: load the file again; keep the old configuration if it fails. */
+static void
+daemon_on_hup(evutil_socket_t sig, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+	struct config	*next;
+	char		*cause = NULL, *text, *line, *save = NULL;
+	size_t		 len;
+
+	(void)sig;
+	(void)ev;
+	if (d->stopping)
+		return;
+	next = daemon_load(d->conf_path, &text, &len, &cause);
+	if (next == NULL) {
+		log_warnx("%s: not reloaded; the configuration in use is "
+		    "kept:", d->conf_path);
+		for (line = strtok_r(cause, "\n", &save); line != NULL;
+		    line = strtok_r(NULL, "\n", &save))
+			log_warnx("%s", line);
+		free(cause);
+		return;
+	}
+	daemon_fixed_key(d, next, "state_dir");
+	daemon_fixed_key(d, next, "socket");
+	daemon_fixed_key(d, next, "user");
+	daemon_fixed_key(d, next, "group");
+	daemon_fixed_key(d, next, "allow_root");
+	schedule_stop(d);
+	gitwatch_stop(d);
+	pkgwatch_stop(d);
+	config_free(d->cfg);
+	d->cfg = next;
+	free(daemon_conf_text);
+	daemon_conf_text = text;
+	daemon_conf_len = len;
+	daemon_write_run_conf(d);
+	daemon_log_level(d);
+	if (schedule_start(d, &cause) == -1) {
+		log_warnx("schedule: %s", cause);
+		free(cause);
+	}
+	pkgwatch_start(d);
+	gitwatch_start(d, NULL);
+	log_info("reloaded %s", d->conf_path);
+	daemon_status(d);
+}
+
+static void
+daemon_on_chld(evutil_socket_t sig, short ev, void *arg)
+{
+	(void)sig;
+	(void)ev;
+	job_reap(arg);
+	daemon_exit_if_done(arg);
+}
+
+/* -n: check the file and exit 0 or 78. */
+static int __attribute__((noreturn))
+daemon_check(const char *path, int verbose)
+{
+	exit(config_check(path, stdout, verbose) == 0 ? 0 : EXIT_CONFIG);
+}
+
+/*
+ * Resolve [perfwatch] user and group when root.  Exit 78 if either does
+ * not exist, or if the user is root without allow_root.
+ */
+static void
+daemon_account(struct daemon *d, uid_t *uid, gid_t *gid, const char **user)
+{
+	const char	*group;
+	struct passwd	*pw;
+	struct group	*gr;
+
+	*user = config_get_str(d->cfg, "perfwatch", "user");
+	group = config_get_str(d->cfg, "perfwatch", "group");
+	if ((pw = getpwnam(*user)) == NULL) {
+		log_warnx("%s: [perfwatch] user %s does not exist; create it "
+		    "(systemd-sysusers, pw useradd) or name another",
+		    d->conf_path, *user);
+		exit(EXIT_CONFIG);
+	}
+	if ((gr = getgrnam(group)) == NULL) {
+		log_warnx("%s: [perfwatch] group %s does not exist",
+		    d->conf_path, group);
+		exit(EXIT_CONFIG);
+	}
+	if (pw->pw_uid == 0 && !config_get_bool(d->cfg, "perfwatch",
+	    "allow_root")) {
+		log_warnx("%s: [perfwatch] user %s is root: workloads never "
+		    "run as root; name an unprivileged user, or set "
+		    "allow_root = yes on a throwaway machine", d->conf_path,
+		    *user);
+		exit(EXIT_CONFIG);
+	}
+	*uid = pw->pw_uid;
+	*gid = gr->gr_gid;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct daemon	*d = &daemon_state;
+	const char	*conf_opt = NULL, *user = NULL, *group;
+	char		*cause = NULL, *dir, *env, *value, abs[PATH_MAX];
+	struct group	*gr;
+	uid_t		 uid = (uid_t)-1;
+	gid_t		 gid = (gid_t)-1;
+	size_t		 marked = 0;
+	int		 ch, check = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->lock_fd = d->listen_fd = d->pkg_fd = -1;
+	LIST_INIT(&d->jobs);
+	LIST_INIT(&d->gits);
+	LIST_INIT(&d->clients);
+	while ((ch = getopt(argc, argv, "df:hnvV")) != -1) {
+		switch (ch) {
+		case 'd':
+			d->foreground = 1;
+			break;
+		case 'f':
+			conf_opt = optarg;
+			break;
+		case 'n':
+			check = 1;
+			break;
+		case 'v':
+			d->verbose++;
+			break;
+		case 'V':
+			printf("perfwatchd %s\n", PERFWATCH_VERSION);
+			return 0;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc)
+		usage();
+	log_init("perfwatchd", d->foreground || check, d->verbose);
+	if (check)
+		daemon_check(conf_opt != NULL ? conf_opt : CONFIG_DEFAULT_PATH,
+		    d->verbose);
+
+	/* The configuration, its text kept for the runs. */
+	if (conf_opt == NULL && access(CONFIG_DEFAULT_PATH, F_OK) == -1) {
+		log_info("%s: not found; using the defaults",
+		    CONFIG_DEFAULT_PATH);
+		d->cfg = config_default();
+		d->conf_path = xstrdup(CONFIG_DEFAULT_PATH);
+		daemon_conf_text = xstrdup("");
+	} else {
+		if (conf_opt == NULL)
+			conf_opt = CONFIG_DEFAULT_PATH;
+		if (realpath(conf_opt, abs) == NULL) {
+			log_warn("%s", conf_opt);
+			return EXIT_CONFIG;
+		}
+		d->conf_path = xstrdup(abs);
+		d->cfg = daemon_load(d->conf_path, &daemon_conf_text,
+		    &daemon_conf_len, &cause);
+		if (d->cfg == NULL) {
+			fprintf(stderr, "%s\n", cause);
+			if (!d->foreground)
+				log_warnx("%s", cause);
+			return EXIT_CONFIG;
+		}
+	}
+	daemon_log_level(d);
+	sdnotify_init();
+
+	d->state_dir = xstrdup(config_get_str(d->cfg, "perfwatch",
+	    "state_dir"));
+	d->socket_path = xstrdup(config_get_str(d->cfg, "perfwatch",
+	    "socket"));
+	xasprintf(&d->db_path, "%s/perfwatch.db", d->state_dir);
+	xasprintf(&d->run_conf, "%s/run.conf", d->state_dir);
+
+	/* Root: the account to become, and directories it can write. */
+	if (geteuid() == 0)
+		daemon_account(d, &uid, &gid, &user);
+	if (daemon_mkdirs(d->state_dir, 0750, uid, gid) == -1 ||
+	    daemon_mkdirs(config_get_str(d->cfg, "perfwatch", "work_dir"),
+	    0750, uid, gid) == -1)
+		return EXIT_CANTCREAT;
+	dir = xstrdup(d->socket_path);
+	if (daemon_mkdirs(dirname(dir), 0750, uid, gid) == -1)
+		return EXIT_CANTCREAT;
+	free(dir);
+	d->lock_fd = daemon_lock(d->state_dir, uid, gid);
+
+	/* The socket, owned by the service's group. */
+	if (uid == (uid_t)-1) {
+		group = config_get_str(d->cfg, "perfwatch", "group");
+		if ((gr = getgrnam(group)) != NULL && gr->gr_gid != getegid())
+			gid = gr->gr_gid;
+	}
+	d->listen_fd = control_listen(d->socket_path, uid, gid, &cause);
+	if (d->listen_fd == -1 && uid == (uid_t)-1 && gid != (gid_t)-1) {
+		/* Not root and not in that group: keep our own group. */
+		free(cause);
+		cause = NULL;
+		log_debug("socket: cannot give it to group %s",
+		    config_get_str(d->cfg, "perfwatch", "group"));
+		d->listen_fd = control_listen(d->socket_path, (uid_t)-1,
+		    (gid_t)-1, &cause);
+	}
+	if (d->listen_fd == -1) {
+		log_warnx("%s", cause);
+		return 1;
+	}
+
+	if (!d->foreground && !sdnotify_enabled() && daemon(0, 0) == -1)
+		fatal("daemon");
+	daemon_write_pid(d->lock_fd);
+	if (uid != (uid_t)-1) {
+		if (uid != 0)
+			daemon_drop(uid, gid, user);
+		else
+			log_warnx("running as root (allow_root = yes): so do "
+			    "the workloads");
+	}
+	if (chdir("/") == -1)
+		fatal("chdir /");
+	signal(SIGPIPE, SIG_IGN);
+
+	/* The store: this host, and runs a dead daemon left running. */
+	if ((d->st = store_open(d->db_path, &cause)) == NULL) {
+		log_warnx("%s", cause);
+		return 1;
+	}
+	if ((d->host = store_host_local(d->st)) == -1)
+		fatalx("%s: cannot record this host: %s", d->db_path,
+		    store_errmsg(d->st));
+	if (store_runs_mark_stale(d->st, d->host, &marked) == -1)
+		log_warnx("%s: %s", d->db_path, store_errmsg(d->st));
+	else if (marked > 0)
+		log_warnx("%zu run%s left running by a previous perfwatchd: "
+		    "marked aborted", marked, marked == 1 ? "" : "s");
+	if (store_setting_get(d->st, "daemon:paused", &value) == 0) {
+		d->paused = strcmp(value, "yes") == 0;
+		free(value);
+	}
+	if (daemon_write_run_conf(d) == -1)
+		fatalx("cannot write %s", d->run_conf);
+	d->perfwatch = daemon_find_perfwatch(argv[0]);
+	/* The runs read a copy: let them find the profiles next to it. */
+	if ((env = getenv("PERFWATCH_PROFILE_DIR")) == NULL || *env == '\0') {
+		dir = xstrdup(d->conf_path);
+		xasprintf(&env, "%s/profiles", dirname(dir));
+		setenv("PERFWATCH_PROFILE_DIR", env, 1);
+		free(env);
+		free(dir);
+	}
+
+	if ((d->base = event_base_new()) == NULL)
+		fatalx("event_base_new");
+	d->ev_term = evsignal_new(d->base, SIGTERM, daemon_on_stop, d);
+	d->ev_int = evsignal_new(d->base, SIGINT, daemon_on_stop, d);
+	d->ev_hup = evsignal_new(d->base, SIGHUP, daemon_on_hup, d);
+	d->ev_chld = evsignal_new(d->base, SIGCHLD, daemon_on_chld, d);
+	evsignal_add(d->ev_term, NULL);
+	evsignal_add(d->ev_int, NULL);
+	evsignal_add(d->ev_hup, NULL);
+	evsignal_add(d->ev_chld, NULL);
+
+	work_init(d);
+	control_start(d);
+	if (schedule_start(d, &cause) == -1)
+		fatalx("schedule: %s", cause);
+	pkgwatch_start(d);
+	kernel_check(d);
+	gitwatch_start(d, NULL);
+	log_info("perfwatchd %s ready: %s, socket %s, runs with %s%s",
+	    PERFWATCH_VERSION, d->conf_path, d->socket_path, d->perfwatch,
+	    d->paused ? " (paused)" : "");
+	sdnotify("READY=1\nMAINPID=%ld", (long)getpid());
+	daemon_status(d);
+	work_kick(d);
+
+	event_base_dispatch(d->base);
+
+	log_info("stopped");
+	control_stop(d);
+	schedule_stop(d);
+	kernel_stop(d);
+	gitwatch_stop(d);
+	pkgwatch_stop(d);
+	work_free(d);
+	event_free(d->ev_term);
+	event_free(d->ev_int);
+	event_free(d->ev_hup);
+	event_free(d->ev_chld);
+	event_base_free(d->base);
+	store_close(d->st);
+	if (d->git_ready)
+		git_libgit2_shutdown();
+	config_free(d->cfg);
+	free(daemon_conf_text);
+	free(d->state_dir);
+	free(d->socket_path);
+	free(d->db_path);
+	free(d->run_conf);
+	free(d->perfwatch);
+	free(d->conf_path);
+	close(d->lock_fd);
+	return 0;
+}

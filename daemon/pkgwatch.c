@@ -1,0 +1,671 @@
+/*
+ * Machine changes that call for a run: the package database, and a new
+ * kernel at start.
+ *
+ * Packages.  The database of the machine's package manager is watched
+ * (the same one sysinfo reads: dpkg's status file in dpkg_admin_dir, else
+ * pacman's local directory, else rpm's database; pkg's local.sqlite on
+ * FreeBSD) with inotify on Linux, kqueue on FreeBSD, and a stat() poll
+ * every PKG_POLL seconds where neither can be had.  Every change restarts
+ * the settle timer ([triggers] package_settle), so that a whole upgrade
+ * is one trigger.  When it expires, a child reads the package list
+ * (sysinfo_packages_read(), which may run rpm or pkg) and the daemon
+ * diffs it against the list read at start or after the last change; the
+ * run's detail is the diff's summary.  A database rewritten without a
+ * package changing does not call for a run.
+ *
+ * Kernel.  At start, if the running kernel is not the one of this host's
+ * last run with a snapshot, a run is asked for once the machine has been
+ * up for [triggers] boot_settle.
+ */
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#ifdef __linux__
+#include <sys/inotify.h>
+#endif
+#ifdef __FreeBSD__
+#include <sys/event.h>
+#endif
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event2/event.h>
+
+#include "log.h"
+#include "perfwatch.h"
+#include "xmalloc.h"
+#include "store/store.h"
+#include "sysinfo/sysinfo.h"
+#include "daemon.h"
+
+#define PKG_POLL	60	/* seconds between stat() polls */
+#define PKG_SUMMARY	8	/* changes named in the detail */
+#define PKG_MAX_WATCH	3
+
+/* What is watched: a directory, and the names in it that matter. */
+struct pkg_watch {
+	char		*dir;
+	const char	*names[4];	/* NULL-terminated; none: any name */
+	char		*file;		/* kqueue and poll: the file itself */
+};
+
+static struct pkg_watch	pkg_watches[PKG_MAX_WATCH];
+static size_t		pkg_nwatches;
+static const char	*pkg_manager = "none";
+static int		pkg_phase_after;	/* the read is after a change */
+#ifdef __FreeBSD__
+static int		pkg_kq_fds[2 * PKG_MAX_WATCH];
+static size_t		pkg_nkq_fds;
+#endif
+
+static void	pkgwatch_read_start(struct daemon *);
+
+/* Add a directory to watch, with the names of interest (NULL: any). */
+static void
+pkg_add(const char *dir, const char *n1, const char *n2, const char *n3)
+{
+	struct pkg_watch	*w = &pkg_watches[pkg_nwatches++];
+
+	w->dir = xstrdup(dir);
+	w->names[0] = n1;
+	w->names[1] = n2;
+	w->names[2] = n3;
+	w->names[3] = NULL;
+	if (n1 != NULL)
+		xasprintf(&w->file, "%s/%s", dir, n1);
+}
+
+static int
+path_exists(const char *path)
+{
+	struct stat	st;
+
+	return stat(path, &st) == 0;
+}
+
+/* Choose what to watch, as sysinfo chooses what to read. */
+static void
+pkg_choose(struct daemon *d)
+{
+	const char	*dpkg;
+	char		*path;
+
+	dpkg = config_get_str(d->cfg, "triggers", "dpkg_admin_dir");
+	xasprintf(&path, "%s/status", dpkg);
+	if (path_exists(path)) {
+		free(path);
+		pkg_manager = "dpkg";
+		pkg_add(dpkg, "status", NULL, NULL);
+		return;
+	}
+	free(path);
+#ifdef __FreeBSD__
+	if (path_exists("/var/db/pkg/local.sqlite")) {
+		pkg_manager = "pkg";
+		pkg_add("/var/db/pkg", "local.sqlite", NULL, NULL);
+		return;
+	}
+#else
+	if (path_exists("/var/lib/pacman/local")) {
+		pkg_manager = "pacman";
+		pkg_add("/var/lib/pacman/local", NULL, NULL, NULL);
+		return;
+	}
+	if (path_exists("/var/lib/rpm/rpmdb.sqlite") ||
+	    path_exists("/var/lib/rpm/Packages") ||
+	    path_exists("/var/lib/rpm/Packages.db")) {
+		pkg_manager = "rpm";
+		pkg_add("/var/lib/rpm", "rpmdb.sqlite", "Packages",
+		    "Packages.db");
+		return;
+	}
+	if (path_exists("/usr/lib/sysimage/rpm")) {
+		pkg_manager = "rpm";
+		pkg_add("/usr/lib/sysimage/rpm", "rpmdb.sqlite", "Packages",
+		    "Packages.db");
+		return;
+	}
+#endif
+	pkg_manager = "none";
+}
+
+/* Whether a name in a watched directory matters. */
+static int
+pkg_name_matters(const struct pkg_watch *w, const char *name)
+{
+	size_t	i;
+
+	if (w->names[0] == NULL)
+		return 1;
+	for (i = 0; w->names[i] != NULL; i++)
+		if (strcmp(w->names[i], name) == 0)
+			return 1;
+	return 0;
+}
+
+/* The database changed: (re)start the settle timer. */
+static void
+pkg_changed(struct daemon *d, const char *what)
+{
+	struct timeval	tv = { 0, 0 };
+	int64_t		settle;
+
+	settle = config_get_duration(d->cfg, "triggers", "package_settle");
+	if (!d->pkg_changed)
+		log_info("packages: %s changed; running once it has been "
+		    "still for %llds", what, (long long)settle);
+	else
+		log_debug("packages: %s changed again", what);
+	d->pkg_changed = 1;
+	tv.tv_sec = (time_t)settle;
+	evtimer_add(d->pkg_settle, &tv);
+}
+
+#ifdef __linux__
+/* inotify: read the events, note a change if one matters. */
+static void
+pkg_inotify_read(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon			*d = arg;
+	char				 buf[8192]
+					    __attribute__((aligned(8)));
+	const struct inotify_event	*ie;
+	ssize_t				 n;
+	size_t				 off, i;
+	const char			*hit = NULL;
+
+	(void)ev;
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		for (off = 0; off + sizeof(*ie) <= (size_t)n;
+		    off += sizeof(*ie) + ie->len) {
+			ie = (const struct inotify_event *)(buf + off);
+			if (ie->mask & IN_Q_OVERFLOW) {
+				hit = "the package database";
+				continue;
+			}
+			if (ie->mask & IN_IGNORED) {
+				log_warnx("packages: a watched directory went "
+				    "away; send SIGHUP to watch it again");
+				continue;
+			}
+			if (ie->len > 0)
+				for (i = 0; i < pkg_nwatches; i++)
+					if (pkg_name_matters(&pkg_watches[i],
+					    ie->name))
+						hit = pkg_watches[i].dir;
+		}
+	}
+	if (hit != NULL)
+		pkg_changed(d, hit);
+}
+
+static int
+pkg_inotify_start(struct daemon *d)
+{
+	size_t	i;
+	int	fd;
+
+	if ((fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) == -1) {
+		log_warn("packages: inotify_init1");
+		return -1;
+	}
+	for (i = 0; i < pkg_nwatches; i++) {
+		if (inotify_add_watch(fd, pkg_watches[i].dir, IN_CLOSE_WRITE |
+		    IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE |
+		    IN_MODIFY | IN_ONLYDIR) == -1) {
+			log_warn("packages: inotify_add_watch %s",
+			    pkg_watches[i].dir);
+			close(fd);
+			return -1;
+		}
+	}
+	d->pkg_fd = fd;
+	d->pkg_event = event_new(d->base, fd, EV_READ | EV_PERSIST,
+	    pkg_inotify_read, d);
+	event_add(d->pkg_event, NULL);
+	return 0;
+}
+#endif /* __linux__ */
+
+#ifdef __FreeBSD__
+/* kqueue: (re)open the directory and the file and register them. */
+static int
+pkg_kqueue_register(struct daemon *d)
+{
+	struct kevent	kev;
+	size_t		i;
+	int		fd;
+
+	while (pkg_nkq_fds > 0)
+		close(pkg_kq_fds[--pkg_nkq_fds]);
+	for (i = 0; i < pkg_nwatches; i++) {
+		const char *paths[2] = { pkg_watches[i].dir,
+		    pkg_watches[i].file };
+		size_t k;
+
+		for (k = 0; k < 2; k++) {
+			if (paths[k] == NULL)
+				continue;
+			fd = open(paths[k], O_RDONLY | O_CLOEXEC);
+			if (fd == -1)
+				continue;	/* the file may be replaced */
+			EV_SET(&kev, fd, EVFILT_VNODE, EV_ADD | EV_CLEAR,
+			    NOTE_WRITE | NOTE_EXTEND | NOTE_DELETE |
+			    NOTE_RENAME | NOTE_ATTRIB, 0, NULL);
+			if (kevent(d->pkg_fd, &kev, 1, NULL, 0, NULL) == -1) {
+				log_warn("packages: kevent %s", paths[k]);
+				close(fd);
+				continue;
+			}
+			pkg_kq_fds[pkg_nkq_fds++] = fd;
+		}
+	}
+	return pkg_nkq_fds > 0 ? 0 : -1;
+}
+
+static void
+pkg_kqueue_read(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+	struct kevent	 kevs[8];
+	struct timespec	 zero = { 0, 0 };
+	int		 n, i, replaced = 0;
+
+	(void)ev;
+	n = kevent(fd, NULL, 0, kevs, 8, &zero);
+	for (i = 0; i < n; i++)
+		if (kevs[i].fflags & (NOTE_DELETE | NOTE_RENAME))
+			replaced = 1;
+	if (replaced)
+		pkg_kqueue_register(d);
+	if (n > 0)
+		pkg_changed(d, pkg_watches[0].dir);
+}
+
+static int
+pkg_kqueue_start(struct daemon *d)
+{
+	if ((d->pkg_fd = kqueue()) == -1) {
+		log_warn("packages: kqueue");
+		return -1;
+	}
+	if (pkg_kqueue_register(d) == -1) {
+		close(d->pkg_fd);
+		d->pkg_fd = -1;
+		return -1;
+	}
+	d->pkg_event = event_new(d->base, d->pkg_fd, EV_READ | EV_PERSIST,
+	    pkg_kqueue_read, d);
+	event_add(d->pkg_event, NULL);
+	return 0;
+}
+#endif /* __FreeBSD__ */
+
+/* What a stat() of the watched paths says, to compare poll to poll. */
+static char *
+pkg_stamp(void)
+{
+	struct stat	 st;
+	char		*out = xstrdup(""), *tmp;
+	size_t		 i;
+	const char	*p;
+
+	for (i = 0; i < pkg_nwatches; i++) {
+		p = pkg_watches[i].file != NULL ? pkg_watches[i].file :
+		    pkg_watches[i].dir;
+		if (stat(p, &st) == -1)
+			xasprintf(&tmp, "%s%s:-;", out, p);
+		else
+			xasprintf(&tmp, "%s%s:%lld.%09ld:%lld:%llu;", out, p,
+			    (long long)st.st_mtim.tv_sec,
+			    (long)st.st_mtim.tv_nsec,
+			    (long long)st.st_size,
+			    (unsigned long long)st.st_ino);
+		free(out);
+		out = tmp;
+	}
+	return out;
+}
+
+static void
+pkg_poll(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+	char		*now = pkg_stamp();
+
+	(void)fd;
+	(void)ev;
+	if (d->pkg_stamp != NULL && strcmp(now, d->pkg_stamp) != 0)
+		pkg_changed(d, pkg_watches[0].dir);
+	free(d->pkg_stamp);
+	d->pkg_stamp = now;
+}
+
+static int
+pkg_poll_start(struct daemon *d)
+{
+	struct timeval	tv = { PKG_POLL, 0 };
+
+	d->pkg_stamp = pkg_stamp();
+	d->pkg_event = event_new(d->base, -1, EV_PERSIST, pkg_poll, d);
+	event_add(d->pkg_event, &tv);
+	log_info("packages: polling every %d s", PKG_POLL);
+	return 0;
+}
+
+/* In the child: write the package list as JSON to stdout. */
+static int
+pkgwatch_read(void *arg)
+{
+	struct daemon		*d = arg;
+	struct sysinfo_opts	 o;
+	struct snapshot		*s;
+	json_t			*j;
+	char			*cause = NULL;
+	int			 rc;
+
+	sysinfo_opts_init(&o);
+	o.dpkg_admindir = config_get_str(d->cfg, "triggers",
+	    "dpkg_admin_dir");
+	s = sysinfo_snapshot_new();
+	if (sysinfo_packages_read(s, &o, &cause) == -1) {
+		fprintf(stderr, "%s\n", cause);
+		free(cause);
+		sysinfo_snapshot_free(s);
+		return -1;
+	}
+	j = sysinfo_snapshot_json(s, SYSINFO_ALL);
+	rc = json_dumpf(j, stdout, JSON_COMPACT);
+	json_decref(j);
+	sysinfo_snapshot_free(s);
+	return rc;
+}
+
+/* The list arrived: keep it, or diff it and ask for a run. */
+static void
+pkgwatch_read_done(struct job *j, void *arg)
+{
+	struct daemon		*d = arg;
+	struct snapshot		*now = NULL;
+	struct snapshot_diff	*diff;
+	const char		*out;
+	char			*cause = NULL, *summary, *detail;
+	size_t			 n;
+	int			 after = pkg_phase_after;
+
+	d->pkg_job = NULL;
+	out = job_output(j, &n);
+	if (job_status(j) != 0 || job_truncated(j) ||
+	    (now = sysinfo_snapshot_load(out, &cause)) == NULL) {
+		log_warnx("packages: cannot read the package list%s%s",
+		    cause != NULL ? ": " : "", cause != NULL ? cause : "");
+		free(cause);
+	}
+	if (!after) {
+		sysinfo_snapshot_free(d->pkg_before);
+		d->pkg_before = now;
+		if (now != NULL)
+			log_debug("packages: %zu packages (%s)",
+			    now->npackages, pkg_manager);
+	} else if (now == NULL) {
+		if (!d->stopping)
+			work_want_run(d, "package", "the package database "
+			    "changed (the new list could not be read)", NULL,
+			    0, NULL, NULL);
+	} else if (d->pkg_before == NULL) {
+		if (!d->stopping)
+			work_want_run(d, "package", "the package database "
+			    "changed (no earlier list to compare)", NULL, 0,
+			    NULL, NULL);
+		d->pkg_before = now;
+	} else {
+		diff = sysinfo_diff(d->pkg_before, now);
+		if (diff->nchanges == diff->nfields) {
+			log_info("packages: the database was rewritten; no "
+			    "package changed, no run");
+		} else {
+			/* Only the package changes: skip the field ones. */
+			struct snapshot_diff pk = *diff;
+
+			pk.changes += diff->nfields;
+			pk.nchanges -= diff->nfields;
+			pk.nfields = 0;
+			summary = sysinfo_diff_summary(&pk, PKG_SUMMARY);
+			xasprintf(&detail, "%s: %s", pkg_manager, summary);
+			if (!d->stopping)
+				work_want_run(d, "package", detail, NULL, 0,
+				    NULL, NULL);
+			free(summary);
+			free(detail);
+		}
+		sysinfo_diff_free(diff);
+		sysinfo_snapshot_free(d->pkg_before);
+		d->pkg_before = now;
+	}
+	if (after)
+		d->pkg_changed = 0;
+	if (d->pkg_reread && !d->stopping) {
+		d->pkg_reread = 0;
+		pkgwatch_read_start(d);
+	}
+	if (d->stopping)
+		daemon_exit_if_done(d);
+}
+
+/* Start a child reading the package list. */
+static void
+pkgwatch_read_start(struct daemon *d)
+{
+	if (d->pkg_job != NULL) {
+		d->pkg_reread = 1;
+		return;
+	}
+	pkg_phase_after = d->pkg_before != NULL || d->pkg_changed;
+	d->pkg_job = job_fork(d, "package list", pkgwatch_read, d,
+	    pkgwatch_read_done, d);
+	if (d->pkg_job == NULL)
+		log_warnx("packages: cannot start reading the package list");
+}
+
+static void
+pkg_settled(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+
+	(void)fd;
+	(void)ev;
+	log_info("packages: the database has settled; reading it");
+	pkgwatch_read_start(d);
+}
+
+/* Watch the package database if [triggers] packages says so. */
+int
+pkgwatch_start(struct daemon *d)
+{
+	int	rc = -1;
+
+	d->pkg_fd = -1;
+	if (!config_get_bool(d->cfg, "triggers", "packages"))
+		return 0;
+	pkg_choose(d);
+	if (pkg_nwatches == 0) {
+		log_info("packages: no package database found; not watched");
+		return 0;
+	}
+	d->pkg_settle = evtimer_new(d->base, pkg_settled, d);
+#ifdef __linux__
+	rc = pkg_inotify_start(d);
+#elif defined(__FreeBSD__)
+	rc = pkg_kqueue_start(d);
+#endif
+	if (rc == -1)
+		pkg_poll_start(d);
+	log_info("packages: watching %s (%s)", pkg_watches[0].dir,
+	    pkg_manager);
+	/* The list before any change, to diff against. */
+	pkg_phase_after = 0;
+	d->pkg_job = job_fork(d, "package list", pkgwatch_read, d,
+	    pkgwatch_read_done, d);
+	return 0;
+}
+
+void
+pkgwatch_stop(struct daemon *d)
+{
+	size_t	i;
+
+	if (d->pkg_event != NULL) {
+		event_free(d->pkg_event);
+		d->pkg_event = NULL;
+	}
+	if (d->pkg_settle != NULL) {
+		event_free(d->pkg_settle);
+		d->pkg_settle = NULL;
+	}
+	if (d->pkg_fd != -1) {
+		close(d->pkg_fd);
+		d->pkg_fd = -1;
+	}
+#ifdef __FreeBSD__
+	while (pkg_nkq_fds > 0)
+		close(pkg_kq_fds[--pkg_nkq_fds]);
+#endif
+	if (d->pkg_job != NULL) {
+		job_forget(d->pkg_job);
+		d->pkg_job = NULL;
+	}
+	for (i = 0; i < pkg_nwatches; i++) {
+		free(pkg_watches[i].dir);
+		free(pkg_watches[i].file);
+	}
+	memset(pkg_watches, 0, sizeof(pkg_watches));
+	pkg_nwatches = 0;
+	free(d->pkg_stamp);
+	d->pkg_stamp = NULL;
+	sysinfo_snapshot_free(d->pkg_before);
+	d->pkg_before = NULL;
+	d->pkg_changed = d->pkg_reread = 0;
+}
+
+/* Seconds since boot. */
+static int64_t
+kernel_uptime(void)
+{
+	struct timespec	ts;
+
+#if defined(CLOCK_BOOTTIME)
+	if (clock_gettime(CLOCK_BOOTTIME, &ts) == 0)
+		return ts.tv_sec;
+#elif defined(CLOCK_UPTIME)
+	if (clock_gettime(CLOCK_UPTIME, &ts) == 0)
+		return ts.tv_sec;
+#endif
+	if (clock_gettime(CLOCK_MONOTONIC, &ts) == 0)
+		return ts.tv_sec;
+	return 0;
+}
+
+static void
+kernel_settled(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+
+	(void)fd;
+	(void)ev;
+	if (d->kernel_detail != NULL)
+		work_want_run(d, "kernel", d->kernel_detail, NULL, 0, NULL,
+		    NULL);
+	kernel_stop(d);
+}
+
+/* The kernel release of this host's last run that has a snapshot. */
+static char *
+kernel_last_release(struct daemon *d)
+{
+	struct store_run_filter	 f;
+	struct store_run	*runs = NULL;
+	struct snapshot		*s;
+	const char		*rel;
+	char			*out = NULL, *cause = NULL;
+	size_t			 n = 0, i;
+
+	memset(&f, 0, sizeof(f));
+	f.host = daemon_host_name();
+	f.limit = 20;
+	if (store_runs_list(d->st, &f, &runs, &n) == -1)
+		return NULL;
+	for (i = n; i > 0; i--) {
+		if (runs[i - 1].snapshot <= 0)
+			continue;
+		if ((s = store_snapshot_get(d->st, runs[i - 1].snapshot,
+		    &cause)) == NULL) {
+			log_warnx("kernel: %s", cause);
+			free(cause);
+			break;
+		}
+		if ((rel = sysinfo_snapshot_get(s, "kernel.release")) != NULL)
+			out = xstrdup(rel);
+		sysinfo_snapshot_free(s);
+		break;
+	}
+	store_runs_free(runs, n);
+	return out;
+}
+
+/* At start: a new kernel since the last run asks for a run. */
+void
+kernel_check(struct daemon *d)
+{
+	struct utsname	 u;
+	struct timeval	 tv = { 0, 0 };
+	char		*last;
+	int64_t		 settle, up;
+
+	if (!config_get_bool(d->cfg, "triggers", "kernel"))
+		return;
+	if (uname(&u) == -1) {
+		log_warn("uname");
+		return;
+	}
+	if ((last = kernel_last_release(d)) == NULL)
+		return;
+	if (strcmp(last, u.release) == 0) {
+		free(last);
+		return;
+	}
+	free(d->kernel_detail);
+	xasprintf(&d->kernel_detail, "kernel %s → %s", last, u.release);
+	free(last);
+	settle = config_get_duration(d->cfg, "triggers", "boot_settle");
+	up = kernel_uptime();
+	tv.tv_sec = (time_t)(up < settle ? settle - up : 0);
+	log_info("%s since the last run; running in %lld s", d->kernel_detail,
+	    (long long)tv.tv_sec);
+	if (d->kernel_timer == NULL)
+		d->kernel_timer = evtimer_new(d->base, kernel_settled, d);
+	evtimer_add(d->kernel_timer, &tv);
+}
+
+void
+kernel_stop(struct daemon *d)
+{
+	if (d->kernel_timer != NULL) {
+		event_free(d->kernel_timer);
+		d->kernel_timer = NULL;
+	}
+	free(d->kernel_detail);
+	d->kernel_detail = NULL;
+}

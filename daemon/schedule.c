@@ -1,0 +1,224 @@
+/*
+ * The schedule: [schedule] cron (local time) or interval, plus a random
+ * jitter, and the catch-up of a run missed while the daemon was down.
+ *
+ * The store's setting "schedule:last" holds the last nominal fire time
+ * (epoch seconds, without jitter) that the daemon has accounted for: the
+ * last time it fired, or the time it started.  At start, if the schedule
+ * had a fire after that time and before now, a run was missed; with
+ * catch_up it is run once, at once, however many were missed.  Interval
+ * schedules count their periods from that time too.
+ *
+ * The timer never sleeps longer than SCHEDULE_MAX_SLEEP: it wakes up,
+ * looks at the wall clock and goes back to sleep, so that a suspend or a
+ * clock step delays a fire by at most that much.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <event2/event.h>
+
+#include "log.h"
+#include "xmalloc.h"
+#include "store/store.h"
+#include "daemon.h"
+
+#define SCHEDULE_MAX_SLEEP	(15 * 60)
+#define SCHEDULE_SETTING	"schedule:last"
+
+static time_t	schedule_anchor;	/* interval: periods count from it */
+
+/* "2026-12-01 02:30" in local time. */
+static void
+schedule_local(time_t t, char *buf, size_t len)
+{
+	struct tm	tm;
+
+	if (localtime_r(&t, &tm) == NULL ||
+	    strftime(buf, len, "%Y-%m-%d %H:%M", &tm) == 0)
+		snprintf(buf, len, "@%lld", (long long)t);
+}
+
+/* The first nominal fire strictly after t, or 0 if there is none. */
+static time_t
+schedule_after(const struct daemon *d, time_t t)
+{
+	time_t	next;
+	int64_t	k;
+
+	if (d->use_cron) {
+		if (cron_next(&d->cron, t, &next) == -1)
+			return 0;
+		return next;
+	}
+	if (d->interval <= 0)
+		return 0;
+	if (t < schedule_anchor)
+		return schedule_anchor + d->interval;
+	k = (int64_t)(t - schedule_anchor) / d->interval + 1;
+	return schedule_anchor + (time_t)(k * d->interval);
+}
+
+/* Remember the fires accounted for, up to t. */
+static void
+schedule_save(struct daemon *d, time_t t)
+{
+	char	buf[32];
+
+	snprintf(buf, sizeof(buf), "%lld", (long long)t);
+	if (store_setting_set(d->st, SCHEDULE_SETTING, buf) == -1)
+		log_warnx("schedule: cannot save %s: %s", SCHEDULE_SETTING,
+		    store_errmsg(d->st));
+}
+
+static void	schedule_timer(evutil_socket_t, short, void *);
+
+/* Sleep until fire_at, or SCHEDULE_MAX_SLEEP at most. */
+static void
+schedule_sleep(struct daemon *d, time_t now)
+{
+	struct timeval	tv = { 0, 0 };
+	time_t		left = d->fire_at - now;
+
+	if (left < 0)
+		left = 0;
+	tv.tv_sec = left > SCHEDULE_MAX_SLEEP ? SCHEDULE_MAX_SLEEP : left;
+	evtimer_add(d->sched_timer, &tv);
+}
+
+/* Work out the next fire after now, with a fresh jitter, and sleep. */
+static void
+schedule_arm(struct daemon *d, time_t now)
+{
+	int64_t	jitter;
+	char	when[32];
+
+	d->nominal = schedule_after(d, now);
+	if (d->nominal == 0) {
+		d->fire_at = 0;
+		log_warnx("schedule: no fire time found; nothing is scheduled");
+		return;
+	}
+	jitter = config_get_duration(d->cfg, "schedule", "jitter");
+	d->fire_at = d->nominal;
+	if (jitter > 0)
+		d->fire_at += (time_t)arc4random_uniform((uint32_t)jitter + 1);
+	schedule_local(d->fire_at, when, sizeof(when));
+	log_info("schedule: next run %s", when);
+	schedule_sleep(d, now);
+}
+
+static void
+schedule_timer(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+	time_t		 now = time(NULL), nominal;
+	char		 when[32], *detail;
+
+	(void)fd;
+	(void)ev;
+	if (now < d->fire_at) {
+		schedule_sleep(d, now);
+		return;
+	}
+	nominal = d->nominal;
+	schedule_local(nominal, when, sizeof(when));
+	if (d->use_cron)
+		xasprintf(&detail, "due %s (cron %s)", when,
+		    config_get_str(d->cfg, "schedule", "cron"));
+	else
+		xasprintf(&detail, "due %s (every %llds)", when,
+		    (long long)d->interval);
+	schedule_save(d, nominal);
+	if (!d->use_cron)
+		schedule_anchor = nominal;
+	work_want_run(d, "schedule", detail, NULL, 0, NULL, NULL);
+	free(detail);
+	schedule_arm(d, now > nominal ? now : nominal);
+	daemon_status(d);
+}
+
+/*
+ * Read [schedule], catch up a missed run if asked to, and arm the timer.
+ * Return -1 with *cause if the cron expression is unusable.
+ */
+int
+schedule_start(struct daemon *d, char **cause)
+{
+	const char	*spec;
+	char		*text = NULL, *end, when[32];
+	time_t		 now = time(NULL), last = 0, missed;
+	long long	 v;
+
+	d->use_cron = 0;
+	d->interval = config_get_duration(d->cfg, "schedule", "interval");
+	spec = config_get_str(d->cfg, "schedule", "cron");
+	if (d->interval <= 0 && spec != NULL) {
+		if (cron_parse(spec, &d->cron, cause) == -1)
+			return -1;
+		d->use_cron = 1;
+	}
+	d->fire_at = d->nominal = 0;
+	if (!d->use_cron && d->interval <= 0) {
+		log_info("schedule: none (cron = none, interval = none)");
+		return 0;
+	}
+
+	if (store_setting_get(d->st, SCHEDULE_SETTING, &text) == 0) {
+		errno = 0;
+		v = strtoll(text, &end, 10);
+		if (errno == 0 && *end == '\0' && v > 0 && v <= (long long)now)
+			last = (time_t)v;
+		free(text);
+	}
+	if (last == 0) {
+		/* First start (or a clock gone back): nothing was missed. */
+		schedule_save(d, now);
+		last = now;
+	}
+	schedule_anchor = last;
+	missed = schedule_after(d, last);
+	if (missed != 0 && missed <= now) {
+		schedule_local(missed, when, sizeof(when));
+		if (config_get_bool(d->cfg, "schedule", "catch_up")) {
+			char *detail;
+
+			xasprintf(&detail, "catch-up of the run due %s, "
+			    "missed while perfwatchd was down", when);
+			log_info("schedule: the run due %s was missed; "
+			    "catching up", when);
+			work_want_run(d, "schedule", detail, NULL, 0, NULL,
+			    NULL);
+			free(detail);
+		} else
+			log_info("schedule: the run due %s was missed "
+			    "(catch_up = no)", when);
+		schedule_save(d, now);
+		schedule_anchor = now;
+	}
+	if (d->sched_timer == NULL)
+		d->sched_timer = evtimer_new(d->base, schedule_timer, d);
+	schedule_arm(d, now);
+	return 0;
+}
+
+void
+schedule_stop(struct daemon *d)
+{
+	if (d->sched_timer != NULL) {
+		event_free(d->sched_timer);
+		d->sched_timer = NULL;
+	}
+	d->fire_at = d->nominal = 0;
+}
+
+/* When the next scheduled run starts (with its jitter), or 0. */
+time_t
+schedule_next(const struct daemon *d)
+{
+	return d->fire_at;
+}

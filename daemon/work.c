@@ -1,0 +1,802 @@
+/*
+ * The one thing perfwatchd does at a time: a build of a watched
+ * repository or a battery (`perfwatch run` as a child), and the queue of
+ * what comes next.
+ *
+ * Triggers call work_want_run() with a reason.  Reasons wait in one
+ * pending battery: when it starts they are merged, the first reason's
+ * trigger naming the run, the details joined, the workloads the union of
+ * theirs (any reason without workloads means the whole profile) and the
+ * git commits the union too.  Builds go first, since a finished build
+ * adds its commit's reason to the pending battery.  Nothing starts while
+ * paused or stopping; a battery in progress is never interrupted except
+ * by shutdown.
+ *
+ * When a battery ends, its JSON report (stdout) says how it went; the
+ * report's "alerts" (if the run judged itself) with state "suspected"
+ * are re-run at once, just those workloads, unless the battery was itself
+ * a rerun, so that a rerun never asks for another.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <event2/event.h>
+#include <jansson.h>
+
+#include "log.h"
+#include "perfwatch.h"
+#include "timefmt.h"
+#include "xmalloc.h"
+#include "store/store.h"
+#include "daemon.h"
+
+#define WORK_MAX_PENDING	64	/* reasons waiting */
+#define WORK_MAX_DETAIL		1000	/* bytes of the merged detail */
+#define WORK_PROGRESS_PREFIX	"perfwatch-progress "
+
+static void	work_start_next(struct daemon *);
+
+void
+reason_clear(struct reason *r)
+{
+	size_t	i;
+
+	free(r->trigger);
+	free(r->detail);
+	for (i = 0; i < r->nglobs; i++)
+		free(r->globs[i]);
+	free(r->globs);
+	free(r->git_name);
+	free(r->git_commit);
+	memset(r, 0, sizeof(*r));
+}
+
+void
+work_init(struct daemon *d)
+{
+	memset(&d->work, 0, sizeof(d->work));
+	TAILQ_INIT(&d->work.builds);
+}
+
+/* Whether two optional strings are equal. */
+static int
+same_str(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+/* Whether two reasons ask for exactly the same thing. */
+static int
+reason_equal(const struct reason *a, const struct reason *b)
+{
+	size_t	i;
+
+	if (!same_str(a->trigger, b->trigger) ||
+	    !same_str(a->detail, b->detail) ||
+	    !same_str(a->git_name, b->git_name) ||
+	    !same_str(a->git_commit, b->git_commit) ||
+	    (a->globs == NULL) != (b->globs == NULL) ||
+	    a->nglobs != b->nglobs)
+		return 0;
+	for (i = 0; i < a->nglobs; i++)
+		if (strcmp(a->globs[i], b->globs[i]) != 0)
+			return 0;
+	return 1;
+}
+
+/*
+ * Queue a battery for trigger (with detail, which may be NULL): of the
+ * workloads matching globs (globs NULL: the whole profile), recording
+ * git_name's commit if given.  Return 0, or -1 if the queue is full.
+ */
+int
+work_want_run(struct daemon *d, const char *trigger, const char *detail,
+    char *const *globs, size_t nglobs, const char *git_name,
+    const char *git_commit)
+{
+	struct work	*w = &d->work;
+	struct reason	 r;
+	size_t		 i;
+
+	memset(&r, 0, sizeof(r));
+	r.trigger = xstrdup(trigger);
+	r.detail = detail != NULL ? xstrdup(detail) : NULL;
+	if (globs != NULL) {
+		r.globs = xcalloc(nglobs + 1, sizeof(char *));
+		for (i = 0; i < nglobs; i++)
+			r.globs[i] = xstrdup(globs[i]);
+		r.nglobs = nglobs;
+	}
+	if (git_name != NULL && git_commit != NULL) {
+		r.git_name = xstrdup(git_name);
+		r.git_commit = xstrdup(git_commit);
+	}
+	for (i = 0; i < w->npending; i++) {
+		if (reason_equal(&w->pending[i], &r)) {
+			log_debug("%s: already queued", trigger);
+			reason_clear(&r);
+			work_kick(d);
+			return 0;
+		}
+	}
+	if (w->npending == WORK_MAX_PENDING) {
+		log_warnx("%s: %d reasons already queued; this one is dropped",
+		    trigger, WORK_MAX_PENDING);
+		reason_clear(&r);
+		return -1;
+	}
+	w->pending = xreallocarray(w->pending, w->npending + 1,
+	    sizeof(*w->pending));
+	w->pending[w->npending++] = r;
+	log_info("queued a battery: %s%s%s", trigger, detail != NULL ? ": " :
+	    "", detail != NULL ? detail : "");
+	work_kick(d);
+	daemon_status(d);
+	return 0;
+}
+
+/* Queue a build of repo at commit; a newer commit replaces a queued one. */
+void
+work_want_build(struct daemon *d, const char *repo, const char *commit)
+{
+	struct build	*b;
+
+	TAILQ_FOREACH(b, &d->work.builds, entry) {
+		if (strcmp(b->repo, repo) == 0) {
+			free(b->commit);
+			b->commit = xstrdup(commit);
+			log_info("build %s: now at %.12s", repo, commit);
+			return;
+		}
+	}
+	b = xcalloc(1, sizeof(*b));
+	b->repo = xstrdup(repo);
+	b->commit = xstrdup(commit);
+	TAILQ_INSERT_TAIL(&d->work.builds, b, entry);
+	log_info("queued a build of %s at %.12s", repo, commit);
+	work_kick(d);
+	daemon_status(d);
+}
+
+/* Start the next thing if nothing runs and the daemon may work. */
+void
+work_kick(struct daemon *d)
+{
+	if (d->stopping || d->paused || d->work.kind != WORK_NONE)
+		return;
+	if (TAILQ_EMPTY(&d->work.builds) && d->work.npending == 0)
+		return;
+	work_start_next(d);
+}
+
+int
+work_idle(const struct daemon *d)
+{
+	return d->work.kind == WORK_NONE;
+}
+
+/* Forget the battery or build that just ended. */
+static void
+work_clear_current(struct work *w)
+{
+	free(w->trigger);
+	free(w->detail);
+	free(w->label);
+	free(w->workload);
+	if (w->build != NULL) {
+		free(w->build->repo);
+		free(w->build->commit);
+		free(w->build);
+	}
+	w->trigger = w->detail = w->label = w->workload = NULL;
+	w->build = NULL;
+	w->kind = WORK_NONE;
+	w->job = NULL;
+	w->started = 0;
+	w->step = w->steps = 0;
+	w->iteration = w->count = w->warmup = 0;
+	w->rerun_ok = 0;
+	if (w->kill_timer != NULL) {
+		event_free(w->kill_timer);
+		w->kill_timer = NULL;
+	}
+}
+
+static void
+set_str(char **p, const char *s)
+{
+	free(*p);
+	*p = s != NULL ? xstrdup(s) : NULL;
+}
+
+/* A --progress line of the run: what it measures now. */
+static void
+work_progress(struct daemon *d, const char *text)
+{
+	struct work	*w = &d->work;
+	json_error_t	 err;
+	json_t		*j, *v;
+
+	if ((j = json_loads(text, 0, &err)) == NULL || !json_is_object(j)) {
+		log_debug("run: unreadable progress: %s", text);
+		json_decref(j);
+		return;
+	}
+	if ((v = json_object_get(j, "run")) != NULL && json_is_string(v) &&
+	    !same_str(w->label, json_string_value(v)))
+		set_str(&w->label, json_string_value(v));
+	if ((v = json_object_get(j, "step")) != NULL && json_is_integer(v))
+		w->step = json_integer_value(v);
+	if ((v = json_object_get(j, "steps")) != NULL && json_is_integer(v))
+		w->steps = json_integer_value(v);
+	v = json_object_get(j, "workload");
+	set_str(&w->workload, json_is_string(v) ? json_string_value(v) :
+	    NULL);
+	if ((v = json_object_get(j, "iteration")) != NULL &&
+	    json_is_integer(v))
+		w->iteration = (int)json_integer_value(v);
+	if ((v = json_object_get(j, "count")) != NULL && json_is_integer(v))
+		w->count = (int)json_integer_value(v);
+	w->warmup = json_is_true(json_object_get(j, "warmup"));
+	json_decref(j);
+	if (w->step == 0)
+		log_info("run %s started (%s)", w->label, w->trigger);
+	daemon_status(d);
+}
+
+static void
+work_run_line(struct job *j, const char *line, void *arg)
+{
+	struct daemon	*d = arg;
+
+	(void)j;
+	if (strncmp(line, WORK_PROGRESS_PREFIX,
+	    strlen(WORK_PROGRESS_PREFIX)) == 0) {
+		work_progress(d, line + strlen(WORK_PROGRESS_PREFIX));
+		return;
+	}
+	log_info("run: %s", line);
+}
+
+/*
+ * Close a run its child left running (the child was killed): mark it
+ * aborted, as a restart would.
+ */
+static void
+work_close_run(struct daemon *d, const char *label)
+{
+	struct store_run	 r;
+	int64_t			 id;
+
+	if (label == NULL || d->st == NULL ||
+	    store_run_lookup(d->st, d->host, label, &id) == -1)
+		return;
+	if (store_run_get(d->st, id, &r) == -1)
+		return;
+	if (strcmp(r.status, RUN_RUNNING) == 0) {
+		if (store_run_finish(d->st, id, RUN_ABORTED,
+		    (int64_t)time(NULL)) == -1)
+			log_warnx("run %s: cannot mark it aborted: %s", label,
+			    store_errmsg(d->st));
+		else
+			log_warnx("run %s: its process was killed; marked "
+			    "aborted", label);
+	}
+	store_run_clear(&r);
+}
+
+/*
+ * Ask for a rerun of the workloads whose alerts the report says are
+ * suspected.  The report's "alerts" may be absent: then nothing is.
+ */
+static void
+work_rerun_suspected(struct daemon *d, const char *label, json_t *report)
+{
+	json_t		*alerts, *a, *state, *wl;
+	char		**globs = NULL, *detail, *list = NULL, *tmp;
+	size_t		 i, k, n = 0;
+
+	alerts = json_object_get(report, "alerts");
+	if (!json_is_array(alerts))
+		return;
+	json_array_foreach(alerts, i, a) {
+		state = json_object_get(a, "state");
+		wl = json_object_get(a, "workload");
+		if (!json_is_string(state) || !json_is_string(wl) ||
+		    strcmp(json_string_value(state), "suspected") != 0)
+			continue;
+		for (k = 0; k < n; k++)
+			if (strcmp(globs[k], json_string_value(wl)) == 0)
+				break;
+		if (k < n)
+			continue;
+		globs = xreallocarray(globs, n + 1, sizeof(char *));
+		globs[n++] = xstrdup(json_string_value(wl));
+		if (list == NULL)
+			list = xstrdup(json_string_value(wl));
+		else {
+			xasprintf(&tmp, "%s, %s", list,
+			    json_string_value(wl));
+			free(list);
+			list = tmp;
+		}
+	}
+	if (n == 0)
+		return;
+	xasprintf(&detail, "suspected in run %s: %s", label, list);
+	log_info("run %s: suspected regressions in %s; re-running them",
+	    label, list);
+	work_want_run(d, "rerun", detail, globs, n, NULL, NULL);
+	free(detail);
+	free(list);
+	for (k = 0; k < n; k++)
+		free(globs[k]);
+	free(globs);
+}
+
+/* The battery's child exited: read its report, maybe ask for a rerun. */
+static void
+work_run_done(struct job *j, void *arg)
+{
+	struct daemon	*d = arg;
+	struct work	*w = &d->work;
+	json_t		*report = NULL, *v;
+	json_error_t	 err;
+	const char	*out, *label = NULL, *status = NULL;
+	char		*tail, why[64];
+	size_t		 n;
+	int		 ws = job_status(j);
+
+	out = job_output(j, &n);
+	if (n > 0 && !job_truncated(j))
+		report = json_loadb(out, n, 0, &err);
+	if (report != NULL && json_is_object(report)) {
+		v = json_object_get(report, "run");
+		label = json_is_string(v) ? json_string_value(v) : NULL;
+		v = json_object_get(report, "status");
+		status = json_is_string(v) ? json_string_value(v) : NULL;
+	}
+	if (WIFSIGNALED(ws))
+		snprintf(why, sizeof(why), "killed by signal %d",
+		    WTERMSIG(ws));
+	else
+		snprintf(why, sizeof(why), "exit %d", WEXITSTATUS(ws));
+
+	if (label != NULL && status != NULL) {
+		log_info("run %s: %s (%s), %lld s", label, status, w->trigger,
+		    (long long)(time(NULL) - w->started));
+		set_str(&w->last_label, label);
+		set_str(&w->last_status, status);
+		set_str(&w->last_error, NULL);
+		if (w->rerun_ok && !d->stopping &&
+		    config_get_bool(d->cfg, "triggers", "rerun_suspected"))
+			work_rerun_suspected(d, label, report);
+	} else if (WIFEXITED(ws) && WEXITSTATUS(ws) == EXIT_TEMPFAIL) {
+		log_warnx("battery (%s) skipped: the machine was busy",
+		    w->trigger);
+		set_str(&w->last_status, "skipped");
+		set_str(&w->last_error, "the machine was busy");
+	} else {
+		tail = job_tail(j);
+		if (w->label != NULL)
+			work_close_run(d, w->label);
+		log_warnx("run %s (%s) ended without a report, %s%s%s",
+		    w->label != NULL ? w->label : "(not started)", w->trigger,
+		    why, tail != NULL ? ": " : "", tail != NULL ? tail : "");
+		set_str(&w->last_label, w->label);
+		set_str(&w->last_status, w->label != NULL ? RUN_ABORTED :
+		    RUN_FAILED);
+		set_str(&w->last_error, tail != NULL ? tail : why);
+		free(tail);
+	}
+	json_decref(report);
+	work_clear_current(w);
+	if (d->stopping)
+		daemon_exit_if_done(d);
+	else
+		work_kick(d);
+	daemon_status(d);
+}
+
+/* Add a git commit to the argument list, once per repository. */
+static void
+argv_add(char ***argv, size_t *argc, const char *s)
+{
+	*argv = xreallocarray(*argv, *argc + 2, sizeof(char *));
+	(*argv)[(*argc)++] = xstrdup(s);
+	(*argv)[*argc] = NULL;
+}
+
+/* Merge the pending reasons into one battery and start it. */
+static void
+work_start_battery(struct daemon *d)
+{
+	struct work	*w = &d->work;
+	struct reason	*r;
+	char		**argv = NULL, *detail = NULL, *tmp, *piece;
+	char		**globs = NULL, **gits = NULL;
+	size_t		 argc = 0, i, k, nglobs = 0, ngits = 0;
+	int		 all = 0, rerun = 0;
+
+	for (i = 0; i < w->npending; i++) {
+		r = &w->pending[i];
+		if (strcmp(r->trigger, "rerun") == 0)
+			rerun = 1;
+		/* The detail: alone, or "trigger: detail; ..." when merged. */
+		if (w->npending == 1)
+			piece = r->detail != NULL ? xstrdup(r->detail) : NULL;
+		else if (r->detail != NULL)
+			xasprintf(&piece, "%s: %s", r->trigger, r->detail);
+		else
+			piece = xstrdup(r->trigger);
+		if (piece != NULL) {
+			if (detail == NULL)
+				detail = piece;
+			else {
+				xasprintf(&tmp, "%s; %s", detail, piece);
+				free(detail);
+				free(piece);
+				detail = tmp;
+			}
+		}
+		if (r->globs == NULL)
+			all = 1;
+		for (k = 0; !all && k < r->nglobs; k++) {
+			size_t m;
+
+			for (m = 0; m < nglobs; m++)
+				if (strcmp(globs[m], r->globs[k]) == 0)
+					break;
+			if (m == nglobs) {
+				globs = xreallocarray(globs, nglobs + 1,
+				    sizeof(char *));
+				globs[nglobs++] = r->globs[k];
+			}
+		}
+		if (r->git_name != NULL) {
+			/* A later commit of the same tree wins. */
+			for (k = 0; k < ngits; k++)
+				if (strncmp(gits[k], r->git_name,
+				    strlen(r->git_name)) == 0 &&
+				    gits[k][strlen(r->git_name)] == '=')
+					break;
+			xasprintf(&tmp, "%s=%s", r->git_name, r->git_commit);
+			if (k < ngits) {
+				free(gits[k]);
+				gits[k] = tmp;
+			} else {
+				gits = xreallocarray(gits, ngits + 1,
+				    sizeof(char *));
+				gits[ngits++] = tmp;
+			}
+		}
+	}
+	if (detail != NULL && strlen(detail) > WORK_MAX_DETAIL) {
+		/* Cut on a UTF-8 character boundary, and say so. */
+		k = WORK_MAX_DETAIL;
+		while (k > 0 && ((unsigned char)detail[k] & 0xc0) == 0x80)
+			k--;
+		memcpy(detail + k, "...", 4);
+	}
+
+	argv_add(&argv, &argc, d->perfwatch);
+	argv_add(&argv, &argc, "-c");
+	argv_add(&argv, &argc, d->run_conf);
+	argv_add(&argv, &argc, "-D");
+	argv_add(&argv, &argc, d->db_path);
+	argv_add(&argv, &argc, "run");
+	argv_add(&argv, &argc, "--json");
+	argv_add(&argv, &argc, "--progress");
+	argv_add(&argv, &argc, "--trigger");
+	argv_add(&argv, &argc, w->pending[0].trigger);
+	if (detail != NULL) {
+		argv_add(&argv, &argc, "--detail");
+		argv_add(&argv, &argc, detail);
+	}
+	for (i = 0; !all && i < nglobs; i++) {
+		argv_add(&argv, &argc, "--workload");
+		argv_add(&argv, &argc, globs[i]);
+	}
+	for (i = 0; i < ngits; i++) {
+		argv_add(&argv, &argc, "--git-commit");
+		argv_add(&argv, &argc, gits[i]);
+	}
+
+	w->kind = WORK_BATTERY;
+	w->trigger = xstrdup(w->pending[0].trigger);
+	w->detail = detail;
+	w->rerun_ok = !rerun;
+	w->started = time(NULL);
+	w->job = job_exec(d, "run", argv, NULL, work_run_line, work_run_done,
+	    d);
+	if (w->job == NULL) {
+		log_warnx("battery (%s) could not start", w->trigger);
+		set_str(&w->last_status, RUN_FAILED);
+		set_str(&w->last_error, "could not start perfwatch run");
+		work_clear_current(w);
+	} else
+		log_info("battery started (%s%s%s), pid %ld", w->trigger,
+		    detail != NULL ? ": " : "", detail != NULL ? detail : "",
+		    (long)job_pid(w->job));
+
+	for (i = 0; i < w->npending; i++)
+		reason_clear(&w->pending[i]);
+	free(w->pending);
+	w->pending = NULL;
+	w->npending = 0;
+	for (i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+	free(globs);
+	for (i = 0; i < ngits; i++)
+		free(gits[i]);
+	free(gits);
+}
+
+/* A build's output goes to the debug log; its last lines to errors. */
+static void
+work_build_line(struct job *j, const char *line, void *arg)
+{
+	(void)j;
+	(void)arg;
+	log_debug("build: %s", line);
+}
+
+/* A build ended: on success its commit's battery is queued. */
+static void
+work_build_done(struct job *j, void *arg)
+{
+	struct daemon	*d = arg;
+	struct work	*w = &d->work;
+	struct build	*b = w->build;
+	struct gitwatch	*g;
+	char		*tail;
+	int		 ws = job_status(j);
+
+	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0) {
+		log_info("build %s at %.12s: done in %lld s", b->repo,
+		    b->commit, (long long)(time(NULL) - w->started));
+		if (!d->stopping && (g = gitwatch_find(d, b->repo)) != NULL)
+			work_want_run(d, "git", b->commit, g->globs,
+			    g->nglobs, b->repo, b->commit);
+	} else {
+		tail = job_tail(j);
+		log_warnx("build %s at %.12s failed (%s %d)%s%s; no run",
+		    b->repo, b->commit, WIFSIGNALED(ws) ? "signal" : "exit",
+		    WIFSIGNALED(ws) ? WTERMSIG(ws) : WEXITSTATUS(ws),
+		    tail != NULL ? ": " : "", tail != NULL ? tail : "");
+		xasprintf(&w->last_error, "build %s at %.12s failed",
+		    b->repo, b->commit);
+		free(tail);
+	}
+	work_clear_current(w);
+	if (d->stopping)
+		daemon_exit_if_done(d);
+	else
+		work_kick(d);
+	daemon_status(d);
+}
+
+/* Start the first queued build whose repository is still watched. */
+static int
+work_start_build(struct daemon *d)
+{
+	struct work	*w = &d->work;
+	struct build	*b;
+	struct gitwatch	*g;
+	char		*argv[4], what[128];
+
+	while ((b = TAILQ_FIRST(&w->builds)) != NULL) {
+		TAILQ_REMOVE(&w->builds, b, entry);
+		g = gitwatch_find(d, b->repo);
+		if (g == NULL) {
+			log_info("build %s dropped: no longer watched",
+			    b->repo);
+		} else if (g->build == NULL) {
+			work_want_run(d, "git", b->commit, g->globs,
+			    g->nglobs, b->repo, b->commit);
+		} else {
+			argv[0] = (char *)"/bin/sh";
+			argv[1] = (char *)"-c";
+			argv[2] = g->build;
+			argv[3] = NULL;
+			w->kind = WORK_BUILD;
+			w->build = b;
+			w->started = time(NULL);
+			snprintf(what, sizeof(what), "build %s", b->repo);
+			w->job = job_exec(d, what, argv, g->path,
+			    work_build_line, work_build_done, d);
+			if (w->job != NULL) {
+				log_info("build %s at %.12s started: %s",
+				    b->repo, b->commit, g->build);
+				return 1;
+			}
+			work_clear_current(w);
+			continue;
+		}
+		free(b->repo);
+		free(b->commit);
+		free(b);
+	}
+	return 0;
+}
+
+static void
+work_start_next(struct daemon *d)
+{
+	if (work_start_build(d))
+		return;
+	if (d->work.kind == WORK_NONE && d->work.npending > 0)
+		work_start_battery(d);
+	daemon_status(d);
+}
+
+/* Forget every queued reason and build. */
+static void
+work_drop_queue(struct work *w)
+{
+	struct build	*b;
+	size_t		 i;
+
+	for (i = 0; i < w->npending; i++)
+		reason_clear(&w->pending[i]);
+	free(w->pending);
+	w->pending = NULL;
+	w->npending = 0;
+	while ((b = TAILQ_FIRST(&w->builds)) != NULL) {
+		TAILQ_REMOVE(&w->builds, b, entry);
+		free(b->repo);
+		free(b->commit);
+		free(b);
+	}
+}
+
+static void
+work_kill_timer(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+
+	(void)fd;
+	(void)ev;
+	if (d->work.job != NULL) {
+		log_warnx("the %s did not stop within %d s; killing it",
+		    d->work.kind == WORK_BUILD ? "build" : "run",
+		    DAEMON_STOP_GRACE);
+		job_kill_group(d->work.job);
+	}
+}
+
+/*
+ * Shutdown: drop the queue and ask the child in progress to stop (a run
+ * marks itself aborted on SIGTERM); after DAEMON_STOP_GRACE seconds its
+ * whole group is killed.  A second call kills at once.
+ */
+void
+work_stop(struct daemon *d)
+{
+	struct work	*w = &d->work;
+	struct timeval	 tv = { DAEMON_STOP_GRACE, 0 };
+
+	work_drop_queue(w);
+	if (w->job == NULL)
+		return;
+	if (w->kill_timer != NULL) {
+		job_kill_group(w->job);
+		return;
+	}
+	log_info("stopping the %s in progress",
+	    w->kind == WORK_BUILD ? "build" : "run");
+	job_signal(w->job, SIGTERM);
+	w->kill_timer = evtimer_new(d->base, work_kill_timer, d);
+	evtimer_add(w->kill_timer, &tv);
+}
+
+/* "schedule battery: tiny 2/5 (step 3 of 10)" or NULL when idle. */
+char *
+work_status_line(struct daemon *d)
+{
+	struct work	*w = &d->work;
+	char		*s;
+
+	switch (w->kind) {
+	case WORK_BUILD:
+		xasprintf(&s, "building %s at %.12s", w->build->repo,
+		    w->build->commit);
+		return s;
+	case WORK_BATTERY:
+		if (w->workload != NULL)
+			xasprintf(&s, "%s battery: %s %s%d/%d (step %lld of "
+			    "%lld)", w->trigger, w->workload, w->warmup ?
+			    "warm-up " : "", w->iteration, w->count,
+			    (long long)w->step, (long long)w->steps);
+		else
+			xasprintf(&s, "%s battery: starting", w->trigger);
+		return s;
+	case WORK_NONE:
+		break;
+	}
+	return NULL;
+}
+
+/* The "work" and "pending" members of a status reply. */
+json_t *
+work_status_json(struct daemon *d)
+{
+	struct work	*w = &d->work;
+	struct build	*b;
+	json_t		*o = json_object(), *cur, *arr, *builds;
+	char		 t[32];
+	size_t		 i;
+
+	if (w->kind == WORK_NONE)
+		json_object_set_new(o, "work", json_null());
+	else {
+		cur = json_object();
+		json_object_set_new(cur, "kind", json_string(
+		    w->kind == WORK_BUILD ? "build" : "battery"));
+		json_object_set_new(cur, "pid", json_integer(
+		    w->job != NULL ? job_pid(w->job) : 0));
+		if (w->started > 0 && timefmt_format(w->started, t,
+		    sizeof(t)) == 0)
+			json_object_set_new(cur, "started", json_string(t));
+		if (w->kind == WORK_BUILD) {
+			json_object_set_new(cur, "repository",
+			    json_string(w->build->repo));
+			json_object_set_new(cur, "commit",
+			    json_string(w->build->commit));
+		} else {
+			json_object_set_new(cur, "trigger",
+			    json_string(w->trigger));
+			json_object_set_new(cur, "detail", w->detail != NULL ?
+			    json_string(w->detail) : json_null());
+			json_object_set_new(cur, "run", w->label != NULL ?
+			    json_string(w->label) : json_null());
+			json_object_set_new(cur, "workload",
+			    w->workload != NULL ? json_string(w->workload) :
+			    json_null());
+			json_object_set_new(cur, "step", json_integer(w->step));
+			json_object_set_new(cur, "steps",
+			    json_integer(w->steps));
+			json_object_set_new(cur, "iteration",
+			    json_integer(w->iteration));
+			json_object_set_new(cur, "count",
+			    json_integer(w->count));
+			json_object_set_new(cur, "warmup",
+			    json_boolean(w->warmup));
+		}
+		json_object_set_new(o, "work", cur);
+	}
+	arr = json_array();
+	for (i = 0; i < w->npending; i++)
+		json_array_append_new(arr, json_pack("{s:s, s:o}", "trigger",
+		    w->pending[i].trigger, "detail", w->pending[i].detail !=
+		    NULL ? json_string(w->pending[i].detail) : json_null()));
+	json_object_set_new(o, "pending", arr);
+	builds = json_array();
+	TAILQ_FOREACH(b, &w->builds, entry)
+		json_array_append_new(builds, json_pack("{s:s, s:s}",
+		    "repository", b->repo, "commit", b->commit));
+	json_object_set_new(o, "builds", builds);
+	return o;
+}
+
+void
+work_free(struct daemon *d)
+{
+	struct work	*w = &d->work;
+
+	work_drop_queue(w);
+	work_clear_current(w);
+	free(w->last_label);
+	free(w->last_status);
+	free(w->last_error);
+	w->last_label = w->last_status = w->last_error = NULL;
+}
