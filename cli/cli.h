@@ -76,6 +76,12 @@ int		 cli_report_classic(struct cli *, const struct store_run *,
 /* notify.c */
 int		 cmd_notify(struct cli *, int, char **);
 
+/* ctl.c: perfwatchd's control socket. */
+int		 cmd_status(struct cli *, int, char **);
+int		 cmd_trigger(struct cli *, int, char **);
+int		 cmd_pause(struct cli *, int, char **);
+int		 cmd_resume(struct cli *, int, char **);
+
 /* env.c */
 struct sysinfo_opts;
 int		 cmd_env(struct cli *, int, char **);

@@ -51,6 +51,13 @@ static const struct cli_cmd cli_cmds[] = {
 	{ "env", cmd_env, "env show [--packages] [--json] [RUN] | "
 	    "env diff [--json] RUN_A RUN_B",
 	    "the machine snapshot of a run, or what changed between two" },
+	{ "status", cmd_status, "status [--json]",
+	    "what perfwatchd is doing, its queue and next run" },
+	{ "trigger", cmd_trigger, "trigger [--workload GLOB]...",
+	    "ask perfwatchd for a battery now" },
+	{ "pause", cmd_pause, "pause",
+	    "perfwatchd starts nothing new until resumed" },
+	{ "resume", cmd_resume, "resume", "undo pause" },
 	{ "notify", cmd_notify, "notify flush [--json] [--force] [--syslog] | "
 	    "notify test [--json] [SINK] | "
 	    "notify pending [--all] [--json|--csv] [--limit N]",

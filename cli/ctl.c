@@ -1,0 +1,347 @@
+/*
+ * perfwatch status | trigger | pause | resume: ask perfwatchd through
+ * its control socket ([perfwatch] socket of the configuration), one JSON
+ * request and one JSON reply per line; see perfwatchd(8).
+ *
+ * Exit 0 when the daemon says ok, 1 when it answers with an error, 75
+ * (EX_TEMPFAIL) when it cannot be reached.
+ */
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "log.h"
+#include "perfwatch.h"
+#include "timefmt.h"
+#include "xmalloc.h"
+#include "cli.h"
+
+#define CTL_TIMEOUT	10		/* seconds for the whole exchange */
+#define CTL_MAX_REPLY	(1024 * 1024)
+
+/*
+ * Send req, read the reply line.  Return 0 with *reply set, or an exit
+ * code after a message.
+ */
+static int
+ctl_request(struct cli *c, json_t *req, json_t **reply)
+{
+	struct sockaddr_un	 sun;
+	struct timeval		 tv = { CTL_TIMEOUT, 0 };
+	const char		*path;
+	json_error_t		 err;
+	char			*text, *buf = NULL;
+	size_t			 len = 0, cap = 0;
+	ssize_t			 n;
+	int			 fd;
+
+	path = config_get_str(c->cfg, "perfwatch", "socket");
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sun.sun_path)) {
+		fprintf(stderr, "perfwatch: %s: socket path too long\n", path);
+		return EXIT_CONFIG;
+	}
+	memcpy(sun.sun_path, path, strlen(path));
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
+		log_warn("socket");
+		return EXIT_SOFTWARE;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+		fprintf(stderr, "perfwatch: cannot reach perfwatchd at %s: %s\n",
+		    path, strerror(errno));
+		close(fd);
+		return EXIT_TEMPFAIL;
+	}
+	text = json_dumps(req, JSON_COMPACT);
+	xasprintf(&buf, "%s\n", text);
+	free(text);
+	n = send(fd, buf, strlen(buf), MSG_NOSIGNAL);
+	if (n != (ssize_t)strlen(buf)) {
+		fprintf(stderr, "perfwatch: %s: send: %s\n", path,
+		    n == -1 ? strerror(errno) : "short write");
+		free(buf);
+		close(fd);
+		return EXIT_TEMPFAIL;
+	}
+	free(buf);
+	buf = NULL;
+	for (;;) {
+		if (len + 4096 + 1 > cap) {
+			cap = cap == 0 ? 8192 : cap * 2;
+			buf = xreallocarray(buf, cap, 1);
+		}
+		n = recv(fd, buf + len, cap - len - 1, 0);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+		if (memchr(buf + len - n, '\n', (size_t)n) != NULL ||
+		    len > CTL_MAX_REPLY)
+			break;
+	}
+	close(fd);
+	if (len == 0 || len > CTL_MAX_REPLY) {
+		fprintf(stderr, "perfwatch: %s: %s\n", path, len == 0 ?
+		    (n == -1 ? strerror(errno) : "no reply") :
+		    "reply too long");
+		free(buf);
+		return EXIT_TEMPFAIL;
+	}
+	*reply = json_loadb(buf, len, JSON_DISABLE_EOF_CHECK, &err);
+	free(buf);
+	if (*reply == NULL || !json_is_object(*reply)) {
+		fprintf(stderr, "perfwatch: %s: unreadable reply: %s\n", path,
+		    *reply == NULL ? err.text : "not an object");
+		json_decref(*reply);
+		return EXIT_SOFTWARE;
+	}
+	return 0;
+}
+
+/* Send req and check "ok"; print the error if it is false. */
+static int
+ctl_exchange(struct cli *c, json_t *req, json_t **reply)
+{
+	int	rc;
+
+	rc = ctl_request(c, req, reply);
+	json_decref(req);
+	if (rc != 0)
+		return rc;
+	if (!json_is_true(json_object_get(*reply, "ok"))) {
+		fprintf(stderr, "perfwatch: perfwatchd: %s\n",
+		    json_string_value(json_object_get(*reply, "error")) != NULL ?
+		    json_string_value(json_object_get(*reply, "error")) :
+		    "request refused");
+		json_decref(*reply);
+		*reply = NULL;
+		return 1;
+	}
+	return 0;
+}
+
+/* A reply's RFC 3339 time as local "YYYY-MM-DD HH:MM:SS", or "-". */
+static void
+ctl_local(json_t *v, char *buf, size_t len)
+{
+	struct tm	tm;
+	int64_t		t;
+	time_t		tt;
+
+	if (!json_is_string(v) ||
+	    timefmt_parse_rfc3339(json_string_value(v), &t, NULL) == -1) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	tt = (time_t)t;
+	if (localtime_r(&tt, &tm) == NULL ||
+	    strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm) == 0)
+		snprintf(buf, len, "%s", json_string_value(v));
+}
+
+static const char *
+ctl_str(json_t *o, const char *key)
+{
+	const char	*s = json_string_value(json_object_get(o, key));
+
+	return s != NULL ? s : "-";
+}
+
+/* The readable form of a status reply. */
+static void
+ctl_print_status(json_t *r)
+{
+	json_t		*w, *p, *last, *v, *item;
+	const char	*key;
+	char		 t[32];
+	size_t		 i;
+	int		 first;
+
+	printf("perfwatchd %s (pid %lld): %s%s\n", ctl_str(r, "version"),
+	    (long long)json_integer_value(json_object_get(r, "pid")),
+	    ctl_str(r, "state"),
+	    json_is_true(json_object_get(r, "paused")) &&
+	    strcmp(ctl_str(r, "state"), "paused") != 0 ? ", paused" : "");
+	w = json_object_get(r, "work");
+	if (json_is_object(w)) {
+		ctl_local(json_object_get(w, "started"), t, sizeof(t));
+		if (strcmp(ctl_str(w, "kind"), "build") == 0)
+			printf("  now:       building %s at %.12s, since %s\n",
+			    ctl_str(w, "repository"), ctl_str(w, "commit"), t);
+		else {
+			printf("  now:       %s battery", ctl_str(w, "trigger"));
+			if (json_is_string(json_object_get(w, "run")))
+				printf(", run %s", ctl_str(w, "run"));
+			if (json_is_string(json_object_get(w, "workload")))
+				printf(": %s %s%lld/%lld (step %lld of %lld)",
+				    ctl_str(w, "workload"),
+				    json_is_true(json_object_get(w, "warmup")) ?
+				    "warm-up " : "",
+				    (long long)json_integer_value(
+				    json_object_get(w, "iteration")),
+				    (long long)json_integer_value(
+				    json_object_get(w, "count")),
+				    (long long)json_integer_value(
+				    json_object_get(w, "step")),
+				    (long long)json_integer_value(
+				    json_object_get(w, "steps")));
+			printf(", since %s\n", t);
+			if (json_is_string(json_object_get(w, "detail")))
+				printf("             (%s)\n",
+				    ctl_str(w, "detail"));
+		}
+	}
+	p = json_object_get(r, "builds");
+	json_array_foreach(p, i, item)
+		printf("  queued:    build %s at %.12s\n",
+		    ctl_str(item, "repository"), ctl_str(item, "commit"));
+	p = json_object_get(r, "pending");
+	json_array_foreach(p, i, item) {
+		printf("  queued:    %s", ctl_str(item, "trigger"));
+		if (json_is_string(json_object_get(item, "detail")))
+			printf(": %s", ctl_str(item, "detail"));
+		printf("\n");
+	}
+	ctl_local(json_object_get(r, "next_run"), t, sizeof(t));
+	printf("  next run:  %s\n", strcmp(t, "-") == 0 ? "none scheduled" :
+	    t);
+	last = json_object_get(r, "last_run");
+	if (json_is_object(last)) {
+		printf("  last run:  %s %s (%s)", ctl_str(last, "run"),
+		    ctl_str(last, "status"), ctl_str(last, "trigger"));
+		first = 1;
+		json_object_foreach(json_object_get(last, "verdicts"), key, v) {
+			printf("%s%lld %s", first ? ", verdicts: " : ", ",
+			    (long long)json_integer_value(v), key);
+			first = 0;
+		}
+		printf("\n");
+	} else
+		printf("  last run:  none\n");
+	if (json_is_string(json_object_get(r, "last_error")))
+		printf("  problem:   %s\n", ctl_str(r, "last_error"));
+	printf("  alerts:    %lld open\n", (long long)json_integer_value(
+	    json_object_get(json_object_get(r, "alerts"), "open")));
+}
+
+int
+cmd_status(struct cli *c, int argc, char **argv)
+{
+	json_t	*reply;
+	int	 i, rc;
+
+	for (i = 1; i < argc; i++) {
+		if (!cli_output_option(c, argv[i]) || c->out == OUT_CSV)
+			return cli_usage("status [--json]");
+	}
+	if ((rc = ctl_exchange(c, json_pack("{s:s}", "cmd", "status"),
+	    &reply)) != 0)
+		return rc;
+	if (c->out == OUT_JSON) {
+		json_dumpf(reply, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+		fputc('\n', stdout);
+	} else
+		ctl_print_status(reply);
+	json_decref(reply);
+	return 0;
+}
+
+int
+cmd_trigger(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "workload", required_argument, NULL, 'w' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const char	*usage = "trigger [--workload GLOB]...";
+	json_t		*req, *globs, *reply;
+	size_t		 i;
+	int		 ch, rc;
+
+	globs = json_array();
+	cli_getopt_reset();
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (ch != 'w') {
+			json_decref(globs);
+			return cli_usage(usage);
+		}
+		json_array_append_new(globs, json_string(optarg));
+	}
+	if (optind != argc) {
+		json_decref(globs);
+		return cli_usage(usage);
+	}
+	req = json_pack("{s:s}", "cmd", "trigger");
+	if (json_array_size(globs) > 0)
+		json_object_set(req, "workloads", globs);
+	if ((rc = ctl_exchange(c, req, &reply)) != 0) {
+		json_decref(globs);
+		return rc;
+	}
+	if (json_array_size(globs) == 0)
+		printf("queued a battery of the whole profile\n");
+	else {
+		printf("queued a battery of");
+		for (i = 0; i < json_array_size(globs); i++)
+			printf("%s %s", i == 0 ? "" : ",",
+			    json_string_value(json_array_get(globs, i)));
+		printf("\n");
+	}
+	if (json_is_true(json_object_get(reply, "paused")))
+		printf("perfwatchd is paused: it starts after "
+		    "\"perfwatch resume\"\n");
+	json_decref(globs);
+	json_decref(reply);
+	return 0;
+}
+
+/* pause or resume. */
+static int
+ctl_pause(struct cli *c, int argc, const char *cmd)
+{
+	json_t	*reply;
+	int	 rc;
+
+	if (argc != 1)
+		return cli_usage(cmd);
+	if ((rc = ctl_exchange(c, json_pack("{s:s}", "cmd", cmd),
+	    &reply)) != 0)
+		return rc;
+	if (strcmp(cmd, "pause") == 0)
+		printf("paused%s\n", json_is_true(json_object_get(reply,
+		    "running")) ? "; the work in progress finishes first" :
+		    "");
+	else
+		printf("resumed\n");
+	json_decref(reply);
+	return 0;
+}
+
+int
+cmd_pause(struct cli *c, int argc, char **argv)
+{
+	(void)argv;
+	return ctl_pause(c, argc, "pause");
+}
+
+int
+cmd_resume(struct cli *c, int argc, char **argv)
+{
+	(void)argv;
+	return ctl_pause(c, argc, "resume");
+}
