@@ -1,0 +1,69 @@
+"""A webhook receiver on loopback for the notify tests (http.server).
+
+    webhook_server.py --port N --out DIR [--fail-first K] [--status S]
+
+Each POST is kept: its raw body in DIR/req-<n>.body and its headers in
+DIR/req-<n>.json.  The first K requests are answered 500 (a receiver
+having a bad moment); later ones get status S (200 by default).
+DIR/ready appears once the server listens; SIGTERM stops it.
+"""
+import argparse
+import http.server
+import json
+import os
+import signal
+import sys
+import threading
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--port", type=int, required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--fail-first", type=int, default=0)
+    ap.add_argument("--status", type=int, default=200)
+    a = ap.parse_args()
+    count = [0]
+    lock = threading.Lock()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            n = int(self.headers.get("Content-Length", "0"))
+            body = self.rfile.read(n)
+            with lock:
+                count[0] += 1
+                k = count[0]
+            base = os.path.join(a.out, "req-%d" % k)
+            with open(base + ".body", "wb") as f:
+                f.write(body)
+            with open(base + ".json", "w") as f:
+                json.dump({"path": self.path,
+                           "headers": {h: v for h, v in
+                                       self.headers.items()}}, f)
+            status = 500 if k <= a.fail_first else a.status
+            reply = b"receiver busy, try later" if status == 500 \
+                else b"thanks"
+            self.send_response(status)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", str(len(reply)))
+            self.end_headers()
+            self.wfile.write(reply)
+
+        def log_message(self, *args):
+            pass
+
+    srv = http.server.HTTPServer(("127.0.0.1", a.port), Handler)
+    t = threading.Thread(target=srv.serve_forever, daemon=True)
+    t.start()
+    open(os.path.join(a.out, "ready"), "w").close()
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    while not stop.wait(0.2):
+        pass
+    srv.shutdown()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
