@@ -1,0 +1,100 @@
+#!/bin/sh
+# A webhook received by a local HTTP server: the JSON document (the
+# alert, its numbers, the last runs and the machine diff) signed with
+# HMAC-SHA256 under the secret file, the signature verified here with
+# Python's hmac.  The receiver answers 500 first: the row is retried and
+# the retry posts the same document.  A 404 is permanent.
+set -eu
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/notify.subr"
+
+port=$(free_port)
+start_webhook "$T/hook" "$port" --fail-first 1
+port404=$(free_port)
+start_webhook "$T/gone" "$port404" --status 404
+printf 'k3y-for-perfwatch\n' >"$T/secret"
+chmod 600 "$T/secret"
+cat >"$T/sinks.conf" <<EOF2
+[sink "hook"]
+type = webhook
+url = http://127.0.0.1:$port/perfwatch
+secret_file = $T/secret
+[sink "gone"]
+type = webhook
+url = http://127.0.0.1:$port404/old
+EOF2
+measured_regression
+
+pwt -c "$T/bad.conf" notify flush >"$T/f1.out" 2>&1 ||
+	fail "flush 1: $(cat "$T/f1.out")"
+expect_match "$(cat "$T/f1.out")" "retrying 1, failed 1"
+expect_match "$(cat "$T/f1.out")" "HTTP 500: receiver busy, try later"
+expect_match "$(cat "$T/f1.out")" "HTTP 404: thanks"
+pwt -c "$T/bad.conf" notify flush --force >"$T/f2.out" 2>&1 ||
+	fail "flush 2: $(cat "$T/f2.out")"
+expect_match "$(cat "$T/f2.out")" "delivered 1, retrying 0, failed 0"
+expect_match "$(cat "$T/f2.out")" "HTTP 200: thanks"
+[ "$(count_files "$T"/hook/req-*.body)" -eq 2 ] || fail "not two requests"
+[ "$(count_files "$T"/gone/req-*.body)" -eq 1 ] || fail "404 was retried"
+cmp "$T/hook/req-1.body" "$T/hook/req-2.body" ||
+	fail "the retry posted another document"
+
+"$PY" - "$T/hook" "$T/secret" "$(uname -n)" <<'EOPY'
+import hashlib, hmac, json, sys
+d, secret, host = sys.argv[1], open(sys.argv[2], "rb").read().strip(), \
+    sys.argv[3]
+for n in (1, 2):
+    body = open("%s/req-%d.body" % (d, n), "rb").read()
+    req = json.load(open("%s/req-%d.json" % (d, n)))
+    h = {k.lower(): v for k, v in req["headers"].items()}
+    assert req["path"] == "/perfwatch", req
+    assert h["content-type"].startswith("application/json"), h
+    want = "sha256=" + hmac.new(secret, body, hashlib.sha256).hexdigest()
+    assert hmac.compare_digest(h["x-perfwatch-signature"], want), (h, want)
+    # A tampered body does not verify.
+    bad = hmac.new(secret, body + b" ", hashlib.sha256).hexdigest()
+    assert h["x-perfwatch-signature"] != "sha256=" + bad
+doc = json.loads(body)
+assert h["x-perfwatch-event"] == doc["event"], (h, doc["event"])
+assert doc["event"].startswith("alert-1-confirmed-"), doc["event"]
+assert doc["test"] is False
+a = doc["alert"]
+assert a["state"] == "confirmed" and a["previous"] == "suspected", a
+assert a["host"] == host and a["workload"] == "app.pipe", a
+assert a["metric"] == "throughput" and a["direction"] == "regression", a
+assert a["first_bad_run"] == "bad1" and a["last_good_run"] == "good", a
+assert -23 < a["change_pct"] < -22 and a["current"] == 776, a
+assert a["ci_low"] < a["change_pct"] < a["ci_high"] and a["q"] < 0.001, a
+assert doc["subject"].startswith("[perfwatch] %s: app.pipe throughput -22." %
+                                 host), doc["subject"]
+m = doc["metrics"]
+assert len(m) == 1 and m[0]["alert_metric"] and m[0]["current"] == 776, m
+hist = m[0]["history"]
+assert [r["run"] for r in hist[-3:]] == ["good", "bad1", "bad2"], hist
+assert [r["first_bad"] for r in hist[-3:]] == [False, True, False], hist
+assert [r["median"] for r in hist[-3:]] == [1001, 776, 776], hist
+md = doc["machine_diff"]
+assert md["from"] == "good" and md["to"] == "bad1", md
+assert md["changes"]["fields"] == [], md
+assert md["changes"]["packages"] == [{"name": "libc6", "change": "upgraded",
+    "arch": "amd64", "old": "2.36-9", "new": "2.36-10"}], md
+assert "What changed on the machine from good" in doc["text"]
+EOPY
+
+# notify test: a signed test document, marked as a test.
+pwt -c "$T/bad.conf" notify test hook >"$T/test.out" 2>&1 ||
+	fail "notify test: $(cat "$T/test.out")"
+expect_match "$(cat "$T/test.out")" "hook (webhook): delivered: HTTP 200"
+"$PY" - "$T/hook" "$T/secret" <<'EOPY'
+import hashlib, hmac, json, sys
+d, secret = sys.argv[1], open(sys.argv[2], "rb").read().strip()
+body = open("%s/req-3.body" % d, "rb").read()
+h = {k.lower(): v for k, v in json.load(open("%s/req-3.json" % d))
+     ["headers"].items()}
+assert h["x-perfwatch-signature"] == "sha256=" + hmac.new(
+    secret, body, hashlib.sha256).hexdigest()
+doc = json.loads(body)
+assert doc["test"] is True and doc["alert"]["sink"] == "hook", doc
+assert doc["subject"].endswith(": test message (sink hook)"), doc
+EOPY
+pass
