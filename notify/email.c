@@ -166,20 +166,17 @@ email_result(struct notify_result *res, enum notify_status st,
 	va_end(ap);
 }
 
-/* The envelope sender: the sink's From, or perfwatch@ this machine. */
+/* The envelope sender: the address of the messages' From. */
 static char *
 smtp_mail_from(const struct notify_sink *sink, const char *hostname)
 {
-	char	*spec, *out;
+	char	*from, *spec, *out;
 
-	if (sink->from != NULL) {
-		spec = notify_addr_spec(sink->from);
-		xasprintf(&out, "<%s>", spec);
-		free(spec);
-		return out;
-	}
-	xasprintf(&out, "<perfwatch@%s>", hostname != NULL && *hostname !=
-	    '\0' ? hostname : "localhost");
+	from = notify_from(sink, hostname);
+	spec = notify_addr_spec(from);
+	xasprintf(&out, "<%s>", spec);
+	free(spec);
+	free(from);
 	return out;
 }
 

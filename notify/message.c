@@ -766,9 +766,13 @@ notify_webhook_json(const struct notify_event *ev)
 	return o;
 }
 
-/* The From address: the sink's, or perfwatch@ this machine. */
-static char *
-msg_from(const struct notify_sink *sink, const char *hostname)
+/*
+ * The From address of sink's messages, as a header writes it: the sink's
+ * from, or "perfwatch <perfwatch@HOST>" with this machine's name made
+ * into a domain.
+ */
+char *
+notify_from(const struct notify_sink *sink, const char *hostname)
 {
 	char	*domain, *out;
 
@@ -802,7 +806,7 @@ notify_email(const struct notify_event *ev, const struct notify_sink *sink,
 	fputs(h, f);
 	free(h);
 	free(v);
-	from = msg_from(sink, hostname);
+	from = notify_from(sink, hostname);
 	fromv[0] = from;
 	fromv[1] = NULL;
 	h = notify_address_header("From", fromv);
