@@ -18,6 +18,8 @@
  * The triggers only ask work.c for a run: schedule.c (cron or interval,
  * jitter, catch-up), pkgwatch.c (the package database, and the kernel at
  * start), gitwatch.c (watched branches) and control.c (the socket).
+ * notifier.c delivers the alerts a run queued, through `perfwatch notify
+ * flush` as a child, after each battery and when a retry falls due.
  *
  * Every run reads the configuration the daemon has loaded: on start and
  * on each successful SIGHUP its text is copied to state_dir/run.conf and
@@ -186,6 +188,11 @@ struct daemon {
 	struct event		*git_timer;
 	int			 git_ready;	/* libgit2 initialised */
 
+	/* notifier.c */
+	struct job		*notify_job;
+	struct event		*notify_timer;
+	int			 notify_again;	/* flush once more after */
+
 	/* control.c */
 	struct event		*listen_event;
 	struct control_clients	 clients;
@@ -246,6 +253,10 @@ void		 kernel_stop(struct daemon *);
 int		 gitwatch_start(struct daemon *, char **cause);
 void		 gitwatch_stop(struct daemon *);
 struct gitwatch	*gitwatch_find(struct daemon *, const char *name);
+
+/* notifier.c: `perfwatch notify flush` after runs and when a retry is due. */
+void		 notifier_kick(struct daemon *);
+void		 notifier_stop(struct daemon *);
 
 /* control.c */
 int		 control_listen(const char *path, uid_t, gid_t, char **cause);

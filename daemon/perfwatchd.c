@@ -387,6 +387,7 @@ daemon_on_stop(evutil_socket_t sig, short ev, void *arg)
 	kernel_stop(d);
 	gitwatch_stop(d);
 	pkgwatch_stop(d);
+	notifier_stop(d);
 	work_stop(d);
 	event_base_once(d->base, -1, EV_TIMEOUT, daemon_hard_stop, d, &tv);
 	daemon_exit_if_done(d);
@@ -683,6 +684,7 @@ main(int argc, char **argv)
 	    d->paused ? " (paused)" : "");
 	sdnotify("READY=1\nMAINPID=%ld", (long)getpid());
 	daemon_status(d);
+	notifier_kick(d);
 	work_kick(d);
 
 	event_base_dispatch(d->base);
@@ -693,6 +695,7 @@ main(int argc, char **argv)
 	kernel_stop(d);
 	gitwatch_stop(d);
 	pkgwatch_stop(d);
+	notifier_stop(d);
 	work_free(d);
 	event_free(d->ev_term);
 	event_free(d->ev_int);

@@ -401,12 +401,14 @@ work_run_done(struct job *j, void *arg)
 	work_clear_current(w);
 	if (d->stopping)
 		daemon_exit_if_done(d);
-	else
+	else {
+		notifier_kick(d);
 		work_kick(d);
+	}
 	daemon_status(d);
 }
 
-/* Add a git commit to the argument list, once per repository. */
+/* Add a copy of s to a NULL-terminated argument list. */
 static void
 argv_add(char ***argv, size_t *argc, const char *s)
 {

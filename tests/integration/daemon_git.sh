@@ -1,0 +1,75 @@
+#!/bin/sh
+# The git trigger: a commit on the watched branch of a real repository
+# starts the build in the repository, then a run of the workloads the
+# [git] section lists, with trigger "git", the commit id as its detail
+# and in the run's git_commits.  A build that fails starts no run.
+set -eu
+. "$(dirname "$0")/daemon.subr"
+
+command -v git >/dev/null 2>&1 || fail "git is not installed"
+repo="$T/repo"
+g() {
+	timeout 20 git -C "$repo" -c user.name=Test \
+	    -c user.email=test@example.org -c commit.gpgsign=false "$@"
+}
+mkdir -p "$repo"
+timeout 20 git init -q -b main "$repo"
+echo 1 >"$repo/version.txt"
+g add version.txt
+g commit -q -m "first"
+
+write_profile
+write_conf "
+[schedule]
+cron = none
+[triggers]
+packages = no
+kernel = no
+git_poll = 10s
+
+[git \"demo\"]
+path = $repo
+branch = main
+build = test ! -e fail && cp version.txt $T/built.txt
+workloads = tiny"
+start_daemon
+wait_until 15 "the first look at the repository" \
+    grep -q "git demo: watching refs/heads/main" "$LOG" ||
+	fail "the repository was not read"
+# The commit the daemon found at start is not measured.
+[ "$(count_runs "1")" -eq 0 ] || fail "a run before any new commit"
+
+echo 2 >"$repo/version.txt"
+g commit -q -a -m "second"
+head=$(g rev-parse HEAD)
+wait_until 30 "the git run" runs_at_least 1 \
+    "trigger = 'git' AND status = 'complete'" ||
+	fail "no run after the commit"
+[ "$(cat "$T/built.txt")" = 2 ] || fail "the build did not see the commit"
+[ "$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'git'")" = "$head" ] ||
+	fail "the run's detail is not $head"
+commits=$(sql "SELECT git_commits FROM runs WHERE trigger = 'git'")
+[ "$commits" = "{\"demo\":\"$head\"}" ] || fail "git_commits: $commits"
+# Only the workloads of the [git] section were run.
+wl=$(sql "SELECT group_concat(w.workload) FROM run_workloads w
+    JOIN runs r ON r.id = w.run WHERE r.trigger = 'git'")
+[ "$wl" = tiny ] || fail "the git run measured: $wl"
+grep -q "build demo at ${head%"${head#????????????}"}.*done" "$LOG" ||
+	fail "no build line in the log"
+
+# A commit whose build fails: logged, no run.
+touch "$repo/fail"
+g add fail
+g commit -q -m "breaks the build"
+bad=$(g rev-parse HEAD)
+wait_until 30 "the failed build" grep -q "build demo at $(printf %.12s "$bad") failed" "$LOG" ||
+	fail "the failing build was not reported"
+sleep 1
+[ "$(count_runs "trigger = 'git'")" -eq 1 ] || fail "a run after a failed build"
+status_field 'd["last_error"]' | grep -q "build demo" ||
+	fail "status does not tell the failed build"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+[ "$(sql "SELECT value FROM settings WHERE key = 'git:demo'")" = "$bad" ] ||
+	fail "the last commit seen was not kept"
+pass

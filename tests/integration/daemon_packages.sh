@@ -1,0 +1,94 @@
+#!/bin/sh
+# The package trigger: an upgrade of a test dpkg admin directory, written
+# in several steps the way dpkg does (status-new, then a rename), is one
+# run after the settle period, with trigger "package" and a detail that
+# names what changed.  A rewrite that changes no package is no run.
+set -eu
+. "$(dirname "$0")/daemon.subr"
+
+stanza() {	# name version
+	cat <<EOF
+Package: $1
+Status: install ok installed
+Priority: optional
+Section: utils
+Installed-Size: 100
+Maintainer: Nobody <nobody@example.org>
+Architecture: amd64
+Version: $2
+Description: package $1 for the package trigger test
+
+EOF
+}
+
+# What dpkg does: write status-new, then rename it over status.
+dpkg_write() {
+	cat >"$T/dpkg/status-new"
+	mv "$T/dpkg/status-new" "$T/dpkg/status"
+}
+
+{ stanza coreutils 9.1-1; stanza libfoo1 1.0-1; } | dpkg_write
+write_profile
+write_conf "
+[schedule]
+cron = none
+[triggers]
+packages = yes
+package_settle = 2s
+dpkg_admin_dir = $T/dpkg
+kernel = no"
+start_daemon
+wait_until 15 "the package list before any change" \
+    grep -q "packages: 2 packages (dpkg)" "$LOG" ||
+	fail "the daemon did not read the package list"
+
+# An upgrade in three steps, each within the settle period of the last.
+{ stanza coreutils 9.1-1; stanza libfoo1 1.0-1; stanza newpkg 2.0-1; } |
+    dpkg_write
+sleep 0.5
+{ stanza coreutils 9.1-1; stanza libfoo1 1.1-1; stanza newpkg 2.0-1; } |
+    dpkg_write
+sleep 0.5
+{ stanza coreutils 9.1-1; stanza libfoo1 1.1-2; stanza newpkg 2.0-1; } |
+    dpkg_write
+t_last=$(date +%s)
+wait_until 20 "the package run" runs_at_least 1 \
+    "trigger = 'package' AND status = 'complete'" ||
+	fail "no run after the package change"
+t_run=$(sql "SELECT started FROM runs WHERE trigger = 'package'")
+# It waited for the settle period after the last change.
+[ "$t_run" -ge $((t_last + 2)) ] ||
+	fail "the run started at $t_run, before the database settled ($t_last + 2)"
+detail=$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'package'")
+printf '%s\n' "$detail" >"$T/detail.out"
+expect_match "$detail" "dpkg: "
+expect_match "$detail" "libfoo1 1.0-1"
+expect_match "$detail" "1.1-2"
+expect_match "$detail" "+newpkg 2.0-1"
+grep -q coreutils "$T/detail.out" && fail "unchanged coreutils in: $detail"
+
+# Exactly one: wait out another settle period and a run's length.
+sleep 4
+[ "$(count_runs "trigger = 'package'")" -eq 1 ] ||
+	fail "$(count_runs "trigger = 'package'") package runs, expected 1"
+
+# The same packages written again: no change, no run.
+{ stanza coreutils 9.1-1; stanza libfoo1 1.1-2; stanza newpkg 2.0-1; } |
+    dpkg_write
+wait_until 15 "the rewrite judged" grep -q "no package changed" "$LOG" ||
+	fail "the rewrite was not read"
+sleep 1
+[ "$(count_runs "trigger = 'package'")" -eq 1 ] ||
+	fail "a rewrite without a change started a run"
+
+# A removal is named too.
+{ stanza coreutils 9.1-1; stanza libfoo1 1.1-2; } | dpkg_write
+wait_until 20 "the second package run" runs_at_least 2 \
+    "trigger = 'package' AND status = 'complete'" ||
+	fail "no run after the removal"
+detail=$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'package'
+    ORDER BY id DESC LIMIT 1")
+expect_match "$detail" "-newpkg 2.0-1"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+pass
