@@ -105,7 +105,7 @@ control_listen(const char *path, uid_t uid, gid_t gid, char **cause)
 		unlink(path);
 		return -1;
 	}
-	if (listen(fd, 16) == -1) {
+	if (listen(fd, 64) == -1) {
 		xasprintf(cause, "%s: listen: %s", path, strerror(errno));
 		close(fd);
 		unlink(path);
@@ -441,22 +441,36 @@ control_event(struct bufferevent *bev, short what, void *arg)
 	control_client_free(cc);
 }
 
+static void	control_client_new(struct daemon *, int);
+
+/* Accept every waiting connection. */
 static void
 control_accept(evutil_socket_t lfd, short ev, void *arg)
 {
 	struct daemon		*d = arg;
-	struct control_client	*cc;
-	struct timeval		 tv = { CONTROL_TIMEOUT, 0 };
 	int			 fd;
 
 	(void)ev;
-	fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
-	if (fd == -1) {
-		if (errno != EAGAIN && errno != EWOULDBLOCK &&
-		    errno != EINTR && errno != ECONNABORTED)
-			log_warn("control: accept");
-		return;
+	for (;;) {
+		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+		if (fd == -1) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			if (errno != EAGAIN && errno != EWOULDBLOCK)
+				log_warn("control: accept");
+			return;
+		}
+		control_client_new(d, fd);
 	}
+}
+
+/* Serve a new connection, or turn it away if there are too many. */
+static void
+control_client_new(struct daemon *d, int fd)
+{
+	struct control_client	*cc;
+	struct timeval		 tv = { CONTROL_TIMEOUT, 0 };
+
 	if (d->nclients >= CONTROL_MAX_CLIENTS) {
 		static const char busy[] = "{\"ok\":false,\"error\":\"too many "
 		    "connections\"}\n";

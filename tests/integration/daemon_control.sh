@@ -1,0 +1,145 @@
+#!/bin/sh
+# The control socket: `perfwatch status` answers during a run and says
+# what it measures; malformed requests get errors and the connection goes
+# on; an oversized request gets an error and is closed; too many clients
+# are turned away; trigger queues, pause holds the queue (and survives a
+# restart), resume lets it go.
+set -eu
+SLOW=4
+. "$(dirname "$0")/daemon.subr"
+
+write_profile slow
+write_conf "
+[schedule]
+cron = none
+[triggers]
+packages = no
+kernel = no"
+start_daemon
+[ "$(status_field 'd["state"]')" = idle ] || fail "not idle at start"
+[ "$(status_field 'd["next_run"]')" = None ] || fail "a run is scheduled"
+stat -c %a "$SOCK" | grep -qx 660 || fail "socket mode $(stat -c %a "$SOCK")"
+
+out=$(pwc trigger --workload slow)
+expect_match "$out" "queued a battery of slow"
+wait_until 15 "the slow workload running" sh -c \
+    "$PERFWATCH -c $CONF status --json | grep -q '\"workload\": \"slow\"'" ||
+	fail "status never showed the slow workload"
+st=$(pwc status)
+printf '%s\n' "$st" >"$T/status.out"
+expect_match "$st" ": running"
+expect_match "$st" "manual battery, run "
+expect_match "$st" "slow 1/1 (step 1 of 1)"
+[ "$(status_field 'd["work"]["trigger"]')" = manual ] || fail "work.trigger"
+label=$(status_field 'd["work"]["run"]')
+[ "$(sql "SELECT status FROM runs WHERE label = '$label'")" = running ] ||
+	fail "run $label is not running in the store"
+
+# Malformed requests, each answered, on one connection that stays open.
+request 'not json' '[1,2]' '{"cmd":5}' '{"cmd":"launch"}' \
+    '{"cmd":"trigger","workloads":"x"}' '{"cmd":"trigger","workloads":[]}' \
+    '{"cmd":"trigger","workloads":[1]}' '{"cmd":"status","cmd":"pause"}' '' \
+    '{"cmd":"status"}' >"$T/bad.out"
+python3 - "$T/bad.out" <<'EOF'
+import json, sys
+replies = [json.loads(l) for l in open(sys.argv[1])]
+assert len(replies) == 10, replies
+for r in replies[:9]:
+    assert r["ok"] is False and r["error"], r
+assert "not JSON" in replies[0]["error"], replies[0]
+assert "expected a JSON object" in replies[1]["error"], replies[1]
+assert "expected \"cmd\"" in replies[2]["error"], replies[2]
+assert "unknown cmd \"launch\"" in replies[3]["error"], replies[3]
+assert "workloads: expected an array" in replies[4]["error"], replies[4]
+assert "workloads: empty" in replies[5]["error"], replies[5]
+assert "workloads: item 1" in replies[6]["error"], replies[6]
+assert "duplicate" in replies[7]["error"], replies[7]
+assert "empty request" in replies[8]["error"], replies[8]
+assert replies[9]["ok"] is True and replies[9]["state"] == "running", replies[9]
+EOF
+
+# Oversized: one error reply, then the daemon closes the connection.
+timeout 20 python3 - "$SOCK" <<'EOF'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(10)
+s.connect(sys.argv[1])
+try:
+    s.sendall(b'{"cmd":"status","pad":"' + b"x" * 20000 + b'"}\n')
+except (BrokenPipeError, ConnectionResetError):
+    pass
+data = b""
+while True:
+    try:
+        chunk = s.recv(65536)
+    except ConnectionResetError:
+        break
+    if not chunk:
+        break
+    data += chunk
+lines = data.decode().splitlines()
+assert len(lines) == 1, lines
+r = json.loads(lines[0])
+assert r["ok"] is False and "longer than 4096 bytes" in r["error"], r
+EOF
+
+# Too many clients: the 33rd is turned away, the first 32 still work.
+timeout 30 python3 - "$SOCK" <<'EOF'
+import json, socket, sys
+held = []
+for i in range(32):
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sys.argv[1])
+    s.settimeout(10)
+    held.append(s)
+# The daemon has accepted them all once one of them gets an answer.
+held[31].sendall(b'{"cmd":"status"}\n')
+assert json.loads(held[31].makefile().readline())["ok"] is True
+extra = socket.socket(socket.AF_UNIX)
+extra.connect(sys.argv[1])
+extra.settimeout(10)
+r = json.loads(extra.makefile().readline())
+assert r == {"ok": False, "error": "too many connections"}, r
+held[0].sendall(b'{"cmd":"status"}\n')
+assert json.loads(held[0].makefile().readline())["ok"] is True
+EOF
+
+# Pause during the run: it finishes, the queued trigger waits.
+out=$(pwc pause)
+expect_match "$out" "paused; the work in progress finishes first"
+out=$(pwc trigger --workload tiny)
+expect_match "$out" "perfwatchd is paused"
+wait_until 20 "the slow run to end" runs_at_least 1 \
+    "label = '$label' AND status = 'complete'" ||
+	fail "the slow run did not complete"
+wait_until 10 "the paused state" sh -c \
+    "$PERFWATCH -c $CONF status --json | grep -q '\"state\": \"paused\"'" ||
+	fail "not paused after the run"
+sleep 1
+[ "$(count_runs "1")" -eq 1 ] || fail "a run started while paused"
+[ "$(status_field 'len(d["pending"])')" -eq 1 ] || fail "the trigger is not queued"
+
+# Paused survives a restart (the queue does not: it was in memory).
+stop_daemon TERM
+start_daemon
+[ "$(status_field 'd["state"]')" = paused ] || fail "not paused after a restart"
+pwc trigger --workload tiny >/dev/null
+out=$(pwc resume)
+expect_match "$out" "resumed"
+wait_until 20 "the tiny run" runs_at_least 1 \
+    "trigger = 'manual' AND status = 'complete' AND label <> '$label'" ||
+	fail "no run after resume"
+wl=$(sql "SELECT group_concat(w.workload) FROM run_workloads w
+    JOIN runs r ON r.id = w.run WHERE r.label <> '$label'")
+[ "$wl" = tiny ] || fail "the triggered run measured: $wl"
+last=$(status_field 'd["last_run"]["status"]')
+[ "$last" = complete ] || fail "last_run.status: $last"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+
+# No daemon: status says so and exits 75.
+rc=0
+pwc status >"$T/down.out" 2>&1 || rc=$?
+[ "$rc" -eq 75 ] || fail "status without a daemon exited $rc"
+grep -q "cannot reach perfwatchd" "$T/down.out" || fail "$(cat "$T/down.out")"
+pass
