@@ -204,9 +204,16 @@ void		 daemon_status(struct daemon *);
 void		 daemon_exit_if_done(struct daemon *);
 const char	*daemon_host_name(void);
 
-/* job.c: child processes, their output read through bufferevents. */
+/*
+ * job.c: child processes, their output read through bufferevents.
+ * JOB_NOSIGPIPE: the child ignores SIGPIPE, so that a child that must
+ * close its work in the store (a run) does so even when the daemon that
+ * read its output is gone.
+ */
+#define JOB_NOSIGPIPE	0x1
+
 struct job	*job_exec(struct daemon *, const char *what,
-		    char *const argv[], const char *cwd,
+		    char *const argv[], const char *cwd, int flags,
 		    void (*line_cb)(struct job *, const char *, void *),
 		    void (*done_cb)(struct job *, void *), void *arg);
 struct job	*job_fork(struct daemon *, const char *what,

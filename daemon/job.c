@@ -310,13 +310,14 @@ job_start(struct daemon *d, const char *what, int *failed)
 }
 
 /*
- * Start argv (argv[0] a path, not searched) in cwd (NULL: the daemon's).
- * line_cb gets each stderr line (NULL: logged at debug level); done_cb is
+ * Start argv (argv[0] a path, not searched) in cwd (NULL: the daemon's),
+ * with flags (JOB_NOSIGPIPE).  line_cb gets each stderr line (NULL: logged at debug level); done_cb is
  * called once the child has exited.  Return NULL if it could not start.
  */
 struct job *
 job_exec(struct daemon *d, const char *what, char *const argv[],
-    const char *cwd, void (*line_cb)(struct job *, const char *, void *),
+    const char *cwd, int flags,
+    void (*line_cb)(struct job *, const char *, void *),
     void (*done_cb)(struct job *, void *), void *arg)
 {
 	struct job	*j;
@@ -326,6 +327,8 @@ job_exec(struct daemon *d, const char *what, char *const argv[],
 	if (j == NULL && failed)
 		return NULL;
 	if (j == NULL) {
+		if (flags & JOB_NOSIGPIPE)
+			signal(SIGPIPE, SIG_IGN);
 		job_closefrom();
 		if (cwd != NULL && chdir(cwd) == -1) {
 			fprintf(stderr, "%s: %s\n", cwd, strerror(errno));

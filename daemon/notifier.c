@@ -107,8 +107,8 @@ notifier_kick(struct daemon *d)
 	if (!d->foreground)
 		argv[i++] = (char *)"--syslog";
 	argv[i] = NULL;
-	d->notify_job = job_exec(d, "notify flush", argv, NULL, NULL,
-	    notifier_done, d);
+	d->notify_job = job_exec(d, "notify flush", argv, NULL, JOB_NOSIGPIPE,
+	    NULL, notifier_done, d);
 }
 
 void

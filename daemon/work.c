@@ -517,8 +517,8 @@ work_start_battery(struct daemon *d)
 	w->detail = detail;
 	w->rerun_ok = !rerun;
 	w->started = time(NULL);
-	w->job = job_exec(d, "run", argv, NULL, work_run_line, work_run_done,
-	    d);
+	w->job = job_exec(d, "run", argv, NULL, JOB_NOSIGPIPE, work_run_line,
+	    work_run_done, d);
 	if (w->job == NULL) {
 		log_warnx("battery (%s) could not start", w->trigger);
 		set_str(&w->last_status, RUN_FAILED);
@@ -614,7 +614,7 @@ work_start_build(struct daemon *d)
 			w->build = b;
 			w->started = time(NULL);
 			snprintf(what, sizeof(what), "build %s", b->repo);
-			w->job = job_exec(d, what, argv, g->path,
+			w->job = job_exec(d, what, argv, g->path, 0,
 			    work_build_line, work_build_done, d);
 			if (w->job != NULL) {
 				log_info("build %s at %.12s started: %s",
