@@ -1,0 +1,77 @@
+#!/bin/sh
+# Started as root, perfwatchd becomes [perfwatch] user before it opens the
+# store or runs anything: the daemon, its runs and their workloads run as
+# nobody; the state, work and socket directories it creates belong to
+# nobody; the socket is mode 0660 and group nogroup.  Root as the user is
+# refused unless allow_root says yes, and an unknown user is an error.
+set -eu
+. "$(dirname "$0")/daemon.subr"
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "skip: $(basename "$0") needs root"
+	pass
+	exit 0
+fi
+getent passwd nobody >/dev/null || fail "no user nobody"
+nogroup=$(id -gn nobody)
+nobody_uid=$(id -u nobody)
+
+# nobody must reach the test directory, the profile and the binaries.
+chmod 755 "$T"
+mkdir "$T/out"
+chown nobody "$T/out"
+cat >"$T/profile.conf" <<EOF
+[workload "whoami"]
+command = id -u >$T/out/uid.txt; id -G >$T/out/gids.txt
+measure = time
+iterations = 1
+EOF
+DUSER=nobody DGROUP=$nogroup DALLOW_ROOT=no write_conf "
+[schedule]
+cron = none
+[triggers]
+packages = no
+kernel = no"
+rmdir "$T/work"
+chmod 644 "$CONF" "$T/profile.conf"
+
+start_daemon
+grep -q "^Uid:[[:space:]]*$nobody_uid[[:space:]]*$nobody_uid[[:space:]]*$nobody_uid" \
+    "/proc/$DPID/status" || fail "the daemon is not nobody: $(grep Uid "/proc/$DPID/status")"
+grep -q "^Groups:[[:space:]]*$(id -g nobody)[[:space:]]*$" "/proc/$DPID/status" ||
+	fail "supplementary groups kept: $(grep Groups "/proc/$DPID/status")"
+for dir in state work run; do
+	[ "$(stat -c %U "$T/$dir")" = nobody ] ||
+		fail "$T/$dir belongs to $(stat -c %U "$T/$dir")"
+done
+[ "$(stat -c '%a %U %G' "$SOCK")" = "660 nobody $nogroup" ] ||
+	fail "socket: $(stat -c '%a %U %G' "$SOCK")"
+[ "$(stat -c %U "$DB")" = nobody ] || fail "the database is not nobody's"
+
+request '{"cmd":"trigger"}' | grep -q '"ok":true' || fail "trigger refused"
+wait_until 20 "the run" runs_at_least 1 "status = 'complete'" ||
+	fail "no run as nobody"
+[ "$(cat "$T/out/uid.txt")" = "$nobody_uid" ] ||
+	fail "the workload ran as uid $(cat "$T/out/uid.txt")"
+[ "$(cat "$T/out/gids.txt")" = "$(id -g nobody)" ] ||
+	fail "the workload had groups $(cat "$T/out/gids.txt")"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+test ! -e "$SOCK" || fail "the socket was not removed"
+
+# Root as the user: refused without allow_root, exit 78.
+DUSER=root DGROUP=root DALLOW_ROOT=no write_conf
+rc=0
+timeout 10 "$PERFWATCHD" -d -f "$CONF" >"$T/root.out" 2>&1 || rc=$?
+[ "$rc" -eq 78 ] || fail "user root without allow_root: exit $rc"
+grep -q "user root is root: workloads never run as root" "$T/root.out" ||
+	fail "$(cat "$T/root.out")"
+
+# A user that does not exist: exit 78, saying which.
+DUSER=perfwatch-no-such-user DGROUP=root DALLOW_ROOT=no write_conf
+rc=0
+timeout 10 "$PERFWATCHD" -d -f "$CONF" >"$T/nouser.out" 2>&1 || rc=$?
+[ "$rc" -eq 78 ] || fail "unknown user: exit $rc"
+grep -q "user perfwatch-no-such-user does not exist" "$T/nouser.out" ||
+	fail "$(cat "$T/nouser.out")"
+pass

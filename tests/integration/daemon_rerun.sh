@@ -1,0 +1,78 @@
+#!/bin/sh
+# Confirming suspected regressions: when a run's JSON report lists alerts
+# in state "suspected", perfwatchd re-runs just those workloads at once
+# (trigger "rerun"), and never re-runs a rerun.  With rerun_suspected = no
+# it does not.  A report without "alerts" asks for nothing (every other
+# daemon test counts its runs exactly).
+#
+# The report's alerts come from the judgement of the run (detect/); to
+# have a suspected alert on demand, perfwatch is wrapped here: the real
+# binary runs and records the run, and the wrapper adds to its report the
+# alerts listed in $T/alerts.json.
+set -eu
+. "$(dirname "$0")/daemon.subr"
+
+cat >"$T/perfwatch-alerts" <<EOF
+#!/bin/sh
+case " \$* " in
+*" run "*) ;;
+*) exec "$PERFWATCH" "\$@" ;;
+esac
+rc=0
+"$PERFWATCH" "\$@" >"$T/report.json" || rc=\$?
+python3 -c '
+import json, sys
+report = json.load(open(sys.argv[1]))
+report["alerts"] = json.load(open(sys.argv[2]))
+json.dump(report, sys.stdout, indent=2)
+' "$T/report.json" "$T/alerts.json"
+exit \$rc
+EOF
+chmod 755 "$T/perfwatch-alerts"
+cat >"$T/alerts.json" <<EOF
+[{"id": 1, "workload": "tiny", "metric": "wall", "state": "suspected"},
+ {"id": 2, "workload": "other", "metric": "wall", "state": "confirmed"},
+ {"id": 3, "workload": "tiny", "metric": "user", "state": "suspected"}]
+EOF
+
+write_profile
+write_conf "
+[schedule]
+cron = none
+[triggers]
+packages = no
+kernel = no
+rerun_suspected = yes"
+PERFWATCH="$T/perfwatch-alerts" start_daemon
+request '{"cmd":"trigger"}' | grep -q '"ok":true' || fail "trigger refused"
+wait_until 20 "the rerun" runs_at_least 1 \
+    "trigger = 'rerun' AND status = 'complete'" || fail "no rerun"
+first=$(sql "SELECT label FROM runs WHERE trigger = 'manual'")
+detail=$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'rerun'")
+[ "$detail" = "suspected in run $first: tiny" ] || fail "rerun detail: $detail"
+wl=$(sql "SELECT group_concat(w.workload) FROM run_workloads w
+    JOIN runs r ON r.id = w.run WHERE r.trigger = 'rerun'")
+[ "$wl" = tiny ] || fail "the rerun measured: $wl"
+# The rerun's report has suspected alerts too: no rerun of the rerun.
+sleep 3
+[ "$(count_runs "1")" -eq 2 ] || fail "$(count_runs "1") runs, expected 2"
+stop_daemon TERM
+
+# rerun_suspected = no: the same report asks for nothing.
+write_conf "
+[schedule]
+cron = none
+[triggers]
+packages = no
+kernel = no
+rerun_suspected = no"
+PERFWATCH="$T/perfwatch-alerts" start_daemon
+request '{"cmd":"trigger"}' | grep -q '"ok":true' || fail "trigger refused"
+wait_until 20 "the second manual run" runs_at_least 2 \
+    "trigger = 'manual' AND status = 'complete'" || fail "no manual run"
+sleep 3
+[ "$(count_runs "trigger = 'rerun'")" -eq 1 ] ||
+	fail "a rerun although rerun_suspected = no"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+pass
