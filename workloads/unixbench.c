@@ -5,12 +5,13 @@
  * batch, never per operation (see wl_timed_loop in util.c).
  *
  *   sys.execl     posix_spawn() of /bin/true and wait: one exec and
- *                 one exit per loop.  UnixBench's execl re-executes its
- *                 own binary without forking; a re-exec of perfwatch
- *                 would measure perfwatch's link map, which changes with
- *                 its builds, so a fixed small system binary stands in,
- *                 started with vfork semantics (glibc's posix_spawn) so
- *                 the figure is dominated by exec.              lps
+ *                 one exit per loop, pinned to one CPU like spawn.
+ *                 UnixBench's execl re-executes its own binary without
+ *                 forking; a re-exec of perfwatch would measure
+ *                 perfwatch's link map, which changes with its builds,
+ *                 so a fixed small system binary stands in, started
+ *                 with vfork semantics (glibc's posix_spawn) so the
+ *                 figure is dominated by exec.                  lps
  *   sys.fcopy256  read a file and write a copy with a 256-byte buffer,
  *   sys.fcopy1024 1024- and 4096-byte buffers, over files of 500, 2000
  *   sys.fcopy4096 and 8000 buffers as UnixBench's fstime uses; at the
@@ -26,7 +27,10 @@
  *                 or on two from run to run, and the figure jumps
  *                 tenfold between the two (a switch on one CPU versus
  *                 a cross-CPU wake-up).                         lps
- *   sys.spawn     fork(), the child exits, the parent waits.    lps
+ *   sys.spawn     fork(), the child exits, the parent waits; pinned to
+ *                 the CPU the workload starts on (Linux), for the
+ *                 reason given for context1: fork places the child
+ *                 on another CPU or not, and the rate follows.  lps
  *   sys.shell1    /bin/sh runs a script of sort, od, grep, tee and wc
  *   sys.shell8    over a generated text file; 1 or 8 concurrent copies
  *                 a loop, loops per minute as UnixBench reports
@@ -115,6 +119,26 @@ wait_ok(pid_t pid, const char *what, char **cause)
 	return -1;
 }
 
+/* Pin this process (and children forked later) to its CPU; the CPU. */
+static int
+pin_here(void)
+{
+#ifdef __linux__
+	cpu_set_t	set;
+	int		cpu;
+
+	if ((cpu = sched_getcpu()) == -1)
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) == -1)
+		return -1;
+	return cpu;
+#else
+	return -1;
+#endif
+}
+
 /* sys.execl body: spawn /bin/true and wait, n times. */
 static int
 execl_body(void *arg, uint64_t n, char **cause)
@@ -139,11 +163,24 @@ execl_body(void *arg, uint64_t n, char **cause)
 	return 0;
 }
 
+/* Pin to the current CPU and say so in a note. */
+static void
+pin_note(int out)
+{
+	int	cpu;
+
+	if ((cpu = pin_here()) != -1)
+		wl_note(out, "pinned to CPU %d", cpu);
+	else
+		wl_note(out, "not pinned to one CPU");
+}
+
 int
 wl_execl_run(const struct wl_params *p, int out, char **cause)
 {
 	struct wl_loop	loop;
 
+	pin_note(out);
 	if (wl_timed_loop(p->duration, 0, execl_body, NULL, &loop, cause) == -1)
 		return -1;
 	return wl_loop_report(out, "lps", "lps", 1, &loop, cause);
@@ -344,26 +381,6 @@ context_partner(int in, int out)
 	}
 }
 
-/* Pin this process (and children forked later) to its CPU; the CPU. */
-static int
-pin_here(void)
-{
-#ifdef __linux__
-	cpu_set_t	set;
-	int		cpu;
-
-	if ((cpu = sched_getcpu()) == -1)
-		return -1;
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) == -1)
-		return -1;
-	return cpu;
-#else
-	return -1;
-#endif
-}
-
 int
 wl_context1_run(const struct wl_params *p, int out, char **cause)
 {
@@ -443,6 +460,7 @@ wl_spawn_run(const struct wl_params *p, int out, char **cause)
 {
 	struct wl_loop	loop;
 
+	pin_note(out);
 	if (wl_timed_loop(p->duration, 0, spawn_body, NULL, &loop, cause) == -1)
 		return -1;
 	return wl_loop_report(out, "lps", "lps", 1, &loop, cause);
