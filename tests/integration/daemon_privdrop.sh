@@ -36,7 +36,7 @@ rmdir "$T/work"
 chmod 644 "$CONF" "$T/profile.conf"
 
 start_daemon
-grep -q "^Uid:[[:space:]]*$nobody_uid[[:space:]]*$nobody_uid[[:space:]]*$nobody_uid" \
+grep -q "^Uid:[[:space:]]*${nobody_uid}[[:space:]]*${nobody_uid}[[:space:]]*${nobody_uid}" \
     "/proc/$DPID/status" || fail "the daemon is not nobody: $(grep Uid "/proc/$DPID/status")"
 grep -q "^Groups:[[:space:]]*$(id -g nobody)[[:space:]]*$" "/proc/$DPID/status" ||
 	fail "supplementary groups kept: $(grep Groups "/proc/$DPID/status")"

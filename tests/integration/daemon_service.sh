@@ -1,0 +1,99 @@
+#!/bin/sh
+# The service files and perfwatchd -n.  The rc.d script passes sh -n and
+# shellcheck; the systemd unit passes systemd-analyze verify (its
+# ExecStart pointed at the built binary, its Documentation= at our
+# manuals); sysusers and tmpfiles snippets are applied to a scratch root.
+# Tools that are not installed are said to be skipped.  perfwatchd -n
+# exits 0 on a good file and 78 with file:line on a bad one.
+set -eu
+. "$(dirname "$0")/daemon.subr"
+
+top=${PERFWATCH_TOP:-$(pwd)}
+skipped=""
+
+sh -n "$top/rc.d/perfwatchd" || fail "sh -n rc.d/perfwatchd"
+if command -v shellcheck >/dev/null 2>&1; then
+	shellcheck -s sh "$top/rc.d/perfwatchd" >"$T/shellcheck.out" 2>&1 ||
+		fail "shellcheck rc.d/perfwatchd: $(cat "$T/shellcheck.out")"
+else
+	skipped="$skipped shellcheck"
+fi
+# What rc.subr reads.
+for v in 'name="perfwatchd"' 'rcvar="perfwatchd_enable"' 'sig_reload="HUP"' \
+    'pidfile="${perfwatchd_pidfile}"' 'extra_commands="reload configtest"'; do
+	grep -qF "$v" "$top/rc.d/perfwatchd" || fail "rc.d lacks $v"
+done
+
+if command -v systemd-analyze >/dev/null 2>&1; then
+	mkdir -p "$T/man/man1" "$T/man/man5" "$T/man/man8" "$T/unit"
+	cp "$top/man/perfwatch.1" "$T/man/man1/"
+	cp "$top/man/perfwatch.conf.5" "$T/man/man5/"
+	cp "$top/man/perfwatchd.8" "$T/man/man8/"
+	sed "s#^ExecStart=/usr/sbin/perfwatchd#ExecStart=$PERFWATCHD#" \
+	    "$top/systemd/perfwatchd.service" >"$T/unit/perfwatchd.service"
+	grep -q "^ExecStart=$PERFWATCHD " "$T/unit/perfwatchd.service" ||
+		fail "ExecStart not rewritten"
+	MANPATH="$T/man" timeout 60 systemd-analyze verify \
+	    "$T/unit/perfwatchd.service" >"$T/verify.out" 2>&1 ||
+		fail "systemd-analyze verify: $(cat "$T/verify.out")"
+	[ ! -s "$T/verify.out" ] || fail "systemd-analyze: $(cat "$T/verify.out")"
+else
+	skipped="$skipped systemd-analyze"
+fi
+for k in Type=notify User=perfwatch StateDirectory=perfwatch \
+    RuntimeDirectory=perfwatch ProtectSystem=strict NoNewPrivileges=yes \
+    PrivateTmp=yes ProtectHome=yes KillMode=mixed; do
+	grep -qx "$k" "$top/systemd/perfwatchd.service" || fail "the unit lacks $k"
+done
+
+if command -v systemd-sysusers >/dev/null 2>&1 &&
+    command -v systemd-tmpfiles >/dev/null 2>&1; then
+	mkdir -p "$T/root/etc" "$T/root/var/lib" "$T/root/var/tmp"
+	timeout 30 systemd-sysusers --root="$T/root" \
+	    "$top/systemd/perfwatch.sysusers" >"$T/sysusers.out" 2>&1 ||
+		fail "systemd-sysusers: $(cat "$T/sysusers.out")"
+	grep -q '^perfwatch:x:[0-9]*:[0-9]*:perfwatch daemon:/var/lib/perfwatch:' \
+	    "$T/root/etc/passwd" || fail "no perfwatch user: $(cat "$T/root/etc/passwd")"
+	grep -q '^perfwatch:x:' "$T/root/etc/group" || fail "no perfwatch group"
+	timeout 30 systemd-tmpfiles --root="$T/root" --create \
+	    "$top/systemd/perfwatch.tmpfiles" >"$T/tmpfiles.out" 2>&1 ||
+		fail "systemd-tmpfiles: $(cat "$T/tmpfiles.out")"
+	uid=$(grep '^perfwatch:' "$T/root/etc/passwd" | cut -d: -f3)
+	for d in var/lib/perfwatch var/tmp/perfwatch; do
+		[ "$(stat -c '%a %u' "$T/root/$d")" = "750 $uid" ] ||
+			fail "$d: $(stat -c '%a %u' "$T/root/$d")"
+	done
+else
+	skipped="$skipped systemd-sysusers/tmpfiles"
+fi
+
+# perfwatchd -n: a good file, a bad one with file:line, a cron value.
+write_profile
+write_conf "
+[schedule]
+cron = 30 2 * * 1-5"
+out=$("$PERFWATCHD" -n -f "$CONF") || fail "perfwatchd -n on a good file"
+expect_match "$out" "$CONF: configuration OK"
+write_conf "
+[schedule]
+cron = 30 24 * * *
+[triggers]
+package_settle = soon"
+rc=0
+out=$("$PERFWATCHD" -n -f "$CONF" 2>&1) || rc=$?
+[ "$rc" -eq 78 ] || fail "perfwatchd -n on a bad file: exit $rc"
+cron_line=$(grep -n '^cron = ' "$CONF" | cut -d: -f1)
+settle_line=$(grep -n '^package_settle = ' "$CONF" | cut -d: -f1)
+expect_match "$out" "$CONF:$cron_line: cron: hour: 24 is out of range 0-23"
+expect_match "$out" "$CONF:$settle_line: package_settle: expected a duration"
+# The daemon refuses to start on it, with the same errors.
+rc=0
+timeout 10 "$PERFWATCHD" -d -f "$CONF" >"$T/start.out" 2>&1 || rc=$?
+[ "$rc" -eq 78 ] || fail "perfwatchd on a bad file: exit $rc"
+grep -q "$CONF:$cron_line: cron: hour: 24" "$T/start.out" ||
+	fail "$(cat "$T/start.out")"
+rc=0
+"$PERFWATCHD" -x >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 64 ] || fail "a bad option: exit $rc"
+[ -z "$skipped" ] || echo "skipped (not installed):$skipped"
+pass
