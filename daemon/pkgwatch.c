@@ -31,6 +31,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -457,6 +460,10 @@ pkgwatch_read_done(struct job *j, void *arg)
 	}
 	if (after)
 		d->pkg_changed = 0;
+#ifdef __GLIBC__
+	/* Parsing the list's JSON grew the heap; give it back while idle. */
+	malloc_trim(0);
+#endif
 	if (d->pkg_reread && !d->stopping) {
 		d->pkg_reread = 0;
 		pkgwatch_read_start(d);
