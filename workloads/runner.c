@@ -57,6 +57,7 @@
 #define TAIL_MAX		4096	/* stderr bytes kept */
 #define TAIL_LINES		3	/* stderr lines in an error */
 #define GROUP_WAIT_SECONDS	2.0	/* for a killed group to vanish */
+#define DRAIN_READS		16	/* reads of a pipe per wake-up */
 #define REMOVE_DEPTH_MAX	256
 #define DEFAULT_WORK_DIR	"/var/tmp"
 
@@ -357,15 +358,20 @@ tail_append(struct watch *w, const char *buf, size_t n)
 	w->taillen += n;
 }
 
-/* Read what a pipe has now; close it at end of file or on error. */
+/*
+ * Read what a pipe has now, at most DRAIN_READS reads so that a child
+ * that writes without end cannot keep the watcher from its clock; close
+ * the pipe at end of file or on error.
+ */
 static void
 drain(struct watch *w, int *fdp)
 {
 	char	buf[65536];
 	ssize_t	n;
 	size_t	room;
+	int	reads;
 
-	while (*fdp != -1) {
+	for (reads = 0; *fdp != -1 && reads < DRAIN_READS; reads++) {
 		n = read(*fdp, buf, sizeof(buf));
 		if (n == -1) {
 			if (errno == EINTR)
@@ -399,7 +405,7 @@ drain(struct watch *w, int *fdp)
 static char *
 tail_text(const struct watch *w)
 {
-	char	*copy, *line, *lines[TAIL_LINES], *out, *p;
+	char	*copy, *line, *lines[TAIL_LINES], *out, *p, *save = NULL;
 	size_t	 n = 0, i, len;
 
 	copy = xmalloc(w->taillen + 1);
@@ -407,8 +413,8 @@ tail_text(const struct watch *w)
 		copy[i] = w->tail[i] == '\0' ? ' ' : w->tail[i];
 	copy[w->taillen] = '\0';
 	/* Keep only the last TAIL_LINES non-blank lines. */
-	for (line = strtok(copy, "\n"); line != NULL;
-	    line = strtok(NULL, "\n")) {
+	for (line = strtok_r(copy, "\n", &save); line != NULL;
+	    line = strtok_r(NULL, "\n", &save)) {
 		while (*line != '\0' && isspace((unsigned char)*line))
 			line++;
 		len = strlen(line);
