@@ -82,7 +82,27 @@ job_warn_line(struct job *j, const char *line, void *arg)
 	log_warnx("%s: %s", j->what, line);
 }
 
-/* Cut the stderr buffer into lines; at EOF the rest is a line too. */
+/* Hand over a line of n bytes, in pieces of at most JOB_MAX_LINE. */
+static void
+job_line_pieces(struct job *j, const char *line, size_t n)
+{
+	char	*piece;
+	size_t	 off = 0, k;
+
+	do {
+		k = n - off > JOB_MAX_LINE ? JOB_MAX_LINE : n - off;
+		piece = xstrndup(line + off, k);
+		job_line(j, piece);
+		free(piece);
+		off += k;
+	} while (off < n);
+}
+
+/*
+ * Cut the stderr buffer into lines, a long one into pieces of
+ * JOB_MAX_LINE bytes whether or not its end has arrived; at EOF the rest
+ * is a line too.
+ */
 static void
 job_err_lines(struct job *j, struct evbuffer *in, int eof)
 {
@@ -90,9 +110,7 @@ job_err_lines(struct job *j, struct evbuffer *in, int eof)
 	size_t	 n;
 
 	while ((line = evbuffer_readln(in, &n, EVBUFFER_EOL_LF)) != NULL) {
-		if (n > JOB_MAX_LINE)
-			line[JOB_MAX_LINE] = '\0';
-		job_line(j, line);
+		job_line_pieces(j, line, n);
 		free(line);
 	}
 	while (evbuffer_get_length(in) >= JOB_MAX_LINE ||
@@ -148,21 +166,39 @@ static void
 job_close_pipe(struct job *j, struct bufferevent **bevp)
 {
 	struct bufferevent	*bev = *bevp;
-	struct evbuffer		*in;
+	struct evbuffer		*rest;
+	char			 buf[16384];
+	ssize_t			 n;
+	int			 fd;
 
 	if (bev == NULL)
 		return;
-	in = bufferevent_get_input(bev);
-	while (evbuffer_read(in, bufferevent_getfd(bev), 65536) > 0) {
+	/*
+	 * A socket bufferevent keeps the end of its input buffer frozen
+	 * outside its own callbacks: take what it holds, then read the
+	 * pipe into a buffer of our own.
+	 */
+	if ((rest = evbuffer_new()) == NULL)
+		fatalx("%s: out of memory", j->what);
+	evbuffer_add_buffer(rest, bufferevent_get_input(bev));
+	fd = bufferevent_getfd(bev);
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		evbuffer_add(rest, buf, (size_t)n);
 		if (bev == j->out)
-			job_out_take(j, in);
+			job_out_take(j, rest);
 		else
-			job_err_lines(j, in, 0);
+			job_err_lines(j, rest, 0);
 	}
 	if (bev == j->out)
-		job_out_take(j, in);
+		job_out_take(j, rest);
 	else
-		job_err_lines(j, in, 1);
+		job_err_lines(j, rest, 1);
+	evbuffer_free(rest);
 	bufferevent_free(bev);
 	*bevp = NULL;
 }
