@@ -218,18 +218,19 @@ check_child(int flags, int ignores)
 			    (char *)"cut -d' ' -f5 /proc/$$/stat; "
 			    "grep ^SigIgn: /proc/$$/status", NULL };
 	unsigned long	 mask;
-	long		 pgid;
+	long		 pgid, pid;
 
 	memset(&o, 0, sizeof(o));
 	j = job_exec(&test_daemon, "sh", argv, NULL, flags, NULL, done_cb,
 	    &o);
 	assert_non_null(j);
+	pid = (long)job_pid(j);		/* j is freed once reaped */
 	pgid = -1;
 	run_until_done(&o);
 	assert_int_equal(sscanf(o.output, "%ld\nSigIgn: %lx", &pgid, &mask),
 	    2);
 	/* Its own group, so that a SIGKILL of the group reaches it all. */
-	assert_int_equal(pgid, (long)job_pid(j));
+	assert_int_equal(pgid, pid);
 	assert_int_equal((mask >> (SIGPIPE - 1)) & 1, ignores);
 	outcome_free(&o);
 }
