@@ -236,6 +236,7 @@ daemon_lock(const char *state_dir, uid_t uid, gid_t gid)
 		log_warnx("another perfwatchd%s%s%s uses %s (lock %s)",
 		    buf[0] != '\0' ? " (pid " : "", buf,
 		    buf[0] != '\0' ? ")" : "", state_dir, path);
+		free(path);
 		exit(1);
 	}
 	if (uid != (uid_t)-1 && fchown(fd, uid, gid) == -1)
@@ -571,6 +572,7 @@ main(int argc, char **argv)
 			fprintf(stderr, "%s\n", cause);
 			if (!d->foreground)
 				log_warnx("%s", cause);
+			free(cause);
 			return EXIT_CONFIG;
 		}
 	}
@@ -615,6 +617,7 @@ main(int argc, char **argv)
 	}
 	if (d->listen_fd == -1) {
 		log_warnx("%s", cause);
+		free(cause);
 		return 1;
 	}
 
@@ -635,6 +638,7 @@ main(int argc, char **argv)
 	/* The store: this host, and runs a dead daemon left running. */
 	if ((d->st = store_open(d->db_path, &cause)) == NULL) {
 		log_warnx("%s", cause);
+		free(cause);
 		return 1;
 	}
 	if ((d->host = store_host_local(d->st)) == -1)
