@@ -167,6 +167,8 @@ struct daemon {
 	struct cron		 cron;
 	int			 use_cron;	/* else interval */
 	int64_t			 interval;
+	time_t			 anchor;	/* interval: periods count
+						   from it */
 	time_t			 nominal;	/* next fire without jitter */
 	time_t			 fire_at;	/* with jitter; 0: none */
 	struct event		*sched_timer;
@@ -251,13 +253,13 @@ void		 schedule_stop(struct daemon *);
 time_t		 schedule_next(const struct daemon *);
 
 /* pkgwatch.c: the package database, and the kernel at start. */
-int		 pkgwatch_start(struct daemon *);
+void		 pkgwatch_start(struct daemon *);
 void		 pkgwatch_stop(struct daemon *);
 void		 kernel_check(struct daemon *);
 void		 kernel_stop(struct daemon *);
 
 /* gitwatch.c */
-int		 gitwatch_start(struct daemon *, char **cause);
+void		 gitwatch_start(struct daemon *);
 void		 gitwatch_stop(struct daemon *);
 struct gitwatch	*gitwatch_find(struct daemon *, const char *name);
 

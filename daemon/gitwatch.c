@@ -114,8 +114,8 @@ gitwatch_poll(evutil_socket_t fd, short ev, void *arg)
 }
 
 /* Read the [git] sections, look at each repository now, then poll. */
-int
-gitwatch_start(struct daemon *d, char **cause)
+void
+gitwatch_start(struct daemon *d)
 {
 	struct gitwatch	*g;
 	struct timeval	 tv = { 0, 0 };
@@ -123,7 +123,6 @@ gitwatch_start(struct daemon *d, char **cause)
 	char		*section, **list, *key, *seen;
 	size_t		 i, n;
 
-	(void)cause;
 	LIST_INIT(&d->gits);
 	for (i = 0; (name = config_sections(d->cfg, "git", i)) != NULL;
 	    i++) {
@@ -158,7 +157,7 @@ gitwatch_start(struct daemon *d, char **cause)
 		LIST_INSERT_HEAD(&d->gits, g, entry);
 	}
 	if (LIST_EMPTY(&d->gits))
-		return 0;
+		return;
 	if (!d->git_ready) {
 		git_libgit2_init();
 		/*
@@ -175,7 +174,6 @@ gitwatch_start(struct daemon *d, char **cause)
 	    "git_poll");
 	d->git_timer = event_new(d->base, -1, EV_PERSIST, gitwatch_poll, d);
 	event_add(d->git_timer, &tv);
-	return 0;
 }
 
 void

@@ -449,7 +449,7 @@ daemon_on_hup(evutil_socket_t sig, short ev, void *arg)
 		free(cause);
 	}
 	pkgwatch_start(d);
-	gitwatch_start(d, NULL);
+	gitwatch_start(d);
 	log_info("reloaded %s", d->conf_path);
 	daemon_status(d);
 }
@@ -682,7 +682,7 @@ main(int argc, char **argv)
 		fatalx("schedule: %s", cause);
 	pkgwatch_start(d);
 	kernel_check(d);
-	gitwatch_start(d, NULL);
+	gitwatch_start(d);
 	log_info("perfwatchd %s ready: %s, socket %s, runs with %s%s",
 	    PERFWATCH_VERSION, d->conf_path, d->socket_path, d->perfwatch,
 	    d->paused ? " (paused)" : "");

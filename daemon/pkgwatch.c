@@ -499,18 +499,18 @@ pkg_settled(evutil_socket_t fd, short ev, void *arg)
 }
 
 /* Watch the package database if [triggers] packages says so. */
-int
+void
 pkgwatch_start(struct daemon *d)
 {
 	int	rc = -1;
 
 	d->pkg_fd = -1;
 	if (!config_get_bool(d->cfg, "triggers", "packages"))
-		return 0;
+		return;
 	pkg_choose(d);
 	if (pkg_nwatches == 0) {
 		log_info("packages: no package database found; not watched");
-		return 0;
+		return;
 	}
 	d->pkg_settle = evtimer_new(d->base, pkg_settled, d);
 #ifdef __linux__
@@ -526,7 +526,6 @@ pkgwatch_start(struct daemon *d)
 	pkg_phase_after = 0;
 	d->pkg_job = job_fork(d, "package list", pkgwatch_read, d,
 	    pkgwatch_read_done, d);
-	return 0;
 }
 
 void

@@ -30,8 +30,6 @@
 #define SCHEDULE_MAX_SLEEP	(15 * 60)
 #define SCHEDULE_SETTING	"schedule:last"
 
-static time_t	schedule_anchor;	/* interval: periods count from it */
-
 /* "2026-12-01 02:30" in local time. */
 static void
 schedule_local(time_t t, char *buf, size_t len)
@@ -57,10 +55,10 @@ schedule_after(const struct daemon *d, time_t t)
 	}
 	if (d->interval <= 0)
 		return 0;
-	if (t < schedule_anchor)
-		return schedule_anchor + d->interval;
-	k = (int64_t)(t - schedule_anchor) / d->interval + 1;
-	return schedule_anchor + (time_t)(k * d->interval);
+	if (t < d->anchor)
+		return d->anchor + d->interval;
+	k = (int64_t)(t - d->anchor) / d->interval + 1;
+	return d->anchor + (time_t)(k * d->interval);
 }
 
 /* Remember the fires accounted for, up to t. */
@@ -135,7 +133,7 @@ schedule_timer(evutil_socket_t fd, short ev, void *arg)
 		    (long long)d->interval);
 	schedule_save(d, nominal);
 	if (!d->use_cron)
-		schedule_anchor = nominal;
+		d->anchor = nominal;
 	work_want_run(d, "schedule", detail, NULL, 0, NULL, NULL);
 	free(detail);
 	schedule_arm(d, now > nominal ? now : nominal);
@@ -180,7 +178,7 @@ schedule_start(struct daemon *d, char **cause)
 		schedule_save(d, now);
 		last = now;
 	}
-	schedule_anchor = last;
+	d->anchor = last;
 	missed = schedule_after(d, last);
 	if (missed != 0 && missed <= now) {
 		schedule_local(missed, when, sizeof(when));
@@ -198,7 +196,7 @@ schedule_start(struct daemon *d, char **cause)
 			log_info("schedule: the run due %s was missed "
 			    "(catch_up = no)", when);
 		schedule_save(d, now);
-		schedule_anchor = now;
+		d->anchor = now;
 	}
 	if (d->sched_timer == NULL)
 		d->sched_timer = evtimer_new(d->base, schedule_timer, d);
