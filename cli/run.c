@@ -335,14 +335,23 @@ run_quiet(struct cli *c, json_t *quiet, int *skip)
 	if (config_is_set(c->cfg, "quiet", "max_cpu_busy"))
 		lim.max_cpu_busy = config_get_number(c->cfg, "quiet",
 		    "max_cpu_busy") / 100.0;
-	if (strcmp(policy, "wait") == 0) {
-		busy = sysinfo_quiet_wait(&lim, (unsigned int)
-		    config_get_duration(c->cfg, "quiet", "max_wait"), &seen,
+	if (sysinfo_quiet_sample(&seen, lim.interval_ms, NULL) == -1)
+		return -1;
+	busy = sysinfo_quiet_judge(&seen, &lim, &why);
+	if (busy > 0 && strcmp(policy, "wait") == 0) {
+		char	d[TIMEFMT_DURATION_LEN];
+		int64_t	max = config_get_duration(c->cfg, "quiet", "max_wait");
+
+		if (timefmt_format_duration(max, d, sizeof(d)) == -1)
+			snprintf(d, sizeof(d), "%llds", (long long)max);
+		log_warnx("machine busy: %s; waiting up to %s for it to "
+		    "settle ([quiet] policy = wait)", why, d);
+		free(why);
+		why = NULL;
+		busy = sysinfo_quiet_wait(&lim, (unsigned int)max, &seen,
 		    &waited, &why);
-	} else {
-		if (sysinfo_quiet_sample(&seen, lim.interval_ms, NULL) == -1)
-			return -1;
-		busy = sysinfo_quiet_judge(&seen, &lim, &why);
+		if (busy == 0)
+			log_warnx("machine quiet after %.0f s", waited);
 	}
 	json_object_set_new(quiet, "policy", json_string(policy));
 	json_object_set_new(quiet, "seen", sysinfo_quiet_json(&seen));
