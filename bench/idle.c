@@ -321,8 +321,8 @@ main(int argc, char **argv)
 	kill(daemon_pid, SIGTERM);
 	waitpid(daemon_pid, &status, 0);
 	daemon_pid = -1;
-	printf("stop        %s\n", WIFEXITED(status) && WEXITSTATUS(status) == 0 ?
-	    "exit 0" : "abnormal");
+	printf("stop        %s\n", WIFEXITED(status) &&
+	    WEXITSTATUS(status) == 0 ? "exit 0" : "abnormal");
 	printf("%s\n", ok ? "PASS" : "FAIL");
 	return ok ? 0 : 1;
 }

@@ -61,8 +61,8 @@ ctl_request(struct cli *c, json_t *req, json_t **reply)
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
-		fprintf(stderr, "perfwatch: cannot reach perfwatchd at %s: %s\n",
-		    path, strerror(errno));
+		fprintf(stderr, "perfwatch: cannot reach perfwatchd at %s: "
+		    "%s\n", path, strerror(errno));
 		close(fd);
 		return EXIT_TEMPFAIL;
 	}
@@ -117,17 +117,17 @@ ctl_request(struct cli *c, json_t *req, json_t **reply)
 static int
 ctl_exchange(struct cli *c, json_t *req, json_t **reply)
 {
-	int	rc;
+	const char	*err;
+	int		 rc;
 
 	rc = ctl_request(c, req, reply);
 	json_decref(req);
 	if (rc != 0)
 		return rc;
 	if (!json_is_true(json_object_get(*reply, "ok"))) {
-		fprintf(stderr, "perfwatch: perfwatchd: %s\n",
-		    json_string_value(json_object_get(*reply, "error")) != NULL ?
-		    json_string_value(json_object_get(*reply, "error")) :
-		    "request refused");
+		err = json_string_value(json_object_get(*reply, "error"));
+		fprintf(stderr, "perfwatch: perfwatchd: %s\n", err != NULL ?
+		    err : "request refused");
 		json_decref(*reply);
 		*reply = NULL;
 		return 1;
@@ -184,7 +184,8 @@ ctl_print_status(json_t *r)
 			printf("  now:       building %s at %.12s, since %s\n",
 			    ctl_str(w, "repository"), ctl_str(w, "commit"), t);
 		else {
-			printf("  now:       %s battery", ctl_str(w, "trigger"));
+			printf("  now:       %s battery",
+			    ctl_str(w, "trigger"));
 			if (json_is_string(json_object_get(w, "run")))
 				printf(", run %s", ctl_str(w, "run"));
 			if (json_is_string(json_object_get(w, "workload")))

@@ -26,9 +26,9 @@ struct cron {
 	uint32_t	hours;		/* bit h: hour h, 0-23 */
 	uint32_t	mdays;		/* bit d: day d of the month, 1-31 */
 	uint16_t	months;		/* bit m: month m, 1-12 */
-	uint8_t		wdays;		/* bit w: day w of the week, 0-6, Sunday 0 */
-	int		mday_star;	/* the day-of-month field began with '*' */
-	int		wday_star;	/* the day-of-week field began with '*' */
+	uint8_t		wdays;		/* bit w: weekday w, 0-6, Sunday 0 */
+	int		mday_star;	/* day of month began with '*' */
+	int		wday_star;	/* day of week began with '*' */
 };
 
 /*

@@ -190,7 +190,8 @@ control_alerts(struct daemon *d)
 				continue;
 			open++;
 			c = json_integer_value(json_object_get(by, a[i].state));
-			json_object_set_new(by, a[i].state, json_integer(c + 1));
+			json_object_set_new(by, a[i].state,
+			    json_integer(c + 1));
 		}
 		store_alerts_free(a, n);
 	}
@@ -236,7 +237,7 @@ static json_t *
 control_trigger(struct daemon *d, json_t *req)
 {
 	json_t		*wl, *item;
-	char		**globs = NULL;
+	char		**globs = NULL, *detail, *tmp;
 	size_t		 i, n = 0;
 	int		 rc;
 
@@ -270,8 +271,15 @@ control_trigger(struct daemon *d, json_t *req)
 		free(globs);
 		return control_error("perfwatchd is stopping");
 	}
-	rc = work_want_run(d, "manual", n > 0 ? "control socket" : NULL,
-	    globs, n, NULL, NULL);
+	detail = NULL;
+	for (i = 0; i < n; i++) {
+		xasprintf(&tmp, "%s%s%s", detail != NULL ? detail :
+		    "workloads ", i > 0 ? ", " : "", globs[i]);
+		free(detail);
+		detail = tmp;
+	}
+	rc = work_want_run(d, "manual", detail, globs, n, NULL, NULL);
+	free(detail);
 	free(globs);
 	if (rc == -1)
 		return control_error("the queue is full");

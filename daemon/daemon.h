@@ -56,7 +56,7 @@ struct job;
 #define CONTROL_TIMEOUT		30		/* seconds idle */
 #define JOB_MAX_OUTPUT		(8 * 1024 * 1024)
 #define JOB_MAX_LINE		4096
-#define JOB_TAIL_LINES		8		/* stderr lines kept for errors */
+#define JOB_TAIL_LINES		8		/* stderr lines kept */
 
 /* How long a child has after SIGTERM before SIGKILL, on shutdown. */
 #define DAEMON_STOP_GRACE	7
@@ -216,7 +216,7 @@ const char	*daemon_host_name(void);
 
 struct job	*job_exec(struct daemon *, const char *what,
 		    char *const argv[], const char *cwd, int flags,
-		    void (*line_cb)(struct job *, const char *, void *),
+		    int (*line_cb)(struct job *, const char *, void *),
 		    void (*done_cb)(struct job *, void *), void *arg);
 struct job	*job_fork(struct daemon *, const char *what,
 		    int (*fn)(void *), void *fn_arg,

@@ -160,6 +160,8 @@ gitwatch_start(struct daemon *d)
 		return;
 	if (!d->git_ready) {
 		git_libgit2_init();
+#if LIBGIT2_VER_MAJOR > 1 || \
+    (LIBGIT2_VER_MAJOR == 1 && LIBGIT2_VER_MINOR >= 5)
 		/*
 		 * The daemon's user rarely owns the trees it watches.  The
 		 * owner check guards against running a stranger's hooks and
@@ -167,6 +169,7 @@ gitwatch_start(struct daemon *d)
 		 * is the administrator's own.
 		 */
 		git_libgit2_opts(GIT_OPT_SET_OWNER_VALIDATION, 0);
+#endif
 		d->git_ready = 1;
 	}
 	gitwatch_poll(-1, 0, d);

@@ -54,32 +54,38 @@ struct job {
 	int			 truncated;
 	char			*tail[JOB_TAIL_LINES];
 	size_t			 ntail;		/* lines seen */
-	void			(*line_cb)(struct job *, const char *, void *);
+	int			(*line_cb)(struct job *, const char *, void *);
 	void			(*done_cb)(struct job *, void *);
 	void			*arg;
 	LIST_ENTRY(job)		 entry;
 };
 
-/* Keep a line of stderr and hand it to the job's owner. */
+/*
+ * Hand a line of stderr to the job's owner, and keep it for error
+ * messages unless the owner took it as something else (1).
+ */
 static void
 job_line(struct job *j, const char *line)
 {
-	size_t	 slot = j->ntail++ % JOB_TAIL_LINES;
+	size_t	 slot;
 
+	if (j->line_cb != NULL) {
+		if (j->line_cb(j, line, j->arg) == 1)
+			return;
+	} else
+		log_debug("%s: %s", j->what, line);
+	slot = j->ntail++ % JOB_TAIL_LINES;
 	free(j->tail[slot]);
 	j->tail[slot] = xstrdup(line);
-	if (j->line_cb != NULL)
-		j->line_cb(j, line, j->arg);
-	else
-		log_debug("%s: %s", j->what, line);
 }
 
 /* A line from a forked function's stderr is one of its errors. */
-static void
+static int
 job_warn_line(struct job *j, const char *line, void *arg)
 {
 	(void)arg;
 	log_warnx("%s: %s", j->what, line);
+	return 0;
 }
 
 /* Hand over a line of n bytes, in pieces of at most JOB_MAX_LINE. */
@@ -347,13 +353,15 @@ job_start(struct daemon *d, const char *what, int *failed)
 
 /*
  * Start argv (argv[0] a path, not searched) in cwd (NULL: the daemon's),
- * with flags (JOB_NOSIGPIPE).  line_cb gets each stderr line (NULL: logged at debug level); done_cb is
- * called once the child has exited.  Return NULL if it could not start.
+ * with flags (JOB_NOSIGPIPE).  line_cb gets each stderr line and returns
+ * 1 if the line is not an error, to leave it out of job_tail() (NULL:
+ * lines are logged at debug level); done_cb is called once the child has
+ * exited.  Return NULL if it could not start.
  */
 struct job *
 job_exec(struct daemon *d, const char *what, char *const argv[],
     const char *cwd, int flags,
-    void (*line_cb)(struct job *, const char *, void *),
+    int (*line_cb)(struct job *, const char *, void *),
     void (*done_cb)(struct job *, void *), void *arg)
 {
 	struct job	*j;

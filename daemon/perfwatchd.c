@@ -290,7 +290,8 @@ daemon_find_perfwatch(const char *argv0)
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 #elif defined(__FreeBSD__)
 	{
-		int	mib[4] = { CTL_KERN, KERN_PROC, KERN_PROC_PATHNAME, -1 };
+		int	mib[4] = { CTL_KERN, KERN_PROC, KERN_PROC_PATHNAME,
+			    -1 };
 		size_t	len = sizeof(self);
 
 		if (sysctl(mib, 4, self, &len, NULL, 0) == 0)

@@ -252,7 +252,8 @@ work_progress(struct daemon *d, const char *text)
 	daemon_status(d);
 }
 
-static void
+/* A line of the run's stderr: its progress (1), or a message (0). */
+static int
 work_run_line(struct job *j, const char *line, void *arg)
 {
 	struct daemon	*d = arg;
@@ -261,9 +262,10 @@ work_run_line(struct job *j, const char *line, void *arg)
 	if (strncmp(line, WORK_PROGRESS_PREFIX,
 	    strlen(WORK_PROGRESS_PREFIX)) == 0) {
 		work_progress(d, line + strlen(WORK_PROGRESS_PREFIX));
-		return;
+		return 1;
 	}
 	log_info("run: %s", line);
+	return 0;
 }
 
 /*
@@ -388,9 +390,15 @@ work_run_done(struct job *j, void *arg)
 		tail = job_tail(j);
 		if (w->label != NULL)
 			work_close_run(d, w->label);
-		log_warnx("run %s (%s) ended without a report, %s%s%s",
-		    w->label != NULL ? w->label : "(not started)", w->trigger,
-		    why, tail != NULL ? ": " : "", tail != NULL ? tail : "");
+		if (d->stopping)
+			log_info("run %s (%s) stopped, %s",
+			    w->label != NULL ? w->label : "(not started)",
+			    w->trigger, why);
+		else
+			log_warnx("run %s (%s) ended without a report, %s%s%s",
+			    w->label != NULL ? w->label : "(not started)",
+			    w->trigger, why, tail != NULL ? ": " : "",
+			    tail != NULL ? tail : "");
 		set_str(&w->last_label, w->label);
 		set_str(&w->last_status, w->label != NULL ? RUN_ABORTED :
 		    RUN_FAILED);
@@ -544,12 +552,13 @@ work_start_battery(struct daemon *d)
 }
 
 /* A build's output goes to the debug log; its last lines to errors. */
-static void
+static int
 work_build_line(struct job *j, const char *line, void *arg)
 {
 	(void)j;
 	(void)arg;
 	log_debug("build: %s", line);
+	return 0;
 }
 
 /* A build ended: on success its commit's battery is queued. */

@@ -83,7 +83,8 @@ done_cb(struct job *j, void *arg)
 	o->done = 1;
 }
 
-static void
+/* Keep every line; "one" is taken as not an error (out of the tail). */
+static int
 line_cb(struct job *j, const char *line, void *arg)
 {
 	struct outcome	*o = arg;
@@ -91,6 +92,7 @@ line_cb(struct job *j, const char *line, void *arg)
 	(void)j;
 	if (o->nlines < nitems(o->lines))
 		o->lines[o->nlines++] = xstrdup(line);
+	return strcmp(line, "one") == 0;
 }
 
 static void
@@ -185,6 +187,11 @@ test_exec_lines_and_status(void **state)
 	assert_string_equal(o.lines[3], want + JOB_MAX_LINE);
 	/* The last line needs no newline. */
 	assert_string_equal(o.lines[4], "last");
+	/* The error lines kept: all but the one the callback took. */
+	assert_non_null(strstr(o.tail, "two | "));
+	assert_null(strstr(o.tail, "one"));
+	assert_true(strlen(o.tail) > 5000 && strcmp(o.tail + strlen(o.tail) -
+	    7, " | last") == 0);
 	outcome_free(&o);
 }
 
