@@ -275,8 +275,12 @@ main(int argc, char **argv)
 	if (strace_pid > 0) {
 		kill(strace_pid, SIGINT);
 		waitpid(strace_pid, &status, 0);
-		/* strace -c writes nothing at all when there was no call. */
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+		/*
+		 * Interrupted, strace detaches and exits 128 + SIGINT; with
+		 * -c it writes nothing at all when there was no call.
+		 */
+		if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 ||
+		    WEXITSTATUS(status) == 128 + SIGINT) &&
 		    (f = fopen(stracep, "r")) != NULL) {
 			char line[256];
 
