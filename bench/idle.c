@@ -279,8 +279,9 @@ main(int argc, char **argv)
 		 * Interrupted, strace detaches and exits 128 + SIGINT; with
 		 * -c it writes nothing at all when there was no call.
 		 */
-		if (WIFEXITED(status) && (WEXITSTATUS(status) == 0 ||
-		    WEXITSTATUS(status) == 128 + SIGINT) &&
+		if (((WIFEXITED(status) && (WEXITSTATUS(status) == 0 ||
+		    WEXITSTATUS(status) == 128 + SIGINT)) ||
+		    (WIFSIGNALED(status) && WTERMSIG(status) == SIGINT)) &&
 		    (f = fopen(stracep, "r")) != NULL) {
 			char line[256];
 
