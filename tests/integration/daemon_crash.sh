@@ -33,11 +33,14 @@ wait_gone() {
 
 start_daemon
 start_slow
-# The run, its workload (its process group) and the daemon, all at once.
-kill -KILL "-$child" "$DPID"
-wait_gone "$child" || fail "the run survived kill -9"
+# The run, its workload (its process group) and the daemon, all at once:
+# the daemon is stopped first so that it cannot see its child die.
+kill -STOP "$DPID"
+kill -KILL "-$child"
+kill -KILL "$DPID"
 wait "$DPID" 2>/dev/null || true
 DPID=
+wait_gone "$child" || fail "the run survived kill -9"
 [ "$(sql "SELECT status FROM runs WHERE label = '$label'")" = running ] ||
 	fail "run $label is not left running"
 
