@@ -31,6 +31,13 @@
 /* The name of the built-in sink that logs every change. */
 #define DETECT_LOG_SINK	"log"
 
+/*
+ * A suspicion is cleared by a run back within noise only if the pooled
+ * evidence since its first run is weak too (one-sided p above this): a
+ * real step whose second run dips is kept.
+ */
+#define ALERT_CLEAR_P	0.01
+
 /* The static name of an alert state, for events that outlive the row. */
 static const char *
 alert_state_name(const char *s)
@@ -242,9 +249,16 @@ static int
 alert_confirms(const struct detect_params *p, const struct detect_pool *pl,
     int sign)
 {
+	if (pl->ok)
+		log_debug("pooled %zu runs from #%zu: t %.2f p %.3g (resampled "
+		    "%.3g) q %.3g %sprecedented change %+.2f%% [%+.2f, %+.2f] sign %d/%d",
+		    pl->m, pl->start, pl->t, pl->p, pl->p_resample, pl->q,
+		    pl->unprecedented ? "un" : "",
+		    pl->change_pct, pl->ci_low, pl->ci_high, pl->sign,
+		    pl->latest_sign);
 	return sign != 0 && pl->ok && pl->m >= p->confirm_runs &&
-	    pl->q <= p->confirm_alpha && pl->relevant && pl->sign == sign &&
-	    pl->latest_sign == sign;
+	    pl->q <= p->confirm_alpha && pl->unprecedented &&
+	    pl->relevant && pl->sign == sign && pl->latest_sign == sign;
 }
 
 /* Replace a's state. */
@@ -307,6 +321,12 @@ alert_update(struct store *st, const struct detect_params *p,
 	from = alert_state_name(a->state);
 	sign = alert_sign(a->direction, w->v->metric.better);
 	to = from;
+	if (strcmp(a->state, ALERT_SUSPECTED) == 0 && w->pool.ok &&
+	    w->rs[w->pool.start].run != a->first_bad_run) {
+		/* The shift began later than the run that raised it. */
+		a->first_bad_run = w->rs[w->pool.start].run;
+		a->last_good_run = w->rs[w->pool.start - 1].run;
+	}
 	if (strcmp(a->state, ALERT_SUSPECTED) == 0) {
 		if (alert_confirms(p, &w->pool, sign)) {
 			to = ALERT_CONFIRMED;
@@ -314,8 +334,9 @@ alert_update(struct store *st, const struct detect_params *p,
 			free(a->attribution);
 			a->attribution = detect_attribution(st, a);
 		} else if (!w->pool.ok || w->pool.m >= p->window ||
-		    detect_within_noise(&w->pool.base, &w->rs[w->nrs - 1],
-		    sign, p->min_change))
+		    (detect_within_noise(&w->pool.base, &w->rs[w->nrs - 1],
+		    sign, p->min_change) && stats_t_cdf(-w->pool.t * sign,
+		    w->pool.base.df) > ALERT_CLEAR_P))
 			to = ALERT_RESOLVED;
 	} else if (alert_back(p, w, sign))
 		to = ALERT_RESOLVED;
@@ -443,10 +464,9 @@ detect_alerts_advance(struct store *st, const struct detect_params *p,
 }
 
 /*
- * Acknowledge alert id: a person has seen it.  Its runs stay out of the
- * rolling baseline and runs after this one join it again (the new level
- * is accepted).  The change is queued for the sinks in the same
- * transaction.
+ * Acknowledge alert id: a person has seen it and accepts the new level:
+ * later runs are judged against the runs since the shift.  The change is
+ * queued for the sinks in the same transaction.
  */
 int
 detect_alert_ack(struct store *st, int64_t id, const struct detect_params *p,

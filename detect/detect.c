@@ -83,9 +83,10 @@
  *    the runs of a suspected alert while it is suspected, so that later
  *    runs are judged against the level before the shift.  A suspicion
  *    that is cleared gives its runs back: excluding every run that once
- *    looked odd would make the baseline ever quieter.  An acknowledged
- *    alert's runs stay excluded, but the runs after the acknowledgement
- *    join the baseline: acknowledging accepts the new level.
+ *    looked odd would make the baseline ever quieter.  Acknowledging an
+ *    alert accepts its level: runs checked after the acknowledgement are
+ *    judged against the runs since the shift only (inconclusive until
+ *    there are three of them).
  *
  * Invariants:
  * - Re-checking a run gives the same verdicts and changes no alert: an
@@ -117,6 +118,21 @@
 
 /* Fewest baseline runs for a verdict. */
 #define DETECT_MIN_BASE	3
+
+/* How much more than the clip a run may weigh, relative to the others. */
+#define DETECT_CLIP_RATIO	2
+
+/* Longest stretch resampled (exactly, over k^m draws: k^(m/2) memory). */
+#define DETECT_MAX_RESAMPLE	6
+
+/* Runs that measure the noise of a rolling baseline. */
+static size_t
+detect_noise_runs(const struct detect_params *p)
+{
+	if (p->noise_runs >= p->baseline_runs)
+		return p->noise_runs;
+	return 3 * p->baseline_runs;
+}
 
 /* Fill p with the defaults documented in detect.h. */
 void
@@ -325,18 +341,54 @@ detect_runstat_fill(struct detect_runstat *r, const double *v, size_t n)
 		r->se = sqrt(M_PI / 2) * mad / sqrt((double)n);
 }
 
-/* The level and between-run noise of baseline runs b[0..k), oldest first. */
+/* Order doubles ascending for qsort. */
+static int
+detect_dbl_cmp(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return ((x > y) - (x < y));
+}
+
+/*
+ * The Hodges-Lehmann location of x[0..n): the median of the n(n + 1)/2
+ * Walsh averages (x_i + x_j) / 2, i <= j.  Nearly as efficient as the
+ * mean for normal data (3/pi), and a wild value moves it little.
+ */
+static double
+detect_hl_location(const double *x, size_t n)
+{
+	double	*w, m;
+	size_t	 i, j, k = 0;
+
+	w = xreallocarray(NULL, n * (n + 1) / 2, sizeof(*w));
+	for (i = 0; i < n; i++)
+		for (j = i; j < n; j++)
+			w[k++] = (x[i] + x[j]) / 2;
+	qsort(w, k, sizeof(*w), detect_dbl_cmp);
+	m = k % 2 == 1 ? w[k / 2] : (w[k / 2 - 1] + w[k / 2]) / 2;
+	free(w);
+	return m;
+}
+
+/*
+ * The level and between-run noise of baseline runs b[0..k), oldest
+ * first: the level from the newest kc of them, the noise from all k.
+ */
 void
-detect_base_compute(struct detect_runstat *const *b, size_t k, int autocorr,
-    struct detect_base *out)
+detect_base_compute(struct detect_runstat *const *b, size_t k, size_t kc,
+    int autocorr, struct detect_base *out)
 {
 	double	*m, *se, r, floor_se = 0;
 	size_t	 i;
 
 	memset(out, 0, sizeof(*out));
+	if (kc > k)
+		kc = k;
 	out->k = k;
+	out->kc = kc;
 	out->center = NAN;
-	if (k == 0)
+	if (kc == 0)
 		return;
 	m = xreallocarray(NULL, k, sizeof(*m));
 	se = xreallocarray(NULL, k, sizeof(*se));
@@ -344,13 +396,13 @@ detect_base_compute(struct detect_runstat *const *b, size_t k, int autocorr,
 		m[i] = b[i]->median;
 		se[i] = b[i]->se;
 	}
-	if (stats_median(m, k, &out->center) == -1)
-		out->center = NAN;
+	out->center = detect_hl_location(m + (k - kc), kc);
+	out->cvar = M_PI / 3 / (double)kc;
 	if (k >= 2 && stats_stddev(m, k, &out->sd) == -1)
 		out->sd = 0;
 	if (autocorr && k >= 4 && out->sd > 0 &&
 	    stats_lag1_autocorr(m, k, &r) == 0)
-		out->r1 = r;
+		out->r1 = autocorr == 2 ? r - 1 / sqrt((double)k) : r;
 	if (stats_median(se, k, &floor_se) == -1)
 		floor_se = 0;
 	out->noise = out->sd * stats_ar1_inflation(out->r1);
@@ -413,7 +465,7 @@ detect_pred_sd(const struct detect_base *b, const struct detect_runstat *r)
 	double	s1;
 
 	s1 = b->noise > r->se ? b->noise : r->se;
-	return sqrt(s1 * s1 + b->noise * b->noise * M_PI / 2 / (double)b->k);
+	return sqrt(s1 * s1 + b->noise * b->noise * b->cvar);
 }
 
 /* Two-sided p of a t statistic; exact 0 or 1 for a zero sd. */
@@ -440,13 +492,13 @@ detect_judge(const struct detect_base *b, const struct detect_runstat *r,
 	v->current = r->median;
 	v->reference = b->center;
 	v->noise = b->noise;
-	v->baseline_runs = b->k;
+	v->baseline_runs = b->kc;
 	v->samples = r->n;
 	v->p = v->q = NAN;
 	v->ci_low = v->ci_high = NAN;
 	d = r->median - b->center;
 	v->change_pct = detect_pct(d, b->center);
-	if (b->k < DETECT_MIN_BASE) {
+	if (b->kc < DETECT_MIN_BASE) {
 		v->kind = DETECT_INCONCLUSIVE;
 		v->z = NAN;
 		return;
@@ -459,11 +511,11 @@ detect_judge(const struct detect_base *b, const struct detect_runstat *r,
 	v->ci_high = detect_pct(d + tq * sd, b->center);
 
 	if (r->n >= 3 && b->values != NULL) {
-		for (i = 0; i < b->k; i++)
+		for (i = 0; i < b->kc; i++)
 			n += b->nvalues[i];
 		if (n >= 3) {
 			pool = xreallocarray(NULL, n, sizeof(*pool));
-			for (i = 0, n = 0; i < b->k; i++)
+			for (i = 0, n = 0; i < b->kc; i++)
 				for (j = 0; j < b->nvalues[i]; j++)
 					pool[n++] = b->values[i][j];
 			if (stats_mwu(r->values, r->n, pool, n, STATS_TWO_SIDED,
@@ -474,19 +526,156 @@ detect_judge(const struct detect_base *b, const struct detect_runstat *r,
 	}
 }
 
-/* Point b's sample arrays at the runs it was computed from. */
+/* Point b's sample arrays at the runs of its level. */
 static void
 detect_base_samples(struct detect_base *b, struct detect_runstat *const *rs,
     const double **vals, size_t *nvals)
 {
 	size_t	i;
 
-	for (i = 0; i < b->k; i++) {
-		vals[i] = rs[i]->values;
-		nvals[i] = rs[i]->n;
+	for (i = 0; i < b->kc; i++) {
+		vals[i] = rs[b->k - b->kc + i]->values;
+		nvals[i] = rs[b->k - b->kc + i]->n;
 	}
 	b->values = vals;
 	b->nvalues = nvals;
+}
+
+/*
+ * One run's deviation from baseline b in noise sds (its own standard
+ * error if that is larger).
+ */
+static double
+detect_share(const struct detect_base *b, const struct detect_runstat *r)
+{
+	double	d, s1;
+
+	d = r->median - b->center;
+	s1 = b->noise > r->se ? b->noise : r->se;
+	if (s1 > 0)
+		return d / s1;
+	return d == 0 ? 0 : copysign(INFINITY, d);
+}
+
+/*
+ * The pooled sum of the shares u[0..m), each clipped to +-cap where cap
+ * is clip, or DETECT_CLIP_RATIO times the largest other share if that is
+ * more: a run can weigh much more than clip only when another run backs
+ * it up, so one wild run never carries a stretch, while a large shift
+ * seen by every run keeps its full weight.  clip <= 0: no clipping.
+ */
+static double
+detect_clip_sum(const double *u, size_t m, double clip)
+{
+	double	sum = 0, other, cap, v;
+	size_t	i, j;
+
+	for (i = 0; i < m; i++) {
+		v = u[i];
+		if (clip > 0) {
+			for (j = 0, other = 0; j < m; j++)
+				if (j != i && fabs(u[j]) > other)
+					other = fabs(u[j]);
+			cap = DETECT_CLIP_RATIO * other;
+			if (cap < clip)
+				cap = clip;
+			if (v > cap)
+				v = cap;
+			else if (v < -cap)
+				v = -cap;
+		}
+		sum += v;
+	}
+	return sum;
+}
+
+/*
+ * Where a shift among runs rs[from..to] most likely began: the start s
+ * that leaves the least squared error when the runs before it sit at the
+ * baseline's level and those from it at their own mean.  The earliest
+ * best start wins a tie.
+ */
+static size_t
+detect_split(const struct detect_base *b, const struct detect_runstat *rs,
+    size_t from, size_t to)
+{
+	double	sse, before = 0, mean, best_sse = INFINITY;
+	size_t	s, i, best = from;
+
+	for (s = from; s <= to; s++) {
+		mean = 0;
+		for (i = s; i <= to; i++)
+			mean += rs[i].median / (double)(to - s + 1);
+		sse = before;
+		for (i = s; i <= to; i++)
+			sse += (rs[i].median - mean) * (rs[i].median - mean);
+		if (sse < best_sse * (1 - 1e-12)) {
+			best_sse = sse;
+			best = s;
+		}
+		before += (rs[s].median - b->center) *
+		    (rs[s].median - b->center);
+	}
+	return best;
+}
+
+/* All sums of k values drawn with replacement from u[0..n), n^k of them. */
+static double *
+detect_draw_sums(const double *u, size_t n, size_t k, size_t *count)
+{
+	double	*s, *t;
+	size_t	 len = 1, i, j, r;
+
+	s = xcalloc(1, sizeof(*s));
+	for (r = 0; r < k; r++) {
+		t = xreallocarray(NULL, len * n, sizeof(*t));
+		for (i = 0; i < len; i++)
+			for (j = 0; j < n; j++)
+				t[i * n + j] = s[i] + u[j];
+		free(s);
+		s = t;
+		len *= n;
+	}
+	*count = len;
+	return s;
+}
+
+/*
+ * The chance that the sum of m values drawn at random, with replacement,
+ * from u[0..n) reaches target: exact, over all n^m draws, by meeting in
+ * the middle (the sums of m/2 draws against the sorted sums of the
+ * rest).  This is the bootstrap p-value of a pooled stretch against the
+ * baseline's own runs: it knows the shape of their variation (a second
+ * mode, a skew) where the t test assumes a normal one.  m is at most
+ * DETECT_MAX_RESAMPLE.
+ */
+static double
+detect_resample_p(const double *u, size_t n, size_t m, double target)
+{
+	double	*a, *b, need, hits = 0;
+	size_t	 na, nb, i, lo, hi, mid;
+
+	if (n == 0 || m == 0)
+		return 1;
+	a = detect_draw_sums(u, n, m / 2, &na);
+	b = detect_draw_sums(u, n, m - m / 2, &nb);
+	qsort(b, nb, sizeof(*b), detect_dbl_cmp);
+	for (i = 0; i < na; i++) {
+		need = target - a[i];
+		need -= 1e-9 * (fabs(need) + 1);
+		/* First b at or above need. */
+		for (lo = 0, hi = nb; lo < hi;) {
+			mid = lo + (hi - lo) / 2;
+			if (b[mid] < need)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		hits += (double)(nb - lo);
+	}
+	free(a);
+	free(b);
+	return hits / ((double)na * (double)nb);
 }
 
 /*
@@ -495,40 +684,31 @@ detect_base_samples(struct detect_base *b, struct detect_runstat *const *rs,
  * unclipped mean change with its interval.  clip <= 0 turns clipping off.
  */
 static void
-detect_pool_runs(const struct detect_base *b, struct detect_runstat *rs,
-    size_t from, size_t to, double clip, double floor_pct,
-    struct detect_pool *pl)
+detect_pool_runs(const struct detect_base *b, struct detect_runstat *const *br,
+    struct detect_runstat *rs, size_t from, size_t to, double clip,
+    double floor_pct, struct detect_pool *pl)
 {
-	double	s1, u, d, su = 0, sd_sum = 0, m, scale, tq, mean, half;
-	size_t	i;
+	double	d, su, sd_sum = 0, m, scale, tq, mean, half, ubar, ub, *y, *u;
+	size_t	i, j;
 
 	memset(pl, 0, sizeof(*pl));
 	pl->base = *b;
 	pl->start = from;
 	pl->m = to - from + 1;
 	pl->p = 1;
-	if (b->k < DETECT_MIN_BASE || isnan(b->center))
+	if (b->kc < DETECT_MIN_BASE || isnan(b->center))
 		return;
 	m = (double)pl->m;
+	u = xreallocarray(NULL, pl->m, sizeof(*u));
 	for (i = from; i <= to; i++) {
 		d = rs[i].median - b->center;
-		s1 = b->noise > rs[i].se ? b->noise : rs[i].se;
-		if (s1 > 0)
-			u = d / s1;
-		else
-			u = d == 0 ? 0 : copysign(INFINITY, d);
-		if (clip > 0) {
-			if (u > clip)
-				u = clip;
-			else if (u < -clip)
-				u = -clip;
-		}
-		su += u;
+		u[i - from] = detect_share(b, &rs[i]);
 		sd_sum += d;
 		if (i == to)
 			pl->latest_sign = (d > 0) - (d < 0);
 	}
-	scale = sqrt(1 / m + M_PI / 2 / (double)b->k);
+	su = detect_clip_sum(u, pl->m, clip);
+	scale = sqrt(1 / m + b->cvar);
 	pl->t = su / m / scale;
 	if (isinf(pl->t) || isnan(pl->t))
 		pl->p = su == 0 ? 1 : 0;
@@ -543,6 +723,46 @@ detect_pool_runs(const struct detect_base *b, struct detect_runstat *rs,
 	pl->ci_high = detect_pct(mean + half, b->center);
 	pl->relevant = detect_relevant(pl->change_pct, pl->ci_low,
 	    pl->ci_high, floor_pct);
+
+	/*
+	 * The same stretch against the baseline's own runs, resampled.  A
+	 * stretch longer than DETECT_MAX_RESAMPLE runs is left to the t
+	 * test: there the resampled p of a real shift is nil anyway.
+	 */
+	pl->p_resample = NAN;
+	if (pl->sign != 0 && b->k > 0 && pl->m <= DETECT_MAX_RESAMPLE) {
+		y = xreallocarray(NULL, b->k, sizeof(*y));
+		for (i = 0; i < b->k; i++) {
+			/* Each draw counts as a lone run. */
+			y[i] = pl->sign * detect_share(b, br[i]);
+			if (clip > 0 && y[i] > clip)
+				y[i] = clip;
+			else if (clip > 0 && y[i] < -clip)
+				y[i] = -clip;
+		}
+		pl->p_resample = 2 * detect_resample_p(y, b->k, pl->m,
+		    pl->sign * su);
+		free(y);
+		if (pl->p_resample > pl->p)
+			pl->p = pl->p_resample > 1 ? 1 : pl->p_resample;
+	}
+
+	/*
+	 * Is this stretch unprecedented?  Every stretch of m runs in a row
+	 * among the baseline's, scored the same way, must fall short of it:
+	 * a level the recent history has already held for m runs (a slow
+	 * mode, a drift) is not a new shift, whatever the t test says.
+	 */
+	pl->unprecedented = 1;
+	ubar = su / m;
+	for (i = 0; i + pl->m <= b->k && pl->unprecedented; i++) {
+		for (j = i; j < i + pl->m; j++)
+			u[j - i] = detect_share(b, br[j]);
+		ub = detect_clip_sum(u, pl->m, clip);
+		if (pl->sign * (ub / m) >= pl->sign * ubar)
+			pl->unprecedented = 0;
+	}
+	free(u);
 	pl->ok = 1;
 }
 
@@ -557,7 +777,7 @@ detect_excluded(const struct detect_host *h, const struct detect_work *w,
 {
 	const struct store_alert	*a;
 	size_t				 i, o, f, e;
-	int				 closed;
+	int				 closed, acked;
 
 	for (i = 0; i < w->nalerts; i++) {
 		a = &w->alerts[i];
@@ -567,10 +787,18 @@ detect_excluded(const struct detect_host *h, const struct detect_work *w,
 		    detect_host_pos(h, a->first_bad_run, &f) == -1 ||
 		    detect_host_pos(h, a->last_run, &e) == -1)
 			continue;
-		closed = strcmp(a->state, ALERT_RESOLVED) == 0 ||
-		    strcmp(a->state, ALERT_ACKNOWLEDGED) == 0;
+		acked = strcmp(a->state, ALERT_ACKNOWLEDGED) == 0;
+		closed = acked || strcmp(a->state, ALERT_RESOLVED) == 0;
 		if (o >= t)
 			continue;
+		if (acked && t > e) {
+			/* The accepted level: only the runs since the shift. */
+			if (pos < f)
+				return 1;
+			continue;
+		}
+		if (o < f)
+			f = o;		/* a suspicion's start moved on */
 		if (closed && a->confirmed_run == 0 && t > e)
 			continue;
 		if (pos >= f && (!closed || pos <= e))
@@ -597,7 +825,7 @@ detect_work_alerts(const struct detect_host *h, struct detect_work *w,
     size_t t, int advance)
 {
 	struct store_alert	*a;
-	size_t			 i, e;
+	size_t			 i, e, f, from;
 	int			 newer = 1, open = 0;
 
 	w->open = NULL;
@@ -605,12 +833,21 @@ detect_work_alerts(const struct detect_host *h, struct detect_work *w,
 	w->first_start = 0;
 	for (i = 0; i < w->nalerts; i++) {
 		a = &w->alerts[i];
-		if (detect_host_pos(h, a->last_run, &e) == -1)
+		if (detect_host_pos(h, a->last_run, &e) == -1 ||
+		    detect_host_pos(h, a->first_bad_run, &f) == -1)
 			continue;
 		if (e >= t)
 			newer = 0;
-		if (e + 1 > w->first_start)
-			w->first_start = e + 1;
+		/*
+		 * A later shift is looked for after a confirmed alert's
+		 * runs, but a cleared suspicion only blocks its first run:
+		 * a step whose second run happened to look normal must
+		 * still be found from its next runs.
+		 */
+		from = a->confirmed_run != 0 ||
+		    strcmp(a->state, ALERT_ACKNOWLEDGED) == 0 ? e + 1 : f + 1;
+		if (from > w->first_start)
+			w->first_start = from;
 		if (detect_state_open(a->state)) {
 			open = 1;
 			if (e < t)
@@ -680,16 +917,18 @@ detect_work_history(struct store *st, const struct detect_params *p,
 	struct store_series	*ser;
 	struct detect_runstat	 tmp;
 	int64_t			 ids[DETECT_CHUNK];
-	size_t			 pos[DETECT_CHUNK], nser, nc = 0, i, f = 0;
+	size_t			 pos[DETECT_CHUNK], nser, nc = 0, i, f = 0, o;
 	size_t			 eligible = 0, alert_runs = 0, need, look;
 	int			 in_alert[DETECT_CHUNK], inside, done = 0;
 	size_t			 q;
 
 	look = p->window > 1 ? p->window - 1 : 0;
-	if (w->open != NULL &&
-	    detect_host_pos(h, w->open->first_bad_run, &f) == -1)
+	if (w->open != NULL && (detect_host_pos(h, w->open->first_bad_run,
+	    &f) == -1 || detect_host_pos(h, w->open->opened_run, &o) == -1))
 		w->open = NULL;
-	need = pinned ? look : p->baseline_runs + look;
+	if (w->open != NULL && o < f)
+		f = o;		/* the span starts where the alert opened */
+	need = pinned ? look : detect_noise_runs(p) + look;
 	for (q = t; q-- > 0 && !done;) {
 		if (strcmp(h->runs[q].status, RUN_COMPLETE) != 0)
 			continue;
@@ -713,7 +952,8 @@ detect_work_history(struct store *st, const struct detect_params *p,
 		detect_work_keep(w, ser, nser);
 		nc = 0;
 		if (w->open != NULL)
-			done = q < f && (pinned || eligible >= p->baseline_runs);
+			done = q < f && (pinned ||
+			    eligible >= detect_noise_runs(p));
 		else
 			done = eligible >= need;
 	}
@@ -741,16 +981,17 @@ detect_work_history(struct store *st, const struct detect_params *p,
 }
 
 /*
- * The rolling baseline before index end of w->rs: the last N runs there
- * outside the open alert, into b (pointers into w->rs).  Returns k.
+ * The rolling baseline before index end of w->rs: the last noise_runs
+ * runs there outside the open alert (the newest N of them give the
+ * level), into b (pointers into w->rs).  Returns their number.
  */
 static size_t
 detect_rolling(const struct detect_params *p, struct detect_work *w,
     size_t end, struct detect_runstat **b)
 {
-	size_t	i, k = 0;
+	size_t	i, k = 0, nr = detect_noise_runs(p);
 
-	for (i = end; i-- > 0 && k < p->baseline_runs;) {
+	for (i = end; i-- > 0 && k < nr;) {
 		if (!w->rs[i].in_alert)
 			b[k++] = &w->rs[i];
 	}
@@ -819,9 +1060,10 @@ detect_metric(struct store *st, const struct detect_params *p,
 	struct detect_pinned	  pn;
 	struct detect_runstat	**b;
 	struct detect_base	  base;
-	struct detect_pool	  pl;
+	struct detect_pool	 *cand;
 	const double		**vals;
-	size_t			 *nvals, k, i, m, last, first = 0, tries = 0;
+	size_t			 *nvals, k, i, m, last, first, span, fb;
+	size_t			  tries = 0;
 	int			  rc = -1;
 
 	memset(&pn, 0, sizeof(pn));
@@ -845,7 +1087,8 @@ detect_metric(struct store *st, const struct detect_params *p,
 		memcpy(b, pn.ptr, k * sizeof(*b));
 	} else
 		k = detect_rolling(p, w, last, b);
-	detect_base_compute(b, k, p->autocorr, &w->base);
+	detect_base_compute(b, k, bl != NULL ? k : p->baseline_runs,
+	    p->autocorr, &w->base);
 	detect_base_samples(&w->base, b, vals, nvals);
 	detect_judge(&w->base, &w->rs[last], w->v);
 	w->base.values = NULL;
@@ -853,20 +1096,33 @@ detect_metric(struct store *st, const struct detect_params *p,
 
 	/* The pooled evidence. */
 	if (w->open != NULL) {
-		for (first = 0; first < last && !w->rs[first].in_alert;
-		    first++)
+		/*
+		 * The baseline is the one before the alert's span; the pool
+		 * starts at its first bad run, which the split may move on
+		 * while it is only suspected.
+		 */
+		if (detect_host_pos(h, w->open->first_bad_run, &fb) == -1)
+			fb = 0;
+		for (span = 0; span < last && !w->rs[span].in_alert; span++)
+			;
+		for (first = span; first < last && (!w->rs[first].in_alert ||
+		    w->rs[first].pos < fb); first++)
 			;
 		if (bl != NULL) {
 			k = pn.k;
 			memcpy(b, pn.ptr, k * sizeof(*b));
 		} else
-			k = detect_rolling(p, w, first, b);
-		detect_base_compute(b, k, p->autocorr, &base);
-		detect_pool_runs(&base, w->rs, first, last,
+			k = detect_rolling(p, w, span, b);
+		detect_base_compute(b, k, bl != NULL ? k : p->baseline_runs,
+		    p->autocorr, &base);
+		if (strcmp(w->open->state, ALERT_SUSPECTED) == 0)
+			first = detect_split(&base, w->rs, first, last);
+		detect_pool_runs(&base, b, w->rs, first, last,
 		    p->confirm_runs > 1 ? p->clip : 0, p->min_change,
 		    &w->pool);
 	} else if (w->can_open) {
 		/* Starts: pools of 2 .. window runs ending with this one. */
+		cand = xcalloc(p->window + 2, sizeof(*cand));
 		for (m = 2; m <= p->window && m <= w->nrs; m++) {
 			i = w->nrs - m;
 			if (w->rs[i].pos < w->first_start)
@@ -878,27 +1134,51 @@ detect_metric(struct store *st, const struct detect_params *p,
 				memcpy(b, pn.ptr, k * sizeof(*b));
 			} else
 				k = detect_rolling(p, w, i, b);
-			detect_base_compute(b, k, p->autocorr, &base);
-			detect_pool_runs(&base, w->rs, i, last,
+			detect_base_compute(b, k, bl != NULL ? k :
+			    p->baseline_runs, p->autocorr, &base);
+			detect_pool_runs(&base, b, w->rs, i, last,
 			    p->confirm_runs > 1 ? p->clip : 0,
-			    p->min_change, &pl);
+			    p->min_change, &cand[m]);
 			tries++;
-			if (pl.ok && (!w->pool.ok || pl.p < w->pool.p))
-				w->pool = pl;
+			if (cand[m].ok && (!w->pool.ok ||
+			    cand[m].p < w->pool.p))
+				w->pool = cand[m];
 		}
 		if (p->confirm_runs <= 1) {
 			/* A single run may confirm: it is a start too. */
-			detect_pool_runs(&w->base, w->rs, last, last, 0,
-			    p->min_change, &pl);
+			if (bl != NULL) {
+				k = pn.k;
+				memcpy(b, pn.ptr, k * sizeof(*b));
+			} else
+				k = detect_rolling(p, w, last, b);
+			detect_pool_runs(&w->base, b, w->rs, last, last, 0,
+			    p->min_change, &cand[1]);
 			tries++;
-			if (pl.ok && (!w->pool.ok || pl.p < w->pool.p))
-				w->pool = pl;
+			if (cand[1].ok && (!w->pool.ok ||
+			    cand[1].p < w->pool.p))
+				w->pool = cand[1];
+		}
+		/*
+		 * The strongest start may reach back past the shift into a
+		 * run that only happened to lean its way: start where the
+		 * split puts it, if that start was tried.
+		 */
+		if (w->pool.ok) {
+			i = detect_split(&w->pool.base, w->rs, w->pool.start,
+			    last);
+			m = last - i + 1;
+			if (i != w->pool.start && m <= p->window + 1 &&
+			    cand[m].ok)
+				w->pool = cand[m];
+			else if (i != w->pool.start)
+				w->pool.ok = 0;
 		}
 		if (w->pool.ok) {
 			w->pool.p *= (double)tries;
 			if (w->pool.p > 1)
 				w->pool.p = 1;
 		}
+		free(cand);
 	}
 	rc = 0;
 	free(b);

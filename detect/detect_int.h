@@ -23,9 +23,11 @@ struct detect_runstat {
 
 /* What a set of baseline runs says about one metric. */
 struct detect_base {
-	size_t		 k;		/* runs */
-	double		 center;	/* median of their medians */
-	double		 sd;		/* sd of their medians */
+	size_t		 k;		/* runs measuring the noise */
+	size_t		 kc;		/* the newest of them: the level */
+	double		 center;	/* HL location of those kc medians */
+	double		 cvar;		/* its variance in noise units: pi/3kc */
+	double		 sd;		/* sd of the k medians */
 	double		 r1;		/* lag-1 autocorrelation used */
 	double		 noise;		/* effective between-run sd */
 	double		 df;		/* k - 1 */
@@ -40,8 +42,13 @@ struct detect_pool {
 	size_t		 start;		/* index of its first run */
 	size_t		 m;		/* runs pooled */
 	double		 t;		/* clipped, standardized */
-	double		 p;		/* two-sided, times the starts tried */
+	double		 p;		/* two-sided, the larger of the t test's
+					   and p_resample, times the starts */
+	double		 p_resample;	/* against the baseline's runs drawn
+					   with replacement, two-sided */
 	double		 q;		/* BH over the run's metrics */
+	int		 unprecedented;	/* beyond every stretch of as many
+					   runs in the baseline */
 	double		 change_pct;	/* unclipped mean change */
 	double		 ci_low;
 	double		 ci_high;
@@ -87,7 +94,7 @@ const char	*detect_host_label(const struct detect_host *, int64_t id);
 void		 detect_runstat_fill(struct detect_runstat *, const double *,
 		    size_t);
 void		 detect_base_compute(struct detect_runstat *const *, size_t,
-		    int autocorr, struct detect_base *);
+		    size_t, int autocorr, struct detect_base *);
 int		 detect_within_noise(const struct detect_base *,
 		    const struct detect_runstat *, int sign, double floor_pct);
 int		 detect_relevant(double change, double lo, double hi,

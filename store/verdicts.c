@@ -444,19 +444,20 @@ store_alert_update(struct store *st, const struct store_alert *a)
 	sqlite3_stmt	*stmt;
 
 	stmt = store_stmt(st, VST_SLOT(VST_ALERT_UPDATE),
-	    "UPDATE alerts SET last_good_run = ?, last_run = ?,"
-	    " confirmed_run = ?, state = ?, change_pct = ?, updated = ?,"
-	    " attribution = ? WHERE id = ?");
+	    "UPDATE alerts SET first_bad_run = ?, last_good_run = ?,"
+	    " last_run = ?, confirmed_run = ?, state = ?, change_pct = ?,"
+	    " updated = ?, attribution = ? WHERE id = ?");
 	if (stmt == NULL)
 		return -1;
-	bind_id(stmt, 1, a->last_good_run);
-	sqlite3_bind_int64(stmt, 2, a->last_run);
-	bind_id(stmt, 3, a->confirmed_run);
-	sqlite3_bind_text(stmt, 4, a->state, -1, SQLITE_STATIC);
-	bind_real(stmt, 5, a->change_pct);
-	sqlite3_bind_int64(stmt, 6, a->updated);
-	bind_str(stmt, 7, a->attribution);
-	sqlite3_bind_int64(stmt, 8, a->id);
+	sqlite3_bind_int64(stmt, 1, a->first_bad_run);
+	bind_id(stmt, 2, a->last_good_run);
+	sqlite3_bind_int64(stmt, 3, a->last_run);
+	bind_id(stmt, 4, a->confirmed_run);
+	sqlite3_bind_text(stmt, 5, a->state, -1, SQLITE_STATIC);
+	bind_real(stmt, 6, a->change_pct);
+	sqlite3_bind_int64(stmt, 7, a->updated);
+	bind_str(stmt, 8, a->attribution);
+	sqlite3_bind_int64(stmt, 9, a->id);
 	if (step_done(st, stmt, "updating an alert") == -1)
 		return -1;
 	return sqlite3_changes(st->db) == 1 ? 0 : -1;

@@ -1,0 +1,768 @@
+/*
+ * bench/detect: how well the verdict engine finds shifts in noisy
+ * histories, beside two reference detectors.
+ *
+ * A generator makes synthetic histories of one metric (a time, lower is
+ * better, level 100) under seven kinds of noise: normal sample noise of
+ * 1, 3 and 8%; 3% noise with 5% of the samples slowed 1.3 to 2 times;
+ * two performance modes (a run lands in the slow mode, +6%, three times
+ * in ten); run-to-run offsets of 3% over a sample noise of 1%; and, beyond
+ * the issue's list, a slowly wandering level (AR(1) run offsets, lag-1
+ * correlation 0.7, sd 2%) over 1% sample noise.  Each history has no
+ * change, a step of 2, 5, 10 or 25% in either direction, or a one-run
+ * spike of +10 or +25%, after 60 to 69 runs, and runs on for 15 more.
+ *
+ * Each history is replayed run by run into a fresh store (in memory) and
+ * judged after every run by detect_check(), the function "perfwatch check
+ * --latest" calls, in process: that is the same code path, minus a fork.
+ * Beside it, on the same run medians, two reference detectors:
+ *   fixed-5%    a run more than 5% off the median of the 10 before it
+ *               alerts at once (Phoronix-style bands);
+ *   perfherder  Mozilla's: Welch t over the 12 runs before and the 12
+ *               after a split, alert when t > 7.
+ *
+ * It prints, per noise: the between-run noise (sd of run medians, from a
+ * 2000-run history), the false confirmed alerts per 1000 run-checks (an
+ * alert whose first bad run lies before the change), once the history
+ * has a full noise window (30 runs) and, apart, while it is younger;
+ * per step: the recall
+ * within 3 runs (confirmed by the third run at the new level) and the
+ * median delay (runs from the first run at the new level to the
+ * confirming one, the first counting 1); per spike: how often a spike
+ * ended in a confirmed alert.  Then it checks the issue's goals: at most
+ * 1 false confirmed alert per 1000 run-checks for every noise, recall of
+ * 95% or more within 3 runs for every step of three between-run sds or
+ * more.
+ *
+ * With -S DB it also times "check --latest" on a store made by
+ * bench/store (build/bench/store -d DIR keeps DIR/bench.db): in process,
+ * and through the perfwatch binary (-p).  Note that this writes verdicts
+ * into that store.
+ *
+ * usage: detect [-h HISTORIES] [-i ITERATIONS] [-j JOBS] [-s SEED]
+ *               [-S DB] [-p PERFWATCH] [-r REPEAT]
+ * Figures are printed, never asserted: the machine is shared and noisy.
+ */
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "log.h"
+#include "xmalloc.h"
+#include "detect/detect.h"
+#include "store/store.h"
+
+enum noise {
+	N_NORMAL1,
+	N_NORMAL3,
+	N_NORMAL8,
+	N_OUTLIERS,
+	N_MODES,
+	N_OFFSETS,
+	N_DRIFT,
+	N_MAX
+};
+
+static const char *const noise_names[N_MAX] = {
+	"normal 1%", "normal 3%", "normal 8%", "outliers 5%", "two modes",
+	"run offsets", "AR(1) drift"
+};
+
+/* The changes: none, steps (percent, + is slower), spikes. */
+enum change_kind { C_NONE, C_STEP, C_SPIKE };
+
+struct change {
+	enum change_kind kind;
+	double		 pct;
+	const char	*name;
+};
+
+static const struct change changes[] = {
+	{ C_NONE, 0, "none" },
+	{ C_STEP, 2, "+2%" }, { C_STEP, -2, "-2%" },
+	{ C_STEP, 5, "+5%" }, { C_STEP, -5, "-5%" },
+	{ C_STEP, 10, "+10%" }, { C_STEP, -10, "-10%" },
+	{ C_STEP, 25, "+25%" }, { C_STEP, -25, "-25%" },
+	{ C_SPIKE, 10, "spike +10%" }, { C_SPIKE, 25, "spike +25%" },
+};
+#define N_CHANGES	nitems(changes)
+
+enum detector { D_PERFWATCH, D_FIXED, D_PERFHERDER, D_MAX };
+
+static const char *const detector_names[D_MAX] = {
+	"perfwatch", "fixed-5%", "perfherder"
+};
+
+#define WARMUP		90	/* runs before the earliest change */
+#define SETTLED		60	/* runs before a noise window is full */
+#define SPREAD		10	/* changes fall at WARMUP .. WARMUP+SPREAD-1 */
+#define AFTER		15	/* runs after the change */
+#define MAXDELAY	64
+
+/* What one (noise, change) case adds up to, per detector. */
+struct tally {
+	long	histories;
+	long	null_checks[2];		/* run-checks before the change:
+					   young (runs 11-30), settled */
+	long	false_alerts[D_MAX][2];	/* confirmed, began before it */
+	long	detected[D_MAX];	/* right direction, at or after it */
+	long	within3[D_MAX];
+	long	delay[D_MAX][MAXDELAY];	/* histogram of delays */
+	double	seconds;		/* time in detect_check */
+	long	checks;
+};
+
+static struct tally tallies[N_MAX][N_CHANGES];
+
+static int	iterations = 5;
+static int	trace;		/* -t: print every check of the history */
+
+/* Seconds on the monotonic clock. */
+static double
+now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The run-level state of a noise process. */
+struct gen {
+	gsl_rng		*rng;
+	enum noise	 noise;
+	double		 ar;		/* AR(1) offset */
+};
+
+/*
+ * Fill v[0..iterations) with the samples of one run at level (100 times
+ * the change factor) under g's noise.
+ */
+static void
+gen_run(struct gen *g, double factor, double *v)
+{
+	double	level = 100 * factor, within = 0.01;
+	int	i;
+
+	switch (g->noise) {
+	case N_NORMAL1:
+		within = 0.01;
+		break;
+	case N_NORMAL3:
+	case N_OUTLIERS:
+		within = 0.03;
+		break;
+	case N_NORMAL8:
+		within = 0.08;
+		break;
+	case N_MODES:
+		if (gsl_rng_uniform(g->rng) < 0.3)
+			level *= 1.06;
+		break;
+	case N_OFFSETS:
+		level *= 1 + gsl_ran_gaussian(g->rng, 0.03);
+		break;
+	case N_DRIFT:
+		g->ar = 0.7 * g->ar + sqrt(1 - 0.49) *
+		    gsl_ran_gaussian(g->rng, 0.02);
+		level *= 1 + g->ar;
+		break;
+	default:
+		break;
+	}
+	for (i = 0; i < iterations; i++) {
+		v[i] = level * (1 + gsl_ran_gaussian(g->rng, within));
+		if (g->noise == N_OUTLIERS && gsl_rng_uniform(g->rng) < 0.05)
+			v[i] *= gsl_ran_flat(g->rng, 1.3, 2.0);
+	}
+}
+
+/* Median of n doubles (n small), through a copy. */
+static double
+median_of(const double *x, size_t n)
+{
+	double	m;
+
+	if (stats_median(x, n, &m) == -1)
+		fatalx("median of nothing");
+	return m;
+}
+
+/* The between-run sd of a noise, in percent: sd of 2000 run medians. */
+static double
+noise_sd(enum noise noise, unsigned long seed)
+{
+	struct gen	 g;
+	double		*med, *v, sd, mean;
+	size_t		 i, n = 2000;
+
+	memset(&g, 0, sizeof(g));
+	g.rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(g.rng, seed);
+	g.noise = noise;
+	med = xcalloc(n, sizeof(*med));
+	v = xcalloc((size_t)iterations, sizeof(*v));
+	for (i = 0; i < n; i++) {
+		gen_run(&g, 1, v);
+		med[i] = median_of(v, (size_t)iterations);
+	}
+	stats_mean(med, n, &mean);
+	stats_stddev(med, n, &sd);
+	free(med);
+	free(v);
+	gsl_rng_free(g.rng);
+	return sd / mean * 100;
+}
+
+/* Record a detection of a change with delay d (runs, first = 1). */
+static void
+tally_detect(struct tally *t, enum detector d, long delay)
+{
+	t->detected[d]++;
+	if (delay <= 3)
+		t->within3[d]++;
+	if (delay < 1)
+		delay = 1;
+	if (delay >= MAXDELAY)
+		delay = MAXDELAY - 1;
+	t->delay[d][delay]++;
+}
+
+/*
+ * The reference detectors over run medians med[0..n), with the change at
+ * index at (n when none) of sign dir (+1 slower, -1 faster, 0 none).
+ */
+static void
+reference_detectors(struct tally *t, const double *med, size_t n, size_t at,
+    int dir, enum change_kind kind)
+{
+	double	base, pc, mb, ma, vb, va, tt;
+	size_t	i, j, last_split = 0;
+	int	flagged = 0, found_fixed = 0, found_ph = 0, f;
+
+	/* fixed-5%: a run more than 5% off the median of the 10 before. */
+	for (i = 10; i < n; i++) {
+		base = median_of(med + i - 10, 10);
+		pc = (med[i] - base) / base * 100;
+		f = fabs(pc) > 5;
+		if (f && !flagged) {
+			if (i < at)
+				t->false_alerts[D_FIXED][i >= SETTLED]++;
+			else if (kind == C_STEP && !found_fixed &&
+			    (pc > 0) == (dir > 0)) {
+				tally_detect(t, D_FIXED, (long)(i - at + 1));
+				found_fixed = 1;
+			}
+		}
+		flagged = f;
+	}
+
+	/* perfherder: 12 before and 12 after the split j = i - 11. */
+	for (i = 23; i < n; i++) {
+		j = i - 11;
+		if (last_split != 0 && j < last_split + 12)
+			continue;
+		stats_mean(med + j - 12, 12, &mb);
+		stats_mean(med + j, 12, &ma);
+		stats_stddev(med + j - 12, 12, &vb);
+		stats_stddev(med + j, 12, &va);
+		vb *= vb;
+		va *= va;
+		if (vb + va == 0)
+			continue;
+		tt = (ma - mb) / sqrt(vb / 12 + va / 12);
+		if (fabs(tt) <= 7)
+			continue;
+		last_split = j;
+		if (j + 2 < at)
+			t->false_alerts[D_PERFHERDER][j >= SETTLED]++;
+		else if (kind == C_STEP && !found_ph && (tt > 0) == (dir > 0) &&
+		    j <= at + 2) {
+			tally_detect(t, D_PERFHERDER, (long)(i - at + 1));
+			found_ph = 1;
+		}
+	}
+}
+
+/* Replay one history into a fresh store, checking after every run. */
+static void
+run_history(enum noise noise, size_t ci, unsigned long seed,
+    const struct detect_params *par)
+{
+	const struct change	*c = &changes[ci];
+	struct tally		*t = &tallies[noise][ci];
+	struct detect_result	 res;
+	struct store_alert	 a;
+	struct store_run	 r;
+	struct store		*st;
+	struct gen		 g;
+	char			*cause = NULL, label[32];
+	double			*v, *med, factor, t0;
+	int64_t			 host, metric, *ids;
+	size_t			 at, n, i, k, fb;
+	int			 dir, found = 0, it;
+
+	memset(&g, 0, sizeof(g));
+	g.rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(g.rng, seed);
+	g.noise = noise;
+	at = WARMUP + gsl_rng_uniform_int(g.rng, SPREAD);
+	n = at + AFTER;
+	if (c->kind == C_NONE)
+		at = n;
+	dir = c->pct > 0 ? 1 : (c->pct < 0 ? -1 : 0);
+
+	if ((st = store_open(":memory:", &cause)) == NULL)
+		fatalx("%s", cause);
+	host = store_host_ensure(st, "bench", NULL);
+	metric = store_metric_ensure(st, "bench", "time", "s", BETTER_LOWER,
+	    &cause);
+	if (host == -1 || metric == -1)
+		fatalx("bench store: %s", cause != NULL ? cause : "?");
+	v = xcalloc((size_t)iterations, sizeof(*v));
+	med = xcalloc(n, sizeof(*med));
+	ids = xcalloc(n, sizeof(*ids));
+	t->histories++;
+	for (i = 0; i < n; i++) {
+		factor = 1;
+		if (c->kind == C_STEP && i >= at)
+			factor = 1 + c->pct / 100;
+		else if (c->kind == C_SPIKE && i == at)
+			factor = 1 + c->pct / 100;
+		gen_run(&g, factor, v);
+		med[i] = median_of(v, (size_t)iterations);
+
+		memset(&r, 0, sizeof(r));
+		snprintf(label, sizeof(label), "r-%04zu", i + 1);
+		r.host = host;
+		r.label = label;
+		r.trigger = "schedule";
+		r.started = 1700000000 + (int64_t)i * 86400;
+		r.ended = r.started + 600;
+		r.status = RUN_COMPLETE;
+		if (store_begin(st) == -1 ||
+		    (ids[i] = store_run_create(st, &r, &cause)) == -1)
+			fatalx("bench store: run %zu", i);
+		for (it = 0; it < iterations; it++)
+			if (store_sample_add(st, ids[i], metric, it + 1,
+			    v[it]) == -1)
+				fatalx("bench store: sample");
+		if (store_commit(st) == -1)
+			fatalx("bench store: commit");
+
+		t0 = now();
+		if (detect_check(st, ids[i], par, &res, &cause) == -1)
+			fatalx("detect_check: %s", cause);
+		t->seconds += now() - t0;
+		t->checks++;
+		if (trace && res.nv == 1)
+			printf("%3zu%s %8.3f %-12s z %6.2f p %8.2g q %8.2g "
+			    "base %8.3f noise %6.3f n%zu%s%s\n", i,
+			    i == at ? "*" : " ", med[i],
+			    detect_kind_name(res.v[0].kind), res.v[0].z,
+			    res.v[0].p, res.v[0].q, res.v[0].reference,
+			    res.v[0].noise, res.v[0].baseline_runs,
+			    res.nev > 0 ? " -> " : "",
+			    res.nev > 0 ? res.ev[0].to : "");
+		if (i >= 10 && i < at)
+			t->null_checks[i >= SETTLED]++;
+		for (k = 0; k < res.nev; k++) {
+			if (strcmp(res.ev[k].to, ALERT_CONFIRMED) != 0)
+				continue;
+			if (store_alert_get(st, res.ev[k].alert, &a) == -1)
+				fatalx("alert %lld", (long long)res.ev[k].alert);
+			for (fb = 0; fb < n && ids[fb] != a.first_bad_run; fb++)
+				;
+			store_alert_clear(&a);
+			if (fb < at)
+				t->false_alerts[D_PERFWATCH][fb >= SETTLED]++;
+			else if (c->kind == C_SPIKE && fb == at)
+				t->detected[D_PERFWATCH]++;
+			else if (c->kind == C_STEP && !found &&
+			    (res.ev[k].change_pct > 0) == (dir > 0)) {
+				tally_detect(t, D_PERFWATCH,
+				    (long)(i - at + 1));
+				found = 1;
+			}
+		}
+		detect_result_free(&res);
+	}
+	if (getenv("BENCH_DETECT_DEBUG") != NULL)
+		fprintf(stderr, "noise %d change %zu seed %lu at %zu found %d\n",
+		    (int)noise, ci, seed, at, found);
+	reference_detectors(t, med, n, at, dir, c->kind);
+	store_close(st);
+	free(v);
+	free(med);
+	free(ids);
+	gsl_rng_free(g.rng);
+}
+
+/* The median delay of a histogram, or -1 when empty. */
+static long
+median_delay(const long *h)
+{
+	long	total = 0, acc = 0;
+	int	d;
+
+	for (d = 0; d < MAXDELAY; d++)
+		total += h[d];
+	if (total == 0)
+		return -1;
+	for (d = 0; d < MAXDELAY; d++) {
+		acc += h[d];
+		if (2 * acc >= total)
+			return d;
+	}
+	return MAXDELAY - 1;
+}
+
+/* Add a worker's tallies (read from fd) to ours. */
+static void
+tally_merge(int fd)
+{
+	struct tally	 in[N_MAX][N_CHANGES];
+	struct tally	*a, *b;
+	size_t		 got = 0;
+	ssize_t		 r;
+	int		 ni, d, k;
+	size_t		 ci;
+
+	while (got < sizeof(in)) {
+		r = read(fd, (char *)in + got, sizeof(in) - got);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			fatalx("a worker died");
+		got += (size_t)r;
+	}
+	for (ni = 0; ni < N_MAX; ni++) {
+		for (ci = 0; ci < N_CHANGES; ci++) {
+			a = &tallies[ni][ci];
+			b = &in[ni][ci];
+			a->histories += b->histories;
+			a->null_checks[0] += b->null_checks[0];
+			a->null_checks[1] += b->null_checks[1];
+			a->seconds += b->seconds;
+			a->checks += b->checks;
+			for (d = 0; d < D_MAX; d++) {
+				a->false_alerts[d][0] += b->false_alerts[d][0];
+				a->false_alerts[d][1] += b->false_alerts[d][1];
+				a->detected[d] += b->detected[d];
+				a->within3[d] += b->within3[d];
+				for (k = 0; k < MAXDELAY; k++)
+					a->delay[d][k] += b->delay[d][k];
+			}
+		}
+	}
+}
+
+/* Time check --latest on a bench/store database, in process and by CLI. */
+static void
+time_store(const char *db, const char *pw, int repeat)
+{
+	struct detect_params	 par;
+	struct detect_result	 res;
+	struct store_run	 r;
+	struct store		*st;
+	char			*cause = NULL, *cmd;
+	double			*tin, *tcli, t0, med, lo, hi;
+	int			 i, rc;
+
+	tin = xcalloc((size_t)repeat, sizeof(*tin));
+	tcli = xcalloc((size_t)repeat, sizeof(*tcli));
+	detect_params_default(&par);
+	for (i = 0; i < repeat; i++) {
+		t0 = now();
+		if ((st = store_open(db, &cause)) == NULL)
+			fatalx("%s", cause);
+		if (store_run_latest(st, RUN_COMPLETE, &r) == -1)
+			fatalx("%s: no complete run", db);
+		if (detect_check(st, r.id, &par, &res, &cause) == -1)
+			fatalx("detect_check: %s", cause);
+		tin[i] = now() - t0;
+		if (i == 0)
+			printf("check --latest on %s: run %s, %zu metrics, "
+			    "%zu regressions\n", db, r.label, res.nv,
+			    res.regressions);
+		detect_result_free(&res);
+		store_run_clear(&r);
+		store_close(st);
+	}
+	xasprintf(&cmd, "%s -D %s check --latest >/dev/null", pw, db);
+	for (i = 0; i < repeat; i++) {
+		t0 = now();
+		rc = system(cmd);
+		tcli[i] = now() - t0;
+		if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) > 1) {
+			fprintf(stderr, "bench-detect: \"%s\" failed\n", cmd);
+			tcli[i] = NAN;
+		}
+	}
+	free(cmd);
+	stats_median(tin, (size_t)repeat, &med);
+	stats_minmax(tin, (size_t)repeat, &lo, &hi);
+	printf("  in process (open, check, close)  median %7.1f ms  "
+	    "min %7.1f ms  (%d times)\n", med * 1e3, lo * 1e3, repeat);
+	if (stats_median(tcli, (size_t)repeat, &med) == 0) {
+		stats_minmax(tcli, (size_t)repeat, &lo, &hi);
+		printf("  %s check --latest  median %7.1f ms  min %7.1f "
+		    "ms  (goal < 250 ms)\n", pw, med * 1e3, lo * 1e3);
+	}
+	free(tin);
+	free(tcli);
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: detect [-h HISTORIES] [-i ITERATIONS] "
+	    "[-j JOBS] [-s SEED] [-t NOISE,CHANGE,HISTORY]\n"
+	    "              [-a ALPHA] [-c CLIP] [-f FLOOR] [-N RUNS] "
+	    "[-W WINDOW] [-A 0|1]\n"
+	    "       detect -S DB [-p PERFWATCH] [-r REPEAT]\n");
+	exit(64);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct detect_params	 par;
+	struct tally		*t;
+	const char		*db = NULL, *pw = "build/bin/perfwatch";
+	double			 sd[N_MAX], t0, elapsed, rate, secs = 0;
+	unsigned long		 seed = 1;
+	long			 h, nh = 40, checks = 0, md;
+	size_t			 ci;
+	pid_t			*pids;
+	int			 ch, jobs = 2, j, ni, d, fds[2], *rfd;
+	int			 repeat = 5, ok_fa = 1, ok_recall = 1, job;
+	char			 cell[64];
+
+	log_init("bench-detect", 1, 0);
+	detect_params_default(&par);
+	while ((ch = getopt(argc, argv, "A:a:c:f:h:i:j:N:n:p:r:S:s:t:W:")) !=
+	    -1) {
+		switch (ch) {
+		case 'A':
+			par.autocorr = atoi(optarg);
+			break;
+		case 'a':
+			par.confirm_alpha = strtod(optarg, NULL);
+			break;
+		case 'c':
+			par.clip = strtod(optarg, NULL);
+			break;
+		case 'f':
+			par.min_change = strtod(optarg, NULL);
+			break;
+		case 'N':
+			par.baseline_runs = (size_t)atol(optarg);
+			break;
+		case 'n':
+			par.noise_runs = (size_t)atol(optarg);
+			break;
+		case 'W':
+			par.window = (size_t)atol(optarg);
+			break;
+		case 'h':
+			nh = atol(optarg);
+			break;
+		case 'i':
+			iterations = atoi(optarg);
+			break;
+		case 'j':
+			jobs = atoi(optarg);
+			break;
+		case 'p':
+			pw = optarg;
+			break;
+		case 'r':
+			repeat = atoi(optarg);
+			break;
+		case 'S':
+			db = optarg;
+			break;
+		case 's':
+			seed = strtoul(optarg, NULL, 10);
+			break;
+		case 't':
+			/* NOISE,CHANGE,HISTORY: replay that one, verbosely. */
+			if (sscanf(optarg, "%d,%zu,%ld", &ni, &ci, &h) != 3 ||
+			    ni < 0 || ni >= N_MAX || ci >= N_CHANGES || h < 0)
+				usage();
+			trace = 1;
+			log_set_verbose(2);
+			setvbuf(stdout, NULL, _IOLBF, 0);
+			break;
+		default:
+			usage();
+		}
+	}
+	if (nh < 1 || iterations < 1 || jobs < 1 || repeat < 1 ||
+	    optind != argc)
+		usage();
+	if (db != NULL) {
+		time_store(db, pw, repeat);
+		return 0;
+	}
+	if (trace) {
+		printf("%s, %s, history %ld\n", noise_names[ni],
+		    changes[ci].name, h);
+		run_history((enum noise)ni, ci, seed * 1000003UL +
+		    (unsigned long)(((long)ni * (long)N_CHANGES + (long)ci) *
+		    nh + h), &par);
+		return 0;
+	}
+	for (ni = 0; ni < N_MAX; ni++)
+		sd[ni] = noise_sd((enum noise)ni, seed + 7919 * (ni + 1));
+
+	printf("bench/detect: %ld histories per case, %d iterations a run, "
+	    "changes after %d-%d runs, %d runs after;\n%d noises x %zu "
+	    "changes; perfwatch defaults (N %zu, floor %g%%, fdr %g, "
+	    "confirm %zu, window %zu, alpha %g, clip %g, noise runs %zu)\n\n",
+	    nh, iterations, WARMUP, WARMUP + SPREAD - 1, AFTER, N_MAX,
+	    N_CHANGES, par.baseline_runs, par.min_change, par.fdr,
+	    par.confirm_runs, par.window, par.confirm_alpha, par.clip,
+	    par.noise_runs);
+	fflush(stdout);
+
+	t0 = now();
+	pids = xcalloc((size_t)jobs, sizeof(*pids));
+	rfd = xcalloc((size_t)jobs, sizeof(*rfd));
+	for (job = 0; job < jobs; job++) {
+		if (pipe(fds) == -1)
+			fatal("pipe");
+		if ((pids[job] = fork()) == -1)
+			fatal("fork");
+		if (pids[job] == 0) {
+			close(fds[0]);
+			j = 0;
+			for (ni = 0; ni < N_MAX; ni++)
+				for (ci = 0; ci < N_CHANGES; ci++)
+					for (h = 0; h < nh; h++, j++) {
+						if (j % jobs != job)
+							continue;
+						run_history((enum noise)ni, ci,
+						    seed * 1000003UL +
+						    (unsigned long)j, &par);
+					}
+			if (write(fds[1], tallies, sizeof(tallies)) !=
+			    (ssize_t)sizeof(tallies))
+				_exit(1);
+			_exit(0);
+		}
+		close(fds[1]);
+		rfd[job] = fds[0];
+	}
+	for (job = 0; job < jobs; job++) {
+		tally_merge(rfd[job]);
+		close(rfd[job]);
+		waitpid(pids[job], NULL, 0);
+	}
+	elapsed = now() - t0;
+
+	printf("false confirmed alerts per 1000 run-checks before the "
+	    "change: settled (runs 31 on, a full\nnoise window) | young "
+	    "(runs 11-30)\n");
+	printf("%-12s %7s %7s %10s %10s %10s | %6s %9s %9s %9s\n", "noise",
+	    "run sd", "checks", detector_names[0], detector_names[1],
+	    detector_names[2], "checks", detector_names[0],
+	    detector_names[1], detector_names[2]);
+	for (ni = 0; ni < N_MAX; ni++) {
+		long	fa[D_MAX][2], nck[2] = { 0, 0 };
+		int	y;
+
+		memset(fa, 0, sizeof(fa));
+		for (ci = 0; ci < N_CHANGES; ci++) {
+			t = &tallies[ni][ci];
+			for (y = 0; y < 2; y++) {
+				nck[y] += t->null_checks[y];
+				for (d = 0; d < D_MAX; d++)
+					fa[d][y] += t->false_alerts[d][y];
+			}
+			checks += t->checks;
+			secs += t->seconds;
+		}
+		printf("%-12s %6.2f%% %7ld", noise_names[ni], sd[ni], nck[1]);
+		for (d = 0; d < D_MAX; d++) {
+			rate = nck[1] > 0 ? 1000.0 * (double)fa[d][1] /
+			    (double)nck[1] : 0;
+			printf(" %10.2f", rate);
+			if (d == D_PERFWATCH && rate > 1)
+				ok_fa = 0;
+		}
+		printf(" | %6ld", nck[0]);
+		for (d = 0; d < D_MAX; d++)
+			printf(" %9.2f", nck[0] > 0 ? 1000.0 *
+			    (double)fa[d][0] / (double)nck[0] : 0);
+		putchar('\n');
+	}
+
+	printf("\nrecall within 3 runs, median delay in runs (first run at "
+	    "the new level = 1); * marks steps\nof at least 3 between-run "
+	    "sds, where the goal is >= 95%%\n");
+	printf("%-12s %-6s %6s  %-15s %-15s %-15s\n", "noise", "step",
+	    "/sd", detector_names[0], detector_names[1], detector_names[2]);
+	for (ni = 0; ni < N_MAX; ni++) {
+		for (ci = 0; ci < N_CHANGES; ci++) {
+			int	req;
+
+			if (changes[ci].kind != C_STEP)
+				continue;
+			t = &tallies[ni][ci];
+			req = fabs(changes[ci].pct) >= 3 * sd[ni];
+			printf("%-12s %-6s %5.1f%s", noise_names[ni],
+			    changes[ci].name, fabs(changes[ci].pct) / sd[ni],
+			    req ? "*" : " ");
+			for (d = 0; d < D_MAX; d++) {
+				rate = 100.0 * (double)t->within3[d] /
+				    (double)t->histories;
+				md = median_delay(t->delay[d]);
+				if (md < 0)
+					snprintf(cell, sizeof(cell), "%5.1f%% (-)",
+					    rate);
+				else
+					snprintf(cell, sizeof(cell),
+					    "%5.1f%% (%ld)", rate, md);
+				printf("  %-15s", cell);
+				if (d == D_PERFWATCH && req && rate < 95)
+					ok_recall = 0;
+			}
+			putchar('\n');
+		}
+	}
+
+	printf("\none-run spikes that ended in a confirmed alert (perfwatch)\n");
+	for (ni = 0; ni < N_MAX; ni++) {
+		printf("%-12s", noise_names[ni]);
+		for (ci = 0; ci < N_CHANGES; ci++) {
+			if (changes[ci].kind != C_SPIKE)
+				continue;
+			t = &tallies[ni][ci];
+			printf("  %s: %ld of %ld", changes[ci].name,
+			    t->detected[D_PERFWATCH], t->histories);
+		}
+		putchar('\n');
+	}
+
+	printf("\n%ld run-checks in %.1f s (%d jobs); detect_check %.2f ms a "
+	    "check on average\n", checks, elapsed, jobs,
+	    checks > 0 ? secs / (double)checks * 1e3 : 0.0);
+	printf("goal: <= 1 false confirmed alert per 1000 run-checks, every "
+	    "noise (settled): %s\n", ok_fa ? "met" : "NOT MET");
+	printf("goal: recall >= 95%% within 3 runs, every step >= 3 sds: %s\n",
+	    ok_recall ? "met" : "NOT MET");
+	free(pids);
+	free(rfd);
+	return 0;
+}

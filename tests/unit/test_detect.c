@@ -1,0 +1,1027 @@
+/*
+ * Unit tests of the verdict engine (detect/detect.c, alert.c, compare.c)
+ * and of its store (store/verdicts.c), on real SQLite files in a
+ * temporary directory: synthetic runs go in through the store API, the
+ * real bonnie and TigerBeetle histories through the importer.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "json.h"
+#include "log.h"
+#include "xmalloc.h"
+#include "detect/detect.h"
+
+static char	tmpdir[] = "/tmp/pw-test-detect.XXXXXX";
+static int	dbn;
+
+/* A store of synthetic runs of one host. */
+struct fix {
+	char		*path;
+	struct store	*st;
+	int64_t		 host;
+	int64_t		 time;		/* lower is better */
+	int64_t		 rate;		/* higher is better */
+	int64_t		 flat;		/* higher is better, never moves */
+	int64_t		 runs[64];
+	size_t		 nruns;
+	unsigned long long rng;
+};
+
+/* A reproducible standard normal deviate (Box-Muller over an LCG). */
+static double
+gauss(struct fix *f)
+{
+	double	u1, u2;
+
+	f->rng = f->rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	u1 = ((double)(f->rng >> 11) + 0.5) / 9007199254740992.0;
+	f->rng = f->rng * 6364136223846793005ULL + 1442695040888963407ULL;
+	u2 = ((double)(f->rng >> 11) + 0.5) / 9007199254740992.0;
+	return sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+}
+
+static void
+fix_open(struct fix *f)
+{
+	char	*cause = NULL;
+
+	memset(f, 0, sizeof(*f));
+	xasprintf(&f->path, "%s/db%d.sqlite", tmpdir, ++dbn);
+	f->st = store_open(f->path, &cause);
+	if (f->st == NULL)
+		print_error("%s\n", cause);
+	assert_non_null(f->st);
+	f->host = store_host_ensure(f->st, "testhost", NULL);
+	f->time = store_metric_ensure(f->st, "sys.pipe", "time", "s",
+	    BETTER_LOWER, &cause);
+	f->rate = store_metric_ensure(f->st, "sys.pipe", "rate", "ops/s",
+	    BETTER_HIGHER, &cause);
+	f->flat = store_metric_ensure(f->st, "disk.seq", "rate", "MB/s",
+	    BETTER_HIGHER, &cause);
+	assert_true(f->host > 0 && f->time > 0 && f->rate > 0 && f->flat > 0);
+	f->rng = 12345;
+}
+
+static void
+fix_close(struct fix *f)
+{
+	store_close(f->st);
+	unlink(f->path);
+	free(f->path);
+}
+
+/*
+ * Add a complete run: five iterations of time at level time_level (1%
+ * noise), of rate at 1000 (1% noise) and of flat at 500 (1% noise).
+ */
+static int64_t
+add_run(struct fix *f, double time_level, double rate_level)
+{
+	struct store_run	 r;
+	char			 label[32], *cause = NULL;
+	int64_t			 id;
+	int			 i;
+
+	memset(&r, 0, sizeof(r));
+	snprintf(label, sizeof(label), "r-%02zu", f->nruns + 1);
+	r.host = f->host;
+	r.label = label;
+	r.trigger = "schedule";
+	r.started = 1700000000 + (int64_t)f->nruns * 86400;
+	r.ended = r.started + 600;
+	r.status = RUN_COMPLETE;
+	assert_int_equal(store_begin(f->st), 0);
+	id = store_run_create(f->st, &r, &cause);
+	assert_true(id > 0);
+	for (i = 1; i <= 5; i++) {
+		assert_int_equal(store_sample_add(f->st, id, f->time, i,
+		    time_level * (1 + 0.01 * gauss(f))), 0);
+		assert_int_equal(store_sample_add(f->st, id, f->rate, i,
+		    rate_level * (1 + 0.01 * gauss(f))), 0);
+		assert_int_equal(store_sample_add(f->st, id, f->flat, i,
+		    500 * (1 + 0.01 * gauss(f))), 0);
+	}
+	assert_int_equal(store_commit(f->st), 0);
+	f->runs[f->nruns++] = id;
+	return id;
+}
+
+/* Check run id with p; fail the test on error. */
+static void
+check(struct fix *f, int64_t id, const struct detect_params *p,
+    struct detect_result *res)
+{
+	char	*cause = NULL;
+
+	if (detect_check(f->st, id, p, res, &cause) == -1)
+		print_error("detect_check: %s\n", cause);
+	assert_non_null(res->v);
+}
+
+/* The verdict of metric id in res. */
+static const struct detect_verdict *
+verdict(const struct detect_result *res, int64_t metric)
+{
+	size_t	i;
+
+	for (i = 0; i < res->nv; i++)
+		if (res->v[i].metric.id == metric)
+			return &res->v[i];
+	fail_msg("no verdict for metric %lld", (long long)metric);
+	return NULL;
+}
+
+/* Count rows of a query with one integer parameter (0: unbound). */
+static long
+count_rows(struct fix *f, const char *sql, int64_t arg)
+{
+	sqlite3		*db;
+	sqlite3_stmt	*stmt;
+	long		 n;
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL),
+	    SQLITE_OK);
+	if (arg != 0)
+		sqlite3_bind_int64(stmt, 1, arg);
+	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+	n = (long)sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+	return n;
+}
+
+/* The alerts of metric on the fixture's host. */
+static size_t
+alerts_of(struct fix *f, int64_t metric, struct store_alert **a)
+{
+	size_t	n = 0;
+
+	assert_int_equal(store_alerts_metric(f->st, f->host, metric, a, &n),
+	    0);
+	return n;
+}
+
+/* A history of n runs at the base levels. */
+static void
+quiet_history(struct fix *f, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		add_run(f, 100, 1000);
+}
+
+/*
+ * A clear step: time 10% slower from run 21.  The first bad run opens a
+ * suspected alert, the next confirms it; the alert names the last good
+ * and the first bad run; outbox rows are written once per change, and
+ * checking the same runs again changes nothing.
+ */
+static void
+test_step_suspected_then_confirmed(void **state)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct store_alert	*a;
+	struct fix		 f;
+	const struct detect_verdict *v;
+	int64_t			 bad, next;
+	size_t			 n, i;
+	long			 before;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	quiet_history(&f, 20);
+	for (i = 0; i < 20; i++) {
+		check(&f, f.runs[i], &p, &res);
+		assert_int_equal(res.nev, 0);
+		detect_result_free(&res);
+	}
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM alerts", 0), 0);
+
+	bad = add_run(&f, 110, 1000);
+	check(&f, bad, &p, &res);
+	v = verdict(&res, f.time);
+	assert_int_equal(v->kind, DETECT_REGRESSION);
+	assert_true(v->change_pct > 8 && v->change_pct < 12);
+	assert_true(v->ci_low > 2 && v->ci_high > v->change_pct);
+	assert_true(v->q < 0.01);
+	assert_int_equal(v->baseline_runs, 10);
+	assert_int_equal(res.regressions, 1);
+	assert_int_equal(res.nev, 1);
+	assert_null(res.ev[0].from);
+	assert_string_equal(res.ev[0].to, ALERT_SUSPECTED);
+	assert_string_equal(res.ev[0].direction, VERDICT_REGRESSION);
+	assert_string_equal(v->alert_state, ALERT_SUSPECTED);
+	detect_result_free(&res);
+
+	next = add_run(&f, 110, 1000);
+	check(&f, next, &p, &res);
+	assert_int_equal(res.nev, 1);
+	assert_string_equal(res.ev[0].from, ALERT_SUSPECTED);
+	assert_string_equal(res.ev[0].to, ALERT_CONFIRMED);
+	assert_true(res.ev[0].change_pct > 8 && res.ev[0].change_pct < 12);
+	/* Judged against the level before the shift, not the suspect run. */
+	v = verdict(&res, f.time);
+	assert_true(v->reference > 98 && v->reference < 102);
+	detect_result_free(&res);
+
+	n = alerts_of(&f, f.time, &a);
+	assert_int_equal(n, 1);
+	assert_string_equal(a[0].state, ALERT_CONFIRMED);
+	assert_int_equal(a[0].first_bad_run, bad);
+	assert_int_equal(a[0].last_good_run, f.runs[19]);
+	assert_int_equal(a[0].opened_run, bad);
+	assert_int_equal(a[0].confirmed_run, next);
+	assert_int_equal(a[0].last_run, next);
+	assert_non_null(a[0].attribution);
+	assert_non_null(strstr(a[0].attribution, "\"label\":\"r-20\""));
+	assert_non_null(strstr(a[0].attribution, "\"label\":\"r-21\""));
+	/* No configured sink: one built-in "log" row per change. */
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM outbox WHERE "
+	    "alert = ?", a[0].id), 2);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM outbox WHERE "
+	    "sink = 'log' AND payload LIKE '%\"state\":\"confirmed\"%' AND "
+	    "payload LIKE '%\"first_bad_run\":\"r-21\"%' AND payload LIKE "
+	    "'%\"last_good_run\":\"r-20\"%'", 0), 1);
+	/* The other metrics stayed quiet. */
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM alerts", 0), 1);
+
+	/* Checking both runs again: same verdicts, no new rows. */
+	before = count_rows(&f, "SELECT count(*) FROM outbox", 0);
+	check(&f, bad, &p, &res);
+	assert_int_equal(res.nev, 0);
+	assert_int_equal(verdict(&res, f.time)->kind, DETECT_REGRESSION);
+	detect_result_free(&res);
+	check(&f, next, &p, &res);
+	assert_int_equal(res.nev, 0);
+	detect_result_free(&res);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM outbox", 0),
+	    before);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM verdicts WHERE "
+	    "run = ?", bad), 3);
+	store_alerts_free(a, n);
+	n = alerts_of(&f, f.time, &a);
+	assert_int_equal(n, 1);
+	assert_string_equal(a[0].state, ALERT_CONFIRMED);
+	assert_int_equal(a[0].last_run, next);
+	store_alerts_free(a, n);
+
+	/* Later runs at the new level update the alert, open no other. */
+	for (i = 0; i < 3; i++) {
+		next = add_run(&f, 110, 1000);
+		check(&f, next, &p, &res);
+		assert_int_equal(res.nev, 0);
+		assert_int_equal(verdict(&res, f.time)->kind,
+		    DETECT_REGRESSION);
+		detect_result_free(&res);
+	}
+	n = alerts_of(&f, f.time, &a);
+	assert_int_equal(n, 1);
+	assert_int_equal(a[0].last_run, next);
+	store_alerts_free(a, n);
+	fix_close(&f);
+}
+
+/*
+ * One wild run (+30%) among normal ones: suspected at most, cleared by
+ * the next run, never confirmed; later runs open nothing.
+ */
+static void
+test_wild_run_cleared(void **state)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct store_alert	*a;
+	struct fix		 f;
+	int64_t			 wild, id;
+	size_t			 n, i;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	quiet_history(&f, 20);
+	for (i = 0; i < 20; i++) {
+		check(&f, f.runs[i], &p, &res);
+		detect_result_free(&res);
+	}
+	wild = add_run(&f, 130, 1000);
+	check(&f, wild, &p, &res);
+	assert_int_equal(verdict(&res, f.time)->kind, DETECT_REGRESSION);
+	assert_int_equal(res.nev, 1);
+	assert_string_equal(res.ev[0].to, ALERT_SUSPECTED);
+	detect_result_free(&res);
+
+	id = add_run(&f, 100, 1000);
+	check(&f, id, &p, &res);
+	assert_int_equal(verdict(&res, f.time)->kind, DETECT_UNCHANGED);
+	assert_int_equal(res.nev, 1);
+	assert_string_equal(res.ev[0].from, ALERT_SUSPECTED);
+	assert_string_equal(res.ev[0].to, ALERT_RESOLVED);
+	detect_result_free(&res);
+	for (i = 0; i < 5; i++) {
+		id = add_run(&f, 100, 1000);
+		check(&f, id, &p, &res);
+		assert_int_equal(res.nev, 0);
+		assert_int_equal(res.regressions, 0);
+		detect_result_free(&res);
+	}
+	n = alerts_of(&f, f.time, &a);
+	assert_int_equal(n, 1);
+	assert_string_equal(a[0].state, ALERT_RESOLVED);
+	assert_int_equal(a[0].confirmed_run, 0);
+	assert_int_equal(a[0].first_bad_run, wild);
+	store_alerts_free(a, n);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM alerts WHERE "
+	    "confirmed_run IS NOT NULL", 0), 0);
+	fix_close(&f);
+}
+
+/* rate 10% higher (better): an improvement, and not a regression. */
+static void
+test_improvement(void **state)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct store_alert	*a;
+	struct fix		 f;
+	const struct detect_verdict *v;
+	size_t			 n, i;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	quiet_history(&f, 20);
+	for (i = 0; i < 20; i++) {
+		check(&f, f.runs[i], &p, &res);
+		detect_result_free(&res);
+	}
+	check(&f, add_run(&f, 100, 1100), &p, &res);
+	v = verdict(&res, f.rate);
+	assert_int_equal(v->kind, DETECT_IMPROVEMENT);
+	assert_true(v->change_pct > 8 && v->change_pct < 12);
+	assert_int_equal(res.regressions, 0);
+	assert_int_equal(res.improvements, 1);
+	detect_result_free(&res);
+	check(&f, add_run(&f, 100, 1100), &p, &res);
+	assert_int_equal(res.regressions, 0);
+	detect_result_free(&res);
+	n = alerts_of(&f, f.rate, &a);
+	assert_int_equal(n, 1);
+	assert_string_equal(a[0].direction, VERDICT_IMPROVEMENT);
+	assert_string_equal(a[0].state, ALERT_CONFIRMED);
+	store_alerts_free(a, n);
+	fix_close(&f);
+}
+
+/* Two baseline runs are too few: every verdict is inconclusive. */
+static void
+test_inconclusive(void **state)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct store_verdict	*sv;
+	struct fix		 f;
+	size_t			 n, i;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	quiet_history(&f, 2);
+	check(&f, add_run(&f, 150, 500), &p, &res);
+	assert_int_equal(res.nv, 3);
+	assert_int_equal(res.inconclusive, 3);
+	assert_int_equal(res.regressions, 0);
+	for (i = 0; i < res.nv; i++) {
+		assert_int_equal(res.v[i].kind, DETECT_INCONCLUSIVE);
+		assert_int_equal(res.v[i].baseline_runs, 2);
+		assert_true(isnan(res.v[i].p));
+	}
+	/* The change is still measured against the two runs. */
+	assert_true(verdict(&res, f.time)->change_pct > 45);
+	assert_int_equal(res.nev, 0);
+	assert_int_equal(store_verdicts_get(f.st, f.runs[2], &sv, &n), 0);
+	assert_int_equal(n, 3);
+	for (i = 0; i < n; i++) {
+		assert_string_equal(sv[i].verdict, VERDICT_INCONCLUSIVE);
+		assert_true(isnan(sv[i].p) && isnan(sv[i].q));
+		assert_string_equal(sv[i].baseline, DETECT_ROLLING);
+	}
+	store_verdicts_free(sv, n);
+	detect_result_free(&res);
+	fix_close(&f);
+}
+
+/*
+ * The stored q values are the Benjamini-Hochberg adjustment of the
+ * stored p values across the run's metrics.
+ */
+static void
+test_bh_q_stored(void **state)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct store_verdict	*sv;
+	struct fix		 f;
+	double			 pv[3], qv[3];
+	size_t			 n, i;
+	int64_t			 id;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	quiet_history(&f, 15);
+	id = add_run(&f, 104, 1020);
+	check(&f, id, &p, &res);
+	detect_result_free(&res);
+	assert_int_equal(store_verdicts_get(f.st, id, &sv, &n), 0);
+	assert_int_equal(n, 3);
+	for (i = 0; i < n; i++) {
+		pv[i] = sv[i].p;
+		assert_true(sv[i].p > 0 && sv[i].p <= 1);
+		assert_true(sv[i].q >= sv[i].p);
+		assert_true(!isnan(sv[i].current) && !isnan(sv[i].reference));
+		assert_true(sv[i].noise > 0);
+		assert_int_equal(sv[i].baseline_runs, 10);
+	}
+	assert_int_equal(stats_bh(pv, 3, qv), 0);
+	for (i = 0; i < n; i++)
+		assert_true(fabs(sv[i].q - qv[i]) <= 1e-12 * qv[i]);
+	/* The 4% step is significant, the others not. */
+	for (i = 0; i < n; i++) {
+		if (sv[i].metric == f.time) {
+			assert_string_equal(sv[i].verdict, VERDICT_REGRESSION);
+			assert_true(sv[i].q < 0.05);
+			assert_true(sv[i].change_pct > 2.5 &&
+			    sv[i].change_pct < 5.5);
+		} else if (sv[i].metric == f.flat)
+			assert_string_equal(sv[i].verdict, VERDICT_UNCHANGED);
+	}
+	store_verdicts_free(sv, n);
+	fix_close(&f);
+}
+
+/*
+ * Configured sinks get the changes their min_state asks for, the
+ * built-in log sink every change unless a log sink is configured.
+ */
+static void
+test_outbox_sinks(void **state)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct fix		 f;
+	size_t			 i;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	p.nsinks = 2;
+	p.sinks = xcalloc(2, sizeof(*p.sinks));
+	p.sinks[0].name = xstrdup("mail");
+	p.sinks[0].type = xstrdup("email");
+	p.sinks[0].min_state = DETECT_LEVEL_CONFIRMED;
+	p.sinks[1].name = xstrdup("hook");
+	p.sinks[1].type = xstrdup("webhook");
+	p.sinks[1].min_state = DETECT_LEVEL_SUSPECTED;
+	quiet_history(&f, 20);
+	for (i = 0; i < 20; i++) {
+		check(&f, f.runs[i], &p, &res);
+		detect_result_free(&res);
+	}
+	check(&f, add_run(&f, 115, 1000), &p, &res);
+	detect_result_free(&res);
+	/* Suspected: the hook and the log, not the mail. */
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM outbox", 0), 2);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM outbox WHERE "
+	    "sink = 'mail'", 0), 0);
+	check(&f, add_run(&f, 115, 1000), &p, &res);
+	detect_result_free(&res);
+	/* Confirmed: all three. */
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM outbox", 0), 5);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM outbox WHERE "
+	    "sink = 'mail' AND payload LIKE '%\"state\":\"confirmed\"%'", 0),
+	    1);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM outbox WHERE "
+	    "sink = 'hook'", 0), 2);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM outbox WHERE "
+	    "sink = 'log'", 0), 2);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM outbox WHERE "
+	    "next_attempt > 0 AND delivered_at IS NULL AND attempts = 0", 0),
+	    5);
+	detect_params_clear(&p);
+	fix_close(&f);
+}
+
+/*
+ * A pinned baseline: runs 1-5 at the old level are pinned; the rolling
+ * baseline has moved 10% on and sees nothing, the pinned one sees the
+ * regression.  As a one-off (--baseline) it advances no alert; as the
+ * baseline in use it does.
+ */
+static void
+test_pinned_baseline(void **state)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct fix		 f;
+	char			*cause = NULL, *name = NULL;
+	const struct detect_verdict *v;
+	int64_t			 id;
+	size_t			 i;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	quiet_history(&f, 5);
+	for (i = 0; i < 15; i++)
+		add_run(&f, 110, 1000);
+	assert_int_equal(store_baseline_set(f.st, "old", f.runs, 5, 1700000000,
+	    &cause), 0);
+	id = f.runs[19];
+
+	check(&f, id, &p, &res);
+	assert_string_equal(res.baseline, DETECT_ROLLING);
+	assert_int_equal(verdict(&res, f.time)->kind, DETECT_UNCHANGED);
+	detect_result_free(&res);
+
+	p.baseline = xstrdup("old");
+	check(&f, id, &p, &res);
+	assert_string_equal(res.baseline, "old");
+	assert_int_equal(res.alerts, 0);
+	v = verdict(&res, f.time);
+	assert_int_equal(v->kind, DETECT_REGRESSION);
+	assert_int_equal(v->baseline_runs, 5);
+	assert_true(v->change_pct > 8 && v->change_pct < 12);
+	assert_int_equal(res.nev, 0);
+	detect_result_free(&res);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM verdicts WHERE "
+	    "baseline = 'old' AND verdict = 'regression'", 0), 1);
+	free(p.baseline);
+	p.baseline = NULL;
+
+	/* "baseline use old": the baseline in use, alerts advance. */
+	assert_int_equal(store_setting_set(f.st, DETECT_SETTING_BASELINE,
+	    "old"), 0);
+	assert_int_equal(detect_baseline_in_use(f.st, &p, &name), 0);
+	assert_string_equal(name, "old");
+	free(name);
+	check(&f, id, &p, &res);
+	assert_string_equal(res.baseline, "old");
+	assert_int_equal(res.alerts, 1);
+	/* The runs before it are off the pinned level too: confirmed. */
+	assert_int_equal(res.nev, 1);
+	assert_null(res.ev[0].from);
+	assert_string_equal(res.ev[0].to, ALERT_CONFIRMED);
+	assert_string_equal(res.ev[0].direction, VERDICT_REGRESSION);
+	detect_result_free(&res);
+
+	/* A baseline that does not exist is an error, nothing written. */
+	p.baseline = xstrdup("nope");
+	assert_int_equal(detect_check(f.st, id, &p, &res, &cause), -1);
+	assert_non_null(strstr(cause, "no baseline \"nope\""));
+	free(cause);
+	detect_params_clear(&p);
+	fix_close(&f);
+}
+
+/* Confirm a step on time in a fresh fixture; returns the alert id. */
+static int64_t
+confirmed_step(struct fix *f, const struct detect_params *p)
+{
+	struct detect_result	 res;
+	struct store_alert	*a;
+	int64_t			 id;
+	size_t			 i, n;
+
+	quiet_history(f, 20);
+	for (i = 0; i < 20; i++) {
+		check(f, f->runs[i], p, &res);
+		detect_result_free(&res);
+	}
+	for (i = 0; i < 2; i++) {
+		check(f, add_run(f, 112, 1000), p, &res);
+		detect_result_free(&res);
+	}
+	n = alerts_of(f, f->time, &a);
+	assert_int_equal(n, 1);
+	assert_string_equal(a[0].state, ALERT_CONFIRMED);
+	id = a[0].id;
+	store_alerts_free(a, n);
+	return id;
+}
+
+/*
+ * Acknowledging: the alert is acknowledged with an outbox row, twice is
+ * an error; the new level is accepted, later runs open no new alert.
+ */
+static void
+test_ack(void **state)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct store_alert	 a;
+	struct fix		 f;
+	char			*cause = NULL;
+	int64_t			 id;
+	long			 rows;
+	size_t			 i;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	id = confirmed_step(&f, &p);
+	rows = count_rows(&f, "SELECT count(*) FROM outbox", 0);
+	assert_int_equal(detect_alert_ack(f.st, id, &p, &cause), 0);
+	assert_int_equal(store_alert_get(f.st, id, &a), 0);
+	assert_string_equal(a.state, ALERT_ACKNOWLEDGED);
+	store_alert_clear(&a);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM outbox", 0),
+	    rows + 1);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM outbox WHERE "
+	    "payload LIKE '%\"state\":\"acknowledged\"%' AND payload LIKE "
+	    "'%\"previous\":\"confirmed\"%'", 0), 1);
+	assert_int_equal(detect_alert_ack(f.st, id, &p, &cause), -1);
+	assert_non_null(strstr(cause, "acknowledged already"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(detect_alert_ack(f.st, 999, &p, &cause), -1);
+	assert_non_null(strstr(cause, "no alert 999"));
+	free(cause);
+
+	/* The accepted level is the baseline now: nothing new opens. */
+	for (i = 0; i < 6; i++) {
+		check(&f, add_run(&f, 112, 1000), &p, &res);
+		assert_int_equal(res.nev, 0);
+		assert_int_equal(res.regressions, 0);
+		assert_int_equal(verdict(&res, f.time)->kind, i == 0 ?
+		    DETECT_INCONCLUSIVE : DETECT_UNCHANGED);
+		if (i > 0)
+			assert_true(verdict(&res, f.time)->reference > 110);
+		detect_result_free(&res);
+	}
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM alerts", 0), 1);
+	fix_close(&f);
+}
+
+/* Back to the old level for two runs: the confirmed alert resolves. */
+static void
+test_resolve(void **state)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct store_alert	 a;
+	struct fix		 f;
+	int64_t			 id, last;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	id = confirmed_step(&f, &p);
+	check(&f, add_run(&f, 100, 1000), &p, &res);
+	assert_int_equal(res.nev, 0);
+	detect_result_free(&res);
+	last = add_run(&f, 100, 1000);
+	check(&f, last, &p, &res);
+	assert_int_equal(res.nev, 1);
+	assert_string_equal(res.ev[0].from, ALERT_CONFIRMED);
+	assert_string_equal(res.ev[0].to, ALERT_RESOLVED);
+	detect_result_free(&res);
+	assert_int_equal(store_alert_get(f.st, id, &a), 0);
+	assert_string_equal(a.state, ALERT_RESOLVED);
+	assert_int_equal(a.last_run, last);
+	store_alert_clear(&a);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM outbox WHERE "
+	    "payload LIKE '%\"state\":\"resolved\"%'", 0), 1);
+	/* Deleting a run of the alert deletes it and its outbox rows. */
+	assert_int_equal(store_run_delete(f.st, last), 0);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM alerts", 0), 0);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM outbox", 0), 0);
+	fix_close(&f);
+}
+
+/* Import a bundled example into a fresh store. */
+static struct store *
+import_example(const char *name, char **path)
+{
+	struct store_import_stats stats;
+	struct store	*st;
+	char		*file, *cause = NULL;
+	FILE		*fp;
+
+	xasprintf(path, "%s/db%d.sqlite", tmpdir, ++dbn);
+	assert_non_null(st = store_open(*path, &cause));
+	xasprintf(&file, "etc/examples/%s", name);
+	fp = fopen(file, "r");
+	if (fp == NULL)
+		print_error("%s: %s (run from the top directory)\n", file,
+		    strerror(errno));
+	assert_non_null(fp);
+	if (store_import(st, fp, file, STORE_FORMAT_AUTO, 0, &stats,
+	    &cause) == -1)
+		print_error("%s\n", cause);
+	fclose(fp);
+	free(file);
+	return st;
+}
+
+/* The runs whose label starts with prefix, in a group. */
+static void
+group_of(struct store *st, const char *name, const char *prefix, int from,
+    int to, struct detect_group *g)
+{
+	struct store_run	 r;
+	char			 label[64], *cause = NULL;
+	int			 i;
+
+	memset(g, 0, sizeof(*g));
+	g->name = xstrdup(name);
+	for (i = from; i <= to; i++) {
+		snprintf(label, sizeof(label), "%s%d", prefix, i);
+		assert_int_equal(store_run_resolve(st, label, &r, &cause), 0);
+		g->runs = xreallocarray(g->runs, g->nruns + 1,
+		    sizeof(*g->runs));
+		g->runs[g->nruns++] = r.id;
+		store_run_clear(&r);
+	}
+}
+
+/* The comparison cell of a metric in group gi. */
+static const struct detect_cell *
+cell(const struct detect_comparison *c, const char *metric, size_t gi)
+{
+	size_t	i;
+
+	for (i = 0; i < c->nmetrics; i++)
+		if (strcmp(c->metrics[i].metric, metric) == 0)
+			return &c->cells[i * c->ngroups + gi];
+	fail_msg("no metric %s", metric);
+	return NULL;
+}
+
+/*
+ * The real bonnie data: SCO HTFS against Red Hat shows block write as a
+ * regression of about -64% and block read as an improvement of about
+ * +24%, each with q < 0.01; Red Hat split in two halves shows nothing.
+ */
+static void
+test_bonnie(void **state)
+{
+	struct detect_params	 p;
+	struct detect_comparison cmp;
+	struct detect_result	 res;
+	struct detect_group	 g[2];
+	struct store		*st;
+	const struct detect_cell *c;
+	const struct detect_verdict *v;
+	struct store_run	 r;
+	char			*path, *cause = NULL, label[64];
+	size_t			 i;
+	int			 k;
+
+	(void)state;
+	st = import_example("bonnie-linux-vs-sco.csv", &path);
+	detect_params_default(&p);
+	group_of(st, "redhat", "redhat-6.2-ext2-", 1, 7, &g[0]);
+	group_of(st, "htfs", "sco-5.05-htfs-", 1, 9, &g[1]);
+	assert_int_equal(detect_compare(st, g, 2, &p, &cmp, &cause), 0);
+	assert_int_equal(cmp.nmetrics, 12);
+	c = cell(&cmp, "write_kps", 1);
+	assert_int_equal(c->test, DETECT_TEST_RUNS);
+	assert_int_equal(c->kind, DETECT_REGRESSION);
+	/* medians 6467 / 18116 - 1 */
+	assert_true(fabs(c->change_pct - (6467.0 / 18116 - 1) * 100) < 1e-9);
+	assert_true(c->shift_pct < -63 && c->shift_pct > -65.5);
+	assert_true(c->ci_low < c->shift_pct && c->ci_high > c->shift_pct);
+	assert_true(c->ci_high < -60);
+	assert_true(c->q < 0.01);
+	c = cell(&cmp, "read_kps", 1);
+	assert_int_equal(c->kind, DETECT_IMPROVEMENT);
+	assert_true(fabs(c->change_pct - (21566.0 / 17388 - 1) * 100) < 1e-9);
+	assert_true(c->shift_pct > 23 && c->shift_pct < 25);
+	assert_true(c->q < 0.01);
+	assert_int_equal(cmp.nindex, 1);
+	assert_null(cmp.index[0].workload);
+	assert_int_equal(cmp.index[0].metrics, 12);
+	assert_true(fabs(cmp.index[0].value[0] - 1000) < 1e-9);
+	assert_true(cmp.index[0].value[1] > 700 && cmp.index[0].value[1] < 950);
+	detect_comparison_free(&cmp);
+	for (i = 0; i < 2; i++) {
+		free(g[i].name);
+		free(g[i].runs);
+	}
+
+	/* A/A: the Red Hat runs in two halves. */
+	group_of(st, "a", "redhat-6.2-ext2-", 1, 3, &g[0]);
+	group_of(st, "b", "redhat-6.2-ext2-", 4, 7, &g[1]);
+	assert_int_equal(detect_compare(st, g, 2, &p, &cmp, &cause), 0);
+	for (i = 0; i < cmp.nmetrics; i++) {
+		c = &cmp.cells[i * 2 + 1];
+		assert_int_equal(c->test, DETECT_TEST_RUNS);
+		assert_int_equal(c->kind, DETECT_UNCHANGED);
+		assert_true(c->q > 0.05);
+	}
+	detect_comparison_free(&cmp);
+
+	/* The same through check, each SCO HTFS run against pinned Red Hat. */
+	for (i = 0; i < 2; i++) {
+		free(g[i].name);
+		free(g[i].runs);
+	}
+	group_of(st, "redhat", "redhat-6.2-ext2-", 1, 7, &g[0]);
+	assert_int_equal(store_baseline_set(st, "redhat", g[0].runs,
+	    g[0].nruns, 1, &cause), 0);
+	p.baseline = xstrdup("redhat");
+	for (k = 1; k <= 9; k++) {
+		snprintf(label, sizeof(label), "sco-5.05-htfs-%d", k);
+		assert_int_equal(store_run_resolve(st, label, &r, &cause), 0);
+		assert_int_equal(detect_check(st, r.id, &p, &res, &cause), 0);
+		store_run_clear(&r);
+		v = NULL;
+		for (i = 0; i < res.nv; i++)
+			if (strcmp(res.v[i].metric.metric, "write_kps") == 0)
+				v = &res.v[i];
+		assert_non_null(v);
+		assert_int_equal(v->kind, DETECT_REGRESSION);
+		assert_true(v->change_pct < -63 && v->change_pct > -65.5);
+		assert_true(v->q < 0.01);
+		for (i = 0; i < res.nv; i++)
+			if (strcmp(res.v[i].metric.metric, "read_kps") == 0)
+				v = &res.v[i];
+		assert_int_equal(v->kind, DETECT_IMPROVEMENT);
+		assert_true(v->change_pct > 23.5 && v->change_pct < 24.5);
+		assert_true(v->q < 0.01);
+		detect_result_free(&res);
+	}
+	free(p.baseline);
+	p.baseline = NULL;
+
+	/*
+	 * A/A through check: runs 5-7 against pinned runs 1-4.  No
+	 * regression; one improvement, which is in the data: run 6 spent
+	 * 0.8 %CPU seeking where the others spent 1.3 to 1.5.
+	 */
+	free(g[0].runs);
+	free(g[0].name);
+	group_of(st, "first", "redhat-6.2-ext2-", 1, 4, &g[0]);
+	assert_int_equal(store_baseline_set(st, "first", g[0].runs,
+	    g[0].nruns, 1, &cause), 0);
+	p.baseline = xstrdup("first");
+	for (k = 5; k <= 7; k++) {
+		snprintf(label, sizeof(label), "redhat-6.2-ext2-%d", k);
+		assert_int_equal(store_run_resolve(st, label, &r, &cause), 0);
+		assert_int_equal(detect_check(st, r.id, &p, &res, &cause), 0);
+		store_run_clear(&r);
+		assert_int_equal(res.nv, 12);
+		assert_int_equal(res.regressions, 0);
+		assert_int_equal(res.improvements, k == 6 ? 1 : 0);
+		for (i = 0; k == 6 && i < res.nv; i++)
+			if (res.v[i].kind == DETECT_IMPROVEMENT)
+				assert_string_equal(res.v[i].metric.metric,
+				    "seeks_cpu");
+		detect_result_free(&res);
+	}
+	free(g[0].name);
+	free(g[0].runs);
+	detect_params_clear(&p);
+	store_close(st);
+	unlink(path);
+	free(path);
+}
+
+/*
+ * The TigerBeetle history: steps at r-0016 and r-0072; anything else
+ * reported is a spike (r-0011 is one).
+ */
+static void
+test_tigerbeetle_changes(void **state)
+{
+	struct detect_change	*ch;
+	struct store		*st;
+	char			*path, *cause = NULL;
+	size_t			 n, i;
+	int			 s16 = 0, s72 = 0;
+
+	(void)state;
+	st = import_example("tigerbeetle-otava.csv", &path);
+	assert_int_equal(detect_changes(st, NULL, NULL, NULL, NULL, &ch, &n,
+	    &cause), 0);
+	assert_true(n >= 2);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(ch[i].history, 365);
+		if (ch[i].cp.kind == CP_STEP) {
+			if (strcmp(ch[i].run, "r-0016") == 0) {
+				s16 = 1;
+				assert_true(ch[i].cp.change_pct < -10);
+			} else if (strcmp(ch[i].run, "r-0072") == 0) {
+				s72 = 1;
+				assert_true(ch[i].cp.change_pct > 15);
+			} else
+				fail_msg("unexpected step at %s", ch[i].run);
+		} else if (strcmp(ch[i].run, "r-0011") == 0 ||
+		    strcmp(ch[i].run, "r-0012") == 0)
+			assert_true(ch[i].cp.length <= 2);
+	}
+	assert_true(s16 && s72);
+	detect_changes_free(ch, n);
+	/* Filters: a metric that does not exist has no changes. */
+	assert_int_equal(detect_changes(st, NULL, "nope", NULL, NULL, &ch, &n,
+	    &cause), 0);
+	assert_int_equal(n, 0);
+	store_close(st);
+	unlink(path);
+	free(path);
+}
+
+/* Named baselines: replace, list in name order, delete. */
+static void
+test_baseline_store(void **state)
+{
+	struct store_baseline	 b, *bs;
+	struct fix		 f;
+	char			*cause = NULL;
+	int64_t			 bad[1] = { 999999 };
+	size_t			 n;
+
+	(void)state;
+	fix_open(&f);
+	quiet_history(&f, 4);
+	assert_int_equal(store_baseline_set(f.st, "zeta", f.runs, 2, 5,
+	    &cause), 0);
+	assert_int_equal(store_baseline_set(f.st, "alpha", f.runs + 1, 3, 6,
+	    &cause), 0);
+	assert_int_equal(store_baseline_set(f.st, "zeta", f.runs + 3, 1, 7,
+	    &cause), 0);
+	assert_int_equal(store_baselines_list(f.st, &bs, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(bs[0].name, "alpha");
+	assert_int_equal(bs[0].nruns, 3);
+	assert_int_equal(bs[0].runs[0], f.runs[1]);
+	assert_string_equal(bs[1].name, "zeta");
+	assert_int_equal(bs[1].nruns, 1);
+	assert_int_equal(bs[1].created, 7);
+	store_baselines_free(bs, n);
+	assert_int_equal(store_baseline_set(f.st, "broken", bad, 1, 8, &cause),
+	    -1);
+	assert_non_null(cause);
+	free(cause);
+	assert_int_equal(store_baseline_get(f.st, "broken", &b), -1);
+	assert_int_equal(store_baseline_delete(f.st, "zeta"), 0);
+	assert_int_equal(store_baseline_delete(f.st, "zeta"), -1);
+	assert_int_equal(store_baseline_get(f.st, "alpha", &b), 0);
+	assert_int_equal(b.nruns, 3);
+	store_baseline_clear(&b);
+	fix_close(&f);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	if (mkdtemp(tmpdir) == NULL)
+		return -1;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	return rmdir(tmpdir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_step_suspected_then_confirmed),
+		cmocka_unit_test(test_wild_run_cleared),
+		cmocka_unit_test(test_improvement),
+		cmocka_unit_test(test_inconclusive),
+		cmocka_unit_test(test_bh_q_stored),
+		cmocka_unit_test(test_outbox_sinks),
+		cmocka_unit_test(test_pinned_baseline),
+		cmocka_unit_test(test_ack),
+		cmocka_unit_test(test_resolve),
+		cmocka_unit_test(test_bonnie),
+		cmocka_unit_test(test_tigerbeetle_changes),
+		cmocka_unit_test(test_baseline_store),
+	};
+
+	log_init("test_detect", 1, 0);
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
