@@ -3,8 +3,8 @@
  * by `perfwatch notify flush --json` (notify/), started as a child after
  * each battery, at start-up, and when its report says a retry falls due
  * (next_due_epoch).  One flush at a time; a request during a flush runs
- * another one after it.  Nothing runs when the configuration has no
- * [sink] section.
+ * another one after it.  It runs even without a [sink] section: the
+ * built-in log sink has rows too, and they must not pile up.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +87,7 @@ notifier_kick(struct daemon *d)
 	char	*argv[10];
 	int	 i = 0;
 
-	if (d->stopping || config_sections(d->cfg, "sink", 0) == NULL)
+	if (d->stopping)
 		return;
 	if (d->notify_timer == NULL)
 		d->notify_timer = evtimer_new(d->base, notifier_timer, d);
