@@ -250,14 +250,15 @@ alert_confirms(const struct detect_params *p, const struct detect_pool *pl,
     int sign)
 {
 	if (pl->ok)
-		log_debug("pooled %zu runs from #%zu: t %.2f p %.3g (resampled "
-		    "%.3g) q %.3g %sprecedented change %+.2f%% [%+.2f, %+.2f] sign %d/%d",
-		    pl->m, pl->start, pl->t, pl->p, pl->p_resample, pl->q,
-		    pl->unprecedented ? "un" : "",
+		log_debug("pooled %zu runs from #%zu: t %.2f p %.3g "
+		    "(resampled %.3g) q %.3g, %sprecedented, %sin the tail, "
+		    "change %+.2f%% [%+.2f, %+.2f], sign %d/%d", pl->m,
+		    pl->start, pl->t, pl->p, pl->p_resample, pl->q,
+		    pl->unprecedented ? "un" : "", pl->in_tail ? "" : "not ",
 		    pl->change_pct, pl->ci_low, pl->ci_high, pl->sign,
 		    pl->latest_sign);
 	return sign != 0 && pl->ok && pl->m >= p->confirm_runs &&
-	    pl->q <= p->confirm_alpha && pl->unprecedented &&
+	    pl->q <= p->confirm_alpha && pl->unprecedented && pl->in_tail &&
 	    pl->relevant && pl->sign == sign && pl->latest_sign == sign;
 }
 

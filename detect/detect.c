@@ -119,6 +119,9 @@
 /* Fewest baseline runs for a verdict. */
 #define DETECT_MIN_BASE	3
 
+/* The baseline quantile a stretch's median run must pass. */
+#define DETECT_TAIL		0.95
+
 /* How much more than the clip a run may weigh, relative to the others. */
 #define DETECT_CLIP_RATIO	2
 
@@ -689,6 +692,7 @@ detect_pool_runs(const struct detect_base *b, struct detect_runstat *const *br,
     double floor_pct, struct detect_pool *pl)
 {
 	double	d, su, sd_sum = 0, m, scale, tq, mean, half, ubar, ub, *y, *u;
+	double	q95, mid;
 	size_t	i, j;
 
 	memset(pl, 0, sizeof(*pl));
@@ -761,6 +765,26 @@ detect_pool_runs(const struct detect_base *b, struct detect_runstat *const *br,
 		ub = detect_clip_sum(u, pl->m, clip);
 		if (pl->sign * (ub / m) >= pl->sign * ubar)
 			pl->unprecedented = 0;
+	}
+
+	/*
+	 * And is it off the baseline's runs themselves?  Its median run must
+	 * lie beyond the 95th percentile of their shares: a slow mode that
+	 * the baseline has held before, however many runs in a row, is not
+	 * a new level.  Under any noise of exchangeable runs this alone is
+	 * rare (two of three runs beyond the 95th percentile: under 1%).
+	 */
+	pl->in_tail = 0;
+	if (pl->sign != 0 && b->k > 0) {
+		y = xreallocarray(NULL, b->k, sizeof(*y));
+		for (i = 0; i < b->k; i++)
+			y[i] = pl->sign * detect_share(b, br[i]);
+		for (i = 0; i < pl->m; i++)
+			u[i] = pl->sign * detect_share(b, &rs[from + i]);
+		if (stats_quantile(y, b->k, DETECT_TAIL, &q95) == 0 &&
+		    stats_median(u, pl->m, &mid) == 0)
+			pl->in_tail = mid > q95;
+		free(y);
 	}
 	free(u);
 	pl->ok = 1;

@@ -49,6 +49,8 @@ struct detect_pool {
 	double		 q;		/* BH over the run's metrics */
 	int		 unprecedented;	/* beyond every stretch of as many
 					   runs in the baseline */
+	int		 in_tail;	/* its median run beyond the baseline
+					   runs' 95th percentile */
 	double		 change_pct;	/* unclipped mean change */
 	double		 ci_low;
 	double		 ci_high;

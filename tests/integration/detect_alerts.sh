@@ -1,0 +1,84 @@
+#!/bin/sh
+# An alert's life through the real binary: a history of 20 quiet runs and
+# a 15% step, checked run by run.  The first bad run is suspected (exit
+# 1), the next confirms; alerts lists it with the last good and first bad
+# runs; checking again changes nothing (same outbox rows); ack; a run
+# without a change exits 0.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# Deterministic noise: 5 iterations a run, about 1% apart.
+awk 'BEGIN {
+	print "run,time,workload,metric,value,unit,better,host,iteration"
+	s = 7
+	for (r = 1; r <= 24; r++) {
+		level = (r >= 21 && r <= 22) ? 115 : 100
+		if (r >= 23) level = 100
+		for (i = 1; i <= 5; i++) {
+			s = (s * 1103515245 + 12345) % 2147483648
+			v = level * (1 + 0.02 * (s / 2147483648 - 0.5))
+			printf "r-%02d,%d,sys.pipe,time,%.4f,s,lower,box,%d\n",
+			    r, 1700000000 + r * 86400, v, i
+			printf "r-%02d,%d,sys.pipe,rate,%.4f,ops/s,higher,box,%d\n",
+			    r, 1700000000 + r * 86400, 1000 + (i % 3), i
+		}
+	}
+}' >"$T/hist.csv"
+pw import "$T/hist.csv" >/dev/null
+
+for r in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20; do
+	pw check "r-$r" >"$T/out" || fail "r-$r: exit $?: $(cat "$T/out")"
+done
+expect_match "$(pw alerts)" "no open alerts"
+
+rc=0; pw check r-21 >"$T/out" || rc=$?
+[ "$rc" -eq 1 ] || fail "r-21 exited $rc"
+expect_match "$(cat "$T/out")" "alert #1 sys.pipe time: new -> suspected"
+line=$(grep ' time ' "$T/out")
+expect_match "$line" "regression"
+expect_match "$line" "#1 suspected"
+
+rc=0; pw check r-22 >"$T/out" || rc=$?
+[ "$rc" -eq 1 ] || fail "r-22 exited $rc"
+expect_match "$(cat "$T/out")" "alert #1 sys.pipe time: suspected -> confirmed"
+
+pw alerts --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert len(d) == 1, d
+a = d[0]
+assert a["state"] == "confirmed" and a["direction"] == "regression", a
+assert a["first_bad_run"] == "r-21" and a["last_good_run"] == "r-20", a
+assert a["last_run"] == "r-22" and 13 < a["change_pct"] < 17, a
+assert a["attribution"]["first_bad_run"]["label"] == "r-21", a
+'
+outbox() {
+	python3 -c 'import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute(
+    "select count(*) from outbox").fetchone()[0])' "$PERFWATCH_DB"
+}
+[ "$(outbox)" -eq 2 ] || fail "outbox has $(outbox) rows, not 2"
+
+# Checking again: the same verdicts, no alert change, no new row.
+rc=0; pw check r-21 >"$T/out" || rc=$?
+[ "$rc" -eq 1 ] || fail "r-21 again exited $rc"
+grep -q 'alert #' "$T/out" && fail "re-check changed an alert: $(cat "$T/out")"
+[ "$(outbox)" -eq 2 ] || fail "re-check queued rows: $(outbox)"
+
+out=$(pw alerts ack 1)
+expect_match "$out" "alert #1 acknowledged"
+expect_match "$(pw alerts)" "acknowledged"
+pw alerts ack 1 2>/dev/null && fail "acknowledged twice"
+[ "$(outbox)" -eq 3 ] || fail "ack queued $(outbox) rows, not 3"
+pw alerts --all --csv | grep -q '^1,acknowledged,regression,sys.pipe,time,' ||
+	fail "alerts --csv: $(pw alerts --all --csv)"
+
+# The rate never moved: its verdicts are unchanged throughout.
+pw check --json r-22 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+v = {x["metric"]: x for x in d["verdicts"]}
+assert v["rate"]["verdict"] == "unchanged", v["rate"]
+assert v["time"]["verdict"] == "regression", v["time"]
+'
+pass

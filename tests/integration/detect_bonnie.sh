@@ -1,0 +1,107 @@
+#!/bin/sh
+# The real bonnie data (../shared/data), judged by the real binary: SCO
+# HTFS against Red Hat shows block write as a regression of about -64%
+# and block read as an improvement of about +24%, each with q < 0.01,
+# through compare (groups by glob) and through check against a pinned
+# baseline; the Red Hat runs split in two halves (A/A) show nothing; check
+# --bisect answers 1, 0 and 125.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+src="$PERFWATCH_SHARED/data/bonnie-linux-vs-sco.csv"
+[ -f "$src" ] || fail "missing $src"
+awk -f "$PERFWATCH_TOP/scripts/bonnie2import.awk" "$src" >"$T/bonnie.csv"
+pw import "$T/bonnie.csv" >/dev/null
+
+# Groups by glob: a column per group, a row per metric, and the index.
+out=$(pw compare 'redhat-*' 'sco-5.05-htfs-*')
+line=$(printf '%s\n' "$out" | grep ' write_kps ') || fail "no write_kps: $out"
+expect_match "$line" "-64.3% worse"
+line=$(printf '%s\n' "$out" | grep ' read_kps ') || fail "no read_kps: $out"
+expect_match "$line" "+24.0% better"
+expect_match "$out" "index (12 metrics)"
+
+pw compare --json 'redhat-*' 'sco-5.05-htfs-*' | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [g["name"] for g in d["groups"]] == ["redhat-*", "sco-5.05-htfs-*"]
+assert len(d["groups"][0]["runs"]) == 7 and len(d["groups"][1]["runs"]) == 9
+m = {x["metric"]: x["cells"][1] for x in d["metrics"]}
+w, r = m["write_kps"], m["read_kps"]
+assert w["verdict"] == "regression" and w["test"] == "runs", w
+assert -65 < w["change_pct"] < -63.5 and w["q"] < 0.01, w
+assert r["verdict"] == "improvement", r
+assert 23.5 < r["change_pct"] < 24.5 and r["q"] < 0.01, r
+assert d["index"][0]["values"][0] == 1000
+'
+
+# The named-group form, A/A: nothing.
+pw compare --json 'A=redhat-6.2-ext2-1,redhat-6.2-ext2-2,redhat-6.2-ext2-3' \
+    'B=redhat-6.2-ext2-[4-7]' | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [len(g["runs"]) for g in d["groups"]] == [3, 4]
+for x in d["metrics"]:
+    c = x["cells"][1]
+    assert c["verdict"] == "unchanged" and c["q"] > 0.05, (x["metric"], c)
+'
+
+# check against the pinned Red Hat runs: exit 1 on the regression.
+out=$(pw baseline set rh 'redhat-*')
+expect_match "$out" "baseline rh: 7 runs"
+rc=0
+pw check --baseline rh --json sco-5.05-htfs-1 >"$T/check.json" || rc=$?
+[ "$rc" -eq 1 ] || fail "check exited $rc, not 1"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["baseline"] == "rh" and d["alerts_advanced"] is False
+v = {x["metric"]: x for x in d["verdicts"]}
+assert v["write_kps"]["verdict"] == "regression", v["write_kps"]
+assert -65 < v["write_kps"]["change_pct"] < -63 and v["write_kps"]["q"] < 0.01
+assert v["read_kps"]["verdict"] == "improvement", v["read_kps"]
+assert 23.5 < v["read_kps"]["change_pct"] < 24.5 and v["read_kps"]["q"] < 0.01
+assert v["write_kps"]["baseline_runs"] == 7
+' "$T/check.json"
+out=$(pw check --baseline rh sco-5.05-htfs-9) && fail "no regression found"
+expect_match "$out" "baseline rh (alerts not advanced)"
+line=$(printf '%s\n' "$out" | grep ' write_kps ')
+expect_match "$line" "regression"
+
+# git bisect run's answers: 1 bad, 0 good, 125 cannot tell.
+rc=0; pw check --bisect --baseline rh sco-5.05-htfs-2 >/dev/null || rc=$?
+[ "$rc" -eq 1 ] || fail "bisect on a bad run exited $rc"
+pw check --bisect --baseline rh redhat-6.2-ext2-5 >/dev/null ||
+	fail "bisect on a good run exited $?"
+pw baseline set two redhat-6.2-ext2-1 redhat-6.2-ext2-2 >/dev/null
+rc=0; pw check --bisect --baseline two sco-5.05-htfs-2 >/dev/null || rc=$?
+[ "$rc" -eq 125 ] || fail "bisect with two baseline runs exited $rc"
+rc=0; pw check --bisect --baseline nope sco-5.05-htfs-2 2>/dev/null || rc=$?
+[ "$rc" -ge 128 ] || fail "bisect with a missing baseline exited $rc"
+
+# Baselines: list, use, show, delete.
+out=$(pw baseline list)
+expect_match "$out" "in use: rolling"
+expect_match "$out" "rh       7"
+pw baseline use rh >/dev/null
+out=$(pw baseline list)
+expect_match "$out" "in use: rh"
+out=$(pw baseline show rh)
+expect_match "$out" "compaq-ml350:redhat-6.2-ext2-7"
+line=$(printf '%s\n' "$out" | grep ' write_kps ')
+expect_match "$line" "18116"
+# With rh in use, a plain check judges against it and exits 1.
+rc=0; pw check sco-5.05-htfs-3 >"$T/out" || rc=$?
+[ "$rc" -eq 1 ] || fail "check with rh in use exited $rc"
+expect_match "$(cat "$T/out")" "baseline rh"
+pw baseline delete rh >/dev/null
+expect_match "$(pw baseline list)" "in use: rolling"
+pw baseline show rh 2>/dev/null && fail "deleted baseline still shown"
+
+# Two single runs: side by side, no test on one iteration each.
+out=$(pw compare redhat-6.2-ext2-1 sco-5.05-htfs-1)
+line=$(printf '%s\n' "$out" | grep ' write_kps ')
+expect_match "$line" "19004"
+expect_match "$line" "6589 -65.3%"
+case "$line" in *worse*) fail "one-iteration runs were tested: $line" ;; esac
+pass

@@ -1,0 +1,42 @@
+#!/bin/sh
+# The real TigerBeetle history (Apache Otava's test data), through the
+# real binary: perfwatch changes reports the steps at r-0016 and r-0072,
+# and whatever else it reports is a spike of one or two runs (r-0011 is).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+src="$PERFWATCH_SHARED/data/tigerbeetle-otava.csv"
+[ -f "$src" ] || fail "missing $src"
+pw import "$src" >/dev/null
+
+out=$(pw changes)
+line=$(printf '%s\n' "$out" | grep ' r-0016 ') || fail "no r-0016: $out"
+expect_match "$line" " step "
+line=$(printf '%s\n' "$out" | grep ' r-0072 ') || fail "no r-0072: $out"
+expect_match "$line" " step "
+
+pw changes --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+steps = [c["run"] for c in d if c["kind"] == "step"]
+assert steps == ["r-0016", "r-0072"], steps
+for c in d:
+    if c["kind"] == "spike":
+        assert c["runs"] <= 2, c
+s16 = [c for c in d if c["run"] == "r-0016"][0]
+assert -12.5 < s16["change_pct"] < -10.5 and s16["p"] < 0.01, s16
+s72 = [c for c in d if c["run"] == "r-0072"][0]
+assert s72["change_pct"] > 15 and s72["runs"] == 294, s72
+'
+
+# Filters and a lower floor: the smaller shifts appear, the two remain.
+pw changes --workload tigerbeetle.demo --metric value --min-change 2 --json |
+    python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+steps = [c["run"] for c in d if c["kind"] == "step"]
+assert "r-0016" in steps and "r-0072" in steps and len(steps) > 2, steps
+'
+out=$(pw changes --metric nothing-like-this)
+expect_match "$out" "no change points"
+pass
