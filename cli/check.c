@@ -73,6 +73,178 @@ check_params(struct cli *c, struct detect_params *p)
 		detect_params_config(p, c->cfg);
 }
 
+/* The result of a check as JSON; "alerts" lists every open alert. */
+static json_t *
+check_result_json(const struct detect_result *r)
+{
+	const struct detect_verdict	*v;
+	const struct detect_event	*e;
+	json_t				*o, *arr, *vo, *al;
+	size_t				 i;
+
+	o = pwjson_object();
+	pwjson_set_str(o, "run", r->run.label);
+	pwjson_set_str(o, "host", r->run.host_name);
+	pwjson_set_str(o, "baseline", r->baseline);
+	pwjson_set_bool(o, "alerts_advanced", r->alerts);
+	pwjson_set_int(o, "regressions", (int64_t)r->regressions);
+	pwjson_set_int(o, "improvements", (int64_t)r->improvements);
+	pwjson_set_int(o, "inconclusive", (int64_t)r->inconclusive);
+	arr = pwjson_array();
+	for (i = 0; i < r->nv; i++) {
+		v = &r->v[i];
+		vo = pwjson_object();
+		pwjson_set_str(vo, "workload", v->metric.workload);
+		pwjson_set_str(vo, "metric", v->metric.metric);
+		pwjson_set_str(vo, "unit", v->metric.unit);
+		pwjson_set_str(vo, "better",
+		    better_name(v->metric.better));
+		pwjson_set_str(vo, "verdict", detect_kind_name(v->kind));
+		pwjson_set_num(vo, "change_pct", v->change_pct);
+		pwjson_set_num(vo, "ci_low", v->ci_low);
+		pwjson_set_num(vo, "ci_high", v->ci_high);
+		pwjson_set_num(vo, "p", v->p);
+		pwjson_set_num(vo, "q", v->q);
+		pwjson_set_num(vo, "current", v->current);
+		pwjson_set_num(vo, "baseline_level", v->reference);
+		pwjson_set_num(vo, "noise", v->noise);
+		pwjson_set_int(vo, "baseline_runs",
+		    (int64_t)v->baseline_runs);
+		pwjson_set_int(vo, "samples", (int64_t)v->samples);
+		if (v->alert != 0)
+			pwjson_set_int(vo, "alert", v->alert);
+		else
+			pwjson_set(vo, "alert", json_null());
+		pwjson_set_str(vo, "alert_state", v->alert_state);
+		pwjson_append(arr, vo);
+	}
+	pwjson_set(o, "verdicts", arr);
+	arr = pwjson_array();
+	for (i = 0; i < r->nev; i++) {
+		e = &r->ev[i];
+		vo = pwjson_object();
+		pwjson_set_int(vo, "alert", e->alert);
+		pwjson_set_str(vo, "workload",
+		    r->v[e->verdict].metric.workload);
+		pwjson_set_str(vo, "metric",
+		    r->v[e->verdict].metric.metric);
+		pwjson_set_str(vo, "from", e->from);
+		pwjson_set_str(vo, "to", e->to);
+		pwjson_set_str(vo, "direction", e->direction);
+		pwjson_set_num(vo, "change_pct", e->change_pct);
+		pwjson_append(arr, vo);
+	}
+	pwjson_set(o, "events", arr);
+	al = pwjson_array();
+	for (i = 0; i < r->nv; i++) {
+		v = &r->v[i];
+		if (v->alert == 0)
+			continue;
+		vo = pwjson_object();
+		pwjson_set_int(vo, "alert", v->alert);
+		pwjson_set_str(vo, "workload", v->metric.workload);
+		pwjson_set_str(vo, "metric", v->metric.metric);
+		pwjson_set_str(vo, "state", v->alert_state);
+		pwjson_append(al, vo);
+	}
+	pwjson_set(o, "alerts", al);
+	return o;
+}
+
+/* The result of a check as a table (or CSV) on stdout. */
+static void
+check_result_print(struct cli *c, const struct detect_result *r)
+{
+	static const char *const hdr[] = { "workload", "metric", "baseline",
+	    "current", "change", "95% CI", "q", "verdict", "alert" };
+	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
+	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT,
+	    ALIGN_LEFT, ALIGN_LEFT };
+	const struct detect_verdict	*v;
+	const struct detect_event	*e;
+	struct table			*t;
+	char				 b1[32], b2[32], b3[48], b4[32];
+	size_t				 i;
+
+	if (c->out == OUT_TABLE)
+		printf("run %s on %s, baseline %s%s\n\n", r->run.label,
+		    r->run.host_name, r->baseline, r->alerts ? "" :
+		    " (alerts not advanced)");
+	t = table_new(nitems(hdr), hdr, al);
+	for (i = 0; i < r->nv; i++) {
+		v = &r->v[i];
+		fmt_value(b1, sizeof(b1), v->reference);
+		fmt_value(b2, sizeof(b2), v->current);
+		fmt_ci(b3, sizeof(b3), v->ci_low, v->ci_high);
+		fmt_p(b4, sizeof(b4), v->q);
+		table_addf(t, 0, "%s", v->metric.workload);
+		table_addf(t, 1, "%s", v->metric.metric);
+		table_addf(t, 2, "%s", b1);
+		table_addf(t, 3, "%s", b2);
+		fmt_pct(b1, sizeof(b1), v->change_pct);
+		table_addf(t, 4, "%s", b1);
+		table_addf(t, 5, "%s", b3);
+		table_addf(t, 6, "%s", b4);
+		table_addf(t, 7, "%s", detect_kind_name(v->kind));
+		if (v->alert != 0)
+			table_addf(t, 8, "#%lld %s",
+			    (long long)v->alert, v->alert_state);
+		table_end_row(t);
+	}
+	table_print(t, stdout, c->out);
+	table_free(t);
+	if (c->out == OUT_TABLE) {
+		for (i = 0; i < r->nev; i++) {
+			e = &r->ev[i];
+			fmt_pct(b1, sizeof(b1), e->change_pct);
+			printf("%salert #%lld %s %s: %s%s%s (%s %s)\n",
+			    i == 0 ? "\n" : "", (long long)e->alert,
+			    r->v[e->verdict].metric.workload,
+			    r->v[e->verdict].metric.metric,
+			    e->from != NULL ? e->from : "new",
+			    " -> ", e->to, e->direction, b1);
+		}
+	}
+}
+
+/*
+ * Judge run as `perfwatch check RUN` does, for `perfwatch run`: print the
+ * verdicts, or with into, add them to that JSON report as "check" and the
+ * open alerts as "alerts".  Returns 1 when a regression was found, 0 when
+ * none, EXIT_DATAERR when the run could not be judged.
+ */
+int
+cli_check_run(struct cli *c, int64_t run, json_t *into)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	char			*cause = NULL;
+	json_t			*o, *al;
+	int			 rc;
+
+	check_params(c, &p);
+	if (detect_check(c->st, run, &p, &res, &cause) == -1) {
+		log_warnx("judging the run: %s", cause);
+		free(cause);
+		detect_params_clear(&p);
+		return EXIT_DATAERR;
+	}
+	if (into != NULL) {
+		o = check_result_json(&res);
+		al = json_object_get(o, "alerts");
+		json_object_set(into, "alerts", al);
+		json_object_del(o, "alerts");
+		json_object_set_new(into, "check", o);
+	} else {
+		printf("\n");
+		check_result_print(c, &res);
+	}
+	rc = res.regressions > 0 ? 1 : 0;
+	detect_result_free(&res);
+	detect_params_clear(&p);
+	return rc;
+}
+
 /* perfwatch check [RUN|--latest] [--json] [--baseline NAME] [--bisect] */
 int
 cmd_check(struct cli *c, int argc, char **argv)
@@ -85,24 +257,15 @@ cmd_check(struct cli *c, int argc, char **argv)
 		{ "bisect", no_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 }
 	};
-	static const char *const hdr[] = { "workload", "metric", "baseline",
-	    "current", "change", "95% CI", "q", "verdict", "alert" };
-	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
-	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT,
-	    ALIGN_LEFT, ALIGN_LEFT };
 	const char		*usage = "check [RUN|--latest] [--json|--csv] "
 				    "[--baseline NAME] [--bisect]";
 	struct detect_params	 p;
 	struct detect_result	 res;
-	struct detect_verdict	*v;
-	struct detect_event	*e;
 	struct store_run	 run;
 	struct store		*st;
-	struct table		*t;
 	const char		*what = NULL;
-	char			*cause = NULL, b1[32], b2[32], b3[48], b4[32];
-	json_t			*o, *arr, *vo;
-	size_t			 i;
+	char			*cause = NULL;
+	json_t			*o;
 	int			 ch, latest = 0, bisect = 0, rc, err;
 
 	check_params(c, &p);
@@ -165,102 +328,11 @@ cmd_check(struct cli *c, int argc, char **argv)
 	store_run_clear(&run);
 
 	if (c->out == OUT_JSON) {
-		o = pwjson_object();
-		pwjson_set_str(o, "run", res.run.label);
-		pwjson_set_str(o, "host", res.run.host_name);
-		pwjson_set_str(o, "baseline", res.baseline);
-		pwjson_set_bool(o, "alerts_advanced", res.alerts);
-		pwjson_set_int(o, "regressions", (int64_t)res.regressions);
-		pwjson_set_int(o, "improvements", (int64_t)res.improvements);
-		pwjson_set_int(o, "inconclusive", (int64_t)res.inconclusive);
-		arr = pwjson_array();
-		for (i = 0; i < res.nv; i++) {
-			v = &res.v[i];
-			vo = pwjson_object();
-			pwjson_set_str(vo, "workload", v->metric.workload);
-			pwjson_set_str(vo, "metric", v->metric.metric);
-			pwjson_set_str(vo, "unit", v->metric.unit);
-			pwjson_set_str(vo, "better",
-			    better_name(v->metric.better));
-			pwjson_set_str(vo, "verdict", detect_kind_name(v->kind));
-			pwjson_set_num(vo, "change_pct", v->change_pct);
-			pwjson_set_num(vo, "ci_low", v->ci_low);
-			pwjson_set_num(vo, "ci_high", v->ci_high);
-			pwjson_set_num(vo, "p", v->p);
-			pwjson_set_num(vo, "q", v->q);
-			pwjson_set_num(vo, "current", v->current);
-			pwjson_set_num(vo, "baseline_level", v->reference);
-			pwjson_set_num(vo, "noise", v->noise);
-			pwjson_set_int(vo, "baseline_runs",
-			    (int64_t)v->baseline_runs);
-			pwjson_set_int(vo, "samples", (int64_t)v->samples);
-			if (v->alert != 0)
-				pwjson_set_int(vo, "alert", v->alert);
-			else
-				pwjson_set(vo, "alert", json_null());
-			pwjson_set_str(vo, "alert_state", v->alert_state);
-			pwjson_append(arr, vo);
-		}
-		pwjson_set(o, "verdicts", arr);
-		arr = pwjson_array();
-		for (i = 0; i < res.nev; i++) {
-			e = &res.ev[i];
-			vo = pwjson_object();
-			pwjson_set_int(vo, "alert", e->alert);
-			pwjson_set_str(vo, "workload",
-			    res.v[e->verdict].metric.workload);
-			pwjson_set_str(vo, "metric",
-			    res.v[e->verdict].metric.metric);
-			pwjson_set_str(vo, "from", e->from);
-			pwjson_set_str(vo, "to", e->to);
-			pwjson_set_str(vo, "direction", e->direction);
-			pwjson_set_num(vo, "change_pct", e->change_pct);
-			pwjson_append(arr, vo);
-		}
-		pwjson_set(o, "events", arr);
+		o = check_result_json(&res);
 		check_json_print(o);
 		json_decref(o);
-	} else {
-		if (c->out == OUT_TABLE)
-			printf("run %s on %s, baseline %s%s\n\n", res.run.label,
-			    res.run.host_name, res.baseline, res.alerts ? "" :
-			    " (alerts not advanced)");
-		t = table_new(nitems(hdr), hdr, al);
-		for (i = 0; i < res.nv; i++) {
-			v = &res.v[i];
-			fmt_value(b1, sizeof(b1), v->reference);
-			fmt_value(b2, sizeof(b2), v->current);
-			fmt_ci(b3, sizeof(b3), v->ci_low, v->ci_high);
-			fmt_p(b4, sizeof(b4), v->q);
-			table_addf(t, 0, "%s", v->metric.workload);
-			table_addf(t, 1, "%s", v->metric.metric);
-			table_addf(t, 2, "%s", b1);
-			table_addf(t, 3, "%s", b2);
-			fmt_pct(b1, sizeof(b1), v->change_pct);
-			table_addf(t, 4, "%s", b1);
-			table_addf(t, 5, "%s", b3);
-			table_addf(t, 6, "%s", b4);
-			table_addf(t, 7, "%s", detect_kind_name(v->kind));
-			if (v->alert != 0)
-				table_addf(t, 8, "#%lld %s",
-				    (long long)v->alert, v->alert_state);
-			table_end_row(t);
-		}
-		table_print(t, stdout, c->out);
-		table_free(t);
-		if (c->out == OUT_TABLE) {
-			for (i = 0; i < res.nev; i++) {
-				e = &res.ev[i];
-				fmt_pct(b1, sizeof(b1), e->change_pct);
-				printf("%salert #%lld %s %s: %s%s%s (%s %s)\n",
-				    i == 0 ? "\n" : "", (long long)e->alert,
-				    res.v[e->verdict].metric.workload,
-				    res.v[e->verdict].metric.metric,
-				    e->from != NULL ? e->from : "new",
-				    " -> ", e->to, e->direction, b1);
-			}
-		}
-	}
+	} else
+		check_result_print(c, &res);
 
 	if (bisect) {
 		if (res.regressions > 0)

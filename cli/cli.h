@@ -7,6 +7,8 @@
 #include <stdio.h>
 
 #include "config.h"
+#include <jansson.h>
+
 #include "store/store.h"
 
 enum cli_output {
@@ -69,7 +71,8 @@ int		 cmd_baseline(struct cli *, int, char **);
 
 /* run.c, report.c */
 int		 cmd_run(struct cli *, int, char **);
-int		 cli_run_report(struct cli *, int64_t run, int json);
+int		 cli_run_report(struct cli *, int64_t run, int json,
+		    int check);
 int		 cli_report_classic(struct cli *, const struct store_run *,
 		    const struct store_series *, size_t, FILE *);
 
@@ -87,5 +90,8 @@ struct sysinfo_opts;
 int		 cmd_env(struct cli *, int, char **);
 void		 cli_sysinfo_opts(struct cli *, struct sysinfo_opts *);
 const char	*cli_work_dir(struct cli *);
+
+/* check.c */
+int		 cli_check_run(struct cli *, int64_t run, json_t *into);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include <jansson.h>
 
+#include "json.h"
 #include "log.h"
 #include "xmalloc.h"
 #include "detect/stats.h"
@@ -367,10 +368,11 @@ cli_report_classic(struct cli *c, const struct store_run *r,
 
 /*
  * Print the report of run: its header, the classic tables, and how each
- * workload ended.  With json, one JSON document instead.
+ * workload ended; with check, the verdicts too (and return 1 when there
+ * is a regression).  With json, one JSON document instead.
  */
 int
-cli_run_report(struct cli *c, int64_t run, int json)
+cli_run_report(struct cli *c, int64_t run, int json, int check)
 {
 	struct store_run_workload	*w = NULL;
 	struct store_series		*ser = NULL;
@@ -379,6 +381,7 @@ cli_run_report(struct cli *c, int64_t run, int json)
 	json_t				*o, *arr;
 	char				 tbuf[32];
 	FILE				*f = stdout;
+	int				 rc = 0;
 
 	if (store_run_get(c->st, run, &r) == -1)
 		return EXIT_SOFTWARE;
@@ -413,9 +416,9 @@ cli_run_report(struct cli *c, int64_t run, int json)
 			    (int)ser[i].n, "median", series_median(&ser[i])));
 		json_object_set_new(o, "metrics", arr);
 		report_index(c->st, &r, f, ser, n, o);
-		json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
-		    JSON_REAL_PRECISION(10));
-		fputc('\n', f);
+		if (check)
+			rc = cli_check_run(c, run, o);
+		pwjson_print(f, o, PWJSON_PRETTY);
 		json_decref(o);
 	} else {
 		fprintf(f, "run %s on %s, %s, profile %s, %s, %lld s\n\n",
@@ -428,9 +431,11 @@ cli_run_report(struct cli *c, int64_t run, int json)
 				fprintf(f, "%s: %s%s%s\n", w[i].workload,
 				    w[i].status, w[i].error ? ": " : "",
 				    w[i].error ? w[i].error : "");
+		if (check)
+			rc = cli_check_run(c, run, NULL);
 	}
 	store_run_workloads_free(w, nw);
 	store_series_free(ser, n);
 	store_run_clear(&r);
-	return 0;
+	return rc;
 }

@@ -655,7 +655,8 @@ cmd_run(struct cli *c, int argc, char **argv)
 			if (res.status != WL_ABORTED)
 				log_warnx("%s: %s", j->name, j->error);
 		} else if (!steps[i].warmup) {
-			job_notes(j, &res);
+			if (j->done == 0)	/* the first iteration's say */
+				job_notes(j, &res);
 			if (store_iteration(st, run, j, steps[i].iteration,
 			    &res) == 0)
 				j->done++;
@@ -690,11 +691,15 @@ cmd_run(struct cli *c, int argc, char **argv)
 		rc = 128 + (int)run_signal;
 		goto out;
 	}
-	rc = cli_run_report(c, run, o.json);
 	for (i = 0; i < njobs; i++)
 		for (size_t k = 0; k < jobs[i].nnotes; k++)
 			fprintf(o.json ? stderr : stdout, "%s: note: %s\n",
 			    jobs[i].name, jobs[i].notes[k]);
+	if (!o.json && njobs > 0)
+		fflush(stdout);
+	/* The run judges itself (DESIGN.md): exit 1 on a regression. */
+	rc = cli_run_report(c, run, o.json, o.check &&
+	    strcmp(status, RUN_COMPLETE) == 0);
 	if (rc == 0 && strcmp(status, RUN_FAILED) == 0)
 		rc = EXIT_SOFTWARE;
 
