@@ -72,6 +72,9 @@ TEST_MODS_notify   = notify detect store sysinfo common
 test_mods = $(filter $(or $(TEST_MODS_$(1)),$(1) common),$(MODULES))
 test_libs = $(foreach m,$(call test_mods,$(1)),$(if $(SRC_$(m)),$(LIB_$(m))))
 
+# Keep the objects of tests and benches: they are not throw-away.
+.SECONDARY:
+
 .PHONY: all run check check-asan test fuzz install clean deps bench
 
 all: $(PERFWATCH) $(if $(SRC_daemon),$(PERFWATCHD))
