@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "perfwatch.h"
 
@@ -37,11 +38,25 @@ int	wl_command_run(const struct wl_params *, int, char **);
  */
 typedef int (*wl_loop_body)(void *, uint64_t, char **);
 
+/*
+ * Which time a timed loop counts (see wl_timed_loop_clock in util.c):
+ * the wall clock, or the CPU time of this process (WL_LOOP_CPU), plus
+ * that of its reaped children (WL_LOOP_TREE), plus a live partner's
+ * (has_partner), divided by the CPUs the counted processes spread over.
+ */
+struct wl_clock {
+	int		flags;		/* WL_LOOP_* */
+	int		cpus;		/* CPUs the processes use; < 1 is 1 */
+	int		has_partner;	/* partner is a live process's clock */
+	clockid_t	partner;
+};
+
 /* What a timed loop measured. */
 struct wl_loop {
 	uint64_t	count;		/* iterations done */
 	double		elapsed;	/* seconds they took */
-	double		cpu;		/* CPU seconds of the process meanwhile */
+	double		cpu;		/* CPU seconds counted meanwhile */
+	int		cpus;		/* CPUs the CPU time is divided by */
 	double		rate;		/* iterations a second (see util.c) */
 	double		wall_rate;	/* count / elapsed */
 	size_t		slices;		/* time slices the rate is a median of */
@@ -59,8 +74,11 @@ int		 wl_emit(int, const char *, double, const char *, enum better);
 int		 wl_note(int, const char *, ...)
 		     __attribute__((format(printf, 2, 3)));
 #define WL_LOOP_CPU	0x1	/* rates per CPU second, not wall second */
+#define WL_LOOP_TREE	0x2	/* ... of the process and reaped children */
 int		 wl_timed_loop(double, int, wl_loop_body, void *,
 		     struct wl_loop *, char **);
+int		 wl_timed_loop_clock(double, const struct wl_clock *,
+		     wl_loop_body, void *, struct wl_loop *, char **);
 int		 wl_loop_report(int, const char *, const char *, double,
 		     const struct wl_loop *, char **);
 void		 wl_mean_sd(const double *, size_t, double *, double *);

@@ -8,8 +8,9 @@
  * rate is iterations over the time they actually took, measured at batch
  * ends, so overshooting the duration biases nothing; the reported rate
  * is a median over time slices, robust to short interference; and loops
- * that never wait may count the CPU time they received instead of the
- * wall clock, which other processes on the machine cannot move.
+ * may count the CPU time they (and the processes they start) received
+ * instead of the wall clock, which other processes on the machine cannot
+ * move.
  */
 #include <sys/resource.h>
 #include <sys/time.h>
@@ -179,6 +180,37 @@ process_cpu(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The CPU seconds a loop counts so far (undivided); -1 if unreadable. */
+static double
+clock_cpu(const struct wl_clock *clk)
+{
+	struct timespec	ts;
+	double		cpu;
+
+	cpu = process_cpu();
+	if (clk->flags & WL_LOOP_TREE)
+		cpu += wl_cpu_seconds(RUSAGE_CHILDREN);
+	if (clk->has_partner) {
+		if (clock_gettime(clk->partner, &ts) == -1)
+			return -1;
+		cpu += ts.tv_sec + ts.tv_nsec / 1e9;
+	}
+	return cpu;
+}
+
+/* Run body in batches for duration seconds of the wall clock. */
+int
+wl_timed_loop(double duration, int flags, wl_loop_body body, void *arg,
+    struct wl_loop *loop, char **cause)
+{
+	struct wl_clock	clk;
+
+	memset(&clk, 0, sizeof(clk));
+	clk.flags = flags;
+	clk.cpus = 1;
+	return wl_timed_loop_clock(duration, &clk, body, arg, loop, cause);
+}
+
 /*
  * Run body in batches until duration seconds (wall clock) have passed,
  * and take the rate.  The loop is cut into LOOP_SLICES slices of equal
@@ -190,22 +222,33 @@ process_cpu(void)
  * With WL_LOOP_CPU the time is the CPU time the process received rather
  * than the wall clock: for a loop that never waits (one process, no
  * blocking) the two agree on an idle machine, and the CPU time does not
- * count the moments other processes held the CPU.  loop->wall_rate keeps
- * the plain wall-clock rate either way.
+ * count the moments other processes held the CPU.  WL_LOOP_TREE adds the
+ * CPU time of the children the body reaped (each batch must reap all it
+ * started) and a partner clock that of a process living through the loop
+ * (clock_getcpuclockid), for loops whose work is done by several
+ * processes that take turns; divided by cpus, the CPUs they are spread
+ * over, it is again the wall-clock time on an idle machine as long as
+ * the processes keep those CPUs busy, which is why such loops pin their
+ * processes (see unixbench.c).  loop->wall_rate keeps the plain
+ * wall-clock rate either way.
  */
 int
-wl_timed_loop(double duration, int flags, wl_loop_body body, void *arg,
-    struct wl_loop *loop, char **cause)
+wl_timed_loop_clock(double duration, const struct wl_clock *clk,
+    wl_loop_body body, void *arg, struct wl_loop *loop, char **cause)
 {
 	double		start, t0, t1, slice_start, slice_len;
 	double		cpu_start, c1 = 0, slice_cpu = 0, span;
 	double		rates[LOOP_SLICES + 1];
 	uint64_t	batch = 1, done = 0, slice_count = 0;
 	size_t		n = 0;
-	int		use_cpu = flags & WL_LOOP_CPU;
+	int		use_cpu, cpus;
 
+	use_cpu = (clk->flags & (WL_LOOP_CPU | WL_LOOP_TREE)) ||
+	    clk->has_partner;
+	cpus = clk->cpus < 1 ? 1 : clk->cpus;
 	slice_len = duration / LOOP_SLICES;
-	cpu_start = slice_cpu = process_cpu();
+	if ((cpu_start = slice_cpu = clock_cpu(clk)) < 0)
+		goto noclock;
 	start = slice_start = t1 = wl_now();
 	for (;;) {
 		t0 = t1;
@@ -214,10 +257,11 @@ wl_timed_loop(double duration, int flags, wl_loop_body body, void *arg,
 		done += batch;
 		slice_count += batch;
 		t1 = wl_now();
-		if (use_cpu)
-			c1 = process_cpu();
+		if (use_cpu && (c1 = clock_cpu(clk)) < 0)
+			goto noclock;
 		if (t1 - slice_start >= slice_len && n < nitems(rates)) {
-			span = use_cpu ? c1 - slice_cpu : t1 - slice_start;
+			span = use_cpu ? (c1 - slice_cpu) / cpus :
+			    t1 - slice_start;
 			if (span > 0)
 				rates[n++] = slice_count / span;
 			slice_start = t1;
@@ -231,16 +275,21 @@ wl_timed_loop(double duration, int flags, wl_loop_body body, void *arg,
 	}
 	loop->count = done;
 	loop->elapsed = t1 - start;
-	loop->cpu = (use_cpu ? c1 : process_cpu()) - cpu_start;
+	loop->cpu = (use_cpu ? c1 : clock_cpu(clk)) - cpu_start;
+	loop->cpus = cpus;
 	loop->wall_rate = done / loop->elapsed;
 	loop->slices = n;
 	if (n >= 3)
 		loop->rate = wl_percentile(rates, n, 50);
 	else if (use_cpu && loop->cpu > 0)
-		loop->rate = done / loop->cpu;
+		loop->rate = done / (loop->cpu / cpus);
 	else
 		loop->rate = loop->wall_rate;
 	return 0;
+noclock:
+	xasprintf(cause, "reading the partner's CPU clock: %s",
+	    strerror(errno));
+	return -1;
 }
 
 /*
@@ -251,10 +300,11 @@ int
 wl_loop_report(int out, const char *name, const char *unit, double scale,
     const struct wl_loop *loop, char **cause)
 {
-	wl_note(out, "%llu loops in %.3f s (%.3f s of CPU), %.6g a second by "
-	    "the wall clock; rate the median of %zu slices",
+	wl_note(out, "%llu loops in %.3f s (%.3f s of CPU over %d CPU%s), "
+	    "%.6g a second by the wall clock; rate the median of %zu slices",
 	    (unsigned long long)loop->count, loop->elapsed, loop->cpu,
-	    loop->wall_rate * scale, loop->slices);
+	    loop->cpus, loop->cpus == 1 ? "" : "s", loop->wall_rate * scale,
+	    loop->slices);
 	if (wl_emit(out, name, loop->rate * scale, unit, BETTER_HIGHER) == -1) {
 		xasprintf(cause, "writing results: %s", strerror(errno));
 		return -1;

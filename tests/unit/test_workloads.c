@@ -17,11 +17,15 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#ifdef __linux__
+#include <sched.h>
+#endif
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -734,6 +738,164 @@ test_timed_loop(void **state)
 	free(cause);
 }
 
+/* Spin until this process has used at least ms milliseconds of CPU. */
+static void
+burn_cpu(int ms)
+{
+	struct timespec	ts;
+
+	do {
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	} while (ts.tv_sec * 1000 + ts.tv_nsec / 1000000 < ms);
+}
+
+#define BURN_MS		20
+
+/* A loop body whose work is a child burning BURN_MS of CPU, reaped. */
+static int
+child_body(void *arg, uint64_t n, char **cause)
+{
+	uint64_t	*tally = arg, i;
+	pid_t		 pid;
+	int		 status;
+
+	for (i = 0; i < n; i++) {
+		if ((pid = fork()) == -1) {
+			*cause = xstrdup("fork");
+			return -1;
+		}
+		if (pid == 0) {
+			burn_cpu(BURN_MS);
+			_exit(0);
+		}
+		if (waitpid(pid, &status, 0) != pid) {
+			*cause = xstrdup("waitpid");
+			return -1;
+		}
+		(*tally)++;
+	}
+	return 0;
+}
+
+/* A partner: for every byte it reads, burn BURN_MS of CPU more, answer. */
+struct partner {
+	pid_t	pid;
+	int	to;
+	int	from;
+};
+
+static void
+partner_start(struct partner *pa)
+{
+	int	down[2], up[2], ms = 0;
+	char	c;
+
+	assert_int_equal(pipe(down), 0);
+	assert_int_equal(pipe(up), 0);
+	pa->pid = fork();
+	assert_true(pa->pid != -1);
+	if (pa->pid == 0) {
+		close(down[1]);
+		close(up[0]);
+		while (read(down[0], &c, 1) == 1) {
+			ms += BURN_MS;
+			burn_cpu(ms);
+			if (write(up[1], &c, 1) != 1)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(down[0]);
+	close(up[1]);
+	pa->to = down[1];
+	pa->from = up[0];
+}
+
+static void
+partner_stop(struct partner *pa)
+{
+	int	status;
+
+	close(pa->to);
+	close(pa->from);
+	assert_int_equal(waitpid(pa->pid, &status, 0), pa->pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static int
+partner_body(void *arg, uint64_t n, char **cause)
+{
+	struct partner	*pa = arg;
+	uint64_t	 i;
+	char		 c = 'x';
+
+	for (i = 0; i < n; i++) {
+		if (write(pa->to, &c, 1) != 1 || read(pa->from, &c, 1) != 1) {
+			*cause = xstrdup("partner pipe");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void
+test_timed_loop_clock(void **state)
+{
+	struct wl_clock	 clk;
+	struct wl_loop	 loop;
+	struct partner	 pa;
+	uint64_t	 tally = 0;
+	char		*cause = NULL;
+
+	(void)state;
+	/* The children's CPU counts: each burnt at least BURN_MS. */
+	memset(&clk, 0, sizeof(clk));
+	clk.flags = WL_LOOP_TREE;
+	clk.cpus = 1;
+	if (wl_timed_loop_clock(0.3, &clk, child_body, &tally, &loop,
+	    &cause) != 0)
+		fail_msg("%s", cause);
+	assert_int_equal(loop.count, tally);
+	assert_true(loop.count >= 1);
+	assert_int_equal(loop.cpus, 1);
+	assert_true(loop.cpu >= loop.count * (BURN_MS / 1000.0));
+
+	/* Slower than the slices: count over CPU time, divided by cpus. */
+	tally = 0;
+	clk.cpus = 2;
+	if (wl_timed_loop_clock(0.01, &clk, child_body, &tally, &loop,
+	    &cause) != 0)
+		fail_msg("%s", cause);
+	assert_true(loop.slices < 3);
+	assert_int_equal(loop.cpus, 2);
+	assert_true(loop.cpu >= loop.count * (BURN_MS / 1000.0));
+	assert_float_equal(loop.rate, loop.count / (loop.cpu / 2), 1e-9);
+
+	/*
+	 * A live partner's CPU counts through its clock (after one round
+	 * outside the loop, so its start-up is not in the loop's time).
+	 */
+	partner_start(&pa);
+	if (partner_body(&pa, 1, &cause) != 0)
+		fail_msg("%s", cause);
+	memset(&clk, 0, sizeof(clk));
+	clk.cpus = 1;
+	assert_int_equal(clock_getcpuclockid(pa.pid, &clk.partner), 0);
+	clk.has_partner = 1;
+	if (wl_timed_loop_clock(0.3, &clk, partner_body, &pa, &loop,
+	    &cause) != 0)
+		fail_msg("%s", cause);
+	assert_true(loop.count >= 1);
+	assert_true(loop.cpu >= loop.count * (BURN_MS / 1000.0) * 0.9);
+	partner_stop(&pa);
+
+	/* Once the partner is gone its clock cannot be read: an error. */
+	assert_int_equal(wl_timed_loop_clock(0.05, &clk, tally_body, &tally,
+	    &loop, &cause), -1);
+	assert_non_null(strstr(cause, "partner's CPU clock"));
+	free(cause);
+}
+
 static void
 test_run_command_ok(void **state)
 {
@@ -1176,6 +1338,49 @@ test_stream(void **state)
 }
 
 /* Every UnixBench test gives a positive rate in 0.2 s. */
+/* The notes that say how a process-group test counted its time. */
+static void
+sys_notes(const char *name, const struct wl_result *res)
+{
+	const char	*loop;
+	char		 want[64];
+	int		 cpus;
+
+	assert_non_null(loop = note(res, ""));
+	for (size_t i = 0; i < res->nnotes; i++) {
+		if (strstr(res->notes[i], " loops in ") != NULL)
+			loop = res->notes[i];
+	}
+	if (strcmp(name, "sys.execl") == 0)
+		assert_non_null(note(res, "a loop is one exec; 33 execs a "
+		    "chain (/usr/bin/env 32 times, then /bin/true)"));
+	if (strcmp(name, "sys.execl") == 0 || strcmp(name, "sys.spawn") == 0 ||
+	    strcmp(name, "sys.shell1") == 0) {
+		assert_true(note(res, "pinned to CPU ") != NULL ||
+		    note(res, "not pinned") != NULL);
+		assert_non_null(strstr(loop, " of CPU over 1 CPU)"));
+	}
+	if (strcmp(name, "sys.shell8") == 0) {
+#ifdef __linux__
+		cpu_set_t	set;
+
+		assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+		cpus = CPU_COUNT(&set) < 8 ? CPU_COUNT(&set) : 8;
+#else
+		cpus = wl_ncpu() < 8 ? wl_ncpu() : 8;
+#endif
+		if (cpus > 1) {
+			snprintf(want, sizeof(want), "8 copies placed "
+			    "round-robin on %d CPUs", cpus);
+			assert_non_null(note(res, want));
+		} else
+			assert_non_null(note(res, "8 copies not placed"));
+		snprintf(want, sizeof(want), " of CPU over %d CPU%s)", cpus,
+		    cpus == 1 ? "" : "s");
+		assert_non_null(strstr(loop, want));
+	}
+}
+
 static void
 test_sys(void **state)
 {
@@ -1209,6 +1414,7 @@ test_sys(void **state)
 			assert_string_equal(m->unit, "MWIPS");
 		assert_non_null(note(&res, ""));
 		assert_true(res.wall >= 0.2);
+		sys_notes(list[i].name, &res);
 		wl_result_clear(&res);
 		wl_params_clear(&p);
 		done++;
@@ -1271,6 +1477,7 @@ main(void)
 		cmocka_unit_test(test_index),
 		cmocka_unit_test(test_statistics),
 		cmocka_unit_test(test_timed_loop),
+		cmocka_unit_test(test_timed_loop_clock),
 		cmocka_unit_test(test_run_command_ok),
 		cmocka_unit_test(test_run_timeout),
 		cmocka_unit_test(test_run_abort),
