@@ -39,8 +39,13 @@
  * and through the perfwatch binary (-p).  Note that this writes verdicts
  * into that store.
  *
- * usage: detect [-h HISTORIES] [-i ITERATIONS] [-j JOBS] [-s SEED]
- *               [-S DB] [-p PERFWATCH] [-r REPEAT]
+ * usage: detect [-v] [-h HISTORIES] [-i ITERATIONS] [-j JOBS] [-s SEED]
+ *               [-a ALPHA] [-c CLIP] [-f FLOOR] [-N RUNS] [-n NOISE_RUNS]
+ *               [-W WINDOW] [-A 0|1]
+ *        detect -t NOISE,CHANGE,HISTORY [...]   (replay one, verbosely)
+ *        detect -S DB [-p PERFWATCH] [-r REPEAT]
+ * The defaults (-h 32, 2 jobs) take about 4 minutes on two cores; the
+ * engine's parameters default to perfwatch's own.
  * Figures are printed, never asserted: the machine is shared and noisy.
  */
 #include <sys/wait.h>
@@ -125,6 +130,7 @@ static struct tally tallies[N_MAX][N_CHANGES];
 
 static int	iterations = 5;
 static int	trace;		/* -t: print every check of the history */
+static int	verbose;	/* -v: a line per history on stderr */
 
 /* Seconds on the monotonic clock. */
 static double
@@ -396,9 +402,10 @@ run_history(enum noise noise, size_t ci, unsigned long seed,
 		}
 		detect_result_free(&res);
 	}
-	if (getenv("BENCH_DETECT_DEBUG") != NULL)
-		fprintf(stderr, "noise %d change %zu seed %lu at %zu found %d\n",
-		    (int)noise, ci, seed, at, found);
+	if (verbose)
+		fprintf(stderr, "%s, %s, seed %lu: change at run %zu, %s\n",
+		    noise_names[noise], c->name, seed, at + 1,
+		    c->kind != C_STEP ? "-" : found ? "found" : "missed");
 	reference_detectors(t, med, n, at, dir, c->kind);
 	store_close(st);
 	free(v);
@@ -527,8 +534,8 @@ usage(void)
 {
 	fprintf(stderr, "usage: detect [-h HISTORIES] [-i ITERATIONS] "
 	    "[-j JOBS] [-s SEED] [-t NOISE,CHANGE,HISTORY]\n"
-	    "              [-a ALPHA] [-c CLIP] [-f FLOOR] [-N RUNS] "
-	    "[-W WINDOW] [-A 0|1]\n"
+	    "              [-v] [-a ALPHA] [-c CLIP] [-f FLOOR] [-N RUNS] "
+	    "[-n NOISE_RUNS] [-W WINDOW] [-A 0|1]\n"
 	    "       detect -S DB [-p PERFWATCH] [-r REPEAT]\n");
 	exit(64);
 }
@@ -541,7 +548,7 @@ main(int argc, char **argv)
 	const char		*db = NULL, *pw = "build/bin/perfwatch";
 	double			 sd[N_MAX], t0, elapsed, rate, secs = 0;
 	unsigned long		 seed = 1;
-	long			 h, nh = 40, checks = 0, md;
+	long			 h, nh = 32, checks = 0, md;
 	size_t			 ci;
 	pid_t			*pids;
 	int			 ch, jobs = 2, j, ni, d, fds[2], *rfd;
@@ -550,7 +557,7 @@ main(int argc, char **argv)
 
 	log_init("bench-detect", 1, 0);
 	detect_params_default(&par);
-	while ((ch = getopt(argc, argv, "A:a:c:f:h:i:j:N:n:p:r:S:s:t:W:")) !=
+	while ((ch = getopt(argc, argv, "A:a:c:f:h:i:j:N:n:p:r:S:s:t:vW:")) !=
 	    -1) {
 		switch (ch) {
 		case 'A':
@@ -570,6 +577,9 @@ main(int argc, char **argv)
 			break;
 		case 'n':
 			par.noise_runs = (size_t)atol(optarg);
+			break;
+		case 'v':
+			verbose = 1;
 			break;
 		case 'W':
 			par.window = (size_t)atol(optarg);
@@ -633,7 +643,8 @@ main(int argc, char **argv)
 	    nh, iterations, WARMUP, WARMUP + SPREAD - 1, AFTER, N_MAX,
 	    N_CHANGES, par.baseline_runs, par.min_change, par.fdr,
 	    par.confirm_runs, par.window, par.confirm_alpha, par.clip,
-	    par.noise_runs);
+	    par.noise_runs >= par.baseline_runs ? par.noise_runs :
+	    6 * par.baseline_runs);
 	fflush(stdout);
 
 	t0 = now();
@@ -672,8 +683,8 @@ main(int argc, char **argv)
 	elapsed = now() - t0;
 
 	printf("false confirmed alerts per 1000 run-checks before the "
-	    "change: settled (runs 31 on, a full\nnoise window) | young "
-	    "(runs 11-30)\n");
+	    "change: settled (runs %d on, a full\nnoise window) | young "
+	    "(runs 11-%d)\n", SETTLED + 1, SETTLED);
 	printf("%-12s %7s %7s %10s %10s %10s | %6s %9s %9s %9s\n", "noise",
 	    "run sd", "checks", detector_names[0], detector_names[1],
 	    detector_names[2], "checks", detector_names[0],

@@ -15,28 +15,32 @@
  *    spread of the baseline's runs?".  Each run is reduced to its median
  *    m_i and to the standard error of that median from its own spread,
  *    se_i = sqrt(pi/2) MAD_i / sqrt(n_i).  The baseline's level is the
- *    median of its k run medians, its between-run noise
+ *    Hodges-Lehmann location (median of the Walsh averages) of the
+ *    medians of its newest N runs: nearly as precise as their mean
+ *    (variance pi/3 s^2/N) and hardly moved by one wild run.  Its
+ *    between-run noise is measured over a longer stretch, the newest
+ *    6N eligible runs (noise_runs), because a 10-run sd is too noisy to
+ *    judge by and misses a slow mode that turns up once in a while:
  *
  *        s = max(sd(m_1..m_k) * AR1(r), median(se_i))
  *
- *    where AR1(r) = sqrt((1 + r) / (1 - r)) widens the noise of a baseline
- *    whose run medians are autocorrelated (lag-1 r, clamped to [0, 0.9]:
- *    a slow drift is not a regression, principle 5), and the within-run
- *    floor keeps a baseline whose few medians happen to agree from
- *    looking quieter than its own samples.
+ *    where AR1(r) = sqrt((1 + r) / (1 - r)) widens the noise of runs
+ *    whose medians are autocorrelated (lag-1 r over the same k runs,
+ *    clamped to [0, 0.9]: a slow drift is not a regression, principle 5),
+ *    and the within-run floor keeps a baseline whose medians happen to
+ *    agree from looking quieter than its own samples.
  *
  * 2. The verdict test.  The run's deviation d = m - level is a prediction
- *    error: its sd is sqrt(max(s, se)^2 + s^2 pi / (2k)) (the second term
- *    is the error of a median of k runs), and d / sd is referred to
- *    Student's t with k - 1 degrees of freedom.  When the run has three or
- *    more samples a Mann-Whitney U test of its samples against the
- *    baseline's pooled samples is made as well, and p is the larger of the
- *    two p-values (an intersection-union test: it is valid whenever either
- *    test is, and rejects only when samples and runs both say the run is
- *    off).  With single-iteration runs the run test alone decides.  The
- *    p-values of all the run's metrics are adjusted together by Benjamini
- *    and Hochberg (principle 3).  The change is d over the level, in
- *    percent, with the 95% interval d +- t(0.975, k-1) sd.
+ *    error: its sd is sqrt(max(s, se)^2 + s^2 pi / (3N)), and d / sd is
+ *    referred to Student's t with k - 1 degrees of freedom.  When the run
+ *    has three or more samples a Mann-Whitney U test of its samples
+ *    against the samples of the N baseline runs is made as well, and p is
+ *    the larger of the two p-values (an intersection-union test: valid
+ *    whenever either test is; it rejects only when samples and runs both
+ *    say the run is off).  With single-iteration runs the run test alone
+ *    decides.  The p-values of all the run's metrics are adjusted
+ *    together by Benjamini and Hochberg (principle 3).  The change is d
+ *    over the level, in percent, with the 95% interval d +- t(0.975) sd.
  *
  *    A verdict is a regression or an improvement (by the metric's
  *    `better`) when q <= fdr and the change is practically relevant: the
@@ -48,60 +52,76 @@
  *    always exceeds the measured between-run noise as well.  With fewer
  *    than three baseline runs the verdict is inconclusive.
  *
- *    Why the median shift and not Hodges-Lehmann: the run test works on
- *    one median per run, and HL between one run median and k baseline
- *    medians is just m minus their median; the group comparison
- *    (compare.c), where both sides have several runs, uses HL and Moses.
+ *    Why the median shift and not Hodges-Lehmann's two-sample shift: the
+ *    run test has one median on one side, where HL reduces to m minus a
+ *    location of the other side; the group comparison (compare.c), with
+ *    several runs on both sides, uses the HL shift and Moses' interval.
  *
  * 3. Alerts (alert.c) pool the evidence of the runs since a shift began,
- *    a CUSUM-like sum: for runs j = 1..M since the start,
+ *    a CUSUM-like sum: for the M runs j since the start, against the
+ *    baseline before it,
  *
- *        T = mean_j clip(d_j / s_j, -C, C) / sqrt(1/M + pi / (2k))
+ *        T = sum_j clip(u_j) / M / sqrt(1/M + pi / (3N)),  u_j = d_j / s_j
  *
- *    against the baseline before the start, referred to t(k - 1).  The
- *    clip C (3 sds) caps one run's share, so one wild run can never raise
- *    an alert alone: with C = 3 and the default level the next run must
- *    itself lie about two noise sds out.  A run whose verdict is a
- *    regression opens a `suspected` alert; it is `confirmed` when the
- *    pooled test over it and the runs after it (at least confirm_runs) is
- *    significant at confirm_alpha after Benjamini-Hochberg across the
- *    run's metrics, beyond the floor, and the newest run leans the same
- *    way.  So that a shift whose first run fell just short of significance
- *    is not lost, a check with no alert open also looks back: the runs
- *    since each of the last `window` - 1 runs are pooled against the
- *    baseline before them (p times the starts tried), and a significant
- *    pool opens the alert `confirmed` at once.  A suspicion is cleared
- *    (`resolved`) when a run is back within noise (less than one sd, or
- *    half the floor, from the old level) or after `window` runs without
- *    confirmation; a confirmed alert is resolved when confirm_runs runs in
- *    a row are back within noise.  Later runs update the open alert; they
- *    do not open new ones.
+ *    referred to t(k - 1).  The clip caps a run's share at C = 3 sds, or
+ *    at twice the largest share of the other runs if that is more, so one
+ *    wild run can never carry a stretch alone while a large shift seen by
+ *    every run keeps its full weight.  Three more checks, each aimed at a
+ *    way the t test's normal model fails, must agree:
+ *    - resampling: the chance that M runs drawn with replacement from the
+ *      baseline's own (clipped) shares sum as high is computed exactly
+ *      (meet in the middle over k^M draws), and the larger of it and the
+ *      t test's p counts: a skewed or two-mode baseline speaks for itself;
+ *    - tail: the stretch's lower median run must lie beyond the 95th
+ *      percentile of the baseline's runs: a level the baseline has held
+ *      before (a slow mode, however many runs in a row) is not new;
+ *    - precedent: no stretch of M runs in a row in the baseline may score
+ *      as high: the drift of a wandering level has been seen before.
+ *    A run whose verdict is a regression or an improvement opens a
+ *    `suspected` alert; it is `confirmed` when the stretch from its first
+ *    bad run (at least confirm_runs runs) passes at confirm_alpha after
+ *    Benjamini-Hochberg across the run's metrics, beyond the floor, and
+ *    the newest run leans the same way.  While suspected, the first bad
+ *    run is re-placed by a least-squares split of the stretch (a run that
+ *    only happened to lean the same way just before the shift is not
+ *    its first).  So that a shift whose first run fell just short of
+ *    significance is not lost, a check with no alert open also looks
+ *    back: the stretches of 2 .. `window` runs ending with it are pooled
+ *    against the baselines before them (p times the starts tried), and
+ *    one that passes opens the alert `confirmed` at once.  A suspicion is
+ *    cleared (`resolved`) when a run is back within noise (less than one
+ *    sd, or half the floor, from the old level) and the pooled evidence
+ *    is weak (one-sided p > 0.01), or after `window` runs; a confirmed
+ *    alert is resolved when confirm_runs runs in a row are back within
+ *    noise.  Later runs update the open alert; they do not open new ones.
  *
  * 4. Which runs a rolling baseline skips.  Runs inside a confirmed alert
- *    of the metric (from its first bad run to the run that resolved or
- *    acknowledged it, or to now while it is open) are skipped, and so are
- *    the runs of a suspected alert while it is suspected, so that later
- *    runs are judged against the level before the shift.  A suspicion
- *    that is cleared gives its runs back: excluding every run that once
- *    looked odd would make the baseline ever quieter.  Acknowledging an
- *    alert accepts its level: runs checked after the acknowledgement are
- *    judged against the runs since the shift only (inconclusive until
- *    there are three of them).
+ *    of the metric (from where it opened to the run that resolved it, or
+ *    to now while it is open) are skipped, and so are the runs of a
+ *    suspected alert while it is suspected, so that later runs are judged
+ *    against the level before the shift.  A suspicion that is cleared
+ *    gives its runs back: excluding every run that once looked odd would
+ *    make the baseline ever quieter.  Acknowledging an alert accepts its
+ *    level: runs checked after the acknowledgement are judged against the
+ *    runs since the shift only (inconclusive until there are three).
  *
  * Invariants:
  * - Re-checking a run gives the same verdicts and changes no alert: an
  *   alert's exclusion applies to a run only when the alert was opened by
  *   an earlier run (alerts record the run that opened them and the run
- *   that confirmed them), and an alert advances only on a run newer than
- *   the last run it has seen.  Outbox rows are written only by a state
- *   change, in the transaction that writes the verdicts.
+ *   that confirmed them; a span starts where the alert opened, so moving
+ *   a suspicion's first bad run later changes no earlier judgement), and
+ *   an alert advances only on a run newer than the last run it has seen.
+ *   Outbox rows are written only by a state change, in the transaction
+ *   that writes the verdicts.
  * - Alerts advance only for complete runs judged against the baseline in
  *   use; a one-off --baseline or a bisect run writes verdicts only.
  * - Nothing here speaks SQL; the store does.
  *
- * Measured with bench/detect (synthetic histories replayed run by run;
- * bench/README.md has the table): see the figures quoted in
- * bench/README.md; the defaults were chosen there.
+ * What this buys and what it costs is measured by bench/detect, which
+ * replays synthetic histories run by run through the store and this
+ * check; its table and the figures behind the defaults are in
+ * bench/README.md.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -134,7 +154,7 @@ detect_noise_runs(const struct detect_params *p)
 {
 	if (p->noise_runs >= p->baseline_runs)
 		return p->noise_runs;
-	return 3 * p->baseline_runs;
+	return 6 * p->baseline_runs;
 }
 
 /* Fill p with the defaults documented in detect.h. */
@@ -405,7 +425,7 @@ detect_base_compute(struct detect_runstat *const *b, size_t k, size_t kc,
 		out->sd = 0;
 	if (autocorr && k >= 4 && out->sd > 0 &&
 	    stats_lag1_autocorr(m, k, &r) == 0)
-		out->r1 = autocorr == 2 ? r - 1 / sqrt((double)k) : r;
+		out->r1 = r;
 	if (stats_median(se, k, &floor_se) == -1)
 		floor_se = 0;
 	out->noise = out->sd * stats_ar1_inflation(out->r1);
@@ -685,11 +705,13 @@ detect_resample_p(const double *u, size_t n, size_t m, double target)
  * Pool runs rs[from..to] (inclusive) against baseline b into pl: the
  * clipped, standardized mean deviation as a t statistic, and the
  * unclipped mean change with its interval.  clip <= 0 turns clipping off.
+ * When the t test's p is above cutoff the stretch cannot confirm, and the
+ * resampling, tail and precedent checks are skipped (left failed).
  */
 static void
 detect_pool_runs(const struct detect_base *b, struct detect_runstat *const *br,
     struct detect_runstat *rs, size_t from, size_t to, double clip,
-    double floor_pct, struct detect_pool *pl)
+    double floor_pct, double cutoff, struct detect_pool *pl)
 {
 	double	d, su, sd_sum = 0, m, scale, tq, mean, half, ubar, ub, *y, *u;
 	double	q95, mid;
@@ -727,13 +749,19 @@ detect_pool_runs(const struct detect_base *b, struct detect_runstat *const *br,
 	pl->ci_high = detect_pct(mean + half, b->center);
 	pl->relevant = detect_relevant(pl->change_pct, pl->ci_low,
 	    pl->ci_high, floor_pct);
+	pl->p_resample = NAN;
+	if (pl->p > cutoff) {
+		/* It cannot confirm: spare the checks below. */
+		free(u);
+		pl->ok = 1;
+		return;
+	}
 
 	/*
 	 * The same stretch against the baseline's own runs, resampled.  A
 	 * stretch longer than DETECT_MAX_RESAMPLE runs is left to the t
 	 * test: there the resampled p of a real shift is nil anyway.
 	 */
-	pl->p_resample = NAN;
 	if (pl->sign != 0 && b->k > 0 && pl->m <= DETECT_MAX_RESAMPLE) {
 		y = xreallocarray(NULL, b->k, sizeof(*y));
 		for (i = 0; i < b->k; i++) {
@@ -768,11 +796,13 @@ detect_pool_runs(const struct detect_base *b, struct detect_runstat *const *br,
 	}
 
 	/*
-	 * And is it off the baseline's runs themselves?  Its median run must
-	 * lie beyond the 95th percentile of their shares: a slow mode that
-	 * the baseline has held before, however many runs in a row, is not
-	 * a new level.  Under any noise of exchangeable runs this alone is
-	 * rare (two of three runs beyond the 95th percentile: under 1%).
+	 * And is it off the baseline's runs themselves?  Its lower median
+	 * run (of two, the less extreme) must lie beyond the 95th
+	 * percentile of their shares: a slow mode that the baseline has
+	 * held before, however many runs in a row, is not a new level, and
+	 * a wild run with an ordinary one is not a stretch.  Under any
+	 * noise of exchangeable runs this alone is rare (two of three runs
+	 * beyond the 95th percentile: under 1%).
 	 */
 	pl->in_tail = 0;
 	if (pl->sign != 0 && b->k > 0) {
@@ -781,8 +811,10 @@ detect_pool_runs(const struct detect_base *b, struct detect_runstat *const *br,
 			y[i] = pl->sign * detect_share(b, br[i]);
 		for (i = 0; i < pl->m; i++)
 			u[i] = pl->sign * detect_share(b, &rs[from + i]);
-		if (stats_quantile(y, b->k, DETECT_TAIL, &q95) == 0 &&
-		    stats_median(u, pl->m, &mid) == 0)
+		/* The lower median: of two runs, the less extreme. */
+		qsort(u, pl->m, sizeof(*u), detect_dbl_cmp);
+		mid = u[(pl->m - 1) / 2];
+		if (stats_quantile(y, b->k, DETECT_TAIL, &q95) == 0)
 			pl->in_tail = mid > q95;
 		free(y);
 	}
@@ -1143,7 +1175,7 @@ detect_metric(struct store *st, const struct detect_params *p,
 			first = detect_split(&base, w->rs, first, last);
 		detect_pool_runs(&base, b, w->rs, first, last,
 		    p->confirm_runs > 1 ? p->clip : 0, p->min_change,
-		    &w->pool);
+		    p->confirm_alpha, &w->pool);
 	} else if (w->can_open) {
 		/* Starts: pools of 2 .. window runs ending with this one. */
 		cand = xcalloc(p->window + 2, sizeof(*cand));
@@ -1162,7 +1194,7 @@ detect_metric(struct store *st, const struct detect_params *p,
 			    p->baseline_runs, p->autocorr, &base);
 			detect_pool_runs(&base, b, w->rs, i, last,
 			    p->confirm_runs > 1 ? p->clip : 0,
-			    p->min_change, &cand[m]);
+			    p->min_change, p->confirm_alpha, &cand[m]);
 			tries++;
 			if (cand[m].ok && (!w->pool.ok ||
 			    cand[m].p < w->pool.p))
@@ -1176,7 +1208,7 @@ detect_metric(struct store *st, const struct detect_params *p,
 			} else
 				k = detect_rolling(p, w, last, b);
 			detect_pool_runs(&w->base, b, w->rs, last, last, 0,
-			    p->min_change, &cand[1]);
+			    p->min_change, p->confirm_alpha, &cand[1]);
 			tries++;
 			if (cand[1].ok && (!w->pool.ok ||
 			    cand[1].p < w->pool.p))
