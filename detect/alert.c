@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "json.h"
+#include "sysinfo/sysinfo.h"
 #include "log.h"
 #include "xmalloc.h"
 #include "detect_int.h"
@@ -37,6 +38,9 @@
  * real step whose second run dips is kept.
  */
 #define ALERT_CLEAR_P	0.01
+
+/* Changes named in an attribution's one-line summary. */
+#define ALERT_SUMMARY_ITEMS	10
 
 /* The static name of an alert state, for events that outlive the row. */
 static const char *
@@ -146,28 +150,75 @@ alert_run_json(struct store *st, int64_t id)
 }
 
 /*
+ * Put the machine diff between snapshots good and bad (ids, 0 for none)
+ * into o: "diff" as sysinfo_diff_json and a one-line "summary", or, when
+ * a run has no snapshot (imported runs) or one cannot be read, a null
+ * diff and a summary that says why.
+ */
+static void
+alert_diff_json(struct store *st, int64_t good, int64_t bad, json_t *o)
+{
+	struct snapshot		*a = NULL, *b = NULL;
+	struct snapshot_diff	*d;
+	char			*cause = NULL, *text;
+
+	if (good == 0 || bad == 0) {
+		pwjson_set(o, "diff", json_null());
+		pwjson_set_str(o, "summary", good == 0 && bad == 0 ?
+		    "no machine snapshot of either run (imported?)" :
+		    good == 0 ? "no machine snapshot of the last good run" :
+		    "no machine snapshot of the first bad run");
+		return;
+	}
+	if ((a = store_snapshot_get(st, good, &cause)) == NULL ||
+	    (b = store_snapshot_get(st, bad, &cause)) == NULL) {
+		log_warnx("attribution: %s", cause != NULL ? cause : "?");
+		pwjson_set(o, "diff", json_null());
+		xasprintf(&text, "snapshot unreadable: %s", cause != NULL ?
+		    cause : "?");
+		pwjson_set_str(o, "summary", text);
+		free(text);
+		free(cause);
+		sysinfo_snapshot_free(a);
+		return;
+	}
+	d = sysinfo_diff(a, b);
+	pwjson_set(o, "diff", sysinfo_diff_json(d));
+	text = sysinfo_diff_summary(d, ALERT_SUMMARY_ITEMS);
+	pwjson_set_str(o, "summary", text);
+	free(text);
+	sysinfo_diff_free(d);
+	sysinfo_snapshot_free(a);
+	sysinfo_snapshot_free(b);
+}
+
+/*
  * What changed between alert a's last good run and its first bad one, as
- * JSON text (allocated): the two runs (label, start, snapshot id) and
- * whether they ran on the same machine snapshot.  This is the hook where
- * the machine diff (kernel, packages, governor ...) between the two
- * snapshots is to be added once the store can return it.
+ * JSON text (allocated): the two runs (label, start, snapshot id), whether
+ * they ran on the same machine snapshot, the machine diff between their
+ * snapshots ("diff": fields and packages) and its one-line "summary".
  */
 char *
 detect_attribution(struct store *st, const struct store_alert *a)
 {
 	json_t	*o, *good, *bad, *gs, *bs;
 	char	*text;
+	int64_t	 gid = 0, bid = 0;
 
 	o = pwjson_object();
 	good = alert_run_json(st, a->last_good_run);
 	bad = alert_run_json(st, a->first_bad_run);
 	gs = json_is_object(good) ? json_object_get(good, "snapshot") : NULL;
 	bs = json_is_object(bad) ? json_object_get(bad, "snapshot") : NULL;
-	if (json_is_integer(gs) && json_is_integer(bs))
-		pwjson_set_bool(o, "same_snapshot", json_integer_value(gs) ==
-		    json_integer_value(bs));
+	if (json_is_integer(gs))
+		gid = json_integer_value(gs);
+	if (json_is_integer(bs))
+		bid = json_integer_value(bs);
+	if (gid != 0 && bid != 0)
+		pwjson_set_bool(o, "same_snapshot", gid == bid);
 	pwjson_set(o, "last_good_run", good);
 	pwjson_set(o, "first_bad_run", bad);
+	alert_diff_json(st, gid, bid, o);
 	text = pwjson_dumps(o, PWJSON_COMPACT);
 	json_decref(o);
 	return text;

@@ -22,6 +22,7 @@
 #include "log.h"
 #include "xmalloc.h"
 #include "detect/detect.h"
+#include "sysinfo/sysinfo.h"
 
 static char	tmpdir[] = "/tmp/pw-test-detect.XXXXXX";
 static int	dbn;
@@ -251,6 +252,10 @@ test_step_suspected_then_confirmed(void **state)
 	assert_non_null(a[0].attribution);
 	assert_non_null(strstr(a[0].attribution, "\"label\":\"r-20\""));
 	assert_non_null(strstr(a[0].attribution, "\"label\":\"r-21\""));
+	/* Runs without snapshots: no diff, and the summary says why. */
+	assert_non_null(strstr(a[0].attribution, "\"diff\":null"));
+	assert_non_null(strstr(a[0].attribution, "\"summary\":"
+	    "\"no machine snapshot of either run (imported?)\""));
 	/* No configured sink: one built-in "log" row per change. */
 	assert_int_equal(count_rows(&f, "SELECT count(*) FROM outbox WHERE "
 	    "alert = ?", a[0].id), 2);
@@ -294,6 +299,101 @@ test_step_suspected_then_confirmed(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(a[0].last_run, next);
 	store_alerts_free(a, n);
+	fix_close(&f);
+}
+
+/* A machine snapshot with the given kernel and libc version. */
+static int64_t
+put_snapshot(struct fix *f, const char *kernel, const char *libc)
+{
+	struct snapshot	*s;
+	char		*cause = NULL;
+	int64_t		 id;
+
+	s = sysinfo_snapshot_new();
+	assert_int_equal(sysinfo_snapshot_set(s, "kernel.release", kernel), 0);
+	assert_int_equal(sysinfo_snapshot_set(s, "cpu.governor",
+	    "performance"), 0);
+	sysinfo_snapshot_add_package(s, "libc6", libc, "amd64");
+	sysinfo_snapshot_add_package(s, "zlib1g", "1:1.2.13", "amd64");
+	id = store_snapshot_put(f->st, s, &cause);
+	if (id <= 0)
+		print_error("store_snapshot_put: %s\n", cause);
+	assert_true(id > 0);
+	sysinfo_snapshot_free(s);
+	return id;
+}
+
+/*
+ * A step that came with a kernel and a libc upgrade: the confirmed
+ * alert's attribution carries the machine diff between the last good
+ * run's snapshot and the first bad run's, as JSON and as one line.
+ */
+static void
+test_attribution_diff(void **state)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct store_alert	*a;
+	struct fix		 f;
+	json_t			*o, *d, *fields, *pkgs, *e;
+	int64_t			 old_snap, new_snap, id;
+	size_t			 n, i;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	old_snap = put_snapshot(&f, "6.1.0-18-amd64", "2.36-9");
+	new_snap = put_snapshot(&f, "6.1.0-21-amd64", "2.36-9+deb12u4");
+	assert_true(old_snap != new_snap);
+	for (i = 0; i < 22; i++) {
+		id = add_run(&f, i < 20 ? 100 : 110, 1000);
+		assert_int_equal(store_run_set_snapshot(f.st, id, i < 20 ?
+		    old_snap : new_snap), 0);
+		check(&f, id, &p, &res);
+		detect_result_free(&res);
+	}
+	n = alerts_of(&f, f.time, &a);
+	assert_int_equal(n, 1);
+	assert_string_equal(a[0].state, ALERT_CONFIRMED);
+	assert_int_equal(a[0].first_bad_run, f.runs[20]);
+	assert_non_null(a[0].attribution);
+	o = json_loads(a[0].attribution, 0, NULL);
+	assert_non_null(o);
+	assert_true(json_is_false(json_object_get(o, "same_snapshot")));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o,
+	    "last_good_run"), "snapshot")), old_snap);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(o,
+	    "first_bad_run"), "snapshot")), new_snap);
+	d = json_object_get(o, "diff");
+	fields = json_object_get(d, "fields");
+	pkgs = json_object_get(d, "packages");
+	assert_int_equal(json_array_size(fields), 1);
+	e = json_array_get(fields, 0);
+	assert_string_equal(json_string_value(json_object_get(e, "key")),
+	    "kernel.release");
+	assert_string_equal(json_string_value(json_object_get(e, "old")),
+	    "6.1.0-18-amd64");
+	assert_string_equal(json_string_value(json_object_get(e, "new")),
+	    "6.1.0-21-amd64");
+	assert_int_equal(json_array_size(pkgs), 1);
+	e = json_array_get(pkgs, 0);
+	assert_string_equal(json_string_value(json_object_get(e, "name")),
+	    "libc6");
+	assert_string_equal(json_string_value(json_object_get(e, "change")),
+	    sysinfo_change_kind_name(CHANGE_PKG_UPGRADED));
+	assert_string_equal(json_string_value(json_object_get(e, "new")),
+	    "2.36-9+deb12u4");
+	assert_non_null(strstr(json_string_value(json_object_get(o,
+	    "summary")), "6.1.0-18-amd64 → 6.1.0-21-amd64"));
+	assert_non_null(strstr(json_string_value(json_object_get(o,
+	    "summary")), "2.36-9 → 2.36-9+deb12u4"));
+	json_decref(o);
+	store_alerts_free(a, n);
+	/* The outbox row of the confirmation carries it too. */
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM outbox WHERE "
+	    "payload LIKE '%\"state\":\"confirmed\"%' AND payload LIKE "
+	    "'%\"summary\":\"%kernel.release%'", 0), 1);
 	fix_close(&f);
 }
 
@@ -1009,6 +1109,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_step_suspected_then_confirmed),
+		cmocka_unit_test(test_attribution_diff),
 		cmocka_unit_test(test_wild_run_cleared),
 		cmocka_unit_test(test_improvement),
 		cmocka_unit_test(test_inconclusive),
