@@ -41,9 +41,12 @@
  *
  * usage: detect [-v] [-h HISTORIES] [-i ITERATIONS] [-j JOBS] [-s SEED]
  *               [-a ALPHA] [-c CLIP] [-f FLOOR] [-N RUNS] [-n NOISE_RUNS]
- *               [-W WINDOW] [-A 0|1]
+ *               [-W WINDOW] [-A 0|1] [-o NOISE[,NOISE...]]
  *        detect -t NOISE,CHANGE,HISTORY [...]   (replay one, verbosely)
  *        detect -S DB [-p PERFWATCH] [-r REPEAT]
+ * -o runs only the noises listed (their numbers, 0 to 6, as -t takes
+ * them), with the same seeds as a full run; -v also names every history
+ * whose false alert was confirmed, for -t to replay.
  * The defaults (-h 32, 2 jobs) take about 4 minutes on two cores; the
  * engine's parameters default to perfwatch's own.
  * Figures are printed, never asserted: the machine is shared and noisy.
@@ -131,6 +134,7 @@ static struct tally tallies[N_MAX][N_CHANGES];
 static int	iterations = 5;
 static int	trace;		/* -t: print every check of the history */
 static int	verbose;	/* -v: a line per history on stderr */
+static unsigned	only_noises;	/* -o: bit set of the noises to run, 0: all */
 
 /* Seconds on the monotonic clock. */
 static double
@@ -389,8 +393,14 @@ run_history(enum noise noise, size_t ci, unsigned long seed,
 			for (fb = 0; fb < n && ids[fb] != a.first_bad_run; fb++)
 				;
 			store_alert_clear(&a);
-			if (fb < at)
+			if (fb < at) {
 				t->false_alerts[D_PERFWATCH][fb >= SETTLED]++;
+				if (verbose)
+					fprintf(stderr, "%s, %s, seed %lu: false "
+					    "alert confirmed at run %zu, first "
+					    "bad run %zu\n", noise_names[noise],
+					    c->name, seed, i + 1, fb + 1);
+			}
 			else if (c->kind == C_SPIKE && fb == at)
 				t->detected[D_PERFWATCH]++;
 			else if (c->kind == C_STEP && !found &&
@@ -536,6 +546,7 @@ usage(void)
 	    "[-j JOBS] [-s SEED] [-t NOISE,CHANGE,HISTORY]\n"
 	    "              [-v] [-a ALPHA] [-c CLIP] [-f FLOOR] [-N RUNS] "
 	    "[-n NOISE_RUNS] [-W WINDOW] [-A 0|1]\n"
+	    "              [-o NOISE[,NOISE...]]\n"
 	    "       detect -S DB [-p PERFWATCH] [-r REPEAT]\n");
 	exit(64);
 }
@@ -553,11 +564,11 @@ main(int argc, char **argv)
 	pid_t			*pids;
 	int			 ch, jobs = 2, j, ni, d, fds[2], *rfd;
 	int			 repeat = 5, ok_fa = 1, ok_recall = 1, job;
-	char			 cell[64];
+	char			 cell[64], *cp, *ep;
 
 	log_init("bench-detect", 1, 0);
 	detect_params_default(&par);
-	while ((ch = getopt(argc, argv, "A:a:c:f:h:i:j:N:n:p:r:S:s:t:vW:")) !=
+	while ((ch = getopt(argc, argv, "A:a:c:f:h:i:j:N:n:o:p:r:S:s:t:vW:")) !=
 	    -1) {
 		switch (ch) {
 		case 'A':
@@ -577,6 +588,17 @@ main(int argc, char **argv)
 			break;
 		case 'n':
 			par.noise_runs = (size_t)atol(optarg);
+			break;
+		case 'o':
+			/* NOISE[,NOISE...]: run only these noises. */
+			for (cp = optarg; *cp != '\0'; cp = ep) {
+				ni = (int)strtol(cp, &ep, 10);
+				if (ep == cp || ni < 0 || ni >= N_MAX)
+					usage();
+				only_noises |= 1U << ni;
+				if (*ep == ',')
+					ep++;
+			}
 			break;
 		case 'v':
 			verbose = 1;
@@ -661,7 +683,9 @@ main(int argc, char **argv)
 			for (ni = 0; ni < N_MAX; ni++)
 				for (ci = 0; ci < N_CHANGES; ci++)
 					for (h = 0; h < nh; h++, j++) {
-						if (j % jobs != job)
+						if (j % jobs != job ||
+						    (only_noises != 0 &&
+						    !(only_noises & (1U << ni))))
 							continue;
 						run_history((enum noise)ni, ci,
 						    seed * 1000003UL +

@@ -402,7 +402,7 @@ void
 detect_base_compute(struct detect_runstat *const *b, size_t k, size_t kc,
     int autocorr, struct detect_base *out)
 {
-	double	*m, *se, r, floor_se = 0;
+	double	*m, *se, r, floor_se = 0, mean;
 	size_t	 i;
 
 	memset(out, 0, sizeof(*out));
@@ -431,6 +431,19 @@ detect_base_compute(struct detect_runstat *const *b, size_t k, size_t kc,
 	out->noise = out->sd * stats_ar1_inflation(out->r1);
 	if (floor_se > out->noise)
 		out->noise = floor_se;
+	out->inoise = out->noise;
+	if (out->r1 > 0 && k >= 4) {
+		/* The prediction errors of the k runs, from the run before. */
+		out->rw = out->r1 > 0.9 ? 0.9 : out->r1;
+		if (stats_mean(m, k, &mean) == -1)
+			mean = 0;
+		for (i = 1; i < k; i++)
+			se[i - 1] = (m[i] - mean) - out->rw * (m[i - 1] - mean);
+		if (stats_stddev(se, k - 1, &out->inoise) == -1)
+			out->inoise = 0;
+		if (floor_se * sqrt(1 + out->rw * out->rw) > out->inoise)
+			out->inoise = floor_se * sqrt(1 + out->rw * out->rw);
+	}
 	out->df = k > 1 ? (double)(k - 1) : 1;
 	out->last_good = b[k - 1]->run;
 	free(m);
@@ -549,6 +562,19 @@ detect_judge(const struct detect_base *b, const struct detect_runstat *r,
 	}
 }
 
+/*
+ * Mark b as pinned.  Its runs are not the ones just before the checked
+ * runs: nothing to predict a run from, so its pooled evidence is not
+ * whitened (the noise stays widened by the autocorrelation instead).
+ */
+static void
+detect_base_pinned(struct detect_base *b)
+{
+	b->pinned = 1;
+	b->rw = 0;
+	b->inoise = b->noise;
+}
+
 /* Point b's sample arrays at the runs of its level. */
 static void
 detect_base_samples(struct detect_base *b, struct detect_runstat *const *rs,
@@ -581,14 +607,15 @@ detect_share(const struct detect_base *b, const struct detect_runstat *r)
 }
 
 /*
- * The pooled sum of the shares u[0..m), each clipped to +-cap where cap
- * is clip, or DETECT_CLIP_RATIO times the largest other share if that is
- * more: a run can weigh much more than clip only when another run backs
- * it up, so one wild run never carries a stretch, while a large shift
- * seen by every run keeps its full weight.  clip <= 0: no clipping.
+ * The pooled sum of the shares u[0..m), weighted by w[0..m) (NULL: all
+ * 1), each clipped to +-cap where cap is clip, or DETECT_CLIP_RATIO
+ * times the largest other share if that is more: a run can weigh much
+ * more than clip only when another run backs it up, so one wild run
+ * never carries a stretch, while a large shift seen by every run keeps
+ * its full weight.  clip <= 0: no clipping.
  */
 static double
-detect_clip_sum(const double *u, size_t m, double clip)
+detect_clip_sum(const double *u, const double *w, size_t m, double clip)
 {
 	double	sum = 0, other, cap, v;
 	size_t	i, j;
@@ -607,9 +634,56 @@ detect_clip_sum(const double *u, size_t m, double clip)
 			else if (v < -cap)
 				v = -cap;
 		}
-		sum += v;
+		sum += w != NULL ? w[i] * v : v;
 	}
 	return sum;
+}
+
+/*
+ * The standardized prediction errors of a stretch of run medians
+ * x[0..m) against baseline b, into u: each run predicted from the one
+ * before it (prev before x[0]; NAN: none) by the baseline's lag-1
+ * correlation, u_j = ((x_j - c) - rw (x_(j-1) - c)) / inoise, and their
+ * weights w: 1 for the first, 1 - rw for the others, which is what a
+ * step from x[0] on adds to each error.  With rw = 0 these are the runs'
+ * shares, all of weight 1.  Whitened so, a slowly wandering level (whose
+ * runs are each predictable from the last) keeps a step's full weight in
+ * its first run, where widening the noise by the autocorrelation would
+ * lose most of it.
+ */
+static void
+detect_errors(const struct detect_base *b, double prev, const double *x,
+    size_t m, double *u, double *w)
+{
+	double	before, e, s;
+	size_t	j;
+
+	s = b->inoise;
+	for (j = 0; j < m; j++) {
+		before = j > 0 ? x[j - 1] : prev;
+		e = x[j] - b->center;
+		if (!isnan(before))
+			e -= b->rw * (before - b->center);
+		if (s > 0)
+			u[j] = e / s;
+		else
+			u[j] = e == 0 ? 0 : copysign(INFINITY, e);
+		w[j] = j == 0 ? 1 : 1 - b->rw;
+	}
+}
+
+/* The sd of a weighted sum of m errors, level error included. */
+static double
+detect_wscale(const struct detect_base *b, const double *w, size_t m)
+{
+	double	s1 = 0, s2 = 0;
+	size_t	j;
+
+	for (j = 0; j < m; j++) {
+		s1 += w[j];
+		s2 += w[j] * w[j];
+	}
+	return sqrt(s2 + s1 * s1 * b->cvar);
 }
 
 /*
@@ -642,9 +716,13 @@ detect_split(const struct detect_base *b, const struct detect_runstat *rs,
 	return best;
 }
 
-/* All sums of k values drawn with replacement from u[0..n), n^k of them. */
+/*
+ * All sums of k values drawn with replacement from u[0..n), the i-th
+ * draw weighted by w[i], n^k of them.
+ */
 static double *
-detect_draw_sums(const double *u, size_t n, size_t k, size_t *count)
+detect_draw_sums(const double *u, size_t n, size_t k, const double *w,
+    size_t *count)
 {
 	double	*s, *t;
 	size_t	 len = 1, i, j, r;
@@ -654,7 +732,7 @@ detect_draw_sums(const double *u, size_t n, size_t k, size_t *count)
 		t = xreallocarray(NULL, len * n, sizeof(*t));
 		for (i = 0; i < len; i++)
 			for (j = 0; j < n; j++)
-				t[i * n + j] = s[i] + u[j];
+				t[i * n + j] = s[i] + w[r] * u[j];
 		free(s);
 		s = t;
 		len *= n;
@@ -664,24 +742,25 @@ detect_draw_sums(const double *u, size_t n, size_t k, size_t *count)
 }
 
 /*
- * The chance that the sum of m values drawn at random, with replacement,
- * from u[0..n) reaches target: exact, over all n^m draws, by meeting in
- * the middle (the sums of m/2 draws against the sorted sums of the
- * rest).  This is the bootstrap p-value of a pooled stretch against the
- * baseline's own runs: it knows the shape of their variation (a second
- * mode, a skew) where the t test assumes a normal one.  m is at most
- * DETECT_MAX_RESAMPLE.
+ * The chance that the weighted sum (weights w[0..m)) of m values drawn at
+ * random, with replacement, from u[0..n) reaches target: exact, over all
+ * n^m draws, by meeting in the middle (the sums of m/2 draws against the
+ * sorted sums of the rest).  This is the bootstrap p-value of a pooled
+ * stretch against the baseline's own runs: it knows the shape of their
+ * variation (a second mode, a skew) where the t test assumes a normal
+ * one.  m is at most DETECT_MAX_RESAMPLE.
  */
 static double
-detect_resample_p(const double *u, size_t n, size_t m, double target)
+detect_resample_p(const double *u, size_t n, size_t m, const double *w,
+    double target)
 {
 	double	*a, *b, need, hits = 0;
 	size_t	 na, nb, i, lo, hi, mid;
 
 	if (n == 0 || m == 0)
 		return 1;
-	a = detect_draw_sums(u, n, m / 2, &na);
-	b = detect_draw_sums(u, n, m - m / 2, &nb);
+	a = detect_draw_sums(u, n, m / 2, w, &na);
+	b = detect_draw_sums(u, n, m - m / 2, w + m / 2, &nb);
 	qsort(b, nb, sizeof(*b), detect_dbl_cmp);
 	for (i = 0; i < na; i++) {
 		need = target - a[i];
@@ -703,9 +782,10 @@ detect_resample_p(const double *u, size_t n, size_t m, double target)
 
 /*
  * Pool runs rs[from..to] (inclusive) against baseline b into pl: the
- * clipped, standardized mean deviation as a t statistic, and the
- * unclipped mean change with its interval.  clip <= 0 turns clipping off.
- * When the t test's p is above cutoff the stretch cannot confirm, and the
+ * clipped, weighted sum of the runs' standardized prediction errors
+ * (detect_errors) over its sd as a t statistic, and the unclipped mean
+ * change with its interval.  clip <= 0 turns clipping off.  When the t
+ * test's p is above cutoff the stretch cannot confirm, and the
  * resampling, tail and precedent checks are skipped (left failed).
  */
 static void
@@ -713,9 +793,9 @@ detect_pool_runs(const struct detect_base *b, struct detect_runstat *const *br,
     struct detect_runstat *rs, size_t from, size_t to, double clip,
     double floor_pct, double cutoff, struct detect_pool *pl)
 {
-	double	d, su, sd_sum = 0, m, scale, tq, mean, half, ubar, ub, *y, *u;
-	double	q95, mid;
-	size_t	i, j;
+	double	d, su, sd_sum = 0, m, scale, tq, mean, half, ub, *y, *u, *w;
+	double	q95, mid, *x, *bx, *bw, prev;
+	size_t	i;
 
 	memset(pl, 0, sizeof(*pl));
 	pl->base = *b;
@@ -726,16 +806,20 @@ detect_pool_runs(const struct detect_base *b, struct detect_runstat *const *br,
 		return;
 	m = (double)pl->m;
 	u = xreallocarray(NULL, pl->m, sizeof(*u));
+	w = xreallocarray(NULL, pl->m, sizeof(*w));
+	x = xreallocarray(NULL, pl->m, sizeof(*x));
 	for (i = from; i <= to; i++) {
 		d = rs[i].median - b->center;
-		u[i - from] = detect_share(b, &rs[i]);
+		x[i - from] = rs[i].median;
 		sd_sum += d;
 		if (i == to)
 			pl->latest_sign = (d > 0) - (d < 0);
 	}
-	su = detect_clip_sum(u, pl->m, clip);
-	scale = sqrt(1 / m + b->cvar);
-	pl->t = su / m / scale;
+	prev = from > 0 ? rs[from - 1].median : NAN;
+	detect_errors(b, prev, x, pl->m, u, w);
+	su = detect_clip_sum(u, w, pl->m, clip);
+	scale = detect_wscale(b, w, pl->m);
+	pl->t = su / scale;
 	if (isinf(pl->t) || isnan(pl->t))
 		pl->p = su == 0 ? 1 : 0;
 	else
@@ -743,38 +827,50 @@ detect_pool_runs(const struct detect_base *b, struct detect_runstat *const *br,
 	mean = sd_sum / m;
 	pl->sign = (mean > 0) - (mean < 0);
 	tq = stats_t_quantile(0.975, b->df);
-	half = tq * b->noise * scale;
+	half = tq * b->noise * sqrt(1 / m + b->cvar);
 	pl->change_pct = detect_pct(mean, b->center);
 	pl->ci_low = detect_pct(mean - half, b->center);
 	pl->ci_high = detect_pct(mean + half, b->center);
 	pl->relevant = detect_relevant(pl->change_pct, pl->ci_low,
 	    pl->ci_high, floor_pct);
 	pl->p_resample = NAN;
-	if (pl->p > cutoff) {
+	if (pl->p > cutoff || b->k == 0) {
 		/* It cannot confirm: spare the checks below. */
 		free(u);
+		free(w);
+		free(x);
 		pl->ok = 1;
 		return;
 	}
 
+	/* The baseline's runs' own prediction errors. */
+	bx = xreallocarray(NULL, b->k, sizeof(*bx));
+	y = xreallocarray(NULL, b->k, sizeof(*y));
+	bw = xreallocarray(NULL, b->k, sizeof(*bw));
+	for (i = 0; i < b->k; i++)
+		bx[i] = br[i]->median;
+	detect_errors(b, NAN, bx, b->k, y, bw);
+
 	/*
-	 * The same stretch against the baseline's own runs, resampled.  A
+	 * The same stretch against the baseline's own errors, resampled.  A
 	 * stretch longer than DETECT_MAX_RESAMPLE runs is left to the t
-	 * test: there the resampled p of a real shift is nil anyway.
+	 * test: there the resampled p of a real shift is nil anyway.  Each
+	 * draw counts as a lone run (clipped at clip).
 	 */
-	if (pl->sign != 0 && b->k > 0 && pl->m <= DETECT_MAX_RESAMPLE) {
-		y = xreallocarray(NULL, b->k, sizeof(*y));
+	if (pl->sign != 0 && pl->m <= DETECT_MAX_RESAMPLE) {
+		double	*yc;
+
+		yc = xreallocarray(NULL, b->k, sizeof(*yc));
 		for (i = 0; i < b->k; i++) {
-			/* Each draw counts as a lone run. */
-			y[i] = pl->sign * detect_share(b, br[i]);
-			if (clip > 0 && y[i] > clip)
-				y[i] = clip;
-			else if (clip > 0 && y[i] < -clip)
-				y[i] = -clip;
+			yc[i] = pl->sign * y[i];
+			if (clip > 0 && yc[i] > clip)
+				yc[i] = clip;
+			else if (clip > 0 && yc[i] < -clip)
+				yc[i] = -clip;
 		}
-		pl->p_resample = 2 * detect_resample_p(y, b->k, pl->m,
+		pl->p_resample = 2 * detect_resample_p(yc, b->k, pl->m, w,
 		    pl->sign * su);
-		free(y);
+		free(yc);
 		if (pl->p_resample > pl->p)
 			pl->p = pl->p_resample > 1 ? 1 : pl->p_resample;
 	}
@@ -786,12 +882,11 @@ detect_pool_runs(const struct detect_base *b, struct detect_runstat *const *br,
 	 * mode, a drift) is not a new shift, whatever the t test says.
 	 */
 	pl->unprecedented = 1;
-	ubar = su / m;
 	for (i = 0; i + pl->m <= b->k && pl->unprecedented; i++) {
-		for (j = i; j < i + pl->m; j++)
-			u[j - i] = detect_share(b, br[j]);
-		ub = detect_clip_sum(u, pl->m, clip);
-		if (pl->sign * (ub / m) >= pl->sign * ubar)
+		detect_errors(b, i > 0 ? bx[i - 1] : NAN, bx + i, pl->m, u,
+		    bw);
+		ub = detect_clip_sum(u, bw, pl->m, clip);
+		if (pl->sign * ub >= pl->sign * su)
 			pl->unprecedented = 0;
 	}
 
@@ -805,8 +900,7 @@ detect_pool_runs(const struct detect_base *b, struct detect_runstat *const *br,
 	 * beyond the 95th percentile: under 1%).
 	 */
 	pl->in_tail = 0;
-	if (pl->sign != 0 && b->k > 0) {
-		y = xreallocarray(NULL, b->k, sizeof(*y));
+	if (pl->sign != 0) {
 		for (i = 0; i < b->k; i++)
 			y[i] = pl->sign * detect_share(b, br[i]);
 		for (i = 0; i < pl->m; i++)
@@ -816,9 +910,13 @@ detect_pool_runs(const struct detect_base *b, struct detect_runstat *const *br,
 		mid = u[(pl->m - 1) / 2];
 		if (stats_quantile(y, b->k, DETECT_TAIL, &q95) == 0)
 			pl->in_tail = mid > q95;
-		free(y);
 	}
+	free(y);
+	free(bx);
+	free(bw);
 	free(u);
+	free(w);
+	free(x);
 	pl->ok = 1;
 }
 
@@ -1145,6 +1243,11 @@ detect_metric(struct store *st, const struct detect_params *p,
 		k = detect_rolling(p, w, last, b);
 	detect_base_compute(b, k, bl != NULL ? k : p->baseline_runs,
 	    p->autocorr, &w->base);
+	if (bl != NULL)
+		detect_base_pinned(&w->base);
+	log_debug("baseline: %zu runs (level %zu), sd %g, r1 %g, noise %g, "
+	    "prediction error sd %g", w->base.k, w->base.kc, w->base.sd,
+	    w->base.r1, w->base.noise, w->base.inoise);
 	detect_base_samples(&w->base, b, vals, nvals);
 	detect_judge(&w->base, &w->rs[last], w->v);
 	w->base.values = NULL;
@@ -1171,6 +1274,8 @@ detect_metric(struct store *st, const struct detect_params *p,
 			k = detect_rolling(p, w, span, b);
 		detect_base_compute(b, k, bl != NULL ? k : p->baseline_runs,
 		    p->autocorr, &base);
+		if (bl != NULL)
+			detect_base_pinned(&base);
 		if (strcmp(w->open->state, ALERT_SUSPECTED) == 0)
 			first = detect_split(&base, w->rs, first, last);
 		detect_pool_runs(&base, b, w->rs, first, last,
@@ -1192,6 +1297,8 @@ detect_metric(struct store *st, const struct detect_params *p,
 				k = detect_rolling(p, w, i, b);
 			detect_base_compute(b, k, bl != NULL ? k :
 			    p->baseline_runs, p->autocorr, &base);
+			if (bl != NULL)
+				detect_base_pinned(&base);
 			detect_pool_runs(&base, b, w->rs, i, last,
 			    p->confirm_runs > 1 ? p->clip : 0,
 			    p->min_change, p->confirm_alpha, &cand[m]);

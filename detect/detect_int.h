@@ -10,6 +10,15 @@
 
 #include "detect.h"
 
+/*
+ * Fewest rolling baseline runs whose noise pooled evidence may be judged
+ * by: fewer say too little about the spread (and nothing about its
+ * shape) to confirm a shift.  A young history, or one whose runs were
+ * mostly taken by earlier alerts, waits (a pinned baseline is taken as
+ * the user chose it).
+ */
+#define DETECT_MIN_POOL_BASE	20
+
 /* One run of one metric. */
 struct detect_runstat {
 	int64_t		 run;
@@ -30,7 +39,12 @@ struct detect_base {
 	double		 sd;		/* sd of the k medians */
 	double		 r1;		/* lag-1 autocorrelation used */
 	double		 noise;		/* effective between-run sd */
+	double		 rw;		/* lag-1 r the pooled evidence whitens
+					   by, in [0, 0.9]; 0: none */
+	double		 inoise;	/* sd of a run's prediction error
+					   from the run before it (by rw) */
 	double		 df;		/* k - 1 */
+	int		 pinned;	/* a named set of runs, not rolling */
 	int64_t		 last_good;	/* the newest baseline run, 0: none */
 	const double	**values;	/* every run's samples, for Mann-Whitney */
 	const size_t	*nvalues;
