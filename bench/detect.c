@@ -40,8 +40,9 @@
  * into that store.
  *
  * usage: detect [-v] [-h HISTORIES] [-i ITERATIONS] [-j JOBS] [-s SEED]
- *               [-a ALPHA] [-c CLIP] [-f FLOOR] [-N RUNS] [-n NOISE_RUNS]
- *               [-W WINDOW] [-A 0|1] [-o NOISE[,NOISE...]]
+ *               [-a ALPHA] [-C CONFIRM_RUNS] [-c CLIP] [-f FLOOR]
+ *               [-N RUNS] [-n NOISE_RUNS] [-W WINDOW] [-A 0|1]
+ *               [-o NOISE[,NOISE...]]
  *        detect -t NOISE,CHANGE,HISTORY [...]   (replay one, verbosely)
  *        detect -S DB [-p PERFWATCH] [-r REPEAT]
  * -o runs only the noises listed (their numbers, 0 to 6, as -t takes
@@ -544,9 +545,9 @@ usage(void)
 {
 	fprintf(stderr, "usage: detect [-h HISTORIES] [-i ITERATIONS] "
 	    "[-j JOBS] [-s SEED] [-t NOISE,CHANGE,HISTORY]\n"
-	    "              [-v] [-a ALPHA] [-c CLIP] [-f FLOOR] [-N RUNS] "
-	    "[-n NOISE_RUNS] [-W WINDOW] [-A 0|1]\n"
-	    "              [-o NOISE[,NOISE...]]\n"
+	    "              [-v] [-a ALPHA] [-C RUNS] [-c CLIP] [-f FLOOR] "
+	    "[-N RUNS] [-n NOISE_RUNS]\n"
+	    "              [-W WINDOW] [-A 0|1] [-o NOISE[,NOISE...]]\n"
 	    "       detect -S DB [-p PERFWATCH] [-r REPEAT]\n");
 	exit(64);
 }
@@ -568,7 +569,7 @@ main(int argc, char **argv)
 
 	log_init("bench-detect", 1, 0);
 	detect_params_default(&par);
-	while ((ch = getopt(argc, argv, "A:a:c:f:h:i:j:N:n:o:p:r:S:s:t:vW:")) !=
+	while ((ch = getopt(argc, argv, "A:a:C:c:f:h:i:j:N:n:o:p:r:S:s:t:vW:")) !=
 	    -1) {
 		switch (ch) {
 		case 'A':
@@ -576,6 +577,9 @@ main(int argc, char **argv)
 			break;
 		case 'a':
 			par.confirm_alpha = strtod(optarg, NULL);
+			break;
+		case 'C':
+			par.confirm_runs = (size_t)atol(optarg);
 			break;
 		case 'c':
 			par.clip = strtod(optarg, NULL);
