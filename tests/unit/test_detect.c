@@ -398,6 +398,59 @@ test_attribution_diff(void **state)
 }
 
 /*
+ * A level that wanders (AR(1) run offsets, lag-1 correlation 0.7, sd 2%,
+ * as bench/detect's "AR(1) drift"), then a 10% step at run 61: once the
+ * history has 40 runs the drift alone confirms nothing, and the pooled
+ * evidence, whitened by the baseline's autocorrelation, confirms the step
+ * within three runs with its first bad run in place (widening the noise
+ * by the autocorrelation instead found such steps within three runs only
+ * about 60% of the time in bench/detect).
+ */
+static void
+test_drift_step(void **state)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct store_alert	*a;
+	struct fix		 f;
+	double			 ar = 0;
+	int64_t			 id, step = 0;
+	size_t			 n, i, k, found = 0;
+
+	(void)state;
+	fix_open(&f);
+	f.rng = 777;
+	detect_params_default(&p);
+	for (i = 0; i < 63; i++) {
+		ar = 0.7 * ar + sqrt(1 - 0.49) * 0.02 * gauss(&f);
+		id = add_run(&f, 100 * (1 + ar) * (i >= 60 ? 1.10 : 1), 1000);
+		if (i == 60)
+			step = id;
+		check(&f, id, &p, &res);
+		detect_result_free(&res);
+	}
+	n = alerts_of(&f, f.time, &a);
+	for (k = 0; k < n; k++) {
+		if (a[k].confirmed_run == 0)
+			continue;
+		/* Nothing confirmed that began in runs 41 to 60. */
+		for (i = 40; i < 60; i++)
+			assert_true(a[k].first_bad_run != f.runs[i]);
+		if (a[k].first_bad_run != step)
+			continue;
+		assert_string_equal(a[k].state, ALERT_CONFIRMED);
+		assert_string_equal(a[k].direction, VERDICT_REGRESSION);
+		assert_true(a[k].confirmed_run == f.runs[60] ||
+		    a[k].confirmed_run == f.runs[61] ||
+		    a[k].confirmed_run == f.runs[62]);
+		found++;
+	}
+	assert_int_equal(found, 1);
+	store_alerts_free(a, n);
+	fix_close(&f);
+}
+
+/*
  * One wild run (+30%) among normal ones: suspected at most, cleared by
  * the next run, never confirmed; later runs open nothing.
  */
@@ -1110,6 +1163,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_step_suspected_then_confirmed),
 		cmocka_unit_test(test_attribution_diff),
+		cmocka_unit_test(test_drift_step),
 		cmocka_unit_test(test_wild_run_cleared),
 		cmocka_unit_test(test_improvement),
 		cmocka_unit_test(test_inconclusive),
