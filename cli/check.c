@@ -817,10 +817,10 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 {
 	static const char *const hdr[] = { "id", "state", "direction",
 	    "workload", "metric", "change", "first bad", "last good",
-	    "last run", "updated" };
+	    "last run", "updated", "machine change" };
 	static const enum table_align al[] = { ALIGN_RIGHT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_LEFT,
-	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT };
+	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT };
 	const char		*usage = "alerts [--all] [--json|--csv] | "
 				    "alerts ack ID";
 	struct detect_params	 p;
@@ -831,6 +831,7 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 	char			*cause = NULL, *end, *l1, *l2, *l3;
 	char			 b1[32], tbuf[32];
 	json_t			*arr, *o, *attr;
+	const char		*sum;
 	long long		 id;
 	size_t			 n = 0, i;
 	int			 k, all = 0;
@@ -918,6 +919,13 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 			table_addf(t, 7, "%s", l2);
 			table_addf(t, 8, "%s", l3);
 			table_addf(t, 9, "%s", tbuf);
+			/* A confirmed alert's machine diff, in one line. */
+			attr = a[i].attribution != NULL ?
+			    json_loads(a[i].attribution, 0, NULL) : NULL;
+			sum = json_string_value(json_object_get(attr,
+			    "summary"));
+			table_addf(t, 10, "%s", sum != NULL ? sum : "-");
+			json_decref(attr);
 			table_end_row(t);
 		}
 		free(l1);

@@ -51,7 +51,11 @@ assert a["state"] == "confirmed" and a["direction"] == "regression", a
 assert a["first_bad_run"] == "r-21" and a["last_good_run"] == "r-20", a
 assert a["last_run"] == "r-22" and 13 < a["change_pct"] < 17, a
 assert a["attribution"]["first_bad_run"]["label"] == "r-21", a
+# Imported runs have no machine snapshot: no diff, and it says so.
+assert a["attribution"]["diff"] is None, a
+assert "no machine snapshot" in a["attribution"]["summary"], a
 '
+expect_match "$(pw alerts)" "no machine snapshot of either run"
 outbox() {
 	python3 -c 'import sqlite3, sys
 print(sqlite3.connect(sys.argv[1]).execute(
