@@ -64,7 +64,11 @@
  *    evidence is whitened instead: each run j of the stretch is predicted
  *    from the run before it by the baseline's lag-1 r (clamped to
  *    [0, 0.9]), e_j = (m_j - c) - r (m_(j-1) - c), and the prediction
- *    errors are measured against their own sd s_e over the k noise runs.
+ *    errors are measured against their own sd s_e over the k noise runs,
+ *    widened by AR1 of the errors' own lag-1 correlation (an estimate of
+ *    r below the truth, as a short window's is, leaves some behind: on
+ *    the drift of bench/detect, 1.60 false alerts per 1000 checks without
+ *    this, 1.37 with it, at 100 histories a case).
  *    A step of size D adds D to the first run's error and D (1 - r) to
  *    each later one, so with weights w = (1, 1 - r, 1 - r, ...)
  *
@@ -458,6 +462,10 @@ detect_base_compute(struct detect_runstat *const *b, size_t k, size_t kc,
 			se[i - 1] = (m[i] - mean) - out->rw * (m[i - 1] - mean);
 		if (stats_stddev(se, k - 1, &out->inoise) == -1)
 			out->inoise = 0;
+		/* What the whitening left: an r under the truth leaves some. */
+		if (k >= 5 && out->inoise > 0 &&
+		    stats_lag1_autocorr(se, k - 1, &r) == 0)
+			out->inoise *= stats_ar1_inflation(r);
 		if (floor_se * sqrt(1 + out->rw * out->rw) > out->inoise)
 			out->inoise = floor_se * sqrt(1 + out->rw * out->rw);
 	}
