@@ -77,7 +77,7 @@
  *    (cvar = pi / (3N), the level's own error: for r = 0 this is the
  *    mean share over sqrt(1/M + pi/(3N))), referred to t(k - 1).  On
  *    bench/detect's AR(1) drift (r 0.7) this took the recall of 10%
- *    steps within 3 runs from about 60% to about 90%.  A pinned baseline
+ *    steps within 3 runs from about 60% to about 85%.  A pinned baseline
  *    is not the runs just before the stretch: there r = 0 and s_e = s.
  *    The clip caps a run's share at C = 3 sds, or at twice the largest
  *    share of the other runs if that is more, so one wild run can never
