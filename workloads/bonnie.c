@@ -14,22 +14,26 @@
  * K is 1024 bytes, as bonnie prints it.  Choices, and why:
  *
  * - Chunk: 8 KiB, bonnie++'s default (bonnie 1.x used 16 KiB), so that
- *   our block figures sit beside bonnie++'s on the same file.
- * - Seeks: 8000 in all (bonnie++'s count; bonnie had 4000), shared by 3
- *   processes (bonnie's and bonnie++'s SeekProcCount) so there is always a
+ *   our block figures sit beside bonnie++'s on the same file.  The chunk
+ *   buffer is page-aligned, as bonnie++'s is.
+ * - Seeks: 8000 in all (bonnie++ 1.x's count; bonnie had 4000, bonnie++
+ *   2.00a defaults to 8192 by 5 processes), shared by 3 processes
+ *   (bonnie's and bonnie++ 1.x's SeekProcCount) so there is always a
  *   seek queued; both configurable (seeks, seekers).  The seekers start
  *   together on the close of a pipe; the phase lasts until the last one
  *   is reaped, and its CPU is the seekers' (RUSAGE_CHILDREN) plus ours.
  *   A seek picks a chunk uniformly at random (splitmix64, a fixed seed per
  *   seeker, so every iteration does the same pattern on a new file).
+ *   Each seeker fsyncs its write-backs before it exits, inside the
+ *   phase's time, as bonnie++ 2.00a's seekers do when they close the
+ *   file (bonnie 1.x did not sync them).
  * - Write phases (putc, block write, rewrite) end with fsync() inside the
  *   timing: the figure is what reached the disk, not the page cache.
  * - Before each phase that reads (rewrite, getc, read, seeks) the file is
  *   evicted from the page cache (fsync + posix_fadvise DONTNEED), so reads
  *   measure the disk even when the file is smaller than RAM; bonnie and
  *   bonnie++ instead need a file of twice the RAM.  A note says when the
- *   file is smaller than that.  The seek phase's write-backs are not
- *   synced (as in bonnie); the file is deleted afterwards.
+ *   file is smaller than that.  The file is deleted afterwards.
  * - The file is created anew (unlinked, then created) before the putc and
  *   block-write phases, outside the timing, as bonnie does.
  */
@@ -101,6 +105,20 @@ phase_end(const struct phase *ph, int children, double amount, double *rate,
 		wall = 1e-9;
 	*rate = amount / wall;
 	*cpu = used / wall * 100.0;
+}
+
+/* A page-aligned chunk buffer, as bonnie++ uses; NULL if out of memory. */
+static char *
+chunk_alloc(void)
+{
+	void	*buf;
+	long	 page;
+
+	if ((page = sysconf(_SC_PAGESIZE)) < (long)sizeof(void *))
+		page = 4096;
+	if (posix_memalign(&buf, (size_t)page, BONNIE_CHUNK) != 0)
+		return NULL;
+	return buf;
 }
 
 /* Read exactly len bytes; 0, or -1 with errno (EIO at end of file). */
@@ -341,7 +359,10 @@ seeker(int id, int go, uint64_t nchunks, int seeks)
 	int		 fd, i;
 
 	rng = UINT64_C(0xb0221e) + (uint64_t)id * UINT64_C(0x100000001b3);
-	buf = xmalloc(BONNIE_CHUNK);
+	if ((buf = chunk_alloc()) == NULL) {
+		dprintf(STDERR_FILENO, "seeker %d: out of memory\n", id);
+		_exit(1);
+	}
 	if ((fd = open(BONNIE_FILE, O_RDWR | O_CLOEXEC)) == -1) {
 		dprintf(STDERR_FILENO, "seeker %d: open %s: %s\n", id,
 		    BONNIE_FILE, strerror(errno));
@@ -363,6 +384,9 @@ seeker(int id, int go, uint64_t nchunks, int seeks)
 				goto fail;
 		}
 	}
+	/* Inside the phase's time, as bonnie++ closes its seekers' files. */
+	if (fsync(fd) == -1)
+		goto fail;
 	_exit(0);
 fail:
 	dprintf(STDERR_FILENO, "seeker %d: %s: %s\n", id, BONNIE_FILE,
@@ -483,7 +507,11 @@ wl_bonnie_run(const struct wl_params *p, int out, char **cause)
 	}
 
 	memset(&f, 0, sizeof(f));
-	buf = xmalloc(BONNIE_CHUNK);
+	if ((buf = chunk_alloc()) == NULL) {
+		xasprintf(cause, "out of memory for a %d-byte chunk",
+		    BONNIE_CHUNK);
+		return -1;
+	}
 	wl_fill_random(buf, BONNIE_CHUNK, size);
 	if (phase_putc(size, &f, cause) == -1 ||
 	    phase_write(nchunks, buf, &f, cause) == -1 ||
