@@ -283,7 +283,7 @@ step_fio(struct fid_rep *r, char **cause)
 {
 	double	mibps;
 
-	if (peer_fio_run(r->dir, r->size, r->fsync_every, &mibps,
+	if (peer_fio_run(r->dir, r->size, r->fsync_every, &mibps, NULL,
 	    cause) == -1)
 		return -1;
 	fid_rows[ROW_STREAM].theirs[r->rep] = mibps;

@@ -58,6 +58,10 @@ struct peer_bonnie {
 	double	rewrite_kps;	/* rewrite */
 	double	read_kps;	/* get_block */
 	double	seeks_ps;	/* seeks, /sec */
+	double	write_cpu;	/* their %CPU (NAN when not printed) */
+	double	rewrite_cpu;
+	double	read_cpu;
+	double	seeks_cpu;
 	char	version[16];
 	int	evictions;	/* opens the watch held to evict the file */
 	double	wall;		/* seconds the whole bonnie++ run took */
@@ -373,6 +377,10 @@ peer_bonnie_csv(const char *line, struct peer_bonnie *b, int seeks,
 	b->rewrite_kps = peer_csv_number(f[13]);
 	b->read_kps = peer_csv_number(f[17]);
 	b->seeks_ps = peer_csv_number(f[19]);
+	b->write_cpu = peer_csv_number(f[12]);
+	b->rewrite_cpu = peer_csv_number(f[14]);
+	b->read_cpu = peer_csv_number(f[18]);
+	b->seeks_cpu = peer_csv_number(f[20]);
 	free(copy);
 	return 0;
 }
@@ -453,14 +461,15 @@ out:
  * the end (--end_fsync=1, inside fio's runtime), without preallocation
  * (--fallocate=none: disk.stream appends to a new file, and fio would
  * otherwise fallocate it first and write into unwritten extents).  The
- * bandwidth is jobs[0].write.bw_bytes, in MiB/s.
+ * bandwidth is jobs[0].write.bw_bytes, in MiB/s; the CPU, if asked, is
+ * jobs[0].usr_cpu + sys_cpu (% of the job's runtime).
  */
 PEER_FN int
 peer_fio_run(const char *dir, uint64_t size, uint64_t fsync_every,
-    double *mibps, char **cause)
+    double *mibps, double *cpu, char **cause)
 {
 	json_error_t	 jerr;
-	json_t		*root = NULL, *bw;
+	json_t		*root = NULL, *bw, *job;
 	char		 farg[PATH_MAX + 32], sarg[64], yarg[64];
 	char		*argv[16], *out = NULL, *err = NULL, *brace;
 	int		 argc = 0, status, rc = -1;
@@ -496,13 +505,17 @@ peer_fio_run(const char *dir, uint64_t size, uint64_t fsync_every,
 		xasprintf(cause, "fio printed no JSON");
 		goto out;
 	}
-	bw = json_object_get(json_object_get(json_array_get(
-	    json_object_get(root, "jobs"), 0), "write"), "bw_bytes");
+	job = json_array_get(json_object_get(root, "jobs"), 0);
+	bw = json_object_get(json_object_get(job, "write"), "bw_bytes");
 	if (!json_is_number(bw) || json_number_value(bw) <= 0) {
 		xasprintf(cause, "fio JSON has no jobs[0].write.bw_bytes");
 		goto out;
 	}
 	*mibps = json_number_value(bw) / (1024.0 * 1024.0);
+	if (cpu != NULL) {
+		*cpu = json_number_value(json_object_get(job, "usr_cpu")) +
+		    json_number_value(json_object_get(job, "sys_cpu"));
+	}
 	rc = 0;
 out:
 	json_decref(root);

@@ -1,0 +1,743 @@
+/*
+ * bench/noise: how precise the battery is, beside bonnie++ and fio.
+ *
+ *   noise [-E] [-N] [-d dir] [-n runs] [-P perfwatch] [-p profile]
+ *
+ * Runs the quick profile -n times (5) with perfwatch run, each a recorded
+ * run in a scratch database, and for every metric takes the run's median
+ * (what perfwatch stores as the run's figure) and prints the coefficient
+ * of variation of those medians over the runs.  After each of our runs it
+ * runs the peers at the profile's own sizes and iteration counts:
+ * bonnie++ 2.00a as disk.bonnie's peer (same file size, chunk, seeks and
+ * seekers, its file evicted at each open as disk.bonnie evicts its own;
+ * see peers.h) and fio as disk.stream's (--rw=write --bs=1M --fsync=N
+ * --end_fsync=1 on the same size), interleaved as the runner interleaves
+ * iterations, and takes the median of each run in the same way.
+ *
+ * It checks what the battery must reach, and prints the verdicts: no
+ * native disk metric noisier than its peer's at equal file size, and
+ * every sys.* metric under 3%.  A peer figure bonnie++ did not print
+ * (it prints "+++++" for a phase shorter than half a second) has no CV,
+ * and the comparison is said to be impossible rather than passed.
+ *
+ * Then the wall time of each profile: quick as measured here (each run
+ * and their median); nightly measured with -N (one run, about half an
+ * hour), otherwise estimated; full always estimated (it takes hours): the
+ * sum over its workloads of (iterations + warm-ups) x one iteration,
+ * where one iteration of a timed test is its duration (per thread count
+ * for db.oltp) plus the overhead measured in the quick runs, and one of
+ * disk.bonnie or disk.stream is the file size over the rates the quick
+ * runs measured (the five bonnie phases and the seeks; the stream rate).
+ *
+ *   -d dir        where the scratch directory goes (/var/tmp)
+ *   -n runs       runs of the quick profile (5)
+ *   -p profile    the profile (etc/profiles/quick.conf); nightly.conf
+ *                 and full.conf are looked for next to it
+ *   -P perfwatch  the perfwatch binary (../bin/perfwatch beside this
+ *                 bench, else perfwatch in PATH)
+ *   -N            also run the nightly profile once and time it
+ *   -E            no page-cache eviction for bonnie++
+ *
+ * perfwatch runs with a configuration that sets the work directory to
+ * the scratch directory and [quiet] policy = annotate (measure even on
+ * a busy machine: the load is printed, and a busy machine is part of
+ * what this bench shows).  It needs bonnie++ and fio in PATH and, for
+ * the eviction watch, root.
+ */
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ini.h>
+
+#include "bench/peers.h"
+
+#define NZ_RUNS_MAX	20
+#define NZ_METRICS_MAX	256
+#define NZ_JOBS_MAX	64
+#define NZ_ITER_MAX	64
+#define NZ_SYS_LIMIT	3.0		/* % */
+
+/* One metric of our runs: its median in each run. */
+struct nz_metric {
+	char	 workload[WL_NAME_MAX];
+	char	 metric[WL_NAME_MAX];
+	char	 unit[WL_UNIT_MAX];
+	double	 median[NZ_RUNS_MAX];	/* NAN where a run lacked it */
+};
+
+/* A peer figure: its median in each run, and which metric it matches. */
+struct nz_peer {
+	const char	*tool;
+	const char	*figure;
+	const char	*workload;	/* ours */
+	const char	*metric;
+	double		 median[NZ_RUNS_MAX];
+	double		 it[NZ_ITER_MAX];	/* this run's iterations */
+	size_t		 nit;
+};
+
+static struct nz_peer	nz_peers[] = {
+	{ "bonnie++", "put_block", "disk.bonnie", "write_kps", { 0 }, { 0 },
+	  0 },
+	{ "bonnie++", "put_block_cpu", "disk.bonnie", "write_cpu", { 0 },
+	  { 0 }, 0 },
+	{ "bonnie++", "rewrite", "disk.bonnie", "rewrite_kps", { 0 }, { 0 },
+	  0 },
+	{ "bonnie++", "rewrite_cpu", "disk.bonnie", "rewrite_cpu", { 0 },
+	  { 0 }, 0 },
+	{ "bonnie++", "get_block", "disk.bonnie", "read_kps", { 0 }, { 0 },
+	  0 },
+	{ "bonnie++", "get_block_cpu", "disk.bonnie", "read_cpu", { 0 },
+	  { 0 }, 0 },
+	{ "bonnie++", "seeks", "disk.bonnie", "seeks_ps", { 0 }, { 0 }, 0 },
+	{ "bonnie++", "seeks_cpu", "disk.bonnie", "seeks_cpu", { 0 }, { 0 },
+	  0 },
+	{ "fio", "bw", "disk.stream", "write_mibps", { 0 }, { 0 }, 0 },
+	{ "fio", "usr+sys cpu", "disk.stream", "write_cpu", { 0 }, { 0 },
+	  0 },
+};
+
+#define PEER_BONNIE_FIRST	0
+#define PEER_FIO_BW		8
+#define PEER_FIO_CPU		9
+
+/* A workload of a profile, as the estimate needs it. */
+struct nz_job {
+	char				 name[WL_NAME_MAX];
+	const struct wl_workload	*wl;
+	struct wl_params		 params;
+};
+
+/* A profile read for the estimate. */
+struct nz_profile {
+	struct nz_job	jobs[NZ_JOBS_MAX];
+	size_t		njobs;
+	int		bad;
+};
+
+/* What the quick runs measured per workload: wall over all its steps. */
+struct nz_wall {
+	char	workload[WL_NAME_MAX];
+	double	wall[NZ_RUNS_MAX];
+};
+
+static struct nz_metric	nz_metrics[NZ_METRICS_MAX];
+static size_t		nz_nmetrics;
+static struct nz_wall	nz_walls[NZ_JOBS_MAX];
+static size_t		nz_nwalls;
+static double		nz_run_wall[NZ_RUNS_MAX];
+static volatile sig_atomic_t	nz_stop;
+
+static void
+nz_on_signal(int sig)
+{
+	(void)sig;
+	nz_stop = 1;
+}
+
+static void __attribute__((noreturn))
+usage(void)
+{
+	fprintf(stderr, "usage: noise [-EN] [-d dir] [-n runs] "
+	    "[-P perfwatch] [-p profile]\n");
+	exit(2);
+}
+
+/* The slot of a metric of ours, made if new. */
+static struct nz_metric *
+metric_slot(const char *workload, const char *metric, const char *unit)
+{
+	struct nz_metric	*m;
+	size_t			 i, r;
+
+	for (i = 0; i < nz_nmetrics; i++) {
+		m = &nz_metrics[i];
+		if (strcmp(m->workload, workload) == 0 &&
+		    strcmp(m->metric, metric) == 0)
+			return m;
+	}
+	if (nz_nmetrics == NZ_METRICS_MAX)
+		return NULL;
+	m = &nz_metrics[nz_nmetrics++];
+	snprintf(m->workload, sizeof(m->workload), "%s", workload);
+	snprintf(m->metric, sizeof(m->metric), "%s", metric);
+	snprintf(m->unit, sizeof(m->unit), "%s", unit);
+	for (r = 0; r < NZ_RUNS_MAX; r++)
+		m->median[r] = NAN;
+	return m;
+}
+
+/* The slot of a workload's wall time, made if new. */
+static struct nz_wall *
+wall_slot(const char *workload)
+{
+	size_t	i, r;
+
+	for (i = 0; i < nz_nwalls; i++) {
+		if (strcmp(nz_walls[i].workload, workload) == 0)
+			return &nz_walls[i];
+	}
+	if (nz_nwalls == NZ_JOBS_MAX)
+		return NULL;
+	snprintf(nz_walls[i].workload, sizeof(nz_walls[i].workload), "%s",
+	    workload);
+	for (r = 0; r < NZ_RUNS_MAX; r++)
+		nz_walls[i].wall[r] = NAN;
+	return &nz_walls[nz_nwalls++];
+}
+
+/* Our median of a metric in one run, or NAN. */
+static double
+ours_in_run(const char *workload, const char *metric, int run)
+{
+	size_t	i;
+
+	for (i = 0; i < nz_nmetrics; i++) {
+		if (strcmp(nz_metrics[i].workload, workload) == 0 &&
+		    strcmp(nz_metrics[i].metric, metric) == 0)
+			return nz_metrics[i].median[run];
+	}
+	return NAN;
+}
+
+/* Read perfwatch run --json: every metric's median, every workload's wall. */
+static int
+read_report(const char *text, int run, char **cause)
+{
+	json_error_t	 jerr;
+	json_t		*root, *a, *o;
+	const char	*w, *m, *u;
+	struct nz_metric *slot;
+	struct nz_wall	*ws;
+	size_t		 i;
+
+	if ((root = json_loads(text, 0, &jerr)) == NULL) {
+		xasprintf(cause, "perfwatch run --json: %s", jerr.text);
+		return -1;
+	}
+	a = json_object_get(root, "metrics");
+	json_array_foreach(a, i, o) {
+		w = json_string_value(json_object_get(o, "workload"));
+		m = json_string_value(json_object_get(o, "metric"));
+		u = json_string_value(json_object_get(o, "unit"));
+		if (w == NULL || m == NULL)
+			continue;
+		if ((slot = metric_slot(w, m, u != NULL ? u : "")) != NULL)
+			slot->median[run] = json_number_value(
+			    json_object_get(o, "median"));
+	}
+	a = json_object_get(root, "workloads");
+	json_array_foreach(a, i, o) {
+		w = json_string_value(json_object_get(o, "workload"));
+		if (w != NULL && (ws = wall_slot(w)) != NULL)
+			ws->wall[run] = json_number_value(json_object_get(o,
+			    "wall"));
+	}
+	json_decref(root);
+	return 0;
+}
+
+/* One perfwatch run of a profile; its wall time, or -1. */
+static double
+perfwatch_run(const char *pw, const char *conf, const char *db,
+    const char *profile, int run, int record, char **cause)
+{
+	char	 label[32], *out = NULL, *err = NULL;
+	char	*argv[] = { (char *)pw, (char *)"-c", (char *)conf,
+		    (char *)"-D", (char *)db, (char *)"run", (char *)"--profile",
+		    (char *)profile, (char *)"--json", (char *)"--no-check",
+		    (char *)"--label", label, NULL };
+	double	 t0, wall = -1;
+	int	 status;
+
+	snprintf(label, sizeof(label), "noise-%d%s", run + 1,
+	    record ? "" : "-extra");
+	t0 = peer_now();
+	if (peer_capture(argv, &out, &err, &status, cause) == -1)
+		goto out;
+	wall = peer_now() - t0;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		xasprintf(cause, "perfwatch run failed (status %d): %s",
+		    status, peer_last_line(err));
+		wall = -1;
+		goto out;
+	}
+	if (record && read_report(out, run, cause) == -1)
+		wall = -1;
+out:
+	free(out);
+	free(err);
+	return wall;
+}
+
+/* inih: one key of a profile. */
+static int
+profile_key(void *user, const char *section, const char *key,
+    const char *value)
+{
+	struct nz_profile	*p = user;
+	struct nz_job		*j;
+	char			 name[WL_NAME_MAX], *cause = NULL;
+	size_t			 i;
+
+	if (sscanf(section, "workload \"%63[^\"]\"", name) != 1)
+		return 1;
+	for (i = 0; i < p->njobs && strcmp(p->jobs[i].name, name) != 0; i++)
+		;
+	if (i == p->njobs) {
+		if (p->njobs == NZ_JOBS_MAX || wl_find(name) == NULL)
+			return 1;
+		j = &p->jobs[p->njobs++];
+		snprintf(j->name, sizeof(j->name), "%s", name);
+		j->wl = wl_find(name);
+		wl_params_init(&j->params, j->wl);
+	}
+	j = &p->jobs[i];
+	if (wl_params_set(&j->params, j->wl, key, value, &cause) == -1) {
+		fprintf(stderr, "noise: [%s] %s: %s\n", section, key, cause);
+		free(cause);
+		p->bad = 1;
+	}
+	return 1;
+}
+
+/* Read a profile; 0, or -1 if it cannot be read. */
+static int
+profile_read(const char *path, struct nz_profile *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (ini_parse(path, profile_key, p) != 0 || p->bad)
+		return -1;
+	return 0;
+}
+
+static void
+profile_free(struct nz_profile *p)
+{
+	size_t	i;
+
+	for (i = 0; i < p->njobs; i++)
+		wl_params_clear(&p->jobs[i].params);
+}
+
+/* A profile's job by name, or NULL. */
+static struct nz_job *
+profile_job(struct nz_profile *p, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < p->njobs; i++) {
+		if (strcmp(p->jobs[i].name, name) == 0)
+			return &p->jobs[i];
+	}
+	return NULL;
+}
+
+/* The median over the runs of a metric of ours. */
+static double
+ours_median(const char *workload, const char *metric, int runs)
+{
+	size_t	i;
+
+	for (i = 0; i < nz_nmetrics; i++) {
+		if (strcmp(nz_metrics[i].workload, workload) == 0 &&
+		    strcmp(nz_metrics[i].metric, metric) == 0)
+			return peer_median(nz_metrics[i].median, runs);
+	}
+	return NAN;
+}
+
+/*
+ * Seconds one iteration of a job of a profile should take on this
+ * machine, from what the quick runs measured; NAN if unknown.
+ */
+static double
+iteration_estimate(struct nz_job *j, struct nz_profile *quick, int runs)
+{
+	struct nz_job	*q;
+	struct nz_wall	*w;
+	double		 kib, secs, per, over, qsetup;
+	int		 threads[WL_THREADS_MAX];
+	size_t		 nq, nj, i;
+	const char	*rates[] = { "putc_kps", "write_kps", "rewrite_kps",
+			    "getc_kps", "read_kps" };
+
+	if (strcmp(j->name, "disk.bonnie") == 0) {
+		kib = wl_params_size(&j->params) / 1024.0;
+		secs = j->params.seeks / ours_median(j->name, "seeks_ps", runs);
+		for (i = 0; i < nitems(rates); i++)
+			secs += kib / ours_median(j->name, rates[i], runs);
+		return secs;
+	}
+	if (strcmp(j->name, "disk.stream") == 0) {
+		return wl_params_size(&j->params) / 1048576.0 /
+		    ours_median(j->name, "write_mibps", runs);
+	}
+	if ((q = profile_job(quick, j->name)) == NULL ||
+	    (w = wall_slot(j->name)) == NULL)
+		return NAN;
+	per = peer_median(w->wall, runs) / (q->params.iterations +
+	    q->params.warmup);
+	if (strcmp(j->name, "db.oltp") == 0) {
+		nq = wl_params_threads(&q->params, threads, nitems(threads));
+		nj = wl_params_threads(&j->params, threads, nitems(threads));
+		qsetup = per - nq * q->params.duration;
+		/* The table is built anew each iteration: it scales. */
+		if (q->params.table_size > 0)
+			qsetup *= (double)j->params.table_size /
+			    q->params.table_size;
+		return nj * j->params.duration + qsetup;
+	}
+	over = per - q->params.duration;
+	return j->params.duration + (over > 0 ? over : 0);
+}
+
+/* A profile's estimated wall time in seconds (NAN if a part is unknown). */
+static double
+profile_estimate(struct nz_profile *p, struct nz_profile *quick, int runs)
+{
+	double	total = 0, one;
+	size_t	i;
+
+	for (i = 0; i < p->njobs; i++) {
+		one = iteration_estimate(&p->jobs[i], quick, runs);
+		total += one * (p->jobs[i].params.iterations +
+		    p->jobs[i].params.warmup);
+	}
+	return total;
+}
+
+/* Seconds as "1 h 02 min" or "3 min 05 s". */
+static const char *
+duration_text(double s)
+{
+	static char	buf[64];
+	long		t = lround(s);
+
+	if (!isfinite(s))
+		return "unknown";
+	if (t >= 3600)
+		snprintf(buf, sizeof(buf), "%ld h %02ld min", t / 3600,
+		    (t % 3600 + 30) / 60);
+	else
+		snprintf(buf, sizeof(buf), "%ld min %02ld s", t / 60, t % 60);
+	return buf;
+}
+
+/* The peers of one run: each tool iterations times, interleaved. */
+static int
+peers_run(const char *dir, struct nz_profile *quick, int run, int evict)
+{
+	struct nz_job		*bj, *sj;
+	struct peer_bonnie	 b;
+	double			 mibps, cpu;
+	char			*cause = NULL;
+	int			 it, n;
+	size_t			 k;
+
+	bj = profile_job(quick, "disk.bonnie");
+	sj = profile_job(quick, "disk.stream");
+	for (k = 0; k < nitems(nz_peers); k++)
+		nz_peers[k].nit = 0;
+	n = 0;
+	if (bj != NULL)
+		n = bj->params.iterations;
+	if (sj != NULL && sj->params.iterations > n)
+		n = sj->params.iterations;
+	for (it = 0; it < n && it < NZ_ITER_MAX && !nz_stop; it++) {
+		if (bj != NULL && it < bj->params.iterations) {
+			if (peer_bonnie_run(dir, wl_params_size(&bj->params) >>
+			    20 << 20, bj->params.seeks, bj->params.seekers,
+			    evict, &b, &cause) == -1)
+				goto fail;
+			nz_peers[0].it[nz_peers[0].nit++] = b.write_kps;
+			nz_peers[1].it[nz_peers[1].nit++] = b.write_cpu;
+			nz_peers[2].it[nz_peers[2].nit++] = b.rewrite_kps;
+			nz_peers[3].it[nz_peers[3].nit++] = b.rewrite_cpu;
+			nz_peers[4].it[nz_peers[4].nit++] = b.read_kps;
+			nz_peers[5].it[nz_peers[5].nit++] = b.read_cpu;
+			nz_peers[6].it[nz_peers[6].nit++] = b.seeks_ps;
+			nz_peers[7].it[nz_peers[7].nit++] = b.seeks_cpu;
+		}
+		if (sj != NULL && it < sj->params.iterations) {
+			if (peer_fio_run(dir, wl_params_size(&sj->params) >>
+			    20 << 20, sj->params.fsync_every, &mibps, &cpu,
+			    &cause) == -1)
+				goto fail;
+			nz_peers[PEER_FIO_BW].it[nz_peers[PEER_FIO_BW].nit++] =
+			    mibps;
+			nz_peers[PEER_FIO_CPU].it[
+			    nz_peers[PEER_FIO_CPU].nit++] = cpu;
+		}
+	}
+	for (k = 0; k < nitems(nz_peers); k++)
+		nz_peers[k].median[run] = peer_median(nz_peers[k].it,
+		    nz_peers[k].nit);
+	return 0;
+fail:
+	fprintf(stderr, "noise: run %d peers: %s\n", run + 1, cause);
+	free(cause);
+	return -1;
+}
+
+/* The peer of a metric of ours, or NULL. */
+static struct nz_peer *
+peer_of(const struct nz_metric *m)
+{
+	size_t	k;
+
+	for (k = 0; k < nitems(nz_peers); k++) {
+		if (strcmp(nz_peers[k].workload, m->workload) == 0 &&
+		    strcmp(nz_peers[k].metric, m->metric) == 0)
+			return &nz_peers[k];
+	}
+	return NULL;
+}
+
+/* Print the table and the verdicts; the number of misses. */
+static int
+report(int runs)
+{
+	struct nz_metric	*m;
+	struct nz_peer		*pe;
+	double			 cv, pcv;
+	size_t			 i, pn;
+	int			 misses = 0, sys_over = 0, noisier = 0;
+	int			 untestable = 0;
+	char			 pbuf[32], cvbuf[16];
+	const char		*verdict;
+
+	printf("\nCV of the run medians over %d runs (%%)\n", runs);
+	printf("%-14s %-13s %7s %14s %7s   %-22s %7s  %s\n", "workload",
+	    "metric", "unit", "median", "CV", "peer", "peer CV", "verdict");
+	for (i = 0; i < nz_nmetrics; i++) {
+		m = &nz_metrics[i];
+		cv = peer_cv(m->median, runs);
+		pe = peer_of(m);
+		verdict = "";
+		pbuf[0] = '\0';
+		pcv = NAN;
+		if (pe != NULL) {
+			snprintf(pbuf, sizeof(pbuf), "%s %s", pe->tool,
+			    pe->figure);
+			pcv = peer_cv(pe->median, runs);
+			pn = 0;
+			for (int r = 0; r < runs; r++)
+				pn += isfinite(pe->median[r]);
+			if (!isfinite(pcv)) {
+				verdict = pn == 0 ? "no peer figure "
+				    "(+++++): cannot compare" : "peer "
+				    "figure in too few runs: cannot compare";
+				untestable++;
+			} else if (isfinite(cv) && cv > pcv) {
+				verdict = "NOISIER than its peer";
+				noisier++;
+			} else
+				verdict = "not noisier than its peer";
+		} else if (strncmp(m->workload, "sys.", 4) == 0) {
+			if (isfinite(cv) && cv < NZ_SYS_LIMIT)
+				verdict = "under 3%";
+			else {
+				verdict = "3% OR MORE";
+				sys_over++;
+			}
+		}
+		if (pe == NULL)
+			cvbuf[0] = '\0';
+		else if (isfinite(pcv))
+			snprintf(cvbuf, sizeof(cvbuf), "%.2f", pcv);
+		else
+			snprintf(cvbuf, sizeof(cvbuf), "-");
+		printf("%-14s %-13s %7s %14.6g %7.2f   %-22s %7s  %s\n",
+		    m->workload, m->metric, m->unit,
+		    peer_median(m->median, runs), cv, pbuf, cvbuf, verdict);
+	}
+	misses = sys_over + noisier;
+	printf("\nsys.* metrics at 3%% or more: %d; native disk metrics "
+	    "noisier than their peer: %d; disk metrics whose peer printed "
+	    "no figure: %d\n", sys_over, noisier, untestable);
+	return misses;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct sigaction	 sa;
+	struct nz_profile	 quick, other;
+	const char		*base = "/var/tmp";
+	const char		*profile = "etc/profiles/quick.conf";
+	char			*pw = NULL, *self, *pdir, *path, *cause = NULL;
+	char			 dir[PATH_MAX], conf[PATH_MAX + 32];
+	char			 db[PATH_MAX + 32];
+	FILE			*f;
+	double			 wall, t0, est;
+	int			 ch, runs = 5, nightly = 0, evict = 1, done = 0;
+	int			 run, misses;
+	const char		*others[] = { "nightly", "full" };
+	size_t			 k;
+
+	while ((ch = getopt(argc, argv, "ENP:d:n:p:")) != -1) {
+		switch (ch) {
+		case 'E':
+			evict = 0;
+			break;
+		case 'N':
+			nightly = 1;
+			break;
+		case 'P':
+			pw = xstrdup(optarg);
+			break;
+		case 'd':
+			base = optarg;
+			break;
+		case 'n':
+			runs = atoi(optarg);
+			break;
+		case 'p':
+			profile = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (optind != argc || runs < 2 || runs > NZ_RUNS_MAX)
+		usage();
+	if (pw == NULL) {
+		self = xstrdup(argv[0]);
+		xasprintf(&pw, "%s/../bin/perfwatch", dirname(self));
+		free(self);
+		if (access(pw, X_OK) == -1) {
+			free(pw);
+			pw = xstrdup("perfwatch");
+		}
+	}
+	if (profile_read(profile, &quick) == -1) {
+		fprintf(stderr, "noise: cannot read profile %s\n", profile);
+		return 2;
+	}
+	if (evict && geteuid() != 0) {
+		fprintf(stderr, "noise: not root: no page-cache eviction for "
+		    "bonnie++ (as with -E)\n");
+		evict = 0;
+	}
+	snprintf(dir, sizeof(dir), "%s/perfwatch-noise.XXXXXX", base);
+	if (mkdtemp(dir) == NULL) {
+		fprintf(stderr, "noise: mkdtemp %s: %s\n", dir,
+		    strerror(errno));
+		return 2;
+	}
+	snprintf(conf, sizeof(conf), "%s/perfwatch.conf", dir);
+	snprintf(db, sizeof(db), "%s/noise.db", dir);
+	if ((f = fopen(conf, "w")) == NULL) {
+		fprintf(stderr, "noise: %s: %s\n", conf, strerror(errno));
+		wl_remove_tree(dir);
+		return 2;
+	}
+	fprintf(f, "[perfwatch]\nwork_dir = %s\n\n[quiet]\npolicy = "
+	    "annotate\n", dir);
+	fclose(f);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = nz_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	printf("noise: %d runs of %s with %s in %s; peers at its sizes%s\n",
+	    runs, profile, pw, dir, evict ? ", bonnie++'s file evicted at "
+	    "each open" : "");
+	t0 = peer_now();
+	for (run = 0; run < runs && !nz_stop; run++) {
+		printf("run %d: load %s", run + 1, peer_load());
+		fflush(stdout);
+		if ((wall = perfwatch_run(pw, conf, db, profile, run, 1,
+		    &cause)) < 0) {
+			fprintf(stderr, "\nnoise: %s\n", cause);
+			free(cause);
+			break;
+		}
+		nz_run_wall[run] = wall;
+		printf("; quick profile %.1f s", wall);
+		fflush(stdout);
+		if (peers_run(dir, &quick, run, evict) == -1)
+			break;
+		printf("; peers done (load %s)\n", peer_load());
+		printf("  ours:  bonnie write %.0f rewrite %.0f read %.0f K/sec "
+		    "seeks %.0f /sec; stream %.1f MiB/s\n",
+		    ours_in_run("disk.bonnie", "write_kps", run),
+		    ours_in_run("disk.bonnie", "rewrite_kps", run),
+		    ours_in_run("disk.bonnie", "read_kps", run),
+		    ours_in_run("disk.bonnie", "seeks_ps", run),
+		    ours_in_run("disk.stream", "write_mibps", run));
+		printf("  peers: bonnie++ write %.0f rewrite %.0f read %.0f "
+		    "K/sec seeks %.0f /sec; fio %.1f MiB/s (nan: +++++)\n",
+		    nz_peers[0].median[run], nz_peers[2].median[run],
+		    nz_peers[4].median[run], nz_peers[6].median[run],
+		    nz_peers[PEER_FIO_BW].median[run]);
+		fflush(stdout);
+		done++;
+	}
+	if (done < 2) {
+		wl_remove_tree(dir);
+		fprintf(stderr, "noise: fewer than two runs\n");
+		return 1;
+	}
+	misses = report(done);
+
+	printf("\nwall time of the profiles on this machine\n");
+	printf("  quick    measured: median %s over %d runs (",
+	    duration_text(peer_median(nz_run_wall, done)), done);
+	for (run = 0; run < done; run++)
+		printf("%s%.0f", run ? ", " : "", nz_run_wall[run]);
+	printf(" s)\n");
+	pdir = xstrdup(profile);
+	path = dirname(pdir);
+	for (k = 0; k < nitems(others); k++) {
+		char	*op;
+
+		xasprintf(&op, "%s/%s.conf", path, others[k]);
+		if (profile_read(op, &other) == -1) {
+			printf("  %-8s not found (%s)\n", others[k], op);
+			free(op);
+			continue;
+		}
+		est = profile_estimate(&other, &quick, done);
+		if (k == 0 && nightly && !nz_stop) {
+			printf("  nightly  running it once (estimate %s) ...",
+			    duration_text(est));
+			fflush(stdout);
+			wall = perfwatch_run(pw, conf, db, op, 0, 0, &cause);
+			if (wall < 0) {
+				printf(" failed: %s\n", cause);
+				free(cause);
+				cause = NULL;
+			} else
+				printf(" measured %s\n", duration_text(wall));
+		} else {
+			printf("  %-8s estimated: %s (from its parameters and "
+			    "the rates the quick runs measured; not run)\n",
+			    others[k], duration_text(est));
+		}
+		profile_free(&other);
+		free(op);
+	}
+	free(pdir);
+	profile_free(&quick);
+	printf("\nload average at end: %s; %.0f s in all\n", peer_load(),
+	    peer_now() - t0);
+	wl_remove_tree(dir);
+	free(pw);
+	return misses == 0 ? 0 : 1;
+}
