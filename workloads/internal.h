@@ -59,7 +59,7 @@ struct wl_loop {
 	int		cpus;		/* CPUs the CPU time is divided by */
 	double		rate;		/* iterations a second (see util.c) */
 	double		wall_rate;	/* count / elapsed */
-	size_t		slices;		/* time slices the rate is a median of */
+	size_t		slices;		/* time slices the rate is taken from */
 };
 
 /* util.c */
