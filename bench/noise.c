@@ -1,7 +1,8 @@
 /*
  * bench/noise: how precise the battery is, beside bonnie++ and fio.
  *
- *   noise [-E] [-N] [-d dir] [-n runs] [-P perfwatch] [-p profile]
+ *   noise [-EN] [-d dir] [-n runs] [-P perfwatch] [-p profile]
+ *       [-w settle]
  *
  * Runs the quick profile -n times (5) with perfwatch run, each a recorded
  * run in a scratch database, and for every metric takes the run's median
@@ -12,7 +13,12 @@
  * seekers, its file evicted at each open as disk.bonnie evicts its own;
  * see peers.h) and fio as disk.stream's (--rw=write --bs=1M --fsync=N
  * --end_fsync=1 on the same size), interleaved as the runner interleaves
- * iterations, and takes the median of each run in the same way.
+ * iterations, and takes the median of each run in the same way.  Each
+ * peer run starts after a sync and -w seconds of quiet (15), as ours do
+ * in effect: between two disk iterations of a perfwatch run the other
+ * workloads run for a minute without touching the disk, and on a VM the
+ * time since the last large write decides much of a disk figure (see
+ * bench/fidelity.c).
  *
  * It checks what the battery must reach, and prints the verdicts: no
  * native disk metric noisier than its peer's at equal file size, and
@@ -37,6 +43,7 @@
  *                 bench, else perfwatch in PATH)
  *   -N            also run the nightly profile once and time it
  *   -E            no page-cache eviction for bonnie++
+ *   -w settle     seconds of quiet before each peer run (15)
  *
  * perfwatch runs with a configuration that sets the work directory to
  * the scratch directory and [quiet] policy = annotate (measure even on
@@ -139,6 +146,7 @@ static struct nz_wall	nz_walls[NZ_JOBS_MAX];
 static size_t		nz_nwalls;
 static double		nz_run_wall[NZ_RUNS_MAX];
 static volatile sig_atomic_t	nz_stop;
+static int			nz_settle = 15;
 
 static void
 nz_on_signal(int sig)
@@ -151,7 +159,7 @@ static void __attribute__((noreturn))
 usage(void)
 {
 	fprintf(stderr, "usage: noise [-EN] [-d dir] [-n runs] "
-	    "[-P perfwatch] [-p profile]\n");
+	    "[-P perfwatch] [-p profile] [-w settle]\n");
 	exit(2);
 }
 
@@ -436,6 +444,19 @@ duration_text(double s)
 	return buf;
 }
 
+/* Sync and wait nz_settle seconds before a peer run. */
+static void
+settle(void)
+{
+	struct timespec	ts;
+
+	sync();
+	ts.tv_sec = nz_settle;
+	ts.tv_nsec = 0;
+	while (!nz_stop && nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
 /* The peers of one run: each tool iterations times, interleaved. */
 static int
 peers_run(const char *dir, struct nz_profile *quick, int run, int evict)
@@ -458,6 +479,7 @@ peers_run(const char *dir, struct nz_profile *quick, int run, int evict)
 		n = sj->params.iterations;
 	for (it = 0; it < n && it < NZ_ITER_MAX && !nz_stop; it++) {
 		if (bj != NULL && it < bj->params.iterations) {
+			settle();
 			if (peer_bonnie_run(dir, wl_params_size(&bj->params) >>
 			    20 << 20, bj->params.seeks, bj->params.seekers,
 			    evict, &b, &cause) == -1)
@@ -472,6 +494,7 @@ peers_run(const char *dir, struct nz_profile *quick, int run, int evict)
 			nz_peers[7].it[nz_peers[7].nit++] = b.seeks_cpu;
 		}
 		if (sj != NULL && it < sj->params.iterations) {
+			settle();
 			if (peer_fio_run(dir, wl_params_size(&sj->params) >>
 			    20 << 20, sj->params.fsync_every, &mibps, &cpu,
 			    &cause) == -1)
@@ -588,7 +611,7 @@ main(int argc, char **argv)
 	const char		*others[] = { "nightly", "full" };
 	size_t			 k;
 
-	while ((ch = getopt(argc, argv, "ENP:d:n:p:")) != -1) {
+	while ((ch = getopt(argc, argv, "ENP:d:n:p:w:")) != -1) {
 		switch (ch) {
 		case 'E':
 			evict = 0;
@@ -608,11 +631,14 @@ main(int argc, char **argv)
 		case 'p':
 			profile = optarg;
 			break;
+		case 'w':
+			nz_settle = atoi(optarg);
+			break;
 		default:
 			usage();
 		}
 	}
-	if (optind != argc || runs < 2 || runs > NZ_RUNS_MAX)
+	if (optind != argc || runs < 2 || runs > NZ_RUNS_MAX || nz_settle < 0)
 		usage();
 	if (pw == NULL) {
 		self = xstrdup(argv[0]);
@@ -655,9 +681,9 @@ main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	printf("noise: %d runs of %s with %s in %s; peers at its sizes%s\n",
-	    runs, profile, pw, dir, evict ? ", bonnie++'s file evicted at "
-	    "each open" : "");
+	printf("noise: %d runs of %s with %s in %s; peers at its sizes, "
+	    "%d s of quiet before each%s\n", runs, profile, pw, dir, nz_settle,
+	    evict ? ", bonnie++'s file evicted at each open" : "");
 	t0 = peer_now();
 	for (run = 0; run < runs && !nz_stop; run++) {
 		printf("run %d: load %s", run + 1, peer_load());
