@@ -14,11 +14,11 @@
  * see peers.h) and fio as disk.stream's (--rw=write --bs=1M --fsync=N
  * --end_fsync=1 on the same size), interleaved as the runner interleaves
  * iterations, and takes the median of each run in the same way.  Each
- * peer run starts after a sync and -w seconds of quiet (15), as ours do
- * in effect: between two disk iterations of a perfwatch run the other
- * workloads run for a minute without touching the disk, and on a VM the
- * time since the last large write decides much of a disk figure (see
- * bench/fidelity.c).
+ * peer run starts after a sync and as many seconds of quiet as the
+ * profile gives its disk.bonnie or disk.stream (settle; -w sets one
+ * figure for both), as each iteration of ours does: on a VM the time since
+ * the last large file was deleted decides much of a disk figure (see
+ * WL_DISK_SETTLE in workloads/workloads.c and bench/fidelity.c).
  *
  * It checks what the battery must reach, and prints the verdicts: no
  * native disk metric noisier than its peer's at equal file size, and
@@ -43,7 +43,8 @@
  *                 bench, else perfwatch in PATH)
  *   -N            also run the nightly profile once and time it
  *   -E            no page-cache eviction for bonnie++
- *   -w settle     seconds of quiet before each peer run (15)
+ *   -w settle     seconds of quiet before each peer run (the profile's
+ *                 settle of the workload it stands beside)
  *
  * perfwatch runs with a configuration that sets the work directory to
  * the scratch directory and [quiet] policy = annotate (measure even on
@@ -64,6 +65,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <ini.h>
@@ -146,7 +148,7 @@ static struct nz_wall	nz_walls[NZ_JOBS_MAX];
 static size_t		nz_nwalls;
 static double		nz_run_wall[NZ_RUNS_MAX];
 static volatile sig_atomic_t	nz_stop;
-static int			nz_settle = 15;
+static int			nz_settle = -1;	/* -1: the profile's */
 
 static void
 nz_on_signal(int sig)
@@ -421,8 +423,8 @@ profile_estimate(struct nz_profile *p, struct nz_profile *quick, int runs)
 
 	for (i = 0; i < p->njobs; i++) {
 		one = iteration_estimate(&p->jobs[i], quick, runs);
-		total += one * (p->jobs[i].params.iterations +
-		    p->jobs[i].params.warmup);
+		total += (one + p->jobs[i].params.settle) *
+		    (p->jobs[i].params.iterations + p->jobs[i].params.warmup);
 	}
 	return total;
 }
@@ -444,15 +446,16 @@ duration_text(double s)
 	return buf;
 }
 
-/* Sync and wait nz_settle seconds before a peer run. */
+/* Sync and wait before a peer run: -w, or the job's own settle. */
 static void
-settle(void)
+settle(const struct nz_job *j)
 {
 	struct timespec	ts;
+	double		s = nz_settle >= 0 ? nz_settle : j->params.settle;
 
 	sync();
-	ts.tv_sec = nz_settle;
-	ts.tv_nsec = 0;
+	ts.tv_sec = (time_t)s;
+	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
 	while (!nz_stop && nanosleep(&ts, &ts) == -1 && errno == EINTR)
 		;
 }
@@ -479,7 +482,7 @@ peers_run(const char *dir, struct nz_profile *quick, int run, int evict)
 		n = sj->params.iterations;
 	for (it = 0; it < n && it < NZ_ITER_MAX && !nz_stop; it++) {
 		if (bj != NULL && it < bj->params.iterations) {
-			settle();
+			settle(bj);
 			if (peer_bonnie_run(dir, wl_params_size(&bj->params) >>
 			    20 << 20, bj->params.seeks, bj->params.seekers,
 			    evict, &b, &cause) == -1)
@@ -494,7 +497,7 @@ peers_run(const char *dir, struct nz_profile *quick, int run, int evict)
 			nz_peers[7].it[nz_peers[7].nit++] = b.seeks_cpu;
 		}
 		if (sj != NULL && it < sj->params.iterations) {
-			settle();
+			settle(sj);
 			if (peer_fio_run(dir, wl_params_size(&sj->params) >>
 			    20 << 20, sj->params.fsync_every, &mibps, &cpu,
 			    &cause) == -1)
@@ -599,6 +602,7 @@ main(int argc, char **argv)
 {
 	struct sigaction	 sa;
 	struct nz_profile	 quick, other;
+	struct nz_job		*j;
 	const char		*base = "/var/tmp";
 	const char		*profile = "etc/profiles/quick.conf";
 	char			*pw = NULL, *self, *pdir, *path, *cause = NULL;
@@ -632,13 +636,14 @@ main(int argc, char **argv)
 			profile = optarg;
 			break;
 		case 'w':
-			nz_settle = atoi(optarg);
+			if ((nz_settle = atoi(optarg)) < 0)
+				usage();
 			break;
 		default:
 			usage();
 		}
 	}
-	if (optind != argc || runs < 2 || runs > NZ_RUNS_MAX || nz_settle < 0)
+	if (optind != argc || runs < 2 || runs > NZ_RUNS_MAX)
 		usage();
 	if (pw == NULL) {
 		self = xstrdup(argv[0]);
@@ -681,9 +686,21 @@ main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	printf("noise: %d runs of %s with %s in %s; peers at its sizes, "
-	    "%d s of quiet before each%s\n", runs, profile, pw, dir, nz_settle,
-	    evict ? ", bonnie++'s file evicted at each open" : "");
+	printf("noise: %d runs of %s with %s in %s; peers at its sizes",
+	    runs, profile, pw, dir);
+	if (nz_settle >= 0)
+		printf(", %d s of quiet before each", nz_settle);
+	else {
+		printf(", as much quiet before each as the profile gives its "
+		    "workload (");
+		if ((j = profile_job(&quick, "disk.bonnie")) != NULL)
+			printf("bonnie++ %g s%s", j->params.settle,
+			    profile_job(&quick, "disk.stream") ? ", " : "");
+		if ((j = profile_job(&quick, "disk.stream")) != NULL)
+			printf("fio %g s", j->params.settle);
+		printf(")");
+	}
+	printf("%s\n", evict ? "; bonnie++'s file evicted at each open" : "");
 	t0 = peer_now();
 	for (run = 0; run < runs && !nz_stop; run++) {
 		printf("run %d: load %s", run + 1, peer_load());

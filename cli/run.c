@@ -644,7 +644,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 			cause = NULL;
 			res.status = WL_FAILED;
 		}
-		wl_progress_done(pr, i, res.wall);
+		wl_progress_done(pr, i, res.wall + j->params.settle);
 		j->wall += res.wall;
 		j->cpu += res.user + res.sys;
 		if (res.status != WL_OK) {

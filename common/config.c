@@ -179,6 +179,8 @@ static const struct config_key config_keys[] = {
 	  .def = "10m", .min = 1, .max = 7 * DAY },
 	{ .section = "workload", .key = "grace", .type = CONFIG_DURATION,
 	  .def = "10s", .min = 0, .max = 3600 },
+	{ .section = "workload", .key = "settle", .type = CONFIG_DURATION,
+	  .min = 0, .max = 3600 },
 	{ .section = "workload", .key = "work_dir", .type = CONFIG_PATH },
 	{ .section = "workload", .key = "file_limit", .type = CONFIG_SIZE,
 	  .min = 0, .max = 1024 * TIB },

@@ -25,6 +25,10 @@
  * - CPU time is the child's rusage from wait4(), which includes every
  *   descendant it waited for.
  * - The iteration directory is removed whatever happened.
+ * - With settle set (the disk workloads' default), the runner syncs and
+ *   waits that long before it forks, abortable, outside the timing:
+ *   every iteration starts from a machine that has written back and put
+ *   away what the one before it left (see WL_DISK_SETTLE).
  */
 #include <sys/types.h>
 #include <sys/resource.h>
@@ -114,6 +118,26 @@ wl_abort_clear(void)
 		while (read(wl_abort_pipe[0], buf, sizeof(buf)) > 0)
 			;
 	}
+}
+
+/*
+ * Sync, then stay idle for seconds, unless wl_abort() is called; returns
+ * -1 if it was.
+ */
+static int
+settle(double seconds)
+{
+	struct pollfd	pfd;
+	double		end, left;
+
+	sync();
+	end = wl_now() + seconds;
+	while (!wl_abort_flag && (left = end - wl_now()) > 0) {
+		pfd.fd = wl_abort_pipe[0];
+		pfd.events = POLLIN;
+		(void)poll(&pfd, 1, (int)(left * 1000) + 1);
+	}
+	return wl_abort_flag ? -1 : 0;
 }
 
 /* Create the self-pipe wl_abort() writes, once. */
@@ -704,6 +728,8 @@ wl_run_iteration(const struct wl_workload *wl, const struct wl_params *p,
 		xasprintf(&error, "pipe: %s", strerror(errno));
 		return finish(res, WL_FAILED, error, cause);
 	}
+	if (p->settle > 0 && settle(p->settle) == -1)
+		return finish(res, WL_ABORTED, xstrdup("aborted"), cause);
 	if ((dir = make_iteration_dir(wl, p, &error)) == NULL)
 		return finish(res, WL_FAILED, error, cause);
 	if (pipe2(outp, O_CLOEXEC) == -1) {

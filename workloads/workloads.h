@@ -51,8 +51,10 @@
 #define WL_K_SEEKERS		0x08000
 #define WL_K_COMMAND		0x10000
 #define WL_K_MEASURE		0x20000
+#define WL_K_SETTLE		0x40000
 #define WL_K_COMMON		(WL_K_ITERATIONS | WL_K_WARMUP | WL_K_TIMEOUT | \
-				 WL_K_GRACE | WL_K_WORK_DIR | WL_K_FILE_LIMIT)
+				 WL_K_GRACE | WL_K_WORK_DIR | WL_K_FILE_LIMIT | \
+				 WL_K_SETTLE)
 
 enum wl_measure {
 	WL_MEASURE_OUTPUT = 0,	/* the command prints its metrics */
@@ -71,6 +73,7 @@ struct wl_params {
 	double		 grace;		/* SIGTERM to SIGKILL */
 	char		*work_dir;	/* NULL: /var/tmp */
 	uint64_t	 file_limit;	/* RLIMIT_FSIZE of the child; 0 none */
+	double		 settle;	/* sync, then this long idle, before each */
 
 	uint64_t	 size;		/* bonnie, stream: file size */
 	double		 size_ram;	/* > 0: size is this many times RAM */

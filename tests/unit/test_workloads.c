@@ -93,6 +93,7 @@ params_for(struct wl_params *p, const char *name, const char *dir)
 	wl_params_init(p, wl);
 	if (wl_params_set(p, wl, "work_dir", dir, &cause) != 0)
 		fail_msg("%s", cause);
+	p->settle = 0;		/* test_run_settle tests it */
 	return wl;
 }
 
@@ -989,6 +990,78 @@ test_run_abort(void **state)
 	assert_int_equal(sigaction(SIGALRM, &old, NULL), 0);
 }
 
+/*
+ * settle: the disk workloads' default, accepted by every workload; the
+ * pause comes before the child and outside its wall time, and an abort
+ * cuts it short.
+ */
+static void
+test_run_settle(void **state)
+{
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	struct wl_result		 res;
+	struct itimerval		 it;
+	struct sigaction		 sa, old;
+	char				*cause = NULL;
+	double				 start, elapsed;
+
+	(void)state;
+	wl_params_init(&p, wl_find("disk.bonnie"));
+	assert_float_equal(p.settle, 10, 0);
+	wl_params_clear(&p);
+	wl_params_init(&p, wl_find("disk.stream"));
+	assert_float_equal(p.settle, 10, 0);
+	wl_params_clear(&p);
+	wl_params_init(&p, wl_find("sys.pipe"));
+	assert_float_equal(p.settle, 0, 0);
+	set(&p, wl_find("sys.pipe"), "settle", "1.5s");
+	assert_float_equal(p.settle, 1.5, 0);
+	set(&p, wl_find("sys.pipe"), "settle", "0");
+	assert_float_equal(p.settle, 0, 0);
+	assert_int_equal(wl_params_set(&p, wl_find("sys.pipe"), "settle",
+	    "2h", &cause), -1);
+	assert_non_null(strstr(cause, "from 0 to 1h"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(wl_params_set(&p, wl_find("sys.pipe"), "settle",
+	    "-1", &cause), -1);
+	free(cause);
+	wl_params_clear(&p);
+
+	wl = params_for(&p, "command", test_dir);
+	set(&p, wl, "command", "echo 'x 1 s'");
+	set(&p, wl, "settle", "1");
+	start = wl_now();
+	assert_int_equal(wl_run_iteration(wl, &p, &res, NULL), 0);
+	elapsed = wl_now() - start;
+	assert_true(elapsed >= 1.0);
+	assert_true(res.wall > 0 && res.wall <= elapsed - 1.0);
+	assert_int_equal(dir_entries(test_dir), 0);
+	wl_result_clear(&res);
+
+	/* An abort 0.2 s into a 30 s pause ends it: no child is started. */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = alarm_abort;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGALRM, &sa, &old), 0);
+	memset(&it, 0, sizeof(it));
+	it.it_value.tv_usec = 200 * 1000;
+	assert_int_equal(setitimer(ITIMER_REAL, &it, NULL), 0);
+	set(&p, wl, "settle", "30");
+	start = wl_now();
+	assert_int_equal(wl_run_iteration(wl, &p, &res, NULL), -1);
+	elapsed = wl_now() - start;
+	assert_int_equal(res.status, WL_ABORTED);
+	assert_true(res.pgid == -1);
+	assert_true(elapsed < 30);
+	assert_int_equal(dir_entries(test_dir), 0);
+	wl_result_clear(&res);
+	wl_abort_clear();
+	assert_int_equal(sigaction(SIGALRM, &old, NULL), 0);
+	wl_params_clear(&p);
+}
+
 /* Nothing of the caller's environment reaches the child. */
 static void
 test_run_clean_environment(void **state)
@@ -1481,6 +1554,7 @@ main(void)
 		cmocka_unit_test(test_run_command_ok),
 		cmocka_unit_test(test_run_timeout),
 		cmocka_unit_test(test_run_abort),
+		cmocka_unit_test(test_run_settle),
 		cmocka_unit_test(test_run_clean_environment),
 		cmocka_unit_test(test_run_temp_removed),
 		cmocka_unit_test(test_run_failures),
