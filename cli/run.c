@@ -186,22 +186,13 @@ static int
 job_apply(struct run_job *j, const struct config *cfg, const char *section,
     char **cause)
 {
-	const char	*name, *val;
-	unsigned int	 bit;
-	char		*err = NULL;
+	char	*err = NULL;
 
-	for (bit = 1; bit != 0 && bit <= WL_K_MEASURE; bit <<= 1) {
-		if ((name = wl_key_name(bit)) == NULL)
-			continue;
-		if (!config_is_set(cfg, section, name))
-			continue;
-		val = config_get_str(cfg, section, name);
-		if (wl_params_set(&j->params, j->wl, name, val, &err) == -1) {
-			xasprintf(cause, "%s: [%s]: %s: %s", config_file(cfg),
-			    section, name, err);
-			free(err);
-			return -1;
-		}
+	if (wl_params_apply(&j->params, j->wl, cfg, section, &err) == -1) {
+		xasprintf(cause, "%s: [%s]: %s", config_file(cfg), section,
+		    err);
+		free(err);
+		return -1;
 	}
 	return 0;
 }

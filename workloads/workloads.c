@@ -29,6 +29,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "config.h"
 #include "xmalloc.h"
 #include "workloads.h"
 #include "internal.h"
@@ -191,6 +192,32 @@ wl_key_name(unsigned int key)
 			return wl_keys[i].name;
 	}
 	return NULL;
+}
+
+/*
+ * Set every workload key written in section of cfg (a profile or the
+ * configuration).  On a bad value, -1 with *cause "key: what is wrong".
+ */
+int
+wl_params_apply(struct wl_params *p, const struct wl_workload *wl,
+    const struct config *cfg, const char *section, char **cause)
+{
+	const char	*name;
+	char		*err = NULL;
+	size_t		 i;
+
+	for (i = 0; i < nitems(wl_keys); i++) {
+		name = wl_keys[i].name;
+		if (!config_is_set(cfg, section, name))
+			continue;
+		if (wl_params_set(p, wl, name, config_get_str(cfg, section,
+		    name), &err) == -1) {
+			xasprintf(cause, "%s: %s", name, err);
+			free(err);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 /* A key's bit from its name; 0 if unknown. */

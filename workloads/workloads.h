@@ -160,6 +160,10 @@ uint64_t	 wl_params_size(const struct wl_params *);
 size_t		 wl_params_threads(const struct wl_params *, int *, size_t);
 const char	*wl_key_name(unsigned int);
 unsigned int	 wl_key_parse(const char *);
+struct config;
+int		 wl_params_apply(struct wl_params *,
+		     const struct wl_workload *, const struct config *,
+		     const char *, char **);
 
 /* runner.c: one iteration in a child. */
 int		 wl_run_iteration(const struct wl_workload *,

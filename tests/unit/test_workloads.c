@@ -603,10 +603,9 @@ test_profiles(void **state)
 	const struct wl_workload	*list, *wl;
 	struct wl_params		 p;
 	struct config			*cfg;
-	const char			*top, *name, *key;
+	const char			*top, *name;
 	char				 path[PATH_MAX], *section, *cause;
 	size_t				 n, i, k, found;
-	unsigned int			 bit;
 
 	(void)state;
 	top = getenv("PERFWATCH_TOP") != NULL ? getenv("PERFWATCH_TOP") : ".";
@@ -625,19 +624,19 @@ test_profiles(void **state)
 			found++;
 			wl_params_init(&p, wl);
 			xasprintf(&section, "workload %s", name);
-			for (bit = 1; bit <= WL_K_MEASURE; bit <<= 1) {
-				key = wl_key_name(bit);
-				if (!config_is_set(cfg, section, key))
-					continue;
-				if (wl_params_set(&p, wl, key,
-				    config_get_str(cfg, section, key),
-				    &cause) == -1)
-					fail_msg("%s: [%s] %s", path, section,
-					    cause);
-			}
+			if (wl_params_apply(&p, wl, cfg, section, &cause) == -1)
+				fail_msg("%s: [%s] %s", path, section, cause);
 			if (wl_params_check(&p, wl, &cause) == -1)
 				fail_msg("%s: %s", path, cause);
 			assert_true(p.iterations >= 3);
+			/* Every key, the newest too, reaches the job. */
+			if (strcmp(profiles[i], "quick") == 0 &&
+			    strncmp(name, "disk.", 5) == 0)
+				assert_float_equal(p.settle, 6, 0);
+			else if (strncmp(name, "disk.", 5) == 0)
+				assert_float_equal(p.settle, 10, 0);
+			else
+				assert_float_equal(p.settle, 0, 0);
 			free(section);
 			wl_params_clear(&p);
 		}
