@@ -41,13 +41,15 @@
  *
  * usage: detect [-v] [-h HISTORIES] [-i ITERATIONS] [-j JOBS] [-s SEED]
  *               [-a ALPHA] [-C CONFIRM_RUNS] [-c CLIP] [-f FLOOR]
- *               [-N RUNS] [-n NOISE_RUNS] [-W WINDOW] [-A 0|1]
- *               [-o NOISE[,NOISE...]]
+ *               [-N RUNS] [-n NOISE_RUNS] [-L LEVEL_RUNS] [-W WINDOW]
+ *               [-A 0|1] [-o NOISE[,NOISE...]]
  *        detect -t NOISE,CHANGE,HISTORY [...]   (replay one, verbosely)
  *        detect -S DB [-p PERFWATCH] [-r REPEAT]
  * -o runs only the noises listed (their numbers, 0 to 6, as -t takes
  * them), with the same seeds as a full run; -v also names every history
- * whose false alert was confirmed, for -t to replay.
+ * whose false alert was confirmed, for -t to replay.  -L RUNS gives the
+ * pooled evidence its level from that many runs (by default the engine
+ * picks 10 to 60 by the baseline's lag-1 correlation).
  * The defaults (-h 32, 2 jobs) take about 4 minutes on two cores; the
  * engine's parameters default to perfwatch's own.
  * Figures are printed, never asserted: the machine is shared and noisy.
@@ -547,7 +549,8 @@ usage(void)
 	    "[-j JOBS] [-s SEED] [-t NOISE,CHANGE,HISTORY]\n"
 	    "              [-v] [-a ALPHA] [-C RUNS] [-c CLIP] [-f FLOOR] "
 	    "[-N RUNS] [-n NOISE_RUNS]\n"
-	    "              [-W WINDOW] [-A 0|1] [-o NOISE[,NOISE...]]\n"
+	    "              [-L LEVEL_RUNS] [-W WINDOW] [-A 0|1] "
+	    "[-o NOISE[,NOISE...]]\n"
 	    "       detect -S DB [-p PERFWATCH] [-r REPEAT]\n");
 	exit(64);
 }
@@ -569,7 +572,7 @@ main(int argc, char **argv)
 
 	log_init("bench-detect", 1, 0);
 	detect_params_default(&par);
-	while ((ch = getopt(argc, argv, "A:a:C:c:f:h:i:j:N:n:o:p:r:S:s:t:vW:")) !=
+	while ((ch = getopt(argc, argv, "A:a:C:c:f:h:i:j:L:N:n:o:p:r:S:s:t:vW:")) !=
 	    -1) {
 		switch (ch) {
 		case 'A':
@@ -586,6 +589,9 @@ main(int argc, char **argv)
 			break;
 		case 'f':
 			par.min_change = strtod(optarg, NULL);
+			break;
+		case 'L':
+			par.pool_level = (size_t)atol(optarg);
 			break;
 		case 'N':
 			par.baseline_runs = (size_t)atol(optarg);
@@ -659,18 +665,23 @@ main(int argc, char **argv)
 		    nh + h), &par);
 		return 0;
 	}
+	if (par.pool_level == 0)
+		snprintf(cell, sizeof(cell), "by lag-1 r");
+	else
+		snprintf(cell, sizeof(cell), "%zu runs", par.pool_level);
 	for (ni = 0; ni < N_MAX; ni++)
 		sd[ni] = noise_sd((enum noise)ni, seed + 7919 * (ni + 1));
 
 	printf("bench/detect: %ld histories per case, %d iterations a run, "
 	    "changes after %d-%d runs, %d runs after;\n%d noises x %zu "
 	    "changes; perfwatch defaults (N %zu, floor %g%%, fdr %g, "
-	    "confirm %zu, window %zu, alpha %g, clip %g, noise runs %zu)\n\n",
+	    "confirm %zu, window %zu, alpha %g, clip %g, noise runs %zu,\n"
+	    "pool level %s)\n\n",
 	    nh, iterations, WARMUP, WARMUP + SPREAD - 1, AFTER, N_MAX,
 	    N_CHANGES, par.baseline_runs, par.min_change, par.fdr,
 	    par.confirm_runs, par.window, par.confirm_alpha, par.clip,
 	    par.noise_runs >= par.baseline_runs ? par.noise_runs :
-	    6 * par.baseline_runs);
+	    6 * par.baseline_runs, cell);
 	fflush(stdout);
 
 	t0 = now();

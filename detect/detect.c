@@ -74,11 +74,26 @@
  *
  *        T = sum_j w_j clip(e_j / s_e) / sqrt(sum w_j^2 + (sum w_j)^2 cvar)
  *
- *    (cvar = pi / (3N), the level's own error: for r = 0 this is the
- *    mean share over sqrt(1/M + pi/(3N))), referred to t(k - 1).  On
+ *    (cvar = pi / (3L), the level's own error: for r = 0 this is the
+ *    mean share over sqrt(1/M + pi/(3L))), referred to t(k - 1).  On
  *    bench/detect's AR(1) drift (r 0.7) this took the recall of 10%
  *    steps within 3 runs from about 60% to about 85%.  A pinned baseline
- *    is not the runs just before the stretch: there r = 0 and s_e = s.
+ *    is not the runs just before the stretch: there r = 0 and s_e = s.  The
+ *    level c of the pooled evidence comes from the newest L runs, more
+ *    than the verdict's N when the runs look independent: all k noise
+ *    runs while the baseline's lag-1 r is 0, N once r reaches two
+ *    standard errors of an estimate from independent runs (2 / sqrt(k),
+ *    0.26 for k 60), in proportion between.  A 3.1 sd step pooled over
+ *    3 runs scores 4.7 against a 10-run level and 5.2 against a 60-run
+ *    one.  A correlated level keeps the short window: an r from 60 runs
+ *    is biased low, and what the whitening leaves of a wandering level a
+ *    local level offsets and a long one does not (on the drift of
+ *    bench/detect a level from 16-20 runs took false alerts from 1.37 to
+ *    2.38 per 1000 checks).  A precise level also makes the t test say
+ *    what the resampling, tail and precedent checks below say (they
+ *    measure the stretch against the baseline's runs whatever the
+ *    level), so together they filter less: confirm_alpha went from
+ *    0.001 to 0.0005 with it (bench/README.md has the figures).
  *    The clip caps a run's share at C = 3 sds, or at twice the largest
  *    share of the other runs if that is more, so one wild run can never
  *    carry a stretch alone while a large shift seen by every run keeps
@@ -188,7 +203,7 @@ detect_params_default(struct detect_params *p)
 	p->fdr = 0.05;
 	p->confirm_runs = 2;
 	p->window = 4;
-	p->confirm_alpha = 1e-3;
+	p->confirm_alpha = 5e-4;
 	p->clip = 3;
 	p->autocorr = 1;
 	p->alerts = 1;
@@ -473,6 +488,44 @@ detect_base_compute(struct detect_runstat *const *b, size_t k, size_t kc,
 	out->last_good = b[k - 1]->run;
 	free(m);
 	free(se);
+}
+
+/*
+ * Give the pooled evidence's baseline b (from runs br[0..b->k), oldest
+ * first) its level from the newest `level` runs, or, when level is 0,
+ * from as many as its lag-1 correlation allows: all k while the runs
+ * look independent, the newest n once the correlation is clearly there
+ * (rw at two standard errors of an estimate from independent runs,
+ * 2 / sqrt(k)), in proportion between (see the design notes, 3).  A
+ * pinned baseline keeps all its runs.
+ */
+static void
+detect_base_relevel(struct detect_base *b, struct detect_runstat *const *br,
+    size_t n, size_t level)
+{
+	double	*m, f;
+	size_t	 i, kc;
+
+	if (b->pinned || b->k < DETECT_MIN_BASE)
+		return;
+	if (level == 0) {
+		f = 1 - b->rw * sqrt((double)b->k) / 2;
+		if (f < 0)
+			f = 0;
+		kc = n + (size_t)lround((double)(b->k > n ? b->k - n : 0) * f);
+	} else
+		kc = level;
+	if (kc > b->k)
+		kc = b->k;
+	if (kc < DETECT_MIN_BASE || kc == b->kc)
+		return;
+	m = xreallocarray(NULL, kc, sizeof(*m));
+	for (i = 0; i < kc; i++)
+		m[i] = br[b->k - kc + i]->median;
+	b->center = detect_hl_location(m, kc);
+	b->kc = kc;
+	b->cvar = M_PI / 3 / (double)kc;
+	free(m);
 }
 
 /*
@@ -1301,6 +1354,7 @@ detect_metric(struct store *st, const struct detect_params *p,
 		    p->autocorr, &base);
 		if (bl != NULL)
 			detect_base_pinned(&base);
+		detect_base_relevel(&base, b, p->baseline_runs, p->pool_level);
 		if (strcmp(w->open->state, ALERT_SUSPECTED) == 0)
 			first = detect_split(&base, w->rs, first, last);
 		detect_pool_runs(&base, b, w->rs, first, last,
@@ -1324,6 +1378,8 @@ detect_metric(struct store *st, const struct detect_params *p,
 			    p->baseline_runs, p->autocorr, &base);
 			if (bl != NULL)
 				detect_base_pinned(&base);
+			detect_base_relevel(&base, b, p->baseline_runs,
+			    p->pool_level);
 			detect_pool_runs(&base, b, w->rs, i, last,
 			    p->confirm_runs > 1 ? p->clip : 0,
 			    p->min_change, p->confirm_alpha, &cand[m]);

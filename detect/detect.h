@@ -47,9 +47,12 @@ struct detect_params {
 	size_t		 confirm_runs;	/* fewest runs that confirm (2) */
 	size_t		 window;	/* most runs an alert stays suspected,
 					   and starts looked back at (4) */
-	double		 confirm_alpha;	/* BH level of the pooled test (1e-3) */
+	double		 confirm_alpha;	/* BH level of the pooled test (5e-4) */
 	double		 clip;		/* one run's share cap, in sds (3) */
 	int		 autocorr;	/* widen noise by lag-1 autocorr. (1) */
+	size_t		 pool_level;	/* runs giving the pooled evidence its
+					   level; 0: by the baseline's lag-1
+					   correlation (see detect.c) */
 	char		*baseline;	/* this check only: pinned name, or
 					   NULL for the baseline in use */
 	char		*config_baseline; /* [detect] baseline; NULL: rolling */
