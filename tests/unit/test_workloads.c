@@ -954,21 +954,30 @@ alarm_abort(int sig)
 	wl_abort();
 }
 
+/* Call wl_abort() from SIGALRM 0.2 s from now; the old action in *old. */
 static void
-test_run_abort(void **state)
+abort_soon(struct sigaction *old)
 {
 	struct itimerval	it;
-	struct sigaction	sa, old;
-	struct wl_result	res;
+	struct sigaction	sa;
 
-	(void)state;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = alarm_abort;
 	sigemptyset(&sa.sa_mask);
-	assert_int_equal(sigaction(SIGALRM, &sa, &old), 0);
+	assert_int_equal(sigaction(SIGALRM, &sa, old), 0);
 	memset(&it, 0, sizeof(it));
 	it.it_value.tv_usec = 200 * 1000;
 	assert_int_equal(setitimer(ITIMER_REAL, &it, NULL), 0);
+}
+
+static void
+test_run_abort(void **state)
+{
+	struct sigaction	old;
+	struct wl_result	res;
+
+	(void)state;
+	abort_soon(&old);
 
 	assert_int_equal(run_command("sleep 30 & sleep 30", "60", &res), -1);
 	assert_int_equal(res.status, WL_ABORTED);
@@ -1000,8 +1009,7 @@ test_run_settle(void **state)
 	const struct wl_workload	*wl;
 	struct wl_params		 p;
 	struct wl_result		 res;
-	struct itimerval		 it;
-	struct sigaction		 sa, old;
+	struct sigaction		 old;
 	char				*cause = NULL;
 	double				 start, elapsed;
 
@@ -1040,13 +1048,7 @@ test_run_settle(void **state)
 	wl_result_clear(&res);
 
 	/* An abort 0.2 s into a 30 s pause ends it: no child is started. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = alarm_abort;
-	sigemptyset(&sa.sa_mask);
-	assert_int_equal(sigaction(SIGALRM, &sa, &old), 0);
-	memset(&it, 0, sizeof(it));
-	it.it_value.tv_usec = 200 * 1000;
-	assert_int_equal(setitimer(ITIMER_REAL, &it, NULL), 0);
+	abort_soon(&old);
 	set(&p, wl, "settle", "30");
 	start = wl_now();
 	assert_int_equal(wl_run_iteration(wl, &p, &res, NULL), -1);
