@@ -375,8 +375,13 @@ alert_update(struct store *st, const struct detect_params *p,
 	sign = alert_sign(a->direction, w->v->metric.better);
 	to = from;
 	if (strcmp(a->state, ALERT_SUSPECTED) == 0 && w->pool.ok &&
+	    w->pool.sign == sign &&
 	    w->rs[w->pool.start].run != a->first_bad_run) {
-		/* The shift began later than the run that raised it. */
+		/*
+		 * The shift began later than the run that raised it (and
+		 * goes its way: a stretch turned the other way says nothing
+		 * of where this one began).
+		 */
 		a->first_bad_run = w->rs[w->pool.start].run;
 		a->last_good_run = w->rs[w->pool.start - 1].run;
 	}
@@ -423,11 +428,15 @@ alert_update(struct store *st, const struct detect_params *p,
 	return alert_tell(st, p, h, res, a, from, vi, &n, now);
 }
 
-/* Open a new alert for work w if its evidence says so. */
+/*
+ * Open a new alert for work w if its evidence says so: confirmed at once
+ * by the pooled look-back (unless only_suspect), else suspected by the
+ * run's verdict.
+ */
 static int
 alert_open(struct store *st, const struct detect_params *p,
     const struct detect_host *h, struct detect_result *res,
-    struct detect_work *w, size_t vi, int64_t now)
+    struct detect_work *w, size_t vi, int only_suspect, int64_t now)
 {
 	struct store_alert	 a;
 	struct alert_numbers	 n;
@@ -444,7 +453,7 @@ alert_open(struct store *st, const struct detect_params *p,
 	n.current = v->current;
 	n.baseline = res->baseline;
 	sign = w->pool.sign;
-	if (alert_confirms(p, &w->pool, sign)) {
+	if (!only_suspect && alert_confirms(p, &w->pool, sign)) {
 		a.first_bad_run = w->rs[w->pool.start].run;
 		a.last_good_run = w->pool.base.last_good;
 		a.confirmed_run = res->run.id;
@@ -492,18 +501,33 @@ detect_alerts_advance(struct store *st, const struct detect_params *p,
     const struct detect_host *h, struct detect_result *res,
     struct detect_work *w, size_t n, char **cause)
 {
-	int64_t	now;
-	size_t	i;
-	int	rc;
+	enum detect_kind kind;
+	int64_t		 now;
+	size_t		 i;
+	int		 rc, suspected;
 
 	if (!res->alerts)
 		return 0;
 	now = p->now != 0 ? p->now : (int64_t)time(NULL);
 	for (i = 0; i < n; i++) {
-		if (w[i].open != NULL)
+		if (w[i].open != NULL) {
+			suspected = strcmp(w[i].open->state,
+			    ALERT_SUSPECTED) == 0;
 			rc = alert_update(st, p, h, res, &w[i], i, now);
-		else if (w[i].can_open)
-			rc = alert_open(st, p, h, res, &w[i], i, now);
+			/*
+			 * A suspicion cleared by a run that is itself off
+			 * the other way: that run raises its own.
+			 */
+			kind = w[i].v->kind;
+			if (rc == 0 && suspected && w[i].v->alert == 0 &&
+			    (kind == DETECT_REGRESSION ||
+			    kind == DETECT_IMPROVEMENT) &&
+			    strcmp(detect_kind_name(kind),
+			    w[i].open->direction) != 0)
+				rc = alert_open(st, p, h, res, &w[i], i, 1,
+				    now);
+		} else if (w[i].can_open)
+			rc = alert_open(st, p, h, res, &w[i], i, 0, now);
 		else
 			rc = 0;
 		if (rc == -1) {

@@ -49,6 +49,8 @@ struct detect_params {
 					   and starts looked back at (4) */
 	double		 confirm_alpha;	/* BH level of the pooled test (5e-4) */
 	double		 clip;		/* one run's share cap, in sds (3) */
+	double		 tail;		/* baseline quantile a stretch's
+					   median run must pass (0.95) */
 	int		 autocorr;	/* widen noise by lag-1 autocorr. (1) */
 	size_t		 pool_level;	/* runs giving the pooled evidence its
 					   level; 0: by the baseline's lag-1
@@ -71,7 +73,7 @@ struct detect_verdict {
 	double			 ci_high;
 	double			 p;		/* NAN when inconclusive */
 	double			 q;		/* BH over the run's metrics */
-	double			 current;	/* the run's median */
+	double			 current;	/* the run's level (biweight) */
 	double			 reference;	/* baseline level */
 	double			 noise;		/* between-run sd, metric unit */
 	double			 z;		/* (current - reference) / sd */

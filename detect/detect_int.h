@@ -23,8 +23,8 @@
 struct detect_runstat {
 	int64_t		 run;
 	size_t		 pos;		/* in the host's run order */
-	double		 median;
-	double		 se;		/* of the median, from within-run spread */
+	double		 level;		/* biweight location (see detect.c) */
+	double		 se;		/* of the level, from within-run spread */
 	const double	*values;	/* borrowed from a store_series */
 	size_t		 n;
 	int		 in_alert;	/* inside the open alert being updated */
@@ -39,6 +39,9 @@ struct detect_base {
 	double		 sd;		/* sd of the k medians */
 	double		 r1;		/* lag-1 autocorrelation used */
 	double		 noise;		/* effective between-run sd */
+	double		 se_scale;	/* median / 95th percentile of the
+					   runs' se: a run's own se counts
+					   times this (detect_run_sd) */
 	double		 rw;		/* lag-1 r the pooled evidence whitens
 					   by, in [0, 0.9]; 0: none */
 	double		 inoise;	/* sd of a run's prediction error

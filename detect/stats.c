@@ -230,6 +230,53 @@ stats_quantile(const double *x, size_t n, double p, double *out)
 }
 
 /*
+ * Tukey's biweight M-estimate of location of x[0..n) with tuning
+ * constant c, the scale held at the normalized MAD: the root of
+ * sum psi((x_i - mu) / s) = 0 nearest the median, psi(u) = u (1 -
+ * (u/c)^2)^2 within c and 0 beyond, by iteratively reweighted means from
+ * the median.  A value more than c scales out does not count at all.
+ * At c = 4.685 it is 95% as efficient as the mean for normal data.
+ * With a zero MAD the median is returned.  *scale gets the MAD used (may
+ * be NULL).
+ */
+int
+stats_biweight(const double *x, size_t n, double c, double *loc,
+    double *scale)
+{
+	double	mu, s, num, den, u, w, next;
+	size_t	i;
+	int	iter;
+
+	if (stats_median(x, n, &mu) == -1 || stats_mad(x, n, &s) == -1)
+		return (-1);
+	if (scale != NULL)
+		*scale = s;
+	if (s > 0 && c > 0) {
+		for (iter = 0; iter < 100; iter++) {
+			num = den = 0;
+			for (i = 0; i < n; i++) {
+				u = (x[i] - mu) / (c * s);
+				if (fabs(u) >= 1)
+					continue;
+				w = (1 - u * u) * (1 - u * u);
+				num += w * x[i];
+				den += w;
+			}
+			if (den <= 0)
+				break;
+			next = num / den;
+			if (fabs(next - mu) <= 1e-12 * (fabs(mu) + s)) {
+				mu = next;
+				break;
+			}
+			mu = next;
+		}
+	}
+	*loc = mu;
+	return (0);
+}
+
+/*
  * Store the median absolute deviation from the median, multiplied by
  * 1 / Phi^-1(3/4) so that it estimates sigma for normal data.
  */

@@ -66,6 +66,7 @@ int	stats_stddev(const double *, size_t, double *);
 int	stats_median(const double *, size_t, double *);
 int	stats_quantile(const double *, size_t, double, double *);
 int	stats_mad(const double *, size_t, double *);
+int	stats_biweight(const double *, size_t, double, double *, double *);
 int	stats_minmax(const double *, size_t, double *, double *);
 int	stats_summarize(const double *, size_t, struct stats_summary *);
 

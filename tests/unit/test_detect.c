@@ -504,6 +504,77 @@ test_wild_run_cleared(void **state)
 	fix_close(&f);
 }
 
+/*
+ * A wild slow run opens a suspicion; the next run is off the other way
+ * (a real speed-up begins): the suspicion is cleared and that run opens
+ * its own, which the run after confirms with it as the first bad run
+ * (and the newest run of its baseline, which skipped the wild one, as
+ * the last good).
+ */
+static void
+test_suspicion_turned(void **state)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct store_alert	*a;
+	struct fix		 f;
+	int64_t			 wild, fast, id;
+	size_t			 n, i;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	quiet_history(&f, 24);
+	for (i = 0; i < 24; i++) {
+		check(&f, f.runs[i], &p, &res);
+		detect_result_free(&res);
+	}
+	wild = add_run(&f, 130, 1000);
+	check(&f, wild, &p, &res);
+	assert_int_equal(res.nev, 1);
+	assert_string_equal(res.ev[0].to, ALERT_SUSPECTED);
+	assert_string_equal(res.ev[0].direction, VERDICT_REGRESSION);
+	detect_result_free(&res);
+
+	fast = add_run(&f, 70, 1000);
+	check(&f, fast, &p, &res);
+	assert_int_equal(verdict(&res, f.time)->kind, DETECT_IMPROVEMENT);
+	assert_int_equal(res.nev, 2);
+	assert_string_equal(res.ev[0].from, ALERT_SUSPECTED);
+	assert_string_equal(res.ev[0].to, ALERT_RESOLVED);
+	assert_null(res.ev[1].from);
+	assert_string_equal(res.ev[1].to, ALERT_SUSPECTED);
+	assert_string_equal(res.ev[1].direction, VERDICT_IMPROVEMENT);
+	assert_true(verdict(&res, f.time)->alert != 0);
+	detect_result_free(&res);
+
+	id = add_run(&f, 70, 1000);
+	check(&f, id, &p, &res);
+	assert_int_equal(res.nev, 1);
+	assert_string_equal(res.ev[0].from, ALERT_SUSPECTED);
+	assert_string_equal(res.ev[0].to, ALERT_CONFIRMED);
+	detect_result_free(&res);
+
+	n = alerts_of(&f, f.time, &a);
+	assert_int_equal(n, 2);
+	for (i = 0; i < n; i++) {
+		if (a[i].first_bad_run == wild) {
+			assert_string_equal(a[i].state, ALERT_RESOLVED);
+			assert_string_equal(a[i].direction,
+			    VERDICT_REGRESSION);
+		} else {
+			assert_int_equal(a[i].first_bad_run, fast);
+			assert_int_equal(a[i].last_good_run, f.runs[23]);
+			assert_string_equal(a[i].state, ALERT_CONFIRMED);
+			assert_string_equal(a[i].direction,
+			    VERDICT_IMPROVEMENT);
+			assert_int_equal(a[i].confirmed_run, id);
+		}
+	}
+	store_alerts_free(a, n);
+	fix_close(&f);
+}
+
 /* rate 10% higher (better): an improvement, and not a regression. */
 static void
 test_improvement(void **state)
@@ -1165,6 +1236,7 @@ main(void)
 		cmocka_unit_test(test_attribution_diff),
 		cmocka_unit_test(test_drift_step),
 		cmocka_unit_test(test_wild_run_cleared),
+		cmocka_unit_test(test_suspicion_turned),
 		cmocka_unit_test(test_improvement),
 		cmocka_unit_test(test_inconclusive),
 		cmocka_unit_test(test_bh_q_stored),

@@ -233,6 +233,53 @@ test_edge_cases(void **state)
 	}
 }
 
+/*
+ * Tukey's biweight location, scale held at the normalized MAD, c = 4.685:
+ * SciPy finds the root of the estimating equation nearest the median (by
+ * bracketing within one MAD of it), an independent route from the
+ * reweighted means of stats_biweight:
+ *   from scipy.optimize import brentq
+ *   s = st.median_abs_deviation(x, scale='normal'); m = np.median(x)
+ *   def f(mu):
+ *       u = (x - mu) / (4.685 * s)
+ *       return np.sum(np.where(abs(u) < 1, u * (1 - u * u) ** 2, 0))
+ *   brentq(f, m - s, m + s, xtol=1e-14)
+ */
+static void
+test_biweight(void **state)
+{
+	static const double a[] = { 100.2, 99.1, 101.3, 98.7, 100.9 };
+	static const double b[] = { 10.0, 10.4, 9.8, 10.1, 17.5 };
+	static const double c[] = { 3.0, 3.1, 2.9, 3.05, 5.9, 6.2 };
+	static const double d[] = { 1, 2, 3, 4, 100 };
+	static const double e[] = { 5.0, 5.1, 5.3, 4.8, 5.2, 5.6, 9.0 };
+	static const double same[] = { 7, 7, 7, 9 };
+	double	loc, scale;
+
+	(void)state;
+	assert_int_equal(stats_biweight(a, nitems(a), 4.685, &loc, &scale),
+	    0);
+	CLOSE(loc, 100.04445356464058, 1e-10);
+	CLOSE(scale, 1.6308624403561538, 1e-12);
+	/* The wild 17.5 counts for nothing. */
+	assert_int_equal(stats_biweight(b, nitems(b), 4.685, &loc, &scale),
+	    0);
+	CLOSE(loc, 10.073414980998658, 1e-10);
+	CLOSE(scale, 0.444780665551679, 1e-12);
+	assert_int_equal(stats_biweight(c, nitems(c), 4.685, &loc, NULL), 0);
+	CLOSE(loc, 3.012981434494216, 1e-10);
+	assert_int_equal(stats_biweight(d, nitems(d), 4.685, &loc, NULL), 0);
+	CLOSE(loc, 2.5, 1e-10);
+	assert_int_equal(stats_biweight(e, nitems(e), 4.685, &loc, NULL), 0);
+	CLOSE(loc, 5.160899938478077, 1e-10);
+	/* A zero MAD: the median. */
+	assert_int_equal(stats_biweight(same, nitems(same), 4.685, &loc,
+	    &scale), 0);
+	CLOSE(loc, 7.0, 1e-15);
+	CLOSE(scale, 0.0, 1e-15);
+	assert_int_equal(stats_biweight(a, 0, 4.685, &loc, NULL), -1);
+}
+
 static void
 test_distributions(void **state)
 {
@@ -854,6 +901,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_descriptive),
 		cmocka_unit_test(test_edge_cases),
+		cmocka_unit_test(test_biweight),
 		cmocka_unit_test(test_distributions),
 		cmocka_unit_test(test_mwu_ties),
 		cmocka_unit_test(test_mwu_exact),
