@@ -185,6 +185,19 @@ quiet_history(struct fix *f, size_t n)
 		add_run(f, 100, 1000);
 }
 
+/* A history of n runs at the base levels, each checked as it comes. */
+static void
+quiet_checked(struct fix *f, const struct detect_params *p, size_t n)
+{
+	struct detect_result	res;
+	size_t			i;
+
+	for (i = 0; i < n; i++) {
+		check(f, add_run(f, 100, 1000), p, &res);
+		detect_result_free(&res);
+	}
+}
+
 /*
  * A clear step: time 10% slower from run 21.  The first bad run opens a
  * suspected alert, the next confirms it; the alert names the last good
@@ -467,11 +480,7 @@ test_wild_run_cleared(void **state)
 	(void)state;
 	fix_open(&f);
 	detect_params_default(&p);
-	quiet_history(&f, 20);
-	for (i = 0; i < 20; i++) {
-		check(&f, f.runs[i], &p, &res);
-		detect_result_free(&res);
-	}
+	quiet_checked(&f, &p, 20);
 	wild = add_run(&f, 130, 1000);
 	check(&f, wild, &p, &res);
 	assert_int_equal(verdict(&res, f.time)->kind, DETECT_REGRESSION);
@@ -524,11 +533,7 @@ test_suspicion_turned(void **state)
 	(void)state;
 	fix_open(&f);
 	detect_params_default(&p);
-	quiet_history(&f, 24);
-	for (i = 0; i < 24; i++) {
-		check(&f, f.runs[i], &p, &res);
-		detect_result_free(&res);
-	}
+	quiet_checked(&f, &p, 24);
 	wild = add_run(&f, 130, 1000);
 	check(&f, wild, &p, &res);
 	assert_int_equal(res.nev, 1);
@@ -584,16 +589,12 @@ test_improvement(void **state)
 	struct store_alert	*a;
 	struct fix		 f;
 	const struct detect_verdict *v;
-	size_t			 n, i;
+	size_t			 n;
 
 	(void)state;
 	fix_open(&f);
 	detect_params_default(&p);
-	quiet_history(&f, 20);
-	for (i = 0; i < 20; i++) {
-		check(&f, f.runs[i], &p, &res);
-		detect_result_free(&res);
-	}
+	quiet_checked(&f, &p, 20);
 	check(&f, add_run(&f, 100, 1100), &p, &res);
 	v = verdict(&res, f.rate);
 	assert_int_equal(v->kind, DETECT_IMPROVEMENT);
@@ -709,7 +710,6 @@ test_outbox_sinks(void **state)
 	struct detect_params	 p;
 	struct detect_result	 res;
 	struct fix		 f;
-	size_t			 i;
 
 	(void)state;
 	fix_open(&f);
@@ -722,11 +722,7 @@ test_outbox_sinks(void **state)
 	p.sinks[1].name = xstrdup("hook");
 	p.sinks[1].type = xstrdup("webhook");
 	p.sinks[1].min_state = DETECT_LEVEL_SUSPECTED;
-	quiet_history(&f, 20);
-	for (i = 0; i < 20; i++) {
-		check(&f, f.runs[i], &p, &res);
-		detect_result_free(&res);
-	}
+	quiet_checked(&f, &p, 20);
 	check(&f, add_run(&f, 115, 1000), &p, &res);
 	detect_result_free(&res);
 	/* Suspected: the hook and the log, not the mail. */
