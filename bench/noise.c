@@ -22,7 +22,10 @@
  *
  * It checks what the battery must reach, and prints the verdicts: no
  * native disk metric noisier than its peer's at equal file size, and
- * every sys.* metric under 3%.  A peer figure bonnie++ did not print
+ * every sys.* metric under 3%.  A disk metric noisier than its peer gets
+ * the F test of the two variances beside it (one-sided p): the CV of five
+ * runs is itself uncertain by about a third, so a ratio under 2 is seldom
+ * more than chance.  A peer figure bonnie++ did not print
  * (it prints "+++++" for a phase shorter than half a second) has no CV,
  * and the comparison is said to be impossible rather than passed.
  *
@@ -67,6 +70,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <gsl/gsl_cdf.h>
 
 #include <ini.h>
 
@@ -538,11 +543,11 @@ report(int runs)
 {
 	struct nz_metric	*m;
 	struct nz_peer		*pe;
-	double			 cv, pcv;
-	size_t			 i, pn;
+	double			 cv, pcv, f, fp;
+	size_t			 i, pn, n;
 	int			 misses = 0, sys_over = 0, noisier = 0;
-	int			 untestable = 0;
-	char			 pbuf[32], cvbuf[16];
+	int			 untestable = 0, noisier_sure = 0;
+	char			 pbuf[32], cvbuf[16], vbuf[64];
 	const char		*verdict;
 
 	printf("\nCV of the run medians over %d runs (%%)\n", runs);
@@ -568,8 +573,22 @@ report(int runs)
 				    "figure in too few runs: cannot compare";
 				untestable++;
 			} else if (isfinite(cv) && cv > pcv) {
-				verdict = "NOISIER than its peer";
+				/*
+				 * How sure: the variance ratio's F test, as
+				 * five runs' CV is itself uncertain by a third.
+				 */
+				n = 0;
+				for (int r = 0; r < runs; r++)
+					n += isfinite(m->median[r]);
+				f = pcv > 0 ? (cv / pcv) * (cv / pcv) : INFINITY;
+				fp = n > 1 && pn > 1 && isfinite(f) ?
+				    gsl_cdf_fdist_Q(f, (double)(n - 1),
+				    (double)(pn - 1)) : 0;
+				snprintf(vbuf, sizeof(vbuf), "NOISIER than its "
+				    "peer (F %.2f, p %.2g)", f, fp);
+				verdict = vbuf;
 				noisier++;
+				noisier_sure += fp < 0.05;
 			} else
 				verdict = "not noisier than its peer";
 		} else if (strncmp(m->workload, "sys.", 4) == 0) {
@@ -592,8 +611,9 @@ report(int runs)
 	}
 	misses = sys_over + noisier;
 	printf("\nsys.* metrics at 3%% or more: %d; native disk metrics "
-	    "noisier than their peer: %d; disk metrics whose peer printed "
-	    "no figure: %d\n", sys_over, noisier, untestable);
+	    "noisier than their peer: %d (%d of them at p < 0.05 by the F "
+	    "test of their variances); disk metrics whose peer printed no "
+	    "figure: %d\n", sys_over, noisier, noisier_sure, untestable);
 	return misses;
 }
 
