@@ -47,7 +47,8 @@
  *    with it the verdict and tail check of many a step's first run.
  *
  * 2. The verdict test.  The run's deviation d = m - level is a prediction
- *    error: its sd is sqrt(max(s, se)^2 + s^2 pi / (3N)), and d / sd is
+ *    error: its sd is sqrt(max(s, se')^2 + s^2 pi / (3N)) (se' the run's
+ *    se as scaled in note 1), and d / sd is
  *    referred to Student's t with k - 1 degrees of freedom.  When the run
  *    has three or more samples a Mann-Whitney U test of its samples
  *    against the samples of the N baseline runs is made as well, and p is
@@ -122,8 +123,8 @@
  *      t test's p counts: a skewed or two-mode baseline speaks for itself;
  *    - tail: the stretch's lower median run must lie beyond the 95th
  *      percentile (detect_params.tail) of the baseline's runs: a level
- *      the baseline has held
- *      before (a slow mode, however many runs in a row) is not new;
+ *      the baseline has held before (a slow mode, however many runs in
+ *      a row) is not new;
  *    - precedent: no stretch of M runs in a row in the baseline may score
  *      as high: the drift of a wandering level has been seen before.
  *    A run whose verdict is a regression or an improvement opens a
