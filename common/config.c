@@ -175,10 +175,11 @@ static const struct config_key config_keys[] = {
 	  .def = "5", .min = 1, .max = 10000 },
 	{ .section = "workload", .key = "warmup", .type = CONFIG_INT,
 	  .def = "0", .min = 0, .max = 1000 },
+	/* By workload (wl_params_init and the workloads' own defaults). */
 	{ .section = "workload", .key = "timeout", .type = CONFIG_DURATION,
-	  .def = "10m", .min = 1, .max = 7 * DAY },
+	  .min = 1, .max = 7 * DAY },
 	{ .section = "workload", .key = "grace", .type = CONFIG_DURATION,
-	  .def = "10s", .min = 0, .max = 3600 },
+	  .def = "5s", .min = 0, .max = 3600 },
 	{ .section = "workload", .key = "settle", .type = CONFIG_DURATION,
 	  .min = 0, .max = 3600 },
 	{ .section = "workload", .key = "work_dir", .type = CONFIG_PATH },

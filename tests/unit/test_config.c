@@ -492,8 +492,10 @@ test_defaults(void **state)
 	assert_int_equal(config_get_int(cfg, "workload", "iterations"), 5);
 	assert_int_equal(config_get_int(cfg, "workload disk.bonnie",
 	    "iterations"), 5);
+	/* A timeout's default is the workload's own (wl_params_init). */
 	assert_int_equal(config_get_duration(cfg, "workload x", "timeout"),
-	    600);
+	    0);
+	assert_int_equal(config_get_duration(cfg, "workload x", "grace"), 5);
 	assert_int_equal(config_get_bool(cfg, "workload x", "destroy_data"),
 	    0);
 	assert_null(config_get_str(cfg, "workload x", "command"));

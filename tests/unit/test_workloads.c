@@ -336,6 +336,7 @@ test_params(void **state)
 {
 	const struct wl_workload	*bonnie, *stream, *oltp, *cmd;
 	struct wl_params		 p, q;
+	struct config			*dc;
 	char				*cause = NULL;
 	int				 threads[WL_THREADS_MAX];
 	size_t				 n, i;
@@ -345,6 +346,19 @@ test_params(void **state)
 	wl_params_init(&p, bonnie);
 	assert_int_equal(p.iterations, 5);
 	assert_float_equal(p.size_ram, 2, 0);
+	/* The timeouts perfwatch.conf(5) gives: 6h, 10m for sys.*, 30m. */
+	assert_float_equal(p.timeout, 6 * 3600, 0);
+	wl_params_init(&q, wl_find("sys.pipe"));
+	assert_float_equal(q.timeout, 600, 0);
+	wl_params_init(&q, wl_find("disk.stream"));
+	assert_float_equal(q.timeout, 1800, 0);
+	/* And the grace and iterations the configuration schema gives. */
+	dc = config_default();
+	assert_float_equal(q.grace, (double)config_get_duration(dc,
+	    "workload", "grace"), 0);
+	assert_int_equal(q.iterations, config_get_int(dc, "workload",
+	    "iterations"));
+	config_free(dc);
 	assert_int_equal(p.seeks, 8000);
 	assert_int_equal(p.seekers, 3);
 	assert_true(wl_params_size(&p) >= 2 * (wl_ram_bytes() & ~0xfffffULL)
