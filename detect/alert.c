@@ -308,10 +308,10 @@ alert_confirms(const struct detect_params *p, const struct detect_pool *pl,
 		    pl->unprecedented ? "un" : "", pl->in_tail ? "" : "not ",
 		    pl->change_pct, pl->ci_low, pl->ci_high, pl->sign,
 		    pl->latest_sign);
-	return sign != 0 && pl->ok && pl->m >= p->confirm_runs &&
+	return detect_pool_passes(pl) && pl->sign == sign &&
+	    pl->m >= p->confirm_runs &&
 	    (pl->base.pinned || pl->base.k >= DETECT_MIN_POOL_BASE) &&
-	    pl->q <= p->confirm_alpha && pl->unprecedented && pl->in_tail &&
-	    pl->relevant && pl->sign == sign && pl->latest_sign == sign;
+	    pl->q <= p->confirm_alpha;
 }
 
 /* Replace a's state. */

@@ -428,10 +428,12 @@ detect_runstat_fill(struct detect_runstat *r, const double *v, size_t n)
 	r->n = n;
 	r->level = NAN;
 	r->se = 0;
-	if (n == 0 || stats_median(v, n, &r->level) == -1)
+	if (n < 3) {
+		if (n > 0)
+			stats_median(v, n, &r->level);
 		return;
-	if (n < 3 || stats_biweight(v, n, DETECT_BIWEIGHT_C, &r->level,
-	    &mad) == -1)
+	}
+	if (stats_biweight(v, n, DETECT_BIWEIGHT_C, &r->level, &mad) == -1)
 		return;
 	if (mad > 0)
 		r->se = sqrt(1 / DETECT_BIWEIGHT_EFF) * mad / sqrt((double)n);
@@ -475,7 +477,7 @@ void
 detect_base_compute(struct detect_runstat *const *b, size_t k, size_t kc,
     int autocorr, struct detect_base *out)
 {
-	double	*m, *se, r, floor_se = 0, se_high, mean;
+	double	*m, *se, r, floor_se, se_high, mean;
 	size_t	 i;
 
 	memset(out, 0, sizeof(*out));
@@ -499,12 +501,11 @@ detect_base_compute(struct detect_runstat *const *b, size_t k, size_t kc,
 	if (autocorr && k >= 4 && out->sd > 0 &&
 	    stats_lag1_autocorr(m, k, &r) == 0)
 		out->r1 = r;
-	if (stats_median(se, k, &floor_se) == -1)
-		floor_se = 0;
-	out->se_scale = 1;
-	if (stats_quantile(se, k, DETECT_SE_HIGH, &se_high) == 0 &&
-	    se_high > floor_se)
-		out->se_scale = floor_se / se_high;
+	/* se is a copy, reused below: sort it in place for both figures. */
+	qsort(se, k, sizeof(*se), detect_dbl_cmp);
+	floor_se = stats_median_sorted(se, k);
+	se_high = stats_quantile_sorted(se, k, DETECT_SE_HIGH);
+	out->se_scale = se_high > floor_se ? floor_se / se_high : 1;
 	out->noise = out->sd * stats_ar1_inflation(out->r1);
 	if (floor_se > out->noise)
 		out->noise = floor_se;
@@ -1055,8 +1056,11 @@ detect_pool_runs(const struct detect_base *b, struct detect_runstat *const *br,
 	pl->ok = 1;
 }
 
-/* Whether pooled stretch pl passes every check but the level of its p. */
-static int
+/*
+ * Whether pooled stretch pl passes every check but the level of its p
+ * and the baseline's size (alert.c's alert_confirms adds those).
+ */
+int
 detect_pool_passes(const struct detect_pool *pl)
 {
 	return pl->ok && pl->sign != 0 && pl->latest_sign == pl->sign &&

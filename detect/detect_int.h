@@ -116,6 +116,7 @@ void		 detect_base_compute(struct detect_runstat *const *, size_t,
 		    size_t, int autocorr, struct detect_base *);
 int		 detect_within_noise(const struct detect_base *,
 		    const struct detect_runstat *, int sign, double floor_pct);
+int		 detect_pool_passes(const struct detect_pool *);
 int		 detect_relevant(double change, double lo, double hi,
 		    double floor_pct);
 

@@ -129,7 +129,7 @@ stats_sorted(const double *x, size_t n)
  * between order statistics: h = (n - 1) p, the value at floor(h) plus the
  * fraction of the step to the next (type 7, numpy's default).
  */
-static double
+double
 stats_quantile_sorted(const double *s, size_t n, double p)
 {
 	double	h, lo;
@@ -144,7 +144,7 @@ stats_quantile_sorted(const double *s, size_t n, double p)
 }
 
 /* Return the median of the sorted array s (n >= 1). */
-static double
+double
 stats_median_sorted(const double *s, size_t n)
 {
 	if (n % 2 == 1)
@@ -230,6 +230,25 @@ stats_quantile(const double *x, size_t n, double p, double *out)
 }
 
 /*
+ * The normalized median absolute deviation of x[0..n) (n >= 1) from med,
+ * its median: an estimate of sigma for normal data.
+ */
+static double
+stats_mad_about(const double *x, size_t n, double med)
+{
+	double	*d, mad;
+	size_t	i;
+
+	d = xreallocarray(NULL, n, sizeof(*d));
+	for (i = 0; i < n; i++)
+		d[i] = fabs(x[i] - med);
+	qsort(d, n, sizeof(*d), stats_cmp);
+	mad = stats_median_sorted(d, n) / gsl_cdf_ugaussian_Pinv(0.75);
+	free(d);
+	return (mad);
+}
+
+/*
  * Tukey's biweight M-estimate of location of x[0..n) with tuning
  * constant c, the scale held at the normalized MAD: the root of
  * sum psi((x_i - mu) / s) = 0 nearest the median, psi(u) = u (1 -
@@ -247,8 +266,9 @@ stats_biweight(const double *x, size_t n, double c, double *loc,
 	size_t	i;
 	int	iter;
 
-	if (stats_median(x, n, &mu) == -1 || stats_mad(x, n, &s) == -1)
+	if (stats_median(x, n, &mu) == -1)
 		return (-1);
+	s = stats_mad_about(x, n, mu);
 	if (scale != NULL)
 		*scale = s;
 	if (s > 0 && c > 0) {
@@ -283,17 +303,11 @@ stats_biweight(const double *x, size_t n, double c, double *loc,
 int
 stats_mad(const double *x, size_t n, double *out)
 {
-	double	*d, med;
-	size_t	i;
+	double	med;
 
 	if (stats_median(x, n, &med) == -1)
 		return (-1);
-	d = xreallocarray(NULL, n, sizeof(*d));
-	for (i = 0; i < n; i++)
-		d[i] = fabs(x[i] - med);
-	qsort(d, n, sizeof(*d), stats_cmp);
-	*out = stats_median_sorted(d, n) / gsl_cdf_ugaussian_Pinv(0.75);
-	free(d);
+	*out = stats_mad_about(x, n, med);
 	return (0);
 }
 

@@ -65,6 +65,8 @@ int	stats_mean(const double *, size_t, double *);
 int	stats_stddev(const double *, size_t, double *);
 int	stats_median(const double *, size_t, double *);
 int	stats_quantile(const double *, size_t, double, double *);
+double	stats_quantile_sorted(const double *, size_t, double);
+double	stats_median_sorted(const double *, size_t);
 int	stats_mad(const double *, size_t, double *);
 int	stats_biweight(const double *, size_t, double, double *, double *);
 int	stats_minmax(const double *, size_t, double *, double *);
