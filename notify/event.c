@@ -126,7 +126,10 @@ notify_event_parse(struct notify_event *ev, int64_t outbox,
 	ev->current = event_num(ev->payload, "current");
 	b = json_object_get(ev->payload, "baseline");
 	ev->baseline_name = event_str(b, "name", 0);
-	ev->baseline = event_num(b, "median");
+	/* "median" until the run level became a biweight location. */
+	ev->baseline = event_num(b, "level");
+	if (isnan(ev->baseline))
+		ev->baseline = event_num(b, "median");
 	ev->spread = event_num(b, "spread");
 	ev->baseline_runs = json_integer_value(json_object_get(b, "runs"));
 	event_own_metric(ev);

@@ -3,8 +3,8 @@
  * the webhook document and the whole email.
  *
  * The report follows the LKP and UnixBench write-ups our users read: a
- * table of the regressed metrics (baseline median ± its between-run
- * spread, current, change, 95% interval, q), what changed on the machine
+ * table of the regressed metrics (baseline level ± its between-run
+ * noise, current, change, 95% interval, q), what changed on the machine
  * between the last good and the first bad run, the last runs of each
  * metric as one row of block characters, and the commands that look
  * further.  Every name from the store is cleaned (mime.c) before it is
@@ -456,11 +456,11 @@ msg_table(FILE *f, const struct notify_event *ev)
 		}
 	}
 	if (n == 1)
-		fprintf(f, "\nThe metric (baseline: median ± between-run "
-		    "spread):\n\n");
+		fprintf(f, "\nThe metric (baseline: level ± between-run "
+		    "noise):\n\n");
 	else
-		fprintf(f, "\nRegressed metrics of the run (baseline: median "
-		    "± between-run spread):\n\n");
+		fprintf(f, "\nRegressed metrics of the run (baseline: level "
+		    "± between-run noise):\n\n");
 	fputs("  ", f);
 	for (j = 0; j < 6; j++) {
 		msg_cell(f, hdr[j], j == 5 ? 0 : w[j], j < 5);

@@ -169,7 +169,7 @@ payload(const char *host, const char *workload, const char *metric,
 	pwjson_set_num(o, "current", 776);
 	b = pwjson_object();
 	pwjson_set_str(b, "name", "rolling");
-	pwjson_set_num(b, "median", 1000);
+	pwjson_set_num(b, "level", 1000);
 	pwjson_set_num(b, "spread", 3);
 	pwjson_set_int(b, "runs", 10);
 	pwjson_set(o, "baseline", b);
@@ -366,7 +366,7 @@ static void
 test_render(void **state)
 {
 	struct notify_event	 ev;
-	char			*s;
+	char			*s, *p, *k, *old, *cause = NULL;
 
 	(void)state;
 	event_of(&ev, "box", "throughput", "confirmed", "suspected", 100);
@@ -405,6 +405,18 @@ test_render(void **state)
 	    "throughput is cleared"));
 	assert_null(strstr(s, "alerts ack"));
 	free(s);
+	notify_event_clear(&ev);
+
+	/* A row queued before the key was "level" still has its baseline. */
+	p = payload("box", "sys.pipe", "throughput", "confirmed", "suspected");
+	assert_non_null(k = strstr(p, "\"level\":"));
+	xasprintf(&old, "%.*s\"median\"%s", (int)(k - p), p, k + 7);
+	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
+	assert_null(cause);
+	assert_true(ev.baseline == 1000);
+	assert_true(ev.metrics[0].baseline == 1000);
+	free(old);
+	free(p);
 	notify_event_clear(&ev);
 }
 
