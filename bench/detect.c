@@ -717,7 +717,8 @@ main(int argc, char **argv)
 	else
 		snprintf(cell, sizeof(cell), "%zu runs", par.pool_level);
 	for (ni = 0; ni < N_MAX; ni++)
-		sd[ni] = noise_sd((enum noise)ni, seed + 7919 * (ni + 1));
+		sd[ni] = noise_run(ni) ? noise_sd((enum noise)ni,
+		    seed + 7919 * (ni + 1)) : NAN;
 
 	printf("bench/detect: %ld histories per case, %d iterations a run, "
 	    "changes after %d-%d runs, %d runs after;\n%d noises x %zu "

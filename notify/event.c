@@ -126,7 +126,7 @@ notify_event_parse(struct notify_event *ev, int64_t outbox,
 	ev->current = event_num(ev->payload, "current");
 	b = json_object_get(ev->payload, "baseline");
 	ev->baseline_name = event_str(b, "name", 0);
-	/* "median" until the run level became a biweight location. */
+	/* Rows queued by versions before 50a6579 call it "median". */
 	ev->baseline = event_num(b, "level");
 	if (isnan(ev->baseline))
 		ev->baseline = event_num(b, "median");
