@@ -6,6 +6,8 @@
  *   suspected --pooled evidence significant----> confirmed
  *   suspected --back within noise, or window---> resolved (cleared)
  *   confirmed --confirm_runs runs within noise-> resolved
+ *   confirmed --a further shift its way---------> resolved, superseded by
+ *                                                 a new confirmed alert
  *   suspected, confirmed --perfwatch alerts ack-> acknowledged
  *
  * The evidence is worked out by detect.c; this file only decides, writes
@@ -429,6 +431,78 @@ alert_update(struct store *st, const struct detect_params *p,
 }
 
 /*
+ * The confirmed alert of work w has been left behind by a further shift
+ * its way (w->further confirms one, see detect_further): open a confirmed
+ * alert for it, from the run where it began (the machine diff is taken
+ * there, inside the old alert), and resolve the old one as superseded by
+ * it.  The old alert's numbers no longer describe the metric, and one
+ * alert per shift means the second shift gets its own.
+ */
+static int
+alert_supersede(struct store *st, const struct detect_params *p,
+    const struct detect_host *h, struct detect_result *res,
+    struct detect_work *w, size_t vi, int64_t now)
+{
+	struct store_alert	*old = w->open, a;
+	struct alert_numbers	 n;
+	const struct detect_pool *f = &w->further;
+	const char		*from;
+	json_t			*payload;
+	int			 rc = -1;
+
+	memset(&a, 0, sizeof(a));
+	memset(&n, 0, sizeof(n));
+	a.host = res->run.host;
+	a.metric = w->v->metric.id;
+	a.last_run = a.opened_run = a.confirmed_run = res->run.id;
+	a.opened = a.updated = now;
+	a.first_bad_run = w->rs[f->start].run;
+	a.last_good_run = w->rs[f->start - 1].run;
+	a.state = xstrdup(ALERT_CONFIRMED);
+	a.direction = xstrdup(old->direction);
+	a.change_pct = f->change_pct;
+	a.attribution = detect_attribution(st, &a);
+	if ((a.id = store_alert_add(st, &a)) == -1)
+		goto out;
+	n.run = res->run.label;
+	n.current = w->v->current;
+	n.baseline = res->baseline;
+	n.change_pct = f->change_pct;
+	n.ci_low = f->ci_low;
+	n.ci_high = f->ci_high;
+	n.q = f->q;
+	n.base = &w->pool.base;
+	if (alert_tell(st, p, h, res, &a, NULL, vi, &n, now) == -1)
+		goto out;
+
+	from = alert_state_name(old->state);
+	old->last_run = res->run.id;
+	old->updated = now;
+	if (w->pool.ok)
+		old->change_pct = w->pool.change_pct;
+	alert_set_state(old, ALERT_RESOLVED);
+	if (store_alert_update(st, old) == -1)
+		goto out;
+	n.change_pct = w->v->change_pct;
+	n.ci_low = w->v->ci_low;
+	n.ci_high = w->v->ci_high;
+	n.q = w->v->q;
+	alert_event(res, old, vi, from, n.change_pct);
+	payload = alert_payload(old, from, res->run.host_name, &w->v->metric,
+	    detect_host_label(h, old->first_bad_run),
+	    detect_host_label(h, old->last_good_run), &n, now);
+	pwjson_set_int(payload, "superseded_by", a.id);
+	if (detect_outbox_queue(st, p, old, payload) == -1)
+		goto out;
+	w->v->alert = a.id;
+	w->v->alert_state = alert_state_name(a.state);
+	rc = 0;
+out:
+	store_alert_clear(&a);
+	return rc;
+}
+
+/*
  * Open a new alert for work w if its evidence says so: confirmed at once
  * by the pooled look-back (unless only_suspect), else suspected by the
  * run's verdict.
@@ -504,22 +578,26 @@ detect_alerts_advance(struct store *st, const struct detect_params *p,
 	enum detect_kind kind;
 	int64_t		 now;
 	size_t		 i;
-	int		 rc, suspected;
+	int		 rc;
 
 	if (!res->alerts)
 		return 0;
 	now = p->now != 0 ? p->now : (int64_t)time(NULL);
 	for (i = 0; i < n; i++) {
-		if (w[i].open != NULL) {
-			suspected = strcmp(w[i].open->state,
-			    ALERT_SUSPECTED) == 0;
+		if (w[i].open != NULL &&
+		    strcmp(w[i].open->state, ALERT_CONFIRMED) == 0 &&
+		    alert_confirms(p, &w[i].further,
+		    alert_sign(w[i].open->direction, w[i].v->metric.better)))
+			rc = alert_supersede(st, p, h, res, &w[i], i, now);
+		else if (w[i].open != NULL) {
 			rc = alert_update(st, p, h, res, &w[i], i, now);
 			/*
-			 * A suspicion cleared by a run that is itself off
-			 * the other way: that run raises its own.
+			 * A suspicion cleared, or a confirmed alert resolved,
+			 * by a run that is itself off the other way: that
+			 * run raises its own suspicion.
 			 */
 			kind = w[i].v->kind;
-			if (rc == 0 && suspected && w[i].v->alert == 0 &&
+			if (rc == 0 && w[i].v->alert == 0 &&
 			    (kind == DETECT_REGRESSION ||
 			    kind == DETECT_IMPROVEMENT) &&
 			    strcmp(detect_kind_name(kind),

@@ -92,6 +92,9 @@ struct detect_work {
 	int			 can_open;	/* the run may open an alert */
 	size_t			 first_start;	/* earliest look-back start */
 	struct detect_pool	 pool;
+	struct detect_pool	 further;	/* a further shift beyond a
+						   confirmed alert's level
+						   (detect_further) */
 };
 
 /* The host's runs in start order, for positions and labels. */

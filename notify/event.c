@@ -132,6 +132,8 @@ notify_event_parse(struct notify_event *ev, int64_t outbox,
 		ev->baseline = event_num(b, "median");
 	ev->spread = event_num(b, "spread");
 	ev->baseline_runs = json_integer_value(json_object_get(b, "runs"));
+	ev->superseded_by = json_integer_value(json_object_get(ev->payload,
+	    "superseded_by"));
 	event_own_metric(ev);
 	return 0;
 }

@@ -342,7 +342,12 @@ msg_headline(FILE *f, const struct notify_event *ev, const char *host,
 	else
 		snprintf(by, sizeof(by), " by %.1f%%", fabs(ev->change_pct));
 	fprintf(f, "perfwatch on %s: ", host);
-	if (msg_improvement(ev))
+	if (strcmp(ev->state, "resolved") == 0 && ev->superseded_by > 0)
+		fprintf(f, "%s moved on from this %s: a further shift the "
+		    "same way is alert #%lld (resolved).\n", name,
+		    msg_improvement(ev) ? "improvement" : "regression",
+		    (long long)ev->superseded_by);
+	else if (msg_improvement(ev))
 		fprintf(f, "%s improved%s (%s).\n", name, by, ev->state);
 	else if (strcmp(ev->state, "suspected") == 0)
 		fprintf(f, "%s may have regressed%s (suspected: the next run "
@@ -666,6 +671,9 @@ notify_log_line(const struct notify_event *ev)
 		fprintf(f, " (was %s)", clean);
 		free(clean);
 	}
+	if (ev->superseded_by > 0)
+		fprintf(f, "; superseded by alert #%lld",
+		    (long long)ev->superseded_by);
 	good = notify_clean(ev->last_good_run, MSG_NAME_MAX);
 	bad = notify_clean(ev->first_bad_run, MSG_NAME_MAX);
 	fprintf(f, "; last good %s, first bad %s", *good != '\0' ? good : "-",

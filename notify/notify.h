@@ -162,6 +162,9 @@ struct notify_event {
 	double			 baseline;
 	double			 spread;
 	int64_t			 baseline_runs;
+	int64_t			 superseded_by;	/* the alert of a further
+						   shift that resolved this
+						   one, 0: none */
 	enum better		 better;
 
 	struct notify_metric	*metrics;	/* the alert's first */

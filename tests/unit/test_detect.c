@@ -934,6 +934,125 @@ test_resolve(void **state)
 	fix_close(&f);
 }
 
+/*
+ * A further shift the same way while an alert is confirmed: runs that
+ * hold the alert's level change nothing; a second step (12% slower, then
+ * 40%) resolves the alert as superseded and opens a confirmed one from
+ * the step's first run, with the run before it (inside the old alert) as
+ * the last good one; a re-check changes nothing.
+ */
+static void
+test_further_shift(void **state)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct store_alert	*a;
+	struct fix		 f;
+	int64_t			 id, good, bad, second;
+	size_t			 i, n;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	id = confirmed_step(&f, &p);
+	for (i = 0; i < 4; i++) {
+		check(&f, add_run(&f, 112, 1000), &p, &res);
+		assert_int_equal(res.nev, 0);
+		detect_result_free(&res);
+	}
+	good = f.runs[f.nruns - 1];
+	bad = add_run(&f, 140, 1000);
+	check(&f, bad, &p, &res);
+	assert_int_equal(res.nev, 0);		/* one run is not a shift */
+	detect_result_free(&res);
+	second = add_run(&f, 140, 1000);
+	check(&f, second, &p, &res);
+	assert_int_equal(res.nev, 2);
+	assert_null(res.ev[0].from);
+	assert_string_equal(res.ev[0].to, ALERT_CONFIRMED);
+	assert_string_equal(res.ev[0].direction, VERDICT_REGRESSION);
+	assert_true(res.ev[0].change_pct > 35 && res.ev[0].change_pct < 45);
+	assert_int_equal(res.ev[1].alert, id);
+	assert_string_equal(res.ev[1].from, ALERT_CONFIRMED);
+	assert_string_equal(res.ev[1].to, ALERT_RESOLVED);
+	assert_int_equal(verdict(&res, f.time)->alert, res.ev[0].alert);
+	detect_result_free(&res);
+
+	n = alerts_of(&f, f.time, &a);
+	assert_int_equal(n, 2);
+	for (i = 0; i < n; i++) {
+		if (a[i].id == id) {
+			assert_string_equal(a[i].state, ALERT_RESOLVED);
+			assert_int_equal(a[i].last_run, second);
+		} else {
+			assert_string_equal(a[i].state, ALERT_CONFIRMED);
+			assert_int_equal(a[i].first_bad_run, bad);
+			assert_int_equal(a[i].last_good_run, good);
+			assert_int_equal(a[i].confirmed_run, second);
+		}
+	}
+	store_alerts_free(a, n);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM outbox WHERE "
+	    "payload LIKE '%\"state\":\"resolved\"%' AND payload LIKE "
+	    "'%\"superseded_by\":%'", 0), 1);
+
+	/* Checked again, and later runs at the new level: nothing moves. */
+	check(&f, second, &p, &res);
+	assert_int_equal(res.nev, 0);
+	detect_result_free(&res);
+	for (i = 0; i < 3; i++) {
+		check(&f, add_run(&f, 140, 1000), &p, &res);
+		assert_int_equal(res.nev, 0);
+		detect_result_free(&res);
+	}
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM alerts", 0), 2);
+	fix_close(&f);
+}
+
+/*
+ * A shift back past the old level while an alert is confirmed (12%
+ * slower, then 20% faster than before): the run that resolves the alert
+ * is itself an improvement and raises its own suspicion, which the next
+ * run confirms, from the first run of the new level.
+ */
+static void
+test_shift_back_past(void **state)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct store_alert	 a;
+	struct fix		 f;
+	int64_t			 id, first, second;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	id = confirmed_step(&f, &p);
+	first = add_run(&f, 80, 1000);
+	check(&f, first, &p, &res);
+	assert_int_equal(res.nev, 0);
+	detect_result_free(&res);
+	second = add_run(&f, 80, 1000);
+	check(&f, second, &p, &res);
+	assert_int_equal(res.nev, 2);
+	assert_int_equal(res.ev[0].alert, id);
+	assert_string_equal(res.ev[0].to, ALERT_RESOLVED);
+	assert_null(res.ev[1].from);
+	assert_string_equal(res.ev[1].to, ALERT_SUSPECTED);
+	assert_string_equal(res.ev[1].direction, VERDICT_IMPROVEMENT);
+	detect_result_free(&res);
+	check(&f, add_run(&f, 80, 1000), &p, &res);
+	assert_int_equal(res.nev, 1);
+	assert_string_equal(res.ev[0].from, ALERT_SUSPECTED);
+	assert_string_equal(res.ev[0].to, ALERT_CONFIRMED);
+	assert_int_equal(store_alert_get(f.st, res.ev[0].alert, &a), 0);
+	detect_result_free(&res);
+	assert_int_equal(a.first_bad_run, second);
+	store_alert_clear(&a);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM alerts", 0), 2);
+	fix_close(&f);
+}
+
 /* Import a bundled example into a fresh store. */
 static struct store *
 import_example(const char *name, char **path)
@@ -1240,6 +1359,8 @@ main(void)
 		cmocka_unit_test(test_pinned_baseline),
 		cmocka_unit_test(test_ack),
 		cmocka_unit_test(test_resolve),
+		cmocka_unit_test(test_further_shift),
+		cmocka_unit_test(test_shift_back_past),
 		cmocka_unit_test(test_bonnie),
 		cmocka_unit_test(test_tigerbeetle_changes),
 		cmocka_unit_test(test_baseline_store),

@@ -407,6 +407,27 @@ test_render(void **state)
 	free(s);
 	notify_event_clear(&ev);
 
+	/* A confirmed alert left behind by a further shift names it. */
+	p = payload("box", "sys.pipe", "throughput", "resolved", "confirmed");
+	assert_non_null(k = strrchr(p, '}'));
+	xasprintf(&old, "%.*s,\"superseded_by\":9}", (int)(k - p), p);
+	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
+	assert_null(cause);
+	assert_int_equal(ev.superseded_by, 9);
+	s = notify_text(&ev);
+	assert_non_null(strstr(s, "perfwatch on box: sys.pipe throughput "
+	    "moved on from this regression: a further shift the same way is "
+	    "alert #9 (resolved).\n"));
+	assert_null(strstr(s, "back within the noise"));
+	free(s);
+	s = notify_log_line(&ev);
+	assert_non_null(strstr(s, "resolved (was confirmed); superseded by "
+	    "alert #9; last good"));
+	free(s);
+	free(old);
+	free(p);
+	notify_event_clear(&ev);
+
 	/* A row queued before the key was "level" still has its baseline. */
 	p = payload("box", "sys.pipe", "throughput", "confirmed", "suspected");
 	assert_non_null(k = strstr(p, "\"level\":"));
