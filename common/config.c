@@ -203,6 +203,8 @@ static const struct config_key config_keys[] = {
 	  .min = 1, .max = 100000000 },
 	{ .section = "workload", .key = "seekers", .type = CONFIG_INT,
 	  .min = 1, .max = 1024 },
+	{ .section = "workload", .key = "char_size", .type = CONFIG_SIZE,
+	  .min = MIB, .max = 1024 * TIB },
 
 	/* [sink "name"] */
 	{ .section = "sink", .key = "type", .type = CONFIG_ENUM,

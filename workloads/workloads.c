@@ -10,7 +10,7 @@
  *             ("1h30m", "500ms"): timeout, grace, duration
  *   size      a number of bytes with an optional unit K, M, G, T (powers
  *             of 1024; "KiB", "MB" and the like read the same): size,
- *             fsync_every, file_limit.  size also takes "<n>x" (or
+ *             fsync_every, file_limit, char_size.  size also takes "<n>x" (or
  *             "<n>xRAM"), n times the machine's memory.
  *   The forms are those of the configuration file (common/config.c), plus
  *   fractions, which the runner's tests use.
@@ -45,7 +45,8 @@ static void	oltp_defaults(struct wl_params *);
 static const struct wl_workload wl_table[] = {
 	{ "disk.bonnie", "bonnie: per-char and block write, rewrite, "
 	    "per-char and block read, random seeks, with %CPU",
-	    WL_K_COMMON | WL_K_SIZE | WL_K_SEEKS | WL_K_SEEKERS, 0, NULL,
+	    WL_K_COMMON | WL_K_SIZE | WL_K_SEEKS | WL_K_SEEKERS |
+	    WL_K_CHAR_SIZE, 0, NULL,
 	    bonnie_defaults, wl_bonnie_run },
 	{ "disk.stream", "1 MiB writes with an fsync every N MiB: MiB/s "
 	    "mean and deviation over the segments, %CPU",
@@ -109,6 +110,7 @@ static const struct {
 	{ WL_K_COMMAND, "command" },
 	{ WL_K_MEASURE, "measure" },
 	{ WL_K_SETTLE, "settle" },
+	{ WL_K_CHAR_SIZE, "char_size" },
 };
 
 /*
@@ -541,15 +543,19 @@ wl_params_set(struct wl_params *p, const struct wl_workload *wl,
 		break;
 	case WL_K_FSYNC_EVERY:
 	case WL_K_FILE_LIMIT:
+	case WL_K_CHAR_SIZE:
 		expect = "a size such as 512K, 64M or 1G";
 		if (parse_size(value, &bytes, NULL) == -1)
 			goto bad;
-		if (k == WL_K_FSYNC_EVERY) {
+		if (k == WL_K_FSYNC_EVERY || k == WL_K_CHAR_SIZE) {
 			if (bytes < MIB) {
 				expect = "a size of at least 1M";
 				goto bad;
 			}
-			p->fsync_every = bytes;
+			if (k == WL_K_FSYNC_EVERY)
+				p->fsync_every = bytes;
+			else
+				p->char_size = bytes;
 		} else
 			p->file_limit = bytes;
 		break;

@@ -52,6 +52,7 @@
 #define WL_K_COMMAND		0x10000
 #define WL_K_MEASURE		0x20000
 #define WL_K_SETTLE		0x40000
+#define WL_K_CHAR_SIZE		0x80000
 #define WL_K_COMMON		(WL_K_ITERATIONS | WL_K_WARMUP | WL_K_TIMEOUT | \
 				 WL_K_GRACE | WL_K_WORK_DIR | WL_K_FILE_LIMIT | \
 				 WL_K_SETTLE)
@@ -87,6 +88,8 @@ struct wl_params {
 	uint64_t	 table_size;	/* oltp rows */
 	int		 seeks;		/* bonnie: total random seeks */
 	int		 seekers;	/* bonnie: seeking processes */
+	uint64_t	 char_size;	/* bonnie: per-char phases' bytes;
+					   0: the file size */
 
 	char		*command;	/* command: run by /bin/sh -c */
 	enum wl_measure	 measure;

@@ -430,6 +430,16 @@ test_params(void **state)
 	assert_int_equal(wl_params_set(&p, bonnie, "seekers", "0", &cause),
 	    -1);
 	free(cause);
+	set(&p, bonnie, "char_size", "256M");
+	assert_int_equal(p.char_size, 256ULL << 20);
+	assert_int_equal(wl_params_set(&p, bonnie, "char_size", "4K", &cause),
+	    -1);
+	assert_string_equal(cause, "char_size: expected a size of at least "
+	    "1M, got \"4K\"");
+	free(cause);
+	assert_int_equal(wl_params_set(&p, bonnie, "char_size", "2x", &cause),
+	    -1);
+	free(cause);
 	assert_int_equal(wl_params_set(&p, bonnie, "work_dir", "rel/dir",
 	    &cause), -1);
 	free(cause);
@@ -1350,6 +1360,22 @@ test_bonnie(void **state)
 	    "processes"));
 	assert_non_null(note(&res, "file 4 MiB is smaller than twice the "
 	    "RAM"));
+	assert_null(note(&res, "per-char phases on"));
+	wl_result_clear(&res);
+
+	/* Per-char phases on part of the file (bonnie++'s -f size). */
+	set(&p, wl, "char_size", "1M");
+	run_ok(wl, &p, &res);
+	assert_int_equal(res.nmetrics, 12);
+	assert_true(metric(&res, "putc_kps")->value > 0);
+	assert_true(metric(&res, "getc_kps")->value > 0);
+	assert_true(metric(&res, "read_kps")->value > 0);
+	assert_non_null(note(&res, "per-char phases on 1 MiB (char_size)"));
+	wl_result_clear(&res);
+	/* No larger than the file. */
+	set(&p, wl, "char_size", "64M");
+	run_ok(wl, &p, &res);
+	assert_null(note(&res, "per-char phases on"));
 	wl_result_clear(&res);
 	wl_params_clear(&p);
 }
