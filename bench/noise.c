@@ -36,7 +36,8 @@
  * where one iteration of a timed test is its duration (per thread count
  * for db.oltp) plus the overhead measured in the quick runs, and one of
  * disk.bonnie or disk.stream is the file size over the rates the quick
- * runs measured (the five bonnie phases and the seeks; the stream rate).
+ * runs measured (the five bonnie phases, putc and getc over char_size
+ * where that is less, and the seeks; the stream rate).
  *
  *   -d dir        where the scratch directory goes (/var/tmp)
  *   -n runs       runs of the quick profile (5)
@@ -383,7 +384,7 @@ iteration_estimate(struct nz_job *j, struct nz_profile *quick, int runs)
 {
 	struct nz_job	*q;
 	struct nz_wall	*w;
-	double		 kib, secs, per, over, qsetup;
+	double		 kib, ckib, secs, per, over, qsetup;
 	int		 threads[WL_THREADS_MAX];
 	size_t		 nq, nj, i;
 	const char	*rates[] = { "putc_kps", "write_kps", "rewrite_kps",
@@ -392,8 +393,16 @@ iteration_estimate(struct nz_job *j, struct nz_profile *quick, int runs)
 	if (strcmp(j->name, "disk.bonnie") == 0) {
 		kib = wl_params_size(&j->params) / 1024.0;
 		secs = j->params.seeks / ours_median(j->name, "seeks_ps", runs);
-		for (i = 0; i < nitems(rates); i++)
-			secs += kib / ours_median(j->name, rates[i], runs);
+		for (i = 0; i < nitems(rates); i++) {
+			/* putc and getc move char_size bytes, if less. */
+			ckib = kib;
+			if ((strcmp(rates[i], "putc_kps") == 0 ||
+			    strcmp(rates[i], "getc_kps") == 0) &&
+			    j->params.char_size != 0 &&
+			    j->params.char_size / 1024.0 < kib)
+				ckib = j->params.char_size / 1024.0;
+			secs += ckib / ours_median(j->name, rates[i], runs);
+		}
 		return secs;
 	}
 	if (strcmp(j->name, "disk.stream") == 0) {

@@ -42,6 +42,10 @@
  *   them on less than the whole file: putc writes a file of char_size
  *   bytes, getc reads the first char_size bytes of the block-written
  *   file (evicted as before), and the figures are per second as ever.
+ *   The block write then no longer follows the deletion of a file of its
+ *   own size; on a VM that returns freed memory to the host it went from
+ *   3.5% to 19.6% run-to-run variation with char_size a quarter of the
+ *   file (bench/README.md, noise set H), so no profile sets it.
  */
 #include <sys/types.h>
 #include <sys/resource.h>
