@@ -236,7 +236,28 @@ struct alert_numbers {
 	double			 current;
 	const struct detect_base *base;
 	const char		*baseline;
+	int64_t			 superseded_by;	/* 0: none */
 };
+
+/* Take n's change, interval and q from pooled evidence pl. */
+static void
+alert_numbers_pool(struct alert_numbers *n, const struct detect_pool *pl)
+{
+	n->change_pct = pl->change_pct;
+	n->ci_low = pl->ci_low;
+	n->ci_high = pl->ci_high;
+	n->q = pl->q;
+}
+
+/* Take n's change, interval and q from verdict v. */
+static void
+alert_numbers_verdict(struct alert_numbers *n, const struct detect_verdict *v)
+{
+	n->change_pct = v->change_pct;
+	n->ci_low = v->ci_low;
+	n->ci_high = v->ci_high;
+	n->q = v->q;
+}
 
 /* Build the payload of alert a's change from `from` to a->state. */
 static json_t *
@@ -275,6 +296,8 @@ alert_payload(const struct store_alert *a, const char *from,
 	if (a->attribution != NULL)
 		attr = json_loads(a->attribution, 0, NULL);
 	pwjson_set(o, "attribution", attr != NULL ? attr : json_null());
+	if (n->superseded_by > 0)
+		pwjson_set_int(o, "superseded_by", n->superseded_by);
 	pwjson_set_int(o, "time", now);
 	return o;
 }
@@ -417,16 +440,9 @@ alert_update(struct store *st, const struct detect_params *p,
 	n.base = &w->pool.base;
 	n.baseline = res->baseline;
 	if (strcmp(to, ALERT_CONFIRMED) == 0) {
-		n.change_pct = w->pool.change_pct;
-		n.ci_low = w->pool.ci_low;
-		n.ci_high = w->pool.ci_high;
-		n.q = w->pool.q;
-	} else {
-		n.change_pct = w->v->change_pct;
-		n.ci_low = w->v->ci_low;
-		n.ci_high = w->v->ci_high;
-		n.q = w->v->q;
-	}
+		alert_numbers_pool(&n, &w->pool);
+	} else
+		alert_numbers_verdict(&n, w->v);
 	return alert_tell(st, p, h, res, a, from, vi, &n, now);
 }
 
@@ -447,7 +463,6 @@ alert_supersede(struct store *st, const struct detect_params *p,
 	struct alert_numbers	 n;
 	const struct detect_pool *f = &w->further;
 	const char		*from;
-	json_t			*payload;
 	int			 rc = -1;
 
 	memset(&a, 0, sizeof(a));
@@ -467,10 +482,7 @@ alert_supersede(struct store *st, const struct detect_params *p,
 	n.run = res->run.label;
 	n.current = w->v->current;
 	n.baseline = res->baseline;
-	n.change_pct = f->change_pct;
-	n.ci_low = f->ci_low;
-	n.ci_high = f->ci_high;
-	n.q = f->q;
+	alert_numbers_pool(&n, f);
 	n.base = &w->pool.base;
 	if (alert_tell(st, p, h, res, &a, NULL, vi, &n, now) == -1)
 		goto out;
@@ -483,16 +495,9 @@ alert_supersede(struct store *st, const struct detect_params *p,
 	alert_set_state(old, ALERT_RESOLVED);
 	if (store_alert_update(st, old) == -1)
 		goto out;
-	n.change_pct = w->v->change_pct;
-	n.ci_low = w->v->ci_low;
-	n.ci_high = w->v->ci_high;
-	n.q = w->v->q;
-	alert_event(res, old, vi, from, n.change_pct);
-	payload = alert_payload(old, from, res->run.host_name, &w->v->metric,
-	    detect_host_label(h, old->first_bad_run),
-	    detect_host_label(h, old->last_good_run), &n, now);
-	pwjson_set_int(payload, "superseded_by", a.id);
-	if (detect_outbox_queue(st, p, old, payload) == -1)
+	alert_numbers_verdict(&n, w->v);
+	n.superseded_by = a.id;
+	if (alert_tell(st, p, h, res, old, from, vi, &n, now) == -1)
 		goto out;
 	w->v->alert = a.id;
 	w->v->alert_state = alert_state_name(a.state);
@@ -533,10 +538,7 @@ alert_open(struct store *st, const struct detect_params *p,
 		a.confirmed_run = res->run.id;
 		a.state = xstrdup(ALERT_CONFIRMED);
 		a.change_pct = w->pool.change_pct;
-		n.change_pct = w->pool.change_pct;
-		n.ci_low = w->pool.ci_low;
-		n.ci_high = w->pool.ci_high;
-		n.q = w->pool.q;
+		alert_numbers_pool(&n, &w->pool);
 		n.base = &w->pool.base;
 	} else if (v->kind == DETECT_REGRESSION ||
 	    v->kind == DETECT_IMPROVEMENT) {
@@ -545,10 +547,7 @@ alert_open(struct store *st, const struct detect_params *p,
 		a.last_good_run = w->base.last_good;
 		a.state = xstrdup(ALERT_SUSPECTED);
 		a.change_pct = v->change_pct;
-		n.change_pct = v->change_pct;
-		n.ci_low = v->ci_low;
-		n.ci_high = v->ci_high;
-		n.q = v->q;
+		alert_numbers_verdict(&n, v);
 		n.base = &w->base;
 	} else
 		return 0;

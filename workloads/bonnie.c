@@ -511,9 +511,11 @@ wl_bonnie_run(const struct wl_params *p, int out, char **cause)
 	    (unsigned long long)(size >> 20), BONNIE_CHUNK, p->seeks,
 	    p->seekers);
 	if (chars != size)
-		wl_note(out, "per-char phases on %llu MiB (char_size): putc "
+		wl_note(out, "per-char phases on %llu %s (char_size): putc "
 		    "writes a file of that size, getc reads that much of the "
-		    "block-written file", (unsigned long long)(chars >> 20));
+		    "block-written file", (unsigned long long)(chars %
+		    (1 << 20) == 0 ? chars >> 20 : chars >> 10),
+		    chars % (1 << 20) == 0 ? "MiB" : "KiB");
 	if (ram > 0 && size < 2 * ram) {
 		wl_note(out, "file %llu MiB is smaller than twice the RAM "
 		    "(%llu MiB): reads rely on page-cache eviction",

@@ -547,16 +547,15 @@ wl_params_set(struct wl_params *p, const struct wl_workload *wl,
 		expect = "a size such as 512K, 64M or 1G";
 		if (parse_size(value, &bytes, NULL) == -1)
 			goto bad;
-		if (k == WL_K_FSYNC_EVERY || k == WL_K_CHAR_SIZE) {
-			if (bytes < MIB) {
-				expect = "a size of at least 1M";
-				goto bad;
-			}
-			if (k == WL_K_FSYNC_EVERY)
-				p->fsync_every = bytes;
-			else
-				p->char_size = bytes;
-		} else
+		if (k != WL_K_FILE_LIMIT && bytes < MIB) {
+			expect = "a size of at least 1M";
+			goto bad;
+		}
+		if (k == WL_K_FSYNC_EVERY)
+			p->fsync_every = bytes;
+		else if (k == WL_K_CHAR_SIZE)
+			p->char_size = bytes;
+		else
 			p->file_limit = bytes;
 		break;
 	case WL_K_DIRECT:

@@ -1372,6 +1372,10 @@ test_bonnie(void **state)
 	assert_true(metric(&res, "read_kps")->value > 0);
 	assert_non_null(note(&res, "per-char phases on 1 MiB (char_size)"));
 	wl_result_clear(&res);
+	set(&p, wl, "char_size", "1536K");
+	run_ok(wl, &p, &res);
+	assert_non_null(note(&res, "per-char phases on 1536 KiB (char_size)"));
+	wl_result_clear(&res);
 	/* No larger than the file. */
 	set(&p, wl, "char_size", "64M");
 	run_ok(wl, &p, &res);
