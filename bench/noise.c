@@ -1,7 +1,7 @@
 /*
  * bench/noise: how precise the battery is, beside bonnie++ and fio.
  *
- *   noise [-EN] [-d dir] [-n runs] [-P perfwatch] [-p profile]
+ *   noise [-ENk] [-d dir] [-n runs] [-P perfwatch] [-p profile]
  *       [-w settle]
  *
  * Runs the quick profile -n times (5) with perfwatch run, each a recorded
@@ -29,6 +29,14 @@
  * (it prints "+++++" for a phase shorter than half a second) has no CV,
  * and the comparison is said to be impossible rather than passed.
  *
+ * A second table says where each figure's noise comes from: the pooled
+ * CV of one run's iterations (within), what that alone would make of the
+ * CV of a median of n of them (the sd of the median of n normal draws,
+ * simulated, times it), and what is left of the measured CV (between
+ * runs: sqrt(CV^2 - that^2)), for ours and for the peer.  More iterations
+ * shrink the first part only; the second is the host and whatever a run
+ * sets up anew.
+ *
  * Then the wall time of each profile: quick as measured here (each run
  * and their median); nightly measured with -N (one run, about half an
  * hour), otherwise estimated; full always estimated (it takes hours): the
@@ -47,6 +55,8 @@
  *                 bench, else perfwatch in PATH)
  *   -N            also run the nightly profile once and time it
  *   -E            no page-cache eviction for bonnie++
+ *   -k            keep the scratch directory and its database (the
+ *                 samples of every run, for perfwatch history or export)
  *   -w settle     seconds of quiet before each peer run (the profile's
  *                 settle of the workload it stands beside)
  *
@@ -73,6 +83,8 @@
 #include <unistd.h>
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 
 #include <ini.h>
 
@@ -84,12 +96,26 @@
 #define NZ_ITER_MAX	64
 #define NZ_SYS_LIMIT	3.0		/* % */
 
+/*
+ * Within-run spread of a figure over the runs: the pooled relative
+ * variance of its iterations, sum over runs of (n - 1) (sd / mean)^2 and
+ * of n - 1, and the iterations of the last run that had two or more.
+ */
+struct nz_within {
+	double	 ss;
+	double	 df;
+	size_t	 n;
+};
+
 /* One metric of our runs: its median in each run. */
 struct nz_metric {
-	char	 workload[WL_NAME_MAX];
-	char	 metric[WL_NAME_MAX];
-	char	 unit[WL_UNIT_MAX];
-	double	 median[NZ_RUNS_MAX];	/* NAN where a run lacked it */
+	char		 workload[WL_NAME_MAX];
+	char		 metric[WL_NAME_MAX];
+	char		 unit[WL_UNIT_MAX];
+	double		 median[NZ_RUNS_MAX];	/* NAN where a run lacked it */
+	double		 it[NZ_ITER_MAX];	/* this run's iterations */
+	size_t		 nit;
+	struct nz_within within;
 };
 
 /* A peer figure: its median in each run, and which metric it matches. */
@@ -101,27 +127,28 @@ struct nz_peer {
 	double		 median[NZ_RUNS_MAX];
 	double		 it[NZ_ITER_MAX];	/* this run's iterations */
 	size_t		 nit;
+	struct nz_within within;
 };
 
 static struct nz_peer	nz_peers[] = {
 	{ "bonnie++", "put_block", "disk.bonnie", "write_kps", { 0 }, { 0 },
-	  0 },
+	  0, { 0, 0, 0 } },
 	{ "bonnie++", "put_block_cpu", "disk.bonnie", "write_cpu", { 0 },
-	  { 0 }, 0 },
+	  { 0 }, 0, { 0, 0, 0 } },
 	{ "bonnie++", "rewrite", "disk.bonnie", "rewrite_kps", { 0 }, { 0 },
-	  0 },
+	  0, { 0, 0, 0 } },
 	{ "bonnie++", "rewrite_cpu", "disk.bonnie", "rewrite_cpu", { 0 },
-	  { 0 }, 0 },
+	  { 0 }, 0, { 0, 0, 0 } },
 	{ "bonnie++", "get_block", "disk.bonnie", "read_kps", { 0 }, { 0 },
-	  0 },
+	  0, { 0, 0, 0 } },
 	{ "bonnie++", "get_block_cpu", "disk.bonnie", "read_cpu", { 0 },
-	  { 0 }, 0 },
-	{ "bonnie++", "seeks", "disk.bonnie", "seeks_ps", { 0 }, { 0 }, 0 },
+	  { 0 }, 0, { 0, 0, 0 } },
+	{ "bonnie++", "seeks", "disk.bonnie", "seeks_ps", { 0 }, { 0 }, 0, { 0, 0, 0 } },
 	{ "bonnie++", "seeks_cpu", "disk.bonnie", "seeks_cpu", { 0 }, { 0 },
-	  0 },
-	{ "fio", "bw", "disk.stream", "write_mibps", { 0 }, { 0 }, 0 },
+	  0, { 0, 0, 0 } },
+	{ "fio", "bw", "disk.stream", "write_mibps", { 0 }, { 0 }, 0, { 0, 0, 0 } },
 	{ "fio", "usr+sys cpu", "disk.stream", "write_cpu", { 0 }, { 0 },
-	  0 },
+	  0, { 0, 0, 0 } },
 };
 
 #define PEER_BONNIE_FIRST	0
@@ -166,7 +193,7 @@ nz_on_signal(int sig)
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: noise [-EN] [-d dir] [-n runs] "
+	fprintf(stderr, "usage: noise [-ENk] [-d dir] [-n runs] "
 	    "[-P perfwatch] [-p profile] [-w settle]\n");
 	exit(2);
 }
@@ -226,6 +253,127 @@ ours_in_run(const char *workload, const char *metric, int run)
 			return nz_metrics[i].median[run];
 	}
 	return NAN;
+}
+
+/* Add one run's iterations to a figure's within-run spread. */
+static void
+within_add(struct nz_within *w, const double *x, size_t n)
+{
+	double	mean = 0, ss = 0;
+	size_t	i;
+
+	if (n < 2)
+		return;
+	for (i = 0; i < n; i++)
+		mean += x[i];
+	mean /= n;
+	if (mean == 0)
+		return;
+	for (i = 0; i < n; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	w->ss += ss / (mean * mean);
+	w->df += n - 1;
+	w->n = n;
+}
+
+/* The pooled within-run CV in %, NAN with no run of two iterations. */
+static double
+within_cv(const struct nz_within *w)
+{
+	return w->df > 0 ? sqrt(w->ss / w->df) * 100.0 : NAN;
+}
+
+/*
+ * The sd of the median of n independent standard normal draws, by
+ * simulation (200,000 medians, a fixed seed: within 0.3% of the exact
+ * figure, 0.670 for n 3, 0.536 for n 5): what the CV of run medians
+ * would be, per unit of within-run CV, if runs differed only by the
+ * noise of their own iterations.
+ */
+static double
+median_sd_factor(size_t n)
+{
+	static double	 cache[NZ_ITER_MAX + 1];
+	gsl_rng		*rng;
+	double		 x[NZ_ITER_MAX], m, sum = 0, ss = 0;
+	const int	 draws = 200000;
+	int		 d;
+	size_t		 i;
+
+	if (n < 1 || n > NZ_ITER_MAX)
+		return NAN;
+	if (cache[n] > 0)
+		return cache[n];
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 1);
+	for (d = 0; d < draws; d++) {
+		for (i = 0; i < n; i++)
+			x[i] = gsl_ran_gaussian(rng, 1.0);
+		m = peer_median(x, n);
+		sum += m;
+		ss += m * m;
+	}
+	gsl_rng_free(rng);
+	cache[n] = sqrt((ss - sum * sum / draws) / (draws - 1));
+	return cache[n];
+}
+
+/*
+ * Read one run's samples (perfwatch export --format jsonl --run LABEL)
+ * into the within-run spread of each metric.
+ */
+static int
+read_samples(const char *pw, const char *conf, const char *db, int run,
+    char **cause)
+{
+	char		 label[32], *out = NULL, *err = NULL, *line, *next;
+	char		*argv[] = { (char *)pw, (char *)"-c", (char *)conf,
+			    (char *)"-D", (char *)db, (char *)"export",
+			    (char *)"--format", (char *)"jsonl", (char *)"--run",
+			    label, NULL };
+	json_error_t	 jerr;
+	json_t		*o;
+	const char	*w, *m, *u;
+	struct nz_metric *slot;
+	size_t		 i, lineno = 0;
+	int		 status, rc = -1;
+
+	snprintf(label, sizeof(label), "noise-%d", run + 1);
+	if (peer_capture(argv, &out, &err, &status, cause) == -1)
+		goto out;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		xasprintf(cause, "perfwatch export failed (status %d): %s",
+		    status, peer_last_line(err));
+		goto out;
+	}
+	for (i = 0; i < nz_nmetrics; i++)
+		nz_metrics[i].nit = 0;
+	for (line = out; line != NULL && *line != '\0'; line = next) {
+		lineno++;
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		if ((o = json_loads(line, 0, &jerr)) == NULL) {
+			xasprintf(cause, "perfwatch export line %zu: %s",
+			    lineno, jerr.text);
+			goto out;
+		}
+		w = json_string_value(json_object_get(o, "workload"));
+		m = json_string_value(json_object_get(o, "metric"));
+		u = json_string_value(json_object_get(o, "unit"));
+		if (w != NULL && m != NULL && (slot = metric_slot(w, m,
+		    u != NULL ? u : "")) != NULL && slot->nit < NZ_ITER_MAX)
+			slot->it[slot->nit++] = json_number_value(
+			    json_object_get(o, "value"));
+		json_decref(o);
+	}
+	for (i = 0; i < nz_nmetrics; i++)
+		within_add(&nz_metrics[i].within, nz_metrics[i].it,
+		    nz_metrics[i].nit);
+	rc = 0;
+out:
+	free(out);
+	free(err);
+	return rc;
 }
 
 /* Read perfwatch run --json: every metric's median, every workload's wall. */
@@ -522,9 +670,12 @@ peers_run(const char *dir, struct nz_profile *quick, int run, int evict)
 			    nz_peers[PEER_FIO_CPU].nit++] = cpu;
 		}
 	}
-	for (k = 0; k < nitems(nz_peers); k++)
+	for (k = 0; k < nitems(nz_peers); k++) {
 		nz_peers[k].median[run] = peer_median(nz_peers[k].it,
 		    nz_peers[k].nit);
+		within_add(&nz_peers[k].within, nz_peers[k].it,
+		    nz_peers[k].nit);
+	}
 	return 0;
 fail:
 	fprintf(stderr, "noise: run %d peers: %s\n", run + 1, cause);
@@ -626,6 +777,61 @@ report(int runs)
 	return misses;
 }
 
+/* One figure's line of the within/between table, into buf. */
+static void
+split_text(char *buf, size_t len, const struct nz_within *w, double cv)
+{
+	double	wcv = within_cv(w), exp, between;
+
+	if (!isfinite(wcv) || !isfinite(cv)) {
+		snprintf(buf, len, "%3s %7s %7s %7s", "-", "-", "-", "-");
+		return;
+	}
+	exp = wcv * median_sd_factor(w->n);
+	between = cv * cv > exp * exp ? sqrt(cv * cv - exp * exp) : 0;
+	snprintf(buf, len, "%3zu %7.2f %7.2f %7.2f", w->n, wcv, exp, between);
+}
+
+/*
+ * Where the noise of the run medians comes from: the iterations' own
+ * spread within a run, as it reaches the median of n of them, and what
+ * is left between runs.  Only the first shrinks with more iterations.
+ */
+static void
+report_within(int runs)
+{
+	struct nz_metric	*m;
+	struct nz_peer		*pe;
+	char			 ours[64], theirs[96];
+	size_t			 i;
+
+	printf("\nwhere the run medians' CV comes from (%%): n iterations a "
+	    "run; within, the pooled CV of one run's iterations; from "
+	    "within, what that makes of the CV of a median of n (normal "
+	    "noise); between, what is left of the CV over %d runs (the "
+	    "host and the run-to-run set-up: more iterations do not "
+	    "shrink it)\n", runs);
+	printf("%-14s %-13s %3s %7s %7s %7s   %-22s %3s %7s %7s %7s\n",
+	    "workload", "metric", "n", "within", "from w", "between",
+	    "peer", "n", "within", "from w", "between");
+	for (i = 0; i < nz_nmetrics; i++) {
+		m = &nz_metrics[i];
+		split_text(ours, sizeof(ours), &m->within,
+		    peer_cv(m->median, runs));
+		theirs[0] = '\0';
+		if ((pe = peer_of(m)) != NULL) {
+			char	part[48];
+
+			split_text(part, sizeof(part), &pe->within,
+			    peer_cv(pe->median, runs));
+			snprintf(theirs, sizeof(theirs), "%-8s %-13s %s",
+			    pe->tool, pe->figure, part);
+		}
+		printf("%-14s %-13s %s   %s\n", m->workload, m->metric, ours,
+		    theirs);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -640,14 +846,18 @@ main(int argc, char **argv)
 	FILE			*f;
 	double			 wall, t0, est;
 	int			 ch, runs = 5, nightly = 0, evict = 1, done = 0;
+	int			 keep = 0;
 	int			 run, misses;
 	const char		*others[] = { "nightly", "full" };
 	size_t			 k;
 
-	while ((ch = getopt(argc, argv, "ENP:d:n:p:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "ENP:d:kn:p:w:")) != -1) {
 		switch (ch) {
 		case 'E':
 			evict = 0;
+			break;
+		case 'k':
+			keep = 1;
 			break;
 		case 'N':
 			nightly = 1;
@@ -740,6 +950,11 @@ main(int argc, char **argv)
 			free(cause);
 			break;
 		}
+		if (read_samples(pw, conf, db, run, &cause) == -1) {
+			fprintf(stderr, "\nnoise: %s\n", cause);
+			free(cause);
+			break;
+		}
 		nz_run_wall[run] = wall;
 		printf("; quick profile %.1f s", wall);
 		fflush(stdout);
@@ -762,11 +977,13 @@ main(int argc, char **argv)
 		done++;
 	}
 	if (done < 2) {
-		wl_remove_tree(dir);
+		if (!keep)
+			wl_remove_tree(dir);
 		fprintf(stderr, "noise: fewer than two runs\n");
 		return 1;
 	}
 	misses = report(done);
+	report_within(done);
 
 	printf("\nwall time of the profiles on this machine\n");
 	printf("  quick    measured: median %s over %d runs (",
@@ -809,7 +1026,11 @@ main(int argc, char **argv)
 	profile_free(&quick);
 	printf("\nload average at end: %s; %.0f s in all\n", peer_load(),
 	    peer_now() - t0);
-	wl_remove_tree(dir);
+	if (keep)
+		printf("kept %s: the runs' samples are in %s (perfwatch -D %s "
+		    "history, export)\n", dir, db, db);
+	else
+		wl_remove_tree(dir);
 	free(pw);
 	return misses == 0 ? 0 : 1;
 }
