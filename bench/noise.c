@@ -28,13 +28,14 @@
  * more than chance.  bonnie++ prints "+++++" instead of a figure for a
  * phase shorter than half a second, so at the quick profile's 1 GiB its
  * block read (about 2 GB/s here) is printed only for its slower
- * iterations, and the spread of what it prints is cut at the top.  Each
- * disk.bonnie figure is therefore also taken as bonnie++ would print it
- * (its median over the iterations whose phase lasted half a second or
- * more, column "as peer"), and that is what the verdict compares with
- * bonnie++; the table after it says how many iterations each tool lost
- * so.  A figure with no CV that way (printed in fewer than two runs) is
- * said to be impossible to compare rather than passed.
+ * iterations.  Both tools' run medians are therefore taken under that
+ * rule (bonnie_rule_median: an unprinted rate counted at the ceiling
+ * it is known to exceed, an unprinted %CPU left out; ours' iterations
+ * treated as bonnie++ would have printed them, column "as peer"), and
+ * those are what the verdict compares; the table after it says how many
+ * iterations each tool lost so.  A figure with no CV that way (printed
+ * in fewer than two runs) is said to be impossible to compare rather
+ * than passed.
  *
  * A second table says where each figure's noise comes from: the pooled
  * CV of one run's iterations (within), what that alone would make of the
@@ -62,8 +63,9 @@
  *                 bench, else perfwatch in PATH)
  *   -N            also run the nightly profile once and time it
  *   -E            no page-cache eviction for bonnie++
- *   -k            keep the scratch directory and its database (the
- *                 samples of every run, for perfwatch history or export)
+ *   -k            keep the scratch directory: its database (our samples
+ *                 of every run, for perfwatch history or export) and
+ *                 peers.csv (every peer figure of every iteration)
  *   -w settle     seconds of quiet before each peer run (the profile's
  *                 settle of the workload it stands beside)
  *
@@ -200,6 +202,7 @@ static size_t		nz_nwalls;
 static double		nz_run_wall[NZ_RUNS_MAX];
 static volatile sig_atomic_t	nz_stop;
 static int			nz_settle = -1;	/* -1: the profile's */
+static FILE			*nz_peer_log;	/* -k: every peer figure */
 
 static void
 nz_on_signal(int sig)
@@ -378,16 +381,55 @@ bonnie_phase_seconds(const struct nz_metric *m, const struct nz_job *bonnie,
 }
 
 /*
- * A disk.bonnie figure's median over this run's iterations as bonnie++
- * would print them: bonnie++ prints "+++++" for a phase shorter than
- * half a second, so its figures of a fast phase are the slow iterations
- * only, and their spread is cut at the top.  Compared with that, ours
- * must be cut the same way.
+ * The fastest rate bonnie++ prints for a disk.bonnie rate figure (the
+ * amount over half a second), or NAN for a %CPU figure.
+ */
+static double
+bonnie_ceiling(const char *metric, const struct nz_job *bonnie)
+{
+	if (strcmp(metric, "seeks_ps") == 0)
+		return bonnie->params.seeks / NZ_BONNIE_MIN;
+	if (strcmp(metric, "write_kps") == 0 ||
+	    strcmp(metric, "rewrite_kps") == 0 ||
+	    strcmp(metric, "read_kps") == 0)
+		return (double)(wl_params_size(&bonnie->params) >> 20 << 10) /
+		    NZ_BONNIE_MIN;
+	return NAN;
+}
+
+/*
+ * The median of one run's iterations of a disk.bonnie figure as bonnie++
+ * reports such a run.  bonnie++ prints "+++++" instead of a figure for a
+ * phase shorter than half a second, so of a fast phase it gives only
+ * the slower iterations.  For a rate, an unprinted iteration is known to
+ * lie above the ceiling (the amount over half a second): counted at the
+ * ceiling, the median is exact while fewer than half are unprinted, and
+ * unknown otherwise (NAN: the run says nothing of the spread).  For a
+ * %CPU figure nothing is known of an unprinted iteration, and the median
+ * is over the printed ones.  x[] is changed.
+ */
+static double
+bonnie_rule_median(double *x, size_t n, double ceiling)
+{
+	double	m;
+	size_t	i;
+
+	for (i = 0; isfinite(ceiling) && i < n; i++) {
+		if (isnan(x[i]) || x[i] > ceiling)
+			x[i] = ceiling;
+	}
+	m = peer_median(x, n);
+	return isfinite(ceiling) && m >= ceiling ? NAN : m;
+}
+
+/*
+ * Ours under bonnie++'s rule: an iteration whose phase lasted under half
+ * a second is treated as bonnie++ would have printed it.
  */
 static void
 printed_median(struct nz_metric *m, const struct nz_job *bonnie, int run)
 {
-	double	kept[NZ_ITER_MAX], t;
+	double	x[NZ_ITER_MAX], t;
 	size_t	i, n = 0;
 
 	if (strcmp(m->workload, "disk.bonnie") != 0 || peer_of(m) == NULL)
@@ -396,13 +438,16 @@ printed_median(struct nz_metric *m, const struct nz_job *bonnie, int run)
 		if (!isfinite(m->it[i]))
 			continue;
 		m->iterations++;
+		x[n] = m->it[i];
 		t = bonnie_phase_seconds(m, bonnie, i);
-		if (isfinite(t) && t < NZ_BONNIE_MIN)
+		if (isfinite(t) && t < NZ_BONNIE_MIN) {
 			m->unprinted++;
-		else
-			kept[n++] = m->it[i];
+			x[n] = NAN;
+		}
+		n++;
 	}
-	m->pmedian[run] = peer_median(kept, n);
+	m->pmedian[run] = bonnie_rule_median(x, n, bonnie_ceiling(m->metric,
+	    bonnie));
 }
 
 /*
@@ -772,11 +817,21 @@ peers_run(const char *dir, struct nz_profile *quick, int run, int evict)
 		for (size_t i = 0; i < nz_peers[k].nit; i++) {
 			nz_peers[k].iterations++;
 			nz_peers[k].unprinted += !isfinite(nz_peers[k].it[i]);
+			if (nz_peer_log != NULL)
+				fprintf(nz_peer_log, "noise-%d,%zu,%s,%s,%.17g\n",
+				    run + 1, i + 1, nz_peers[k].tool,
+				    nz_peers[k].figure, nz_peers[k].it[i]);
 		}
-		nz_peers[k].median[run] = peer_median(nz_peers[k].it,
-		    nz_peers[k].nit);
+		/* Over the printed figures, before the rule fills the rest. */
 		within_add(&nz_peers[k].within, nz_peers[k].it,
 		    nz_peers[k].nit);
+		if (bj != NULL && strcmp(nz_peers[k].tool, "bonnie++") == 0)
+			nz_peers[k].median[run] = bonnie_rule_median(
+			    nz_peers[k].it, nz_peers[k].nit,
+			    bonnie_ceiling(nz_peers[k].metric, bj));
+		else
+			nz_peers[k].median[run] = peer_median(nz_peers[k].it,
+			    nz_peers[k].nit);
 	}
 	return 0;
 fail:
@@ -814,9 +869,10 @@ report(int runs)
 	const char		*verdict;
 
 	printf("\nCV of the run medians over %d runs (%%); \"as peer\": "
-	    "ours over the iterations bonnie++ would have printed (it prints "
-	    "\"+++++\" for a phase under %.1f s), which the verdict "
-	    "compares\n", runs, NZ_BONNIE_MIN);
+	    "ours as bonnie++ reports a run (it prints \"+++++\" for a "
+	    "phase under %.1f s: a rate counted at that ceiling, a %%CPU "
+	    "left out), the figure the verdict compares with the peer's, "
+	    "taken the same way\n", runs, NZ_BONNIE_MIN);
 	printf("%-14s %-13s %7s %14s %7s %7s   %-22s %7s  %s\n", "workload",
 	    "metric", "unit", "median", "CV", "as peer", "peer", "peer CV",
 	    "verdict");
@@ -1052,6 +1108,18 @@ main(int argc, char **argv)
 	fprintf(f, "[perfwatch]\nwork_dir = %s\n\n[quiet]\npolicy = "
 	    "annotate\n", dir);
 	fclose(f);
+	if (keep) {
+		char	plog[PATH_MAX + 32];
+
+		snprintf(plog, sizeof(plog), "%s/peers.csv", dir);
+		if ((nz_peer_log = fopen(plog, "w")) == NULL) {
+			fprintf(stderr, "noise: %s: %s\n", plog,
+			    strerror(errno));
+			wl_remove_tree(dir);
+			return 2;
+		}
+		fprintf(nz_peer_log, "run,iteration,tool,figure,value\n");
+	}
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = nz_on_signal;
@@ -1161,9 +1229,12 @@ main(int argc, char **argv)
 	profile_free(&quick);
 	printf("\nload average at end: %s; %.0f s in all\n", peer_load(),
 	    peer_now() - t0);
+	if (nz_peer_log != NULL)
+		fclose(nz_peer_log);
 	if (keep)
 		printf("kept %s: the runs' samples are in %s (perfwatch -D %s "
-		    "history, export)\n", dir, db, db);
+		    "history, export), the peers' in %s/peers.csv (nan: "
+		    "+++++)\n", dir, db, db, dir);
 	else
 		wl_remove_tree(dir);
 	free(pw);
