@@ -42,10 +42,14 @@
  *   them on less than the whole file: putc writes a file of char_size
  *   bytes, getc reads the first char_size bytes of the block-written
  *   file (evicted as before), and the figures are per second as ever.
- *   The block write then no longer follows the deletion of a file of its
- *   own size; on a VM that returns freed memory to the host it went from
- *   3.5% to 19.6% run-to-run variation with char_size a quarter of the
- *   file (bench/README.md, noise set H), so no profile sets it.
+ *   On a VM that returns freed memory to the host, getc over the whole
+ *   file refills a page cache of the file's size just before the block
+ *   read, and 2 block reads in 12 then ran at a third to two thirds of
+ *   the rate with two to four times the %CPU; with char_size 64M none
+ *   of 8 did.  A quarter of the file (256M) made the block write vary
+ *   instead (3.5% to 19.6% run to run: it no longer follows the
+ *   deletion of a file of its own size).  The quick profile sets 64M
+ *   (bench/README.md, noise).
  */
 #include <sys/types.h>
 #include <sys/resource.h>
