@@ -127,9 +127,9 @@ struct nz_metric {
 	size_t		 nit;
 	struct nz_within within;
 	/*
-	 * With bonnie++ as peer: the run's median over the iterations whose
-	 * phase bonnie++ would have printed (NAN if none), and how many of
-	 * all the iterations it would not have.
+	 * With bonnie++ as peer: the run's median as bonnie++ would report
+	 * it (bonnie_rule_median), and how many of all the iterations it
+	 * would not have printed.
 	 */
 	double		 pmedian[NZ_RUNS_MAX];
 	int		 unprinted;
@@ -150,25 +150,19 @@ struct nz_peer {
 	int		 iterations;
 };
 
+#define NZ_PEER(t, f, w, m)	{ .tool = (t), .figure = (f), .workload = (w), \
+				  .metric = (m) }
 static struct nz_peer	nz_peers[] = {
-	{ "bonnie++", "put_block", "disk.bonnie", "write_kps", { 0 }, { 0 },
-	  0, { 0, 0, 0 }, 0, 0 },
-	{ "bonnie++", "put_block_cpu", "disk.bonnie", "write_cpu", { 0 },
-	  { 0 }, 0, { 0, 0, 0 }, 0, 0 },
-	{ "bonnie++", "rewrite", "disk.bonnie", "rewrite_kps", { 0 }, { 0 },
-	  0, { 0, 0, 0 }, 0, 0 },
-	{ "bonnie++", "rewrite_cpu", "disk.bonnie", "rewrite_cpu", { 0 },
-	  { 0 }, 0, { 0, 0, 0 }, 0, 0 },
-	{ "bonnie++", "get_block", "disk.bonnie", "read_kps", { 0 }, { 0 },
-	  0, { 0, 0, 0 }, 0, 0 },
-	{ "bonnie++", "get_block_cpu", "disk.bonnie", "read_cpu", { 0 },
-	  { 0 }, 0, { 0, 0, 0 }, 0, 0 },
-	{ "bonnie++", "seeks", "disk.bonnie", "seeks_ps", { 0 }, { 0 }, 0, { 0, 0, 0 }, 0, 0 },
-	{ "bonnie++", "seeks_cpu", "disk.bonnie", "seeks_cpu", { 0 }, { 0 },
-	  0, { 0, 0, 0 }, 0, 0 },
-	{ "fio", "bw", "disk.stream", "write_mibps", { 0 }, { 0 }, 0, { 0, 0, 0 }, 0, 0 },
-	{ "fio", "usr+sys cpu", "disk.stream", "write_cpu", { 0 }, { 0 },
-	  0, { 0, 0, 0 }, 0, 0 },
+	NZ_PEER("bonnie++", "put_block", "disk.bonnie", "write_kps"),
+	NZ_PEER("bonnie++", "put_block_cpu", "disk.bonnie", "write_cpu"),
+	NZ_PEER("bonnie++", "rewrite", "disk.bonnie", "rewrite_kps"),
+	NZ_PEER("bonnie++", "rewrite_cpu", "disk.bonnie", "rewrite_cpu"),
+	NZ_PEER("bonnie++", "get_block", "disk.bonnie", "read_kps"),
+	NZ_PEER("bonnie++", "get_block_cpu", "disk.bonnie", "read_cpu"),
+	NZ_PEER("bonnie++", "seeks", "disk.bonnie", "seeks_ps"),
+	NZ_PEER("bonnie++", "seeks_cpu", "disk.bonnie", "seeks_cpu"),
+	NZ_PEER("fio", "bw", "disk.stream", "write_mibps"),
+	NZ_PEER("fio", "usr+sys cpu", "disk.stream", "write_cpu"),
 };
 
 #define PEER_BONNIE_FIRST	0
@@ -346,55 +340,49 @@ median_sd_factor(size_t n)
 }
 
 /*
- * How long the phase behind a disk.bonnie figure lasted in iteration i
- * of this run, from its rate (NAN if unknown): the file over the block
- * rate, or the seeks over the seek rate.
+ * The rate figure of the phase behind a disk.bonnie figure (write_cpu
+ * goes with write_kps, seeks_cpu with seeks_ps), or NULL.
  */
-static double
-bonnie_phase_seconds(const struct nz_metric *m, const struct nz_job *bonnie,
-    size_t i)
+static const char *
+bonnie_rate_of(const char *metric)
 {
 	static const char *const rates[] = { "write_kps", "rewrite_kps",
 	    "read_kps", "seeks_ps" };
-	const struct nz_metric	*r = NULL;
-	size_t			 k, n, len;
-	double			 v;
+	size_t	k, len;
 
-	for (k = 0; k < nitems(rates) && r == NULL; k++) {
-		/* write_cpu goes with write_kps, seeks_cpu with seeks_ps. */
+	for (k = 0; k < nitems(rates); k++) {
 		len = strcspn(rates[k], "_");
-		if (strncmp(m->metric, rates[k], len) != 0 ||
-		    m->metric[len] != '_')
-			continue;
-		for (n = 0; n < nz_nmetrics; n++) {
-			if (strcmp(nz_metrics[n].workload, m->workload) == 0 &&
-			    strcmp(nz_metrics[n].metric, rates[k]) == 0)
-				r = &nz_metrics[n];
-		}
+		if (strncmp(metric, rates[k], len) == 0 && metric[len] == '_')
+			return rates[k];
 	}
-	if (r == NULL || i >= r->nit || !(r->it[i] > 0))
-		return NAN;
-	v = r->it[i];
-	if (strcmp(r->metric, "seeks_ps") == 0)
-		return bonnie->params.seeks / v;
-	return (double)(wl_params_size(&bonnie->params) >> 20 << 10) / v;
+	return NULL;
+}
+
+/* Whether a disk.bonnie figure is its phase's rate (not its %CPU). */
+static int
+bonnie_is_rate(const char *metric)
+{
+	const char	*rate = bonnie_rate_of(metric);
+
+	return rate != NULL && strcmp(rate, metric) == 0;
 }
 
 /*
- * The fastest rate bonnie++ prints for a disk.bonnie rate figure (the
- * amount over half a second), or NAN for a %CPU figure.
+ * The fastest rate bonnie++ prints for the phase behind a disk.bonnie
+ * figure: what the phase moves (the file in K, or the seeks) over half a
+ * second; NAN if the figure is no phase's.
  */
 static double
 bonnie_ceiling(const char *metric, const struct nz_job *bonnie)
 {
-	if (strcmp(metric, "seeks_ps") == 0)
+	const char	*rate = bonnie_rate_of(metric);
+
+	if (rate == NULL)
+		return NAN;
+	if (strcmp(rate, "seeks_ps") == 0)
 		return bonnie->params.seeks / NZ_BONNIE_MIN;
-	if (strcmp(metric, "write_kps") == 0 ||
-	    strcmp(metric, "rewrite_kps") == 0 ||
-	    strcmp(metric, "read_kps") == 0)
-		return (double)(wl_params_size(&bonnie->params) >> 20 << 10) /
-		    NZ_BONNIE_MIN;
-	return NAN;
+	return (double)(wl_params_size(&bonnie->params) >> 20 << 10) /
+	    NZ_BONNIE_MIN;
 }
 
 /*
@@ -429,25 +417,33 @@ bonnie_rule_median(double *x, size_t n, double ceiling)
 static void
 printed_median(struct nz_metric *m, const struct nz_job *bonnie, int run)
 {
-	double	x[NZ_ITER_MAX], t;
-	size_t	i, n = 0;
+	const struct nz_metric	*r;
+	double			 x[NZ_ITER_MAX], ceiling;
+	size_t			 i, n = 0;
 
 	if (strcmp(m->workload, "disk.bonnie") != 0 || peer_of(m) == NULL)
 		return;
+	ceiling = bonnie_ceiling(m->metric, bonnie);
+	r = NULL;
+	for (i = 0; i < nz_nmetrics; i++) {
+		if (strcmp(nz_metrics[i].workload, m->workload) == 0 &&
+		    strcmp(nz_metrics[i].metric, bonnie_rate_of(m->metric)) == 0)
+			r = &nz_metrics[i];
+	}
 	for (i = 0; i < m->nit; i++) {
 		if (!isfinite(m->it[i]))
 			continue;
 		m->iterations++;
 		x[n] = m->it[i];
-		t = bonnie_phase_seconds(m, bonnie, i);
-		if (isfinite(t) && t < NZ_BONNIE_MIN) {
+		/* Past the ceiling, its phase was under half a second. */
+		if (r != NULL && i < r->nit && r->it[i] > ceiling) {
 			m->unprinted++;
 			x[n] = NAN;
 		}
 		n++;
 	}
-	m->pmedian[run] = bonnie_rule_median(x, n, bonnie_ceiling(m->metric,
-	    bonnie));
+	m->pmedian[run] = bonnie_rule_median(x, n, bonnie_is_rate(m->metric) ?
+	    ceiling : NAN);
 }
 
 /*
@@ -828,7 +824,8 @@ peers_run(const char *dir, struct nz_profile *quick, int run, int evict)
 		if (bj != NULL && strcmp(nz_peers[k].tool, "bonnie++") == 0)
 			nz_peers[k].median[run] = bonnie_rule_median(
 			    nz_peers[k].it, nz_peers[k].nit,
-			    bonnie_ceiling(nz_peers[k].metric, bj));
+			    bonnie_is_rate(nz_peers[k].metric) ?
+			    bonnie_ceiling(nz_peers[k].metric, bj) : NAN);
 		else
 			nz_peers[k].median[run] = peer_median(nz_peers[k].it,
 			    nz_peers[k].nit);
@@ -963,7 +960,8 @@ report(int runs)
 	printf("\nsys.* metrics at 3%% or more: %d; native disk metrics "
 	    "noisier than their peer: %d (%d of them at p < 0.05 by the F "
 	    "test of their variances); disk metrics that cannot be compared "
-	    "(no figure printed in enough runs): %d\n", sys_over, noisier, noisier_sure, untestable);
+	    "(no figure printed in enough runs): %d\n", sys_over, noisier,
+	    noisier_sure, untestable);
 	return misses;
 }
 
