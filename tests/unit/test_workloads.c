@@ -1469,6 +1469,16 @@ sys_notes(const char *name, const struct wl_result *res)
 		if (strstr(res->notes[i], " loops in ") != NULL)
 			loop = res->notes[i];
 	}
+	/* UnixBench's fstime -m counts KiB: 500, 2000 and 8000 of them. */
+	if (strcmp(name, "sys.fcopy256") == 0)
+		assert_non_null(note(res, "file of 500 KiB, copied in "
+		    "256-byte buffers"));
+	if (strcmp(name, "sys.fcopy1024") == 0)
+		assert_non_null(note(res, "file of 2000 KiB, copied in "
+		    "1024-byte buffers"));
+	if (strcmp(name, "sys.fcopy4096") == 0)
+		assert_non_null(note(res, "file of 8000 KiB, copied in "
+		    "4096-byte buffers"));
 	if (strcmp(name, "sys.execl") == 0)
 		assert_non_null(note(res, "a loop is one exec; 33 execs a "
 		    "chain (/usr/bin/env 32 times, then /bin/true)"));
