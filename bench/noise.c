@@ -47,8 +47,8 @@
  *
  * Then the wall time of each profile: quick as measured here (each run
  * and their median); nightly measured with -N (one run, about half an
- * hour), otherwise estimated; full always estimated (it takes hours): the
- * sum over its workloads of (iterations + warm-ups) x one iteration,
+ * hour) and full with -F (one run, over an hour), otherwise estimated:
+ * the sum over its workloads of (iterations + warm-ups) x one iteration,
  * where one iteration of a timed test is its duration (per thread count
  * for db.oltp) plus the overhead measured in the quick runs, and one of
  * disk.bonnie or disk.stream is the file size over the rates the quick
@@ -62,6 +62,8 @@
  *   -P perfwatch  the perfwatch binary (../bin/perfwatch beside this
  *                 bench, else perfwatch in PATH)
  *   -N            also run the nightly profile once and time it
+ *   -F            also run the full profile once and time it (after
+ *                 nightly; its bonnie file is twice the RAM)
  *   -E            no page-cache eviction for bonnie++
  *   -k            keep the scratch directory: its database (our samples
  *                 of every run, for perfwatch history or export) and
@@ -208,7 +210,7 @@ nz_on_signal(int sig)
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: noise [-ENk] [-d dir] [-n runs] "
+	fprintf(stderr, "usage: noise [-EFNk] [-d dir] [-n runs] "
 	    "[-P perfwatch] [-p profile] [-w settle]\n");
 	exit(2);
 }
@@ -1033,13 +1035,13 @@ main(int argc, char **argv)
 	char			 db[PATH_MAX + 32];
 	FILE			*f;
 	double			 wall, t0, est;
-	int			 ch, runs = 5, nightly = 0, evict = 1, done = 0;
-	int			 keep = 0;
+	int			 ch, runs = 5, evict = 1, done = 0;
+	int			 keep = 0, measure[2] = { 0, 0 };
 	int			 run, misses;
 	const char		*others[] = { "nightly", "full" };
 	size_t			 k;
 
-	while ((ch = getopt(argc, argv, "ENP:d:kn:p:w:")) != -1) {
+	while ((ch = getopt(argc, argv, "EFNP:d:kn:p:w:")) != -1) {
 		switch (ch) {
 		case 'E':
 			evict = 0;
@@ -1047,8 +1049,11 @@ main(int argc, char **argv)
 		case 'k':
 			keep = 1;
 			break;
+		case 'F':
+			measure[1] = 1;
+			break;
 		case 'N':
-			nightly = 1;
+			measure[0] = 1;
 			break;
 		case 'P':
 			pw = xstrdup(optarg);
@@ -1204,9 +1209,9 @@ main(int argc, char **argv)
 			continue;
 		}
 		est = profile_estimate(&other, &quick, done);
-		if (k == 0 && nightly && !nz_stop) {
-			printf("  nightly  running it once (estimate %s) ...",
-			    duration_text(est));
+		if (measure[k] && !nz_stop) {
+			printf("  %-8s running it once (estimate %s) ...",
+			    others[k], duration_text(est));
 			fflush(stdout);
 			wall = perfwatch_run(pw, conf, db, op, 0, 0, &cause);
 			if (wall < 0) {
