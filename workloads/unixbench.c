@@ -45,8 +45,10 @@
  *                 the workload may use (each copy and its children on
  *                 one).  The script runs with set -e, so a missing or
  *                 failing tool fails the workload.              lpm
- *   sys.syscall   close(dup(0)), getppid(), getuid(), umask(): one mix
- *                 a loop, as UnixBench's "System Call Overhead".  lps
+ *   sys.syscall   close(dup(0)), getpid(), getuid(), umask(): one mix
+ *                 a loop, as UnixBench's "System Call Overhead" (glibc
+ *                 since 2.25, FreeBSD's and musl's libc make getpid a
+ *                 system call every time; none caches it).      lps
  *
  * All rates are higher-is-better, the 80th percentile of the rates of ten
  * time slices of the loop (see wl_timed_loop_clock in util.c); each leaves a note with the loop count,
@@ -751,7 +753,7 @@ syscall_body(void *arg, uint64_t n, char **cause)
 			return -1;
 		}
 		close(fd);
-		(void)getppid();
+		(void)getpid();
 		(void)getuid();
 		(void)umask(022);
 	}
