@@ -51,8 +51,9 @@
  *                 system call every time; none caches it).      lps
  *
  * All rates are higher-is-better, the 80th percentile of the rates of ten
- * time slices of the loop (see wl_timed_loop_clock in util.c); each leaves a note with the loop count,
- * the time, the CPU time and the plain wall-clock rate.  No rate counts
+ * time slices of the loop (see wl_timed_loop_clock in util.c); each
+ * leaves a note with the loop count, the time, the CPU time and the plain
+ * wall-clock rate (the file copies one with the file's size).  No rate counts
  * the wall clock: the loops that never wait (fcopy*, pipe, syscall;
  * dhrystone and whetstone too) count per second of the CPU time they
  * received, and the ones whose work passes between processes (execl,

@@ -1460,6 +1460,16 @@ test_stream(void **state)
 static void
 sys_notes(const char *name, const struct wl_result *res)
 {
+	static const struct {
+		const char	*name;
+		const char	*note;
+	} fcopy[] = {
+		{ "sys.fcopy256", "file of 500 KiB, copied in 256-byte buffers" },
+		{ "sys.fcopy1024",
+		    "file of 2000 KiB, copied in 1024-byte buffers" },
+		{ "sys.fcopy4096",
+		    "file of 8000 KiB, copied in 4096-byte buffers" },
+	};
 	const char	*loop;
 	char		 want[64];
 	int		 cpus;
@@ -1470,15 +1480,10 @@ sys_notes(const char *name, const struct wl_result *res)
 			loop = res->notes[i];
 	}
 	/* UnixBench's fstime -m counts KiB: 500, 2000 and 8000 of them. */
-	if (strcmp(name, "sys.fcopy256") == 0)
-		assert_non_null(note(res, "file of 500 KiB, copied in "
-		    "256-byte buffers"));
-	if (strcmp(name, "sys.fcopy1024") == 0)
-		assert_non_null(note(res, "file of 2000 KiB, copied in "
-		    "1024-byte buffers"));
-	if (strcmp(name, "sys.fcopy4096") == 0)
-		assert_non_null(note(res, "file of 8000 KiB, copied in "
-		    "4096-byte buffers"));
+	for (size_t i = 0; i < nitems(fcopy); i++) {
+		if (strcmp(name, fcopy[i].name) == 0)
+			assert_non_null(note(res, fcopy[i].note));
+	}
 	if (strcmp(name, "sys.execl") == 0)
 		assert_non_null(note(res, "a loop is one exec; 33 execs a "
 		    "chain (/usr/bin/env 32 times, then /bin/true)"));
