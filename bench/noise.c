@@ -419,17 +419,18 @@ bonnie_rule_median(double *x, size_t n, double ceiling)
 static void
 printed_median(struct nz_metric *m, const struct nz_job *bonnie, int run)
 {
-	const struct nz_metric	*r;
+	const struct nz_metric	*r = NULL;
+	const char		*rate;
 	double			 x[NZ_ITER_MAX], ceiling;
 	size_t			 i, n = 0;
 
 	if (strcmp(m->workload, "disk.bonnie") != 0 || peer_of(m) == NULL)
 		return;
 	ceiling = bonnie_ceiling(m->metric, bonnie);
-	r = NULL;
-	for (i = 0; i < nz_nmetrics; i++) {
+	rate = bonnie_rate_of(m->metric);
+	for (i = 0; rate != NULL && i < nz_nmetrics; i++) {
 		if (strcmp(nz_metrics[i].workload, m->workload) == 0 &&
-		    strcmp(nz_metrics[i].metric, bonnie_rate_of(m->metric)) == 0)
+		    strcmp(nz_metrics[i].metric, rate) == 0)
 			r = &nz_metrics[i];
 	}
 	for (i = 0; i < m->nit; i++) {
