@@ -122,7 +122,10 @@ static struct fid_row	fid_rows[] = {
 	  "ticket from one shared pipe, and its time runs from the first "
 	  "seeker's start to the last one's end; disk.bonnie's are "
 	  "processes that divide the seeks evenly, timed from the start "
-	  "signal to the last one's exit" },
+	  "signal to the last one's exit.  bonnie++'s seekers use more "
+	  "CPU (the %CPU below); where that nears the machine's CPUs its "
+	  "figure varies more, either way (-p 1 compares one seeker with "
+	  "one)" },
 	{ "stream write (fio)", "MiB/s", "write_mibps", { 0 }, { 0 },
 	  "both append 1 MiB write()s to a new file with an fsync every "
 	  "fsync_every and at the end, the end inside the time; fio runs "
@@ -134,6 +137,10 @@ static struct fid_row	fid_rows[] = {
 #define ROW_READ	2
 #define ROW_SEEKS	3
 #define ROW_STREAM	4
+
+/* The seek phase's %CPU (bonnie's figure: CPU time over wall time). */
+static double	fid_seek_cpu_ours[FID_REPS_MAX];
+static double	fid_seek_cpu_theirs[FID_REPS_MAX];
 
 static volatile sig_atomic_t	fid_stop;
 static int			fid_settle = 15;
@@ -242,12 +249,14 @@ step_ours_bonnie(struct fid_rep *r, char **cause)
 	for (i = ROW_WRITE; i <= ROW_SEEKS; i++)
 		fid_rows[i].ours[r->rep] = peer_metric(&res,
 		    fid_rows[i].ours_metric);
+	fid_seek_cpu_ours[r->rep] = peer_metric(&res, "seeks_cpu");
 	printf("%d  disk.bonnie    write %.0f  rewrite %.0f  read %.0f K/sec"
-	    "  seeks %.1f /sec  (%.0f s)\n", r->rep + 1,
+	    "  seeks %.1f /sec at %.0f%% CPU  (%.0f s)\n", r->rep + 1,
 	    fid_rows[ROW_WRITE].ours[r->rep],
 	    fid_rows[ROW_REWRITE].ours[r->rep],
 	    fid_rows[ROW_READ].ours[r->rep],
-	    fid_rows[ROW_SEEKS].ours[r->rep], res.wall);
+	    fid_rows[ROW_SEEKS].ours[r->rep], fid_seek_cpu_ours[r->rep],
+	    res.wall);
 	wl_result_clear(&res);
 	return 0;
 }
@@ -265,9 +274,11 @@ step_bonnie(struct fid_rep *r, char **cause)
 	fid_rows[ROW_REWRITE].theirs[r->rep] = b.rewrite_kps;
 	fid_rows[ROW_READ].theirs[r->rep] = b.read_kps;
 	fid_rows[ROW_SEEKS].theirs[r->rep] = b.seeks_ps;
+	fid_seek_cpu_theirs[r->rep] = b.seeks_cpu;
 	printf("%d  bonnie++ %-5s write %.0f  rewrite %.0f  read %.0f K/sec"
-	    "  seeks %.1f /sec  (%.0f s", r->rep + 1, b.version, b.write_kps,
-	    b.rewrite_kps, b.read_kps, b.seeks_ps, b.wall);
+	    "  seeks %.1f /sec at %.0f%% CPU  (%.0f s", r->rep + 1, b.version,
+	    b.write_kps, b.rewrite_kps, b.read_kps, b.seeks_ps, b.seeks_cpu,
+	    b.wall);
 	if (r->evict)
 		printf(", file evicted at %d opens", b.evictions);
 	printf(")\n");
@@ -391,6 +402,10 @@ report(int reps)
 			    FID_MIN, FID_MAX, r->differs);
 		}
 	}
+	printf("\nthe seek phase's %%CPU, median: disk.bonnie %.0f%%, "
+	    "bonnie++ %.0f%%, on %ld CPUs\n", peer_median(fid_seek_cpu_ours,
+	    reps), peer_median(fid_seek_cpu_theirs, reps),
+	    sysconf(_SC_NPROCESSORS_ONLN));
 	printf("\n%d of %zu ratios outside %.2f-%.2f\n", outside,
 	    nitems(fid_rows), FID_MIN, FID_MAX);
 }
