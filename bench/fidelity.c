@@ -38,7 +38,7 @@
  * -f (no per-char tests: bonnie++ 2.00a does them with one read(2) or
  * write(2) per byte, disk.bonnie and the original bonnie with stdio's
  * putc and getc, so those two columns are not the same test) and -n 0.
- * disk.bonnie runs its per-char phases on 1 MiB only (char_size), so
+ * disk.bonnie runs its per-char phases on 1 MiB (-c, char_size), so
  * that its block write, like bonnie++ -f's, starts on a page cache that
  * no file of its size has just left.  With the per-char phases on the
  * whole file, disk.bonnie's block write follows the deletion of putc's
