@@ -122,10 +122,9 @@ static struct fid_row	fid_rows[] = {
 	  "ticket from one shared pipe, and its time runs from the first "
 	  "seeker's start to the last one's end; disk.bonnie's are "
 	  "processes that divide the seeks evenly, timed from the start "
-	  "signal to the last one's exit.  bonnie++'s seekers use more "
-	  "CPU (the %CPU below); where that nears the machine's CPUs its "
-	  "figure varies more, either way (-p 1 compares one seeker with "
-	  "one)" },
+	  "signal to the last one's exit.  The %CPU of both is printed "
+	  "below; -p 1 compares one seeker with one, without the "
+	  "difference in how the seeks are shared" },
 	{ "stream write (fio)", "MiB/s", "write_mibps", { 0 }, { 0 },
 	  "both append 1 MiB write()s to a new file with an fsync every "
 	  "fsync_every and at the end, the end inside the time; fio runs "
