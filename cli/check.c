@@ -245,6 +245,16 @@ cli_check_run(struct cli *c, int64_t run, json_t *into)
 	return rc;
 }
 
+/* A usage error of check: 64, or under --bisect what stops a bisection. */
+static int
+check_usage(const char *usage, int bisect)
+{
+	int	rc;
+
+	rc = cli_usage(usage);
+	return bisect ? EXIT_BISECT_ABORT : rc;
+}
+
 /* perfwatch check [RUN|--latest] [--json] [--baseline NAME] [--bisect] */
 int
 cmd_check(struct cli *c, int argc, char **argv)
@@ -266,8 +276,16 @@ cmd_check(struct cli *c, int argc, char **argv)
 	const char		*what = NULL;
 	char			*cause = NULL;
 	json_t			*o;
-	int			 ch, latest = 0, bisect = 0, rc, err;
+	int			 ch, k, latest = 0, bisect = 0, rc, err;
 
+	/*
+	 * Under git bisect run a usage error must stop the bisection, not
+	 * mark the commit bad (64 would), so --bisect is looked for before
+	 * an unknown option can end the parse.
+	 */
+	for (k = 1; k < argc && strcmp(argv[k], "--") != 0; k++)
+		if (strcmp(argv[k], "--bisect") == 0)
+			bisect = 1;
 	check_params(c, &p);
 	cli_getopt_reset();
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -290,12 +308,12 @@ cmd_check(struct cli *c, int argc, char **argv)
 			break;
 		default:
 			detect_params_clear(&p);
-			return cli_usage(usage);
+			return check_usage(usage, bisect);
 		}
 	}
 	if (argc - optind > 1 || (latest && argc - optind == 1)) {
 		detect_params_clear(&p);
-		return cli_usage(usage);
+		return check_usage(usage, bisect);
 	}
 	if (argc - optind == 1)
 		what = argv[optind];
@@ -355,17 +373,33 @@ is_glob(const char *s)
 	return strpbrk(s, "*?[") != NULL;
 }
 
+/* Add run id to g unless it is there already: a run counts once. */
+static void
+group_put(struct detect_group *g, int64_t id)
+{
+	size_t	i;
+
+	for (i = 0; i < g->nruns; i++)
+		if (g->runs[i] == id)
+			return;
+	g->runs = xreallocarray(g->runs, g->nruns + 1, sizeof(*g->runs));
+	g->runs[g->nruns++] = id;
+}
+
 /*
  * Add the runs that pattern names to g: a glob over labels (or
- * host:label), else one run as store_run_resolve reads it.
+ * host:label), else one run as store_run_resolve reads it.  With
+ * complete_only (a pinned baseline), a run named alone must be complete
+ * and a glob passes over the others, counted in *skipped.
  */
 static int
 group_add(struct store *st, const struct store_run *all, size_t nall,
-    const char *pattern, struct detect_group *g)
+    const char *pattern, int complete_only, size_t *skipped,
+    struct detect_group *g)
 {
 	struct store_run	 r;
 	char			*cause = NULL, *qual;
-	size_t			 i, before = g->nruns;
+	size_t			 i, matched = 0;
 
 	if (!is_glob(pattern)) {
 		if (store_run_resolve(st, pattern, &r, &cause) == -1) {
@@ -373,9 +407,13 @@ group_add(struct store *st, const struct store_run *all, size_t nall,
 			free(cause);
 			return -1;
 		}
-		g->runs = xreallocarray(g->runs, g->nruns + 1,
-		    sizeof(*g->runs));
-		g->runs[g->nruns++] = r.id;
+		if (complete_only && strcmp(r.status, RUN_COMPLETE) != 0) {
+			fprintf(stderr, "perfwatch: run %s is %s: a baseline "
+			    "takes complete runs only\n", pattern, r.status);
+			store_run_clear(&r);
+			return -1;
+		}
+		group_put(g, r.id);
 		store_run_clear(&r);
 		return 0;
 	}
@@ -383,14 +421,19 @@ group_add(struct store *st, const struct store_run *all, size_t nall,
 		xasprintf(&qual, "%s:%s", all[i].host_name, all[i].label);
 		if (fnmatch(pattern, all[i].label, 0) == 0 ||
 		    fnmatch(pattern, qual, 0) == 0) {
-			g->runs = xreallocarray(g->runs, g->nruns + 1,
-			    sizeof(*g->runs));
-			g->runs[g->nruns++] = all[i].id;
+			if (complete_only &&
+			    strcmp(all[i].status, RUN_COMPLETE) != 0)
+				(*skipped)++;
+			else {
+				group_put(g, all[i].id);
+				matched++;
+			}
 		}
 		free(qual);
 	}
-	if (g->nruns == before) {
-		fprintf(stderr, "perfwatch: no run matches \"%s\"\n", pattern);
+	if (matched == 0) {
+		fprintf(stderr, "perfwatch: no %srun matches \"%s\"\n",
+		    complete_only ? "complete " : "", pattern);
 		return -1;
 	}
 	return 0;
@@ -414,7 +457,7 @@ group_parse(struct store *st, const struct store_run *all, size_t nall,
 		list = xstrdup(eq + 1);
 		for (tok = strtok_r(list, ",", &save); tok != NULL && rc == 0;
 		    tok = strtok_r(NULL, ",", &save))
-			rc = group_add(st, all, nall, tok, g);
+			rc = group_add(st, all, nall, tok, 0, NULL, g);
 		free(list);
 		if (rc == 0 && g->nruns == 0) {
 			fprintf(stderr, "perfwatch: group %s has no run\n",
@@ -424,7 +467,7 @@ group_parse(struct store *st, const struct store_run *all, size_t nall,
 		return rc;
 	}
 	g->name = xstrdup(arg);
-	return group_add(st, all, nall, arg, g);
+	return group_add(st, all, nall, arg, 0, NULL, g);
 }
 
 /* A comparison cell for a table: the level, and the change when judged. */
@@ -1080,15 +1123,17 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	const char		*sub;
 	char			*cause = NULL, *inuse = NULL, tbuf[32];
 	json_t			*arr, *o;
-	size_t			 n = 0, nall = 0, i;
+	size_t			 n = 0, nall = 0, i, skipped = 0;
 	int			 k, rc = 0;
 
 	if (argc < 2)
 		return cli_usage(usage);
 	sub = argv[1];
-	for (k = 2; k < argc; k++)
+	/* Output options may stand anywhere after the subcommand. */
+	for (k = 2, i = 2; k < argc; k++)
 		if (!cli_output_option(c, argv[k]))
-			break;
+			argv[i++] = argv[k];
+	argc = (int)i;
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	if (strcmp(sub, "set") == 0) {
@@ -1104,8 +1149,13 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 			return EXIT_SOFTWARE;
 		memset(&g, 0, sizeof(g));
 		for (k = 3; k < argc && rc == 0; k++)
-			if (group_add(st, all, nall, argv[k], &g) == -1)
+			if (group_add(st, all, nall, argv[k], 1, &skipped,
+			    &g) == -1)
 				rc = EXIT_DATAERR;
+		if (rc == 0 && skipped > 0)
+			fprintf(stderr, "perfwatch: left out %zu run%s that "
+			    "did not complete\n", skipped,
+			    skipped == 1 ? "" : "s");
 		if (rc == 0 && store_baseline_set(st, argv[2], g.runs, g.nruns,
 		    (int64_t)time(NULL), &cause) == -1) {
 			fprintf(stderr, "perfwatch: %s\n", cause);
@@ -1130,8 +1180,11 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 			}
 			store_baseline_clear(&bl);
 		}
+		/*
+		 * "rolling" is stored as it is, not as no setting: without
+		 * a setting, [detect] baseline in the config would rule.
+		 */
 		if (store_setting_set(st, DETECT_SETTING_BASELINE,
-		    strcmp(argv[2], DETECT_ROLLING) == 0 ? NULL :
 		    argv[2]) == -1) {
 			log_warnx("%s", store_errmsg(st));
 			return EXIT_SOFTWARE;
@@ -1142,20 +1195,24 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(sub, "show") == 0) {
-		for (k = 2; k < argc; k++) {
-			if (cli_output_option(c, argv[k]))
-				continue;
-			if (sub != argv[1])
-				return cli_usage(usage);
-			sub = argv[k];
-		}
-		if (sub == argv[1])
+		if (argc != 3)
 			return cli_usage(usage);
-		return baseline_show(c, st, sub);
+		return baseline_show(c, st, argv[2]);
 	}
 	if (strcmp(sub, "delete") == 0) {
 		if (argc != 3)
 			return cli_usage(usage);
+		check_params(c, &p);
+		k = p.config_baseline != NULL &&
+		    strcmp(p.config_baseline, argv[2]) == 0;
+		detect_params_clear(&p);
+		if (k) {
+			/* Every check would then fail: say so instead. */
+			fprintf(stderr, "perfwatch: baseline \"%s\" is named "
+			    "by [detect] baseline in the configuration; "
+			    "change that first\n", argv[2]);
+			return EXIT_DATAERR;
+		}
 		if (store_baseline_delete(st, argv[2]) == -1) {
 			fprintf(stderr, "perfwatch: no baseline \"%s\"\n",
 			    argv[2]);
@@ -1169,11 +1226,8 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 			printf("baseline %s deleted\n", argv[2]);
 		return 0;
 	}
-	if (strcmp(sub, "list") != 0)
+	if (strcmp(sub, "list") != 0 || argc != 2)
 		return cli_usage(usage);
-	for (k = 2; k < argc; k++)
-		if (!cli_output_option(c, argv[k]))
-			return cli_usage(usage);
 	if (store_baselines_list(st, &bs, &n) == -1) {
 		log_warnx("%s", store_errmsg(st));
 		return EXIT_SOFTWARE;

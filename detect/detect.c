@@ -183,7 +183,9 @@
  *    suspected alert while it is suspected, so that later runs are judged
  *    against the level before the shift.  A suspicion that is cleared
  *    gives its runs back: excluding every run that once looked odd would
- *    make the baseline ever quieter.  Acknowledging an alert accepts its
+ *    make the baseline ever quieter.  Runs of trigger `bisect` are
+ *    skipped too: they measure the commits of a bisection (half of them
+ *    bad), not the host as it is.  Acknowledging an alert accepts its
  *    level: runs checked after the acknowledgement are judged against the
  *    runs since the shift only (inconclusive until there are three).
  *
@@ -238,9 +240,12 @@
 static size_t
 detect_noise_runs(const struct detect_params *p)
 {
-	if (p->noise_runs >= p->baseline_runs)
-		return p->noise_runs;
-	return 6 * p->baseline_runs;
+	size_t	n;
+
+	n = p->noise_runs >= p->baseline_runs ? p->noise_runs :
+	    6 * p->baseline_runs;
+	/* Fewer could never confirm (alert_confirms): baseline_runs 3. */
+	return n < DETECT_MIN_POOL_BASE ? DETECT_MIN_POOL_BASE : n;
 }
 
 /* Fill p with the defaults documented in detect.h. */
@@ -1270,7 +1275,8 @@ detect_work_history(struct store *st, const struct detect_params *p,
 		f = o;		/* the span starts where the alert opened */
 	need = pinned ? look : detect_noise_runs(p) + look;
 	for (q = t; q-- > 0 && !done;) {
-		if (strcmp(h->runs[q].status, RUN_COMPLETE) != 0)
+		if (strcmp(h->runs[q].status, RUN_COMPLETE) != 0 ||
+		    strcmp(h->runs[q].trigger, DETECT_TRIGGER_BISECT) == 0)
 			continue;
 		inside = w->open != NULL && q >= f;
 		if (!inside && (detect_excluded(h, w, q, t) ||
@@ -1353,6 +1359,27 @@ struct detect_pinned {
 	struct detect_runstat	**ptr;
 	size_t			 k;
 };
+
+/*
+ * Keep only the complete runs of a pinned baseline: an aborted or failed
+ * run's samples are never half-counted (baseline set refuses them, but a
+ * baseline may predate that).
+ */
+static void
+detect_pinned_complete(struct store *st, struct store_baseline *bl)
+{
+	struct store_run	r;
+	size_t			i, k = 0;
+
+	for (i = 0; i < bl->nruns; i++) {
+		if (store_run_get(st, bl->runs[i], &r) == -1)
+			continue;
+		if (strcmp(r.status, RUN_COMPLETE) == 0)
+			bl->runs[k++] = bl->runs[i];
+		store_run_clear(&r);
+	}
+	bl->nruns = k;
+}
 
 /* The pinned runs with samples of the metric, other than the run. */
 static int
@@ -1752,11 +1779,12 @@ detect_check(struct store *st, int64_t run, const struct detect_params *p,
 			xasprintf(cause, "no baseline \"%s\"", res->baseline);
 			goto out;
 		}
+		detect_pinned_complete(st, &bl);
 		blp = &bl;
 	}
 	advance = p->alerts && p->baseline == NULL &&
 	    strcmp(res->run.status, RUN_COMPLETE) == 0 &&
-	    strcmp(res->run.trigger, "bisect") != 0;
+	    strcmp(res->run.trigger, DETECT_TRIGGER_BISECT) != 0;
 
 	if (store_begin(st) == -1)
 		goto fail_store;

@@ -19,6 +19,9 @@ struct config;
 #define DETECT_ROLLING		"rolling"
 #define DETECT_SETTING_BASELINE	"detect.baseline"
 
+/* The trigger of runs that measure a bisection's commits, not the host. */
+#define DETECT_TRIGGER_BISECT	"bisect"
+
 enum detect_kind {
 	DETECT_UNCHANGED = 0,
 	DETECT_REGRESSION,

@@ -527,7 +527,11 @@ store_alerts_metric(struct store *st, int64_t host, int64_t metric,
 	return rc;
 }
 
-/* The open alerts (all: every alert), newest first. */
+/*
+ * The open alerts, those that can still change by themselves (all: every
+ * alert), newest first.  An acknowledged alert is settled: listing it
+ * for ever would bury the next one.
+ */
 int
 store_alerts_list(struct store *st, int all, struct store_alert **out,
     size_t *nout)
@@ -536,7 +540,8 @@ store_alerts_list(struct store *st, int all, struct store_alert **out,
 	int		 rc;
 
 	if (sqlite3_prepare_v2(st->db, "SELECT " ALERT_COLUMNS " FROM alerts"
-	    " WHERE ?1 OR state <> 'resolved' ORDER BY id DESC", -1, &stmt,
+	    " WHERE ?1 OR state IN ('suspected', 'confirmed')"
+	    " ORDER BY id DESC", -1, &stmt,
 	    NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int(stmt, 1, all != 0);

@@ -71,7 +71,9 @@ grep -q 'alert #' "$T/out" && fail "re-check changed an alert: $(cat "$T/out")"
 
 out=$(pw alerts ack 1)
 expect_match "$out" "alert #1 acknowledged"
-expect_match "$(pw alerts)" "acknowledged"
+# An acknowledged alert is settled: gone from the open list, kept in --all.
+[ "$(pw alerts)" = "no open alerts" ] || fail "open list after ack: $(pw alerts)"
+expect_match "$(pw alerts --all)" "acknowledged"
 pw alerts ack 1 2>/dev/null && fail "acknowledged twice"
 [ "$(outbox)" -eq 3 ] || fail "ack queued $(outbox) rows, not 3"
 pw alerts --all --csv | grep -q '^1,acknowledged,regression,sys.pipe,time,' ||

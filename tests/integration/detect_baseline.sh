@@ -1,0 +1,142 @@
+#!/bin/sh
+# Baselines at their edges, through the real binary: the smallest
+# rolling baseline (baseline_runs = 3) still confirms a step; `baseline
+# use rolling` wins over [detect] baseline; a pinned baseline takes
+# complete runs only, each once; runs of trigger bisect stay out of a
+# rolling baseline; check --bisect stops the bisection on a usage error.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# 24 runs of 5 iterations about 1% apart; runs 21-22 are 15% slower.
+awk 'BEGIN {
+	print "run,time,workload,metric,value,unit,better,host,iteration"
+	s = 11
+	for (r = 1; r <= 24; r++) {
+		level = (r >= 21 && r <= 22) ? 115 : 100
+		for (i = 1; i <= 5; i++) {
+			s = (s * 1103515245 + 12345) % 2147483648
+			v = level * (1 + 0.02 * (s / 2147483648 - 0.5))
+			printf "r-%02d,%d,sys.pipe,time,%.4f,s,lower,box,%d\n",
+			    r, 1700000000 + r * 86400, v, i
+		}
+	}
+}' >"$T/hist.csv"
+pw import "$T/hist.csv" >/dev/null
+
+# baseline_runs = 3: its noise window (6 x 3 = 18) is raised to the 20
+# runs a confirmation needs, so the step is confirmed at its second run.
+printf '[detect]\nbaseline_runs = 3\n' >"$T/b3.conf"
+for r in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20; do
+	pw -c "$T/b3.conf" check "r-$r" >"$T/out" ||
+		fail "r-$r: exit $?: $(cat "$T/out")"
+done
+rc=0; pw -c "$T/b3.conf" check r-21 >"$T/out" || rc=$?
+[ "$rc" -eq 1 ] || fail "r-21 exited $rc: $(cat "$T/out")"
+expect_match "$(cat "$T/out")" "alert #1 sys.pipe time: new -> suspected"
+rc=0; pw -c "$T/b3.conf" check r-22 >"$T/out" || rc=$?
+[ "$rc" -eq 1 ] || fail "r-22 exited $rc: $(cat "$T/out")"
+expect_match "$(cat "$T/out")" \
+    "alert #1 sys.pipe time: suspected -> confirmed"
+
+# A pinned baseline named by the configuration, then "use rolling".
+out=$(pw baseline set --json good r-01 r-02 r-02 'r-0[1-3]')
+pw baseline list --json | python3 -c '
+import json, sys
+b = json.load(sys.stdin)["baselines"]
+assert [(x["name"], x["runs"]) for x in b] == [("good", 3)], b
+'
+printf '[detect]\nbaseline = good\n' >"$T/pin.conf"
+pw -c "$T/pin.conf" check --json r-24 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["baseline"] == "good", d["baseline"]
+assert d["verdicts"][0]["baseline_runs"] == 3, d["verdicts"][0]
+'
+out=$(pw -c "$T/pin.conf" baseline use rolling)
+expect_match "$out" "checks now judge against baseline rolling"
+expect_match "$(pw -c "$T/pin.conf" baseline list)" "in use: rolling"
+pw -c "$T/pin.conf" check --json r-24 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["baseline"] == "rolling", d["baseline"]
+'
+rc=0; pw -c "$T/pin.conf" baseline delete good 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "deleting the configured baseline exited $rc"
+expect_match "$(cat "$T/err")" "named by [detect] baseline"
+pw baseline show good >/dev/null || fail "the configured baseline is gone"
+
+# compare counts a run once however often a group names it.
+pw compare --json 'a=r-01,r-01,r-0[1-1]' 'b=r-05,r-05' | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+runs = [len(g["runs"]) for g in d["groups"]]
+assert runs == [1, 1], runs
+'
+
+# A real aborted run: a command workload stopped by SIGTERM.
+mkdir -p "$T/work"
+printf '[perfwatch]\nwork_dir = %s\n[quiet]\npolicy = annotate\n' "$T/work" \
+    >"$T/run.conf"
+printf '[workload "slow"]\ncommand = sleep 30\ntimeout = 60\niterations = 1\n' \
+    >"$T/slow.conf"
+"$PERFWATCH" -c "$T/run.conf" run --no-check --profile "$T/slow.conf" --label r-ab \
+    >/dev/null 2>&1 &
+pid=$!
+i=0
+until [ -n "$(ls "$T/work" 2>/dev/null)" ] || [ "$i" -ge 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -TERM "$pid"
+wait "$pid" || true
+expect_match "$(pw show --json r-ab)" "aborted"
+rc=0; pw baseline set bad r-ab 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "a baseline took an aborted run: exit $rc"
+expect_match "$(cat "$T/err")" "complete runs only"
+out=$(pw baseline set some 'r-*' 2>"$T/err")
+expect_match "$out" "baseline some: 24 runs"
+expect_match "$(cat "$T/err")" "left out 1 run that did not complete"
+
+# A baseline from before that rule: its aborted run is not counted.
+python3 -c 'import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("insert into baseline_runs (baseline, run) select b.id, r.id "
+    "from baselines b, runs r where b.name = ? and r.label = ?",
+    ("good", "r-ab"))
+db.commit()' "$PERFWATCH_DB"
+expect_match "$(pw baseline show --json good)" "r-ab"
+pw check --json --baseline good r-24 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["verdicts"][0]["baseline_runs"] == 3, d["verdicts"][0]
+'
+
+# Runs of trigger bisect measure other commits: a rolling baseline
+# leaves them out (4 manual runs at 100, 2 bisect runs at 200, then one).
+printf '[workload "cat"]\ncommand = cat %s/value\niterations = 1\n' "$T" \
+    >"$T/cat.conf"
+run() {	# label value [trigger]
+	echo "m $2 s lower" >"$T/value"
+	pw -c "$T/run.conf" run --no-check --profile "$T/cat.conf" \
+	    --label "$1" --trigger "${3:-manual}" >/dev/null 2>&1 ||
+		fail "run $1: exit $?"
+}
+run c-1 100; run c-2 101; run c-3 99; run c-4 100
+run c-b1 200 bisect; run c-b2 201 bisect
+run c-5 100
+pw check --json c-5 | python3 -c '
+import json, sys
+v = json.load(sys.stdin)["verdicts"][0]
+assert v["baseline_runs"] == 4, v
+assert v["verdict"] == "unchanged", v
+'
+
+# check --bisect: a usage error stops the bisection (128), never "bad".
+for args in "--bisect r-01 r-02" "--bisect --latest r-01" "--nope --bisect"
+do
+	rc=0; pw check $args >/dev/null 2>&1 || rc=$?
+	[ "$rc" -eq 128 ] || fail "check $args exited $rc, not 128"
+done
+rc=0; pw check r-01 r-02 >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 64 ] || fail "check's usage error without --bisect exited $rc"
+pass
