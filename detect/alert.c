@@ -424,7 +424,12 @@ alert_update(struct store *st, const struct detect_params *p,
 	} else if (alert_back(p, w, sign))
 		to = ALERT_RESOLVED;
 	a->last_run = res->run.id;
-	if (w->pool.ok)
+	/*
+	 * The size of the shift: a run back within noise (the one that
+	 * resolves the alert, or a dip) would water it down.
+	 */
+	if (w->pool.ok && !detect_within_noise(&w->pool.base,
+	    &w->rs[w->nrs - 1], sign, p->min_change))
 		a->change_pct = w->pool.change_pct;
 	a->updated = now;
 	alert_set_state(a, to);

@@ -87,4 +87,36 @@ v = {x["metric"]: x for x in d["verdicts"]}
 assert v["rate"]["verdict"] == "unchanged", v["rate"]
 assert v["time"]["verdict"] == "regression", v["time"]
 '
+
+# A shift that ends (runs 21-25 15% slower, then back): the alert is
+# resolved and keeps the size of the shift, not one watered down by the
+# runs that came back.
+export PERFWATCH_DB="$T/ends.db"
+awk 'BEGIN {
+	print "run,time,workload,metric,value,unit,better,host,iteration"
+	s = 7
+	for (r = 1; r <= 30; r++) {
+		level = (r >= 21 && r <= 25) ? 115 : 100
+		for (i = 1; i <= 5; i++) {
+			s = (s * 1103515245 + 12345) % 2147483648
+			v = level * (1 + 0.02 * (s / 2147483648 - 0.5))
+			printf "r-%02d,%d,sys.pipe,time,%.4f,s,lower,box,%d\n",
+			    r, 1700000000 + r * 86400, v, i
+		}
+	}
+}' >"$T/ends.csv"
+pw import "$T/ends.csv" >/dev/null
+r=1
+while [ "$r" -le 30 ]; do
+	pw check "$(printf 'r-%02d' "$r")" >/dev/null || true
+	r=$((r + 1))
+done
+pw alerts --all --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert len(d) == 1, d
+a = d[0]
+assert a["state"] == "resolved" and a["first_bad_run"] == "r-21", a
+assert 13 < a["change_pct"] < 17, a
+'
 pass
