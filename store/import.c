@@ -31,6 +31,7 @@
 #include "hmap.h"
 #include "log.h"
 #include "timefmt.h"
+#include "utf8.h"
 #include "xmalloc.h"
 #include "store.h"
 #include "store_int.h"
@@ -163,7 +164,15 @@ import_check_row(struct import_state *is, size_t row, struct import_row *r,
 	char		*end;
 	enum col	 c;
 	double		 it;
+	size_t		 bad;
 
+	/* JSON output and JSON Lines exports can carry nothing else. */
+	for (c = COL_RUN; c < COL_MAX; c++)
+		if (r->field[c] != NULL && utf8_check(r->field[c], &bad) == -1)
+			return import_error(is, row, r, c, cause,
+			    "%s: not valid UTF-8 (byte 0x%02x at offset %zu)",
+			    col_names[c],
+			    (unsigned char)r->field[c][bad], bad);
 	for (c = COL_RUN; c <= COL_BETTER; c++) {
 		if (r->field[c] == NULL)
 			return import_error(is, row, r, c, cause,
@@ -611,15 +620,28 @@ store_format_double(char *buf, size_t len, double v)
 	}
 }
 
-/* Write a JSON string with the escapes JSON needs. */
+/*
+ * Write a JSON string with the escapes JSON needs.  A byte that is not
+ * UTF-8 (only in a store written before imports checked) becomes U+FFFD,
+ * as in pwjson_str(), so that the export can be imported again.
+ */
 static void
 jsonl_write_string(FILE *f, const char *s)
 {
 	const unsigned char	*p;
+	size_t			 n = strlen(s), k;
 
 	fputc('"', f);
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
+	for (p = (const unsigned char *)s; *p != '\0'; p++, n--) {
+		if (*p >= 0x80) {
+			if ((k = utf8_seq_len(p, n)) == 0)
+				fputs("\xef\xbf\xbd", f);
+			else {
+				fwrite(p, 1, k, f);
+				p += k - 1;
+				n -= k - 1;
+			}
+		} else if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
 		else if (*p == '\n')
 			fputs("\\n", f);

@@ -19,6 +19,7 @@
 #include "json.h"
 #include "perfwatch.h"
 #include "timefmt.h"
+#include "utf8.h"
 #include "xmalloc.h"
 
 static const struct {
@@ -484,6 +485,33 @@ test_json_strings(void **state)
 	json_decref(v);
 }
 
+/* utf8_check finds the first byte that does not start a valid sequence. */
+static void
+test_utf8_check(void **state)
+{
+	static const struct {
+		const char	*in;
+		int		 rc;
+		size_t		 bad;
+	} cases[] = {
+		{ "", 0, 0 },
+		{ "caf\xc3\xa9 \xf0\x9f\x98\x80", 0, 0 },
+		{ "r\xff" "1", -1, 1 },
+		{ "ab\xc0\xaf", -1, 2 },		/* overlong '/' */
+		{ "\xed\xa0\x80", -1, 0 },		/* a surrogate */
+		{ "xy\xe2\x82", -1, 2 },		/* cut short */
+		{ "\xf4\x90\x80\x80", -1, 0 },	/* past U+10FFFF */
+	};
+	size_t	i, bad;
+
+	(void)state;
+	for (i = 0; i < nitems(cases); i++) {
+		bad = 99;
+		assert_int_equal(utf8_check(cases[i].in, &bad), cases[i].rc);
+		assert_int_equal(bad, cases[i].rc == 0 ? 99 : cases[i].bad);
+	}
+}
+
 static void
 test_json_getters(void **state)
 {
@@ -573,6 +601,7 @@ main(void)
 		cmocka_unit_test(test_json_reals),
 		cmocka_unit_test(test_json_print),
 		cmocka_unit_test(test_json_strings),
+		cmocka_unit_test(test_utf8_check),
 		cmocka_unit_test(test_json_getters),
 		cmocka_unit_test(test_json_parse_errors),
 	};

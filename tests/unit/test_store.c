@@ -325,6 +325,10 @@ test_bad_rows_leave_store(void **state)
 		{ "run,time,workload,metric,value,unit,better\n"
 		  "r1,1,w,m,1,u,higher\n",
 		  "bad.csv:2:1: run \"r1\" is in the store already" },
+		{ "run,time,workload,metric,value,unit,better\n"
+		  "r9,1,w,m,1,u,higher\nr9,1,w\xfe,m,1,u,higher\n",
+		  "bad.csv:3:3: workload: not valid UTF-8 (byte 0xfe at "
+		  "offset 1)" },
 		{ "run,time,workload,metric,value,unit,better,iteration\n"
 		  "r9,1,w,m,1,u,higher,1\nr9,1,w,m,1,u,higher,1\n",
 		  "bad.csv:3:8: iteration 1 of w m in run \"r9\" appears twice" },
