@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "json.h"
+#include "lines.h"
 #include "perfwatch.h"
 #include "timefmt.h"
 #include "utf8.h"
@@ -485,6 +486,46 @@ test_json_strings(void **state)
 	json_decref(v);
 }
 
+/* Held bytes come first, and a held line cut short goes on in the file. */
+static void
+test_lines_held(void **state)
+{
+	static const char	 rest[] = "ef\ngh";
+	struct lines		 l;
+	FILE			*f = fmemopen((void *)rest, strlen(rest), "r");
+
+	(void)state;
+	assert_non_null(f);
+	lines_init(&l, f, "\nab\ncd", 6);
+	assert_int_equal(lines_next(&l), 1);
+	assert_string_equal(l.line, "\n");
+	assert_int_equal(lines_next(&l), 3);
+	assert_string_equal(l.line, "ab\n");
+	assert_int_equal(lines_next(&l), 5);
+	assert_string_equal(l.line, "cdef\n");
+	assert_int_equal(lines_next(&l), 2);
+	assert_string_equal(l.line, "gh");
+	assert_int_equal(lines_next(&l), -1);
+	lines_free(&l);
+	fclose(f);
+	/* Nothing held: the file alone; a cut line at EOF stays cut. */
+	f = fmemopen((void *)rest, strlen(rest), "r");
+	assert_non_null(f);
+	lines_init(&l, f, NULL, 0);
+	assert_int_equal(lines_next(&l), 3);
+	assert_string_equal(l.line, "ef\n");
+	lines_free(&l);
+	fclose(f);
+	f = fmemopen((void *)rest, 0, "r");
+	assert_non_null(f);
+	lines_init(&l, f, "x", 1);
+	assert_int_equal(lines_next(&l), 1);
+	assert_string_equal(l.line, "x");
+	assert_int_equal(lines_next(&l), -1);
+	lines_free(&l);
+	fclose(f);
+}
+
 /* utf8_check finds the first byte that does not start a valid sequence. */
 static void
 test_utf8_check(void **state)
@@ -602,6 +643,7 @@ main(void)
 		cmocka_unit_test(test_json_print),
 		cmocka_unit_test(test_json_strings),
 		cmocka_unit_test(test_utf8_check),
+		cmocka_unit_test(test_lines_held),
 		cmocka_unit_test(test_json_getters),
 		cmocka_unit_test(test_json_parse_errors),
 	};

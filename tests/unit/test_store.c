@@ -374,6 +374,104 @@ test_bad_rows_leave_store(void **state)
 	free(p);
 }
 
+#define JL_ROW(value) \
+	"{\"run\":\"a\",\"time\":1700000000,\"workload\":\"w\"," \
+	"\"metric\":\"m\",\"value\":" value ",\"unit\":\"s\"," \
+	"\"better\":\"lower\"}\n"
+#define CSV_HDR	"run,time,workload,metric,value,unit,better\n"
+
+/*
+ * Rows and columns name the place in the file as an editor shows it:
+ * after blank lines read while guessing the format, for a header that is
+ * not on row 1, for a JSON Lines key (not the same text in a value), and
+ * after a byte order mark, which is dropped in every format.
+ */
+static void
+test_import_positions(void **state)
+{
+	static const struct {
+		const char	*name;
+		const char	*text;
+		const char	*error;	/* NULL: imports */
+	} cases[] = {
+		/* The format guessed from the first character. */
+		{ "<stdin>", "\n\n" CSV_HDR "r1,1700000000,w,m,abc,s,lower\n",
+		  "<stdin>:4:5: value: \"abc\"" },
+		{ "lead.txt", "\n\n" JL_ROW("\"x\""),
+		  "lead.txt:3:58: value: \"x\"" },
+		{ "<stdin>", " \t\n  " JL_ROW("\"x\""),
+		  "<stdin>:2:60: value: \"x\"" },
+		{ "<stdin>", "\n\n" JL_ROW("1"), NULL },
+		/* A header below blank lines. */
+		{ "hdr.csv", "\nrun,time,workload,metric,valu,unit,better\n",
+		  "hdr.csv:2:5: header: expected" },
+		{ "hdr.csv", "\n\r\n\nrun,time,workload,metric\n",
+		  "hdr.csv:4:5: header: expected" },
+		/* A JSON Lines key, not the same text in a value. */
+		{ "col.jsonl", "{\"workload\":\"run\",\"metric\":\"m\",\"run\":\"\","
+		  "\"time\":1700000000,\"value\":1,\"unit\":\"s\","
+		  "\"better\":\"lower\"}\n",
+		  "col.jsonl:1:32: run: empty" },
+		{ "col.jsonl", "{\"unit\":\"\\\"run\\\":\",\"r\\u0075n\":\"\","
+		  "\"time\":1,\"workload\":\"w\",\"metric\":\"m\",\"value\":1,"
+		  "\"better\":\"lower\"}\n",
+		  "col.jsonl:1:20: run: empty" },
+		/* A missing key is reported at the object. */
+		{ "miss.jsonl", "{\"run\":\"a\",\"time\":1700000000,\"workload\":"
+		  "\"w\",\"metric\":\"m\",\"value\":1,\"better\":\"lower\"}\n",
+		  "miss.jsonl:1:1: unit: missing" },
+		{ "miss.jsonl", "\t {\"run\":\"a\",\"time\":1,\"workload\":\"w\","
+		  "\"metric\":\"m\",\"value\":1,\"unit\":\"s\"}\n",
+		  "miss.jsonl:1:3: better: missing" },
+		/* A byte order mark, in each format and guessed. */
+		{ "bom.csv", "\xef\xbb\xbf\"run\",time,workload,metric,value,unit,"
+		  "better\nr1,1700000000,w,m,1,s,lower\n", NULL },
+		{ "<stdin>", "\xef\xbb\xbf\"run\",time,workload,metric,value,unit,"
+		  "better\nr1,1700000000,w,m,1,s,lower\n", NULL },
+		{ "bom.jsonl", "\xef\xbb\xbf" JL_ROW("1"), NULL },
+		{ "<stdin>", "\xef\xbb\xbf" JL_ROW("1"), NULL },
+		{ "<stdin>", "\xef\xbb\xbf" JL_ROW("\"x\""),
+		  "<stdin>:1:58: value: \"x\"" },
+		{ "<stdin>", "\xef\xbb\xbf\n" CSV_HDR
+		  "r1,1700000000,w,m,abc,s,lower\n",
+		  "<stdin>:3:5: value: \"abc\"" },
+		/* Only a whole mark is dropped. */
+		{ "<stdin>", "\xef\xbbrun,time\n", "<stdin>:1:1: header" },
+		{ "<stdin>", "\xef\xbb\xbf", "<stdin>: empty file" },
+	};
+	struct store	*st;
+	char		*p, *cause;
+	size_t		 i, bad = 0;
+
+	(void)state;
+	/* Every case is tried and every wrong one reported. */
+	for (i = 0; i < nitems(cases); i++) {
+		p = db_path();
+		st = store_open(p, &cause);
+		assert_non_null(st);
+		cause = NULL;
+		if (import_str(st, cases[i].name, cases[i].text, 0,
+		    &cause) == 0) {
+			if (cases[i].error != NULL || count(st, "samples") != 1) {
+				print_error("case %zu: imported, want \"%s\"\n",
+				    i, cases[i].error);
+				bad++;
+			}
+		} else if (cases[i].error == NULL ||
+		    strncmp(cause, cases[i].error,
+		    strlen(cases[i].error)) != 0) {
+			print_error("case %zu: got \"%s\", want \"%s\"\n", i,
+			    cause, cases[i].error != NULL ? cases[i].error :
+			    "an import");
+			bad++;
+		}
+		free(cause);
+		store_close(st);
+		free(p);
+	}
+	assert_int_equal(bad, 0);
+}
+
 static void
 test_replace(void **state)
 {
@@ -579,6 +677,7 @@ main(void)
 		cmocka_unit_test(test_foreign_refused),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_bad_rows_leave_store),
+		cmocka_unit_test(test_import_positions),
 		cmocka_unit_test(test_replace),
 		cmocka_unit_test(test_runs_and_series),
 		cmocka_unit_test(test_snapshots),
