@@ -3,8 +3,8 @@
  *
  * csv_read() returns one record: 1 with r->fields/r->nfields set, 0 at the
  * end of the input, -1 with *cause set on a malformed record (a quote that
- * never closes, text after a closing quote).  r->row is the line on which
- * the record started, so errors can say row:column.
+ * never closes, text after a closing quote, a NUL byte).  r->row is the
+ * line on which the record started, so errors can say row:column.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +87,12 @@ csv_read(struct csv_reader *r, char **cause)
 		while (p < end) {
 			char c = *p++;
 
+			/* The fields are C strings: a NUL would cut one. */
+			if (c == '\0') {
+				xasprintf(cause, "%d:%zu: a NUL byte in a field",
+				    startrow, r->nfields);
+				return -1;
+			}
 			if (inquote) {
 				if (c == '"') {
 					if (p < end && *p == '"') {

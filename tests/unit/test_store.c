@@ -82,6 +82,20 @@ export_str(struct store *st, enum store_format fmt)
 }
 
 static int
+import_mem(struct store *st, const char *name, const char *text, size_t len,
+    int replace, char **cause)
+{
+	FILE	*f = fmemopen((void *)text, len, "r");
+	int	 rc;
+
+	assert_non_null(f);
+	rc = store_import(st, f, name, STORE_FORMAT_AUTO, replace, NULL,
+	    cause);
+	fclose(f);
+	return rc;
+}
+
+static int
 import_str(struct store *st, const char *name, const char *text,
     int replace, char **cause)
 {
@@ -472,6 +486,35 @@ test_import_positions(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* A NUL byte in a CSV field is refused, not taken as the field's end. */
+static void
+test_csv_nul(void **state)
+{
+	static const char	 text[] = CSV_HDR
+	    "r1,1700000000,w,m,1\0000999,s,lower\n";
+	static const char	 quoted[] = CSV_HDR
+	    "r1,1700000000,\"w\nx\0\",m,1,s,lower\n";
+	struct store		*st;
+	char			*p = db_path(), *cause = NULL;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(import_mem(st, "nul.csv", text, sizeof(text) - 1, 0,
+	    &cause), -1);
+	assert_string_equal(cause, "nul.csv:2:5: a NUL byte in a field");
+	free(cause);
+	cause = NULL;
+	/* Inside quotes, on the record's second line: its first row. */
+	assert_int_equal(import_mem(st, "nul.csv", quoted, sizeof(quoted) - 1,
+	    0, &cause), -1);
+	assert_string_equal(cause, "nul.csv:2:3: a NUL byte in a field");
+	free(cause);
+	assert_int_equal(count(st, "samples"), 0);
+	store_close(st);
+	free(p);
+}
+
 static void
 test_replace(void **state)
 {
@@ -678,6 +721,7 @@ main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_bad_rows_leave_store),
 		cmocka_unit_test(test_import_positions),
+		cmocka_unit_test(test_csv_nul),
 		cmocka_unit_test(test_replace),
 		cmocka_unit_test(test_runs_and_series),
 		cmocka_unit_test(test_snapshots),
