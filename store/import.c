@@ -154,7 +154,9 @@ parse_number(const char *s, double *out)
 	*out = strtod(s, &end);
 	while (isspace((unsigned char)*end))
 		end++;
-	if (*end != '\0' || errno == ERANGE || !isfinite(*out))
+	/* ERANGE on underflow still gives a usable (denormal or 0) value. */
+	if (*end != '\0' || (errno == ERANGE && fabs(*out) == HUGE_VAL) ||
+	    !isfinite(*out))
 		return -1;
 	return 0;
 }

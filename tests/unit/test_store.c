@@ -452,6 +452,15 @@ test_import_positions(void **state)
 		/* Only a whole mark is dropped. */
 		{ "<stdin>", "\xef\xbbrun,time\n", "<stdin>:1:1: header" },
 		{ "<stdin>", "\xef\xbb\xbf", "<stdin>: empty file" },
+		/* Underflow is a value; overflow is not. */
+		{ "den.csv", CSV_HDR "r1,1700000000,w,m,1e-310,s,lower\n",
+		  NULL },
+		{ "den.csv", CSV_HDR "r1,1700000000,w,m,-4e-320,s,lower\n",
+		  NULL },
+		{ "den.csv", CSV_HDR "r1,1700000000,w,m,1e999,s,lower\n",
+		  "den.csv:2:5: value: \"1e999\" is not a finite number" },
+		{ "den.csv", CSV_HDR "r1,1700000000,w,m,-1e999,s,lower\n",
+		  "den.csv:2:5: value: \"-1e999\" is not a finite number" },
 	};
 	struct store	*st;
 	char		*p, *cause;
@@ -513,6 +522,42 @@ test_csv_nul(void **state)
 	assert_int_equal(count(st, "samples"), 0);
 	store_close(st);
 	free(p);
+}
+
+/* A denormal value imports, exports and imports again unchanged. */
+static void
+test_denormal(void **state)
+{
+	struct store_series	*ser;
+	struct store_run	 r;
+	struct store		*a, *b;
+	char			*pa = db_path(), *pb = db_path(), *cause = NULL;
+	char			*e1, *e2;
+	size_t			 n;
+
+	(void)state;
+	a = store_open(pa, &cause);
+	b = store_open(pb, &cause);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(import_str(a, "den.csv", CSV_HDR
+	    "r1,1700000000,w,m,1e-310,s,lower\n", 0, &cause), 0);
+	assert_int_equal(store_run_resolve(a, "r1", &r, &cause), 0);
+	assert_int_equal(store_run_series(a, r.id, &ser, &n), 0);
+	assert_int_equal(n, 1);
+	assert_true(ser[0].values[0] == 1e-310);
+	store_series_free(ser, n);
+	store_run_clear(&r);
+	e1 = export_str(a, STORE_FORMAT_CSV);
+	assert_int_equal(import_str(b, "e1.csv", e1, 0, &cause), 0);
+	e2 = export_str(b, STORE_FORMAT_CSV);
+	assert_string_equal(e1, e2);
+	free(e1);
+	free(e2);
+	store_close(a);
+	store_close(b);
+	free(pa);
+	free(pb);
 }
 
 static void
@@ -722,6 +767,7 @@ main(void)
 		cmocka_unit_test(test_bad_rows_leave_store),
 		cmocka_unit_test(test_import_positions),
 		cmocka_unit_test(test_csv_nul),
+		cmocka_unit_test(test_denormal),
 		cmocka_unit_test(test_replace),
 		cmocka_unit_test(test_runs_and_series),
 		cmocka_unit_test(test_snapshots),
