@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 #include <sqlite3.h>
@@ -204,6 +205,90 @@ test_migrate_each_version(void **state)
 		store_close(st);
 		free(p);
 	}
+}
+
+/*
+ * Several processes opening one new (or older) file at once: each must
+ * find the schema current, none may fail re-running a migration that
+ * another one applied meanwhile.
+ */
+static void
+test_concurrent_open(void **state)
+{
+	enum { ROUNDS = 30, PROCS = 4 };
+	struct store	*st;
+	pid_t		 pid[PROCS];
+	char		*p, *cause = NULL, c;
+	int		 round, k, go[2], status, failed = 0;
+
+	(void)state;
+	for (round = 0; round < ROUNDS; round++) {
+		p = db_path();
+		if (round % 2 == 1)
+			make_old_version(p, 1 + round / 2 % 2);
+		assert_int_equal(pipe(go), 0);
+		for (k = 0; k < PROCS; k++) {
+			assert_true((pid[k] = fork()) != -1);
+			if (pid[k] == 0) {
+				/* Start together: when the parent closes go. */
+				close(go[1]);
+				(void)read(go[0], &c, 1);
+				if ((st = store_open(p, &cause)) == NULL) {
+					fprintf(stderr, "round %d: %s\n", round,
+					    cause);
+					_exit(1);
+				}
+				if (store_user_version(st) !=
+				    STORE_SCHEMA_VERSION)
+					_exit(2);
+				store_close(st);
+				_exit(0);
+			}
+		}
+		close(go[0]);
+		close(go[1]);
+		for (k = 0; k < PROCS; k++) {
+			assert_int_equal(waitpid(pid[k], &status, 0), pid[k]);
+			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+				failed++;
+		}
+		st = store_open(p, &cause);
+		assert_non_null(st);
+		assert_int_equal(store_user_version(st), STORE_SCHEMA_VERSION);
+		assert_int_equal(store_integrity_check(st, &cause), 0);
+		if (round % 2 == 1)
+			assert_int_equal(count(st, "samples"), 1);
+		store_close(st);
+		free(p);
+	}
+	assert_int_equal(failed, 0);
+}
+
+/* A migration that fails says why, and leaves the file at its version. */
+static void
+test_migration_error(void **state)
+{
+	struct store	*st;
+	sqlite3		*db;
+	char		*p = db_path(), *cause = NULL;
+
+	(void)state;
+	make_old_version(p, 1);
+	/* Migration 2 creates this table: make it fail there. */
+	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE settings (x)", NULL,
+	    NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_null(store_open(p, &cause));
+	assert_non_null(strstr(cause, "migration to schema version 2 failed: "
+	    "table settings already exists"));
+	free(cause);
+	cause = NULL;
+	st = store_open_readonly(p, &cause);
+	assert_null(st);
+	assert_non_null(strstr(cause, "schema version 1 is older"));
+	free(cause);
+	free(p);
 }
 
 static void
@@ -761,6 +846,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_empty),
 		cmocka_unit_test(test_migrate_each_version),
+		cmocka_unit_test(test_concurrent_open),
+		cmocka_unit_test(test_migration_error),
 		cmocka_unit_test(test_newer_refused_untouched),
 		cmocka_unit_test(test_foreign_refused),
 		cmocka_unit_test(test_round_trip),
