@@ -645,6 +645,75 @@ test_denormal(void **state)
 	free(pb);
 }
 
+/*
+ * Naming a run: #id, then the whole text as a label (so a label may hold
+ * ':' or start with '#'), then host:label split at the first ':'.
+ */
+static void
+test_resolve_labels(void **state)
+{
+	struct store		*st;
+	struct store_run	 r, plain;
+	char			*p = db_path(), *cause = NULL, *what;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(import_str(st, "l.csv",
+	    "run,time,workload,metric,value,unit,better,host\n"
+	    "plain,1700000000,w,m,1,s,lower,\n"
+	    "v1:rc,1700000001,w,m,2,s,lower,\n"
+	    "#tag,1700000002,w,m,3,s,lower,\n"
+	    "a:b,1700000003,w,m,4,s,lower,\n"
+	    "b,1700000004,w,m,5,s,lower,a\n"
+	    "x,1700000005,w,m,6,s,lower,h1\n"
+	    "x,1700000006,w,m,7,s,lower,h2\n", 0, &cause), 0);
+	assert_int_equal(store_run_resolve(st, "plain", &plain, &cause), 0);
+
+	assert_int_equal(store_run_resolve(st, "v1:rc", &r, &cause), 0);
+	assert_string_equal(r.label, "v1:rc");
+	assert_int_equal(r.started, 1700000001);
+	store_run_clear(&r);
+	assert_int_equal(store_run_resolve(st, "#tag", &r, &cause), 0);
+	assert_string_equal(r.label, "#tag");
+	store_run_clear(&r);
+	/* The host is always a way to say it. */
+	xasprintf(&what, "%s:v1:rc", plain.host_name);
+	assert_int_equal(store_run_resolve(st, what, &r, &cause), 0);
+	assert_string_equal(r.label, "v1:rc");
+	store_run_clear(&r);
+	free(what);
+	/* The whole label before a host:label reading of it. */
+	assert_int_equal(store_run_resolve(st, "a:b", &r, &cause), 0);
+	assert_int_equal(r.started, 1700000003);
+	store_run_clear(&r);
+	assert_int_equal(store_run_resolve(st, "b", &r, &cause), 0);
+	assert_string_equal(r.host_name, "a");
+	store_run_clear(&r);
+	assert_int_equal(store_run_resolve(st, "h2:x", &r, &cause), 0);
+	assert_int_equal(r.started, 1700000006);
+	store_run_clear(&r);
+	xasprintf(&what, "#%lld", (long long)plain.id);
+	assert_int_equal(store_run_resolve(st, what, &r, &cause), 0);
+	assert_string_equal(r.label, "plain");
+	store_run_clear(&r);
+	free(what);
+
+	assert_int_equal(store_run_resolve(st, "x", &r, &cause), -1);
+	assert_string_equal(cause, "run \"x\" exists on several hosts; say "
+	    "HOST:x");
+	free(cause);
+	assert_int_equal(store_run_resolve(st, "#999", &r, &cause), -1);
+	assert_string_equal(cause, "no run \"#999\"");
+	free(cause);
+	assert_int_equal(store_run_resolve(st, "h3:x", &r, &cause), -1);
+	assert_string_equal(cause, "no run \"h3:x\"");
+	free(cause);
+	store_run_clear(&plain);
+	store_close(st);
+	free(p);
+}
+
 static void
 test_replace(void **state)
 {
@@ -855,6 +924,7 @@ main(void)
 		cmocka_unit_test(test_import_positions),
 		cmocka_unit_test(test_csv_nul),
 		cmocka_unit_test(test_denormal),
+		cmocka_unit_test(test_resolve_labels),
 		cmocka_unit_test(test_replace),
 		cmocka_unit_test(test_runs_and_series),
 		cmocka_unit_test(test_snapshots),
