@@ -6,7 +6,8 @@
  * The system index is the geometric mean over the sys.* tests of
  * (score / the reference run's score) x 1000; the reference is pinned per
  * host in the setting "index_reference:HOST" and defaults to the host's
- * first complete run with sys.* samples.
+ * first complete run with sys.* samples (again when the pinned run is
+ * deleted).
  */
 #include <math.h>
 #include <stdio.h>
@@ -172,20 +173,32 @@ report_stream(FILE *f, const struct store_series *ser, size_t n)
 	return 1;
 }
 
-/* The reference run of the system index for the run's host. */
+/*
+ * The reference run of the system index for the run's host.  A pinned run
+ * that is gone (import --replace deletes the run it replaces) is pinned
+ * anew as if nothing were pinned: the host's first complete run with sys.*
+ * samples, which is the replacement when the run was the first.
+ */
 static int64_t
 index_reference(struct store *st, const struct store_run *r)
 {
-	char	*key, *val = NULL, buf[32];
-	int64_t	 ref = 0;
+	struct store_run	 pinned;
+	char			*key, *val = NULL, buf[32];
+	int64_t			 ref = 0;
 
 	xasprintf(&key, "index_reference:%s", r->host_name);
 	if (store_setting_get(st, key, &val) == 0) {
 		ref = strtoll(val, NULL, 10);
 		free(val);
-	} else if (store_run_first_with(st, r->host, "sys.", &ref) == 0) {
+		memset(&pinned, 0, sizeof(pinned));
+		if (ref <= 0 || store_run_get(st, ref, &pinned) == -1)
+			ref = 0;
+		store_run_clear(&pinned);
+	}
+	if (ref == 0 && store_run_first_with(st, r->host, "sys.", &ref) == 0) {
 		snprintf(buf, sizeof(buf), "%lld", (long long)ref);
-		store_setting_set(st, key, buf);
+		if (store_setting_set(st, key, buf) == -1)
+			log_warnx("%s: %s", key, store_errmsg(st));
 	}
 	free(key);
 	return ref;
