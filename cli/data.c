@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -169,6 +170,9 @@ cmd_export(struct cli *c, int argc, char **argv)
 		rc = -1;
 	}
 	free(labels);
+	/* No half export left behind to be taken for a whole one. */
+	if (rc == -1 && f != stdout && unlink(out) == -1)
+		log_warn("%s", out);
 	if (rc == -1) {
 		if (cause != NULL)
 			fprintf(stderr, "perfwatch: %s\n", cause);

@@ -809,38 +809,41 @@ export_run(struct store *st, FILE *f, enum store_format format,
 }
 
 /*
- * Export the runs named in labels (all runs when nlabels is 0) to f.
+ * Export the runs named in labels (all runs when nlabels is 0) to f.  The
+ * runs are looked up first: a name that is not a run writes nothing.
  */
 int
 store_export(struct store *st, FILE *f, enum store_format format,
     const char *const *labels, size_t nlabels, char **cause)
 {
-	struct store_run	*runs = NULL, one;
+	struct store_run	*runs = NULL;
 	size_t			 n = 0, i;
 	int			 rc = 0;
 
 	if (format == STORE_FORMAT_AUTO)
 		format = STORE_FORMAT_CSV;
-	if (format == STORE_FORMAT_CSV)
-		fputs("run,time,workload,metric,value,unit,better,host,"
-		    "iteration\n", f);
 	if (nlabels == 0) {
 		if (store_runs_list(st, NULL, &runs, &n) == -1) {
 			xasprintf(cause, "%s: %s", st->path,
 			    sqlite3_errmsg(st->db));
 			return -1;
 		}
-		for (i = 0; i < n && rc == 0; i++)
-			rc = export_run(st, f, format, &runs[i]);
-		store_runs_free(runs, n);
 	} else {
-		for (i = 0; i < nlabels && rc == 0; i++) {
-			if (store_run_resolve(st, labels[i], &one, cause) == -1)
+		runs = xcalloc(nlabels, sizeof(*runs));
+		for (n = 0; n < nlabels; n++) {
+			if (store_run_resolve(st, labels[n], &runs[n],
+			    cause) == -1) {
+				store_runs_free(runs, n);
 				return -1;
-			rc = export_run(st, f, format, &one);
-			store_run_clear(&one);
+			}
 		}
 	}
+	if (format == STORE_FORMAT_CSV)
+		fputs("run,time,workload,metric,value,unit,better,host,"
+		    "iteration\n", f);
+	for (i = 0; i < n && rc == 0; i++)
+		rc = export_run(st, f, format, &runs[i]);
+	store_runs_free(runs, n);
 	if (rc == -1)
 		xasprintf(cause, "%s: %s", st->path, sqlite3_errmsg(st->db));
 	else if (fflush(f) == EOF || ferror(f)) {
