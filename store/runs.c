@@ -877,7 +877,10 @@ store_run_first_with(struct store *st, int64_t host, const char *prefix,
 	return rc == SQLITE_ROW ? 0 : -1;
 }
 
-/* How each workload of a run ended, in name order. */
+/*
+ * How each workload of a run ended, in name order: 0 and *out, or -1 with
+ * *out NULL and *nout 0.
+ */
 int
 store_run_workloads(struct store *st, int64_t run,
     struct store_run_workload **out, size_t *nout)
@@ -887,6 +890,8 @@ store_run_workloads(struct store *st, int64_t run,
 	size_t				 n = 0;
 	int				 rc;
 
+	*out = NULL;
+	*nout = 0;
 	if (sqlite3_prepare_v2(st->db, "SELECT workload, status, wall, cpu,"
 	    " error FROM run_workloads WHERE run = ? ORDER BY workload", -1,
 	    &stmt, NULL) != SQLITE_OK)
@@ -902,6 +907,12 @@ store_run_workloads(struct store *st, int64_t run,
 		n++;
 	}
 	sqlite3_finalize(stmt);
+	/* On error, nothing for the caller to free. */
+	if (rc != SQLITE_DONE) {
+		store_run_workloads_free(w, n);
+		w = NULL;
+		n = 0;
+	}
 	*out = w;
 	*nout = n;
 	return rc == SQLITE_DONE ? 0 : -1;

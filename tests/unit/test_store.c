@@ -714,6 +714,57 @@ test_resolve_labels(void **state)
 	free(p);
 }
 
+static int	progress_left;
+
+/* A progress handler that interrupts the statement after a while. */
+static int
+interrupt_later(void *arg)
+{
+	(void)arg;
+	return --progress_left < 0;
+}
+
+/* A read that fails part way gives back nothing, not a partial array. */
+static void
+test_run_workloads_error(void **state)
+{
+	struct store_run_workload	*w;
+	struct store_run		 r;
+	struct store			*st;
+	char				*p = db_path(), *cause = NULL;
+	char				 name[16];
+	size_t				 n;
+	int				 i;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(import_str(st, "a.csv", sample_csv, 0, &cause), 0);
+	assert_int_equal(store_run_resolve(st, "r1", &r, &cause), 0);
+	for (i = 0; i < 50; i++) {
+		snprintf(name, sizeof(name), "w%02d", i);
+		assert_int_equal(store_run_workload_set(st, r.id, name,
+		    "complete", 1.0, 0.5, NULL), 0);
+	}
+	assert_int_equal(store_run_workloads(st, r.id, &w, &n), 0);
+	assert_int_equal(n, 50);
+	assert_string_equal(w[49].workload, "w49");
+	store_run_workloads_free(w, n);
+	/* Interrupted after some rows were read. */
+	progress_left = 40;
+	sqlite3_progress_handler(st->db, 10, interrupt_later, NULL);
+	w = (void *)&n;
+	n = 99;
+	assert_int_equal(store_run_workloads(st, r.id, &w, &n), -1);
+	assert_int_equal(sqlite3_errcode(st->db), SQLITE_INTERRUPT);
+	assert_null(w);
+	assert_int_equal(n, 0);
+	sqlite3_progress_handler(st->db, 0, NULL, NULL);
+	store_run_clear(&r);
+	store_close(st);
+	free(p);
+}
+
 static void
 test_replace(void **state)
 {
@@ -925,6 +976,7 @@ main(void)
 		cmocka_unit_test(test_csv_nul),
 		cmocka_unit_test(test_denormal),
 		cmocka_unit_test(test_resolve_labels),
+		cmocka_unit_test(test_run_workloads_error),
 		cmocka_unit_test(test_replace),
 		cmocka_unit_test(test_runs_and_series),
 		cmocka_unit_test(test_snapshots),
