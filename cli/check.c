@@ -14,6 +14,7 @@
 
 #include "json.h"
 #include "log.h"
+#include "utf8.h"
 #include "xmalloc.h"
 #include "detect/detect.h"
 #include "cli.h"
@@ -1139,6 +1140,11 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	if (strcmp(sub, "set") == 0) {
 		if (argc < 4)
 			return cli_usage(usage);
+		if (utf8_check(argv[2], NULL) == -1) {
+			fprintf(stderr, "perfwatch: a baseline name must be "
+			    "valid UTF-8\n");
+			return EXIT_USAGE;
+		}
 		if (strcmp(argv[2], DETECT_ROLLING) == 0) {
 			fprintf(stderr, "perfwatch: \"%s\" names the rolling "
 			    "baseline\n", DETECT_ROLLING);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -169,6 +170,9 @@ cmd_export(struct cli *c, int argc, char **argv)
 		rc = -1;
 	}
 	free(labels);
+	/* No half export left behind to be taken for a whole one. */
+	if (rc == -1 && f != stdout && unlink(out) == -1)
+		log_warn("%s", out);
 	if (rc == -1) {
 		if (cause != NULL)
 			fprintf(stderr, "perfwatch: %s\n", cause);
@@ -212,22 +216,23 @@ series_json(const struct store_series *s)
 	json_t			*o, *vals;
 	size_t			 i;
 
-	o = json_pack("{s:s, s:s, s:s, s:s, s:i}",
-	    "workload", s->metric.workload, "metric", s->metric.metric,
-	    "unit", s->metric.unit, "better", better_name(s->metric.better),
-	    "n", (json_int_t)s->n);
+	o = pwjson_object();
+	pwjson_set_str(o, "workload", s->metric.workload);
+	pwjson_set_str(o, "metric", s->metric.metric);
+	pwjson_set_str(o, "unit", s->metric.unit);
+	pwjson_set_str(o, "better", better_name(s->metric.better));
+	pwjson_set_int(o, "n", (int64_t)s->n);
 	if (s->n > 0 && stats_summarize(s->values, s->n, &sum) == 0) {
-		json_object_set_new(o, "median", json_real(sum.median));
-		json_object_set_new(o, "min", json_real(sum.min));
-		json_object_set_new(o, "max", json_real(sum.max));
-		json_object_set_new(o, "stddev", s->n > 1 ?
-		    json_real(sum.stddev) : json_null());
+		pwjson_set_num(o, "median", sum.median);
+		pwjson_set_num(o, "min", sum.min);
+		pwjson_set_num(o, "max", sum.max);
+		pwjson_set_num(o, "stddev", s->n > 1 ? sum.stddev : NAN);
 	}
-	vals = json_array();
+	vals = pwjson_array();
 	for (i = 0; i < s->n; i++)
-		json_array_append_new(vals, json_real(s->values[i]));
-	json_object_set_new(o, "values", vals);
-	return o;
+		pwjson_append(vals, isfinite(s->values[i]) ?
+		    json_real(s->values[i]) : json_null());
+	return pwjson_set(o, "values", vals);
 }
 
 static json_t *
@@ -237,14 +242,16 @@ run_json(const struct store_run *r)
 	json_t	*o;
 
 	fmt_time(tbuf, sizeof(tbuf), r->started);
-	o = json_pack("{s:s, s:s, s:s, s:s, s:s}", "run", r->label,
-	    "host", r->host_name, "time", tbuf, "trigger", r->trigger,
-	    "status", r->status);
+	o = pwjson_object();
+	pwjson_set_str(o, "run", r->label);
+	pwjson_set_str(o, "host", r->host_name);
+	pwjson_set_str(o, "time", tbuf);
+	pwjson_set_str(o, "trigger", r->trigger);
+	pwjson_set_str(o, "status", r->status);
 	if (r->profile != NULL)
-		json_object_set_new(o, "profile", json_string(r->profile));
+		pwjson_set_str(o, "profile", r->profile);
 	if (r->trigger_detail != NULL)
-		json_object_set_new(o, "trigger_detail",
-		    json_string(r->trigger_detail));
+		pwjson_set_str(o, "trigger_detail", r->trigger_detail);
 	return o;
 }
 
@@ -345,7 +352,7 @@ cmd_history(struct cli *c, int argc, char **argv)
 		ids[j] = runs[j].id;
 	t = table_new(nitems(hdr), hdr, al);
 	if (c->out == OUT_JSON)
-		arr = json_array();
+		arr = pwjson_array();
 	for (i = 0; i < nms && rc == 0; i++) {
 		if (store_metric_series(st, ms[i].id, ids, nruns, &ser,
 		    &nser) == -1) {
@@ -354,12 +361,15 @@ cmd_history(struct cli *c, int argc, char **argv)
 		}
 		hist = NULL;
 		if (arr != NULL) {
-			o = json_pack("{s:s, s:s, s:s, s:s}", "workload",
-			    ms[i].workload, "metric", ms[i].metric, "unit",
-			    ms[i].unit, "better", better_name(ms[i].better));
-			hist = json_array();
-			json_object_set_new(o, "runs", hist);
-			json_array_append_new(arr, o);
+			o = pwjson_object();
+			pwjson_set_str(o, "workload", ms[i].workload);
+			pwjson_set_str(o, "metric", ms[i].metric);
+			pwjson_set_str(o, "unit", ms[i].unit);
+			pwjson_set_str(o, "better", better_name(ms[i].better));
+			hist = pwjson_array();
+			/* o keeps a reference: hist stays valid in it. */
+			pwjson_set(o, "runs", hist);
+			pwjson_append(arr, o);
 		}
 		for (j = 0; j < nser; j++) {
 			if (ser[j].n == 0)
@@ -368,15 +378,17 @@ cmd_history(struct cli *c, int argc, char **argv)
 				json_t *sj = series_json(&ser[j]);
 
 				fmt_time(tbuf, sizeof(tbuf), runs[j].started);
-				o = json_pack("{s:s, s:s}", "run",
-				    runs[j].label, "time", tbuf);
+				o = pwjson_object();
+				pwjson_set_str(o, "run", runs[j].label);
+				pwjson_set_str(o, "time", tbuf);
 				json_object_del(sj, "workload");
 				json_object_del(sj, "metric");
 				json_object_del(sj, "unit");
 				json_object_del(sj, "better");
-				json_object_update(o, sj);
+				if (json_object_update(o, sj) == -1)
+					fatalx("jansson: cannot merge objects");
 				json_decref(sj);
-				json_array_append_new(hist, o);
+				pwjson_append(hist, o);
 				continue;
 			}
 			fmt_time(tbuf, sizeof(tbuf), runs[j].started);
@@ -448,10 +460,10 @@ cmd_show(struct cli *c, int argc, char **argv)
 	}
 	if (c->out == OUT_JSON) {
 		o = run_json(&run);
-		arr = json_array();
+		arr = pwjson_array();
 		for (i = 0; i < n; i++)
-			json_array_append_new(arr, series_json(&ser[i]));
-		json_object_set_new(o, "metrics", arr);
+			pwjson_append(arr, series_json(&ser[i]));
+		pwjson_set(o, "metrics", arr);
 		json_print(o);
 		json_decref(o);
 	} else {

@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "json.h"
 #include "log.h"
 #include "xmalloc.h"
 #include "sysinfo/sysinfo.h"
@@ -104,7 +105,7 @@ env_show(struct cli *c, int argc, char **argv)
 	if (c->out == OUT_JSON) {
 		j = sysinfo_snapshot_json(s, pk ? SYSINFO_ALL : SYSINFO_FIELDS);
 		if (r.label != NULL)
-			json_object_set_new(j, "run", json_string(r.label));
+			pwjson_set_str(j, "run", r.label);
 		json_object_set_new(j, "package_count",
 		    json_integer((json_int_t)s->npackages));
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
@@ -155,8 +156,10 @@ env_diff(struct cli *c, int argc, char **argv)
 	}
 	d = sysinfo_diff(a, b);
 	if (c->out == OUT_JSON) {
-		j = json_pack("{s:s, s:s, s:o}", "from", ra.label, "to",
-		    rb.label, "changes", sysinfo_diff_json(d));
+		j = pwjson_object();
+		pwjson_set_str(j, "from", ra.label);
+		pwjson_set_str(j, "to", rb.label);
+		pwjson_set(j, "changes", sysinfo_diff_json(d));
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(j);

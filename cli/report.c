@@ -6,7 +6,8 @@
  * The system index is the geometric mean over the sys.* tests of
  * (score / the reference run's score) x 1000; the reference is pinned per
  * host in the setting "index_reference:HOST" and defaults to the host's
- * first complete run with sys.* samples.
+ * first complete run with sys.* samples (again when the pinned run is
+ * deleted).
  */
 #include <math.h>
 #include <stdio.h>
@@ -172,20 +173,32 @@ report_stream(FILE *f, const struct store_series *ser, size_t n)
 	return 1;
 }
 
-/* The reference run of the system index for the run's host. */
+/*
+ * The reference run of the system index for the run's host.  A pinned run
+ * that is gone (import --replace deletes the run it replaces) is pinned
+ * anew as if nothing were pinned: the host's first complete run with sys.*
+ * samples, which is the replacement when the run was the first.
+ */
 static int64_t
 index_reference(struct store *st, const struct store_run *r)
 {
-	char	*key, *val = NULL, buf[32];
-	int64_t	 ref = 0;
+	struct store_run	 pinned;
+	char			*key, *val = NULL, buf[32];
+	int64_t			 ref = 0;
 
 	xasprintf(&key, "index_reference:%s", r->host_name);
 	if (store_setting_get(st, key, &val) == 0) {
 		ref = strtoll(val, NULL, 10);
 		free(val);
-	} else if (store_run_first_with(st, r->host, "sys.", &ref) == 0) {
+		memset(&pinned, 0, sizeof(pinned));
+		if (ref <= 0 || store_run_get(st, ref, &pinned) == -1)
+			ref = 0;
+		store_run_clear(&pinned);
+	}
+	if (ref == 0 && store_run_first_with(st, r->host, "sys.", &ref) == 0) {
 		snprintf(buf, sizeof(buf), "%lld", (long long)ref);
-		store_setting_set(st, key, buf);
+		if (store_setting_set(st, key, buf) == -1)
+			log_warnx("%s: %s", key, store_errmsg(st));
 	}
 	free(key);
 	return ref;
@@ -214,7 +227,7 @@ report_index(struct store *st, const struct store_run *r, FILE *f,
 	if (refid > 0)
 		store_run_get(st, refid, &rr);
 	if (json != NULL)
-		arr = json_array();
+		arr = pwjson_array();
 	for (i = 0; i < nwl && k < nitems(score); i++) {
 		if (!(wl[i].flags & WL_F_INDEX))
 			continue;
@@ -233,13 +246,16 @@ report_index(struct store *st, const struct store_run *r, FILE *f,
 		base[k] = series_median(rs);
 		idx = isnan(base[k]) || base[k] <= 0 ? NAN :
 		    score[k] / base[k] * 1000.0;
-		if (json != NULL)
-			json_array_append_new(arr, json_pack("{s:s, s:f, s:s,"
-			    " s:o, s:o}", "test", wl[i].name, "score", score[k],
-			    "unit", s->metric.unit, "reference", isnan(base[k]) ?
-			    json_null() : json_real(base[k]), "index",
-			    isnan(idx) ? json_null() : json_real(idx)));
-		else {
+		if (json != NULL) {
+			json_t *t = pwjson_object();
+
+			pwjson_set_str(t, "test", wl[i].name);
+			pwjson_set_num(t, "score", score[k]);
+			pwjson_set_str(t, "unit", s->metric.unit);
+			pwjson_set_num(t, "reference", base[k]);
+			pwjson_set_num(t, "index", idx);
+			pwjson_append(arr, t);
+		} else {
 			fprintf(f, "  %-16s", wl[i].name);
 			print_num(f, 14, 1, score[k]);
 			fprintf(f, " %6s", s->metric.unit);
@@ -253,11 +269,12 @@ report_index(struct store *st, const struct store_run *r, FILE *f,
 	if (any) {
 		idx = k > 0 ? wl_index(score, base, k) : NAN;
 		if (json != NULL) {
-			json_object_set_new(json, "index", json_pack("{s:o, "
-			    "s:o, s:o}", "tests", arr, "reference",
-			    rr.label ? json_string(rr.label) : json_null(),
-			    "score", isnan(idx) ? json_null() :
-			    json_real(idx)));
+			json_t *ix = pwjson_object();
+
+			pwjson_set(ix, "tests", arr);
+			pwjson_set_str(ix, "reference", rr.label);
+			pwjson_set_num(ix, "score", idx);
+			pwjson_set(json, "index", ix);
 			arr = NULL;
 		} else {
 			fprintf(f, "  %-16s %14s %6s %14s %8s\n", "", "", "",
@@ -393,28 +410,40 @@ cli_run_report(struct cli *c, int64_t run, int json, int check)
 	}
 	fmt_time(tbuf, sizeof(tbuf), r.started);
 	if (json) {
-		o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:I}", "run",
-		    r.label, "host", r.host_name, "time", tbuf, "trigger",
-		    r.trigger, "profile", r.profile ? r.profile : "",
-		    "status", r.status, "duration",
-		    (json_int_t)(r.ended - r.started));
-		arr = json_array();
-		for (i = 0; i < nw; i++)
-			json_array_append_new(arr, json_pack("{s:s, s:s, s:f,"
-			    " s:f, s:o}", "workload", w[i].workload, "status",
-			    w[i].status, "wall", w[i].wall, "cpu", w[i].cpu,
-			    "error", w[i].error ? json_string(w[i].error) :
-			    json_null()));
-		json_object_set_new(o, "workloads", arr);
-		arr = json_array();
-		for (i = 0; i < n; i++)
-			json_array_append_new(arr, json_pack("{s:s, s:s, s:s,"
-			    " s:s, s:i, s:f}", "workload",
-			    ser[i].metric.workload, "metric",
-			    ser[i].metric.metric, "unit", ser[i].metric.unit,
-			    "better", better_name(ser[i].metric.better), "n",
-			    (int)ser[i].n, "median", series_median(&ser[i])));
-		json_object_set_new(o, "metrics", arr);
+		o = pwjson_object();
+		pwjson_set_str(o, "run", r.label);
+		pwjson_set_str(o, "host", r.host_name);
+		pwjson_set_str(o, "time", tbuf);
+		pwjson_set_str(o, "trigger", r.trigger);
+		pwjson_set_str(o, "profile", r.profile ? r.profile : "");
+		pwjson_set_str(o, "status", r.status);
+		pwjson_set_int(o, "duration", r.ended - r.started);
+		arr = pwjson_array();
+		for (i = 0; i < nw; i++) {
+			json_t *wj = pwjson_object();
+
+			pwjson_set_str(wj, "workload", w[i].workload);
+			pwjson_set_str(wj, "status", w[i].status);
+			pwjson_set_num(wj, "wall", w[i].wall);
+			pwjson_set_num(wj, "cpu", w[i].cpu);
+			pwjson_set_str(wj, "error", w[i].error);
+			pwjson_append(arr, wj);
+		}
+		pwjson_set(o, "workloads", arr);
+		arr = pwjson_array();
+		for (i = 0; i < n; i++) {
+			json_t *mj = pwjson_object();
+
+			pwjson_set_str(mj, "workload", ser[i].metric.workload);
+			pwjson_set_str(mj, "metric", ser[i].metric.metric);
+			pwjson_set_str(mj, "unit", ser[i].metric.unit);
+			pwjson_set_str(mj, "better",
+			    better_name(ser[i].metric.better));
+			pwjson_set_int(mj, "n", (int64_t)ser[i].n);
+			pwjson_set_num(mj, "median", series_median(&ser[i]));
+			pwjson_append(arr, mj);
+		}
+		pwjson_set(o, "metrics", arr);
 		report_index(c->st, &r, f, ser, n, o);
 		if (check)
 			rc = cli_check_run(c, run, o);

@@ -27,8 +27,10 @@
 
 #include <jansson.h>
 
+#include "json.h"
 #include "log.h"
 #include "timefmt.h"
+#include "utf8.h"
 #include "xmalloc.h"
 #include "sysinfo/sysinfo.h"
 #include "workloads/workloads.h"
@@ -127,15 +129,17 @@ run_progress(const struct run_opts *o, const char *label, size_t step,
 
 	if (!o->progress)
 		return;
-	j = json_pack("{s:s, s:I, s:I}", "run", label, "step",
-	    (json_int_t)step, "steps", (json_int_t)nsteps);
+	j = pwjson_object();
+	pwjson_set_str(j, "run", label);
+	pwjson_set_int(j, "step", (int64_t)step);
+	pwjson_set_int(j, "steps", (int64_t)nsteps);
 	if (workload != NULL && s != NULL) {
-		json_object_set_new(j, "workload", json_string(workload));
-		json_object_set_new(j, "iteration", json_integer(s->iteration));
-		json_object_set_new(j, "count", json_integer(s->count));
-		json_object_set_new(j, "warmup", json_boolean(s->warmup));
+		pwjson_set_str(j, "workload", workload);
+		pwjson_set_int(j, "iteration", s->iteration);
+		pwjson_set_int(j, "count", s->count);
+		pwjson_set_bool(j, "warmup", s->warmup);
 	}
-	text = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	text = pwjson_dumps(j, PWJSON_COMPACT);
 	fprintf(stderr, RUN_PROGRESS_PREFIX "%s\n", text);
 	fflush(stderr);
 	free(text);
@@ -433,6 +437,11 @@ parse_run_opts(struct run_opts *o, int argc, char **argv)
 			o->iterations = (int)n;
 			break;
 		case 'l':
+			if (utf8_check(optarg, NULL) == -1) {
+				fprintf(stderr, "perfwatch: --label: not valid "
+				    "UTF-8\n");
+				return -1;
+			}
 			o->label = optarg;
 			break;
 		case 't':
@@ -451,6 +460,11 @@ parse_run_opts(struct run_opts *o, int argc, char **argv)
 			o->trigger = optarg;
 			break;
 		case 'd':
+			if (utf8_check(optarg, NULL) == -1) {
+				fprintf(stderr, "perfwatch: --detail: not valid "
+				    "UTF-8\n");
+				return -1;
+			}
 			o->detail = optarg;
 			break;
 		case 'j':

@@ -156,12 +156,18 @@ table_free(struct table *t)
 	free(t);
 }
 
-/* A measured value for a person: six significant digits, no exponent. */
+/*
+ * A measured value for a person: six significant digits, no exponent from
+ * 0.001 to 1e15 (whole numbers above 1e5); beyond, an exponent, as %.0f
+ * would not fit a caller's buffer (and was cut short in it).
+ */
 void
 fmt_value(char *buf, size_t len, double v)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
+	else if (fabs(v) >= 1e15)
+		snprintf(buf, len, "%.6g", v);
 	else if (fabs(v) >= 1e5)
 		snprintf(buf, len, "%.0f", v);
 	else if (v != 0 && fabs(v) < 1e-3)

@@ -871,8 +871,8 @@ config_parse_value(const struct config_key *k, const char *s,
 			if (config_parse_number(words, 0, &d) == -1 ||
 			    d <= 0 || d > 64)
 				xasprintf(what, "expected a size such as 512M "
-				    "or a multiple of RAM from 0 to 64 such as "
-				    "2x, got %s", shown);
+				    "or a multiple of RAM above 0 and up to 64 "
+				    "such as 2x, got %s", shown);
 			else
 				v->real = d;
 			free(words);

@@ -3,8 +3,8 @@
  *
  * csv_read() returns one record: 1 with r->fields/r->nfields set, 0 at the
  * end of the input, -1 with *cause set on a malformed record (a quote that
- * never closes, text after a closing quote).  r->row is the line on which
- * the record started, so errors can say row:column.
+ * never closes, text after a closing quote, a NUL byte).  r->row is the
+ * line on which the record started, so errors can say row:column.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,17 +14,17 @@
 #include "xmalloc.h"
 
 void
-csv_reader_init(struct csv_reader *r, FILE *f)
+csv_reader_init(struct csv_reader *r, FILE *f, const char *held, size_t len)
 {
 	memset(r, 0, sizeof(*r));
-	r->f = f;
+	lines_init(&r->in, f, held, len);
 	r->nextrow = 1;
 }
 
 void
 csv_reader_free(struct csv_reader *r)
 {
-	free(r->line);
+	lines_free(&r->in);
 	free(r->buf);
 	free(r->offs);
 	free(r->fields);
@@ -65,11 +65,12 @@ csv_read(struct csv_reader *r, char **cause)
 
 	r->nfields = 0;
 	for (;;) {
-		len = getline(&r->line, &r->linecap, r->f);
+		len = lines_next(&r->in);
 		if (len == -1)
 			return 0;
 		/* Blank lines between records are skipped. */
-		if (strcmp(r->line, "\n") != 0 && strcmp(r->line, "\r\n") != 0)
+		if (strcmp(r->in.line, "\n") != 0 &&
+		    strcmp(r->in.line, "\r\n") != 0)
 			break;
 		r->nextrow++;
 	}
@@ -79,13 +80,19 @@ csv_read(struct csv_reader *r, char **cause)
 	csv_buf_reserve(r, 0, (size_t)len + 1);
 	csv_field_start(r, 0);
 	for (;;) {
-		p = r->line;
-		end = r->line + len;
+		p = r->in.line;
+		end = r->in.line + len;
 		r->nextrow++;
 		csv_buf_reserve(r, used, (size_t)len + 1);
 		while (p < end) {
 			char c = *p++;
 
+			/* The fields are C strings: a NUL would cut one. */
+			if (c == '\0') {
+				xasprintf(cause, "%d:%zu: a NUL byte in a field",
+				    startrow, r->nfields);
+				return -1;
+			}
 			if (inquote) {
 				if (c == '"') {
 					if (p < end && *p == '"') {
@@ -118,7 +125,7 @@ csv_read(struct csv_reader *r, char **cause)
 		if (!inquote)
 			break;
 		/* A newline inside quotes: the record goes on. */
-		len = getline(&r->line, &r->linecap, r->f);
+		len = lines_next(&r->in);
 		if (len == -1) {
 			xasprintf(cause, "%d:%zu: quoted field never closes",
 			    startrow, r->nfields);

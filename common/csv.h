@@ -8,10 +8,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "lines.h"
+
 struct csv_reader {
-	FILE	 *f;
-	char	 *line;		/* getline() buffer */
-	size_t	  linecap;
+	struct lines in;
 	char	 *buf;		/* unquoted fields, NUL-separated */
 	size_t	  bufcap;
 	size_t	 *offs;		/* field start offsets into buf */
@@ -22,7 +22,9 @@ struct csv_reader {
 	size_t	  nextrow;	/* physical line the next record starts on */
 };
 
-void	csv_reader_init(struct csv_reader *, FILE *);
+/* Read f after the len bytes at held, already read from it (see lines.h). */
+void	csv_reader_init(struct csv_reader *, FILE *, const char *held,
+	    size_t len);
 void	csv_reader_free(struct csv_reader *);
 int	csv_read(struct csv_reader *, char **cause);
 void	csv_write_field(FILE *, const char *);

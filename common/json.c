@@ -17,6 +17,7 @@
 
 #include "json.h"
 #include "log.h"
+#include "utf8.h"
 #include "xmalloc.h"
 
 /* Write s (len bytes) as a JSON string literal. */
@@ -352,39 +353,6 @@ pwjson_array(void)
 	return pwjson_must(json_array());
 }
 
-/* Length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t
-pwjson_utf8_len(const unsigned char *s, size_t n)
-{
-	size_t		 len, i;
-	unsigned char	 lo = 0x80, hi = 0xbf;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		if (s[0] == 0xe0)
-			lo = 0xa0;	/* no overlong forms */
-		else if (s[0] == 0xed)
-			hi = 0x9f;	/* no surrogates */
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		if (s[0] == 0xf0)
-			lo = 0x90;
-		else if (s[0] == 0xf4)
-			hi = 0x8f;	/* nothing past U+10FFFF */
-	} else
-		return 0;
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
-}
-
 json_t *
 pwjson_str(const char *s)
 {
@@ -397,14 +365,14 @@ pwjson_str(const char *s)
 		return pwjson_must(json_null());
 	n = strlen(s);
 	for (i = 0; i < n; i += k)
-		if ((k = pwjson_utf8_len(p + i, n - i)) == 0)
+		if ((k = utf8_seq_len(p + i, n - i)) == 0)
 			break;
 	if (i == n)
 		return pwjson_must(json_stringn(s, n));
 	/* Each bad byte becomes U+FFFD, three bytes. */
 	fixed = xreallocarray(NULL, n + 1, 3);
 	for (i = 0; i < n; i += k) {
-		if ((k = pwjson_utf8_len(p + i, n - i)) == 0) {
+		if ((k = utf8_seq_len(p + i, n - i)) == 0) {
 			memcpy(fixed + out, "\xef\xbf\xbd", 3);
 			out += 3;
 			k = 1;

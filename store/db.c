@@ -10,6 +10,9 @@
  *   without it is somebody else's and is refused too.
  * - Each migration runs in its own transaction together with the
  *   user_version bump, so a crash leaves the file at a whole version.
+ * - Several processes may open (and so migrate) one file at once: the
+ *   version a migration starts from is read under the write lock, so no
+ *   migration runs twice.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +28,7 @@
 
 #define STORE_APPLICATION_ID	0x50577463	/* "PWtc" */
 #define STORE_APPLICATION_ID_STR	"1347908707"	/* the same, decimal */
+#define STORE_BUSY_MS		5000	/* how long to wait for a lock */
 
 /*
  * Migration N takes a database from version N-1 to N.  Never edit one that
@@ -281,47 +285,90 @@ store_schema_objects(struct store *st, int *count)
 }
 
 /*
+ * Fail migration to version: *cause with SQLite's message, taken before
+ * the rollback replaces it.
+ */
+static int
+store_migrate_fail(struct store *st, int version, char **cause)
+{
+	xasprintf(cause, "%s: migration to schema version %d failed: %s",
+	    st->path, version, sqlite3_errmsg(st->db));
+	store_rollback(st);
+	return -1;
+}
+
+/*
  * Apply the migrations after the current version up to target, each in its
- * own transaction.
+ * own transaction.  Another process may be migrating the same file: the
+ * version is read again under the write lock (BEGIN IMMEDIATE), and what
+ * it has applied meanwhile is not applied twice.
  */
 int
 store_migrate_to(struct store *st, int target, char **cause)
 {
-	int	 version, i;
+	int	 version;
 	char	 sql[64];
 
+	if (target > (int)nitems(store_migrations))
+		target = (int)nitems(store_migrations);
 	if (store_pragma_int(st, "user_version", &version) == -1) {
 		xasprintf(cause, "%s: %s", st->path, sqlite3_errmsg(st->db));
 		return -1;
 	}
-	if (target > (int)nitems(store_migrations))
-		target = (int)nitems(store_migrations);
-	for (i = version; i < target; i++) {
+	while (version < target) {
 		if (store_exec(st, "BEGIN IMMEDIATE") == -1)
-			goto fail;
-		if (store_exec(st, store_migrations[i]) == -1) {
-			store_exec(st, "ROLLBACK");
-			goto fail;
+			return store_migrate_fail(st, version + 1, cause);
+		if (store_pragma_int(st, "user_version", &version) == -1)
+			return store_migrate_fail(st, version + 1, cause);
+		if (version >= target) {
+			/* Somebody else got there first. */
+			if (store_exec(st, "COMMIT") == -1)
+				return store_migrate_fail(st, version, cause);
+			break;
 		}
-		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", i + 1);
-		if (store_exec(st, sql) == -1 ||
-		    (i == 0 && store_exec(st, "PRAGMA application_id = "
-		    STORE_APPLICATION_ID_STR) == -1)) {
-			store_exec(st, "ROLLBACK");
-			goto fail;
-		}
-		if (store_exec(st, "COMMIT") == -1) {
-			store_exec(st, "ROLLBACK");
-			goto fail;
-		}
-		log_debug("%s: migrated to schema version %d", st->path, i + 1);
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d",
+		    version + 1);
+		if (store_exec(st, store_migrations[version]) == -1 ||
+		    store_exec(st, sql) == -1 ||
+		    (version == 0 && store_exec(st, "PRAGMA application_id = "
+		    STORE_APPLICATION_ID_STR) == -1) ||
+		    store_exec(st, "COMMIT") == -1)
+			return store_migrate_fail(st, version + 1, cause);
+		version++;
+		log_debug("%s: migrated to schema version %d", st->path,
+		    version);
 	}
 	return 0;
+}
 
-fail:
-	xasprintf(cause, "%s: migration to schema version %d failed: %s",
-	    st->path, i + 1, sqlite3_errmsg(st->db));
-	return -1;
+/*
+ * Switch to WAL.  On a file still in rollback mode the switch needs the
+ * exclusive lock, and SQLite answers SQLITE_BUSY at once, without the busy
+ * handler, while another process holds a lock on it (as when several
+ * processes open a new file together): try again for as long as the busy
+ * timeout would have waited.
+ */
+static int
+store_wal(struct store *st)
+{
+	char	*err = NULL;
+	int	 rc, waited;
+
+	for (waited = 0;; waited += 10) {
+		rc = sqlite3_exec(st->db, "PRAGMA journal_mode = WAL", NULL,
+		    NULL, &err);
+		if ((rc & 0xff) != SQLITE_BUSY || waited >= STORE_BUSY_MS)
+			break;
+		sqlite3_free(err);
+		err = NULL;
+		sqlite3_sleep(10);
+	}
+	if (rc != SQLITE_OK) {
+		log_warnx("%s: %s", st->path, err != NULL ? err : "?");
+		sqlite3_free(err);
+		return -1;
+	}
+	return 0;
 }
 
 /* Open path with the given SQLite flags and check what the file is. */
@@ -340,12 +387,18 @@ store_open_flags(const char *path, int flags, char **cause)
 		goto fail;
 	}
 	sqlite3_extended_result_codes(st->db, 1);
-	sqlite3_busy_timeout(st->db, 5000);
+	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
 
-	/* Look before writing anything: this may not be ours to touch. */
-	if (store_pragma_int(st, "user_version", &version) == -1 ||
+	/*
+	 * Look before writing anything: this may not be ours to touch.  One
+	 * read transaction, so that another process creating the schema
+	 * meanwhile cannot show us its tables without its application_id.
+	 */
+	if (store_exec(st, "BEGIN") == -1 ||
+	    store_pragma_int(st, "user_version", &version) == -1 ||
 	    store_pragma_int(st, "application_id", &appid) == -1 ||
-	    store_schema_objects(st, &objects) == -1) {
+	    store_schema_objects(st, &objects) == -1 ||
+	    store_exec(st, "COMMIT") == -1) {
 		xasprintf(cause, "%s: not a readable SQLite database: %s",
 		    path, sqlite3_errmsg(st->db));
 		goto fail;
@@ -370,7 +423,7 @@ store_open_flags(const char *path, int flags, char **cause)
 			goto fail;
 		}
 	} else {
-		if (store_exec(st, "PRAGMA journal_mode = WAL") == -1 ||
+		if (store_wal(st) == -1 ||
 		    store_exec(st, "PRAGMA synchronous = NORMAL") == -1) {
 			xasprintf(cause, "%s: %s", path, sqlite3_errmsg(st->db));
 			goto fail;

@@ -6,8 +6,11 @@
  *
  * An import is one transaction: the first bad row rolls everything back,
  * so a failed import leaves the store exactly as it was.  Errors name
- * file:row:column (the column is the CSV field number, or for JSON Lines
- * the byte column of the offending key).
+ * file:row:column as the file shows them: the row is the line in the file
+ * (blank lines counted), the column the CSV field number, or for JSON
+ * Lines the byte column of the offending key (of the object's '{' when
+ * the key is missing).  A leading UTF-8 byte order mark is dropped in
+ * either format and takes no column.
  *
  * Rows with the same host, run and workload/metric are that metric's
  * iterations, numbered in the order they appear unless an iteration
@@ -29,8 +32,10 @@
 
 #include "csv.h"
 #include "hmap.h"
+#include "lines.h"
 #include "log.h"
 #include "timefmt.h"
+#include "utf8.h"
 #include "xmalloc.h"
 #include "store.h"
 #include "store_int.h"
@@ -149,7 +154,9 @@ parse_number(const char *s, double *out)
 	*out = strtod(s, &end);
 	while (isspace((unsigned char)*end))
 		end++;
-	if (*end != '\0' || errno == ERANGE || !isfinite(*out))
+	/* ERANGE on underflow still gives a usable (denormal or 0) value. */
+	if (*end != '\0' || (errno == ERANGE && fabs(*out) == HUGE_VAL) ||
+	    !isfinite(*out))
 		return -1;
 	return 0;
 }
@@ -163,7 +170,15 @@ import_check_row(struct import_state *is, size_t row, struct import_row *r,
 	char		*end;
 	enum col	 c;
 	double		 it;
+	size_t		 bad;
 
+	/* JSON output and JSON Lines exports can carry nothing else. */
+	for (c = COL_RUN; c < COL_MAX; c++)
+		if (r->field[c] != NULL && utf8_check(r->field[c], &bad) == -1)
+			return import_error(is, row, r, c, cause,
+			    "%s: not valid UTF-8 (byte 0x%02x at offset %zu)",
+			    col_names[c],
+			    (unsigned char)r->field[c][bad], bad);
 	for (c = COL_RUN; c <= COL_BETTER; c++) {
 		if (r->field[c] == NULL)
 			return import_error(is, row, r, c, cause,
@@ -346,7 +361,8 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 
 /* Import CSV: the header names the columns. */
 static int
-import_csv(struct import_state *is, FILE *f, char **cause)
+import_csv(struct import_state *is, FILE *f, const char *held, size_t heldlen,
+    char **cause)
 {
 	struct csv_reader	 rd;
 	struct import_row	 r;
@@ -354,7 +370,7 @@ import_csv(struct import_state *is, FILE *f, char **cause)
 	size_t			 i, need;
 	char			*err = NULL;
 
-	csv_reader_init(&rd, f);
+	csv_reader_init(&rd, f, held, heldlen);
 	if ((rc = csv_read(&rd, &err)) != 1) {
 		if (rc == 0)
 			xasprintf(cause, "%s: empty file", is->name);
@@ -370,26 +386,23 @@ import_csv(struct import_state *is, FILE *f, char **cause)
 	for (i = 0; i < rd.nfields; i++) {
 		const char *h = rd.fields[i];
 
-		/* Tolerate a UTF-8 byte order mark on the first name. */
-		if (i == 0 && strncmp(h, "\xef\xbb\xbf", 3) == 0)
-			h += 3;
 		for (c = 0; c < COL_MAX; c++)
 			if (strcmp(h, col_names[c]) == 0)
 				break;
 		if (c == COL_MAX || map[c] != -1 ||
 		    (c <= COL_BETTER && (size_t)c != i)) {
-			xasprintf(cause, "%s:1:%zu: header: expected \"run,"
+			xasprintf(cause, "%s:%zu:%zu: header: expected \"run,"
 			    "time,workload,metric,value,unit,better\" then "
 			    "optionally host and iteration; found \"%s\"",
-			    is->name, i + 1, h);
+			    is->name, rd.row, i + 1, h);
 			csv_reader_free(&rd);
 			return -1;
 		}
 		map[c] = (int)i;
 	}
 	if (rd.nfields < COL_BETTER + 1) {
-		xasprintf(cause, "%s:1:%zu: header: expected \"run,time,"
-		    "workload,metric,value,unit,better\"", is->name,
+		xasprintf(cause, "%s:%zu:%zu: header: expected \"run,time,"
+		    "workload,metric,value,unit,better\"", is->name, rd.row,
 		    rd.nfields + 1);
 		csv_reader_free(&rd);
 		return -1;
@@ -426,33 +439,85 @@ import_csv(struct import_state *is, FILE *f, char **cause)
 	return 0;
 }
 
-/* Byte column (1-based) of "key" in line, for error messages. */
-static size_t
-jsonl_key_column(const char *line, const char *key)
+/* Is the JSON string literal at s (n bytes, quotes included) key? */
+static int
+jsonl_string_is(const char *s, size_t n, const char *key)
 {
-	char		 pat[32];
-	const char	*p;
+	json_error_t	 jerr;
+	json_t		*v;
+	int		 same;
 
-	snprintf(pat, sizeof(pat), "\"%s\"", key);
-	p = strstr(line, pat);
-	return p != NULL ? (size_t)(p - line) + 1 : 1;
+	if (memchr(s, '\\', n) == NULL)
+		return n - 2 == strlen(key) && memcmp(s + 1, key, n - 2) == 0;
+	/* Escapes: let Jansson decode it. */
+	if ((v = json_loadb(s, n, JSON_DECODE_ANY, &jerr)) == NULL)
+		return 0;
+	same = json_is_string(v) && strcmp(json_string_value(v), key) == 0;
+	json_decref(v);
+	return same;
+}
+
+/*
+ * Byte column (1-based) of the member key in the object on line (len
+ * bytes), for error messages: the key itself, never the same text inside
+ * a value or a nested object.  A key that is not there gives the column
+ * of the object's '{'.
+ */
+static size_t
+jsonl_key_column(const char *line, size_t len, const char *key)
+{
+	size_t	 i, j, start, open = 0;
+	int	 depth = 0;
+
+	for (i = 0; i < len; i++) {
+		switch (line[i]) {
+		case '"':
+			start = i;
+			for (i++; i < len && line[i] != '"'; i++)
+				if (line[i] == '\\')
+					i++;
+			if (depth != 1 || i >= len)
+				break;
+			for (j = i + 1; j < len && strchr(" \t\r", line[j]) != NULL;
+			    j++)
+				;
+			if (j < len && line[j] == ':' &&
+			    jsonl_string_is(line + start, i + 1 - start, key))
+				return start + 1;
+			break;
+		case '{':
+		case '[':
+			if (depth++ == 0)
+				open = i;
+			break;
+		case '}':
+		case ']':
+			depth--;
+			break;
+		}
+	}
+	return open + 1;
 }
 
 /* Import JSON Lines: one object a line with the CSV's keys. */
 static int
-import_jsonl(struct import_state *is, FILE *f, char **cause)
+import_jsonl(struct import_state *is, FILE *f, const char *held,
+    size_t heldlen, char **cause)
 {
+	struct lines		 in;
 	struct import_row	 r;
 	json_error_t		 jerr;
 	json_t			*obj, *v;
-	char			*line = NULL, numbuf[COL_MAX][64];
+	char			*line, numbuf[COL_MAX][64];
 	const char		*key;
-	size_t			 cap = 0, row = 0;
+	size_t			 row = 0;
 	ssize_t			 len;
 	enum col		 c;
 	int			 rc = 0;
 
-	while ((len = getline(&line, &cap, f)) != -1) {
+	lines_init(&in, f, held, heldlen);
+	while ((len = lines_next(&in)) != -1) {
+		line = in.line;
 		row++;
 		while (len > 0 && (line[len - 1] == '\n' ||
 		    line[len - 1] == '\r'))
@@ -475,6 +540,9 @@ import_jsonl(struct import_state *is, FILE *f, char **cause)
 			break;
 		}
 		memset(&r, 0, sizeof(r));
+		/* A key that is missing is reported at the object's '{'. */
+		for (c = 0; c < COL_MAX; c++)
+			r.colpos[c] = strspn(line, " \t\r") + 1;
 		json_object_foreach(obj, key, v) {
 			for (c = 0; c < COL_MAX; c++)
 				if (strcmp(key, col_names[c]) == 0)
@@ -482,11 +550,11 @@ import_jsonl(struct import_state *is, FILE *f, char **cause)
 			if (c == COL_MAX) {
 				xasprintf(cause, "%s:%zu:%zu: unknown key "
 				    "\"%s\"", is->name, row,
-				    jsonl_key_column(line, key), key);
+				    jsonl_key_column(line, (size_t)len, key), key);
 				rc = -1;
 				break;
 			}
-			r.colpos[c] = jsonl_key_column(line, key);
+			r.colpos[c] = jsonl_key_column(line, (size_t)len, key);
 			if (json_is_string(v))
 				r.field[c] = json_string_value(v);
 			else if (json_is_integer(v) && c != COL_VALUE) {
@@ -513,16 +581,15 @@ import_jsonl(struct import_state *is, FILE *f, char **cause)
 		if (rc == -1)
 			break;
 	}
-	free(line);
+	lines_free(&in);
 	return rc;
 }
 
-/* Guess the format from the name, else from the first character. */
+/* The format a file name says, or STORE_FORMAT_AUTO. */
 static enum store_format
-import_sniff(FILE *f, const char *name)
+import_format_of(const char *name)
 {
 	const char	*dot = strrchr(name, '.');
-	int		 ch;
 
 	if (dot != NULL) {
 		if (strcmp(dot, ".csv") == 0)
@@ -531,11 +598,50 @@ import_sniff(FILE *f, const char *name)
 		    strcmp(dot, ".json") == 0)
 			return STORE_FORMAT_JSONL;
 	}
-	while ((ch = getc(f)) != EOF && isspace(ch))
-		;
-	if (ch != EOF)
-		ungetc(ch, f);
-	return ch == '{' ? STORE_FORMAT_JSONL : STORE_FORMAT_CSV;
+	return STORE_FORMAT_AUTO;
+}
+
+/*
+ * Start reading f: drop a UTF-8 byte order mark, and when the format is
+ * to be guessed (from the name, else from the first character that is not
+ * white space), read up to that character.  The bytes read, but for the
+ * mark, go to *held for the reader to read again, so that rows and
+ * columns count as in the file (the mark, invisible in an editor, takes
+ * no column).
+ */
+static enum store_format
+import_start(FILE *f, const char *name, enum store_format format,
+    char **held, size_t *len)
+{
+	static const unsigned char bom[3] = { 0xef, 0xbb, 0xbf };
+	size_t	 n = 0, cap = 64;
+	char	*buf = xmalloc(cap);
+	int	 ch = EOF;
+
+	while (n < sizeof(bom) && (ch = getc(f)) != EOF) {
+		buf[n++] = (char)ch;
+		if ((unsigned char)ch != bom[n - 1])
+			break;
+	}
+	if (n == sizeof(bom) && memcmp(buf, bom, n) == 0)
+		n = 0;
+	if (format == STORE_FORMAT_AUTO)
+		format = import_format_of(name);
+	if (format == STORE_FORMAT_AUTO) {
+		if (n > 0)
+			ch = (unsigned char)buf[n - 1];
+		while (ch != EOF && (n == 0 || isspace(ch))) {
+			if ((ch = getc(f)) == EOF)
+				break;
+			if (n == cap)
+				buf = xreallocarray(buf, cap *= 2, 1);
+			buf[n++] = (char)ch;
+		}
+		format = ch == '{' ? STORE_FORMAT_JSONL : STORE_FORMAT_CSV;
+	}
+	*held = buf;
+	*len = n;
+	return format;
 }
 
 /*
@@ -548,6 +654,8 @@ store_import(struct store *st, FILE *f, const char *name,
     char **cause)
 {
 	struct import_state	 is;
+	char			*held;
+	size_t			 heldlen;
 	int			 rc;
 
 	memset(&is, 0, sizeof(is));
@@ -567,12 +675,12 @@ store_import(struct store *st, FILE *f, const char *name,
 	is.runs = hmap_new();
 	is.metrics = hmap_new();
 	is.iters = hmap_new();
-	if (format == STORE_FORMAT_AUTO)
-		format = import_sniff(f, name);
+	format = import_start(f, name, format, &held, &heldlen);
 	if (format == STORE_FORMAT_CSV)
-		rc = import_csv(&is, f, cause);
+		rc = import_csv(&is, f, held, heldlen, cause);
 	else
-		rc = import_jsonl(&is, f, cause);
+		rc = import_jsonl(&is, f, held, heldlen, cause);
+	free(held);
 	if (rc == 0 && ferror(f)) {
 		xasprintf(cause, "%s: read error", name);
 		rc = -1;
@@ -611,15 +719,28 @@ store_format_double(char *buf, size_t len, double v)
 	}
 }
 
-/* Write a JSON string with the escapes JSON needs. */
+/*
+ * Write a JSON string with the escapes JSON needs.  A byte that is not
+ * UTF-8 (only in a store written before imports checked) becomes U+FFFD,
+ * as in pwjson_str(), so that the export can be imported again.
+ */
 static void
 jsonl_write_string(FILE *f, const char *s)
 {
 	const unsigned char	*p;
+	size_t			 n = strlen(s), k;
 
 	fputc('"', f);
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
-		if (*p == '"' || *p == '\\')
+	for (p = (const unsigned char *)s; *p != '\0'; p++, n--) {
+		if (*p >= 0x80) {
+			if ((k = utf8_seq_len(p, n)) == 0)
+				fputs("\xef\xbf\xbd", f);
+			else {
+				fwrite(p, 1, k, f);
+				p += k - 1;
+				n -= k - 1;
+			}
+		} else if (*p == '"' || *p == '\\')
 			fprintf(f, "\\%c", *p);
 		else if (*p == '\n')
 			fputs("\\n", f);
@@ -688,38 +809,41 @@ export_run(struct store *st, FILE *f, enum store_format format,
 }
 
 /*
- * Export the runs named in labels (all runs when nlabels is 0) to f.
+ * Export the runs named in labels (all runs when nlabels is 0) to f.  The
+ * runs are looked up first: a name that is not a run writes nothing.
  */
 int
 store_export(struct store *st, FILE *f, enum store_format format,
     const char *const *labels, size_t nlabels, char **cause)
 {
-	struct store_run	*runs = NULL, one;
+	struct store_run	*runs = NULL;
 	size_t			 n = 0, i;
 	int			 rc = 0;
 
 	if (format == STORE_FORMAT_AUTO)
 		format = STORE_FORMAT_CSV;
-	if (format == STORE_FORMAT_CSV)
-		fputs("run,time,workload,metric,value,unit,better,host,"
-		    "iteration\n", f);
 	if (nlabels == 0) {
 		if (store_runs_list(st, NULL, &runs, &n) == -1) {
 			xasprintf(cause, "%s: %s", st->path,
 			    sqlite3_errmsg(st->db));
 			return -1;
 		}
-		for (i = 0; i < n && rc == 0; i++)
-			rc = export_run(st, f, format, &runs[i]);
-		store_runs_free(runs, n);
 	} else {
-		for (i = 0; i < nlabels && rc == 0; i++) {
-			if (store_run_resolve(st, labels[i], &one, cause) == -1)
+		runs = xcalloc(nlabels, sizeof(*runs));
+		for (n = 0; n < nlabels; n++) {
+			if (store_run_resolve(st, labels[n], &runs[n],
+			    cause) == -1) {
+				store_runs_free(runs, n);
 				return -1;
-			rc = export_run(st, f, format, &one);
-			store_run_clear(&one);
+			}
 		}
 	}
+	if (format == STORE_FORMAT_CSV)
+		fputs("run,time,workload,metric,value,unit,better,host,"
+		    "iteration\n", f);
+	for (i = 0; i < n && rc == 0; i++)
+		rc = export_run(st, f, format, &runs[i]);
+	store_runs_free(runs, n);
 	if (rc == -1)
 		xasprintf(cause, "%s: %s", st->path, sqlite3_errmsg(st->db));
 	else if (fflush(f) == EOF || ferror(f)) {

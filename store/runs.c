@@ -422,19 +422,51 @@ store_run_get(struct store *st, int64_t id, struct store_run *r)
 }
 
 /*
- * Resolve what a person typed to name a run: a label (unique on one host,
- * or qualified as host:label), or #id.  0 and r filled, or -1 with *cause.
+ * The run labelled label (on host, when not NULL) into r: the number of
+ * runs found (r is filled when it is 1), or -1 with *cause.
+ */
+static int
+store_run_by_label(struct store *st, const char *host, const char *label,
+    struct store_run *r, char **cause)
+{
+	sqlite3_stmt	*stmt;
+	int		 found = 0;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT " RUN_COLUMNS
+	    " FROM runs r JOIN hosts h ON h.id = r.host WHERE r.label = ?1"
+	    " AND (?2 IS NULL OR h.name = ?2) ORDER BY r.id LIMIT 2", -1,
+	    &stmt, NULL) != SQLITE_OK) {
+		xasprintf(cause, "%s", sqlite3_errmsg(st->db));
+		return -1;
+	}
+	sqlite3_bind_text(stmt, 1, label, -1, SQLITE_STATIC);
+	bind_text_or_null(stmt, 2, host);
+	while (sqlite3_step(stmt) == SQLITE_ROW) {
+		if (found++ == 0)
+			store_run_from_row(stmt, r);
+	}
+	sqlite3_finalize(stmt);
+	if (found > 1)
+		store_run_clear(r);
+	return found;
+}
+
+/*
+ * Resolve what a person typed to name a run, trying in turn:
+ * - #id, when a run has that id;
+ * - the whole text as a label (unique on one host), so that a label may
+ *   hold ':' or start with '#';
+ * - host:label, split at the first ':' (a host name has none).
+ * 0 and r filled, or -1 with *cause.
  */
 int
 store_run_resolve(struct store *st, const char *what, struct store_run *r,
     char **cause)
 {
-	sqlite3_stmt	*stmt;
 	const char	*colon;
-	char		*host = NULL, *end;
-	const char	*label = what;
+	char		*host, *end;
 	long long	 id;
-	int		 rc, found = 0;
+	int		 found;
 
 	memset(r, 0, sizeof(*r));
 	if (what[0] == '#') {
@@ -443,36 +475,21 @@ store_run_resolve(struct store *st, const char *what, struct store_run *r,
 		if (errno == 0 && *end == '\0' && end != what + 1 &&
 		    store_run_get(st, id, r) == 0)
 			return 0;
-		xasprintf(cause, "no run %s", what);
-		return -1;
 	}
-	if ((colon = strchr(what, ':')) != NULL) {
+	if ((found = store_run_by_label(st, NULL, what, r, cause)) == -1)
+		return -1;
+	if (found == 0 && (colon = strchr(what, ':')) != NULL) {
 		host = xstrndup(what, colon - what);
-		label = colon + 1;
-	}
-	if (sqlite3_prepare_v2(st->db, "SELECT " RUN_COLUMNS
-	    " FROM runs r JOIN hosts h ON h.id = r.host WHERE r.label = ?1"
-	    " AND (?2 IS NULL OR h.name = ?2) ORDER BY r.id LIMIT 2", -1,
-	    &stmt, NULL) != SQLITE_OK) {
-		xasprintf(cause, "%s", sqlite3_errmsg(st->db));
+		found = store_run_by_label(st, host, colon + 1, r, cause);
 		free(host);
-		return -1;
+		if (found == -1)
+			return -1;
 	}
-	sqlite3_bind_text(stmt, 1, label, -1, SQLITE_STATIC);
-	bind_text_or_null(stmt, 2, host);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		if (found++ == 0)
-			store_run_from_row(stmt, r);
-	}
-	sqlite3_finalize(stmt);
 	if (found == 0)
 		xasprintf(cause, "no run \"%s\"", what);
-	else if (found > 1) {
+	else if (found > 1)
 		xasprintf(cause, "run \"%s\" exists on several hosts; say "
-		    "HOST:%s", what, label);
-		store_run_clear(r);
-	}
-	free(host);
+		    "HOST:%s", what, what);
 	return found == 1 ? 0 : -1;
 }
 
@@ -860,7 +877,10 @@ store_run_first_with(struct store *st, int64_t host, const char *prefix,
 	return rc == SQLITE_ROW ? 0 : -1;
 }
 
-/* How each workload of a run ended, in name order. */
+/*
+ * How each workload of a run ended, in name order: 0 and *out, or -1 with
+ * *out NULL and *nout 0.
+ */
 int
 store_run_workloads(struct store *st, int64_t run,
     struct store_run_workload **out, size_t *nout)
@@ -870,6 +890,8 @@ store_run_workloads(struct store *st, int64_t run,
 	size_t				 n = 0;
 	int				 rc;
 
+	*out = NULL;
+	*nout = 0;
 	if (sqlite3_prepare_v2(st->db, "SELECT workload, status, wall, cpu,"
 	    " error FROM run_workloads WHERE run = ? ORDER BY workload", -1,
 	    &stmt, NULL) != SQLITE_OK)
@@ -885,6 +907,12 @@ store_run_workloads(struct store *st, int64_t run,
 		n++;
 	}
 	sqlite3_finalize(stmt);
+	/* On error, nothing for the caller to free. */
+	if (rc != SQLITE_DONE) {
+		store_run_workloads_free(w, n);
+		w = NULL;
+		n = 0;
+	}
 	*out = w;
 	*nout = n;
 	return rc == SQLITE_DONE ? 0 : -1;

@@ -17,8 +17,10 @@
 #include <time.h>
 
 #include "json.h"
+#include "lines.h"
 #include "perfwatch.h"
 #include "timefmt.h"
+#include "utf8.h"
 #include "xmalloc.h"
 
 static const struct {
@@ -484,6 +486,73 @@ test_json_strings(void **state)
 	json_decref(v);
 }
 
+/* Held bytes come first, and a held line cut short goes on in the file. */
+static void
+test_lines_held(void **state)
+{
+	static const char	 rest[] = "ef\ngh";
+	struct lines		 l;
+	FILE			*f = fmemopen((void *)rest, strlen(rest), "r");
+
+	(void)state;
+	assert_non_null(f);
+	lines_init(&l, f, "\nab\ncd", 6);
+	assert_int_equal(lines_next(&l), 1);
+	assert_string_equal(l.line, "\n");
+	assert_int_equal(lines_next(&l), 3);
+	assert_string_equal(l.line, "ab\n");
+	assert_int_equal(lines_next(&l), 5);
+	assert_string_equal(l.line, "cdef\n");
+	assert_int_equal(lines_next(&l), 2);
+	assert_string_equal(l.line, "gh");
+	assert_int_equal(lines_next(&l), -1);
+	lines_free(&l);
+	fclose(f);
+	/* Nothing held: the file alone; a cut line at EOF stays cut. */
+	f = fmemopen((void *)rest, strlen(rest), "r");
+	assert_non_null(f);
+	lines_init(&l, f, NULL, 0);
+	assert_int_equal(lines_next(&l), 3);
+	assert_string_equal(l.line, "ef\n");
+	lines_free(&l);
+	fclose(f);
+	f = fmemopen((void *)rest, 0, "r");
+	assert_non_null(f);
+	lines_init(&l, f, "x", 1);
+	assert_int_equal(lines_next(&l), 1);
+	assert_string_equal(l.line, "x");
+	assert_int_equal(lines_next(&l), -1);
+	lines_free(&l);
+	fclose(f);
+}
+
+/* utf8_check finds the first byte that does not start a valid sequence. */
+static void
+test_utf8_check(void **state)
+{
+	static const struct {
+		const char	*in;
+		int		 rc;
+		size_t		 bad;
+	} cases[] = {
+		{ "", 0, 0 },
+		{ "caf\xc3\xa9 \xf0\x9f\x98\x80", 0, 0 },
+		{ "r\xff" "1", -1, 1 },
+		{ "ab\xc0\xaf", -1, 2 },		/* overlong '/' */
+		{ "\xed\xa0\x80", -1, 0 },		/* a surrogate */
+		{ "xy\xe2\x82", -1, 2 },		/* cut short */
+		{ "\xf4\x90\x80\x80", -1, 0 },	/* past U+10FFFF */
+	};
+	size_t	i, bad;
+
+	(void)state;
+	for (i = 0; i < nitems(cases); i++) {
+		bad = 99;
+		assert_int_equal(utf8_check(cases[i].in, &bad), cases[i].rc);
+		assert_int_equal(bad, cases[i].rc == 0 ? 99 : cases[i].bad);
+	}
+}
+
 static void
 test_json_getters(void **state)
 {
@@ -573,6 +642,8 @@ main(void)
 		cmocka_unit_test(test_json_reals),
 		cmocka_unit_test(test_json_print),
 		cmocka_unit_test(test_json_strings),
+		cmocka_unit_test(test_utf8_check),
+		cmocka_unit_test(test_lines_held),
 		cmocka_unit_test(test_json_getters),
 		cmocka_unit_test(test_json_parse_errors),
 	};

@@ -280,7 +280,10 @@ test_bad_values(void **state)
 	    "multiple of RAM such as 2x, got \"12Q\"");
 	expect_errors("[workload \"x\"]\nsize = 100x\n",
 	    "{P}:2: size: expected a size such as 512M or a multiple of RAM "
-	    "from 0 to 64 such as 2x, got \"100x\"");
+	    "above 0 and up to 64 such as 2x, got \"100x\"");
+	expect_errors("[workload \"x\"]\nsize = 0x\n",
+	    "{P}:2: size: expected a size such as 512M or a multiple of RAM "
+	    "above 0 and up to 64 such as 2x, got \"0x\"");
 	expect_errors("[workload \"x\"]\nfsync_every = 1.5G\n",
 	    "{P}:2: fsync_every: expected a size such as 4096, 512M or 2G, "
 	    "got \"1.5G\"");

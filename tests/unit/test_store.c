@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 #include <sqlite3.h>
@@ -79,6 +80,20 @@ export_str(struct store *st, enum store_format fmt)
 	assert_int_equal(store_export(st, f, fmt, NULL, 0, &cause), 0);
 	fclose(f);
 	return buf;
+}
+
+static int
+import_mem(struct store *st, const char *name, const char *text, size_t len,
+    int replace, char **cause)
+{
+	FILE	*f = fmemopen((void *)text, len, "r");
+	int	 rc;
+
+	assert_non_null(f);
+	rc = store_import(st, f, name, STORE_FORMAT_AUTO, replace, NULL,
+	    cause);
+	fclose(f);
+	return rc;
 }
 
 static int
@@ -190,6 +205,90 @@ test_migrate_each_version(void **state)
 		store_close(st);
 		free(p);
 	}
+}
+
+/*
+ * Several processes opening one new (or older) file at once: each must
+ * find the schema current, none may fail re-running a migration that
+ * another one applied meanwhile.
+ */
+static void
+test_concurrent_open(void **state)
+{
+	enum { ROUNDS = 30, PROCS = 4 };
+	struct store	*st;
+	pid_t		 pid[PROCS];
+	char		*p, *cause = NULL, c;
+	int		 round, k, go[2], status, failed = 0;
+
+	(void)state;
+	for (round = 0; round < ROUNDS; round++) {
+		p = db_path();
+		if (round % 2 == 1)
+			make_old_version(p, 1 + round / 2 % 2);
+		assert_int_equal(pipe(go), 0);
+		for (k = 0; k < PROCS; k++) {
+			assert_true((pid[k] = fork()) != -1);
+			if (pid[k] == 0) {
+				/* Start together: when the parent closes go. */
+				close(go[1]);
+				(void)read(go[0], &c, 1);
+				if ((st = store_open(p, &cause)) == NULL) {
+					fprintf(stderr, "round %d: %s\n", round,
+					    cause);
+					_exit(1);
+				}
+				if (store_user_version(st) !=
+				    STORE_SCHEMA_VERSION)
+					_exit(2);
+				store_close(st);
+				_exit(0);
+			}
+		}
+		close(go[0]);
+		close(go[1]);
+		for (k = 0; k < PROCS; k++) {
+			assert_int_equal(waitpid(pid[k], &status, 0), pid[k]);
+			if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+				failed++;
+		}
+		st = store_open(p, &cause);
+		assert_non_null(st);
+		assert_int_equal(store_user_version(st), STORE_SCHEMA_VERSION);
+		assert_int_equal(store_integrity_check(st, &cause), 0);
+		if (round % 2 == 1)
+			assert_int_equal(count(st, "samples"), 1);
+		store_close(st);
+		free(p);
+	}
+	assert_int_equal(failed, 0);
+}
+
+/* A migration that fails says why, and leaves the file at its version. */
+static void
+test_migration_error(void **state)
+{
+	struct store	*st;
+	sqlite3		*db;
+	char		*p = db_path(), *cause = NULL;
+
+	(void)state;
+	make_old_version(p, 1);
+	/* Migration 2 creates this table: make it fail there. */
+	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "CREATE TABLE settings (x)", NULL,
+	    NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	assert_null(store_open(p, &cause));
+	assert_non_null(strstr(cause, "migration to schema version 2 failed: "
+	    "table settings already exists"));
+	free(cause);
+	cause = NULL;
+	st = store_open_readonly(p, &cause);
+	assert_null(st);
+	assert_non_null(strstr(cause, "schema version 1 is older"));
+	free(cause);
+	free(p);
 }
 
 static void
@@ -325,6 +424,10 @@ test_bad_rows_leave_store(void **state)
 		{ "run,time,workload,metric,value,unit,better\n"
 		  "r1,1,w,m,1,u,higher\n",
 		  "bad.csv:2:1: run \"r1\" is in the store already" },
+		{ "run,time,workload,metric,value,unit,better\n"
+		  "r9,1,w,m,1,u,higher\nr9,1,w\xfe,m,1,u,higher\n",
+		  "bad.csv:3:3: workload: not valid UTF-8 (byte 0xfe at "
+		  "offset 1)" },
 		{ "run,time,workload,metric,value,unit,better,iteration\n"
 		  "r9,1,w,m,1,u,higher,1\nr9,1,w,m,1,u,higher,1\n",
 		  "bad.csv:3:8: iteration 1 of w m in run \"r9\" appears twice" },
@@ -366,6 +469,298 @@ test_bad_rows_leave_store(void **state)
 		assert_int_equal(count(st, "samples"), 6);
 	}
 	free(before);
+	store_close(st);
+	free(p);
+}
+
+#define JL_ROW(value) \
+	"{\"run\":\"a\",\"time\":1700000000,\"workload\":\"w\"," \
+	"\"metric\":\"m\",\"value\":" value ",\"unit\":\"s\"," \
+	"\"better\":\"lower\"}\n"
+#define CSV_HDR	"run,time,workload,metric,value,unit,better\n"
+
+/*
+ * Rows and columns name the place in the file as an editor shows it:
+ * after blank lines read while guessing the format, for a header that is
+ * not on row 1, for a JSON Lines key (not the same text in a value), and
+ * after a byte order mark, which is dropped in every format.
+ */
+static void
+test_import_positions(void **state)
+{
+	static const struct {
+		const char	*name;
+		const char	*text;
+		const char	*error;	/* NULL: imports */
+	} cases[] = {
+		/* The format guessed from the first character. */
+		{ "<stdin>", "\n\n" CSV_HDR "r1,1700000000,w,m,abc,s,lower\n",
+		  "<stdin>:4:5: value: \"abc\"" },
+		{ "lead.txt", "\n\n" JL_ROW("\"x\""),
+		  "lead.txt:3:58: value: \"x\"" },
+		{ "<stdin>", " \t\n  " JL_ROW("\"x\""),
+		  "<stdin>:2:60: value: \"x\"" },
+		{ "<stdin>", "\n\n" JL_ROW("1"), NULL },
+		/* A header below blank lines. */
+		{ "hdr.csv", "\nrun,time,workload,metric,valu,unit,better\n",
+		  "hdr.csv:2:5: header: expected" },
+		{ "hdr.csv", "\n\r\n\nrun,time,workload,metric\n",
+		  "hdr.csv:4:5: header: expected" },
+		/* A JSON Lines key, not the same text in a value. */
+		{ "col.jsonl", "{\"workload\":\"run\",\"metric\":\"m\",\"run\":\"\","
+		  "\"time\":1700000000,\"value\":1,\"unit\":\"s\","
+		  "\"better\":\"lower\"}\n",
+		  "col.jsonl:1:32: run: empty" },
+		{ "col.jsonl", "{\"unit\":\"\\\"run\\\":\",\"r\\u0075n\":\"\","
+		  "\"time\":1,\"workload\":\"w\",\"metric\":\"m\",\"value\":1,"
+		  "\"better\":\"lower\"}\n",
+		  "col.jsonl:1:20: run: empty" },
+		/* A missing key is reported at the object. */
+		{ "miss.jsonl", "{\"run\":\"a\",\"time\":1700000000,\"workload\":"
+		  "\"w\",\"metric\":\"m\",\"value\":1,\"better\":\"lower\"}\n",
+		  "miss.jsonl:1:1: unit: missing" },
+		{ "miss.jsonl", "\t {\"run\":\"a\",\"time\":1,\"workload\":\"w\","
+		  "\"metric\":\"m\",\"value\":1,\"unit\":\"s\"}\n",
+		  "miss.jsonl:1:3: better: missing" },
+		/* A byte order mark, in each format and guessed. */
+		{ "bom.csv", "\xef\xbb\xbf\"run\",time,workload,metric,value,unit,"
+		  "better\nr1,1700000000,w,m,1,s,lower\n", NULL },
+		{ "<stdin>", "\xef\xbb\xbf\"run\",time,workload,metric,value,unit,"
+		  "better\nr1,1700000000,w,m,1,s,lower\n", NULL },
+		{ "bom.jsonl", "\xef\xbb\xbf" JL_ROW("1"), NULL },
+		{ "<stdin>", "\xef\xbb\xbf" JL_ROW("1"), NULL },
+		{ "<stdin>", "\xef\xbb\xbf" JL_ROW("\"x\""),
+		  "<stdin>:1:58: value: \"x\"" },
+		{ "<stdin>", "\xef\xbb\xbf\n" CSV_HDR
+		  "r1,1700000000,w,m,abc,s,lower\n",
+		  "<stdin>:3:5: value: \"abc\"" },
+		/* Only a whole mark is dropped. */
+		{ "<stdin>", "\xef\xbbrun,time\n", "<stdin>:1:1: header" },
+		{ "<stdin>", "\xef\xbb\xbf", "<stdin>: empty file" },
+		/* Underflow is a value; overflow is not. */
+		{ "den.csv", CSV_HDR "r1,1700000000,w,m,1e-310,s,lower\n",
+		  NULL },
+		{ "den.csv", CSV_HDR "r1,1700000000,w,m,-4e-320,s,lower\n",
+		  NULL },
+		{ "den.csv", CSV_HDR "r1,1700000000,w,m,1e999,s,lower\n",
+		  "den.csv:2:5: value: \"1e999\" is not a finite number" },
+		{ "den.csv", CSV_HDR "r1,1700000000,w,m,-1e999,s,lower\n",
+		  "den.csv:2:5: value: \"-1e999\" is not a finite number" },
+	};
+	struct store	*st;
+	char		*p, *cause;
+	size_t		 i, bad = 0;
+
+	(void)state;
+	/* Every case is tried and every wrong one reported. */
+	for (i = 0; i < nitems(cases); i++) {
+		p = db_path();
+		st = store_open(p, &cause);
+		assert_non_null(st);
+		cause = NULL;
+		if (import_str(st, cases[i].name, cases[i].text, 0,
+		    &cause) == 0) {
+			if (cases[i].error != NULL || count(st, "samples") != 1) {
+				print_error("case %zu: imported, want \"%s\"\n",
+				    i, cases[i].error);
+				bad++;
+			}
+		} else if (cases[i].error == NULL ||
+		    strncmp(cause, cases[i].error,
+		    strlen(cases[i].error)) != 0) {
+			print_error("case %zu: got \"%s\", want \"%s\"\n", i,
+			    cause, cases[i].error != NULL ? cases[i].error :
+			    "an import");
+			bad++;
+		}
+		free(cause);
+		store_close(st);
+		free(p);
+	}
+	assert_int_equal(bad, 0);
+}
+
+/* A NUL byte in a CSV field is refused, not taken as the field's end. */
+static void
+test_csv_nul(void **state)
+{
+	static const char	 text[] = CSV_HDR
+	    "r1,1700000000,w,m,1\0000999,s,lower\n";
+	static const char	 quoted[] = CSV_HDR
+	    "r1,1700000000,\"w\nx\0\",m,1,s,lower\n";
+	struct store		*st;
+	char			*p = db_path(), *cause = NULL;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(import_mem(st, "nul.csv", text, sizeof(text) - 1, 0,
+	    &cause), -1);
+	assert_string_equal(cause, "nul.csv:2:5: a NUL byte in a field");
+	free(cause);
+	cause = NULL;
+	/* Inside quotes, on the record's second line: its first row. */
+	assert_int_equal(import_mem(st, "nul.csv", quoted, sizeof(quoted) - 1,
+	    0, &cause), -1);
+	assert_string_equal(cause, "nul.csv:2:3: a NUL byte in a field");
+	free(cause);
+	assert_int_equal(count(st, "samples"), 0);
+	store_close(st);
+	free(p);
+}
+
+/* A denormal value imports, exports and imports again unchanged. */
+static void
+test_denormal(void **state)
+{
+	struct store_series	*ser;
+	struct store_run	 r;
+	struct store		*a, *b;
+	char			*pa = db_path(), *pb = db_path(), *cause = NULL;
+	char			*e1, *e2;
+	size_t			 n;
+
+	(void)state;
+	a = store_open(pa, &cause);
+	b = store_open(pb, &cause);
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(import_str(a, "den.csv", CSV_HDR
+	    "r1,1700000000,w,m,1e-310,s,lower\n", 0, &cause), 0);
+	assert_int_equal(store_run_resolve(a, "r1", &r, &cause), 0);
+	assert_int_equal(store_run_series(a, r.id, &ser, &n), 0);
+	assert_int_equal(n, 1);
+	assert_true(ser[0].values[0] == 1e-310);
+	store_series_free(ser, n);
+	store_run_clear(&r);
+	e1 = export_str(a, STORE_FORMAT_CSV);
+	assert_int_equal(import_str(b, "e1.csv", e1, 0, &cause), 0);
+	e2 = export_str(b, STORE_FORMAT_CSV);
+	assert_string_equal(e1, e2);
+	free(e1);
+	free(e2);
+	store_close(a);
+	store_close(b);
+	free(pa);
+	free(pb);
+}
+
+/*
+ * Naming a run: #id, then the whole text as a label (so a label may hold
+ * ':' or start with '#'), then host:label split at the first ':'.
+ */
+static void
+test_resolve_labels(void **state)
+{
+	struct store		*st;
+	struct store_run	 r, plain;
+	char			*p = db_path(), *cause = NULL, *what;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(import_str(st, "l.csv",
+	    "run,time,workload,metric,value,unit,better,host\n"
+	    "plain,1700000000,w,m,1,s,lower,\n"
+	    "v1:rc,1700000001,w,m,2,s,lower,\n"
+	    "#tag,1700000002,w,m,3,s,lower,\n"
+	    "a:b,1700000003,w,m,4,s,lower,\n"
+	    "b,1700000004,w,m,5,s,lower,a\n"
+	    "x,1700000005,w,m,6,s,lower,h1\n"
+	    "x,1700000006,w,m,7,s,lower,h2\n", 0, &cause), 0);
+	assert_int_equal(store_run_resolve(st, "plain", &plain, &cause), 0);
+
+	assert_int_equal(store_run_resolve(st, "v1:rc", &r, &cause), 0);
+	assert_string_equal(r.label, "v1:rc");
+	assert_int_equal(r.started, 1700000001);
+	store_run_clear(&r);
+	assert_int_equal(store_run_resolve(st, "#tag", &r, &cause), 0);
+	assert_string_equal(r.label, "#tag");
+	store_run_clear(&r);
+	/* The host is always a way to say it. */
+	xasprintf(&what, "%s:v1:rc", plain.host_name);
+	assert_int_equal(store_run_resolve(st, what, &r, &cause), 0);
+	assert_string_equal(r.label, "v1:rc");
+	store_run_clear(&r);
+	free(what);
+	/* The whole label before a host:label reading of it. */
+	assert_int_equal(store_run_resolve(st, "a:b", &r, &cause), 0);
+	assert_int_equal(r.started, 1700000003);
+	store_run_clear(&r);
+	assert_int_equal(store_run_resolve(st, "b", &r, &cause), 0);
+	assert_string_equal(r.host_name, "a");
+	store_run_clear(&r);
+	assert_int_equal(store_run_resolve(st, "h2:x", &r, &cause), 0);
+	assert_int_equal(r.started, 1700000006);
+	store_run_clear(&r);
+	xasprintf(&what, "#%lld", (long long)plain.id);
+	assert_int_equal(store_run_resolve(st, what, &r, &cause), 0);
+	assert_string_equal(r.label, "plain");
+	store_run_clear(&r);
+	free(what);
+
+	assert_int_equal(store_run_resolve(st, "x", &r, &cause), -1);
+	assert_string_equal(cause, "run \"x\" exists on several hosts; say "
+	    "HOST:x");
+	free(cause);
+	assert_int_equal(store_run_resolve(st, "#999", &r, &cause), -1);
+	assert_string_equal(cause, "no run \"#999\"");
+	free(cause);
+	assert_int_equal(store_run_resolve(st, "h3:x", &r, &cause), -1);
+	assert_string_equal(cause, "no run \"h3:x\"");
+	free(cause);
+	store_run_clear(&plain);
+	store_close(st);
+	free(p);
+}
+
+static int	progress_left;
+
+/* A progress handler that interrupts the statement after a while. */
+static int
+interrupt_later(void *arg)
+{
+	(void)arg;
+	return --progress_left < 0;
+}
+
+/* A read that fails part way gives back nothing, not a partial array. */
+static void
+test_run_workloads_error(void **state)
+{
+	struct store_run_workload	*w;
+	struct store_run		 r;
+	struct store			*st;
+	char				*p = db_path(), *cause = NULL;
+	char				 name[16];
+	size_t				 n;
+	int				 i;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(import_str(st, "a.csv", sample_csv, 0, &cause), 0);
+	assert_int_equal(store_run_resolve(st, "r1", &r, &cause), 0);
+	for (i = 0; i < 50; i++) {
+		snprintf(name, sizeof(name), "w%02d", i);
+		assert_int_equal(store_run_workload_set(st, r.id, name,
+		    "complete", 1.0, 0.5, NULL), 0);
+	}
+	assert_int_equal(store_run_workloads(st, r.id, &w, &n), 0);
+	assert_int_equal(n, 50);
+	assert_string_equal(w[49].workload, "w49");
+	store_run_workloads_free(w, n);
+	/* Interrupted after some rows were read. */
+	progress_left = 40;
+	sqlite3_progress_handler(st->db, 10, interrupt_later, NULL);
+	w = (void *)&n;
+	n = 99;
+	assert_int_equal(store_run_workloads(st, r.id, &w, &n), -1);
+	assert_int_equal(sqlite3_errcode(st->db), SQLITE_INTERRUPT);
+	assert_null(w);
+	assert_int_equal(n, 0);
+	sqlite3_progress_handler(st->db, 0, NULL, NULL);
+	store_run_clear(&r);
 	store_close(st);
 	free(p);
 }
@@ -571,10 +966,17 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_empty),
 		cmocka_unit_test(test_migrate_each_version),
+		cmocka_unit_test(test_concurrent_open),
+		cmocka_unit_test(test_migration_error),
 		cmocka_unit_test(test_newer_refused_untouched),
 		cmocka_unit_test(test_foreign_refused),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_bad_rows_leave_store),
+		cmocka_unit_test(test_import_positions),
+		cmocka_unit_test(test_csv_nul),
+		cmocka_unit_test(test_denormal),
+		cmocka_unit_test(test_resolve_labels),
+		cmocka_unit_test(test_run_workloads_error),
 		cmocka_unit_test(test_replace),
 		cmocka_unit_test(test_runs_and_series),
 		cmocka_unit_test(test_snapshots),

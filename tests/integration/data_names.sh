@@ -1,0 +1,60 @@
+#!/bin/sh
+# Naming runs and showing them with the real binary: labels with ':' or
+# a leading '#', the system index reference after import --replace,
+# values of 1e15 and more, export -o of a run that does not exist, and
+# import --json.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+hdr='run,time,workload,metric,value,unit,better'
+
+# A label with ':' and one starting with '#' name their runs.
+printf '%s\nv1:rc,1700000000,w,m,1,s,lower\n#tag,1700000001,w,m,2,s,lower\n' \
+    "$hdr" >"$T/colon.csv"
+out=$(pw import --json "$T/colon.csv")
+[ "$out" = '{"runs": 2, "metrics": 1, "samples": 2}' ] ||
+	fail "import --json printed: $out"
+out=$(pw show --csv v1:rc) || fail "show v1:rc exited $?"
+expect_match "$out" 'w,m,1,1,1,-,1,s,lower'
+out=$(pw show --csv '#tag') || fail "show #tag exited $?"
+expect_match "$out" 'w,m,2,2,2,-,1,s,lower'
+out=$(pw export --run v1:rc) || fail "export --run v1:rc exited $?"
+[ "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1,5)" = 'v1:rc,1' ] ||
+	fail "export --run v1:rc wrote: $out"
+host=$(printf '%s\n' "$out" | tail -n 1 | cut -d, -f8)
+out=$(pw show --csv "$host:v1:rc") || fail "show HOST:v1:rc exited $?"
+expect_match "$out" 'w,m,1,1,1,-,1,s,lower'
+
+# export -o with a run that is not there writes no file, and says why.
+if pw export -o "$T/out.csv" --run v1:rc --run nosuch 2>"$T/err"; then
+	fail "export of a missing run succeeded"
+fi
+expect_match "$(cat "$T/err")" 'no run "nosuch"'
+[ ! -e "$T/out.csv" ] || fail "export of a missing run left $(cat "$T/out.csv")"
+pw export -o "$T/out.csv" --run '#tag'
+[ "$(wc -l <"$T/out.csv")" -eq 2 ] || fail "export -o wrote $(cat "$T/out.csv")"
+
+# Values of 1e15 and more keep their magnitude in tables.
+printf '%s\nbig,1700000002,w,big,1e40,B,higher\nbig,1700000002,w,big,2e40,B,higher\n' \
+    "$hdr" | pw import - >/dev/null
+line=$(pw show big | grep '^w  *big ') || fail "no row in show big"
+set -- $line
+[ "$3" = 1.5e+40 ] && [ "$4" = 1e+40 ] && [ "$5" = 2e+40 ] ||
+	fail "show big: $line"
+line=$(pw history --metric big | grep '^big ') || fail "no row in history"
+set -- $line
+[ "$5" = 1.5e+40 ] || fail "history big: $line"
+
+# The system index reference follows import --replace of that run.
+printf '%s\nA,1800000000,sys.dhrystone,lps,100,lps,higher\n' "$hdr" >"$T/A.csv"
+printf '%s\nB,1800100000,sys.dhrystone,lps,150,lps,higher\n' "$hdr" >"$T/B.csv"
+pw import "$T/A.csv" >/dev/null
+pw import "$T/B.csv" >/dev/null
+out=$(pw show B)
+expect_match "$out" 'System Benchmarks (reference run A)'
+expect_match "$out" 'System Benchmarks Index Score                         1500.0'
+pw import --replace "$T/A.csv" >/dev/null
+out=$(pw show B)
+expect_match "$out" 'System Benchmarks (reference run A)'
+expect_match "$out" 'System Benchmarks Index Score                         1500.0'
+pass

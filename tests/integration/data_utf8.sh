@@ -1,0 +1,73 @@
+#!/bin/sh
+# Text that is not UTF-8: import refuses it with file:row:column, run
+# refuses such a --label, and a store that already holds such bytes (from
+# before imports checked) still gives valid JSON from show, history and
+# export, and an export that imports again.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+hdr='run,time,workload,metric,value,unit,better'
+printf '%s\nr1,1700000000,w,m,1.5,s,lower\nr\3771,1700000000,w\376,m,1.5,s,lower\n' \
+    "$hdr" >"$T/bad8.csv"
+if pw import "$T/bad8.csv" 2>"$T/err"; then
+	fail "import of bytes that are not UTF-8 succeeded"
+fi
+expect_match "$(cat "$T/err")" \
+    'bad8.csv:3:1: run: not valid UTF-8 (byte 0xff at offset 1)'
+[ ! -f "$PERFWATCH_DB" ] || [ -z "$(pw export | tail -n +2)" ] ||
+	fail "refused import left rows"
+# The same through stdin and with the bad byte in a later column.
+printf '%s\nr1,1700000000,w,m,1.5,s\351,lower\n' "$hdr" >"$T/bad8b.csv"
+if pw import - <"$T/bad8b.csv" 2>"$T/err"; then
+	fail "import of a unit that is not UTF-8 succeeded"
+fi
+expect_match "$(cat "$T/err")" '<stdin>:2:6: unit: not valid UTF-8'
+
+# run --label refuses it before doing anything.
+set +e
+pw run --label "$(printf 'v\377')" --workload none >/dev/null 2>"$T/err"
+rc=$?
+set -e
+[ "$rc" -eq 64 ] || fail "run --label with bad UTF-8 exited $rc, not 64"
+expect_match "$(cat "$T/err")" '--label: not valid UTF-8'
+
+# A store written before the check: put the bytes in with SQLite itself.
+printf '%s\nr1,1700000000,w,m,1.5,s,lower\nr1,1700000000,w,m,2.5,s,lower\n' \
+    "$hdr" | pw import - >/dev/null
+python3 - "$PERFWATCH_DB" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("UPDATE runs SET label = CAST(X'72FF31' AS TEXT)")
+db.execute("UPDATE metrics SET workload = CAST(X'77FE' AS TEXT)")
+db.commit()
+PY
+# show --json: valid JSON, bad bytes as U+FFFD, the numbers intact.
+label=$(printf 'r\3771')
+pw show --json "$label" >"$T/show.json" || fail "show --json exited $?"
+python3 - "$T/show.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+assert d["run"] == "r\ufffd1", d["run"]
+m = d["metrics"][0]
+assert m["workload"] == "w\ufffd" and m["median"] == 2.0, m
+assert m["values"] == [1.5, 2.5], m
+PY
+# history --json: every run under its metric (this used to free the array).
+pw history --json >"$T/hist.json" || fail "history --json exited $?"
+python3 - "$T/hist.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+assert len(d) == 1 and d[0]["workload"] == "w\ufffd", d
+runs = d[0]["runs"]
+assert len(runs) == 1 and runs[0]["run"] == "r\ufffd1", runs
+assert runs[0]["n"] == 2 and runs[0]["median"] == 2.0, runs
+PY
+# The JSON Lines export is UTF-8 and imports into a new store.
+pw export --format jsonl >"$T/e.jsonl"
+python3 -c 'import sys; open(sys.argv[1], encoding="utf-8").read()' \
+    "$T/e.jsonl" || fail "export is not UTF-8"
+PERFWATCH_DB="$T/second.db" pw import "$T/e.jsonl" >/dev/null ||
+	fail "export did not import again"
+out=$(PERFWATCH_DB="$T/second.db" pw show --csv "$(printf 'r\357\277\2751')")
+expect_match "$out" "$(printf 'w\357\277\275,m,2,1.5,2.5,')"
+pass
