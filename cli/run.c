@@ -674,14 +674,11 @@ cmd_run(struct cli *c, int argc, char **argv)
 	pr = wl_progress_new(steps, nsteps, njobs);
 	for (i = 0; i < nsteps && !run_signal; i++) {
 		struct run_job	*j = &jobs[steps[i].job];
-		char		 what[128];
 
 		if (j->status != WL_OK)
 			continue;	/* failed once: not again this run */
-		snprintf(what, sizeof(what), "%s %s%d/%d", j->name,
-		    steps[i].warmup ? "warm-up " : "", steps[i].iteration,
-		    steps[i].count);
-		wl_progress_show(pr, i, what);
+		/* The progress line says which iteration: just the name. */
+		wl_progress_show(pr, i, j->name);
 		run_progress(&o, label, i + 1, nsteps, j->name, &steps[i]);
 		/* res says how it ended (timeout, aborted ...) in every case. */
 		(void)wl_run_iteration(j->wl, &j->params, &res, NULL);

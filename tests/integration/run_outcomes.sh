@@ -135,4 +135,17 @@ wait "$pid" || rc=$?
 [ "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run
     JOIN metrics m ON m.id = s.metric WHERE r.label = 'partly' AND
     m.workload = 'partly'")" = 1 ] || fail "partly: not one sample kept"
+# On a terminal the progress line names the step once:
+# "[1/3] fast warm-up 1/1, elapsed ...", not "fast warm-up 1/1 warm-up 1/1".
+if script -qec true /dev/null >/dev/null 2>&1; then	# util-linux script
+	printf '[workload "fast"]\ncommand = echo a 1 s\nwarmup = 1\niterations = 2\n' \
+	    >"$T/tty.profile"
+	script -qec "'$PERFWATCH' -c '$T/pw.conf' run --no-check --profile \
+	    '$T/tty.profile' --label tty" /dev/null >"$T/tty.out" 2>&1 ||
+		fail "tty: $(cat "$T/tty.out")"
+	grep -q '^\[1/3\] fast warm-up 1/1, elapsed ' "$T/tty.out" ||
+		fail "tty: $(cat "$T/tty.out")"
+	grep -q '^\[3/3\] fast iteration 2/2, elapsed ' "$T/tty.out" ||
+		fail "tty: $(cat "$T/tty.out")"
+fi
 pass
