@@ -656,11 +656,18 @@ judge(const struct wl_workload *wl, const struct wl_params *p,
 	case WL_ABORTED:
 		return finish(res, WL_ABORTED, xstrdup("aborted"), cause);
 	case WL_FAILED:
+	case WL_OK:
+		break;
+	}
+	/*
+	 * Too much output fails the iteration whether or not the watcher saw
+	 * it in time to stop the child: the child may have exited first, or
+	 * the last drain found it.  What was cut off must not be parsed.
+	 */
+	if (w->out_over) {
 		xasprintf(&error, "printed more than %d bytes of results",
 		    WL_OUTPUT_MAX);
 		return finish(res, WL_FAILED, error, cause);
-	case WL_OK:
-		break;
 	}
 
 	tail = tail_text(w);
