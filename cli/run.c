@@ -333,6 +333,25 @@ job_outcome(const struct run_job *j, int aborted)
 	return "failed";
 }
 
+/*
+ * Remove what a killed run left in job i's work directory (the runner's
+ * unlocked iteration directories), once per directory.
+ */
+static void
+run_sweep(const struct run_job *jobs, size_t i)
+{
+	const char	*dir = jobs[i].params.work_dir;
+	size_t		 k;
+	int		 n;
+
+	for (k = 0; k < i; k++)
+		if (strcmp(jobs[k].params.work_dir, dir) == 0)
+			return;
+	if ((n = wl_sweep_work_dir(dir)) > 0)
+		log_warnx("%s: removed %d iteration director%s left by a "
+		    "killed run", dir, n, n == 1 ? "y" : "ies");
+}
+
 /* A label from the start time, unique on this host. */
 static char *
 run_label(struct store *st, int64_t host, time_t t)
@@ -594,6 +613,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	for (i = 0; i < njobs; i++) {
 		if (jobs[i].params.work_dir == NULL)
 			jobs[i].params.work_dir = xstrdup(work);
+		run_sweep(jobs, i);
 		if (o.iterations > 0)
 			jobs[i].params.iterations = o.iterations;
 		if (wl_params_check(&jobs[i].params, jobs[i].wl,

@@ -135,6 +135,48 @@ wait "$pid" || rc=$?
 [ "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run
     JOIN metrics m ON m.id = s.metric WHERE r.label = 'partly' AND
     m.workload = 'partly'")" = 1 ] || fail "partly: not one sample kept"
+# `perfwatch run` killed with its whole process group by SIGKILL, as
+# perfwatchd's last resort does: its workload, the workload's children
+# included, dies with it; the iteration directory it leaves is removed by
+# the next run.  (The run itself stays `running` until perfwatchd marks
+# it, at its start or when its own child was the one killed.)
+cat >"$T/killed.profile" <<EOF
+[workload "killme"]
+command = sleep 43 & echo \$! >$T/sleep.pid; wait
+timeout = 60
+iterations = 1
+EOF
+setsid "$PERFWATCH" -c "$T/pw.conf" run --no-check --profile \
+    "$T/killed.profile" --label killed >"$T/killed.out" 2>&1 &
+pid=$!
+i=0
+while [ ! -s "$T/sleep.pid" ]; do
+	i=$((i + 1))
+	[ "$i" -lt 300 ] || { kill "$pid"; fail "killed: never started"; }
+	sleep 0.1
+done
+[ "$(ps -o pgid= -p "$pid" | tr -d ' ')" = "$pid" ] ||
+	fail "killed: perfwatch run does not lead its group"
+kill -s KILL -- -"$pid"
+wait "$pid" || :
+spid=$(cat "$T/sleep.pid")
+i=0
+while [ -n "$(ps -o stat= -p "$spid" | grep -v Z)" ]; do
+	i=$((i + 1))
+	[ "$i" -lt 50 ] || { kill "$spid"; fail "killed: sleep 43 outlived it"; }
+	sleep 0.1
+done
+ls -d "$T"/work/perfwatch-command.* >/dev/null 2>&1 ||
+	fail "killed: no iteration directory left to sweep"
+run after '[workload "fast"]
+command = echo a 1 s
+iterations = 1'
+[ "$rc" -eq 0 ] || fail "after: exit $rc: $(cat "$T/after.out")"
+expect_match "$(cat "$T/after.out")" "removed 1 iteration directory"
+if ls -d "$T"/work/perfwatch-* >/dev/null 2>&1; then
+	fail "after: left $(ls "$T/work")"
+fi
+
 # On a terminal the progress line names the step once:
 # "[1/3] fast warm-up 1/1, elapsed ...", not "fast warm-up 1/1 warm-up 1/1".
 if script -qec true /dev/null >/dev/null 2>&1; then	# util-linux script

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -21,6 +22,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #ifdef __linux__
@@ -51,7 +53,7 @@ group_setup(void **state)
 
 	(void)state;
 	tmp = getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/var/tmp";
-	snprintf(test_dir, sizeof(test_dir), "%s/perfwatch-wl-test.XXXXXX",
+	snprintf(test_dir, sizeof(test_dir), "%s/pw-wl-test.XXXXXX",
 	    tmp);
 	return mkdtemp(test_dir) == NULL ? -1 : 0;
 }
@@ -1234,6 +1236,186 @@ test_run_output_over(void **state)
 	assert_int_equal(dir_entries(test_dir), 0);
 }
 
+static int	term_count;
+
+static void
+count_term(int sig)
+{
+	(void)sig;
+	term_count++;
+}
+
+/*
+ * The caller's SIGTERM handler never runs in the child: a SIGTERM that
+ * the watcher sends at once (a timeout already past) ends the child by
+ * SIGTERM, however early in its start it arrives, instead of being
+ * swallowed by a copy of the handler until SIGKILL after the grace.
+ */
+static void
+test_run_term_at_start(void **state)
+{
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	struct wl_result		 res;
+	struct sigaction		 sa, old;
+	sigset_t			 mask, before;
+	int				 i;
+
+	(void)state;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = count_term;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGTERM, &sa, &old), 0);
+	assert_int_equal(sigprocmask(SIG_SETMASK, NULL, &before), 0);
+	wl = params_for(&p, "command", test_dir);
+	set(&p, wl, "command", "sleep 5; echo 'x 1 s'");
+	set(&p, wl, "grace", "2");
+	p.timeout = 1e-6;
+	for (i = 0; i < 20; i++) {
+		assert_int_equal(wl_run_iteration(wl, &p, &res, NULL), -1);
+		assert_int_equal(res.status, WL_TIMEOUT);
+		assert_true(WIFSIGNALED(res.wait_status));
+		assert_int_equal(WTERMSIG(res.wait_status), SIGTERM);
+		assert_true(group_gone(res.pgid));
+		wl_result_clear(&res);
+	}
+	assert_int_equal(term_count, 0);
+	/* The caller's mask is as it was. */
+	assert_int_equal(sigprocmask(SIG_SETMASK, NULL, &mask), 0);
+	for (i = 1; i < NSIG; i++)
+		assert_int_equal(sigismember(&mask, i), sigismember(&before,
+		    i));
+	assert_int_equal(sigaction(SIGTERM, &old, NULL), 0);
+	assert_int_equal(dir_entries(test_dir), 0);
+	wl_params_clear(&p);
+}
+
+/* Is pid a live process (not gone, not a zombie)? */
+static int
+pid_alive(pid_t pid)
+{
+	char	path[64], buf[256], *s;
+	FILE	*fp;
+
+	if (kill(pid, 0) == -1)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	if ((fp = fopen(path, "r")) == NULL)
+		return 1;
+	s = fgets(buf, sizeof(buf), fp);
+	fclose(fp);
+	/* "pid (comm) S ...": the state after the last ')'. */
+	if (s == NULL || (s = strrchr(buf, ')')) == NULL)
+		return 1;
+	return s[1] != ' ' || s[2] != 'Z';
+}
+
+/* Read a pid that a workload wrote to path, waiting for it up to 10 s. */
+static pid_t
+read_pid(const char *path)
+{
+	struct timespec	 ts = { 0, 20 * 1000 * 1000 };
+	FILE		*fp;
+	long		 v = 0;
+	int		 i;
+
+	for (i = 0; i < 500; i++) {
+		if ((fp = fopen(path, "r")) != NULL) {
+			if (fscanf(fp, "%ld", &v) != 1)
+				v = 0;
+			fclose(fp);
+			if (v > 0)
+				return (pid_t)v;
+		}
+		nanosleep(&ts, NULL);
+	}
+	fail_msg("%s: no pid written", path);
+	return -1;
+}
+
+/* Wait up to 10 s for pid to end; 1 if it did. */
+static int
+pid_ends(pid_t pid)
+{
+	struct timespec	ts = { 0, 20 * 1000 * 1000 };
+	int		i;
+
+	for (i = 0; i < 500 && pid_alive(pid); i++)
+		nanosleep(&ts, NULL);
+	return !pid_alive(pid);
+}
+
+/*
+ * A runner killed by SIGKILL together with its process group (perfwatchd's
+ * last resort against `perfwatch run`) takes its workload with it, the
+ * workload's own children included.  The iteration directory it leaves
+ * is removed by wl_sweep_work_dir(), which keeps a locked (live) one and
+ * whatever is not named like an iteration directory.
+ */
+static void
+test_run_runner_killed(void **state)
+{
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	struct wl_result		 res;
+	char				 cmd[8 * PATH_MAX], shpid[PATH_MAX + 16];
+	char				 sleeppid[PATH_MAX + 16], path[PATH_MAX + 64];
+	pid_t				 runner, sh, sl;
+	int				 status, fd;
+
+	(void)state;
+	snprintf(shpid, sizeof(shpid), "%s/sh.pid", test_dir);
+	snprintf(sleeppid, sizeof(sleeppid), "%s/sleep.pid", test_dir);
+	snprintf(cmd, sizeof(cmd), "sleep 43 & echo $! >%s.tmp; "
+	    "mv %s.tmp %s; echo $$ >%s.tmp; mv %s.tmp %s; wait", sleeppid,
+	    sleeppid, sleeppid, shpid, shpid, shpid);
+	wl = params_for(&p, "command", test_dir);
+	set(&p, wl, "command", cmd);
+	set(&p, wl, "timeout", "60");
+	runner = fork();
+	assert_true(runner != -1);
+	if (runner == 0) {
+		(void)setpgid(0, 0);
+		(void)wl_run_iteration(wl, &p, &res, NULL);
+		_exit(0);
+	}
+	(void)setpgid(runner, runner);
+	sh = read_pid(shpid);
+	sl = read_pid(sleeppid);
+	assert_true(pid_alive(sh) && pid_alive(sl));
+	assert_int_equal(kill(-runner, SIGKILL), 0);
+	assert_int_equal(waitpid(runner, &status, 0), runner);
+	assert_true(pid_ends(sh));
+	assert_true(pid_ends(sl));
+	assert_int_equal(unlink(shpid), 0);
+	assert_int_equal(unlink(sleeppid), 0);
+	wl_params_clear(&p);
+
+	/* Left behind: the killed runner's directory, unlocked. */
+	assert_int_equal(dir_entries(test_dir), 1);
+	snprintf(path, sizeof(path), "%s/perfwatch-live.Ab12Cd", test_dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	fd = open(path, O_RDONLY | O_DIRECTORY);
+	assert_true(fd != -1);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	snprintf(path, sizeof(path), "%s/perfwatch-notmine", test_dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/perfwatch-file.Ab12Cd", test_dir);
+	assert_int_equal(close(open(path, O_CREAT | O_WRONLY, 0600)), 0);
+	assert_int_equal(wl_sweep_work_dir(test_dir), 1);
+	assert_int_equal(dir_entries(test_dir), 3);
+	/* Once its runner lets go, the live one goes too. */
+	assert_int_equal(close(fd), 0);
+	assert_int_equal(wl_sweep_work_dir(test_dir), 1);
+	assert_int_equal(dir_entries(test_dir), 2);
+	assert_int_equal(rmdir(path) == 0 || unlink(path) == 0, 1);
+	snprintf(path, sizeof(path), "%s/perfwatch-notmine", test_dir);
+	assert_int_equal(rmdir(path), 0);
+	assert_int_equal(dir_entries(test_dir), 0);
+	snprintf(path, sizeof(path), "%s/none", test_dir);
+	assert_int_equal(wl_sweep_work_dir(path), 0);
+}
+
 static void
 test_run_measure_time(void **state)
 {
@@ -1645,6 +1827,8 @@ main(void)
 		cmocka_unit_test(test_run_temp_removed),
 		cmocka_unit_test(test_run_failures),
 		cmocka_unit_test(test_run_output_over),
+		cmocka_unit_test(test_run_term_at_start),
+		cmocka_unit_test(test_run_runner_killed),
 		cmocka_unit_test(test_run_measure_time),
 		cmocka_unit_test(test_run_file_limit),
 		cmocka_unit_test(test_run_disk_full),
