@@ -178,7 +178,9 @@ static void
 test_parse_lines(void **state)
 {
 	const char	*text = "# hello there\n\nlatency 12.5 ms\n"
+	    "\f\n\v\n \f\v\r\n"		/* blank lines too */
 	    "ops 1e3 ops/s higher\r\nsize 10 MiB lower\n  spaced\t3\tx  \n"
+	    "\fformfed\v2\fx\n"
 	    "  #indented note";
 	struct wl_result res;
 	char		*cause = NULL;
@@ -186,7 +188,10 @@ test_parse_lines(void **state)
 	(void)state;
 	memset(&res, 0, sizeof(res));
 	assert_int_equal(wl_parse_output(text, strlen(text), &res, &cause), 0);
-	assert_int_equal(res.nmetrics, 4);
+	assert_int_equal(res.nmetrics, 5);
+	assert_string_equal(res.metrics[4].name, "formfed");
+	assert_float_equal(res.metrics[4].value, 2, 0);
+	assert_string_equal(res.metrics[4].unit, "x");
 	assert_string_equal(res.metrics[0].name, "latency");
 	assert_float_equal(res.metrics[0].value, 12.5, 1e-12);
 	assert_string_equal(res.metrics[0].unit, "ms");
@@ -228,6 +233,11 @@ test_parse_line_errors(void **state)
 		{ "-x 1 s\n", 0, "output line 1: bad metric name \"-x\"" },
 		{ "x 1 averyveryverylongunit\n", 0, "output line 1: unit "
 		    "\"averyveryverylongunit\" is longer than 15" },
+		/* A short unit outside ASCII is not "too long". */
+		{ "a 1 \xc2\xb5s\n", 0, "output line 1: unit \"\xc2\xb5s\" is not "
+		    "printable ASCII (write us for \xc2\xb5s)" },
+		{ "a 1 s\x01\n", 0, "output line 1: unit \"s\x01\" is not "
+		    "printable ASCII" },
 		{ "x 1 s\ny\0 2 s\n", 12, "output line 2: contains a NUL" },
 	};
 	struct wl_result res;
