@@ -392,6 +392,22 @@ run_quiet(struct cli *c, json_t *quiet, int *skip)
 	if (config_is_set(c->cfg, "quiet", "max_cpu_busy"))
 		lim.max_cpu_busy = config_get_number(c->cfg, "quiet",
 		    "max_cpu_busy") / 100.0;
+	/* Per CPU too, rounded down; one other task is always allowed. */
+	if (config_is_set(c->cfg, "quiet", "max_runnable")) {
+		lim.max_runnable = (int)(config_get_number(c->cfg, "quiet",
+		    "max_runnable") * (double)sysconf(_SC_NPROCESSORS_ONLN));
+		if (lim.max_runnable < 1)
+			lim.max_runnable = 1;
+	}
+	if (config_is_set(c->cfg, "quiet", "max_swap_pages"))
+		lim.max_swap_pages = (uint64_t)config_get_int(c->cfg, "quiet",
+		    "max_swap_pages");
+	if (config_is_set(c->cfg, "quiet", "min_mem_available"))
+		lim.min_mem_available = config_get_number(c->cfg, "quiet",
+		    "min_mem_available") / 100.0;
+	if (config_is_set(c->cfg, "quiet", "max_throttle_events"))
+		lim.max_throttle_events = (uint64_t)config_get_int(c->cfg,
+		    "quiet", "max_throttle_events");
 	if (sysinfo_quiet_sample(&seen, lim.interval_ms, NULL) == -1)
 		return -1;
 	busy = sysinfo_quiet_judge(&seen, &lim, &why);

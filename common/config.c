@@ -125,6 +125,15 @@ static const struct config_key config_keys[] = {
 	  .def = "0.5", .fmin = 0, .fmax = 1024 },
 	{ .section = "quiet", .key = "max_cpu_busy", .type = CONFIG_NUMBER,
 	  .def = "25", .fmin = 0, .fmax = 100, .flags = CONFIG_PERCENT },
+	/* sysinfo_quiet_limits_default()'s other limits. */
+	{ .section = "quiet", .key = "max_runnable", .type = CONFIG_NUMBER,
+	  .def = "0.5", .fmin = 0, .fmax = 1024 },
+	{ .section = "quiet", .key = "max_swap_pages", .type = CONFIG_INT,
+	  .def = "64", .min = 0, .max = 1000000000 },
+	{ .section = "quiet", .key = "min_mem_available", .type = CONFIG_NUMBER,
+	  .def = "10", .fmin = 0, .fmax = 100, .flags = CONFIG_PERCENT },
+	{ .section = "quiet", .key = "max_throttle_events", .type = CONFIG_INT,
+	  .def = "0", .min = 0, .max = 1000000000 },
 
 	/* [triggers] */
 	{ .section = "triggers", .key = "packages", .type = CONFIG_BOOL,
