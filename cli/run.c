@@ -189,10 +189,9 @@ job_apply(struct run_job *j, const struct config *cfg, const char *section,
 {
 	char	*err = NULL;
 
+	/* err names the file and line already. */
 	if (wl_params_apply(&j->params, j->wl, cfg, section, &err) == -1) {
-		xasprintf(cause, "%s: [%s]: %s", config_file(cfg), section,
-		    err);
-		free(err);
+		*cause = err;
 		return -1;
 	}
 	return 0;

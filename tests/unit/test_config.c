@@ -300,7 +300,7 @@ test_bad_values(void **state)
 	    "{P}:2: size: expected a size such as 4096, 512M or 2G or a "
 	    "multiple of RAM such as 2x, got \"9000000000000000T\"");
 	expect_errors("[workload \"x\"]\nsize = 0\n",
-	    "{P}:2: size: expected a size from 1 to 1024T, got \"0\"");
+	    "{P}:2: size: expected a size from 1M to 1024T, got \"0\"");
 	expect_errors("[workload \"x\"]\nthreads = 1,,2\n",
 	    "{P}:2: threads: expected integers from 1 to 4096 separated by "
 	    "commas, got \"1,,2\"");

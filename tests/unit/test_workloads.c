@@ -522,6 +522,84 @@ test_params(void **state)
 	wl_params_clear(&p);
 }
 
+/*
+ * What the configuration loader takes but wl_params_set() refuses is
+ * reported as the loader reports its own errors, "file:line: key: ...",
+ * and the schema's ranges are the workloads' own.
+ */
+static void
+test_params_apply_errors(void **state)
+{
+	static const struct {
+		const char	*text;
+		const char	*error;	/* NULL: loads and applies */
+	} cases[] = {
+		{ "[workload \"disk.stream\"]\nsize = 4M\n\nfsync_every = 512K\n",
+		  "t.conf:4: fsync_every: expected 0 (one fsync at the end) or "
+		  "a size of at least 1M, got \"512K\"" },
+		{ "[workload \"disk.stream\"]\nfsync_every = 0\n", NULL },
+		{ "[workload \"db.oltp\"]\n# many\nthreads = 1,2,3,4,5,6,7,8,9,"
+		  "10,11,12,13,14,15,16,17\n",
+		  "t.conf:3: threads: more than 16 counts" },
+		{ "[workload \"x\"]\ncommand = true\nseekers = 2\n",
+		  "t.conf:3: key seekers does not apply to command" },
+		{ "[workload \"disk.bonnie\"]\nseekers = 64\n"
+		  "table_size = 100\n", "t.conf:3: key table_size does not "
+		  "apply to disk.bonnie" },
+		{ "[workload \"db.oltp\"]\ntable_size = 100\n"
+		  "iterations = 100000\n", NULL },
+	};
+	static const char *const refused[] = {
+		"[workload \"disk.bonnie\"]\nseekers = 65\n",
+		"[workload \"db.oltp\"]\ntable_size = 99\n",
+		"[workload \"disk.stream\"]\nsize = 512K\n",
+		"[workload \"x\"]\niterations = 100001\n",
+	};
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	struct config			*cfg;
+	const char			*name;
+	char				*cause, *section;
+	size_t				 i;
+	int				 rc;
+
+	(void)state;
+	for (i = 0; i < nitems(cases); i++) {
+		cause = NULL;
+		cfg = config_load_buffer("t.conf", cases[i].text,
+		    strlen(cases[i].text), &cause);
+		if (cfg == NULL)
+			fail_msg("case %zu: %s", i, cause);
+		name = config_sections(cfg, "workload", 0);
+		if ((wl = wl_find(name)) == NULL)
+			wl = wl_find("command");
+		wl_params_init(&p, wl);
+		xasprintf(&section, "workload %s", name);
+		rc = wl_params_apply(&p, wl, cfg, section, &cause);
+		if (cases[i].error == NULL) {
+			if (rc != 0)
+				fail_msg("case %zu: %s", i, cause);
+		} else {
+			assert_int_equal(rc, -1);
+			assert_string_equal(cause, cases[i].error);
+			free(cause);
+		}
+		free(section);
+		wl_params_clear(&p);
+		config_free(cfg);
+	}
+	/* Refused by the loader itself, with its line. */
+	for (i = 0; i < nitems(refused); i++) {
+		cause = NULL;
+		cfg = config_load_buffer("t.conf", refused[i],
+		    strlen(refused[i]), &cause);
+		if (cfg != NULL)
+			fail_msg("refused %zu: loaded", i);
+		assert_non_null(strstr(cause, "t.conf:2: "));
+		free(cause);
+	}
+}
+
 static void
 test_plan_and_progress(void **state)
 {
@@ -1631,6 +1709,17 @@ test_stream(void **state)
 	assert_true(m->value >= 0 && m->value <= 100.0 * wl_ncpu() * 1.05);
 	wl_result_clear(&res);
 
+	/* fsync_every = 0: the whole file, one fsync at the end. */
+	set(&p, wl, "fsync_every", "0");
+	assert_int_equal(p.fsync_every, 0);
+	run_ok(wl, &p, &res);
+	assert_non_null(note(&res, "4 MiB, one fsync at the end"));
+	assert_float_equal(metric(&res, "seg_sd_mibps")->value, 0, 0);
+	assert_float_equal(metric(&res, "seg_mean_mibps")->value,
+	    metric(&res, "write_mibps")->value,
+	    metric(&res, "write_mibps")->value * 0.05);
+	wl_result_clear(&res);
+
 	/* A shorter last segment is a segment; one segment has sd 0. */
 	set(&p, wl, "fsync_every", "3M");
 	run_ok(wl, &p, &res);
@@ -1823,6 +1912,7 @@ main(void)
 		cmocka_unit_test(test_parse_json),
 		cmocka_unit_test(test_battery),
 		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_params_apply_errors),
 		cmocka_unit_test(test_plan_and_progress),
 		cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_index),
