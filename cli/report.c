@@ -9,6 +9,9 @@
  * first complete run with sys.* samples (again when the pinned run is
  * deleted).
  */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -291,13 +294,54 @@ report_index(struct store *st, const struct store_run *r, FILE *f,
 }
 
 static int
+int_cmp(const void *a, const void *b)
+{
+	int	x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The thread counts N of the db.oltp series tps_tN, ascending, in
+ * *counts (free it); returns how many.  Any list of counts is a valid
+ * sweep (threads = 1,3,6), not only powers of two.
+ */
+static size_t
+oltp_thread_counts(const struct store_series *ser, size_t n, int **counts)
+{
+	const char	*m;
+	char		*end;
+	long		 t;
+	size_t		 i, k = 0;
+
+	*counts = xcalloc(n > 0 ? n : 1, sizeof(**counts));
+	for (i = 0; i < n; i++) {
+		if (strcmp(ser[i].metric.workload, "db.oltp") != 0)
+			continue;
+		m = ser[i].metric.metric;
+		if (strncmp(m, "tps_t", 5) != 0 || !isdigit((unsigned char)m[5]))
+			continue;
+		errno = 0;
+		t = strtol(m + 5, &end, 10);
+		if (*end != '\0' || errno != 0 || t < 1 || t > INT_MAX)
+			continue;
+		(*counts)[k++] = (int)t;
+	}
+	qsort(*counts, k, sizeof(**counts), int_cmp);
+	return k;
+}
+
+static int
 report_oltp(FILE *f, const struct store_series *ser, size_t n)
 {
 	const struct store_series	*tps, *p95, *sc;
 	char				 name[32];
-	int				 t, any = 0;
+	int				*counts, t, any = 0;
+	size_t				 i, nt;
 
-	for (t = 1; t <= 1024; t *= 2) {
+	nt = oltp_thread_counts(ser, n, &counts);
+	for (i = 0; i < nt; i++) {
+		t = counts[i];
 		snprintf(name, sizeof(name), "tps_t%d", t);
 		if ((tps = find_series(ser, n, "db.oltp", name)) == NULL)
 			continue;
@@ -313,6 +357,7 @@ report_oltp(FILE *f, const struct store_series *ser, size_t n)
 		print_num(f, 10, 2, series_median(p95));
 		fputc('\n', f);
 	}
+	free(counts);
 	if (any && (sc = find_series(ser, n, "db.oltp", "scalability")) !=
 	    NULL)
 		fprintf(f, "  scalability (peak / 1 thread): %.2fx\n",

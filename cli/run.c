@@ -40,6 +40,7 @@ struct run_job {
 	char				*name;	/* workload name in the store */
 	const struct wl_workload	*wl;
 	struct wl_params		 params;
+	int				 enabled;
 	enum wl_status			 status;
 	char				*error;
 	double				 wall;
@@ -192,10 +193,9 @@ job_apply(struct run_job *j, const struct config *cfg, const char *section,
 {
 	char	*err = NULL;
 
+	/* err names the file and line already. */
 	if (wl_params_apply(&j->params, j->wl, cfg, section, &err) == -1) {
-		xasprintf(cause, "%s: [%s]: %s", config_file(cfg), section,
-		    err);
-		free(err);
+		*cause = err;
 		return -1;
 	}
 	return 0;
@@ -238,6 +238,7 @@ jobs_from_config(struct run_job **jobs, size_t *njobs,
 			j = &(*jobs)[(*njobs)++];
 			memset(j, 0, sizeof(*j));
 			j->name = xstrdup(name);
+			j->enabled = 1;
 			if ((j->wl = wl_find(name)) == NULL)
 				j->wl = wl_find("command");
 			wl_params_init(&j->params, j->wl);
@@ -248,9 +249,9 @@ jobs_from_config(struct run_job **jobs, size_t *njobs,
 			free(section);
 			return -1;
 		}
-		if (config_is_set(cfg, section, "enabled") &&
-		    !config_get_bool(cfg, section, "enabled"))
-			j->params.iterations = 0;
+		/* The configuration wins over the profile here too. */
+		if (config_is_set(cfg, section, "enabled"))
+			j->enabled = config_get_bool(cfg, section, "enabled");
 		free(section);
 	}
 	return 0;
@@ -275,19 +276,83 @@ job_notes(struct run_job *j, const struct wl_result *res)
 }
 
 static void
+job_clear(struct run_job *j)
+{
+	size_t	k;
+
+	for (k = 0; k < j->nnotes; k++)
+		free(j->notes[k]);
+	free(j->notes);
+	free(j->name);
+	free(j->error);
+	wl_params_clear(&j->params);
+}
+
+static void
 jobs_free(struct run_job *jobs, size_t n)
 {
-	size_t	i, k;
+	size_t	i;
 
-	for (i = 0; i < n; i++) {
-		for (k = 0; k < jobs[i].nnotes; k++)
-			free(jobs[i].notes[k]);
-		free(jobs[i].notes);
-		free(jobs[i].name);
-		free(jobs[i].error);
-		wl_params_clear(&jobs[i].params);
-	}
+	for (i = 0; i < n; i++)
+		job_clear(&jobs[i]);
 	free(jobs);
+}
+
+/* Drop the jobs that enabled = no turned off: they are not run at all. */
+static void
+jobs_drop_disabled(struct run_job *jobs, size_t *njobs)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < *njobs; i++) {
+		if (jobs[i].enabled)
+			jobs[n++] = jobs[i];
+		else
+			job_clear(&jobs[i]);
+	}
+	*njobs = n;
+}
+
+/*
+ * How a job ended, for run_workloads.  A workload that the run's abort
+ * cut short of its iterations is "aborted" even if those it ran were
+ * stored: "complete" means every planned iteration was.
+ */
+static const char *
+job_outcome(const struct run_job *j, int aborted)
+{
+	switch (j->status) {
+	case WL_OK:
+		if (j->done >= j->params.iterations)
+			return "complete";
+		return aborted ? "aborted" : "skipped";
+	case WL_TIMEOUT:
+		return "timeout";
+	case WL_ABORTED:
+		return "aborted";
+	case WL_FAILED:
+		break;
+	}
+	return "failed";
+}
+
+/*
+ * Remove what a killed run left in job i's work directory (the runner's
+ * unlocked iteration directories), once per directory.
+ */
+static void
+run_sweep(const struct run_job *jobs, size_t i)
+{
+	const char	*dir = jobs[i].params.work_dir;
+	size_t		 k;
+	int		 n;
+
+	for (k = 0; k < i; k++)
+		if (strcmp(jobs[k].params.work_dir, dir) == 0)
+			return;
+	if ((n = wl_sweep_work_dir(dir)) > 0)
+		log_warnx("%s: removed %d iteration director%s left by a "
+		    "killed run", dir, n, n == 1 ? "y" : "ies");
 }
 
 /* A label from the start time, unique on this host. */
@@ -330,6 +395,22 @@ run_quiet(struct cli *c, json_t *quiet, int *skip)
 	if (config_is_set(c->cfg, "quiet", "max_cpu_busy"))
 		lim.max_cpu_busy = config_get_number(c->cfg, "quiet",
 		    "max_cpu_busy") / 100.0;
+	/* Per CPU too, rounded down; one other task is always allowed. */
+	if (config_is_set(c->cfg, "quiet", "max_runnable")) {
+		lim.max_runnable = (int)(config_get_number(c->cfg, "quiet",
+		    "max_runnable") * (double)sysconf(_SC_NPROCESSORS_ONLN));
+		if (lim.max_runnable < 1)
+			lim.max_runnable = 1;
+	}
+	if (config_is_set(c->cfg, "quiet", "max_swap_pages"))
+		lim.max_swap_pages = (uint64_t)config_get_int(c->cfg, "quiet",
+		    "max_swap_pages");
+	if (config_is_set(c->cfg, "quiet", "min_mem_available"))
+		lim.min_mem_available = config_get_number(c->cfg, "quiet",
+		    "min_mem_available") / 100.0;
+	if (config_is_set(c->cfg, "quiet", "max_throttle_events"))
+		lim.max_throttle_events = (uint64_t)config_get_int(c->cfg,
+		    "quiet", "max_throttle_events");
 	if (sysinfo_quiet_sample(&seen, lim.interval_ms, NULL) == -1)
 		return -1;
 	busy = sysinfo_quiet_judge(&seen, &lim, &why);
@@ -365,30 +446,37 @@ run_quiet(struct cli *c, json_t *quiet, int *skip)
 	return 0;
 }
 
-/* Store one iteration's metrics in its own transaction. */
+/*
+ * Store one iteration's metrics in its own transaction; 0, or -1 with
+ * *cause saying why nothing of it was stored.
+ */
 static int
 store_iteration(struct store *st, int64_t run, struct run_job *j,
-    int iteration, const struct wl_result *res)
+    int iteration, const struct wl_result *res, char **cause)
 {
-	char	*cause = NULL;
+	char	*err = NULL;
 	int64_t	 m;
 	size_t	 i;
 
-	if (store_begin(st) == -1)
+	if (store_begin(st) == -1) {
+		*cause = xstrdup(store_errmsg(st));
 		return -1;
+	}
 	for (i = 0; i < res->nmetrics; i++) {
 		m = store_metric_ensure(st, j->name, res->metrics[i].name,
-		    res->metrics[i].unit, res->metrics[i].better, &cause);
+		    res->metrics[i].unit, res->metrics[i].better, &err);
 		if (m == -1 || store_sample_add(st, run, m, iteration,
 		    res->metrics[i].value) == -1) {
-			log_warnx("%s: %s", j->name, cause != NULL ? cause :
-			    store_errmsg(st));
-			free(cause);
+			*cause = err != NULL ? err : xstrdup(store_errmsg(st));
 			store_rollback(st);
 			return -1;
 		}
 	}
-	return store_commit(st);
+	if (store_commit(st) == -1) {
+		*cause = xstrdup(store_errmsg(st));
+		return -1;
+	}
+	return 0;
 }
 
 static int
@@ -549,11 +637,13 @@ cmd_run(struct cli *c, int argc, char **argv)
 		rc = EXIT_CANTCREAT;
 		goto out;
 	}
+	jobs_drop_disabled(jobs, &njobs);
 	pp = xcalloc(njobs > 0 ? njobs : 1, sizeof(*pp));
 	for (i = 0; i < njobs; i++) {
 		if (jobs[i].params.work_dir == NULL)
 			jobs[i].params.work_dir = xstrdup(work);
-		if (o.iterations > 0 && jobs[i].params.iterations > 0)
+		run_sweep(jobs, i);
+		if (o.iterations > 0)
 			jobs[i].params.iterations = o.iterations;
 		if (wl_params_check(&jobs[i].params, jobs[i].wl,
 		    &cause) == -1) {
@@ -633,22 +723,14 @@ cmd_run(struct cli *c, int argc, char **argv)
 	pr = wl_progress_new(steps, nsteps, njobs);
 	for (i = 0; i < nsteps && !run_signal; i++) {
 		struct run_job	*j = &jobs[steps[i].job];
-		char		 what[128];
 
 		if (j->status != WL_OK)
 			continue;	/* failed once: not again this run */
-		snprintf(what, sizeof(what), "%s %s%d/%d", j->name,
-		    steps[i].warmup ? "warm-up " : "", steps[i].iteration,
-		    steps[i].count);
-		wl_progress_show(pr, i, what);
+		/* The progress line says which iteration: just the name. */
+		wl_progress_show(pr, i, j->name);
 		run_progress(&o, label, i + 1, nsteps, j->name, &steps[i]);
-		memset(&res, 0, sizeof(res));
-		if (wl_run_iteration(j->wl, &j->params, &res, &cause) == -1) {
-			log_warnx("%s: %s", j->name, cause);
-			free(cause);
-			cause = NULL;
-			res.status = WL_FAILED;
-		}
+		/* res says how it ended (timeout, aborted ...) in every case. */
+		(void)wl_run_iteration(j->wl, &j->params, &res, NULL);
 		wl_progress_done(pr, i, res.wall + j->params.settle);
 		j->wall += res.wall;
 		j->cpu += res.user + res.sys;
@@ -663,8 +745,18 @@ cmd_run(struct cli *c, int argc, char **argv)
 			if (j->done == 0)	/* the first iteration's say */
 				job_notes(j, &res);
 			if (store_iteration(st, run, j, steps[i].iteration,
-			    &res) == 0)
+			    &res, &cause) == 0)
 				j->done++;
+			else {
+				/* Not measured as far as the store knows. */
+				j->status = WL_FAILED;
+				free(j->error);
+				xasprintf(&j->error, "iteration %d not stored: "
+				    "%s", steps[i].iteration, cause);
+				log_warnx("%s: %s", j->name, j->error);
+				free(cause);
+				cause = NULL;
+			}
 		}
 		wl_result_clear(&res);
 	}
@@ -673,11 +765,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	sigaction(SIGTERM, &oldterm, NULL);
 
 	for (i = 0; i < njobs; i++) {
-		const char *ws = jobs[i].status == WL_OK ?
-		    (jobs[i].done > 0 ? "complete" : "skipped") :
-		    jobs[i].status == WL_TIMEOUT ? "timeout" :
-		    jobs[i].status == WL_ABORTED || run_signal ? "aborted" :
-		    "failed";
+		const char *ws = job_outcome(&jobs[i], run_signal != 0);
 
 		if (jobs[i].status == WL_OK && jobs[i].done > 0)
 			ok++;

@@ -125,6 +125,15 @@ static const struct config_key config_keys[] = {
 	  .def = "0.5", .fmin = 0, .fmax = 1024 },
 	{ .section = "quiet", .key = "max_cpu_busy", .type = CONFIG_NUMBER,
 	  .def = "25", .fmin = 0, .fmax = 100, .flags = CONFIG_PERCENT },
+	/* sysinfo_quiet_limits_default()'s other limits. */
+	{ .section = "quiet", .key = "max_runnable", .type = CONFIG_NUMBER,
+	  .def = "0.5", .fmin = 0, .fmax = 1024 },
+	{ .section = "quiet", .key = "max_swap_pages", .type = CONFIG_INT,
+	  .def = "64", .min = 0, .max = 1000000000 },
+	{ .section = "quiet", .key = "min_mem_available", .type = CONFIG_NUMBER,
+	  .def = "10", .fmin = 0, .fmax = 100, .flags = CONFIG_PERCENT },
+	{ .section = "quiet", .key = "max_throttle_events", .type = CONFIG_INT,
+	  .def = "0", .min = 0, .max = 1000000000 },
 
 	/* [triggers] */
 	{ .section = "triggers", .key = "packages", .type = CONFIG_BOOL,
@@ -172,7 +181,7 @@ static const struct config_key config_keys[] = {
 	{ .section = "workload", .key = "measure", .type = CONFIG_ENUM,
 	  .def = "output", .words = "output time" },
 	{ .section = "workload", .key = "iterations", .type = CONFIG_INT,
-	  .def = "5", .min = 1, .max = 10000 },
+	  .def = "5", .min = 1, .max = 100000 },
 	{ .section = "workload", .key = "warmup", .type = CONFIG_INT,
 	  .def = "0", .min = 0, .max = 1000 },
 	/* By workload (wl_params_init and the workloads' own defaults). */
@@ -186,9 +195,10 @@ static const struct config_key config_keys[] = {
 	{ .section = "workload", .key = "file_limit", .type = CONFIG_SIZE,
 	  .min = 0, .max = 1024 * TIB },
 	{ .section = "workload", .key = "size", .type = CONFIG_SIZE,
-	  .min = 1, .max = 1024 * TIB, .flags = CONFIG_RAM },
+	  .min = MIB, .max = 1024 * TIB, .flags = CONFIG_RAM },
 	{ .section = "workload", .key = "duration", .type = CONFIG_DURATION,
 	  .min = 1, .max = DAY },
+	/* 0: one fsync at the end; else at least 1M (wl_params_set). */
 	{ .section = "workload", .key = "fsync_every", .type = CONFIG_SIZE,
 	  .min = 0, .max = 1024 * TIB },
 	{ .section = "workload", .key = "direct", .type = CONFIG_BOOL },
@@ -198,11 +208,11 @@ static const struct config_key config_keys[] = {
 	{ .section = "workload", .key = "threads", .type = CONFIG_INTLIST,
 	  .min = 1, .max = 4096 },
 	{ .section = "workload", .key = "table_size", .type = CONFIG_INT,
-	  .min = 1, .max = 1000000000 },
+	  .min = 100, .max = 1000000000 },
 	{ .section = "workload", .key = "seeks", .type = CONFIG_INT,
 	  .min = 1, .max = 100000000 },
 	{ .section = "workload", .key = "seekers", .type = CONFIG_INT,
-	  .min = 1, .max = 1024 },
+	  .min = 1, .max = 64 },
 	{ .section = "workload", .key = "char_size", .type = CONFIG_SIZE,
 	  .min = MIB, .max = 1024 * TIB },
 
@@ -1666,6 +1676,13 @@ int
 config_is_set(const struct config *cfg, const char *section, const char *key)
 {
 	return config_get(cfg, section, key, -1, NULL)->line != 0;
+}
+
+int
+config_key_line(const struct config *cfg, const char *section,
+    const char *key)
+{
+	return config_get(cfg, section, key, -1, NULL)->line;
 }
 
 const char *

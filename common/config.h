@@ -58,6 +58,9 @@ const char	*config_sections(const struct config *, const char *type,
 /* 1 if the key was written in the file, else 0. */
 int		 config_is_set(const struct config *, const char *section,
 		    const char *key);
+/* The line of the file that set the key; 0 if none did. */
+int		 config_key_line(const struct config *, const char *section,
+		    const char *key);
 
 /*
  * Typed getters.  A key without a value (no default, or "none") reads as

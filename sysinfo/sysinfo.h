@@ -257,6 +257,8 @@ struct quiet {
  *   min_mem_available	0.10 of MemTotal
  *   max_throttle_events 0 new thermal throttling events
  *   interval_ms	1000
+ *
+ * All but interval_ms are keys of perfwatch.conf's [quiet] (cli/run.c).
  */
 struct quiet_limits {
 	double		 max_load1;

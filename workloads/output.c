@@ -4,10 +4,11 @@
  * Line form: one metric a line, "metric value unit [higher|lower]",
  * fields separated by blanks.  A metric name is 1-63 characters of
  * [A-Za-z0-9_.:/-] starting with a letter, digit or '_'; the value is a
- * finite number as strtod(3) reads it; the unit is 1-15 printable
- * characters.  Without a direction, a time unit (s, sec, ms, us, ns, min,
- * h) means lower is better and anything else higher.  Blank lines are
- * skipped; a line whose first non-blank character is '#' is a note, kept
+ * finite number as strtod(3) reads it; the unit is 1-15 printable ASCII
+ * characters (so "us", not "µs").  Without a direction, a time unit (s,
+ * sec, ms, us, ns, min, h) means lower is better and anything else
+ * higher.  Fields are separated by blanks (space, tab, CR, FF, VT), and
+ * blank lines are skipped; a line whose first non-blank character is '#' is a note, kept
  * as text.  A name may appear only once.
  *
  * JSON form, when the first non-blank character is '{': one object whose
@@ -31,6 +32,7 @@
 #include "workloads.h"
 
 #define LINE_FORM	"\"metric value unit [higher|lower]\""
+#define BLANKS		" \t\r\f\v"
 
 /* Is this a valid metric name? */
 static int
@@ -50,14 +52,19 @@ name_valid(const char *s, size_t len)
 	return 1;
 }
 
-/* Is this a valid unit (printable, no blanks)? */
+/* Is this unit short enough? */
 static int
-unit_valid(const char *s, size_t len)
+unit_fits(size_t len)
+{
+	return len < WL_UNIT_MAX;
+}
+
+/* Is this unit printable ASCII without blanks? */
+static int
+unit_printable(const char *s, size_t len)
 {
 	size_t	i;
 
-	if (len >= WL_UNIT_MAX)
-		return 0;
 	for (i = 0; i < len; i++) {
 		if (!isgraph((unsigned char)s[i]))
 			return 0;
@@ -147,7 +154,7 @@ parse_line(char *line, size_t lineno, size_t *first_line,
 	enum better	 better;
 	ssize_t		 dup;
 
-	p = line + strspn(line, " \t\r");
+	p = line + strspn(line, BLANKS);
 	if (*p == '\0')
 		return 0;
 	if (*p == '#') {
@@ -157,8 +164,8 @@ parse_line(char *line, size_t lineno, size_t *first_line,
 		add_note(res, p, strlen(p));
 		return 0;
 	}
-	for (p = strtok_r(p, " \t\r", &save); p != NULL;
-	    p = strtok_r(NULL, " \t\r", &save)) {
+	for (p = strtok_r(p, BLANKS, &save); p != NULL;
+	    p = strtok_r(NULL, BLANKS, &save)) {
 		if (n == nitems(tok)) {
 			xasprintf(cause, "output line %zu: too many fields, "
 			    "expected " LINE_FORM, lineno);
@@ -187,9 +194,14 @@ parse_line(char *line, size_t lineno, size_t *first_line,
 		    "not a finite number", lineno, tok[1], tok[0]);
 		return -1;
 	}
-	if (!unit_valid(tok[2], strlen(tok[2]))) {
+	if (!unit_fits(strlen(tok[2]))) {
 		xasprintf(cause, "output line %zu: unit \"%.60s\" is longer "
 		    "than %d characters", lineno, tok[2], WL_UNIT_MAX - 1);
+		return -1;
+	}
+	if (!unit_printable(tok[2], strlen(tok[2]))) {
+		xasprintf(cause, "output line %zu: unit \"%.60s\" is not "
+		    "printable ASCII (write us for µs)", lineno, tok[2]);
 		return -1;
 	}
 	if (n == 4) {
@@ -267,11 +279,12 @@ parse_json_metric(const char *name, json_t *v, struct wl_result *res,
 				val = m;
 			else if (strcmp(key, "unit") == 0) {
 				if (!json_is_string(m) ||
-				    !unit_valid(json_string_value(m),
+				    !unit_fits(json_string_length(m)) ||
+				    !unit_printable(json_string_value(m),
 				    json_string_length(m))) {
 					xasprintf(cause, "JSON output: metric "
 					    "%s: unit must be a string of at "
-					    "most %d printable characters",
+					    "most %d printable ASCII characters",
 					    name, WL_UNIT_MAX - 1);
 					return -1;
 				}

@@ -3,8 +3,19 @@
  *
  * Design notes.
  *
- * - The child is forked from the caller and becomes the leader of its own
- *   process group, so everything it starts can be signalled at once.  Its
+ * - A guard process is forked first and leads a new process group; the
+ *   child joins it, so everything the child starts can be signalled at
+ *   once.  The guard holds nothing but the read end of a pipe whose only
+ *   writer is the runner: when the runner dies, even by SIGKILL or with
+ *   the whole group of `perfwatch run` killed (perfwatchd's last resort),
+ *   the guard reads end of file and kills its group, so no workload
+ *   outlives the process that times it.  The child itself also gets
+ *   SIGKILL when its parent dies (PR_SET_PDEATHSIG, FreeBSD's
+ *   PROC_PDEATHSIG_CTL), in case it could not join the group.
+ * - The caller's signal handlers must not run in the child: every signal
+ *   is blocked across fork() and unblocked in the child only once each
+ *   has its default action, so a SIGTERM sent at the child's start ends
+ *   it instead of running the caller's handler there.  The child's
  *   environment is built from nothing: LC_ALL=C, PATH=WL_PATH, and HOME,
  *   TMPDIR and the cwd all in a fresh directory <work_dir>/perfwatch-
  *   <name>.XXXXXX; umask 022; stdin is /dev/null; every signal has its
@@ -24,13 +35,22 @@
  *   ours does.
  * - CPU time is the child's rusage from wait4(), which includes every
  *   descendant it waited for.
- * - The iteration directory is removed whatever happened.
+ * - The iteration directory is removed whatever happened.  The runner
+ *   holds an flock(2) on it meanwhile, so that wl_sweep_work_dir() can
+ *   tell the directory of a killed runner (unlocked) from one in use.
  * - With settle set (the disk workloads' default), the runner syncs and
  *   waits that long before it forks, abortable, outside the timing:
  *   every iteration starts from a machine that has written back and put
  *   away what the one before it left (see WL_DISK_SETTLE).
  */
 #include <sys/types.h>
+#include <sys/file.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+#ifdef __FreeBSD__
+#include <sys/procctl.h>
+#endif
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -64,6 +84,9 @@
 #define DRAIN_READS		16	/* reads of a pipe per wake-up */
 #define REMOVE_DEPTH_MAX	256
 #define DEFAULT_WORK_DIR	"/var/tmp"
+#define DIR_PREFIX		"perfwatch-"	/* iteration directories */
+#define DIR_SUFFIX_LEN		7		/* ".XXXXXX" of mkdtemp */
+#define DIR_TRIES		3
 
 static volatile sig_atomic_t	 wl_abort_flag;
 static int			 wl_abort_pipe[2] = { -1, -1 };
@@ -71,6 +94,7 @@ static int			 wl_abort_pipe[2] = { -1, -1 };
 /* What the parent gathers from one child. */
 struct watch {
 	pid_t		 pid;
+	pid_t		 pgid;		/* the guard's group */
 	int		 fd_out;
 	int		 fd_err;
 	int		 fd_pid;
@@ -256,13 +280,39 @@ wl_remove_tree(const char *path)
 	return remove_at(AT_FDCWD, path, 0);
 }
 
-/* Create the iteration's directory; its absolute path or NULL. */
+/*
+ * Open dir and take its flock without waiting: the descriptor, or -1
+ * when another process holds it or dir is gone (a sweep removed it).
+ */
+static int
+lock_dir(int parent, const char *dir)
+{
+	struct stat	st;
+	int		fd;
+
+	fd = openat(parent, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC);
+	if (fd == -1)
+		return -1;
+	if (flock(fd, LOCK_EX | LOCK_NB) == -1 || fstat(fd, &st) == -1 ||
+	    st.st_nlink == 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * Create the iteration's directory, locked (*lock is the descriptor that
+ * holds the flock); its absolute path or NULL.
+ */
 static char *
 make_iteration_dir(const struct wl_workload *wl, const struct wl_params *p,
-    char **cause)
+    int *lock, char **cause)
 {
 	const char	*work_dir;
 	char		*tmpl, *name, *s, *path;
+	int		 try;
 
 	work_dir = p->work_dir != NULL ? p->work_dir : DEFAULT_WORK_DIR;
 	if (mkdir(work_dir, 0755) == -1 && errno != EEXIST) {
@@ -276,22 +326,87 @@ make_iteration_dir(const struct wl_workload *wl, const struct wl_params *p,
 		    *s != '-')
 			*s = '_';
 	}
-	xasprintf(&tmpl, "%s/perfwatch-%s.XXXXXX", work_dir, name);
+	xasprintf(&tmpl, "%s/" DIR_PREFIX "%s.XXXXXX", work_dir, name);
 	free(name);
-	if (mkdtemp(tmpl) == NULL) {
-		xasprintf(cause, "work directory %s: %s", work_dir,
-		    strerror(errno));
+	/* A sweep may take a new directory before it is locked: again. */
+	for (try = 0, *lock = -1; try < DIR_TRIES && *lock == -1; try++) {
+		memcpy(tmpl + strlen(tmpl) - 6, "XXXXXX", 6);
+		if (mkdtemp(tmpl) == NULL) {
+			xasprintf(cause, "work directory %s: %s", work_dir,
+			    strerror(errno));
+			free(tmpl);
+			return NULL;
+		}
+		*lock = lock_dir(AT_FDCWD, tmpl);
+	}
+	if (*lock == -1) {
+		xasprintf(cause, "%s: cannot lock it", tmpl);
 		free(tmpl);
 		return NULL;
 	}
 	if ((path = realpath(tmpl, NULL)) == NULL) {
 		xasprintf(cause, "%s: %s", tmpl, strerror(errno));
 		(void)rmdir(tmpl);
+		close(*lock);
+		*lock = -1;
 		free(tmpl);
 		return NULL;
 	}
 	free(tmpl);
 	return path;
+}
+
+/* Is name one of the runner's iteration directories? */
+static int
+iteration_dir_name(const char *name)
+{
+	size_t	len = strlen(name), i;
+
+	if (strncmp(name, DIR_PREFIX, strlen(DIR_PREFIX)) != 0 ||
+	    len < strlen(DIR_PREFIX) + 1 + DIR_SUFFIX_LEN ||
+	    name[len - DIR_SUFFIX_LEN] != '.')
+		return 0;
+	for (i = len - DIR_SUFFIX_LEN + 1; i < len; i++) {
+		if (!isalnum((unsigned char)name[i]))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Remove the iteration directories that a killed runner left in
+ * work_dir: directories named perfwatch-NAME.XXXXXX, owned by this user,
+ * that no runner holds locked.  Returns how many were removed (-1 if
+ * work_dir cannot be read; a missing one has none).
+ */
+int
+wl_sweep_work_dir(const char *work_dir)
+{
+	struct dirent	*de;
+	struct stat	 st;
+	DIR		*d;
+	int		 n = 0, fd;
+
+	if ((d = opendir(work_dir)) == NULL) {
+		if (errno == ENOENT)
+			return 0;
+		log_warn("%s", work_dir);
+		return -1;
+	}
+	while ((de = readdir(d)) != NULL) {
+		if (!iteration_dir_name(de->d_name) ||
+		    fstatat(dirfd(d), de->d_name, &st,
+		    AT_SYMLINK_NOFOLLOW) == -1 || !S_ISDIR(st.st_mode) ||
+		    st.st_uid != geteuid())
+			continue;
+		if ((fd = lock_dir(dirfd(d), de->d_name)) == -1)
+			continue;	/* a live runner's */
+		if (remove_at(dirfd(d), de->d_name, 0) == 0)
+			n++;
+		close(fd);
+	}
+	closedir(d);
+	return n;
 }
 
 /* Write a message to the child's stderr and leave. */
@@ -303,19 +418,72 @@ child_fail(const char *what, const char *arg)
 }
 
 /*
- * The child: make the clean room described at the top, then run the
- * workload.  Never returns.
+ * The guard: lead the workload's process group and, when the runner dies
+ * (end of file on fd), kill that group.  Only SIGKILL ends it otherwise.
+ * Never returns.
+ */
+static void __attribute__((noreturn))
+guard_main(int fd)
+{
+	sigset_t	set;
+	char		c;
+	int		sig, null;
+
+	(void)setpgid(0, 0);
+	for (sig = 1; sig < NSIG; sig++)
+		(void)signal(sig, SIG_DFL);
+	/* The runner's SIGTERM to the group is for the workload. */
+	(void)signal(SIGTERM, SIG_IGN);
+	(void)signal(SIGINT, SIG_IGN);
+	(void)signal(SIGHUP, SIG_IGN);
+	(void)signal(SIGQUIT, SIG_IGN);
+	/* Hold nothing of the runner's, above all its pipes' write ends. */
+	if (dup2(fd, STDIN_FILENO) == -1 ||
+	    (null = open("/dev/null", O_WRONLY)) == -1 ||
+	    dup2(null, STDOUT_FILENO) == -1 || dup2(null, STDERR_FILENO) == -1)
+		_exit(1);
+	closefrom(STDERR_FILENO + 1);
+	sigemptyset(&set);
+	(void)sigprocmask(SIG_SETMASK, &set, NULL);
+	while (read(STDIN_FILENO, &c, 1) == -1 && errno == EINTR)
+		;
+	(void)kill(0, SIGKILL);
+	_exit(0);
+}
+
+/* Have the kernel SIGKILL this process when its parent dies. */
+static int
+die_with_parent(pid_t parent)
+{
+#if defined(__linux__)
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) == -1)
+		return -1;
+#elif defined(__FreeBSD__)
+	int	sig = SIGKILL;
+
+	if (procctl(P_PID, 0, PROC_PDEATHSIG_CTL, &sig) == -1)
+		return -1;
+#endif
+	/* The parent may have died before the call. */
+	return getppid() == parent ? 0 : -1;
+}
+
+/*
+ * The child: join the guard's group, make the clean room described at
+ * the top, then run the workload.  Never returns.
  */
 static void __attribute__((noreturn))
 child_main(const struct wl_workload *wl, const struct wl_params *p,
-    const char *dir, int outw, int errw)
+    const char *dir, pid_t pgid, pid_t parent, int outw, int errw)
 {
 	struct rlimit	 rl;
 	sigset_t	 set;
 	char		*cause = NULL;
 	int		 null, sig, native, rc;
 
-	(void)setpgid(0, 0);
+	/* Outside the group, the runner's signals would miss it. */
+	if (setpgid(0, pgid) == -1 || die_with_parent(parent) == -1)
+		_exit(1);
 	native = !(wl->flags & WL_F_COMMAND);
 
 	/* Move the pipe ends clear of 0-3 before dup2() onto them. */
@@ -504,23 +672,30 @@ ms_until(double t, double now, int cap)
 	return ms > cap ? cap : (int)ms;
 }
 
-/* Kill what is left of a group and wait, bounded, until it is gone. */
+/*
+ * Kill what is left of a group, its guard included, reap the guard (a
+ * zombie still counts as a member) and wait, bounded, until the group is
+ * gone.
+ */
 static void
-group_reap(pid_t pgid)
+group_reap(pid_t pgid, pid_t guard)
 {
 	struct timespec	ts = { 0, 2 * 1000 * 1000 };
 	double		until;
 
-	if (killpg(pgid, SIGKILL) == -1 && errno == ESRCH)
-		return;
+	(void)killpg(pgid, SIGKILL);
 	until = wl_now() + GROUP_WAIT_SECONDS;
 	while (wl_now() < until) {
-		if (kill(-pgid, 0) == -1 && errno == ESRCH)
+		if (guard != -1 && waitpid(guard, NULL, WNOHANG) != 0)
+			guard = -1;
+		if (guard == -1 && kill(-pgid, 0) == -1 && errno == ESRCH)
 			return;
 		nanosleep(&ts, NULL);
 	}
 	log_warnx("process group %ld still has members after SIGKILL",
 	    (long)pgid);
+	if (guard != -1)
+		(void)waitpid(guard, NULL, 0);	/* SIGKILLed: it ends */
 }
 
 /*
@@ -561,13 +736,13 @@ watch_child(struct watch *w, const struct wl_params *p, double start,
 			else if (w->out_over)
 				imposed = WL_FAILED;
 			if (imposed != WL_OK) {
-				(void)killpg(w->pid, SIGTERM);
+				(void)killpg(w->pgid, SIGTERM);
 				signalled = 1;
 				kill_at = now + (p->grace > 0 ? p->grace : 0);
 			}
 		}
 		if (signalled == 1 && now >= kill_at) {
-			(void)killpg(w->pid, SIGKILL);
+			(void)killpg(w->pgid, SIGKILL);
 			signalled = 2;
 		}
 
@@ -656,11 +831,18 @@ judge(const struct wl_workload *wl, const struct wl_params *p,
 	case WL_ABORTED:
 		return finish(res, WL_ABORTED, xstrdup("aborted"), cause);
 	case WL_FAILED:
+	case WL_OK:
+		break;
+	}
+	/*
+	 * Too much output fails the iteration whether or not the watcher saw
+	 * it in time to stop the child: the child may have exited first, or
+	 * the last drain found it.  What was cut off must not be parsed.
+	 */
+	if (w->out_over) {
 		xasprintf(&error, "printed more than %d bytes of results",
 		    WL_OUTPUT_MAX);
 		return finish(res, WL_FAILED, error, cause);
-	case WL_OK:
-		break;
 	}
 
 	tail = tail_text(w);
@@ -713,10 +895,12 @@ wl_run_iteration(const struct wl_workload *wl, const struct wl_params *p,
 {
 	struct watch	 w;
 	struct rusage	 ru;
+	sigset_t	 all, old;
 	enum wl_status	 imposed;
 	double		 start, end;
 	char		*dir, *error = NULL;
-	int		 outp[2], errp[2], wstatus = 0;
+	int		 outp[2], errp[2], guardp[2], wstatus = 0, lock;
+	pid_t		 guard, self = getpid();
 
 	memset(res, 0, sizeof(*res));
 	res->pgid = -1;
@@ -730,7 +914,7 @@ wl_run_iteration(const struct wl_workload *wl, const struct wl_params *p,
 	}
 	if (p->settle > 0 && settle(p->settle) == -1)
 		return finish(res, WL_ABORTED, xstrdup("aborted"), cause);
-	if ((dir = make_iteration_dir(wl, p, &error)) == NULL)
+	if ((dir = make_iteration_dir(wl, p, &lock, &error)) == NULL)
 		return finish(res, WL_FAILED, error, cause);
 	if (pipe2(outp, O_CLOEXEC) == -1) {
 		xasprintf(&error, "pipe: %s", strerror(errno));
@@ -742,27 +926,47 @@ wl_run_iteration(const struct wl_workload *wl, const struct wl_params *p,
 		close(outp[1]);
 		goto fail;
 	}
-
-	memset(&w, 0, sizeof(w));
-	w.out = xmalloc(WL_OUTPUT_MAX);
-	start = wl_now();
-	switch (w.pid = fork()) {
-	case -1:
-		xasprintf(&error, "fork: %s", strerror(errno));
+	if (pipe2(guardp, O_CLOEXEC) == -1) {
+		xasprintf(&error, "pipe: %s", strerror(errno));
 		close(outp[0]);
 		close(outp[1]);
 		close(errp[0]);
 		close(errp[1]);
-		free(w.out);
 		goto fail;
-	case 0:
-		close(outp[0]);
-		close(errp[0]);
-		child_main(wl, p, dir, outp[1], errp[1]);
+	}
+
+	memset(&w, 0, sizeof(w));
+	w.out = xmalloc(WL_OUTPUT_MAX);
+	/* No handler of the caller's may run in a child (see the top). */
+	sigfillset(&all);
+	(void)sigprocmask(SIG_BLOCK, &all, &old);
+	if ((guard = fork()) == 0)
+		guard_main(guardp[0]);
+	close(guardp[0]);
+	if (guard == -1) {
+		xasprintf(&error, "fork: %s", strerror(errno));
+		(void)sigprocmask(SIG_SETMASK, &old, NULL);
+		close(guardp[1]);
+		goto fail_pipes;
 	}
 	/* Both sides set the group, so neither can signal it too early. */
-	(void)setpgid(w.pid, w.pid);
-	res->pgid = w.pid;
+	(void)setpgid(guard, guard);
+	start = wl_now();
+	if ((w.pid = fork()) == 0) {
+		close(outp[0]);
+		close(errp[0]);
+		child_main(wl, p, dir, guard, self, outp[1], errp[1]);
+	}
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	if (w.pid == -1) {
+		xasprintf(&error, "fork: %s", strerror(errno));
+		close(guardp[1]);
+		group_reap(guard, guard);
+		goto fail_pipes;
+	}
+	(void)setpgid(w.pid, guard);
+	w.pgid = guard;
+	res->pgid = guard;
 	close(outp[1]);
 	close(errp[1]);
 	w.fd_out = outp[0];
@@ -772,7 +976,8 @@ wl_run_iteration(const struct wl_workload *wl, const struct wl_params *p,
 	w.fd_pid = exit_fd(w.pid);
 
 	imposed = watch_child(&w, p, start, &wstatus, &ru, &end);
-	group_reap(w.pid);
+	group_reap(w.pgid, guard);
+	close(guardp[1]);
 	if (w.fd_out != -1)
 		close(w.fd_out);
 	if (w.fd_err != -1)
@@ -790,6 +995,7 @@ wl_run_iteration(const struct wl_workload *wl, const struct wl_params *p,
 	free(w.out);
 	if (wl_remove_tree(dir) == -1)
 		log_warnx("%s: could not remove all of it", dir);
+	close(lock);
 	free(dir);
 	if (res->status == WL_OK)
 		return 0;
@@ -797,9 +1003,16 @@ wl_run_iteration(const struct wl_workload *wl, const struct wl_params *p,
 		*cause = xstrdup(res->error);
 	return -1;
 
+fail_pipes:
+	close(outp[0]);
+	close(outp[1]);
+	close(errp[0]);
+	close(errp[1]);
+	free(w.out);
 fail:
 	if (wl_remove_tree(dir) == -1)
 		log_warnx("%s: could not remove all of it", dir);
+	close(lock);
 	free(dir);
 	return finish(res, WL_FAILED, error, cause);
 }

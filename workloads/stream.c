@@ -1,7 +1,9 @@
 /*
  * disk.stream: a streaming writer in the manner of the LKML "SATA
  * performance: Linux vs. FreeBSD" test: 1 MiB write()s, with an fsync()
- * after every fsync_every bytes, each such segment timed on its own.
+ * after every fsync_every bytes, each such segment timed on its own;
+ * fsync_every = 0 writes the whole file as one segment with one fsync at
+ * the end (fio's --end_fsync=1 alone).
  *
  *   write_mibps      size / time of the whole write, final fsync included
  *                    (what fio reports for --rw=write --bs=1M --fsync=N
@@ -107,7 +109,7 @@ wl_stream_run(const struct wl_params *p, int out, char **cause)
 
 	size = wl_params_size(p) / STREAM_BLOCK * STREAM_BLOCK;
 	nblocks = size / STREAM_BLOCK;
-	per = p->fsync_every / STREAM_BLOCK;
+	per = p->fsync_every == 0 ? nblocks : p->fsync_every / STREAM_BLOCK;
 	if (nblocks == 0 || per == 0) {
 		xasprintf(cause, "size and fsync_every must be at least 1M");
 		return -1;
@@ -149,9 +151,14 @@ wl_stream_run(const struct wl_params *p, int out, char **cause)
 		total = 1e-9;
 	wl_mean_sd(rates, nseg, &mean, &sd);
 
-	wl_note(out, "%llu MiB in %llu segments of %llu MiB, fsync after "
-	    "each%s", (unsigned long long)nblocks, (unsigned long long)nseg,
-	    (unsigned long long)per, p->direct ? ", O_DIRECT" : "");
+	if (p->fsync_every == 0)
+		wl_note(out, "%llu MiB, one fsync at the end%s",
+		    (unsigned long long)nblocks, p->direct ? ", O_DIRECT" : "");
+	else
+		wl_note(out, "%llu MiB in %llu segments of %llu MiB, fsync "
+		    "after each%s", (unsigned long long)nblocks,
+		    (unsigned long long)nseg, (unsigned long long)per,
+		    p->direct ? ", O_DIRECT" : "");
 	if (wl_emit(out, "write_mibps", nblocks / total, "MiB/s",
 	    BETTER_HIGHER) == -1 ||
 	    wl_emit(out, "seg_mean_mibps", mean, "MiB/s", BETTER_HIGHER) == -1 ||

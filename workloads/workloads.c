@@ -212,9 +212,12 @@ wl_params_apply(struct wl_params *p, const struct wl_workload *wl,
 		name = wl_keys[i].name;
 		if (!config_is_set(cfg, section, name))
 			continue;
+		/* As the loader says it: "file:line: key: expected ...". */
 		if (wl_params_set(p, wl, name, config_get_str(cfg, section,
 		    name), &err) == -1) {
-			xasprintf(cause, "%s: %s", name, err);
+			xasprintf(cause, "%s:%d: %s", config_file(cfg) != NULL ?
+			    config_file(cfg) : "(defaults)",
+			    config_key_line(cfg, section, name), err);
 			free(err);
 			return -1;
 		}
@@ -547,7 +550,12 @@ wl_params_set(struct wl_params *p, const struct wl_workload *wl,
 		expect = "a size such as 512K, 64M or 1G";
 		if (parse_size(value, &bytes, NULL) == -1)
 			goto bad;
-		if (k != WL_K_FILE_LIMIT && bytes < MIB) {
+		if (k == WL_K_FSYNC_EVERY && bytes > 0 && bytes < MIB) {
+			expect = "0 (one fsync at the end) or a size of at "
+			    "least 1M";
+			goto bad;
+		}
+		if (k == WL_K_CHAR_SIZE && bytes < MIB) {
 			expect = "a size of at least 1M";
 			goto bad;
 		}
@@ -677,8 +685,9 @@ wl_params_check(const struct wl_params *p, const struct wl_workload *wl,
 		xasprintf(cause, "%s: size must be at least 1M", wl->name);
 		return -1;
 	}
-	if ((wl->keys & WL_K_FSYNC_EVERY) && p->fsync_every < MIB) {
-		xasprintf(cause, "%s: fsync_every must be at least 1M",
+	if ((wl->keys & WL_K_FSYNC_EVERY) && p->fsync_every > 0 &&
+	    p->fsync_every < MIB) {
+		xasprintf(cause, "%s: fsync_every must be 0 or at least 1M",
 		    wl->name);
 		return -1;
 	}

@@ -177,6 +177,7 @@ void		 wl_abort_clear(void);
 void		 wl_result_clear(struct wl_result *);
 const char	*wl_status_name(enum wl_status);
 int		 wl_remove_tree(const char *);
+int		 wl_sweep_work_dir(const char *);
 
 /* output.c: the result protocol. */
 int		 wl_parse_output(const char *, size_t, struct wl_result *,

@@ -67,4 +67,27 @@ q = json.load(open(sys.argv[1]))
 assert q["policy"] == "wait" and q["busy"] is True, q
 assert q["waited"] >= 1.5, q
 ' "$T/wait.quiet" || fail "wait: $(cat "$T/wait.quiet")"
+# Each limit is a key: with the load and CPU limits lifted, the runnable
+# tasks of the hogs still make the machine busy (max_runnable's default,
+# half a task per CPU), and with every limit lifted it is quiet.
+lax() {	# name [extra lines]
+	printf '[perfwatch]\nwork_dir = %s\n[quiet]\npolicy = skip\nmax_load = 1024\nmax_cpu_busy = 100\n%s\n' \
+	    "$T/work" "${2:-}" >"$T/$1.conf"
+}
+lax runnable
+rc=0
+pw -c "$T/runnable.conf" run --no-check --profile "$T/profile.conf" \
+    --label runnable >"$T/runnable.out" 2>&1 || rc=$?
+[ "$rc" -eq 75 ] || fail "runnable: exit $rc: $(cat "$T/runnable.out")"
+grep -q "machine busy: [0-9]* runnable tasks > " "$T/runnable.out" ||
+	fail "runnable: $(cat "$T/runnable.out")"
+lax lax "max_runnable = 1024
+max_swap_pages = 1000000000
+min_mem_available = 0
+max_throttle_events = 1000000000"
+pw -c "$T/lax.conf" run --no-check --profile "$T/profile.conf" \
+    --label lax >"$T/lax.out" 2>&1 || fail "lax: $(cat "$T/lax.out")"
+if grep -q "machine busy" "$T/lax.out"; then
+	fail "lax: $(cat "$T/lax.out")"
+fi
 pass

@@ -155,6 +155,18 @@ test_out_of_range(void **state)
 	    "got \"0x10\"");
 	expect_errors("[quiet]\nmax_load = 5%\n",
 	    "{P}:2: max_load: expected a number from 0 to 1024, got \"5%\"");
+	expect_errors("[quiet]\nmin_mem_available = 101\n",
+	    "{P}:2: min_mem_available: expected a percentage from 0 to 100, "
+	    "got \"101\"");
+	expect_errors("[quiet]\nmax_swap_pages = -1\n",
+	    "{P}:2: max_swap_pages: expected an integer from 0 to 1000000000, "
+	    "got \"-1\"");
+	expect_errors("[quiet]\nmax_runnable = many\n",
+	    "{P}:2: max_runnable: expected a number from 0 to 1024, "
+	    "got \"many\"");
+	expect_errors("[quiet]\nmax_throttle_events = 1.5\n",
+	    "{P}:2: max_throttle_events: expected an integer from 0 to "
+	    "1000000000, got \"1.5\"");
 }
 
 static void
@@ -291,7 +303,7 @@ test_bad_values(void **state)
 	    "{P}:2: size: expected a size such as 4096, 512M or 2G or a "
 	    "multiple of RAM such as 2x, got \"9000000000000000T\"");
 	expect_errors("[workload \"x\"]\nsize = 0\n",
-	    "{P}:2: size: expected a size from 1 to 1024T, got \"0\"");
+	    "{P}:2: size: expected a size from 1M to 1024T, got \"0\"");
 	expect_errors("[workload \"x\"]\nthreads = 1,,2\n",
 	    "{P}:2: threads: expected integers from 1 to 4096 separated by "
 	    "commas, got \"1,,2\"");
@@ -476,6 +488,13 @@ test_defaults(void **state)
 	assert_int_equal(config_get_duration(cfg, "quiet", "max_wait"), 1800);
 	assert_true(config_get_number(cfg, "quiet", "max_load") == 0.5);
 	assert_true(config_get_number(cfg, "quiet", "max_cpu_busy") == 25.0);
+	/* As sysinfo_quiet_limits_default() has them. */
+	assert_true(config_get_number(cfg, "quiet", "max_runnable") == 0.5);
+	assert_int_equal(config_get_int(cfg, "quiet", "max_swap_pages"), 64);
+	assert_true(config_get_number(cfg, "quiet", "min_mem_available") ==
+	    10.0);
+	assert_int_equal(config_get_int(cfg, "quiet", "max_throttle_events"),
+	    0);
 	assert_int_equal(config_get_bool(cfg, "triggers", "packages"), 1);
 	assert_int_equal(config_get_duration(cfg, "triggers",
 	    "package_settle"), 600);
@@ -528,6 +547,10 @@ test_values(void **state)
 	    "policy = annotate\n"
 	    "max_load = 1.25\n"
 	    "max_cpu_busy = 30%\n"
+	    "max_runnable = 2\n"
+	    "max_swap_pages = 0\n"
+	    "min_mem_available = 5%\n"
+	    "max_throttle_events = 3\n"
 	    "[detect]\n"
 	    "min_change = 5\n"
 	    "fdr = 0.01\n"
@@ -570,6 +593,12 @@ test_values(void **state)
 	assert_int_equal(config_get_bool(cfg, "schedule", "catch_up"), 0);
 	assert_true(config_get_number(cfg, "quiet", "max_load") == 1.25);
 	assert_true(config_get_number(cfg, "quiet", "max_cpu_busy") == 30.0);
+	assert_true(config_get_number(cfg, "quiet", "max_runnable") == 2.0);
+	assert_int_equal(config_get_int(cfg, "quiet", "max_swap_pages"), 0);
+	assert_true(config_get_number(cfg, "quiet", "min_mem_available") ==
+	    5.0);
+	assert_int_equal(config_get_int(cfg, "quiet", "max_throttle_events"),
+	    3);
 	assert_true(config_get_number(cfg, "detect", "min_change") == 5.0);
 	assert_true(config_get_number(cfg, "detect", "fdr") == 0.01);
 

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -21,6 +22,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #ifdef __linux__
@@ -51,7 +53,7 @@ group_setup(void **state)
 
 	(void)state;
 	tmp = getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/var/tmp";
-	snprintf(test_dir, sizeof(test_dir), "%s/perfwatch-wl-test.XXXXXX",
+	snprintf(test_dir, sizeof(test_dir), "%s/pw-wl-test.XXXXXX",
 	    tmp);
 	return mkdtemp(test_dir) == NULL ? -1 : 0;
 }
@@ -176,7 +178,9 @@ static void
 test_parse_lines(void **state)
 {
 	const char	*text = "# hello there\n\nlatency 12.5 ms\n"
+	    "\f\n\v\n \f\v\r\n"		/* blank lines too */
 	    "ops 1e3 ops/s higher\r\nsize 10 MiB lower\n  spaced\t3\tx  \n"
+	    "\fformfed\v2\fx\n"
 	    "  #indented note";
 	struct wl_result res;
 	char		*cause = NULL;
@@ -184,7 +188,10 @@ test_parse_lines(void **state)
 	(void)state;
 	memset(&res, 0, sizeof(res));
 	assert_int_equal(wl_parse_output(text, strlen(text), &res, &cause), 0);
-	assert_int_equal(res.nmetrics, 4);
+	assert_int_equal(res.nmetrics, 5);
+	assert_string_equal(res.metrics[4].name, "formfed");
+	assert_float_equal(res.metrics[4].value, 2, 0);
+	assert_string_equal(res.metrics[4].unit, "x");
 	assert_string_equal(res.metrics[0].name, "latency");
 	assert_float_equal(res.metrics[0].value, 12.5, 1e-12);
 	assert_string_equal(res.metrics[0].unit, "ms");
@@ -226,6 +233,11 @@ test_parse_line_errors(void **state)
 		{ "-x 1 s\n", 0, "output line 1: bad metric name \"-x\"" },
 		{ "x 1 averyveryverylongunit\n", 0, "output line 1: unit "
 		    "\"averyveryverylongunit\" is longer than 15" },
+		/* A short unit outside ASCII is not "too long". */
+		{ "a 1 \xc2\xb5s\n", 0, "output line 1: unit \"\xc2\xb5s\" is not "
+		    "printable ASCII (write us for \xc2\xb5s)" },
+		{ "a 1 s\x01\n", 0, "output line 1: unit \"s\x01\" is not "
+		    "printable ASCII" },
 		{ "x 1 s\ny\0 2 s\n", 12, "output line 2: contains a NUL" },
 	};
 	struct wl_result res;
@@ -508,6 +520,84 @@ test_params(void **state)
 	    -1);
 	free(cause);
 	wl_params_clear(&p);
+}
+
+/*
+ * What the configuration loader takes but wl_params_set() refuses is
+ * reported as the loader reports its own errors, "file:line: key: ...",
+ * and the schema's ranges are the workloads' own.
+ */
+static void
+test_params_apply_errors(void **state)
+{
+	static const struct {
+		const char	*text;
+		const char	*error;	/* NULL: loads and applies */
+	} cases[] = {
+		{ "[workload \"disk.stream\"]\nsize = 4M\n\nfsync_every = 512K\n",
+		  "t.conf:4: fsync_every: expected 0 (one fsync at the end) or "
+		  "a size of at least 1M, got \"512K\"" },
+		{ "[workload \"disk.stream\"]\nfsync_every = 0\n", NULL },
+		{ "[workload \"db.oltp\"]\n# many\nthreads = 1,2,3,4,5,6,7,8,9,"
+		  "10,11,12,13,14,15,16,17\n",
+		  "t.conf:3: threads: more than 16 counts" },
+		{ "[workload \"x\"]\ncommand = true\nseekers = 2\n",
+		  "t.conf:3: key seekers does not apply to command" },
+		{ "[workload \"disk.bonnie\"]\nseekers = 64\n"
+		  "table_size = 100\n", "t.conf:3: key table_size does not "
+		  "apply to disk.bonnie" },
+		{ "[workload \"db.oltp\"]\ntable_size = 100\n"
+		  "iterations = 100000\n", NULL },
+	};
+	static const char *const refused[] = {
+		"[workload \"disk.bonnie\"]\nseekers = 65\n",
+		"[workload \"db.oltp\"]\ntable_size = 99\n",
+		"[workload \"disk.stream\"]\nsize = 512K\n",
+		"[workload \"x\"]\niterations = 100001\n",
+	};
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	struct config			*cfg;
+	const char			*name;
+	char				*cause, *section;
+	size_t				 i;
+	int				 rc;
+
+	(void)state;
+	for (i = 0; i < nitems(cases); i++) {
+		cause = NULL;
+		cfg = config_load_buffer("t.conf", cases[i].text,
+		    strlen(cases[i].text), &cause);
+		if (cfg == NULL)
+			fail_msg("case %zu: %s", i, cause);
+		name = config_sections(cfg, "workload", 0);
+		if ((wl = wl_find(name)) == NULL)
+			wl = wl_find("command");
+		wl_params_init(&p, wl);
+		xasprintf(&section, "workload %s", name);
+		rc = wl_params_apply(&p, wl, cfg, section, &cause);
+		if (cases[i].error == NULL) {
+			if (rc != 0)
+				fail_msg("case %zu: %s", i, cause);
+		} else {
+			assert_int_equal(rc, -1);
+			assert_string_equal(cause, cases[i].error);
+			free(cause);
+		}
+		free(section);
+		wl_params_clear(&p);
+		config_free(cfg);
+	}
+	/* Refused by the loader itself, with its line. */
+	for (i = 0; i < nitems(refused); i++) {
+		cause = NULL;
+		cfg = config_load_buffer("t.conf", refused[i],
+		    strlen(refused[i]), &cause);
+		if (cfg != NULL)
+			fail_msg("refused %zu: loaded", i);
+		assert_non_null(strstr(cause, "t.conf:2: "));
+		free(cause);
+	}
 }
 
 static void
@@ -1208,6 +1298,212 @@ test_run_failures(void **state)
 	assert_int_equal(dir_entries(test_dir), 0);
 }
 
+/*
+ * Output over WL_OUTPUT_MAX fails the iteration even when the child exits
+ * before the watcher sees the excess (the last drain finds it): nothing
+ * cut off is parsed.  Whether the watcher sees it in time is a race, so
+ * the iteration is run several times.
+ */
+static void
+test_run_output_over(void **state)
+{
+	struct wl_result	res;
+	int			i;
+
+	(void)state;
+	for (i = 0; i < 12; i++) {
+		assert_int_equal(run_command("{ echo 'a 1 s'; head -c 1048563 "
+		    "/dev/zero | tr '\\0' '#'; echo; printf 'b 2 s\\nc 3 s\\n"
+		    "d 4 s\\n'; } >f; exec cat f", "30", &res), -1);
+		assert_int_equal(res.status, WL_FAILED);
+		assert_string_equal(res.error, "printed more than 1048576 "
+		    "bytes of results");
+		assert_int_equal(res.nmetrics, 0);
+		wl_result_clear(&res);
+	}
+	assert_int_equal(dir_entries(test_dir), 0);
+}
+
+static int	term_count;
+
+static void
+count_term(int sig)
+{
+	(void)sig;
+	term_count++;
+}
+
+/*
+ * The caller's SIGTERM handler never runs in the child: a SIGTERM that
+ * the watcher sends at once (a timeout already past) ends the child by
+ * SIGTERM, however early in its start it arrives, instead of being
+ * swallowed by a copy of the handler until SIGKILL after the grace.
+ */
+static void
+test_run_term_at_start(void **state)
+{
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	struct wl_result		 res;
+	struct sigaction		 sa, old;
+	sigset_t			 mask, before;
+	int				 i;
+
+	(void)state;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = count_term;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGTERM, &sa, &old), 0);
+	assert_int_equal(sigprocmask(SIG_SETMASK, NULL, &before), 0);
+	wl = params_for(&p, "command", test_dir);
+	set(&p, wl, "command", "sleep 5; echo 'x 1 s'");
+	set(&p, wl, "grace", "2");
+	p.timeout = 1e-6;
+	for (i = 0; i < 20; i++) {
+		assert_int_equal(wl_run_iteration(wl, &p, &res, NULL), -1);
+		assert_int_equal(res.status, WL_TIMEOUT);
+		assert_true(WIFSIGNALED(res.wait_status));
+		assert_int_equal(WTERMSIG(res.wait_status), SIGTERM);
+		assert_true(group_gone(res.pgid));
+		wl_result_clear(&res);
+	}
+	assert_int_equal(term_count, 0);
+	/* The caller's mask is as it was. */
+	assert_int_equal(sigprocmask(SIG_SETMASK, NULL, &mask), 0);
+	for (i = 1; i < NSIG; i++)
+		assert_int_equal(sigismember(&mask, i), sigismember(&before,
+		    i));
+	assert_int_equal(sigaction(SIGTERM, &old, NULL), 0);
+	assert_int_equal(dir_entries(test_dir), 0);
+	wl_params_clear(&p);
+}
+
+/* Is pid a live process (not gone, not a zombie)? */
+static int
+pid_alive(pid_t pid)
+{
+	char	path[64], buf[256], *s;
+	FILE	*fp;
+
+	if (kill(pid, 0) == -1)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	if ((fp = fopen(path, "r")) == NULL)
+		return 1;
+	s = fgets(buf, sizeof(buf), fp);
+	fclose(fp);
+	/* "pid (comm) S ...": the state after the last ')'. */
+	if (s == NULL || (s = strrchr(buf, ')')) == NULL)
+		return 1;
+	return s[1] != ' ' || s[2] != 'Z';
+}
+
+/* Read a pid that a workload wrote to path, waiting for it up to 10 s. */
+static pid_t
+read_pid(const char *path)
+{
+	struct timespec	 ts = { 0, 20 * 1000 * 1000 };
+	FILE		*fp;
+	long		 v = 0;
+	int		 i;
+
+	for (i = 0; i < 500; i++) {
+		if ((fp = fopen(path, "r")) != NULL) {
+			if (fscanf(fp, "%ld", &v) != 1)
+				v = 0;
+			fclose(fp);
+			if (v > 0)
+				return (pid_t)v;
+		}
+		nanosleep(&ts, NULL);
+	}
+	fail_msg("%s: no pid written", path);
+	return -1;
+}
+
+/* Wait up to 10 s for pid to end; 1 if it did. */
+static int
+pid_ends(pid_t pid)
+{
+	struct timespec	ts = { 0, 20 * 1000 * 1000 };
+	int		i;
+
+	for (i = 0; i < 500 && pid_alive(pid); i++)
+		nanosleep(&ts, NULL);
+	return !pid_alive(pid);
+}
+
+/*
+ * A runner killed by SIGKILL together with its process group (perfwatchd's
+ * last resort against `perfwatch run`) takes its workload with it, the
+ * workload's own children included.  The iteration directory it leaves
+ * is removed by wl_sweep_work_dir(), which keeps a locked (live) one and
+ * whatever is not named like an iteration directory.
+ */
+static void
+test_run_runner_killed(void **state)
+{
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	struct wl_result		 res;
+	char				 cmd[8 * PATH_MAX], shpid[PATH_MAX + 16];
+	char				 sleeppid[PATH_MAX + 16], path[PATH_MAX + 64];
+	pid_t				 runner, sh, sl;
+	int				 status, fd;
+
+	(void)state;
+	snprintf(shpid, sizeof(shpid), "%s/sh.pid", test_dir);
+	snprintf(sleeppid, sizeof(sleeppid), "%s/sleep.pid", test_dir);
+	snprintf(cmd, sizeof(cmd), "sleep 43 & echo $! >%s.tmp; "
+	    "mv %s.tmp %s; echo $$ >%s.tmp; mv %s.tmp %s; wait", sleeppid,
+	    sleeppid, sleeppid, shpid, shpid, shpid);
+	wl = params_for(&p, "command", test_dir);
+	set(&p, wl, "command", cmd);
+	set(&p, wl, "timeout", "60");
+	runner = fork();
+	assert_true(runner != -1);
+	if (runner == 0) {
+		(void)setpgid(0, 0);
+		(void)wl_run_iteration(wl, &p, &res, NULL);
+		_exit(0);
+	}
+	(void)setpgid(runner, runner);
+	sh = read_pid(shpid);
+	sl = read_pid(sleeppid);
+	assert_true(pid_alive(sh) && pid_alive(sl));
+	assert_int_equal(kill(-runner, SIGKILL), 0);
+	assert_int_equal(waitpid(runner, &status, 0), runner);
+	assert_true(pid_ends(sh));
+	assert_true(pid_ends(sl));
+	assert_int_equal(unlink(shpid), 0);
+	assert_int_equal(unlink(sleeppid), 0);
+	wl_params_clear(&p);
+
+	/* Left behind: the killed runner's directory, unlocked. */
+	assert_int_equal(dir_entries(test_dir), 1);
+	snprintf(path, sizeof(path), "%s/perfwatch-live.Ab12Cd", test_dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	fd = open(path, O_RDONLY | O_DIRECTORY);
+	assert_true(fd != -1);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	snprintf(path, sizeof(path), "%s/perfwatch-notmine", test_dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/perfwatch-file.Ab12Cd", test_dir);
+	assert_int_equal(close(open(path, O_CREAT | O_WRONLY, 0600)), 0);
+	assert_int_equal(wl_sweep_work_dir(test_dir), 1);
+	assert_int_equal(dir_entries(test_dir), 3);
+	/* Once its runner lets go, the live one goes too. */
+	assert_int_equal(close(fd), 0);
+	assert_int_equal(wl_sweep_work_dir(test_dir), 1);
+	assert_int_equal(dir_entries(test_dir), 2);
+	assert_int_equal(rmdir(path) == 0 || unlink(path) == 0, 1);
+	snprintf(path, sizeof(path), "%s/perfwatch-notmine", test_dir);
+	assert_int_equal(rmdir(path), 0);
+	assert_int_equal(dir_entries(test_dir), 0);
+	snprintf(path, sizeof(path), "%s/none", test_dir);
+	assert_int_equal(wl_sweep_work_dir(path), 0);
+}
+
 static void
 test_run_measure_time(void **state)
 {
@@ -1413,6 +1709,17 @@ test_stream(void **state)
 	assert_true(m->value >= 0 && m->value <= 100.0 * wl_ncpu() * 1.05);
 	wl_result_clear(&res);
 
+	/* fsync_every = 0: the whole file, one fsync at the end. */
+	set(&p, wl, "fsync_every", "0");
+	assert_int_equal(p.fsync_every, 0);
+	run_ok(wl, &p, &res);
+	assert_non_null(note(&res, "4 MiB, one fsync at the end"));
+	assert_float_equal(metric(&res, "seg_sd_mibps")->value, 0, 0);
+	assert_float_equal(metric(&res, "seg_mean_mibps")->value,
+	    metric(&res, "write_mibps")->value,
+	    metric(&res, "write_mibps")->value * 0.05);
+	wl_result_clear(&res);
+
 	/* A shorter last segment is a segment; one segment has sd 0. */
 	set(&p, wl, "fsync_every", "3M");
 	run_ok(wl, &p, &res);
@@ -1605,6 +1912,7 @@ main(void)
 		cmocka_unit_test(test_parse_json),
 		cmocka_unit_test(test_battery),
 		cmocka_unit_test(test_params),
+		cmocka_unit_test(test_params_apply_errors),
 		cmocka_unit_test(test_plan_and_progress),
 		cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_index),
@@ -1618,6 +1926,9 @@ main(void)
 		cmocka_unit_test(test_run_clean_environment),
 		cmocka_unit_test(test_run_temp_removed),
 		cmocka_unit_test(test_run_failures),
+		cmocka_unit_test(test_run_output_over),
+		cmocka_unit_test(test_run_term_at_start),
+		cmocka_unit_test(test_run_runner_killed),
 		cmocka_unit_test(test_run_measure_time),
 		cmocka_unit_test(test_run_file_limit),
 		cmocka_unit_test(test_run_disk_full),

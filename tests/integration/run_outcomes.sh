@@ -1,0 +1,193 @@
+#!/bin/sh
+# How `perfwatch run` records each workload's end in run_workloads, on
+# tiny commands: a disabled workload is left out (and does not stop the
+# run), a timeout is `timeout`, an iteration the store refuses fails the
+# workload with the store's reason, and a workload that an abort cut short
+# is `aborted`, not `complete`.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p "$T/work"
+printf '[perfwatch]\nwork_dir = %s\n[quiet]\npolicy = annotate\n' \
+    "$T/work" >"$T/pw.conf"
+
+sql() {
+	sqlite3 "$PERFWATCH_DB" "$1"
+}
+
+# run LABEL PROFILE-TEXT: a run of that profile; its exit status in $rc.
+run() {
+	printf '%s\n' "$2" >"$T/$1.profile"
+	rc=0
+	pw -c "$T/pw.conf" run --no-check --profile "$T/$1.profile" \
+	    --label "$1" >"$T/$1.out" 2>&1 || rc=$?
+}
+
+# outcome RUN WORKLOAD: "status|error" of the workload in that run.
+outcome() {
+	sql "SELECT w.status || '|' || coalesce(w.error, '') FROM run_workloads w
+	    JOIN runs r ON r.id = w.run WHERE r.label = '$1' AND
+	    w.workload = '$2'"
+}
+
+# enabled = no: the others run; the disabled one has no row at all.
+run disabled '[workload "fast"]
+command = echo a 1 s
+iterations = 1
+[workload "off"]
+command = echo b 1 s
+enabled = no'
+[ "$rc" -eq 0 ] || fail "disabled: exit $rc: $(cat "$T/disabled.out")"
+[ "$(outcome disabled fast)" = "complete|" ] ||
+	fail "disabled: fast is $(outcome disabled fast)"
+[ "$(sql "SELECT count(*) FROM run_workloads w JOIN runs r ON
+    r.id = w.run WHERE r.label = 'disabled' AND w.workload = 'off'")" = 0 ] ||
+	fail "disabled: off has a row"
+[ "$(sql "SELECT status FROM runs WHERE label = 'disabled'")" = complete ] ||
+	fail "disabled: run not complete"
+
+# The configuration turns a profile's disabled workload back on.
+printf '[workload "off"]\nenabled = yes\n' >>"$T/pw.conf"
+run reenabled '[workload "off"]
+command = echo b 1 s
+iterations = 1
+enabled = no'
+[ "$rc" -eq 0 ] || fail "reenabled: exit $rc: $(cat "$T/reenabled.out")"
+[ "$(outcome reenabled off)" = "complete|" ] ||
+	fail "reenabled: off is $(outcome reenabled off)"
+printf '[perfwatch]\nwork_dir = %s\n[quiet]\npolicy = annotate\n' \
+    "$T/work" >"$T/pw.conf"
+
+# Every workload off: nothing to run, a usage error.
+run alloff '[workload "off"]
+command = echo b 1 s
+enabled = no'
+[ "$rc" -eq 64 ] || fail "alloff: exit $rc: $(cat "$T/alloff.out")"
+expect_match "$(cat "$T/alloff.out")" "no workload to run"
+
+# A timeout is recorded as one, and said once.
+run slow '[workload "tmo"]
+command = sleep 30; echo x 1 s
+timeout = 1
+grace = 1
+iterations = 1'
+[ "$rc" -eq 70 ] || fail "timeout: exit $rc: $(cat "$T/slow.out")"
+[ "$(outcome slow tmo)" = "timeout|timed out after 1 s" ] ||
+	fail "timeout: tmo is $(outcome slow tmo)"
+[ "$(grep -c '^perfwatch: tmo: timed out' "$T/slow.out")" -eq 1 ] ||
+	fail "timeout: said other than once: $(cat "$T/slow.out")"
+
+# fast/a is stored in s; a later run printing it in ms cannot be stored:
+# the workload fails with the store's reason after its first iteration.
+run unit '[workload "fast"]
+command = echo a 1 ms
+iterations = 2'
+[ "$rc" -eq 70 ] || fail "store: exit $rc: $(cat "$T/unit.out")"
+o=$(outcome unit fast)
+case "$o" in
+failed\|"iteration 1 not stored: "*) ;;
+*) fail "store: fast is \"$o\"" ;;
+esac
+expect_match "$o" "unit"
+[ "$(grep -c '^perfwatch: fast: iteration 1 not stored' "$T/unit.out")" -eq 1 ] ||
+	fail "store: $(cat "$T/unit.out")"
+[ "$(sql "SELECT status FROM runs WHERE label = 'unit'")" = failed ] ||
+	fail "store: run not failed"
+[ "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run
+    WHERE r.label = 'unit'")" = 0 ] || fail "store: samples kept"
+
+# SIGTERM during partly's second iteration (iterations interleave: done 1,
+# half 1, partly 1, half 2, partly 2): half, with 2 of 3 iterations stored
+# and none in flight, is aborted, not complete, as is partly; done, which
+# ran all its iterations, is complete.
+cat >"$T/partly.profile" <<EOF
+[workload "done"]
+command = echo d 1 s
+iterations = 1
+[workload "half"]
+command = echo h 1 s
+iterations = 3
+[workload "partly"]
+command = if [ -e $T/flag ]; then touch $T/started; sleep 30; fi; touch $T/flag; echo p 1 s
+iterations = 3
+EOF
+"$PERFWATCH" -c "$T/pw.conf" run --no-check --profile "$T/partly.profile" \
+    --label partly >"$T/partly.out" 2>&1 &
+pid=$!
+i=0
+while [ ! -e "$T/started" ]; do
+	i=$((i + 1))
+	[ "$i" -lt 300 ] || { kill "$pid"; fail "partly: never started"; }
+	sleep 0.1
+done
+kill -TERM "$pid"
+rc=0
+wait "$pid" || rc=$?
+[ "$rc" -eq $((128 + 15)) ] || fail "partly: exit $rc: $(cat "$T/partly.out")"
+[ "$(sql "SELECT status FROM runs WHERE label = 'partly'")" = aborted ] ||
+	fail "partly: run not aborted"
+[ "$(outcome partly partly)" = "aborted|aborted" ] ||
+	fail "partly: partly is $(outcome partly partly)"
+[ "$(outcome partly half)" = "aborted|" ] ||
+	fail "partly: half is $(outcome partly half)"
+[ "$(outcome partly done)" = "complete|" ] ||
+	fail "partly: done is $(outcome partly done)"
+[ "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run
+    JOIN metrics m ON m.id = s.metric WHERE r.label = 'partly' AND
+    m.workload = 'partly'")" = 1 ] || fail "partly: not one sample kept"
+# `perfwatch run` killed with its whole process group by SIGKILL, as
+# perfwatchd's last resort does: its workload, the workload's children
+# included, dies with it; the iteration directory it leaves is removed by
+# the next run.  (The run itself stays `running` until perfwatchd marks
+# it, at its start or when its own child was the one killed.)
+cat >"$T/killed.profile" <<EOF
+[workload "killme"]
+command = sleep 43 & echo \$! >$T/sleep.pid; wait
+timeout = 60
+iterations = 1
+EOF
+setsid "$PERFWATCH" -c "$T/pw.conf" run --no-check --profile \
+    "$T/killed.profile" --label killed >"$T/killed.out" 2>&1 &
+pid=$!
+i=0
+while [ ! -s "$T/sleep.pid" ]; do
+	i=$((i + 1))
+	[ "$i" -lt 300 ] || { kill "$pid"; fail "killed: never started"; }
+	sleep 0.1
+done
+[ "$(ps -o pgid= -p "$pid" | tr -d ' ')" = "$pid" ] ||
+	fail "killed: perfwatch run does not lead its group"
+kill -s KILL -- -"$pid"
+wait "$pid" || :
+spid=$(cat "$T/sleep.pid")
+i=0
+while [ -n "$(ps -o stat= -p "$spid" | grep -v Z)" ]; do
+	i=$((i + 1))
+	[ "$i" -lt 50 ] || { kill "$spid"; fail "killed: sleep 43 outlived it"; }
+	sleep 0.1
+done
+ls -d "$T"/work/perfwatch-command.* >/dev/null 2>&1 ||
+	fail "killed: no iteration directory left to sweep"
+run after '[workload "fast"]
+command = echo a 1 s
+iterations = 1'
+[ "$rc" -eq 0 ] || fail "after: exit $rc: $(cat "$T/after.out")"
+expect_match "$(cat "$T/after.out")" "removed 1 iteration directory"
+if ls -d "$T"/work/perfwatch-* >/dev/null 2>&1; then
+	fail "after: left $(ls "$T/work")"
+fi
+
+# On a terminal the progress line names the step once:
+# "[1/3] fast warm-up 1/1, elapsed ...", not "fast warm-up 1/1 warm-up 1/1".
+if script -qec true /dev/null >/dev/null 2>&1; then	# util-linux script
+	printf '[workload "fast"]\ncommand = echo a 1 s\nwarmup = 1\niterations = 2\n' \
+	    >"$T/tty.profile"
+	script -qec "'$PERFWATCH' -c '$T/pw.conf' run --no-check --profile \
+	    '$T/tty.profile' --label tty" /dev/null >"$T/tty.out" 2>&1 ||
+		fail "tty: $(cat "$T/tty.out")"
+	grep -q '^\[1/3\] fast warm-up 1/1, elapsed ' "$T/tty.out" ||
+		fail "tty: $(cat "$T/tty.out")"
+	grep -q '^\[3/3\] fast iteration 2/2, elapsed ' "$T/tty.out" ||
+		fail "tty: $(cat "$T/tty.out")"
+fi
+pass
