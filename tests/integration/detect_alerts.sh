@@ -7,23 +7,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-# Deterministic noise: 5 iterations a run, about 1% apart.
-awk 'BEGIN {
-	print "run,time,workload,metric,value,unit,better,host,iteration"
-	s = 7
-	for (r = 1; r <= 24; r++) {
-		level = (r >= 21 && r <= 22) ? 115 : 100
-		if (r >= 23) level = 100
-		for (i = 1; i <= 5; i++) {
-			s = (s * 1103515245 + 12345) % 2147483648
-			v = level * (1 + 0.02 * (s / 2147483648 - 0.5))
-			printf "r-%02d,%d,sys.pipe,time,%.4f,s,lower,box,%d\n",
-			    r, 1700000000 + r * 86400, v, i
-			printf "r-%02d,%d,sys.pipe,rate,%.4f,ops/s,higher,box,%d\n",
-			    r, 1700000000 + r * 86400, 1000 + (i % 3), i
-		}
-	}
-}' >"$T/hist.csv"
+# r-21 and r-22 15% slower; a steady rate beside it.
+step_history 24 21 22 7 rate >"$T/hist.csv"
 pw import "$T/hist.csv" >/dev/null
 
 for r in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20; do
@@ -92,19 +77,7 @@ assert v["time"]["verdict"] == "regression", v["time"]
 # resolved and keeps the size of the shift, not one watered down by the
 # runs that came back.
 export PERFWATCH_DB="$T/ends.db"
-awk 'BEGIN {
-	print "run,time,workload,metric,value,unit,better,host,iteration"
-	s = 7
-	for (r = 1; r <= 30; r++) {
-		level = (r >= 21 && r <= 25) ? 115 : 100
-		for (i = 1; i <= 5; i++) {
-			s = (s * 1103515245 + 12345) % 2147483648
-			v = level * (1 + 0.02 * (s / 2147483648 - 0.5))
-			printf "r-%02d,%d,sys.pipe,time,%.4f,s,lower,box,%d\n",
-			    r, 1700000000 + r * 86400, v, i
-		}
-	}
-}' >"$T/ends.csv"
+step_history 30 21 25 7 >"$T/ends.csv"
 pw import "$T/ends.csv" >/dev/null
 r=1
 while [ "$r" -le 30 ]; do

@@ -7,20 +7,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-# 24 runs of 5 iterations about 1% apart; runs 21-22 are 15% slower.
-awk 'BEGIN {
-	print "run,time,workload,metric,value,unit,better,host,iteration"
-	s = 11
-	for (r = 1; r <= 24; r++) {
-		level = (r >= 21 && r <= 22) ? 115 : 100
-		for (i = 1; i <= 5; i++) {
-			s = (s * 1103515245 + 12345) % 2147483648
-			v = level * (1 + 0.02 * (s / 2147483648 - 0.5))
-			printf "r-%02d,%d,sys.pipe,time,%.4f,s,lower,box,%d\n",
-			    r, 1700000000 + r * 86400, v, i
-		}
-	}
-}' >"$T/hist.csv"
+# 24 runs; r-21 and r-22 are 15% slower.
+step_history 24 21 22 11 >"$T/hist.csv"
 pw import "$T/hist.csv" >/dev/null
 
 # baseline_runs = 3: its noise window (6 x 3 = 18) is raised to the 20

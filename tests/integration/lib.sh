@@ -27,3 +27,27 @@ expect_match() {
 	*) fail "expected \"$2\" in: $1" ;;
 	esac
 }
+
+# step_history RUNS FIRST LAST SEED [rate]: a CSV history of RUNS runs
+# r-01 ... of sys.pipe time on host box, five iterations a run about 1%
+# apart (a fixed generator, so every test sees the same numbers), 15%
+# slower from run FIRST to LAST; with "rate", a steady second metric.
+step_history() {
+	awk -v runs="$1" -v first="$2" -v last="$3" -v s="$4" \
+	    -v rate="${5:-}" 'BEGIN {
+		print "run,time,workload,metric,value,unit,better,host,iteration"
+		for (r = 1; r <= runs; r++) {
+			level = (r >= first && r <= last) ? 115 : 100
+			t = 1700000000 + r * 86400
+			for (i = 1; i <= 5; i++) {
+				s = (s * 1103515245 + 12345) % 2147483648
+				v = level * (1 + 0.02 * (s / 2147483648 - 0.5))
+				printf "r-%02d,%d,sys.pipe,time,%.4f,s,lower,box,%d\n",
+				    r, t, v, i
+				if (rate != "")
+					printf "r-%02d,%d,sys.pipe,rate,%.4f,ops/s,higher,box,%d\n",
+					    r, t, 1000 + (i % 3), i
+			}
+		}
+	}'
+}
