@@ -65,16 +65,12 @@ assert runs == [1, 1], runs
 mkdir -p "$T/work"
 printf '[perfwatch]\nwork_dir = %s\n[quiet]\npolicy = annotate\n' "$T/work" \
     >"$T/run.conf"
-printf '[workload "slow"]\ncommand = sleep 30\ntimeout = 60\niterations = 1\n' \
-    >"$T/slow.conf"
+printf '[workload "slow"]\ncommand = touch %s/started; sleep 30\ntimeout = 60\niterations = 1\n' \
+    "$T" >"$T/slow.conf"
 "$PERFWATCH" -c "$T/run.conf" run --no-check --profile "$T/slow.conf" --label r-ab \
     >/dev/null 2>&1 &
 pid=$!
-i=0
-until [ -n "$(ls "$T/work" 2>/dev/null)" ] || [ "$i" -ge 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_file -e "$T/started" "$pid" "the slow run"
 kill -TERM "$pid"
 wait "$pid" || true
 expect_match "$(pw show --json r-ab)" "aborted"

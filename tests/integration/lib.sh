@@ -51,3 +51,14 @@ step_history() {
 		}
 	}'
 }
+
+# wait_file -e|-s FILE PID WHAT: wait up to 30 s until `test -e` (or -s)
+# FILE holds; if it never does, kill PID and fail naming WHAT.
+wait_file() {
+	_i=0
+	until [ "$1" "$2" ]; do
+		_i=$((_i + 1))
+		[ "$_i" -lt 300 ] || { kill "$3"; fail "$4: never started"; }
+		sleep 0.1
+	done
+}

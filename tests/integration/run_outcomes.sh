@@ -114,12 +114,7 @@ EOF
 "$PERFWATCH" -c "$T/pw.conf" run --no-check --profile "$T/partly.profile" \
     --label partly >"$T/partly.out" 2>&1 &
 pid=$!
-i=0
-while [ ! -e "$T/started" ]; do
-	i=$((i + 1))
-	[ "$i" -lt 300 ] || { kill "$pid"; fail "partly: never started"; }
-	sleep 0.1
-done
+wait_file -e "$T/started" "$pid" partly
 kill -TERM "$pid"
 rc=0
 wait "$pid" || rc=$?
@@ -149,12 +144,7 @@ EOF
 setsid "$PERFWATCH" -c "$T/pw.conf" run --no-check --profile \
     "$T/killed.profile" --label killed >"$T/killed.out" 2>&1 &
 pid=$!
-i=0
-while [ ! -s "$T/sleep.pid" ]; do
-	i=$((i + 1))
-	[ "$i" -lt 300 ] || { kill "$pid"; fail "killed: never started"; }
-	sleep 0.1
-done
+wait_file -s "$T/sleep.pid" "$pid" killed
 [ "$(ps -o pgid= -p "$pid" | tr -d ' ')" = "$pid" ] ||
 	fail "killed: perfwatch run does not lead its group"
 kill -s KILL -- -"$pid"

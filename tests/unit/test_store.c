@@ -100,14 +100,7 @@ static int
 import_str(struct store *st, const char *name, const char *text,
     int replace, char **cause)
 {
-	FILE	*f = fmemopen((void *)text, strlen(text), "r");
-	int	 rc;
-
-	assert_non_null(f);
-	rc = store_import(st, f, name, STORE_FORMAT_AUTO, replace, NULL,
-	    cause);
-	fclose(f);
-	return rc;
+	return import_mem(st, name, text, strlen(text), replace, cause);
 }
 
 static const char sample_csv[] =
