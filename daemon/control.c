@@ -43,6 +43,8 @@
 #define CONTROL_MAX_GLOBS	64
 #define CONTROL_MAX_GLOB	256
 
+static int	control_bind(const char *, uid_t, gid_t, char **);
+
 struct control_client {
 	struct daemon			*d;
 	struct bufferevent		*bev;
@@ -54,9 +56,34 @@ struct control_client {
  * Create, bind and listen on the socket at path, mode 0660, owned by
  * uid:gid (-1: leave as is).  A socket file left by a daemon that died is
  * replaced; one that answers belongs to a live daemon and is an error.
+ *
+ * Root binds as uid:gid (its effective ids only, for the file operations):
+ * the socket's directory is that user's, who could put a link in place
+ * of the socket between bind() and a chmod() or chown() made as root.
  */
 int
 control_listen(const char *path, uid_t uid, gid_t gid, char **cause)
+{
+	int	fd, as_user;
+	gid_t	egid = getegid();
+
+	as_user = geteuid() == 0 && uid != (uid_t)-1 && uid != 0;
+	if (as_user && (setegid(gid) == -1 || seteuid(uid) == -1)) {
+		xasprintf(cause, "%s: cannot become uid %ld to bind it: %s",
+		    path, (long)uid, strerror(errno));
+		if (setegid(egid) == -1)
+			fatal("setegid %ld", (long)egid);
+		return -1;
+	}
+	fd = control_bind(path, uid, gid, cause);
+	if (as_user && (seteuid(0) == -1 || setegid(egid) == -1))
+		fatal("cannot become root again after binding %s", path);
+	return fd;
+}
+
+/* control_listen() with the ids it needs. */
+static int
+control_bind(const char *path, uid_t uid, gid_t gid, char **cause)
 {
 	struct sockaddr_un	 sun;
 	mode_t			 old;
