@@ -20,6 +20,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <assert.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,9 +97,10 @@ reason_equal(const struct reason *a, const struct reason *b)
  * Queue a battery for trigger (with detail, which may be NULL): of the
  * workloads matching globs (globs NULL: the whole profile), recording
  * git_name's commit if given.  Return 0, or -1 if the queue is full.
+ * Nothing is started here: see work_want_run().
  */
-int
-work_want_run(struct daemon *d, const char *trigger, const char *detail,
+static int
+work_queue_run(struct daemon *d, const char *trigger, const char *detail,
     char *const *globs, size_t nglobs, const char *git_name,
     const char *git_commit)
 {
@@ -123,7 +125,6 @@ work_want_run(struct daemon *d, const char *trigger, const char *detail,
 		if (reason_equal(&w->pending[i], &r)) {
 			log_debug("%s: already queued", trigger);
 			reason_clear(&r);
-			work_kick(d);
 			return 0;
 		}
 	}
@@ -138,9 +139,24 @@ work_want_run(struct daemon *d, const char *trigger, const char *detail,
 	w->pending[w->npending++] = r;
 	log_info("queued a battery: %s%s%s", trigger, detail != NULL ? ": " :
 	    "", detail != NULL ? detail : "");
-	work_kick(d);
-	daemon_status(d);
 	return 0;
+}
+
+/* Queue a battery (work_queue_run()) and start it if nothing runs. */
+int
+work_want_run(struct daemon *d, const char *trigger, const char *detail,
+    char *const *globs, size_t nglobs, const char *git_name,
+    const char *git_commit)
+{
+	int	rc;
+
+	rc = work_queue_run(d, trigger, detail, globs, nglobs, git_name,
+	    git_commit);
+	if (rc == 0) {
+		work_kick(d);
+		daemon_status(d);
+	}
+	return rc;
 }
 
 /* Queue a build of repo at commit; a newer commit replaces a queued one. */
@@ -520,6 +536,7 @@ work_start_battery(struct daemon *d)
 		argv_add(&argv, &argc, gits[i]);
 	}
 
+	assert(w->kind == WORK_NONE && w->job == NULL);
 	w->kind = WORK_BATTERY;
 	w->trigger = xstrdup(w->pending[0].trigger);
 	w->detail = detail;
@@ -596,7 +613,12 @@ work_build_done(struct job *j, void *arg)
 	daemon_status(d);
 }
 
-/* Start the first queued build whose repository is still watched. */
+/*
+ * Start the first queued build whose repository is still watched.  A
+ * repository that no longer has a build command gets its battery queued,
+ * not started: this runs inside work_kick(), and must start one thing at
+ * most.
+ */
 static int
 work_start_build(struct daemon *d)
 {
@@ -612,13 +634,14 @@ work_start_build(struct daemon *d)
 			log_info("build %s dropped: no longer watched",
 			    b->repo);
 		} else if (g->build == NULL) {
-			work_want_run(d, "git", b->commit, g->globs,
+			work_queue_run(d, "git", b->commit, g->globs,
 			    g->nglobs, b->repo, b->commit);
 		} else {
 			argv[0] = (char *)"/bin/sh";
 			argv[1] = (char *)"-c";
 			argv[2] = g->build;
 			argv[3] = NULL;
+			assert(w->kind == WORK_NONE && w->job == NULL);
 			w->kind = WORK_BUILD;
 			w->build = b;
 			w->started = time(NULL);
