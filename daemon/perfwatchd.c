@@ -482,7 +482,6 @@ daemon_on_hup(evutil_socket_t sig, short ev, void *arg)
 	daemon_fixed_key(d, next, "allow_root");
 	schedule_stop(d);
 	gitwatch_stop(d);
-	pkgwatch_stop(d);
 	config_free(d->cfg);
 	d->cfg = next;
 	free(daemon_conf_text);
@@ -494,7 +493,7 @@ daemon_on_hup(evutil_socket_t sig, short ev, void *arg)
 		log_warnx("schedule: %s", cause);
 		free(cause);
 	}
-	pkgwatch_start(d);
+	pkgwatch_reload(d);
 	gitwatch_start(d);
 	log_info("reloaded %s", d->conf_path);
 	daemon_status(d);
