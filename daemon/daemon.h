@@ -249,6 +249,8 @@ void		 reason_clear(struct reason *);
 
 /* schedule.c */
 int		 schedule_start(struct daemon *, char **cause);
+int		 schedule_reload(struct daemon *, const struct config *old,
+		    char **cause);
 void		 schedule_stop(struct daemon *);
 time_t		 schedule_next(const struct daemon *);
 

@@ -457,7 +457,7 @@ static void
 daemon_on_hup(evutil_socket_t sig, short ev, void *arg)
 {
 	struct daemon	*d = arg;
-	struct config	*next;
+	struct config	*next, *old;
 	char		*cause = NULL, *text, *line, *save = NULL;
 	size_t		 len;
 
@@ -480,19 +480,19 @@ daemon_on_hup(evutil_socket_t sig, short ev, void *arg)
 	daemon_fixed_key(d, next, "user");
 	daemon_fixed_key(d, next, "group");
 	daemon_fixed_key(d, next, "allow_root");
-	schedule_stop(d);
 	gitwatch_stop(d);
-	config_free(d->cfg);
+	old = d->cfg;
 	d->cfg = next;
 	free(daemon_conf_text);
 	daemon_conf_text = text;
 	daemon_conf_len = len;
 	daemon_write_run_conf(d);
 	daemon_log_level(d);
-	if (schedule_start(d, &cause) == -1) {
+	if (schedule_reload(d, old, &cause) == -1) {
 		log_warnx("schedule: %s", cause);
 		free(cause);
 	}
+	config_free(old);
 	pkgwatch_reload(d);
 	gitwatch_start(d);
 	log_info("reloaded %s", d->conf_path);
