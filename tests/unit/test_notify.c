@@ -2,11 +2,14 @@
  * notify/: header encoding that nothing from the store can break out of,
  * message rendering (subject, table, machine diff, chart, Message-ID),
  * the backoff schedule, HMAC-SHA256 against RFC 4231, the secret file
- * checks, and whole flushes over a real store with a sendmail stand-in
- * (a shell script whose exit status the test chooses).
+ * checks, a sendmail that does not exit killed at the timeout, and whole
+ * flushes over a real store with a sendmail stand-in (a shell script
+ * whose exit status the test chooses).
  */
 #include <sys/stat.h>
+#include <sys/types.h>
 
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -874,6 +878,69 @@ fake_sendmail(int code, char **out)
 	return path;
 }
 
+/* Whether process pid is gone (or a zombie nobody reaped yet). */
+static int
+process_gone(pid_t pid)
+{
+	char	*path, *stat;
+	int	 gone;
+
+	if (kill(pid, 0) == -1 && errno == ESRCH)
+		return 1;
+	xasprintf(&path, "/proc/%ld/stat", (long)pid);
+	stat = read_file(path);
+	/* "pid (comm) S ...": the state follows the last ')'. */
+	gone = stat != NULL && strrchr(stat, ')') != NULL &&
+	    strrchr(stat, ')')[1] == ' ' && strrchr(stat, ')')[2] == 'Z';
+	free(stat);
+	free(path);
+	return gone;
+}
+
+/*
+ * A sendmail that reads the message, closes its output and does not
+ * exit (it waits for a child of its own) is killed at the timeout, with
+ * its child: the delivery does not wait for it.
+ */
+static void
+test_sendmail_timeout(void **state)
+{
+	struct notify_sink	 sink;
+	struct notify_opts	 o;
+	struct notify_result	 res;
+	char			*path, *pidfile, *text, *pid;
+	int			 i;
+
+	(void)state;
+	path = tmp_path("sendmail");
+	pidfile = tmp_path("sendmail-child");
+	xasprintf(&text, "#!/bin/sh\ncat >/dev/null\nexec >&- 2>&-\n"
+	    "sleep 30 &\necho $! >\"%s\"\nwait\nexit 75\n", pidfile);
+	write_file(path, text, 0700);
+	free(text);
+	memset(&sink, 0, sizeof(sink));
+	sink.name = "mail";
+	sink.type = NOTIFY_EMAIL;
+	sink.sendmail = 1;
+	sink.sendmail_path = path;
+	memset(&o, 0, sizeof(o));
+	o.timeout = 1;
+	memset(&res, 0, sizeof(res));
+	notify_sendmail(&sink, "To: ops@example.org\n\nhello\n", &o, &res);
+	assert_int_equal(res.status, NOTIFY_TEMPFAIL);
+	assert_non_null(strstr(res.answer, "no answer after 1 s; killed"));
+	notify_result_clear(&res);
+	/* Its child went with it (a bounded wait for the kernel, no more). */
+	pid = read_file(pidfile);
+	assert_non_null(pid);
+	for (i = 0; i < 50 && !process_gone((pid_t)atol(pid)); i++)
+		usleep(100000);
+	assert_true(process_gone((pid_t)atol(pid)));
+	free(pid);
+	free(pidfile);
+	free(path);
+}
+
 /* Flush with one email sink through the sendmail stand-in. */
 static void
 flush_with(struct fixture *fx, const char *sendmail, int64_t max_age,
@@ -1144,6 +1211,7 @@ main(void)
 		cmocka_unit_test(test_secret_file),
 		cmocka_unit_test(test_sinks_load),
 		cmocka_unit_test(test_event_load),
+		cmocka_unit_test(test_sendmail_timeout),
 		cmocka_unit_test(test_flush_retry),
 		cmocka_unit_test(test_flush_permanent),
 		cmocka_unit_test(test_flush_expiry),
