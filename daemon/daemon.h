@@ -192,8 +192,11 @@ struct daemon {
 
 	/* notifier.c */
 	struct job		*notify_job;
-	struct event		*notify_timer;
+	struct event		*notify_timer;	/* the next flush */
+	struct event		*notify_kill;	/* a flush that takes too long */
 	int			 notify_again;	/* flush once more after */
+	int			 notify_failures; /* flushes in a row without
+						    a report */
 
 	/* control.c */
 	struct event		*listen_event;
