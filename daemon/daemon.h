@@ -101,6 +101,8 @@ struct work {
 	int		 count;
 	int		 warmup;
 	int		 rerun_ok;	/* may ask for a rerun afterwards */
+	char		**gits;		/* its git commits, "NAME=COMMIT" */
+	size_t		 ngits;
 	/* The build in progress. */
 	struct build	*build;
 
@@ -266,7 +268,10 @@ void		 kernel_stop(struct daemon *);
 
 /* gitwatch.c */
 void		 gitwatch_start(struct daemon *);
+void		 gitwatch_reload(struct daemon *);
 void		 gitwatch_stop(struct daemon *);
+void		 gitwatch_done(struct daemon *, const char *name,
+		    const char *commit);
 struct gitwatch	*gitwatch_find(struct daemon *, const char *name);
 
 /* notifier.c: `perfwatch notify flush` after runs and when a retry is due. */

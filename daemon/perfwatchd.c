@@ -480,7 +480,6 @@ daemon_on_hup(evutil_socket_t sig, short ev, void *arg)
 	daemon_fixed_key(d, next, "user");
 	daemon_fixed_key(d, next, "group");
 	daemon_fixed_key(d, next, "allow_root");
-	gitwatch_stop(d);
 	old = d->cfg;
 	d->cfg = next;
 	free(daemon_conf_text);
@@ -494,7 +493,7 @@ daemon_on_hup(evutil_socket_t sig, short ev, void *arg)
 	}
 	config_free(old);
 	pkgwatch_reload(d);
-	gitwatch_start(d);
+	gitwatch_reload(d);
 	log_info("reloaded %s", d->conf_path);
 	daemon_status(d);
 }

@@ -203,6 +203,8 @@ work_idle(const struct daemon *d)
 static void
 work_clear_current(struct work *w)
 {
+	size_t	i;
+
 	free(w->trigger);
 	free(w->detail);
 	free(w->label);
@@ -212,6 +214,11 @@ work_clear_current(struct work *w)
 		free(w->build->commit);
 		free(w->build);
 	}
+	for (i = 0; i < w->ngits; i++)
+		free(w->gits[i]);
+	free(w->gits);
+	w->gits = NULL;
+	w->ngits = 0;
 	w->trigger = w->detail = w->label = w->workload = NULL;
 	w->build = NULL;
 	w->kind = WORK_NONE;
@@ -360,6 +367,27 @@ work_rerun_suspected(struct daemon *d, const char *label, json_t *report)
 	free(globs);
 }
 
+/*
+ * The battery has measured its git commits (or failed by itself, which
+ * a restart would not mend): keep each as its repository's last, so
+ * that a restart does not queue it again.
+ */
+static void
+work_git_done(struct daemon *d)
+{
+	struct work	*w = &d->work;
+	char		*eq;
+	size_t		 i;
+
+	for (i = 0; i < w->ngits; i++) {
+		if ((eq = strchr(w->gits[i], '=')) == NULL)
+			continue;
+		*eq = '\0';
+		gitwatch_done(d, w->gits[i], eq + 1);
+		*eq = '=';
+	}
+}
+
 /* The battery's child exited: read its report, maybe ask for a rerun. */
 static void
 work_run_done(struct job *j, void *arg)
@@ -388,6 +416,14 @@ work_run_done(struct job *j, void *arg)
 	else
 		snprintf(why, sizeof(why), "exit %d", WEXITSTATUS(ws));
 
+	/*
+	 * Its git commits are dealt with unless shutdown stopped it first or
+	 * it did not run for a busy machine: then a restart measures them.
+	 */
+	if ((!d->stopping && !(WIFEXITED(ws) && WEXITSTATUS(ws) ==
+	    EXIT_TEMPFAIL && label == NULL)) ||
+	    (status != NULL && strcmp(status, RUN_COMPLETE) == 0))
+		work_git_done(d);
 	if (label != NULL && status != NULL) {
 		log_info("run %s: %s (%s), %lld s", label, status, w->trigger,
 		    (long long)(time(NULL) - w->started));
@@ -540,6 +576,8 @@ work_start_battery(struct daemon *d)
 	w->kind = WORK_BATTERY;
 	w->trigger = xstrdup(w->pending[0].trigger);
 	w->detail = detail;
+	w->gits = gits;
+	w->ngits = ngits;
 	w->rerun_ok = !rerun;
 	w->started = time(NULL);
 	w->job = job_exec(d, "run", argv, NULL, JOB_NOSIGPIPE, work_run_line,
@@ -563,9 +601,6 @@ work_start_battery(struct daemon *d)
 		free(argv[i]);
 	free(argv);
 	free(globs);
-	for (i = 0; i < ngits; i++)
-		free(gits[i]);
-	free(gits);
 }
 
 /* A build's output goes to the debug log; its last lines to errors. */
@@ -604,6 +639,9 @@ work_build_done(struct job *j, void *arg)
 		xasprintf(&w->last_error, "build %s at %.12s failed",
 		    b->repo, b->commit);
 		free(tail);
+		/* Not built is dealt with, unless shutdown stopped it. */
+		if (!d->stopping)
+			gitwatch_done(d, b->repo, b->commit);
 	}
 	work_clear_current(w);
 	if (d->stopping)
