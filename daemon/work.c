@@ -636,6 +636,7 @@ work_build_done(struct job *j, void *arg)
 		    b->repo, b->commit, WIFSIGNALED(ws) ? "signal" : "exit",
 		    WIFSIGNALED(ws) ? WTERMSIG(ws) : WEXITSTATUS(ws),
 		    tail != NULL ? ": " : "", tail != NULL ? tail : "");
+		free(w->last_error);
 		xasprintf(&w->last_error, "build %s at %.12s failed",
 		    b->repo, b->commit);
 		free(tail);

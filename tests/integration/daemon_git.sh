@@ -66,10 +66,17 @@ g commit -q -m "breaks the build"
 bad=$(g rev-parse HEAD)
 wait_until 30 "the failed build" grep -q "build demo at $(printf %.12s "$bad") failed" "$LOG" ||
 	fail "the failing build was not reported"
+# Another failure in a row replaces the last error (and under
+# check-asan, the daemon's exit status says that nothing leaked).
+echo 3 >"$repo/version.txt"
+g commit -q -a -m "still broken"
+bad=$(g rev-parse HEAD)
+wait_until 30 "the second failed build" grep -q "build demo at $(printf %.12s "$bad") failed" "$LOG" ||
+	fail "the second failing build was not reported"
 sleep 1
 [ "$(count_runs "trigger = 'git'")" -eq 1 ] || fail "a run after a failed build"
-status_field 'd["last_error"]' | grep -q "build demo" ||
-	fail "status does not tell the failed build"
+status_field 'd["last_error"]' | grep -q "build demo at $(printf %.12s "$bad") failed" ||
+	fail "status does not tell the last failed build"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 [ "$(sql "SELECT value FROM settings WHERE key = 'git:demo'")" = "$bad" ] ||
