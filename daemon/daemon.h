@@ -228,7 +228,9 @@ struct job	*job_fork(struct daemon *, const char *what,
 		    void (*done_cb)(struct job *, void *), void *arg);
 void		 job_reap(struct daemon *);
 void		 job_signal(struct job *, int sig);
+void		 job_signal_group(struct job *, int sig);
 void		 job_kill_group(struct job *);
+void		 job_kill_leftovers(struct job *);
 pid_t		 job_pid(const struct job *);
 int		 job_status(const struct job *);
 const char	*job_output(struct job *, size_t *len);

@@ -458,6 +458,8 @@ work_run_done(struct job *j, void *arg)
 		free(tail);
 	}
 	json_decref(report);
+	if (d->stopping)
+		job_kill_leftovers(j);
 	work_clear_current(w);
 	if (d->stopping)
 		daemon_exit_if_done(d);
@@ -644,6 +646,8 @@ work_build_done(struct job *j, void *arg)
 		if (!d->stopping)
 			gitwatch_done(d, b->repo, b->commit);
 	}
+	if (d->stopping)
+		job_kill_leftovers(j);
 	work_clear_current(w);
 	if (d->stopping)
 		daemon_exit_if_done(d);
@@ -748,9 +752,12 @@ work_kill_timer(evutil_socket_t fd, short ev, void *arg)
 }
 
 /*
- * Shutdown: drop the queue and ask the child in progress to stop (a run
- * marks itself aborted on SIGTERM); after DAEMON_STOP_GRACE seconds its
- * whole group is killed.  A second call kills at once.
+ * Shutdown: drop the queue and ask the child in progress to stop: a run
+ * gets SIGTERM (it marks itself aborted), a build's whole process group
+ * does (the shell alone would leave make and the compilers running).
+ * After DAEMON_STOP_GRACE seconds its whole group is killed; so is what
+ * is left of it when the child exits first (work_run_done(),
+ * work_build_done()).  A second call kills at once.
  */
 void
 work_stop(struct daemon *d)
@@ -767,7 +774,10 @@ work_stop(struct daemon *d)
 	}
 	log_info("stopping the %s in progress",
 	    w->kind == WORK_BUILD ? "build" : "run");
-	job_signal(w->job, SIGTERM);
+	if (w->kind == WORK_BUILD)
+		job_signal_group(w->job, SIGTERM);
+	else
+		job_signal(w->job, SIGTERM);
 	w->kill_timer = evtimer_new(d->base, work_kill_timer, d);
 	evtimer_add(w->kill_timer, &tv);
 }
