@@ -546,7 +546,7 @@ test_email_injection(void **state)
 	notify_event_clear(&ev);
 }
 
-/* One minute, doubling, capped; given up past max_age. */
+/* One minute, doubling, capped; the last try when max_age old. */
 static void
 test_backoff(void **state)
 {
@@ -562,10 +562,15 @@ test_backoff(void **state)
 	assert_int_equal(notify_retry_at(1000, 600, 1, 1000), 1060);
 	assert_int_equal(notify_retry_at(1000, 600, 2, 1060), 1180);
 	assert_int_equal(notify_retry_at(1000, 600, 3, 1180), 1420);
-	/* 1420 + 480 = 1900 > 1600: give up. */
-	assert_int_equal(notify_retry_at(1000, 600, 4, 1420), -1);
+	/* 1420 + 480 = 1900 > 1600: the last try comes at 1600. */
+	assert_int_equal(notify_retry_at(1000, 600, 4, 1420), 1600);
 	assert_int_equal(notify_retry_at(1000, 600, 1, 1540), 1600);
-	assert_int_equal(notify_retry_at(1000, 600, 1, 1541), -1);
+	assert_int_equal(notify_retry_at(1000, 600, 1, 1541), 1600);
+	/* Failed when max_age old: given up. */
+	assert_int_equal(notify_retry_at(1000, 600, 5, 1600), -1);
+	/* max_age 1m: one retry, a minute after the first try. */
+	assert_int_equal(notify_retry_at(1000, 60, 1, 1000), 1060);
+	assert_int_equal(notify_retry_at(1000, 60, 2, 1060), -1);
 }
 
 /* RFC 4231 test cases 1, 2 and 6 (a key longer than the block). */
@@ -1111,16 +1116,25 @@ test_flush_expiry(void **state)
 	fixture_open(&fx);
 	id = fixture_queue(&fx, "mail", t0);
 	sm = fake_sendmail(75, &out);
-	/* max_age 100: one retry fits (t0 + 60), the next would not. */
+	/*
+	 * max_age 100: a retry at t0 + 60 after the backoff, the last one
+	 * when the row is 100 s old (the backoff would say t0 + 180).
+	 */
 	flush_with(&fx, sm, 100, t0, 0, &rep, logf);
 	assert_int_equal(rep.retried, 1);
+	assert_int_equal(rep.done[0].next_attempt, t0 + 60);
 	notify_report_free(&rep);
 	flush_with(&fx, sm, 100, t0 + 60, 0, &rep, logf);
+	assert_int_equal(rep.retried, 1);
+	assert_int_equal(rep.done[0].next_attempt, t0 + 100);
+	notify_report_free(&rep);
+	flush_with(&fx, sm, 100, t0 + 100, 0, &rep, logf);
 	assert_int_equal(rep.failed, 1);
 	assert_true(rep.done[0].gave_up);
 	assert_int_equal(store_outbox_get(fx.st, id, &o), 0);
-	assert_int_equal(o.failed_at, t0 + 60);
-	assert_non_null(strstr(o.last_error, "gave up after 2 attempts within "
+	assert_int_equal(o.failed_at, t0 + 100);
+	assert_int_equal(o.attempts, 3);
+	assert_non_null(strstr(o.last_error, "gave up after 3 attempts within "
 	    "100 s: "));
 	assert_non_null(strstr(o.last_error, "fake sendmail says 75"));
 	store_outbox_clear(&o);
