@@ -1,7 +1,7 @@
 /*
  * perfwatchd: start-up, privileges, signals, reload and shutdown.
  *
- *   perfwatchd [-dnv] [-f file]
+ *   perfwatchd [-dnvV] [-f file]
  *
  * Start-up, in this order: load the configuration (errors as file:line,
  * exit 78); if root, resolve [perfwatch] user and group and create the
@@ -69,7 +69,7 @@ static size_t		 daemon_conf_len;
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: perfwatchd [-dnv] [-f file]\n");
+	fprintf(stderr, "usage: perfwatchd [-dnvV] [-f file]\n");
 	exit(EXIT_USAGE);
 }
 
