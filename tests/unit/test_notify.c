@@ -631,6 +631,15 @@ test_secret_file(void **state)
 	assert_non_null(strstr(cause, "empty"));
 	free(cause);
 	cause = NULL;
+	/* A FIFO is refused at once, not waited on (alarm: no hang). */
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(10);
+	assert_int_equal(notify_secret_read(path, &secret, &len, &cause), -1);
+	alarm(0);
+	assert_non_null(strstr(cause, "not a regular file"));
+	free(cause);
+	cause = NULL;
 	assert_int_equal(notify_secret_read(tmpdir, &secret, &len, &cause),
 	    -1);
 	assert_non_null(strstr(cause, "not a regular file"));
