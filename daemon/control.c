@@ -42,6 +42,8 @@
 
 #define CONTROL_MAX_GLOBS	64
 #define CONTROL_MAX_GLOB	256
+#define CONTROL_ACCEPT_PAUSE	1	/* seconds without accept() when out
+					   of descriptors */
 
 static int	control_bind(const char *, uid_t, gid_t, char **);
 
@@ -479,11 +481,28 @@ control_event(struct bufferevent *bev, short what, void *arg)
 
 static void	control_client_new(struct daemon *, int);
 
-/* Accept every waiting connection. */
+/* The pause after running out of descriptors is over: accept again. */
+static void
+control_accept_resume(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+
+	(void)fd;
+	(void)ev;
+	if (d->listen_event != NULL)
+		event_add(d->listen_event, NULL);
+}
+
+/*
+ * Accept every waiting connection.  Out of descriptors (or memory), the
+ * connection stays in the backlog and the socket stays readable: stop
+ * listening for CONTROL_ACCEPT_PAUSE seconds rather than spin.
+ */
 static void
 control_accept(evutil_socket_t lfd, short ev, void *arg)
 {
 	struct daemon		*d = arg;
+	struct timeval		 tv = { CONTROL_ACCEPT_PAUSE, 0 };
 	int			 fd;
 
 	(void)ev;
@@ -492,7 +511,13 @@ control_accept(evutil_socket_t lfd, short ev, void *arg)
 		if (fd == -1) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
-			if (errno != EAGAIN && errno != EWOULDBLOCK)
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM) {
+				log_warn("control: accept; not accepting for "
+				    "%d s", CONTROL_ACCEPT_PAUSE);
+				event_del(d->listen_event);
+				evtimer_add(d->listen_pause, &tv);
+			} else if (errno != EAGAIN && errno != EWOULDBLOCK)
 				log_warn("control: accept");
 			return;
 		}
@@ -540,6 +565,7 @@ control_start(struct daemon *d)
 	LIST_INIT(&d->clients);
 	d->listen_event = event_new(d->base, d->listen_fd,
 	    EV_READ | EV_PERSIST, control_accept, d);
+	d->listen_pause = evtimer_new(d->base, control_accept_resume, d);
 	event_add(d->listen_event, NULL);
 }
 
@@ -552,6 +578,10 @@ control_stop(struct daemon *d)
 	if (d->listen_event != NULL) {
 		event_free(d->listen_event);
 		d->listen_event = NULL;
+	}
+	if (d->listen_pause != NULL) {
+		event_free(d->listen_pause);
+		d->listen_pause = NULL;
 	}
 	if (d->listen_fd != -1) {
 		close(d->listen_fd);

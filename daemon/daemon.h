@@ -202,6 +202,7 @@ struct daemon {
 
 	/* control.c */
 	struct event		*listen_event;
+	struct event		*listen_pause;	/* out of descriptors */
 	struct control_clients	 clients;
 	size_t			 nclients;
 };
