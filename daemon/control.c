@@ -42,6 +42,10 @@
 
 #define CONTROL_MAX_GLOBS	64
 #define CONTROL_MAX_GLOB	256
+#define CONTROL_ACCEPT_PAUSE	1	/* seconds without accept() when out
+					   of descriptors */
+
+static int	control_bind(const char *, uid_t, gid_t, char **);
 
 struct control_client {
 	struct daemon			*d;
@@ -54,9 +58,34 @@ struct control_client {
  * Create, bind and listen on the socket at path, mode 0660, owned by
  * uid:gid (-1: leave as is).  A socket file left by a daemon that died is
  * replaced; one that answers belongs to a live daemon and is an error.
+ *
+ * Root binds as uid:gid (its effective ids only, for the file operations):
+ * the socket's directory is that user's, who could put a link in place
+ * of the socket between bind() and a chmod() or chown() made as root.
  */
 int
 control_listen(const char *path, uid_t uid, gid_t gid, char **cause)
+{
+	int	fd, as_user;
+	gid_t	egid = getegid();
+
+	as_user = geteuid() == 0 && uid != (uid_t)-1 && uid != 0;
+	if (as_user && (setegid(gid) == -1 || seteuid(uid) == -1)) {
+		xasprintf(cause, "%s: cannot become uid %ld to bind it: %s",
+		    path, (long)uid, strerror(errno));
+		if (setegid(egid) == -1)
+			fatal("setegid %ld", (long)egid);
+		return -1;
+	}
+	fd = control_bind(path, uid, gid, cause);
+	if (as_user && (seteuid(0) == -1 || setegid(egid) == -1))
+		fatal("cannot become root again after binding %s", path);
+	return fd;
+}
+
+/* control_listen() with the ids it needs. */
+static int
+control_bind(const char *path, uid_t uid, gid_t gid, char **cause)
 {
 	struct sockaddr_un	 sun;
 	mode_t			 old;
@@ -452,11 +481,28 @@ control_event(struct bufferevent *bev, short what, void *arg)
 
 static void	control_client_new(struct daemon *, int);
 
-/* Accept every waiting connection. */
+/* The pause after running out of descriptors is over: accept again. */
+static void
+control_accept_resume(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+
+	(void)fd;
+	(void)ev;
+	if (d->listen_event != NULL)
+		event_add(d->listen_event, NULL);
+}
+
+/*
+ * Accept every waiting connection.  Out of descriptors (or memory), the
+ * connection stays in the backlog and the socket stays readable: stop
+ * listening for CONTROL_ACCEPT_PAUSE seconds rather than spin.
+ */
 static void
 control_accept(evutil_socket_t lfd, short ev, void *arg)
 {
 	struct daemon		*d = arg;
+	struct timeval		 tv = { CONTROL_ACCEPT_PAUSE, 0 };
 	int			 fd;
 
 	(void)ev;
@@ -465,7 +511,13 @@ control_accept(evutil_socket_t lfd, short ev, void *arg)
 		if (fd == -1) {
 			if (errno == EINTR || errno == ECONNABORTED)
 				continue;
-			if (errno != EAGAIN && errno != EWOULDBLOCK)
+			if (errno == EMFILE || errno == ENFILE ||
+			    errno == ENOBUFS || errno == ENOMEM) {
+				log_warn("control: accept; not accepting for "
+				    "%d s", CONTROL_ACCEPT_PAUSE);
+				event_del(d->listen_event);
+				evtimer_add(d->listen_pause, &tv);
+			} else if (errno != EAGAIN && errno != EWOULDBLOCK)
 				log_warn("control: accept");
 			return;
 		}
@@ -513,6 +565,7 @@ control_start(struct daemon *d)
 	LIST_INIT(&d->clients);
 	d->listen_event = event_new(d->base, d->listen_fd,
 	    EV_READ | EV_PERSIST, control_accept, d);
+	d->listen_pause = evtimer_new(d->base, control_accept_resume, d);
 	event_add(d->listen_event, NULL);
 }
 
@@ -525,6 +578,10 @@ control_stop(struct daemon *d)
 	if (d->listen_event != NULL) {
 		event_free(d->listen_event);
 		d->listen_event = NULL;
+	}
+	if (d->listen_pause != NULL) {
+		event_free(d->listen_pause);
+		d->listen_pause = NULL;
 	}
 	if (d->listen_fd != -1) {
 		close(d->listen_fd);

@@ -101,6 +101,8 @@ struct work {
 	int		 count;
 	int		 warmup;
 	int		 rerun_ok;	/* may ask for a rerun afterwards */
+	char		**gits;		/* its git commits, "NAME=COMMIT" */
+	size_t		 ngits;
 	/* The build in progress. */
 	struct build	*build;
 
@@ -192,11 +194,15 @@ struct daemon {
 
 	/* notifier.c */
 	struct job		*notify_job;
-	struct event		*notify_timer;
+	struct event		*notify_timer;	/* the next flush */
+	struct event		*notify_kill;	/* a flush that takes too long */
 	int			 notify_again;	/* flush once more after */
+	int			 notify_failures; /* flushes in a row without
+						    a report */
 
 	/* control.c */
 	struct event		*listen_event;
+	struct event		*listen_pause;	/* out of descriptors */
 	struct control_clients	 clients;
 	size_t			 nclients;
 };
@@ -223,7 +229,9 @@ struct job	*job_fork(struct daemon *, const char *what,
 		    void (*done_cb)(struct job *, void *), void *arg);
 void		 job_reap(struct daemon *);
 void		 job_signal(struct job *, int sig);
+void		 job_signal_group(struct job *, int sig);
 void		 job_kill_group(struct job *);
+void		 job_kill_leftovers(struct job *);
 pid_t		 job_pid(const struct job *);
 int		 job_status(const struct job *);
 const char	*job_output(struct job *, size_t *len);
@@ -249,18 +257,24 @@ void		 reason_clear(struct reason *);
 
 /* schedule.c */
 int		 schedule_start(struct daemon *, char **cause);
+int		 schedule_reload(struct daemon *, const struct config *old,
+		    char **cause);
 void		 schedule_stop(struct daemon *);
 time_t		 schedule_next(const struct daemon *);
 
 /* pkgwatch.c: the package database, and the kernel at start. */
 void		 pkgwatch_start(struct daemon *);
+void		 pkgwatch_reload(struct daemon *);
 void		 pkgwatch_stop(struct daemon *);
 void		 kernel_check(struct daemon *);
 void		 kernel_stop(struct daemon *);
 
 /* gitwatch.c */
 void		 gitwatch_start(struct daemon *);
+void		 gitwatch_reload(struct daemon *);
 void		 gitwatch_stop(struct daemon *);
+void		 gitwatch_done(struct daemon *, const char *name,
+		    const char *commit);
 struct gitwatch	*gitwatch_find(struct daemon *, const char *name);
 
 /* notifier.c: `perfwatch notify flush` after runs and when a retry is due. */

@@ -7,9 +7,13 @@
  * When it points at a new commit, the build is queued (work.c runs it in
  * the repository, one thing at a time, never beside a battery), and
  * after a successful build a battery of the listed workloads that
- * records the commit id.  The last commit seen is kept in the store's
- * settings ("git:NAME") so that a commit made while the daemon was down
- * is measured when it comes back.
+ * records the commit id.  The last commit dealt with is kept in the
+ * store's settings ("git:NAME"): the commit found at the first look, then
+ * each commit once its battery has run or its build has failed
+ * (gitwatch_done()).  A commit made while the daemon was down, or one
+ * whose build or battery was still queued or running when it stopped, is
+ * therefore measured when it comes back.  The commit seen last is kept in
+ * memory, across reloads too, so that a poll does not queue it twice.
  *
  * The build runs in the repository's working tree as it is: watch the
  * branch that is checked out there (a dedicated clone that something else
@@ -60,7 +64,7 @@ gitwatch_check(struct daemon *d, struct gitwatch *g)
 	git_repository	*repo = NULL;
 	const git_error	*e;
 	git_oid		 oid;
-	char		 hex[GIT_OID_HEXSZ + 1], *key;
+	char		 hex[GIT_OID_HEXSZ + 1];
 
 	if (git_repository_open_ext(&repo, g->path,
 	    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
@@ -80,15 +84,12 @@ gitwatch_check(struct daemon *d, struct gitwatch *g)
 	git_oid_tostr(hex, sizeof(hex), &oid);
 	if (strcmp(hex, g->seen) == 0)
 		return;
-	key = gitwatch_setting(g);
-	if (store_setting_set(d->st, key, hex) == -1)
-		log_warnx("git %s: cannot save its commit: %s", g->name,
-		    store_errmsg(d->st));
-	free(key);
 	if (g->seen[0] == '\0') {
+		/* The first look: nothing to measure, only where it is. */
 		log_info("git %s: watching %s of %s, at %.12s", g->name,
 		    g->ref, g->path, hex);
 		snprintf(g->seen, sizeof(g->seen), "%s", hex);
+		gitwatch_done(d, g->name, hex);
 		return;
 	}
 	log_info("git %s: %s moved from %.12s to %.12s", g->name, g->ref,
@@ -113,12 +114,28 @@ gitwatch_poll(evutil_socket_t fd, short ev, void *arg)
 		gitwatch_check(d, g);
 }
 
-/* Read the [git] sections, look at each repository now, then poll. */
+/*
+ * A commit of repository name has been dealt with: its battery ran, or
+ * its build failed.  Keep it as the last one, so that a restart does not
+ * measure it again.
+ */
 void
-gitwatch_start(struct daemon *d)
+gitwatch_done(struct daemon *d, const char *name, const char *commit)
+{
+	char	*key;
+
+	xasprintf(&key, "git:%s", name);
+	if (store_setting_set(d->st, key, commit) == -1)
+		log_warnx("git %s: cannot save its commit: %s", name,
+		    store_errmsg(d->st));
+	free(key);
+}
+
+/* Read the [git] sections, with the last commit the store keeps. */
+static void
+gitwatch_load(struct daemon *d)
 {
 	struct gitwatch	*g;
-	struct timeval	 tv = { 0, 0 };
 	const char	*name, *branch, *build;
 	char		*section, **list, *key, *seen;
 	size_t		 i, n;
@@ -156,6 +173,14 @@ gitwatch_start(struct daemon *d)
 		free(section);
 		LIST_INSERT_HEAD(&d->gits, g, entry);
 	}
+}
+
+/* Look at each repository now, then every git_poll. */
+static void
+gitwatch_begin(struct daemon *d)
+{
+	struct timeval	 tv = { 0, 0 };
+
 	if (LIST_EMPTY(&d->gits))
 		return;
 	if (!d->git_ready) {
@@ -177,6 +202,53 @@ gitwatch_start(struct daemon *d)
 	    "git_poll");
 	d->git_timer = event_new(d->base, -1, EV_PERSIST, gitwatch_poll, d);
 	event_add(d->git_timer, &tv);
+}
+
+/* Read the [git] sections, look at each repository now, then poll. */
+void
+gitwatch_start(struct daemon *d)
+{
+	gitwatch_load(d);
+	gitwatch_begin(d);
+}
+
+/*
+ * SIGHUP: read the [git] sections again.  A repository still watched at
+ * the same path and ref keeps the commit seen last, which the store does
+ * not have while its build or battery waits: it is not queued twice.
+ */
+void
+gitwatch_reload(struct daemon *d)
+{
+	struct gitwatch	*g, *o;
+	struct gitwatches old;
+
+	/* Move the old list aside (its head is not copied, its items are). */
+	LIST_INIT(&old);
+	while ((g = LIST_FIRST(&d->gits)) != NULL) {
+		LIST_REMOVE(g, entry);
+		LIST_INSERT_HEAD(&old, g, entry);
+	}
+	if (d->git_timer != NULL) {
+		event_free(d->git_timer);
+		d->git_timer = NULL;
+	}
+	gitwatch_load(d);
+	LIST_FOREACH(g, &d->gits, entry) {
+		LIST_FOREACH(o, &old, entry) {
+			if (strcmp(o->name, g->name) == 0 &&
+			    strcmp(o->path, g->path) == 0 &&
+			    strcmp(o->ref, g->ref) == 0 && o->seen[0] != '\0') {
+				memcpy(g->seen, o->seen, sizeof(g->seen));
+				break;
+			}
+		}
+	}
+	while ((o = LIST_FIRST(&old)) != NULL) {
+		LIST_REMOVE(o, entry);
+		gitwatch_free(o);
+	}
+	gitwatch_begin(d);
 }
 
 void

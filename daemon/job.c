@@ -461,6 +461,31 @@ job_signal(struct job *j, int sig)
 		log_warn("%s: kill %ld", j->what, (long)j->pid);
 }
 
+/* Send sig to the job's whole process group. */
+void
+job_signal_group(struct job *j, int sig)
+{
+	if (!j->exited && kill(-j->pid, sig) == -1 && errno != ESRCH)
+		log_warn("%s: kill -%ld", j->what, (long)j->pid);
+}
+
+/*
+ * SIGKILL what is left of the process group of a job whose process has
+ * exited (from its done callback): its group outlives it while a process
+ * it started is still in it, and its id is not reused meanwhile.
+ */
+void
+job_kill_leftovers(struct job *j)
+{
+	if (!j->exited)
+		return;
+	if (kill(-j->pid, SIGKILL) == 0)
+		log_info("%s: killed what was left of its process group",
+		    j->what);
+	else if (errno != ESRCH)
+		log_warn("%s: kill -%ld", j->what, (long)j->pid);
+}
+
 /* SIGKILL the job's whole process group: the last resort. */
 void
 job_kill_group(struct job *j)

@@ -5,7 +5,19 @@
  * (next_due_epoch).  One flush at a time; a request during a flush runs
  * another one after it.  It runs even without a [sink] section: the
  * built-in log sink has rows too, and they must not pile up.
+ *
+ * A flush that ends without a report (another flush held the lock, the
+ * store was busy, it crashed or could not start) says nothing of when
+ * the rows are due: it is tried again after NOTIFIER_RETRY_FIRST
+ * seconds, doubling up to NOTIFIER_RETRY_MAX while it keeps failing.  A
+ * flush still running after NOTIFIER_FLUSH_LIMIT seconds is killed with
+ * its process group: the rows it claimed are retried by a later one.
+ *
+ * The flush's standard error is logged as warnings: in the foreground
+ * the built-in log sink writes its lines there, and they must reach the
+ * daemon's log whatever its level (with --syslog they go to syslog).
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +31,13 @@
 #include "daemon.h"
 
 #define NOTIFY_MAX_WAIT	(24 * 3600)	/* re-check at least daily */
+#ifndef NOTIFIER_RETRY_FIRST
+#define NOTIFIER_RETRY_FIRST	60	/* seconds after a failed flush */
+#endif
+#define NOTIFIER_RETRY_MAX	3600
+#ifndef NOTIFIER_FLUSH_LIMIT
+#define NOTIFIER_FLUSH_LIMIT	(30 * 60)	/* seconds a flush may take */
+#endif
 
 static void
 notifier_timer(evutil_socket_t fd, short ev, void *arg)
@@ -26,6 +45,52 @@ notifier_timer(evutil_socket_t fd, short ev, void *arg)
 	(void)fd;
 	(void)ev;
 	notifier_kick(arg);
+}
+
+/* The flush took too long: kill it (notifier_done() follows). */
+static void
+notifier_kill(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+
+	(void)fd;
+	(void)ev;
+	if (d->notify_job == NULL)
+		return;
+	log_warnx("notify flush: still running after %d s; killing it",
+	    NOTIFIER_FLUSH_LIMIT);
+	job_kill_group(d->notify_job);
+}
+
+/* A line of the flush's standard error: a log sink line or a warning. */
+static int
+notifier_line(struct job *j, const char *line, void *arg)
+{
+	(void)j;
+	(void)arg;
+	if (strncmp(line, "perfwatch: ", 11) == 0)
+		line += 11;
+	log_warnx("notify: %s", line);
+	return 0;
+}
+
+/* No report from a flush: try again later, later each time in a row. */
+static void
+notifier_retry(struct daemon *d)
+{
+	struct timeval	tv = { NOTIFIER_RETRY_FIRST, 0 };
+	int		i;
+
+	if (d->stopping || d->notify_timer == NULL)
+		return;
+	for (i = 0; i < d->notify_failures && tv.tv_sec < NOTIFIER_RETRY_MAX;
+	    i++)
+		tv.tv_sec *= 2;
+	if (tv.tv_sec > NOTIFIER_RETRY_MAX)
+		tv.tv_sec = NOTIFIER_RETRY_MAX;
+	d->notify_failures++;
+	log_info("notify: the next flush in %lld s", (long long)tv.tv_sec);
+	evtimer_add(d->notify_timer, &tv);
 }
 
 /* A flush ended: log what it did, sleep until its next retry. */
@@ -42,6 +107,8 @@ notifier_done(struct job *j, void *arg)
 	json_int_t	 due;
 
 	d->notify_job = NULL;
+	if (d->notify_kill != NULL)
+		evtimer_del(d->notify_kill);
 	out = job_output(j, &n);
 	rep = n > 0 ? json_loadb(out, n, 0, &err) : NULL;
 	if (!json_is_object(rep)) {
@@ -51,7 +118,10 @@ notifier_done(struct job *j, void *arg)
 		    job_status(j), tail != NULL ? ": " : "",
 		    tail != NULL ? tail : "");
 		free(tail);
+		if (!d->notify_again)
+			notifier_retry(d);
 	} else {
+		d->notify_failures = 0;
 		log_info("notify: %lld delivered, %lld to retry, %lld failed",
 		    (long long)json_integer_value(json_object_get(rep,
 		    "delivered")), (long long)json_integer_value(
@@ -84,13 +154,16 @@ notifier_done(struct job *j, void *arg)
 void
 notifier_kick(struct daemon *d)
 {
-	char	*argv[10];
-	int	 i = 0;
+	struct timeval	 tv = { NOTIFIER_FLUSH_LIMIT, 0 };
+	char		*argv[10];
+	int		 i = 0;
 
 	if (d->stopping)
 		return;
 	if (d->notify_timer == NULL)
 		d->notify_timer = evtimer_new(d->base, notifier_timer, d);
+	if (d->notify_kill == NULL)
+		d->notify_kill = evtimer_new(d->base, notifier_kill, d);
 	if (d->notify_job != NULL) {
 		d->notify_again = 1;
 		return;
@@ -108,7 +181,13 @@ notifier_kick(struct daemon *d)
 		argv[i++] = (char *)"--syslog";
 	argv[i] = NULL;
 	d->notify_job = job_exec(d, "notify flush", argv, NULL, JOB_NOSIGPIPE,
-	    NULL, notifier_done, d);
+	    notifier_line, notifier_done, d);
+	if (d->notify_job == NULL) {
+		log_warnx("notify flush: could not start");
+		notifier_retry(d);
+		return;
+	}
+	evtimer_add(d->notify_kill, &tv);
 }
 
 void
@@ -118,7 +197,11 @@ notifier_stop(struct daemon *d)
 		event_free(d->notify_timer);
 		d->notify_timer = NULL;
 	}
-	/* A flush in progress finishes: it is short, and a row half sent
-	 * is retried by the next one anyway. */
+	if (d->notify_kill != NULL) {
+		event_free(d->notify_kill);
+		d->notify_kill = NULL;
+	}
+	/* A flush in progress finishes (or meets the hard stop): it is
+	 * short, and a row half sent is retried by the next one anyway. */
 	d->notify_again = 0;
 }

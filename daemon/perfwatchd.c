@@ -1,7 +1,7 @@
 /*
  * perfwatchd: start-up, privileges, signals, reload and shutdown.
  *
- *   perfwatchd [-dnv] [-f file]
+ *   perfwatchd [-dnvV] [-f file]
  *
  * Start-up, in this order: load the configuration (errors as file:line,
  * exit 78); if root, resolve [perfwatch] user and group and create the
@@ -69,7 +69,7 @@ static size_t		 daemon_conf_len;
 static void __attribute__((noreturn))
 usage(void)
 {
-	fprintf(stderr, "usage: perfwatchd [-dnv] [-f file]\n");
+	fprintf(stderr, "usage: perfwatchd [-dnvV] [-f file]\n");
 	exit(EXIT_USAGE);
 }
 
@@ -187,6 +187,33 @@ daemon_write_run_conf(struct daemon *d)
 	return rc;
 }
 
+/*
+ * Give a directory we have just created to uid:gid.  Its parent may be
+ * writable by others, who could have put something else in its place
+ * since: open it without following a symbolic link, check that it is
+ * still a directory of ours, and change the descriptor, not the path.
+ */
+static void
+daemon_chown_dir(const char *path, uid_t uid, gid_t gid)
+{
+	struct stat	sb;
+	int		fd;
+
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd == -1) {
+		log_warn("chown %s", path);
+		return;
+	}
+	if (fstat(fd, &sb) == -1)
+		log_warn("chown %s", path);
+	else if (!S_ISDIR(sb.st_mode) || sb.st_uid != geteuid())
+		log_warnx("chown %s: replaced since it was created; left "
+		    "as it is", path);
+	else if (fchown(fd, uid, gid) == -1)
+		log_warn("chown %s", path);
+	close(fd);
+}
+
 /* mkdir -p; the last directory, if created, goes to uid:gid. */
 static int
 daemon_mkdirs(const char *path, mode_t mode, uid_t uid, gid_t gid)
@@ -205,8 +232,8 @@ daemon_mkdirs(const char *path, mode_t mode, uid_t uid, gid_t gid)
 		*p = '/';
 	}
 	if (mkdir(s, mode) == 0) {
-		if (uid != (uid_t)-1 && chown(s, uid, gid) == -1)
-			log_warn("chown %s", s);
+		if (uid != (uid_t)-1)
+			daemon_chown_dir(s, uid, gid);
 	} else if (errno != EEXIST) {
 		log_warn("mkdir %s", s);
 		free(s);
@@ -216,17 +243,35 @@ daemon_mkdirs(const char *path, mode_t mode, uid_t uid, gid_t gid)
 	return 0;
 }
 
-/* Take the lock of the state directory or exit; keep its fd. */
+/*
+ * Take the lock of the state directory or exit; keep its fd.  This runs
+ * as root before the privileges are dropped, in a directory that the
+ * service's user owns: that user could have left a symbolic link, a hard
+ * link or a FIFO under the lock's name, to have root give away or
+ * overwrite another file.  So a link is not followed, and anything but a
+ * regular file with a single name is refused.
+ */
 static int
 daemon_lock(const char *state_dir, uid_t uid, gid_t gid)
 {
-	char	*path, buf[32];
-	ssize_t	 n;
-	int	 fd;
+	struct stat	 sb;
+	char		*path, buf[32];
+	ssize_t		 n;
+	int		 fd;
 
 	xasprintf(&path, "%s/perfwatchd.lock", state_dir);
-	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) == -1)
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK |
+	    O_CLOEXEC, 0644);
+	if (fd == -1) {
+		if (errno == ELOOP)
+			fatalx("%s: a symbolic link; remove it", path);
 		fatal("%s", path);
+	}
+	if (fstat(fd, &sb) == -1)
+		fatal("%s", path);
+	if (!S_ISREG(sb.st_mode) || sb.st_nlink != 1)
+		fatalx("%s: not a regular file with a single link; remove it",
+		    path);
 	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
 		if (errno != EWOULDBLOCK)
 			fatal("%s: flock", path);
@@ -412,7 +457,7 @@ static void
 daemon_on_hup(evutil_socket_t sig, short ev, void *arg)
 {
 	struct daemon	*d = arg;
-	struct config	*next;
+	struct config	*next, *old;
 	char		*cause = NULL, *text, *line, *save = NULL;
 	size_t		 len;
 
@@ -435,22 +480,20 @@ daemon_on_hup(evutil_socket_t sig, short ev, void *arg)
 	daemon_fixed_key(d, next, "user");
 	daemon_fixed_key(d, next, "group");
 	daemon_fixed_key(d, next, "allow_root");
-	schedule_stop(d);
-	gitwatch_stop(d);
-	pkgwatch_stop(d);
-	config_free(d->cfg);
+	old = d->cfg;
 	d->cfg = next;
 	free(daemon_conf_text);
 	daemon_conf_text = text;
 	daemon_conf_len = len;
 	daemon_write_run_conf(d);
 	daemon_log_level(d);
-	if (schedule_start(d, &cause) == -1) {
+	if (schedule_reload(d, old, &cause) == -1) {
 		log_warnx("schedule: %s", cause);
 		free(cause);
 	}
-	pkgwatch_start(d);
-	gitwatch_start(d);
+	config_free(old);
+	pkgwatch_reload(d);
+	gitwatch_reload(d);
 	log_info("reloaded %s", d->conf_path);
 	daemon_status(d);
 }

@@ -498,21 +498,12 @@ pkg_settled(evutil_socket_t fd, short ev, void *arg)
 	pkgwatch_read_start(d);
 }
 
-/* Watch the package database if [triggers] packages says so. */
-void
-pkgwatch_start(struct daemon *d)
+/* Watch the chosen paths: inotify or kqueue, else the stat() poll. */
+static void
+pkgwatch_watch(struct daemon *d)
 {
 	int	rc = -1;
 
-	d->pkg_fd = -1;
-	if (!config_get_bool(d->cfg, "triggers", "packages"))
-		return;
-	pkg_choose(d);
-	if (pkg_nwatches == 0) {
-		log_info("packages: no package database found; not watched");
-		return;
-	}
-	d->pkg_settle = evtimer_new(d->base, pkg_settled, d);
 #ifdef __linux__
 	rc = pkg_inotify_start(d);
 #elif defined(__FreeBSD__)
@@ -522,24 +513,17 @@ pkgwatch_start(struct daemon *d)
 		pkg_poll_start(d);
 	log_info("packages: watching %s (%s)", pkg_watches[0].dir,
 	    pkg_manager);
-	/* The list before any change, to diff against. */
-	pkg_phase_after = 0;
-	d->pkg_job = job_fork(d, "package list", pkgwatch_read, d,
-	    pkgwatch_read_done, d);
 }
 
-void
-pkgwatch_stop(struct daemon *d)
+/* Stop watching the database; what was read and what settles stays. */
+static void
+pkgwatch_unwatch(struct daemon *d)
 {
 	size_t	i;
 
 	if (d->pkg_event != NULL) {
 		event_free(d->pkg_event);
 		d->pkg_event = NULL;
-	}
-	if (d->pkg_settle != NULL) {
-		event_free(d->pkg_settle);
-		d->pkg_settle = NULL;
 	}
 	if (d->pkg_fd != -1) {
 		close(d->pkg_fd);
@@ -549,10 +533,6 @@ pkgwatch_stop(struct daemon *d)
 	while (pkg_nkq_fds > 0)
 		close(pkg_kq_fds[--pkg_nkq_fds]);
 #endif
-	if (d->pkg_job != NULL) {
-		job_forget(d->pkg_job);
-		d->pkg_job = NULL;
-	}
 	for (i = 0; i < pkg_nwatches; i++) {
 		free(pkg_watches[i].dir);
 		free(pkg_watches[i].file);
@@ -561,6 +541,71 @@ pkgwatch_stop(struct daemon *d)
 	pkg_nwatches = 0;
 	free(d->pkg_stamp);
 	d->pkg_stamp = NULL;
+}
+
+/* Watch the package database if [triggers] packages says so. */
+void
+pkgwatch_start(struct daemon *d)
+{
+	d->pkg_fd = -1;
+	if (!config_get_bool(d->cfg, "triggers", "packages"))
+		return;
+	pkg_choose(d);
+	if (pkg_nwatches == 0) {
+		log_info("packages: no package database found; not watched");
+		return;
+	}
+	d->pkg_settle = evtimer_new(d->base, pkg_settled, d);
+	pkgwatch_watch(d);
+	/* The list before any change, to diff against. */
+	pkg_phase_after = 0;
+	d->pkg_job = job_fork(d, "package list", pkgwatch_read, d,
+	    pkgwatch_read_done, d);
+}
+
+/*
+ * SIGHUP: watch as the new configuration says.  While it is the same
+ * database, the list read before a change, a change still settling and a
+ * read in progress are kept: an upgrade that a reload interrupts still
+ * gets its run, diffed against the list from before it.
+ */
+void
+pkgwatch_reload(struct daemon *d)
+{
+	char	*was = NULL;
+
+	if (pkg_nwatches > 0)
+		was = xstrdup(pkg_watches[0].dir);
+	pkgwatch_unwatch(d);
+	if (was != NULL && config_get_bool(d->cfg, "triggers", "packages")) {
+		pkg_choose(d);
+		if (pkg_nwatches > 0 && strcmp(was, pkg_watches[0].dir) == 0) {
+			pkgwatch_watch(d);
+			if (d->pkg_changed)
+				log_info("packages: a change is still settling");
+			free(was);
+			return;
+		}
+		pkgwatch_unwatch(d);
+	}
+	free(was);
+	/* Another database, or none: start afresh. */
+	pkgwatch_stop(d);
+	pkgwatch_start(d);
+}
+
+void
+pkgwatch_stop(struct daemon *d)
+{
+	pkgwatch_unwatch(d);
+	if (d->pkg_settle != NULL) {
+		event_free(d->pkg_settle);
+		d->pkg_settle = NULL;
+	}
+	if (d->pkg_job != NULL) {
+		job_forget(d->pkg_job);
+		d->pkg_job = NULL;
+	}
 	sysinfo_snapshot_free(d->pkg_before);
 	d->pkg_before = NULL;
 	d->pkg_changed = d->pkg_reread = 0;

@@ -7,7 +7,9 @@
  * last time it fired, or the time it started.  At start, if the schedule
  * had a fire after that time and before now, a run was missed; with
  * catch_up it is run once, at once, however many were missed.  Interval
- * schedules count their periods from that time too.
+ * schedules count their periods from that time too.  A reload misses
+ * nothing: it keeps the next fire of a schedule it does not change,
+ * even one whose nominal time has passed and that waits for its jitter.
  *
  * The timer never sleeps longer than SCHEDULE_MAX_SLEEP: it wakes up,
  * looks at the wall clock and goes back to sleep, so that a suspend or a
@@ -110,24 +112,17 @@ schedule_arm(struct daemon *d, time_t now)
 	schedule_sleep(d, now);
 }
 
+/* Queue the run due at d->nominal, and account for it. */
 static void
-schedule_timer(evutil_socket_t fd, short ev, void *arg)
+schedule_fire(struct daemon *d, const struct config *cfg)
 {
-	struct daemon	*d = arg;
-	time_t		 now = time(NULL), nominal;
-	char		 when[32], *detail;
+	time_t	 nominal = d->nominal;
+	char	 when[32], *detail;
 
-	(void)fd;
-	(void)ev;
-	if (now < d->fire_at) {
-		schedule_sleep(d, now);
-		return;
-	}
-	nominal = d->nominal;
 	schedule_local(nominal, when, sizeof(when));
 	if (d->use_cron)
 		xasprintf(&detail, "due %s (cron %s)", when,
-		    config_get_str(d->cfg, "schedule", "cron"));
+		    config_get_str(cfg, "schedule", "cron"));
 	else
 		xasprintf(&detail, "due %s (every %llds)", when,
 		    (long long)d->interval);
@@ -136,21 +131,34 @@ schedule_timer(evutil_socket_t fd, short ev, void *arg)
 		d->anchor = nominal;
 	work_want_run(d, "schedule", detail, NULL, 0, NULL, NULL);
 	free(detail);
+}
+
+static void
+schedule_timer(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+	time_t		 now = time(NULL), nominal = d->nominal;
+
+	(void)fd;
+	(void)ev;
+	if (now < d->fire_at) {
+		schedule_sleep(d, now);
+		return;
+	}
+	schedule_fire(d, d->cfg);
 	schedule_arm(d, now > nominal ? now : nominal);
 	daemon_status(d);
 }
 
 /*
- * Read [schedule], catch up a missed run if asked to, and arm the timer.
- * Return -1 with *cause if the cron expression is unusable.
+ * Read [schedule] into d: cron or interval.  1 if something is
+ * scheduled, 0 for none, -1 with *cause if the cron expression is
+ * unusable.
  */
-int
-schedule_start(struct daemon *d, char **cause)
+static int
+schedule_parse(struct daemon *d, char **cause)
 {
 	const char	*spec;
-	char		*text = NULL, *end, when[32];
-	time_t		 now = time(NULL), last = 0, missed;
-	long long	 v;
 
 	d->use_cron = 0;
 	d->interval = config_get_duration(d->cfg, "schedule", "interval");
@@ -165,6 +173,18 @@ schedule_start(struct daemon *d, char **cause)
 		log_info("schedule: none (cron = none, interval = none)");
 		return 0;
 	}
+	if (d->sched_timer == NULL)
+		d->sched_timer = evtimer_new(d->base, schedule_timer, d);
+	return 1;
+}
+
+/* The fires accounted for (SCHEDULE_SETTING), or 0 if unknown. */
+static time_t
+schedule_last(struct daemon *d, time_t now)
+{
+	char		*text = NULL, *end;
+	long long	 v;
+	time_t		 last = 0;
 
 	if (store_setting_get(d->st, SCHEDULE_SETTING, &text) == 0) {
 		errno = 0;
@@ -173,7 +193,24 @@ schedule_start(struct daemon *d, char **cause)
 			last = (time_t)v;
 		free(text);
 	}
-	if (last == 0) {
+	return last;
+}
+
+/*
+ * At start: read [schedule], catch up a run missed while the daemon was
+ * down if asked to, and arm the timer.  Return -1 with *cause if the
+ * cron expression is unusable.
+ */
+int
+schedule_start(struct daemon *d, char **cause)
+{
+	char		 when[32];
+	time_t		 now = time(NULL), last, missed;
+	int		 rc;
+
+	if ((rc = schedule_parse(d, cause)) <= 0)
+		return rc;
+	if ((last = schedule_last(d, now)) == 0) {
 		/* First start (or a clock gone back): nothing was missed. */
 		schedule_save(d, now);
 		last = now;
@@ -198,8 +235,50 @@ schedule_start(struct daemon *d, char **cause)
 		schedule_save(d, now);
 		d->anchor = now;
 	}
-	if (d->sched_timer == NULL)
-		d->sched_timer = evtimer_new(d->base, schedule_timer, d);
+	schedule_arm(d, now);
+	return 0;
+}
+
+/* Whether [schedule] says when to run alike in a and b. */
+static int
+schedule_same(const struct config *a, const struct config *b)
+{
+	const char	*ca = config_get_str(a, "schedule", "cron");
+	const char	*cb = config_get_str(b, "schedule", "cron");
+
+	if ((ca == NULL) != (cb == NULL) || (ca != NULL && strcmp(ca, cb) != 0))
+		return 0;
+	return config_get_duration(a, "schedule", "interval") ==
+	    config_get_duration(b, "schedule", "interval") &&
+	    config_get_duration(a, "schedule", "jitter") ==
+	    config_get_duration(b, "schedule", "jitter");
+}
+
+/*
+ * SIGHUP: d->cfg is the configuration just loaded, old the one it
+ * replaces.  Nothing is missed while the daemon runs, so a reload never
+ * catches up.  An unchanged schedule keeps its next fire as it is,
+ * jitter and all: its nominal time may have passed already, the run
+ * waiting for its jitter.  A changed one first starts a run whose
+ * nominal time has passed, then is armed afresh from now.  Return -1
+ * with *cause, nothing scheduled, if the cron expression is unusable.
+ */
+int
+schedule_reload(struct daemon *d, const struct config *old, char **cause)
+{
+	time_t	now = time(NULL), last;
+	int	rc;
+
+	if (schedule_same(old, d->cfg))
+		return 0;
+	if (d->fire_at != 0 && d->nominal <= now)
+		schedule_fire(d, old);
+	schedule_stop(d);
+	if ((rc = schedule_parse(d, cause)) <= 0)
+		return rc;
+	if ((last = schedule_last(d, now)) == 0)
+		last = now;
+	d->anchor = last;
 	schedule_arm(d, now);
 	return 0;
 }

@@ -20,6 +20,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <assert.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,9 +97,10 @@ reason_equal(const struct reason *a, const struct reason *b)
  * Queue a battery for trigger (with detail, which may be NULL): of the
  * workloads matching globs (globs NULL: the whole profile), recording
  * git_name's commit if given.  Return 0, or -1 if the queue is full.
+ * Nothing is started here: see work_want_run().
  */
-int
-work_want_run(struct daemon *d, const char *trigger, const char *detail,
+static int
+work_queue_run(struct daemon *d, const char *trigger, const char *detail,
     char *const *globs, size_t nglobs, const char *git_name,
     const char *git_commit)
 {
@@ -123,7 +125,6 @@ work_want_run(struct daemon *d, const char *trigger, const char *detail,
 		if (reason_equal(&w->pending[i], &r)) {
 			log_debug("%s: already queued", trigger);
 			reason_clear(&r);
-			work_kick(d);
 			return 0;
 		}
 	}
@@ -138,9 +139,24 @@ work_want_run(struct daemon *d, const char *trigger, const char *detail,
 	w->pending[w->npending++] = r;
 	log_info("queued a battery: %s%s%s", trigger, detail != NULL ? ": " :
 	    "", detail != NULL ? detail : "");
-	work_kick(d);
-	daemon_status(d);
 	return 0;
+}
+
+/* Queue a battery (work_queue_run()) and start it if nothing runs. */
+int
+work_want_run(struct daemon *d, const char *trigger, const char *detail,
+    char *const *globs, size_t nglobs, const char *git_name,
+    const char *git_commit)
+{
+	int	rc;
+
+	rc = work_queue_run(d, trigger, detail, globs, nglobs, git_name,
+	    git_commit);
+	if (rc == 0) {
+		work_kick(d);
+		daemon_status(d);
+	}
+	return rc;
 }
 
 /* Queue a build of repo at commit; a newer commit replaces a queued one. */
@@ -187,6 +203,8 @@ work_idle(const struct daemon *d)
 static void
 work_clear_current(struct work *w)
 {
+	size_t	i;
+
 	free(w->trigger);
 	free(w->detail);
 	free(w->label);
@@ -196,6 +214,11 @@ work_clear_current(struct work *w)
 		free(w->build->commit);
 		free(w->build);
 	}
+	for (i = 0; i < w->ngits; i++)
+		free(w->gits[i]);
+	free(w->gits);
+	w->gits = NULL;
+	w->ngits = 0;
 	w->trigger = w->detail = w->label = w->workload = NULL;
 	w->build = NULL;
 	w->kind = WORK_NONE;
@@ -344,6 +367,27 @@ work_rerun_suspected(struct daemon *d, const char *label, json_t *report)
 	free(globs);
 }
 
+/*
+ * The battery has measured its git commits (or failed by itself, which
+ * a restart would not mend): keep each as its repository's last, so
+ * that a restart does not queue it again.
+ */
+static void
+work_git_done(struct daemon *d)
+{
+	struct work	*w = &d->work;
+	char		*eq;
+	size_t		 i;
+
+	for (i = 0; i < w->ngits; i++) {
+		if ((eq = strchr(w->gits[i], '=')) == NULL)
+			continue;
+		*eq = '\0';
+		gitwatch_done(d, w->gits[i], eq + 1);
+		*eq = '=';
+	}
+}
+
 /* The battery's child exited: read its report, maybe ask for a rerun. */
 static void
 work_run_done(struct job *j, void *arg)
@@ -372,6 +416,14 @@ work_run_done(struct job *j, void *arg)
 	else
 		snprintf(why, sizeof(why), "exit %d", WEXITSTATUS(ws));
 
+	/*
+	 * Its git commits are dealt with unless shutdown stopped it first or
+	 * it did not run for a busy machine: then a restart measures them.
+	 */
+	if ((!d->stopping && !(WIFEXITED(ws) && WEXITSTATUS(ws) ==
+	    EXIT_TEMPFAIL && label == NULL)) ||
+	    (status != NULL && strcmp(status, RUN_COMPLETE) == 0))
+		work_git_done(d);
 	if (label != NULL && status != NULL) {
 		log_info("run %s: %s (%s), %lld s", label, status, w->trigger,
 		    (long long)(time(NULL) - w->started));
@@ -406,6 +458,8 @@ work_run_done(struct job *j, void *arg)
 		free(tail);
 	}
 	json_decref(report);
+	if (d->stopping)
+		job_kill_leftovers(j);
 	work_clear_current(w);
 	if (d->stopping)
 		daemon_exit_if_done(d);
@@ -520,9 +574,12 @@ work_start_battery(struct daemon *d)
 		argv_add(&argv, &argc, gits[i]);
 	}
 
+	assert(w->kind == WORK_NONE && w->job == NULL);
 	w->kind = WORK_BATTERY;
 	w->trigger = xstrdup(w->pending[0].trigger);
 	w->detail = detail;
+	w->gits = gits;
+	w->ngits = ngits;
 	w->rerun_ok = !rerun;
 	w->started = time(NULL);
 	w->job = job_exec(d, "run", argv, NULL, JOB_NOSIGPIPE, work_run_line,
@@ -546,9 +603,6 @@ work_start_battery(struct daemon *d)
 		free(argv[i]);
 	free(argv);
 	free(globs);
-	for (i = 0; i < ngits; i++)
-		free(gits[i]);
-	free(gits);
 }
 
 /* A build's output goes to the debug log; its last lines to errors. */
@@ -584,10 +638,16 @@ work_build_done(struct job *j, void *arg)
 		    b->repo, b->commit, WIFSIGNALED(ws) ? "signal" : "exit",
 		    WIFSIGNALED(ws) ? WTERMSIG(ws) : WEXITSTATUS(ws),
 		    tail != NULL ? ": " : "", tail != NULL ? tail : "");
+		free(w->last_error);
 		xasprintf(&w->last_error, "build %s at %.12s failed",
 		    b->repo, b->commit);
 		free(tail);
+		/* Not built is dealt with, unless shutdown stopped it. */
+		if (!d->stopping)
+			gitwatch_done(d, b->repo, b->commit);
 	}
+	if (d->stopping)
+		job_kill_leftovers(j);
 	work_clear_current(w);
 	if (d->stopping)
 		daemon_exit_if_done(d);
@@ -596,7 +656,12 @@ work_build_done(struct job *j, void *arg)
 	daemon_status(d);
 }
 
-/* Start the first queued build whose repository is still watched. */
+/*
+ * Start the first queued build whose repository is still watched.  A
+ * repository that no longer has a build command gets its battery queued,
+ * not started: this runs inside work_kick(), and must start one thing at
+ * most.
+ */
 static int
 work_start_build(struct daemon *d)
 {
@@ -612,13 +677,14 @@ work_start_build(struct daemon *d)
 			log_info("build %s dropped: no longer watched",
 			    b->repo);
 		} else if (g->build == NULL) {
-			work_want_run(d, "git", b->commit, g->globs,
+			work_queue_run(d, "git", b->commit, g->globs,
 			    g->nglobs, b->repo, b->commit);
 		} else {
 			argv[0] = (char *)"/bin/sh";
 			argv[1] = (char *)"-c";
 			argv[2] = g->build;
 			argv[3] = NULL;
+			assert(w->kind == WORK_NONE && w->job == NULL);
 			w->kind = WORK_BUILD;
 			w->build = b;
 			w->started = time(NULL);
@@ -686,9 +752,12 @@ work_kill_timer(evutil_socket_t fd, short ev, void *arg)
 }
 
 /*
- * Shutdown: drop the queue and ask the child in progress to stop (a run
- * marks itself aborted on SIGTERM); after DAEMON_STOP_GRACE seconds its
- * whole group is killed.  A second call kills at once.
+ * Shutdown: drop the queue and ask the child in progress to stop: a run
+ * gets SIGTERM (it marks itself aborted), a build's whole process group
+ * does (the shell alone would leave make and the compilers running).
+ * After DAEMON_STOP_GRACE seconds its whole group is killed; so is what
+ * is left of it when the child exits first (work_run_done(),
+ * work_build_done()).  A second call kills at once.
  */
 void
 work_stop(struct daemon *d)
@@ -705,7 +774,10 @@ work_stop(struct daemon *d)
 	}
 	log_info("stopping the %s in progress",
 	    w->kind == WORK_BUILD ? "build" : "run");
-	job_signal(w->job, SIGTERM);
+	if (w->kind == WORK_BUILD)
+		job_signal_group(w->job, SIGTERM);
+	else
+		job_signal(w->job, SIGTERM);
 	w->kill_timer = evtimer_new(d->base, work_kill_timer, d);
 	evtimer_add(w->kill_timer, &tv);
 }

@@ -364,10 +364,35 @@ sendmail_left(const struct timespec *deadline)
 }
 
 /*
+ * Reap sendmail, waiting no later than deadline: it may close its output
+ * and still not exit.  1 once reaped (*status set), 0 if it is still
+ * there at the deadline, -1 if it cannot be waited for (errno set).
+ */
+static int
+sendmail_reap(pid_t pid, int *status, const struct timespec *deadline)
+{
+	pid_t	r;
+	int	left;
+
+	for (;;) {
+		r = waitpid(pid, status, WNOHANG);
+		if (r == pid)
+			return 1;
+		if (r == -1 && errno != EINTR)
+			return -1;
+		if ((left = sendmail_left(deadline)) == 0)
+			return 0;
+		/* A sleep of at most 20 ms: poll() with no descriptors. */
+		poll(NULL, 0, left < 20 ? left : 20);
+	}
+}
+
+/*
  * Hand message to "sendmail_path -t -oi": the recipients are those of
  * its To header.  The message is written and sendmail's output read at
- * the same time, so neither side can block the other, and sendmail is
- * killed if it takes longer than the timeout.
+ * the same time, so neither side can block the other.  sendmail runs in
+ * a process group of its own; if it has not exited by the timeout, that
+ * group is killed.
  */
 void
 notify_sendmail(const struct notify_sink *sink, const char *message,
@@ -381,8 +406,8 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 	size_t			 len = strlen(message), off = 0, olen = 0;
 	ssize_t			 n;
 	pid_t			 pid;
-	int			 in[2], outp[2], status, nfd, timedout = 0;
-	int			 wfd, rfd;
+	int			 in[2], outp[2], status = 0, nfd, timedout = 0;
+	int			 wfd, rfd, reaped, werr = 0;
 
 	path = sink->sendmail_path != NULL ? sink->sendmail_path :
 	    "/usr/sbin/sendmail";
@@ -406,6 +431,7 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 		return;
 	}
 	if (pid == 0) {
+		setpgid(0, 0);
 		if (dup2(in[0], STDIN_FILENO) == -1 ||
 		    dup2(outp[1], STDOUT_FILENO) == -1 ||
 		    dup2(outp[1], STDERR_FILENO) == -1)
@@ -418,6 +444,8 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 			_exit(127);
 		_exit(127);
 	}
+	/* Both sides set the group, so neither races the other. */
+	setpgid(pid, pid);
 	close(in[0]);
 	close(outp[1]);
 	wfd = in[1];
@@ -482,10 +510,16 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 		close(wfd);
 	if (rfd != -1)
 		close(rfd);
-	if (timedout)
-		kill(pid, SIGKILL);
-	while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-		;
+	reaped = timedout ? 0 : sendmail_reap(pid, &status, &deadline);
+	if (reaped == -1)
+		werr = errno;
+	if (reaped == 0) {
+		timedout = 1;
+		if (kill(-pid, SIGKILL) == -1)
+			kill(pid, SIGKILL);
+		while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
+			;
+	}
 	sigaction(SIGPIPE, &oldpipe, NULL);
 
 	out[olen] = '\0';
@@ -496,6 +530,9 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 		email_result(res, NOTIFY_TEMPFAIL, "%s: no answer after %ld s; "
 		    "killed", path, opts->timeout > 0 ? opts->timeout :
 		    (long)NOTIFY_TIMEOUT);
+	else if (reaped == -1)
+		email_result(res, NOTIFY_TEMPFAIL, "%s: cannot wait for it: %s",
+		    path, strerror(werr));
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && off == len)
 		email_result(res, NOTIFY_DELIVERED, "%s accepted it%s%s", path,
 		    *clean != '\0' ? ": " : "", clean);

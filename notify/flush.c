@@ -64,17 +64,19 @@ notify_backoff(int attempts)
 
 /*
  * When to try a row created at `created` again after its attempts-th
- * attempt failed at now, or -1 when the next try would come after the
- * row is max_age old: then it is given up.
+ * attempt failed at now: after the backoff, but no later than when the
+ * row is max_age old, so that it is tried until then.  -1 once it is
+ * that old: then it is given up.
  */
 int64_t
 notify_retry_at(int64_t created, int64_t max_age, int attempts, int64_t now)
 {
 	int64_t	next = now + notify_backoff(attempts);
+	int64_t	last = created + max_age;
 
-	if (next > created + max_age)
+	if (now >= last)
 		return -1;
-	return next;
+	return next < last ? next : last;
 }
 
 /* The clock of a flush. */
@@ -231,8 +233,10 @@ flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
 		return rc;
 	}
 	attempts = o->attempts + 1;
-	switch (store_outbox_claim(st, o->id, due, now +
-	    notify_backoff(attempts))) {
+	/* Should this flush die, the row is due again as a retry would be. */
+	if ((next = notify_retry_at(o->created, max_age, attempts, now)) == -1)
+		next = now + notify_backoff(attempts);
+	switch (store_outbox_claim(st, o->id, due, next)) {
 	case -1:
 		return -1;
 	case 1:

@@ -157,7 +157,9 @@ notify_sinks_free(struct notify_sink *v, size_t n)
  * neither read nor write: a secret that anybody on the machine can read
  * is no secret, and one that anybody can replace lets them sign or log
  * in as perfwatch.  The mode is checked on the open descriptor, so the
- * file read is the file checked.  0, or -1 with *cause.
+ * file read is the file checked; it is opened without waiting, so that a
+ * FIFO (or a device) in its place is refused instead of blocking the
+ * flush.  0, or -1 with *cause.
  */
 int
 notify_secret_read(const char *path, char **secret, size_t *len,
@@ -169,7 +171,8 @@ notify_secret_read(const char *path, char **secret, size_t *len,
 	ssize_t		 r;
 	int		 fd;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1) {
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd == -1) {
 		xasprintf(cause, "%s: %s", path, strerror(errno));
 		return -1;
 	}

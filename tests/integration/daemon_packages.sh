@@ -2,7 +2,8 @@
 # The package trigger: an upgrade of a test dpkg admin directory, written
 # in several steps the way dpkg does (status-new, then a rename), is one
 # run after the settle period, with trigger "package" and a detail that
-# names what changed.  A rewrite that changes no package is no run.
+# names what changed.  A rewrite that changes no package is no run.  A
+# reload while a change settles does not lose it.
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
@@ -89,6 +90,37 @@ wait_until 20 "the second package run" runs_at_least 2 \
 detail=$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'package'
     ORDER BY id DESC LIMIT 1")
 expect_match "$detail" "-newpkg 2.0-1"
+
+# A reload while a change settles keeps it, and the list from before it:
+# the upgrade still gets its run.  (The settle period is made longer
+# first, so that the reload surely comes within it.)
+write_conf "
+[schedule]
+cron = none
+[triggers]
+packages = yes
+package_settle = 5s
+dpkg_admin_dir = $T/dpkg
+kernel = no"
+kill -HUP "$DPID"
+wait_until 15 "the first reload" grep -q "reloaded" "$LOG" ||
+	fail "not reloaded"
+seen=$(grep -c "changed; running once" "$LOG")
+{ stanza coreutils 9.1-1; stanza libfoo1 1.2-1; } | dpkg_write
+wait_until 5 "the change seen" sh -c \
+    "[ \$(grep -c 'changed; running once' '$LOG') -gt $seen ]" ||
+	fail "the change was not seen"
+kill -HUP "$DPID"
+wait_until 15 "the second reload" sh -c \
+    "[ \$(grep -c 'reloaded' '$LOG') -eq 2 ]" || fail "not reloaded"
+wait_until 20 "the package run after the reload" runs_at_least 3 \
+    "trigger = 'package' AND status = 'complete'" ||
+	fail "no run after a reload during the settle period"
+grep -q "a change is still settling" "$LOG" || fail "the reload did not say"
+detail=$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'package'
+    ORDER BY id DESC LIMIT 1")
+expect_match "$detail" "libfoo1 1.1-2"
+expect_match "$detail" "1.2-1"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 pass

@@ -2,8 +2,9 @@
 # Started as root, perfwatchd becomes [perfwatch] user before it opens the
 # store or runs anything: the daemon, its runs and their workloads run as
 # nobody; the state, work and socket directories it creates belong to
-# nobody; the socket is mode 0660 and group nogroup.  Root as the user is
-# refused unless allow_root says yes, and an unknown user is an error.
+# nobody; the socket is mode 0660 and group nogroup.  A link left in the
+# state directory as the lock is refused.  Root as the user is refused
+# unless allow_root says yes, and an unknown user is an error.
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
@@ -58,6 +59,33 @@ wait_until 20 "the run" runs_at_least 1 "status = 'complete'" ||
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 test ! -e "$SOCK" || fail "the socket was not removed"
+
+# The state directory is nobody's: the lock's name may be a link that
+# nobody left there, to have root give away or overwrite another file.
+# Either kind is refused before anything is written, and the file it
+# points to is left as it was.
+echo secret >"$T/victim"
+chmod 600 "$T/victim"
+for kind in symbolic hard; do
+	rm -f "$T/state/perfwatchd.lock"
+	if [ "$kind" = symbolic ]; then
+		ln -s "$T/victim" "$T/state/perfwatchd.lock"
+		why="perfwatchd.lock: a symbolic link"
+	else
+		ln "$T/victim" "$T/state/perfwatchd.lock"
+		why="perfwatchd.lock: not a regular file with a single link"
+	fi
+	rc=0
+	timeout 10 "$PERFWATCHD" -d -f "$CONF" >"$T/lock-$kind.out" 2>&1 ||
+		rc=$?
+	[ "$rc" -eq 1 ] || fail "a $kind link as the lock: exit $rc"
+	grep -q "$why" "$T/lock-$kind.out" || fail "$(cat "$T/lock-$kind.out")"
+	[ "$(stat -c '%U %G %a' "$T/victim")" = "root root 600" ] ||
+		fail "through a $kind link: $(stat -c '%U %G %a' "$T/victim")"
+	[ "$(cat "$T/victim")" = secret ] ||
+		fail "through a $kind link: the victim holds $(cat "$T/victim")"
+done
+rm -f "$T/state/perfwatchd.lock"
 
 # Root as the user: refused without allow_root, exit 78.
 DUSER=root DGROUP=root DALLOW_ROOT=no write_conf

@@ -4,7 +4,8 @@
 # ExecStart pointed at the built binary, its Documentation= at our
 # manuals); sysusers and tmpfiles snippets are applied to a scratch root.
 # Tools that are not installed are said to be skipped.  perfwatchd -n
-# exits 0 on a good file and 78 with file:line on a bad one.
+# exits 0 on a good file and 78 with file:line on a bad one; the exit
+# statuses and options are those its manual lists.
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
@@ -95,5 +96,21 @@ grep -q "$CONF:$cron_line: cron: hour: 24" "$T/start.out" ||
 rc=0
 "$PERFWATCHD" -x >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 64 ] || fail "a bad option: exit $rc"
+"$PERFWATCHD" -x 2>&1 | grep -qF "usage: perfwatchd [-dnvV] [-f file]" ||
+	fail "the usage line: $("$PERFWATCHD" -x 2>&1)"
+expect_match "$("$PERFWATCHD" -V)" "perfwatchd "
+# A state directory that cannot be created: 73, as perfwatchd(8) says.
+touch "$T/plain"
+write_conf
+sed "s#^state_dir = .*#state_dir = $T/plain/state#" "$CONF" >"$T/nodir.conf"
+rc=0
+timeout 10 "$PERFWATCHD" -d -f "$T/nodir.conf" >"$T/nodir.out" 2>&1 || rc=$?
+[ "$rc" -eq 73 ] || fail "an uncreatable state_dir: exit $rc"
+# The manual's synopsis and exit statuses say what the daemon does.
+grep -qx '.Op Fl dnvV' "$top/man/perfwatchd.8" || fail "perfwatchd(8): no -V"
+sed -n '/^.Sh EXIT STATUS/,/^.Sh /p' "$top/man/perfwatchd.8" >"$T/exit.man"
+for code in 0 1 64 73 78; do
+	grep -qw "$code" "$T/exit.man" || fail "perfwatchd(8) does not list exit $code"
+done
 [ -z "$skipped" ] || echo "skipped (not installed):$skipped"
 pass

@@ -2,11 +2,14 @@
  * notify/: header encoding that nothing from the store can break out of,
  * message rendering (subject, table, machine diff, chart, Message-ID),
  * the backoff schedule, HMAC-SHA256 against RFC 4231, the secret file
- * checks, and whole flushes over a real store with a sendmail stand-in
- * (a shell script whose exit status the test chooses).
+ * checks, a sendmail that does not exit killed at the timeout, and whole
+ * flushes over a real store with a sendmail stand-in (a shell script
+ * whose exit status the test chooses).
  */
 #include <sys/stat.h>
+#include <sys/types.h>
 
+#include <errno.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -542,7 +546,7 @@ test_email_injection(void **state)
 	notify_event_clear(&ev);
 }
 
-/* One minute, doubling, capped; given up past max_age. */
+/* One minute, doubling, capped; the last try when max_age old. */
 static void
 test_backoff(void **state)
 {
@@ -558,10 +562,15 @@ test_backoff(void **state)
 	assert_int_equal(notify_retry_at(1000, 600, 1, 1000), 1060);
 	assert_int_equal(notify_retry_at(1000, 600, 2, 1060), 1180);
 	assert_int_equal(notify_retry_at(1000, 600, 3, 1180), 1420);
-	/* 1420 + 480 = 1900 > 1600: give up. */
-	assert_int_equal(notify_retry_at(1000, 600, 4, 1420), -1);
+	/* 1420 + 480 = 1900 > 1600: the last try comes at 1600. */
+	assert_int_equal(notify_retry_at(1000, 600, 4, 1420), 1600);
 	assert_int_equal(notify_retry_at(1000, 600, 1, 1540), 1600);
-	assert_int_equal(notify_retry_at(1000, 600, 1, 1541), -1);
+	assert_int_equal(notify_retry_at(1000, 600, 1, 1541), 1600);
+	/* Failed when max_age old: given up. */
+	assert_int_equal(notify_retry_at(1000, 600, 5, 1600), -1);
+	/* max_age 1m: one retry, a minute after the first try. */
+	assert_int_equal(notify_retry_at(1000, 60, 1, 1000), 1060);
+	assert_int_equal(notify_retry_at(1000, 60, 2, 1060), -1);
 }
 
 /* RFC 4231 test cases 1, 2 and 6 (a key longer than the block). */
@@ -620,6 +629,15 @@ test_secret_file(void **state)
 	write_file(path, "\n", 0600);
 	assert_int_equal(notify_secret_read(path, &secret, &len, &cause), -1);
 	assert_non_null(strstr(cause, "empty"));
+	free(cause);
+	cause = NULL;
+	/* A FIFO is refused at once, not waited on (alarm: no hang). */
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(10);
+	assert_int_equal(notify_secret_read(path, &secret, &len, &cause), -1);
+	alarm(0);
+	assert_non_null(strstr(cause, "not a regular file"));
 	free(cause);
 	cause = NULL;
 	assert_int_equal(notify_secret_read(tmpdir, &secret, &len, &cause),
@@ -874,6 +892,69 @@ fake_sendmail(int code, char **out)
 	return path;
 }
 
+/* Whether process pid is gone (or a zombie nobody reaped yet). */
+static int
+process_gone(pid_t pid)
+{
+	char	*path, *stat;
+	int	 gone;
+
+	if (kill(pid, 0) == -1 && errno == ESRCH)
+		return 1;
+	xasprintf(&path, "/proc/%ld/stat", (long)pid);
+	stat = read_file(path);
+	/* "pid (comm) S ...": the state follows the last ')'. */
+	gone = stat != NULL && strrchr(stat, ')') != NULL &&
+	    strrchr(stat, ')')[1] == ' ' && strrchr(stat, ')')[2] == 'Z';
+	free(stat);
+	free(path);
+	return gone;
+}
+
+/*
+ * A sendmail that reads the message, closes its output and does not
+ * exit (it waits for a child of its own) is killed at the timeout, with
+ * its child: the delivery does not wait for it.
+ */
+static void
+test_sendmail_timeout(void **state)
+{
+	struct notify_sink	 sink;
+	struct notify_opts	 o;
+	struct notify_result	 res;
+	char			*path, *pidfile, *text, *pid;
+	int			 i;
+
+	(void)state;
+	path = tmp_path("sendmail");
+	pidfile = tmp_path("sendmail-child");
+	xasprintf(&text, "#!/bin/sh\ncat >/dev/null\nexec >&- 2>&-\n"
+	    "sleep 30 &\necho $! >\"%s\"\nwait\nexit 75\n", pidfile);
+	write_file(path, text, 0700);
+	free(text);
+	memset(&sink, 0, sizeof(sink));
+	sink.name = "mail";
+	sink.type = NOTIFY_EMAIL;
+	sink.sendmail = 1;
+	sink.sendmail_path = path;
+	memset(&o, 0, sizeof(o));
+	o.timeout = 1;
+	memset(&res, 0, sizeof(res));
+	notify_sendmail(&sink, "To: ops@example.org\n\nhello\n", &o, &res);
+	assert_int_equal(res.status, NOTIFY_TEMPFAIL);
+	assert_non_null(strstr(res.answer, "no answer after 1 s; killed"));
+	notify_result_clear(&res);
+	/* Its child went with it (a bounded wait for the kernel, no more). */
+	pid = read_file(pidfile);
+	assert_non_null(pid);
+	for (i = 0; i < 50 && !process_gone((pid_t)atol(pid)); i++)
+		usleep(100000);
+	assert_true(process_gone((pid_t)atol(pid)));
+	free(pid);
+	free(pidfile);
+	free(path);
+}
+
 /* Flush with one email sink through the sendmail stand-in. */
 static void
 flush_with(struct fixture *fx, const char *sendmail, int64_t max_age,
@@ -1044,16 +1125,25 @@ test_flush_expiry(void **state)
 	fixture_open(&fx);
 	id = fixture_queue(&fx, "mail", t0);
 	sm = fake_sendmail(75, &out);
-	/* max_age 100: one retry fits (t0 + 60), the next would not. */
+	/*
+	 * max_age 100: a retry at t0 + 60 after the backoff, the last one
+	 * when the row is 100 s old (the backoff would say t0 + 180).
+	 */
 	flush_with(&fx, sm, 100, t0, 0, &rep, logf);
 	assert_int_equal(rep.retried, 1);
+	assert_int_equal(rep.done[0].next_attempt, t0 + 60);
 	notify_report_free(&rep);
 	flush_with(&fx, sm, 100, t0 + 60, 0, &rep, logf);
+	assert_int_equal(rep.retried, 1);
+	assert_int_equal(rep.done[0].next_attempt, t0 + 100);
+	notify_report_free(&rep);
+	flush_with(&fx, sm, 100, t0 + 100, 0, &rep, logf);
 	assert_int_equal(rep.failed, 1);
 	assert_true(rep.done[0].gave_up);
 	assert_int_equal(store_outbox_get(fx.st, id, &o), 0);
-	assert_int_equal(o.failed_at, t0 + 60);
-	assert_non_null(strstr(o.last_error, "gave up after 2 attempts within "
+	assert_int_equal(o.failed_at, t0 + 100);
+	assert_int_equal(o.attempts, 3);
+	assert_non_null(strstr(o.last_error, "gave up after 3 attempts within "
 	    "100 s: "));
 	assert_non_null(strstr(o.last_error, "fake sendmail says 75"));
 	store_outbox_clear(&o);
@@ -1144,6 +1234,7 @@ main(void)
 		cmocka_unit_test(test_secret_file),
 		cmocka_unit_test(test_sinks_load),
 		cmocka_unit_test(test_event_load),
+		cmocka_unit_test(test_sendmail_timeout),
 		cmocka_unit_test(test_flush_retry),
 		cmocka_unit_test(test_flush_permanent),
 		cmocka_unit_test(test_flush_expiry),

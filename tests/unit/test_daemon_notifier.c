@@ -1,0 +1,229 @@
+/*
+ * Unit tests of daemon/notifier.c (with daemon/job.c), included
+ * chrony-style, with a retry after one second and a flush time limit of
+ * one second.  The flush is a shell script standing in for perfwatch: a
+ * flush that ends without a report is tried again, later each time in a
+ * row, until one reports; a flush that does not end is killed with its
+ * process group and tried again too.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "perfwatch.h"
+#define NOTIFIER_RETRY_FIRST	1
+#define NOTIFIER_FLUSH_LIMIT	1
+#include "../../daemon/job.c"
+#include "../../daemon/notifier.c"
+
+static struct daemon	test_daemon;
+static char		test_dir[] = "/tmp/pw-test-notifier.XXXXXX";
+
+void
+daemon_exit_if_done(struct daemon *d)
+{
+	(void)d;
+}
+
+static void
+on_chld(evutil_socket_t sig, short ev, void *arg)
+{
+	(void)sig;
+	(void)ev;
+	job_reap(arg);
+}
+
+static int
+setup(void **state)
+{
+	static struct event	*chld;
+
+	(void)state;
+	memset(&test_daemon, 0, sizeof(test_daemon));
+	LIST_INIT(&test_daemon.jobs);
+	test_daemon.base = event_base_new();
+	assert_non_null(test_daemon.base);
+	test_daemon.run_conf = (char *)"run.conf";
+	test_daemon.db_path = (char *)"perfwatch.db";
+	test_daemon.foreground = 1;
+	chld = evsignal_new(test_daemon.base, SIGCHLD, on_chld, &test_daemon);
+	evsignal_add(chld, NULL);
+	*state = chld;
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	notifier_stop(&test_daemon);
+	event_free(*state);
+	event_base_free(test_daemon.base);
+	return 0;
+}
+
+static int
+group_setup(void **state)
+{
+	(void)state;
+	return mkdtemp(test_dir) == NULL ? -1 : 0;
+}
+
+static int
+group_teardown(void **state)
+{
+	char	*cmd;
+	int	 rc;
+
+	(void)state;
+	xasprintf(&cmd, "rm -rf %s", test_dir);
+	rc = system(cmd);
+	free(cmd);
+	return rc == 0 ? 0 : -1;
+}
+
+/* A script in the test's directory standing in for perfwatch. */
+static char *
+script(const char *name, const char *body)
+{
+	FILE	*f;
+	char	*path;
+
+	xasprintf(&path, "%s/%s", test_dir, name);
+	assert_non_null(f = fopen(path, "w"));
+	fprintf(f, "#!/bin/sh\n%s\n", body);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, 0700), 0);
+	return path;
+}
+
+/* How many lines a file has (0 if it does not exist). */
+static int
+lines(const char *path)
+{
+	FILE	*f;
+	int	 c, n = 0;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	while ((c = getc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+/* Run the loop until the count file has n lines and no flush runs. */
+static void
+run_until_flushes(const char *count, int n)
+{
+	time_t	limit = time(NULL) + 20;
+
+	while (lines(count) < n || test_daemon.notify_job != NULL) {
+		if (time(NULL) > limit)
+			fail_msg("no %d flushes within 20 s", n);
+		event_base_loop(test_daemon.base, EVLOOP_ONCE);
+	}
+}
+
+/* No report: tried again, and again, until a flush reports. */
+static void
+test_retry_without_report(void **state)
+{
+	struct daemon	*d = &test_daemon;
+	char		*count, *fails, *reports, *body;
+
+	(void)state;
+	xasprintf(&count, "%s/count", test_dir);
+	xasprintf(&body, "echo >>%s\necho 'perfwatch: notify flush: "
+	    "another notify flush is running' >&2\nexit 75", count);
+	fails = script("fails", body);
+	free(body);
+	xasprintf(&body, "echo >>%s\necho '{\"delivered\": 0, \"retrying\": "
+	    "0, \"failed\": 0, \"next_due_epoch\": null}'", count);
+	reports = script("reports", body);
+	free(body);
+
+	d->perfwatch = fails;
+	notifier_kick(d);
+	run_until_flushes(count, 1);
+	assert_int_equal(d->notify_failures, 1);
+	assert_true(evtimer_pending(d->notify_timer, NULL));
+	/* The timer starts the second flush, which fails too. */
+	run_until_flushes(count, 2);
+	assert_int_equal(d->notify_failures, 2);
+	assert_true(evtimer_pending(d->notify_timer, NULL));
+	/* The third reports, and says nothing is due: no timer. */
+	d->perfwatch = reports;
+	run_until_flushes(count, 3);
+	assert_int_equal(d->notify_failures, 0);
+	assert_false(evtimer_pending(d->notify_timer, NULL));
+	assert_false(evtimer_pending(d->notify_kill, NULL));
+	free(count);
+	free(fails);
+	free(reports);
+}
+
+/* A flush that does not end is killed with its group, then retried. */
+static void
+test_kill_hung_flush(void **state)
+{
+	struct daemon	*d = &test_daemon;
+	char		*count, *pidfile, *hangs, *body, *cmd;
+	pid_t		 pid;
+	FILE		*f;
+	long		 v;
+
+	(void)state;
+	xasprintf(&count, "%s/count-hung", test_dir);
+	xasprintf(&pidfile, "%s/pid", test_dir);
+	xasprintf(&body, "sleep 60 &\necho $! >%s\necho >>%s\nwait",
+	    pidfile, count);
+	hangs = script("hangs", body);
+	free(body);
+	d->perfwatch = hangs;
+	notifier_kick(d);
+	run_until_flushes(count, 1);
+	assert_int_equal(d->notify_failures, 1);
+	assert_true(evtimer_pending(d->notify_timer, NULL));
+	/* The child of the flush went with it. */
+	assert_non_null(f = fopen(pidfile, "r"));
+	assert_int_equal(fscanf(f, "%ld", &v), 1);
+	fclose(f);
+	pid = (pid_t)v;
+	xasprintf(&cmd, "i=0; while [ $i -lt 50 ] && kill -0 %ld 2>/dev/null "
+	    "&& ! grep -q '^State:.*Z' /proc/%ld/status 2>/dev/null; do "
+	    "sleep 0.1; i=$((i + 1)); done; ! kill -0 %ld 2>/dev/null || "
+	    "grep -q '^State:.*Z' /proc/%ld/status", (long)pid, (long)pid,
+	    (long)pid, (long)pid);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(count);
+	free(pidfile);
+	free(hangs);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_retry_without_report,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kill_hung_flush, setup,
+		    teardown),
+	};
+
+	log_init("test_daemon_notifier", 1, 0);
+	return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

@@ -1,0 +1,270 @@
+/*
+ * Unit tests of daemon/schedule.c, included chrony-style to reach its
+ * statics.  The store's settings and the work queue are stand-ins that
+ * keep what they are given.  Covered: the catch-up of a run missed while
+ * the daemon was down, and a reload (SIGHUP) between a run's nominal time
+ * and its jittered start, which must neither drop that run nor start it
+ * early as a catch-up.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "perfwatch.h"
+#include "../../daemon/schedule.c"
+
+/* The settings of the store, one of them being enough here. */
+static char	*test_last;
+
+/* The runs asked for. */
+static char	*test_details[8];
+static size_t	 test_nruns;
+
+int
+store_setting_get(struct store *st, const char *key, char **value)
+{
+	(void)st;
+	assert_string_equal(key, SCHEDULE_SETTING);
+	if (test_last == NULL)
+		return -1;
+	*value = xstrdup(test_last);
+	return 0;
+}
+
+int
+store_setting_set(struct store *st, const char *key, const char *value)
+{
+	(void)st;
+	assert_string_equal(key, SCHEDULE_SETTING);
+	free(test_last);
+	test_last = value != NULL ? xstrdup(value) : NULL;
+	return 0;
+}
+
+const char *
+store_errmsg(struct store *st)
+{
+	(void)st;
+	return "no error";
+}
+
+int
+work_want_run(struct daemon *d, const char *trigger, const char *detail,
+    char *const *globs, size_t nglobs, const char *git_name,
+    const char *git_commit)
+{
+	(void)d;
+	(void)globs;
+	(void)nglobs;
+	(void)git_name;
+	(void)git_commit;
+	assert_string_equal(trigger, "schedule");
+	assert_true(test_nruns < nitems(test_details));
+	test_details[test_nruns++] = xstrdup(detail);
+	return 0;
+}
+
+void
+daemon_status(struct daemon *d)
+{
+	(void)d;
+}
+
+static struct daemon	test_daemon;
+
+static struct config *
+conf(const char *text)
+{
+	struct config	*cfg;
+	char		*cause = NULL;
+
+	cfg = config_load_buffer("test.conf", text, strlen(text), &cause);
+	if (cfg == NULL)
+		fail_msg("%s", cause);
+	return cfg;
+}
+
+static void
+set_last(time_t t)
+{
+	free(test_last);
+	xasprintf(&test_last, "%lld", (long long)t);
+}
+
+static int
+setup(void **state)
+{
+	(void)state;
+	memset(&test_daemon, 0, sizeof(test_daemon));
+	test_daemon.base = event_base_new();
+	assert_non_null(test_daemon.base);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	size_t	i;
+
+	(void)state;
+	schedule_stop(&test_daemon);
+	config_free(test_daemon.cfg);
+	event_base_free(test_daemon.base);
+	for (i = 0; i < test_nruns; i++)
+		free(test_details[i]);
+	test_nruns = 0;
+	free(test_last);
+	test_last = NULL;
+	return 0;
+}
+
+#define HOURLY	"[schedule]\ninterval = 1h\njitter = 1h\ncatch_up = %s\n"
+
+/*
+ * The daemon as it is once it fired at t0 and armed the next run: due an
+ * hour later, 5 s ago, and waiting for its jitter 10 minutes more.
+ */
+static time_t
+armed_and_due(const char *catch_up)
+{
+	struct daemon	*d = &test_daemon;
+	char		*text, *cause = NULL;
+	time_t		 now = time(NULL), t0 = now - 3600 - 5;
+
+	xasprintf(&text, HOURLY, catch_up);
+	d->cfg = conf(text);
+	free(text);
+	set_last(now);
+	assert_int_equal(schedule_start(d, &cause), 0);
+	assert_int_equal(test_nruns, 0);
+	set_last(t0);
+	d->anchor = t0;
+	d->nominal = t0 + 3600;
+	d->fire_at = now + 600;
+	return t0;
+}
+
+/* Reload d with the same text as before (catch_up as given). */
+static void
+reload_same(const char *catch_up)
+{
+	struct daemon	*d = &test_daemon;
+	struct config	*old = d->cfg;
+	char		*text, *cause = NULL;
+
+	xasprintf(&text, HOURLY, catch_up);
+	d->cfg = conf(text);
+	free(text);
+	assert_int_equal(schedule_reload(d, old, &cause), 0);
+	config_free(old);
+}
+
+/* Start-up after downtime: one catch-up run, however many were missed. */
+static void
+test_start_catch_up(void **state)
+{
+	struct daemon	*d = &test_daemon;
+	char		*cause = NULL;
+	time_t		 now = time(NULL);
+
+	(void)state;
+	d->cfg = conf("[schedule]\ninterval = 1h\njitter = 0\n"
+	    "catch_up = yes\n");
+	set_last(now - 3 * 3600 - 60);
+	assert_int_equal(schedule_start(d, &cause), 0);
+	assert_int_equal(test_nruns, 1);
+	assert_non_null(strstr(test_details[0], "catch-up of the run due "));
+	assert_true(d->nominal > now);
+	assert_int_equal(d->fire_at, d->nominal);
+}
+
+/* catch_up = no: the reload keeps the due run, which fires as due. */
+static void
+test_reload_keeps_due_run(void **state)
+{
+	struct daemon	*d = &test_daemon;
+	time_t		 t0, now = time(NULL);
+
+	(void)state;
+	t0 = armed_and_due("no");
+	reload_same("no");
+	assert_int_equal(test_nruns, 0);
+	assert_int_equal(d->nominal, t0 + 3600);
+	assert_true(d->fire_at >= now + 600);
+	assert_int_equal(strtoll(test_last, NULL, 10), t0);
+
+	/* Its jittered time comes: it starts, as the run due then. */
+	d->fire_at = time(NULL);
+	schedule_timer(-1, 0, d);
+	assert_int_equal(test_nruns, 1);
+	assert_non_null(strstr(test_details[0], "due "));
+	assert_null(strstr(test_details[0], "catch-up"));
+	assert_int_equal(strtoll(test_last, NULL, 10), t0 + 3600);
+	assert_true(d->nominal > t0 + 3600);
+}
+
+/* catch_up = yes: the reload starts nothing early as a catch-up. */
+static void
+test_reload_no_early_catch_up(void **state)
+{
+	struct daemon	*d = &test_daemon;
+	time_t		 t0;
+
+	(void)state;
+	t0 = armed_and_due("yes");
+	reload_same("yes");
+	assert_int_equal(test_nruns, 0);
+	assert_int_equal(d->nominal, t0 + 3600);
+	assert_int_equal(strtoll(test_last, NULL, 10), t0);
+}
+
+/* A changed schedule: the run already due starts, then the new one. */
+static void
+test_reload_changed(void **state)
+{
+	struct daemon	*d = &test_daemon;
+	struct config	*old;
+	char		*cause = NULL;
+	time_t		 t0, now = time(NULL);
+
+	(void)state;
+	t0 = armed_and_due("no");
+	old = d->cfg;
+	d->cfg = conf("[schedule]\ninterval = 2h\njitter = 0\n"
+	    "catch_up = no\n");
+	assert_int_equal(schedule_reload(d, old, &cause), 0);
+	config_free(old);
+	assert_int_equal(test_nruns, 1);
+	assert_non_null(strstr(test_details[0], "due "));
+	assert_non_null(strstr(test_details[0], "(every 3600s)"));
+	assert_int_equal(strtoll(test_last, NULL, 10), t0 + 3600);
+	/* Every two hours from the run just started. */
+	assert_int_equal(d->nominal, t0 + 3600 + 7200);
+	assert_int_equal(d->fire_at, d->nominal);
+	assert_true(d->nominal > now);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_start_catch_up, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_reload_keeps_due_run,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reload_no_early_catch_up,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reload_changed, setup,
+		    teardown),
+	};
+
+	log_init("test_daemon_schedule", 1, 0);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
