@@ -1554,14 +1554,19 @@ test_run_file_limit(void **state)
 	wl_params_clear(&p);
 }
 
-/* A real full disk: a 1 MiB tmpfs, where mounting one is allowed. */
+/*
+ * A real full disk: a 1 MiB tmpfs, where mounting one is allowed.  What
+ * is asserted is gathered first and the tmpfs taken away before any
+ * assertion, so that a failing one leaves no mount behind.
+ */
 static void
 test_run_disk_full(void **state)
 {
 	const struct wl_workload	*wl;
 	struct wl_params		 p;
 	struct wl_result		 res;
-	char				 mnt[PATH_MAX];
+	char				 mnt[PATH_MAX], *err[2];
+	int				 rc[2], status, left[2], um, rm;
 
 	(void)state;
 	snprintf(mnt, sizeof(mnt), "%s/../perfwatch-wl-full.XXXXXX",
@@ -1576,24 +1581,36 @@ test_run_disk_full(void **state)
 	wl = params_for(&p, "disk.stream", mnt);
 	set(&p, wl, "size", "4M");
 	set(&p, wl, "fsync_every", "1M");
-	assert_int_equal(wl_run_iteration(wl, &p, &res, NULL), -1);
-	assert_int_equal(res.status, WL_FAILED);
-	assert_string_equal(res.error, "exited with status 1: write "
-	    "stream.dat: No space left on device");
-	assert_int_equal(dir_entries(mnt), 0);
+	rc[0] = wl_run_iteration(wl, &p, &res, NULL);
+	status = res.status;
+	err[0] = xstrdup(res.error != NULL ? res.error : "");
+	left[0] = dir_entries(mnt);
 	wl_result_clear(&res);
+	wl_params_clear(&p);
 
 	/* bonnie's first phase fills it too. */
-	wl_params_clear(&p);
 	wl = params_for(&p, "disk.bonnie", mnt);
 	set(&p, wl, "size", "4M");
-	assert_int_equal(wl_run_iteration(wl, &p, &res, NULL), -1);
-	assert_non_null(strstr(res.error, "No space left on device"));
-	assert_int_equal(dir_entries(mnt), 0);
+	rc[1] = wl_run_iteration(wl, &p, &res, NULL);
+	err[1] = xstrdup(res.error != NULL ? res.error : "");
+	left[1] = dir_entries(mnt);
 	wl_result_clear(&res);
 	wl_params_clear(&p);
-	assert_int_equal(umount(mnt), 0);
-	assert_int_equal(rmdir(mnt), 0);
+	um = umount(mnt);
+	rm = rmdir(mnt);
+
+	assert_int_equal(rc[0], -1);
+	assert_int_equal(status, WL_FAILED);
+	assert_string_equal(err[0], "exited with status 1: write "
+	    "stream.dat: No space left on device");
+	assert_int_equal(left[0], 0);
+	assert_int_equal(rc[1], -1);
+	assert_non_null(strstr(err[1], "No space left on device"));
+	assert_int_equal(left[1], 0);
+	assert_int_equal(um, 0);
+	assert_int_equal(rm, 0);
+	free(err[0]);
+	free(err[1]);
 }
 
 static void
