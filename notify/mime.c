@@ -28,6 +28,8 @@
 
 /* Longest header line we write, and the bytes of text per encoded word. */
 #define MIME_LINE		78
+/* The longest line RFC 5322 allows at all. */
+#define MIME_LINE_MAX		998
 #define MIME_WORD_BYTES		36
 /* A quoted-printable line, before its soft break '='. */
 #define MIME_QP_LINE		75
@@ -115,15 +117,27 @@ notify_clean(const char *s, size_t max)
 	return out;
 }
 
-/* 1 if s is printable ASCII that a decoder cannot take for an encoded word. */
+/*
+ * 1 if s is printable ASCII that a decoder cannot take for an encoded
+ * word, with no word longer than word_max: plain text is folded only at
+ * blanks, so a longer word (a metric name of a thousand characters) would
+ * make a line past the 998 bytes RFC 5322 allows, where encoded words can
+ * be cut anywhere.  A word merely past MIME_LINE stays plain: a
+ * Message-ID must never be an encoded word.
+ */
 static int
-mime_plain(const char *s)
+mime_plain(const char *s, size_t word_max)
 {
 	const unsigned char	*p;
+	size_t			 word = 0;
 
-	for (p = (const unsigned char *)s; *p != '\0'; p++)
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
 		if (*p < 0x20 || *p > 0x7e)
 			return 0;
+		word = *p == ' ' ? 0 : word + 1;
+		if (word > word_max)
+			return 0;
+	}
 	return strstr(s, "=?") == NULL;
 }
 
@@ -190,7 +204,7 @@ notify_header(const char *name, const char *value)
 		fatal("open_memstream");
 	fprintf(f, "%s:", name);
 	col = strlen(name) + 1;
-	if (mime_plain(v)) {
+	if (mime_plain(v, MIME_LINE_MAX - col - 1)) {
 		/* Fold at blanks; a word longer than a line stays whole. */
 		for (tok = strtok_r(v, " ", &save); tok != NULL;
 		    tok = strtok_r(NULL, " ", &save)) {
@@ -263,7 +277,7 @@ mime_address(FILE *f, const char *address)
 	free(p);
 	if (*name == '\0')
 		fputs(spec, f);
-	else if (mime_plain(name)) {
+	else if (mime_plain(name, SIZE_MAX)) {
 		fputc('"', f);
 		for (p = name; *p != '\0'; p++) {
 			if (*p == '"' || *p == '\\')

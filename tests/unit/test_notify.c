@@ -266,6 +266,42 @@ header_starts(const char *text)
 	return n;
 }
 
+/*
+ * A word longer than RFC 5322's 998-byte line (a 1200-character metric
+ * name) cannot be folded at a blank: it goes as encoded words, every line
+ * within 78, and decodes back whole.
+ */
+static void
+test_header_long_word(void **state)
+{
+	char	 name[1201], value[1300], *h, *v;
+	size_t	 i;
+
+	(void)state;
+	for (i = 0; i < sizeof(name) - 1; i++)
+		name[i] = (char)('a' + i % 26);
+	name[sizeof(name) - 1] = '\0';
+	snprintf(value, sizeof(value), "[perfwatch] box: %s -22.4%%", name);
+	h = notify_header("Subject", value);
+	assert_int_equal(header_starts(h), 1);
+	assert_non_null(strstr(h, "=?UTF-8?B?"));
+	for (char *line = h, *nl; (nl = strchr(line, '\n')) != NULL;
+	    line = nl + 1)
+		assert_true(nl - line <= 78);
+	v = header_decode(h);
+	assert_string_equal(v, value);
+	free(v);
+	free(h);
+
+	/* A word past 78 but within 998 stays plain (a Message-ID must). */
+	name[200] = '\0';
+	snprintf(value, sizeof(value), "<%s@box>", name);
+	h = notify_header("Message-ID", value);
+	assert_null(strstr(h, "=?"));
+	assert_int_equal(strlen(h), strlen("Message-ID: ") + 200 + 6 + 1);
+	free(h);
+}
+
 /* CR/LF cannot end a header; non-ASCII is encoded and decodes back. */
 static void
 test_header_injection(void **state)
@@ -1222,6 +1258,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean),
 		cmocka_unit_test(test_header_plain),
+		cmocka_unit_test(test_header_long_word),
 		cmocka_unit_test(test_header_injection),
 		cmocka_unit_test(test_address_header),
 		cmocka_unit_test(test_qp),
