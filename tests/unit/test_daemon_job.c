@@ -22,6 +22,7 @@
 
 #include "perfwatch.h"
 #include "../../daemon/job.c"
+#include "daemon_harness.h"
 
 #define BIG	50000	/* fits a pipe, so the child exits unread */
 
@@ -37,35 +38,18 @@ struct outcome {
 
 static struct daemon	test_daemon;
 
-static void
-on_chld(evutil_socket_t sig, short ev, void *arg)
-{
-	(void)sig;
-	(void)ev;
-	job_reap(arg);
-}
-
 static int
 setup(void **state)
 {
-	static struct event	*chld;
-
 	(void)state;
-	memset(&test_daemon, 0, sizeof(test_daemon));
-	LIST_INIT(&test_daemon.jobs);
-	test_daemon.base = event_base_new();
-	assert_non_null(test_daemon.base);
-	chld = evsignal_new(test_daemon.base, SIGCHLD, on_chld, &test_daemon);
-	evsignal_add(chld, NULL);
-	*state = chld;
+	*state = harness_daemon_init(&test_daemon);
 	return 0;
 }
 
 static int
 teardown(void **state)
 {
-	event_free(*state);
-	event_base_free(test_daemon.base);
+	harness_daemon_free(&test_daemon, *state);
 	return 0;
 }
 

@@ -28,6 +28,7 @@
 #define NOTIFIER_FLUSH_LIMIT	1
 #include "../../daemon/job.c"
 #include "../../daemon/notifier.c"
+#include "daemon_harness.h"
 
 static struct daemon	test_daemon;
 static char		test_dir[] = "/tmp/pw-test-notifier.XXXXXX";
@@ -38,30 +39,13 @@ daemon_exit_if_done(struct daemon *d)
 	(void)d;
 }
 
-static void
-on_chld(evutil_socket_t sig, short ev, void *arg)
-{
-	(void)sig;
-	(void)ev;
-	job_reap(arg);
-}
-
 static int
 setup(void **state)
 {
-	static struct event	*chld;
-
-	(void)state;
-	memset(&test_daemon, 0, sizeof(test_daemon));
-	LIST_INIT(&test_daemon.jobs);
-	test_daemon.base = event_base_new();
-	assert_non_null(test_daemon.base);
+	*state = harness_daemon_init(&test_daemon);
 	test_daemon.run_conf = (char *)"run.conf";
 	test_daemon.db_path = (char *)"perfwatch.db";
 	test_daemon.foreground = 1;
-	chld = evsignal_new(test_daemon.base, SIGCHLD, on_chld, &test_daemon);
-	evsignal_add(chld, NULL);
-	*state = chld;
 	return 0;
 }
 
@@ -69,8 +53,7 @@ static int
 teardown(void **state)
 {
 	notifier_stop(&test_daemon);
-	event_free(*state);
-	event_base_free(test_daemon.base);
+	harness_daemon_free(&test_daemon, *state);
 	return 0;
 }
 
