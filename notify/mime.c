@@ -23,6 +23,7 @@
 #include <openssl/evp.h>
 
 #include "log.h"
+#include "utf8.h"
 #include "xmalloc.h"
 #include "notify.h"
 
@@ -42,35 +43,14 @@
 static size_t
 mime_utf8_len(const unsigned char *s, size_t n, uint32_t *cp)
 {
-	uint32_t	c;
-	size_t		len, i;
+	static const unsigned char	lead[] = { 0, 0x7f, 0x1f, 0x0f, 0x07 };
+	size_t				len, i;
 
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2;
-		c = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		len = 3;
-		c = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4;
-		c = s[0] & 0x07;
-	} else
+	if ((len = utf8_seq_len(s, n)) == 0)
 		return 0;
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && c < 0x800) || (len == 4 && c < 0x10000) ||
-	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
-		return 0;
-	*cp = c;
+	*cp = s[0] & lead[len];	/* the lead byte's payload bits */
+	for (i = 1; i < len; i++)
+		*cp = (*cp << 6) | (s[i] & 0x3f);
 	return len;
 }
 

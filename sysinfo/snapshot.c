@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "log.h"
+#include "utf8.h"
 #include "xmalloc.h"
 #include "sysinfo_int.h"
 
@@ -67,42 +68,6 @@ sysinfo_snapshot_free(struct snapshot *s)
 	free(s);
 }
 
-/* Length of the valid UTF-8 sequence at p (at most n bytes), 0 if none. */
-static size_t
-snapshot_utf8_len(const unsigned char *p, size_t n)
-{
-	size_t		need, i;
-	unsigned char	lo = 0x80, hi = 0xbf;
-
-	if (p[0] < 0x80)
-		return 1;
-	if (p[0] >= 0xc2 && p[0] <= 0xdf)
-		need = 2;
-	else if (p[0] >= 0xe0 && p[0] <= 0xef) {
-		need = 3;
-		if (p[0] == 0xe0)
-			lo = 0xa0;		/* overlong */
-		else if (p[0] == 0xed)
-			hi = 0x9f;		/* surrogates */
-	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
-		need = 4;
-		if (p[0] == 0xf0)
-			lo = 0x90;		/* overlong */
-		else if (p[0] == 0xf4)
-			hi = 0x8f;		/* past U+10FFFF */
-	} else
-		return 0;
-	if (n < need)
-		return 0;
-	if (p[1] < lo || p[1] > hi)
-		return 0;
-	for (i = 2; i < need; i++) {
-		if (p[i] < 0x80 || p[i] > 0xbf)
-			return 0;
-	}
-	return need;
-}
-
 /*
  * Copy n bytes into a new string that keeps the invariant: control bytes
  * become spaces, bytes outside valid UTF-8 become '?'.
@@ -121,7 +86,7 @@ snapshot_clean(const char *in, size_t n)
 			i++;
 			continue;
 		}
-		if ((k = snapshot_utf8_len(p + i, n - i)) == 0) {
+		if ((k = utf8_seq_len(p + i, n - i)) == 0) {
 			*o++ = '?';
 			i++;
 			continue;
