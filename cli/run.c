@@ -598,7 +598,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	char			*cause = NULL, *path = NULL, *label = NULL;
 	char			*qtext, *work = NULL;
 	const char		*status = RUN_COMPLETE;
-	size_t			 njobs = 0, nsteps = 0, i, ok = 0;
+	size_t			 njobs = 0, nsteps = 0, i, ok = 0, marked;
 	int64_t			 run = -1, host, snapid;
 	int			 rc = 0, skip = 0;
 	time_t			 started;
@@ -669,6 +669,15 @@ cmd_run(struct cli *c, int argc, char **argv)
 		rc = EXIT_SOFTWARE;
 		goto out;
 	}
+	/* Hold the run lock; close runs whose process is gone. */
+	if (store_runs_sweep(st, host, 1, &marked, &cause) == -1) {
+		log_warnx("%s; a perfwatchd started during this run would "
+		    "take it for a dead one", cause);
+		free(cause);
+		cause = NULL;
+	} else if (marked > 0)
+		log_warnx("%zu run%s left running by a process that is gone: "
+		    "marked aborted", marked, marked == 1 ? "" : "s");
 	cli_sysinfo_opts(c, &so);
 	if ((snap = sysinfo_snapshot_take(work, &so, &cause)) == NULL ||
 	    (snapid = store_snapshot_put(st, snap, &cause)) == -1) {

@@ -688,11 +688,22 @@ main(int argc, char **argv)
 	if ((d->host = store_host_local(d->st)) == -1)
 		fatalx("%s: cannot record this host: %s", d->db_path,
 		    store_errmsg(d->st));
-	if (store_runs_mark_stale(d->st, d->host, &marked) == -1)
-		log_warnx("%s: %s", d->db_path, store_errmsg(d->st));
-	else if (marked > 0)
-		log_warnx("%zu run%s left running by a previous perfwatchd: "
-		    "marked aborted", marked, marked == 1 ? "" : "s");
+	switch (store_runs_sweep(d->st, d->host, 0, &marked, &cause)) {
+	case -1:
+		log_warnx("%s", cause);
+		free(cause);
+		break;
+	case 1:
+		log_info("a perfwatch run is in progress: runs left running "
+		    "are looked at by the next run");
+		break;
+	default:
+		if (marked > 0)
+			log_warnx("%zu run%s left running by a process that "
+			    "is gone: marked aborted", marked,
+			    marked == 1 ? "" : "s");
+		break;
+	}
 	if (store_setting_get(d->st, "daemon:paused", &value) == 0) {
 		d->paused = strcmp(value, "yes") == 0;
 		free(value);

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -381,6 +382,7 @@ store_open_flags(const char *path, int flags, char **cause)
 	st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
 	st->readonly = (flags & SQLITE_OPEN_READONLY) != 0;
+	st->runlock_fd = -1;
 	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
 		xasprintf(cause, "%s: cannot open database: %s", path,
 		    st->db != NULL ? sqlite3_errmsg(st->db) : "out of memory");
@@ -470,6 +472,8 @@ store_close(struct store *st)
 	for (i = 0; i < nitems(st->stmts); i++)
 		sqlite3_finalize(st->stmts[i]);
 	sqlite3_close(st->db);
+	if (st->runlock_fd != -1)
+		close(st->runlock_fd);
 	free(st->path);
 	free(st);
 }

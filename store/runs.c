@@ -1,7 +1,11 @@
 /*
  * Hosts, metrics, runs and their samples.
  */
+#include <sys/file.h>
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -593,6 +597,97 @@ store_runs_mark_stale(struct store *st, int64_t host, size_t *marked)
 	if (marked != NULL)
 		*marked = (size_t)sqlite3_changes(st->db);
 	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/*
+ * Runs left "running" by a process that is gone, and the lock that tells.
+ *
+ * The database's "running" rows do not say whether their process lives:
+ * a perfwatch run killed by SIGKILL, the OOM killer or a power cut leaves
+ * its run "running" for ever, and perfwatchd, which used to mark every
+ * such run aborted when it started, also marked a run that a person had
+ * started by hand and that was still going.  So every perfwatch run holds
+ * a shared flock(2) on DB.run from before it records its run until
+ * it exits; the kernel drops the lock however the process ends (once its
+ * forked workload children, which share the descriptor, are gone too).
+ * Whoever gets the lock exclusively knows that no run of this database is
+ * being recorded on this machine, and marks this host's running runs
+ * aborted.  The lock file is opened read-only (flock needs no more), so
+ * one made by root serves the service user too, without following a
+ * symbolic link, and only if it is a regular file.
+ *
+ * With hold, the lock is then kept shared, for the run the caller is
+ * about to record, until store_close().  Returns 0 when it swept (*marked
+ * says how many), 1 when a live run holds the lock (nothing is marked:
+ * which runs are stale cannot be told), -1 with *cause on an error (with
+ * hold, the caller's run then goes unguarded: a perfwatchd started
+ * meanwhile would mark it aborted).
+ */
+int
+store_runs_sweep(struct store *st, int64_t host, int hold, size_t *marked,
+    char **cause)
+{
+	struct stat	 sb;
+	char		*path;
+	int		 fd, busy = 0;
+
+	*marked = 0;
+	if (st->runlock_fd != -1) {
+		xasprintf(cause, "%s: the run lock is already held", st->path);
+		return -1;
+	}
+	xasprintf(&path, "%s.run", st->path);
+	fd = open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC, 0644);
+	if (fd == -1) {
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode) || sb.st_nlink != 1) {
+		xasprintf(cause, "%s: not a regular file with one name",
+		    path);
+		goto fail;
+	}
+	while (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK) {
+			xasprintf(cause, "%s: flock: %s", path,
+			    strerror(errno));
+			goto fail;
+		}
+		busy = 1;
+		break;
+	}
+	if (!busy && store_runs_mark_stale(st, host, marked) == -1) {
+		xasprintf(cause, "%s: %s", st->path, store_errmsg(st));
+		goto fail;
+	}
+	if (!hold) {
+		close(fd);
+		free(path);
+		return busy;
+	}
+	/*
+	 * Shared from now on.  flock converts by dropping the exclusive lock
+	 * first; another sweep may get in between, but finds no run of ours
+	 * yet.  A sweep holding it exclusively makes this wait, briefly.
+	 */
+	while (flock(fd, LOCK_SH) == -1) {
+		if (errno != EINTR) {
+			xasprintf(cause, "%s: flock: %s", path,
+			    strerror(errno));
+			goto fail;
+		}
+	}
+	st->runlock_fd = fd;
+	free(path);
+	return busy;
+fail:
+	close(fd);
+	free(path);
+	return -1;
 }
 
 /* Add one sample; on error the caller reports store_errmsg(). */

@@ -111,6 +111,8 @@ int		 store_runs_list(struct store *, const struct store_run_filter *,
 void		 store_runs_free(struct store_run *, size_t);
 int		 store_runs_mark_stale(struct store *, int64_t host,
 		    size_t *marked);
+int		 store_runs_sweep(struct store *, int64_t host, int hold,
+		    size_t *marked, char **cause);
 int		 store_sample_add(struct store *, int64_t run, int64_t metric,
 		    int iteration, double value);
 int		 store_run_workload_set(struct store *, int64_t run,

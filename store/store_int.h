@@ -43,6 +43,7 @@ struct store {
 	sqlite3		*db;
 	char		*path;
 	int		 readonly;
+	int		 runlock_fd;	/* store_runs_sweep(): held, or -1 */
 	sqlite3_stmt	*stmts[STMT_MAX];
 };
 

@@ -45,7 +45,7 @@ wait_gone "$child" || fail "the run survived kill -9"
 	fail "run $label is not left running"
 
 start_daemon
-grep -q "1 run left running by a previous perfwatchd: marked aborted" "$LOG" ||
+grep -q "1 run left running by a process that is gone: marked aborted" "$LOG" ||
 	fail "the restart did not report the stale run"
 [ "$(sql "SELECT status FROM runs WHERE label = '$label'")" = aborted ] ||
 	fail "run $label was not marked aborted"
@@ -65,7 +65,7 @@ wait_until 10 "the orphan's own abort" sh -c \
 	fail "run $label: $(sql "SELECT status FROM runs WHERE label = '$label'")"
 [ "$(sql "PRAGMA integrity_check")" = ok ] || fail "integrity_check failed"
 start_daemon
-[ "$(grep -c "left running by a previous" "$LOG")" -eq 1 ] ||
+[ "$(grep -c "left running by a process" "$LOG")" -eq 1 ] ||
 	fail "the orphan left its run running"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"

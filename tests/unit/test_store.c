@@ -866,6 +866,94 @@ test_runs_and_series(void **state)
 	free(p);
 }
 
+/* Create a run of status running on host; its id. */
+static int64_t
+running_run(struct store *st, int64_t host, const char *label)
+{
+	struct store_run	 r;
+	char			*cause = NULL;
+	int64_t			 id;
+
+	memset(&r, 0, sizeof(r));
+	r.host = host;
+	r.label = (char *)label;
+	r.trigger = "manual";
+	r.started = 1800000000;
+	r.status = RUN_RUNNING;
+	id = store_run_create(st, &r, &cause);
+	assert_null(cause);
+	assert_true(id > 0);
+	return id;
+}
+
+/* The status of run id, compared with want. */
+static void
+assert_status(struct store *st, int64_t id, const char *want)
+{
+	struct store_run	r;
+
+	assert_int_equal(store_run_get(st, id, &r), 0);
+	assert_string_equal(r.status, want);
+	store_run_clear(&r);
+}
+
+/*
+ * store_runs_sweep(): a run holding the lock keeps the runs running; once
+ * it is gone (its store closed: as when its process dies), the next sweep
+ * marks them aborted.  A lock path that is a symbolic link is refused.
+ */
+static void
+test_runs_sweep(void **state)
+{
+	struct store	*a, *b;
+	int64_t		 host, first, second;
+	size_t		 marked = 99;
+	char		*p = db_path(), *lock, *cause = NULL;
+
+	(void)state;
+	a = store_open(p, &cause);
+	b = store_open(p, &cause);
+	assert_non_null(a);
+	assert_non_null(b);
+	host = store_host_local(a);
+	first = running_run(a, host, "dead");
+	/* Nobody holds the lock: the sweep marks, then a holds it. */
+	assert_int_equal(store_runs_sweep(a, host, 1, &marked, &cause), 0);
+	assert_int_equal(marked, 1);
+	assert_status(a, first, "aborted");
+	assert_int_equal(store_runs_sweep(a, host, 1, &marked, &cause), -1);
+	assert_non_null(strstr(cause, "already held"));
+	free(cause);
+	cause = NULL;
+	second = running_run(a, host, "live");
+	/* a's run is live: b marks nothing, held or not. */
+	marked = 99;
+	assert_int_equal(store_runs_sweep(b, host, 0, &marked, &cause), 1);
+	assert_int_equal(marked, 0);
+	assert_int_equal(store_runs_sweep(b, host, 1, &marked, &cause), 1);
+	assert_status(b, second, "running");
+	store_close(b);
+	store_close(a);
+	/* a is gone: the next sweep closes its run. */
+	b = store_open(p, &cause);
+	assert_non_null(b);
+	assert_int_equal(store_runs_sweep(b, host, 0, &marked, &cause), 0);
+	assert_int_equal(marked, 1);
+	assert_status(b, second, "aborted");
+	assert_int_equal(store_runs_sweep(b, host, 0, &marked, &cause), 0);
+	assert_int_equal(marked, 0);
+	/* A planted link is not followed. */
+	xasprintf(&lock, "%s.run", p);
+	assert_int_equal(unlink(lock), 0);
+	assert_int_equal(symlink("/etc/passwd", lock), 0);
+	assert_int_equal(store_runs_sweep(b, host, 0, &marked, &cause), -1);
+	assert_non_null(strstr(cause, lock));
+	free(cause);
+	free(lock);
+	store_close(b);
+	free(p);
+}
+
 static void
 test_snapshots(void **state)
 {
@@ -972,6 +1060,7 @@ main(void)
 		cmocka_unit_test(test_run_workloads_error),
 		cmocka_unit_test(test_replace),
 		cmocka_unit_test(test_runs_and_series),
+		cmocka_unit_test(test_runs_sweep),
 		cmocka_unit_test(test_snapshots),
 		cmocka_unit_test(test_format_double),
 	};
