@@ -371,7 +371,7 @@ changes_push(struct detect_change **out, size_t *n,
 /*
  * The change points of every metric matching workload and metric (NULL:
  * any) on host (NULL: each host in turn), over the medians of its
- * complete runs, oldest first, with cp_detect() and parameters cp (NULL:
+ * complete runs but a bisection's, oldest first, with cp_detect() and parameters cp (NULL:
  * its defaults).  *out is sorted by host, metric and run.
  */
 int
@@ -420,6 +420,22 @@ detect_changes(struct store *st, const char *host, const char *workload,
 			xasprintf(cause, "%s", store_errmsg(st));
 			goto out;
 		}
+		/*
+		 * A bisection's runs measure its commits, not the host's
+		 * history (as in the rolling baseline): left out.  Their
+		 * indices are kept in ids' order, so runs[] is compacted.
+		 */
+		for (i = 0, j = 0; i < nruns; i++) {
+			if (runs[i].trigger != NULL && strcmp(runs[i].trigger,
+			    DETECT_TRIGGER_BISECT) == 0) {
+				store_run_clear(&runs[i]);
+				continue;
+			}
+			if (j != i)
+				runs[j] = runs[i];
+			j++;
+		}
+		nruns = j;
 		ids = xcalloc(nruns + 1, sizeof(*ids));
 		x = xcalloc(nruns + 1, sizeof(*x));
 		labels = xcalloc(nruns + 1, sizeof(*labels));

@@ -578,8 +578,8 @@ store_runs_free(struct store_run *runs, size_t n)
 }
 
 /*
- * Mark the runs of host still "running" as aborted: called at start-up,
- * when no run of ours can be in flight (a crash or kill -9 left them).
+ * Mark the runs of host still "running" as aborted, live or not: see
+ * store_runs_sweep(), which calls it only when none can be in flight.
  */
 int
 store_runs_mark_stale(struct store *st, int64_t host, size_t *marked)
