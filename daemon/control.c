@@ -33,6 +33,7 @@
 #include <event2/event.h>
 #include <jansson.h>
 
+#include "json.h"
 #include "log.h"
 #include "perfwatch.h"
 #include "timefmt.h"
@@ -157,7 +158,9 @@ control_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return json_pack("{s:b, s:s}", "ok", 0, "error", msg);
+	/* msg may hold a name cut in the middle of a character: repaired. */
+	return pwjson_set_str(pwjson_set_bool(pwjson_object(), "ok", 0),
+	    "error", msg);
 }
 
 /* The last run of this host, with the count of each verdict. */
@@ -179,10 +182,11 @@ control_last_run(struct daemon *d)
 		store_runs_free(runs, n);
 		return json_null();
 	}
-	o = json_pack("{s:s, s:s, s:s}", "run", runs[0].label, "status",
-	    runs[0].status, "trigger", runs[0].trigger);
-	json_object_set_new(o, "detail", runs[0].trigger_detail != NULL ?
-	    json_string(runs[0].trigger_detail) : json_null());
+	o = pwjson_object();
+	pwjson_set_str(o, "run", runs[0].label);
+	pwjson_set_str(o, "status", runs[0].status);
+	pwjson_set_str(o, "trigger", runs[0].trigger);
+	pwjson_set_str(o, "detail", runs[0].trigger_detail);
 	if (timefmt_format(runs[0].started, t, sizeof(t)) == 0)
 		json_object_set_new(o, "started", json_string(t));
 	if (runs[0].ended > 0 && timefmt_format(runs[0].ended, t,
@@ -256,8 +260,8 @@ control_status(struct daemon *d)
 	else
 		json_object_set_new(o, "next_run", json_null());
 	json_object_set_new(o, "last_run", control_last_run(d));
-	json_object_set_new(o, "last_error", d->work.last_error != NULL ?
-	    json_string(d->work.last_error) : json_null());
+	/* A child's last words: any bytes at all, repaired. */
+	pwjson_set_str(o, "last_error", d->work.last_error);
 	json_object_set_new(o, "alerts", control_alerts(d));
 	return o;
 }

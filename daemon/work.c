@@ -30,6 +30,7 @@
 #include <event2/event.h>
 #include <jansson.h>
 
+#include "json.h"
 #include "log.h"
 #include "perfwatch.h"
 #include "timefmt.h"
@@ -831,20 +832,13 @@ work_status_json(struct daemon *d)
 		    sizeof(t)) == 0)
 			json_object_set_new(cur, "started", json_string(t));
 		if (w->kind == WORK_BUILD) {
-			json_object_set_new(cur, "repository",
-			    json_string(w->build->repo));
-			json_object_set_new(cur, "commit",
-			    json_string(w->build->commit));
+			pwjson_set_str(cur, "repository", w->build->repo);
+			pwjson_set_str(cur, "commit", w->build->commit);
 		} else {
-			json_object_set_new(cur, "trigger",
-			    json_string(w->trigger));
-			json_object_set_new(cur, "detail", w->detail != NULL ?
-			    json_string(w->detail) : json_null());
-			json_object_set_new(cur, "run", w->label != NULL ?
-			    json_string(w->label) : json_null());
-			json_object_set_new(cur, "workload",
-			    w->workload != NULL ? json_string(w->workload) :
-			    json_null());
+			pwjson_set_str(cur, "trigger", w->trigger);
+			pwjson_set_str(cur, "detail", w->detail);
+			pwjson_set_str(cur, "run", w->label);
+			pwjson_set_str(cur, "workload", w->workload);
 			json_object_set_new(cur, "step", json_integer(w->step));
 			json_object_set_new(cur, "steps",
 			    json_integer(w->steps));
@@ -859,14 +853,15 @@ work_status_json(struct daemon *d)
 	}
 	arr = json_array();
 	for (i = 0; i < w->npending; i++)
-		json_array_append_new(arr, json_pack("{s:s, s:o}", "trigger",
-		    w->pending[i].trigger, "detail", w->pending[i].detail !=
-		    NULL ? json_string(w->pending[i].detail) : json_null()));
+		pwjson_append(arr, pwjson_set_str(pwjson_set_str(
+		    pwjson_object(), "trigger", w->pending[i].trigger),
+		    "detail", w->pending[i].detail));
 	json_object_set_new(o, "pending", arr);
 	builds = json_array();
 	TAILQ_FOREACH(b, &w->builds, entry)
-		json_array_append_new(builds, json_pack("{s:s, s:s}",
-		    "repository", b->repo, "commit", b->commit));
+		pwjson_append(builds, pwjson_set_str(pwjson_set_str(
+		    pwjson_object(), "repository", b->repo), "commit",
+		    b->commit));
 	json_object_set_new(o, "builds", builds);
 	return o;
 }

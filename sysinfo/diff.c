@@ -18,6 +18,7 @@
 
 #include <jansson.h>
 
+#include "json.h"
 #include "xmalloc.h"
 #include "sysinfo_int.h"
 
@@ -444,12 +445,6 @@ sysinfo_diff_summary(const struct snapshot_diff *d, size_t max_items)
 	return sysinfo_buf_finish(&b);
 }
 
-static json_t *
-diff_json_string(const char *s)
-{
-	return s != NULL ? json_string(s) : json_null();
-}
-
 /*
  * {"fields": [{"key", "change", "old", "new"}, ...],
  *  "packages": [{"name", "change", "arch", "old", "new"[, "old_arch"]}]}
@@ -467,29 +462,26 @@ sysinfo_diff_json(const struct snapshot_diff *d)
 	pkgs = json_array();
 	for (i = 0; i < d->nchanges; i++) {
 		c = &d->changes[i];
-		o = json_object();
+		o = pwjson_object();
 		if (i < d->nfields) {
-			json_object_set_new(o, "key", json_string(c->name));
-			json_object_set_new(o, "change", json_string(
-			    sysinfo_change_kind_name(c->kind)));
-			json_object_set_new(o, "old",
-			    diff_json_string(c->old_value));
-			json_object_set_new(o, "new",
-			    diff_json_string(c->new_value));
+			/* Stored text: repaired if it is not UTF-8, never dropped. */
+			pwjson_set_str(o, "key", c->name);
+			pwjson_set_str(o, "change",
+			    sysinfo_change_kind_name(c->kind));
+			pwjson_set_str(o, "old", c->old_value);
+			pwjson_set_str(o, "new", c->new_value);
 			json_array_append_new(fields, o);
 			continue;
 		}
-		json_object_set_new(o, "name", json_string(c->name));
-		json_object_set_new(o, "change", json_string(
-		    sysinfo_change_kind_name(c->kind)));
-		json_object_set_new(o, "arch", diff_json_string(
-		    c->new_arch != NULL ? c->new_arch : c->old_arch));
-		json_object_set_new(o, "old", diff_json_string(c->old_value));
-		json_object_set_new(o, "new", diff_json_string(c->new_value));
+		pwjson_set_str(o, "name", c->name);
+		pwjson_set_str(o, "change", sysinfo_change_kind_name(c->kind));
+		pwjson_set_str(o, "arch", c->new_arch != NULL ? c->new_arch :
+		    c->old_arch);
+		pwjson_set_str(o, "old", c->old_value);
+		pwjson_set_str(o, "new", c->new_value);
 		if (c->old_arch != NULL && c->new_arch != NULL &&
 		    strcmp(c->old_arch, c->new_arch) != 0)
-			json_object_set_new(o, "old_arch",
-			    json_string(c->old_arch));
+			pwjson_set_str(o, "old_arch", c->old_arch);
 		json_array_append_new(pkgs, o);
 	}
 	json_object_set_new(root, "fields", fields);
