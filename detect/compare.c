@@ -371,8 +371,9 @@ changes_push(struct detect_change **out, size_t *n,
 /*
  * The change points of every metric matching workload and metric (NULL:
  * any) on host (NULL: each host in turn), over the medians of its
- * complete runs but a bisection's, oldest first, with cp_detect() and parameters cp (NULL:
- * its defaults).  *out is sorted by host, metric and run.
+ * complete runs but a bisection's, oldest first, with cp_detect() and
+ * parameters cp (NULL: its defaults).  *out is sorted by host, metric and
+ * run.
  */
 int
 detect_changes(struct store *st, const char *host, const char *workload,

@@ -457,6 +457,33 @@ stats_mwu_cdf(size_t m, size_t n, double u, double *out)
 	return (0);
 }
 
+/*
+ * Fill cdf[0..kmax] with P(U <= k) for samples of m and n values without
+ * ties, kmax < m n: the table stats_mwu_cdf() sums, for callers that ask
+ * for many u of the same sizes.  Refused on the same bounds.
+ */
+int
+stats_mwu_cdf_table(size_t m, size_t n, size_t kmax, double *cdf)
+{
+	double	mn;
+	size_t	small;
+
+	mn = (double)m * (double)n;
+	if (m == 0 || n == 0 || (double)kmax >= mn) {
+		log_warnx("stats_mwu_cdf_table: bad arguments");
+		return (-1);
+	}
+	small = m < n ? m : n;
+	if (((double)small + 1) * ((double)kmax + 1) > MWU_EXACT_CELLS ||
+	    mn * ((double)kmax + 1) > MWU_EXACT_MAXWORK) {
+		log_warnx("stats_mwu_cdf_table: samples of %zu and %zu values "
+		    "are too large for the exact distribution", m, n);
+		return (-1);
+	}
+	stats_mwu_table(m, n, kmax, cdf);
+	return (0);
+}
+
 /* A pooled value and whether it came from x. */
 struct stats_obs {
 	double	v;

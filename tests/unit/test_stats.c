@@ -895,6 +895,77 @@ test_cp_synthetic(void **state)
 	assert_string_equal(cp_kind_name(CP_SPIKE), "spike");
 }
 
+/*
+ * A level that changed and came back: 150 runs of 1% noise, runs 40 ..
+ * 40 + len 15% slower.  A split alone saw nothing of 8 or 10 such runs
+ * (every window's median stayed at the old level) and put the end of 20
+ * three runs late; three were a spike of two and one of one.  Now: from
+ * 8 runs on, a step at 40 and one back at 40 + len; three runs, one spike
+ * of three.  The exact tail of U also agrees with the direct
+ * stats_mwu_cdf() on the sizes the scan uses.
+ */
+static void
+test_cp_excursion(void **state)
+{
+	struct cp_change	*c;
+	gsl_rng			*rng;
+	double			 x[150], p;
+	size_t			 i, nc, k, lens[] = { 8, 10, 20, 25 };
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	assert_non_null(rng);
+	for (k = 0; k < nitems(lens); k++) {
+		gsl_rng_set(rng, 11);
+		normal_series(rng, x, nitems(x), 1000, 10);
+		for (i = 40; i < 40 + lens[k]; i++)
+			x[i] += 150;
+		assert_int_equal(cp_detect(x, nitems(x), NULL, &c, &nc), 0);
+		assert_int_equal(nc, 2);
+		assert_int_equal(c[0].kind, CP_STEP);
+		assert_int_equal(c[0].index, 40);
+		assert_int_equal(c[0].length, lens[k]);
+		assert_true(c[0].change_pct > 13 && c[0].change_pct < 17);
+		assert_int_equal(c[1].kind, CP_STEP);
+		assert_int_equal(c[1].index, 40 + lens[k]);
+		assert_true(c[1].change_pct < -11 && c[1].change_pct > -15);
+		assert_true(c[0].p < 0.01 && c[1].p < 0.01);
+		free(c);
+	}
+	/* Three runs: one spike of three, at their mean. */
+	gsl_rng_set(rng, 11);
+	normal_series(rng, x, nitems(x), 1000, 10);
+	for (i = 40; i < 43; i++)
+		x[i] += 150;
+	assert_int_equal(cp_detect(x, nitems(x), NULL, &c, &nc), 0);
+	assert_int_equal(nc, 1);
+	assert_int_equal(c[0].kind, CP_SPIKE);
+	assert_int_equal(c[0].index, 40);
+	assert_int_equal(c[0].length, 3);
+	assert_true(fabs(c[0].after - (x[40] + x[41] + x[42]) / 3) < 1e-9);
+	free(c);
+	gsl_rng_free(rng);
+
+	/*
+	 * The table against the direct sum, and against counting: 3 values
+	 * all above 60 are one of comb(63, 3) equally likely orders, so the
+	 * two-sided exact p is 2 / comb(63, 3) = 5.0364e-05 (Python's
+	 * math.comb); the table's P(U <= 0) is half of it.
+	 */
+	{
+		double	t[65];
+
+		assert_int_equal(stats_mwu_cdf_table(3, 60, 64, t), 0);
+		assert_true(fabs(2 * t[0] - 5.0364e-05) < 1e-8);
+		for (i = 0; i <= 64; i++) {
+			assert_int_equal(stats_mwu_cdf(3, 60, (double)i, &p),
+			    0);
+			assert_true(fabs(t[i] - p) < 1e-15);
+		}
+		assert_int_equal(stats_mwu_cdf_table(3, 60, 180, t), -1);
+	}
+}
+
 int
 main(void)
 {
@@ -915,6 +986,7 @@ main(void)
 		cmocka_unit_test(test_cp_tigerbeetle),
 		cmocka_unit_test(test_cp_noise),
 		cmocka_unit_test(test_cp_synthetic),
+		cmocka_unit_test(test_cp_excursion),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
