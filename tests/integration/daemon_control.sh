@@ -9,12 +9,7 @@ SLOW=6
 . "$(dirname "$0")/daemon.subr"
 
 write_profile slow
-write_conf "
-[schedule]
-cron = none
-[triggers]
-packages = no
-kernel = no"
+write_conf_manual
 start_daemon
 [ "$(status_field 'd["state"]')" = idle ] || fail "not idle at start"
 [ "$(status_field 'd["next_run"]')" = None ] || fail "a run is scheduled"

@@ -12,12 +12,7 @@ if ! command -v prlimit >/dev/null 2>&1 || [ ! -d /proc/self/fd ]; then
 	exit 0
 fi
 write_profile
-write_conf "
-[schedule]
-cron = none
-[triggers]
-packages = no
-kernel = no"
+write_conf_manual
 start_daemon
 # Room for four more descriptors above the lowest free one.
 free=0

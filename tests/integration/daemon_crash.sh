@@ -8,12 +8,7 @@ set -eu
 . "$(dirname "$0")/daemon.subr"
 
 write_profile slow
-write_conf "
-[schedule]
-cron = none
-[triggers]
-packages = no
-kernel = no"
+write_conf_manual
 
 # start_slow: trigger the slow workload, wait for it; sets $label, $child.
 start_slow() {

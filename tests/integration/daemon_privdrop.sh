@@ -27,12 +27,7 @@ command = id -u >$T/out/uid.txt; id -G >$T/out/gids.txt
 measure = time
 iterations = 1
 EOF
-DUSER=nobody DGROUP=$nogroup DALLOW_ROOT=no write_conf "
-[schedule]
-cron = none
-[triggers]
-packages = no
-kernel = no"
+DUSER=nobody DGROUP=$nogroup DALLOW_ROOT=no write_conf_manual
 rmdir "$T/work"
 chmod 644 "$CONF" "$T/profile.conf"
 

@@ -6,12 +6,7 @@ set -eu
 . "$(dirname "$0")/daemon.subr"
 
 write_profile
-write_conf "
-[schedule]
-cron = none
-[triggers]
-packages = no
-kernel = no"
+write_conf_manual
 start_daemon
 # "a" and forty "é" (two bytes each): byte 64 falls inside the 32nd.
 cmd=$(python3 -c 'print("a" + "\u00e9" * 40)')

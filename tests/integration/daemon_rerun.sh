@@ -36,13 +36,7 @@ cat >"$T/alerts.json" <<EOF
 EOF
 
 write_profile
-write_conf "
-[schedule]
-cron = none
-[triggers]
-packages = no
-kernel = no
-rerun_suspected = yes"
+write_conf_manual "rerun_suspected = yes"
 PERFWATCH="$T/perfwatch-alerts" start_daemon
 request '{"cmd":"trigger"}' | grep -q '"ok":true' || fail "trigger refused"
 wait_until 20 "the rerun" runs_at_least 1 \
@@ -59,13 +53,7 @@ sleep 3
 stop_daemon TERM
 
 # rerun_suspected = no: the same report asks for nothing.
-write_conf "
-[schedule]
-cron = none
-[triggers]
-packages = no
-kernel = no
-rerun_suspected = no"
+write_conf_manual "rerun_suspected = no"
 PERFWATCH="$T/perfwatch-alerts" start_daemon
 request '{"cmd":"trigger"}' | grep -q '"ok":true' || fail "trigger refused"
 wait_until 20 "the second manual run" runs_at_least 2 \

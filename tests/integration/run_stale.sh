@@ -10,12 +10,7 @@ set -eu
 
 export PERFWATCH_DB="$DB"
 write_profile
-write_conf "
-[schedule]
-cron = none
-[triggers]
-packages = no
-kernel = no"
+write_conf_manual
 cat >"$T/hand.conf" <<EOF
 [workload "hand"]
 command = sh -c 'touch $T/started; exec sleep 60'
