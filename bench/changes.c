@@ -1,0 +1,268 @@
+/*
+ * bench/changes: what `perfwatch changes` (cp_detect()) reports on
+ * synthetic histories of run medians, and how long it takes.
+ *
+ * 1. False changes: S series of 200 runs without any change, of each
+ *    noise: independent normal (mean 100, sd 10), Student t with 3
+ *    degrees of freedom (scale 3: heavy tails), and AR(1) noise of lag-1
+ *    correlation 0.5 and 0.8 (sd 3: a level that wanders).  For each, the
+ *    series with any change reported, with a step, and with a step once
+ *    the practical floor is set to 0 (the tests alone); and the series
+ *    whose search did not settle.
+ * 2. Excursions: a level LEN runs long, 15% above the rest, then back,
+ *    in 150 runs of normal noise of 1% and 3%, at run 40 + (series mod
+ *    10); for each LEN the series where it came out as two steps at
+ *    exactly its first run and the run after its last, as one spike over
+ *    exactly its runs, as something else, or as nothing.
+ * 3. Time: cp_detect() on one series of 3650 runs (ten years nightly)
+ *    with a 10-run excursion, the median of R calls.
+ *
+ * usage: changes [-s SERIES] [-r REPEAT] [-k SEED]
+ * Seeds are fixed (SEED + series), so two builds compare case by case.
+ * Figures are printed, never asserted.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "log.h"
+#include "perfwatch.h"
+#include "xmalloc.h"
+#include "detect/stats.h"
+
+#define NRUNS		200	/* a no-change series */
+#define XRUNS		150	/* an excursion series */
+#define BIGRUNS		3650	/* the timed series */
+
+enum noise { N_NORMAL, N_T3, N_AR5, N_AR8, N_MAX };
+
+static const char *noise_names[N_MAX] = {
+	"normal sd 10", "t3 scale 3", "AR(1) 0.5 sd 3", "AR(1) 0.8 sd 3",
+};
+
+static double
+now(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Fill x with n runs of noise kind around 100. */
+static void
+noise_series(gsl_rng *rng, enum noise kind, double *x, size_t n)
+{
+	double	e = 0, phi;
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		switch (kind) {
+		case N_NORMAL:
+			x[i] = 100 + gsl_ran_gaussian(rng, 10);
+			break;
+		case N_T3:
+			x[i] = 100 + 3 * gsl_ran_tdist(rng, 3);
+			break;
+		default:
+			/* Stationary sd 3 whatever phi. */
+			phi = kind == N_AR5 ? 0.5 : 0.8;
+			e = phi * e + gsl_ran_gaussian(rng,
+			    3 * sqrt(1 - phi * phi));
+			if (i == 0)
+				e = gsl_ran_gaussian(rng, 3);
+			x[i] = 100 + e;
+			break;
+		}
+	}
+}
+
+/* Whether any of c[0..n) is a step. */
+static int
+has_step(const struct cp_change *c, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (c[i].kind == CP_STEP)
+			return 1;
+	return 0;
+}
+
+static void
+false_changes(int series, unsigned long seed)
+{
+	struct cp_params	 par;
+	struct cp_change	*c;
+	gsl_rng			*rng;
+	double			 x[NRUNS];
+	size_t			 nc;
+	int			 s, any, step, step0;
+	enum noise		 k;
+
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	printf("false changes: %d series of %d runs without a change, "
+	    "seeds %lu..%lu\n", series, NRUNS, seed, seed + series - 1);
+	printf("%-16s %10s %10s %18s\n", "noise", "any", "a step",
+	    "a step, floor 0");
+	for (k = 0; k < N_MAX; k++) {
+		any = step = step0 = 0;
+		for (s = 0; s < series; s++) {
+			gsl_rng_set(rng, seed + (unsigned long)s);
+			noise_series(rng, k, x, NRUNS);
+			cp_params_default(&par);
+			if (cp_detect(x, NRUNS, &par, &c, &nc) == -1)
+				fatalx("cp_detect failed");
+			any += nc > 0;
+			step += has_step(c, nc);
+			free(c);
+			par.min_change = 0;
+			if (cp_detect(x, NRUNS, &par, &c, &nc) == -1)
+				fatalx("cp_detect failed");
+			step0 += has_step(c, nc);
+			free(c);
+		}
+		printf("%-16s %5d %3.1f%% %5d %3.1f%% %11d %5.1f%%\n",
+		    noise_names[k], any, 100.0 * any / series, step,
+		    100.0 * step / series, step0, 100.0 * step0 / series);
+	}
+	gsl_rng_free(rng);
+}
+
+static void
+excursions(int series, unsigned long seed)
+{
+	static const size_t	 lens[] = { 1, 2, 3, 4, 5, 6, 8, 10, 12, 15,
+				    20, 25, 30 };
+	static const double	 sds[] = { 10, 30 };
+	struct cp_change	*c;
+	gsl_rng			*rng;
+	double			 x[XRUNS];
+	size_t			 li, si, i, nc, at;
+	int			 s, steps, spike, other, none;
+
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	printf("\nexcursions: %d series of %d runs a case, 15%% up for LEN "
+	    "runs from run 40..49, then back\n", series, XRUNS);
+	printf("%-6s %5s %12s %12s %12s %12s\n", "noise", "len",
+	    "two steps", "one spike", "other", "nothing");
+	for (si = 0; si < nitems(sds); si++) {
+		for (li = 0; li < nitems(lens); li++) {
+			steps = spike = other = none = 0;
+			for (s = 0; s < series; s++) {
+				gsl_rng_set(rng, seed + (unsigned long)s);
+				for (i = 0; i < XRUNS; i++)
+					x[i] = 1000 + gsl_ran_gaussian(rng,
+					    sds[si]);
+				at = 40 + (size_t)s % 10;
+				for (i = at; i < at + lens[li]; i++)
+					x[i] += 150;
+				if (cp_detect(x, XRUNS, NULL, &c, &nc) == -1)
+					fatalx("cp_detect failed");
+				if (nc == 0)
+					none++;
+				else if (nc == 2 && c[0].kind == CP_STEP &&
+				    c[1].kind == CP_STEP && c[0].index == at &&
+				    c[1].index == at + lens[li])
+					steps++;
+				else if (nc == 1 && c[0].kind == CP_SPIKE &&
+				    c[0].index == at &&
+				    c[0].length == lens[li])
+					spike++;
+				else
+					other++;
+				free(c);
+			}
+			printf("%3.0f%% %8zu %6d %4.1f%% %6d %4.1f%% "
+			    "%6d %4.1f%% %6d %4.1f%%\n", sds[si] / 10,
+			    lens[li], steps, 100.0 * steps / series, spike,
+			    100.0 * spike / series, other,
+			    100.0 * other / series, none,
+			    100.0 * none / series);
+		}
+	}
+	gsl_rng_free(rng);
+}
+
+static void
+timing(int repeat, unsigned long seed)
+{
+	struct cp_change	*c;
+	gsl_rng			*rng;
+	double			*x, *t, t0;
+	size_t			 i, nc = 0;
+	int			 r;
+
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, seed);
+	x = xreallocarray(NULL, BIGRUNS, sizeof(*x));
+	t = xreallocarray(NULL, (size_t)repeat, sizeof(*t));
+	for (i = 0; i < BIGRUNS; i++)
+		x[i] = 1000 + gsl_ran_gaussian(rng, 30);
+	for (i = 1000; i < 1010; i++)
+		x[i] += 150;
+	for (r = 0; r < repeat; r++) {
+		t0 = now();
+		if (cp_detect(x, BIGRUNS, NULL, &c, &nc) == -1)
+			fatalx("cp_detect failed");
+		t[r] = now() - t0;
+		free(c);
+	}
+	qsort(t, (size_t)repeat, sizeof(*t), cmp_double);
+	printf("\ntime: cp_detect on %d runs (a 10-run excursion at 1000, 3%% "
+	    "noise): median %.1f ms of %d (min %.1f, max %.1f), %zu changes\n",
+	    BIGRUNS, t[repeat / 2] * 1e3, repeat, t[0] * 1e3,
+	    t[repeat - 1] * 1e3, nc);
+	free(t);
+	free(x);
+	gsl_rng_free(rng);
+}
+
+int
+main(int argc, char **argv)
+{
+	unsigned long	seed = 1000;
+	int		ch, series = 500, repeat = 5;
+
+	log_init("bench-changes", 1, 0);
+	while ((ch = getopt(argc, argv, "s:r:k:")) != -1) {
+		switch (ch) {
+		case 's':
+			series = atoi(optarg);
+			break;
+		case 'r':
+			repeat = atoi(optarg);
+			break;
+		case 'k':
+			seed = strtoul(optarg, NULL, 10);
+			break;
+		default:
+			fprintf(stderr, "usage: changes [-s SERIES] "
+			    "[-r REPEAT] [-k SEED]\n");
+			return 64;
+		}
+	}
+	if (series < 1 || repeat < 1) {
+		fprintf(stderr, "changes: -s and -r take a count of 1 or "
+		    "more\n");
+		return 64;
+	}
+	false_changes(series, seed);
+	excursions(series / 5 > 10 ? series / 5 : 10, seed);
+	timing(repeat, seed);
+	return 0;
+}
