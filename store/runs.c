@@ -623,13 +623,17 @@ store_runs_mark_stale(struct store *st, int64_t host, size_t *marked)
  * hold, the caller's run then goes unguarded: a perfwatchd started
  * meanwhile would mark it aborted).
  */
+/* How long a run waits for the run lock to be free of sweeps. */
+#define STORE_RUNLOCK_WAIT	10
+
 int
 store_runs_sweep(struct store *st, int64_t host, int hold, size_t *marked,
     char **cause)
 {
+	struct timespec	 pause = { 0, 50 * 1000 * 1000 };
 	struct stat	 sb;
 	char		*path;
-	int		 fd, busy = 0;
+	int		 fd, busy = 0, tries;
 
 	*marked = 0;
 	if (st->runlock_fd != -1) {
@@ -672,14 +676,24 @@ store_runs_sweep(struct store *st, int64_t host, int hold, size_t *marked,
 	/*
 	 * Shared from now on.  flock converts by dropping the exclusive lock
 	 * first; another sweep may get in between, but finds no run of ours
-	 * yet.  A sweep holding it exclusively makes this wait, briefly.
+	 * yet.  A sweep holds it exclusively for a moment; one that holds it
+	 * for STORE_RUNLOCK_WAIT seconds is not a sweep (a lock file in a
+	 * shared directory that someone else holds), and is not waited for.
 	 */
-	while (flock(fd, LOCK_SH) == -1) {
-		if (errno != EINTR) {
+	for (tries = 0; flock(fd, LOCK_SH | LOCK_NB) == -1; tries++) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK) {
 			xasprintf(cause, "%s: flock: %s", path,
 			    strerror(errno));
 			goto fail;
 		}
+		if (tries == STORE_RUNLOCK_WAIT * 20) {
+			xasprintf(cause, "%s: held exclusively for %d s",
+			    path, STORE_RUNLOCK_WAIT);
+			goto fail;
+		}
+		nanosleep(&pause, NULL);
 	}
 	st->runlock_fd = fd;
 	free(path);

@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/file.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 
 #include <cmocka.h>
 #include <sqlite3.h>
@@ -908,6 +910,7 @@ test_runs_sweep(void **state)
 	struct store	*a, *b;
 	int64_t		 host, first, second;
 	size_t		 marked = 99;
+	int		 fd;
 	char		*p = db_path(), *lock, *cause = NULL;
 
 	(void)state;
@@ -942,8 +945,20 @@ test_runs_sweep(void **state)
 	assert_status(b, second, "aborted");
 	assert_int_equal(store_runs_sweep(b, host, 0, &marked, &cause), 0);
 	assert_int_equal(marked, 0);
-	/* A planted link is not followed. */
+	/*
+	 * A lock held exclusively for long is not a sweep (a lock file in a
+	 * shared directory that someone else holds): not waited for.
+	 */
 	xasprintf(&lock, "%s.run", p);
+	fd = open(lock, O_RDONLY);
+	assert_true(fd != -1);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	assert_int_equal(store_runs_sweep(b, host, 1, &marked, &cause), -1);
+	assert_non_null(strstr(cause, "held exclusively for 10 s"));
+	free(cause);
+	cause = NULL;
+	close(fd);
+	/* A planted link is not followed. */
 	assert_int_equal(unlink(lock), 0);
 	assert_int_equal(symlink("/etc/passwd", lock), 0);
 	assert_int_equal(store_runs_sweep(b, host, 0, &marked, &cause), -1);
