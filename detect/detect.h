@@ -44,7 +44,7 @@ struct detect_sink {
 
 struct detect_params {
 	size_t		 baseline_runs;	/* N of the rolling baseline (10) */
-	size_t		 noise_runs;	/* runs measuring noise (0: 6N) */
+	size_t		 noise_runs;	/* runs measuring noise (0: 9N) */
 	double		 min_change;	/* practical floor, percent (2) */
 	double		 fdr;		/* BH level of a run's verdicts (0.05) */
 	size_t		 confirm_runs;	/* fewest runs that confirm (2) */
