@@ -599,6 +599,9 @@ store_runs_mark_stale(struct store *st, int64_t host, size_t *marked)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* How long a run waits for the run lock to be free of sweeps, seconds. */
+#define STORE_RUNLOCK_WAIT	10
+
 /*
  * Runs left "running" by a process that is gone, and the lock that tells.
  *
@@ -623,9 +626,6 @@ store_runs_mark_stale(struct store *st, int64_t host, size_t *marked)
  * hold, the caller's run then goes unguarded: a perfwatchd started
  * meanwhile would mark it aborted).
  */
-/* How long a run waits for the run lock to be free of sweeps. */
-#define STORE_RUNLOCK_WAIT	10
-
 int
 store_runs_sweep(struct store *st, int64_t host, int hold, size_t *marked,
     char **cause)
