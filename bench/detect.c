@@ -802,8 +802,7 @@ main(int argc, char **argv)
 	    nh, iterations, WARMUP, WARMUP + SPREAD - 1, AFTER, N_MAX,
 	    N_CHANGES, par.baseline_runs, par.min_change, par.fdr,
 	    par.confirm_runs, par.window, par.confirm_alpha, par.clip,
-	    par.noise_runs >= par.baseline_runs ? par.noise_runs :
-	    6 * par.baseline_runs, cell);
+	    detect_noise_runs(&par), cell);
 	fflush(stdout);
 
 	t0 = now();

@@ -250,7 +250,7 @@
 #define DETECT_MAX_RESAMPLE	6
 
 /* Runs that measure the noise of a rolling baseline. */
-static size_t
+size_t
 detect_noise_runs(const struct detect_params *p)
 {
 	size_t	n;

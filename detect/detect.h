@@ -168,6 +168,8 @@ struct detect_change {
 
 /* detect.c */
 void		 detect_params_default(struct detect_params *);
+/* The runs that measure a rolling baseline's noise under p. */
+size_t		 detect_noise_runs(const struct detect_params *);
 void		 detect_params_config(struct detect_params *,
 		    const struct config *);
 void		 detect_params_clear(struct detect_params *);
