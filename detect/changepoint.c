@@ -109,9 +109,10 @@
  *     excursions' AR(1) widening): rank tests take autocorrelation for
  *     change, so on drifting histories the floor does the work (the
  *     verdict engine widens its noise with stats_ar1_inflation instead);
- *     AR(1) of phi 0.8: 234 / 191 / 470 (231 / 188 / 467), and in one
- *     series of the 500 the search does not settle in 4n rounds, before
- *     and after.
+ *     AR(1) of phi 0.8: 234 / 191 / 470 (231 / 188 / 467).  In one
+ *     series of those 500 the search used to cycle until its 4n rounds
+ *     ran out, before and after the excursions; a set of steps met again
+ *     now ends it, and every figure of bench/changes stayed the same.
  *   - Speed: cp_detect on 3650 runs, see bench/README.md; `perfwatch
  *     changes` over bench/store's 200 metrics of 3650 runs 20.8 s against
  *     21.7 s before, most of it reading the samples.
@@ -912,6 +913,21 @@ cp_merge_spikes(const double *x, struct cp_change *out, size_t *nout)
 	*nout = j;
 }
 
+/* A hash of the steps s[0..ns) (FNV-1a over their indices). */
+static uint64_t
+cp_steps_hash(const size_t *s, size_t ns)
+{
+	uint64_t	h = 14695981039346656037ULL;
+	size_t		i, k;
+
+	for (i = 0; i < ns; i++)
+		for (k = 0; k < sizeof(s[i]); k++) {
+			h ^= (s[i] >> (8 * k)) & 0xff;
+			h *= 1099511628211ULL;
+		}
+	return (h ^ ns);
+}
+
 /*
  * Find the steps and spikes of the series x[0..n) (run medians, oldest
  * first) with parameters par (NULL for the defaults).  On success *out is
@@ -925,6 +941,8 @@ cp_detect(const double *x, size_t n, const struct cp_params *par,
 {
 	struct cp_params	 def, clamped;
 	struct cp_ctx		 ctx;
+	uint64_t		*seen, h;
+	size_t			 nseen = 0;
 	struct cp_change	 c;
 	struct cp_eval		 ev;
 	size_t			*s, ns = 0, i, rounds;
@@ -958,15 +976,32 @@ cp_detect(const double *x, size_t n, const struct cp_params *par,
 	s = xreallocarray(NULL, n / par->min_seg + 2, sizeof(*s));
 	/*
 	 * Each forward step adds a step and each backward step removes one;
-	 * 4n rounds is far more than a settling search needs.
+	 * 4n rounds is far more than a settling search needs.  It can cycle
+	 * all the same: on a wandering level a forward step may add back
+	 * the step a backward one has just dropped (1 series of 500 of
+	 * bench/changes' AR(1) 0.8 noise; on 3650 runs 4n rounds of scans
+	 * would take minutes).  So each set of steps that passes the
+	 * backward test is remembered (as a hash); one met again ends the
+	 * search there.
 	 */
 	cp_ctx_init(&ctx, x, n, par);
+	seen = xreallocarray(NULL, 4 * n + 1, sizeof(*seen));
 	for (rounds = 0; rounds < 4 * n; rounds++) {
 		if (cp_backward(&ctx, s, &ns))
 			continue;
+		h = cp_steps_hash(s, ns);
+		for (i = 0; i < nseen && seen[i] != h; i++)
+			;
+		if (i < nseen) {
+			log_debug("cp_detect: the search came back to a set of "
+			    "%zu steps after %zu rounds; kept", ns, rounds);
+			break;
+		}
+		seen[nseen++] = h;
 		if (!cp_forward(&ctx, s, &ns))
 			break;
 	}
+	free(seen);
 	if (rounds == 4 * n)
 		log_warnx("cp_detect: search did not settle in %zu rounds",
 		    rounds);
