@@ -31,6 +31,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "bench.h"
 #include "log.h"
 #include "perfwatch.h"
 #include "xmalloc.h"
@@ -45,23 +46,6 @@ enum noise { N_NORMAL, N_T3, N_AR5, N_AR8, N_MAX };
 static const char *noise_names[N_MAX] = {
 	"normal sd 10", "t3 scale 3", "AR(1) 0.5 sd 3", "AR(1) 0.8 sd 3",
 };
-
-static double
-now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* Fill x with n runs of noise kind around 100. */
 static void
@@ -216,13 +200,13 @@ timing(int repeat, unsigned long seed)
 	for (i = 1000; i < 1010; i++)
 		x[i] += 150;
 	for (r = 0; r < repeat; r++) {
-		t0 = now();
+		t0 = bench_now();
 		if (cp_detect(x, BIGRUNS, NULL, &c, &nc) == -1)
 			fatalx("cp_detect failed");
-		t[r] = now() - t0;
+		t[r] = bench_now() - t0;
 		free(c);
 	}
-	qsort(t, (size_t)repeat, sizeof(*t), cmp_double);
+	qsort(t, (size_t)repeat, sizeof(*t), bench_cmp_double);
 	printf("\ntime: cp_detect on %d runs (a 10-run excursion at 1000, 3%% "
 	    "noise): median %.1f ms of %d (min %.1f, max %.1f), %zu changes\n",
 	    BIGRUNS, t[repeat / 2] * 1e3, repeat, t[0] * 1e3,

@@ -85,6 +85,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "bench.h"
 #include "log.h"
 #include "xmalloc.h"
 #include "detect/detect.h"
@@ -165,16 +166,6 @@ static int	iterations = 5;
 static int	trace;		/* -t: print every check of the history */
 static int	verbose;	/* -v: a line per history on stderr */
 static unsigned	only_noises;	/* -o: bit set of the noises to run, 0: all */
-
-/* Seconds on the monotonic clock. */
-static double
-now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* The run-level state of a noise process. */
 struct gen {
@@ -458,10 +449,10 @@ run_history(enum noise noise, size_t ci, long h, unsigned long seed,
 		if (store_commit(st) == -1)
 			fatalx("bench store: commit");
 
-		t0 = now();
+		t0 = bench_now();
 		if (detect_check(st, ids[i], par, &res, &cause) == -1)
 			fatalx("detect_check: %s", cause);
-		t->seconds += now() - t0;
+		t->seconds += bench_now() - t0;
 		t->checks++;
 		if (trace && res.nv == 1)
 			printf("%3zu%s %8.3f %-12s z %6.2f p %8.2g q %8.2g "
@@ -613,14 +604,14 @@ time_store(const char *db, const char *pw, int repeat)
 	tcli = xcalloc((size_t)repeat, sizeof(*tcli));
 	detect_params_default(&par);
 	for (i = 0; i < repeat; i++) {
-		t0 = now();
+		t0 = bench_now();
 		if ((st = store_open(db, &cause)) == NULL)
 			fatalx("%s", cause);
 		if (store_run_latest(st, RUN_COMPLETE, &r) == -1)
 			fatalx("%s: no complete run", db);
 		if (detect_check(st, r.id, &par, &res, &cause) == -1)
 			fatalx("detect_check: %s", cause);
-		tin[i] = now() - t0;
+		tin[i] = bench_now() - t0;
 		if (i == 0)
 			printf("check --latest on %s: run %s, %zu metrics, "
 			    "%zu regressions\n", db, r.label, res.nv,
@@ -631,9 +622,9 @@ time_store(const char *db, const char *pw, int repeat)
 	}
 	xasprintf(&cmd, "%s -D %s check --latest >/dev/null", pw, db);
 	for (i = 0; i < repeat; i++) {
-		t0 = now();
+		t0 = bench_now();
 		rc = system(cmd);
-		tcli[i] = now() - t0;
+		tcli[i] = bench_now() - t0;
 		if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) > 1) {
 			fprintf(stderr, "bench-detect: \"%s\" failed\n", cmd);
 			tcli[i] = NAN;
@@ -805,7 +796,7 @@ main(int argc, char **argv)
 	    detect_noise_runs(&par), cell);
 	fflush(stdout);
 
-	t0 = now();
+	t0 = bench_now();
 	pids = xcalloc((size_t)jobs, sizeof(*pids));
 	rfd = xcalloc((size_t)jobs, sizeof(*rfd));
 	for (job = 0; job < jobs; job++) {
@@ -839,7 +830,7 @@ main(int argc, char **argv)
 		close(rfd[job]);
 		waitpid(pids[job], NULL, 0);
 	}
-	elapsed = now() - t0;
+	elapsed = bench_now() - t0;
 
 	printf("false confirmed alerts per 1000 run-checks before the "
 	    "change: settled (runs %d on, a noise\nwindow of %d runs or "

@@ -519,7 +519,7 @@ main(int argc, char **argv)
 	printf("load average at start: %s\n\n", peer_load());
 	fflush(stdout);
 
-	t0 = peer_now();
+	t0 = bench_now();
 	for (rep = 0; rep < reps && !fid_stop; rep++) {
 		memset(&r, 0, sizeof(r));
 		r.rep = rep;
@@ -539,6 +539,6 @@ main(int argc, char **argv)
 		return 1;
 	report(done);
 	printf("load average at end: %s; %d repetitions in %.0f s\n",
-	    peer_load(), done, peer_now() - t0);
+	    peer_load(), done, bench_now() - t0);
 	return done == reps ? 0 : 1;
 }

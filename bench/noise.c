@@ -570,10 +570,10 @@ perfwatch_run(const char *pw, const char *conf, const char *db,
 
 	snprintf(label, sizeof(label), "noise-%d%s", run + 1,
 	    record ? "" : "-extra");
-	t0 = peer_now();
+	t0 = bench_now();
 	if (peer_capture(argv, &out, &err, &status, cause) == -1)
 		goto out;
-	wall = peer_now() - t0;
+	wall = bench_now() - t0;
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
 		xasprintf(cause, "perfwatch run failed (status %d): %s",
 		    status, peer_last_line(err));
@@ -1146,7 +1146,7 @@ main(int argc, char **argv)
 		printf(")");
 	}
 	printf("%s\n", evict ? "; bonnie++'s file evicted at each open" : "");
-	t0 = peer_now();
+	t0 = bench_now();
 	for (run = 0; run < runs && !nz_stop; run++) {
 		printf("run %d: load %s", run + 1, peer_load());
 		fflush(stdout);
@@ -1232,7 +1232,7 @@ main(int argc, char **argv)
 	free(pdir);
 	profile_free(&quick);
 	printf("\nload average at end: %s; %.0f s in all\n", peer_load(),
-	    peer_now() - t0);
+	    bench_now() - t0);
 	if (nz_peer_log != NULL)
 		fclose(nz_peer_log);
 	if (keep)

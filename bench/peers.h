@@ -43,6 +43,7 @@
 
 #include <jansson.h>
 
+#include "bench.h"
 #include "xmalloc.h"
 #include "workloads/workloads.h"
 
@@ -66,16 +67,6 @@ struct peer_bonnie {
 	int	evictions;	/* opens the watch held to evict the file */
 	double	wall;		/* seconds the whole bonnie++ run took */
 };
-
-/* Seconds of CLOCK_MONOTONIC. */
-PEER_FN double
-peer_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* Append up to n bytes read from fd to a growing buffer; 0 at EOF. */
 PEER_FN ssize_t
@@ -431,13 +422,13 @@ peer_bonnie_run(const char *dir, uint64_t size, int seeks, int seekers,
 
 	if (evict && peer_evictor_start(&ev, dir, cause) == -1)
 		return -1;
-	t0 = peer_now();
+	t0 = bench_now();
 	if (peer_capture(argv, &out, &err, &status, cause) == -1) {
 		if (evict)
 			(void)peer_evictor_stop(&ev);
 		goto out;
 	}
-	b->wall = peer_now() - t0;
+	b->wall = bench_now() - t0;
 	if (evict)
 		b->evictions = peer_evictor_stop(&ev);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {

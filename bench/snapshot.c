@@ -23,27 +23,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "log.h"
 #include "xmalloc.h"
 #include "store/store.h"
 #include "sysinfo/sysinfo.h"
-
-static double
-now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-	double	x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* Bytes of a store on disk, its WAL included. */
 static long long
@@ -190,22 +174,22 @@ main(int argc, char **argv)
 	times = xcalloc((size_t)runs, sizeof(*times));
 	for (i = 0; i < runs; i++) {
 		sysinfo_snapshot_free(s);
-		t0 = now();
+		t0 = bench_now();
 		if ((s = sysinfo_snapshot_take(workdir, &o, &cause)) == NULL)
 			fatalx("%s", cause);
-		times[i] = now() - t0;
+		times[i] = bench_now() - t0;
 	}
-	qsort(times, (size_t)runs, sizeof(*times), cmp_double);
+	qsort(times, (size_t)runs, sizeof(*times), bench_cmp_double);
 
 	/* The package database alone, when it is dpkg's. */
 	pkt = -1;
 	mgr = sysinfo_snapshot_get(s, "pkg.manager");
 	if (mgr != NULL && strcmp(mgr, "dpkg") == 0) {
-		t0 = now();
+		t0 = bench_now();
 		pk = sysinfo_snapshot_new();
 		if (sysinfo_dpkg_read(pk, o.dpkg_admindir, &cause) == -1)
 			fatalx("%s", cause);
-		pkt = now() - t0;
+		pkt = bench_now() - t0;
 		sysinfo_snapshot_free(pk);
 	}
 

@@ -19,18 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "log.h"
 #include "xmalloc.h"
 #include "store/store.h"
-
-static double
-now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static long long
 file_size(const char *path)
@@ -91,7 +83,7 @@ main(int argc, char **argv)
 	printf("bench/store: %ld runs x %ld metrics x %ld iterations = %ld "
 	    "samples\n", R, M, I, R * M * I);
 	fflush(stdout);
-	t0 = now();
+	t0 = bench_now();
 	if ((f = fopen(csv, "w")) == NULL)
 		fatal("%s", csv);
 	fprintf(f, "run,time,workload,metric,value,unit,better,host,"
@@ -109,24 +101,24 @@ main(int argc, char **argv)
 	}
 	if (fclose(f) == EOF)
 		fatal("%s", csv);
-	t_gen = now() - t0;
+	t_gen = bench_now() - t0;
 
 	if ((st = store_open(db, &cause)) == NULL)
 		fatalx("%s", cause);
 	if ((f = fopen(csv, "r")) == NULL)
 		fatal("%s", csv);
-	t0 = now();
+	t0 = bench_now();
 	if (store_import(st, f, csv, STORE_FORMAT_CSV, 0, &stats,
 	    &cause) == -1)
 		fatalx("%s", cause);
-	t_imp = now() - t0;
+	t_imp = bench_now() - t0;
 	fclose(f);
 	store_close(st);
 
 	/* Detection's read: the last 30 complete runs, every metric. */
 	if ((st = store_open(db, &cause)) == NULL)
 		fatalx("%s", cause);
-	t0 = now();
+	t0 = bench_now();
 	memset(&filt, 0, sizeof(filt));
 	filt.status = RUN_COMPLETE;
 	filt.limit = 30;
@@ -138,15 +130,15 @@ main(int argc, char **argv)
 		total += nser;
 		store_series_free(ser, nser);
 	}
-	t_load = now() - t0;
+	t_load = bench_now() - t0;
 	store_runs_free(runs, nruns);
 	store_close(st);
 
 	xasprintf(&cmd, "%s -D %s history --metric m017 --limit 0 "
 	    ">/dev/null", pw, db);
-	t0 = now();
+	t0 = bench_now();
 	rc = system(cmd);
-	t_hist = now() - t0;
+	t_hist = bench_now() - t0;
 	if (rc != 0)
 		fprintf(stderr, "bench-store: \"%s\" failed\n", cmd);
 
