@@ -411,6 +411,33 @@ stats_mwu_table(size_t m, size_t n, size_t kmax, double *cdf)
 }
 
 /*
+ * Fill cdf[0..kmax] with P(U <= k) for samples of m and n values without
+ * ties, kmax < m n: the table stats_mwu_cdf() sums, for callers that ask
+ * for many u of the same sizes.  Refused on the same bounds.
+ */
+int
+stats_mwu_cdf_table(size_t m, size_t n, size_t kmax, double *cdf)
+{
+	double	mn;
+	size_t	small;
+
+	mn = (double)m * (double)n;
+	if (m == 0 || n == 0 || (double)kmax >= mn) {
+		log_warnx("stats_mwu_cdf_table: bad arguments");
+		return (-1);
+	}
+	small = m < n ? m : n;
+	if (((double)small + 1) * ((double)kmax + 1) > MWU_EXACT_CELLS ||
+	    mn * ((double)kmax + 1) > MWU_EXACT_MAXWORK) {
+		log_warnx("stats_mwu_cdf: samples of %zu and %zu values are "
+		    "too large for the exact distribution", m, n);
+		return (-1);
+	}
+	stats_mwu_table(m, n, kmax, cdf);
+	return (0);
+}
+
+/*
  * Store P(U <= u) for the Mann-Whitney U of samples of m and n values
  * without ties (u is floored).  Costs O(m n k) time and O(min(m, n) k)
  * memory, k the shorter tail: refused beyond MWU_EXACT_CELLS and
@@ -420,7 +447,7 @@ int
 stats_mwu_cdf(size_t m, size_t n, double u, double *out)
 {
 	double	*cdf, mn;
-	size_t	 k, small;
+	size_t	 k;
 
 	if (m == 0 || n == 0 || !isfinite(u)) {
 		log_warnx("stats_mwu_cdf: bad arguments");
@@ -443,44 +470,13 @@ stats_mwu_cdf(size_t m, size_t n, double u, double *out)
 		k = (size_t)floor(u);
 	else
 		k = (size_t)mn - (size_t)floor(u) - 1;
-	small = m < n ? m : n;
-	if (((double)small + 1) * ((double)k + 1) > MWU_EXACT_CELLS ||
-	    mn * ((double)k + 1) > MWU_EXACT_MAXWORK) {
-		log_warnx("stats_mwu_cdf: samples of %zu and %zu values are "
-		    "too large for the exact distribution", m, n);
+	cdf = xreallocarray(NULL, k + 1, sizeof(*cdf));
+	if (stats_mwu_cdf_table(m, n, k, cdf) == -1) {
+		free(cdf);
 		return (-1);
 	}
-	cdf = xreallocarray(NULL, k + 1, sizeof(*cdf));
-	stats_mwu_table(m, n, k, cdf);
 	*out = u < mn / 2 ? cdf[k] : 1 - cdf[k];
 	free(cdf);
-	return (0);
-}
-
-/*
- * Fill cdf[0..kmax] with P(U <= k) for samples of m and n values without
- * ties, kmax < m n: the table stats_mwu_cdf() sums, for callers that ask
- * for many u of the same sizes.  Refused on the same bounds.
- */
-int
-stats_mwu_cdf_table(size_t m, size_t n, size_t kmax, double *cdf)
-{
-	double	mn;
-	size_t	small;
-
-	mn = (double)m * (double)n;
-	if (m == 0 || n == 0 || (double)kmax >= mn) {
-		log_warnx("stats_mwu_cdf_table: bad arguments");
-		return (-1);
-	}
-	small = m < n ? m : n;
-	if (((double)small + 1) * ((double)kmax + 1) > MWU_EXACT_CELLS ||
-	    mn * ((double)kmax + 1) > MWU_EXACT_MAXWORK) {
-		log_warnx("stats_mwu_cdf_table: samples of %zu and %zu values "
-		    "are too large for the exact distribution", m, n);
-		return (-1);
-	}
-	stats_mwu_table(m, n, kmax, cdf);
 	return (0);
 }
 

@@ -603,6 +603,24 @@ store_runs_mark_stale(struct store *st, int64_t host, size_t *marked)
 #define STORE_RUNLOCK_WAIT	10
 
 /*
+ * flock(fd, op) without waiting: 0 when taken, 1 when another holds it,
+ * -1 with *cause on an error.
+ */
+static int
+store_runlock_try(int fd, int op, const char *path, char **cause)
+{
+	while (flock(fd, op | LOCK_NB) == -1) {
+		if (errno == EINTR)
+			continue;
+		if (errno == EWOULDBLOCK)
+			return 1;
+		xasprintf(cause, "%s: flock: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Runs left "running" by a process that is gone, and the lock that tells.
  *
  * The database's "running" rows do not say whether their process lives:
@@ -633,7 +651,7 @@ store_runs_sweep(struct store *st, int64_t host, int hold, size_t *marked,
 	struct timespec	 pause = { 0, 50 * 1000 * 1000 };
 	struct stat	 sb;
 	char		*path;
-	int		 fd, busy = 0, tries;
+	int		 fd, busy, tries, rc;
 
 	*marked = 0;
 	if (st->runlock_fd != -1) {
@@ -653,17 +671,8 @@ store_runs_sweep(struct store *st, int64_t host, int hold, size_t *marked,
 		    path);
 		goto fail;
 	}
-	while (flock(fd, LOCK_EX | LOCK_NB) == -1) {
-		if (errno == EINTR)
-			continue;
-		if (errno != EWOULDBLOCK) {
-			xasprintf(cause, "%s: flock: %s", path,
-			    strerror(errno));
-			goto fail;
-		}
-		busy = 1;
-		break;
-	}
+	if ((busy = store_runlock_try(fd, LOCK_EX, path, cause)) == -1)
+		goto fail;
 	if (!busy && store_runs_mark_stale(st, host, marked) == -1) {
 		xasprintf(cause, "%s: %s", st->path, store_errmsg(st));
 		goto fail;
@@ -680,14 +689,10 @@ store_runs_sweep(struct store *st, int64_t host, int hold, size_t *marked,
 	 * for STORE_RUNLOCK_WAIT seconds is not a sweep (a lock file in a
 	 * shared directory that someone else holds), and is not waited for.
 	 */
-	for (tries = 0; flock(fd, LOCK_SH | LOCK_NB) == -1; tries++) {
-		if (errno == EINTR)
-			continue;
-		if (errno != EWOULDBLOCK) {
-			xasprintf(cause, "%s: flock: %s", path,
-			    strerror(errno));
+	for (tries = 0; (rc = store_runlock_try(fd, LOCK_SH, path, cause)) != 0;
+	    tries++) {
+		if (rc == -1)
 			goto fail;
-		}
 		if (tries == STORE_RUNLOCK_WAIT * 20) {
 			xasprintf(cause, "%s: held exclusively for %d s",
 			    path, STORE_RUNLOCK_WAIT);

@@ -19,6 +19,15 @@ iterations = 1
 timeout = 5m
 EOF
 
+# kill_hand: SIGKILL the run by hand; wait until its lock is free (its
+# guard and workload gone with it).
+kill_hand() {
+	kill -KILL "$HAND"
+	wait "$HAND" 2>/dev/null || true
+	wait_until 10 "the killed run's lock to be free" \
+	    flock -n -x "$DB.run" true || fail "the killed run's lock is held"
+}
+
 # status_of LABEL: the run's status in the store.
 status_of() {
 	sql "SELECT status FROM runs WHERE label = '$1'"
@@ -51,10 +60,7 @@ if grep -q "left running" "$T/beside.out"; then
 fi
 
 # SIGKILL: the run stays running; its workload goes with it.
-kill -KILL "$HAND"
-wait "$HAND" 2>/dev/null || true
-wait_until 10 "the killed run's lock to be free" \
-    flock -n -x "$DB.run" true || fail "the killed run's lock is held"
+kill_hand
 [ "$(status_of by-hand)" = running ] || fail "by-hand: $(status_of by-hand)"
 
 # The daemon's next run closes it.
@@ -85,10 +91,7 @@ HAND=$!
 rm -f "$T/started"
 wait_until 20 "the second run by hand" test -e "$T/started" ||
 	fail "the second run by hand did not start: $(cat "$T/killed.out")"
-kill -KILL "$HAND"
-wait "$HAND" 2>/dev/null || true
-wait_until 10 "the killed run's lock to be free" \
-    flock -n -x "$DB.run" true || fail "the killed run's lock is held"
+kill_hand
 [ "$(status_of killed)" = running ] || fail "killed: $(status_of killed)"
 pwc run --no-check --profile "$T/profile.conf" --label next \
     >"$T/next.out" 2>&1 || fail "next: $(cat "$T/next.out")"
