@@ -53,8 +53,8 @@
  * ends at once, and only if both pass the split test between their new
  * neighbours, so backward elimination keeps what forward adds.  Rank
  * tests take autocorrelation for change, and excursions, being short,
- * most of all: on AR(1) noise they raised the series with a false step
- * from 3% to 20%.  So an excursion's z is divided by the AR(1) widening
+ * most of all: on AR(1) noise of phi 0.5 they raised the series with a
+ * false step from 12 to 90 of 500 (bench/changes).  So an excursion's z is divided by the AR(1) widening
  * (stats_ar1_inflation) of the noise's lag-1 correlation, estimated from
  * the first differences (whose own lag-1 correlation is -(1 - phi) / 2),
  * without those beyond 3 MADs (the steps themselves) and less one
@@ -105,7 +105,7 @@
  *     2 / 1 / 1), so the tests alone hold the rate under alpha; Student
  *     t3 (scale 3) 415 / 0 / 1, the same before: its tails are outliers
  *     by a normal yardstick, and spikes; AR(1) of phi 0.5 (sd 3) 48 / 16
- *     / 152 (44 / 12 / 141 before; 20.2% of series with a step before the
+ *     / 152 (44 / 12 / 141 before; 110 / 90 / 254 without the
  *     excursions' AR(1) widening): rank tests take autocorrelation for
  *     change, so on drifting histories the floor does the work (the
  *     verdict engine widens its noise with stats_ar1_inflation instead);
@@ -114,8 +114,10 @@
  *     ran out, before and after the excursions; a set of steps met again
  *     now ends it, and every figure of bench/changes stayed the same.
  *   - Speed: cp_detect on 3650 runs, see bench/README.md; `perfwatch
- *     changes` over bench/store's 200 metrics of 3650 runs 20.8 s against
- *     21.7 s before, most of it reading the samples.
+ *     changes` over bench/store's 200 metrics of 3650 runs 20.8 s (after
+ *     the excursion search's first form) and 21.9 s (now) against 21.7 s
+ *     before it, single runs on a shared VM: most of it is reading the
+ *     samples.
  *
  * Invariants: steps are sorted, at least min_seg runs apart and from both
  * ends; a spike never spans a step; input is never modified.
@@ -212,8 +214,10 @@ struct cp_ctx {
 /*
  * The most band entries (2 bytes each) a series may take: 16 MB, 66000
  * runs at the default window.  Beyond it, splits sort their windows
- * (stats_mwu()) and excursions are not looked for: at O(len + window)
- * each, with window times the runs of them, they would take hours.
+ * (stats_mwu()) and excursions are not looked for: sorted that way,
+ * each costs O((len + 2 window) log) and there are window times the runs
+ * of them (a window of 600 on 3650 runs, past this bound, took 12.8 s
+ * for its splits alone).
  */
 #define CP_BAND_MAX	(8u << 20)
 
@@ -223,8 +227,9 @@ struct cp_ctx {
  * correlation is -(1 - phi) / 2 for AR(1) noise of phi (-1/2 for
  * independent runs).  A step is one wild difference, a spike two: those
  * beyond 3 MADs of the median difference are set to it, so that they
- * add nothing (clipped, a 15% excursion still put phi at 0.14 on
- * average in independent noise, 0.41 at the 97.5th percentile).  The
+ * add nothing (clipped, a 10-run excursion of 15% in 1% noise still put
+ * phi at 0.14 on average over 500 series of 150 runs, 0.41 at the 97.5th
+ * percentile).  The
  * estimate is uncertain by 1.41 / sqrt(n) (Bartlett's variance of the
  * lag-1 correlation of differenced white noise, 0.5 / n, doubled): one
  * standard error is taken off, so that independent runs are seldom
@@ -979,10 +984,10 @@ cp_detect(const double *x, size_t n, const struct cp_params *par,
 	 * 4n rounds is far more than a settling search needs.  It can cycle
 	 * all the same: on a wandering level a forward step may add back
 	 * the step a backward one has just dropped (1 series of 500 of
-	 * bench/changes' AR(1) 0.8 noise; on 3650 runs 4n rounds of scans
-	 * would take minutes).  So each set of steps that passes the
-	 * backward test is remembered (as a hash); one met again ends the
-	 * search there.
+	 * bench/changes' AR(1) 0.8 noise; on 3650 runs 4n is 14600 rounds,
+	 * each a scan of every split and excursion).  So each set of steps
+	 * that passes the backward test is remembered (as a hash); one met
+	 * again ends the search there.
 	 */
 	cp_ctx_init(&ctx, x, n, par);
 	seen = xreallocarray(NULL, 4 * n + 1, sizeof(*seen));
