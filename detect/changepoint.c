@@ -750,25 +750,26 @@ cp_neighbours(const double *x, const unsigned char *mask, size_t a,
 }
 
 /*
- * Test runs [i, i + k) as a spike against the neighbours nb[0..nn), with
- * m candidates in the family.  Each run must lie beyond the floor on the
- * same side of the neighbours' median.
+ * Test runs [i, i + k) as a spike against the neighbours nb[0..nn) (left
+ * reordered), with m candidates in the family.  Each run must lie beyond
+ * the floor on the same side of the neighbours' median.
  */
 static void
-cp_eval_spike(const double *x, size_t i, size_t k, const double *nb,
+cp_eval_spike(const double *x, size_t i, size_t k, double *nb,
     size_t nn, size_t m, const struct cp_params *par, struct cp_eval *ev)
 {
-	struct stats_summary	sum;
-	double			mean_s = 0, t, pc;
-	size_t			j;
-	int			side = 0;
+	double	mean_s = 0, t, pc, mean, sd = NAN;
+	size_t	j;
+	int	side = 0;
 
 	memset(ev, 0, sizeof(*ev));
-	if (stats_summarize(nb, nn, &sum) == -1)
+	if (stats_mean(nb, nn, &mean) == -1 ||
+	    (nn >= 2 && stats_stddev(nb, nn, &sd) == -1))
 		fatalx("cp_eval_spike: no neighbours");
-	ev->before = sum.median;
+	/* Selected in place (nb is this candidate's scratch): no sort. */
+	ev->before = stats_median_inplace(nb, nn);
 	for (j = i; j < i + k; j++) {
-		pc = cp_pct(sum.median, x[j]);
+		pc = cp_pct(ev->before, x[j]);
 		if (fabs(pc) < par->min_change || pc == 0)
 			return;
 		if (side != 0 && (pc > 0) != (side > 0))
@@ -778,11 +779,11 @@ cp_eval_spike(const double *x, size_t i, size_t k, const double *nb,
 	}
 	ev->after = mean_s;
 	ev->change_pct = cp_pct(ev->before, ev->after);
-	if (sum.stddev == 0)
-		ev->p = mean_s == sum.mean ? 1 : 0;
+	if (sd == 0)
+		ev->p = mean_s == mean ? 1 : 0;
 	else {
-		t = (mean_s - sum.mean) /
-		    (sum.stddev * sqrt(1 / (double)k + 1 / (double)nn));
+		t = (mean_s - mean) /
+		    (sd * sqrt(1 / (double)k + 1 / (double)nn));
 		ev->p = 2 * stats_t_cdf(-fabs(t), (double)(nn - 1));
 	}
 	ev->p *= (double)m;

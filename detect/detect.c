@@ -489,56 +489,6 @@ detect_dbl_cmp(const void *a, const void *b)
 }
 
 /*
- * Reorder x[0..n) so that x[k] is its k-th smallest value, everything
- * before it no larger and everything after no smaller (Hoare's
- * selection, pivot the median of three): O(n) on average where a sort is
- * O(n log n).  x holds no NaN.
- */
-static void
-detect_select(double *x, size_t n, size_t k)
-{
-	double	pivot, t;
-	size_t	lo = 0, hi = n - 1, i, j, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		/* x[lo] <= x[mid] <= x[hi] */
-		if (x[mid] < x[lo]) {
-			t = x[mid]; x[mid] = x[lo]; x[lo] = t;
-		}
-		if (x[hi] < x[lo]) {
-			t = x[hi]; x[hi] = x[lo]; x[lo] = t;
-		}
-		if (x[hi] < x[mid]) {
-			t = x[hi]; x[hi] = x[mid]; x[mid] = t;
-		}
-		pivot = x[mid];
-		i = lo;
-		j = hi;
-		while (i <= j) {
-			while (x[i] < pivot)
-				i++;
-			while (x[j] > pivot)
-				j--;
-			if (i <= j) {
-				t = x[i]; x[i] = x[j]; x[j] = t;
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
-		}
-		/* Now x[lo..j] <= pivot <= x[i..hi], and j < i. */
-		if (k <= j)
-			hi = j;
-		else if (k >= i)
-			lo = i;
-		else
-			return;		/* between: equal to the pivot */
-	}
-}
-
-/*
  * The Hodges-Lehmann location of x[0..n): the median of the n(n + 1)/2
  * Walsh averages (x_i + x_j) / 2, i <= j.  Nearly as efficient as the
  * mean for normal data (3/pi), and a wild value moves it little.  The
@@ -555,7 +505,7 @@ detect_hl_location(const double *x, size_t n)
 	for (i = 0; i < n; i++)
 		for (j = i; j < n; j++)
 			w[k++] = (x[i] + x[j]) / 2;
-	detect_select(w, k, k / 2);
+	stats_select(w, k, k / 2);
 	m = w[k / 2];
 	if (k % 2 == 0) {
 		/* The other middle value: the largest of the lower half. */

@@ -197,6 +197,76 @@ stats_stddev(const double *x, size_t n, double *out)
 	return (0);
 }
 
+/*
+ * Reorder x[0..n) so that x[k] is its k-th smallest value, everything
+ * before it no larger and everything after no smaller (Hoare's
+ * selection, pivot the median of three): O(n) on average where a sort is
+ * O(n log n).  x holds no NaN.
+ */
+void
+stats_select(double *x, size_t n, size_t k)
+{
+	double	pivot, t;
+	size_t	lo = 0, hi = n - 1, i, j, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		/* x[lo] <= x[mid] <= x[hi] */
+		if (x[mid] < x[lo]) {
+			t = x[mid]; x[mid] = x[lo]; x[lo] = t;
+		}
+		if (x[hi] < x[lo]) {
+			t = x[hi]; x[hi] = x[lo]; x[lo] = t;
+		}
+		if (x[hi] < x[mid]) {
+			t = x[hi]; x[hi] = x[mid]; x[mid] = t;
+		}
+		pivot = x[mid];
+		i = lo;
+		j = hi;
+		while (i <= j) {
+			while (x[i] < pivot)
+				i++;
+			while (x[j] > pivot)
+				j--;
+			if (i <= j) {
+				t = x[i]; x[i] = x[j]; x[j] = t;
+				i++;
+				if (j == 0)
+					break;
+				j--;
+			}
+		}
+		/* Now x[lo..j] <= pivot <= x[i..hi], and j < i. */
+		if (k <= j)
+			hi = j;
+		else if (k >= i)
+			lo = i;
+		else
+			return;		/* between: equal to the pivot */
+	}
+}
+
+/*
+ * Return the median of x[0..n) (n >= 1, no NaN), reordering x: the value
+ * stats_median_sorted() gives for the sorted array, by selection.
+ */
+double
+stats_median_inplace(double *x, size_t n)
+{
+	double	lower;
+	size_t	i;
+
+	stats_select(x, n, n / 2);
+	if (n % 2 == 1)
+		return (x[n / 2]);
+	/* The other middle value: the largest of the lower half. */
+	for (lower = x[0], i = 1; i < n / 2; i++)
+		if (x[i] > lower)
+			lower = x[i];
+	return (lower / 2 + x[n / 2] / 2);
+}
+
 /* Store the median in *out; x is left as it was. */
 int
 stats_median(const double *x, size_t n, double *out)
@@ -205,8 +275,9 @@ stats_median(const double *x, size_t n, double *out)
 
 	if (stats_check("stats_median", x, n, 1) == -1)
 		return (-1);
-	s = stats_sorted(x, n);
-	*out = stats_median_sorted(s, n);
+	s = xreallocarray(NULL, n, sizeof(*s));
+	memcpy(s, x, n * sizeof(*s));
+	*out = stats_median_inplace(s, n);
 	free(s);
 	return (0);
 }
@@ -242,8 +313,7 @@ stats_mad_about(const double *x, size_t n, double med)
 	d = xreallocarray(NULL, n, sizeof(*d));
 	for (i = 0; i < n; i++)
 		d[i] = fabs(x[i] - med);
-	qsort(d, n, sizeof(*d), stats_cmp);
-	mad = stats_median_sorted(d, n) / gsl_cdf_ugaussian_Pinv(0.75);
+	mad = stats_median_inplace(d, n) / gsl_cdf_ugaussian_Pinv(0.75);
 	free(d);
 	return (mad);
 }

@@ -64,6 +64,8 @@ struct stats_ttest {
 int	stats_mean(const double *, size_t, double *);
 int	stats_stddev(const double *, size_t, double *);
 int	stats_median(const double *, size_t, double *);
+double	stats_median_inplace(double *, size_t);
+void	stats_select(double *, size_t, size_t);
 int	stats_quantile(const double *, size_t, double, double *);
 double	stats_quantile_sorted(const double *, size_t, double);
 double	stats_median_sorted(const double *, size_t);

@@ -233,6 +233,58 @@ test_edge_cases(void **state)
 	}
 }
 
+/* Order doubles ascending for qsort. */
+static int
+dbl_cmp(const void *a, const void *b)
+{
+	double	x = *(const double *)a, y = *(const double *)b;
+
+	return ((x > y) - (x < y));
+}
+
+/*
+ * Selection against a sort: for arrays of 1 to 70 values, with and
+ * without ties (values drawn from 5 levels), every k-th smallest of
+ * stats_select and the median of stats_median_inplace must be the very
+ * value the sorted array gives (the median bit for bit, as it was when
+ * stats_median sorted), and the array a permutation of what it was.
+ */
+static void
+test_select(void **state)
+{
+	gsl_rng	*rng;
+	double	 x[70], s[70], w[70], t[70];
+	size_t	 n, k, i, trial;
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(rng, 7);
+	for (trial = 0; trial < 400; trial++) {
+		n = 1 + trial % 70;
+		for (i = 0; i < n; i++)
+			x[i] = trial % 2 ? (double)gsl_rng_uniform_int(rng, 5) :
+			    gsl_ran_gaussian(rng, 1);
+		memcpy(s, x, n * sizeof(*x));
+		qsort(s, n, sizeof(*s), dbl_cmp);
+		for (k = 0; k < n; k++) {
+			memcpy(w, x, n * sizeof(*x));
+			stats_select(w, n, k);
+			assert_true(w[k] == s[k]);
+			for (i = 0; i < k; i++)
+				assert_true(w[i] <= w[k]);
+			for (i = k + 1; i < n; i++)
+				assert_true(w[i] >= w[k]);
+			memcpy(t, w, n * sizeof(*w));
+			qsort(t, n, sizeof(*t), dbl_cmp);
+			assert_memory_equal(t, s, n * sizeof(*s));
+		}
+		memcpy(w, x, n * sizeof(*x));
+		assert_true(stats_median_inplace(w, n) ==
+		    stats_median_sorted(s, n));
+	}
+	gsl_rng_free(rng);
+}
+
 /*
  * Tukey's biweight location, scale held at the normalized MAD, c = 4.685:
  * SciPy finds the root of the estimating equation nearest the median (by
@@ -972,6 +1024,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_descriptive),
 		cmocka_unit_test(test_edge_cases),
+		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_biweight),
 		cmocka_unit_test(test_distributions),
 		cmocka_unit_test(test_mwu_ties),
