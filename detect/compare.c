@@ -391,13 +391,18 @@ detect_changes(struct store *st, const char *host, const char *workload,
 	double			*x;
 	size_t			 nall = 0, nruns = 0, nms = 0, nh = 0, nser, ncp;
 	size_t			 hi, mi, i, j, n;
-	int			 rc = -1;
+	int			 rc = -1, began;
 
 	*out = NULL;
 	*nout = 0;
-	if (store_metrics_list(st, workload, metric, &ms, &nms) == -1) {
+	/* One snapshot for the whole history: hundreds of thousands of reads. */
+	if ((began = store_read_begin(st)) == -1) {
 		xasprintf(cause, "%s", store_errmsg(st));
 		return -1;
+	}
+	if (store_metrics_list(st, workload, metric, &ms, &nms) == -1) {
+		xasprintf(cause, "%s", store_errmsg(st));
+		goto out;
 	}
 	memset(&f, 0, sizeof(f));
 	f.host = host;
@@ -493,6 +498,7 @@ out:
 	store_runs_free(all, nall);
 	store_metrics_free(ms, nms);
 	free(hosts);
+	store_read_end(st, began);
 	return rc;
 }
 

@@ -70,6 +70,8 @@ void		 store_close(struct store *);
 int		 store_begin(struct store *);
 int		 store_commit(struct store *);
 int		 store_rollback(struct store *);
+int		 store_read_begin(struct store *);
+void		 store_read_end(struct store *, int began);
 int		 store_user_version(struct store *);
 int		 store_migrate_to(struct store *, int version, char **cause);
 const char	*store_errmsg(struct store *);

@@ -1281,6 +1281,17 @@ test_tigerbeetle_changes(void **state)
 	assert_int_equal(detect_changes(st, NULL, "nope", NULL, NULL, &ch, &n,
 	    &cause), 0);
 	assert_int_equal(n, 0);
+	/* Its read transaction is over: a write can begin. */
+	assert_int_equal(store_begin(st), 0);
+	/* Inside the caller's transaction it reads and leaves it open. */
+	assert_int_equal(detect_changes(st, NULL, NULL, NULL, NULL, &ch, &n,
+	    &cause), 0);
+	assert_true(n >= 2);
+	detect_changes_free(ch, n);
+	assert_int_equal(store_begin(st), -1);
+	assert_int_equal(store_rollback(st), 0);
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_commit(st), 0);
 	store_close(st);
 	unlink(path);
 	free(path);
