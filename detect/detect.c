@@ -51,8 +51,12 @@
  *
  *    where AR1(r) = sqrt((1 + r) / (1 - r)) widens the noise of runs
  *    whose medians are autocorrelated (lag-1 r over the same k runs,
- *    clamped to [0, 0.9]: a slow drift is not a regression, principle 5),
- *    and the within-run floor keeps a baseline whose medians happen to
+ *    clamped to [0, 0.9]: a slow drift is not a regression, principle 5;
+ *    r is taken as estimated, not one standard error lower as the
+ *    change points take theirs: that gained run offsets' 3.3 sd steps a
+ *    point of recall and took the drift's false alerts from 0.84 to
+ *    1.32 per 1000 checks, bench/README.md), and the within-run floor
+ *    keeps a baseline whose medians happen to
  *    agree from looking quieter than its own samples.  A run's own se
  *    counts against it (detect_run_sd) only beyond what the baseline's
  *    runs show: times the median over the 95th percentile of their se.
