@@ -77,7 +77,7 @@ struct config_key {
 	int64_t		 min, max;	/* INT, DURATION, SIZE, INTLIST */
 	double		 fmin, fmax;	/* NUMBER */
 	const char	*words;		/* ENUM: the values; URL: the schemes */
-	const char	*only;		/* sink: the sink type that uses it */
+	const char	*only;		/* sink: the sink types that use it */
 	int		 flags;
 };
 
@@ -223,6 +223,9 @@ static const struct config_key config_keys[] = {
 	  .def = "confirmed", .words = "suspected confirmed resolved" },
 	{ .section = "sink", .key = "max_age", .type = CONFIG_DURATION,
 	  .def = "2d", .min = 60, .max = 365 * DAY },
+	/* Under perfwatchd's limit on a whole flush (30 min). */
+	{ .section = "sink", .key = "timeout", .type = CONFIG_DURATION,
+	  .def = "2m", .min = 1, .max = 600, .only = "email webhook" },
 	{ .section = "sink", .key = "to", .type = CONFIG_EMAILS,
 	  .only = "email" },
 	{ .section = "sink", .key = "from", .type = CONFIG_EMAIL,
@@ -1397,12 +1400,35 @@ config_check_schedule(struct config_parse *p, struct config_section *s)
 }
 
 /* [sink]: the keys its type needs, and none that another type uses. */
+/* "a b c" as "a, b or c", allocated. */
+static char *
+config_or_list(const char *list)
+{
+	char	*out = NULL, *prev;
+	size_t	 n;
+
+	while (*list != '\0') {
+		n = strcspn(list, " ");
+		prev = out;
+		if (prev == NULL)
+			xasprintf(&out, "%.*s", (int)n, list);
+		else
+			xasprintf(&out, "%s%s%.*s", prev,
+			    list[n + strspn(list + n, " ")] == '\0' ? " or " :
+			    ", ", (int)n, list);
+		free(prev);
+		list += n;
+		list += strspn(list, " ");
+	}
+	return out != NULL ? out : xstrdup("");
+}
+
 static void
 config_check_sink(struct config_parse *p, struct config_section *s)
 {
 	struct config_value	*type, *v;
 	const char		*need = NULL;
-	char			*label;
+	char			*label, *only;
 	size_t			 i;
 
 	type = config_value_of(s, "type");
@@ -1414,10 +1440,14 @@ config_check_sink(struct config_parse *p, struct config_section *s)
 		if (strcmp(config_keys[i].section, "sink") != 0 ||
 		    config_keys[i].only == NULL || v->line == 0)
 			continue;
-		if (strcmp(config_keys[i].only, type->str) != 0)
+		if (!config_word_in(config_keys[i].only, type->str,
+		    strlen(type->str))) {
+			only = config_or_list(config_keys[i].only);
 			config_error(p, v->line, "%s: not used by a sink of "
 			    "type %s, only by type %s", config_keys[i].key,
-			    type->str, config_keys[i].only);
+			    type->str, only);
+			free(only);
+		}
 	}
 	if (strcmp(type->str, "email") == 0) {
 		if (config_value_of(s, "to")->str == NULL)
@@ -1569,7 +1599,8 @@ config_key_applies(const struct config_section *s, size_t ki)
 	if (config_keys[ki].only == NULL)
 		return 1;
 	type = s->values[config_find_key(s->type->name, "type")].str;
-	return type == NULL || strcmp(type, config_keys[ki].only) == 0;
+	return type == NULL ||
+	    config_word_in(config_keys[ki].only, type, strlen(type));
 }
 
 int

@@ -281,8 +281,7 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, opts->timeout > 0 ?
-	    opts->timeout : (long)NOTIFY_TIMEOUT);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, notify_timeout(sink));
 	switch (sink->starttls) {
 	case NOTIFY_TLS_REQUIRED:
 		curl_easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
@@ -396,7 +395,7 @@ sendmail_reap(pid_t pid, int *status, const struct timespec *deadline)
  */
 void
 notify_sendmail(const struct notify_sink *sink, const char *message,
-    const struct notify_opts *opts, struct notify_result *res)
+    struct notify_result *res)
 {
 	struct sigaction	 ign, oldpipe;
 	struct timespec		 deadline;
@@ -458,7 +457,7 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 	sigemptyset(&ign.sa_mask);
 	sigaction(SIGPIPE, &ign, &oldpipe);
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += opts->timeout > 0 ? opts->timeout : NOTIFY_TIMEOUT;
+	deadline.tv_sec += notify_timeout(sink);
 	while (wfd != -1 || rfd != -1) {
 		nfd = 0;
 		if (wfd != -1) {
@@ -528,8 +527,7 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 		*--p = '\0';
 	if (timedout)
 		email_result(res, NOTIFY_TEMPFAIL, "%s: no answer after %ld s; "
-		    "killed", path, opts->timeout > 0 ? opts->timeout :
-		    (long)NOTIFY_TIMEOUT);
+		    "killed", path, notify_timeout(sink));
 	else if (reaped == -1)
 		email_result(res, NOTIFY_TEMPFAIL, "%s: cannot wait for it: %s",
 		    path, strerror(werr));

@@ -122,7 +122,7 @@ notify_deliver(const struct notify_sink *sink, const struct notify_event *ev,
 	case NOTIFY_EMAIL:
 		msg = notify_email(ev, sink, host);
 		if (sink->sendmail)
-			notify_sendmail(sink, msg, &o, res);
+			notify_sendmail(sink, msg, res);
 		else
 			notify_smtp(sink, msg, &o, res);
 		free(msg);
@@ -132,7 +132,7 @@ notify_deliver(const struct notify_sink *sink, const struct notify_event *ev,
 		body = pwjson_dumps(doc, PWJSON_COMPACT);
 		json_decref(doc);
 		id = notify_event_id(ev);
-		notify_webhook(sink, body, id, &o, res);
+		notify_webhook(sink, body, id, res);
 		free(id);
 		free(body);
 		break;

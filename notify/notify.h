@@ -54,7 +54,8 @@ struct snapshot_diff;
 #define NOTIFY_BACKOFF_FIRST	60
 #define NOTIFY_BACKOFF_MAX	(4 * 3600)
 
-/* How long one delivery may take before it counts as failed. */
+/* How long one delivery may take before it counts as failed, unless the
+   sink's timeout says otherwise. */
 #define NOTIFY_TIMEOUT		120
 
 enum notify_type {
@@ -75,6 +76,8 @@ struct notify_sink {
 	enum notify_type	 type;
 	char			*min_state;
 	int64_t			 max_age;	/* seconds */
+	long			 timeout;	/* one delivery, seconds (email,
+						   webhook); 0: NOTIFY_TIMEOUT */
 	int			 builtin;	/* the implicit "log" sink */
 
 	/* email */
@@ -98,7 +101,6 @@ struct notify_opts {
 	int		 syslog;	/* log sink to syslog, else to logf */
 	FILE		*logf;		/* NULL: stderr */
 	const char	*hostname;	/* this machine; NULL: gethostname */
-	long		 timeout;	/* seconds; 0: NOTIFY_TIMEOUT */
 };
 
 /* The outcome of one delivery attempt. */
@@ -218,11 +220,9 @@ void		 notify_curl_init(void);
 void		 notify_smtp(const struct notify_sink *, const char *message,
 		    const struct notify_opts *, struct notify_result *);
 void		 notify_sendmail(const struct notify_sink *,
-		    const char *message, const struct notify_opts *,
-		    struct notify_result *);
+		    const char *message, struct notify_result *);
 void		 notify_webhook(const struct notify_sink *, const char *body,
-		    const char *event_id, const struct notify_opts *,
-		    struct notify_result *);
+		    const char *event_id, struct notify_result *);
 void		 notify_hmac_sha256_hex(const void *key, size_t keylen,
 		    const void *data, size_t len, char out[65]);
 void		 notify_log(const struct notify_event *,
@@ -250,6 +250,7 @@ struct notify_report {
 };
 
 int64_t		 notify_backoff(int attempts);
+long		 notify_timeout(const struct notify_sink *);
 int64_t		 notify_retry_at(int64_t created, int64_t max_age,
 		    int attempts, int64_t now);
 void		 notify_deliver(const struct notify_sink *,

@@ -40,6 +40,13 @@ sink_str(const struct config *cfg, const char *sec, const char *key)
 	return s != NULL ? xstrdup(s) : NULL;
 }
 
+/* How long one delivery to sink may take, in seconds. */
+long
+notify_timeout(const struct notify_sink *sink)
+{
+	return sink->timeout > 0 ? sink->timeout : NOTIFY_TIMEOUT;
+}
+
 /* Fill s from the section "sink <name>". */
 static void
 sink_load_one(const struct config *cfg, const char *name,
@@ -60,6 +67,8 @@ sink_load_one(const struct config *cfg, const char *name,
 		s->type = NOTIFY_LOG;
 	s->min_state = sink_str(cfg, sec, "min_state");
 	s->max_age = config_get_duration(cfg, sec, "max_age");
+	if (s->type != NOTIFY_LOG)
+		s->timeout = (long)config_get_duration(cfg, sec, "timeout");
 	if (s->type == NOTIFY_EMAIL) {
 		s->to = config_get_list(cfg, sec, "to");
 		s->from = sink_str(cfg, sec, "from");

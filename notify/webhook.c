@@ -95,8 +95,7 @@ webhook_temporary(long code)
  */
 void
 notify_webhook(const struct notify_sink *sink, const char *body,
-    const char *event_id, const struct notify_opts *opts,
-    struct notify_result *res)
+    const char *event_id, struct notify_result *res)
 {
 	struct webhook_answer	 ans;
 	struct curl_slist	*hdrs = NULL;
@@ -159,8 +158,7 @@ notify_webhook(const struct notify_sink *sink, const char *body,
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
-	curl_easy_setopt(c, CURLOPT_TIMEOUT, opts->timeout > 0 ?
-	    opts->timeout : (long)NOTIFY_TIMEOUT);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT, notify_timeout(sink));
 
 	rc = curl_easy_perform(c);
 	ans.buf[ans.len] = '\0';

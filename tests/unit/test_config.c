@@ -356,6 +356,13 @@ test_sinks_and_git(void **state)
 	    "{P}:3: from: expected an address such as perfwatch@example.org, "
 	    "got \"Perf Watch\"\n"
 	    "{P}:3: from: not used by a sink of type log, only by type email");
+	/* timeout: email and webhook sinks only, 1 s to 10 min. */
+	expect_errors("[sink \"m\"]\ntype = log\ntimeout = 30s\n",
+	    "{P}:3: timeout: not used by a sink of type log, only by type "
+	    "email or webhook");
+	expect_errors("[sink \"h\"]\ntype = webhook\nurl = http://a.example/\n"
+	    "timeout = 11m\n",
+	    "{P}:4: timeout: expected a duration from 1s to 10m, got \"11m\"");
 	expect_errors("[git \"linux\"]\nbranch = master\n",
 	    "{P}:1: [git \"linux\"]: missing path");
 }
@@ -819,6 +826,7 @@ test_dump_round_trip(void **state)
 {
 	struct config	*cfg, *again;
 	char		*text, *d1, *d2, *cause = NULL;
+	const char	*p;
 
 	(void)state;
 	cfg = config_default();
@@ -842,8 +850,13 @@ test_dump_round_trip(void **state)
 	assert_string_equal(d1, d2);
 	/* A sink shows only the keys of its type. */
 	assert_non_null(strstr(d1, "[sink \"hook\"]\ntype = webhook\n"
-	    "min_state = confirmed\nmax_age = 2d\n"
+	    "min_state = confirmed\nmax_age = 2d\ntimeout = 2m\n"
 	    "url = https://hooks.example.org/perfwatch\n"));
+	/* And a log sink no timeout, which only the other two use. */
+	p = strstr(d1, "[sink \"syslog\"]\ntype = log\n"
+	    "min_state = confirmed\nmax_age = 2d\n");
+	assert_non_null(p);
+	assert_null(strstr(p, "timeout"));
 	free(d1);
 	free(d2);
 	free(text);

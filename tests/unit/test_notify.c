@@ -690,7 +690,7 @@ test_sinks_load(void **state)
 	const char		*text = "[sink \"mail\"]\ntype = email\n"
 	    "to = Ops <ops@example.org>, dev@example.org\nsendmail = yes\n"
 	    "max_age = 1h\n[sink \"hook\"]\ntype = webhook\n"
-	    "url = http://127.0.0.1:9/x\n";
+	    "url = http://127.0.0.1:9/x\ntimeout = 15s\n";
 	struct notify_sink	*v;
 	struct config		*cfg;
 	const struct notify_sink *s;
@@ -712,9 +712,11 @@ test_sinks_load(void **state)
 	assert_string_equal(s->to[1], "dev@example.org");
 	assert_null(s->to[2]);
 	assert_int_equal(s->starttls, NOTIFY_TLS_REQUIRED);
+	assert_int_equal(notify_timeout(s), 120);
 	s = notify_sink_find(v, n, "hook");
 	assert_int_equal(s->type, NOTIFY_WEBHOOK);
 	assert_string_equal(s->url, "http://127.0.0.1:9/x");
+	assert_int_equal(notify_timeout(s), 15);
 	s = notify_sink_find(v, n, "log");
 	assert_non_null(s);
 	assert_true(s->builtin);
@@ -956,7 +958,6 @@ static void
 test_sendmail_timeout(void **state)
 {
 	struct notify_sink	 sink;
-	struct notify_opts	 o;
 	struct notify_result	 res;
 	char			*path, *pidfile, *text, *pid;
 	int			 i;
@@ -973,10 +974,9 @@ test_sendmail_timeout(void **state)
 	sink.type = NOTIFY_EMAIL;
 	sink.sendmail = 1;
 	sink.sendmail_path = path;
-	memset(&o, 0, sizeof(o));
-	o.timeout = 1;
+	sink.timeout = 1;
 	memset(&res, 0, sizeof(res));
-	notify_sendmail(&sink, "To: ops@example.org\n\nhello\n", &o, &res);
+	notify_sendmail(&sink, "To: ops@example.org\n\nhello\n", &res);
 	assert_int_equal(res.status, NOTIFY_TEMPFAIL);
 	assert_non_null(strstr(res.answer, "no answer after 1 s; killed"));
 	notify_result_clear(&res);
