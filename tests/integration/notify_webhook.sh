@@ -3,7 +3,8 @@
 # alert, its numbers, the last runs and the machine diff) signed with
 # HMAC-SHA256 under the secret file, the signature verified here with
 # Python's hmac.  The receiver answers 500 first: the row is retried and
-# the retry posts the same document.  A 404 is permanent.
+# the retry posts the same document.  A 404 is permanent.  A receiver
+# that never answers is given up on at the sink's timeout.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/notify.subr"
@@ -97,4 +98,24 @@ doc = json.loads(body)
 assert doc["test"] is True and doc["alert"]["sink"] == "hook", doc
 assert doc["subject"].endswith(": test message (sink hook)"), doc
 EOPY
+
+# A receiver that takes the request and never answers: the sink's
+# timeout (2 s, where the default is 2 min) ends the try, a failure to
+# retry, and curl's words say after how long.
+port_slow=$(free_port)
+start_webhook "$T/slow" "$port_slow" --hang 250
+cat >"$T/slow.conf" <<EOF2
+[sink "slow"]
+type = webhook
+url = http://127.0.0.1:$port_slow/x
+timeout = 2s
+EOF2
+rc=0
+pwt -c "$T/slow.conf" notify test slow >"$T/slow.out" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || fail "notify test of a silent receiver: exit $rc: \
+$(cat "$T/slow.out")"
+expect_match "$(cat "$T/slow.out")" "slow (webhook): retry: "
+grep -Eq 'timed out after 2[0-9]{3} milliseconds' "$T/slow.out" ||
+	fail "not the 2 s timeout: $(cat "$T/slow.out")"
+[ "$(count_files "$T"/slow/req-*.body)" -eq 1 ] || fail "no request kept"
 pass

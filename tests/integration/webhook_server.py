@@ -1,10 +1,13 @@
 """A webhook receiver on loopback for the notify tests (http.server).
 
     webhook_server.py --port N --out DIR [--fail-first K] [--status S]
+                      [--hang SECONDS]
 
 Each POST is kept: its raw body in DIR/req-<n>.body and its headers in
 DIR/req-<n>.json.  The first K requests are answered 500 (a receiver
-having a bad moment); later ones get status S (200 by default).
+having a bad moment); later ones get status S (200 by default).  With
+--hang the body is read and the answer withheld that long (or until
+SIGTERM): a receiver that has stopped answering.
 DIR/ready appears once the server listens; SIGTERM stops it.
 """
 import argparse
@@ -22,9 +25,11 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--fail-first", type=int, default=0)
     ap.add_argument("--status", type=int, default=200)
+    ap.add_argument("--hang", type=float, default=0)
     a = ap.parse_args()
     count = [0]
     lock = threading.Lock()
+    stop = threading.Event()
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
@@ -40,6 +45,8 @@ def main():
                 json.dump({"path": self.path,
                            "headers": {h: v for h, v in
                                        self.headers.items()}}, f)
+            if a.hang > 0 and stop.wait(a.hang):
+                return
             status = 500 if k <= a.fail_first else a.status
             reply = b"receiver busy, try later" if status == 500 \
                 else b"thanks"
@@ -56,7 +63,6 @@ def main():
     t = threading.Thread(target=srv.serve_forever, daemon=True)
     t.start()
     open(os.path.join(a.out, "ready"), "w").close()
-    stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     while not stop.wait(0.2):
