@@ -891,6 +891,54 @@ test_cp_noise(void **state)
 	assert_true(bad0 * 20 < series);
 }
 
+/*
+ * A step whose edge run ties the rank test: the run before a 12% step is
+ * the highest of the 30 before it (and, apart, the first run after it the
+ * lowest of the 30 after), so both windows are wholly apart one run early
+ * (late) as well.  The step is placed at its first run either way, in
+ * 200 random series of each.
+ */
+static void
+test_cp_tied_split(void **state)
+{
+	struct cp_change	*c;
+	gsl_rng			*rng;
+	double			 x[120], hi;
+	size_t			 i, nc, trial, side;
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	assert_non_null(rng);
+	gsl_rng_set(rng, 11);
+	for (trial = 0; trial < 400; trial++) {
+		side = trial % 2;
+		normal_series(rng, x, nitems(x), 1000, 10);
+		for (i = 60; i < nitems(x); i++)
+			x[i] += 120;
+		if (side == 0) {
+			/* Run 59 above runs 29..58. */
+			for (hi = x[29], i = 30; i < 59; i++)
+				if (x[i] > hi)
+					hi = x[i];
+			x[59] = hi + 1;
+		} else {
+			/* Run 60 below runs 61..90. */
+			for (hi = x[61], i = 62; i < 91; i++)
+				if (x[i] < hi)
+					hi = x[i];
+			x[60] = hi - 1;
+		}
+		assert_int_equal(cp_detect(x, nitems(x), NULL, &c, &nc), 0);
+		assert_int_equal(nc, 1);
+		assert_int_equal(c[0].kind, CP_STEP);
+		if (c[0].index != 60)
+			fail_msg("series %zu: step at %zu, not 60", trial,
+			    c[0].index);
+		free(c);
+	}
+	gsl_rng_free(rng);
+}
+
 static void
 test_cp_synthetic(void **state)
 {
@@ -1039,6 +1087,7 @@ main(void)
 		cmocka_unit_test(test_cp_tigerbeetle),
 		cmocka_unit_test(test_cp_noise),
 		cmocka_unit_test(test_cp_synthetic),
+		cmocka_unit_test(test_cp_tied_split),
 		cmocka_unit_test(test_cp_excursion),
 	};
 
