@@ -368,6 +368,173 @@ changes_push(struct detect_change **out, size_t *n,
 	c->cp = *cp;
 }
 
+/* Most run levels held at once while reading a host's history: 32 MiB. */
+#define CHANGES_LEVELS_MAX	((size_t)1 << 22)
+
+static size_t	changes_levels_max = CHANGES_LEVELS_MAX;
+
+/*
+ * Hold at most n run levels at once (0: the default), so that a test can
+ * make a small history take several blocks.
+ */
+void
+detect_changes_block(size_t n)
+{
+	changes_levels_max = n > 0 ? n : CHANGES_LEVELS_MAX;
+}
+
+/* A block of metrics being read run by run (store_runs_samples). */
+struct changes_block {
+	const int64_t	*ids;		/* its metrics' ids, ascending */
+	size_t		 nids;
+	size_t		 nruns;
+	double		*lv;		/* [metric slot * nruns + run]: the
+					   run's median, NAN if none */
+};
+
+/* Order int64_t ascending for qsort and bsearch. */
+static int
+changes_id_cmp(const void *a, const void *b)
+{
+	int64_t	x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* store_runs_samples: keep the median of one metric of one run. */
+static int
+changes_level(void *arg, size_t run, int64_t metric, const double *v,
+    size_t n)
+{
+	struct changes_block	*b = arg;
+	const int64_t		*slot;
+	double			 m;
+
+	slot = bsearch(&metric, b->ids, b->nids, sizeof(*b->ids),
+	    changes_id_cmp);
+	/* Not wanted (between two that are), or not a number: no level. */
+	if (slot != NULL && stats_median(v, n, &m) == 0)
+		b->lv[(size_t)(slot - b->ids) * b->nruns + run] = m;
+	return 0;
+}
+
+/* Order metric indices by their metric's id (qsort_r is not portable). */
+static const struct store_metric *changes_sort_ms;
+
+static int
+changes_ms_cmp(const void *a, const void *b)
+{
+	int64_t	x = changes_sort_ms[*(const size_t *)a].id;
+	int64_t	y = changes_sort_ms[*(const size_t *)b].id;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The change points of metrics ms[0..nms) over runs[0..nruns) (the
+ * host's complete runs, oldest first), appended to *out in ms order.
+ * The history is read run by run for blocks of metrics (by id), each
+ * run's levels of a block in one range of the store, where reading it
+ * metric by metric took a seek per metric and run: over bench/store's
+ * 200 metrics x 3650 runs that reading was half of `perfwatch changes`.
+ */
+static int
+changes_host(struct store *st, const struct store_metric *ms, size_t nms,
+    const struct store_run *runs, size_t nruns, const char *host,
+    const struct cp_params *cpp, struct detect_change **out, size_t *nout,
+    char **cause)
+{
+	struct changes_block	  b;
+	struct cp_change	 *cp;
+	struct detect_change	**per;
+	const char		**labels;
+	double			 *x;
+	int64_t			 *ids, *bids;
+	size_t			 *order, *nper, bmax, b0, nb, k, i, n, ncp, mi;
+	int			  rc = -1;
+
+	if (nruns == 0 || nms == 0)
+		return 0;
+	ids = xreallocarray(NULL, nruns, sizeof(*ids));
+	for (i = 0; i < nruns; i++)
+		ids[i] = runs[i].id;
+	order = xreallocarray(NULL, nms, sizeof(*order));
+	for (mi = 0; mi < nms; mi++)
+		order[mi] = mi;
+	changes_sort_ms = ms;
+	qsort(order, nms, sizeof(*order), changes_ms_cmp);
+	bmax = changes_levels_max / nruns;
+	if (bmax == 0)
+		bmax = 1;
+	bids = xreallocarray(NULL, bmax < nms ? bmax : nms, sizeof(*bids));
+	b.lv = xreallocarray(NULL, (bmax < nms ? bmax : nms) * nruns,
+	    sizeof(*b.lv));
+	x = xreallocarray(NULL, nruns, sizeof(*x));
+	labels = xreallocarray(NULL, nruns, sizeof(*labels));
+	per = xcalloc(nms, sizeof(*per));
+	nper = xcalloc(nms, sizeof(*nper));
+	for (b0 = 0; b0 < nms; b0 += nb) {
+		nb = nms - b0 < bmax ? nms - b0 : bmax;
+		for (k = 0; k < nb; k++)
+			bids[k] = ms[order[b0 + k]].id;
+		for (i = 0; i < nb * nruns; i++)
+			b.lv[i] = NAN;
+		b.ids = bids;
+		b.nids = nb;
+		b.nruns = nruns;
+		if (store_runs_samples(st, ids, nruns, bids[0], bids[nb - 1],
+		    changes_level, &b) != 0) {
+			xasprintf(cause, "%s", store_errmsg(st));
+			goto out;
+		}
+		for (k = 0; k < nb; k++) {
+			mi = order[b0 + k];
+			for (i = 0, n = 0; i < nruns; i++) {
+				if (isnan(b.lv[k * nruns + i]))
+					continue;
+				x[n] = b.lv[k * nruns + i];
+				labels[n++] = runs[i].label;
+			}
+			if (n == 0)
+				continue;
+			if (cp_detect(x, n, cpp, &cp, &ncp) == -1) {
+				xasprintf(cause, "%s %s: change-point detection "
+				    "failed", ms[mi].workload, ms[mi].metric);
+				goto out;
+			}
+			for (i = 0; i < ncp; i++)
+				changes_push(&per[mi], &nper[mi], &ms[mi], host,
+				    labels[cp[i].index],
+				    labels[cp[i].index + cp[i].length - 1], n,
+				    &cp[i]);
+			free(cp);
+		}
+	}
+	for (mi = 0; mi < nms; mi++) {
+		if (nper[mi] == 0)
+			continue;
+		*out = xreallocarray(*out, *nout + nper[mi], sizeof(**out));
+		memcpy(*out + *nout, per[mi], nper[mi] * sizeof(**out));
+		*nout += nper[mi];
+		free(per[mi]);
+		per[mi] = NULL;
+		nper[mi] = 0;
+	}
+	rc = 0;
+out:
+	for (mi = 0; mi < nms; mi++)
+		detect_changes_free(per[mi], nper[mi]);
+	free(per);
+	free(nper);
+	free(labels);
+	free(x);
+	free(b.lv);
+	free(bids);
+	free(order);
+	free(ids);
+	return rc;
+}
+
 /*
  * The change points of every metric matching workload and metric (NULL:
  * any) on host (NULL: each host in turn), over the medians of its
@@ -383,19 +550,14 @@ detect_changes(struct store *st, const char *host, const char *workload,
 	struct store_run_filter	 f;
 	struct store_run	*all = NULL, *runs = NULL;
 	struct store_metric	*ms = NULL;
-	struct store_series	*ser;
-	struct cp_change	*cp;
 	const char		**hosts = NULL;
-	const char		**labels;
-	int64_t			*ids;
-	double			*x;
-	size_t			 nall = 0, nruns = 0, nms = 0, nh = 0, nser, ncp;
-	size_t			 hi, mi, i, j, n;
+	size_t			 nall = 0, nruns = 0, nms = 0, nh = 0;
+	size_t			 hi, i, j;
 	int			 rc = -1, began;
 
 	*out = NULL;
 	*nout = 0;
-	/* One snapshot for the whole history: hundreds of thousands of reads. */
+	/* One snapshot for the whole history: thousands of reads. */
 	if ((began = store_read_begin(st)) == -1) {
 		xasprintf(cause, "%s", store_errmsg(st));
 		return -1;
@@ -442,47 +604,9 @@ detect_changes(struct store *st, const char *host, const char *workload,
 			j++;
 		}
 		nruns = j;
-		ids = xcalloc(nruns + 1, sizeof(*ids));
-		x = xcalloc(nruns + 1, sizeof(*x));
-		labels = xcalloc(nruns + 1, sizeof(*labels));
-		for (i = 0; i < nruns; i++)
-			ids[i] = runs[i].id;
-		for (mi = 0; mi < nms; mi++) {
-			if (store_metric_series(st, ms[mi].id, ids, nruns, &ser,
-			    &nser) == -1) {
-				xasprintf(cause, "%s", store_errmsg(st));
-				free(ids);
-				free(x);
-				free(labels);
-				goto out;
-			}
-			for (i = 0, n = 0; i < nser; i++) {
-				if (ser[i].n == 0 || stats_median(ser[i].values,
-				    ser[i].n, &x[n]) == -1)
-					continue;
-				labels[n++] = runs[i].label;
-			}
-			store_series_free(ser, nser);
-			if (n == 0)
-				continue;
-			if (cp_detect(x, n, cpp, &cp, &ncp) == -1) {
-				xasprintf(cause, "%s %s: change-point detection "
-				    "failed", ms[mi].workload, ms[mi].metric);
-				free(ids);
-				free(x);
-				free(labels);
-				goto out;
-			}
-			for (i = 0; i < ncp; i++)
-				changes_push(out, nout, &ms[mi], hosts[hi],
-				    labels[cp[i].index],
-				    labels[cp[i].index + cp[i].length - 1], n,
-				    &cp[i]);
-			free(cp);
-		}
-		free(ids);
-		free(x);
-		free(labels);
+		if (changes_host(st, ms, nms, runs, nruns, hosts[hi], cpp, out,
+		    nout, cause) == -1)
+			goto out;
 		store_runs_free(runs, nruns);
 		runs = NULL;
 		nruns = 0;

@@ -196,5 +196,7 @@ int		 detect_changes(struct store *, const char *host,
 		    const struct cp_params *, struct detect_change **,
 		    size_t *, char **cause);
 void		 detect_changes_free(struct detect_change *, size_t);
+/* Tests: hold at most n run levels at once in detect_changes (0: 32 MiB). */
+void		 detect_changes_block(size_t n);
 
 #endif

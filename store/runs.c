@@ -865,6 +865,62 @@ store_metric_series(struct store *st, int64_t metric, const int64_t *runs,
 	return 0;
 }
 
+/*
+ * Read run by run, where store_metric_series reads metric by metric: the
+ * samples are keyed by run first, so one range of each run is read once
+ * for all the metrics wanted, rather than a seek per metric and run.
+ */
+int
+store_runs_samples(struct store *st, const int64_t *runs, size_t nruns,
+    int64_t lo, int64_t hi, store_samples_fn fn, void *arg)
+{
+	sqlite3_stmt	*stmt;
+	double		*v = NULL;
+	size_t		 i, n, cap = 0;
+	int64_t		 metric, cur;
+	int		 rc, stop = 0;
+
+	stmt = store_stmt(st, STMT_RUNS_SAMPLES,
+	    "SELECT metric, value FROM samples WHERE run = ?1 AND metric"
+	    " BETWEEN ?2 AND ?3 ORDER BY metric, iteration");
+	if (stmt == NULL)
+		return -1;
+	for (i = 0; i < nruns && stop == 0; i++) {
+		sqlite3_reset(stmt);
+		sqlite3_bind_int64(stmt, 1, runs[i]);
+		sqlite3_bind_int64(stmt, 2, lo);
+		sqlite3_bind_int64(stmt, 3, hi);
+		n = 0;
+		cur = 0;
+		while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+			metric = sqlite3_column_int64(stmt, 0);
+			if (n > 0 && metric != cur &&
+			    (stop = fn(arg, i, cur, v, n)) != 0)
+				break;
+			if (metric != cur)
+				n = 0;
+			cur = metric;
+			if (n == cap) {
+				cap = cap == 0 ? 64 : 2 * cap;
+				v = xreallocarray(v, cap, sizeof(*v));
+			}
+			v[n++] = sqlite3_column_double(stmt, 1);
+		}
+		if (stop != 0)
+			break;
+		if (rc != SQLITE_DONE) {
+			sqlite3_reset(stmt);
+			free(v);
+			return -1;
+		}
+		if (n > 0)
+			stop = fn(arg, i, cur, v, n);
+	}
+	sqlite3_reset(stmt);
+	free(v);
+	return stop;
+}
+
 void
 store_series_free(struct store_series *ser, size_t n)
 {

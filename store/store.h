@@ -147,6 +147,17 @@ int		 store_run_series(struct store *, int64_t run,
 int		 store_metric_series(struct store *, int64_t metric,
 		    const int64_t *runs, size_t nruns,
 		    struct store_series **, size_t *);
+/*
+ * The samples of runs[] run by run, for the metrics whose id lies in
+ * [lo, hi]: fn(arg, i, metric, values, n) once for each metric of
+ * runs[i] with samples, in metric id order, the values by iteration.  A
+ * non-zero return from fn stops the walk and is returned.
+ */
+typedef int	(*store_samples_fn)(void *, size_t, int64_t, const double *,
+		    size_t);
+int		 store_runs_samples(struct store *, const int64_t *runs,
+		    size_t nruns, int64_t lo, int64_t hi, store_samples_fn,
+		    void *);
 /* Every metric that matches the workload/metric names (NULL: any). */
 int		 store_metrics_list(struct store *, const char *workload,
 		    const char *metric, struct store_metric **, size_t *);

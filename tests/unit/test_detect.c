@@ -1297,6 +1297,146 @@ test_tigerbeetle_changes(void **state)
 	free(path);
 }
 
+/*
+ * A history of two hosts x two workloads x three metrics, 120 runs of 3
+ * iterations, written as CSV and imported: m1 12% slower from run 60 on,
+ * m3 15% faster over runs 80-89, w.b's m2 40% slower in run 30 alone;
+ * m2 has no samples in one run in 11.
+ */
+static struct store *
+changes_history(char **path)
+{
+	struct store_import_stats stats;
+	struct store	*st;
+	char		*csv, *cause = NULL;
+	FILE		*fp;
+	const char	*hosts[] = { "alpha", "beta" }, *wls[] = { "w.a", "w.b" };
+	const char	*mets[] = { "m1", "m2", "m3" };
+	unsigned long	 seed = 12345;
+	double		 level, u;
+	int		 h, r, w, m, i;
+
+	xasprintf(&csv, "%s/history.csv", tmpdir);
+	assert_non_null(fp = fopen(csv, "w"));
+	fprintf(fp, "run,time,workload,metric,value,unit,better,host,"
+	    "iteration\n");
+	for (h = 0; h < 2; h++)
+		for (r = 1; r <= 120; r++)
+			for (w = 0; w < 2; w++)
+				for (m = 0; m < 3; m++) {
+					if (m == 1 && r % 11 == 0)
+						continue;
+					level = 100;
+					if (m == 0 && r >= 60)
+						level = 112;
+					if (m == 2 && r >= 80 && r <= 89)
+						level = 85;
+					if (w == 1 && m == 1 && r == 30)
+						level = 140;
+					for (i = 1; i <= 3; i++) {
+						seed = (seed * 1103515245 +
+						    12345) % 2147483648UL;
+						u = (double)seed / 2147483648.0;
+						fprintf(fp, "%s-%03d,%d,%s,%s,%.4f,"
+						    "s,lower,%s,%d\n", hosts[h],
+						    r, 1700000000 + r * 86400 + h,
+						    wls[w], mets[m],
+						    level * (1 + 0.02 * (u - 0.5)),
+						    hosts[h], i);
+					}
+				}
+	assert_int_equal(fclose(fp), 0);
+	xasprintf(path, "%s/db%d.sqlite", tmpdir, ++dbn);
+	assert_non_null(st = store_open(*path, &cause));
+	assert_non_null(fp = fopen(csv, "r"));
+	if (store_import(st, fp, csv, STORE_FORMAT_AUTO, 0, &stats,
+	    &cause) == -1)
+		fail_msg("%s", cause);
+	fclose(fp);
+	unlink(csv);
+	free(csv);
+	return st;
+}
+
+/*
+ * Read run by run in blocks of metrics, the changes are the same however
+ * many metrics a block holds (one, two, all), in host and metric order,
+ * and they are the ones the history was made with.
+ */
+static void
+test_changes_blocks(void **state)
+{
+	struct detect_change	*ch[3];
+	struct store		*st;
+	char			*path, *cause = NULL, want[64];
+	size_t			 n[3], i, k, steps = 0, spikes = 0;
+	const size_t		 caps[3] = { 0, 1, 240 };
+
+	(void)state;
+	st = changes_history(&path);
+	for (k = 0; k < 3; k++) {
+		detect_changes_block(caps[k]);
+		assert_int_equal(detect_changes(st, NULL, NULL, NULL, NULL,
+		    &ch[k], &n[k], &cause), 0);
+	}
+	detect_changes_block(0);
+	for (k = 1; k < 3; k++) {
+		assert_int_equal(n[k], n[0]);
+		for (i = 0; i < n[0]; i++) {
+			assert_string_equal(ch[k][i].host, ch[0][i].host);
+			assert_int_equal(ch[k][i].metric.id,
+			    ch[0][i].metric.id);
+			assert_string_equal(ch[k][i].run, ch[0][i].run);
+			assert_int_equal(ch[k][i].cp.kind, ch[0][i].cp.kind);
+			assert_true(ch[k][i].cp.p == ch[0][i].cp.p);
+			assert_true(ch[k][i].cp.change_pct ==
+			    ch[0][i].cp.change_pct);
+		}
+	}
+	for (i = 0; i < n[0]; i++) {
+		const struct detect_change *c = &ch[0][i];
+
+		if (i > 0) {
+			/* Hosts in turn; metrics by workload, then name. */
+			int o = strcmp(ch[0][i - 1].host, c->host);
+
+			assert_true(o < 0 || (o == 0 &&
+			    strcmp(ch[0][i - 1].metric.workload,
+			    c->metric.workload) <= 0));
+		}
+		if (strcmp(c->metric.metric, "m1") == 0) {
+			snprintf(want, sizeof(want), "%s-060", c->host);
+			assert_string_equal(c->run, want);
+			assert_int_equal(c->cp.kind, CP_STEP);
+			assert_true(c->cp.change_pct > 10 &&
+			    c->cp.change_pct < 14);
+			assert_int_equal(c->history, 120);
+			steps++;
+		} else if (strcmp(c->metric.metric, "m3") == 0) {
+			snprintf(want, sizeof(want), "%s-%03d", c->host,
+			    c->cp.change_pct < 0 ? 80 : 90);
+			assert_string_equal(c->run, want);
+			steps++;
+		} else {
+			assert_string_equal(c->metric.workload, "w.b");
+			snprintf(want, sizeof(want), "%s-030", c->host);
+			assert_string_equal(c->run, want);
+			assert_int_equal(c->cp.kind, CP_SPIKE);
+			/* 120 runs less the 10 without m2. */
+			assert_int_equal(c->history, 110);
+			spikes++;
+		}
+	}
+	/* m1 and m3 (down, up) of 2 workloads on 2 hosts; m2's spikes. */
+	assert_int_equal(steps, 12);
+	assert_int_equal(spikes, 2);
+	for (k = 0; k < 3; k++)
+		detect_changes_free(ch[k], n[k]);
+	store_close(st);
+	unlink(path);
+	free(path);
+}
+
 /* Named baselines: replace, list in name order, delete. */
 static void
 test_baseline_store(void **state)
@@ -1374,6 +1514,7 @@ main(void)
 		cmocka_unit_test(test_shift_back_past),
 		cmocka_unit_test(test_bonnie),
 		cmocka_unit_test(test_tigerbeetle_changes),
+		cmocka_unit_test(test_changes_blocks),
 		cmocka_unit_test(test_baseline_store),
 	};
 
