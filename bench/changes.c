@@ -14,7 +14,12 @@
  *    10); for each LEN the series where it came out as two steps at
  *    exactly its first run and the run after its last, as one spike over
  *    exactly its runs, as something else, or as nothing.
- * 3. Time: cp_detect() on one series of 3650 runs (ten years nightly)
+ * 3. Steps: a level 5, 12 or 25% higher from run 60 of 120 on, in
+ *    normal noise of 1% and 3%; the series where it came out as one step
+ *    at exactly run 60, one a run early or late, something else, or
+ *    nothing (where the step's edge run lies beyond every run of the
+ *    other window, the rank test ties a run off: about 1 in 30 a side).
+ * 4. Time: cp_detect() on one series of 3650 runs (ten years nightly)
  *    with a 10-run excursion, the median of R calls.
  *
  * usage: changes [-s SERIES] [-r REPEAT] [-k SEED]
@@ -39,6 +44,7 @@
 
 #define NRUNS		200	/* a no-change series */
 #define XRUNS		150	/* an excursion series */
+#define SRUNS		120	/* a step series */
 #define BIGRUNS		3650	/* the timed series */
 
 enum noise { N_NORMAL, N_T3, N_AR5, N_AR8, N_MAX };
@@ -183,6 +189,58 @@ excursions(int series, unsigned long seed)
 }
 
 static void
+steps(int series, unsigned long seed)
+{
+	static const double	 sizes[] = { 5, 12, 25 }, sds[] = { 10, 30 };
+	struct cp_change	*c;
+	gsl_rng			*rng;
+	double			 x[SRUNS];
+	size_t			 zi, si, i, nc;
+	int			 s, at, early, late, other, none;
+
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	printf("\nsteps: %d series of %d runs a case, up by SIZE from run "
+	    "%d on\n", series, SRUNS, SRUNS / 2);
+	printf("%-6s %5s %12s %12s %12s %12s %12s\n", "noise", "size",
+	    "at it", "a run early", "a run late", "other", "nothing");
+	for (si = 0; si < nitems(sds); si++) {
+		for (zi = 0; zi < nitems(sizes); zi++) {
+			at = early = late = other = none = 0;
+			for (s = 0; s < series; s++) {
+				gsl_rng_set(rng, seed + (unsigned long)s);
+				for (i = 0; i < SRUNS; i++)
+					x[i] = 1000 + gsl_ran_gaussian(rng,
+					    sds[si]) + (i >= SRUNS / 2 ?
+					    sizes[zi] * 10 : 0);
+				if (cp_detect(x, SRUNS, NULL, &c, &nc) == -1)
+					fatalx("cp_detect failed");
+				if (nc == 0)
+					none++;
+				else if (nc != 1 || c[0].kind != CP_STEP)
+					other++;
+				else if (c[0].index == SRUNS / 2)
+					at++;
+				else if (c[0].index + 1 == SRUNS / 2)
+					early++;
+				else if (c[0].index == SRUNS / 2 + 1)
+					late++;
+				else
+					other++;
+				free(c);
+			}
+			printf("%3.0f%% %4.0f%% %6d %4.1f%% %6d %4.1f%% "
+			    "%6d %4.1f%% %6d %4.1f%% %6d %4.1f%%\n",
+			    sds[si] / 10, sizes[zi], at, 100.0 * at / series,
+			    early, 100.0 * early / series, late,
+			    100.0 * late / series, other,
+			    100.0 * other / series, none,
+			    100.0 * none / series);
+		}
+	}
+	gsl_rng_free(rng);
+}
+
+static void
 timing(int repeat, unsigned long seed)
 {
 	struct cp_change	*c;
@@ -247,6 +305,7 @@ main(int argc, char **argv)
 	}
 	false_changes(series, seed);
 	excursions(series / 5 > 10 ? series / 5 : 10, seed);
+	steps(series * 2, seed);
 	timing(repeat, seed);
 	return 0;
 }
