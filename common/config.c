@@ -1399,7 +1399,6 @@ config_check_schedule(struct config_parse *p, struct config_section *s)
 	cron->str = NULL;
 }
 
-/* [sink]: the keys its type needs, and none that another type uses. */
 /* "a b c" as "a, b or c", allocated. */
 static char *
 config_or_list(const char *list)
@@ -1423,6 +1422,7 @@ config_or_list(const char *list)
 	return out != NULL ? out : xstrdup("");
 }
 
+/* [sink]: the keys its type needs, and none that another type uses. */
 static void
 config_check_sink(struct config_parse *p, struct config_section *s)
 {

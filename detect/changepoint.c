@@ -54,8 +54,9 @@
  * neighbours, so backward elimination keeps what forward adds.  Rank
  * tests take autocorrelation for change, and excursions, being short,
  * most of all: on AR(1) noise of phi 0.5 they raised the series with a
- * false step from 12 to 90 of 500 (bench/changes).  So an excursion's z is divided by the AR(1) widening
- * (stats_ar1_inflation) of the noise's lag-1 correlation, estimated from
+ * false step from 12 to 90 of 500 (bench/changes).  So an excursion's z
+ * is divided by the AR(1) widening (stats_ar1_inflation) of the noise's
+ * lag-1 correlation, estimated from
  * the first differences (whose own lag-1 correlation is -(1 - phi) / 2),
  * without those beyond 3 MADs (the steps themselves) and less one
  * standard error (cp_noise_phi).  The ends of the excursion taken are
@@ -116,11 +117,10 @@
  *     series of those 500 the search used to cycle until its 4n rounds
  *     ran out, before and after the excursions; a set of steps met again
  *     now ends it, and every figure of bench/changes stayed the same.
- *   - Speed: cp_detect on 3650 runs, see bench/README.md; `perfwatch
- *     changes` over bench/store's 200 metrics of 3650 runs 20.8 s (after
- *     the excursion search's first form) and 21.9 s (now) against 21.7 s
- *     before it, single runs on a shared VM: most of it is reading the
- *     samples.
+ *   - Speed: cp_detect on 3650 runs 37.5 ms, and `perfwatch changes`
+ *     over bench/store's 200 metrics of 3650 runs 4.8-6.1 s, where it
+ *     took 21.4-25.4 s before medians were selected rather than sorted
+ *     and the samples read run by run (bench/README.md).
  *
  * Invariants: steps are sorted, at least min_seg runs apart and from both
  * ends; a spike never spans a step; input is never modified.

@@ -402,7 +402,7 @@ changes_id_cmp(const void *a, const void *b)
 }
 
 /* store_runs_samples: keep the median of one metric of one run. */
-static int
+static void
 changes_level(void *arg, size_t run, int64_t metric, const double *v,
     size_t n)
 {
@@ -415,7 +415,6 @@ changes_level(void *arg, size_t run, int64_t metric, const double *v,
 	/* Not wanted (between two that are), or not a number: no level. */
 	if (slot != NULL && stats_median(v, n, &m) == 0)
 		b->lv[(size_t)(slot - b->ids) * b->nruns + run] = m;
-	return 0;
 }
 
 /* Order metric indices by their metric's id (qsort_r is not portable). */
@@ -483,7 +482,7 @@ changes_host(struct store *st, const struct store_metric *ms, size_t nms,
 		b.nids = nb;
 		b.nruns = nruns;
 		if (store_runs_samples(st, ids, nruns, bids[0], bids[nb - 1],
-		    changes_level, &b) != 0) {
+		    changes_level, &b) == -1) {
 			xasprintf(cause, "%s", store_errmsg(st));
 			goto out;
 		}

@@ -56,8 +56,8 @@
  *    change points take theirs: that gained run offsets' 3.3 sd steps a
  *    point of recall and took the drift's false alerts from 0.84 to
  *    1.32 per 1000 checks, bench/README.md), and the within-run floor
- *    keeps a baseline whose medians happen to
- *    agree from looking quieter than its own samples.  A run's own se
+ *    keeps a baseline whose medians happen to agree from looking quieter
+ *    than its own samples.  A run's own se
  *    counts against it (detect_run_sd) only beyond what the baseline's
  *    runs show: times the median over the 95th percentile of their se.
  *    An se from five samples is uncertain by half; taken raw, a run in

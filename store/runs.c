@@ -878,14 +878,14 @@ store_runs_samples(struct store *st, const int64_t *runs, size_t nruns,
 	double		*v = NULL;
 	size_t		 i, n, cap = 0;
 	int64_t		 metric, cur;
-	int		 rc, stop = 0;
+	int		 rc;
 
 	stmt = store_stmt(st, STMT_RUNS_SAMPLES,
 	    "SELECT metric, value FROM samples WHERE run = ?1 AND metric"
 	    " BETWEEN ?2 AND ?3 ORDER BY metric, iteration");
 	if (stmt == NULL)
 		return -1;
-	for (i = 0; i < nruns && stop == 0; i++) {
+	for (i = 0; i < nruns; i++) {
 		sqlite3_reset(stmt);
 		sqlite3_bind_int64(stmt, 1, runs[i]);
 		sqlite3_bind_int64(stmt, 2, lo);
@@ -894,11 +894,10 @@ store_runs_samples(struct store *st, const int64_t *runs, size_t nruns,
 		cur = 0;
 		while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 			metric = sqlite3_column_int64(stmt, 0);
-			if (n > 0 && metric != cur &&
-			    (stop = fn(arg, i, cur, v, n)) != 0)
-				break;
-			if (metric != cur)
+			if (n > 0 && metric != cur) {
+				fn(arg, i, cur, v, n);
 				n = 0;
+			}
 			cur = metric;
 			if (n == cap) {
 				cap = cap == 0 ? 64 : 2 * cap;
@@ -906,19 +905,17 @@ store_runs_samples(struct store *st, const int64_t *runs, size_t nruns,
 			}
 			v[n++] = sqlite3_column_double(stmt, 1);
 		}
-		if (stop != 0)
-			break;
 		if (rc != SQLITE_DONE) {
 			sqlite3_reset(stmt);
 			free(v);
 			return -1;
 		}
 		if (n > 0)
-			stop = fn(arg, i, cur, v, n);
+			fn(arg, i, cur, v, n);
 	}
 	sqlite3_reset(stmt);
 	free(v);
-	return stop;
+	return 0;
 }
 
 void

@@ -150,10 +150,10 @@ int		 store_metric_series(struct store *, int64_t metric,
 /*
  * The samples of runs[] run by run, for the metrics whose id lies in
  * [lo, hi]: fn(arg, i, metric, values, n) once for each metric of
- * runs[i] with samples, in metric id order, the values by iteration.  A
- * non-zero return from fn stops the walk and is returned.
+ * runs[i] with samples, in metric id order, the values by iteration.
+ * 0, or -1 on a store error.
  */
-typedef int	(*store_samples_fn)(void *, size_t, int64_t, const double *,
+typedef void	(*store_samples_fn)(void *, size_t, int64_t, const double *,
 		    size_t);
 int		 store_runs_samples(struct store *, const int64_t *runs,
 		    size_t nruns, int64_t lo, int64_t hi, store_samples_fn,
