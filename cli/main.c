@@ -69,7 +69,7 @@ usage_all(FILE *f)
 {
 	size_t	i;
 
-	fprintf(f, "usage: perfwatch [-v] [-c CONF] [-D DB] COMMAND [ARGS]\n"
+	fprintf(f, "usage: perfwatch [-hvV] [-c CONF] [-D DB] COMMAND [ARGS]\n"
 	    "commands:\n");
 	for (i = 0; i < nitems(cli_cmds); i++)
 		fprintf(f, "  %-10s %s\n", cli_cmds[i].name,
@@ -77,6 +77,13 @@ usage_all(FILE *f)
 	fprintf(f, "Run \"perfwatch COMMAND --help\" for a command's "
 	    "options.\n");
 }
+
+/* Long forms of the options before the command. */
+static const struct option cli_longopts[] = {
+	{ "help",	no_argument,	NULL,	'h' },
+	{ "version",	no_argument,	NULL,	'V' },
+	{ NULL,		0,		NULL,	0 }
+};
 
 /* Print a command's usage line; returns the usage exit code. */
 int
@@ -210,7 +217,8 @@ main(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	log_init("perfwatch", 1, 0);
-	while ((ch = getopt(argc, argv, "+c:D:hvV")) != -1) {
+	while ((ch = getopt_long(argc, argv, "+c:D:hvV", cli_longopts,
+	    NULL)) != -1) {
 		switch (ch) {
 		case 'c':
 			c.conf_path = optarg;

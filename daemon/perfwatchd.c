@@ -66,11 +66,19 @@ static struct daemon	 daemon_state;
 static char		*daemon_conf_text;
 static size_t		 daemon_conf_len;
 
+static const struct option daemon_longopts[] = {
+	{ "help",	no_argument,	NULL,	'h' },
+	{ "version",	no_argument,	NULL,	'V' },
+	{ NULL,		0,		NULL,	0 }
+};
+
+/* The usage line: on stdout with status 0 when asked for, else an error. */
 static void __attribute__((noreturn))
-usage(void)
+usage(int asked)
 {
-	fprintf(stderr, "usage: perfwatchd [-dnvV] [-f file]\n");
-	exit(EXIT_USAGE);
+	fprintf(asked ? stdout : stderr,
+	    "usage: perfwatchd [-dhnvV] [-f file]\n");
+	exit(asked ? 0 : EXIT_USAGE);
 }
 
 /* This host's name as the store knows it (store_host_local()). */
@@ -567,7 +575,8 @@ main(int argc, char **argv)
 	LIST_INIT(&d->jobs);
 	LIST_INIT(&d->gits);
 	LIST_INIT(&d->clients);
-	while ((ch = getopt(argc, argv, "df:hnvV")) != -1) {
+	while ((ch = getopt_long(argc, argv, "df:hnvV", daemon_longopts,
+	    NULL)) != -1) {
 		switch (ch) {
 		case 'd':
 			d->foreground = 1;
@@ -584,12 +593,14 @@ main(int argc, char **argv)
 		case 'V':
 			printf("perfwatchd %s\n", PERFWATCH_VERSION);
 			return 0;
+		case 'h':
+			usage(1);
 		default:
-			usage();
+			usage(0);
 		}
 	}
 	if (optind != argc)
-		usage();
+		usage(0);
 	log_init("perfwatchd", d->foreground || check, d->verbose);
 	if (check)
 		daemon_check(conf_opt != NULL ? conf_opt : CONFIG_DEFAULT_PATH,

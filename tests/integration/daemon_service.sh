@@ -96,7 +96,7 @@ grep -q "$CONF:$cron_line: cron: hour: 24" "$T/start.out" ||
 rc=0
 "$PERFWATCHD" -x >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 64 ] || fail "a bad option: exit $rc"
-"$PERFWATCHD" -x 2>&1 | grep -qF "usage: perfwatchd [-dnvV] [-f file]" ||
+"$PERFWATCHD" -x 2>&1 | grep -qF "usage: perfwatchd [-dhnvV] [-f file]" ||
 	fail "the usage line: $("$PERFWATCHD" -x 2>&1)"
 expect_match "$("$PERFWATCHD" -V)" "perfwatchd "
 # A state directory that cannot be created: 73, as perfwatchd(8) says.
@@ -107,7 +107,7 @@ rc=0
 timeout 10 "$PERFWATCHD" -d -f "$T/nodir.conf" >"$T/nodir.out" 2>&1 || rc=$?
 [ "$rc" -eq 73 ] || fail "an uncreatable state_dir: exit $rc"
 # The manual's synopsis and exit statuses say what the daemon does.
-grep -qx '.Op Fl dnvV' "$top/man/perfwatchd.8" || fail "perfwatchd(8): no -V"
+grep -qx '.Op Fl dhnvV' "$top/man/perfwatchd.8" || fail "perfwatchd(8): no -V"
 sed -n '/^.Sh EXIT STATUS/,/^.Sh /p' "$top/man/perfwatchd.8" >"$T/exit.man"
 for code in 0 1 64 73 78; do
 	grep -qw "$code" "$T/exit.man" || fail "perfwatchd(8) does not list exit $code"

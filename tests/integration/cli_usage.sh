@@ -1,0 +1,55 @@
+#!/bin/sh
+# perfwatch's own options and usage: --help and --version (long and
+# short) print on stdout and exit 0; a bad option or command prints the
+# usage on stderr and exits 64; every command answers --help with its
+# usage line, and perfwatch(1) describes every command the usage lists.
+set -eu
+. "$(dirname "$0")/lib.sh"
+top=${PERFWATCH_TOP:?}
+
+for opt in -h --help; do
+	rc=0
+	pw "$opt" >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 0 ] || fail "perfwatch $opt: exit $rc"
+	[ ! -s "$T/err" ] || fail "perfwatch $opt wrote on stderr: $(cat "$T/err")"
+	head -n 1 "$T/out" | grep -qF "usage: perfwatch [-hvV] [-c CONF] [-D DB] COMMAND" ||
+		fail "perfwatch $opt: $(head -n 1 "$T/out")"
+done
+version=$(sed -n 's/^#define PERFWATCH_VERSION[^"]*"\(.*\)"$/\1/p' \
+    "$top/common/perfwatch.h")
+[ -n "$version" ] || fail "no PERFWATCH_VERSION in common/perfwatch.h"
+for opt in -V --version; do
+	[ "$(pw "$opt")" = "perfwatch $version" ] ||
+		fail "perfwatch $opt: $(pw "$opt")"
+done
+
+# Errors: the usage on stderr, nothing on stdout, exit 64.
+for args in "--bogus" "-x" "" "nosuchcommand"; do
+	rc=0
+	# shellcheck disable=SC2086 # "" stands for no argument at all
+	pw $args >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 64 ] || fail "perfwatch $args: exit $rc"
+	[ ! -s "$T/out" ] || fail "perfwatch $args wrote on stdout"
+	grep -qF "usage: perfwatch [-hvV]" "$T/err" ||
+		fail "perfwatch $args: no usage in: $(cat "$T/err")"
+done
+pw nosuchcommand 2>&1 | grep -qF 'unknown command "nosuchcommand"' ||
+	fail "an unknown command is not named"
+
+# Every command of the list: --help exits 0 with its usage line, and the
+# manual has an entry for it.
+cmds=$(pw --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p')
+n=0
+for cmd in $cmds; do
+	n=$((n + 1))
+	rc=0
+	pw "$cmd" --help >"$T/out" 2>&1 || rc=$?
+	[ "$rc" -eq 0 ] || fail "perfwatch $cmd --help: exit $rc"
+	head -n 1 "$T/out" | grep -q "^usage: perfwatch $cmd" ||
+		fail "perfwatch $cmd --help: $(head -n 1 "$T/out")"
+	grep -q "^\.It .*Ic $cmd\( \|$\)" "$top/man/perfwatch.1" ||
+		fail "perfwatch(1) has no entry for $cmd"
+done
+[ "$n" -ge 16 ] || fail "only $n commands listed: $cmds"
+grep -qx '.Op Fl hvV' "$top/man/perfwatch.1" || fail "perfwatch(1): synopsis"
+pass
