@@ -76,6 +76,10 @@ int		 cli_run_report(struct cli *, int64_t run, int json,
 int		 cli_report_classic(struct cli *, const struct store_run *,
 		    const struct store_series *, size_t, FILE *);
 
+/* bisect.c */
+int		 cmd_bisect(struct cli *, int, char **);
+extern const char *cli_argv0;
+
 /* notify.c */
 int		 cmd_notify(struct cli *, int, char **);
 

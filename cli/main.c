@@ -22,6 +22,7 @@
 #include "cli.h"
 
 const char *cli_progname = "perfwatch";
+const char *cli_argv0;
 
 static const struct cli_cmd cli_cmds[] = {
 	{ "run", cmd_run, "run [--profile P] [--workload GLOB]... "
@@ -51,6 +52,10 @@ static const struct cli_cmd cli_cmds[] = {
 	{ "env", cmd_env, "env show [--packages] [--json] [RUN] | "
 	    "env diff [--json] RUN_A RUN_B",
 	    "the machine snapshot of a run, or what changed between two" },
+	{ "bisect", cmd_bisect, "bisect [--git NAME | --repo DIR] "
+	    "[--build CMD] [--workload GLOB]... [--metric M] [--runs N] "
+	    "[--max-runs N] [--json] GOOD..BAD",
+	    "find the commit that made a metric worse" },
 	{ "status", cmd_status, "status [--json]",
 	    "what perfwatchd is doing, its queue and next run" },
 	{ "trigger", cmd_trigger, "trigger [--workload GLOB]...",
@@ -216,6 +221,7 @@ main(int argc, char **argv)
 	int		 ch, rc;
 
 	memset(&c, 0, sizeof(c));
+	cli_argv0 = argv[0];
 	log_init("perfwatch", 1, 0);
 	while ((ch = getopt_long(argc, argv, "+c:D:hvV", cli_longopts,
 	    NULL)) != -1) {

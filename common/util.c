@@ -1,9 +1,18 @@
 /*
  * Small helpers for the types in perfwatch.h.
  */
+#include <sys/types.h>
+#if defined(__FreeBSD__)
+#include <sys/sysctl.h>
+#endif
+#include <libgen.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "perfwatch.h"
+#include "xmalloc.h"
 
 const char *
 better_name(enum better b)
@@ -24,4 +33,45 @@ better_parse(const char *s, enum better *b)
 		return 0;
 	}
 	return -1;
+}
+
+/*
+ * The perfwatch binary to start as a child (perfwatchd's runs, a
+ * bisection's): $PERFWATCH, else the perfwatch beside the running
+ * program (found from the kernel, else from argv0), else the installed
+ * one.
+ */
+char *
+perfwatch_path(const char *argv0)
+{
+	const char	*env = getenv("PERFWATCH");
+	char		 self[PATH_MAX], *dir, *path;
+	ssize_t		 n = -1;
+
+	if (env != NULL && *env != '\0')
+		return xstrdup(env);
+#if defined(__linux__)
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+#elif defined(__FreeBSD__)
+	{
+		int	mib[4] = { CTL_KERN, KERN_PROC, KERN_PROC_PATHNAME,
+			    -1 };
+		size_t	len = sizeof(self);
+
+		if (sysctl(mib, 4, self, &len, NULL, 0) == 0)
+			n = (ssize_t)strlen(self);
+	}
+#endif
+	if (n <= 0 && argv0 != NULL && strchr(argv0, '/') != NULL &&
+	    realpath(argv0, self) != NULL)
+		n = (ssize_t)strlen(self);
+	if (n > 0) {
+		self[n] = '\0';
+		dir = dirname(self);
+		xasprintf(&path, "%s/perfwatch", dir);
+		if (access(path, X_OK) == 0)
+			return path;
+		free(path);
+	}
+	return xstrdup(BINDIR "/perfwatch");
 }

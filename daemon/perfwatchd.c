@@ -28,9 +28,6 @@
 #include <sys/types.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#ifdef __FreeBSD__
-#include <sys/sysctl.h>
-#endif
 
 #include <errno.h>
 #include <fcntl.h>
@@ -327,42 +324,6 @@ daemon_drop(uid_t uid, gid_t gid, const char *user)
 		fatalx("could become root again after dropping to %s", user);
 	log_debug("running as %s (uid %ld, gid %ld)", user, (long)uid,
 	    (long)gid);
-}
-
-/* The perfwatch binary whose `run` the daemon starts. */
-static char *
-daemon_find_perfwatch(const char *argv0)
-{
-	const char	*env = getenv("PERFWATCH");
-	char		 self[PATH_MAX], *dir, *path;
-	ssize_t		 n = -1;
-
-	if (env != NULL && *env != '\0')
-		return xstrdup(env);
-#if defined(__linux__)
-	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-#elif defined(__FreeBSD__)
-	{
-		int	mib[4] = { CTL_KERN, KERN_PROC, KERN_PROC_PATHNAME,
-			    -1 };
-		size_t	len = sizeof(self);
-
-		if (sysctl(mib, 4, self, &len, NULL, 0) == 0)
-			n = (ssize_t)strlen(self);
-	}
-#endif
-	if (n <= 0 && strchr(argv0, '/') != NULL &&
-	    realpath(argv0, self) != NULL)
-		n = (ssize_t)strlen(self);
-	if (n > 0) {
-		self[n] = '\0';
-		dir = dirname(self);
-		xasprintf(&path, "%s/perfwatch", dir);
-		if (access(path, X_OK) == 0)
-			return path;
-		free(path);
-	}
-	return xstrdup(BINDIR "/perfwatch");
 }
 
 /* Tell systemd (STATUS=) what the daemon does, when that changes. */
@@ -721,7 +682,7 @@ main(int argc, char **argv)
 	}
 	if (daemon_write_run_conf(d) == -1)
 		fatalx("cannot write %s", d->run_conf);
-	d->perfwatch = daemon_find_perfwatch(argv[0]);
+	d->perfwatch = perfwatch_path(argv[0]);
 	/* The runs read a copy: let them find the profiles next to it. */
 	if ((env = getenv("PERFWATCH_PROFILE_DIR")) == NULL || *env == '\0') {
 		dir = xstrdup(d->conf_path);

@@ -483,6 +483,17 @@ detect_runstat_fill(struct detect_runstat *r, const double *v, size_t n)
 		r->se = sqrt(1 / DETECT_BIWEIGHT_EFF) * mad / sqrt((double)n);
 }
 
+/* A run's level and its standard error, as a verdict reduces the run. */
+void
+detect_run_level(const double *v, size_t n, double *level, double *se)
+{
+	struct detect_runstat	r;
+
+	detect_runstat_fill(&r, v, n);
+	*level = r.level;
+	*se = r.se;
+}
+
 /* Order doubles ascending for qsort. */
 static int
 detect_dbl_cmp(const void *a, const void *b)

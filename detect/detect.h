@@ -180,6 +180,9 @@ void		 detect_result_free(struct detect_result *);
 int		 detect_baseline_in_use(struct store *,
 		    const struct detect_params *, char **name);
 const char	*detect_kind_name(enum detect_kind);
+/* A run's level (biweight location of its samples) and its se. */
+void		 detect_run_level(const double *, size_t, double *level,
+		    double *se);
 
 /* alert.c */
 int		 detect_alert_ack(struct store *, int64_t alert,

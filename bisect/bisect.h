@@ -1,0 +1,109 @@
+/*
+ * bisect/: find the commit that made a metric worse, over a range of a
+ * git repository (libgit2), measuring as few commits as it can.
+ *
+ * range.c reads the range and moves the working tree; search.c decides
+ * which commit to measure next and whether a commit's runs look like
+ * the good end's or the bad end's.  cli/bisect.c drives them, measuring
+ * each commit with `perfwatch run --trigger bisect`.
+ */
+#ifndef PERFWATCH_BISECT_H
+#define PERFWATCH_BISECT_H
+
+#include <stddef.h>
+
+#define BISECT_OID_HEX	41		/* 40 hex digits and a NUL */
+
+struct bisect_commit {
+	char	 id[BISECT_OID_HEX];
+	char	*summary;		/* the message's first line */
+};
+
+/*
+ * The commits to search between good and bad (revisions as git reads
+ * them: names, tags, abbreviated ids, HEAD~3 ...): bad and its first
+ * parents back to, not including, the first commit that is good or an
+ * ancestor of good, oldest first; so the last one is bad itself.
+ * *good_out gets good's id.  0, or -1 with *cause set (a revision not
+ * found, good not an ancestor of bad, bad an ancestor of good).
+ */
+int	bisect_range(const char *repo, const char *good, const char *bad,
+	    struct bisect_commit **, size_t *, struct bisect_commit *good_out,
+	    char **cause);
+void	bisect_commits_free(struct bisect_commit *, size_t);
+void	bisect_commit_clear(struct bisect_commit *);
+
+/*
+ * The working tree.  bisect_tree_open() refuses a repository whose
+ * tracked files have changes (they would be lost or measured), and keeps
+ * where HEAD is; bisect_tree_checkout() moves the tree and a detached
+ * HEAD to a commit; bisect_tree_close() puts HEAD (a branch, or a
+ * detached commit) and the tree back as they were.
+ */
+struct bisect_tree;
+struct bisect_tree *bisect_tree_open(const char *repo, char **cause);
+int	bisect_tree_checkout(struct bisect_tree *, const char *id,
+	    char **cause);
+int	bisect_tree_close(struct bisect_tree *, char **cause);
+const char *bisect_tree_head(const struct bisect_tree *);
+
+/* search.c: a commit's state in the search. */
+enum bisect_mark {
+	BISECT_UNTESTED = 0,
+	BISECT_GOOD,
+	BISECT_BAD,
+	BISECT_SKIP,		/* no build, or its runs could not tell */
+};
+
+/*
+ * The next commit of n (oldest first, the last one bad) to measure: the
+ * untested one nearest the middle of those between the newest good and
+ * the oldest bad, or -1 when none is left.  Then *first and *last
+ * (indexes) bound where the first bad commit is: first == last when it
+ * is known, a range of skipped commits and the bad one after them when
+ * not.
+ */
+long	bisect_next(const enum bisect_mark *, size_t n, size_t *first,
+	    size_t *last);
+/* The search steps left at most: log2 of the candidates, rounded up. */
+unsigned bisect_steps_left(const enum bisect_mark *, size_t n);
+
+/*
+ * Which end a commit's runs look like: a sequential probability ratio
+ * test (Wald) between "at the good level" and "at the bad level", each
+ * run's level normal with the noise sd.  Each run adds
+ *
+ *   (b - g) (x - (g + b) / 2) / sd^2,
+ *
+ * x its level clipped to within one gap of the two levels (one wild run
+ * never decides alone beyond that), and the sum decides bad at
+ * log((1 - beta) / alpha), good at log(beta / (1 - alpha)), else more
+ * runs are needed.
+ */
+struct bisect_sprt {
+	double	good, bad;		/* the two ends' levels */
+	double	sd;			/* the noise of a run's level */
+	double	alpha, beta;		/* error rates: bad if good, good if bad */
+};
+enum bisect_mark bisect_sprt_decide(const struct bisect_sprt *,
+	    const double *levels, size_t n, double *llr);
+
+/*
+ * The noise of a run's level from the runs at both ends: the pooled sd
+ * of the two groups' levels, taken at its one-sided upper confidence
+ * bound (chi-square, conf 0.9) since few runs underrate it, and never
+ * below floor (what one run's own samples show).  -1 with fewer than
+ * three runs in all.
+ */
+int	bisect_noise(const double *good, size_t ng, const double *bad,
+	    size_t nb, double floor, double *sd);
+/*
+ * Whether the ends differ: Student's t of the bad end's mean level less
+ * the good end's over the pooled sd (never below floor), and its
+ * two-sided p with ng + nb - 2 degrees of freedom.  -1 with fewer than
+ * three runs in all.
+ */
+int	bisect_ends_test(const double *good, size_t ng, const double *bad,
+	    size_t nb, double floor, double *t, double *p);
+
+#endif

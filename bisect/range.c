@@ -1,0 +1,330 @@
+/*
+ * The repository side of a bisection, with libgit2: the commits of a
+ * range, and the working tree moved from commit to commit and put back.
+ *
+ * The range is the first-parent line of the bad commit back to the good
+ * one (`git rev-list --first-parent GOOD..BAD`): on a history with
+ * merges the search finds the merge that brought the change in, a
+ * commit that built and ran as it was on the main line, where the
+ * commits of a merged branch were each built on a base the main line
+ * may no longer have.  Bisect within that branch next, with its own
+ * range.
+ *
+ * The tree is moved as git bisect moves it: the commit is checked out
+ * in place with HEAD detached, so that an incremental build rebuilds
+ * only what changed, and files git does not track (build output) stay.
+ * Tracked files with changes are refused at the start, as they would be
+ * overwritten or measured with every commit.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <git2.h>
+
+#include "xmalloc.h"
+#include "bisect.h"
+
+struct bisect_tree {
+	git_repository	*repo;
+	char		*ref;		/* HEAD's branch, or NULL if detached */
+	git_oid		 head;		/* HEAD's commit */
+	char		 head_hex[BISECT_OID_HEX];
+	int		 moved;
+};
+
+static int	bisect_git_ready;
+
+static void
+bisect_git_init(void)
+{
+	if (!bisect_git_ready) {
+		git_libgit2_init();
+		bisect_git_ready = 1;
+	}
+}
+
+/* *cause = "what arg: libgit2's last message"; returns -1. */
+static int
+bisect_git_error(char **cause, const char *what, const char *arg)
+{
+	const git_error	*e = git_error_last();
+
+	xasprintf(cause, "%s%s%s: %s", what, arg != NULL ? " " : "",
+	    arg != NULL ? arg : "", e != NULL && e->message != NULL ?
+	    e->message : "unknown libgit2 error");
+	return -1;
+}
+
+static int
+bisect_open(git_repository **repo, const char *path, char **cause)
+{
+	bisect_git_init();
+	if (git_repository_open_ext(repo, path, 0, NULL) < 0)
+		return bisect_git_error(cause, "not a git repository:", path);
+	if (git_repository_is_bare(*repo)) {
+		xasprintf(cause, "%s: a bare repository has no working tree "
+		    "to build", path);
+		git_repository_free(*repo);
+		*repo = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* The commit a revision names. */
+static int
+bisect_resolve(git_repository *repo, const char *spec, git_oid *oid,
+    char **cause)
+{
+	git_object	*obj = NULL, *commit = NULL;
+
+	if (git_revparse_single(&obj, repo, spec) < 0)
+		return bisect_git_error(cause, "no such revision:", spec);
+	if (git_object_peel(&commit, obj, GIT_OBJECT_COMMIT) < 0) {
+		git_object_free(obj);
+		return bisect_git_error(cause, "not a commit:", spec);
+	}
+	git_oid_cpy(oid, git_object_id(commit));
+	git_object_free(commit);
+	git_object_free(obj);
+	return 0;
+}
+
+static void
+bisect_commit_fill(git_repository *repo, const git_oid *oid,
+    struct bisect_commit *c)
+{
+	git_commit	*commit;
+	const char	*s;
+
+	git_oid_tostr(c->id, sizeof(c->id), oid);
+	c->summary = NULL;
+	if (git_commit_lookup(&commit, repo, oid) == 0) {
+		if ((s = git_commit_summary(commit)) != NULL)
+			c->summary = xstrdup(s);
+		git_commit_free(commit);
+	}
+	if (c->summary == NULL)
+		c->summary = xstrdup("");
+}
+
+int
+bisect_range(const char *path, const char *good, const char *bad,
+    struct bisect_commit **out, size_t *nout, struct bisect_commit *good_out,
+    char **cause)
+{
+	git_repository		*repo = NULL;
+	git_revwalk		*walk = NULL;
+	git_oid			 g, b, oid;
+	git_oid			*ids = NULL;
+	struct bisect_commit	*list;
+	size_t			 n = 0, cap = 0, i;
+	int			 rc = -1, r;
+
+	*out = NULL;
+	*nout = 0;
+	if (bisect_open(&repo, path, cause) == -1)
+		return -1;
+	if (bisect_resolve(repo, good, &g, cause) == -1 ||
+	    bisect_resolve(repo, bad, &b, cause) == -1)
+		goto out;
+	if (git_oid_equal(&g, &b)) {
+		xasprintf(cause, "%s and %s are the same commit", good, bad);
+		goto out;
+	}
+	if ((r = git_graph_descendant_of(repo, &b, &g)) < 0) {
+		bisect_git_error(cause, "reading the history", NULL);
+		goto out;
+	}
+	if (r == 0) {
+		if (git_graph_descendant_of(repo, &g, &b) == 1)
+			xasprintf(cause, "the bad commit %s is an ancestor of "
+			    "the good one %s: the range is GOOD..BAD, the "
+			    "older commit first", bad, good);
+		else
+			xasprintf(cause, "the good commit %s is not an "
+			    "ancestor of the bad one %s", good, bad);
+		goto out;
+	}
+	if (git_revwalk_new(&walk, repo) < 0 ||
+	    git_revwalk_sorting(walk, GIT_SORT_TOPOLOGICAL) < 0 ||
+	    git_revwalk_push(walk, &b) < 0 ||
+	    git_revwalk_hide(walk, &g) < 0) {
+		bisect_git_error(cause, "walking the history", NULL);
+		goto out;
+	}
+	git_revwalk_simplify_first_parent(walk);
+	while ((r = git_revwalk_next(&oid, walk)) == 0) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			ids = xreallocarray(ids, cap, sizeof(*ids));
+		}
+		git_oid_cpy(&ids[n++], &oid);
+	}
+	if (r != GIT_ITEROVER) {
+		bisect_git_error(cause, "walking the history", NULL);
+		goto out;
+	}
+	/* The walk gave bad first; the list is oldest first. */
+	list = xcalloc(n, sizeof(*list));
+	for (i = 0; i < n; i++)
+		bisect_commit_fill(repo, &ids[n - 1 - i], &list[i]);
+	bisect_commit_fill(repo, &g, good_out);
+	*out = list;
+	*nout = n;
+	rc = 0;
+out:
+	free(ids);
+	git_revwalk_free(walk);
+	git_repository_free(repo);
+	return rc;
+}
+
+void
+bisect_commit_clear(struct bisect_commit *c)
+{
+	free(c->summary);
+	c->summary = NULL;
+}
+
+void
+bisect_commits_free(struct bisect_commit *c, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		bisect_commit_clear(&c[i]);
+	free(c);
+}
+
+/* The first tracked file with changes, in *path; 1 if there is one. */
+static int
+bisect_tree_changed(git_repository *repo, char **path, char **cause)
+{
+	git_status_options	 opts;
+	git_status_list		*list;
+	const git_status_entry	*e;
+	const char		*p;
+	size_t			 i, n;
+
+	git_status_options_init(&opts, GIT_STATUS_OPTIONS_VERSION);
+	opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
+	opts.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
+	if (git_status_list_new(&list, repo, &opts) < 0)
+		return bisect_git_error(cause, "reading the tree's status", NULL);
+	n = git_status_list_entrycount(list);
+	for (i = 0; i < n; i++) {
+		e = git_status_byindex(list, i);
+		if (e->status == GIT_STATUS_CURRENT ||
+		    (e->status & GIT_STATUS_IGNORED) != 0)
+			continue;
+		p = e->index_to_workdir != NULL ?
+		    e->index_to_workdir->new_file.path :
+		    e->head_to_index->new_file.path;
+		*path = xstrdup(p != NULL ? p : "?");
+		git_status_list_free(list);
+		return 1;
+	}
+	git_status_list_free(list);
+	return 0;
+}
+
+struct bisect_tree *
+bisect_tree_open(const char *path, char **cause)
+{
+	struct bisect_tree	*t;
+	git_reference		*head = NULL;
+	char			*changed = NULL;
+	int			 r;
+
+	t = xcalloc(1, sizeof(*t));
+	if (bisect_open(&t->repo, path, cause) == -1)
+		goto fail;
+	if ((r = bisect_tree_changed(t->repo, &changed, cause)) == -1)
+		goto fail;
+	if (r == 1) {
+		xasprintf(cause, "%s: %s has changes that are not committed; "
+		    "commit or stash them first (a bisection checks out "
+		    "every commit it measures)", path, changed);
+		free(changed);
+		goto fail;
+	}
+	if (git_repository_head(&head, t->repo) < 0) {
+		bisect_git_error(cause, "reading HEAD of", path);
+		goto fail;
+	}
+	if (!git_repository_head_detached(t->repo))
+		t->ref = xstrdup(git_reference_name(head));
+	git_oid_cpy(&t->head, git_reference_target(head));
+	git_oid_tostr(t->head_hex, sizeof(t->head_hex), &t->head);
+	git_reference_free(head);
+	return t;
+fail:
+	git_repository_free(t->repo);
+	free(t);
+	return NULL;
+}
+
+/* Check out a commit's tree; leave HEAD alone. */
+static int
+bisect_tree_put(struct bisect_tree *t, const git_oid *oid, const char *hex,
+    char **cause)
+{
+	git_checkout_options	 opts;
+	git_commit		*commit;
+	int			 r;
+
+	if (git_commit_lookup(&commit, t->repo, oid) < 0)
+		return bisect_git_error(cause, "commit", hex);
+	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
+	opts.checkout_strategy = GIT_CHECKOUT_SAFE;
+	r = git_checkout_tree(t->repo, (const git_object *)commit, &opts);
+	git_commit_free(commit);
+	if (r < 0)
+		return bisect_git_error(cause, "checking out", hex);
+	return 0;
+}
+
+int
+bisect_tree_checkout(struct bisect_tree *t, const char *hex, char **cause)
+{
+	git_oid	oid;
+
+	if (git_oid_fromstr(&oid, hex) < 0)
+		return bisect_git_error(cause, "commit id", hex);
+	t->moved = 1;
+	if (bisect_tree_put(t, &oid, hex, cause) == -1)
+		return -1;
+	if (git_repository_set_head_detached(t->repo, &oid) < 0)
+		return bisect_git_error(cause, "detaching HEAD at", hex);
+	return 0;
+}
+
+const char *
+bisect_tree_head(const struct bisect_tree *t)
+{
+	return t->ref != NULL ? t->ref : t->head_hex;
+}
+
+int
+bisect_tree_close(struct bisect_tree *t, char **cause)
+{
+	int	rc = 0;
+
+	if (t == NULL)
+		return 0;
+	if (t->moved) {
+		if (bisect_tree_put(t, &t->head, t->head_hex, cause) == -1)
+			rc = -1;
+		else if (t->ref != NULL ?
+		    git_repository_set_head(t->repo, t->ref) < 0 :
+		    git_repository_set_head_detached(t->repo, &t->head) < 0)
+			rc = bisect_git_error(cause, "putting HEAD back at",
+			    bisect_tree_head(t));
+	}
+	git_repository_free(t->repo);
+	free(t->ref);
+	free(t);
+	return rc;
+}

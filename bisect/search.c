@@ -1,0 +1,193 @@
+/*
+ * The bisection's decisions: which commit to measure next, and whether
+ * a commit's runs put it at the good end's level or the bad end's.
+ *
+ * Design notes
+ * ------------
+ * 1. The search is git bisect's over a line of commits: the first bad
+ *    one lies after the newest good commit and at or before the oldest
+ *    bad one after it, and the next commit measured is the one nearest
+ *    the middle of that stretch.  A commit that cannot be measured (its
+ *    build failed, or its runs could not tell) is skipped, and the
+ *    commit nearest the middle among the others is taken instead; when
+ *    only skipped commits are left between the two, the answer is that
+ *    stretch, as git bisect gives it.
+ *
+ * 2. A commit is not judged by a significance test against the good end
+ *    alone (perfwatch check's question, "is this run outside the good
+ *    runs' noise?"), because a bisection knows more: both ends have been
+ *    measured, and every commit between is at one level or the other.
+ *    So it is a choice between two simple hypotheses, and Wald's
+ *    sequential probability ratio test makes it with the fewest runs on
+ *    average for given error rates: a commit far from the middle of the
+ *    two levels is decided by its first run, one near it gets more runs,
+ *    and one still undecided after the most runs allowed is skipped
+ *    rather than guessed.  With alpha = beta = 0.01 the sum of log
+ *    likelihood ratios must reach +-4.6; for two levels 6 sds apart one
+ *    run at either level scores 18.
+ *
+ * 3. The noise sd is pooled from the runs at both ends.  From three runs
+ *    a side its estimate has 4 degrees of freedom and is below the truth
+ *    a third of the time, and a low sd makes the test overconfident, so
+ *    the upper end of its one-sided 90% interval is used: sd times
+ *    sqrt(df / chi2_0.10(df)), 1.94 for 4 degrees of freedom.  A run
+ *    whose level lies far outside both levels (a disturbed run) adds no
+ *    more than a run one gap beyond the nearer level would.
+ */
+#include <math.h>
+#include <stddef.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "bisect.h"
+
+/* The newest good commit (-1: the good end) and the oldest bad after it. */
+static void
+bisect_bounds(const enum bisect_mark *m, size_t n, long *lo, long *hi)
+{
+	size_t	i;
+
+	*lo = -1;
+	for (i = 0; i < n; i++)
+		if (m[i] == BISECT_GOOD)
+			*lo = (long)i;
+	*hi = (long)n - 1;	/* the bad end, whatever it is marked */
+	for (i = (size_t)(*lo + 1); i < n; i++)
+		if (m[i] == BISECT_BAD) {
+			*hi = (long)i;
+			break;
+		}
+}
+
+long
+bisect_next(const enum bisect_mark *m, size_t n, size_t *first,
+    size_t *last)
+{
+	long	lo, hi, mid, d, k;
+
+	if (n == 0)
+		return -1;
+	bisect_bounds(m, n, &lo, &hi);
+	*first = (size_t)(lo + 1);
+	*last = (size_t)hi;
+	mid = lo + (hi - lo) / 2;
+	/* Outward from the middle: mid, mid - 1, mid + 1, mid - 2 ... */
+	for (d = 0; d < hi - lo; d++) {
+		k = mid + d;
+		if (k > lo && k < hi && m[k] == BISECT_UNTESTED)
+			return k;
+		k = mid - d - 1;
+		if (k > lo && k < hi && m[k] == BISECT_UNTESTED)
+			return k;
+	}
+	return -1;
+}
+
+unsigned
+bisect_steps_left(const enum bisect_mark *m, size_t n)
+{
+	long		lo, hi, i;
+	unsigned	steps = 0;
+	size_t		left = 0;
+
+	if (n == 0)
+		return 0;
+	bisect_bounds(m, n, &lo, &hi);
+	for (i = lo + 1; i < hi; i++)
+		if (m[i] == BISECT_UNTESTED)
+			left++;
+	/* Each step halves what is left, down to none. */
+	while (left > 0) {
+		steps++;
+		left /= 2;
+	}
+	return steps;
+}
+
+enum bisect_mark
+bisect_sprt_decide(const struct bisect_sprt *t, const double *levels,
+    size_t n, double *llr)
+{
+	double	gap = t->bad - t->good, mid = (t->good + t->bad) / 2;
+	double	lo = fmin(t->good, t->bad) - fabs(gap);
+	double	hi = fmax(t->good, t->bad) + fabs(gap);
+	double	sum = 0, x, var = t->sd * t->sd;
+	size_t	i;
+
+	*llr = 0;
+	if (!(var > 0) || gap == 0 || n == 0)
+		return BISECT_UNTESTED;
+	for (i = 0; i < n; i++) {
+		x = fmin(fmax(levels[i], lo), hi);
+		sum += gap * (x - mid) / var;
+	}
+	*llr = sum;
+	if (sum >= log((1 - t->beta) / t->alpha))
+		return BISECT_BAD;
+	if (sum <= log(t->beta / (1 - t->alpha)))
+		return BISECT_GOOD;
+	return BISECT_UNTESTED;
+}
+
+/* The pooled sd of two groups and its degrees of freedom; -1 if none. */
+static int
+bisect_pooled(const double *good, size_t ng, const double *bad, size_t nb,
+    double *sd, double *df)
+{
+	double	mg = 0, mb = 0, ss = 0;
+	size_t	i;
+
+	if (ng == 0 || nb == 0 || ng + nb < 3)
+		return -1;
+	for (i = 0; i < ng; i++)
+		mg += good[i] / (double)ng;
+	for (i = 0; i < nb; i++)
+		mb += bad[i] / (double)nb;
+	for (i = 0; i < ng; i++)
+		ss += (good[i] - mg) * (good[i] - mg);
+	for (i = 0; i < nb; i++)
+		ss += (bad[i] - mb) * (bad[i] - mb);
+	*df = (double)(ng + nb - 2);
+	*sd = sqrt(ss / *df);
+	return 0;
+}
+
+int
+bisect_noise(const double *good, size_t ng, const double *bad, size_t nb,
+    double floor, double *sd)
+{
+	double	df;
+
+	if (bisect_pooled(good, ng, bad, nb, sd, &df) == -1)
+		return -1;
+	*sd *= sqrt(df / gsl_cdf_chisq_Pinv(0.10, df));
+	if (!(*sd >= floor))
+		*sd = floor;
+	return 0;
+}
+
+int
+bisect_ends_test(const double *good, size_t ng, const double *bad,
+    size_t nb, double floor, double *t, double *p)
+{
+	double	sd, df, mg = 0, mb = 0, se;
+	size_t	i;
+
+	if (bisect_pooled(good, ng, bad, nb, &sd, &df) == -1)
+		return -1;
+	for (i = 0; i < ng; i++)
+		mg += good[i] / (double)ng;
+	for (i = 0; i < nb; i++)
+		mb += bad[i] / (double)nb;
+	if (!(sd >= floor))
+		sd = floor;
+	se = sd * sqrt(1 / (double)ng + 1 / (double)nb);
+	if (se > 0) {
+		*t = (mb - mg) / se;
+		*p = 2 * gsl_cdf_tdist_Q(fabs(*t), df);
+	} else {
+		*t = mb == mg ? 0 : mb > mg ? INFINITY : -INFINITY;
+		*p = mb == mg ? 1 : 0;
+	}
+	return 0;
+}

@@ -1,0 +1,1101 @@
+/*
+ * perfwatch bisect: find the commit that made a metric worse.
+ *
+ *   perfwatch bisect [--git NAME | --repo DIR] [--build CMD]
+ *       [--workload GLOB]... [--metric M] [--profile P] [--iterations N]
+ *       [--runs N] [--max-runs N] [--json] GOOD..BAD
+ *
+ * Each commit measured is checked out in the repository (bisect/range.c),
+ * built with the build command in it, and measured by a child `perfwatch
+ * run --trigger bisect --git-commit NAME=ID` of the workloads, as a
+ * person would measure it; so its runs are in the store like any other,
+ * kept out of rolling baselines and change points by their trigger.
+ * Runs a commit already has there (an earlier bisection, one stopped
+ * half way) are used again, so a bisection started again goes on where
+ * it stopped.
+ *
+ * Both ends are measured first (--runs each).  The metric bisected is
+ * the one that got worse from the good end to the bad one by the most
+ * standard errors (or --metric), and the commits between are then
+ * judged as looking like one end or the other (bisect/search.c).  At
+ * the end the working tree and HEAD are put back as they were, also on
+ * Ctrl-C.
+ */
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <getopt.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "json.h"
+#include "perfwatch.h"
+#include "xmalloc.h"
+#include "bisect/bisect.h"
+#include "detect/detect.h"
+#include "detect/stats.h"
+#include "cli.h"
+
+#define BISECT_ALPHA		0.01	/* a good commit called bad */
+#define BISECT_BETA		0.01	/* a bad commit called good */
+#define BISECT_ENDS_P		0.01	/* the ends must differ at this q */
+#define BISECT_BUILD_TAIL	20	/* lines of a failed build shown */
+
+struct bisect_opts {
+	const char	 *git;
+	const char	 *repo;
+	const char	 *build;
+	char		**globs;
+	size_t		  nglobs;
+	char		**conf_globs;	/* [git] workloads, owned */
+	const char	 *metric;
+	const char	 *profile;
+	int		  iterations;
+	int		  runs;
+	int		  max_runs;
+	int		  json;
+	char		 *good;
+	char		 *bad;
+};
+
+/* A commit and what was measured of it. */
+struct bisect_point {
+	struct bisect_commit	*c;		/* borrowed */
+	int64_t			*runs;
+	size_t			 nruns;
+	int			 built;		/* 1 built, -1 failed, 0 not yet */
+	double			*levels;	/* the metric's, by run */
+	double			*se;
+	size_t			 nlevels;
+	double			 llr;
+	enum bisect_mark	 mark;
+	int			 lost;		/* new runs without the metric */
+};
+
+struct bisect_ctx {
+	struct cli		*c;
+	struct bisect_opts	*o;
+	struct store		*st;
+	int64_t			 host;
+	struct bisect_tree	*tree;
+	char			*self;		/* the perfwatch to start */
+	char			*key;		/* the git_commits name */
+	char			*detail;
+	char			 current[BISECT_OID_HEX];
+	/* The metric, once chosen. */
+	char			*workload;
+	char			*metric;
+	char			*unit;
+	enum better		 better;
+};
+
+static volatile sig_atomic_t bisect_signal;
+
+static void
+bisect_on_signal(int sig)
+{
+	bisect_signal = sig;
+}
+
+/* Wait for a child; pass on a signal the parent alone was sent. */
+static int
+bisect_wait(pid_t pid, int *status)
+{
+	int	sent = 0;
+
+	while (waitpid(pid, status, 0) == -1) {
+		if (errno != EINTR)
+			return -1;
+		if (bisect_signal && !sent) {
+			kill(pid, bisect_signal);
+			sent = 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Whether a stored run measured what this bisection measures: every
+ * workload it ran matches a --workload glob (any, without globs).
+ */
+static int
+bisect_run_fits(struct bisect_ctx *x, int64_t run)
+{
+	struct store_run_workload	*w;
+	size_t				 n, i, k;
+	int				 fits = 1;
+
+	if (x->o->nglobs == 0)
+		return 1;
+	if (store_run_workloads(x->st, run, &w, &n) == -1)
+		return 0;
+	for (i = 0; i < n && fits; i++) {
+		for (k = 0; k < x->o->nglobs; k++)
+			if (fnmatch(x->o->globs[k], w[i].workload, 0) == 0)
+				break;
+		fits = k < x->o->nglobs;
+	}
+	store_run_workloads_free(w, n);
+	return fits && n > 0;
+}
+
+/* The runs of a commit this bisection's kind has stored, oldest first. */
+static int
+bisect_stored_runs(struct bisect_ctx *x, const char *id, int64_t **out,
+    size_t *nout)
+{
+	struct store_run_filter	 f;
+	struct store_run	*runs;
+	json_t			*gc;
+	const char		*v;
+	size_t			 n, i;
+
+	*out = NULL;
+	*nout = 0;
+	memset(&f, 0, sizeof(f));
+	f.status = RUN_COMPLETE;
+	if (store_runs_list(x->st, &f, &runs, &n) == -1)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (runs[i].host != x->host || runs[i].trigger == NULL ||
+		    strcmp(runs[i].trigger, "bisect") != 0 ||
+		    runs[i].git_commits == NULL)
+			continue;
+		if ((gc = json_loads(runs[i].git_commits, 0, NULL)) == NULL)
+			continue;
+		v = json_string_value(json_object_get(gc, x->key));
+		if (v != NULL && strcmp(v, id) == 0 &&
+		    bisect_run_fits(x, runs[i].id)) {
+			*out = xreallocarray(*out, *nout + 1, sizeof(**out));
+			(*out)[(*nout)++] = runs[i].id;
+		}
+		json_decref(gc);
+	}
+	store_runs_free(runs, n);
+	return 0;
+}
+
+/* Print the last lines of a build's log. */
+static void
+bisect_log_tail(const char *path)
+{
+	char	*lines[BISECT_BUILD_TAIL] = { 0 }, *line = NULL;
+	size_t	 cap = 0, n = 0, i;
+	FILE	*f;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return;
+	while (getline(&line, &cap, f) != -1) {
+		free(lines[n % BISECT_BUILD_TAIL]);
+		lines[n % BISECT_BUILD_TAIL] = xstrdup(line);
+		n++;
+	}
+	free(line);
+	fclose(f);
+	for (i = n > BISECT_BUILD_TAIL ? n - BISECT_BUILD_TAIL : 0; i < n;
+	    i++)
+		fprintf(stderr, "    | %s", lines[i % BISECT_BUILD_TAIL]);
+	for (i = 0; i < BISECT_BUILD_TAIL; i++)
+		free(lines[i]);
+}
+
+/* Run the build command in the repository: 0 built, 1 failed, -1 error. */
+static int
+bisect_build(struct bisect_ctx *x, const struct bisect_commit *c)
+{
+	char	 logp[] = "/tmp/perfwatch-build.XXXXXX";
+	const char *tmp = getenv("TMPDIR");
+	char	*path;
+	pid_t	 pid;
+	int	 fd, status;
+
+	if (x->o->build == NULL)
+		return 0;
+	if (tmp != NULL && *tmp == '/')
+		xasprintf(&path, "%s/perfwatch-build.XXXXXX", tmp);
+	else
+		path = xstrdup(logp);
+	if ((fd = mkstemp(path)) == -1) {
+		log_warn("%s", path);
+		free(path);
+		return -1;
+	}
+	fflush(NULL);
+	if ((pid = fork()) == -1) {
+		log_warn("fork");
+		close(fd);
+		unlink(path);
+		free(path);
+		return -1;
+	}
+	if (pid == 0) {
+		int	null = open("/dev/null", O_RDONLY);
+
+		if (null != -1)
+			dup2(null, STDIN_FILENO);
+		dup2(fd, STDOUT_FILENO);
+		dup2(fd, STDERR_FILENO);
+		if (chdir(x->o->repo) == -1) {
+			fprintf(stderr, "%s: %s\n", x->o->repo,
+			    strerror(errno));
+			_exit(127);
+		}
+		execl("/bin/sh", "sh", "-c", x->o->build, (char *)NULL);
+		fprintf(stderr, "/bin/sh: %s\n", strerror(errno));
+		_exit(127);
+	}
+	close(fd);
+	if (bisect_wait(pid, &status) == -1) {
+		log_warn("waitpid");
+		unlink(path);
+		free(path);
+		return -1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		unlink(path);
+		free(path);
+		return 0;
+	}
+	if (!bisect_signal) {
+		if (WIFEXITED(status))
+			log_warnx("build at %.12s failed (exit %d): %s", c->id,
+			    WEXITSTATUS(status), x->o->build);
+		else
+			log_warnx("build at %.12s killed by signal %d: %s",
+			    c->id, WTERMSIG(status), x->o->build);
+		bisect_log_tail(path);
+	}
+	unlink(path);
+	free(path);
+	return 1;
+}
+
+/*
+ * One run of the workloads at the checked-out commit, by a child
+ * `perfwatch run`.  0 and *run, 1 when the run failed (the commit's
+ * doing: the workloads did not run), or the exit status to stop with.
+ */
+static int
+bisect_run_child(struct bisect_ctx *x, const struct bisect_commit *c,
+    int64_t *run)
+{
+	const char	**argv;
+	char		 *label = NULL, *commit, iters[16];
+	size_t		  argc = 0, i, k;
+	pid_t		  pid;
+	int		  status, rc;
+
+	for (k = 1; label == NULL || store_run_lookup(x->st, x->host, label,
+	    run) == 0; k++) {
+		free(label);
+		xasprintf(&label, "bisect-%.12s-%zu", c->id, k);
+	}
+	xasprintf(&commit, "%s=%s", x->key, c->id);
+	argv = xcalloc(24 + 2 * x->o->nglobs, sizeof(*argv));
+	argv[argc++] = x->self;
+	if (x->c->conf_path != NULL) {
+		argv[argc++] = "-c";
+		argv[argc++] = x->c->conf_path;
+	}
+	argv[argc++] = "-D";
+	argv[argc++] = x->c->db_path;
+	argv[argc++] = "run";
+	argv[argc++] = "--trigger";
+	argv[argc++] = "bisect";
+	argv[argc++] = "--no-check";
+	argv[argc++] = "--label";
+	argv[argc++] = label;
+	argv[argc++] = "--detail";
+	argv[argc++] = x->detail;
+	argv[argc++] = "--git-commit";
+	argv[argc++] = commit;
+	if (x->o->profile != NULL) {
+		argv[argc++] = "--profile";
+		argv[argc++] = x->o->profile;
+	}
+	if (x->o->iterations > 0) {
+		snprintf(iters, sizeof(iters), "%d", x->o->iterations);
+		argv[argc++] = "--iterations";
+		argv[argc++] = iters;
+	}
+	for (i = 0; i < x->o->nglobs; i++) {
+		argv[argc++] = "--workload";
+		argv[argc++] = x->o->globs[i];
+	}
+	argv[argc] = NULL;
+	fflush(NULL);
+	if ((pid = fork()) == -1) {
+		log_warn("fork");
+		rc = EXIT_SOFTWARE;
+		goto out;
+	}
+	if (pid == 0) {
+		int	null = open("/dev/null", O_RDWR);
+
+		/* The run's report is not ours to print; its errors are. */
+		if (null != -1) {
+			dup2(null, STDIN_FILENO);
+			dup2(null, STDOUT_FILENO);
+		}
+		execv(x->self, (char *const *)argv);
+		fprintf(stderr, "perfwatch: %s: %s\n", x->self,
+		    strerror(errno));
+		_exit(127);
+	}
+	if (bisect_wait(pid, &status) == -1) {
+		log_warn("waitpid");
+		rc = EXIT_SOFTWARE;
+		goto out;
+	}
+	if (bisect_signal) {
+		rc = 128 + bisect_signal;
+		goto out;
+	}
+	if (WIFSIGNALED(status)) {
+		fprintf(stderr, "perfwatch: the run at %.12s was killed by "
+		    "signal %d\n", c->id, WTERMSIG(status));
+		rc = 128 + WTERMSIG(status);
+		goto out;
+	}
+	switch (WEXITSTATUS(status)) {
+	case 0:
+		rc = store_run_lookup(x->st, x->host, label, run) == 0 ? 0 :
+		    EXIT_SOFTWARE;
+		break;
+	case EXIT_USAGE:
+	case EXIT_CONFIG:
+	case EXIT_CANTCREAT:
+	case EXIT_TEMPFAIL:
+	case 127:
+		/* Not the commit's doing: every commit would meet it. */
+		fprintf(stderr, "perfwatch: the run at %.12s exited %d; "
+		    "stopping (its runs so far are kept and used again)\n",
+		    c->id, WEXITSTATUS(status));
+		rc = WEXITSTATUS(status) == 127 ? EXIT_SOFTWARE :
+		    WEXITSTATUS(status);
+		break;
+	default:
+		log_warnx("the run at %.12s failed (exit %d)", c->id,
+		    WEXITSTATUS(status));
+		rc = 1;
+		break;
+	}
+out:
+	free(argv);
+	free(commit);
+	free(label);
+	return rc;
+}
+
+/*
+ * The metric's level in each of the point's runs.  With drop, the runs
+ * without it are forgotten (a run stored by an earlier bisection of
+ * other metrics), so that they are not counted as measurements.
+ */
+static void
+bisect_levels(struct bisect_ctx *x, struct bisect_point *p, int drop)
+{
+	struct store_series	*ser;
+	size_t			 nser, i, k, kept = 0;
+	int			 found;
+
+	free(p->levels);
+	free(p->se);
+	p->levels = xcalloc(p->nruns + 1, sizeof(*p->levels));
+	p->se = xcalloc(p->nruns + 1, sizeof(*p->se));
+	p->nlevels = 0;
+	for (i = 0; i < p->nruns; i++) {
+		found = 0;
+		if (store_run_series(x->st, p->runs[i], &ser, &nser) == -1)
+			continue;
+		for (k = 0; k < nser; k++) {
+			if (strcmp(ser[k].metric.workload, x->workload) != 0 ||
+			    strcmp(ser[k].metric.metric, x->metric) != 0 ||
+			    ser[k].n == 0)
+				continue;
+			detect_run_level(ser[k].values, ser[k].n,
+			    &p->levels[p->nlevels], &p->se[p->nlevels]);
+			if (isfinite(p->levels[p->nlevels])) {
+				p->nlevels++;
+				found = 1;
+			}
+			break;
+		}
+		store_series_free(ser, nser);
+		if (found || !drop)
+			p->runs[kept++] = p->runs[i];
+	}
+	p->nruns = kept;
+}
+
+/*
+ * Have at least want runs of a commit: those stored, then new ones.  0,
+ * 1 when the commit cannot be measured (build or run failed), or the
+ * exit status to stop with.
+ */
+static int
+bisect_measure(struct bisect_ctx *x, struct bisect_point *p, size_t want)
+{
+	char	*cause = NULL;
+	int64_t	 run;
+	int	 rc;
+
+	if (p->runs == NULL &&
+	    bisect_stored_runs(x, p->c->id, &p->runs, &p->nruns) == -1)
+		return EXIT_SOFTWARE;
+	while (p->nruns < want) {
+		if (p->built == -1)
+			return 1;
+		if (strcmp(x->current, p->c->id) != 0) {
+			if (bisect_tree_checkout(x->tree, p->c->id,
+			    &cause) == -1) {
+				fprintf(stderr, "perfwatch: %s\n", cause);
+				free(cause);
+				return EXIT_SOFTWARE;
+			}
+			snprintf(x->current, sizeof(x->current), "%s",
+			    p->c->id);
+		}
+		if (p->built == 0) {
+			if (!x->o->json || isatty(STDERR_FILENO))
+				fprintf(stderr, "bisect: building %.12s\n",
+				    p->c->id);
+			if ((rc = bisect_build(x, p->c)) == -1)
+				return EXIT_SOFTWARE;
+			if (bisect_signal)
+				return 128 + bisect_signal;
+			p->built = rc == 0 ? 1 : -1;
+			if (rc != 0)
+				return 1;
+		}
+		if ((rc = bisect_run_child(x, p->c, &run)) != 0) {
+			if (rc == 1)
+				p->built = -1;	/* no more tries */
+			return rc;
+		}
+		p->runs = xreallocarray(p->runs, p->nruns + 1,
+		    sizeof(*p->runs));
+		p->runs[p->nruns++] = run;
+	}
+	return 0;
+}
+
+/* Mean and, over both groups, the pooled sd with its degrees of freedom. */
+static double
+bisect_mean(const double *v, size_t n)
+{
+	double	m = 0;
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		m += v[i];
+	return n > 0 ? m / (double)n : NAN;
+}
+
+/* The median se of the runs at both ends: the noise's floor. */
+static double
+bisect_se_floor(const struct bisect_point *g, const struct bisect_point *b)
+{
+	double	*v, m;
+	size_t	 n = 0, i;
+
+	v = xcalloc(g->nlevels + b->nlevels + 1, sizeof(*v));
+	for (i = 0; i < g->nlevels; i++)
+		v[n++] = g->se[i];
+	for (i = 0; i < b->nlevels; i++)
+		v[n++] = b->se[i];
+	m = n > 0 ? stats_median_inplace(v, n) : 0;
+	free(v);
+	return m;
+}
+
+struct bisect_candidate {
+	struct store_metric	 m;
+	double			 change;	/* % from good to bad */
+	double			 t;
+	double			 p;
+	double			 q;
+};
+
+/*
+ * The metric to bisect: of the metrics the good end's first run has,
+ * those worse at the bad end beyond the floor with q <= 0.01 across
+ * them (Student's t over run levels), the one with the largest t; the
+ * metrics named --metric only.  0 and the choice in x, 1 when there is none (*why says
+ * what came nearest), -1 on a store error.
+ */
+static int
+bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
+    struct bisect_point *b, double min_change, char **why)
+{
+	struct store_series	*ser;
+	struct bisect_candidate	*cand = NULL, *best = NULL, *near = NULL;
+	double			*p, *q;
+	size_t			 nser, ncand = 0, i;
+	int			 worse;
+
+	*why = NULL;
+	if (store_run_series(x->st, g->runs[0], &ser, &nser) == -1)
+		return -1;
+	cand = xcalloc(nser + 1, sizeof(*cand));
+	for (i = 0; i < nser; i++) {
+		struct bisect_candidate	*k = &cand[ncand];
+
+		if (x->o->metric != NULL &&
+		    strcmp(ser[i].metric.metric, x->o->metric) != 0)
+			continue;
+		x->workload = ser[i].metric.workload;
+		x->metric = ser[i].metric.metric;
+		bisect_levels(x, g, 0);
+		bisect_levels(x, b, 0);
+		x->workload = x->metric = NULL;
+		if (g->nlevels < 1 || b->nlevels < 1 ||
+		    g->nlevels + b->nlevels < 3)
+			continue;
+		k->m = ser[i].metric;
+		if (bisect_ends_test(g->levels, g->nlevels, b->levels,
+		    b->nlevels, bisect_se_floor(g, b), &k->t, &k->p) == -1)
+			continue;
+		k->change = 100 * (bisect_mean(b->levels, b->nlevels) /
+		    bisect_mean(g->levels, g->nlevels) - 1);
+		ncand++;
+	}
+	p = xcalloc(ncand + 1, sizeof(*p));
+	q = xcalloc(ncand + 1, sizeof(*q));
+	for (i = 0; i < ncand; i++)
+		p[i] = cand[i].p;
+	if (ncand > 0)
+		stats_bh(p, ncand, q);
+	for (i = 0; i < ncand; i++) {
+		cand[i].q = q[i];
+		worse = cand[i].m.better == BETTER_HIGHER ? cand[i].t < 0 :
+		    cand[i].t > 0;
+		if (!worse)
+			continue;
+		if (near == NULL || fabs(cand[i].t) > fabs(near->t))
+			near = &cand[i];
+		if (cand[i].q > BISECT_ENDS_P ||
+		    fabs(cand[i].change) < min_change)
+			continue;
+		if (best == NULL || fabs(cand[i].t) > fabs(best->t))
+			best = &cand[i];
+	}
+	if (best != NULL) {
+		x->workload = xstrdup(best->m.workload);
+		x->metric = xstrdup(best->m.metric);
+		x->unit = xstrdup(best->m.unit != NULL ? best->m.unit : "");
+		x->better = best->m.better;
+	} else if (ncand == 0)
+		xasprintf(why, "the good end's runs have no metric%s%s",
+		    x->o->metric != NULL ? " named " : "",
+		    x->o->metric != NULL ? x->o->metric : "");
+	else if (near == NULL)
+		xasprintf(why, "no metric%s%s is worse at the bad end",
+		    x->o->metric != NULL ? " named " : "",
+		    x->o->metric != NULL ? x->o->metric : "");
+	else
+		xasprintf(why, "the metric nearest to it, %s %s, changed %+.1f%%"
+		    " with q %.3g (a bisection needs a change beyond %g%% with "
+		    "q <= %g)", near->m.workload, near->m.metric, near->change,
+		    near->q, min_change, BISECT_ENDS_P);
+	free(p);
+	free(q);
+	free(cand);
+	store_series_free(ser, nser);
+	return best != NULL ? 0 : 1;
+}
+
+static const char *
+bisect_mark_name(enum bisect_mark m)
+{
+	switch (m) {
+	case BISECT_GOOD:
+		return "good";
+	case BISECT_BAD:
+		return "bad";
+	case BISECT_SKIP:
+		return "skip";
+	default:
+		return "untested";
+	}
+}
+
+/* GOOD..BAD into its two revisions. */
+static int
+bisect_parse_range(struct bisect_opts *o, const char *arg)
+{
+	const char	*dots = strstr(arg, "..");
+
+	if (dots == NULL || dots == arg || dots[2] == '\0' || dots[2] == '.')
+		return -1;
+	o->good = xstrndup(arg, (size_t)(dots - arg));
+	o->bad = xstrdup(dots + 2);
+	return 0;
+}
+
+static int
+bisect_parse(struct bisect_opts *o, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "git", required_argument, NULL, 'g' },
+		{ "repo", required_argument, NULL, 'r' },
+		{ "build", required_argument, NULL, 'b' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "iterations", required_argument, NULL, 'i' },
+		{ "runs", required_argument, NULL, 'n' },
+		{ "max-runs", required_argument, NULL, 'x' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 }
+	};
+	char	*end;
+	long	 v;
+	int	 ch;
+
+	memset(o, 0, sizeof(*o));
+	o->runs = 3;
+	o->max_runs = 5;
+	cli_getopt_reset();
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'g':
+			o->git = optarg;
+			break;
+		case 'r':
+			o->repo = optarg;
+			break;
+		case 'b':
+			o->build = optarg;
+			break;
+		case 'w':
+			o->globs = xreallocarray(o->globs, o->nglobs + 1,
+			    sizeof(*o->globs));
+			o->globs[o->nglobs++] = optarg;
+			break;
+		case 'm':
+			o->metric = optarg;
+			break;
+		case 'p':
+			o->profile = optarg;
+			break;
+		case 'i':
+		case 'n':
+		case 'x':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (*end != '\0' || errno != 0 || v < 1 ||
+			    v > (ch == 'i' ? 100000 : 100)) {
+				fprintf(stderr, "perfwatch: --%s: \"%s\" is not "
+				    "a count from 1 to %d\n", ch == 'i' ?
+				    "iterations" : ch == 'n' ? "runs" :
+				    "max-runs", optarg, ch == 'i' ? 100000 :
+				    100);
+				return -1;
+			}
+			if (ch == 'i')
+				o->iterations = (int)v;
+			else if (ch == 'n')
+				o->runs = (int)v;
+			else
+				o->max_runs = (int)v;
+			break;
+		case 'j':
+			o->json = 1;
+			break;
+		default:
+			return -1;
+		}
+	}
+	if (optind + 1 != argc || bisect_parse_range(o, argv[optind]) == -1)
+		return -1;
+	if (o->git != NULL && o->repo != NULL) {
+		fprintf(stderr, "perfwatch: --git and --repo: one or the "
+		    "other\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* --git NAME: the repository, build and workloads of a [git] section. */
+static int
+bisect_from_config(struct cli *c, struct bisect_opts *o)
+{
+	const char	*name;
+	char		*section, **list;
+	size_t		 i, n;
+
+	for (i = 0; (name = config_sections(c->cfg, "git", i)) != NULL; i++)
+		if (strcmp(name, o->git) == 0)
+			break;
+	if (name == NULL) {
+		fprintf(stderr, "perfwatch: --git %s: the configuration%s%s "
+		    "has no [git \"%s\"] section\n", o->git,
+		    config_file(c->cfg) != NULL ? " " : "",
+		    config_file(c->cfg) != NULL ? config_file(c->cfg) : "",
+		    o->git);
+		return -1;
+	}
+	xasprintf(&section, "git %s", name);
+	o->repo = config_get_str(c->cfg, section, "path");
+	if (o->build == NULL)
+		o->build = config_get_str(c->cfg, section, "build");
+	if (o->nglobs == 0) {
+		list = config_get_list(c->cfg, section, "workloads");
+		for (n = 0; list[n] != NULL; n++)
+			;
+		o->conf_globs = list;
+		if (n > 0) {
+			o->globs = xreallocarray(NULL, n, sizeof(*o->globs));
+			memcpy(o->globs, list, n * sizeof(*o->globs));
+			o->nglobs = n;
+		}
+	}
+	free(section);
+	return 0;
+}
+
+static json_t *
+bisect_point_json(const struct bisect_ctx *x, const struct bisect_point *p,
+    double good_level, int end)
+{
+	json_t	*o;
+	double	 level = p->nlevels > 0 ?
+		    bisect_mean(p->levels, p->nlevels) : NAN;
+
+	(void)x;
+	o = pwjson_object();
+	pwjson_set_str(o, "id", p->c->id);
+	pwjson_set_str(o, "summary", p->c->summary);
+	pwjson_set_str(o, "verdict", bisect_mark_name(p->mark));
+	pwjson_set_int(o, "runs", (int64_t)p->nlevels);
+	pwjson_set_num(o, "level", level);
+	pwjson_set_num(o, "change", 100 * (level / good_level - 1));
+	if (!end)
+		pwjson_set_num(o, "llr", p->llr);
+	return o;
+}
+
+/* The report: a table, or JSON. */
+static void
+bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
+    struct bisect_point *pts, size_t n, size_t first, size_t last,
+    double sd, size_t tested)
+{
+	static const char *const hdr[] = { "", "commit", "runs", "level",
+	    "change", "llr", "summary" };
+	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
+	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT };
+	struct table	*t;
+	json_t		*o, *arr, *m;
+	double		 g = bisect_mean(gp->levels, gp->nlevels), level;
+	char		 buf[32];
+	size_t		 i;
+
+	if (x->o->json) {
+		o = pwjson_object();
+		pwjson_set_str(o, "repo", x->o->repo);
+		m = pwjson_object();
+		pwjson_set_str(m, "workload", x->workload);
+		pwjson_set_str(m, "metric", x->metric);
+		pwjson_set_str(m, "unit", x->unit);
+		pwjson_set_str(m, "better", better_name(x->better));
+		pwjson_set(o, "metric", m);
+		pwjson_set_num(o, "noise_sd", sd);
+		pwjson_set_int(o, "commits", (int64_t)n);
+		pwjson_set_int(o, "measured", (int64_t)tested);
+		pwjson_set(o, "good", bisect_point_json(x, gp, g, 1));
+		pwjson_set(o, "bad", bisect_point_json(x, &pts[n - 1], g, 1));
+		arr = pwjson_array();
+		for (i = 0; i + 1 < n; i++)
+			if (pts[i].mark != BISECT_UNTESTED)
+				pwjson_append(arr, bisect_point_json(x,
+				    &pts[i], g, 0));
+		pwjson_set(o, "tested", arr);
+		if (first == last)
+			pwjson_set(o, "first_bad", bisect_point_json(x,
+			    &pts[first], g, first == n - 1));
+		else
+			pwjson_set(o, "first_bad", json_null());
+		arr = pwjson_array();
+		for (i = first; i <= last; i++)
+			pwjson_append(arr, pwjson_str(pts[i].c->id));
+		pwjson_set(o, "candidates", arr);
+		pwjson_print(stdout, o, 0);
+		json_decref(o);
+		return;
+	}
+	printf("%s %s (%s is better), %zu commit%s of %s: %zu measured\n",
+	    x->workload, x->metric, better_name(x->better), n, n == 1 ? "" :
+	    "s", x->o->repo, tested);
+	t = table_new(nitems(hdr), hdr, al);
+	for (i = 0; i <= n; i++) {
+		const struct bisect_point *p = i == 0 ? gp : &pts[i - 1];
+
+		if (i > 0 && p->mark == BISECT_UNTESTED)
+			continue;
+		level = p->nlevels > 0 ? bisect_mean(p->levels, p->nlevels) :
+		    NAN;
+		table_addf(t, 0, "%s", i == 0 ? "good" : i == n ? "bad" :
+		    bisect_mark_name(p->mark));
+		table_addf(t, 1, "%.12s", p->c->id);
+		table_addf(t, 2, "%zu", p->nlevels);
+		fmt_value(buf, sizeof(buf), level);
+		table_addf(t, 3, "%s", buf);
+		if (i == 0 || !isfinite(level))
+			table_addf(t, 4, "-");
+		else
+			table_addf(t, 4, "%+.1f%%", 100 * (level / g - 1));
+		if (i == 0 || i == n || p->mark == BISECT_SKIP)
+			table_addf(t, 5, "-");
+		else
+			table_addf(t, 5, "%.1f", p->llr);
+		table_addf(t, 6, "%s", p->c->summary);
+		table_end_row(t);
+	}
+	table_print(t, stdout, OUT_TABLE);
+	table_free(t);
+	fmt_value(buf, sizeof(buf), sd);
+	printf("noise of a run: %s %s (both ends' runs, upper 90%% bound); "
+	    "error rates %g each way\n", buf, x->unit, BISECT_ALPHA);
+	if (first == last) {
+		level = bisect_mean(pts[first].levels, pts[first].nlevels);
+		printf("first bad commit: %s %s (%+.1f%%)\n", pts[first].c->id,
+		    pts[first].c->summary, 100 * (level / g - 1));
+	} else {
+		printf("the first bad commit is one of these %zu (the skipped "
+		    "ones could not be measured):\n", last - first + 1);
+		for (i = first; i <= last; i++)
+			printf("  %s %s\n", pts[i].c->id, pts[i].c->summary);
+	}
+}
+
+static void
+bisect_progress(struct bisect_ctx *x, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+bisect_progress(struct bisect_ctx *x, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (x->o->json && !isatty(STDERR_FILENO))
+		return;
+	va_start(ap, fmt);
+	fputs("bisect: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+int
+cmd_bisect(struct cli *c, int argc, char **argv)
+{
+	const char		*usage = "bisect [--git NAME | --repo DIR] "
+				    "[--build CMD] [--workload GLOB]... "
+				    "[--metric M] [--profile P] [--iterations N] "
+				    "[--runs N] [--max-runs N] [--json] GOOD..BAD";
+	struct bisect_opts	 o;
+	struct bisect_ctx	 x;
+	struct bisect_commit	*commits = NULL, good;
+	struct bisect_point	*pts = NULL, gp;
+	struct bisect_sprt	 sprt;
+	struct sigaction	 sa, oldint, oldterm;
+	enum bisect_mark	*marks = NULL;
+	char			*cause = NULL, *why = NULL, *repo_abs = NULL;
+	size_t			 n = 0, i, first = 0, last = 0, tested = 0;
+	size_t			 step = 0;
+	long			 k;
+	int			 rc = 0, r, signals = 0;
+
+	memset(&x, 0, sizeof(x));
+	memset(&gp, 0, sizeof(gp));
+	memset(&good, 0, sizeof(good));
+	if (bisect_parse(&o, argc, argv) == -1) {
+		rc = cli_usage(usage);
+		goto out;
+	}
+	if (o.git != NULL && bisect_from_config(c, &o) == -1) {
+		rc = EXIT_CONFIG;
+		goto out;
+	}
+	if (o.repo == NULL)
+		o.repo = ".";
+	if ((repo_abs = realpath(o.repo, NULL)) == NULL) {
+		log_warn("%s", o.repo);
+		rc = EXIT_NOINPUT;
+		goto out;
+	}
+	o.repo = repo_abs;
+	x.c = c;
+	x.o = &o;
+	x.key = xstrdup(o.git != NULL ? o.git : "bisect");
+	if ((x.st = cli_store(c)) == NULL) {
+		rc = EXIT_CANTCREAT;
+		goto out;
+	}
+	if ((x.host = store_host_local(x.st)) == -1) {
+		rc = EXIT_SOFTWARE;
+		goto out;
+	}
+	if (bisect_range(o.repo, o.good, o.bad, &commits, &n, &good,
+	    &cause) == -1) {
+		fprintf(stderr, "perfwatch: %s\n", cause);
+		rc = EXIT_DATAERR;
+		goto out;
+	}
+	if ((x.tree = bisect_tree_open(o.repo, &cause)) == NULL) {
+		fprintf(stderr, "perfwatch: %s\n", cause);
+		rc = EXIT_DATAERR;
+		goto out;
+	}
+	x.self = perfwatch_path(cli_argv0);
+	xasprintf(&x.detail, "bisect %.12s..%.12s of %s", good.id,
+	    commits[n - 1].id, o.repo);
+	pts = xcalloc(n, sizeof(*pts));
+	marks = xcalloc(n, sizeof(*marks));
+	for (i = 0; i < n; i++)
+		pts[i].c = &commits[i];
+	gp.c = &good;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = bisect_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &oldint);
+	sigaction(SIGTERM, &sa, &oldterm);
+	signals = 1;
+
+	bisect_progress(&x, "%zu commit%s after %.12s up to %.12s (first "
+	    "parents); measuring both ends, %d run%s each", n, n == 1 ? "" :
+	    "s", good.id, commits[n - 1].id, o.runs, o.runs == 1 ? "" : "s");
+	if ((r = bisect_measure(&x, &gp, (size_t)o.runs)) != 0 ||
+	    (r = bisect_measure(&x, &pts[n - 1], (size_t)o.runs)) != 0) {
+		if (r == 1)
+			fprintf(stderr, "perfwatch: the %s end (%.12s) cannot "
+			    "be measured\n", gp.built == -1 ? "good" : "bad",
+			    gp.built == -1 ? good.id : commits[n - 1].id);
+		rc = r == 1 ? EXIT_DATAERR : r;
+		goto out;
+	}
+	r = bisect_choose(&x, &gp, &pts[n - 1], c->cfg != NULL ?
+	    config_get_number(c->cfg, "detect", "min_change") : 2, &why);
+	if (r == -1) {
+		rc = EXIT_SOFTWARE;
+		goto out;
+	}
+	if (r == 1) {
+		fprintf(stderr, "perfwatch: nothing to bisect between %.12s "
+		    "and %.12s: %s\n", good.id, commits[n - 1].id, why);
+		rc = 1;
+		goto out;
+	}
+	bisect_levels(&x, &gp, 1);
+	bisect_levels(&x, &pts[n - 1], 1);
+	gp.mark = BISECT_GOOD;
+	pts[n - 1].mark = marks[n - 1] = BISECT_BAD;
+	memset(&sprt, 0, sizeof(sprt));
+	sprt.good = bisect_mean(gp.levels, gp.nlevels);
+	sprt.bad = bisect_mean(pts[n - 1].levels, pts[n - 1].nlevels);
+	sprt.alpha = BISECT_ALPHA;
+	sprt.beta = BISECT_BETA;
+	if (bisect_noise(gp.levels, gp.nlevels, pts[n - 1].levels,
+	    pts[n - 1].nlevels, bisect_se_floor(&gp, &pts[n - 1]),
+	    &sprt.sd) == -1 || !(sprt.sd > 0))
+		sprt.sd = fabs(sprt.bad - sprt.good) / 1e6;
+	bisect_progress(&x, "%s %s: %.6g at the good end, %.6g at the bad "
+	    "(%+.1f%%); about %u step%s", x.workload, x.metric, sprt.good,
+	    sprt.bad, 100 * (sprt.bad / sprt.good - 1),
+	    bisect_steps_left(marks, n), bisect_steps_left(marks, n) == 1 ?
+	    "" : "s");
+
+	while ((k = bisect_next(marks, n, &first, &last)) != -1) {
+		struct bisect_point	*p = &pts[k];
+		size_t			 want;
+
+		step++;
+		bisect_progress(&x, "step %zu (%u left at most): %.12s %s",
+		    step, bisect_steps_left(marks, n), p->c->id,
+		    p->c->summary);
+		p->mark = BISECT_UNTESTED;
+		for (want = 1; want <= (size_t)o.max_runs; want++) {
+			if ((r = bisect_measure(&x, p, want)) == 1)
+				break;
+			if (r != 0) {
+				rc = r;
+				goto out;
+			}
+			bisect_levels(&x, p, 1);
+			if (p->nlevels < want) {
+				want--;		/* a run without the metric */
+				if (++p->lost > o.max_runs)
+					break;
+				continue;
+			}
+			p->mark = bisect_sprt_decide(&sprt, p->levels,
+			    p->nlevels, &p->llr);
+			if (p->mark != BISECT_UNTESTED)
+				break;
+			if (want < p->nruns)
+				want = p->nruns;
+		}
+		if (p->mark == BISECT_UNTESTED)
+			p->mark = BISECT_SKIP;
+		marks[k] = p->mark;
+		tested++;
+		bisect_progress(&x, "%.12s is %s (%zu run%s, llr %.1f)",
+		    p->c->id, bisect_mark_name(p->mark), p->nlevels,
+		    p->nlevels == 1 ? "" : "s", p->llr);
+	}
+	bisect_report(&x, &gp, pts, n, first, last, sprt.sd, tested);
+
+out:
+	if (x.tree != NULL && bisect_tree_close(x.tree, &cause) == -1) {
+		fprintf(stderr, "perfwatch: %s; the tree is left at %.12s\n",
+		    cause, x.current);
+		if (rc == 0)
+			rc = EXIT_SOFTWARE;
+	}
+	if (signals) {
+		sigaction(SIGINT, &oldint, NULL);
+		sigaction(SIGTERM, &oldterm, NULL);
+	}
+	if (bisect_signal && (rc == 0 || rc == 1)) {
+		fprintf(stderr, "perfwatch: bisection stopped by signal %d; "
+		    "its runs are kept and used again\n", (int)bisect_signal);
+		rc = 128 + bisect_signal;
+	}
+	for (i = 0; pts != NULL && i < n; i++) {
+		free(pts[i].runs);
+		free(pts[i].levels);
+		free(pts[i].se);
+	}
+	free(pts);
+	free(marks);
+	free(gp.runs);
+	free(gp.levels);
+	free(gp.se);
+	bisect_commits_free(commits, n);
+	bisect_commit_clear(&good);
+	free(x.self);
+	free(x.key);
+	free(x.detail);
+	free(x.workload);
+	free(x.metric);
+	free(x.unit);
+	free(why);
+	free(cause);
+	free(o.good);
+	free(o.bad);
+	free(repo_abs);
+	config_list_free(o.conf_globs);
+	free(o.globs);
+	return rc;
+}
