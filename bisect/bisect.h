@@ -78,7 +78,8 @@ unsigned bisect_steps_left(const enum bisect_mark *, size_t n);
  * x its level clipped to within one gap of the two levels (one wild run
  * never decides alone beyond that), and the sum decides bad at
  * log((1 - beta) / alpha), good at log(beta / (1 - alpha)), else more
- * runs are needed.
+ * runs are needed; runs whose mean (clipped) lies within a quarter of
+ * the gap from the middle never decide.
  */
 struct bisect_sprt {
 	double	good, bad;		/* the two ends' levels */

@@ -32,7 +32,15 @@
  *    the upper end of its one-sided 90% interval is used: sd times
  *    sqrt(df / chi2_0.10(df)), 1.94 for 4 degrees of freedom.  A run
  *    whose level lies far outside both levels (a disturbed run) adds no
- *    more than a run one gap beyond the nearer level would.
+ *    more than a run one gap beyond the nearer level would.  And runs
+ *    whose mean level lies in the middle half between the two levels
+ *    decide nothing, however small the noise: the ends' few runs may not
+ *    have seen how far a disturbed run can stray, and a level a quarter
+ *    of the gap from the middle is one the test may take for the wrong
+ *    end with an sd underrated by half.  Such a commit gets more runs,
+ *    and is skipped if they stay there (a change in two steps of half
+ *    the gap each puts the commit between them at the middle: the
+ *    answer is then the range around it, not a guess).
  */
 #include <math.h>
 #include <stddef.h>
@@ -104,6 +112,18 @@ bisect_steps_left(const enum bisect_mark *m, size_t n)
 	return steps;
 }
 
+/* The mean of the levels, each clipped to [lo, hi]. */
+static double
+mean_x(const double *levels, size_t n, double lo, double hi)
+{
+	double	sum = 0;
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		sum += fmin(fmax(levels[i], lo), hi);
+	return sum / (double)n;
+}
+
 enum bisect_mark
 bisect_sprt_decide(const struct bisect_sprt *t, const double *levels,
     size_t n, double *llr)
@@ -122,6 +142,9 @@ bisect_sprt_decide(const struct bisect_sprt *t, const double *levels,
 		sum += gap * (x - mid) / var;
 	}
 	*llr = sum;
+	/* Runs whose mean lies in the middle half decide nothing. */
+	if (fabs(mean_x(levels, n, lo, hi) - mid) < fabs(gap) / 4)
+		return BISECT_UNTESTED;
 	if (sum >= log((1 - t->beta) / t->alpha))
 		return BISECT_BAD;
 	if (sum <= log(t->beta / (1 - t->alpha)))

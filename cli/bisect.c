@@ -105,6 +105,19 @@ bisect_on_signal(int sig)
 	bisect_signal = sig;
 }
 
+/* A line of progress on stderr: "bisect: ...". */
+static void __attribute__((format(printf, 1, 2)))
+bisect_progress(const char *fmt, ...)
+{
+	va_list	ap;
+
+	va_start(ap, fmt);
+	fputs("bisect: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
 /* Wait for a child; pass on a signal the parent alone was sent. */
 static int
 bisect_wait(pid_t pid, int *status)
@@ -465,9 +478,7 @@ bisect_measure(struct bisect_ctx *x, struct bisect_point *p, size_t want)
 			    p->c->id);
 		}
 		if (p->built == 0) {
-			if (!x->o->json || isatty(STDERR_FILENO))
-				fprintf(stderr, "bisect: building %.12s\n",
-				    p->c->id);
+			bisect_progress("building %.12s", p->c->id);
 			if ((rc = bisect_build(x, p->c)) == -1)
 				return EXIT_SOFTWARE;
 			if (bisect_signal)
@@ -878,24 +889,6 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 	}
 }
 
-static void
-bisect_progress(struct bisect_ctx *x, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-bisect_progress(struct bisect_ctx *x, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (x->o->json && !isatty(STDERR_FILENO))
-		return;
-	va_start(ap, fmt);
-	fputs("bisect: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-}
-
 int
 cmd_bisect(struct cli *c, int argc, char **argv)
 {
@@ -973,7 +966,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	sigaction(SIGTERM, &sa, &oldterm);
 	signals = 1;
 
-	bisect_progress(&x, "%zu commit%s after %.12s up to %.12s (first "
+	bisect_progress("%zu commit%s after %.12s up to %.12s (first "
 	    "parents); measuring both ends, %d run%s each", n, n == 1 ? "" :
 	    "s", good.id, commits[n - 1].id, o.runs, o.runs == 1 ? "" : "s");
 	if ((r = bisect_measure(&x, &gp, (size_t)o.runs)) != 0 ||
@@ -1010,7 +1003,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	    pts[n - 1].nlevels, bisect_se_floor(&gp, &pts[n - 1]),
 	    &sprt.sd) == -1 || !(sprt.sd > 0))
 		sprt.sd = fabs(sprt.bad - sprt.good) / 1e6;
-	bisect_progress(&x, "%s %s: %.6g at the good end, %.6g at the bad "
+	bisect_progress("%s %s: %.6g at the good end, %.6g at the bad "
 	    "(%+.1f%%); about %u step%s", x.workload, x.metric, sprt.good,
 	    sprt.bad, 100 * (sprt.bad / sprt.good - 1),
 	    bisect_steps_left(marks, n), bisect_steps_left(marks, n) == 1 ?
@@ -1021,7 +1014,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		size_t			 want;
 
 		step++;
-		bisect_progress(&x, "step %zu (%u left at most): %.12s %s",
+		bisect_progress("step %zu (%u left at most): %.12s %s",
 		    step, bisect_steps_left(marks, n), p->c->id,
 		    p->c->summary);
 		p->mark = BISECT_UNTESTED;
@@ -1050,7 +1043,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 			p->mark = BISECT_SKIP;
 		marks[k] = p->mark;
 		tested++;
-		bisect_progress(&x, "%.12s is %s (%zu run%s, llr %.1f)",
+		bisect_progress("%.12s is %s (%zu run%s, llr %.1f)",
 		    p->c->id, bisect_mark_name(p->mark), p->nlevels,
 		    p->nlevels == 1 ? "" : "s", p->llr);
 	}
@@ -1067,7 +1060,7 @@ out:
 		sigaction(SIGINT, &oldint, NULL);
 		sigaction(SIGTERM, &oldterm, NULL);
 	}
-	if (bisect_signal && (rc == 0 || rc == 1)) {
+	if (bisect_signal) {
 		fprintf(stderr, "perfwatch: bisection stopped by signal %d; "
 		    "its runs are kept and used again\n", (int)bisect_signal);
 		rc = 128 + bisect_signal;

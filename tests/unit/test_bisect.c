@@ -174,22 +174,42 @@ test_sprt(void **state)
 	assert_int_equal(bisect_sprt_decide(&t, x, 1, &llr),
 	    BISECT_UNTESTED);
 	assert_float_equal(llr, 0, 1e-12);
-	/* log(0.99 / 0.01) = 4.595: 5 decides, 2 and 4 do not, 6 does. */
-	x[0] = 89;
-	assert_int_equal(bisect_sprt_decide(&t, x, 1, &llr), BISECT_BAD);
-	x[0] = x[1] = x[2] = 89.6;
+	/*
+	 * With sd 8 a run adds -20 (x - 90) / 64; log(0.99 / 0.01) = 4.595
+	 * decides.  One run at the bad level (3.125) does not, two (6.25)
+	 * do; runs at 84 add 1.875 each: three decide.
+	 */
+	t.sd = 8;
+	x[0] = x[1] = x[2] = 80;
 	assert_int_equal(bisect_sprt_decide(&t, x, 1, &llr),
 	    BISECT_UNTESTED);
-	assert_float_equal(llr, 2, 1e-9);
+	assert_float_equal(llr, 3.125, 1e-12);
+	assert_int_equal(bisect_sprt_decide(&t, x, 2, &llr), BISECT_BAD);
+	x[0] = x[1] = x[2] = 84;
 	assert_int_equal(bisect_sprt_decide(&t, x, 2, &llr),
 	    BISECT_UNTESTED);
 	assert_int_equal(bisect_sprt_decide(&t, x, 3, &llr), BISECT_BAD);
-	assert_float_equal(llr, 6, 1e-9);
-	x[0] = 90.8;
+	assert_float_equal(llr, 5.625, 1e-12);
+	x[0] = x[1] = x[2] = 97;
+	assert_int_equal(bisect_sprt_decide(&t, x, 3, &llr), BISECT_GOOD);
+	/* In the middle half (85 to 95) nothing decides, whatever the sum. */
+	t.sd = 2;
+	x[0] = x[1] = x[2] = 85.5;
+	assert_int_equal(bisect_sprt_decide(&t, x, 3, &llr),
+	    BISECT_UNTESTED);
+	assert_float_equal(llr, 67.5, 1e-9);
+	x[0] = 94.9;
 	assert_int_equal(bisect_sprt_decide(&t, x, 1, &llr),
 	    BISECT_UNTESTED);
-	x[0] = 91;
+	x[0] = 95.1;
 	assert_int_equal(bisect_sprt_decide(&t, x, 1, &llr), BISECT_GOOD);
+	x[0] = 84.9;
+	assert_int_equal(bisect_sprt_decide(&t, x, 1, &llr), BISECT_BAD);
+	/* The mean counts: 80 and 96 average 88, in the middle half. */
+	x[0] = 80;
+	x[1] = 96;
+	assert_int_equal(bisect_sprt_decide(&t, x, 2, &llr),
+	    BISECT_UNTESTED);
 	/* A wild run counts as one a gap beyond the nearer level. */
 	x[0] = 0;
 	bisect_sprt_decide(&t, x, 1, &llr);

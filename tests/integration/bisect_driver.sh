@@ -1,0 +1,237 @@
+#!/bin/sh
+# perfwatch bisect on real git repositories made here: a workload of our
+# own reads what the build command left in the tree, 100 ops/s before the
+# regression and 80 from it on (1% noise).  The first bad commit is found
+# in at most ceil(log2(commits)) steps, HEAD and the tree are put back, a
+# second bisection reuses every run, commits whose build fails are
+# skipped and the answer is then a range, a regression merged from a
+# branch is found at its merge, Ctrl-C stops it with HEAD put back, and
+# bad input is refused with a clear message.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+command -v git >/dev/null || fail "git is not installed"
+command -v sqlite3 >/dev/null || fail "sqlite3 is not installed"
+
+cat >"$T/measure.sh" <<'EOF'
+#!/bin/sh
+# ops/s from the build's output, 1% noise; sleeps $SLOW_MEASURE first.
+[ -z "${SLOW_MEASURE:-}" ] || sleep "$SLOW_MEASURE"
+s=$(cat "$1/built")
+awk -v s="$s" -v seed="$$" 'BEGIN { srand(seed)
+	printf "ops %.4f ops/s higher\n", s * (1 + (rand() - 0.5) * 0.02) }'
+EOF
+cat >"$T/profile.conf" <<EOF
+[workload "toy"]
+command = sh $T/measure.sh $T/repo
+measure = output
+iterations = 5
+EOF
+write_conf() {
+	cat >"$T/pw.conf" <<EOF
+[perfwatch]
+state_dir = $T/state
+work_dir = $T/work
+profile = $T/profile.conf
+[quiet]
+policy = annotate
+$1
+EOF
+}
+write_conf ""
+mkdir -p "$T/work"
+DB=$PERFWATCH_DB	# lib.sh's, before state_dir
+
+# make_repo N FIRST_BAD [BROKEN...]: commits c1..cN, 80 ops/s from
+# FIRST_BAD on; the commits named BROKEN do not build.
+make_repo() {
+	n=$1 bad=$2
+	shift 2
+	rm -rf "$T/repo"
+	git init -q -b main "$T/repo"
+	(
+		cd "$T/repo"
+		git config user.email test@example.org
+		git config user.name test
+		git config commit.gpgsign false
+		echo built >.gitignore
+		i=1
+		while [ "$i" -le "$n" ]; do
+			if [ "$i" -ge "$bad" ]; then echo 80; else echo 100; fi \
+			    >speed.txt
+			rm -f broken
+			for b in "$@"; do
+				[ "$b" = "$i" ] && echo yes >broken
+			done
+			echo "$i" >counter
+			git add -A
+			git commit -qm "c$i"
+			i=$((i + 1))
+		done
+	)
+}
+BUILD='test ! -f broken && cp speed.txt built'
+rev() {
+	git -C "$T/repo" rev-parse "$1"
+}
+bisect() {
+	pw -c "$T/pw.conf" bisect "$@"
+}
+json_field() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."):
+    d = d[k] if not k.isdigit() else d[int(k)]
+print(d if not isinstance(d, (list, dict)) else json.dumps(d))' "$@"
+}
+runs_in_store() {
+	sqlite3 "$DB" "SELECT count(*) FROM runs"
+}
+
+# 1. A line of 24 commits, the regression at c15.
+make_repo 24 15
+head_before=$(rev HEAD)
+(cd "$T/repo" && bisect --build "$BUILD" --workload toy --json \
+    main~23..main) >"$T/out.json" 2>"$T/err" || fail "bisect: $(cat "$T/err")"
+[ "$(json_field "$T/out.json" first_bad.id)" = "$(rev main~9)" ] ||
+	fail "first bad $(json_field "$T/out.json" first_bad.id), not c15: $(cat "$T/err")"
+[ "$(json_field "$T/out.json" first_bad.summary)" = c15 ] || fail "summary"
+[ "$(json_field "$T/out.json" commits)" = 23 ] || fail "23 commits"
+measured=$(json_field "$T/out.json" measured)
+[ "$measured" -le 5 ] || fail "$measured commits measured, ceil(log2(23)) is 5"
+[ "$(json_field "$T/out.json" metric.metric)" = ops ] || fail "metric"
+[ "$(json_field "$T/out.json" good.runs)" = 3 ] || fail "good end runs"
+change=$(json_field "$T/out.json" first_bad.change)
+python3 -c "import sys; c = float(sys.argv[1]); sys.exit(not -21 < c < -19)" \
+    "$change" || fail "first bad change $change, not about -20%"
+[ "$(git -C "$T/repo" symbolic-ref HEAD)" = refs/heads/main ] ||
+	fail "HEAD is not main again"
+[ "$(rev HEAD)" = "$head_before" ] || fail "HEAD moved"
+[ -z "$(git -C "$T/repo" status --porcelain --untracked-files=no)" ] ||
+	fail "the tree has changes: $(git -C "$T/repo" status --porcelain)"
+grep -q "bisect: step 1 " "$T/err" || fail "no progress: $(cat "$T/err")"
+# Its runs: trigger bisect, the commit recorded, kept out of baselines.
+c15=$(rev main~9)
+n=$(sqlite3 "$DB" "SELECT count(*) FROM runs WHERE
+    trigger = 'bisect' AND json_extract(git_commits, '$.bisect') = '$c15'")
+[ "$n" -ge 1 ] || fail "no run of c15 recorded with its commit"
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM runs WHERE
+    trigger <> 'bisect'")" = 0 ] || fail "runs of another trigger"
+
+# The table says the same.
+before=$(runs_in_store)
+(cd "$T/repo" && bisect --build "$BUILD" --workload toy main~23..main) \
+    >"$T/out.txt" 2>"$T/err" || fail "bisect again: $(cat "$T/err")"
+grep -q "^first bad commit: $c15 c15 (-" "$T/out.txt" ||
+	fail "the table: $(cat "$T/out.txt")"
+grep -q "^good  *$(rev main~23 | cut -c1-12)  *3 " "$T/out.txt" ||
+	fail "no good end row: $(cat "$T/out.txt")"
+# ... from the runs it already had: nothing measured again.
+[ "$(runs_in_store)" = "$before" ] || fail "the second bisection measured again"
+
+# 2. Builds that fail at c9 and c10, the regression at c10: a range.
+make_repo 16 10 9 10
+rm -f "$DB" "$DB-wal" "$DB-shm"
+(cd "$T/repo" && bisect --build "$BUILD" --workload toy --json \
+    main~15..main) >"$T/out.json" 2>"$T/err" || fail "skips: $(cat "$T/err")"
+[ "$(json_field "$T/out.json" first_bad)" = None ] ||
+	fail "a first bad commit among skipped ones: $(cat "$T/out.json")"
+[ "$(json_field "$T/out.json" candidates)" = \
+    "[\"$(rev main~7)\", \"$(rev main~6)\", \"$(rev main~5)\"]" ] ||
+	fail "candidates $(json_field "$T/out.json" candidates), not c9 c10 c11"
+grep -q "build at .* failed (exit 1)" "$T/err" || fail "no build error shown"
+(cd "$T/repo" && bisect --build "$BUILD" --workload toy main~15..main) \
+    >"$T/out.txt" 2>/dev/null || fail "skips, table"
+grep -q "^the first bad commit is one of these 3" "$T/out.txt" ||
+	fail "the range: $(cat "$T/out.txt")"
+
+# 3. A regression merged from a branch: found at the merge (first
+# parents), through --git NAME, whose section gives path, build and
+# workloads.
+make_repo 6 99
+(
+	cd "$T/repo"
+	git checkout -q -b side main~3
+	echo 80 >speed.txt
+	git commit -qam "side: slower"
+	echo x >sidefile && git add sidefile && git commit -qm "side: more"
+	git checkout -q main
+	git merge -q --no-ff -m "merge side" side
+	echo 7 >counter && git commit -qam c7
+)
+write_conf "[git \"toy\"]
+path = $T/repo
+build = $BUILD
+workloads = toy"
+bisect --git toy --json main~4..main >"$T/out.json" 2>"$T/err" ||
+	fail "--git: $(cat "$T/err")"
+[ "$(json_field "$T/out.json" first_bad.summary)" = "merge side" ] ||
+	fail "first bad $(json_field "$T/out.json" first_bad.summary), not the merge"
+[ "$(json_field "$T/out.json" commits)" = 4 ] || fail "4 first-parent commits"
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM runs WHERE
+    json_extract(git_commits, '$.toy') IS NOT NULL")" -ge 6 ] ||
+	fail "runs not recorded under the name toy"
+
+# 4. Ctrl-C: the bisection stops at once, HEAD is put back, and a new
+# one goes on from the runs kept.
+make_repo 40 31
+rm -f "$DB" "$DB-wal" "$DB-shm"
+write_conf ""
+(cd "$T/repo" && SLOW_MEASURE=0.3 exec "$PERFWATCH" -c "$T/pw.conf" \
+    bisect --build "$BUILD" --workload toy main~39..main) \
+    >"$T/int.out" 2>"$T/int.err" &
+pid=$!
+wait_for_step() {
+	i=0
+	while ! grep -q "bisect: step 2 " "$T/int.err" 2>/dev/null; do
+		i=$((i + 1))
+		[ "$i" -le 600 ] || fail "no step 2 in 60 s: $(cat "$T/int.err")"
+		sleep 0.1
+	done
+}
+wait_for_step
+sleep 0.5
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+[ "$rc" -eq 130 ] || fail "Ctrl-C: exit $rc: $(cat "$T/int.err")"
+grep -q "stopped by signal 2" "$T/int.err" ||
+	fail "no word of the signal: $(cat "$T/int.err")"
+[ "$(git -C "$T/repo" symbolic-ref HEAD)" = refs/heads/main ] ||
+	fail "HEAD not put back after Ctrl-C"
+[ -z "$(git -C "$T/repo" status --porcelain --untracked-files=no)" ] ||
+	fail "tree changed after Ctrl-C"
+kept=$(sqlite3 "$DB" "SELECT count(*) FROM runs WHERE
+    status = 'complete'")
+[ "$kept" -ge 7 ] || fail "only $kept runs kept"
+(cd "$T/repo" && bisect --build "$BUILD" --workload toy --json \
+    main~39..main) >"$T/out.json" 2>/dev/null || fail "after Ctrl-C"
+[ "$(json_field "$T/out.json" first_bad.summary)" = c31 ] ||
+	fail "after Ctrl-C: $(json_field "$T/out.json" first_bad.summary)"
+
+# 5. Bad input.
+echo local >>"$T/repo/counter"
+rc=0
+(cd "$T/repo" && bisect --workload toy main~3..main) 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "a changed tree: exit $rc"
+grep -q "counter has changes that are not committed" "$T/err" ||
+	fail "a changed tree: $(cat "$T/err")"
+git -C "$T/repo" checkout -q counter
+rc=0
+(cd "$T/repo" && bisect main..main~3) 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "reversed range: exit $rc"
+grep -q "is an ancestor of the good one" "$T/err" || fail "$(cat "$T/err")"
+rc=0
+(cd "$T/repo" && bisect main) 2>/dev/null || rc=$?
+[ "$rc" -eq 64 ] || fail "no range: exit $rc"
+rc=0
+bisect --git nosuch main~1..main 2>"$T/err" || rc=$?
+[ "$rc" -eq 78 ] || fail "--git nosuch: exit $rc"
+grep -q 'no \[git "nosuch"\] section' "$T/err" || fail "$(cat "$T/err")"
+# Nothing worse between the ends: exit 1, and why.
+rc=0
+(cd "$T/repo" && bisect --build "$BUILD" --workload toy main~39..main~20) \
+    2>"$T/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "no change: exit $rc"
+grep -q "nothing to bisect between" "$T/err" || fail "$(cat "$T/err")"
+pass
