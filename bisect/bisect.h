@@ -47,6 +47,16 @@ int	bisect_tree_checkout(struct bisect_tree *, const char *id,
 int	bisect_tree_close(struct bisect_tree *, char **cause);
 const char *bisect_tree_head(const struct bisect_tree *);
 
+/*
+ * The ends are measured until the metric's levels there are this many
+ * standard errors apart (Student's t), with at most this many runs each
+ * (bench/bisect: at 3 sds of noise between the levels, 86% of searches
+ * name the first bad commit where three runs each, then refusing
+ * without p <= 0.01, named 33%).
+ */
+#define BISECT_ENDS_T		6.0
+#define BISECT_ENDS_MAX		10
+
 /* search.c: a commit's state in the search. */
 enum bisect_mark {
 	BISECT_UNTESTED = 0,

@@ -14,10 +14,15 @@
  * half way) are used again, so a bisection started again goes on where
  * it stopped.
  *
- * Both ends are measured first (--runs each).  The metric bisected is
- * the one that got worse from the good end to the bad one by the most
- * standard errors (or --metric), and the commits between are then
- * judged as looking like one end or the other (bisect/search.c).  At
+ * Both ends are measured first: --runs each (3), then a run more of
+ * each while the metric found is less than BISECT_ENDS_T standard
+ * errors apart, up to BISECT_ENDS_MAX, since the two levels are what
+ * every commit between is judged by.  The metric bisected is the one
+ * that got worse from the good end to the bad one by the most standard
+ * errors (or --metric), and the commits between are then judged as
+ * looking like one end or the other (bisect/search.c), with up to
+ * --max-runs runs each (8).  bench/bisect measures how often that finds
+ * the right commit, beside a search of one run a commit.  At
  * the end the working tree and HEAD are put back as they were, also on
  * Ctrl-C.
  */
@@ -539,13 +544,15 @@ struct bisect_candidate {
 /*
  * The metric to bisect: of the metrics the good end's first run has,
  * those worse at the bad end beyond the floor with q <= 0.01 across
- * them (Student's t over run levels), the one with the largest t; the
- * metrics named --metric only.  0 and the choice in x, 1 when there is none (*why says
+ * them (Student's t over run levels), the one with the largest t (in
+ * *t_best); the metrics named --metric only.  *q_near is the q of the
+ * metric worse at the bad end by the largest t, eligible or not.  0 and the choice in x, 1 when there is none (*why says
  * what came nearest), -1 on a store error.
  */
 static int
 bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
-    struct bisect_point *b, double min_change, char **why)
+    struct bisect_point *b, double min_change, char **why, double *t_best,
+    double *q_near)
 {
 	struct store_series	*ser;
 	struct bisect_candidate	*cand = NULL, *best = NULL, *near = NULL;
@@ -553,7 +560,14 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 	size_t			 nser, ncand = 0, i;
 	int			 worse;
 
+	free(*why);
 	*why = NULL;
+	*t_best = 0;
+	*q_near = 1;
+	free(x->workload);
+	free(x->metric);
+	free(x->unit);
+	x->workload = x->metric = x->unit = NULL;
 	if (store_run_series(x->st, g->runs[0], &ser, &nser) == -1)
 		return -1;
 	cand = xcalloc(nser + 1, sizeof(*cand));
@@ -599,7 +613,10 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 		if (best == NULL || fabs(cand[i].t) > fabs(best->t))
 			best = &cand[i];
 	}
+	if (near != NULL)
+		*q_near = near->q;
 	if (best != NULL) {
+		*t_best = fabs(best->t);
 		x->workload = xstrdup(best->m.workload);
 		x->metric = xstrdup(best->m.metric);
 		x->unit = xstrdup(best->m.unit != NULL ? best->m.unit : "");
@@ -674,7 +691,7 @@ bisect_parse(struct bisect_opts *o, int argc, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	o->runs = 3;
-	o->max_runs = 5;
+	o->max_runs = 8;
 	cli_getopt_reset();
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (ch) {
@@ -905,7 +922,8 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	enum bisect_mark	*marks = NULL;
 	char			*cause = NULL, *why = NULL, *repo_abs = NULL;
 	size_t			 n = 0, i, first = 0, last = 0, tested = 0;
-	size_t			 step = 0;
+	size_t			 step = 0, want, ends_max;
+	double			 t_best = 0, q_near = 1, min_change;
 	long			 k;
 	int			 rc = 0, r, signals = 0;
 
@@ -928,6 +946,8 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	o.repo = repo_abs;
+	min_change = c->cfg != NULL ?
+	    config_get_number(c->cfg, "detect", "min_change") : 2;
 	x.c = c;
 	x.o = &o;
 	x.key = xstrdup(o.git != NULL ? o.git : "bisect");
@@ -969,17 +989,38 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	bisect_progress("%zu commit%s after %.12s up to %.12s (first "
 	    "parents); measuring both ends, %d run%s each", n, n == 1 ? "" :
 	    "s", good.id, commits[n - 1].id, o.runs, o.runs == 1 ? "" : "s");
-	if ((r = bisect_measure(&x, &gp, (size_t)o.runs)) != 0 ||
-	    (r = bisect_measure(&x, &pts[n - 1], (size_t)o.runs)) != 0) {
-		if (r == 1)
-			fprintf(stderr, "perfwatch: the %s end (%.12s) cannot "
-			    "be measured\n", gp.built == -1 ? "good" : "bad",
-			    gp.built == -1 ? good.id : commits[n - 1].id);
-		rc = r == 1 ? EXIT_DATAERR : r;
-		goto out;
+	/*
+	 * The ends: --runs each, then a run more of each while the metric
+	 * found is less than BISECT_ENDS_T standard errors apart (its
+	 * levels decide every commit between), up to BISECT_ENDS_MAX.
+	 */
+	ends_max = o.runs > BISECT_ENDS_MAX ? (size_t)o.runs :
+	    BISECT_ENDS_MAX;
+	for (want = (size_t)o.runs;; want++) {
+		if ((r = bisect_measure(&x, &gp, want)) != 0 ||
+		    (r = bisect_measure(&x, &pts[n - 1], want)) != 0) {
+			if (r == 1)
+				fprintf(stderr, "perfwatch: the %s end (%.12s) "
+				    "cannot be measured\n", gp.built == -1 ?
+				    "good" : "bad", gp.built == -1 ? good.id :
+				    commits[n - 1].id);
+			rc = r == 1 ? EXIT_DATAERR : r;
+			goto out;
+		}
+		r = bisect_choose(&x, &gp, &pts[n - 1], min_change, &why,
+		    &t_best, &q_near);
+		if (r == -1 || want >= ends_max ||
+		    (r == 0 && t_best >= BISECT_ENDS_T) ||
+		    (r == 1 && q_near >= 0.5))
+			break;
+		if (r == 0)
+			bisect_progress("%s %s: the ends are %.1f standard "
+			    "errors apart, not yet %g: a run more of each",
+			    x.workload, x.metric, t_best, BISECT_ENDS_T);
+		else
+			bisect_progress("no metric clearly worse yet (q %.2g): "
+			    "a run more of each end", q_near);
 	}
-	r = bisect_choose(&x, &gp, &pts[n - 1], c->cfg != NULL ?
-	    config_get_number(c->cfg, "detect", "min_change") : 2, &why);
 	if (r == -1) {
 		rc = EXIT_SOFTWARE;
 		goto out;
@@ -1011,7 +1052,6 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 
 	while ((k = bisect_next(marks, n, &first, &last)) != -1) {
 		struct bisect_point	*p = &pts[k];
-		size_t			 want;
 
 		step++;
 		bisect_progress("step %zu (%u left at most): %.12s %s",
