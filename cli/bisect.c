@@ -11,8 +11,9 @@
  * person would measure it; so its runs are in the store like any other,
  * kept out of rolling baselines and change points by their trigger.
  * Runs a commit already has there (an earlier bisection, one stopped
- * half way) are used again, so a bisection started again goes on where
- * it stopped.
+ * half way) are used again when they measured the machine as it is now
+ * (the same snapshot), so a bisection started again goes on where it
+ * stopped; one whose machine changed under it stops (75).
  *
  * Both ends are measured first: --runs each (3), then a run more of
  * each while the metric found is less than BISECT_ENDS_T standard
@@ -47,6 +48,7 @@
 #include "bisect/bisect.h"
 #include "detect/detect.h"
 #include "detect/stats.h"
+#include "sysinfo/sysinfo.h"
 #include "cli.h"
 
 #define BISECT_ALPHA		0.01	/* a good commit called bad */
@@ -95,6 +97,7 @@ struct bisect_ctx {
 	char			*key;		/* the git_commits name */
 	char			*detail;
 	char			 current[BISECT_OID_HEX];
+	int64_t			 snapshot;	/* the machine as it is */
 	/* The metric, once chosen. */
 	char			*workload;
 	char			*metric;
@@ -165,7 +168,11 @@ bisect_run_fits(struct bisect_ctx *x, int64_t run)
 	return fits && n > 0;
 }
 
-/* The runs of a commit this bisection's kind has stored, oldest first. */
+/*
+ * The runs of a commit this bisection's kind has stored, oldest first:
+ * on this host, on the machine as it is now (its snapshot: a run from
+ * before a kernel or package change measured another machine).
+ */
 static int
 bisect_stored_runs(struct bisect_ctx *x, const char *id, int64_t **out,
     size_t *nout)
@@ -183,7 +190,8 @@ bisect_stored_runs(struct bisect_ctx *x, const char *id, int64_t **out,
 	if (store_runs_list(x->st, &f, &runs, &n) == -1)
 		return -1;
 	for (i = 0; i < n; i++) {
-		if (runs[i].host != x->host || runs[i].trigger == NULL ||
+		if (runs[i].host != x->host || runs[i].snapshot != x->snapshot ||
+		    runs[i].trigger == NULL ||
 		    strcmp(runs[i].trigger, "bisect") != 0 ||
 		    runs[i].git_commits == NULL)
 			continue;
@@ -462,9 +470,10 @@ bisect_levels(struct bisect_ctx *x, struct bisect_point *p, int drop)
 static int
 bisect_measure(struct bisect_ctx *x, struct bisect_point *p, size_t want)
 {
+	struct store_run r;
 	char	*cause = NULL;
 	int64_t	 run;
-	int	 rc;
+	int	 rc, changed;
 
 	if (p->runs == NULL &&
 	    bisect_stored_runs(x, p->c->id, &p->runs, &p->nruns) == -1)
@@ -497,6 +506,19 @@ bisect_measure(struct bisect_ctx *x, struct bisect_point *p, size_t want)
 				p->built = -1;	/* no more tries */
 			return rc;
 		}
+		if (store_run_get(x->st, run, &r) == -1)
+			return EXIT_SOFTWARE;
+		changed = r.snapshot != x->snapshot;
+		if (changed)
+			fprintf(stderr, "perfwatch: the machine changed during "
+			    "the bisection (run %s has snapshot %lld, the "
+			    "bisection began on %lld; perfwatch env diff says "
+			    "how); start it again to measure the machine as it "
+			    "is now\n", r.label, (long long)r.snapshot,
+			    (long long)x->snapshot);
+		store_run_clear(&r);
+		if (changed)
+			return EXIT_TEMPFAIL;
 		p->runs = xreallocarray(p->runs, p->nruns + 1,
 		    sizeof(*p->runs));
 		p->runs[p->nruns++] = run;
@@ -919,6 +941,8 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	struct bisect_point	*pts = NULL, gp;
 	struct bisect_sprt	 sprt;
 	struct sigaction	 sa, oldint, oldterm;
+	struct sysinfo_opts	 so;
+	struct snapshot		*snap = NULL;
 	enum bisect_mark	*marks = NULL;
 	char			*cause = NULL, *why = NULL, *repo_abs = NULL;
 	size_t			 n = 0, i, first = 0, last = 0, tested = 0;
@@ -956,6 +980,15 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	if ((x.host = store_host_local(x.st)) == -1) {
+		rc = EXIT_SOFTWARE;
+		goto out;
+	}
+	/* The machine as it is, as a run would record it. */
+	cli_sysinfo_opts(c, &so);
+	if ((snap = sysinfo_snapshot_take(cli_work_dir(c), &so,
+	    &cause)) == NULL ||
+	    (x.snapshot = store_snapshot_put(x.st, snap, &cause)) == -1) {
+		fprintf(stderr, "perfwatch: machine snapshot: %s\n", cause);
 		rc = EXIT_SOFTWARE;
 		goto out;
 	}
@@ -1116,6 +1149,7 @@ out:
 	free(gp.levels);
 	free(gp.se);
 	bisect_commits_free(commits, n);
+	sysinfo_snapshot_free(snap);
 	bisect_commit_clear(&good);
 	free(x.self);
 	free(x.key);

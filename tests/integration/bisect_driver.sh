@@ -27,12 +27,22 @@ command = sh $T/measure.sh $T/repo
 measure = output
 iterations = 5
 EOF
+# The package database the snapshots read: a file of ours, so that the
+# test can change the machine.
+mkdir -p "$T/dpkg"
+dpkg_status() {
+	printf 'Package: libfoo1\nStatus: install ok installed\nVersion: %s\n%s\n' \
+	    "$1" 'Architecture: amd64' >"$T/dpkg/status"
+}
+dpkg_status 1.0-1
 write_conf() {
 	cat >"$T/pw.conf" <<EOF
 [perfwatch]
 state_dir = $T/state
 work_dir = $T/work
 profile = $T/profile.conf
+[triggers]
+dpkg_admin_dir = $T/dpkg
 [quiet]
 policy = annotate
 $1
@@ -128,6 +138,18 @@ grep -q "^good  *$(rev main~23 | cut -c1-12)  *3 " "$T/out.txt" ||
 	fail "no good end row: $(cat "$T/out.txt")"
 # ... from the runs it already had: nothing measured again.
 [ "$(runs_in_store)" = "$before" ] || fail "the second bisection measured again"
+# Once the machine changed (a package upgraded), those runs measured
+# another machine: the same bisection measures again.
+dpkg_status 1.0-2
+(cd "$T/repo" && bisect --build "$BUILD" --workload toy --json \
+    main~23..main) >"$T/out.json" 2>"$T/err" || fail "after an upgrade: $(cat "$T/err")"
+[ "$(json_field "$T/out.json" first_bad.id)" = "$c15" ] || fail "after an upgrade"
+after=$(runs_in_store)
+[ "$after" -ge $((before + 6)) ] ||
+	fail "after an upgrade: $before runs, then $after: old runs reused"
+[ "$(sqlite3 "$DB" "SELECT count(DISTINCT snapshot) FROM runs")" = 2 ] ||
+	fail "the runs are not on two snapshots"
+dpkg_status 1.0-1
 
 # 2. Builds that fail at c9 and c10, the regression at c10: a range.
 make_repo 16 10 9 10
