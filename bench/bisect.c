@@ -6,11 +6,12 @@
  * run's level is the good level 100, or the bad level 100 - gap, plus
  * noise of sd 1.  The driver's decisions are replayed as cli/bisect.c
  * makes them, with the same functions: both ends measured R runs each
- * (3), nothing to bisect unless the ends differ (Student's t, p <=
- * 0.01), the noise from the ends' runs (bisect_noise), each commit
- * judged by the sequential test (bisect_sprt_decide) with up to M runs
- * (5) and skipped when still undecided, the next commit from
- * bisect_next.  Beside it, a plain search of one run a commit, each
+ * (3), then a run more of each while their t is under BISECT_ENDS_T,
+ * up to BISECT_ENDS_MAX; nothing to bisect unless the ends differ
+ * (Student's t, p <= 0.01); the noise from the ends' runs
+ * (bisect_noise), each commit judged by the sequential test
+ * (bisect_sprt_decide) with up to M runs (8) and skipped when still
+ * undecided, the next commit from bisect_next.  Beside it, a plain search of one run a commit, each
  * called good or bad by the nearer of the ends' mean levels: what a
  * `git bisect run` script with a threshold halfway does.
  *
@@ -24,8 +25,8 @@
  * were wrong (the answer leaves it out), that refused (ends not apart);
  * the mean runs of the commits between and the mean commits measured.
  *
- * usage: bisect [-t TRIALS] [-n COMMITS] [-r END_RUNS] [-m MAX_RUNS]
- *               [-k SEED]
+ * usage: bisect [-t TRIALS] [-n COMMITS] [-r END_RUNS] [-R MOST_END_RUNS]
+ *               [-T ENDS_T] [-m MAX_RUNS] [-k SEED]
  * Seeds are fixed (SEED + trial), so two builds compare trial by trial.
  * Figures are printed, never asserted.
  */
@@ -51,7 +52,6 @@ struct outcome {
 
 static double	tmin = BISECT_ENDS_T;	/* -T: the ends' t to reach */
 static int	end_max = BISECT_ENDS_MAX; /* -R: most runs at each end */
-static int	strict;			/* -S: refuse below tmin */
 
 /* One run's level at a commit that is bad or not. */
 static double
@@ -115,7 +115,7 @@ search_sprt(gsl_rng *r, enum noise k, double gap, size_t n, size_t truth,
 		j++;
 	}
 	o->end_runs += j;
-	if (p > 0.01 || t >= 0 || (strict && -t < tmin)) {
+	if (p > 0.01 || t >= 0) {
 		o->refused++;
 		free(m);
 		return;
@@ -178,7 +178,7 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: bisect [-t TRIALS] [-n COMMITS] [-r END_RUNS] "
-	    "[-m MAX_RUNS] [-k SEED]\n");
+	    "[-R MOST_END_RUNS] [-T ENDS_T] [-m MAX_RUNS] [-k SEED]\n");
 	exit(64);
 }
 
@@ -193,16 +193,13 @@ main(int argc, char **argv)
 	gsl_rng		*r;
 	double		 t0 = bench_now();
 
-	while ((ch = getopt(argc, argv, "t:n:r:m:k:T:R:S")) != -1) {
+	while ((ch = getopt(argc, argv, "t:n:r:m:k:T:R:")) != -1) {
 		switch (ch) {
 		case 'T':
 			tmin = atof(optarg);
 			break;
 		case 'R':
 			end_max = atoi(optarg);
-			break;
-		case 'S':
-			strict = 1;
 			break;
 		case 't':
 			trials = atol(optarg);

@@ -152,24 +152,28 @@ bisect_sprt_decide(const struct bisect_sprt *t, const double *levels,
 	return BISECT_UNTESTED;
 }
 
-/* The pooled sd of two groups and its degrees of freedom; -1 if none. */
+/*
+ * The two groups' means, their pooled sd and its degrees of freedom; -1
+ * with fewer than three values in all.
+ */
 static int
 bisect_pooled(const double *good, size_t ng, const double *bad, size_t nb,
-    double *sd, double *df)
+    double *mg, double *mb, double *sd, double *df)
 {
-	double	mg = 0, mb = 0, ss = 0;
+	double	ss = 0;
 	size_t	i;
 
 	if (ng == 0 || nb == 0 || ng + nb < 3)
 		return -1;
+	*mg = *mb = 0;
 	for (i = 0; i < ng; i++)
-		mg += good[i] / (double)ng;
+		*mg += good[i] / (double)ng;
 	for (i = 0; i < nb; i++)
-		mb += bad[i] / (double)nb;
+		*mb += bad[i] / (double)nb;
 	for (i = 0; i < ng; i++)
-		ss += (good[i] - mg) * (good[i] - mg);
+		ss += (good[i] - *mg) * (good[i] - *mg);
 	for (i = 0; i < nb; i++)
-		ss += (bad[i] - mb) * (bad[i] - mb);
+		ss += (bad[i] - *mb) * (bad[i] - *mb);
 	*df = (double)(ng + nb - 2);
 	*sd = sqrt(ss / *df);
 	return 0;
@@ -179,9 +183,9 @@ int
 bisect_noise(const double *good, size_t ng, const double *bad, size_t nb,
     double floor, double *sd)
 {
-	double	df;
+	double	df, mg, mb;
 
-	if (bisect_pooled(good, ng, bad, nb, sd, &df) == -1)
+	if (bisect_pooled(good, ng, bad, nb, &mg, &mb, sd, &df) == -1)
 		return -1;
 	*sd *= sqrt(df / gsl_cdf_chisq_Pinv(0.10, df));
 	if (!(*sd >= floor))
@@ -193,15 +197,10 @@ int
 bisect_ends_test(const double *good, size_t ng, const double *bad,
     size_t nb, double floor, double *t, double *p)
 {
-	double	sd, df, mg = 0, mb = 0, se;
-	size_t	i;
+	double	sd, df, mg, mb, se;
 
-	if (bisect_pooled(good, ng, bad, nb, &sd, &df) == -1)
+	if (bisect_pooled(good, ng, bad, nb, &mg, &mb, &sd, &df) == -1)
 		return -1;
-	for (i = 0; i < ng; i++)
-		mg += good[i] / (double)ng;
-	for (i = 0; i < nb; i++)
-		mb += bad[i] / (double)nb;
 	if (!(sd >= floor))
 		sd = floor;
 	se = sd * sqrt(1 / (double)ng + 1 / (double)nb);

@@ -526,16 +526,13 @@ bisect_measure(struct bisect_ctx *x, struct bisect_point *p, size_t want)
 	return 0;
 }
 
-/* Mean and, over both groups, the pooled sd with its degrees of freedom. */
+/* The mean of a point's levels; NaN when it has none. */
 static double
 bisect_mean(const double *v, size_t n)
 {
-	double	m = 0;
-	size_t	i;
+	double	m;
 
-	for (i = 0; i < n; i++)
-		m += v[i];
-	return n > 0 ? m / (double)n : NAN;
+	return n > 0 && stats_mean(v, n, &m) == 0 ? m : NAN;
 }
 
 /* The median se of the runs at both ends: the noise's floor. */
@@ -814,14 +811,11 @@ bisect_from_config(struct cli *c, struct bisect_opts *o)
 }
 
 static json_t *
-bisect_point_json(const struct bisect_ctx *x, const struct bisect_point *p,
-    double good_level, int end)
+bisect_point_json(const struct bisect_point *p, double good_level, int end)
 {
 	json_t	*o;
-	double	 level = p->nlevels > 0 ?
-		    bisect_mean(p->levels, p->nlevels) : NAN;
+	double	 level = bisect_mean(p->levels, p->nlevels);
 
-	(void)x;
 	o = pwjson_object();
 	pwjson_set_str(o, "id", p->c->id);
 	pwjson_set_str(o, "summary", p->c->summary);
@@ -862,16 +856,16 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 		pwjson_set_num(o, "noise_sd", sd);
 		pwjson_set_int(o, "commits", (int64_t)n);
 		pwjson_set_int(o, "measured", (int64_t)tested);
-		pwjson_set(o, "good", bisect_point_json(x, gp, g, 1));
-		pwjson_set(o, "bad", bisect_point_json(x, &pts[n - 1], g, 1));
+		pwjson_set(o, "good", bisect_point_json(gp, g, 1));
+		pwjson_set(o, "bad", bisect_point_json(&pts[n - 1], g, 1));
 		arr = pwjson_array();
 		for (i = 0; i + 1 < n; i++)
 			if (pts[i].mark != BISECT_UNTESTED)
-				pwjson_append(arr, bisect_point_json(x,
-				    &pts[i], g, 0));
+				pwjson_append(arr, bisect_point_json(&pts[i],
+				    g, 0));
 		pwjson_set(o, "tested", arr);
 		if (first == last)
-			pwjson_set(o, "first_bad", bisect_point_json(x,
+			pwjson_set(o, "first_bad", bisect_point_json(
 			    &pts[first], g, first == n - 1));
 		else
 			pwjson_set(o, "first_bad", json_null());
