@@ -10,7 +10,8 @@
  * up to BISECT_ENDS_MAX; nothing to bisect unless the ends differ
  * (Student's t, p <= 0.01); the noise from the ends' runs
  * (bisect_noise), each commit judged by the sequential test
- * (bisect_sprt_decide) with up to M runs (8) and skipped when still
+ * (bisect_sprt_decide, Student's t likelihoods with BISECT_T_DF; -D 0
+ * for normal ones) with up to M runs (8) and skipped when still
  * undecided, the next commit from bisect_next.  Beside it, a plain search of one run a commit, each
  * called good or bad by the nearer of the ends' mean levels: what a
  * `git bisect run` script with a threshold halfway does.
@@ -26,7 +27,7 @@
  * the mean runs of the commits between and the mean commits measured.
  *
  * usage: bisect [-t TRIALS] [-n COMMITS] [-r END_RUNS] [-R MOST_END_RUNS]
- *               [-T ENDS_T] [-m MAX_RUNS] [-k SEED]
+ *               [-T ENDS_T] [-D DF] [-m MAX_RUNS] [-k SEED]
  * Seeds are fixed (SEED + trial), so two builds compare trial by trial.
  * Figures are printed, never asserted.
  */
@@ -51,6 +52,7 @@ struct outcome {
 };
 
 static double	tmin = BISECT_ENDS_T;	/* -T: the ends' t to reach */
+static double	t_df = BISECT_T_DF;	/* -D: the likelihood's df, 0 normal */
 static int	end_max = BISECT_ENDS_MAX; /* -R: most runs at each end */
 
 /* One run's level at a commit that is bad or not. */
@@ -127,6 +129,7 @@ search_sprt(gsl_rng *r, enum noise k, double gap, size_t n, size_t truth,
 		s.bad += b[j] / end_runs;
 	}
 	s.alpha = s.beta = 0.01;
+	s.df = t_df;
 	bisect_noise(g, (size_t)end_runs, b, (size_t)end_runs, 0, &s.sd);
 	m[n - 1] = BISECT_BAD;
 	while ((c = bisect_next(m, n, &first, &last)) != -1) {
@@ -178,7 +181,8 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: bisect [-t TRIALS] [-n COMMITS] [-r END_RUNS] "
-	    "[-R MOST_END_RUNS] [-T ENDS_T] [-m MAX_RUNS] [-k SEED]\n");
+	    "[-R MOST_END_RUNS]\n    [-T ENDS_T] [-D DF] [-m MAX_RUNS] "
+	    "[-k SEED]\n");
 	exit(64);
 }
 
@@ -193,10 +197,13 @@ main(int argc, char **argv)
 	gsl_rng		*r;
 	double		 t0 = bench_now();
 
-	while ((ch = getopt(argc, argv, "t:n:r:m:k:T:R:")) != -1) {
+	while ((ch = getopt(argc, argv, "t:n:r:m:k:T:R:D:")) != -1) {
 		switch (ch) {
 		case 'T':
 			tmin = atof(optarg);
+			break;
+		case 'D':
+			t_df = atof(optarg);
 			break;
 		case 'R':
 			end_max = atoi(optarg);

@@ -80,13 +80,18 @@ unsigned bisect_steps_left(const enum bisect_mark *, size_t n);
 
 /*
  * Which end a commit's runs look like: a sequential probability ratio
- * test (Wald) between "at the good level" and "at the bad level", each
- * run's level normal with the noise sd.  Each run adds
+ * test (Wald) between "at the good level" and "at the bad level".  With
+ * df 0 each run's level is normal with the noise sd, and adds
  *
  *   (b - g) (x - (g + b) / 2) / sd^2,
  *
- * x its level clipped to within one gap of the two levels (one wild run
- * never decides alone beyond that), and the sum decides bad at
+ * x its level clipped to within one gap of the two levels; with df > 0
+ * it is Student's t with df degrees of freedom and scale sd, and adds
+ *
+ *   (df + 1) / 2 (log(1 + (x - g)^2 / (df sd^2))
+ *                 - log(1 + (x - b)^2 / (df sd^2))),
+ *
+ * which tends to 0 for a run far from both.  The sum decides bad at
  * log((1 - beta) / alpha), good at log(beta / (1 - alpha)), else more
  * runs are needed; runs whose mean (clipped) lies within a quarter of
  * the gap from the middle never decide.
@@ -95,7 +100,11 @@ struct bisect_sprt {
 	double	good, bad;		/* the two ends' levels */
 	double	sd;			/* the noise of a run's level */
 	double	alpha, beta;		/* error rates: bad if good, good if bad */
+	double	df;			/* > 0: Student's t likelihoods */
 };
+
+/* The degrees of freedom of the likelihood the driver uses. */
+#define BISECT_T_DF		4.0
 enum bisect_mark bisect_sprt_decide(const struct bisect_sprt *,
 	    const double *levels, size_t n, double *llr);
 

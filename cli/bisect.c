@@ -1067,6 +1067,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	sprt.bad = bisect_mean(pts[n - 1].levels, pts[n - 1].nlevels);
 	sprt.alpha = BISECT_ALPHA;
 	sprt.beta = BISECT_BETA;
+	sprt.df = BISECT_T_DF;
 	if (bisect_noise(gp.levels, gp.nlevels, pts[n - 1].levels,
 	    pts[n - 1].nlevels, bisect_se_floor(&gp, &pts[n - 1]),
 	    &sprt.sd) == -1 || !(sprt.sd > 0))

@@ -20,6 +20,21 @@
 #include "xmalloc.h"
 
 /*
+ * Fail unless got is within tol of want, in double precision (cmocka's
+ * assert_float_equal compares floats).
+ */
+static void
+near_(double got, double want, double tol, const char *what, int line)
+{
+	if (!(fabs(got - want) <= tol)) {
+		print_error("line %d: %s = %.17g, want %.17g (within %g)\n",
+		    line, what, got, want, tol);
+		fail();
+	}
+}
+#define NEAR(got, want, tol)	near_((got), (want), (tol), #got, __LINE__)
+
+/*
  * Search a line of n commits whose first bad one is f, the commits in
  * skip[] unmeasurable; return the steps taken and the bounds found.
  */
@@ -159,21 +174,21 @@ test_steps_left(void **state)
 static void
 test_sprt(void **state)
 {
-	struct bisect_sprt	t = { 100, 80, 2, 0.01, 0.01 };
+	struct bisect_sprt	t = { 100, 80, 2, 0.01, 0.01, 0 };
 	double			x[3], llr;
 
 	(void)state;
 	/* Each run adds (b - g)(x - (g + b)/2) / sd^2 = -5 (x - 90). */
 	x[0] = 80;
 	assert_int_equal(bisect_sprt_decide(&t, x, 1, &llr), BISECT_BAD);
-	assert_float_equal(llr, 50, 1e-12);
+	NEAR(llr, 50, 1e-12);
 	x[0] = 100;
 	assert_int_equal(bisect_sprt_decide(&t, x, 1, &llr), BISECT_GOOD);
-	assert_float_equal(llr, -50, 1e-12);
+	NEAR(llr, -50, 1e-12);
 	x[0] = 90;
 	assert_int_equal(bisect_sprt_decide(&t, x, 1, &llr),
 	    BISECT_UNTESTED);
-	assert_float_equal(llr, 0, 1e-12);
+	NEAR(llr, 0, 1e-12);
 	/*
 	 * With sd 8 a run adds -20 (x - 90) / 64; log(0.99 / 0.01) = 4.595
 	 * decides.  One run at the bad level (3.125) does not, two (6.25)
@@ -183,13 +198,13 @@ test_sprt(void **state)
 	x[0] = x[1] = x[2] = 80;
 	assert_int_equal(bisect_sprt_decide(&t, x, 1, &llr),
 	    BISECT_UNTESTED);
-	assert_float_equal(llr, 3.125, 1e-12);
+	NEAR(llr, 3.125, 1e-12);
 	assert_int_equal(bisect_sprt_decide(&t, x, 2, &llr), BISECT_BAD);
 	x[0] = x[1] = x[2] = 84;
 	assert_int_equal(bisect_sprt_decide(&t, x, 2, &llr),
 	    BISECT_UNTESTED);
 	assert_int_equal(bisect_sprt_decide(&t, x, 3, &llr), BISECT_BAD);
-	assert_float_equal(llr, 5.625, 1e-12);
+	NEAR(llr, 5.625, 1e-12);
 	x[0] = x[1] = x[2] = 97;
 	assert_int_equal(bisect_sprt_decide(&t, x, 3, &llr), BISECT_GOOD);
 	/* In the middle half (85 to 95) nothing decides, whatever the sum. */
@@ -197,7 +212,7 @@ test_sprt(void **state)
 	x[0] = x[1] = x[2] = 85.5;
 	assert_int_equal(bisect_sprt_decide(&t, x, 3, &llr),
 	    BISECT_UNTESTED);
-	assert_float_equal(llr, 67.5, 1e-9);
+	NEAR(llr, 67.5, 1e-9);
 	x[0] = 94.9;
 	assert_int_equal(bisect_sprt_decide(&t, x, 1, &llr),
 	    BISECT_UNTESTED);
@@ -213,16 +228,41 @@ test_sprt(void **state)
 	/* A wild run counts as one a gap beyond the nearer level. */
 	x[0] = 0;
 	bisect_sprt_decide(&t, x, 1, &llr);
-	assert_float_equal(llr, 150, 1e-12);	/* x taken as 60 */
+	NEAR(llr, 150, 1e-12);	/* x taken as 60 */
 	x[0] = 1e9;
 	bisect_sprt_decide(&t, x, 1, &llr);
-	assert_float_equal(llr, -150, 1e-12);	/* x taken as 120 */
+	NEAR(llr, -150, 1e-12);	/* x taken as 120 */
 	/* Higher is worse (a time): the same, mirrored. */
 	t.good = 80;
 	t.bad = 100;
 	x[0] = 100;
 	assert_int_equal(bisect_sprt_decide(&t, x, 1, &llr), BISECT_BAD);
-	assert_float_equal(llr, 50, 1e-12);
+	NEAR(llr, 50, 1e-12);
+	/*
+	 * Student's t with 4 degrees of freedom: a run adds 5/2 (log(1 +
+	 * (x - 100)^2 / 16) - log(1 + (x - 80)^2 / 16)) with sd 2; at the
+	 * bad level 5/2 log(26).  A run far off says next to nothing.
+	 */
+	t.good = 100;
+	t.bad = 80;
+	t.sd = 2;
+	t.df = 4;
+	x[0] = 80;
+	assert_int_equal(bisect_sprt_decide(&t, x, 1, &llr), BISECT_BAD);
+	NEAR(llr, 8.145241345053705, 1e-12);
+	x[0] = 100;
+	assert_int_equal(bisect_sprt_decide(&t, x, 1, &llr), BISECT_GOOD);
+	NEAR(llr, -8.145241345053705, 1e-12);
+	x[0] = 130;	/* 30 and 50 from the levels */
+	assert_int_equal(bisect_sprt_decide(&t, x, 1, &llr),
+	    BISECT_UNTESTED);
+	NEAR(llr, -2.5260231328655025, 1e-12);
+	x[0] = 1e9;
+	bisect_sprt_decide(&t, x, 1, &llr);
+	assert_true(fabs(llr) < 1e-6);
+	t.df = 0;
+	t.good = 80;
+	t.bad = 100;
 	/* No noise or no gap: it cannot tell. */
 	t.sd = 0;
 	assert_int_equal(bisect_sprt_decide(&t, x, 1, &llr),
@@ -243,9 +283,9 @@ test_noise_and_ends(void **state)
 	 * bound is sqrt(4 / 1.0636232167792237).
 	 */
 	assert_int_equal(bisect_noise(g, 3, b, 3, 0, &sd), 0);
-	assert_float_equal(sd, 1.9392602312252, 1e-9);
+	NEAR(sd, 1.9392602312252, 1e-9);
 	assert_int_equal(bisect_noise(g, 3, b, 3, 5, &sd), 0);
-	assert_float_equal(sd, 5, 0);
+	NEAR(sd, 5, 0);
 	assert_int_equal(bisect_noise(g, 1, b, 1, 0, &sd), -1);
 	/*
 	 * t = 10 / sqrt(2/3) = 12.2474...; two-sided p from Student's t
@@ -253,23 +293,23 @@ test_noise_and_ends(void **state)
 	 * (1 - u / (3 (1 + u))), u = t^2/4 (scipy.stats.t.sf(t, 4) * 2).
 	 */
 	assert_int_equal(bisect_ends_test(g, 3, b, 3, 0, &t, &p), 0);
-	assert_float_equal(t, 12.24744871391589, 1e-9);
-	assert_float_equal(p, 0.0002552167494420665, 1e-12);
+	NEAR(t, 12.24744871391589, 1e-9);
+	NEAR(p, 0.0002552167494420665, 1e-12);
 	assert_int_equal(bisect_ends_test(b, 3, g, 3, 0, &t, &p), 0);
-	assert_float_equal(t, -12.24744871391589, 1e-9);
+	NEAR(t, -12.24744871391589, 1e-9);
 	/* Constant levels: exactly apart, or exactly not. */
 	{
 		const double	c1[] = { 5, 5 }, c2[] = { 7, 7 };
 
 		assert_int_equal(bisect_ends_test(c1, 2, c2, 2, 0, &t, &p), 0);
 		assert_true(isinf(t) && t > 0);
-		assert_float_equal(p, 0, 0);
+		NEAR(p, 0, 0);
 		assert_int_equal(bisect_ends_test(c1, 2, c1, 2, 0, &t, &p), 0);
-		assert_float_equal(t, 0, 0);
-		assert_float_equal(p, 1, 0);
+		NEAR(t, 0, 0);
+		NEAR(p, 1, 0);
 		/* With a floor from the runs' own spread, a finite t. */
 		assert_int_equal(bisect_ends_test(c1, 2, c2, 2, 1, &t, &p), 0);
-		assert_float_equal(t, 2, 1e-12);
+		NEAR(t, 2, 1e-12);
 	}
 }
 
