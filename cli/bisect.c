@@ -69,6 +69,7 @@ struct bisect_opts {
 	int		  runs;
 	int		  max_runs;
 	int		  json;
+	enum cli_output	  out;
 	char		 *good;
 	char		 *bad;
 };
@@ -702,6 +703,7 @@ bisect_parse(struct bisect_opts *o, int argc, char **argv)
 		{ "runs", required_argument, NULL, 'n' },
 		{ "max-runs", required_argument, NULL, 'x' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'c' },
 		{ NULL, 0, NULL, 0 }
 	};
 	char	*end;
@@ -757,6 +759,11 @@ bisect_parse(struct bisect_opts *o, int argc, char **argv)
 			break;
 		case 'j':
 			o->json = 1;
+			o->out = OUT_JSON;
+			break;
+		case 'c':
+			o->json = 0;
+			o->out = OUT_CSV;
 			break;
 		default:
 			return -1;
@@ -834,10 +841,12 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
     struct bisect_point *pts, size_t n, size_t first, size_t last,
     double sd, size_t tested)
 {
-	static const char *const hdr[] = { "", "commit", "runs", "level",
-	    "change", "llr", "summary" };
+	static const char *const hdr[] = { "verdict", "commit", "runs",
+	    "level", "change", "llr", "summary", "first_bad" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
-	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT };
+	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT,
+	    ALIGN_LEFT };
+	int		 csv = x->o->out == OUT_CSV;
 	struct table	*t;
 	json_t		*o, *arr, *m;
 	double		 g = bisect_mean(gp->levels, gp->nlevels), level;
@@ -877,10 +886,13 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 		json_decref(o);
 		return;
 	}
-	printf("%s %s (%s is better), %zu commit%s of %s: %zu measured\n",
-	    x->workload, x->metric, better_name(x->better), n, n == 1 ? "" :
-	    "s", x->o->repo, tested);
-	t = table_new(nitems(hdr), hdr, al);
+	if (!csv)
+		printf("%s %s (%s is better), %zu commit%s of %s: %zu "
+		    "measured\n", x->workload, x->metric,
+		    better_name(x->better), n, n == 1 ? "" : "s", x->o->repo,
+		    tested);
+	/* CSV: the full ids, and which is the first bad one (or may be). */
+	t = table_new(nitems(hdr) - (csv ? 0 : 1), hdr, al);
 	for (i = 0; i <= n; i++) {
 		const struct bisect_point *p = i == 0 ? gp : &pts[i - 1];
 
@@ -890,7 +902,7 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 		    NAN;
 		table_addf(t, 0, "%s", i == 0 ? "good" : i == n ? "bad" :
 		    bisect_mark_name(p->mark));
-		table_addf(t, 1, "%.12s", p->c->id);
+		table_addf(t, 1, "%.*s", csv ? 40 : 12, p->c->id);
 		table_addf(t, 2, "%zu", p->nlevels);
 		fmt_value(buf, sizeof(buf), level);
 		table_addf(t, 3, "%s", buf);
@@ -903,10 +915,16 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 		else
 			table_addf(t, 5, "%.1f", p->llr);
 		table_addf(t, 6, "%s", p->c->summary);
+		if (csv)
+			table_addf(t, 7, "%s", i == 0 || i - 1 < first ||
+			    i - 1 > last ? "" : first == last ? "yes" :
+			    "maybe");
 		table_end_row(t);
 	}
-	table_print(t, stdout, OUT_TABLE);
+	table_print(t, stdout, csv ? OUT_CSV : OUT_TABLE);
 	table_free(t);
+	if (csv)
+		return;
 	fmt_value(buf, sizeof(buf), sd);
 	printf("noise of a run: %s %s (both ends' runs, upper 90%% bound); "
 	    "error rates %g each way\n", buf, x->unit, BISECT_ALPHA);
@@ -928,7 +946,8 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	const char		*usage = "bisect [--git NAME | --repo DIR] "
 				    "[--build CMD] [--workload GLOB]... "
 				    "[--metric M] [--profile P] [--iterations N] "
-				    "[--runs N] [--max-runs N] [--json] GOOD..BAD";
+				    "[--runs N] [--max-runs N] [--json|--csv] "
+				    "GOOD..BAD";
 	struct bisect_opts	 o;
 	struct bisect_ctx	 x;
 	struct bisect_commit	*commits = NULL, good;

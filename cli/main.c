@@ -54,7 +54,7 @@ static const struct cli_cmd cli_cmds[] = {
 	    "the machine snapshot of a run, or what changed between two" },
 	{ "bisect", cmd_bisect, "bisect [--git NAME | --repo DIR] "
 	    "[--build CMD] [--workload GLOB]... [--metric M] [--runs N] "
-	    "[--max-runs N] [--json] GOOD..BAD",
+	    "[--max-runs N] [--json|--csv] GOOD..BAD",
 	    "find the commit that made a metric worse" },
 	{ "status", cmd_status, "status [--json]",
 	    "what perfwatchd is doing, its queue and next run" },

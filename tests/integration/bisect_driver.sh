@@ -166,6 +166,16 @@ grep -q "build at .* failed (exit 1)" "$T/err" || fail "no build error shown"
     >"$T/out.txt" 2>/dev/null || fail "skips, table"
 grep -q "^the first bad commit is one of these 3" "$T/out.txt" ||
 	fail "the range: $(cat "$T/out.txt")"
+# As CSV: the rows, full ids, the three it may be marked.
+(cd "$T/repo" && bisect --build "$BUILD" --workload toy --csv main~15..main) \
+    >"$T/out.csv" 2>/dev/null || fail "skips, CSV"
+head -n 1 "$T/out.csv" | grep -qx \
+    'verdict,commit,runs,level,change,llr,summary,first_bad' ||
+	fail "CSV header: $(head -n 1 "$T/out.csv")"
+[ "$(grep -c ',maybe$' "$T/out.csv")" = 3 ] ||
+	fail "CSV: not three candidates marked: $(cat "$T/out.csv")"
+grep -q "^skip,$(rev main~7),0,.*,c9,maybe$" "$T/out.csv" ||
+	fail "CSV: c9 not a skipped candidate: $(cat "$T/out.csv")"
 
 # 3. A regression merged from a branch: found at the merge (first
 # parents), through --git NAME, whose section gives path, build and
