@@ -79,7 +79,7 @@ struct bisect_point {
 	struct bisect_commit	*c;		/* borrowed */
 	int64_t			*runs;
 	size_t			 nruns;
-	int			 built;		/* 1 built, -1 failed, 0 not yet */
+	int			 built;		/* -1: its build or run failed */
 	double			*levels;	/* the metric's, by run */
 	double			*se;
 	size_t			 nlevels;
@@ -97,7 +97,8 @@ struct bisect_ctx {
 	char			*self;		/* the perfwatch to start */
 	char			*key;		/* the git_commits name */
 	char			*detail;
-	char			 current[BISECT_OID_HEX];
+	char			 current[BISECT_OID_HEX];	/* checked out */
+	char			 built[BISECT_OID_HEX];	/* its output in the tree */
 	int64_t			 snapshot;	/* the machine as it is */
 	/* The metric, once chosen. */
 	char			*workload;
@@ -492,15 +493,23 @@ bisect_measure(struct bisect_ctx *x, struct bisect_point *p, size_t want)
 			snprintf(x->current, sizeof(x->current), "%s",
 			    p->c->id);
 		}
-		if (p->built == 0) {
+		/*
+		 * The tree holds the output of the last build, whichever
+		 * commit that was: back at a commit built before (another
+		 * run of an end), it is built again.
+		 */
+		if (x->o->build != NULL && strcmp(x->built, p->c->id) != 0) {
 			bisect_progress("building %.12s", p->c->id);
+			x->built[0] = '\0';
 			if ((rc = bisect_build(x, p->c)) == -1)
 				return EXIT_SOFTWARE;
 			if (bisect_signal)
 				return 128 + bisect_signal;
-			p->built = rc == 0 ? 1 : -1;
-			if (rc != 0)
+			if (rc != 0) {
+				p->built = -1;
 				return 1;
+			}
+			snprintf(x->built, sizeof(x->built), "%s", p->c->id);
 		}
 		if ((rc = bisect_run_child(x, p->c, &run)) != 0) {
 			if (rc == 1)
@@ -1055,11 +1064,13 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		}
 		r = bisect_choose(&x, &gp, &pts[n - 1], min_change, &why,
 		    &t_best, &q_near);
-		if (r == -1 || want >= ends_max ||
+		if (r == -1 || (want >= 2 && (want >= ends_max ||
 		    (r == 0 && t_best >= BISECT_ENDS_T) ||
-		    (r == 1 && q_near >= 0.5))
+		    (r == 1 && q_near >= 0.5))))
 			break;
-		if (r == 0)
+		if (want < 2)
+			;	/* one run a side says nothing of the noise */
+		else if (r == 0)
 			bisect_progress("%s %s: the ends are %.1f standard "
 			    "errors apart, not yet %g: a run more of each",
 			    x.workload, x.metric, t_best, BISECT_ENDS_T);

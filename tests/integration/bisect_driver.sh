@@ -16,10 +16,12 @@ command -v sqlite3 >/dev/null || fail "sqlite3 is not installed"
 cat >"$T/measure.sh" <<'EOF'
 #!/bin/sh
 # ops/s from the build's output, 1% noise; sleeps $SLOW_MEASURE first.
+# And which commit the build in the tree was made from (its counter).
 [ -z "${SLOW_MEASURE:-}" ] || sleep "$SLOW_MEASURE"
 s=$(cat "$1/built")
 awk -v s="$s" -v seed="$$" 'BEGIN { srand(seed)
 	printf "ops %.4f ops/s higher\n", s * (1 + (rand() - 0.5) * 0.02) }'
+echo "commitno $(cat "$1/built-counter") count higher"
 EOF
 cat >"$T/profile.conf" <<EOF
 [workload "toy"]
@@ -64,7 +66,7 @@ make_repo() {
 		git config user.email test@example.org
 		git config user.name test
 		git config commit.gpgsign false
-		echo built >.gitignore
+		printf 'built\nbuilt-counter\n' >.gitignore
 		i=1
 		while [ "$i" -le "$n" ]; do
 			if [ "$i" -ge "$bad" ]; then echo 80; else echo 100; fi \
@@ -80,7 +82,7 @@ make_repo() {
 		done
 	)
 }
-BUILD='test ! -f broken && cp speed.txt built'
+BUILD='test ! -f broken && cp speed.txt built && cp counter built-counter'
 rev() {
 	git -C "$T/repo" rev-parse "$1"
 }
@@ -96,6 +98,23 @@ print(d if not isinstance(d, (list, dict)) else json.dumps(d))' "$@"
 }
 runs_in_store() {
 	sqlite3 "$DB" "SELECT count(*) FROM runs"
+}
+# Every run measured the build of its own commit: its commitno samples
+# are the counter file of the commit it records.
+check_builds() {
+	sqlite3 -separator ' ' "$DB" "SELECT r.label,
+	    json_extract(r.git_commits, '$.' || '${1:-bisect}'), s.value
+	    FROM runs r JOIN samples s ON s.run = r.id
+	    JOIN metrics m ON m.id = s.metric
+	    WHERE r.trigger = 'bisect' AND m.metric = 'commitno'" |
+	while read -r label id value; do
+		want=$(git -C "$T/repo" show "$id:counter")
+		[ "${value%.*}" = "$want" ] ||
+			fail "run $label of c$want measured the build of c$value"
+	done
+	[ "$(sqlite3 "$DB" "SELECT count(*) FROM runs r JOIN samples s ON
+	    s.run = r.id JOIN metrics m ON m.id = s.metric WHERE
+	    m.metric = 'commitno'")" -gt 0 ] || fail "no commitno samples"
 }
 
 # 1. A line of 24 commits, the regression at c15.
@@ -136,6 +155,7 @@ grep -q "^first bad commit: $c15 c15 (-" "$T/out.txt" ||
 	fail "the table: $(cat "$T/out.txt")"
 grep -q "^good  *$(rev main~23 | cut -c1-12)  *3 " "$T/out.txt" ||
 	fail "no good end row: $(cat "$T/out.txt")"
+check_builds
 # ... from the runs it already had: nothing measured again.
 [ "$(runs_in_store)" = "$before" ] || fail "the second bisection measured again"
 # Once the machine changed (a package upgraded), those runs measured
@@ -162,6 +182,7 @@ rm -f "$DB" "$DB-wal" "$DB-shm"
     "[\"$(rev main~7)\", \"$(rev main~6)\", \"$(rev main~5)\"]" ] ||
 	fail "candidates $(json_field "$T/out.json" candidates), not c9 c10 c11"
 grep -q "build at .* failed (exit 1)" "$T/err" || fail "no build error shown"
+check_builds
 (cd "$T/repo" && bisect --build "$BUILD" --workload toy main~15..main) \
     >"$T/out.txt" 2>/dev/null || fail "skips, table"
 grep -q "^the first bad commit is one of these 3" "$T/out.txt" ||
@@ -176,6 +197,18 @@ head -n 1 "$T/out.csv" | grep -qx \
 	fail "CSV: not three candidates marked: $(cat "$T/out.csv")"
 grep -q "^skip,$(rev main~7),0,.*,c9,maybe$" "$T/out.csv" ||
 	fail "CSV: c9 not a skipped candidate: $(cat "$T/out.csv")"
+
+# One run at each end says nothing of the noise: a second of each is
+# taken, the good end's after the bad end was built, so it is built
+# again.
+rm -f "$DB" "$DB-wal" "$DB-shm"
+(cd "$T/repo" && bisect --build "$BUILD" --workload toy --runs 1 --json \
+    main~9..main~4) >"$T/out.json" 2>"$T/err" || fail "--runs 1: $(cat "$T/err")"
+[ "$(json_field "$T/out.json" good.runs)" = 2 ] ||
+	fail "--runs 1: $(json_field "$T/out.json" good.runs) runs at the good end"
+[ "$(grep -c "building $(rev main~9 | cut -c1-12)" "$T/err")" = 2 ] ||
+	fail "the good end was not built again: $(cat "$T/err")"
+check_builds
 
 # 3. A regression merged from a branch: found at the merge (first
 # parents), through --git NAME, whose section gives path, build and
