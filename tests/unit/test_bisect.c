@@ -18,21 +18,7 @@
 
 #include "bisect/bisect.h"
 #include "xmalloc.h"
-
-/*
- * Fail unless got is within tol of want, in double precision (cmocka's
- * assert_float_equal compares floats).
- */
-static void
-near_(double got, double want, double tol, const char *what, int line)
-{
-	if (!(fabs(got - want) <= tol)) {
-		print_error("line %d: %s = %.17g, want %.17g (within %g)\n",
-		    line, what, got, want, tol);
-		fail();
-	}
-}
-#define NEAR(got, want, tol)	near_((got), (want), (tol), #got, __LINE__)
+#include "near.h"
 
 /*
  * Search a line of n commits whose first bad one is f, the commits in

@@ -39,6 +39,7 @@
 #include "xmalloc.h"
 #include "workloads/workloads.h"
 #include "workloads/internal.h"
+#include "near.h"
 
 #ifndef TMPFS_MAGIC
 #define TMPFS_MAGIC	0x01021994
@@ -190,14 +191,14 @@ test_parse_lines(void **state)
 	assert_int_equal(wl_parse_output(text, strlen(text), &res, &cause), 0);
 	assert_int_equal(res.nmetrics, 5);
 	assert_string_equal(res.metrics[4].name, "formfed");
-	assert_float_equal(res.metrics[4].value, 2, 0);
+	NEAR(res.metrics[4].value, 2, 0);
 	assert_string_equal(res.metrics[4].unit, "x");
 	assert_string_equal(res.metrics[0].name, "latency");
-	assert_float_equal(res.metrics[0].value, 12.5, 1e-12);
+	NEAR(res.metrics[0].value, 12.5, 1e-12);
 	assert_string_equal(res.metrics[0].unit, "ms");
 	assert_int_equal(res.metrics[0].better, BETTER_LOWER);
 	assert_string_equal(res.metrics[1].name, "ops");
-	assert_float_equal(res.metrics[1].value, 1000, 1e-12);
+	NEAR(res.metrics[1].value, 1000, 1e-12);
 	assert_string_equal(res.metrics[1].unit, "ops/s");
 	assert_int_equal(res.metrics[1].better, BETTER_HIGHER);
 	assert_int_equal(res.metrics[2].better, BETTER_LOWER);
@@ -289,7 +290,7 @@ test_parse_json(void **state)
 	assert_int_equal(wl_parse_output(good, strlen(good), &res, &cause), 0);
 	assert_int_equal(res.nmetrics, 3);
 	assert_string_equal(res.metrics[0].name, "a");
-	assert_float_equal(res.metrics[0].value, 1.5, 1e-12);
+	NEAR(res.metrics[0].value, 1.5, 1e-12);
 	assert_string_equal(res.metrics[0].unit, "");
 	assert_int_equal(res.metrics[0].better, BETTER_HIGHER);
 	assert_string_equal(res.metrics[1].unit, "s");
@@ -357,16 +358,16 @@ test_params(void **state)
 	bonnie = wl_find("disk.bonnie");
 	wl_params_init(&p, bonnie);
 	assert_int_equal(p.iterations, 5);
-	assert_float_equal(p.size_ram, 2, 0);
+	NEAR(p.size_ram, 2, 0);
 	/* The timeouts perfwatch.conf(5) gives: 6h, 10m for sys.*, 30m. */
-	assert_float_equal(p.timeout, 6 * 3600, 0);
+	NEAR(p.timeout, 6 * 3600, 0);
 	wl_params_init(&q, wl_find("sys.pipe"));
-	assert_float_equal(q.timeout, 600, 0);
+	NEAR(q.timeout, 600, 0);
 	wl_params_init(&q, wl_find("disk.stream"));
-	assert_float_equal(q.timeout, 1800, 0);
+	NEAR(q.timeout, 1800, 0);
 	/* And the grace and iterations the configuration schema gives. */
 	dc = config_default();
-	assert_float_equal(q.grace, (double)config_get_duration(dc,
+	NEAR(q.grace, (double)config_get_duration(dc,
 	    "workload", "grace"), 0);
 	assert_int_equal(q.iterations, config_get_int(dc, "workload",
 	    "iterations"));
@@ -378,7 +379,7 @@ test_params(void **state)
 
 	set(&p, bonnie, "size", "256M");
 	assert_int_equal(p.size, 256ULL << 20);
-	assert_float_equal(p.size_ram, 0, 0);
+	NEAR(p.size_ram, 0, 0);
 	assert_int_equal(wl_params_size(&p), 256ULL << 20);
 	set(&p, bonnie, "size", "1.5G");
 	assert_int_equal(p.size, 1536ULL << 20);
@@ -387,22 +388,22 @@ test_params(void **state)
 	set(&p, bonnie, "size", "2GiB");
 	assert_int_equal(p.size, 2048ULL << 20);
 	set(&p, bonnie, "size", "0.5xRAM");
-	assert_float_equal(p.size_ram, 0.5, 0);
+	NEAR(p.size_ram, 0.5, 0);
 	set(&p, bonnie, "size", "2x");
-	assert_float_equal(p.size_ram, 2, 0);
+	NEAR(p.size_ram, 2, 0);
 	assert_int_equal(p.size, 0);
 	set(&p, bonnie, "timeout", "5m");
-	assert_float_equal(p.timeout, 300, 0);
+	NEAR(p.timeout, 300, 0);
 	set(&p, bonnie, "timeout", "1h30m");
-	assert_float_equal(p.timeout, 5400, 0);
+	NEAR(p.timeout, 5400, 0);
 	set(&p, bonnie, "timeout", "1d2h");
-	assert_float_equal(p.timeout, 93600, 0);
+	NEAR(p.timeout, 93600, 0);
 	set(&p, bonnie, "timeout", "90");
-	assert_float_equal(p.timeout, 90, 0);
+	NEAR(p.timeout, 90, 0);
 	set(&p, bonnie, "timeout", "2.5");
-	assert_float_equal(p.timeout, 2.5, 0);
+	NEAR(p.timeout, 2.5, 0);
 	set(&p, bonnie, "grace", "500ms");
-	assert_float_equal(p.grace, 0.5, 1e-12);
+	NEAR(p.grace, 0.5, 1e-12);
 	set(&p, bonnie, "warmup", "yes");
 	assert_int_equal(p.warmup, 1);
 	set(&p, bonnie, "warmup", "3");
@@ -638,21 +639,21 @@ test_plan_and_progress(void **state)
 	}
 
 	pr = wl_progress_new(steps, n, 3);
-	assert_float_equal(wl_progress_remaining(pr, 0), -1, 0);
+	NEAR(wl_progress_remaining(pr, 0), -1, 0);
 	wl_progress_format(pr, 0, "disk.a", 0, buf, sizeof(buf));
 	assert_string_equal(buf, "[1/9] disk.a warm-up 1/1, elapsed 0:00, "
 	    "left ~?");
 	wl_progress_done(pr, 0, 10);
 	wl_progress_done(pr, 1, 20);
 	/* C 20, then A 10, B (unseen: mean 15), C 20, A 10, B 15, A 10. */
-	assert_float_equal(wl_progress_remaining(pr, 2), 100, 1e-9);
+	NEAR(wl_progress_remaining(pr, 2), 100, 1e-9);
 	wl_progress_format(pr, 2, "sys.c", 30, buf, sizeof(buf));
 	assert_string_equal(buf, "[3/9] sys.c warm-up 2/2, elapsed 0:30, "
 	    "left ~1:40");
 	wl_progress_format(pr, 8, "disk.a", 3725, buf, sizeof(buf));
 	assert_string_equal(buf, "[9/9] disk.a iteration 3/3, elapsed "
 	    "1:02:05, left ~0:10");
-	assert_float_equal(wl_progress_remaining(pr, 9), 0, 0);
+	NEAR(wl_progress_remaining(pr, 9), 0, 0);
 	wl_progress_free(pr);
 	free(steps);
 
@@ -698,9 +699,9 @@ test_index(void **state)
 	assert_int_equal(n, 12);
 	/* UnixBench rounds every test score: the index agrees to 1. */
 	for (col = 0; col < 3; col++)
-		assert_float_equal(wl_index(score[col], ref, n), total[col],
+		NEAR(wl_index(score[col], ref, n), total[col],
 		    1.0);
-	assert_float_equal(wl_index(score[0], score[0], n), 1000, 1e-9);
+	NEAR(wl_index(score[0], score[0], n), 1000, 1e-9);
 	ref[3] = 0;
 	assert_true(isnan(wl_index(score[0], ref, n)));
 	assert_true(isnan(wl_index(score[0], ref, 0)));
@@ -746,11 +747,11 @@ test_profiles(void **state)
 			/* Every key, the newest too, reaches the job. */
 			if (strcmp(profiles[i], "quick") == 0 &&
 			    strncmp(name, "disk.", 5) == 0)
-				assert_float_equal(p.settle, 6, 0);
+				NEAR(p.settle, 6, 0);
 			else if (strncmp(name, "disk.", 5) == 0)
-				assert_float_equal(p.settle, 10, 0);
+				NEAR(p.settle, 10, 0);
 			else
-				assert_float_equal(p.settle, 0, 0);
+				NEAR(p.settle, 0, 0);
 			free(section);
 			wl_params_clear(&p);
 		}
@@ -770,22 +771,22 @@ test_statistics(void **state)
 
 	(void)state;
 	wl_mean_sd(x, nitems(x), &mean, &sd);
-	assert_float_equal(mean, 5, 1e-12);
-	assert_float_equal(sd, sqrt(32.0 / 7.0), 1e-12);
+	NEAR(mean, 5, 1e-12);
+	NEAR(sd, sqrt(32.0 / 7.0), 1e-12);
 	wl_mean_sd(x, 1, &mean, &sd);
-	assert_float_equal(mean, 2, 0);
-	assert_float_equal(sd, 0, 0);
+	NEAR(mean, 2, 0);
+	NEAR(sd, 0, 0);
 	for (i = 0; i < 20; i++)
 		y[i] = 20 - i;
-	assert_float_equal(wl_percentile(y, 20, 95), 19, 0);
-	assert_float_equal(wl_percentile(y, 20, 50), 10, 0);
-	assert_float_equal(wl_percentile(y, 20, 100), 20, 0);
-	assert_float_equal(wl_percentile(y, 20, 1), 1, 0);
+	NEAR(wl_percentile(y, 20, 95), 19, 0);
+	NEAR(wl_percentile(y, 20, 50), 10, 0);
+	NEAR(wl_percentile(y, 20, 100), 20, 0);
+	NEAR(wl_percentile(y, 20, 1), 1, 0);
 	y[0] = 18;
 	y[1] = 20;
 	y[2] = 19;
-	assert_float_equal(wl_percentile(y, 3, 95), 20, 0);
-	assert_float_equal(wl_percentile(y, 3, 50), 19, 0);
+	NEAR(wl_percentile(y, 3, 95), 20, 0);
+	NEAR(wl_percentile(y, 3, 50), 19, 0);
 }
 
 /* A loop body that counts what it was asked to do. */
@@ -830,7 +831,7 @@ test_timed_loop(void **state)
 	assert_true(loop.elapsed >= 0.05);
 	assert_true(loop.slices <= 11);
 	assert_true(loop.rate > 0);
-	assert_float_equal(loop.wall_rate, loop.count / loop.elapsed, 0);
+	NEAR(loop.wall_rate, loop.count / loop.elapsed, 0);
 	tally = 0;
 	assert_int_equal(wl_timed_loop(0.05, WL_LOOP_CPU, tally_body, &tally,
 	    &loop, &cause), 0);
@@ -844,7 +845,7 @@ test_timed_loop(void **state)
 	assert_int_equal(loop.count, slow - (UINT64_C(1) << 62));
 	assert_true(loop.count == 1 || loop.count == 2);
 	assert_true(loop.slices < 3);
-	assert_float_equal(loop.rate, loop.count / loop.elapsed, 0);
+	NEAR(loop.rate, loop.count / loop.elapsed, 0);
 
 	assert_int_equal(wl_timed_loop(1, 0, failing_body, NULL, &loop,
 	    &cause), -1);
@@ -983,7 +984,7 @@ test_timed_loop_clock(void **state)
 	assert_true(loop.slices < 3);
 	assert_int_equal(loop.cpus, 2);
 	assert_true(loop.cpu >= loop.count * (BURN_MS / 1000.0));
-	assert_float_equal(loop.rate, loop.count / (loop.cpu / 2), 1e-9);
+	NEAR(loop.rate, loop.count / (loop.cpu / 2), 1e-9);
 
 	/*
 	 * A live partner's CPU counts through its clock (after one round
@@ -1021,7 +1022,7 @@ test_run_command_ok(void **state)
 	assert_int_equal(res.status, WL_OK);
 	assert_int_equal(res.nmetrics, 1);
 	assert_string_equal(res.metrics[0].name, "x");
-	assert_float_equal(res.metrics[0].value, 1.5, 0);
+	NEAR(res.metrics[0].value, 1.5, 0);
 	assert_int_equal(res.metrics[0].better, BETTER_LOWER);
 	assert_non_null(note(&res, "hi"));
 	assert_true(res.wall > 0);
@@ -1129,17 +1130,17 @@ test_run_settle(void **state)
 
 	(void)state;
 	wl_params_init(&p, wl_find("disk.bonnie"));
-	assert_float_equal(p.settle, 10, 0);
+	NEAR(p.settle, 10, 0);
 	wl_params_clear(&p);
 	wl_params_init(&p, wl_find("disk.stream"));
-	assert_float_equal(p.settle, 10, 0);
+	NEAR(p.settle, 10, 0);
 	wl_params_clear(&p);
 	wl_params_init(&p, wl_find("sys.pipe"));
-	assert_float_equal(p.settle, 0, 0);
+	NEAR(p.settle, 0, 0);
 	set(&p, wl_find("sys.pipe"), "settle", "1.5s");
-	assert_float_equal(p.settle, 1.5, 0);
+	NEAR(p.settle, 1.5, 0);
 	set(&p, wl_find("sys.pipe"), "settle", "0");
-	assert_float_equal(p.settle, 0, 0);
+	NEAR(p.settle, 0, 0);
 	assert_int_equal(wl_params_set(&p, wl_find("sys.pipe"), "settle",
 	    "2h", &cause), -1);
 	assert_non_null(strstr(cause, "from 0 to 1h"));
@@ -1520,13 +1521,13 @@ test_run_measure_time(void **state)
 	assert_int_equal(res.nmetrics, 3);
 	assert_non_null(m = metric(&res, "wall"));
 	assert_true(m->value >= 0.2);
-	assert_float_equal(m->value, res.wall, 0);
+	NEAR(m->value, res.wall, 0);
 	assert_string_equal(m->unit, "s");
 	assert_int_equal(m->better, BETTER_LOWER);
 	assert_non_null(m = metric(&res, "user"));
-	assert_float_equal(m->value, res.user, 0);
+	NEAR(m->value, res.user, 0);
 	assert_non_null(m = metric(&res, "sys"));
-	assert_float_equal(m->value, res.sys, 0);
+	NEAR(m->value, res.sys, 0);
 	assert_true(res.cpu_pct >= 0);
 	wl_result_clear(&res);
 	wl_params_clear(&p);
@@ -1731,8 +1732,8 @@ test_stream(void **state)
 	assert_int_equal(p.fsync_every, 0);
 	run_ok(wl, &p, &res);
 	assert_non_null(note(&res, "4 MiB, one fsync at the end"));
-	assert_float_equal(metric(&res, "seg_sd_mibps")->value, 0, 0);
-	assert_float_equal(metric(&res, "seg_mean_mibps")->value,
+	NEAR(metric(&res, "seg_sd_mibps")->value, 0, 0);
+	NEAR(metric(&res, "seg_mean_mibps")->value,
 	    metric(&res, "write_mibps")->value,
 	    metric(&res, "write_mibps")->value * 0.05);
 	wl_result_clear(&res);
@@ -1745,7 +1746,7 @@ test_stream(void **state)
 	set(&p, wl, "fsync_every", "8M");
 	run_ok(wl, &p, &res);
 	assert_non_null(note(&res, "4 MiB in 1 segments of 8 MiB"));
-	assert_float_equal(metric(&res, "seg_sd_mibps")->value, 0, 0);
+	NEAR(metric(&res, "seg_sd_mibps")->value, 0, 0);
 	wl_result_clear(&res);
 
 	/* O_DIRECT works where the file system has it (not tmpfs). */
@@ -1903,7 +1904,7 @@ test_oltp(void **state)
 	assert_true(t2->value > 0);
 	assert_string_equal(t1->unit, "tps");
 	assert_string_equal(s->unit, "x");
-	assert_float_equal(s->value, (t1->value > t2->value ? t1->value :
+	NEAR(s->value, (t1->value > t2->value ? t1->value :
 	    t2->value) / t1->value, 1e-6 * s->value);
 	assert_true(metric(&res, "p95_ms_t1")->value > 0);
 	assert_true(metric(&res, "p95_ms_t2")->value > 0);
