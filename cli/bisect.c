@@ -39,11 +39,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "log.h"
 #include "json.h"
 #include "perfwatch.h"
+#include "timefmt.h"
 #include "xmalloc.h"
 #include "bisect/bisect.h"
 #include "detect/detect.h"
@@ -969,6 +971,9 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	char			*cause = NULL, *why = NULL, *repo_abs = NULL;
 	size_t			 n = 0, i, first = 0, last = 0, tested = 0;
 	size_t			 step = 0, want, ends_max;
+	unsigned		 left;
+	time_t			 search_start;
+	char			 eta[48], dur[32];
 	double			 t_best = 0, q_near = 1, min_change;
 	long			 k;
 	int			 rc = 0, r, signals = 0;
@@ -1108,13 +1113,20 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	    bisect_steps_left(marks, n), bisect_steps_left(marks, n) == 1 ?
 	    "" : "s");
 
+	search_start = time(NULL);
 	while ((k = bisect_next(marks, n, &first, &last)) != -1) {
 		struct bisect_point	*p = &pts[k];
 
 		step++;
-		bisect_progress("step %zu (%u left at most): %.12s %s",
-		    step, bisect_steps_left(marks, n), p->c->id,
-		    p->c->summary);
+		/* What is left, at the pace of the steps so far. */
+		left = bisect_steps_left(marks, n);
+		eta[0] = '\0';
+		if (step > 1 && timefmt_format_duration((int64_t)((double)
+		    (time(NULL) - search_start) / (double)(step - 1) * left),
+		    dur, sizeof(dur)) == 0)
+			snprintf(eta, sizeof(eta), ", about %s", dur);
+		bisect_progress("step %zu (%u left at most%s): %.12s %s",
+		    step, left, eta, p->c->id, p->c->summary);
 		p->mark = BISECT_UNTESTED;
 		for (want = 1; want <= (size_t)o.max_runs; want++) {
 			if ((r = bisect_measure(&x, p, want)) == 1)
