@@ -329,11 +329,64 @@ event_diff(struct notify_event *ev, struct store *st, int64_t host)
 	sysinfo_snapshot_free(b);
 }
 
+/* The git_commits object of host's run label, or NULL. */
+static json_t *
+event_run_commits(struct store *st, int64_t host, const char *label)
+{
+	struct store_run	 r;
+	json_t			*o = NULL;
+	int64_t			 id;
+
+	if (*label == '\0' || store_run_lookup(st, host, label, &id) == -1 ||
+	    store_run_get(st, id, &r) == -1)
+		return NULL;
+	if (r.git_commits != NULL)
+		o = json_loads(r.git_commits, 0, NULL);
+	store_run_clear(&r);
+	if (o != NULL && !json_is_object(o)) {
+		json_decref(o);
+		o = NULL;
+	}
+	return o;
+}
+
+/*
+ * The watched git trees whose commit differs from the last good run to
+ * the first bad one (runs of a git trigger, or a bisection's): what
+ * `perfwatch bisect --git NAME GOOD..BAD` searches.
+ */
+static void
+event_git(struct notify_event *ev, struct store *st, int64_t host)
+{
+	json_t		*good, *bad, *v;
+	const char	*name, *g, *b;
+
+	good = event_run_commits(st, host, ev->last_good_run);
+	bad = event_run_commits(st, host, ev->first_bad_run);
+	if (good != NULL && bad != NULL) {
+		json_object_foreach(bad, name, v) {
+			b = json_string_value(v);
+			g = json_string_value(json_object_get(good, name));
+			if (b == NULL || g == NULL || strcmp(g, b) == 0)
+				continue;
+			ev->git = xreallocarray(ev->git, ev->ngit + 1,
+			    sizeof(*ev->git));
+			ev->git[ev->ngit].name = xstrdup(name);
+			ev->git[ev->ngit].good = xstrdup(g);
+			ev->git[ev->ngit].bad = xstrdup(b);
+			ev->ngit++;
+		}
+	}
+	json_decref(good);
+	json_decref(bad);
+}
+
 /*
  * Fill ev from outbox row o and the store: the payload, the other metrics
  * the checked run regressed in (for an open regression), the last runs of
- * each metric, and the machine diff.  Only a payload that cannot be read
- * is an error (-1 with *cause); what the store lacks is left out.
+ * each metric, the machine diff and the git trees that moved.  Only a
+ * payload that cannot be read is an error (-1 with *cause); what the
+ * store lacks is left out.
  */
 int
 notify_event_load(struct notify_event *ev, struct store *st,
@@ -368,6 +421,7 @@ notify_event_load(struct notify_event *ev, struct store *st,
 		}
 	}
 	event_diff(ev, st, host);
+	event_git(ev, st, host);
 	return 0;
 }
 
@@ -391,6 +445,12 @@ notify_event_clear(struct notify_event *ev)
 	if (ev->diff != NULL)
 		sysinfo_diff_free(ev->diff);
 	free(ev->diff_note);
+	for (i = 0; i < ev->ngit; i++) {
+		free(ev->git[i].name);
+		free(ev->git[i].good);
+		free(ev->git[i].bad);
+	}
+	free(ev->git);
 	json_decref(ev->payload);
 	memset(ev, 0, sizeof(*ev));
 }

@@ -489,6 +489,7 @@ static void
 msg_diff(FILE *f, const struct notify_event *ev)
 {
 	char	*good, *bad, *text, *line, *save = NULL, *clean;
+	size_t	 i;
 
 	if (ev->test)
 		return;
@@ -511,6 +512,22 @@ msg_diff(FILE *f, const struct notify_event *ev)
 			free(clean);
 		}
 		free(text);
+	}
+	if (ev->ngit > 0) {
+		fprintf(f, "\nWatched git trees that moved from %s to %s:\n\n",
+		    good, bad);
+		for (i = 0; i < ev->ngit; i++) {
+			char	*from, *to;
+
+			clean = notify_clean(ev->git[i].name, MSG_NAME_MAX);
+			from = notify_clean(ev->git[i].good, 64);
+			to = notify_clean(ev->git[i].bad, 64);
+			fprintf(f, "  %s  %.12s \xe2\x86\x92 %.12s\n", clean, from,
+			    to);
+			free(clean);
+			free(from);
+			free(to);
+		}
 	}
 	free(good);
 	free(bad);
@@ -582,7 +599,8 @@ msg_charts(FILE *f, const struct notify_event *ev)
 static void
 msg_commands(FILE *f, const struct notify_event *ev)
 {
-	char	*good, *bad, *w, *m;
+	char	*good, *bad, *w, *m, *name;
+	size_t	 i;
 
 	if (ev->test)
 		return;
@@ -592,6 +610,17 @@ msg_commands(FILE *f, const struct notify_event *ev)
 		bad = msg_shell_word(ev->first_bad_run);
 		fprintf(f, "  perfwatch compare %s %s\n", good, bad);
 		fprintf(f, "  perfwatch env diff %s %s\n", good, bad);
+		free(good);
+		free(bad);
+	}
+	/* The commit that did it, in each tree that moved. */
+	for (i = 0; i < ev->ngit; i++) {
+		name = msg_shell_word(ev->git[i].name);
+		good = msg_shell_word(ev->git[i].good);
+		bad = msg_shell_word(ev->git[i].bad);
+		fprintf(f, "  perfwatch bisect --git %s %s..%s\n", name, good,
+		    bad);
+		free(name);
 		free(good);
 		free(bad);
 	}
@@ -736,7 +765,8 @@ msg_metric_json(const struct notify_metric *m)
 /*
  * The document a webhook receives: the event's id and subject, the alert
  * as detect/ queued it, the metric lines with their last runs, the
- * machine diff (null with a note when there is none) and the text report.
+ * machine diff (null with a note when there is none), the watched git
+ * trees that moved ("git": name, from, to) and the text report.
  */
 json_t *
 notify_webhook_json(const struct notify_event *ev)
@@ -768,6 +798,15 @@ notify_webhook_json(const struct notify_event *ev)
 		pwjson_set(o, "machine_diff", json_null());
 		pwjson_set_str(o, "machine_diff_note", ev->diff_note);
 	}
+	arr = pwjson_array();
+	for (i = 0; i < ev->ngit; i++) {
+		d = pwjson_object();
+		pwjson_set_str(d, "name", ev->git[i].name);
+		pwjson_set_str(d, "from", ev->git[i].good);
+		pwjson_set_str(d, "to", ev->git[i].bad);
+		pwjson_append(arr, d);
+	}
+	pwjson_set(o, "git", arr);
 	s = notify_text(ev);
 	pwjson_set_str(o, "text", s);
 	free(s);

@@ -137,6 +137,13 @@ struct notify_metric {
 };
 
 /* An alert state change, as a message is made of it. */
+/* A watched git tree whose commit differs between two runs. */
+struct notify_git {
+	char	*name;				/* [git "name"] */
+	char	*good;				/* the last good run's commit */
+	char	*bad;				/* the first bad run's */
+};
+
 struct notify_event {
 	int64_t			 outbox;	/* 0 for a test message */
 	int64_t			 alert;
@@ -173,6 +180,8 @@ struct notify_event {
 	size_t			 nmetrics;
 	struct snapshot_diff	*diff;		/* NULL: see diff_note */
 	char			*diff_note;	/* why there is no diff */
+	struct notify_git	*git;		/* trees that moved between */
+	size_t			 ngit;		/* the two runs, by name */
 };
 
 /* sink.c */

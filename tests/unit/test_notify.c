@@ -759,6 +759,10 @@ fixture_snapshot(struct store *st, const char *libc)
 	return id;
 }
 
+#define GIT_A	"1111111111aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+#define GIT_B	"2222222222bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+#define GIT_L	"3333333333cccccccccccccccccccccccccccccc"
+
 static void
 fixture_open(struct fixture *fx)
 {
@@ -790,6 +794,10 @@ fixture_open(struct fixture *fx)
 		r.ended = r.started + 600;
 		r.status = RUN_COMPLETE;
 		r.snapshot = i < 10 ? snap_a : snap_b;
+		/* The app tree moved at r11; the lib tree did not. */
+		r.git_commits = i < 10 ? "{\"app\":\"" GIT_A "\",\"lib\":\""
+		    GIT_L "\"}" : "{\"app\":\"" GIT_B "\",\"lib\":\"" GIT_L
+		    "\"}";
 		fx->runs[i] = store_run_create(fx->st, &r, &cause);
 		assert_true(fx->runs[i] > 0);
 		for (it = 0; it < 3; it++) {
@@ -902,6 +910,25 @@ test_event_load(void **state)
 	assert_non_null(strstr(text, "What changed on the machine from r10 "
 	    "(last good) to r11 (first bad):\n\n  upgraded    libc6  2.36-9 "
 	    "\xe2\x86\x92 2.36-10\n"));
+	/* The app tree moved, lib did not: a bisect command for app. */
+	assert_int_equal(ev.ngit, 1);
+	assert_string_equal(ev.git[0].name, "app");
+	assert_string_equal(ev.git[0].good, GIT_A);
+	assert_string_equal(ev.git[0].bad, GIT_B);
+	assert_non_null(strstr(text, "Watched git trees that moved from r10 "
+	    "to r11:\n\n  app  1111111111aa \xe2\x86\x92 2222222222bb\n"));
+	assert_null(strstr(text, "  lib  "));
+	assert_non_null(strstr(text, "  perfwatch bisect --git app "
+	    GIT_A ".." GIT_B "\n"));
+	{
+		json_t	*doc = notify_webhook_json(&ev), *g;
+
+		g = json_object_get(doc, "git");
+		assert_int_equal(json_array_size(g), 1);
+		assert_string_equal(json_string_value(json_object_get(
+		    json_array_get(g, 0), "to")), GIT_B);
+		json_decref(doc);
+	}
 	/* The chart: ten high cells, the bar, two low ones. */
 	assert_non_null(strstr(text, "  sys.pipe throughput\n    "
 	    "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88"
