@@ -194,11 +194,76 @@ alert_diff_json(struct store *st, int64_t good, int64_t bad, json_t *o)
 	sysinfo_snapshot_free(b);
 }
 
+/* A run's git_commits object, or NULL. */
+static json_t *
+alert_run_commits(struct store *st, int64_t id)
+{
+	struct store_run	 r;
+	json_t			*o = NULL;
+
+	if (id == 0 || store_run_get(st, id, &r) == -1)
+		return NULL;
+	if (r.git_commits != NULL)
+		o = json_loads(r.git_commits, 0, NULL);
+	store_run_clear(&r);
+	if (o != NULL && !json_is_object(o)) {
+		json_decref(o);
+		o = NULL;
+	}
+	return o;
+}
+
+/*
+ * Put the watched git trees whose commit differs between runs good and
+ * bad into o ("git": name, from, to), and name them first in its
+ * "summary": a change of commit is a change of the machine's software
+ * that no snapshot shows.
+ */
+static void
+alert_git_json(struct store *st, int64_t good, int64_t bad, json_t *o)
+{
+	json_t		*g, *b, *v, *arr, *e;
+	const char	*name, *from, *to, *sum;
+	char		*text = NULL, *next;
+
+	g = alert_run_commits(st, good);
+	b = alert_run_commits(st, bad);
+	arr = pwjson_array();
+	if (g != NULL && b != NULL) {
+		json_object_foreach(b, name, v) {
+			to = json_string_value(v);
+			from = json_string_value(json_object_get(g, name));
+			if (to == NULL || from == NULL || strcmp(from, to) == 0)
+				continue;
+			e = pwjson_object();
+			pwjson_set_str(e, "name", name);
+			pwjson_set_str(e, "from", from);
+			pwjson_set_str(e, "to", to);
+			pwjson_append(arr, e);
+			xasprintf(&next, "%s%sgit %s %.12s..%.12s", text != NULL ?
+			    text : "", text != NULL ? ", " : "", name, from, to);
+			free(text);
+			text = next;
+		}
+	}
+	pwjson_set(o, "git", arr);
+	if (text != NULL) {
+		sum = json_string_value(json_object_get(o, "summary"));
+		xasprintf(&next, "%s; %s", text, sum != NULL ? sum : "");
+		pwjson_set_str(o, "summary", next);
+		free(next);
+		free(text);
+	}
+	json_decref(g);
+	json_decref(b);
+}
+
 /*
  * What changed between alert a's last good run and its first bad one, as
  * JSON text (allocated): the two runs (label, start, snapshot id), whether
  * they ran on the same machine snapshot, the machine diff between their
- * snapshots ("diff": fields and packages) and its one-line "summary".
+ * snapshots ("diff": fields and packages), the watched git trees that
+ * moved ("git") and a one-line "summary" of both.
  */
 char *
 detect_attribution(struct store *st, const struct store_alert *a)
@@ -221,6 +286,7 @@ detect_attribution(struct store *st, const struct store_alert *a)
 	pwjson_set(o, "last_good_run", good);
 	pwjson_set(o, "first_bad_run", bad);
 	alert_diff_json(st, gid, bid, o);
+	alert_git_json(st, a->last_good_run, a->first_bad_run, o);
 	text = pwjson_dumps(o, PWJSON_COMPACT);
 	json_decref(o);
 	return text;

@@ -38,6 +38,7 @@ struct fix {
 	int64_t		 runs[64];
 	size_t		 nruns;
 	unsigned long long rng;
+	const char	*git;		/* the runs' git_commits, or NULL */
 };
 
 /* A reproducible standard normal deviate (Box-Muller over an LCG). */
@@ -103,6 +104,7 @@ add_run(struct fix *f, double time_level, double rate_level)
 	r.started = 1700000000 + (int64_t)f->nruns * 86400;
 	r.ended = r.started + 600;
 	r.status = RUN_COMPLETE;
+	r.git_commits = (char *)f->git;
 	assert_int_equal(store_begin(f->st), 0);
 	id = store_run_create(f->st, &r, &cause);
 	assert_true(id > 0);
@@ -196,6 +198,53 @@ quiet_checked(struct fix *f, const struct detect_params *p, size_t n)
 		check(f, add_run(f, 100, 1000), p, &res);
 		detect_result_free(&res);
 	}
+}
+
+/*
+ * A step that came with a new commit of a watched tree: the alert's
+ * attribution names the tree that moved (not the one that did not), and
+ * its summary says so before the machine's.
+ */
+static void
+test_attribution_git(void **state)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct store_alert	*a;
+	struct fix		 f;
+	json_t			*o, *g;
+	size_t			 n;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	f.git = "{\"app\":\"aaaaaaaaaaaaaaaa\",\"lib\":\"cccccccc\"}";
+	quiet_history(&f, 20);
+	f.git = "{\"app\":\"bbbbbbbbbbbbbbbb\",\"lib\":\"cccccccc\"}";
+	check(&f, add_run(&f, 110, 1000), &p, &res);
+	detect_result_free(&res);
+	check(&f, add_run(&f, 110, 1000), &p, &res);
+	detect_result_free(&res);
+	n = alerts_of(&f, f.time, &a);
+	assert_int_equal(n, 1);
+	assert_string_equal(a[0].state, ALERT_CONFIRMED);
+	assert_non_null(a[0].attribution);
+	o = json_loads(a[0].attribution, 0, NULL);
+	assert_non_null(o);
+	g = json_object_get(o, "git");
+	assert_int_equal(json_array_size(g), 1);
+	assert_string_equal(json_string_value(json_object_get(
+	    json_array_get(g, 0), "name")), "app");
+	assert_string_equal(json_string_value(json_object_get(
+	    json_array_get(g, 0), "from")), "aaaaaaaaaaaaaaaa");
+	assert_string_equal(json_string_value(json_object_get(
+	    json_array_get(g, 0), "to")), "bbbbbbbbbbbbbbbb");
+	assert_string_equal(json_string_value(json_object_get(o, "summary")),
+	    "git app aaaaaaaaaaaa..bbbbbbbbbbbb; no machine snapshot of "
+	    "either run (imported?)");
+	json_decref(o);
+	store_alerts_free(a, n);
+	fix_close(&f);
 }
 
 /*
@@ -1499,6 +1548,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_step_suspected_then_confirmed),
+		cmocka_unit_test(test_attribution_git),
 		cmocka_unit_test(test_attribution_diff),
 		cmocka_unit_test(test_drift_step),
 		cmocka_unit_test(test_wild_run_cleared),
