@@ -213,18 +213,11 @@ alert_run_commits(struct store *st, int64_t id)
 	return o;
 }
 
-/*
- * Put the watched git trees whose commit differs between runs good and
- * bad into o ("git": name, from, to), and name them first in its
- * "summary": a change of commit is a change of the machine's software
- * that no snapshot shows.
- */
-static void
-alert_git_json(struct store *st, int64_t good, int64_t bad, json_t *o)
+json_t *
+detect_git_moved(struct store *st, int64_t good, int64_t bad)
 {
 	json_t		*g, *b, *v, *arr, *e;
-	const char	*name, *from, *to, *sum;
-	char		*text = NULL, *next;
+	const char	*name, *from, *to;
 
 	g = alert_run_commits(st, good);
 	b = alert_run_commits(st, bad);
@@ -240,11 +233,35 @@ alert_git_json(struct store *st, int64_t good, int64_t bad, json_t *o)
 			pwjson_set_str(e, "from", from);
 			pwjson_set_str(e, "to", to);
 			pwjson_append(arr, e);
-			xasprintf(&next, "%s%sgit %s %.12s..%.12s", text != NULL ?
-			    text : "", text != NULL ? ", " : "", name, from, to);
-			free(text);
-			text = next;
 		}
+	}
+	json_decref(g);
+	json_decref(b);
+	return arr;
+}
+
+/*
+ * Put the watched git trees whose commit differs between runs good and
+ * bad into o ("git"), and name them first in its "summary": a change of
+ * commit is a change of the machine's software that no snapshot shows.
+ */
+static void
+alert_git_json(struct store *st, int64_t good, int64_t bad, json_t *o)
+{
+	json_t		*arr, *e;
+	const char	*sum;
+	char		*text = NULL, *next;
+	size_t		 i;
+
+	arr = detect_git_moved(st, good, bad);
+	json_array_foreach(arr, i, e) {
+		xasprintf(&next, "%s%sgit %s %.12s..%.12s", text != NULL ?
+		    text : "", text != NULL ? ", " : "",
+		    json_string_value(json_object_get(e, "name")),
+		    json_string_value(json_object_get(e, "from")),
+		    json_string_value(json_object_get(e, "to")));
+		free(text);
+		text = next;
 	}
 	pwjson_set(o, "git", arr);
 	if (text != NULL) {
@@ -254,8 +271,6 @@ alert_git_json(struct store *st, int64_t good, int64_t bad, json_t *o)
 		free(next);
 		free(text);
 	}
-	json_decref(g);
-	json_decref(b);
 }
 
 /*

@@ -185,6 +185,11 @@ void		 detect_run_level(const double *, size_t, double *level,
 		    double *se);
 
 /* alert.c */
+/*
+ * The watched git trees whose commit differs from run good to run bad:
+ * a JSON array of {"name", "from", "to"} (empty when none or unknown).
+ */
+json_t		*detect_git_moved(struct store *, int64_t good, int64_t bad);
 int		 detect_alert_ack(struct store *, int64_t alert,
 		    const struct detect_params *, char **cause);
 char		*detect_attribution(struct store *, const struct store_alert *);

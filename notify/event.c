@@ -16,6 +16,7 @@
 #include "json.h"
 #include "log.h"
 #include "xmalloc.h"
+#include "detect/detect.h"
 #include "detect/stats.h"
 #include "sysinfo/sysinfo.h"
 #include "notify.h"
@@ -329,27 +330,6 @@ event_diff(struct notify_event *ev, struct store *st, int64_t host)
 	sysinfo_snapshot_free(b);
 }
 
-/* The git_commits object of host's run label, or NULL. */
-static json_t *
-event_run_commits(struct store *st, int64_t host, const char *label)
-{
-	struct store_run	 r;
-	json_t			*o = NULL;
-	int64_t			 id;
-
-	if (*label == '\0' || store_run_lookup(st, host, label, &id) == -1 ||
-	    store_run_get(st, id, &r) == -1)
-		return NULL;
-	if (r.git_commits != NULL)
-		o = json_loads(r.git_commits, 0, NULL);
-	store_run_clear(&r);
-	if (o != NULL && !json_is_object(o)) {
-		json_decref(o);
-		o = NULL;
-	}
-	return o;
-}
-
 /*
  * The watched git trees whose commit differs from the last good run to
  * the first bad one (runs of a git trigger, or a bisection's): what
@@ -358,27 +338,26 @@ event_run_commits(struct store *st, int64_t host, const char *label)
 static void
 event_git(struct notify_event *ev, struct store *st, int64_t host)
 {
-	json_t		*good, *bad, *v;
-	const char	*name, *g, *b;
+	json_t	*arr, *e;
+	int64_t	 good, bad;
+	size_t	 i;
 
-	good = event_run_commits(st, host, ev->last_good_run);
-	bad = event_run_commits(st, host, ev->first_bad_run);
-	if (good != NULL && bad != NULL) {
-		json_object_foreach(bad, name, v) {
-			b = json_string_value(v);
-			g = json_string_value(json_object_get(good, name));
-			if (b == NULL || g == NULL || strcmp(g, b) == 0)
-				continue;
-			ev->git = xreallocarray(ev->git, ev->ngit + 1,
-			    sizeof(*ev->git));
-			ev->git[ev->ngit].name = xstrdup(name);
-			ev->git[ev->ngit].good = xstrdup(g);
-			ev->git[ev->ngit].bad = xstrdup(b);
-			ev->ngit++;
-		}
+	if (*ev->last_good_run == '\0' || *ev->first_bad_run == '\0' ||
+	    store_run_lookup(st, host, ev->last_good_run, &good) == -1 ||
+	    store_run_lookup(st, host, ev->first_bad_run, &bad) == -1)
+		return;
+	arr = detect_git_moved(st, good, bad);
+	ev->git = xcalloc(json_array_size(arr) + 1, sizeof(*ev->git));
+	json_array_foreach(arr, i, e) {
+		ev->git[i].name = xstrdup(json_string_value(json_object_get(e,
+		    "name")));
+		ev->git[i].good = xstrdup(json_string_value(json_object_get(e,
+		    "from")));
+		ev->git[i].bad = xstrdup(json_string_value(json_object_get(e,
+		    "to")));
 	}
-	json_decref(good);
-	json_decref(bad);
+	ev->ngit = json_array_size(arr);
+	json_decref(arr);
 }
 
 /*
