@@ -12,8 +12,9 @@
  * (bisect_noise), each commit judged by the sequential test
  * (bisect_sprt_decide, Student's t likelihoods with BISECT_T_DF; -D 0
  * for normal ones) with up to M runs (8) and skipped when still
- * undecided, the next commit from bisect_next.  Beside it, a plain search of one run a commit, each
- * called good or bad by the nearer of the ends' mean levels: what a
+ * undecided, the next commit from bisect_next.  Beside it, a plain
+ * search of one run a commit, each called good or bad by the nearer of
+ * the ends' mean levels: what a
  * `git bisect run` script with a threshold halfway does.
  *
  * Noise: normal; Student's t with 3 degrees of freedom scaled to sd 1

@@ -99,7 +99,7 @@ unsigned bisect_steps_left(const enum bisect_mark *, size_t n);
 struct bisect_sprt {
 	double	good, bad;		/* the two ends' levels */
 	double	sd;			/* the noise of a run's level */
-	double	alpha, beta;		/* error rates: bad if good, good if bad */
+	double	alpha, beta;		/* bad if good, good if bad */
 	double	df;			/* > 0: Student's t likelihoods */
 };
 

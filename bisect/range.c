@@ -212,7 +212,8 @@ bisect_tree_changed(git_repository *repo, char **path, char **cause)
 	opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
 	opts.flags = GIT_STATUS_OPT_EXCLUDE_SUBMODULES;
 	if (git_status_list_new(&list, repo, &opts) < 0)
-		return bisect_git_error(cause, "reading the tree's status", NULL);
+		return bisect_git_error(cause, "reading the tree's status",
+		    NULL);
 	n = git_status_list_entrycount(list);
 	for (i = 0; i < n; i++) {
 		e = git_status_byindex(list, i);

@@ -153,7 +153,8 @@ bisect_sprt_decide(const struct bisect_sprt *t, const double *levels,
 			/* Student's t: a wild run says little either way. */
 			dg = levels[i] - t->good;
 			db = levels[i] - t->bad;
-			sum += (t->df + 1) / 2 * (log1p(dg * dg / (t->df * var)) -
+			sum += (t->df + 1) / 2 *
+			    (log1p(dg * dg / (t->df * var)) -
 			    log1p(db * db / (t->df * var)));
 		} else {
 			x = fmin(fmax(levels[i], lo), hi);

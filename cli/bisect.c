@@ -81,13 +81,13 @@ struct bisect_point {
 	struct bisect_commit	*c;		/* borrowed */
 	int64_t			*runs;
 	size_t			 nruns;
-	int			 built;		/* -1: its build or run failed */
+	int			 built;		/* -1: build or run failed */
 	double			*levels;	/* the metric's, by run */
 	double			*se;
 	size_t			 nlevels;
 	double			 llr;
 	enum bisect_mark	 mark;
-	int			 lost;		/* new runs without the metric */
+	int			 lost;		/* runs without the metric */
 };
 
 struct bisect_ctx {
@@ -99,8 +99,9 @@ struct bisect_ctx {
 	char			*self;		/* the perfwatch to start */
 	char			*key;		/* the git_commits name */
 	char			*detail;
-	char			 current[BISECT_OID_HEX];	/* checked out */
-	char			 built[BISECT_OID_HEX];	/* its output in the tree */
+	/* The commit checked out, and the one whose build is in the tree. */
+	char			 current[BISECT_OID_HEX];
+	char			 built[BISECT_OID_HEX];
 	int64_t			 snapshot;	/* the machine as it is */
 	/* The metric, once chosen. */
 	char			*workload;
@@ -194,7 +195,8 @@ bisect_stored_runs(struct bisect_ctx *x, const char *id, int64_t **out,
 	if (store_runs_list(x->st, &f, &runs, &n) == -1)
 		return -1;
 	for (i = 0; i < n; i++) {
-		if (runs[i].host != x->host || runs[i].snapshot != x->snapshot ||
+		if (runs[i].host != x->host ||
+		    runs[i].snapshot != x->snapshot ||
 		    runs[i].trigger == NULL ||
 		    strcmp(runs[i].trigger, "bisect") != 0 ||
 		    runs[i].git_commits == NULL)
@@ -577,8 +579,9 @@ struct bisect_candidate {
  * those worse at the bad end beyond the floor with q <= 0.01 across
  * them (Student's t over run levels), the one with the largest t (in
  * *t_best); the metrics named --metric only.  *q_near is the q of the
- * metric worse at the bad end by the largest t, eligible or not.  0 and the choice in x, 1 when there is none (*why says
- * what came nearest), -1 on a store error.
+ * metric worse at the bad end by the largest t, eligible or not.  0
+ * and the choice in x, 1 when there is none (*why says what came
+ * nearest), -1 on a store error.
  */
 static int
 bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
@@ -661,10 +664,10 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 		    x->o->metric != NULL ? " named " : "",
 		    x->o->metric != NULL ? x->o->metric : "");
 	else
-		xasprintf(why, "the metric nearest to it, %s %s, changed %+.1f%%"
-		    " with q %.3g (a bisection needs a change beyond %g%% with "
-		    "q <= %g)", near->m.workload, near->m.metric, near->change,
-		    near->q, min_change, BISECT_ENDS_P);
+		xasprintf(why, "the metric nearest to it, %s %s, changed "
+		    "%+.1f%% with q %.3g (a bisection needs a change beyond "
+		    "%g%% with q <= %g)", near->m.workload, near->m.metric,
+		    near->change, near->q, min_change, BISECT_ENDS_P);
 	free(p);
 	free(q);
 	free(cand);
@@ -754,8 +757,8 @@ bisect_parse(struct bisect_opts *o, int argc, char **argv)
 			v = strtol(optarg, &end, 10);
 			if (*end != '\0' || errno != 0 || v < 1 ||
 			    v > (ch == 'i' ? 100000 : 100)) {
-				fprintf(stderr, "perfwatch: --%s: \"%s\" is not "
-				    "a count from 1 to %d\n", ch == 'i' ?
+				fprintf(stderr, "perfwatch: --%s: \"%s\" is "
+				    "not a count from 1 to %d\n", ch == 'i' ?
 				    "iterations" : ch == 'n' ? "runs" :
 				    "max-runs", optarg, ch == 'i' ? 100000 :
 				    100);
@@ -956,7 +959,8 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 {
 	const char		*usage = "bisect [--git NAME | --repo DIR] "
 				    "[--build CMD] [--workload GLOB]... "
-				    "[--metric M] [--profile P] [--iterations N] "
+				    "[--metric M] [--profile P] "
+				    "[--iterations N] "
 				    "[--runs N] [--max-runs N] [--json|--csv] "
 				    "GOOD..BAD";
 	struct bisect_opts	 o;

@@ -522,8 +522,8 @@ msg_diff(FILE *f, const struct notify_event *ev)
 			clean = notify_clean(ev->git[i].name, MSG_NAME_MAX);
 			from = notify_clean(ev->git[i].good, 64);
 			to = notify_clean(ev->git[i].bad, 64);
-			fprintf(f, "  %s  %.12s \xe2\x86\x92 %.12s\n", clean, from,
-			    to);
+			fprintf(f, "  %s  %.12s \xe2\x86\x92 %.12s\n", clean,
+			    from, to);
 			free(clean);
 			free(from);
 			free(to);
