@@ -3,7 +3,7 @@
  *
  *   perfwatch bisect [--git NAME | --repo DIR] [--build CMD]
  *       [--workload GLOB]... [--metric M] [--profile P] [--iterations N]
- *       [--runs N] [--max-runs N] [--json] GOOD..BAD
+ *       [--runs N] [--max-runs N] [--json|--csv] GOOD..BAD
  *
  * Each commit measured is checked out in the repository (bisect/range.c),
  * built with the build command in it, and measured by a child `perfwatch
@@ -11,9 +11,10 @@
  * person would measure it; so its runs are in the store like any other,
  * kept out of rolling baselines and change points by their trigger.
  * Runs a commit already has there (an earlier bisection, one stopped
- * half way) are used again when they measured the machine as it is now
- * (the same snapshot), so a bisection started again goes on where it
- * stopped; one whose machine changed under it stops (75).
+ * half way, perfwatchd's runs of the watched tree) are used again when
+ * they measured the machine as it is now (the same snapshot), so a
+ * bisection started again goes on where it stopped; one whose machine
+ * changed under it stops (75).
  *
  * Both ends are measured first: --runs each (3), then a run more of
  * each while the metric found is less than BISECT_ENDS_T standard
@@ -174,9 +175,11 @@ bisect_run_fits(struct bisect_ctx *x, int64_t run)
 }
 
 /*
- * The runs of a commit this bisection's kind has stored, oldest first:
- * on this host, on the machine as it is now (its snapshot: a run from
- * before a kernel or package change measured another machine).
+ * The runs of a commit the store has, oldest first: a bisection's, or
+ * perfwatchd's of the watched tree (trigger git: the ends of a range
+ * taken from an alert usually have some), on this host, on the machine
+ * as it is now (its snapshot: a run from before a kernel or package
+ * change measured another machine).
  */
 static int
 bisect_stored_runs(struct bisect_ctx *x, const char *id, int64_t **out,
@@ -198,7 +201,8 @@ bisect_stored_runs(struct bisect_ctx *x, const char *id, int64_t **out,
 		if (runs[i].host != x->host ||
 		    runs[i].snapshot != x->snapshot ||
 		    runs[i].trigger == NULL ||
-		    strcmp(runs[i].trigger, "bisect") != 0 ||
+		    (strcmp(runs[i].trigger, "bisect") != 0 &&
+		    strcmp(runs[i].trigger, "git") != 0) ||
 		    runs[i].git_commits == NULL)
 			continue;
 		if ((gc = json_loads(runs[i].git_commits, 0, NULL)) == NULL)

@@ -228,8 +228,22 @@ write_conf "[git \"toy\"]
 path = $T/repo
 build = $BUILD
 workloads = toy"
+# perfwatchd had measured the good end three times (trigger git): those
+# runs are used, none taken again.
+good4=$(rev main~4)
+(cd "$T/repo" && git checkout -q main~4 && sh -c "$BUILD") ||
+	fail "building c4"
+for k in 1 2 3; do
+	pw -c "$T/pw.conf" run --trigger git --git-commit "toy=$good4" \
+	    --workload toy --no-check >/dev/null 2>&1 || fail "git run $k"
+done
+git -C "$T/repo" checkout -q main
 bisect --git toy --json main~4..main >"$T/out.json" 2>"$T/err" ||
 	fail "--git: $(cat "$T/err")"
+[ "$(json_field "$T/out.json" good.runs)" = 3 ] || fail "good end runs"
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM runs WHERE trigger = 'bisect'
+    AND json_extract(git_commits, '$.toy') = '$good4'")" = 0 ] ||
+	fail "the good end measured again beside perfwatchd's runs"
 [ "$(json_field "$T/out.json" first_bad.summary)" = "merge side" ] ||
 	fail "first bad $(json_field "$T/out.json" first_bad.summary), not the merge"
 [ "$(json_field "$T/out.json" commits)" = 4 ] || fail "4 first-parent commits"
