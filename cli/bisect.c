@@ -489,6 +489,8 @@ bisect_measure(struct bisect_ctx *x, struct bisect_point *p, size_t want)
 	    bisect_stored_runs(x, p->c->id, &p->runs, &p->nruns) == -1)
 		return EXIT_SOFTWARE;
 	while (p->nruns < want) {
+		if (bisect_signal)	/* before this build or run began */
+			return 128 + bisect_signal;
 		if (p->built == -1)
 			return 1;
 		if (strcmp(x->current, p->c->id) != 0) {
