@@ -109,16 +109,17 @@ search_sprt(gsl_rng *r, enum noise k, double gap, size_t n, size_t truth,
 		if (bisect_ends_test(g, (size_t)j, b, (size_t)j, 0, &t,
 		    &p) == -1)
 			abort();
-		eligible = p <= 0.01 && t < 0;
-		if (j >= end_max || (eligible && -t >= tmin) ||
-		    (!eligible && (t >= 0 || p >= 0.5)))
+		/* The driver's rule; one metric, its q its p. */
+		eligible = p <= BISECT_ENDS_Q && t < 0;
+		if (!bisect_ends_more((size_t)j, (size_t)end_max, eligible, -t,
+		    tmin, t >= 0 ? 1 : p))
 			break;
 		g[j] = run_level(r, k, 0, gap);
 		b[j] = run_level(r, k, 1, gap);
 		j++;
 	}
 	o->end_runs += j;
-	if (p > 0.01 || t >= 0) {
+	if (p > BISECT_ENDS_Q || t >= 0) {
 		o->refused++;
 		free(m);
 		return;
@@ -129,7 +130,8 @@ search_sprt(gsl_rng *r, enum noise k, double gap, size_t n, size_t truth,
 		s.good += g[j] / end_runs;
 		s.bad += b[j] / end_runs;
 	}
-	s.alpha = s.beta = 0.01;
+	s.alpha = BISECT_ALPHA;
+	s.beta = BISECT_BETA;
 	s.df = t_df;
 	bisect_noise(g, (size_t)end_runs, b, (size_t)end_runs, 0, &s.sd);
 	m[n - 1] = BISECT_BAD;

@@ -48,14 +48,31 @@ int	bisect_tree_close(struct bisect_tree *, char **cause);
 const char *bisect_tree_head(const struct bisect_tree *);
 
 /*
- * The ends are measured until the metric's levels there are this many
- * standard errors apart (Student's t), with at most this many runs each
- * (bench/bisect: at 3 sds of noise between the levels, 86% of searches
- * name the first bad commit where three runs each, then refusing
- * without p <= 0.01, named 33%).
+ * The driver's constants, which bench/bisect replays.  The ends are
+ * measured until the metric's levels there are BISECT_ENDS_T standard
+ * errors apart (Student's t), with at most BISECT_ENDS_MAX runs each;
+ * they must differ at q <= BISECT_ENDS_Q across the metrics; a commit
+ * between is called good or bad at error rates BISECT_ALPHA (a good one
+ * called bad) and BISECT_BETA.  bench/README.md ("bisect") has what
+ * they do: at 3 sds between the levels the first version (three runs
+ * at each end, five a commit) named the first bad commit in 32.5% of
+ * searches, this one in 92.4%.
  */
 #define BISECT_ENDS_T		6.0
 #define BISECT_ENDS_MAX		10
+#define BISECT_ENDS_Q		0.01
+#define BISECT_ALPHA		0.01
+#define BISECT_BETA		0.01
+
+/*
+ * Whether the ends need a run more each, having runs each (at most
+ * most): always below two (no noise to judge by); else while the metric
+ * found is less than t_enough standard errors apart (t), or, with none
+ * found, while the metric nearest to it is not clearly unchanged (its q,
+ * q_near, under 0.5).
+ */
+int	bisect_ends_more(size_t runs, size_t most, int found, double t,
+	    double t_enough, double q_near);
 
 /* search.c: a commit's state in the search. */
 enum bisect_mark {

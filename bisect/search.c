@@ -102,6 +102,17 @@ bisect_next(const enum bisect_mark *m, size_t n, size_t *first,
 	return -1;
 }
 
+int
+bisect_ends_more(size_t runs, size_t most, int found, double t,
+    double t_enough, double q_near)
+{
+	if (runs < 2)
+		return 1;
+	if (runs >= most)
+		return 0;
+	return found ? t < t_enough : q_near < 0.5;
+}
+
 unsigned
 bisect_steps_left(const enum bisect_mark *m, size_t n)
 {

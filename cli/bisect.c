@@ -54,9 +54,6 @@
 #include "sysinfo/sysinfo.h"
 #include "cli.h"
 
-#define BISECT_ALPHA		0.01	/* a good commit called bad */
-#define BISECT_BETA		0.01	/* a bad commit called good */
-#define BISECT_ENDS_P		0.01	/* the ends must differ at this q */
 #define BISECT_BUILD_TAIL	20	/* lines of a failed build shown */
 
 struct bisect_opts {
@@ -71,8 +68,6 @@ struct bisect_opts {
 	int		  iterations;
 	int		  runs;
 	int		  max_runs;
-	int		  json;
-	enum cli_output	  out;
 	char		 *good;
 	char		 *bad;
 };
@@ -219,23 +214,20 @@ bisect_stored_runs(struct bisect_ctx *x, const char *id, int64_t **out,
 	return 0;
 }
 
-/* Print the last lines of a build's log. */
+/* Print the last lines of a build's log, read from its start. */
 static void
-bisect_log_tail(const char *path)
+bisect_log_tail(FILE *f)
 {
 	char	*lines[BISECT_BUILD_TAIL] = { 0 }, *line = NULL;
 	size_t	 cap = 0, n = 0, i;
-	FILE	*f;
 
-	if ((f = fopen(path, "r")) == NULL)
-		return;
+	rewind(f);
 	while (getline(&line, &cap, f) != -1) {
 		free(lines[n % BISECT_BUILD_TAIL]);
 		lines[n % BISECT_BUILD_TAIL] = xstrdup(line);
 		n++;
 	}
 	free(line);
-	fclose(f);
 	for (i = n > BISECT_BUILD_TAIL ? n - BISECT_BUILD_TAIL : 0; i < n;
 	    i++)
 		fprintf(stderr, "    | %s", lines[i % BISECT_BUILD_TAIL]);
@@ -243,42 +235,34 @@ bisect_log_tail(const char *path)
 		free(lines[i]);
 }
 
-/* Run the build command in the repository: 0 built, 1 failed, -1 error. */
+/*
+ * Run the build command in the repository, its output into an unnamed
+ * temporary file whose tail is shown if it fails: 0 built, 1 failed,
+ * -1 error.
+ */
 static int
 bisect_build(struct bisect_ctx *x, const struct bisect_commit *c)
 {
-	char	 logp[] = "/tmp/perfwatch-build.XXXXXX";
-	const char *tmp = getenv("TMPDIR");
-	char	*path;
+	FILE	*log;
 	pid_t	 pid;
-	int	 fd, status;
+	int	 status, rc = -1;
 
-	if (x->o->build == NULL)
-		return 0;
-	if (tmp != NULL && *tmp == '/')
-		xasprintf(&path, "%s/perfwatch-build.XXXXXX", tmp);
-	else
-		path = xstrdup(logp);
-	if ((fd = mkstemp(path)) == -1) {
-		log_warn("%s", path);
-		free(path);
+	if ((log = tmpfile()) == NULL) {
+		log_warn("a temporary file for the build's output");
 		return -1;
 	}
 	fflush(NULL);
 	if ((pid = fork()) == -1) {
 		log_warn("fork");
-		close(fd);
-		unlink(path);
-		free(path);
-		return -1;
+		goto out;
 	}
 	if (pid == 0) {
 		int	null = open("/dev/null", O_RDONLY);
 
 		if (null != -1)
 			dup2(null, STDIN_FILENO);
-		dup2(fd, STDOUT_FILENO);
-		dup2(fd, STDERR_FILENO);
+		dup2(fileno(log), STDOUT_FILENO);
+		dup2(fileno(log), STDERR_FILENO);
 		if (chdir(x->o->repo) == -1) {
 			fprintf(stderr, "%s: %s\n", x->o->repo,
 			    strerror(errno));
@@ -288,30 +272,23 @@ bisect_build(struct bisect_ctx *x, const struct bisect_commit *c)
 		fprintf(stderr, "/bin/sh: %s\n", strerror(errno));
 		_exit(127);
 	}
-	close(fd);
 	if (bisect_wait(pid, &status) == -1) {
 		log_warn("waitpid");
-		unlink(path);
-		free(path);
-		return -1;
+		goto out;
 	}
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		unlink(path);
-		free(path);
-		return 0;
-	}
-	if (!bisect_signal) {
+	rc = WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+	if (rc == 1 && !bisect_signal) {
 		if (WIFEXITED(status))
 			log_warnx("build at %.12s failed (exit %d): %s", c->id,
 			    WEXITSTATUS(status), x->o->build);
 		else
 			log_warnx("build at %.12s killed by signal %d: %s",
 			    c->id, WTERMSIG(status), x->o->build);
-		bisect_log_tail(path);
+		bisect_log_tail(log);
 	}
-	unlink(path);
-	free(path);
-	return 1;
+out:
+	fclose(log);
+	return rc;
 }
 
 /*
@@ -431,45 +408,48 @@ out:
 	return rc;
 }
 
+/* The level and se of workload's metric among a run's series; 0 if none. */
+static int
+bisect_series_level(const struct store_series *ser, size_t n,
+    const char *workload, const char *metric, double *level, double *se)
+{
+	size_t	k;
+
+	for (k = 0; k < n; k++)
+		if (strcmp(ser[k].metric.workload, workload) == 0 &&
+		    strcmp(ser[k].metric.metric, metric) == 0 && ser[k].n > 0) {
+			detect_run_level(ser[k].values, ser[k].n, level, se);
+			return isfinite(*level);
+		}
+	return 0;
+}
+
 /*
- * The metric's level in each of the point's runs.  With drop, the runs
+ * The chosen metric's level in each of the point's runs.  The runs
  * without it are forgotten (a run stored by an earlier bisection of
- * other metrics), so that they are not counted as measurements.
+ * other workloads), so that they are not counted as measurements.
  */
 static void
-bisect_levels(struct bisect_ctx *x, struct bisect_point *p, int drop)
+bisect_levels(struct bisect_ctx *x, struct bisect_point *p)
 {
 	struct store_series	*ser;
-	size_t			 nser, i, k, kept = 0;
+	size_t			 nser, i, kept = 0;
 	int			 found;
 
 	free(p->levels);
 	free(p->se);
 	p->levels = xcalloc(p->nruns + 1, sizeof(*p->levels));
 	p->se = xcalloc(p->nruns + 1, sizeof(*p->se));
-	p->nlevels = 0;
 	for (i = 0; i < p->nruns; i++) {
-		found = 0;
 		if (store_run_series(x->st, p->runs[i], &ser, &nser) == -1)
 			continue;
-		for (k = 0; k < nser; k++) {
-			if (strcmp(ser[k].metric.workload, x->workload) != 0 ||
-			    strcmp(ser[k].metric.metric, x->metric) != 0 ||
-			    ser[k].n == 0)
-				continue;
-			detect_run_level(ser[k].values, ser[k].n,
-			    &p->levels[p->nlevels], &p->se[p->nlevels]);
-			if (isfinite(p->levels[p->nlevels])) {
-				p->nlevels++;
-				found = 1;
-			}
-			break;
-		}
+		found = bisect_series_level(ser, nser, x->workload, x->metric,
+		    &p->levels[kept], &p->se[kept]);
 		store_series_free(ser, nser);
-		if (found || !drop)
+		if (found)
 			p->runs[kept++] = p->runs[i];
 	}
-	p->nruns = kept;
+	p->nruns = p->nlevels = kept;
 }
 
 /*
@@ -557,19 +537,66 @@ bisect_mean(const double *v, size_t n)
 
 /* The median se of the runs at both ends: the noise's floor. */
 static double
-bisect_se_floor(const struct bisect_point *g, const struct bisect_point *b)
+bisect_se_floor(const double *g, size_t ng, const double *b, size_t nb)
 {
 	double	*v, m;
-	size_t	 n = 0, i;
 
-	v = xcalloc(g->nlevels + b->nlevels + 1, sizeof(*v));
-	for (i = 0; i < g->nlevels; i++)
-		v[n++] = g->se[i];
-	for (i = 0; i < b->nlevels; i++)
-		v[n++] = b->se[i];
-	m = n > 0 ? stats_median_inplace(v, n) : 0;
+	if (ng + nb == 0)
+		return 0;
+	v = xcalloc(ng + nb, sizeof(*v));
+	memcpy(v, g, ng * sizeof(*v));
+	memcpy(v + ng, b, nb * sizeof(*v));
+	m = stats_median_inplace(v, ng + nb);
 	free(v);
 	return m;
+}
+
+/* Every run's series of a point, read once for the metric's choice. */
+struct bisect_series {
+	struct store_series	*ser;
+	size_t			 n;
+};
+
+/* The levels and ses of workload's metric in the runs read; how many. */
+static size_t
+bisect_levels_of(const struct bisect_series *rs, size_t nruns,
+    const char *workload, const char *metric, double *level, double *se)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < nruns; i++)
+		n += bisect_series_level(rs[i].ser, rs[i].n, workload, metric,
+		    &level[n], &se[n]);
+	return n;
+}
+
+/* Read the series of a point's runs; NULL on a store error. */
+static struct bisect_series *
+bisect_series_read(struct bisect_ctx *x, const struct bisect_point *p)
+{
+	struct bisect_series	*rs;
+	size_t			 i;
+
+	rs = xcalloc(p->nruns + 1, sizeof(*rs));
+	for (i = 0; i < p->nruns; i++)
+		if (store_run_series(x->st, p->runs[i], &rs[i].ser,
+		    &rs[i].n) == -1) {
+			while (i-- > 0)
+				store_series_free(rs[i].ser, rs[i].n);
+			free(rs);
+			return NULL;
+		}
+	return rs;
+}
+
+static void
+bisect_series_free(struct bisect_series *rs, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; rs != NULL && i < n; i++)
+		store_series_free(rs[i].ser, rs[i].n);
+	free(rs);
 }
 
 struct bisect_candidate {
@@ -594,11 +621,12 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
     struct bisect_point *b, double min_change, char **why, double *t_best,
     double *q_near)
 {
+	struct bisect_series	*gs, *bs;
 	struct store_series	*ser;
 	struct bisect_candidate	*cand = NULL, *best = NULL, *near = NULL;
-	double			*p, *q;
-	size_t			 nser, ncand = 0, i;
-	int			 worse;
+	double			*p, *q, *gl, *gse, *bl, *bse, floor;
+	size_t			 nser, ncand = 0, i, ng, nb;
+	int			 worse, rc;
 
 	free(*why);
 	*why = NULL;
@@ -608,29 +636,36 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 	free(x->metric);
 	free(x->unit);
 	x->workload = x->metric = x->unit = NULL;
-	if (store_run_series(x->st, g->runs[0], &ser, &nser) == -1)
+	gs = bisect_series_read(x, g);
+	bs = bisect_series_read(x, b);
+	if (gs == NULL || bs == NULL || g->nruns == 0) {
+		bisect_series_free(gs, g->nruns);
+		bisect_series_free(bs, b->nruns);
 		return -1;
+	}
+	ser = gs[0].ser;
+	nser = gs[0].n;
+	gl = xcalloc(g->nruns + 1, sizeof(*gl));
+	gse = xcalloc(g->nruns + 1, sizeof(*gse));
+	bl = xcalloc(b->nruns + 1, sizeof(*bl));
+	bse = xcalloc(b->nruns + 1, sizeof(*bse));
 	cand = xcalloc(nser + 1, sizeof(*cand));
 	for (i = 0; i < nser; i++) {
 		struct bisect_candidate	*k = &cand[ncand];
+		const char		*w = ser[i].metric.workload;
+		const char		*m = ser[i].metric.metric;
 
-		if (x->o->metric != NULL &&
-		    strcmp(ser[i].metric.metric, x->o->metric) != 0)
+		if (x->o->metric != NULL && strcmp(m, x->o->metric) != 0)
 			continue;
-		x->workload = ser[i].metric.workload;
-		x->metric = ser[i].metric.metric;
-		bisect_levels(x, g, 0);
-		bisect_levels(x, b, 0);
-		x->workload = x->metric = NULL;
-		if (g->nlevels < 1 || b->nlevels < 1 ||
-		    g->nlevels + b->nlevels < 3)
+		ng = bisect_levels_of(gs, g->nruns, w, m, gl, gse);
+		nb = bisect_levels_of(bs, b->nruns, w, m, bl, bse);
+		floor = bisect_se_floor(gse, ng, bse, nb);
+		if (bisect_ends_test(gl, ng, bl, nb, floor, &k->t,
+		    &k->p) == -1)
 			continue;
 		k->m = ser[i].metric;
-		if (bisect_ends_test(g->levels, g->nlevels, b->levels,
-		    b->nlevels, bisect_se_floor(g, b), &k->t, &k->p) == -1)
-			continue;
-		k->change = 100 * (bisect_mean(b->levels, b->nlevels) /
-		    bisect_mean(g->levels, g->nlevels) - 1);
+		k->change = 100 * (bisect_mean(bl, nb) / bisect_mean(gl, ng) -
+		    1);
 		ncand++;
 	}
 	p = xcalloc(ncand + 1, sizeof(*p));
@@ -647,7 +682,7 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 			continue;
 		if (near == NULL || fabs(cand[i].t) > fabs(near->t))
 			near = &cand[i];
-		if (cand[i].q > BISECT_ENDS_P ||
+		if (cand[i].q > BISECT_ENDS_Q ||
 		    fabs(cand[i].change) < min_change)
 			continue;
 		if (best == NULL || fabs(cand[i].t) > fabs(best->t))
@@ -673,12 +708,18 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 		xasprintf(why, "the metric nearest to it, %s %s, changed "
 		    "%+.1f%% with q %.3g (a bisection needs a change beyond "
 		    "%g%% with q <= %g)", near->m.workload, near->m.metric,
-		    near->change, near->q, min_change, BISECT_ENDS_P);
+		    near->change, near->q, min_change, BISECT_ENDS_Q);
+	rc = best != NULL ? 0 : 1;
 	free(p);
 	free(q);
 	free(cand);
-	store_series_free(ser, nser);
-	return best != NULL ? 0 : 1;
+	free(gl);
+	free(gse);
+	free(bl);
+	free(bse);
+	bisect_series_free(gs, g->nruns);
+	bisect_series_free(bs, b->nruns);
+	return rc;
 }
 
 static const char *
@@ -710,7 +751,7 @@ bisect_parse_range(struct bisect_opts *o, const char *arg)
 }
 
 static int
-bisect_parse(struct bisect_opts *o, int argc, char **argv)
+bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "git", required_argument, NULL, 'g' },
@@ -778,12 +819,10 @@ bisect_parse(struct bisect_opts *o, int argc, char **argv)
 				o->max_runs = (int)v;
 			break;
 		case 'j':
-			o->json = 1;
-			o->out = OUT_JSON;
+			c->out = OUT_JSON;
 			break;
 		case 'c':
-			o->json = 0;
-			o->out = OUT_CSV;
+			c->out = OUT_CSV;
 			break;
 		default:
 			return -1;
@@ -866,14 +905,14 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT,
 	    ALIGN_LEFT };
-	int		 csv = x->o->out == OUT_CSV;
+	int		 csv = x->c->out == OUT_CSV;
 	struct table	*t;
 	json_t		*o, *arr, *m;
 	double		 g = bisect_mean(gp->levels, gp->nlevels), level;
 	char		 buf[32];
 	size_t		 i;
 
-	if (x->o->json) {
+	if (x->c->out == OUT_JSON) {
 		o = pwjson_object();
 		pwjson_set_str(o, "repo", x->o->repo);
 		m = pwjson_object();
@@ -918,8 +957,7 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 
 		if (i > 0 && p->mark == BISECT_UNTESTED)
 			continue;
-		level = p->nlevels > 0 ? bisect_mean(p->levels, p->nlevels) :
-		    NAN;
+		level = bisect_mean(p->levels, p->nlevels);
 		table_addf(t, 0, "%s", i == 0 ? "good" : i == n ? "bad" :
 		    bisect_mark_name(p->mark));
 		table_addf(t, 1, "%.*s", csv ? 40 : 12, p->c->id);
@@ -991,7 +1029,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	memset(&x, 0, sizeof(x));
 	memset(&gp, 0, sizeof(gp));
 	memset(&good, 0, sizeof(good));
-	if (bisect_parse(&o, argc, argv) == -1) {
+	if (bisect_parse(c, &o, argc, argv) == -1) {
 		rc = cli_usage(usage);
 		goto out;
 	}
@@ -1079,9 +1117,8 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		}
 		r = bisect_choose(&x, &gp, &pts[n - 1], min_change, &why,
 		    &t_best, &q_near);
-		if (r == -1 || (want >= 2 && (want >= ends_max ||
-		    (r == 0 && t_best >= BISECT_ENDS_T) ||
-		    (r == 1 && q_near >= 0.5))))
+		if (r == -1 || !bisect_ends_more(want, ends_max, r == 0,
+		    t_best, BISECT_ENDS_T, q_near))
 			break;
 		if (want < 2)
 			;	/* one run a side says nothing of the noise */
@@ -1103,8 +1140,8 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	bisect_levels(&x, &gp, 1);
-	bisect_levels(&x, &pts[n - 1], 1);
+	bisect_levels(&x, &gp);
+	bisect_levels(&x, &pts[n - 1]);
 	gp.mark = BISECT_GOOD;
 	pts[n - 1].mark = marks[n - 1] = BISECT_BAD;
 	memset(&sprt, 0, sizeof(sprt));
@@ -1114,8 +1151,9 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	sprt.beta = BISECT_BETA;
 	sprt.df = BISECT_T_DF;
 	if (bisect_noise(gp.levels, gp.nlevels, pts[n - 1].levels,
-	    pts[n - 1].nlevels, bisect_se_floor(&gp, &pts[n - 1]),
-	    &sprt.sd) == -1 || !(sprt.sd > 0))
+	    pts[n - 1].nlevels, bisect_se_floor(gp.se, gp.nlevels,
+	    pts[n - 1].se, pts[n - 1].nlevels), &sprt.sd) == -1 ||
+	    !(sprt.sd > 0))
 		sprt.sd = fabs(sprt.bad - sprt.good) / 1e6;
 	bisect_progress("%s %s: %.6g at the good end, %.6g at the bad "
 	    "(%+.1f%%); about %u step%s", x.workload, x.metric, sprt.good,
@@ -1138,16 +1176,18 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		bisect_progress("step %zu (%u left at most%s): %.12s %s",
 		    step, left, eta, p->c->id, p->c->summary);
 		p->mark = BISECT_UNTESTED;
-		for (want = 1; want <= (size_t)o.max_runs; want++) {
+		/* One run at a time (those stored first) until it decides. */
+		want = 1;
+		while (want <= (size_t)o.max_runs) {
 			if ((r = bisect_measure(&x, p, want)) == 1)
 				break;
 			if (r != 0) {
 				rc = r;
 				goto out;
 			}
-			bisect_levels(&x, p, 1);
+			bisect_levels(&x, p);
 			if (p->nlevels < want) {
-				want--;		/* a run without the metric */
+				/* The new run lacked the metric: another. */
 				if (++p->lost > o.max_runs)
 					break;
 				continue;
@@ -1156,8 +1196,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 			    p->nlevels, &p->llr);
 			if (p->mark != BISECT_UNTESTED)
 				break;
-			if (want < p->nruns)
-				want = p->nruns;
+			want = p->nlevels + 1;
 		}
 		if (p->mark == BISECT_UNTESTED)
 			p->mark = BISECT_SKIP;

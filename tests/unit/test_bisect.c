@@ -157,6 +157,27 @@ test_steps_left(void **state)
 	assert_int_equal(steps_left(16, 5, 6), 0);
 }
 
+/* When the ends take a run more each. */
+static void
+test_ends_more(void **state)
+{
+	(void)state;
+	/* Below two runs a side, always: there is no noise to judge by. */
+	assert_true(bisect_ends_more(0, 10, 0, 0, 6, 1));
+	assert_true(bisect_ends_more(1, 10, 1, 50, 6, 0));
+	/* A metric found: until it is t_enough apart. */
+	assert_true(bisect_ends_more(3, 10, 1, 5.9, 6, 0));
+	assert_false(bisect_ends_more(3, 10, 1, 6, 6, 0));
+	/* None found: while the nearest could still become one. */
+	assert_true(bisect_ends_more(3, 10, 0, 0, 6, 0.49));
+	assert_false(bisect_ends_more(3, 10, 0, 0, 6, 0.5));
+	/* Never beyond the most runs. */
+	assert_false(bisect_ends_more(10, 10, 1, 1, 6, 0));
+	assert_false(bisect_ends_more(12, 10, 0, 0, 6, 0.1));
+	/* ... but two a side even when at most one was asked. */
+	assert_true(bisect_ends_more(1, 1, 1, 1, 6, 0));
+}
+
 static void
 test_sprt(void **state)
 {
@@ -517,6 +538,7 @@ main(void)
 		cmocka_unit_test(test_search_every_position),
 		cmocka_unit_test(test_search_skips),
 		cmocka_unit_test(test_steps_left),
+		cmocka_unit_test(test_ends_more),
 		cmocka_unit_test(test_sprt),
 		cmocka_unit_test(test_noise_and_ends),
 		cmocka_unit_test_setup_teardown(test_range, repo_setup,
