@@ -34,7 +34,7 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	    -fno-omit-frame-pointer
 endif
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread $(OPT) \
-	     $(WARN) $(SAN_FLAGS) -I. -Icommon $(PKG_CFLAGS) $(CFLAGS) \
+	     $(WARN) $(SAN_FLAGS) -I. -Icommon $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS) \
 	     -DSYSCONFDIR='"$(SYSCONFDIR)"' -DBINDIR='"$(BINDIR)"' \
 	     -DPROFILEDIR='"$(EXAMPLEDIR)/profiles"'
 ALL_LDFLAGS = -pthread $(SAN_FLAGS) $(LDFLAGS)
@@ -59,6 +59,8 @@ PERFWATCHD = $(BUILD)/bin/perfwatchd
 # TEST_MODS_<name> (default: <name> and common), in MODULES order.
 UNIT_SRC  = $(wildcard tests/unit/test_*.c)
 UNIT_BIN  = $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+BENCH_SRC = $(wildcard bench/*.c)
+BENCH_BIN = $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 TEST_MODS_common   = common
 TEST_MODS_store    = store sysinfo common
 TEST_MODS_detect   = detect store sysinfo common
@@ -75,7 +77,8 @@ test_libs = $(foreach m,$(call test_mods,$(1)),$(if $(SRC_$(m)),$(LIB_$(m))))
 # Keep the objects of tests and benches: they are not throw-away.
 .SECONDARY:
 
-.PHONY: all run check check-asan test fuzz install clean deps bench
+.PHONY: all build-all run check check-asan check-build test fuzz install \
+	clean deps bench
 
 all: $(PERFWATCH) $(if $(SRC_daemon),$(PERFWATCHD))
 
@@ -106,8 +109,20 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/unit/test_%.o $$(call test_libs,$$*)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(call test_libs,$*) $(LDLIBS_ALL)
 
-# Build everything, then run the unit and integration tests.
-test: all $(UNIT_BIN)
+# Every header compiles on its own: no header leans on what its includer
+# happened to include first.
+HDRS	 = $(wildcard $(foreach d,$(MODULES) cli daemon bench,$(d)/*.h))
+HDR_OK	 = $(patsubst %.h,$(BUILD)/hdr/%.ok,$(HDRS))
+$(BUILD)/hdr/%.ok: %.h $(HDRS)
+	@mkdir -p $(dir $@)
+	printf '#include "%s"\n' $< | $(CC) $(ALL_CFLAGS) -fsyntax-only -x c -
+	@touch $@
+
+# Build everything (the benches too, so they never rot unbuilt), then run
+# the unit and integration tests.
+build-all: all $(UNIT_BIN) $(BENCH_BIN) $(HDR_OK)
+
+test: build-all
 	@BUILD=$(BUILD) sh tests/run.sh
 
 check: deps
@@ -115,6 +130,15 @@ check: deps
 
 check-asan: deps
 	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 OPT="-O1 -g" test
+
+# What a distribution's build does: clang, then gcc with Debian's hardening
+# flags (fortified libc calls, whose results must be used); built, not run.
+check-build: deps
+	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang build-all
+	@$(MAKE) --no-print-directory BUILD=build-harden \
+	    CPPFLAGS="-Wdate-time -D_FORTIFY_SOURCE=3" \
+	    CFLAGS="-fstack-protector-strong -Wformat -Werror=format-security" \
+	    LDFLAGS="-Wl,-z,relro -Wl,-z,now" build-all
 
 # Main job: see README.md.  It grows with the project.
 run: deps
@@ -138,8 +162,6 @@ $(BUILD)/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(ALL_MODLIBS)
 
 # Benchmarks of perfwatch itself: bench/*.c become $(BUILD)/bench/*;
 # see bench/README.md for what each prints.
-BENCH_SRC = $(wildcard bench/*.c)
-BENCH_BIN = $(patsubst bench/%.c,$(BUILD)/bench/%,$(BENCH_SRC))
 bench: deps
 	@$(MAKE) --no-print-directory all $(BENCH_BIN)
 	@echo "built: $(BENCH_BIN)"
@@ -180,6 +202,6 @@ install: all
 	fi
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-clang build-harden
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

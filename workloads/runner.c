@@ -237,8 +237,9 @@ remove_at(int parent, const char *name, int depth)
 		return -1;
 	}
 	/* A workload may leave a directory without search permission. */
-	if ((st.st_mode & S_IRWXU) != S_IRWXU)
-		(void)fchmodat(parent, name, S_IRWXU, 0);
+	if ((st.st_mode & S_IRWXU) != S_IRWXU &&
+	    fchmodat(parent, name, S_IRWXU, 0) == -1)
+		log_warn("chmod %s", name);
 	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 	    O_CLOEXEC);
 	if (fd == -1) {

@@ -323,6 +323,8 @@ test_noise_and_ends(void **state)
 /* A scratch repository made with git; sh runs in it. */
 static char	repo[256];
 
+static void	sh(const char *, ...) __attribute__((format(printf, 1, 2)));
+
 static void
 sh(const char *fmt, ...)
 {

@@ -227,7 +227,8 @@ test_concurrent_open(void **state)
 			if (pid[k] == 0) {
 				/* Start together: when the parent closes go. */
 				close(go[1]);
-				(void)read(go[0], &c, 1);
+				if (read(go[0], &c, 1) == -1)
+					_exit(2);
 				if ((st = store_open(p, &cause)) == NULL) {
 					fprintf(stderr, "round %d: %s\n", round,
 					    cause);
