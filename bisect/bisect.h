@@ -68,8 +68,10 @@ const char *bisect_tree_head(const struct bisect_tree *);
  * Whether the ends need a run more each, having runs each (at most
  * most): always below two (no noise to judge by); else while the metric
  * found is less than t_enough standard errors apart (t), or, with none
- * found, while the metric nearest to it is not clearly unchanged (its q,
- * q_near, under 0.5).
+ * found, while the metric nearest to it that could still become one is
+ * not clearly unchanged (its q, q_near, under 0.5).  The driver passes 1
+ * for q_near when every metric worse at the bad end is shown to be worse
+ * by less than the floor (bisect_ends_worse_bound).
  */
 int	bisect_ends_more(size_t runs, size_t most, int found, double t,
 	    double t_enough, double q_near);
@@ -142,5 +144,17 @@ int	bisect_noise(const double *good, size_t ng, const double *bad,
  */
 int	bisect_ends_test(const double *good, size_t ng, const double *bad,
 	    size_t nb, double floor, double *t, double *p);
+/*
+ * How much worse the bad end may be, at most: the one-sided (1 - alpha)
+ * upper confidence bound of the worsening (the bad end's mean level less
+ * the good end's, or the other way round when higher is better), with
+ * the standard error and df of bisect_ends_test, in percent of the good
+ * end's mean.  A bound under the floor min_change shows that the ends
+ * differ by less than a bisection looks for, however significant the
+ * difference.  -1 with fewer than three runs in all or a good mean of 0.
+ */
+int	bisect_ends_worse_bound(const double *good, size_t ng,
+	    const double *bad, size_t nb, double floor, int higher_better,
+	    double alpha, double *bound);
 
 #endif

@@ -224,17 +224,29 @@ bisect_noise(const double *good, size_t ng, const double *bad, size_t nb,
 	return 0;
 }
 
+/* The ends' means, the standard error of their difference and its df. */
+static int
+bisect_ends_se(const double *good, size_t ng, const double *bad, size_t nb,
+    double floor, double *mg, double *mb, double *se, double *df)
+{
+	double	sd;
+
+	if (bisect_pooled(good, ng, bad, nb, mg, mb, &sd, df) == -1)
+		return -1;
+	if (!(sd >= floor))
+		sd = floor;
+	*se = sd * sqrt(1 / (double)ng + 1 / (double)nb);
+	return 0;
+}
+
 int
 bisect_ends_test(const double *good, size_t ng, const double *bad,
     size_t nb, double floor, double *t, double *p)
 {
-	double	sd, df, mg, mb, se;
+	double	df, mg, mb, se;
 
-	if (bisect_pooled(good, ng, bad, nb, &mg, &mb, &sd, &df) == -1)
+	if (bisect_ends_se(good, ng, bad, nb, floor, &mg, &mb, &se, &df) == -1)
 		return -1;
-	if (!(sd >= floor))
-		sd = floor;
-	se = sd * sqrt(1 / (double)ng + 1 / (double)nb);
 	if (se > 0) {
 		*t = (mb - mg) / se;
 		*p = 2 * gsl_cdf_tdist_Q(fabs(*t), df);
@@ -242,5 +254,19 @@ bisect_ends_test(const double *good, size_t ng, const double *bad,
 		*t = mb == mg ? 0 : mb > mg ? INFINITY : -INFINITY;
 		*p = mb == mg ? 1 : 0;
 	}
+	return 0;
+}
+
+int
+bisect_ends_worse_bound(const double *good, size_t ng, const double *bad,
+    size_t nb, double floor, int higher_better, double alpha, double *bound)
+{
+	double	df, mg, mb, se, worse;
+
+	if (bisect_ends_se(good, ng, bad, nb, floor, &mg, &mb, &se, &df) ==
+	    -1 || mg == 0 || !(alpha > 0 && alpha < 1))
+		return -1;
+	worse = higher_better ? mg - mb : mb - mg;
+	*bound = 100 * (worse + gsl_cdf_tdist_Qinv(alpha, df) * se) / fabs(mg);
 	return 0;
 }

@@ -19,7 +19,12 @@
  * Both ends are measured first: --runs each (3), then a run more of
  * each while the metric found is less than BISECT_ENDS_T standard
  * errors apart, up to BISECT_ENDS_MAX, since the two levels are what
- * every commit between is judged by.  The metric bisected is the one
+ * every commit between is judged by.  With no metric found, a run more
+ * each while one might yet be: a metric worse at the bad end, not
+ * clearly unchanged (q under 0.5) and not shown to be worse by less than
+ * [detect] min_change (the upper 99% bound of its worsening under it);
+ * so ends that differ by a real but small amount say so after a few
+ * runs, not BISECT_ENDS_MAX.  The metric bisected is the one
  * that got worse from the good end to the bad one by the most standard
  * errors (or --metric), and the commits between are then judged as
  * looking like one end or the other (bisect/search.c), with up to
@@ -605,6 +610,8 @@ struct bisect_candidate {
 	double			 t;
 	double			 p;
 	double			 q;
+	double			 bound;		/* % worse at most */
+	int			 within;	/* bound under the floor */
 };
 
 /*
@@ -612,8 +619,9 @@ struct bisect_candidate {
  * those worse at the bad end beyond the floor with q <= 0.01 across
  * them (Student's t over run levels), the one with the largest t (in
  * *t_best); the metrics named --metric only.  *q_near is the q of the
- * metric worse at the bad end by the largest t, eligible or not.  0
- * and the choice in x, 1 when there is none (*why says what came
+ * metric worse at the bad end by the largest t, eligible or not, of
+ * those not shown to be worse by less than the floor (1 when every one
+ * is).  0 and the choice in x, 1 when there is none (*why says what came
  * nearest), -1 on a store error.
  */
 static int
@@ -624,6 +632,7 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 	struct bisect_series	*gs, *bs;
 	struct store_series	*ser;
 	struct bisect_candidate	*cand = NULL, *best = NULL, *near = NULL;
+	struct bisect_candidate	*open = NULL;
 	double			*p, *q, *gl, *gse, *bl, *bse, floor;
 	size_t			 nser, ncand = 0, i, ng, nb;
 	int			 worse, rc;
@@ -666,6 +675,9 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 		k->m = ser[i].metric;
 		k->change = 100 * (bisect_mean(bl, nb) / bisect_mean(gl, ng) -
 		    1);
+		k->within = bisect_ends_worse_bound(gl, ng, bl, nb, floor,
+		    k->m.better == BETTER_HIGHER, BISECT_ENDS_Q, &k->bound) ==
+		    0 && k->bound < min_change;
 		ncand++;
 	}
 	p = xcalloc(ncand + 1, sizeof(*p));
@@ -682,14 +694,17 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 			continue;
 		if (near == NULL || fabs(cand[i].t) > fabs(near->t))
 			near = &cand[i];
+		if (!cand[i].within && (open == NULL ||
+		    fabs(cand[i].t) > fabs(open->t)))
+			open = &cand[i];
 		if (cand[i].q > BISECT_ENDS_Q ||
 		    fabs(cand[i].change) < min_change)
 			continue;
 		if (best == NULL || fabs(cand[i].t) > fabs(best->t))
 			best = &cand[i];
 	}
-	if (near != NULL)
-		*q_near = near->q;
+	if (open != NULL)
+		*q_near = open->q;
 	if (best != NULL) {
 		*t_best = fabs(best->t);
 		x->workload = xstrdup(best->m.workload);
@@ -704,6 +719,12 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 		xasprintf(why, "no metric%s%s is worse at the bad end",
 		    x->o->metric != NULL ? " named " : "",
 		    x->o->metric != NULL ? x->o->metric : "");
+	else if (open == NULL)
+		xasprintf(why, "every metric worse at the bad end is worse by "
+		    "less than the floor of %g%%: the nearest, %s %s, "
+		    "changed %+.1f%%, at most %.1f%% worse (%g%% confidence)",
+		    min_change, near->m.workload, near->m.metric,
+		    near->change, near->bound, 100 * (1 - BISECT_ENDS_Q));
 	else
 		xasprintf(why, "the metric nearest to it, %s %s, changed "
 		    "%+.1f%% with q %.3g (a bisection needs a change beyond "

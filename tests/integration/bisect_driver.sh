@@ -15,12 +15,15 @@ command -v sqlite3 >/dev/null || fail "sqlite3 is not installed"
 
 cat >"$T/measure.sh" <<'EOF'
 #!/bin/sh
-# ops/s from the build's output, 1% noise; sleeps $SLOW_MEASURE first.
-# And which commit the build in the tree was made from (its counter).
+# ops/s from the build's output, 1% noise (or the width in ../noise);
+# sleeps $SLOW_MEASURE first.  And which commit the build in the tree
+# was made from (its counter).
 [ -z "${SLOW_MEASURE:-}" ] || sleep "$SLOW_MEASURE"
 s=$(cat "$1/built")
-awk -v s="$s" -v seed="$$" 'BEGIN { srand(seed)
-	printf "ops %.4f ops/s higher\n", s * (1 + (rand() - 0.5) * 0.02) }'
+w=0.02
+[ ! -f "$1/../noise" ] || w=$(cat "$1/../noise")
+awk -v s="$s" -v w="$w" -v seed="$$" 'BEGIN { srand(seed)
+	printf "ops %.4f ops/s higher\n", s * (1 + (rand() - 0.5) * w) }'
 echo "commitno $(cat "$1/built-counter") count higher"
 EOF
 cat >"$T/profile.conf" <<EOF
@@ -54,8 +57,8 @@ write_conf ""
 mkdir -p "$T/work"
 DB=$PERFWATCH_DB	# lib.sh's, before state_dir
 
-# make_repo N FIRST_BAD [BROKEN...]: commits c1..cN, 80 ops/s from
-# FIRST_BAD on; the commits named BROKEN do not build.
+# make_repo N FIRST_BAD [BROKEN...]: commits c1..cN, 80 ops/s (or
+# $BAD_SPEED) from FIRST_BAD on; the commits named BROKEN do not build.
 make_repo() {
 	n=$1 bad=$2
 	shift 2
@@ -69,7 +72,8 @@ make_repo() {
 		printf 'built\nbuilt-counter\n' >.gitignore
 		i=1
 		while [ "$i" -le "$n" ]; do
-			if [ "$i" -ge "$bad" ]; then echo 80; else echo 100; fi \
+			if [ "$i" -ge "$bad" ]; then echo "${BAD_SPEED:-80}"
+			else echo 100; fi \
 			    >speed.txt
 			rm -f broken
 			for b in "$@"; do
@@ -313,4 +317,21 @@ rc=0
     2>"$T/err" || rc=$?
 [ "$rc" -eq 1 ] || fail "no change: exit $rc"
 grep -q "nothing to bisect between" "$T/err" || fail "$(cat "$T/err")"
+# Ends 1% apart, with 0.1% noise, under the floor of 2%: nothing to
+# bisect, and it says so after the first three runs of each end, rather
+# than measuring both up to ten times for a change it would not bisect.
+write_conf "[detect]
+min_change = 2"
+echo 0.002 >"$T/noise"
+BAD_SPEED=99 make_repo 6 4
+before=$(runs_in_store)
+rc=0
+(cd "$T/repo" && bisect --build "$BUILD" --workload toy main~5..main) \
+    2>"$T/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "ends under the floor: exit $rc: $(cat "$T/err")"
+why="every metric worse at the bad end is worse by less than the floor"
+why="$why of 2%: the nearest, toy ops, changed -1.0%, at most 1\.[0-9]% worse"
+grep -q "$why" "$T/err" || fail "ends under the floor: $(cat "$T/err")"
+[ "$(($(runs_in_store) - before))" -eq 6 ] ||
+	fail "ends under the floor: $(($(runs_in_store) - before)) runs, not 3 + 3"
 pass

@@ -320,6 +320,41 @@ test_noise_and_ends(void **state)
 	}
 }
 
+static void
+test_worse_bound(void **state)
+{
+	const double	g[] = { 99, 100, 101 }, b[] = { 100, 101, 102 };
+	const double	z[] = { -1, 0, 1 };
+	double		bound;
+
+	(void)state;
+	/*
+	 * Means 100 and 101, pooled sd 1 with 4 degrees of freedom, so the
+	 * difference's se is sqrt(2/3); the one-sided 99% quantile of
+	 * Student's t with 4 df is 3.7469473879791968 (scipy.stats.t.ppf(0.99,
+	 * 4); the root of the closed-form CDF in test_noise_and_ends).
+	 * Lower is better: 1% worse, at most 1 + 3.7469... sqrt(2/3).
+	 */
+	assert_int_equal(bisect_ends_worse_bound(g, 3, b, 3, 0, 0, 0.01,
+	    &bound), 0);
+	NEAR(bound, 4.0593697312010875, 1e-9);
+	/* Higher is better: 1% better, so at most 2.06% worse. */
+	assert_int_equal(bisect_ends_worse_bound(g, 3, b, 3, 0, 1, 0.01,
+	    &bound), 0);
+	NEAR(bound, 2.059369731201088, 1e-9);
+	/* A floor of 5 for the sd: 1 + 3.7469... 5 sqrt(2/3). */
+	assert_int_equal(bisect_ends_worse_bound(g, 3, b, 3, 5, 0, 0.01,
+	    &bound), 0);
+	NEAR(bound, 16.296848656005437, 1e-9);
+	/* Nothing to take a percentage of, too few runs, a bad alpha. */
+	assert_int_equal(bisect_ends_worse_bound(z, 3, b, 3, 0, 0, 0.01,
+	    &bound), -1);
+	assert_int_equal(bisect_ends_worse_bound(g, 1, b, 1, 0, 0, 0.01,
+	    &bound), -1);
+	assert_int_equal(bisect_ends_worse_bound(g, 3, b, 3, 0, 0, 0,
+	    &bound), -1);
+}
+
 /* A scratch repository made with git; sh runs in it. */
 static char	repo[256];
 
@@ -543,6 +578,7 @@ main(void)
 		cmocka_unit_test(test_ends_more),
 		cmocka_unit_test(test_sprt),
 		cmocka_unit_test(test_noise_and_ends),
+		cmocka_unit_test(test_worse_bound),
 		cmocka_unit_test_setup_teardown(test_range, repo_setup,
 		    repo_teardown),
 		cmocka_unit_test_setup_teardown(test_tree, repo_setup,
