@@ -44,20 +44,7 @@ EOF
 
 port=$(free_port)
 start_smtp "$T/smtp" "$port"
-# (notify.subr has a write_conf of its own: the configuration is written
-# here in full.)
-cat >"$CONF" <<EOF
-[perfwatch]
-state_dir = $T/state
-work_dir = $T/work
-socket = $SOCK
-profile = $T/profile.conf
-user = root
-group = root
-allow_root = yes
-log_level = debug
-[quiet]
-policy = annotate
+write_conf "
 [schedule]
 cron = none
 [triggers]
@@ -68,13 +55,12 @@ kernel = no
 rerun_suspected = yes
 [detect]
 baseline_runs = 30
-[sink "ops"]
+[sink \"ops\"]
 type = email
 to = ops@example.org
 from = perfwatch@example.org
 smtp_url = smtp://127.0.0.1:$port
-starttls = none
-EOF
+starttls = none"
 mkdir -p "$T/state"
 host=$(uname -n)
 history_csv "$host" app.pipe throughput 30 0 \
