@@ -85,7 +85,18 @@ all: $(PERFWATCH) $(if $(SRC_daemon),$(PERFWATCHD))
 deps:
 	@sh scripts/deps.sh
 
-$(BUILD)/%.o: %.c
+# What the objects are compiled with, the paths included.  When it
+# changes (make install PREFIX=/usr after a plain make), everything is
+# compiled again, rather than installing binaries that look for their
+# configuration under /usr/local/etc.
+FLAGS_STAMP = $(BUILD)/flags
+FLAGS_NOW  := $(strip $(CC) $(ALL_CFLAGS) : $(ALL_LDFLAGS))
+ifneq ($(FLAGS_NOW),$(strip $(file <$(FLAGS_STAMP))))
+$(shell mkdir -p $(BUILD))
+$(file >$(FLAGS_STAMP),$(FLAGS_NOW))
+endif
+
+$(BUILD)/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -113,7 +124,7 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/unit/test_%.o $$(call test_libs,$$*)
 # happened to include first.
 HDRS	 = $(wildcard $(foreach d,$(MODULES) cli daemon bench,$(d)/*.h))
 HDR_OK	 = $(patsubst %.h,$(BUILD)/hdr/%.ok,$(HDRS))
-$(BUILD)/hdr/%.ok: %.h $(HDRS)
+$(BUILD)/hdr/%.ok: %.h $(HDRS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	printf '#include "%s"\n' $< | $(CC) $(ALL_CFLAGS) -fsyntax-only -x c -
 	@touch $@
@@ -133,8 +144,20 @@ check-asan: deps
 
 # What a distribution's build does: clang, then gcc with Debian's hardening
 # flags (fortified libc calls, whose results must be used); built, not run.
+# The clang build is installed to a DESTDIR with its own PREFIX, then
+# with PREFIX=/usr, which must compile it again for those paths
+# (tests/install_check.sh).
 check-build: deps
 	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang build-all
+	@rm -rf build-clang/root
+	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang \
+	    DESTDIR=$(CURDIR)/build-clang/root install >/dev/null
+	@sh tests/install_check.sh $(CURDIR)/build-clang/root $(PREFIX) \
+	    $(SYSCONFDIR)
+	@rm -rf build-clang/root
+	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang PREFIX=/usr \
+	    DESTDIR=$(CURDIR)/build-clang/root install >/dev/null
+	@sh tests/install_check.sh $(CURDIR)/build-clang/root /usr /etc
 	@$(MAKE) --no-print-directory BUILD=build-harden \
 	    CPPFLAGS="-Wdate-time -D_FORTIFY_SOURCE=3" \
 	    CFLAGS="-fstack-protector-strong -Wformat -Werror=format-security" \
@@ -190,11 +213,18 @@ install: all
 	    install -m 0644 $$f $(DESTDIR)$(SYSCONFDIR)/perfwatch/profiles/; done
 	if [ "$$(uname -s)" = FreeBSD ]; then \
 	    install -d $(DESTDIR)$(PREFIX)/etc/rc.d; \
-	    install -m 0755 rc.d/perfwatchd $(DESTDIR)$(PREFIX)/etc/rc.d/; \
+	    sed -e 's#/usr/local/sbin/#$(SBINDIR)/#g' \
+	        -e 's#/usr/local/etc/perfwatch/#$(SYSCONFDIR)/perfwatch/#g' \
+	        rc.d/perfwatchd >$(DESTDIR)$(PREFIX)/etc/rc.d/perfwatchd; \
+	    chmod 0755 $(DESTDIR)$(PREFIX)/etc/rc.d/perfwatchd; \
 	elif [ -f systemd/perfwatchd.service ]; then \
 	    install -d $(DESTDIR)$(SYSTEMDDIR) $(DESTDIR)$(SYSUSERSDIR) \
 	        $(DESTDIR)$(TMPFILESDIR); \
-	    install -m 0644 systemd/perfwatchd.service $(DESTDIR)$(SYSTEMDDIR)/; \
+	    sed -e 's#/usr/sbin/perfwatchd#$(SBINDIR)/perfwatchd#g' \
+	        -e 's#/etc/perfwatch/#$(SYSCONFDIR)/perfwatch/#g' \
+	        systemd/perfwatchd.service \
+	        >$(DESTDIR)$(SYSTEMDDIR)/perfwatchd.service; \
+	    chmod 0644 $(DESTDIR)$(SYSTEMDDIR)/perfwatchd.service; \
 	    install -m 0644 systemd/perfwatch.sysusers \
 	        $(DESTDIR)$(SYSUSERSDIR)/perfwatch.conf; \
 	    install -m 0644 systemd/perfwatch.tmpfiles \
@@ -204,4 +234,4 @@ install: all
 clean:
 	rm -rf build build-asan build-fuzz build-clang build-harden
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)

@@ -1,0 +1,67 @@
+#!/bin/sh
+# What `make install` put under a DESTDIR: every file in its place, the
+# service file naming the installed daemon and configuration, and
+# binaries whose compiled-in paths are those of the PREFIX installed to
+# (make install compiles again a build made for another PREFIX).  Run by
+# `make check-build`.
+#
+# usage: install_check.sh DESTDIR PREFIX SYSCONFDIR
+set -eu
+[ $# -eq 3 ] || { echo "usage: install_check.sh DESTDIR PREFIX SYSCONFDIR" >&2; exit 64; }
+root=$1 prefix=$2 etc=$3
+T=$(mktemp -d "${TMPDIR:-/tmp}/pw-install.XXXXXX")
+trap 'rm -rf "$T"' EXIT
+fail() {
+	echo "install_check ($prefix): $*" >&2
+	exit 1
+}
+
+for f in bin/perfwatch sbin/perfwatchd; do
+	[ -x "$root$prefix/$f" ] || fail "$prefix/$f is not installed"
+done
+for f in man1/perfwatch.1 man5/perfwatch.conf.5 man8/perfwatchd.8; do
+	[ -f "$root$prefix/share/man/$f" ] || fail "no manual $f"
+done
+for f in perfwatch.conf profiles/quick.conf profiles/nightly.conf \
+    profiles/full.conf; do
+	[ -f "$root$etc/perfwatch/$f" ] || fail "no $etc/perfwatch/$f"
+	[ -f "$root$prefix/share/perfwatch/$f" ] ||
+		fail "no $prefix/share/perfwatch/$f"
+done
+
+# The service file starts the daemon that was installed, on the
+# configuration that was installed.
+case $(uname -s) in
+FreeBSD)
+	rc="$root$prefix/etc/rc.d/perfwatchd"
+	[ -x "$rc" ] || fail "no rc.d script"
+	grep -qF "command=\"$prefix/sbin/\${name}\"" "$rc" ||
+		fail "the rc.d script runs another perfwatchd"
+	grep -qF ":=$etc/perfwatch/perfwatch.conf}" "$rc" ||
+		fail "the rc.d script reads another configuration"
+	;;
+*)
+	unit="$root$prefix/lib/systemd/system/perfwatchd.service"
+	[ -f "$unit" ] || fail "no systemd unit"
+	want="ExecStart=$prefix/sbin/perfwatchd -f $etc/perfwatch/perfwatch.conf"
+	grep -qxF "$want" "$unit" ||
+		fail "the unit says $(grep '^ExecStart=' "$unit"), not $want"
+	[ -f "$root$prefix/lib/sysusers.d/perfwatch.conf" ] ||
+		fail "no sysusers.d snippet"
+	[ -f "$root$prefix/lib/tmpfiles.d/perfwatch.conf" ] ||
+		fail "no tmpfiles.d snippet"
+	;;
+esac
+
+# The paths compiled into perfwatch: where it looks for a profile.
+rc=0
+PERFWATCH_DB="$T/x.db" "$root$prefix/bin/perfwatch" \
+    -c "$root$etc/perfwatch/perfwatch.conf" run --profile no-such-profile \
+    >"$T/out" 2>&1 || rc=$?
+[ "$rc" -eq 78 ] || fail "perfwatch run --profile no-such-profile: exit $rc"
+grep -qF "$etc/perfwatch/profiles and $prefix/share/perfwatch/profiles)" \
+    "$T/out" || fail "perfwatch looks elsewhere: $(cat "$T/out")"
+# The installed configuration is one the installed daemon accepts.
+"$root$prefix/sbin/perfwatchd" -n -f "$root$etc/perfwatch/perfwatch.conf" \
+    >"$T/out" 2>&1 || fail "perfwatchd -n: $(cat "$T/out")"
+echo "install_check: $prefix ok"
