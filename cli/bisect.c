@@ -1022,12 +1022,6 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 int
 cmd_bisect(struct cli *c, int argc, char **argv)
 {
-	const char		*usage = "bisect [--git NAME | --repo DIR] "
-				    "[--build CMD] [--workload GLOB]... "
-				    "[--metric M] [--profile P] "
-				    "[--iterations N] "
-				    "[--runs N] [--max-runs N] [--json|--csv] "
-				    "GOOD..BAD";
 	struct bisect_opts	 o;
 	struct bisect_ctx	 x;
 	struct bisect_commit	*commits = NULL, good;
@@ -1051,7 +1045,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	memset(&gp, 0, sizeof(gp));
 	memset(&good, 0, sizeof(good));
 	if (bisect_parse(c, &o, argc, argv) == -1) {
-		rc = cli_usage(usage);
+		rc = cli_usage("bisect");
 		goto out;
 	}
 	if (o.git != NULL && bisect_from_config(c, &o) == -1) {

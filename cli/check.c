@@ -248,11 +248,11 @@ cli_check_run(struct cli *c, int64_t run, json_t *into)
 
 /* A usage error of check: 64, or under --bisect what stops a bisection. */
 static int
-check_usage(const char *usage, int bisect)
+check_usage(int bisect)
 {
 	int	rc;
 
-	rc = cli_usage(usage);
+	rc = cli_usage("check");
 	return bisect ? EXIT_BISECT_ABORT : rc;
 }
 
@@ -268,8 +268,6 @@ cmd_check(struct cli *c, int argc, char **argv)
 		{ "bisect", no_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char		*usage = "check [RUN|--latest] [--json|--csv] "
-				    "[--baseline NAME] [--bisect]";
 	struct detect_params	 p;
 	struct detect_result	 res;
 	struct store_run	 run;
@@ -309,12 +307,12 @@ cmd_check(struct cli *c, int argc, char **argv)
 			break;
 		default:
 			detect_params_clear(&p);
-			return check_usage(usage, bisect);
+			return check_usage(bisect);
 		}
 	}
 	if (argc - optind > 1 || (latest && argc - optind == 1)) {
 		detect_params_clear(&p);
-		return check_usage(usage, bisect);
+		return check_usage(bisect);
 	}
 	if (argc - optind == 1)
 		what = argv[optind];
@@ -503,8 +501,6 @@ compare_cell_text(const struct detect_cell *cell, size_t col, char *buf,
 int
 cmd_compare(struct cli *c, int argc, char **argv)
 {
-	const char		*usage = "compare [--json|--csv] RUN|NAME=RUN,..."
-				    "|'GLOB' RUN|NAME=RUN,...|'GLOB' ...";
 	struct detect_params	 p;
 	struct detect_comparison cmp;
 	struct detect_group	*g = NULL;
@@ -524,7 +520,7 @@ cmd_compare(struct cli *c, int argc, char **argv)
 		if (cli_output_option(c, argv[k]))
 			continue;
 		if (argv[k][0] == '-' && argv[k][1] != '\0')
-			return cli_usage(usage);
+			return cli_usage("compare");
 	}
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
@@ -544,7 +540,7 @@ cmd_compare(struct cli *c, int argc, char **argv)
 		ng++;
 	}
 	if (ng < 2) {
-		rc = cli_usage(usage);
+		rc = cli_usage("compare");
 		goto out;
 	}
 	check_params(c, &p);
@@ -726,9 +722,6 @@ cmd_changes(struct cli *c, int argc, char **argv)
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_RIGHT,
 	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT };
-	const char		*usage = "changes [--workload W] [--metric M] "
-				    "[--host H] [--min-change PCT] [--window N] "
-				    "[--alpha A] [--json|--csv]";
 	struct cp_params	 cpp;
 	struct detect_change	*ch = NULL;
 	struct store		*st;
@@ -775,11 +768,11 @@ cmd_changes(struct cli *c, int argc, char **argv)
 			c->out = OUT_CSV;
 			break;
 		default:
-			return cli_usage(usage);
+			return cli_usage("changes");
 		}
 	}
 	if (optind != argc)
-		return cli_usage(usage);
+		return cli_usage("changes");
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	if (detect_changes(st, host, workload, metric, &cpp, &ch, &n,
@@ -865,8 +858,6 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 	static const enum table_align al[] = { ALIGN_RIGHT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT };
-	const char		*usage = "alerts [--all] [--json|--csv] | "
-				    "alerts ack ID";
 	struct detect_params	 p;
 	struct store_alert	*a = NULL;
 	struct store_metric	 m;
@@ -882,7 +873,7 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 
 	if (argc >= 2 && strcmp(argv[1], "ack") == 0) {
 		if (argc != 3)
-			return cli_usage(usage);
+			return cli_usage("alerts");
 		errno = 0;
 		id = strtoll(argv[2][0] == '#' ? argv[2] + 1 : argv[2], &end,
 		    10);
@@ -911,7 +902,7 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 		if (strcmp(argv[k], "--all") == 0)
 			all = 1;
 		else
-			return cli_usage(usage);
+			return cli_usage("alerts");
 	}
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
@@ -1087,7 +1078,9 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 	if (c->out == OUT_JSON) {
 		o = pwjson_object();
 		pwjson_set_str(o, "name", bl.name);
-		pwjson_set_int(o, "created", bl.created);
+		/* A time, as baseline list and every other command give it. */
+		fmt_time(tbuf, sizeof(tbuf), bl.created);
+		pwjson_set_str(o, "created", tbuf);
 		pwjson_set(o, "runs", runs);
 		pwjson_set(o, "metrics", arr);
 		check_json_print(o);
@@ -1112,8 +1105,6 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	    "in use" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_RIGHT,
 	    ALIGN_LEFT, ALIGN_LEFT };
-	const char		*usage = "baseline set NAME RUN... | list | "
-				    "use NAME|rolling | show NAME | delete NAME";
 	struct detect_params	 p;
 	struct detect_group	 g;
 	struct store_baseline	*bs = NULL, bl;
@@ -1128,7 +1119,7 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	int			 k, rc = 0;
 
 	if (argc < 2)
-		return cli_usage(usage);
+		return cli_usage("baseline");
 	sub = argv[1];
 	/* Output options may stand anywhere after the subcommand. */
 	for (k = 2, i = 2; k < argc; k++)
@@ -1139,7 +1130,7 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 		return EXIT_CANTCREAT;
 	if (strcmp(sub, "set") == 0) {
 		if (argc < 4)
-			return cli_usage(usage);
+			return cli_usage("baseline");
 		if (utf8_check(argv[2], NULL) == -1) {
 			fprintf(stderr, "perfwatch: a baseline name must be "
 			    "valid UTF-8\n");
@@ -1177,7 +1168,7 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	}
 	if (strcmp(sub, "use") == 0) {
 		if (argc != 3)
-			return cli_usage(usage);
+			return cli_usage("baseline");
 		if (strcmp(argv[2], DETECT_ROLLING) != 0) {
 			if (store_baseline_get(st, argv[2], &bl) == -1) {
 				fprintf(stderr, "perfwatch: no baseline \"%s\"\n",
@@ -1202,12 +1193,12 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	}
 	if (strcmp(sub, "show") == 0) {
 		if (argc != 3)
-			return cli_usage(usage);
+			return cli_usage("baseline");
 		return baseline_show(c, st, argv[2]);
 	}
 	if (strcmp(sub, "delete") == 0) {
 		if (argc != 3)
-			return cli_usage(usage);
+			return cli_usage("baseline");
 		check_params(c, &p);
 		k = p.config_baseline != NULL &&
 		    strcmp(p.config_baseline, argv[2]) == 0;
@@ -1233,7 +1224,7 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(sub, "list") != 0 || argc != 2)
-		return cli_usage(usage);
+		return cli_usage("baseline");
 	if (store_baselines_list(st, &bs, &n) == -1) {
 		log_warnx("%s", store_errmsg(st));
 		return EXIT_SOFTWARE;

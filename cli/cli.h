@@ -36,7 +36,7 @@ struct cli_cmd {
 
 /* main.c */
 struct store	*cli_store(struct cli *);
-int		 cli_usage(const char *usage);
+int		 cli_usage(const char *cmd);
 int		 cli_output_option(struct cli *, const char *);
 void		 cli_getopt_reset(void);
 extern const char *cli_progname;

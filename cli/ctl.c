@@ -248,7 +248,7 @@ cmd_status(struct cli *c, int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		if (!cli_output_option(c, argv[i]) || c->out == OUT_CSV)
-			return cli_usage("status [--json]");
+			return cli_usage("status");
 	}
 	if ((rc = ctl_exchange(c, json_pack("{s:s}", "cmd", "status"),
 	    &reply)) != 0)
@@ -269,7 +269,6 @@ cmd_trigger(struct cli *c, int argc, char **argv)
 		{ "workload", required_argument, NULL, 'w' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char	*usage = "trigger [--workload GLOB]...";
 	json_t		*req, *globs, *reply;
 	size_t		 i;
 	int		 ch, rc;
@@ -279,13 +278,13 @@ cmd_trigger(struct cli *c, int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (ch != 'w') {
 			json_decref(globs);
-			return cli_usage(usage);
+			return cli_usage("trigger");
 		}
 		json_array_append_new(globs, json_string(optarg));
 	}
 	if (optind != argc) {
 		json_decref(globs);
-		return cli_usage(usage);
+		return cli_usage("trigger");
 	}
 	req = json_pack("{s:s}", "cmd", "trigger");
 	if (json_array_size(globs) > 0)

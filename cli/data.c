@@ -39,8 +39,6 @@ cmd_import(struct cli *c, int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char		*usage = "import [--replace] [--format csv|jsonl] "
-				    "[--json] FILE|-";
 	struct store_import_stats stats;
 	enum store_format	 format = STORE_FORMAT_AUTO;
 	struct store		*st;
@@ -57,17 +55,17 @@ cmd_import(struct cli *c, int argc, char **argv)
 			break;
 		case 'f':
 			if (parse_format(optarg, &format) == -1)
-				return cli_usage(usage);
+				return cli_usage("import");
 			break;
 		case 'j':
 			json = 1;
 			break;
 		default:
-			return cli_usage(usage);
+			return cli_usage("import");
 		}
 	}
 	if (argc - optind != 1)
-		return cli_usage(usage);
+		return cli_usage("import");
 	name = argv[optind];
 	if (strcmp(name, "-") == 0) {
 		f = stdin;
@@ -112,8 +110,6 @@ cmd_export(struct cli *c, int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char	*usage = "export [--format csv|jsonl] [--run LABEL]... "
-			    "[-o FILE]";
 	enum store_format format = STORE_FORMAT_CSV;
 	struct store	*st;
 	const char	**labels = NULL, *out = NULL;
@@ -128,7 +124,7 @@ cmd_export(struct cli *c, int argc, char **argv)
 		case 'f':
 			if (parse_format(optarg, &format) == -1) {
 				free(labels);
-				return cli_usage(usage);
+				return cli_usage("export");
 			}
 			break;
 		case 'C':
@@ -147,12 +143,12 @@ cmd_export(struct cli *c, int argc, char **argv)
 			break;
 		default:
 			free(labels);
-			return cli_usage(usage);
+			return cli_usage("export");
 		}
 	}
 	if (optind != argc) {
 		free(labels);
-		return cli_usage(usage);
+		return cli_usage("export");
 	}
 	if ((st = cli_store(c)) == NULL) {
 		free(labels);
@@ -279,8 +275,6 @@ cmd_history(struct cli *c, int argc, char **argv)
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT,
 	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT };
-	const char		*usage = "history [--workload W] [--metric M] "
-				    "[--limit N] [--host H] [--json|--csv]";
 	struct store_run_filter	 filt;
 	struct store_metric	*ms = NULL;
 	struct store_run	*runs = NULL;
@@ -324,11 +318,11 @@ cmd_history(struct cli *c, int argc, char **argv)
 			c->out = OUT_CSV;
 			break;
 		default:
-			return cli_usage(usage);
+			return cli_usage("history");
 		}
 	}
 	if (optind != argc)
-		return cli_usage(usage);
+		return cli_usage("history");
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	if (store_metrics_list(st, workload, metric, &ms, &nms) == -1) {
@@ -425,7 +419,6 @@ cmd_show(struct cli *c, int argc, char **argv)
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT,
 	    ALIGN_LEFT, ALIGN_LEFT };
-	const char		*usage = "show [--json|--csv] RUN";
 	struct store_run	 run;
 	struct store_series	*ser;
 	struct store		*st;
@@ -440,13 +433,13 @@ cmd_show(struct cli *c, int argc, char **argv)
 		if (cli_output_option(c, argv[k]))
 			continue;
 		if (argv[k][0] == '-' && argv[k][1] != '\0')
-			return cli_usage(usage);
+			return cli_usage("show");
 		if (what != NULL)
-			return cli_usage(usage);
+			return cli_usage("show");
 		what = argv[k];
 	}
 	if (what == NULL)
-		return cli_usage(usage);
+		return cli_usage("show");
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	if (store_run_resolve(st, what, &run, &cause) == -1) {

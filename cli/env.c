@@ -68,7 +68,6 @@ run_snapshot(struct cli *c, const char *what, struct store_run *r)
 static int
 env_show(struct cli *c, int argc, char **argv)
 {
-	const char		*usage = "env show [--packages] [--json] [RUN]";
 	struct sysinfo_opts	 o;
 	struct store_run	 r;
 	struct snapshot		*s;
@@ -84,7 +83,7 @@ env_show(struct cli *c, int argc, char **argv)
 		if (strcmp(argv[k], "--packages") == 0)
 			pk = 1;
 		else if (argv[k][0] == '-' || what != NULL)
-			return cli_usage(usage);
+			return cli_usage("env");
 		else
 			what = argv[k];
 	}
@@ -127,7 +126,6 @@ env_show(struct cli *c, int argc, char **argv)
 static int
 env_diff(struct cli *c, int argc, char **argv)
 {
-	const char		*usage = "env diff [--json] RUN_A RUN_B";
 	struct store_run	 ra, rb;
 	struct snapshot		*a, *b;
 	struct snapshot_diff	*d;
@@ -140,11 +138,11 @@ env_diff(struct cli *c, int argc, char **argv)
 		if (cli_output_option(c, argv[k]))
 			continue;
 		if (argv[k][0] == '-' || n == 2)
-			return cli_usage(usage);
+			return cli_usage("env");
 		names[n++] = argv[k];
 	}
 	if (n != 2)
-		return cli_usage(usage);
+		return cli_usage("env");
 	if (cli_store(c) == NULL)
 		return EXIT_CANTCREAT;
 	if ((a = run_snapshot(c, names[0], &ra)) == NULL)
@@ -186,6 +184,5 @@ cmd_env(struct cli *c, int argc, char **argv)
 		return env_show(c, argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "diff") == 0)
 		return env_diff(c, argc - 1, argv + 1);
-	return cli_usage("env show [--packages] [--json] [RUN] | "
-	    "env diff [--json] RUN_A RUN_B");
+	return cli_usage("env");
 }

@@ -26,14 +26,15 @@ const char *cli_argv0;
 
 static const struct cli_cmd cli_cmds[] = {
 	{ "run", cmd_run, "run [--profile P] [--workload GLOB]... "
-	    "[--iterations N] [--label L] [--json]",
+	    "[--iterations N] [--label L] [--trigger T] [--detail TEXT] "
+	    "[--git-commit NAME=ID]... [--progress] [--no-check] [--json]",
 	    "measure the battery now and record a run" },
 	{ "import", cmd_import, "import [--replace] [--format csv|jsonl] "
-	    "FILE|-", "add a history of samples from CSV or JSON Lines" },
+	    "[--json] FILE|-", "add a history of samples from CSV or JSON Lines" },
 	{ "export", cmd_export, "export [--format csv|jsonl] [--run LABEL]... "
 	    "[-o FILE]", "write samples in the import format" },
 	{ "history", cmd_history, "history [--workload W] [--metric M] "
-	    "[--limit N] [--json|--csv]", "a metric's summary run by run" },
+	    "[--host H] [--limit N] [--json|--csv]", "a metric's summary run by run" },
 	{ "show", cmd_show, "show [--json|--csv] RUN",
 	    "every metric of one run" },
 	{ "check", cmd_check, "check [RUN|--latest] [--json|--csv] "
@@ -42,19 +43,22 @@ static const struct cli_cmd cli_cmds[] = {
 	{ "compare", cmd_compare, "compare [--json|--csv] RUN|NAME=RUN,...|"
 	    "'GLOB' ...", "runs or groups of runs side by side" },
 	{ "changes", cmd_changes, "changes [--workload W] [--metric M] "
-	    "[--host H] [--min-change PCT] [--json|--csv]",
+	    "[--host H] [--min-change PCT] [--window N] [--alpha A] "
+	    "[--json|--csv]",
 	    "where each metric's history shifted" },
 	{ "alerts", cmd_alerts, "alerts [--all] [--json|--csv] | alerts ack ID",
 	    "open alerts, or acknowledge one" },
-	{ "baseline", cmd_baseline, "baseline set NAME RUN... | list | "
-	    "use NAME|rolling | show NAME | delete NAME",
+	{ "baseline", cmd_baseline, "baseline set NAME RUN... | "
+	    "list [--json|--csv] | use NAME|rolling | show NAME [--json|--csv] | "
+	    "delete NAME",
 	    "pinned baselines" },
 	{ "env", cmd_env, "env show [--packages] [--json] [RUN] | "
 	    "env diff [--json] RUN_A RUN_B",
 	    "the machine snapshot of a run, or what changed between two" },
 	{ "bisect", cmd_bisect, "bisect [--git NAME | --repo DIR] "
-	    "[--build CMD] [--workload GLOB]... [--metric M] [--runs N] "
-	    "[--max-runs N] [--json|--csv] GOOD..BAD",
+	    "[--build CMD] [--workload GLOB]... [--metric M] [--profile P] "
+	    "[--iterations N] [--runs N] [--max-runs N] [--json|--csv] "
+	    "GOOD..BAD",
 	    "find the commit that made a metric worse" },
 	{ "status", cmd_status, "status [--json]",
 	    "what perfwatchd is doing, its queue and next run" },
@@ -90,11 +94,20 @@ static const struct option cli_longopts[] = {
 	{ NULL,		0,		NULL,	0 }
 };
 
-/* Print a command's usage line; returns the usage exit code. */
+/*
+ * Print command cmd's usage line, the one its --help prints (the table
+ * above is the only place it is written); returns the usage exit code.
+ */
 int
-cli_usage(const char *usage)
+cli_usage(const char *cmd)
 {
-	fprintf(stderr, "usage: perfwatch %s\n", usage);
+	size_t	i;
+
+	for (i = 0; i < nitems(cli_cmds); i++)
+		if (strcmp(cli_cmds[i].name, cmd) == 0)
+			break;
+	fprintf(stderr, "usage: perfwatch %s\n", i < nitems(cli_cmds) ?
+	    cli_cmds[i].usage : cmd);
 	return EXIT_USAGE;
 }
 

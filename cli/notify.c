@@ -26,10 +26,6 @@
 #include "notify/notify.h"
 #include "cli.h"
 
-#define NOTIFY_USAGE	"notify flush [--json] [--force] [--syslog] | " \
-			"notify test [--json] [SINK] | " \
-			"notify pending [--all] [--json] [--limit N]"
-
 /* The sinks of the configuration, or NULL with a message. */
 static struct notify_sink *
 notify_cli_sinks(struct cli *c, size_t *n)
@@ -133,11 +129,11 @@ notify_cmd_flush(struct cli *c, int argc, char **argv)
 			o.syslog = 1;
 			break;
 		default:
-			return cli_usage(NOTIFY_USAGE);
+			return cli_usage("notify");
 		}
 	}
 	if (optind != argc)
-		return cli_usage(NOTIFY_USAGE);
+		return cli_usage("notify");
 	if (o.syslog)
 		log_init("perfwatch", 0, c->verbose);
 	if ((sinks = notify_cli_sinks(c, &nsinks)) == NULL)
@@ -249,11 +245,11 @@ notify_cmd_test(struct cli *c, int argc, char **argv)
 			c->out = OUT_JSON;
 			break;
 		default:
-			return cli_usage(NOTIFY_USAGE);
+			return cli_usage("notify");
 		}
 	}
 	if (argc - optind > 1)
-		return cli_usage(NOTIFY_USAGE);
+		return cli_usage("notify");
 	if (argc - optind == 1)
 		want = argv[optind];
 	if ((sinks = notify_cli_sinks(c, &nsinks)) == NULL)
@@ -345,15 +341,15 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 			errno = 0;
 			l = strtoll(optarg, &end, 10);
 			if (*end != '\0' || errno != 0 || l < 0)
-				return cli_usage(NOTIFY_USAGE);
+				return cli_usage("notify");
 			limit = (size_t)l;
 			break;
 		default:
-			return cli_usage(NOTIFY_USAGE);
+			return cli_usage("notify");
 		}
 	}
 	if (optind != argc)
-		return cli_usage(NOTIFY_USAGE);
+		return cli_usage("notify");
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	if (store_outbox_list(st, all, limit, &rows, &n) == -1) {
@@ -427,12 +423,12 @@ int
 cmd_notify(struct cli *c, int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage(NOTIFY_USAGE);
+		return cli_usage("notify");
 	if (strcmp(argv[1], "flush") == 0)
 		return notify_cmd_flush(c, argc - 1, argv + 1);
 	if (strcmp(argv[1], "test") == 0)
 		return notify_cmd_test(c, argc - 1, argv + 1);
 	if (strcmp(argv[1], "pending") == 0)
 		return notify_cmd_pending(c, argc - 1, argv + 1);
-	return cli_usage(NOTIFY_USAGE);
+	return cli_usage("notify");
 }

@@ -578,10 +578,6 @@ parse_run_opts(struct run_opts *o, int argc, char **argv)
 int
 cmd_run(struct cli *c, int argc, char **argv)
 {
-	const char		*usage = "run [--profile P] [--workload GLOB]... "
-				    "[--iterations N] [--label L] [--trigger T] "
-				    "[--detail TEXT] [--json] [--no-check] "
-				    "[--git-commit NAME=ID]... [--progress]";
 	struct run_opts		 o;
 	struct run_job		*jobs = NULL;
 	const struct wl_params	**pp = NULL;
@@ -606,7 +602,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	if (parse_run_opts(&o, argc, argv) == -1) {
 		free(o.globs);
 		json_decref(o.git_commits);
-		return cli_usage(usage);
+		return cli_usage("run");
 	}
 	if (o.profile == NULL)
 		o.profile = config_get_str(c->cfg, "perfwatch", "profile");

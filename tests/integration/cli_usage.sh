@@ -36,8 +36,9 @@ done
 pw nosuchcommand 2>&1 | grep -qF 'unknown command "nosuchcommand"' ||
 	fail "an unknown command is not named"
 
-# Every command of the list: --help exits 0 with its usage line, and the
-# manual has an entry for it.
+# Every command of the list: --help exits 0 with its usage line, a bad
+# option prints that same line (there is one copy of it, in main.c), and
+# the manual has an entry for the command and each option the line lists.
 cmds=$(pw --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p')
 n=0
 for cmd in $cmds; do
@@ -49,6 +50,17 @@ for cmd in $cmds; do
 		fail "perfwatch $cmd --help: $(head -n 1 "$T/out")"
 	grep -q "^\.It .*Ic $cmd\( \|$\)" "$top/man/perfwatch.1" ||
 		fail "perfwatch(1) has no entry for $cmd"
+	# A bad option: the same usage line, on stderr, exit 64.
+	rc=0
+	pw "$cmd" --no-such-option >"$T/bad.out" 2>"$T/bad.err" || rc=$?
+	[ "$rc" -eq 64 ] || fail "perfwatch $cmd --no-such-option: exit $rc"
+	grep -qxF "$(head -n 1 "$T/out")" "$T/bad.err" ||
+		fail "perfwatch $cmd: --help says $(head -n 1 "$T/out"), a bad option $(cat "$T/bad.err")"
+	# Each option it lists is in the manual.
+	for opt in $(head -n 1 "$T/out" | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+		grep -q "Fl -${opt#--}\( \|$\)" "$top/man/perfwatch.1" ||
+			fail "perfwatch(1) does not describe $cmd $opt"
+	done
 done
 [ "$n" -ge 16 ] || fail "only $n commands listed: $cmds"
 grep -qx '.Op Fl hvV' "$top/man/perfwatch.1" || fail "perfwatch(1): synopsis"
