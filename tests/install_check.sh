@@ -7,7 +7,10 @@
 #
 # usage: install_check.sh DESTDIR PREFIX SYSCONFDIR
 set -eu
-[ $# -eq 3 ] || { echo "usage: install_check.sh DESTDIR PREFIX SYSCONFDIR" >&2; exit 64; }
+if [ $# -ne 3 ]; then
+	echo "usage: install_check.sh DESTDIR PREFIX SYSCONFDIR" >&2
+	exit 64
+fi
 root=$1 prefix=$2 etc=$3
 T=$(mktemp -d "${TMPDIR:-/tmp}/pw-install.XXXXXX")
 trap 'rm -rf "$T"' EXIT

@@ -55,7 +55,8 @@ for cmd in $cmds; do
 	pw "$cmd" --no-such-option >"$T/bad.out" 2>"$T/bad.err" || rc=$?
 	[ "$rc" -eq 64 ] || fail "perfwatch $cmd --no-such-option: exit $rc"
 	grep -qxF "$(head -n 1 "$T/out")" "$T/bad.err" ||
-		fail "perfwatch $cmd: --help says $(head -n 1 "$T/out"), a bad option $(cat "$T/bad.err")"
+		fail "perfwatch $cmd: --help says $(head -n 1 "$T/out"), a bad" \
+		    "option $(cat "$T/bad.err")"
 	# Each option it lists is in the manual.
 	for opt in $(head -n 1 "$T/out" | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 		grep -q "Fl -${opt#--}\( \|$\)" "$top/man/perfwatch.1" ||

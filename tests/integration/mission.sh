@@ -11,8 +11,9 @@
 # judge the run a regression and suspect it, re-run the workload at once
 # (trigger rerun), confirm it there, and mail it to a real SMTP server on
 # loopback, naming the package that changed between the last good and the
-# first bad run.  Then `perfwatch check --latest` exits 1 for `git bisect
-# run`-style use, and `perfwatch alerts` lists the alert.
+# first bad run; the log has the alert too, as it always does.  Then
+# `perfwatch check --latest` exits 1 for `git bisect run`-style use, and
+# `perfwatch alerts` lists the alert.
 set -eu
 . "$(dirname "$0")/daemon.subr"
 . "$(dirname "$0")/notify.subr"
@@ -28,8 +29,8 @@ dpkg_write() {	# the status file, written as dpkg does (a rename)
 # The benchmark: its throughput follows the installed libfoo1.
 cat >"$T/app.sh" <<EOF
 #!/bin/sh
-v=\$(awk '/^Package: libfoo1\$/ { p = 1 } p && /^Version:/ { print \$2; exit }' \\
-    "$T/dpkg/status")
+v=\$(awk '/^Package: libfoo1\$/ { p = 1 }
+    p && /^Version:/ { print \$2; exit }' "$T/dpkg/status")
 case \$v in
 1.0-1)	echo "throughput 1001 lps higher" ;;
 *)	echo "throughput 776 lps higher" ;;
@@ -137,6 +138,13 @@ EOPY
 # Exactly one email: the suspicion was not mailed (min_state confirmed).
 sleep 1
 [ "$(count_files "$T"/smtp/msg-*.eml)" -eq 1 ] || fail "not one email"
+# The log, always: both changes of the alert, the package named.
+grep -q "notify: alert #1 on $host: app.pipe throughput -22\.[0-9]% suspected" \
+    "$LOG" || fail "the log has no suspected line"
+line="notify: alert #1 on $host: app.pipe throughput -22\.[0-9]% confirmed"
+line="$line (was suspected); last good $good, first bad $bad;"
+line="$line machine: libfoo1 1.0-1 → 1.1-1"
+grep -q "$line" "$LOG" || fail "the log has no confirmed line naming libfoo1"
 
 # The verdict of the newest run, as git bisect run would read it.
 rc=0
