@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -29,6 +30,38 @@ parse_format(const char *s, enum store_format *f)
 	return 0;
 }
 
+/* When an import began and last said how far it was. */
+struct import_progress {
+	struct timespec	start, last;
+};
+
+static double
+import_seconds(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) +
+	    (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+/*
+ * A line on stderr, a terminal, every 2 s of a long import: what is read
+ * so far.  Nothing is stored until the whole file has been read without
+ * an error, so this counts rows read, not rows kept.
+ */
+static void
+import_progress_line(const struct store_import_stats *s, void *arg)
+{
+	struct import_progress	*pr = arg;
+	struct timespec		 now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (import_seconds(&pr->last, &now) < 2)
+		return;
+	pr->last = now;
+	fprintf(stderr, "perfwatch: import: %zu samples of %zu runs read, "
+	    "%.0f s\n", s->samples, s->runs, import_seconds(&pr->start,
+	    &now));
+}
+
 /* perfwatch import [--replace] [--format csv|jsonl] FILE|- */
 int
 cmd_import(struct cli *c, int argc, char **argv)
@@ -40,6 +73,7 @@ cmd_import(struct cli *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	struct store_import_stats stats;
+	struct import_progress	 pr;
 	enum store_format	 format = STORE_FORMAT_AUTO;
 	struct store		*st;
 	const char		*name;
@@ -79,7 +113,13 @@ cmd_import(struct cli *c, int argc, char **argv)
 			fclose(f);
 		return EXIT_CANTCREAT;
 	}
+	if (isatty(STDERR_FILENO)) {
+		clock_gettime(CLOCK_MONOTONIC, &pr.start);
+		pr.last = pr.start;
+		store_import_progress(st, import_progress_line, &pr);
+	}
 	rc = store_import(st, f, name, format, replace, &stats, &cause);
+	store_import_progress(st, NULL, NULL);
 	if (f != stdin)
 		fclose(f);
 	if (rc == -1) {

@@ -356,6 +356,9 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 	is->last_metric = metricid;
 	is->last_iter = iter;
 	is->stats.samples++;
+	if (is->st->import_progress != NULL &&
+	    is->stats.samples % STORE_IMPORT_PROGRESS == 0)
+		is->st->import_progress(&is->stats, is->st->import_progress_arg);
 	return 0;
 }
 
@@ -642,6 +645,14 @@ import_start(FILE *f, const char *name, enum store_format format,
 	*held = buf;
 	*len = n;
 	return format;
+}
+
+void
+store_import_progress(struct store *st, store_import_progress_fn fn,
+    void *arg)
+{
+	st->import_progress = fn;
+	st->import_progress_arg = arg;
 }
 
 /*

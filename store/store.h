@@ -189,6 +189,15 @@ struct store_import_stats {
 int		 store_import(struct store *, FILE *, const char *name,
 		    enum store_format, int replace,
 		    struct store_import_stats *, char **cause);
+/*
+ * Have store_import call fn(what is read so far, arg) every
+ * STORE_IMPORT_PROGRESS samples, for a progress line (fn NULL: never).
+ */
+#define STORE_IMPORT_PROGRESS	8192
+typedef void	(*store_import_progress_fn)(const struct store_import_stats *,
+		    void *);
+void		 store_import_progress(struct store *, store_import_progress_fn,
+		    void *arg);
 int		 store_export(struct store *, FILE *, enum store_format,
 		    const char *const *labels, size_t nlabels, char **cause);
 

@@ -7,6 +7,8 @@
 
 #include <sqlite3.h>
 
+#include "store/store.h"
+
 /* Every persistent prepared statement has a slot here. */
 enum store_stmt_id {
 	STMT_HOST_FIND,
@@ -45,6 +47,8 @@ struct store {
 	char		*path;
 	int		 readonly;
 	int		 runlock_fd;	/* store_runs_sweep(): held, or -1 */
+	store_import_progress_fn import_progress;	/* or NULL */
+	void		*import_progress_arg;
 	sqlite3_stmt	*stmts[STMT_MAX];
 };
 

@@ -761,6 +761,68 @@ test_run_workloads_error(void **state)
 	free(p);
 }
 
+/* What the progress hook saw: the samples counted at each call. */
+struct progress_seen {
+	size_t	calls;
+	size_t	samples[8];
+	size_t	runs[8];
+};
+
+static void
+progress_note(const struct store_import_stats *s, void *arg)
+{
+	struct progress_seen	*seen = arg;
+
+	if (seen->calls < 8) {
+		seen->samples[seen->calls] = s->samples;
+		seen->runs[seen->calls] = s->runs;
+	}
+	seen->calls++;
+}
+
+/*
+ * The import's progress hook: called every STORE_IMPORT_PROGRESS samples
+ * read (here 20000 samples, 10 a run: at 8192 and 16384), never once
+ * it is taken away.
+ */
+static void
+test_import_progress(void **state)
+{
+	struct progress_seen	 seen;
+	struct store		*st;
+	char			*p = db_path(), *cause = NULL, *text, *q;
+	size_t			 cap = 64 + 20000 * 40, i;
+	int			 len;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	text = q = xmalloc(cap);
+	q += snprintf(q, cap, "run,time,workload,metric,value,unit,better\n");
+	for (i = 0; i < 20000; i++) {
+		len = snprintf(q, cap - (size_t)(q - text),
+		    "r%zu,%zu,w,m,%zu,u,higher\n", i / 10, 1700000000 + i / 10,
+		    i % 7 + 1);
+		assert_true(len > 0 && (size_t)len < cap - (size_t)(q - text));
+		q += len;
+	}
+	memset(&seen, 0, sizeof(seen));
+	store_import_progress(st, progress_note, &seen);
+	assert_int_equal(import_str(st, "big.csv", text, 0, &cause), 0);
+	assert_int_equal(seen.calls, 2);
+	assert_int_equal(seen.samples[0], STORE_IMPORT_PROGRESS);
+	assert_int_equal(seen.samples[1], 2 * STORE_IMPORT_PROGRESS);
+	/* Runs of ten samples: the 8192nd sample is in the 820th run. */
+	assert_int_equal(seen.runs[0], 820);
+	assert_int_equal(seen.runs[1], 1639);
+	store_import_progress(st, NULL, NULL);
+	assert_int_equal(import_str(st, "big.csv", text, 1, &cause), 0);
+	assert_int_equal(seen.calls, 2);
+	free(text);
+	store_close(st);
+	free(p);
+}
+
 static void
 test_replace(void **state)
 {
@@ -1075,6 +1137,7 @@ main(void)
 		cmocka_unit_test(test_resolve_labels),
 		cmocka_unit_test(test_run_workloads_error),
 		cmocka_unit_test(test_replace),
+		cmocka_unit_test(test_import_progress),
 		cmocka_unit_test(test_runs_and_series),
 		cmocka_unit_test(test_runs_sweep),
 		cmocka_unit_test(test_snapshots),
