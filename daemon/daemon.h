@@ -128,6 +128,8 @@ struct gitwatch {
 	char			**globs;	/* NULL: every workload */
 	size_t			 nglobs;
 	char			 seen[65];	/* commit id, hex; "" unknown */
+	char			 inplace[65];	/* whose build the tree holds */
+	int			 looked;	/* read once by this process */
 	int			 failing;	/* the last look failed */
 	LIST_ENTRY(gitwatch)	 entry;
 };

@@ -15,6 +15,13 @@
  * therefore measured when it comes back.  The commit seen last is kept in
  * memory, across reloads too, so that a poll does not queue it twice.
  *
+ * Every battery records, besides the commit it was queued for, the commit
+ * each watched tree holds the build of (gitwatch's inplace): the commit
+ * seen when there is no build command, else the one found at the first
+ * look and then the last one built.  So two nightly runs that straddle a
+ * new commit say so, and an alert between them names the tree
+ * (detect_git_moved), whether or not that commit's own battery ran.
+ *
  * The build runs in the repository's working tree as it is: watch the
  * branch that is checked out there (a dedicated clone that something else
  * pulls into), or name a full ref such as refs/remotes/origin/main and
@@ -82,6 +89,15 @@ gitwatch_check(struct daemon *d, struct gitwatch *g)
 		log_info("git %s: readable again", g->name);
 	g->failing = 0;
 	git_oid_tostr(hex, sizeof(hex), &oid);
+	/*
+	 * Without a build command the tree is measured as it is; with one,
+	 * as found at the first look (taken to be built), then as each
+	 * successful build leaves it (work.c).
+	 */
+	if (g->build == NULL || (!g->looked &&
+	    (g->seen[0] == '\0' || strcmp(hex, g->seen) == 0)))
+		snprintf(g->inplace, sizeof(g->inplace), "%s", hex);
+	g->looked = 1;
 	if (strcmp(hex, g->seen) == 0)
 		return;
 	if (g->seen[0] == '\0') {
@@ -240,6 +256,9 @@ gitwatch_reload(struct daemon *d)
 			    strcmp(o->path, g->path) == 0 &&
 			    strcmp(o->ref, g->ref) == 0 && o->seen[0] != '\0') {
 				memcpy(g->seen, o->seen, sizeof(g->seen));
+				memcpy(g->inplace, o->inplace,
+				    sizeof(g->inplace));
+				g->looked = o->looked;
 				break;
 			}
 		}

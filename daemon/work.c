@@ -486,6 +486,7 @@ work_start_battery(struct daemon *d)
 {
 	struct work	*w = &d->work;
 	struct reason	*r;
+	struct gitwatch	*g;
 	char		**argv = NULL, *detail = NULL, *tmp, *piece;
 	char		**globs = NULL, **gits = NULL;
 	size_t		 argc = 0, i, k, nglobs = 0, ngits = 0;
@@ -574,6 +575,21 @@ work_start_battery(struct daemon *d)
 		argv_add(&argv, &argc, "--git-commit");
 		argv_add(&argv, &argc, gits[i]);
 	}
+	/* The other watched trees: the commit whose build each holds. */
+	LIST_FOREACH(g, &d->gits, entry) {
+		if (g->inplace[0] == '\0')
+			continue;
+		for (k = 0; k < ngits; k++)
+			if (strncmp(gits[k], g->name, strlen(g->name)) == 0 &&
+			    gits[k][strlen(g->name)] == '=')
+				break;
+		if (k < ngits)
+			continue;
+		xasprintf(&tmp, "%s=%s", g->name, g->inplace);
+		argv_add(&argv, &argc, "--git-commit");
+		argv_add(&argv, &argc, tmp);
+		free(tmp);
+	}
 
 	assert(w->kind == WORK_NONE && w->job == NULL);
 	w->kind = WORK_BATTERY;
@@ -630,7 +646,10 @@ work_build_done(struct job *j, void *arg)
 	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0) {
 		log_info("build %s at %.12s: done in %lld s", b->repo,
 		    b->commit, (long long)(time(NULL) - w->started));
-		if (!d->stopping && (g = gitwatch_find(d, b->repo)) != NULL)
+		if ((g = gitwatch_find(d, b->repo)) != NULL)
+			snprintf(g->inplace, sizeof(g->inplace), "%s",
+			    b->commit);
+		if (!d->stopping && g != NULL)
 			work_want_run(d, "git", b->commit, g->globs,
 			    g->nglobs, b->repo, b->commit);
 	} else {

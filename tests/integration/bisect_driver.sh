@@ -232,15 +232,23 @@ write_conf "[git \"toy\"]
 path = $T/repo
 build = $BUILD
 workloads = toy"
-# perfwatchd had measured the good end three times (trigger git): those
-# runs are used, none taken again.
+# perfwatchd had measured the good end three times (trigger git, the
+# commit its detail, as perfwatchd runs them): those runs are used, none
+# taken again.  A fourth, queued for another tree's commit, records toy
+# at the same commit (the build the tree held) but measured that other
+# change too: it is not used.
 good4=$(rev main~4)
 (cd "$T/repo" && git checkout -q main~4 && sh -c "$BUILD") ||
 	fail "building c4"
 for k in 1 2 3; do
-	pw -c "$T/pw.conf" run --trigger git --git-commit "toy=$good4" \
-	    --workload toy --no-check >/dev/null 2>&1 || fail "git run $k"
+	pw -c "$T/pw.conf" run --trigger git --detail "$good4" \
+	    --git-commit "toy=$good4" --workload toy --no-check \
+	    >/dev/null 2>&1 || fail "git run $k"
 done
+other=0123456789abcdef0123456789abcdef01234567
+pw -c "$T/pw.conf" run --trigger git --detail "$other" \
+    --git-commit "lib=$other" --git-commit "toy=$good4" --workload toy \
+    --no-check >/dev/null 2>&1 || fail "the other tree's git run"
 git -C "$T/repo" checkout -q main
 bisect --git toy --json main~4..main >"$T/out.json" 2>"$T/err" ||
 	fail "--git: $(cat "$T/err")"

@@ -4,7 +4,9 @@
 # [git] section lists, with trigger "git", the commit id as its detail
 # and in the run's git_commits.  A build that fails starts no run.  A
 # commit still waiting for its build when the daemon stops is measured
-# after a restart.
+# after a restart.  Every other battery records the commit whose build
+# the tree holds: the first one found, then the last one built (not one
+# whose build failed).
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
@@ -40,6 +42,22 @@ wait_until 15 "the first look at the repository" \
 	fail "the repository was not read"
 # The commit the daemon found at start is not measured.
 [ "$(count_runs "1")" -eq 0 ] || fail "a run before any new commit"
+first=$(g rev-parse HEAD)
+
+# manual_commits: a battery asked for by hand, and the git_commits it
+# recorded.
+manual_commits() {
+	nman=$(($(count_runs "trigger = 'manual'") + 1))
+	request '{"cmd":"trigger"}' | grep -q '"ok":true' || fail "trigger refused"
+	wait_until 30 "the manual run" runs_at_least "$nman" \
+	    "trigger = 'manual' AND status = 'complete'" ||
+		fail "the asked-for run did not complete"
+	sql "SELECT git_commits FROM runs WHERE trigger = 'manual'
+	    ORDER BY id DESC LIMIT 1"
+}
+commits=$(manual_commits)
+[ "$commits" = "{\"demo\":\"$first\"}" ] ||
+	fail "a manual run before any new commit recorded $commits"
 
 echo 2 >"$repo/version.txt"
 g commit -q -a -m "second"
@@ -77,6 +95,10 @@ sleep 1
 [ "$(count_runs "trigger = 'git'")" -eq 1 ] || fail "a run after a failed build"
 status_field 'd["last_error"]' | grep -q "build demo at $(printf %.12s "$bad") failed" ||
 	fail "status does not tell the last failed build"
+# The tree still holds the build of the last good commit.
+commits=$(manual_commits)
+[ "$commits" = "{\"demo\":\"$head\"}" ] ||
+	fail "a manual run after failed builds recorded $commits, not $head"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 [ "$(sql "SELECT value FROM settings WHERE key = 'git:demo'")" = "$bad" ] ||
