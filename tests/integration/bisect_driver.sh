@@ -338,7 +338,7 @@ rc=0
     2>"$T/err" || rc=$?
 [ "$rc" -eq 1 ] || fail "ends under the floor: exit $rc: $(cat "$T/err")"
 why="every metric worse at the bad end is worse by less than the floor"
-why="$why of 2%: the nearest, toy ops, changed -1.0%, at most 1\.[0-9]% worse"
+why="$why of 2%: the nearest, toy ops, changed -1\.[0-9]%, at most 1\.[0-9]% worse"
 grep -q "$why" "$T/err" || fail "ends under the floor: $(cat "$T/err")"
 [ "$(($(runs_in_store) - before))" -eq 6 ] ||
 	fail "ends under the floor: $(($(runs_in_store) - before)) runs, not 3 + 3"
