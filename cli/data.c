@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -30,17 +29,10 @@ parse_format(const char *s, enum store_format *f)
 	return 0;
 }
 
-/* When an import began and last said how far it was. */
+/* When an import began and last said how far it was (perfwatch_mono). */
 struct import_progress {
-	struct timespec	start, last;
+	double	start, last;
 };
-
-static double
-import_seconds(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) +
-	    (double)(b->tv_nsec - a->tv_nsec) / 1e9;
-}
 
 /*
  * A line on stderr, a terminal, every 2 s of a long import: what is read
@@ -51,15 +43,13 @@ static void
 import_progress_line(const struct store_import_stats *s, void *arg)
 {
 	struct import_progress	*pr = arg;
-	struct timespec		 now;
+	double			 now = perfwatch_mono();
 
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (import_seconds(&pr->last, &now) < 2)
+	if (now - pr->last < 2)
 		return;
 	pr->last = now;
 	fprintf(stderr, "perfwatch: import: %zu samples of %zu runs read, "
-	    "%.0f s\n", s->samples, s->runs, import_seconds(&pr->start,
-	    &now));
+	    "%.0f s\n", s->samples, s->runs, now - pr->start);
 }
 
 /* perfwatch import [--replace] [--format csv|jsonl] FILE|- */
@@ -114,8 +104,7 @@ cmd_import(struct cli *c, int argc, char **argv)
 		return EXIT_CANTCREAT;
 	}
 	if (isatty(STDERR_FILENO)) {
-		clock_gettime(CLOCK_MONOTONIC, &pr.start);
-		pr.last = pr.start;
+		pr.start = pr.last = perfwatch_mono();
 		store_import_progress(st, import_progress_line, &pr);
 	}
 	rc = store_import(st, f, name, format, replace, &stats, &cause);

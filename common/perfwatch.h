@@ -29,6 +29,8 @@ const char	*better_name(enum better);
 int		 better_parse(const char *, enum better *);
 /* The perfwatch binary to start as a child; free it. */
 char		*perfwatch_path(const char *argv0);
+/* Seconds on the monotonic clock: for intervals, never for dates. */
+double		 perfwatch_mono(void);
 
 /* Number of elements of a fixed array. */
 #define nitems(a)	(sizeof(a) / sizeof((a)[0]))

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "perfwatch.h"
@@ -74,4 +75,13 @@ perfwatch_path(const char *argv0)
 		free(path);
 	}
 	return xstrdup(BINDIR "/perfwatch");
+}
+
+double
+perfwatch_mono(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }

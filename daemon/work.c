@@ -480,6 +480,18 @@ argv_add(char ***argv, size_t *argc, const char *s)
 	(*argv)[*argc] = NULL;
 }
 
+/* The index of tree name's "NAME=ID" among gits, or n. */
+static size_t
+gits_find(char *const *gits, size_t n, const char *name)
+{
+	size_t	k, len = strlen(name);
+
+	for (k = 0; k < n; k++)
+		if (strncmp(gits[k], name, len) == 0 && gits[k][len] == '=')
+			break;
+	return k;
+}
+
 /* Merge the pending reasons into one battery and start it. */
 static void
 work_start_battery(struct daemon *d)
@@ -529,11 +541,7 @@ work_start_battery(struct daemon *d)
 		}
 		if (r->git_name != NULL) {
 			/* A later commit of the same tree wins. */
-			for (k = 0; k < ngits; k++)
-				if (strncmp(gits[k], r->git_name,
-				    strlen(r->git_name)) == 0 &&
-				    gits[k][strlen(r->git_name)] == '=')
-					break;
+			k = gits_find(gits, ngits, r->git_name);
 			xasprintf(&tmp, "%s=%s", r->git_name, r->git_commit);
 			if (k < ngits) {
 				free(gits[k]);
@@ -577,13 +585,8 @@ work_start_battery(struct daemon *d)
 	}
 	/* The other watched trees: the commit whose build each holds. */
 	LIST_FOREACH(g, &d->gits, entry) {
-		if (g->inplace[0] == '\0')
-			continue;
-		for (k = 0; k < ngits; k++)
-			if (strncmp(gits[k], g->name, strlen(g->name)) == 0 &&
-			    gits[k][strlen(g->name)] == '=')
-				break;
-		if (k < ngits)
+		if (g->inplace[0] == '\0' ||
+		    gits_find(gits, ngits, g->name) < ngits)
 			continue;
 		xasprintf(&tmp, "%s=%s", g->name, g->inplace);
 		argv_add(&argv, &argc, "--git-commit");

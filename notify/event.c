@@ -332,8 +332,9 @@ event_diff(struct notify_event *ev, struct store *st, int64_t host)
 
 /*
  * The watched git trees whose commit differs from the last good run to
- * the first bad one (runs of a git trigger, or a bisection's): what
- * `perfwatch bisect --git NAME GOOD..BAD` searches.
+ * the first bad one (perfwatchd records them in every battery, a
+ * bisection in its runs): what `perfwatch bisect --git NAME GOOD..BAD`
+ * searches.
  */
 static void
 event_git(struct notify_event *ev, struct store *st, int64_t host)

@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "log.h"
+#include "perfwatch.h"
 #include "xmalloc.h"
 #include "sysinfo_int.h"
 
@@ -38,16 +39,6 @@ sysinfo_quiet_limits_default(struct quiet_limits *l)
 	l->min_mem_available = 0.10;
 	l->max_throttle_events = 0;
 	l->interval_ms = 1000;
-}
-
-/* Seconds on the monotonic clock. */
-static double
-quiet_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 /* Sleep for seconds, through signals. */
@@ -89,11 +80,11 @@ sysinfo_quiet_sample(struct quiet *q, unsigned int interval_ms,
 	memset(q, 0, sizeof(*q));
 	if (sysinfo_os_counters(root, &c0, &cause) == -1)
 		goto fail;
-	t0 = quiet_now();
+	t0 = perfwatch_mono();
 	quiet_sleep(interval_ms / 1000.0);
 	if (sysinfo_os_counters(root, &c1, &cause) == -1)
 		goto fail;
-	t1 = quiet_now();
+	t1 = perfwatch_mono();
 
 	q->interval = t1 - t0;
 	q->load1 = c1.load[0];
@@ -197,7 +188,7 @@ sysinfo_quiet_wait(const struct quiet_limits *l, unsigned int max_wait_seconds,
 	double	start, elapsed, pause;
 	char	*reason = NULL;
 
-	start = quiet_now();
+	start = perfwatch_mono();
 	for (;;) {
 		if (sysinfo_quiet_sample(seen, l->interval_ms, NULL) == -1) {
 			if (why != NULL)
@@ -205,7 +196,7 @@ sysinfo_quiet_wait(const struct quiet_limits *l, unsigned int max_wait_seconds,
 				    "counters");
 			return -1;
 		}
-		elapsed = quiet_now() - start;
+		elapsed = perfwatch_mono() - start;
 		if (waited != NULL)
 			*waited = elapsed;
 		free(reason);

@@ -39,10 +39,7 @@
 double
 wl_now(void)
 {
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return perfwatch_mono();
 }
 
 /* Return user + system CPU seconds of RUSAGE_SELF or RUSAGE_CHILDREN. */

@@ -57,9 +57,17 @@ for cmd in $cmds; do
 	grep -qxF "$(head -n 1 "$T/out")" "$T/bad.err" ||
 		fail "perfwatch $cmd: --help says $(head -n 1 "$T/out"), a bad" \
 		    "option $(cat "$T/bad.err")"
-	# Each option it lists is in the manual.
+	# Each option it lists is in the command's own entry of the manual
+	# (from its .It line to the next command's).
+	awk -v c="$cmd" '
+	    /^\.It Ic / || /^\.Sh / {
+		on = $0 ~ ("^\\.It Ic " c "( |$)") ||
+		    $0 ~ ("^\\.It Ic [a-z]+ \\| Ic " c "( |$)")
+	    }
+	    on' "$top/man/perfwatch.1" >"$T/entry"
+	[ -s "$T/entry" ] || fail "perfwatch(1): no entry text for $cmd"
 	for opt in $(head -n 1 "$T/out" | grep -o -- '--[a-z][a-z-]*' | sort -u); do
-		grep -q "Fl -${opt#--}\( \|$\)" "$top/man/perfwatch.1" ||
+		grep -q "Fl -${opt#--}\( \|$\)" "$T/entry" ||
 			fail "perfwatch(1) does not describe $cmd $opt"
 	done
 done
