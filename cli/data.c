@@ -439,7 +439,7 @@ cmd_history(struct cli *c, int argc, char **argv)
 	return rc;
 }
 
-/* perfwatch show [--json|--csv] RUN */
+/* perfwatch show [RUN|--latest] [--json|--csv]: RUN by default the newest */
 int
 cmd_show(struct cli *c, int argc, char **argv)
 {
@@ -456,22 +456,33 @@ cmd_show(struct cli *c, int argc, char **argv)
 	char			*cause = NULL, tbuf[32];
 	json_t			*o, *arr;
 	size_t			 n, i;
-	int			 k;
+	int			 k, latest = 0;
 
 	for (k = 1; k < argc; k++) {
 		if (cli_output_option(c, argv[k]))
 			continue;
+		if (strcmp(argv[k], "--latest") == 0 && !latest) {
+			latest = 1;
+			continue;
+		}
 		if (argv[k][0] == '-' && argv[k][1] != '\0')
 			return cli_usage("show");
 		if (what != NULL)
 			return cli_usage("show");
 		what = argv[k];
 	}
-	if (what == NULL)
+	if (latest && what != NULL)
 		return cli_usage("show");
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
-	if (store_run_resolve(st, what, &run, &cause) == -1) {
+	if (what == NULL) {
+		/* The newest run whatever its status: what just happened. */
+		if (store_run_latest(st, NULL, &run) == -1) {
+			fprintf(stderr, "perfwatch: no run in %s\n",
+			    c->db_path);
+			return EXIT_DATAERR;
+		}
+	} else if (store_run_resolve(st, what, &run, &cause) == -1) {
 		fprintf(stderr, "perfwatch: %s\n", cause);
 		free(cause);
 		return EXIT_DATAERR;

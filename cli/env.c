@@ -5,6 +5,9 @@
  *                                          machine now without RUN
  *   env diff [--json] RUN_A RUN_B          what changed from A to B
  */
+#include <sys/stat.h>
+
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +68,34 @@ run_snapshot(struct cli *c, const char *what, struct store_run *r)
 	return s;
 }
 
+/*
+ * The directory whose filesystem "env show" describes: the work directory,
+ * or, before the first run has made it, the nearest directory above it
+ * (where it will be made), said on stderr.  Allocated.
+ */
+static char *
+env_work_dir(struct cli *c)
+{
+	struct stat	 st;
+	const char	*work = cli_work_dir(c);
+	char		*dir = xstrdup(work), *slash;
+
+	while (stat(dir, &st) == -1 && errno == ENOENT &&
+	    (slash = strrchr(dir, '/')) != NULL) {
+		if (slash == dir)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+		if (strcmp(dir, "/") == 0)
+			break;
+	}
+	if (strcmp(dir, work) != 0)
+		fprintf(stderr, "perfwatch: the work directory %s does not "
+		    "exist yet; the filesystem shown is that of %s\n", work,
+		    dir);
+	return dir;
+}
+
 static int
 env_show(struct cli *c, int argc, char **argv)
 {
@@ -72,7 +103,7 @@ env_show(struct cli *c, int argc, char **argv)
 	struct store_run	 r;
 	struct snapshot		*s;
 	const char		*what = NULL;
-	char			*cause = NULL, *text;
+	char			*cause = NULL, *text, *dir;
 	json_t			*j;
 	int			 k, pk = 0;
 
@@ -94,8 +125,10 @@ env_show(struct cli *c, int argc, char **argv)
 			return EXIT_DATAERR;
 	} else {
 		cli_sysinfo_opts(c, &o);
-		if ((s = sysinfo_snapshot_take(cli_work_dir(c), &o,
-		    &cause)) == NULL) {
+		dir = env_work_dir(c);
+		s = sysinfo_snapshot_take(dir, &o, &cause);
+		free(dir);
+		if (s == NULL) {
 			fprintf(stderr, "perfwatch: %s\n", cause);
 			free(cause);
 			return EXIT_SOFTWARE;

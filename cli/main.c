@@ -35,7 +35,7 @@ static const struct cli_cmd cli_cmds[] = {
 	    "[-o FILE]", "write samples in the import format" },
 	{ "history", cmd_history, "history [--workload W] [--metric M] "
 	    "[--host H] [--limit N] [--json|--csv]", "a metric's summary run by run" },
-	{ "show", cmd_show, "show [--json|--csv] RUN",
+	{ "show", cmd_show, "show [RUN|--latest] [--json|--csv]",
 	    "every metric of one run" },
 	{ "check", cmd_check, "check [RUN|--latest] [--json|--csv] "
 	    "[--baseline NAME] [--bisect]",

@@ -12,6 +12,12 @@ awk -f "$PERFWATCH_TOP/scripts/bonnie2import.awk" "$src" >"$T/bonnie.csv"
 cmp "$T/bonnie.csv" "$PERFWATCH_TOP/etc/examples/bonnie-linux-vs-sco.csv" ||
 	fail "etc/examples/bonnie-linux-vs-sco.csv is out of date"
 
+# show of an empty store says so.
+if pw show 2>"$T/err"; then
+	fail "show of an empty store succeeded"
+fi
+expect_match "$(cat "$T/err")" "no run in"
+
 out=$(pw import "$T/bonnie.csv")
 expect_match "$out" "imported 25 runs, 300 samples (12 new metrics)"
 
@@ -27,6 +33,14 @@ line=$(printf '%s\n' "$out" | grep ' write_kps ') || fail "no write_kps in: $out
 set -- $line
 [ "$3" = 19004 ] || fail "block write median is $3, not 19004: $line"
 [ "$8" = K/sec ] || fail "unit is $8: $line"
+
+# Without a run, show prints the newest: eafs-9, the last run started.
+expect_match "$(pw show | head -n 1)" "run sco-5.05-eafs-9 on compaq-ml350,"
+expect_match "$(pw show --latest --csv | head -n 1)" "workload,metric,"
+if pw show --latest redhat-6.2-ext2-1 2>"$T/err"; then
+	fail "show --latest RUN succeeded"
+fi
+expect_match "$(cat "$T/err")" "usage: perfwatch show"
 
 # JSON has the same number.
 pw show --json redhat-6.2-ext2-1 | python3 -c '

@@ -89,4 +89,21 @@ assert got == {
 pw env show --packages run-b >"$T/show.out"
 grep -q "htop" "$T/show.out" || fail "env show --packages lacks htop"
 grep -q "kernel.release" "$T/show.out" || fail "env show lacks kernel.release"
+
+# This machine now, before any run has made the work directory: the
+# filesystem of the directory it will be made in, and a note that says so.
+cat >"$T/later.conf" <<EOF2
+[perfwatch]
+work_dir = $T/not/yet
+EOF2
+pw -c "$T/later.conf" env show --json >"$T/now.json" 2>"$T/now.err" ||
+	fail "env show of this machine: $(cat "$T/now.err")"
+expect_match "$(cat "$T/now.err")" "the work directory $T/not/yet does not exist yet; the filesystem shown is that of $T"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = d["fields"]
+assert f.get("fs.type") and f.get("kernel.release"), f
+' "$T/now.json"
+[ ! -e "$T/not" ] || fail "env show made $T/not"
 pass
