@@ -724,13 +724,14 @@ cmd_changes(struct cli *c, int argc, char **argv)
 	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT };
 	struct cp_params	 cpp;
 	struct detect_change	*ch = NULL;
+	struct store_metric	*ms = NULL;
 	struct store		*st;
 	struct table		*t;
 	const char		*workload = NULL, *metric = NULL, *host = NULL;
 	char			*cause = NULL, b1[32], b2[32], b3[32], b4[32];
 	json_t			*arr, *o;
 	double			 d;
-	size_t			 n = 0, i;
+	size_t			 n = 0, i, nms = 0;
 	int			 opt;
 
 	cp_params_default(&cpp);
@@ -775,6 +776,11 @@ cmd_changes(struct cli *c, int argc, char **argv)
 		return cli_usage("changes");
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
+	if ((host != NULL || workload != NULL || metric != NULL) &&
+	    (opt = cli_metrics_match(st, host, workload, metric, &ms,
+	    &nms)) != 0)
+		return opt;
+	store_metrics_free(ms, nms);
 	if (detect_changes(st, host, workload, metric, &cpp, &ch, &n,
 	    &cause) == -1) {
 		fprintf(stderr, "perfwatch: %s\n", cause);

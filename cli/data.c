@@ -286,6 +286,43 @@ json_print(json_t *o)
 	pwjson_print(stdout, o, PWJSON_PRETTY);
 }
 
+/*
+ * The metrics named by --workload and --metric (NULL: any), at least one,
+ * and the host of --host (NULL: any) known: 0 and *ms filled, or an exit
+ * status after a message, so that a name mistyped is said to be one and
+ * not taken for a metric with no history.
+ */
+int
+cli_metrics_match(struct store *st, const char *host, const char *workload,
+    const char *metric, struct store_metric **ms, size_t *nms)
+{
+	int64_t	id;
+
+	*ms = NULL;
+	*nms = 0;
+	if (host != NULL && store_host_find(st, host, &id) == -1) {
+		fprintf(stderr, "perfwatch: no host %s in the store\n", host);
+		return EXIT_DATAERR;
+	}
+	if (store_metrics_list(st, workload, metric, ms, nms) == -1) {
+		log_warnx("%s", store_errmsg(st));
+		return EXIT_SOFTWARE;
+	}
+	if (*nms == 0 && workload == NULL && metric == NULL) {
+		fprintf(stderr, "perfwatch: no metric in the store yet\n");
+		return EXIT_DATAERR;
+	}
+	if (*nms == 0) {
+		fprintf(stderr, "perfwatch: no metric matches%s%s%s%s\n",
+		    workload ? " workload " : "", workload ? workload : "",
+		    metric ? " metric " : "", metric ? metric : "");
+		store_metrics_free(*ms, *nms);
+		*ms = NULL;
+		return EXIT_DATAERR;
+	}
+	return 0;
+}
+
 /* perfwatch history [--workload W] [--metric M] [--limit N] */
 int
 cmd_history(struct cli *c, int argc, char **argv)
@@ -354,17 +391,9 @@ cmd_history(struct cli *c, int argc, char **argv)
 		return cli_usage("history");
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
-	if (store_metrics_list(st, workload, metric, &ms, &nms) == -1) {
-		log_warnx("%s", store_errmsg(st));
-		return EXIT_SOFTWARE;
-	}
-	if (nms == 0) {
-		fprintf(stderr, "perfwatch: no metric matches%s%s%s%s\n",
-		    workload ? " workload " : "", workload ? workload : "",
-		    metric ? " metric " : "", metric ? metric : "");
-		store_metrics_free(ms, nms);
-		return EXIT_DATAERR;
-	}
+	if ((rc = cli_metrics_match(st, filt.host, workload, metric, &ms,
+	    &nms)) != 0)
+		return rc;
 	filt.limit = (size_t)limit;
 	if (store_runs_list(st, &filt, &runs, &nruns) == -1) {
 		store_metrics_free(ms, nms);
