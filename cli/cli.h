@@ -61,6 +61,8 @@ int	cmd_import(struct cli *, int, char **);
 int	cmd_export(struct cli *, int, char **);
 int	cmd_history(struct cli *, int, char **);
 int	cmd_show(struct cli *, int, char **);
+int	cmd_runs(struct cli *, int, char **);
+int	cli_parse_limit(const char *, size_t *);
 int	cli_metrics_match(struct store *, const char *host,
 	    const char *workload, const char *metric, struct store_metric **,
 	    size_t *);

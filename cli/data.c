@@ -13,6 +13,7 @@
 
 #include "json.h"
 #include "log.h"
+#include "utf8.h"
 #include "xmalloc.h"
 #include "detect/stats.h"
 #include "cli.h"
@@ -323,6 +324,24 @@ cli_metrics_match(struct store *st, const char *host, const char *workload,
 	return 0;
 }
 
+/* --limit N: a count, 0 for all; -1 after a message. */
+int
+cli_parse_limit(const char *arg, size_t *limit)
+{
+	char		*end;
+	long long	 v;
+
+	errno = 0;
+	v = strtoll(arg, &end, 10);
+	if (end == arg || *end != '\0' || errno != 0 || v < 0) {
+		fprintf(stderr, "perfwatch: --limit: \"%s\" is not a count "
+		    "(0 for all)\n", arg);
+		return -1;
+	}
+	*limit = (size_t)v;
+	return 0;
+}
+
 /* perfwatch history [--workload W] [--metric M] [--limit N] */
 int
 cmd_history(struct cli *c, int argc, char **argv)
@@ -351,11 +370,11 @@ cmd_history(struct cli *c, int argc, char **argv)
 	json_t			*arr = NULL, *o, *hist;
 	int64_t			*ids;
 	size_t			 nms = 0, nruns = 0, nser, i, j;
-	char			*end, tbuf[32];
-	long			 limit = 20;
+	char			 tbuf[32];
 	int			 ch, rc = 0;
 
 	memset(&filt, 0, sizeof(filt));
+	filt.limit = 20;
 	cli_getopt_reset();
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (ch) {
@@ -369,13 +388,8 @@ cmd_history(struct cli *c, int argc, char **argv)
 			filt.host = optarg;
 			break;
 		case 'n':
-			errno = 0;
-			limit = strtol(optarg, &end, 10);
-			if (*end != '\0' || errno != 0 || limit < 0) {
-				fprintf(stderr, "perfwatch: --limit: \"%s\" is "
-				    "not a count (0 for all)\n", optarg);
+			if (cli_parse_limit(optarg, &filt.limit) == -1)
 				return EXIT_USAGE;
-			}
 			break;
 		case 'J':
 			c->out = OUT_JSON;
@@ -394,7 +408,6 @@ cmd_history(struct cli *c, int argc, char **argv)
 	if ((rc = cli_metrics_match(st, filt.host, workload, metric, &ms,
 	    &nms)) != 0)
 		return rc;
-	filt.limit = (size_t)limit;
 	if (store_runs_list(st, &filt, &runs, &nruns) == -1) {
 		store_metrics_free(ms, nms);
 		return EXIT_SOFTWARE;
@@ -551,5 +564,160 @@ cmd_show(struct cli *c, int argc, char **argv)
 	}
 	store_series_free(ser, n);
 	store_run_clear(&run);
+	return 0;
+}
+
+/*
+ * The first max characters of s, with "..." for the rest: a trigger's
+ * detail (a package list can run to pages) in one table line.
+ */
+static void
+cut_text(char *buf, size_t size, const char *s, size_t max)
+{
+	size_t	len = strlen(s), at = 0, chars = 0, k;
+
+	while (at < len && chars < max) {
+		if ((k = utf8_seq_len((const unsigned char *)s + at,
+		    len - at)) == 0)
+			k = 1;
+		at += k;
+		chars++;
+	}
+	if (at == len || at + 4 > size) {
+		snprintf(buf, size, "%s", s);
+		return;
+	}
+	snprintf(buf, size, "%.*s...", (int)at, s);
+}
+
+/* Whether a run's length is known: it ended, and was measured here. */
+static int
+run_timed(const struct store_run *r)
+{
+	return r->ended > 0 && strcmp(r->trigger, "import") != 0;
+}
+
+/* perfwatch runs [--host H] [--status S] [--trigger T] [--limit N] */
+int
+cmd_runs(struct cli *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "host", required_argument, NULL, 'H' },
+		{ "status", required_argument, NULL, 's' },
+		{ "trigger", required_argument, NULL, 't' },
+		{ "limit", required_argument, NULL, 'n' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "csv", no_argument, NULL, 'C' },
+		{ NULL, 0, NULL, 0 }
+	};
+	static const char *const hdr[] = { "run", "host", "time", "seconds",
+	    "trigger", "profile", "status", "detail" };
+	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
+	    ALIGN_LEFT, ALIGN_RIGHT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT,
+	    ALIGN_LEFT };
+	static const char *const statuses[] = { RUN_RUNNING, RUN_COMPLETE,
+	    RUN_ABORTED, RUN_FAILED };
+	struct store_run_filter	 filt;
+	struct store_run	*runs = NULL;
+	struct store		*st;
+	struct table		*t;
+	json_t			*arr, *o;
+	char			 tbuf[32], dbuf[256];
+	size_t			 nruns = 0, i;
+	int64_t			 id;
+	int			 ch;
+
+	memset(&filt, 0, sizeof(filt));
+	filt.limit = 20;
+	cli_getopt_reset();
+	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'H':
+			filt.host = optarg;
+			break;
+		case 's':
+			for (i = 0; i < nitems(statuses); i++)
+				if (strcmp(optarg, statuses[i]) == 0)
+					break;
+			if (i == nitems(statuses)) {
+				fprintf(stderr, "perfwatch: --status: \"%s\" "
+				    "is not running, complete, aborted or "
+				    "failed\n", optarg);
+				return EXIT_USAGE;
+			}
+			filt.status = optarg;
+			break;
+		case 't':
+			filt.trigger = optarg;
+			break;
+		case 'n':
+			if (cli_parse_limit(optarg, &filt.limit) == -1)
+				return EXIT_USAGE;
+			break;
+		case 'J':
+			c->out = OUT_JSON;
+			break;
+		case 'C':
+			c->out = OUT_CSV;
+			break;
+		default:
+			return cli_usage("runs");
+		}
+	}
+	if (optind != argc)
+		return cli_usage("runs");
+	if ((st = cli_store(c)) == NULL)
+		return EXIT_CANTCREAT;
+	if (filt.host != NULL && store_host_find(st, filt.host, &id) == -1) {
+		fprintf(stderr, "perfwatch: no host %s in the store\n",
+		    filt.host);
+		return EXIT_DATAERR;
+	}
+	if (store_runs_list(st, &filt, &runs, &nruns) == -1)
+		return EXIT_SOFTWARE;
+	if (c->out == OUT_JSON) {
+		arr = pwjson_array();
+		for (i = 0; i < nruns; i++) {
+			o = run_json(&runs[i]);
+			if (run_timed(&runs[i]))
+				pwjson_set_int(o, "seconds",
+				    runs[i].ended - runs[i].started);
+			pwjson_append(arr, o);
+		}
+		json_print(arr);
+		json_decref(arr);
+	} else {
+		t = table_new(nitems(hdr), hdr, al);
+		for (i = 0; i < nruns; i++) {
+			fmt_time(tbuf, sizeof(tbuf), runs[i].started);
+			table_addf(t, 0, "%s", runs[i].label);
+			table_addf(t, 1, "%s", runs[i].host_name);
+			table_addf(t, 2, "%s", tbuf);
+			if (run_timed(&runs[i]))
+				table_addf(t, 3, "%lld", (long long)
+				    (runs[i].ended - runs[i].started));
+			else
+				table_addf(t, 3, "-");
+			table_addf(t, 4, "%s", runs[i].trigger);
+			table_addf(t, 5, "%s", runs[i].profile != NULL ?
+			    runs[i].profile : "-");
+			table_addf(t, 6, "%s", runs[i].status);
+			if (runs[i].trigger_detail == NULL)
+				table_addf(t, 7, "-");
+			else if (c->out == OUT_TABLE) {
+				cut_text(dbuf, sizeof(dbuf),
+				    runs[i].trigger_detail, 60);
+				table_addf(t, 7, "%s", dbuf);
+			} else
+				table_addf(t, 7, "%s", runs[i].trigger_detail);
+			table_end_row(t);
+		}
+		if (nruns == 0 && c->out == OUT_TABLE)
+			printf("no runs\n");
+		else
+			table_print(t, stdout, c->out);
+		table_free(t);
+	}
+	store_runs_free(runs, nruns);
 	return 0;
 }

@@ -35,6 +35,8 @@ static const struct cli_cmd cli_cmds[] = {
 	    "[-o FILE]", "write samples in the import format" },
 	{ "history", cmd_history, "history [--workload W] [--metric M] "
 	    "[--host H] [--limit N] [--json|--csv]", "a metric's summary run by run" },
+	{ "runs", cmd_runs, "runs [--host H] [--status S] [--trigger T] "
+	    "[--limit N] [--json|--csv]", "the runs recorded, newest last" },
 	{ "show", cmd_show, "show [RUN|--latest] [--json|--csv]",
 	    "every metric of one run" },
 	{ "check", cmd_check, "check [RUN|--latest] [--json|--csv] "

@@ -537,6 +537,7 @@ store_runs_list(struct store *st, const struct store_run_filter *f,
 	    " AND (?2 IS NULL OR r.status = ?2)"
 	    " AND (?3 = 0 OR (r.started, r.id) < (SELECT started, id FROM runs"
 	    "   WHERE id = ?3))"
+	    " AND (?5 IS NULL OR r.trigger = ?5)"
 	    " ORDER BY r.started DESC, r.id DESC LIMIT ?4)"
 	    " ORDER BY 9, 1", -1, &stmt, NULL) != SQLITE_OK) {
 		log_warnx("%s: %s", st->path, sqlite3_errmsg(st->db));
@@ -547,6 +548,7 @@ store_runs_list(struct store *st, const struct store_run_filter *f,
 	sqlite3_bind_int64(stmt, 3, f != NULL ? f->before_run : 0);
 	sqlite3_bind_int64(stmt, 4, f != NULL && f->limit > 0 ?
 	    (int64_t)f->limit : -1);
+	bind_text_or_null(stmt, 5, f != NULL ? f->trigger : NULL);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		if (n == cap) {
 			cap = cap ? cap * 2 : 64;

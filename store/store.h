@@ -59,6 +59,7 @@ struct store_series {
 struct store_run_filter {
 	const char	*host;		/* host name, NULL for all */
 	const char	*status;	/* NULL for all */
+	const char	*trigger;	/* NULL for all */
 	int64_t		 before_run;	/* runs started before this run, 0: any */
 	size_t		 limit;		/* 0: all */
 };

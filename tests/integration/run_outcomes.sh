@@ -15,6 +15,11 @@ sql() {
 	sqlite3 "$PERFWATCH_DB" "$1"
 }
 
+# labels [OPTION]...: the labels perfwatch runs lists, on one line.
+labels() {
+	pw runs --limit 0 --csv "$@" | tail -n +2 | cut -d, -f1 | tr '\n' ' '
+}
+
 # run LABEL PROFILE-TEXT: a run of that profile; its exit status in $rc.
 run() {
 	printf '%s\n' "$2" >"$T/$1.profile"
@@ -115,6 +120,11 @@ EOF
     --label partly >"$T/partly.out" 2>&1 &
 pid=$!
 wait_file -e "$T/started" "$pid" partly
+# While it runs, perfwatch runs lists it as running, with no length yet.
+[ "$(labels --status running)" = "partly " ] ||
+	fail "runs --status running: $(labels --status running)"
+pw runs --csv --status running | grep -q '^partly,[^,]*,[^,]*,-,manual,' ||
+	fail "runs: $(pw runs --csv --status running)"
 kill -TERM "$pid"
 rc=0
 wait "$pid" || rc=$?
@@ -180,4 +190,32 @@ if script -qec true /dev/null >/dev/null 2>&1; then	# util-linux script
 	grep -q '^\[3/3\] fast iteration 2/2, elapsed ' "$T/tty.out" ||
 		fail "tty: $(cat "$T/tty.out")"
 fi
+
+# perfwatch runs lists them oldest first, filtered by status: aborted are
+# partly and killed (the next run marked it, its process gone).
+all=$(labels)
+[ "$all" = "$(sql "SELECT label FROM runs ORDER BY started, id" |
+    tr '\n' ' ')" ] || fail "runs: lists $all"
+expect_match "$all" "disabled reenabled slow unit partly killed after"
+[ "$(labels --status aborted)" = "partly killed " ] ||
+	fail "runs --status aborted: $(labels --status aborted)"
+[ -z "$(labels --status running)" ] ||
+	fail "runs --status running: $(labels --status running)"
+[ "$(labels --status failed)" = "$(sql "SELECT label FROM runs WHERE
+    status = 'failed' ORDER BY started, id" | tr '\n' ' ')" ] ||
+	fail "runs --status failed: $(labels --status failed)"
+[ "$(labels --trigger manual)" = "$all" ] || fail "runs --trigger manual"
+[ -z "$(labels --trigger schedule)" ] || fail "runs --trigger schedule"
+[ "$(pw runs --limit 2 | tail -n +2 | wc -l)" -eq 2 ] || fail "runs --limit 2"
+pw runs --json --limit 0 | python3 -c '
+import json, sys
+d = {r["run"]: r for r in json.load(sys.stdin)}
+assert d["killed"]["status"] == "aborted", d["killed"]
+assert d["slow"]["seconds"] >= 1 and d["slow"]["trigger"] == "manual", d["slow"]
+assert d["partly"]["status"] == "aborted", d["partly"]
+'
+rc=0
+pw runs --status done >"$T/out" 2>&1 || rc=$?
+[ "$rc" -eq 64 ] || fail "runs --status done: exit $rc"
+expect_match "$(cat "$T/out")" '"done" is not running, complete, aborted or failed'
 pass
