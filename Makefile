@@ -17,6 +17,7 @@ EXAMPLEDIR ?= $(PREFIX)/share/perfwatch
 SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
 SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
 TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR	?=
 
 BUILD	?= build
@@ -206,6 +207,11 @@ install: all
 	install -m 0644 etc/perfwatch.conf $(DESTDIR)$(EXAMPLEDIR)/
 	install -m 0644 etc/profiles/*.conf $(DESTDIR)$(EXAMPLEDIR)/profiles/
 	install -m 0644 etc/examples/* $(DESTDIR)$(EXAMPLEDIR)/examples/
+	install -d $(DESTDIR)$(BASHCOMPDIR)
+	install -m 0644 etc/bash-completion/perfwatch \
+	    $(DESTDIR)$(BASHCOMPDIR)/perfwatch
+	install -m 0644 etc/bash-completion/perfwatch \
+	    $(DESTDIR)$(BASHCOMPDIR)/perfwatchd
 	[ -f $(DESTDIR)$(SYSCONFDIR)/perfwatch/perfwatch.conf ] || \
 	    install -m 0644 etc/perfwatch.conf $(DESTDIR)$(SYSCONFDIR)/perfwatch/
 	for f in etc/profiles/*.conf; do \

@@ -31,6 +31,11 @@ for f in perfwatch.conf profiles/quick.conf profiles/nightly.conf \
 	[ -f "$root$prefix/share/perfwatch/$f" ] ||
 		fail "no $prefix/share/perfwatch/$f"
 done
+# bash-completion loads a command's completion by the command's name.
+for f in perfwatch perfwatchd; do
+	[ -f "$root$prefix/share/bash-completion/completions/$f" ] ||
+		fail "no bash completion for $f"
+done
 
 # The service file starts the daemon that was installed, on the
 # configuration that was installed.

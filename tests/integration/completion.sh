@@ -1,0 +1,81 @@
+#!/bin/sh
+# The bash completion of etc/bash-completion/perfwatch, driven as bash
+# drives it (COMP_WORDS, COMP_CWORD, then COMPREPLY) against the real
+# binary and a real store: commands, options of a command and of a
+# subcommand, run labels and baselines of the store the line names.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+export LC_ALL=C
+command -v bash >/dev/null 2>&1 || fail "no bash to complete with"
+cat >"$T/h.csv" <<EOF
+run,time,workload,metric,value,unit,better
+alpha-1,1700000000,w.one,m1,10,s,lower
+alpha-2,1700003600,w.one,m1,11,s,lower
+beta-1,1700007200,w.two,m2,12,ops,higher
+EOF
+pw import "$T/h.csv" >/dev/null
+pw baseline set base1 alpha-1 alpha-2 >/dev/null
+printf 'run,time,workload,metric,value,unit,better\ngamma-1,1700000000,w,m,1,s,lower\n' \
+    >"$T/o.csv"
+PERFWATCH_DB="$T/other.db" pw import "$T/o.csv" >/dev/null
+
+# complete WORD...: what completing the last word offers, one line.
+complete_words() {
+	bash -c '
+	. "$1/etc/bash-completion/perfwatch"
+	shift
+	COMP_WORDS=("$@")
+	COMP_CWORD=$(($# - 1))
+	case $(basename "$1") in
+	perfwatchd)	_perfwatchd ;;
+	*)		_perfwatch ;;
+	esac
+	printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " "
+	' sh "$PERFWATCH_TOP" "$@"
+}
+
+# expect WANT WORD...: completing WORD... offers exactly WANT.
+expect() {
+	want=$1
+	shift
+	got=$(complete_words "$@")
+	[ "$got" = "$want" ] || fail "completing \"$*\": \"$got\", not \"$want\""
+}
+
+# Every command of the usage list, and only those.
+cmds=$(pw --help | sed -n '/^commands:/,$s/^  \([a-z]*\) .*/\1/p' | sort |
+    tr '\n' ' ')
+expect "$cmds" "$PERFWATCH" ""
+for c in bisect check runs show; do
+	expect_match " $cmds" " $c "
+done
+expect "changes check " "$PERFWATCH" ch
+expect "--help --version -D -V -c -h -v " "$PERFWATCH" -
+expect "--csv --help --host --json --limit --metric --workload " \
+    "$PERFWATCH" history --
+
+# Subcommands, then each subcommand's own options.
+expect "delete list set show use " "$PERFWATCH" baseline ""
+expect "diff show " "$PERFWATCH" env ""
+expect "flush pending test " "$PERFWATCH" notify ""
+expect "--force --help --json --syslog " "$PERFWATCH" notify flush --
+expect "--all --csv --help --json --limit " "$PERFWATCH" notify pending --
+
+# What the store holds, from the store the line names.
+expect "alpha-1 alpha-2 " "$PERFWATCH" show al
+expect "alpha-1 alpha-2 beta-1 " "$PERFWATCH" check ""
+expect "beta-1 " "$PERFWATCH" env diff alpha-1 b
+expect "gamma-1 " "$PERFWATCH" -D "$T/other.db" show ""
+expect "base1 rolling " "$PERFWATCH" baseline use ""
+expect "base1 " "$PERFWATCH" check --baseline ""
+expect "m1 m2 " "$PERFWATCH" history --metric ""
+expect "w.one w.two " "$PERFWATCH" changes --workload ""
+expect "aborted " "$PERFWATCH" runs --status ab
+expect "csv jsonl " "$PERFWATCH" export --format ""
+mkdir "$T/cwd" && cd "$T/cwd" && touch my.conf
+expect "full my.conf nightly quick " "$PERFWATCH" run --profile ""
+expect "$T/h.csv " "$PERFWATCH" import "$T/h."
+
+expect "--help --version -V -d -f -h -n -v " "$PERFWATCHD" -
+pass
