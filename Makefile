@@ -6,6 +6,7 @@
 #   make check-asan the same tests under AddressSanitizer and UBSan
 #   make fuzz       each libFuzzer target for a short, bounded time
 #   make install    PREFIX=/usr/local DESTDIR=
+#   make uninstall  the same, the other way (the configuration stays)
 
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
@@ -78,7 +79,7 @@ test_libs = $(foreach m,$(call test_mods,$(1)),$(if $(SRC_$(m)),$(LIB_$(m))))
 # Keep the objects of tests and benches: they are not throw-away.
 .SECONDARY:
 
-.PHONY: all build-all run check check-asan check-build test fuzz install \
+.PHONY: all build-all run check check-asan check-build test fuzz install uninstall \
 	clean deps bench
 
 all: $(PERFWATCH) $(if $(SRC_daemon),$(PERFWATCHD))
@@ -147,7 +148,7 @@ check-asan: deps
 # flags (fortified libc calls, whose results must be used); built, not run.
 # The clang build is installed to a DESTDIR with its own PREFIX, then
 # with PREFIX=/usr, which must compile it again for those paths
-# (tests/install_check.sh).
+# (tests/install_check.sh), and uninstalled from there.
 check-build: deps
 	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang build-all
 	@rm -rf build-clang/root
@@ -159,6 +160,9 @@ check-build: deps
 	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang PREFIX=/usr \
 	    DESTDIR=$(CURDIR)/build-clang/root install >/dev/null
 	@sh tests/install_check.sh $(CURDIR)/build-clang/root /usr /etc
+	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang PREFIX=/usr \
+	    DESTDIR=$(CURDIR)/build-clang/root uninstall >/dev/null
+	@sh tests/install_check.sh -u $(CURDIR)/build-clang/root /usr /etc
 	@$(MAKE) --no-print-directory BUILD=build-harden \
 	    CPPFLAGS="-Wdate-time -D_FORTIFY_SOURCE=3" \
 	    CFLAGS="-fstack-protector-strong -Wformat -Werror=format-security" \
@@ -236,6 +240,20 @@ install: all
 	    install -m 0644 systemd/perfwatch.tmpfiles \
 	        $(DESTDIR)$(TMPFILESDIR)/perfwatch.conf; \
 	fi
+
+# What install put there, but the configuration in SYSCONFDIR, which a
+# person may have edited: as a package removal keeps a conffile.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/perfwatch $(DESTDIR)$(SBINDIR)/perfwatchd
+	rm -f $(DESTDIR)$(MANDIR)/man1/perfwatch.1 \
+	    $(DESTDIR)$(MANDIR)/man5/perfwatch.conf.5 \
+	    $(DESTDIR)$(MANDIR)/man8/perfwatchd.8
+	rm -rf $(DESTDIR)$(EXAMPLEDIR)
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/perfwatch $(DESTDIR)$(BASHCOMPDIR)/perfwatchd
+	rm -f $(DESTDIR)$(PREFIX)/etc/rc.d/perfwatchd \
+	    $(DESTDIR)$(SYSTEMDDIR)/perfwatchd.service \
+	    $(DESTDIR)$(SYSUSERSDIR)/perfwatch.conf \
+	    $(DESTDIR)$(TMPFILESDIR)/perfwatch.conf
 
 clean:
 	rm -rf build build-asan build-fuzz build-clang build-harden

@@ -5,10 +5,18 @@
 # (make install compiles again a build made for another PREFIX).  Run by
 # `make check-build`.
 #
-# usage: install_check.sh DESTDIR PREFIX SYSCONFDIR
+# With -u, after `make uninstall`: nothing is left under DESTDIR but the
+# configuration (which a person may have edited) and empty directories.
+#
+# usage: install_check.sh [-u] DESTDIR PREFIX SYSCONFDIR
 set -eu
+uninstalled=0
+if [ "${1:-}" = -u ]; then
+	uninstalled=1
+	shift
+fi
 if [ $# -ne 3 ]; then
-	echo "usage: install_check.sh DESTDIR PREFIX SYSCONFDIR" >&2
+	echo "usage: install_check.sh [-u] DESTDIR PREFIX SYSCONFDIR" >&2
 	exit 64
 fi
 root=$1 prefix=$2 etc=$3
@@ -18,6 +26,16 @@ fail() {
 	echo "install_check ($prefix): $*" >&2
 	exit 1
 }
+
+if [ "$uninstalled" -eq 1 ]; then
+	[ -d "$root" ] || fail "no $root"
+	left=$(find "$root" ! -type d ! -path "$root$etc/perfwatch/*")
+	[ -z "$left" ] || fail "make uninstall left: $left"
+	[ -f "$root$etc/perfwatch/perfwatch.conf" ] ||
+		fail "make uninstall removed the configuration"
+	echo "install_check: $prefix uninstalled"
+	exit 0
+fi
 
 for f in bin/perfwatch sbin/perfwatchd; do
 	[ -x "$root$prefix/$f" ] || fail "$prefix/$f is not installed"
