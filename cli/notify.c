@@ -10,7 +10,6 @@
  *   notify pending [--all] [--json] [--limit N]
  *	the rows waiting for delivery (--all: every row, newest first).
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -320,8 +319,7 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 	struct store		*st;
 	struct table		*t;
 	size_t			 n, i, limit = 0;
-	char			*end, *state, *clean, tbuf[32];
-	long long		 l;
+	char			*state, *clean, tbuf[32];
 	json_t			*arr, *r;
 	int			 ch, all = 0;
 
@@ -338,11 +336,8 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 			all = 1;
 			break;
 		case 'n':
-			errno = 0;
-			l = strtoll(optarg, &end, 10);
-			if (*end != '\0' || errno != 0 || l < 0)
-				return cli_usage("notify");
-			limit = (size_t)l;
+			if (cli_parse_limit(optarg, &limit) == -1)
+				return EXIT_USAGE;
 			break;
 		default:
 			return cli_usage("notify");
