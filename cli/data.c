@@ -569,12 +569,13 @@ cmd_show(struct cli *c, int argc, char **argv)
 
 /*
  * The first max characters of s, with "..." for the rest: a trigger's
- * detail (a package list can run to pages) in one table line.
+ * detail (a package list can run to pages) in one table line.  Allocated.
  */
-static void
-cut_text(char *buf, size_t size, const char *s, size_t max)
+static char *
+cut_text(const char *s, size_t max)
 {
 	size_t	len = strlen(s), at = 0, chars = 0, k;
+	char	*out;
 
 	while (at < len && chars < max) {
 		if ((k = utf8_seq_len((const unsigned char *)s + at,
@@ -583,11 +584,10 @@ cut_text(char *buf, size_t size, const char *s, size_t max)
 		at += k;
 		chars++;
 	}
-	if (at == len || at + 4 > size) {
-		snprintf(buf, size, "%s", s);
-		return;
-	}
-	snprintf(buf, size, "%.*s...", (int)at, s);
+	if (at == len)
+		return xstrdup(s);
+	xasprintf(&out, "%.*s...", (int)at, s);
+	return out;
 }
 
 /* Whether a run's length is known: it ended, and was measured here. */
@@ -622,7 +622,7 @@ cmd_runs(struct cli *c, int argc, char **argv)
 	struct store		*st;
 	struct table		*t;
 	json_t			*arr, *o;
-	char			 tbuf[32], dbuf[256];
+	char			 tbuf[32], *cut;
 	size_t			 nruns = 0, i;
 	int64_t			 id;
 	int			 ch;
@@ -705,9 +705,9 @@ cmd_runs(struct cli *c, int argc, char **argv)
 			if (runs[i].trigger_detail == NULL)
 				table_addf(t, 7, "-");
 			else if (c->out == OUT_TABLE) {
-				cut_text(dbuf, sizeof(dbuf),
-				    runs[i].trigger_detail, 60);
-				table_addf(t, 7, "%s", dbuf);
+				cut = cut_text(runs[i].trigger_detail, 60);
+				table_addf(t, 7, "%s", cut);
+				free(cut);
 			} else
 				table_addf(t, 7, "%s", runs[i].trigger_detail);
 			table_end_row(t);

@@ -214,6 +214,17 @@ assert d["killed"]["status"] == "aborted", d["killed"]
 assert d["slow"]["seconds"] >= 1 and d["slow"]["trigger"] == "manual", d["slow"]
 assert d["partly"]["status"] == "aborted", d["partly"]
 '
+# A long detail is cut to 60 characters in the table (UTF-8 counted as
+# characters), whole in CSV and JSON.
+long=$(printf '\303\251%.0s' $(seq 100))
+pw -c "$T/pw.conf" run --no-check --profile "$T/after.profile" \
+    --label long --detail "$long" >"$T/long.out" 2>&1 ||
+	fail "long: $(cat "$T/long.out")"
+cut=$(printf '\303\251%.0s' $(seq 60))
+pw runs --limit 1 | tail -n 1 | grep -q " $cut\.\.\.\$" ||
+	fail "runs: the detail is not cut to 60: $(pw runs --limit 1)"
+[ "$(pw runs --limit 1 --csv | tail -n 1 | cut -d, -f8)" = "$long" ] ||
+	fail "runs --csv: the detail is cut"
 rc=0
 pw runs --status done >"$T/out" 2>&1 || rc=$?
 [ "$rc" -eq 64 ] || fail "runs --status done: exit $rc"
