@@ -3,7 +3,8 @@
  *
  *   env show [--packages] [--json] [RUN]   a stored snapshot, or this
  *                                          machine now without RUN
- *   env diff [--json] RUN_A RUN_B          what changed from A to B
+ *   env diff [--json] RUN_A [RUN_B]        what changed from A to B, or
+ *                                          from A to this machine now
  */
 #include <sys/stat.h>
 
@@ -96,14 +97,32 @@ env_work_dir(struct cli *c)
 	return dir;
 }
 
+/* A snapshot of this machine now, or NULL after a message. */
+static struct snapshot *
+env_now(struct cli *c)
+{
+	struct sysinfo_opts	 o;
+	struct snapshot		*s;
+	char			*cause = NULL, *dir;
+
+	cli_sysinfo_opts(c, &o);
+	dir = env_work_dir(c);
+	s = sysinfo_snapshot_take(dir, &o, &cause);
+	free(dir);
+	if (s == NULL) {
+		fprintf(stderr, "perfwatch: %s\n", cause);
+		free(cause);
+	}
+	return s;
+}
+
 static int
 env_show(struct cli *c, int argc, char **argv)
 {
-	struct sysinfo_opts	 o;
 	struct store_run	 r;
 	struct snapshot		*s;
 	const char		*what = NULL;
-	char			*cause = NULL, *text, *dir;
+	char			*text;
 	json_t			*j;
 	int			 k, pk = 0;
 
@@ -123,17 +142,8 @@ env_show(struct cli *c, int argc, char **argv)
 			return EXIT_CANTCREAT;
 		if ((s = run_snapshot(c, what, &r)) == NULL)
 			return EXIT_DATAERR;
-	} else {
-		cli_sysinfo_opts(c, &o);
-		dir = env_work_dir(c);
-		s = sysinfo_snapshot_take(dir, &o, &cause);
-		free(dir);
-		if (s == NULL) {
-			fprintf(stderr, "perfwatch: %s\n", cause);
-			free(cause);
-			return EXIT_SOFTWARE;
-		}
-	}
+	} else if ((s = env_now(c)) == NULL)
+		return EXIT_SOFTWARE;
 	if (c->out == OUT_JSON) {
 		j = sysinfo_snapshot_json(s, pk ? SYSINFO_ALL : SYSINFO_FIELDS);
 		if (r.label != NULL)
@@ -162,7 +172,7 @@ env_diff(struct cli *c, int argc, char **argv)
 	struct store_run	 ra, rb;
 	struct snapshot		*a, *b;
 	struct snapshot_diff	*d;
-	const char		*names[2];
+	const char		*names[2], *to;
 	char			*text;
 	json_t			*j;
 	int			 k, n = 0;
@@ -174,28 +184,32 @@ env_diff(struct cli *c, int argc, char **argv)
 			return cli_usage("env");
 		names[n++] = argv[k];
 	}
-	if (n != 2)
+	if (n < 1)
 		return cli_usage("env");
 	if (cli_store(c) == NULL)
 		return EXIT_CANTCREAT;
+	memset(&rb, 0, sizeof(rb));
 	if ((a = run_snapshot(c, names[0], &ra)) == NULL)
 		return EXIT_DATAERR;
-	if ((b = run_snapshot(c, names[1], &rb)) == NULL) {
+	/* One run: from it to this machine as it is now. */
+	b = n == 2 ? run_snapshot(c, names[1], &rb) : env_now(c);
+	if (b == NULL) {
 		sysinfo_snapshot_free(a);
 		store_run_clear(&ra);
-		return EXIT_DATAERR;
+		return n == 2 ? EXIT_DATAERR : EXIT_SOFTWARE;
 	}
+	to = n == 2 ? rb.label : "now";
 	d = sysinfo_diff(a, b);
 	if (c->out == OUT_JSON) {
 		j = pwjson_object();
 		pwjson_set_str(j, "from", ra.label);
-		pwjson_set_str(j, "to", rb.label);
+		pwjson_set_str(j, "to", to);
 		pwjson_set(j, "changes", sysinfo_diff_json(d));
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);
 		json_decref(j);
 	} else {
-		printf("from %s to %s: %zu change%s\n", ra.label, rb.label,
+		printf("from %s to %s: %zu change%s\n", ra.label, to,
 		    d->nchanges, d->nchanges == 1 ? "" : "s");
 		text = sysinfo_diff_text(d);
 		fputs(text, stdout);

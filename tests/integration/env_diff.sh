@@ -85,6 +85,19 @@ assert got == {
 }, got
 '
 
+# One run: from it to this machine now, which has dpkg-b's packages under
+# b.conf: nothing since run-b, and from run-a what the two runs differ by.
+out=$(pw -c "$T/b.conf" env diff run-b)
+expect_match "$out" "from run-b to now: 0 changes"
+pw -c "$T/b.conf" env diff --json run-a >"$T/now-a.json"
+pw env diff --json run-a run-b >"$T/a-b.json"
+python3 -c '
+import json, sys
+now, ab = (json.load(open(f)) for f in sys.argv[1:3])
+assert now["to"] == "now" and now["from"] == "run-a", now
+assert now["changes"] == ab["changes"], (now["changes"], ab["changes"])
+' "$T/now-a.json" "$T/a-b.json"
+
 # The snapshot of a run is shown, with its packages on request.
 pw env show --packages run-b >"$T/show.out"
 grep -q "htop" "$T/show.out" || fail "env show --packages lacks htop"
