@@ -14,7 +14,10 @@
  * and marks the run aborted, keeping what was measured.  At the end the
  * run is judged by the same code as `perfwatch check`.
  */
+#include <sys/file.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <getopt.h>
 #include <signal.h>
@@ -374,20 +377,103 @@ run_label(struct store *st, int64_t host, time_t t)
 	return label;
 }
 
-/* The quiet-machine check before the run, by the [quiet] policy. */
+/*
+ * The measuring lock.  Two batteries measuring at once spoil each
+ * other's figures, and the quiet look cannot be trusted to see the other
+ * one (it may be in a disk workload's settle pause, idle).  So every run
+ * holds an exclusive flock(2) on one file of the machine while it
+ * measures, whichever database or user it runs for: $PERFWATCH_LOCK, else
+ * [quiet] lock.  The file is opened read-only (flock needs no more, and a
+ * sandboxed service may see its directory read-only), made 0444 when it
+ * is missing, never written.  Returns the descriptor, holding the lock;
+ * -1 with *busy set when another run holds it after waiting up to
+ * max_wait seconds; -1 with *busy clear when the file cannot be had
+ * (said once: the run goes on without it).
+ */
 static int
-run_quiet(struct cli *c, json_t *quiet, int *skip)
+run_lock(struct cli *c, int64_t max_wait, int *busy, double *waited)
+{
+	const char	*path = getenv("PERFWATCH_LOCK");
+	double		 t0 = perfwatch_mono();
+	int		 fd, flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW;
+
+	*busy = 0;
+	*waited = 0;
+	if (path == NULL || *path == '\0')
+		path = config_get_str(c->cfg, "quiet", "lock");
+	if ((fd = open(path, flags)) == -1 && errno == ENOENT) {
+		if ((fd = open(path, flags | O_CREAT | O_EXCL, 0444)) != -1)
+			(void)fchmod(fd, 0444);	/* whatever the umask */
+		else if (errno == EEXIST)
+			fd = open(path, flags);
+	}
+	if (fd == -1) {
+		log_warn("measuring lock %s: measuring without it", path);
+		return -1;
+	}
+	while (flock(fd, LOCK_EX | LOCK_NB) == -1) {
+		if (errno == EINTR)
+			continue;
+		if (errno != EWOULDBLOCK) {
+			log_warn("measuring lock %s: measuring without it",
+			    path);
+			close(fd);
+			return -1;
+		}
+		if (*waited == 0 && max_wait > 0)
+			log_warnx("another perfwatch run is measuring this "
+			    "machine (it holds %s); waiting up to %lld s for "
+			    "it ([quiet] policy = wait)", path,
+			    (long long)max_wait);
+		if ((*waited = perfwatch_mono() - t0) >= (double)max_wait) {
+			*busy = 1;
+			close(fd);
+			return -1;
+		}
+		usleep(200 * 1000);
+	}
+	*waited = perfwatch_mono() - t0;
+	if (*waited >= 1)
+		log_warnx("the other run finished after %.0f s", *waited);
+	return fd;
+}
+
+/*
+ * The quiet-machine check before the run, by the [quiet] policy: first
+ * the measuring lock (*lockfd: held, or -1), then the machine's load.
+ */
+static int
+run_quiet(struct cli *c, json_t *quiet, int *skip, int *lockfd)
 {
 	struct quiet_limits	 lim;
 	struct quiet		 seen;
 	const char		*policy;
 	char			*why = NULL;
 	double			 waited = 0;
-	int			 busy;
+	int64_t			 max;
+	int			 busy, locked;
 
 	*skip = 0;
-	sysinfo_quiet_limits_default(&lim);
 	policy = config_get_str(c->cfg, "quiet", "policy");
+	max = config_get_duration(c->cfg, "quiet", "max_wait");
+	*lockfd = run_lock(c, strcmp(policy, "wait") == 0 ? max : 0, &locked,
+	    &waited);
+	if (locked) {
+		json_object_set_new(quiet, "policy", json_string(policy));
+		json_object_set_new(quiet, "waited", json_real(waited));
+		json_object_set_new(quiet, "busy", json_true());
+		json_object_set_new(quiet, "why", json_string("another perfwatch "
+		    "run was measuring"));
+		log_warnx("machine busy: another perfwatch run is measuring%s",
+		    strcmp(policy, "skip") == 0 ? "; skipping the run" :
+		    strcmp(policy, "wait") == 0 ? "; measuring anyway, marked" :
+		    "; measuring, marked");
+		if (strcmp(policy, "skip") == 0)
+			*skip = 1;
+		return 0;
+	}
+	max -= (int64_t)waited;
+	sysinfo_quiet_limits_default(&lim);
 	/* max_load is per CPU (perfwatch.conf(5)). */
 	if (config_is_set(c->cfg, "quiet", "max_load"))
 		lim.max_load1 = config_get_number(c->cfg, "quiet", "max_load") *
@@ -414,9 +500,9 @@ run_quiet(struct cli *c, json_t *quiet, int *skip)
 	if (sysinfo_quiet_sample(&seen, lim.interval_ms, NULL) == -1)
 		return -1;
 	busy = sysinfo_quiet_judge(&seen, &lim, &why);
-	if (busy > 0 && strcmp(policy, "wait") == 0) {
+	if (busy > 0 && strcmp(policy, "wait") == 0 && max > 0) {
 		char	d[TIMEFMT_DURATION_LEN];
-		int64_t	max = config_get_duration(c->cfg, "quiet", "max_wait");
+		double	w = 0;
 
 		if (timefmt_format_duration(max, d, sizeof(d)) == -1)
 			snprintf(d, sizeof(d), "%llds", (long long)max);
@@ -425,9 +511,10 @@ run_quiet(struct cli *c, json_t *quiet, int *skip)
 		free(why);
 		why = NULL;
 		busy = sysinfo_quiet_wait(&lim, (unsigned int)max, &seen,
-		    &waited, &why);
+		    &w, &why);
 		if (busy == 0)
-			log_warnx("machine quiet after %.0f s", waited);
+			log_warnx("machine quiet after %.0f s", w);
+		waited += w;
 	}
 	json_object_set_new(quiet, "policy", json_string(policy));
 	json_object_set_new(quiet, "seen", sysinfo_quiet_json(&seen));
@@ -596,7 +683,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	const char		*status = RUN_COMPLETE;
 	size_t			 njobs = 0, nsteps = 0, i, ok = 0, marked;
 	int64_t			 run = -1, host, snapid;
-	int			 rc = 0, skip = 0;
+	int			 rc = 0, skip = 0, lockfd = -1;
 	time_t			 started;
 
 	if (parse_run_opts(&o, argc, argv) == -1) {
@@ -682,7 +769,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	quiet = json_object();
-	if (run_quiet(c, quiet, &skip) == -1) {
+	if (run_quiet(c, quiet, &skip, &lockfd) == -1) {
 		rc = EXIT_SOFTWARE;
 		goto out;
 	}
@@ -802,6 +889,8 @@ cmd_run(struct cli *c, int argc, char **argv)
 		rc = EXIT_SOFTWARE;
 
 out:
+	if (lockfd != -1)
+		close(lockfd);
 	wl_progress_free(pr);
 	free(steps);
 	free(pp);

@@ -134,6 +134,9 @@ static const struct config_key config_keys[] = {
 	  .def = "10", .fmin = 0, .fmax = 100, .flags = CONFIG_PERCENT },
 	{ .section = "quiet", .key = "max_throttle_events", .type = CONFIG_INT,
 	  .def = "0", .min = 0, .max = 1000000000 },
+	/* One battery measures at a time: cli/run.c, run_lock. */
+	{ .section = "quiet", .key = "lock", .type = CONFIG_PATH,
+	  .def = PERFWATCH_LOCK_DEFAULT },
 
 	/* [triggers] */
 	{ .section = "triggers", .key = "packages", .type = CONFIG_BOOL,

@@ -9,6 +9,18 @@
 
 #define PERFWATCH_VERSION	"0.1.0"
 
+/*
+ * The file every battery on the machine locks while it measures, so that
+ * two never measure at once (cli/run.c): in a directory every user can
+ * write and every service can read, /run/lock on Linux (shared across
+ * systemd's PrivateTmp), /tmp elsewhere.  [quiet] lock sets another.
+ */
+#ifdef __linux__
+#define PERFWATCH_LOCK_DEFAULT	"/run/lock/perfwatch.lock"
+#else
+#define PERFWATCH_LOCK_DEFAULT	"/tmp/perfwatch.lock"
+#endif
+
 /* sysexits.h values, named here so that FreeBSD and Linux agree. */
 #define EXIT_USAGE	64	/* EX_USAGE */
 #define EXIT_DATAERR	65	/* EX_DATAERR */

@@ -4,6 +4,9 @@
 T=$(mktemp -d "${TMPDIR:-/tmp}/pw-it.XXXXXX")
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$T"' EXIT INT TERM
 export PERFWATCH_DB="$T/perfwatch.db"
+# Each test measures under its own lock, not the machine's: a battery
+# running beside the tests neither holds them up nor is held up by them.
+export PERFWATCH_LOCK="$T/measure.lock"
 export HOME="$T/home"
 unset XDG_STATE_HOME
 

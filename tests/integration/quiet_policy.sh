@@ -17,6 +17,62 @@ conf skip
 conf annotate
 conf wait "max_wait = 2s"
 
+# The measuring lock.  While a run measures (a workload of 8 s) another
+# run skips, is marked busy, or waits for it to finish, by the policy.
+printf '[workload "slow"]\ncommand = sleep 8\nmeasure = time\niterations = 1\n' \
+    >"$T/slow.conf"
+printf '[perfwatch]\nwork_dir = %s\n[quiet]\npolicy = skip\nlock = %s\n' \
+    "$T/work" "$PERFWATCH_LOCK" >"$T/lockskip.conf"
+printf '[perfwatch]\nwork_dir = %s\n[quiet]\npolicy = wait\nmax_wait = 60s\n' \
+    "$T/work" >"$T/longwait.conf"
+pw -c "$T/annotate.conf" run --no-check --profile "$T/slow.conf" \
+    --label holder >"$T/holder.out" 2>&1 &
+holder=$!
+i=0
+until [ "$(sqlite3 "$PERFWATCH_DB" "SELECT count(*) FROM runs WHERE
+    label = 'holder'" 2>/dev/null)" = 1 ]; do
+	i=$((i + 1))
+	[ "$i" -lt 100 ] || fail "holder: no run after 10 s: $(cat "$T/holder.out")"
+	sleep 0.1
+done
+# skip, with the lock named by [quiet] lock rather than $PERFWATCH_LOCK.
+rc=0
+PERFWATCH_LOCK= pw -c "$T/lockskip.conf" run --no-check \
+    --profile "$T/profile.conf" --label lockskip >"$T/lockskip.out" 2>&1 ||
+	rc=$?
+[ "$rc" -eq 75 ] || fail "lock skip: exit $rc: $(cat "$T/lockskip.out")"
+expect_match "$(cat "$T/lockskip.out")" "machine busy: another perfwatch run is measuring; skipping the run"
+if pw show lockskip >/dev/null 2>&1; then
+	fail "lock skip: a run was recorded"
+fi
+pw -c "$T/annotate.conf" run --no-check --profile "$T/profile.conf" \
+    --label lockmarked >"$T/lockmarked.out" 2>&1 ||
+	fail "lock annotate: $(cat "$T/lockmarked.out")"
+python3 -c '
+import json, sys
+q = json.loads(sys.argv[1])
+assert q["busy"] is True and q["why"] == "another perfwatch run was measuring", q
+' "$(sqlite3 "$PERFWATCH_DB" "SELECT quiet FROM runs WHERE label =
+    'lockmarked'")" || fail "lock annotate: not marked"
+pw -c "$T/longwait.conf" run --no-check --profile "$T/profile.conf" \
+    --label lockwaited >"$T/lockwaited.out" 2>&1 ||
+	fail "lock wait: $(cat "$T/lockwaited.out")"
+wait "$holder" || fail "holder: $(cat "$T/holder.out")"
+expect_match "$(cat "$T/lockwaited.out")" "another perfwatch run is measuring this machine (it holds $PERFWATCH_LOCK); waiting up to 60 s"
+expect_match "$(cat "$T/lockwaited.out")" "the other run finished after"
+# It measured after the holder ended, and is not marked: it waited.
+[ "$(sqlite3 "$PERFWATCH_DB" "SELECT (SELECT started FROM runs WHERE
+    label = 'lockwaited') >= (SELECT ended FROM runs WHERE
+    label = 'holder')")" = 1 ] || fail "lock wait: measured beside the holder"
+python3 -c '
+import json, sys
+q = json.loads(sys.argv[1])
+assert q["busy"] is False and q["waited"] >= 1, q
+' "$(sqlite3 "$PERFWATCH_DB" "SELECT quiet FROM runs WHERE label =
+    'lockwaited'")" || fail "lock wait: marked busy"
+[ "$(stat -c %a "$PERFWATCH_LOCK")" = 444 ] ||
+	fail "the lock file is mode $(stat -c %a "$PERFWATCH_LOCK"), not 444"
+
 # One busy loop per CPU, stopped however the test ends.
 hogs=""
 n=$(getconf _NPROCESSORS_ONLN)

@@ -502,6 +502,8 @@ test_defaults(void **state)
 	    10.0);
 	assert_int_equal(config_get_int(cfg, "quiet", "max_throttle_events"),
 	    0);
+	assert_string_equal(config_get_str(cfg, "quiet", "lock"),
+	    PERFWATCH_LOCK_DEFAULT);
 	assert_int_equal(config_get_bool(cfg, "triggers", "packages"), 1);
 	assert_int_equal(config_get_duration(cfg, "triggers",
 	    "package_settle"), 600);
