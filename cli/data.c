@@ -496,7 +496,8 @@ cmd_show(struct cli *c, int argc, char **argv)
 	struct table		*t;
 	const char		*what = NULL;
 	char			*cause = NULL, tbuf[32];
-	json_t			*o, *arr;
+	json_t			*o, *arr, *quiet = NULL;
+	const char		*why;
 	size_t			 n, i;
 	int			 k, latest = 0;
 
@@ -533,8 +534,12 @@ cmd_show(struct cli *c, int argc, char **argv)
 		store_run_clear(&run);
 		return EXIT_SOFTWARE;
 	}
+	if (run.quiet != NULL)
+		quiet = json_loads(run.quiet, 0, NULL);
 	if (c->out == OUT_JSON) {
 		o = run_json(&run);
+		if (quiet != NULL)
+			pwjson_set(o, "quiet", json_incref(quiet));
 		arr = pwjson_array();
 		for (i = 0; i < n; i++)
 			pwjson_append(arr, series_json(&ser[i]));
@@ -544,10 +549,17 @@ cmd_show(struct cli *c, int argc, char **argv)
 	} else {
 		if (c->out == OUT_TABLE) {
 			fmt_time(tbuf, sizeof(tbuf), run.started);
-			printf("run %s on %s, %s, trigger %s%s%s, %s\n\n",
+			printf("run %s on %s, %s, trigger %s%s%s, %s\n",
 			    run.label, run.host_name, tbuf, run.trigger,
 			    run.profile ? ", profile " : "",
 			    run.profile ? run.profile : "", run.status);
+			/* A run measured on a busy machine says so. */
+			why = json_string_value(json_object_get(quiet,
+			    "why"));
+			if (json_is_true(json_object_get(quiet, "busy")))
+				printf("measured on a busy machine: %s\n",
+				    why != NULL ? why : "no reason stored");
+			putchar('\n');
 			cli_report_classic(c, &run, ser, n, stdout);
 		}
 		t = table_new(nitems(hdr), hdr, al);
@@ -562,6 +574,7 @@ cmd_show(struct cli *c, int argc, char **argv)
 		table_print(t, stdout, c->out);
 		table_free(t);
 	}
+	json_decref(quiet);
 	store_series_free(ser, n);
 	store_run_clear(&run);
 	return 0;

@@ -70,6 +70,16 @@ q = json.loads(sys.argv[1])
 assert q["busy"] is False and q["waited"] >= 1, q
 ' "$(sqlite3 "$PERFWATCH_DB" "SELECT quiet FROM runs WHERE label =
     'lockwaited'")" || fail "lock wait: marked busy"
+# show says which runs were measured on a busy machine, and why.
+expect_match "$(pw show lockmarked | sed -n 2p)" "measured on a busy machine: another perfwatch run was measuring"
+if pw show holder | grep -q "busy machine"; then
+	fail "show: the holder, measured on a quiet machine, is marked"
+fi
+pw show --json lockmarked | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["quiet"]["busy"] is True and d["quiet"]["policy"] == "annotate", d
+'
 [ "$(stat -c %a "$PERFWATCH_LOCK")" = 444 ] ||
 	fail "the lock file is mode $(stat -c %a "$PERFWATCH_LOCK"), not 444"
 
