@@ -393,6 +393,7 @@ run_label(struct store *st, int64_t host, time_t t)
 static int
 run_lock(struct cli *c, int64_t max_wait, int *busy, double *waited)
 {
+	struct timespec	 pause = { 0, 200 * 1000 * 1000 };
 	const char	*path = getenv("PERFWATCH_LOCK");
 	double		 t0 = perfwatch_mono();
 	int		 fd, flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW;
@@ -430,7 +431,7 @@ run_lock(struct cli *c, int64_t max_wait, int *busy, double *waited)
 			close(fd);
 			return -1;
 		}
-		usleep(200 * 1000);
+		nanosleep(&pause, NULL);
 	}
 	*waited = perfwatch_mono() - t0;
 	if (*waited >= 1)
