@@ -395,6 +395,7 @@ run_lock(struct cli *c, int64_t max_wait, int *busy, double *waited)
 {
 	struct timespec	 pause = { 0, 200 * 1000 * 1000 };
 	const char	*path = getenv("PERFWATCH_LOCK");
+	char		 d[TIMEFMT_DURATION_LEN];
 	double		 t0 = perfwatch_mono();
 	int		 fd, flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW;
 
@@ -421,11 +422,15 @@ run_lock(struct cli *c, int64_t max_wait, int *busy, double *waited)
 			close(fd);
 			return -1;
 		}
-		if (*waited == 0 && max_wait > 0)
+		if (*waited == 0 && max_wait > 0) {
+			if (timefmt_format_duration(max_wait, d,
+			    sizeof(d)) == -1)
+				snprintf(d, sizeof(d), "%llds",
+				    (long long)max_wait);
 			log_warnx("another perfwatch run is measuring this "
-			    "machine (it holds %s); waiting up to %lld s for "
-			    "it ([quiet] policy = wait)", path,
-			    (long long)max_wait);
+			    "machine (it holds %s); waiting up to %s for it "
+			    "([quiet] policy = wait)", path, d);
+		}
 		if ((*waited = perfwatch_mono() - t0) >= (double)max_wait) {
 			*busy = 1;
 			close(fd);

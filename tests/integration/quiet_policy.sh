@@ -58,7 +58,7 @@ pw -c "$T/longwait.conf" run --no-check --profile "$T/profile.conf" \
     --label lockwaited >"$T/lockwaited.out" 2>&1 ||
 	fail "lock wait: $(cat "$T/lockwaited.out")"
 wait "$holder" || fail "holder: $(cat "$T/holder.out")"
-expect_match "$(cat "$T/lockwaited.out")" "another perfwatch run is measuring this machine (it holds $PERFWATCH_LOCK); waiting up to 60 s"
+expect_match "$(cat "$T/lockwaited.out")" "another perfwatch run is measuring this machine (it holds $PERFWATCH_LOCK); waiting up to 1m for it"
 expect_match "$(cat "$T/lockwaited.out")" "the other run finished after"
 # It measured after the holder ended, and is not marked: it waited.
 [ "$(sqlite3 "$PERFWATCH_DB" "SELECT (SELECT started FROM runs WHERE
