@@ -63,6 +63,7 @@ int	cmd_history(struct cli *, int, char **);
 int	cmd_show(struct cli *, int, char **);
 int	cmd_runs(struct cli *, int, char **);
 int	cli_parse_limit(const char *, size_t *);
+int	cli_host_known(struct store *, const char *host);
 int	cli_metrics_match(struct store *, const char *host,
 	    const char *workload, const char *metric, struct store_metric **,
 	    size_t *);

@@ -287,6 +287,19 @@ json_print(json_t *o)
 	pwjson_print(stdout, o, PWJSON_PRETTY);
 }
 
+/* 0 when host is NULL or a host of the store; else 65 after a message. */
+int
+cli_host_known(struct store *st, const char *host)
+{
+	int64_t	id;
+
+	if (host != NULL && store_host_find(st, host, &id) == -1) {
+		fprintf(stderr, "perfwatch: no host %s in the store\n", host);
+		return EXIT_DATAERR;
+	}
+	return 0;
+}
+
 /*
  * The metrics named by --workload and --metric (NULL: any), at least one,
  * and the host of --host (NULL: any) known: 0 and *ms filled, or an exit
@@ -297,31 +310,27 @@ int
 cli_metrics_match(struct store *st, const char *host, const char *workload,
     const char *metric, struct store_metric **ms, size_t *nms)
 {
-	int64_t	id;
+	int	rc;
 
 	*ms = NULL;
 	*nms = 0;
-	if (host != NULL && store_host_find(st, host, &id) == -1) {
-		fprintf(stderr, "perfwatch: no host %s in the store\n", host);
-		return EXIT_DATAERR;
-	}
+	if ((rc = cli_host_known(st, host)) != 0)
+		return rc;
 	if (store_metrics_list(st, workload, metric, ms, nms) == -1) {
 		log_warnx("%s", store_errmsg(st));
 		return EXIT_SOFTWARE;
 	}
-	if (*nms == 0 && workload == NULL && metric == NULL) {
+	if (*nms > 0)
+		return 0;
+	if (workload == NULL && metric == NULL)
 		fprintf(stderr, "perfwatch: no metric in the store yet\n");
-		return EXIT_DATAERR;
-	}
-	if (*nms == 0) {
+	else
 		fprintf(stderr, "perfwatch: no metric matches%s%s%s%s\n",
 		    workload ? " workload " : "", workload ? workload : "",
 		    metric ? " metric " : "", metric ? metric : "");
-		store_metrics_free(*ms, *nms);
-		*ms = NULL;
-		return EXIT_DATAERR;
-	}
-	return 0;
+	store_metrics_free(*ms, *nms);
+	*ms = NULL;
+	return EXIT_DATAERR;
 }
 
 /* --limit N: a count, 0 for all; -1 after a message. */
@@ -607,7 +616,7 @@ cut_text(const char *s, size_t max)
 static int
 run_timed(const struct store_run *r)
 {
-	return r->ended > 0 && strcmp(r->trigger, "import") != 0;
+	return r->ended > 0 && strcmp(r->trigger, RUN_TRIGGER_IMPORT) != 0;
 }
 
 /* perfwatch runs [--host H] [--status S] [--trigger T] [--limit N] */
@@ -637,7 +646,6 @@ cmd_runs(struct cli *c, int argc, char **argv)
 	json_t			*arr, *o;
 	char			 tbuf[32], *cut;
 	size_t			 nruns = 0, i;
-	int64_t			 id;
 	int			 ch;
 
 	memset(&filt, 0, sizeof(filt));
@@ -681,11 +689,8 @@ cmd_runs(struct cli *c, int argc, char **argv)
 		return cli_usage("runs");
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
-	if (filt.host != NULL && store_host_find(st, filt.host, &id) == -1) {
-		fprintf(stderr, "perfwatch: no host %s in the store\n",
-		    filt.host);
-		return EXIT_DATAERR;
-	}
+	if ((ch = cli_host_known(st, filt.host)) != 0)
+		return ch;
 	if (store_runs_list(st, &filt, &runs, &nruns) == -1)
 		return EXIT_SOFTWARE;
 	if (c->out == OUT_JSON) {

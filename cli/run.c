@@ -377,6 +377,14 @@ run_label(struct store *st, int64_t host, time_t t)
 	return label;
 }
 
+/* A duration as the configuration writes it (1m, 30m), for messages. */
+static void
+run_duration(int64_t seconds, char *buf, size_t size)
+{
+	if (timefmt_format_duration(seconds, buf, size) == -1)
+		snprintf(buf, size, "%llds", (long long)seconds);
+}
+
 /*
  * The measuring lock.  Two batteries measuring at once spoil each
  * other's figures, and the quiet look cannot be trusted to see the other
@@ -423,10 +431,7 @@ run_lock(struct cli *c, int64_t max_wait, int *busy, double *waited)
 			return -1;
 		}
 		if (*waited == 0 && max_wait > 0) {
-			if (timefmt_format_duration(max_wait, d,
-			    sizeof(d)) == -1)
-				snprintf(d, sizeof(d), "%llds",
-				    (long long)max_wait);
+			run_duration(max_wait, d, sizeof(d));
 			log_warnx("another perfwatch run is measuring this "
 			    "machine (it holds %s); waiting up to %s for it "
 			    "([quiet] policy = wait)", path, d);
@@ -510,8 +515,7 @@ run_quiet(struct cli *c, json_t *quiet, int *skip, int *lockfd)
 		char	d[TIMEFMT_DURATION_LEN];
 		double	w = 0;
 
-		if (timefmt_format_duration(max, d, sizeof(d)) == -1)
-			snprintf(d, sizeof(d), "%llds", (long long)max);
+		run_duration(max, d, sizeof(d));
 		log_warnx("machine busy: %s; waiting up to %s for it to "
 		    "settle ([quiet] policy = wait)", why, d);
 		free(why);

@@ -255,7 +255,7 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 		memset(&run, 0, sizeof(run));
 		run.host = hostid;
 		run.label = (char *)r->field[COL_RUN];
-		run.trigger = "import";
+		run.trigger = RUN_TRIGGER_IMPORT;
 		run.trigger_detail = (char *)is->name;
 		run.started = r->time;
 		run.ended = r->time;

@@ -22,6 +22,7 @@ struct store;
 #define RUN_COMPLETE	"complete"
 #define RUN_ABORTED	"aborted"
 #define RUN_FAILED	"failed"
+#define RUN_TRIGGER_IMPORT "import"	/* an imported run: its length unknown */
 
 struct store_run {
 	int64_t		 id;

@@ -36,7 +36,10 @@ set -- $line
 
 # Without a run, show prints the newest: eafs-9, the last run started.
 expect_match "$(pw show | head -n 1)" "run sco-5.05-eafs-9 on compaq-ml350,"
-expect_match "$(pw show --latest --csv | head -n 1)" "workload,metric,"
+[ "$(pw show --latest --json | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["run"])')" = sco-5.05-eafs-9 ] ||
+	fail "show --latest is not the newest run"
 if pw show --latest redhat-6.2-ext2-1 2>"$T/err"; then
 	fail "show --latest RUN succeeded"
 fi
