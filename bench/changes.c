@@ -14,11 +14,11 @@
  *    10); for each LEN the series where it came out as two steps at
  *    exactly its first run and the run after its last, as one spike over
  *    exactly its runs, as something else, or as nothing.
- * 3. Steps: a level 5, 12 or 25% higher from run 60 of 120 on, in
- *    normal noise of 1% and 3%; the series where it came out as one step
- *    at exactly run 60, one a run early or late, something else, or
- *    nothing (where the step's edge run lies beyond every run of the
- *    other window, the rank test ties a run off: about 1 in 30 a side).
+ * 3. Steps: a level 5, 12 or 25% higher for the last 60, 8 or 4 runs of
+ *    120 (a step long past, and one of last week: the window after it
+ *    short), in normal noise of 1% and 3%; the series where it came out
+ *    as one step at exactly its first run, one a run early or late,
+ *    something else, or nothing.
  * 4. Time: cp_detect() on one series of 3650 runs (ten years nightly)
  *    with a 10-run excursion, the median of R calls.
  *
@@ -188,55 +188,64 @@ excursions(int series, unsigned long seed)
 	gsl_rng_free(rng);
 }
 
+/* One case of steps(): where a step of size% by the run from came out. */
+static void
+step_case(gsl_rng *rng, int series, unsigned long seed, double sd,
+    double size, size_t from)
+{
+	struct cp_change	*c;
+	double			 x[SRUNS];
+	size_t			 i, nc;
+	int			 s, at = 0, early = 0, late = 0, other = 0;
+	int			 none = 0;
+
+	for (s = 0; s < series; s++) {
+		gsl_rng_set(rng, seed + (unsigned long)s);
+		for (i = 0; i < SRUNS; i++)
+			x[i] = 1000 + gsl_ran_gaussian(rng, sd) +
+			    (i >= from ? size * 10 : 0);
+		if (cp_detect(x, SRUNS, NULL, &c, &nc) == -1)
+			fatalx("cp_detect failed");
+		if (nc == 0)
+			none++;
+		else if (nc != 1 || c[0].kind != CP_STEP)
+			other++;
+		else if (c[0].index == from)
+			at++;
+		else if (c[0].index + 1 == from)
+			early++;
+		else if (c[0].index == from + 1)
+			late++;
+		else
+			other++;
+		free(c);
+	}
+	printf("%3.0f%% %4.0f%% %5zu %6d %4.1f%% %6d %4.1f%% %6d %4.1f%% "
+	    "%6d %4.1f%% %6d %4.1f%%\n", sd / 10, size, SRUNS - from, at,
+	    100.0 * at / series, early, 100.0 * early / series, late,
+	    100.0 * late / series, other, 100.0 * other / series, none,
+	    100.0 * none / series);
+}
+
 static void
 steps(int series, unsigned long seed)
 {
 	static const double	 sizes[] = { 5, 12, 25 }, sds[] = { 10, 30 };
-	struct cp_change	*c;
+	static const size_t	 afters[] = { SRUNS / 2, 8, 4 };
 	gsl_rng			*rng;
-	double			 x[SRUNS];
-	size_t			 zi, si, i, nc;
-	int			 s, at, early, late, other, none;
+	size_t			 zi, si, ai;
 
 	rng = gsl_rng_alloc(gsl_rng_mt19937);
-	printf("\nsteps: %d series of %d runs a case, up by SIZE from run "
-	    "%d on\n", series, SRUNS, SRUNS / 2);
-	printf("%-6s %5s %12s %12s %12s %12s %12s\n", "noise", "size",
-	    "at it", "a run early", "a run late", "other", "nothing");
-	for (si = 0; si < nitems(sds); si++) {
-		for (zi = 0; zi < nitems(sizes); zi++) {
-			at = early = late = other = none = 0;
-			for (s = 0; s < series; s++) {
-				gsl_rng_set(rng, seed + (unsigned long)s);
-				for (i = 0; i < SRUNS; i++)
-					x[i] = 1000 + gsl_ran_gaussian(rng,
-					    sds[si]) + (i >= SRUNS / 2 ?
-					    sizes[zi] * 10 : 0);
-				if (cp_detect(x, SRUNS, NULL, &c, &nc) == -1)
-					fatalx("cp_detect failed");
-				if (nc == 0)
-					none++;
-				else if (nc != 1 || c[0].kind != CP_STEP)
-					other++;
-				else if (c[0].index == SRUNS / 2)
-					at++;
-				else if (c[0].index + 1 == SRUNS / 2)
-					early++;
-				else if (c[0].index == SRUNS / 2 + 1)
-					late++;
-				else
-					other++;
-				free(c);
-			}
-			printf("%3.0f%% %4.0f%% %6d %4.1f%% %6d %4.1f%% "
-			    "%6d %4.1f%% %6d %4.1f%% %6d %4.1f%%\n",
-			    sds[si] / 10, sizes[zi], at, 100.0 * at / series,
-			    early, 100.0 * early / series, late,
-			    100.0 * late / series, other,
-			    100.0 * other / series, none,
-			    100.0 * none / series);
-		}
-	}
+	printf("\nsteps: %d series of %d runs a case, up by SIZE for the "
+	    "last AFTER runs\n", series, SRUNS);
+	printf("%-6s %5s %5s %12s %12s %12s %12s %12s\n", "noise", "size",
+	    "after", "at it", "a run early", "a run late", "other",
+	    "nothing");
+	for (ai = 0; ai < nitems(afters); ai++)
+		for (si = 0; si < nitems(sds); si++)
+			for (zi = 0; zi < nitems(sizes); zi++)
+				step_case(rng, series, seed, sds[si],
+				    sizes[zi], SRUNS - afters[ai]);
 	gsl_rng_free(rng);
 }
 

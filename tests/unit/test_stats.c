@@ -939,6 +939,49 @@ test_cp_tied_split(void **state)
 	gsl_rng_free(rng);
 }
 
+/*
+ * A recent step, with few runs after it: 12% up for the last 8 (or 4)
+ * runs of 100, the run before it the second highest of the 30 before.
+ * A split a run early has one pair of runs out of order but the more
+ * even windows, and so the smaller p; it used to be taken.  The step is
+ * placed at its first run in 200 random series of each.
+ */
+static void
+test_cp_recent_step(void **state)
+{
+	struct cp_change	*c;
+	gsl_rng			*rng;
+	double			 x[100], hi, second;
+	size_t			 i, nc, trial, from;
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	assert_non_null(rng);
+	gsl_rng_set(rng, 12);
+	for (trial = 0; trial < 400; trial++) {
+		from = trial % 2 ? 96 : 92;
+		normal_series(rng, x, nitems(x), 1000, 10);
+		for (i = from; i < nitems(x); i++)
+			x[i] += 120;
+		/* Run from-1 just under the highest of the 29 before it. */
+		for (hi = x[from - 30], i = from - 29; i < from - 1; i++)
+			if (x[i] > hi)
+				hi = x[i];
+		for (second = -HUGE_VAL, i = from - 30; i < from - 1; i++)
+			if (x[i] < hi && x[i] > second)
+				second = x[i];
+		x[from - 1] = (hi + second) / 2;
+		assert_int_equal(cp_detect(x, nitems(x), NULL, &c, &nc), 0);
+		assert_int_equal(nc, 1);
+		assert_int_equal(c[0].kind, CP_STEP);
+		if (c[0].index != from)
+			fail_msg("series %zu: step at %zu, not %zu", trial,
+			    c[0].index, from);
+		free(c);
+	}
+	gsl_rng_free(rng);
+}
+
 static void
 test_cp_synthetic(void **state)
 {
@@ -1088,6 +1131,7 @@ main(void)
 		cmocka_unit_test(test_cp_noise),
 		cmocka_unit_test(test_cp_synthetic),
 		cmocka_unit_test(test_cp_tied_split),
+		cmocka_unit_test(test_cp_recent_step),
 		cmocka_unit_test(test_cp_excursion),
 	};
 
