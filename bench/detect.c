@@ -3,12 +3,19 @@
  * histories, beside two reference detectors.
  *
  * A generator makes synthetic histories of one metric (a time, lower is
- * better, level 100) under seven kinds of noise: normal sample noise of
+ * better, level 100) under eight kinds of noise: normal sample noise of
  * 1, 3 and 8%; 3% noise with 5% of the samples slowed 1.3 to 2 times;
  * two performance modes (a run lands in the slow mode, +6%, three times
  * in ten); run-to-run offsets of 3% over a sample noise of 1%; and, beyond
  * the issue's list, a slowly wandering level (AR(1) run offsets, lag-1
- * correlation 0.7, sd 2%) over 1% sample noise.  Each history has no
+ * correlation 0.7, sd 2%) over 1% sample noise, and busy nights: 3%
+ * sample noise where a spell of 1 to 3 runs 10 to 50% slower starts on a
+ * quiet night 3 times in 100 (about 6% of the runs), each run of it
+ * marked busy as `perfwatch run` marks one measured on a busy machine
+ * (-B leaves them unmarked; their "run sd" is that of the quiet runs,
+ * the noise the engine judges by when it skips the marked ones, and the
+ * reference detectors, which know nothing of the marks, see them all).
+ * Each history has no
  * change, a step of 2, 5, 10 or 25% in either direction, or a one-run
  * spike of +10 or +25%, after 60 to 69 runs, and runs on for 15 more.
  *
@@ -53,13 +60,13 @@
  * and through the perfwatch binary (-p).  Note that this writes verdicts
  * into that store.
  *
- * usage: detect [-v] [-h HISTORIES] [-i ITERATIONS] [-j JOBS] [-s SEED]
+ * usage: detect [-Bv] [-h HISTORIES] [-i ITERATIONS] [-j JOBS] [-s SEED]
  *               [-a ALPHA] [-C CONFIRM_RUNS] [-c CLIP] [-F FDR] [-f FLOOR]
  *               [-N RUNS] [-n NOISE_RUNS] [-L LEVEL_RUNS] [-Q TAIL]
  *               [-W WINDOW] [-A 0|1] [-H CUSUM_H] [-o NOISE[,NOISE...]]
  *        detect -t NOISE,CHANGE,HISTORY [...]   (replay one, verbosely)
  *        detect -S DB [-p PERFWATCH] [-r REPEAT]
- * -o runs only the noises listed (their numbers, 0 to 6, as -t takes
+ * -o runs only the noises listed (their numbers, 0 to 7, as -t takes
  * them), with the same seeds as a full run; -v also names, on stderr,
  * every history whose false alert was confirmed, every step found with
  * its first bad run off the step, and each history's outcome, with the
@@ -99,12 +106,13 @@ enum noise {
 	N_MODES,
 	N_OFFSETS,
 	N_DRIFT,
+	N_BUSY,
 	N_MAX
 };
 
 static const char *const noise_names[N_MAX] = {
 	"normal 1%", "normal 3%", "normal 8%", "outliers 5%", "two modes",
-	"run offsets", "AR(1) drift"
+	"run offsets", "AR(1) drift", "busy nights"
 };
 
 /* The changes: none, steps (percent, + is slower), spikes. */
@@ -167,12 +175,20 @@ static int	trace;		/* -t: print every check of the history */
 static int	verbose;	/* -v: a line per history on stderr */
 static unsigned	only_noises;	/* -o: bit set of the noises to run, 0: all */
 
+static int	busy_unmarked;	/* -B: busy nights' runs not marked */
+
 /* The run-level state of a noise process. */
 struct gen {
 	gsl_rng		*rng;
 	enum noise	 noise;
 	double		 ar;		/* AR(1) offset */
+	int		 busy_left;	/* busy nights still to come */
+	int		 busy;		/* this run was measured busy */
 };
+
+/* Busy nights: a spell of 1-3 starts on a quiet night 3 times in 100. */
+#define BUSY_START	0.03
+#define BUSY_LONGEST	3
 
 /*
  * Fill v[0..iterations) with the samples of one run at level (100 times
@@ -184,6 +200,7 @@ gen_run(struct gen *g, double factor, double *v)
 	double	level = 100 * factor, within = 0.01;
 	int	i;
 
+	g->busy = 0;
 	switch (g->noise) {
 	case N_NORMAL1:
 		within = 0.01;
@@ -206,6 +223,17 @@ gen_run(struct gen *g, double factor, double *v)
 		g->ar = 0.7 * g->ar + sqrt(1 - 0.49) *
 		    gsl_ran_gaussian(g->rng, 0.02);
 		level *= 1 + g->ar;
+		break;
+	case N_BUSY:
+		within = 0.03;
+		if (g->busy_left == 0 && gsl_rng_uniform(g->rng) < BUSY_START)
+			g->busy_left = 1 + (int)gsl_rng_uniform_int(g->rng,
+			    BUSY_LONGEST);
+		if (g->busy_left > 0) {
+			g->busy_left--;
+			g->busy = 1;
+			level *= gsl_ran_flat(g->rng, 1.1, 1.5);
+		}
 		break;
 	default:
 		break;
@@ -245,6 +273,10 @@ noise_sd(enum noise noise, unsigned long seed)
 	for (i = 0; i < n; i++) {
 		gen_run(&g, 1, v);
 		med[i] = median_of(v, (size_t)iterations);
+		if (g.busy) {	/* the noise of the quiet runs */
+			i--;
+			continue;
+		}
 	}
 	stats_mean(med, n, &mean);
 	stats_stddev(med, n, &sd);
@@ -439,6 +471,8 @@ run_history(enum noise noise, size_t ci, long h, unsigned long seed,
 		r.started = 1700000000 + (int64_t)i * 86400;
 		r.ended = r.started + 600;
 		r.status = RUN_COMPLETE;
+		if (g.busy && !busy_unmarked)
+			r.quiet = "{\"busy\":true,\"why\":\"a busy night\"}";
 		if (store_begin(st) == -1 ||
 		    (ids[i] = store_run_create(st, &r, &cause)) == -1)
 			fatalx("bench store: run %zu", i);
@@ -455,9 +489,9 @@ run_history(enum noise noise, size_t ci, long h, unsigned long seed,
 		t->seconds += bench_now() - t0;
 		t->checks++;
 		if (trace && res.nv == 1)
-			printf("%3zu%s %8.3f %-12s z %6.2f p %8.2g q %8.2g "
+			printf("%3zu%s%s %8.3f %-12s z %6.2f p %8.2g q %8.2g "
 			    "base %8.3f noise %6.3f n%zu%s%s\n", i,
-			    i == at ? "*" : " ", med[i],
+			    i == at ? "*" : " ", g.busy ? "b" : " ", med[i],
 			    detect_kind_name(res.v[0].kind), res.v[0].z,
 			    res.v[0].p, res.v[0].q, res.v[0].reference,
 			    res.v[0].noise, res.v[0].baseline_runs,
@@ -649,7 +683,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: detect [-h HISTORIES] [-i ITERATIONS] "
 	    "[-j JOBS] [-s SEED] [-t NOISE,CHANGE,HISTORY]\n"
-	    "              [-v] [-a ALPHA] [-C RUNS] [-c CLIP] [-F FDR] "
+	    "              [-Bv] [-a ALPHA] [-C RUNS] [-c CLIP] [-F FDR] "
 	    "[-f FLOOR] [-N RUNS]\n"
 	    "              [-n NOISE_RUNS] [-L LEVEL_RUNS] [-Q TAIL] "
 	    "[-W WINDOW] [-A 0|1] [-H CUSUM_H]\n"
@@ -675,7 +709,7 @@ main(int argc, char **argv)
 
 	log_init("bench-detect", 1, 0);
 	detect_params_default(&par);
-	while ((ch = getopt(argc, argv, "A:a:C:c:F:f:H:h:i:j:L:N:n:o:p:Q:r:S:s:t:vW:")) !=
+	while ((ch = getopt(argc, argv, "A:a:BC:c:F:f:H:h:i:j:L:N:n:o:p:Q:r:S:s:t:vW:")) !=
 	    -1) {
 		switch (ch) {
 		case 'A':
@@ -683,6 +717,9 @@ main(int argc, char **argv)
 			break;
 		case 'a':
 			par.confirm_alpha = strtod(optarg, NULL);
+			break;
+		case 'B':
+			busy_unmarked = 1;
 			break;
 		case 'C':
 			par.confirm_runs = (size_t)atol(optarg);

@@ -81,6 +81,7 @@ check_result_json(const struct detect_result *r)
 	const struct detect_verdict	*v;
 	const struct detect_event	*e;
 	json_t				*o, *arr, *vo, *al;
+	char				*why;
 	size_t				 i;
 
 	o = pwjson_object();
@@ -88,6 +89,11 @@ check_result_json(const struct detect_result *r)
 	pwjson_set_str(o, "host", r->run.host_name);
 	pwjson_set_str(o, "baseline", r->baseline);
 	pwjson_set_bool(o, "alerts_advanced", r->alerts);
+	why = cli_busy_why(&r->run);
+	pwjson_set_bool(o, "busy", why != NULL);
+	if (why != NULL)
+		pwjson_set_str(o, "busy_why", why);
+	free(why);
 	pwjson_set_int(o, "regressions", (int64_t)r->regressions);
 	pwjson_set_int(o, "improvements", (int64_t)r->improvements);
 	pwjson_set_int(o, "inconclusive", (int64_t)r->inconclusive);
@@ -164,13 +170,19 @@ check_result_print(struct cli *c, const struct detect_result *r)
 	const struct detect_verdict	*v;
 	const struct detect_event	*e;
 	struct table			*t;
-	char				 b1[32], b2[32], b3[48], b4[32];
+	char				 b1[32], b2[32], b3[48], b4[32], *why;
 	size_t				 i;
 
-	if (c->out == OUT_TABLE)
-		printf("run %s on %s, baseline %s%s\n\n", r->run.label,
+	if (c->out == OUT_TABLE) {
+		printf("run %s on %s, baseline %s%s\n", r->run.label,
 		    r->run.host_name, r->baseline, r->alerts ? "" :
 		    " (alerts not advanced)");
+		if ((why = cli_busy_why(&r->run)) != NULL)
+			printf("measured on a busy machine: %s; its verdicts "
+			    "move no alert and no baseline\n", why);
+		free(why);
+		putchar('\n');
+	}
 	t = table_new(nitems(hdr), hdr, al);
 	for (i = 0; i < r->nv; i++) {
 		v = &r->v[i];
@@ -352,7 +364,12 @@ cmd_check(struct cli *c, int argc, char **argv)
 		check_result_print(c, &res);
 
 	if (bisect) {
-		if (res.regressions > 0)
+		if (res.run.busy) {
+			/* Its figures are the machine's and its load's. */
+			fprintf(stderr, "perfwatch: run %s was measured on a "
+			    "busy machine: cannot tell\n", res.run.label);
+			rc = EXIT_BISECT_SKIP;
+		} else if (res.regressions > 0)
 			rc = 1;
 		else if (res.nv == 0 || res.inconclusive == res.nv)
 			rc = EXIT_BISECT_SKIP;
@@ -388,16 +405,19 @@ group_put(struct detect_group *g, int64_t id)
 /*
  * Add the runs that pattern names to g: a glob over labels (or
  * host:label), else one run as store_run_resolve reads it.  With
- * complete_only (a pinned baseline), a run named alone must be complete
- * and a glob passes over the others, counted in *skipped.
+ * complete_only (a pinned baseline), a run named alone must be complete,
+ * and one measured on a busy machine is taken with a warning; a glob
+ * passes over the runs that did not complete, counted in skipped[0],
+ * and over those measured on a busy machine, in skipped[1], as the
+ * rolling baseline does.
  */
 static int
 group_add(struct store *st, const struct store_run *all, size_t nall,
-    const char *pattern, int complete_only, size_t *skipped,
+    const char *pattern, int complete_only, size_t skipped[2],
     struct detect_group *g)
 {
 	struct store_run	 r;
-	char			*cause = NULL, *qual;
+	char			*cause = NULL, *qual, *why;
 	size_t			 i, matched = 0;
 
 	if (!is_glob(pattern)) {
@@ -412,6 +432,12 @@ group_add(struct store *st, const struct store_run *all, size_t nall,
 			store_run_clear(&r);
 			return -1;
 		}
+		if (complete_only && (why = cli_busy_why(&r)) != NULL) {
+			fprintf(stderr, "perfwatch: run %s was measured on a "
+			    "busy machine (%s); taken, as it is named\n",
+			    pattern, why);
+			free(why);
+		}
 		group_put(g, r.id);
 		store_run_clear(&r);
 		return 0;
@@ -422,7 +448,9 @@ group_add(struct store *st, const struct store_run *all, size_t nall,
 		    fnmatch(pattern, qual, 0) == 0) {
 			if (complete_only &&
 			    strcmp(all[i].status, RUN_COMPLETE) != 0)
-				(*skipped)++;
+				skipped[0]++;
+			else if (complete_only && all[i].busy)
+				skipped[1]++;
 			else {
 				group_put(g, all[i].id);
 				matched++;
@@ -432,7 +460,7 @@ group_add(struct store *st, const struct store_run *all, size_t nall,
 	}
 	if (matched == 0) {
 		fprintf(stderr, "perfwatch: no %srun matches \"%s\"\n",
-		    complete_only ? "complete " : "", pattern);
+		    complete_only ? "complete, quiet " : "", pattern);
 		return -1;
 	}
 	return 0;
@@ -1121,7 +1149,7 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	const char		*sub;
 	char			*cause = NULL, *inuse = NULL, tbuf[32];
 	json_t			*arr, *o;
-	size_t			 n = 0, nall = 0, i, skipped = 0;
+	size_t			 n = 0, nall = 0, i, skipped[2] = { 0, 0 };
 	int			 k, rc = 0;
 
 	if (argc < 2)
@@ -1152,13 +1180,17 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 			return EXIT_SOFTWARE;
 		memset(&g, 0, sizeof(g));
 		for (k = 3; k < argc && rc == 0; k++)
-			if (group_add(st, all, nall, argv[k], 1, &skipped,
+			if (group_add(st, all, nall, argv[k], 1, skipped,
 			    &g) == -1)
 				rc = EXIT_DATAERR;
-		if (rc == 0 && skipped > 0)
+		if (rc == 0 && skipped[0] > 0)
 			fprintf(stderr, "perfwatch: left out %zu run%s that "
-			    "did not complete\n", skipped,
-			    skipped == 1 ? "" : "s");
+			    "did not complete\n", skipped[0],
+			    skipped[0] == 1 ? "" : "s");
+		if (rc == 0 && skipped[1] > 0)
+			fprintf(stderr, "perfwatch: left out %zu run%s "
+			    "measured on a busy machine\n", skipped[1],
+			    skipped[1] == 1 ? "" : "s");
 		if (rc == 0 && store_baseline_set(st, argv[2], g.runs, g.nruns,
 		    (int64_t)time(NULL), &cause) == -1) {
 			fprintf(stderr, "perfwatch: %s\n", cause);

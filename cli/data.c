@@ -274,6 +274,7 @@ run_json(const struct store_run *r)
 	pwjson_set_str(o, "time", tbuf);
 	pwjson_set_str(o, "trigger", r->trigger);
 	pwjson_set_str(o, "status", r->status);
+	pwjson_set_bool(o, "busy", r->busy);
 	if (r->profile != NULL)
 		pwjson_set_str(o, "profile", r->profile);
 	if (r->trigger_detail != NULL)
@@ -285,6 +286,26 @@ static void
 json_print(json_t *o)
 {
 	pwjson_print(stdout, o, PWJSON_PRETTY);
+}
+
+/*
+ * Why run was measured on a busy machine, as its [quiet] record says
+ * (a new string), or NULL when it was not.
+ */
+char *
+cli_busy_why(const struct store_run *r)
+{
+	json_t		*q;
+	const char	*why;
+	char		*s;
+
+	if (!r->busy)
+		return NULL;
+	q = r->quiet != NULL ? json_loads(r->quiet, 0, NULL) : NULL;
+	why = json_string_value(json_object_get(q, "why"));
+	s = xstrdup(why != NULL ? why : "no reason stored");
+	json_decref(q);
+	return s;
 }
 
 /* 0 when host is NULL or a host of the store; else 65 after a message. */
@@ -506,7 +527,7 @@ cmd_show(struct cli *c, int argc, char **argv)
 	const char		*what = NULL;
 	char			*cause = NULL, tbuf[32];
 	json_t			*o, *arr, *quiet = NULL;
-	const char		*why;
+	char			*why;
 	size_t			 n, i;
 	int			 k, latest = 0;
 
@@ -563,11 +584,10 @@ cmd_show(struct cli *c, int argc, char **argv)
 			    run.profile ? ", profile " : "",
 			    run.profile ? run.profile : "", run.status);
 			/* A run measured on a busy machine says so. */
-			why = json_string_value(json_object_get(quiet,
-			    "why"));
-			if (json_is_true(json_object_get(quiet, "busy")))
+			if ((why = cli_busy_why(&run)) != NULL)
 				printf("measured on a busy machine: %s\n",
-				    why != NULL ? why : "no reason stored");
+				    why);
+			free(why);
 			putchar('\n');
 			cli_report_classic(c, &run, ser, n, stdout);
 		}
@@ -633,10 +653,10 @@ cmd_runs(struct cli *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	static const char *const hdr[] = { "run", "host", "time", "seconds",
-	    "trigger", "profile", "status", "detail" };
+	    "trigger", "profile", "status", "busy", "detail" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_RIGHT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT,
-	    ALIGN_LEFT };
+	    ALIGN_LEFT, ALIGN_LEFT };
 	static const char *const statuses[] = { RUN_RUNNING, RUN_COMPLETE,
 	    RUN_ABORTED, RUN_FAILED };
 	struct store_run_filter	 filt;
@@ -720,14 +740,15 @@ cmd_runs(struct cli *c, int argc, char **argv)
 			table_addf(t, 5, "%s", runs[i].profile != NULL ?
 			    runs[i].profile : "-");
 			table_addf(t, 6, "%s", runs[i].status);
+			table_addf(t, 7, "%s", runs[i].busy ? "yes" : "no");
 			if (runs[i].trigger_detail == NULL)
-				table_addf(t, 7, "-");
+				table_addf(t, 8, "-");
 			else if (c->out == OUT_TABLE) {
 				cut = cut_text(runs[i].trigger_detail, 60);
-				table_addf(t, 7, "%s", cut);
+				table_addf(t, 8, "%s", cut);
 				free(cut);
 			} else
-				table_addf(t, 7, "%s", runs[i].trigger_detail);
+				table_addf(t, 8, "%s", runs[i].trigger_detail);
 			table_end_row(t);
 		}
 		if (nruns == 0 && c->out == OUT_TABLE)

@@ -577,8 +577,9 @@ cp_place_split(struct cp_ctx *c, size_t a, size_t b, size_t t1, size_t t2)
  * windows, so near the end of a history, where the window after a step is
  * short, a split early that puts some of the old level's runs among the
  * new ones can have the smaller p: a 15% step at 1% noise with 8 runs
- * after it (U 1 of 19 x 9 pairs, p 2.9e-7, beat U 0 of 20 x 8, 3.2e-7)
- * was put a run early, and the step of last week is the one users read.
+ * after it was put a run early (U 1 of 19 x 9 pairs, one-sided p 2.9e-7
+ * before adjustment, beat U 0 of 20 x 8, 3.2e-7), and the step of last
+ * week is the one users read.
  */
 static size_t
 cp_refine_split(struct cp_ctx *c, size_t a, size_t b, size_t t)

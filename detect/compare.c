@@ -589,12 +589,13 @@ detect_changes(struct store *st, const char *host, const char *workload,
 		}
 		/*
 		 * A bisection's runs measure its commits, not the host's
-		 * history (as in the rolling baseline): left out.  Their
-		 * indices are kept in ids' order, so runs[] is compacted.
+		 * history, and a busy machine's runs measure the machine
+		 * and whatever else it ran: left out, as from the rolling
+		 * baseline.  Their indices are kept in ids' order, so runs[]
+		 * is compacted.
 		 */
 		for (i = 0, j = 0; i < nruns; i++) {
-			if (runs[i].trigger != NULL && strcmp(runs[i].trigger,
-			    DETECT_TRIGGER_BISECT) == 0) {
+			if (!detect_run_counts(&runs[i])) {
 				store_run_clear(&runs[i]);
 				continue;
 			}

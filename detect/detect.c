@@ -203,7 +203,19 @@
  *    gives its runs back: excluding every run that once looked odd would
  *    make the baseline ever quieter.  Runs of trigger `bisect` are
  *    skipped too: they measure the commits of a bisection (half of them
- *    bad), not the host as it is.  Acknowledging an alert accepts its
+ *    bad), not the host as it is.  So are runs measured on a busy
+ *    machine (their [quiet] record says busy: the policy measured
+ *    anyway, or another run held the measuring lock), and such a run,
+ *    when it is checked, opens and advances no alert: its figures are
+ *    the machine's and its load's.  Taken as runs like any other, a
+ *    busy night of a few in a row confirmed a false alert, and widened
+ *    the noise later steps were judged by: on bench/detect's busy
+ *    nights (3% noise, a spell of 1-3 runs 10-50% slower starting on 3
+ *    quiet nights in 100), false alerts per 1000 settled checks 15.5
+ *    -> 0.35 and recall of 10% steps within 3 runs 55/45% -> 97/94%
+ *    (bench/README.md).  What it costs is a busy run's say: a step
+ *    whose first runs are busy is found from its first quiet one.
+ *    Acknowledging an alert accepts its
  *    level: runs checked after the acknowledgement are judged against the
  *    runs since the shift only (inconclusive until there are three).
  *
@@ -217,7 +229,8 @@
  *   Outbox rows are written only by a state change, in the transaction
  *   that writes the verdicts.
  * - Alerts advance only for complete runs judged against the baseline in
- *   use; a one-off --baseline or a bisect run writes verdicts only.
+ *   use; a one-off --baseline, a bisect run or a busy run writes
+ *   verdicts only.
  * - Nothing here speaks SQL; the store does.
  *
  * What this buys and what it costs is measured by bench/detect, which
@@ -1272,6 +1285,18 @@ detect_work_take(struct detect_work *w, struct store_series *ser, size_t n,
 	}
 }
 
+/*
+ * Whether a run is part of the host's history (note 4): complete, not a
+ * bisection's, and not measured on a busy machine.
+ */
+int
+detect_run_counts(const struct store_run *r)
+{
+	return strcmp(r->status, RUN_COMPLETE) == 0 &&
+	    (r->trigger == NULL ||
+	    strcmp(r->trigger, DETECT_TRIGGER_BISECT) != 0) && !r->busy;
+}
+
 /* Keep a fetched series array alive in w until the check ends. */
 static void
 detect_work_keep(struct detect_work *w, struct store_series *ser, size_t n)
@@ -1313,8 +1338,7 @@ detect_work_history(struct store *st, const struct detect_params *p,
 		f = o;		/* the span starts where the alert opened */
 	need = pinned ? look : detect_noise_runs(p) + look;
 	for (q = t; q-- > 0 && !done;) {
-		if (strcmp(h->runs[q].status, RUN_COMPLETE) != 0 ||
-		    strcmp(h->runs[q].trigger, DETECT_TRIGGER_BISECT) == 0)
+		if (!detect_run_counts(&h->runs[q]))
 			continue;
 		inside = w->open != NULL && q >= f;
 		if (!inside && (detect_excluded(h, w, q, t) ||
@@ -1821,8 +1845,7 @@ detect_check(struct store *st, int64_t run, const struct detect_params *p,
 		blp = &bl;
 	}
 	advance = p->alerts && p->baseline == NULL &&
-	    strcmp(res->run.status, RUN_COMPLETE) == 0 &&
-	    strcmp(res->run.trigger, DETECT_TRIGGER_BISECT) != 0;
+	    detect_run_counts(&res->run);
 
 	if (store_begin(st) == -1)
 		goto fail_store;

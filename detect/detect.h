@@ -182,6 +182,7 @@ void		 detect_result_free(struct detect_result *);
 int		 detect_baseline_in_use(struct store *,
 		    const struct detect_params *, char **name);
 const char	*detect_kind_name(enum detect_kind);
+int		 detect_run_counts(const struct store_run *);
 /* A run's level (biweight location of its samples) and its se. */
 void		 detect_run_level(const double *, size_t, double *level,
 		    double *se);

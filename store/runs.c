@@ -22,7 +22,9 @@
 #define RUN_COLUMNS \
 	"r.id, r.host, h.name, r.label, r.snapshot, r.trigger, " \
 	"r.trigger_detail, r.profile, r.started, r.ended, r.status, " \
-	"r.git_commits, r.quiet"
+	"r.git_commits, r.quiet, " \
+	"coalesce(CASE WHEN json_valid(r.quiet) THEN " \
+	"json_extract(r.quiet, '$.busy') END, 0)"
 
 /* Copy a text column, NULL for SQL NULL. */
 char *
@@ -390,6 +392,7 @@ store_run_from_row(sqlite3_stmt *stmt, struct store_run *r)
 	r->status = store_col_strdup(stmt, 10);
 	r->git_commits = store_col_strdup(stmt, 11);
 	r->quiet = store_col_strdup(stmt, 12);
+	r->busy = sqlite3_column_int(stmt, 13) != 0;
 }
 
 void

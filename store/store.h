@@ -38,6 +38,8 @@ struct store_run {
 	char		*status;
 	char		*git_commits;	/* JSON text or NULL */
 	char		*quiet;		/* JSON text or NULL */
+	int		 busy;		/* quiet says it measured a busy
+					   machine (read only) */
 };
 
 struct store_metric {

@@ -223,7 +223,7 @@ pw -c "$T/pw.conf" run --no-check --profile "$T/after.profile" \
 cut=$(printf '\303\251%.0s' $(seq 60))
 pw runs --limit 1 | tail -n 1 | grep -q " $cut\.\.\.\$" ||
 	fail "runs: the detail is not cut to 60: $(pw runs --limit 1)"
-[ "$(pw runs --limit 1 --csv | tail -n 1 | cut -d, -f8)" = "$long" ] ||
+[ "$(pw runs --limit 1 --csv | tail -n 1 | cut -d, -f9)" = "$long" ] ||
 	fail "runs --csv: the detail is cut"
 rc=0
 pw runs --status done >"$T/out" 2>&1 || rc=$?

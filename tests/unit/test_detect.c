@@ -39,6 +39,7 @@ struct fix {
 	size_t		 nruns;
 	unsigned long long rng;
 	const char	*git;		/* the runs' git_commits, or NULL */
+	const char	*quiet;		/* the runs' [quiet] record, or NULL */
 };
 
 /* A reproducible standard normal deviate (Box-Muller over an LCG). */
@@ -105,6 +106,7 @@ add_run(struct fix *f, double time_level, double rate_level)
 	r.ended = r.started + 600;
 	r.status = RUN_COMPLETE;
 	r.git_commits = (char *)f->git;
+	r.quiet = (char *)f->quiet;
 	assert_int_equal(store_begin(f->st), 0);
 	id = store_run_create(f->st, &r, &cause);
 	assert_true(id > 0);
@@ -559,6 +561,122 @@ test_wild_run_cleared(void **state)
 	store_alerts_free(a, n);
 	assert_int_equal(count_rows(&f, "SELECT count(*) FROM alerts WHERE "
 	    "confirmed_run IS NOT NULL", 0), 0);
+	fix_close(&f);
+}
+
+/* The [quiet] record of a run measured on a busy machine. */
+#define BUSY_RECORD	"{\"busy\":true,\"policy\":\"annotate\"," \
+	"\"why\":\"load average 3.1 per CPU\"}"
+
+/*
+ * Runs measured on a busy machine are judged but move nothing: they open
+ * and advance no alert, no rolling baseline takes them (so the noise of
+ * the quiet runs after them is not widened by them), and the last good
+ * run of a later shift is a quiet one.  A run whose record says it was
+ * quiet, or that cannot be read, counts as any other.
+ */
+static void
+test_busy_runs(void **state)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct store_run	 r;
+	struct store_alert	*a;
+	struct fix		 f;
+	const struct detect_verdict *v;
+	int64_t			 busy[4], bad, next;
+	size_t			 n, i;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	quiet_checked(&f, &p, 20);
+
+	/* Two busy nights, 30% slower: regressions, and nothing else. */
+	f.quiet = BUSY_RECORD;
+	for (i = 0; i < 2; i++) {
+		busy[i] = add_run(&f, 130, 1000);
+		check(&f, busy[i], &p, &res);
+		assert_true(res.run.busy);
+		v = verdict(&res, f.time);
+		assert_int_equal(v->kind, DETECT_REGRESSION);
+		assert_true(v->change_pct > 25 && v->change_pct < 35);
+		assert_int_equal(res.alerts, 0);
+		assert_int_equal(res.nev, 0);
+		assert_int_equal(v->alert, 0);
+		detect_result_free(&res);
+	}
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM alerts", 0), 0);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM outbox", 0), 0);
+	assert_int_equal(count_rows(&f, "SELECT count(*) FROM verdicts WHERE "
+	    "run = ?", busy[1]), 3);
+
+	/*
+	 * A step the night after: judged against the quiet runs (their
+	 * noise about 1%, where with the busy runs in it would be over
+	 * 8), and its last good run is the quiet one before the busy
+	 * nights.
+	 */
+	f.quiet = NULL;
+	bad = add_run(&f, 110, 1000);
+	check(&f, bad, &p, &res);
+	assert_false(res.run.busy);
+	assert_int_equal(res.alerts, 1);
+	v = verdict(&res, f.time);
+	assert_int_equal(v->kind, DETECT_REGRESSION);
+	assert_true(v->noise < 3);
+	assert_true(v->reference > 98 && v->reference < 102);
+	assert_int_equal(v->baseline_runs, 10);
+	assert_int_equal(res.nev, 1);
+	assert_string_equal(res.ev[0].to, ALERT_SUSPECTED);
+	detect_result_free(&res);
+
+	/* A busy night inside the suspicion moves it neither way. */
+	f.quiet = BUSY_RECORD;
+	busy[2] = add_run(&f, 100, 1000);
+	check(&f, busy[2], &p, &res);
+	assert_int_equal(res.nev, 0);
+	assert_int_equal(verdict(&res, f.time)->kind, DETECT_UNCHANGED);
+	detect_result_free(&res);
+	n = alerts_of(&f, f.time, &a);
+	assert_int_equal(n, 1);
+	assert_string_equal(a[0].state, ALERT_SUSPECTED);
+	assert_int_equal(a[0].last_run, bad);
+	store_alerts_free(a, n);
+
+	f.quiet = NULL;
+	next = add_run(&f, 110, 1000);
+	check(&f, next, &p, &res);
+	assert_int_equal(res.nev, 1);
+	assert_string_equal(res.ev[0].to, ALERT_CONFIRMED);
+	detect_result_free(&res);
+	n = alerts_of(&f, f.time, &a);
+	assert_int_equal(n, 1);
+	assert_int_equal(a[0].first_bad_run, bad);
+	assert_int_equal(a[0].last_good_run, f.runs[19]);
+	assert_int_equal(a[0].confirmed_run, next);
+	store_alerts_free(a, n);
+
+	/* Checked again, a busy run still moves nothing. */
+	check(&f, busy[1], &p, &res);
+	assert_int_equal(res.nev, 0);
+	assert_int_equal(res.alerts, 0);
+	detect_result_free(&res);
+
+	/* A quiet record, and one that is not JSON, are not busy. */
+	f.quiet = "{\"busy\":false,\"policy\":\"wait\"}";
+	busy[3] = add_run(&f, 110, 1000);
+	assert_int_equal(store_run_get(f.st, busy[3], &r), 0);
+	assert_false(r.busy);
+	store_run_clear(&r);
+	f.quiet = "not json";
+	next = add_run(&f, 110, 1000);
+	assert_int_equal(store_run_get(f.st, next, &r), 0);
+	assert_false(r.busy);
+	store_run_clear(&r);
+	check(&f, next, &p, &res);
+	assert_int_equal(res.alerts, 1);
+	detect_result_free(&res);
 	fix_close(&f);
 }
 
@@ -1548,6 +1666,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_step_suspected_then_confirmed),
+		cmocka_unit_test(test_busy_runs),
 		cmocka_unit_test(test_attribution_git),
 		cmocka_unit_test(test_attribution_diff),
 		cmocka_unit_test(test_drift_step),
