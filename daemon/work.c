@@ -397,7 +397,7 @@ work_run_done(struct job *j, void *arg)
 	struct work	*w = &d->work;
 	json_t		*report = NULL, *v;
 	json_error_t	 err;
-	const char	*out, *label = NULL, *status = NULL;
+	const char	*out, *label = NULL, *status = NULL, *busy = NULL;
 	char		*tail, why[64];
 	size_t		 n;
 	int		 ws = job_status(j);
@@ -410,6 +410,11 @@ work_run_done(struct job *j, void *arg)
 		label = json_is_string(v) ? json_string_value(v) : NULL;
 		v = json_object_get(report, "status");
 		status = json_is_string(v) ? json_string_value(v) : NULL;
+		if (json_is_true(json_object_get(report, "busy"))) {
+			v = json_object_get(report, "busy_why");
+			busy = json_is_string(v) ? json_string_value(v) :
+			    "no reason given";
+		}
 	}
 	if (WIFSIGNALED(ws))
 		snprintf(why, sizeof(why), "killed by signal %d",
@@ -428,6 +433,10 @@ work_run_done(struct job *j, void *arg)
 	if (label != NULL && status != NULL) {
 		log_info("run %s: %s (%s), %lld s", label, status, w->trigger,
 		    (long long)(time(NULL) - w->started));
+		if (busy != NULL)
+			log_warnx("run %s was measured on a busy machine (%s): "
+			    "its verdicts move no alert and no baseline",
+			    label, busy);
 		set_str(&w->last_label, label);
 		set_str(&w->last_status, status);
 		set_str(&w->last_error, NULL);

@@ -3,7 +3,8 @@
 # in state "suspected", perfwatchd re-runs just those workloads at once
 # (trigger "rerun"), and never re-runs a rerun.  With rerun_suspected = no
 # it does not.  A report without "alerts" asks for nothing (every other
-# daemon test counts its runs exactly).
+# daemon test counts its runs exactly).  A battery measured on a busy
+# machine is logged as such.
 #
 # The report's alerts come from the judgement of the run (detect/); to
 # have a suspected alert on demand, perfwatch is wrapped here: the real
@@ -63,4 +64,25 @@ sleep 3
 	fail "a rerun although rerun_suspected = no"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+
+# A battery measured beside another run (it holds the measuring lock;
+# policy annotate) is marked busy: the daemon says that its verdicts move
+# nothing, and nothing is rerun for it.
+write_conf_manual "rerun_suspected = yes"
+start_daemon
+flock -o "$PERFWATCH_LOCK" sleep 20 &
+holder=$!
+sleep 0.5
+request '{"cmd":"trigger"}' | grep -q '"ok":true' || fail "trigger refused"
+wait_until 20 "the busy run" runs_at_least 3 \
+    "trigger = 'manual' AND status = 'complete'" || fail "no busy run"
+pkill -P "$holder" sleep 2>/dev/null || true
+wait "$holder" 2>/dev/null || true
+busy=$(sql "SELECT label FROM runs WHERE trigger = 'manual'
+    ORDER BY id DESC LIMIT 1")
+wait_until 10 "the busy line" grep -q "run $busy was measured on a busy machine (another perfwatch run was measuring): its verdicts move no alert and no baseline" "$LOG" ||
+	fail "no busy line for $busy"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+[ "$(count_runs "trigger = 'rerun'")" -eq 1 ] || fail "a busy run was rerun"
 pass
