@@ -14,7 +14,10 @@
  * half way, perfwatchd's runs of the watched tree) are used again when
  * they measured the machine as it is now (the same snapshot), so a
  * bisection started again goes on where it stopped; one whose machine
- * changed under it stops (75).
+ * changed under it stops (75).  A run measured on a busy machine (the
+ * [quiet] policy measured anyway) is not counted: another is made in its
+ * place, and BISECT_BUSY_MAX of them in a row stop the bisection (75),
+ * its runs kept.
  *
  * Both ends are measured first: --runs each (3), then a run more of
  * each while the metric found is less than BISECT_ENDS_T standard
@@ -60,6 +63,7 @@
 #include "cli.h"
 
 #define BISECT_BUILD_TAIL	20	/* lines of a failed build shown */
+#define BISECT_BUSY_MAX		3	/* busy runs in a row that stop it */
 
 struct bisect_opts {
 	const char	 *git;
@@ -104,6 +108,8 @@ struct bisect_ctx {
 	char			 current[BISECT_OID_HEX];
 	char			 built[BISECT_OID_HEX];
 	int64_t			 snapshot;	/* the machine as it is */
+	int			 busy;		/* runs in a row measured on
+						   a busy machine */
 	/* The metric, once chosen. */
 	char			*workload;
 	char			*metric;
@@ -179,7 +185,7 @@ bisect_run_fits(struct bisect_ctx *x, int64_t run)
  * perfwatchd's of the watched tree (trigger git: the ends of a range
  * taken from an alert usually have some), on this host, on the machine
  * as it is now (its snapshot: a run from before a kernel or package
- * change measured another machine).  A git run counts only when it was
+ * change measured another machine), and not on a busy machine.  A git run counts only when it was
  * queued for this commit (its detail names it): perfwatchd records in
  * every battery the commit each watched tree holds, so a run queued for
  * another tree's new commit names this one too, and measured both.
@@ -202,7 +208,7 @@ bisect_stored_runs(struct bisect_ctx *x, const char *id, int64_t **out,
 		return -1;
 	for (i = 0; i < n; i++) {
 		if (runs[i].host != x->host ||
-		    runs[i].snapshot != x->snapshot ||
+		    runs[i].snapshot != x->snapshot || runs[i].busy ||
 		    runs[i].trigger == NULL ||
 		    (strcmp(runs[i].trigger, "bisect") != 0 &&
 		    strcmp(runs[i].trigger, "git") != 0) ||
@@ -473,7 +479,7 @@ static int
 bisect_measure(struct bisect_ctx *x, struct bisect_point *p, size_t want)
 {
 	struct store_run r;
-	char	*cause = NULL;
+	char	*cause = NULL, *why;
 	int64_t	 run;
 	int	 rc, changed;
 
@@ -528,9 +534,26 @@ bisect_measure(struct bisect_ctx *x, struct bisect_point *p, size_t want)
 			    "how); start it again to measure the machine as it "
 			    "is now\n", r.label, (long long)r.snapshot,
 			    (long long)x->snapshot);
+		if (!changed && (why = cli_busy_why(&r)) != NULL) {
+			/* Its figures are the machine's and its load's. */
+			x->busy++;
+			bisect_progress("run %s at %.12s was measured on a busy "
+			    "machine (%s): not counted%s", r.label, p->c->id,
+			    why, x->busy < BISECT_BUSY_MAX ?
+			    ", measuring again" : "");
+			free(why);
+			store_run_clear(&r);
+			if (x->busy < BISECT_BUSY_MAX)
+				continue;
+			fprintf(stderr, "perfwatch: %d runs in a row were "
+			    "measured on a busy machine; stopping (its runs "
+			    "so far are kept and used again)\n", x->busy);
+			return EXIT_TEMPFAIL;
+		}
 		store_run_clear(&r);
 		if (changed)
 			return EXIT_TEMPFAIL;
+		x->busy = 0;
 		p->runs = xreallocarray(p->runs, p->nruns + 1,
 		    sizeof(*p->runs));
 		p->runs[p->nruns++] = run;

@@ -49,7 +49,7 @@ profile = $T/profile.conf
 [triggers]
 dpkg_admin_dir = $T/dpkg
 [quiet]
-policy = annotate
+$QUIET_ANY_LOAD
 $1
 EOF
 }
@@ -344,4 +344,35 @@ why="$why at most [01]\.[0-9]% worse"
 grep -q "$why" "$T/err" || fail "ends under the floor: $(cat "$T/err")"
 [ "$(($(runs_in_store) - before))" -eq 6 ] ||
 	fail "ends under the floor: $(($(runs_in_store) - before)) runs, not 3 + 3"
+
+# 6. A busy machine: another run holds the measuring lock (policy
+# annotate), so each run is marked busy; none is counted, and three in a
+# row stop the bisection (75).  Once the machine is free it starts
+# again, measures anew, and finds the commit.
+write_conf ""
+make_repo 6 4
+flock -o "$PERFWATCH_LOCK" sleep 60 &
+holder=$!
+sleep 0.5
+before=$(runs_in_store)
+rc=0
+(cd "$T/repo" && bisect --build "$BUILD" --workload toy main~5..main) \
+    2>"$T/err" || rc=$?
+pkill -P "$holder" sleep 2>/dev/null || true
+wait "$holder" 2>/dev/null || true
+[ "$rc" -eq 75 ] || fail "busy: exit $rc: $(cat "$T/err")"
+grep -q "was measured on a busy machine (another perfwatch run was measuring): not counted, measuring again" "$T/err" ||
+	fail "busy: $(cat "$T/err")"
+grep -q "3 runs in a row were measured on a busy machine; stopping" \
+    "$T/err" || fail "busy: $(cat "$T/err")"
+[ "$(($(runs_in_store) - before))" -eq 3 ] ||
+	fail "busy: $(($(runs_in_store) - before)) runs, not 3"
+(cd "$T/repo" && bisect --build "$BUILD" --workload toy --json \
+    main~5..main) >"$T/out.json" 2>"$T/err" ||
+	fail "after busy: $(cat "$T/err")"
+[ "$(json_field "$T/out.json" first_bad.summary)" = c4 ] ||
+	fail "after busy: $(json_field "$T/out.json" first_bad.summary)"
+if grep -q "busy machine" "$T/err"; then
+	fail "after busy: a busy run was used: $(cat "$T/err")"
+fi
 pass

@@ -7,8 +7,8 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$T/work"
-printf '[perfwatch]\nwork_dir = %s\n[quiet]\npolicy = annotate\n' \
-    "$T/work" >"$T/pw.conf"
+printf '[perfwatch]\nwork_dir = %s\n[quiet]\n%s\n' \
+    "$T/work" "$QUIET_ANY_LOAD" >"$T/pw.conf"
 # emit.sh: the level in $T/level, 1% of jitter from a counter.
 cat >"$T/emit.sh" <<EOF
 n=\$(cat "$T/count" 2>/dev/null || echo 0)

@@ -22,7 +22,7 @@ group = root
 allow_root = yes
 log_level = info
 [quiet]
-policy = annotate
+$QUIET_ANY_LOAD
 [schedule]
 cron = none
 [triggers]

@@ -63,8 +63,8 @@ assert runs == [1, 1], runs
 
 # A real aborted run: a command workload stopped by SIGTERM.
 mkdir -p "$T/work"
-printf '[perfwatch]\nwork_dir = %s\n[quiet]\npolicy = annotate\n' "$T/work" \
-    >"$T/run.conf"
+printf '[perfwatch]\nwork_dir = %s\n[quiet]\n%s\n' "$T/work" \
+    "$QUIET_ANY_LOAD" >"$T/run.conf"
 printf '[workload "slow"]\ncommand = touch %s/started; sleep 30\ntimeout = 60\niterations = 1\n' \
     "$T" >"$T/slow.conf"
 "$PERFWATCH" -c "$T/run.conf" run --no-check --profile "$T/slow.conf" --label r-ab \

@@ -47,7 +47,7 @@ for x in a b; do
 [perfwatch]
 work_dir = $T/work
 [quiet]
-policy = annotate
+$QUIET_ANY_LOAD
 [triggers]
 dpkg_admin_dir = $T/dpkg-$x
 EOF2

@@ -8,8 +8,8 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$T/work"
-printf '[perfwatch]\nwork_dir = %s\n[quiet]\npolicy = annotate\n' \
-    "$T/work" >"$T/pw.conf"
+printf '[perfwatch]\nwork_dir = %s\n[quiet]\n%s\n' \
+    "$T/work" "$QUIET_ANY_LOAD" >"$T/pw.conf"
 
 sql() {
 	sqlite3 "$PERFWATCH_DB" "$1"
@@ -60,8 +60,8 @@ enabled = no'
 [ "$rc" -eq 0 ] || fail "reenabled: exit $rc: $(cat "$T/reenabled.out")"
 [ "$(outcome reenabled off)" = "complete|" ] ||
 	fail "reenabled: off is $(outcome reenabled off)"
-printf '[perfwatch]\nwork_dir = %s\n[quiet]\npolicy = annotate\n' \
-    "$T/work" >"$T/pw.conf"
+printf '[perfwatch]\nwork_dir = %s\n[quiet]\n%s\n' \
+    "$T/work" "$QUIET_ANY_LOAD" >"$T/pw.conf"
 
 # Every workload off: nothing to run, a usage error.
 run alloff '[workload "off"]
