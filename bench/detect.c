@@ -709,8 +709,8 @@ main(int argc, char **argv)
 
 	log_init("bench-detect", 1, 0);
 	detect_params_default(&par);
-	while ((ch = getopt(argc, argv, "A:a:BC:c:F:f:H:h:i:j:L:N:n:o:p:Q:r:S:s:t:vW:")) !=
-	    -1) {
+	while ((ch = getopt(argc, argv,
+	    "A:a:BC:c:F:f:H:h:i:j:L:N:n:o:p:Q:r:S:s:t:vW:")) != -1) {
 		switch (ch) {
 		case 'A':
 			par.autocorr = atoi(optarg);

@@ -185,10 +185,11 @@ bisect_run_fits(struct bisect_ctx *x, int64_t run)
  * perfwatchd's of the watched tree (trigger git: the ends of a range
  * taken from an alert usually have some), on this host, on the machine
  * as it is now (its snapshot: a run from before a kernel or package
- * change measured another machine), and not on a busy machine.  A git run counts only when it was
- * queued for this commit (its detail names it): perfwatchd records in
- * every battery the commit each watched tree holds, so a run queued for
- * another tree's new commit names this one too, and measured both.
+ * change measured another machine), and not on a busy machine.  A git
+ * run counts only when it was queued for this commit (its detail names
+ * it): perfwatchd records in every battery the commit each watched tree
+ * holds, so a run queued for another tree's new commit names this one
+ * too, and measured both.
  */
 static int
 bisect_stored_runs(struct bisect_ctx *x, const char *id, int64_t **out,
