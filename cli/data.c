@@ -386,10 +386,10 @@ cmd_history(struct cli *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	static const char *const hdr[] = { "run", "time", "workload",
-	    "metric", "median", "min", "max", "stddev", "n", "unit" };
+	    "metric", "median", "min", "max", "stddev", "n", "unit", "busy" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT,
-	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT };
+	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT, ALIGN_LEFT };
 	struct store_run_filter	 filt;
 	struct store_metric	*ms = NULL;
 	struct store_run	*runs = NULL;
@@ -476,6 +476,7 @@ cmd_history(struct cli *c, int argc, char **argv)
 				o = pwjson_object();
 				pwjson_set_str(o, "run", runs[j].label);
 				pwjson_set_str(o, "time", tbuf);
+				pwjson_set_bool(o, "busy", runs[j].busy);
 				json_object_del(sj, "workload");
 				json_object_del(sj, "metric");
 				json_object_del(sj, "unit");
@@ -493,6 +494,7 @@ cmd_history(struct cli *c, int argc, char **argv)
 			table_addf(t, 3, "%s", ms[i].metric);
 			summary_cells(t, 4, &ser[j]);
 			table_addf(t, 9, "%s", ms[i].unit);
+			table_addf(t, 10, "%s", runs[j].busy ? "yes" : "no");
 			table_end_row(t);
 		}
 		store_series_free(ser, nser);

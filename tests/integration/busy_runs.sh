@@ -55,6 +55,14 @@ rc=0; pw check --bisect r-22 >"$T/out" 2>"$T/err" || rc=$?
 [ "$rc" -eq 125 ] || fail "check --bisect of a busy run exited $rc"
 expect_match "$(cat "$T/err")" "run r-22 was measured on a busy machine: cannot tell"
 
+# history says which runs were busy.
+[ "$(pw history --csv --limit 0 | awk -F, '$11 == "yes" { printf "%s ", $1 }')" = "r-21 r-22 " ] ||
+	fail "history: busy runs: $(pw history --csv --limit 0)"
+pw history --json --limit 0 | python3 -c '
+import json, sys
+h = {r["run"]: r["busy"] for r in json.load(sys.stdin)[0]["runs"]}
+assert h["r-21"] is True and h["r-20"] is False, h
+'
 # runs lists which runs were busy.
 [ "$(pw runs --csv --limit 0 | awk -F, '$8 == "yes" { printf "%s ", $1 }')" = "r-21 r-22 " ] ||
 	fail "runs: busy runs: $(pw runs --csv --limit 0)"
