@@ -17,7 +17,7 @@
  * reference detectors, which know nothing of the marks, see them all).
  * Each history has no
  * change, a step of 2, 5, 10 or 25% in either direction, or a one-run
- * spike of +10 or +25%, after 60 to 69 runs, and runs on for 15 more.
+ * spike of +10 or +25%, after 90 to 99 runs, and runs on for 15 more.
  *
  * Each history is replayed run by run into a fresh store (in memory) and
  * judged after every run by detect_check(), the function "perfwatch check
@@ -270,13 +270,10 @@ noise_sd(enum noise noise, unsigned long seed)
 	g.noise = noise;
 	med = xcalloc(n, sizeof(*med));
 	v = xcalloc((size_t)iterations, sizeof(*v));
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n;) {
 		gen_run(&g, 1, v);
-		med[i] = median_of(v, (size_t)iterations);
-		if (g.busy) {	/* the noise of the quiet runs */
-			i--;
-			continue;
-		}
+		if (!g.busy)	/* the noise of the quiet runs */
+			med[i++] = median_of(v, (size_t)iterations);
 	}
 	stats_mean(med, n, &mean);
 	stats_stddev(med, n, &sd);

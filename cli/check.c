@@ -81,7 +81,6 @@ check_result_json(const struct detect_result *r)
 	const struct detect_verdict	*v;
 	const struct detect_event	*e;
 	json_t				*o, *arr, *vo, *al;
-	char				*why;
 	size_t				 i;
 
 	o = pwjson_object();
@@ -89,11 +88,7 @@ check_result_json(const struct detect_result *r)
 	pwjson_set_str(o, "host", r->run.host_name);
 	pwjson_set_str(o, "baseline", r->baseline);
 	pwjson_set_bool(o, "alerts_advanced", r->alerts);
-	why = cli_busy_why(&r->run);
-	pwjson_set_bool(o, "busy", why != NULL);
-	if (why != NULL)
-		pwjson_set_str(o, "busy_why", why);
-	free(why);
+	cli_busy_json(o, &r->run);
 	pwjson_set_int(o, "regressions", (int64_t)r->regressions);
 	pwjson_set_int(o, "improvements", (int64_t)r->improvements);
 	pwjson_set_int(o, "inconclusive", (int64_t)r->inconclusive);

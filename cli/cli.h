@@ -65,6 +65,7 @@ int	cmd_runs(struct cli *, int, char **);
 int	cli_parse_limit(const char *, size_t *);
 int	cli_host_known(struct store *, const char *host);
 char	*cli_busy_why(const struct store_run *);
+void	 cli_busy_json(json_t *, const struct store_run *);
 int	cli_metrics_match(struct store *, const char *host,
 	    const char *workload, const char *metric, struct store_metric **,
 	    size_t *);

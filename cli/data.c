@@ -274,7 +274,7 @@ run_json(const struct store_run *r)
 	pwjson_set_str(o, "time", tbuf);
 	pwjson_set_str(o, "trigger", r->trigger);
 	pwjson_set_str(o, "status", r->status);
-	pwjson_set_bool(o, "busy", r->busy);
+	cli_busy_json(o, r);
 	if (r->profile != NULL)
 		pwjson_set_str(o, "profile", r->profile);
 	if (r->trigger_detail != NULL)
@@ -306,6 +306,18 @@ cli_busy_why(const struct store_run *r)
 	s = xstrdup(why != NULL ? why : "no reason stored");
 	json_decref(q);
 	return s;
+}
+
+/* Set "busy" in o, and "busy_why" when the run was busy. */
+void
+cli_busy_json(json_t *o, const struct store_run *r)
+{
+	char	*why;
+
+	pwjson_set_bool(o, "busy", r->busy);
+	if ((why = cli_busy_why(r)) != NULL)
+		pwjson_set_str(o, "busy_why", why);
+	free(why);
 }
 
 /* 0 when host is NULL or a host of the store; else 65 after a message. */
@@ -566,12 +578,11 @@ cmd_show(struct cli *c, int argc, char **argv)
 		store_run_clear(&run);
 		return EXIT_SOFTWARE;
 	}
-	if (run.quiet != NULL)
-		quiet = json_loads(run.quiet, 0, NULL);
 	if (c->out == OUT_JSON) {
 		o = run_json(&run);
-		if (quiet != NULL)
-			pwjson_set(o, "quiet", json_incref(quiet));
+		if (run.quiet != NULL &&
+		    (quiet = json_loads(run.quiet, 0, NULL)) != NULL)
+			pwjson_set(o, "quiet", quiet);
 		arr = pwjson_array();
 		for (i = 0; i < n; i++)
 			pwjson_append(arr, series_json(&ser[i]));
@@ -605,7 +616,6 @@ cmd_show(struct cli *c, int argc, char **argv)
 		table_print(t, stdout, c->out);
 		table_free(t);
 	}
-	json_decref(quiet);
 	store_series_free(ser, n);
 	store_run_clear(&run);
 	return 0;

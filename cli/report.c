@@ -441,7 +441,7 @@ cli_run_report(struct cli *c, int64_t run, int json, int check)
 	struct store_run		 r;
 	size_t				 n = 0, nw = 0, i;
 	json_t				*o, *arr;
-	char				 tbuf[32], *why;
+	char				 tbuf[32];
 	FILE				*f = stdout;
 	int				 rc = 0;
 
@@ -463,10 +463,7 @@ cli_run_report(struct cli *c, int64_t run, int json, int check)
 		pwjson_set_str(o, "profile", r.profile ? r.profile : "");
 		pwjson_set_str(o, "status", r.status);
 		pwjson_set_int(o, "duration", r.ended - r.started);
-		pwjson_set_bool(o, "busy", r.busy);
-		if ((why = cli_busy_why(&r)) != NULL)
-			pwjson_set_str(o, "busy_why", why);
-		free(why);
+		cli_busy_json(o, &r);
 		arr = pwjson_array();
 		for (i = 0; i < nw; i++) {
 			json_t *wj = pwjson_object();

@@ -535,6 +535,25 @@ cp_l1(double *x, size_t n)
 }
 
 /*
+ * The cost of splitting runs [lo, hi) at t: the absolute deviations of
+ * each side from its own median.  buf holds hi - lo values.
+ */
+static double
+cp_split_cost(const struct cp_ctx *c, size_t lo, size_t t, size_t hi,
+    double *buf)
+{
+	double	cost;
+	size_t	i, n;
+
+	for (i = lo, n = 0; i < t; i++)
+		buf[n++] = c->x[i];
+	cost = cp_l1(buf, n);
+	for (i = t, n = 0; i < hi; i++)
+		buf[n++] = c->x[i];
+	return (cost + cp_l1(buf, n));
+}
+
+/*
  * Of splits t1 < t2 of segment [a, b) whose rank tests tie, the one whose
  * runs lie closer to their own side's median (least absolute deviations,
  * over one stretch around both); a tie keeps t1.  The tie is that of two
@@ -550,20 +569,13 @@ cp_place_split(struct cp_ctx *c, size_t a, size_t b, size_t t1, size_t t2)
 {
 	const struct cp_params	*par = c->par;
 	double			*buf, cost[2];
-	size_t			 lo, hi, i, n, k, t;
+	size_t			 lo, hi;
 
 	lo = t1 - a > par->window ? t1 - par->window : a;
 	hi = b - t2 > par->window ? t2 + par->window : b;
 	buf = xreallocarray(NULL, hi - lo, sizeof(*buf));
-	for (k = 0; k < 2; k++) {
-		t = k == 0 ? t1 : t2;
-		for (i = lo, n = 0; i < t; i++)
-			buf[n++] = c->x[i];
-		cost[k] = cp_l1(buf, n);
-		for (i = t, n = 0; i < hi; i++)
-			buf[n++] = c->x[i];
-		cost[k] += cp_l1(buf, n);
-	}
+	cost[0] = cp_split_cost(c, lo, t1, hi, buf);
+	cost[1] = cp_split_cost(c, lo, t2, hi, buf);
 	free(buf);
 	return (cost[1] < cost[0] ? t2 : t1);
 }
@@ -587,7 +599,7 @@ cp_refine_split(struct cp_ctx *c, size_t a, size_t b, size_t t)
 	const struct cp_params	*par = c->par;
 	struct cp_eval		 ev;
 	double			*buf, cost, best = HUGE_VAL;
-	size_t			 lo, hi, u, first, last, i, n, cur = t;
+	size_t			 lo, hi, u, first, last, cur = t;
 
 	first = t - a >= par->min_seg + CP_PLACE_RUNS ? t - CP_PLACE_RUNS :
 	    a + par->min_seg;
@@ -602,12 +614,7 @@ cp_refine_split(struct cp_ctx *c, size_t a, size_t b, size_t t)
 			if (!ev.ok)
 				continue;
 		}
-		for (i = lo, n = 0; i < u; i++)
-			buf[n++] = c->x[i];
-		cost = cp_l1(buf, n);
-		for (i = u, n = 0; i < hi; i++)
-			buf[n++] = c->x[i];
-		cost += cp_l1(buf, n);
+		cost = cp_split_cost(c, lo, u, hi, buf);
 		if (cost < best || (cost == best && u == t)) {
 			best = cost;
 			cur = u;

@@ -70,8 +70,11 @@ assert h["r-21"] is True and h["r-20"] is False, h
 	fail "runs: header $(pw runs --csv | head -1)"
 pw runs --json --limit 0 | python3 -c '
 import json, sys
-d = {r["run"]: r["busy"] for r in json.load(sys.stdin)}
-assert d["r-21"] is True and d["r-20"] is False and d["r-23"] is False, d
+d = {r["run"]: r for r in json.load(sys.stdin)}
+assert d["r-21"]["busy"] is True, d["r-21"]
+assert d["r-21"]["busy_why"] == "load average 3.1 per CPU", d["r-21"]
+for q in ("r-20", "r-23"):
+    assert d[q]["busy"] is False and "busy_why" not in d[q], d[q]
 '
 
 # The first quiet slow run opens the alert and the next confirms it,
