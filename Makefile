@@ -80,7 +80,7 @@ test_libs = $(foreach m,$(call test_mods,$(1)),$(if $(SRC_$(m)),$(LIB_$(m))))
 .SECONDARY:
 
 .PHONY: all build-all run check check-asan check-build test fuzz install uninstall \
-	clean deps bench
+	clean deps bench dist distcheck
 
 all: $(PERFWATCH) $(if $(SRC_daemon),$(PERFWATCHD))
 
@@ -135,8 +135,10 @@ $(BUILD)/hdr/%.ok: %.h $(HDRS) $(FLAGS_STAMP)
 # the unit and integration tests.
 build-all: all $(UNIT_BIN) $(BENCH_BIN) $(HDR_OK)
 
+# TESTS: only the tests whose names match these globs (tests/run.sh).
+TESTS	?=
 test: build-all
-	@BUILD=$(BUILD) sh tests/run.sh
+	@set -f; BUILD=$(BUILD) sh tests/run.sh $(TESTS)
 
 check: deps
 	@$(MAKE) --no-print-directory test
@@ -167,6 +169,31 @@ check-build: deps
 	    CPPFLAGS="-Wdate-time -D_FORTIFY_SOURCE=3" \
 	    CFLAGS="-fstack-protector-strong -Wformat -Werror=format-security" \
 	    LDFLAGS="-Wl,-z,relro -Wl,-z,now" build-all
+
+# A release tarball: what git tracks at HEAD (less what .gitattributes
+# marks export-ignore), under perfwatch-VERSION/, the version that of
+# common/perfwatch.h.  distcheck unpacks it away from this checkout,
+# builds everything there, runs the tests DISTCHECK_TESTS names (all by
+# default) and installs it to a scratch DESTDIR for install_check.sh.
+VERSION	:= $(shell sed -n 's/.*define PERFWATCH_VERSION[^"]*"\([^"]*\)".*/\1/p' \
+	     common/perfwatch.h)
+DIST	 = perfwatch-$(VERSION)
+DISTCHECK_TESTS ?=
+dist:
+	@sh scripts/dist.sh $(BUILD) $(DIST)
+
+distcheck: deps dist
+	@rm -rf $(BUILD)/distcheck
+	@mkdir -p $(BUILD)/distcheck
+	tar -xzf $(BUILD)/$(DIST).tar.gz -C $(BUILD)/distcheck
+	@$(MAKE) --no-print-directory -C $(BUILD)/distcheck/$(DIST) BUILD=build \
+	    TESTS='$(DISTCHECK_TESTS)' test
+	@$(MAKE) --no-print-directory -C $(BUILD)/distcheck/$(DIST) BUILD=build \
+	    DESTDIR=$(CURDIR)/$(BUILD)/distcheck/root install >/dev/null
+	@sh tests/install_check.sh $(CURDIR)/$(BUILD)/distcheck/root $(PREFIX) \
+	    $(SYSCONFDIR)
+	@rm -rf $(BUILD)/distcheck
+	@echo "distcheck: $(BUILD)/$(DIST).tar.gz builds, passes its tests and installs"
 
 # Main job: see README.md.  It grows with the project.
 run: deps

@@ -1,8 +1,8 @@
-# Convert ../shared/data/bonnie-linux-vs-sco.csv (system,run,size_mb,metric,
-# value) to perfwatch's import format.  Each (system, run) becomes a run
-# labelled SYSTEM-RUN on the host "compaq-ml350" (all three systems ran on
-# the same Compaq ML350); runs are an hour apart from 2000-06-01, in file
-# order, since the write-up gives no times.
+# Convert tests/data/reference/bonnie-linux-vs-sco.csv (system, run,
+# size_mb, metric, value) to perfwatch's import format.  Each (system,
+# run) becomes a run labelled SYSTEM-RUN on the host "compaq-ml350" (all
+# three systems ran on the same Compaq ML350); runs are an hour apart
+# from 2000-06-01, in file order, since the write-up gives no times.
 BEGIN {
 	FS = ","
 	print "run,time,workload,metric,value,unit,better,host,iteration"

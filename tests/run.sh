@@ -1,13 +1,19 @@
 #!/bin/sh
 # Run every unit test binary and every integration script; print one
 # "N passed, N failed" line at the end and exit non-zero on any failure.
+#
+#	sh tests/run.sh [PATTERN...]
+#
+# With patterns, only the tests whose name (unit/test_stats,
+# integration/detect_bonnie ...) matches one of them, as a shell glob.
+# No test reads anything outside the checkout: the real data they use is
+# in tests/data/reference and etc/examples.
 set -u
 BUILD=${BUILD:-build}
 top=$(pwd)
 export PERFWATCH="$top/$BUILD/bin/perfwatch"
 export PERFWATCHD="$top/$BUILD/bin/perfwatchd"
 export PERFWATCH_TOP="$top"
-export PERFWATCH_SHARED="${PERFWATCH_SHARED:-$top/../shared}"
 # The tests never read the user's configuration or state.
 unset PERFWATCH_DB XDG_STATE_HOME
 passed=0
@@ -15,6 +21,17 @@ failed=0
 failures=""
 log=$(mktemp -d "${TMPDIR:-/tmp}/perfwatch-tests.XXXXXX")
 mkdir -p "$log/unit" "$log/integration"
+
+wanted() {
+	[ $# -eq 1 ] && return 0
+	w=$1
+	shift
+	for pat in "$@"; do
+		# shellcheck disable=SC2254
+		case $w in $pat) return 0 ;; esac
+	done
+	return 1
+}
 
 run_one() {
 	name=$1
@@ -33,14 +50,22 @@ run_one() {
 
 for t in "$BUILD"/tests/test_*; do
 	[ -x "$t" ] || continue
-	run_one "unit/$(basename "$t")" "$t"
+	name="unit/$(basename "$t")"
+	wanted "$name" "$@" || continue
+	run_one "$name" "$t"
 done
 for t in tests/integration/*.sh; do
 	case "$t" in */lib.sh) continue ;; esac
 	[ -f "$t" ] || continue
-	run_one "integration/$(basename "$t" .sh)" sh "$t"
+	name="integration/$(basename "$t" .sh)"
+	wanted "$name" "$@" || continue
+	run_one "$name" sh "$t"
 done
 rm -rf "$log"
+if [ $((passed + failed)) -eq 0 ]; then
+	echo "tests/run.sh: no test to run${1:+ matches $*}" >&2
+	exit 1
+fi
 [ -n "$failures" ] && echo "failed:$failures"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,11 +1,11 @@
 #!/bin/sh
-# The real bonnie data of ../shared/data converted to the import format,
-# imported by the real binary: 25 runs of 12 metrics, and `show` of the
-# first Red Hat run prints 19004 K/sec for block write.
+# The real bonnie data (tests/data/reference) converted to the import
+# format, imported by the real binary: 25 runs of 12 metrics, and `show`
+# of the first Red Hat run prints 19004 K/sec for block write.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-src="$PERFWATCH_SHARED/data/bonnie-linux-vs-sco.csv"
+src="$PERFWATCH_TOP/tests/data/reference/bonnie-linux-vs-sco.csv"
 [ -f "$src" ] || fail "missing $src"
 awk -f "$PERFWATCH_TOP/scripts/bonnie2import.awk" "$src" >"$T/bonnie.csv"
 # The bundled example is exactly this conversion.

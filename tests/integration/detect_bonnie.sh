@@ -1,14 +1,14 @@
 #!/bin/sh
-# The real bonnie data (../shared/data), judged by the real binary: SCO
-# HTFS against Red Hat shows block write as a regression of about -64%
-# and block read as an improvement of about +24%, each with q < 0.01,
-# through compare (groups by glob) and through check against a pinned
-# baseline; the Red Hat runs split in two halves (A/A) show nothing; check
-# --bisect answers 1, 0 and 125.
+# The real bonnie data (tests/data/reference), judged by the real
+# binary: SCO HTFS against Red Hat shows block write as a regression of
+# about -64% and block read as an improvement of about +24%, each with
+# q < 0.01, through compare (groups by glob) and through check against a
+# pinned baseline; the Red Hat runs split in two halves (A/A) show
+# nothing; check --bisect answers 1, 0 and 125.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-src="$PERFWATCH_SHARED/data/bonnie-linux-vs-sco.csv"
+src="$PERFWATCH_TOP/tests/data/reference/bonnie-linux-vs-sco.csv"
 [ -f "$src" ] || fail "missing $src"
 awk -f "$PERFWATCH_TOP/scripts/bonnie2import.awk" "$src" >"$T/bonnie.csv"
 pw import "$T/bonnie.csv" >/dev/null

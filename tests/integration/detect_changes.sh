@@ -5,7 +5,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-src="$PERFWATCH_SHARED/data/tigerbeetle-otava.csv"
+src="$PERFWATCH_TOP/etc/examples/tigerbeetle-otava.csv"
 [ -f "$src" ] || fail "missing $src"
 pw import "$src" >/dev/null
 

@@ -751,15 +751,16 @@ test_bootstrap(void **state)
 static size_t
 read_tigerbeetle(double *x, size_t max)
 {
-	const char	*shared;
+	const char	*top;
 	char		*path, line[512], *p;
 	FILE		*f;
 	size_t		 n = 0;
 	int		 field;
 
-	if ((shared = getenv("PERFWATCH_SHARED")) == NULL || *shared == '\0')
-		shared = "../shared";
-	if (asprintf(&path, "%s/data/tigerbeetle-otava.csv", shared) == -1)
+	if ((top = getenv("PERFWATCH_TOP")) == NULL || *top == '\0')
+		top = ".";
+	if (asprintf(&path, "%s/etc/examples/tigerbeetle-otava.csv",
+	    top) == -1)
 		fail();
 	f = fopen(path, "r");
 	if (f == NULL)

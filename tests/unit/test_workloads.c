@@ -667,17 +667,17 @@ test_plan_and_progress(void **state)
 static void
 test_index(void **state)
 {
-	const char	*shared;
+	const char	*top;
 	char		 path[PATH_MAX], line[256], *p, *field;
 	double		 score[3][16], ref[16], total[3];
 	size_t		 n = 0, col;
 	FILE		*fp;
 
 	(void)state;
-	shared = getenv("PERFWATCH_SHARED") != NULL ?
-	    getenv("PERFWATCH_SHARED") : "../shared";
-	snprintf(path, sizeof(path), "%s/data/unixbench-opensuse.csv",
-	    shared);
+	if ((top = getenv("PERFWATCH_TOP")) == NULL)
+		top = ".";
+	snprintf(path, sizeof(path), "%s/tests/data/reference/"
+	    "unixbench-opensuse.csv", top);
 	fp = fopen(path, "r");
 	if (fp == NULL)
 		fail_msg("%s: %s", path, strerror(errno));
@@ -1621,7 +1621,7 @@ test_bonnie(void **state)
 	const struct wl_metric		*m;
 	struct wl_params		 p;
 	struct wl_result		 res;
-	const char			*shared;
+	const char			*top;
 	char				 path[PATH_MAX], line[256], name[64];
 	char				 seen[16][64];
 	size_t				 nseen = 0, i;
@@ -1636,10 +1636,10 @@ test_bonnie(void **state)
 	assert_int_equal(res.nmetrics, 12);
 
 	/* The same twelve names as the real bonnie data uses. */
-	shared = getenv("PERFWATCH_SHARED") != NULL ?
-	    getenv("PERFWATCH_SHARED") : "../shared";
-	snprintf(path, sizeof(path), "%s/data/bonnie-linux-vs-sco.csv",
-	    shared);
+	if ((top = getenv("PERFWATCH_TOP")) == NULL)
+		top = ".";
+	snprintf(path, sizeof(path), "%s/tests/data/reference/"
+	    "bonnie-linux-vs-sco.csv", top);
 	if ((fp = fopen(path, "r")) == NULL)
 		fail_msg("%s: %s", path, strerror(errno));
 	assert_non_null(fgets(line, sizeof(line), fp));
