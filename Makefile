@@ -5,6 +5,8 @@
 #   make check      install what is missing, build, run every test
 #   make check-asan the same tests under AddressSanitizer and UBSan
 #   make fuzz       each libFuzzer target for a short, bounded time
+#   make test       the tests, without make deps (TESTS='unit/* ...': some)
+#   make dist       build/perfwatch-VERSION.tar.gz of HEAD (distcheck: and test it)
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make uninstall  the same, the other way (the configuration stays)
 
