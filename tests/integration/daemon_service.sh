@@ -1,6 +1,6 @@
 #!/bin/sh
-# The service files and perfwatchd -n.  The rc.d script passes sh -n and
-# shellcheck; the systemd unit passes systemd-analyze verify (its
+# The service files and perfwatchd -n.  The rc.d script passes sh -n
+# and ShellCheck; the systemd unit passes systemd-analyze verify (its
 # ExecStart pointed at the built binary, its Documentation= at our
 # manuals); sysusers and tmpfiles snippets are applied to a scratch root.
 # Tools that are not installed are said to be skipped.  perfwatchd -n
@@ -56,14 +56,31 @@ if command -v systemd-sysusers >/dev/null 2>&1 &&
 	grep -q '^perfwatch:x:[0-9]*:[0-9]*:perfwatch daemon:/var/lib/perfwatch:' \
 	    "$T/root/etc/passwd" || fail "no perfwatch user: $(cat "$T/root/etc/passwd")"
 	grep -q '^perfwatch:x:' "$T/root/etc/group" || fail "no perfwatch group"
-	timeout 30 systemd-tmpfiles --root="$T/root" --create \
-	    "$top/systemd/perfwatch.tmpfiles" >"$T/tmpfiles.out" 2>&1 ||
-		fail "systemd-tmpfiles: $(cat "$T/tmpfiles.out")"
+	# Only root may give the directories to perfwatch: a build as
+	# another user (a distribution's) applies the snippet with its own
+	# ids in place of the owners, which are then checked by name.
 	uid=$(grep '^perfwatch:' "$T/root/etc/passwd" | cut -d: -f3)
+	tmpfiles="$top/systemd/perfwatch.tmpfiles"
+	if [ "$(id -u)" -ne 0 ]; then
+		for d in /var/lib/perfwatch /var/tmp/perfwatch; do
+			grep -qx "d $d 0750 perfwatch perfwatch -" "$tmpfiles" ||
+				fail "the snippet does not give $d to perfwatch"
+		done
+		uid=$(id -u)
+		sed -e "s/ perfwatch perfwatch / $uid $(id -g) /" \
+		    -e "s/ root root / $uid $(id -g) /" "$tmpfiles" \
+		    >"$T/tmpfiles.conf"
+		tmpfiles="$T/tmpfiles.conf"
+	fi
+	timeout 30 systemd-tmpfiles --root="$T/root" --create "$tmpfiles" \
+	    >"$T/tmpfiles.out" 2>&1 ||
+		fail "systemd-tmpfiles: $(cat "$T/tmpfiles.out")"
 	for d in var/lib/perfwatch var/tmp/perfwatch; do
 		[ "$(stat -c '%a %u' "$T/root/$d")" = "750 $uid" ] ||
 			fail "$d: $(stat -c '%a %u' "$T/root/$d")"
 	done
+	[ "$(stat -c '%a' "$T/root/run/lock/perfwatch.lock")" = 444 ] ||
+		fail "the lock: $(stat -c '%a' "$T/root/run/lock/perfwatch.lock")"
 else
 	skipped="$skipped systemd-sysusers/tmpfiles"
 fi
