@@ -1,6 +1,8 @@
 #!/bin/sh
 # Run every unit test binary and every integration script; print one
-# "N passed, N failed" line at the end and exit non-zero on any failure.
+# "N passed, N failed" line at the end (", N skipped" when a test exits
+# 77, lib.sh's skip: the machine cannot run it) and exit non-zero on any
+# failure.
 #
 #	sh tests/run.sh [PATTERN...]
 #
@@ -18,6 +20,7 @@ export PERFWATCH_TOP="$top"
 unset PERFWATCH_DB XDG_STATE_HOME
 passed=0
 failed=0
+skipped=0
 failures=""
 log=$(mktemp -d "${TMPDIR:-/tmp}/perfwatch-tests.XXXXXX")
 mkdir -p "$log/unit" "$log/integration"
@@ -37,11 +40,18 @@ run_one() {
 	name=$1
 	shift
 	printf '%-40s ' "$name"
-	if "$@" >"$log/$name.out" 2>&1; then
+	rc=0
+	"$@" >"$log/$name.out" 2>&1 || rc=$?
+	if [ "$rc" -eq 0 ]; then
 		echo ok
 		passed=$((passed + 1))
+	elif [ "$rc" -eq 77 ]; then
+		# lib.sh's skip: "skip: NAME: REASON"
+		echo "skipped ($(sed -n 's/^skip: [^:]*: //p' \
+		    "$log/$name.out" | head -n 1))"
+		skipped=$((skipped + 1))
 	else
-		echo "FAILED (exit $?)"
+		echo "FAILED (exit $rc)"
 		sed 's/^/    | /' "$log/$name.out" | tail -40
 		failed=$((failed + 1))
 		failures="$failures $name"
@@ -62,10 +72,14 @@ for t in tests/integration/*.sh; do
 	run_one "$name" sh "$t"
 done
 rm -rf "$log"
-if [ $((passed + failed)) -eq 0 ]; then
+if [ $((passed + failed + skipped)) -eq 0 ]; then
 	echo "tests/run.sh: no test to run${1:+ matches $*}" >&2
 	exit 1
 fi
 [ -n "$failures" ] && echo "failed:$failures"
-echo "$passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then
+	echo "$passed passed, $failed failed, $skipped skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
 [ "$failed" -eq 0 ]

@@ -7,9 +7,7 @@ set -eu
 . "$(dirname "$0")/daemon.subr"
 
 if ! command -v prlimit >/dev/null 2>&1 || [ ! -d /proc/self/fd ]; then
-	echo "skip: $(basename "$0") needs prlimit(1) and /proc"
-	pass
-	exit 0
+	skip "needs prlimit(1) and /proc"
 fi
 write_profile
 write_conf_manual

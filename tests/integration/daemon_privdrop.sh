@@ -9,9 +9,7 @@ set -eu
 . "$(dirname "$0")/daemon.subr"
 
 if [ "$(id -u)" -ne 0 ]; then
-	echo "skip: $(basename "$0") needs root"
-	pass
-	exit 0
+	skip "needs root"
 fi
 getent passwd nobody >/dev/null || fail "no user nobody"
 nogroup=$(id -gn nobody)

@@ -34,6 +34,13 @@ pass() {
 	echo "ok: $(basename "$0")"
 }
 
+# skip REASON: this machine cannot run the test (exit 77, which
+# tests/run.sh counts as skipped, neither passed nor failed).
+skip() {
+	echo "skip: $(basename "$0"): $*"
+	exit 77
+}
+
 # expect_match TEXT FIXED-STRING
 expect_match() {
 	case "$1" in
