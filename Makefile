@@ -6,7 +6,7 @@
 #   make check-asan the same tests under AddressSanitizer and UBSan
 #   make fuzz       each libFuzzer target for a short, bounded time
 #   make test       the tests, without make deps (TESTS='unit/* ...': some)
-#   make dist       build/perfwatch-VERSION.tar.gz of HEAD (distcheck: and test it)
+#   make dist       build/perfwatch-VERSION.tar.gz of HEAD; distcheck tests it
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make uninstall  the same, the other way (the configuration stays)
 

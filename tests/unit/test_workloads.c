@@ -47,6 +47,15 @@
 
 static char	test_dir[PATH_MAX - 64];
 
+/* The top of the checkout (tests/run.sh exports it), for its files. */
+static const char *
+checkout_top(void)
+{
+	const char	*top = getenv("PERFWATCH_TOP");
+
+	return (top != NULL && *top != '\0' ? top : ".");
+}
+
 static int
 group_setup(void **state)
 {
@@ -667,17 +676,14 @@ test_plan_and_progress(void **state)
 static void
 test_index(void **state)
 {
-	const char	*top;
 	char		 path[PATH_MAX], line[256], *p, *field;
 	double		 score[3][16], ref[16], total[3];
 	size_t		 n = 0, col;
 	FILE		*fp;
 
 	(void)state;
-	if ((top = getenv("PERFWATCH_TOP")) == NULL)
-		top = ".";
 	snprintf(path, sizeof(path), "%s/tests/data/reference/"
-	    "unixbench-opensuse.csv", top);
+	    "unixbench-opensuse.csv", checkout_top());
 	fp = fopen(path, "r");
 	if (fp == NULL)
 		fail_msg("%s: %s", path, strerror(errno));
@@ -723,7 +729,7 @@ test_profiles(void **state)
 	size_t				 n, i, k, found;
 
 	(void)state;
-	top = getenv("PERFWATCH_TOP") != NULL ? getenv("PERFWATCH_TOP") : ".";
+	top = checkout_top();
 	list = wl_list(&n);
 	for (i = 0; i < nitems(profiles); i++) {
 		snprintf(path, sizeof(path), "%s/etc/profiles/%s.conf", top,
@@ -1621,7 +1627,6 @@ test_bonnie(void **state)
 	const struct wl_metric		*m;
 	struct wl_params		 p;
 	struct wl_result		 res;
-	const char			*top;
 	char				 path[PATH_MAX], line[256], name[64];
 	char				 seen[16][64];
 	size_t				 nseen = 0, i;
@@ -1636,10 +1641,8 @@ test_bonnie(void **state)
 	assert_int_equal(res.nmetrics, 12);
 
 	/* The same twelve names as the real bonnie data uses. */
-	if ((top = getenv("PERFWATCH_TOP")) == NULL)
-		top = ".";
 	snprintf(path, sizeof(path), "%s/tests/data/reference/"
-	    "bonnie-linux-vs-sco.csv", top);
+	    "bonnie-linux-vs-sco.csv", checkout_top());
 	if ((fp = fopen(path, "r")) == NULL)
 		fail_msg("%s: %s", path, strerror(errno));
 	assert_non_null(fgets(line, sizeof(line), fp));
