@@ -492,32 +492,42 @@ group_parse(struct store *st, const struct store_run *all, size_t nall,
 	return group_add(st, all, nall, arg, 0, NULL, g);
 }
 
-/* A comparison cell for a table: the level, and the change when judged. */
+/*
+ * The columns of comparison cell col for a table: the level, then for
+ * every column after the first the change against the first and the
+ * verdict.  For a person the verdict is a mark ("worse", "better", with
+ * "~" when only the samples of one run a side were tested, else empty);
+ * for a program it is the verdict's name and the test's.
+ */
 static void
-compare_cell_text(const struct detect_cell *cell, size_t col, char *buf,
-    size_t len)
+compare_cell_columns(struct table *t, size_t first,
+    const struct detect_cell *cell, size_t col, enum cli_output out)
 {
-	char	v[32], pc[32];
+	char		 v[32], pc[32];
+	const char	*mark = "";
 
 	fmt_value(v, sizeof(v), cell->runs > 0 ? cell->level : NAN);
-	if (col == 0 || cell->runs == 0) {
-		snprintf(buf, len, "%s", v);
+	table_addf(t, first, "%s", v);
+	if (col == 0)
+		return;
+	if (cell->runs == 0) {
+		table_addf(t, first + 1, "-");
 		return;
 	}
 	fmt_pct(pc, sizeof(pc), cell->change_pct);
-	switch (cell->kind) {
-	case DETECT_REGRESSION:
-		snprintf(buf, len, "%s %s %s", v, pc,
-		    cell->test == DETECT_TEST_RUNS ? "worse" : "worse~");
-		break;
-	case DETECT_IMPROVEMENT:
-		snprintf(buf, len, "%s %s %s", v, pc,
-		    cell->test == DETECT_TEST_RUNS ? "better" : "better~");
-		break;
-	default:
-		snprintf(buf, len, "%s %s", v, pc);
-		break;
+	table_addf(t, first + 1, "%s", pc);
+	if (out == OUT_CSV) {
+		table_addf(t, first + 2, "%s", detect_kind_name(cell->kind));
+		table_addf(t, first + 3, "%s",
+		    cell->test == DETECT_TEST_RUNS ? "runs" :
+		    cell->test == DETECT_TEST_SAMPLES ? "samples" : "none");
+		return;
 	}
+	if (cell->kind == DETECT_REGRESSION)
+		mark = cell->test == DETECT_TEST_RUNS ? "worse" : "worse~";
+	else if (cell->kind == DETECT_IMPROVEMENT)
+		mark = cell->test == DETECT_TEST_RUNS ? "better" : "better~";
+	table_addf(t, first + 2, "%s", mark);
 }
 
 /* perfwatch compare RUN|GROUP RUN|GROUP [...] */
@@ -534,9 +544,10 @@ cmd_compare(struct cli *c, int argc, char **argv)
 	struct table		*t = NULL;
 	const char		**hdr = NULL;
 	enum table_align	*al = NULL;
-	char			*cause = NULL, buf[96], lbl[64];
+	char			*cause = NULL, **names = NULL, lbl[64];
 	json_t			*o, *arr, *mo, *cells, *co, *runs;
-	size_t			 ng = 0, nall = 0, i, j, mi;
+	size_t			 ng = 0, nall = 0, i, j, mi, per, col;
+	size_t			 ncols = 0;
 	int			 k, rc = 0;
 
 	for (k = 1; k < argc; k++) {
@@ -650,23 +661,45 @@ cmd_compare(struct cli *c, int argc, char **argv)
 		check_json_print(o);
 		json_decref(o);
 	} else {
-		hdr = xcalloc(ng + 2, sizeof(*hdr));
-		al = xcalloc(ng + 2, sizeof(*al));
+		/*
+		 * The first group's level, then each other group's level,
+		 * change and verdict (a mark for a person; the verdict's
+		 * and the test's names for a program, each column named
+		 * after its group).
+		 */
+		per = c->out == OUT_CSV ? 4 : 3;
+		ncols = 3 + (ng - 1) * per;
+		hdr = xcalloc(ncols, sizeof(*hdr));
+		al = xcalloc(ncols, sizeof(*al));
+		names = xcalloc(ncols, sizeof(*names));
 		hdr[0] = "workload";
 		hdr[1] = "metric";
 		for (i = 0; i < ng; i++) {
-			hdr[i + 2] = g[i].name;
-			al[i + 2] = ALIGN_RIGHT;
+			col = i == 0 ? 2 : 3 + (i - 1) * per;
+			hdr[col] = g[i].name;
+			al[col] = ALIGN_RIGHT;
+			if (i == 0)
+				continue;
+			al[col + 1] = ALIGN_RIGHT;
+			if (per == 3) {
+				hdr[col + 1] = "change";
+				hdr[col + 2] = "";
+				continue;
+			}
+			xasprintf(&names[col + 1], "%s change", g[i].name);
+			xasprintf(&names[col + 2], "%s verdict", g[i].name);
+			xasprintf(&names[col + 3], "%s test", g[i].name);
+			for (k = 1; k <= 3; k++)
+				hdr[col + (size_t)k] = names[col + (size_t)k];
 		}
-		t = table_new(ng + 2, hdr, al);
+		t = table_new(ncols, hdr, al);
 		for (mi = 0; mi < cmp.nmetrics; mi++) {
 			table_addf(t, 0, "%s", cmp.metrics[mi].workload);
 			table_addf(t, 1, "%s", cmp.metrics[mi].metric);
-			for (i = 0; i < ng; i++) {
-				compare_cell_text(&cmp.cells[mi * ng + i], i,
-				    buf, sizeof(buf));
-				table_addf(t, i + 2, "%s", buf);
-			}
+			for (i = 0; i < ng; i++)
+				compare_cell_columns(t,
+				    i == 0 ? 2 : 3 + (i - 1) * per,
+				    &cmp.cells[mi * ng + i], i, c->out);
 			table_end_row(t);
 		}
 		for (j = 0; j < cmp.nindex; j++) {
@@ -677,8 +710,8 @@ cmd_compare(struct cli *c, int argc, char **argv)
 			    cmp.index[j].workload : "all");
 			table_addf(t, 1, "%s", lbl);
 			for (i = 0; i < ng; i++)
-				table_addf(t, i + 2, "%.0f",
-				    cmp.index[j].value[i]);
+				table_addf(t, i == 0 ? 2 : 3 + (i - 1) * per,
+				    "%.0f", cmp.index[j].value[i]);
 			table_end_row(t);
 		}
 		table_print(t, stdout, c->out);
@@ -698,6 +731,9 @@ out:
 	table_free(t);
 	free(hdr);
 	free(al);
+	for (i = 0; names != NULL && i < ncols; i++)
+		free(names[i]);
+	free(names);
 	for (i = 0; i < ng; i++) {
 		free(g[i].name);
 		free(g[i].runs);

@@ -91,6 +91,7 @@ table_print(const struct table *t, FILE *f, enum cli_output out)
 {
 	size_t	*w, r, c, len;
 	const char *cell;
+	char	*line, *end;
 
 	if (out == OUT_CSV) {
 		for (c = 0; c < t->ncols; c++) {
@@ -118,21 +119,30 @@ table_print(const struct table *t, FILE *f, enum cli_output out)
 			if (len > w[c])
 				w[c] = len;
 		}
+	/*
+	 * Each line is padded as it is built and printed without its
+	 * trailing blanks, so that empty cells at its end (a left-aligned
+	 * last column, an empty mark) leave none.
+	 */
+	for (c = 0, len = 0; c < t->ncols; c++)
+		len += w[c] + 2;
+	line = xmalloc(len + 1);
 	for (r = 0; r <= t->nrows; r++) {
+		end = line;
 		for (c = 0; c < t->ncols; c++) {
 			cell = r == 0 ? t->headers[c] :
 			    t->cells[(r - 1) * t->ncols + c];
-			if (c == t->ncols - 1 && t->align[c] == ALIGN_LEFT)
-				fprintf(f, "%s", cell);
-			else if (t->align[c] == ALIGN_RIGHT)
-				fprintf(f, "%*s", (int)w[c], cell);
-			else
-				fprintf(f, "%-*s", (int)w[c], cell);
+			end += sprintf(end, t->align[c] == ALIGN_RIGHT ?
+			    "%*s" : "%-*s", (int)w[c], cell);
 			if (c != t->ncols - 1)
-				fputs("  ", f);
+				end += sprintf(end, "  ");
 		}
-		fputc('\n', f);
+		while (end > line && end[-1] == ' ')
+			end--;
+		*end = '\0';
+		fprintf(f, "%s\n", line);
 	}
+	free(line);
 	free(w);
 }
 

@@ -14,12 +14,36 @@ awk -f "$PERFWATCH_TOP/scripts/bonnie2import.awk" "$src" >"$T/bonnie.csv"
 pw import "$T/bonnie.csv" >/dev/null
 
 # Groups by glob: a column per group, a row per metric, and the index.
+# The table: level, level, change and mark, each in its own column.
 out=$(pw compare 'redhat-*' 'sco-5.05-htfs-*')
 line=$(printf '%s\n' "$out" | grep ' write_kps ') || fail "no write_kps: $out"
-expect_match "$line" "-64.3% worse"
+expect_eq "$(printf '%s\n' "$line" | awk '{ print $3, $4, $5, $6 }')" \
+    "18116 6467 -64.3% worse"
 line=$(printf '%s\n' "$out" | grep ' read_kps ') || fail "no read_kps: $out"
-expect_match "$line" "+24.0% better"
+expect_eq "$(printf '%s\n' "$line" | awk '{ print $5, $6 }')" "+24.0% better"
 expect_match "$out" "index (12 metrics)"
+printf '%s\n' "$out" | grep -q ' $' && fail "a line ends in a blank: $out"
+
+# The CSV: a field each, named after its group.
+pw compare --csv 'redhat-*' 'sco-5.05-htfs-*' 'sco-5.05-eafs-*' |
+    python3 -c '
+import csv, sys
+rows = list(csv.reader(sys.stdin))
+h = rows[0]
+assert h == ["workload", "metric", "redhat-*", "sco-5.05-htfs-*",
+    "sco-5.05-htfs-* change", "sco-5.05-htfs-* verdict",
+    "sco-5.05-htfs-* test", "sco-5.05-eafs-*", "sco-5.05-eafs-* change",
+    "sco-5.05-eafs-* verdict", "sco-5.05-eafs-* test"], h
+m = {r[1]: dict(zip(h, r)) for r in rows[1:]}
+w = m["write_kps"]
+assert w["redhat-*"] == "18116" and w["sco-5.05-htfs-*"] == "6467", w
+assert w["sco-5.05-htfs-* change"] == "-64.3%", w
+assert w["sco-5.05-htfs-* verdict"] == "regression", w
+assert w["sco-5.05-htfs-* test"] == "runs", w
+assert m["read_kps"]["sco-5.05-htfs-* verdict"] == "improvement", m
+i = m["index (12 metrics)"]
+assert i["redhat-*"] == "1000" and i["sco-5.05-htfs-* change"] == "", i
+'
 
 pw compare --json 'redhat-*' 'sco-5.05-htfs-*' | python3 -c '
 import json, sys
@@ -102,6 +126,5 @@ pw baseline show rh 2>/dev/null && fail "deleted baseline still shown"
 out=$(pw compare redhat-6.2-ext2-1 sco-5.05-htfs-1)
 line=$(printf '%s\n' "$out" | grep ' write_kps ')
 expect_match "$line" "19004"
-expect_match "$line" "6589 -65.3%"
-case "$line" in *worse*) fail "one-iteration runs were tested: $line" ;; esac
+expect_eq "$(printf '%s\n' "$line" | awk '{ print $4, $5, NF }')" "6589 -65.3% 5"
 pass

@@ -49,6 +49,11 @@ expect_match() {
 	esac
 }
 
+# expect_eq GOT WANT
+expect_eq() {
+	[ "$1" = "$2" ] || fail "expected \"$2\", got \"$1\""
+}
+
 # step_history RUNS FIRST LAST SEED [rate]: a CSV history of RUNS runs
 # r-01 ... of sys.pipe time on host box, five iterations a run about 1%
 # apart (a fixed generator, so every test sees the same numbers), 15%
