@@ -19,7 +19,14 @@
  *    short), in normal noise of 1% and 3%; the series where it came out
  *    as one step at exactly its first run, one a run early or late,
  *    something else, or nothing.
- * 4. Time: cp_detect() on one series of 3650 runs (ten years nightly)
+ * 4. Staircases: two steps down one after the other, as the bonnie runs
+ *    of Red Hat, SCO HTFS and SCO EAFS make (7, 9 and 9 runs): a short
+ *    history of 7-10, 8-12 and 8-12 runs, and a long one of 60, 8-20
+ *    and 30, in normal noise of 1% and 3%, falling 60% then 20% more, or
+ *    12% then 12%; the series where both steps came out at exactly their
+ *    first runs, where both came out but not both there, where one or
+ *    none did, and where something else came out.
+ * 5. Time: cp_detect() on one series of 3650 runs (ten years nightly)
  *    with a 10-run excursion, the median of R calls.
  *
  * usage: changes [-s SERIES] [-r REPEAT] [-k SEED]
@@ -249,6 +256,75 @@ steps(int series, unsigned long seed)
 	gsl_rng_free(rng);
 }
 
+/* One case of staircases(). */
+static void
+staircase_case(gsl_rng *rng, int series, unsigned long seed, double sd,
+    const double drop[2], int longer)
+{
+	struct cp_change	*c;
+	double			 x[SRUNS];
+	size_t			 i, nc, n1, n2, n, steps, at[2];
+	int			 s, exact = 0, placed = 0, fewer = 0, other = 0;
+
+	for (s = 0; s < series; s++) {
+		gsl_rng_set(rng, seed + (unsigned long)s);
+		if (longer) {
+			n1 = 60;
+			n2 = n1 + 8 + gsl_rng_uniform_int(rng, 13);
+			n = n2 + 30;
+		} else {
+			n1 = 7 + gsl_rng_uniform_int(rng, 4);
+			n2 = n1 + 8 + gsl_rng_uniform_int(rng, 5);
+			n = n2 + 8 + gsl_rng_uniform_int(rng, 5);
+		}
+		for (i = 0; i < n; i++)
+			x[i] = (1000 + gsl_ran_gaussian(rng, sd)) *
+			    (i < n1 ? 1 : i < n2 ? 1 - drop[0] / 100 :
+			    (1 - drop[0] / 100) * (1 - drop[1] / 100));
+		if (cp_detect(x, n, NULL, &c, &nc) == -1)
+			fatalx("cp_detect failed");
+		for (i = 0, steps = 0; i < nc; i++)
+			if (c[i].kind == CP_STEP && steps++ < 2)
+				at[steps - 1] = c[i].index;
+		if (steps > 2 || steps != nc)
+			other++;
+		else if (steps < 2)
+			fewer++;
+		else if (at[0] == n1 && at[1] == n2)
+			exact++;
+		else
+			placed++;
+		free(c);
+	}
+	printf("%-5s %3.0f%% %3.0f%%,%3.0f%% %6d %4.1f%% %6d %4.1f%% "
+	    "%6d %4.1f%% %6d %4.1f%%\n", longer ? "long" : "short", sd / 10,
+	    drop[0], drop[1], exact, 100.0 * exact / series, placed,
+	    100.0 * placed / series, fewer, 100.0 * fewer / series, other,
+	    100.0 * other / series);
+}
+
+static void
+staircases(int series, unsigned long seed)
+{
+	static const double	 drops[][2] = { { 60, 20 }, { 12, 12 } };
+	static const double	 sds[] = { 10, 30 };
+	gsl_rng			*rng;
+	size_t			 di, si;
+	int			 longer;
+
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	printf("\nstaircases: %d series a case, down by DROP twice\n",
+	    series);
+	printf("%-5s %4s %8s %12s %12s %12s %12s\n", "runs", "noise",
+	    "drop", "both at", "misplaced", "fewer", "other");
+	for (longer = 0; longer <= 1; longer++)
+		for (si = 0; si < nitems(sds); si++)
+			for (di = 0; di < nitems(drops); di++)
+				staircase_case(rng, series, seed, sds[si],
+				    drops[di], longer);
+	gsl_rng_free(rng);
+}
+
 static void
 timing(int repeat, unsigned long seed)
 {
@@ -315,6 +391,7 @@ main(int argc, char **argv)
 	false_changes(series, seed);
 	excursions(series / 5 > 10 ? series / 5 : 10, seed);
 	steps(series * 2, seed);
+	staircases(series * 2, seed);
 	timing(repeat, seed);
 	return 0;
 }

@@ -53,12 +53,17 @@ fmt_ci(char *buf, size_t len, double lo, double hi)
 		snprintf(buf, len, "[%+.1f, %+.1f]", lo, hi);
 }
 
-/* A p or q value for a table. */
+/*
+ * A p or q value: for a person two digits, and "<1e-4" below that; for a
+ * program (CSV) the value itself, to three digits.
+ */
 static void
-fmt_p(char *buf, size_t len, double p)
+fmt_p(char *buf, size_t len, double p, enum cli_output out)
 {
 	if (isnan(p))
 		snprintf(buf, len, "-");
+	else if (out == OUT_CSV)
+		snprintf(buf, len, "%.3g", p);
 	else if (p < 1e-4)
 		snprintf(buf, len, "<1e-4");
 	else
@@ -157,11 +162,16 @@ check_result_json(const struct detect_result *r)
 static void
 check_result_print(struct cli *c, const struct detect_result *r)
 {
+	/* For a program the interval is two fields, its ends in percent. */
 	static const char *const hdr[] = { "workload", "metric", "baseline",
 	    "current", "change", "95% CI", "q", "verdict", "alert" };
+	static const char *const csv_hdr[] = { "workload", "metric",
+	    "baseline", "current", "change", "ci low", "ci high", "q",
+	    "verdict", "alert" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT,
 	    ALIGN_LEFT, ALIGN_LEFT };
+	const int			 csv = c->out == OUT_CSV;
 	const struct detect_verdict	*v;
 	const struct detect_event	*e;
 	struct table			*t;
@@ -178,24 +188,32 @@ check_result_print(struct cli *c, const struct detect_result *r)
 		free(why);
 		putchar('\n');
 	}
-	t = table_new(nitems(hdr), hdr, al);
+	t = csv ? table_new(nitems(csv_hdr), csv_hdr, NULL) :
+	    table_new(nitems(hdr), hdr, al);
 	for (i = 0; i < r->nv; i++) {
 		v = &r->v[i];
 		fmt_value(b1, sizeof(b1), v->reference);
 		fmt_value(b2, sizeof(b2), v->current);
-		fmt_ci(b3, sizeof(b3), v->ci_low, v->ci_high);
-		fmt_p(b4, sizeof(b4), v->q);
+		fmt_p(b4, sizeof(b4), v->q, c->out);
 		table_addf(t, 0, "%s", v->metric.workload);
 		table_addf(t, 1, "%s", v->metric.metric);
 		table_addf(t, 2, "%s", b1);
 		table_addf(t, 3, "%s", b2);
 		fmt_pct(b1, sizeof(b1), v->change_pct);
 		table_addf(t, 4, "%s", b1);
-		table_addf(t, 5, "%s", b3);
-		table_addf(t, 6, "%s", b4);
-		table_addf(t, 7, "%s", detect_kind_name(v->kind));
+		if (csv) {
+			fmt_pct(b3, sizeof(b3), v->ci_low);
+			table_addf(t, 5, "%s", b3);
+			fmt_pct(b3, sizeof(b3), v->ci_high);
+			table_addf(t, 6, "%s", b3);
+		} else {
+			fmt_ci(b3, sizeof(b3), v->ci_low, v->ci_high);
+			table_addf(t, 5, "%s", b3);
+		}
+		table_addf(t, 6 + csv, "%s", b4);
+		table_addf(t, 7 + csv, "%s", detect_kind_name(v->kind));
 		if (v->alert != 0)
-			table_addf(t, 8, "#%lld %s",
+			table_addf(t, 8 + csv, "#%lld %s",
 			    (long long)v->alert, v->alert_state);
 		table_end_row(t);
 	}
@@ -497,7 +515,7 @@ group_parse(struct store *st, const struct store_run *all, size_t nall,
  * every column after the first the change against the first and the
  * verdict.  For a person the verdict is a mark ("worse", "better", with
  * "~" when only the samples of one run a side were tested, else empty);
- * for a program it is the verdict's name and the test's.
+ * for a program it is the q, the verdict's name and the test's.
  */
 static void
 compare_cell_columns(struct table *t, size_t first,
@@ -517,8 +535,10 @@ compare_cell_columns(struct table *t, size_t first,
 	fmt_pct(pc, sizeof(pc), cell->change_pct);
 	table_addf(t, first + 1, "%s", pc);
 	if (out == OUT_CSV) {
-		table_addf(t, first + 2, "%s", detect_kind_name(cell->kind));
-		table_addf(t, first + 3, "%s",
+		fmt_p(v, sizeof(v), cell->q, out);
+		table_addf(t, first + 2, "%s", v);
+		table_addf(t, first + 3, "%s", detect_kind_name(cell->kind));
+		table_addf(t, first + 4, "%s",
 		    cell->test == DETECT_TEST_RUNS ? "runs" :
 		    cell->test == DETECT_TEST_SAMPLES ? "samples" : "none");
 		return;
@@ -663,11 +683,11 @@ cmd_compare(struct cli *c, int argc, char **argv)
 	} else {
 		/*
 		 * The first group's level, then each other group's level,
-		 * change and verdict (a mark for a person; the verdict's
-		 * and the test's names for a program, each column named
-		 * after its group).
+		 * change and verdict (a mark for a person; the q, the
+		 * verdict's and the test's names for a program, each column
+		 * named after its group).
 		 */
-		per = c->out == OUT_CSV ? 4 : 3;
+		per = c->out == OUT_CSV ? 5 : 3;
 		ncols = 3 + (ng - 1) * per;
 		hdr = xcalloc(ncols, sizeof(*hdr));
 		al = xcalloc(ncols, sizeof(*al));
@@ -687,9 +707,10 @@ cmd_compare(struct cli *c, int argc, char **argv)
 				continue;
 			}
 			xasprintf(&names[col + 1], "%s change", g[i].name);
-			xasprintf(&names[col + 2], "%s verdict", g[i].name);
-			xasprintf(&names[col + 3], "%s test", g[i].name);
-			for (k = 1; k <= 3; k++)
+			xasprintf(&names[col + 2], "%s q", g[i].name);
+			xasprintf(&names[col + 3], "%s verdict", g[i].name);
+			xasprintf(&names[col + 4], "%s test", g[i].name);
+			for (k = 1; k <= 4; k++)
 				hdr[col + (size_t)k] = names[col + (size_t)k];
 		}
 		t = table_new(ncols, hdr, al);
@@ -873,7 +894,7 @@ cmd_changes(struct cli *c, int argc, char **argv)
 			fmt_value(b1, sizeof(b1), ch[i].cp.before);
 			fmt_value(b2, sizeof(b2), ch[i].cp.after);
 			fmt_pct(b3, sizeof(b3), ch[i].cp.change_pct);
-			fmt_p(b4, sizeof(b4), ch[i].cp.p);
+			fmt_p(b4, sizeof(b4), ch[i].cp.p, c->out);
 			table_addf(t, 0, "%s", ch[i].host);
 			table_addf(t, 1, "%s", ch[i].metric.workload);
 			table_addf(t, 2, "%s", ch[i].metric.metric);

@@ -30,15 +30,15 @@ pw compare --csv 'redhat-*' 'sco-5.05-htfs-*' 'sco-5.05-eafs-*' |
 import csv, sys
 rows = list(csv.reader(sys.stdin))
 h = rows[0]
-assert h == ["workload", "metric", "redhat-*", "sco-5.05-htfs-*",
-    "sco-5.05-htfs-* change", "sco-5.05-htfs-* verdict",
-    "sco-5.05-htfs-* test", "sco-5.05-eafs-*", "sco-5.05-eafs-* change",
-    "sco-5.05-eafs-* verdict", "sco-5.05-eafs-* test"], h
+g = ["sco-5.05-htfs-*", "sco-5.05-eafs-*"]
+assert h == ["workload", "metric", "redhat-*"] + [x + s for x in g
+    for s in ("", " change", " q", " verdict", " test")], h
 m = {r[1]: dict(zip(h, r)) for r in rows[1:]}
 w = m["write_kps"]
 assert w["redhat-*"] == "18116" and w["sco-5.05-htfs-*"] == "6467", w
 assert w["sco-5.05-htfs-* change"] == "-64.3%", w
 assert w["sco-5.05-htfs-* verdict"] == "regression", w
+assert 0 < float(w["sco-5.05-htfs-* q"]) < 0.01, w
 assert w["sco-5.05-htfs-* test"] == "runs", w
 assert m["read_kps"]["sco-5.05-htfs-* verdict"] == "improvement", m
 i = m["index (12 metrics)"]
@@ -87,6 +87,31 @@ assert v["read_kps"]["verdict"] == "improvement", v["read_kps"]
 assert 23.5 < v["read_kps"]["change_pct"] < 24.5 and v["read_kps"]["q"] < 0.01
 assert v["write_kps"]["baseline_runs"] == 7
 ' "$T/check.json"
+# The CSV: the interval's ends and q as fields a program can read.
+rc=0
+pw check --baseline rh --csv sco-5.05-htfs-1 >"$T/check.csv" || rc=$?
+[ "$rc" -eq 1 ] || fail "check --csv exited $rc, not 1"
+python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert list(rows[0]) == ["workload", "metric", "baseline", "current",
+    "change", "ci low", "ci high", "q", "verdict", "alert"], list(rows[0])
+w = {r["metric"]: r for r in rows}["write_kps"]
+lo, hi = float(w["ci low"].rstrip("%")), float(w["ci high"].rstrip("%"))
+assert lo < -63.9 < hi < 0, w
+assert 0 < float(w["q"]) < 0.01 and w["verdict"] == "regression", w
+' "$T/check.csv"
+# changes: block write fell at the first HTFS run and again at the first
+# EAFS run (the first step used to be put a run late, at HTFS run 2).
+out=$(pw changes --csv --metric write_kps)
+expect_eq "$(printf '%s\n' "$out" | sed -n 1p)" \
+    "host,workload,metric,run,kind,before,after,change,p,runs"
+expect_eq "$(printf '%s\n' "$out" | awk -F, 'NR > 1 { print $4, $5, $8 }' |
+    tr '\n' ' ')" "sco-5.05-htfs-1 step -64.3% sco-5.05-eafs-1 step -17.1% "
+printf '%s\n' "$out" | awk -F, 'NR > 1 && !($9 > 0 && $9 < 0.01) {
+	print "p not a number under 0.01: " $0; bad = 1 } END { exit bad }' ||
+	fail "changes --csv: $out"
+
 out=$(pw check --baseline rh sco-5.05-htfs-9) && fail "no regression found"
 expect_match "$out" "baseline rh (alerts not advanced)"
 line=$(printf '%s\n' "$out" | grep ' write_kps ')
