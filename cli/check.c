@@ -176,7 +176,8 @@ check_result_print(struct cli *c, const struct detect_result *r)
 	const struct detect_event	*e;
 	struct table			*t;
 	char				 b1[32], b2[32], b3[48], b4[32], *why;
-	size_t				 i;
+	size_t				 i, most, ninc;
+	int				 same;
 
 	if (c->out == OUT_TABLE) {
 		printf("run %s on %s, baseline %s%s\n", r->run.label,
@@ -220,6 +221,19 @@ check_result_print(struct cli *c, const struct detect_result *r)
 	table_print(t, stdout, c->out);
 	table_free(t);
 	if (c->out == OUT_TABLE) {
+		/* Why a verdict could not be given: its baseline's runs. */
+		for (i = 0, most = 0, ninc = 0, same = 1; i < r->nv; i++) {
+			if (r->v[i].kind != DETECT_INCONCLUSIVE)
+				continue;
+			if (ninc++ > 0 && r->v[i].baseline_runs != most)
+				same = 0;
+			if (ninc == 1 || r->v[i].baseline_runs > most)
+				most = r->v[i].baseline_runs;
+		}
+		if (ninc > 0)
+			printf("\ninconclusive: a verdict needs %d runs with "
+			    "the metric in the baseline, which has %s%zu\n",
+			    DETECT_MIN_BASE, same ? "" : "at most ", most);
 		for (i = 0; i < r->nev; i++) {
 			e = &r->ev[i];
 			fmt_pct(b1, sizeof(b1), e->change_pct);

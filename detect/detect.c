@@ -251,9 +251,6 @@
 /* Runs fetched per store query while walking back through a history. */
 #define DETECT_CHUNK	16
 
-/* Fewest baseline runs for a verdict. */
-#define DETECT_MIN_BASE	3
-
 /* How much more than the clip a run may weigh, relative to the others. */
 #define DETECT_CLIP_RATIO	2
 

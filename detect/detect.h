@@ -24,6 +24,9 @@ struct config;
 /* The trigger of runs that measure a bisection's commits, not the host. */
 #define DETECT_TRIGGER_BISECT	"bisect"
 
+/* Fewest baseline runs for a verdict; with fewer it is inconclusive. */
+#define DETECT_MIN_BASE	3
+
 enum detect_kind {
 	DETECT_UNCHANGED = 0,
 	DETECT_REGRESSION,
