@@ -564,6 +564,16 @@ compare_cell_columns(struct table *t, size_t first,
 	table_addf(t, first + 2, "%s", mark);
 }
 
+/*
+ * The first table column of group i: after workload and metric, the first
+ * group's level, then per columns for each other group.
+ */
+static size_t
+compare_column(size_t i, size_t per)
+{
+	return (i == 0 ? 2 : 3 + (i - 1) * per);
+}
+
 /* perfwatch compare RUN|GROUP RUN|GROUP [...] */
 int
 cmd_compare(struct cli *c, int argc, char **argv)
@@ -709,7 +719,7 @@ cmd_compare(struct cli *c, int argc, char **argv)
 		hdr[0] = "workload";
 		hdr[1] = "metric";
 		for (i = 0; i < ng; i++) {
-			col = i == 0 ? 2 : 3 + (i - 1) * per;
+			col = compare_column(i, per);
 			hdr[col] = g[i].name;
 			al[col] = ALIGN_RIGHT;
 			if (i == 0)
@@ -732,8 +742,7 @@ cmd_compare(struct cli *c, int argc, char **argv)
 			table_addf(t, 0, "%s", cmp.metrics[mi].workload);
 			table_addf(t, 1, "%s", cmp.metrics[mi].metric);
 			for (i = 0; i < ng; i++)
-				compare_cell_columns(t,
-				    i == 0 ? 2 : 3 + (i - 1) * per,
+				compare_cell_columns(t, compare_column(i, per),
 				    &cmp.cells[mi * ng + i], i, c->out);
 			table_end_row(t);
 		}
@@ -745,8 +754,8 @@ cmd_compare(struct cli *c, int argc, char **argv)
 			    cmp.index[j].workload : "all");
 			table_addf(t, 1, "%s", lbl);
 			for (i = 0; i < ng; i++)
-				table_addf(t, i == 0 ? 2 : 3 + (i - 1) * per,
-				    "%.0f", cmp.index[j].value[i]);
+				table_addf(t, compare_column(i, per), "%.0f",
+				    cmp.index[j].value[i]);
 			table_end_row(t);
 		}
 		table_print(t, stdout, c->out);
