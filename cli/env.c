@@ -1,10 +1,16 @@
 /*
  * perfwatch env: what the machine is, and what changed on it.
  *
- *   env show [--packages] [--json] [RUN]   a stored snapshot, or this
- *                                          machine now without RUN
- *   env diff [--json] RUN_A [RUN_B]        what changed from A to B, or
- *                                          from A to this machine now
+ *   env show [--packages] [--json|--csv] [RUN]
+ *                          a stored snapshot, or this machine now
+ *                          without RUN
+ *   env diff [--json|--csv] RUN_A [RUN_B]
+ *                          what changed from A to B, or from A to this
+ *                          machine now
+ *
+ * With --csv a row is a field or a package: env show gives type (field
+ * or package), name, value (a package's version) and arch; env diff gives
+ * type, name, change, old, new and arch.
  */
 #include <sys/stat.h>
 
@@ -116,6 +122,64 @@ env_now(struct cli *c)
 	return s;
 }
 
+/* env show --csv: the fields, then with pk the packages. */
+static void
+env_show_csv(const struct snapshot *s, int pk)
+{
+	static const char *const hdr[] = { "type", "name", "value", "arch" };
+	const struct snapshot_package	*p;
+	struct table			*t;
+	size_t				 i;
+
+	t = table_new(nitems(hdr), hdr, NULL);
+	for (i = 0; i < s->nfields; i++) {
+		table_addf(t, 0, "field");
+		table_addf(t, 1, "%s", s->fields[i].key);
+		table_addf(t, 2, "%s", s->fields[i].value);
+		table_end_row(t);
+	}
+	for (i = 0; pk && i < s->npackages; i++) {
+		p = &s->packages[i];
+		table_addf(t, 0, "package");
+		table_addf(t, 1, "%s", p->name);
+		table_addf(t, 2, "%s", p->version);
+		table_addf(t, 3, "%s", p->arch);
+		table_end_row(t);
+	}
+	table_print(t, stdout, OUT_CSV);
+	table_free(t);
+}
+
+/* env diff --csv: the changed fields, then the changed packages. */
+static void
+env_diff_csv(const struct snapshot_diff *d)
+{
+	static const char *const hdr[] = { "type", "name", "change", "old",
+	    "new", "arch" };
+	const struct snapshot_change	*ch;
+	struct table			*t;
+	size_t				 i;
+
+	t = table_new(nitems(hdr), hdr, NULL);
+	for (i = 0; i < d->nchanges; i++) {
+		ch = &d->changes[i];
+		table_addf(t, 0, i < d->nfields ? "field" : "package");
+		table_addf(t, 1, "%s", ch->name);
+		table_addf(t, 2, "%s", sysinfo_change_kind_name(ch->kind));
+		if (ch->old_value != NULL)
+			table_addf(t, 3, "%s", ch->old_value);
+		if (ch->new_value != NULL)
+			table_addf(t, 4, "%s", ch->new_value);
+		if (i >= d->nfields && (ch->new_arch != NULL ||
+		    ch->old_arch != NULL))
+			table_addf(t, 5, "%s", ch->new_arch != NULL ?
+			    ch->new_arch : ch->old_arch);
+		table_end_row(t);
+	}
+	table_print(t, stdout, OUT_CSV);
+	table_free(t);
+}
+
 static int
 env_show(struct cli *c, int argc, char **argv)
 {
@@ -144,7 +208,9 @@ env_show(struct cli *c, int argc, char **argv)
 			return EXIT_DATAERR;
 	} else if ((s = env_now(c)) == NULL)
 		return EXIT_SOFTWARE;
-	if (c->out == OUT_JSON) {
+	if (c->out == OUT_CSV)
+		env_show_csv(s, pk);
+	else if (c->out == OUT_JSON) {
 		j = sysinfo_snapshot_json(s, pk ? SYSINFO_ALL : SYSINFO_FIELDS);
 		if (r.label != NULL)
 			pwjson_set_str(j, "run", r.label);
@@ -200,7 +266,9 @@ env_diff(struct cli *c, int argc, char **argv)
 	}
 	to = n == 2 ? rb.label : "now";
 	d = sysinfo_diff(a, b);
-	if (c->out == OUT_JSON) {
+	if (c->out == OUT_CSV)
+		env_diff_csv(d);
+	else if (c->out == OUT_JSON) {
 		j = pwjson_object();
 		pwjson_set_str(j, "from", ra.label);
 		pwjson_set_str(j, "to", to);

@@ -54,8 +54,8 @@ static const struct cli_cmd cli_cmds[] = {
 	    "list [--json|--csv] | use NAME|rolling | show NAME [--json|--csv] | "
 	    "delete NAME",
 	    "pinned baselines" },
-	{ "env", cmd_env, "env show [--packages] [--json] [RUN] | "
-	    "env diff [--json] RUN_A [RUN_B]",
+	{ "env", cmd_env, "env show [--packages] [--json|--csv] [RUN] | "
+	    "env diff [--json|--csv] RUN_A [RUN_B]",
 	    "the machine snapshot of a run, or what changed between two" },
 	{ "bisect", cmd_bisect, "bisect [--git NAME | --repo DIR] "
 	    "[--build CMD] [--workload GLOB]... [--metric M] [--profile P] "

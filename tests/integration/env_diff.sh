@@ -85,6 +85,31 @@ assert got == {
 }, got
 '
 
+# The CSV form: a row a change, a field each.
+pw env diff --csv run-a run-b | python3 -c '
+import csv, sys
+rows = list(csv.reader(sys.stdin))
+assert rows[0] == ["type", "name", "change", "old", "new", "arch"], rows[0]
+assert rows[1:] == [
+    ["package", "auditd", "upgraded", "1:3.0.9-1", "1:3.1-1", "amd64"],
+    ["package", "htop", "installed", "", "3.2.2-2", "amd64"],
+    ["package", "sed", "removed", "4.9-1", "", "amd64"],
+    ["package", "zlib1g", "downgraded", "1:1.2.13.dfsg-1", "1:1.2.11.dfsg-4",
+     "amd64"],
+], rows[1:]
+'
+pw env show --csv --packages run-b | python3 -c '
+import csv, sys
+rows = list(csv.reader(sys.stdin))
+assert rows[0] == ["type", "name", "value", "arch"], rows[0]
+f = {r[1]: r[2] for r in rows[1:] if r[0] == "field"}
+p = {r[1]: (r[2], r[3]) for r in rows[1:] if r[0] == "package"}
+assert f.get("kernel.release") and f.get("fs.type"), f
+assert p == {"auditd": ("1:3.1-1", "amd64"), "grep": ("3.8-5", "amd64"),
+    "htop": ("3.2.2-2", "amd64"), "libc6": ("2.36-9+deb12u4", "amd64"),
+    "zlib1g": ("1:1.2.11.dfsg-4", "amd64")}, p
+'
+
 # One run: from it to this machine now, which has dpkg-b's packages under
 # b.conf: nothing since run-b, and from run-a what the two runs differ by.
 out=$(pw -c "$T/b.conf" env diff run-b)
