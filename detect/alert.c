@@ -652,6 +652,35 @@ out:
 }
 
 /*
+ * A run checked again has seen its alerts already, and advances none;
+ * its verdict still names the open alert whose stretch holds it (from the
+ * first bad run to the last run seen), as that alert stands now.
+ */
+static void
+alert_covering(const struct detect_host *h, int64_t run,
+    struct detect_work *w)
+{
+	const struct store_alert	*a;
+	size_t				 i, t, f, e;
+
+	if (w->v->alert != 0 || detect_host_pos(h, run, &t) == -1)
+		return;
+	for (i = w->nalerts; i-- > 0;) {
+		a = &w->alerts[i];
+		if (strcmp(a->state, ALERT_SUSPECTED) != 0 &&
+		    strcmp(a->state, ALERT_CONFIRMED) != 0)
+			continue;
+		if (detect_host_pos(h, a->first_bad_run, &f) == -1 ||
+		    detect_host_pos(h, a->last_run, &e) == -1 ||
+		    t < f || t > e)
+			continue;
+		w->v->alert = a->id;
+		w->v->alert_state = alert_state_name(a->state);
+		return;
+	}
+}
+
+/*
  * Advance the alerts of every metric of the checked run (works w[0..n))
  * and queue their notifications, in the caller's transaction.
  */
@@ -691,8 +720,10 @@ detect_alerts_advance(struct store *st, const struct detect_params *p,
 				    now);
 		} else if (w[i].can_open)
 			rc = alert_open(st, p, h, res, &w[i], i, 0, now);
-		else
+		else {
+			alert_covering(h, res->run.id, &w[i]);
 			rc = 0;
+		}
 		if (rc == -1) {
 			xasprintf(cause, "writing alerts of %s %s: %s",
 			    w[i].v->metric.workload, w[i].v->metric.metric,

@@ -53,6 +53,23 @@ rc=0; pw check r-21 >"$T/out" || rc=$?
 [ "$rc" -eq 1 ] || fail "r-21 again exited $rc"
 grep -q 'alert #' "$T/out" && fail "re-check changed an alert: $(cat "$T/out")"
 [ "$(outbox)" -eq 2 ] || fail "re-check queued rows: $(outbox)"
+# ... but its verdict still names the alert it belongs to, as it stands.
+line=$(grep ' time ' "$T/out") || fail "no time verdict: $(cat "$T/out")"
+expect_match "$line" "regression  #1 confirmed"
+pw check --json r-21 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+v = {x["metric"]: x for x in d["verdicts"]}
+assert v["time"]["alert"] == 1 and v["time"]["alert_state"] == "confirmed", v
+assert v["rate"]["alert"] is None, v
+assert d["events"] == [], d["events"]
+assert d["alerts"] == [{"alert": 1, "workload": "sys.pipe", "metric": "time",
+    "state": "confirmed"}], d["alerts"]
+'
+# A run before the alert's first bad run names none.
+expect_match "$(pw check r-20 | grep ' time ')" "unchanged"
+pw check r-20 | grep ' time ' | grep -q '#1' && fail "r-20 names alert #1"
+[ "$(outbox)" -eq 2 ] || fail "re-checks queued rows: $(outbox)"
 
 out=$(pw alerts ack 1)
 expect_match "$out" "alert #1 acknowledged"
