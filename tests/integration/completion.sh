@@ -27,6 +27,10 @@ complete_words() {
 	shift
 	COMP_WORDS=("$@")
 	COMP_CWORD=$(($# - 1))
+	if [ -n "${LINE-}" ]; then
+		COMP_LINE=$LINE
+		COMP_POINT=${#LINE}
+	fi
 	case $(basename "$1") in
 	perfwatchd)	_perfwatchd ;;
 	*)		_perfwatch ;;
@@ -67,6 +71,16 @@ expect "alpha-1 alpha-2 " "$PERFWATCH" show al
 expect "alpha-1 alpha-2 beta-1 " "$PERFWATCH" check ""
 expect "beta-1 " "$PERFWATCH" env diff alpha-1 b
 expect "gamma-1 " "$PERFWATCH" -D "$T/other.db" show ""
+# host:label, which bash splits at the colon into three words: the whole
+# word is read back from the line, and what follows its colon offered.
+printf 'run,time,workload,metric,value,unit,better,host\ndelta-1,1700010800,w.one,m1,9,s,lower,box2\n' \
+    >"$T/d.csv"
+pw import "$T/d.csv" >/dev/null
+LINE="perfwatch show box2:d" expect "delta-1 " "$PERFWATCH" show box2 : d
+LINE="perfwatch env diff alpha-1 box2:" expect "delta-1 " \
+    "$PERFWATCH" env diff alpha-1 box2 :
+LINE="perfwatch check box2:a" expect " " "$PERFWATCH" check box2 : a
+expect "alpha-1 alpha-2 beta-1 delta-1 " "$PERFWATCH" check ""
 expect "base1 rolling " "$PERFWATCH" baseline use ""
 expect "base1 " "$PERFWATCH" check --baseline ""
 expect "m1 m2 " "$PERFWATCH" history --metric ""
