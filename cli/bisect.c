@@ -880,7 +880,15 @@ bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 			return -1;
 		}
 	}
-	if (optind + 1 != argc || bisect_parse_range(o, argv[optind]) == -1)
+	if (optind + 1 < argc) {
+		cli_bad_arg(NULL, argv[optind + 1]);
+		return -1;
+	}
+	if (optind == argc) {
+		cli_usage_why(NULL, "no range GOOD..BAD given");
+		return -1;
+	}
+	if (bisect_parse_range(o, argv[optind]) == -1)
 		return -1;
 	if (o->git != NULL && o->repo != NULL) {
 		fprintf(stderr, "perfwatch: --git and --repo: one or the "

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -285,13 +286,16 @@ cli_check_run(struct cli *c, int64_t run, json_t *into)
 	return rc;
 }
 
-/* A usage error of check: 64, or under --bisect what stops a bisection. */
+/*
+ * A usage error of check (arg the word it does not take, if getopt has not
+ * named it): 64, or under --bisect what stops a bisection.
+ */
 static int
-check_usage(int bisect)
+check_usage(int bisect, const char *arg)
 {
 	int	rc;
 
-	rc = cli_usage("check");
+	rc = arg != NULL ? cli_bad_arg("check", arg) : cli_usage("check");
 	return bisect ? EXIT_BISECT_ABORT : rc;
 }
 
@@ -346,12 +350,17 @@ cmd_check(struct cli *c, int argc, char **argv)
 			break;
 		default:
 			detect_params_clear(&p);
-			return check_usage(bisect);
+			return check_usage(bisect, NULL);
 		}
 	}
-	if (argc - optind > 1 || (latest && argc - optind == 1)) {
+	if (argc - optind > 1) {
 		detect_params_clear(&p);
-		return check_usage(bisect);
+		return check_usage(bisect, argv[optind + 1]);
+	}
+	if (latest && argc - optind == 1) {
+		detect_params_clear(&p);
+		cli_usage_why(NULL, "a RUN or --latest, not both");
+		return check_usage(bisect, NULL);
 	}
 	if (argc - optind == 1)
 		what = argv[optind];
@@ -598,8 +607,13 @@ cmd_compare(struct cli *c, int argc, char **argv)
 		if (cli_output_option(c, argv[k]))
 			continue;
 		if (argv[k][0] == '-' && argv[k][1] != '\0')
-			return cli_usage("compare");
+			return cli_bad_arg("compare", argv[k]);
+		ng++;
 	}
+	if (ng < 2)
+		return cli_usage_why("compare", "two runs or groups are needed, "
+		    "%zu given", ng);
+	ng = 0;
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	memset(&f, 0, sizeof(f));
@@ -616,10 +630,6 @@ cmd_compare(struct cli *c, int argc, char **argv)
 			goto out;
 		}
 		ng++;
-	}
-	if (ng < 2) {
-		rc = cli_usage("compare");
-		goto out;
 	}
 	check_params(c, &p);
 	if (detect_compare(st, g, ng, &p, &cmp, &cause) == -1) {
@@ -876,7 +886,7 @@ cmd_changes(struct cli *c, int argc, char **argv)
 		}
 	}
 	if (optind != argc)
-		return cli_usage("changes");
+		return cli_bad_arg("changes", argv[optind]);
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	if ((host != NULL || workload != NULL || metric != NULL) &&
@@ -981,6 +991,8 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 	int			 k, all = 0;
 
 	if (argc >= 2 && strcmp(argv[1], "ack") == 0) {
+		if (argc > 3)
+			return cli_bad_arg("alerts", argv[3]);
 		if (argc != 3)
 			return cli_usage("alerts");
 		errno = 0;
@@ -1011,7 +1023,7 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 		if (strcmp(argv[k], "--all") == 0)
 			all = 1;
 		else
-			return cli_usage("alerts");
+			return cli_bad_arg("alerts", argv[k]);
 	}
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
@@ -1214,6 +1226,14 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	    "in use" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_RIGHT,
 	    ALIGN_LEFT, ALIGN_LEFT };
+	/* The words of each subcommand, itself included, after "baseline". */
+	static const struct {
+		const char	*name;
+		int		 min, max;
+	} subs[] = {
+		{ "set", 4, INT_MAX }, { "use", 3, 3 }, { "show", 3, 3 },
+		{ "delete", 3, 3 }, { "list", 2, 2 },
+	};
 	struct detect_params	 p;
 	struct detect_group	 g;
 	struct store_baseline	*bs = NULL, bl;
@@ -1235,11 +1255,22 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 		if (!cli_output_option(c, argv[k]))
 			argv[i++] = argv[k];
 	argc = (int)i;
+	/* Each subcommand's words are counted before the store opens. */
+	for (i = 0; i < nitems(subs) && strcmp(subs[i].name, sub) != 0; i++)
+		continue;
+	if (i == nitems(subs))
+		return cli_bad_sub("baseline", sub);
+	cli_name(argv + 1, "baseline", subs[i].name);
+	for (k = 2; k < argc; k++)
+		if (argv[k][0] == '-' && argv[k][1] != '\0')
+			return cli_bad_arg("baseline", argv[k]);
+	if (argc > subs[i].max)
+		return cli_bad_arg("baseline", argv[subs[i].max]);
+	if (argc < subs[i].min)
+		return cli_usage("baseline");
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	if (strcmp(sub, "set") == 0) {
-		if (argc < 4)
-			return cli_usage("baseline");
 		if (utf8_check(argv[2], NULL) == -1) {
 			fprintf(stderr, "perfwatch: a baseline name must be "
 			    "valid UTF-8\n");
@@ -1280,8 +1311,6 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 		return rc;
 	}
 	if (strcmp(sub, "use") == 0) {
-		if (argc != 3)
-			return cli_usage("baseline");
 		if (strcmp(argv[2], DETECT_ROLLING) != 0) {
 			if (store_baseline_get(st, argv[2], &bl) == -1) {
 				fprintf(stderr, "perfwatch: no baseline \"%s\"\n",
@@ -1305,13 +1334,9 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(sub, "show") == 0) {
-		if (argc != 3)
-			return cli_usage("baseline");
 		return baseline_show(c, st, argv[2]);
 	}
 	if (strcmp(sub, "delete") == 0) {
-		if (argc != 3)
-			return cli_usage("baseline");
 		check_params(c, &p);
 		k = p.config_baseline != NULL &&
 		    strcmp(p.config_baseline, argv[2]) == 0;
@@ -1336,8 +1361,6 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 			printf("baseline %s deleted\n", argv[2]);
 		return 0;
 	}
-	if (strcmp(sub, "list") != 0 || argc != 2)
-		return cli_usage("baseline");
 	if (store_baselines_list(st, &bs, &n) == -1) {
 		log_warnx("%s", store_errmsg(st));
 		return EXIT_SOFTWARE;

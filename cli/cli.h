@@ -37,9 +37,13 @@ struct cli_cmd {
 /* main.c */
 struct store	*cli_store(struct cli *);
 int		 cli_usage(const char *cmd);
+void		 cli_name(char **argv, const char *cmd, const char *sub);
+int		 cli_bad_arg(const char *cmd, const char *arg);
+int		 cli_bad_sub(const char *cmd, const char *word);
+int		 cli_usage_why(const char *cmd, const char *fmt, ...)
+		    __attribute__((format(printf, 2, 3)));
 int		 cli_output_option(struct cli *, const char *);
 void		 cli_getopt_reset(void);
-extern const char *cli_progname;
 
 /* table.c: a text table, or the same rows as CSV. */
 struct table;

@@ -248,7 +248,7 @@ cmd_status(struct cli *c, int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		if (!cli_output_option(c, argv[i]) || c->out == OUT_CSV)
-			return cli_usage("status");
+			return cli_bad_arg("status", argv[i]);
 	}
 	if ((rc = ctl_exchange(c, json_pack("{s:s}", "cmd", "status"),
 	    &reply)) != 0)
@@ -284,7 +284,7 @@ cmd_trigger(struct cli *c, int argc, char **argv)
 	}
 	if (optind != argc) {
 		json_decref(globs);
-		return cli_usage("trigger");
+		return cli_bad_arg("trigger", argv[optind]);
 	}
 	req = json_pack("{s:s}", "cmd", "trigger");
 	if (json_array_size(globs) > 0)
@@ -312,13 +312,13 @@ cmd_trigger(struct cli *c, int argc, char **argv)
 
 /* pause or resume. */
 static int
-ctl_pause(struct cli *c, int argc, const char *cmd)
+ctl_pause(struct cli *c, int argc, char **argv, const char *cmd)
 {
 	json_t	*reply;
 	int	 rc;
 
 	if (argc != 1)
-		return cli_usage(cmd);
+		return cli_bad_arg(cmd, argv[1]);
 	if ((rc = ctl_exchange(c, json_pack("{s:s}", "cmd", cmd),
 	    &reply)) != 0)
 		return rc;
@@ -335,13 +335,11 @@ ctl_pause(struct cli *c, int argc, const char *cmd)
 int
 cmd_pause(struct cli *c, int argc, char **argv)
 {
-	(void)argv;
-	return ctl_pause(c, argc, "pause");
+	return ctl_pause(c, argc, argv, "pause");
 }
 
 int
 cmd_resume(struct cli *c, int argc, char **argv)
 {
-	(void)argv;
-	return ctl_pause(c, argc, "resume");
+	return ctl_pause(c, argc, argv, "resume");
 }

@@ -25,8 +25,11 @@ parse_format(const char *s, enum store_format *f)
 		*f = STORE_FORMAT_CSV;
 	else if (strcmp(s, "jsonl") == 0 || strcmp(s, "json") == 0)
 		*f = STORE_FORMAT_JSONL;
-	else
+	else {
+		fprintf(stderr, "perfwatch: --format: \"%s\" is not csv or "
+		    "jsonl\n", s);
 		return -1;
+	}
 	return 0;
 }
 
@@ -89,6 +92,8 @@ cmd_import(struct cli *c, int argc, char **argv)
 			return cli_usage("import");
 		}
 	}
+	if (argc - optind > 1)
+		return cli_bad_arg("import", argv[optind + 1]);
 	if (argc - optind != 1)
 		return cli_usage("import");
 	name = argv[optind];
@@ -178,7 +183,7 @@ cmd_export(struct cli *c, int argc, char **argv)
 	}
 	if (optind != argc) {
 		free(labels);
-		return cli_usage("export");
+		return cli_bad_arg("export", argv[optind]);
 	}
 	if ((st = cli_store(c)) == NULL) {
 		free(labels);
@@ -444,7 +449,7 @@ cmd_history(struct cli *c, int argc, char **argv)
 		}
 	}
 	if (optind != argc)
-		return cli_usage("history");
+		return cli_bad_arg("history", argv[optind]);
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	if ((rc = cli_metrics_match(st, filt.host, workload, metric, &ms,
@@ -552,14 +557,12 @@ cmd_show(struct cli *c, int argc, char **argv)
 			latest = 1;
 			continue;
 		}
-		if (argv[k][0] == '-' && argv[k][1] != '\0')
-			return cli_usage("show");
-		if (what != NULL)
-			return cli_usage("show");
+		if ((argv[k][0] == '-' && argv[k][1] != '\0') || what != NULL)
+			return cli_bad_arg("show", argv[k]);
 		what = argv[k];
 	}
 	if (latest && what != NULL)
-		return cli_usage("show");
+		return cli_usage_why("show", "a RUN or --latest, not both");
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	if (what == NULL) {
@@ -718,7 +721,7 @@ cmd_runs(struct cli *c, int argc, char **argv)
 		}
 	}
 	if (optind != argc)
-		return cli_usage("runs");
+		return cli_bad_arg("runs", argv[optind]);
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	if ((ch = cli_host_known(st, filt.host)) != 0)

@@ -197,7 +197,7 @@ env_show(struct cli *c, int argc, char **argv)
 		if (strcmp(argv[k], "--packages") == 0)
 			pk = 1;
 		else if (argv[k][0] == '-' || what != NULL)
-			return cli_usage("env");
+			return cli_bad_arg("env", argv[k]);
 		else
 			what = argv[k];
 	}
@@ -247,7 +247,7 @@ env_diff(struct cli *c, int argc, char **argv)
 		if (cli_output_option(c, argv[k]))
 			continue;
 		if (argv[k][0] == '-' || n == 2)
-			return cli_usage("env");
+			return cli_bad_arg("env", argv[k]);
 		names[n++] = argv[k];
 	}
 	if (n < 1)
@@ -295,9 +295,15 @@ env_diff(struct cli *c, int argc, char **argv)
 int
 cmd_env(struct cli *c, int argc, char **argv)
 {
-	if (argc >= 2 && strcmp(argv[1], "show") == 0)
+	if (argc < 2)
+		return cli_usage("env");
+	if (strcmp(argv[1], "show") == 0) {
+		cli_name(argv + 1, "env", "show");
 		return env_show(c, argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "diff") == 0)
+	}
+	if (strcmp(argv[1], "diff") == 0) {
+		cli_name(argv + 1, "env", "diff");
 		return env_diff(c, argc - 1, argv + 1);
-	return cli_usage("env");
+	}
+	return cli_bad_sub("env", argv[1]);
 }

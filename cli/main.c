@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,6 @@
 #include "xmalloc.h"
 #include "cli.h"
 
-const char *cli_progname = "perfwatch";
 const char *cli_argv0;
 
 static const struct cli_cmd cli_cmds[] = {
@@ -111,6 +111,59 @@ cli_usage(const char *cmd)
 	fprintf(stderr, "usage: perfwatch %s\n", i < nitems(cli_cmds) ?
 	    cli_cmds[i].usage : cmd);
 	return EXIT_USAGE;
+}
+
+/*
+ * The command being parsed, as its messages name it: "perfwatch env show".
+ * cli_name() also puts it in argv[0], where getopt_long() takes the name
+ * its own messages begin with.
+ */
+static char	cli_name_buf[48] = "perfwatch";
+
+void
+cli_name(char **argv, const char *cmd, const char *sub)
+{
+	snprintf(cli_name_buf, sizeof(cli_name_buf), "perfwatch %s%s%s", cmd,
+	    sub != NULL ? " " : "", sub != NULL ? sub : "");
+	argv[0] = cli_name_buf;
+}
+
+/*
+ * Why the words given do not make a command, then command cmd's usage
+ * line (none if cmd is NULL: the caller prints it); the usage exit code.
+ */
+int
+cli_usage_why(const char *cmd, const char *fmt, ...)
+{
+	va_list	ap;
+
+	fprintf(stderr, "%s: ", cli_name_buf);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return cmd != NULL ? cli_usage(cmd) : EXIT_USAGE;
+}
+
+/*
+ * A word that command cmd does not take, an option or one argument too
+ * many: say which, in getopt_long()'s words, then print the usage line.
+ */
+int
+cli_bad_arg(const char *cmd, const char *arg)
+{
+	if (arg[0] == '-' && arg[1] != '\0')
+		return cli_usage_why(cmd, "unrecognized option '%s'", arg);
+	return cli_usage_why(cmd, "unexpected argument '%s'", arg);
+}
+
+/* Command cmd has no subcommand word: say so, then print the usage line. */
+int
+cli_bad_sub(const char *cmd, const char *word)
+{
+	if (word[0] == '-' && word[1] != '\0')
+		return cli_bad_arg(cmd, word);
+	return cli_usage_why(cmd, "unknown subcommand '%s'", word);
 }
 
 /* Reset getopt for a subcommand's own arguments. */
@@ -285,6 +338,7 @@ main(int argc, char **argv)
 	}
 	if (cli_load_config(&c) == -1)
 		return EXIT_CONFIG;
+	cli_name(argv, cli_cmds[i].name, NULL);
 	rc = cli_cmds[i].fn(&c, argc, argv);
 	store_close(c.st);
 	config_free(c.cfg);

@@ -132,7 +132,7 @@ notify_cmd_flush(struct cli *c, int argc, char **argv)
 		}
 	}
 	if (optind != argc)
-		return cli_usage("notify");
+		return cli_bad_arg("notify", argv[optind]);
 	if (o.syslog)
 		log_init("perfwatch", 0, c->verbose);
 	if ((sinks = notify_cli_sinks(c, &nsinks)) == NULL)
@@ -248,7 +248,7 @@ notify_cmd_test(struct cli *c, int argc, char **argv)
 		}
 	}
 	if (argc - optind > 1)
-		return cli_usage("notify");
+		return cli_bad_arg("notify", argv[optind + 1]);
 	if (argc - optind == 1)
 		want = argv[optind];
 	if ((sinks = notify_cli_sinks(c, &nsinks)) == NULL)
@@ -344,7 +344,7 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 		}
 	}
 	if (optind != argc)
-		return cli_usage("notify");
+		return cli_bad_arg("notify", argv[optind]);
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	if (store_outbox_list(st, all, limit, &rows, &n) == -1) {
@@ -419,11 +419,17 @@ cmd_notify(struct cli *c, int argc, char **argv)
 {
 	if (argc < 2)
 		return cli_usage("notify");
-	if (strcmp(argv[1], "flush") == 0)
+	if (strcmp(argv[1], "flush") == 0) {
+		cli_name(argv + 1, "notify", "flush");
 		return notify_cmd_flush(c, argc - 1, argv + 1);
-	if (strcmp(argv[1], "test") == 0)
+	}
+	if (strcmp(argv[1], "test") == 0) {
+		cli_name(argv + 1, "notify", "test");
 		return notify_cmd_test(c, argc - 1, argv + 1);
-	if (strcmp(argv[1], "pending") == 0)
+	}
+	if (strcmp(argv[1], "pending") == 0) {
+		cli_name(argv + 1, "notify", "pending");
 		return notify_cmd_pending(c, argc - 1, argv + 1);
-	return cli_usage("notify");
+	}
+	return cli_bad_sub("notify", argv[1]);
 }

@@ -669,7 +669,11 @@ parse_run_opts(struct run_opts *o, int argc, char **argv)
 			return -1;
 		}
 	}
-	return optind == argc ? 0 : -1;
+	if (optind != argc) {
+		cli_bad_arg(NULL, argv[optind]);
+		return -1;
+	}
+	return 0;
 }
 
 int

@@ -1,7 +1,7 @@
 #!/bin/sh
 # perfwatch's own options and usage: --help and --version (long and
 # short) print on stdout and exit 0; a bad option or command prints the
-# usage on stderr and exits 64; every command answers --help with its
+# usage on stderr, after a line naming the word, and exits 64; every command answers --help with its
 # usage line, and perfwatch(1) describes every command the usage lists.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -57,6 +57,10 @@ for cmd in $cmds; do
 	grep -qxF "$(head -n 1 "$T/out")" "$T/bad.err" ||
 		fail "perfwatch $cmd: --help says $(head -n 1 "$T/out"), a bad" \
 		    "option $(cat "$T/bad.err")"
+	# ... after a line that names the option and the command.
+	[ "$(head -n 1 "$T/bad.err")" = \
+	    "perfwatch $cmd: unrecognized option '--no-such-option'" ] ||
+		fail "perfwatch $cmd --no-such-option: $(head -n 1 "$T/bad.err")"
 	# Each option it lists is in the command's own entry of the manual
 	# (from its .It line to the next command's).
 	awk -v c="$cmd" '
@@ -72,5 +76,44 @@ for cmd in $cmds; do
 	done
 done
 [ "$n" -ge 16 ] || fail "only $n commands listed: $cmds"
+
+# A word a command does not take is named, with the (sub)command, before
+# the usage line; and the command is not carried out.
+while IFS='|' read -r args msg; do
+	rc=0
+	# shellcheck disable=SC2086 # the words are split on purpose
+	pw $args >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 64 ] || fail "perfwatch $args: exit $rc"
+	[ ! -s "$T/out" ] || fail "perfwatch $args wrote on stdout"
+	[ "$(head -n 1 "$T/err")" = "$msg" ] ||
+		fail "perfwatch $args: \"$(head -n 1 "$T/err")\", not \"$msg\""
+	sed -n 2p "$T/err" | grep -q '^usage: perfwatch ' ||
+		fail "perfwatch $args: no usage after the message"
+done <<'EOF'
+history write_kps|perfwatch history: unexpected argument 'write_kps'
+runs --limit 5 extra|perfwatch runs: unexpected argument 'extra'
+changes x|perfwatch changes: unexpected argument 'x'
+show a b|perfwatch show: unexpected argument 'b'
+show --latest a|perfwatch show: a RUN or --latest, not both
+check a b|perfwatch check: unexpected argument 'b'
+compare a|perfwatch compare: two runs or groups are needed, 1 given
+alerts ack 1 2|perfwatch alerts: unexpected argument '2'
+baseline frobnicate|perfwatch baseline: unknown subcommand 'frobnicate'
+baseline list x|perfwatch baseline list: unexpected argument 'x'
+baseline delete a --all|perfwatch baseline delete: unrecognized option '--all'
+env frobnicate|perfwatch env: unknown subcommand 'frobnicate'
+env diff a b c|perfwatch env diff: unexpected argument 'c'
+env show --all|perfwatch env show: unrecognized option '--all'
+notify frobnicate|perfwatch notify: unknown subcommand 'frobnicate'
+notify pending --limit 3 x|perfwatch notify pending: unexpected argument 'x'
+notify test a b|perfwatch notify test: unexpected argument 'b'
+import a b|perfwatch import: unexpected argument 'b'
+export x|perfwatch export: unexpected argument 'x'
+run x|perfwatch run: unexpected argument 'x'
+bisect|perfwatch bisect: no range GOOD..BAD given
+bisect a..b c|perfwatch bisect: unexpected argument 'c'
+pause now|perfwatch pause: unexpected argument 'now'
+status --csv|perfwatch status: unrecognized option '--csv'
+EOF
 grep -qx '.Op Fl hvV' "$top/man/perfwatch.1" || fail "perfwatch(1): synopsis"
 pass
