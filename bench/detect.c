@@ -156,7 +156,9 @@ enum place { P_EARLY2, P_EARLY1, P_EXACT, P_LATE1, P_LATE2, PLACE_MAX };
 struct tally {
 	long	histories;
 	long	null_checks[2];		/* run-checks before the change:
-					   young (runs 11-30), settled */
+					   young (runs 11-60), settled */
+	long	suspected[2];		/* of those, perfwatch's verdict
+					   names a suspected alert */
 	long	false_alerts[D_MAX][2];	/* confirmed before it, or the
 					   wrong way after it */
 	long	place[PLACE_MAX];	/* perfwatch's first bad run of
@@ -494,8 +496,12 @@ run_history(enum noise noise, size_t ci, long h, unsigned long seed,
 			    res.v[0].noise, res.v[0].baseline_runs,
 			    res.nev > 0 ? " -> " : "",
 			    res.nev > 0 ? res.ev[0].to : "");
-		if (i >= 10 && i < at)
+		if (i >= 10 && i < at) {
 			t->null_checks[i >= SETTLED]++;
+			if (res.nv == 1 && res.v[0].alert_state != NULL &&
+			    strcmp(res.v[0].alert_state, ALERT_SUSPECTED) == 0)
+				t->suspected[i >= SETTLED]++;
+		}
 		for (k = 0; k < res.nev; k++) {
 			if (strcmp(res.ev[k].to, ALERT_CONFIRMED) != 0)
 				continue;
@@ -603,6 +609,8 @@ tally_merge(int fd)
 			a->histories += b->histories;
 			a->null_checks[0] += b->null_checks[0];
 			a->null_checks[1] += b->null_checks[1];
+			a->suspected[0] += b->suspected[0];
+			a->suspected[1] += b->suspected[1];
 			a->seconds += b->seconds;
 			a->checks += b->checks;
 			for (k = 0; k < PLACE_MAX; k++)
@@ -907,6 +915,28 @@ main(int argc, char **argv)
 				    (double)fa[d][0] / (double)nck[0] : 0);
 		}
 		putchar('\n');
+	}
+
+	/*
+	 * What a person sees of a suspicion that is not confirmed: the
+	 * same checks, those whose verdict names a suspected alert.
+	 */
+	printf("\nrun-checks before the change whose verdict names a "
+	    "suspected alert, per 1000:\nsettled | young\n");
+	for (ni = 0; ni < N_MAX; ni++) {
+		long	sus[2] = { 0, 0 }, nck[2] = { 0, 0 };
+		int	y;
+
+		if (!noise_run(ni))
+			continue;
+		for (ci = 0; ci < N_CHANGES; ci++)
+			for (y = 0; y < 2; y++) {
+				nck[y] += tallies[ni][ci].null_checks[y];
+				sus[y] += tallies[ni][ci].suspected[y];
+			}
+		printf("%-12s %7.1f | %7.1f\n", noise_names[ni],
+		    nck[1] > 0 ? 1000.0 * (double)sus[1] / (double)nck[1] : 0,
+		    nck[0] > 0 ? 1000.0 * (double)sus[0] / (double)nck[0] : 0);
 	}
 
 	printf("\nrecall within 3 runs, median delay in runs (first run at "

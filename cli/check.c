@@ -118,6 +118,7 @@ check_result_json(const struct detect_result *r)
 		pwjson_set_num(vo, "noise", v->noise);
 		pwjson_set_int(vo, "baseline_runs",
 		    (int64_t)v->baseline_runs);
+		pwjson_set_int(vo, "noise_runs", (int64_t)v->noise_runs);
 		pwjson_set_int(vo, "samples", (int64_t)v->samples);
 		if (v->alert != 0)
 			pwjson_set_int(vo, "alert", v->alert);
@@ -153,6 +154,8 @@ check_result_json(const struct detect_result *r)
 		pwjson_set_str(vo, "workload", v->metric.workload);
 		pwjson_set_str(vo, "metric", v->metric.metric);
 		pwjson_set_str(vo, "state", v->alert_state);
+		/* A young baseline confirms nothing (alert.c, alert_held). */
+		pwjson_set(vo, "can_confirm", json_boolean(v->can_confirm));
 		pwjson_append(al, vo);
 	}
 	pwjson_set(o, "alerts", al);
@@ -177,7 +180,7 @@ check_result_print(struct cli *c, const struct detect_result *r)
 	const struct detect_event	*e;
 	struct table			*t;
 	char				 b1[32], b2[32], b3[48], b4[32], *why;
-	size_t				 i, most, ninc;
+	size_t				 i, most, ninc, nheld;
 	int				 same;
 
 	if (c->out == OUT_TABLE) {
@@ -235,6 +238,27 @@ check_result_print(struct cli *c, const struct detect_result *r)
 			printf("\ninconclusive: a verdict needs %d runs with "
 			    "the metric in the baseline, which has %s%zu\n",
 			    DETECT_MIN_BASE, same ? "" : "at most ", most);
+		/*
+		 * Why a suspicion is not confirmed however long it lasts: a
+		 * young rolling baseline (alert.c, alert_held).
+		 */
+		for (i = 0, most = 0, nheld = 0, same = 1; i < r->nv; i++) {
+			v = &r->v[i];
+			if (v->alert == 0 || v->alert_state == NULL ||
+			    strcmp(v->alert_state, "suspected") != 0 ||
+			    v->can_confirm)
+				continue;
+			if (nheld++ > 0 && v->noise_runs != most)
+				same = 0;
+			if (nheld == 1 || v->noise_runs > most)
+				most = v->noise_runs;
+		}
+		if (nheld > 0)
+			printf("\nsuspected, not confirmed: confirming needs "
+			    "%d runs before the shift,\nand there %s %s%zu; "
+			    "\"perfwatch alerts ack ID\" accepts a new level\n",
+			    DETECT_MIN_POOL_BASE, most == 1 && same ? "is" :
+			    "are", same ? "" : "at most ", most);
 		for (i = 0; i < r->nev; i++) {
 			e = &r->ev[i];
 			fmt_pct(b1, sizeof(b1), e->change_pct);

@@ -321,7 +321,10 @@ work_close_run(struct daemon *d, const char *label)
 
 /*
  * Ask for a rerun of the workloads whose alerts the report says are
- * suspected.  The report's "alerts" may be absent: then nothing is.
+ * suspected, and could be confirmed: on a history too young to confirm
+ * anything a suspicion may stay open for many runs (detect/alert.c), and
+ * a rerun after each would only measure it again.  The report's "alerts"
+ * may be absent: then nothing is.
  */
 static void
 work_rerun_suspected(struct daemon *d, const char *label, json_t *report)
@@ -337,7 +340,8 @@ work_rerun_suspected(struct daemon *d, const char *label, json_t *report)
 		state = json_object_get(a, "state");
 		wl = json_object_get(a, "workload");
 		if (!json_is_string(state) || !json_is_string(wl) ||
-		    strcmp(json_string_value(state), "suspected") != 0)
+		    strcmp(json_string_value(state), "suspected") != 0 ||
+		    json_is_false(json_object_get(a, "can_confirm")))
 			continue;
 		for (k = 0; k < n; k++)
 			if (strcmp(globs[k], json_string_value(wl)) == 0)

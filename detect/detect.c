@@ -165,7 +165,14 @@
  *    opens the alert `confirmed` at once.  A suspicion is cleared
  *    (`resolved`) when a run is back within noise (less than one sd, or
  *    half the floor, from the old level) and the pooled evidence is weak
- *    (one-sided p > 0.01), or after `window` runs; a confirmed alert is
+ *    (one-sided p > 0.01), or after `window` runs unless only a young
+ *    baseline keeps it from confirming (fewer than DETECT_MIN_POOL_BASE
+ *    noise runs, while its stretch passes everything else a
+ *    confirmation asks): cleared, its runs would join the baseline, which
+ *    would then take the new level as the norm and never tell of it
+ *    (bonnie's 64% drop in block write, checked run by run after seven
+ *    runs, was cleared three runs on); it stays suspected until a run is
+ *    back or it is acknowledged.  A confirmed alert is
  *    resolved when confirm_runs runs in a row are back within noise.
  *    Later runs update the open alert; they do not open new ones, with
  *    two exceptions.  A run that clears a suspicion, or resolves a
@@ -739,6 +746,8 @@ detect_judge(const struct detect_base *b, const struct detect_runstat *r,
 	v->reference = b->center;
 	v->noise = b->noise;
 	v->baseline_runs = b->kc;
+	v->noise_runs = b->k;
+	v->can_confirm = b->pinned || b->k >= DETECT_MIN_POOL_BASE;
 	v->samples = r->n;
 	v->p = v->q = NAN;
 	v->ci_low = v->ci_high = NAN;

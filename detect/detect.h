@@ -27,6 +27,15 @@ struct config;
 /* Fewest baseline runs for a verdict; with fewer it is inconclusive. */
 #define DETECT_MIN_BASE	3
 
+/*
+ * Fewest rolling baseline runs whose noise pooled evidence may be judged
+ * by: fewer say too little about the spread (and nothing about its
+ * shape) to confirm a shift.  A young history, or one whose runs were
+ * mostly taken by earlier alerts, waits (a pinned baseline is taken as
+ * the user chose it).
+ */
+#define DETECT_MIN_POOL_BASE	20
+
 enum detect_kind {
 	DETECT_UNCHANGED = 0,
 	DETECT_REGRESSION,
@@ -86,6 +95,10 @@ struct detect_verdict {
 	double			 noise;		/* between-run sd, metric unit */
 	double			 z;		/* (current - reference) / sd */
 	size_t			 baseline_runs;
+	size_t			 noise_runs;	/* runs measuring the noise */
+	int			 can_confirm;	/* baseline may confirm an alert:
+						   pinned, or noise_runs at
+						   least DETECT_MIN_POOL_BASE */
 	size_t			 samples;
 	int64_t			 alert;		/* open alert after the check */
 	const char		*alert_state;	/* its state, or NULL */

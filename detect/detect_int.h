@@ -10,15 +10,6 @@
 
 #include "detect.h"
 
-/*
- * Fewest rolling baseline runs whose noise pooled evidence may be judged
- * by: fewer say too little about the spread (and nothing about its
- * shape) to confirm a shift.  A young history, or one whose runs were
- * mostly taken by earlier alerts, waits (a pinned baseline is taken as
- * the user chose it).
- */
-#define DETECT_MIN_POOL_BASE	20
-
 /* One run of one metric. */
 struct detect_runstat {
 	int64_t		 run;

@@ -64,7 +64,7 @@ assert v["time"]["alert"] == 1 and v["time"]["alert_state"] == "confirmed", v
 assert v["rate"]["alert"] is None, v
 assert d["events"] == [], d["events"]
 assert d["alerts"] == [{"alert": 1, "workload": "sys.pipe", "metric": "time",
-    "state": "confirmed"}], d["alerts"]
+    "state": "confirmed", "can_confirm": True}], d["alerts"]
 '
 # A run before the alert's first bad run names none.
 expect_match "$(pw check r-20 | grep ' time ')" "unchanged"

@@ -4,7 +4,8 @@
 # about -64% and block read as an improvement of about +24%, each with
 # q < 0.01, through compare (groups by glob) and through check against a
 # pinned baseline; the Red Hat runs split in two halves (A/A) show
-# nothing; check --bisect answers 1, 0 and 125.
+# nothing; check --bisect answers 1, 0 and 125.  Checked run by run, the
+# block write's drop stays suspected: too few runs before it to confirm.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -154,4 +155,40 @@ out=$(pw compare redhat-6.2-ext2-1 sco-5.05-htfs-1)
 line=$(printf '%s\n' "$out" | grep ' write_kps ')
 expect_match "$line" "19004"
 expect_eq "$(printf '%s\n' "$line" | awk '{ print $4, $5, NF }')" "6589 -65.3% 5"
+
+# Each run checked in turn, as perfwatchd checks them, against the
+# rolling baseline: the block write's drop is suspected at the first HTFS
+# run, and stays suspected to the last run, since seven Red Hat runs are
+# too few to confirm it and too many runs say it is real to clear it.
+# Cleared, its runs would join the baseline and the drop be taken as the
+# norm.  The check says why it is not confirmed; an acknowledgement is
+# what accepts the new level.
+PERFWATCH_DB="$T/inorder.db"
+pw import "$T/bonnie.csv" >/dev/null
+for r in $(pw runs --limit 0 --csv | sed 1d | cut -d, -f1); do
+	pw check "$r" >"$T/out" || true
+done
+expect_match "$(cat "$T/out")" "suspected, not confirmed: confirming needs 20 runs before the shift"
+pw alerts --all --csv | python3 -c '
+import csv, sys
+rows = [r for r in csv.DictReader(sys.stdin) if r["metric"] == "write_kps"]
+assert len(rows) == 1, rows
+a = rows[0]
+assert a["state"] == "suspected" and a["direction"] == "regression", a
+assert a["first bad"] == "sco-5.05-htfs-1", a
+assert a["last good"] == "redhat-6.2-ext2-7", a
+assert a["last run"] == "sco-5.05-eafs-9", a
+print(a["id"])
+' >"$T/id" || fail "the block write alert: $(pw alerts --all)"
+pw check --json sco-5.05-eafs-9 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+v = {x["metric"]: x for x in d["verdicts"]}["write_kps"]
+assert v["verdict"] == "regression" and v["alert_state"] == "suspected", v
+assert v["noise_runs"] == 7 and v["baseline_runs"] == 7, v
+a = {x["metric"]: x for x in d["alerts"]}["write_kps"]
+assert a["state"] == "suspected" and a["can_confirm"] is False, a
+' || fail "eafs-9 checked again"
+pw alerts ack "$(cat "$T/id")" >/dev/null
+expect_match "$(pw alerts --all | grep ' write_kps ')" "acknowledged"
 pass
