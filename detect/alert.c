@@ -7,7 +7,8 @@
  *   suspected --back within noise, or window---> resolved (cleared;
  *                                                 not by the window while
  *                                                 only a young baseline
- *                                                 keeps it from confirming)
+ *                                                 keeps a regression from
+ *                                                 confirming)
  *   confirmed --confirm_runs runs within noise-> resolved
  *   confirmed --a further shift its way---------> resolved, superseded by
  *                                                 a new confirmed alert
@@ -424,21 +425,24 @@ alert_confirms(const struct detect_params *p, const struct detect_pool *pl,
 }
 
 /*
- * Whether pooled evidence pl would confirm a shift of sign but for its
- * rolling baseline, too short to confirm anything: a young history.  Such
- * a suspicion is not cleared when its window runs out.  Its runs are
- * still off, by more than the baseline's noise can explain, and clearing
- * it would hand them to the baseline, which then takes the new level as
- * the norm: a 64% drop in bonnie's block write after seven runs was
- * "resolved" three runs on and never told again.  It stays suspected
- * until a run is back within noise, or a person acknowledges it, which
- * accepts the new level.
+ * Whether suspected regression a, with pooled evidence pl, would be
+ * confirmed but for its rolling baseline, too short to confirm anything:
+ * a young history.  Such a suspicion is not cleared when its window runs
+ * out.  Its runs are still off, by more than the baseline's noise can
+ * explain, and clearing it would hand them to the baseline, which then
+ * takes the worse level as the norm: a 64% drop in bonnie's block write
+ * after seven runs was "resolved" three runs on and never told again.
+ * It stays suspected until a run is back within noise, or a person
+ * acknowledges it, which accepts the new level.  An improvement is let
+ * go as before: held, it would keep the worse level as the baseline, and
+ * a later slide back to it would only resolve the improvement.
  */
 static int
-alert_held(const struct detect_params *p, const struct detect_pool *pl,
-    int sign)
+alert_held(const struct detect_params *p, const struct store_alert *a,
+    const struct detect_pool *pl, int sign)
 {
-	return detect_pool_passes(pl) && pl->sign == sign &&
+	return strcmp(a->direction, VERDICT_REGRESSION) == 0 &&
+	    detect_pool_passes(pl) && pl->sign == sign &&
 	    pl->m >= p->confirm_runs && !pl->base.pinned &&
 	    pl->base.k < DETECT_MIN_POOL_BASE && pl->q <= p->confirm_alpha;
 }
@@ -521,7 +525,7 @@ alert_update(struct store *st, const struct detect_params *p,
 			free(a->attribution);
 			a->attribution = detect_attribution(st, a);
 		} else if (!w->pool.ok || (w->pool.m >= p->window &&
-		    !alert_held(p, &w->pool, sign)) ||
+		    !alert_held(p, a, &w->pool, sign)) ||
 		    (detect_within_noise(&w->pool.base, &w->rs[w->nrs - 1],
 		    sign, p->min_change) && stats_t_cdf(-w->pool.t * sign,
 		    w->pool.base.df) > ALERT_CLEAR_P))

@@ -165,15 +165,16 @@
  *    opens the alert `confirmed` at once.  A suspicion is cleared
  *    (`resolved`) when a run is back within noise (less than one sd, or
  *    half the floor, from the old level) and the pooled evidence is weak
- *    (one-sided p > 0.01), or after `window` runs unless only a young
- *    baseline keeps it from confirming (fewer than DETECT_MIN_POOL_BASE
- *    noise runs, while its stretch passes everything else a
- *    confirmation asks): cleared, its runs would join the baseline, which
- *    would then take the new level as the norm and never tell of it
- *    (bonnie's 64% drop in block write, checked run by run after seven
- *    runs, was cleared three runs on); it stays suspected until a run is
- *    back or it is acknowledged.  A confirmed alert is
- *    resolved when confirm_runs runs in a row are back within noise.
+ *    (one-sided p > 0.01), or after `window` runs unless it is a
+ *    regression that only a young baseline keeps from confirming (fewer
+ *    than DETECT_MIN_POOL_BASE noise runs, while its stretch passes
+ *    everything else a confirmation asks): cleared, its runs would join
+ *    the baseline, which would then take the worse level as the norm
+ *    and never tell of it (bonnie's 64% drop in block write, checked run
+ *    by run after seven runs, was cleared three runs on); it stays
+ *    suspected until a run is back or it is acknowledged.  A confirmed
+ *    alert is resolved when confirm_runs runs in a row are back within
+ *    noise.
  *    Later runs update the open alert; they do not open new ones, with
  *    two exceptions.  A run that clears a suspicion, or resolves a
  *    confirmed alert, while it is itself a regression or improvement
