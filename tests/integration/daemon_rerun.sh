@@ -53,17 +53,23 @@ sleep 3
 [ "$(count_runs "1")" -eq 2 ] || fail "$(count_runs "1") runs, expected 2"
 stop_daemon TERM
 
+# no_rerun N WHY: a daemon on the wrapped perfwatch, asked for one
+# battery, makes the Nth manual run and no rerun after it (fail: WHY).
+no_rerun() {
+	PERFWATCH="$T/perfwatch-alerts" start_daemon
+	request '{"cmd":"trigger"}' | grep -q '"ok":true' ||
+		fail "trigger refused"
+	wait_until 20 "manual run $1" runs_at_least "$1" \
+	    "trigger = 'manual' AND status = 'complete'" || fail "no manual run"
+	sleep 3
+	[ "$(count_runs "trigger = 'rerun'")" -eq 1 ] || fail "$2"
+	stop_daemon TERM
+	[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+}
+
 # rerun_suspected = no: the same report asks for nothing.
 write_conf_manual "rerun_suspected = no"
-PERFWATCH="$T/perfwatch-alerts" start_daemon
-request '{"cmd":"trigger"}' | grep -q '"ok":true' || fail "trigger refused"
-wait_until 20 "the second manual run" runs_at_least 2 \
-    "trigger = 'manual' AND status = 'complete'" || fail "no manual run"
-sleep 3
-[ "$(count_runs "trigger = 'rerun'")" -eq 1 ] ||
-	fail "a rerun although rerun_suspected = no"
-stop_daemon TERM
-[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+no_rerun 2 "a rerun although rerun_suspected = no"
 
 # A suspicion that the history is too young to confirm ("can_confirm"
 # false: detect/alert.c keeps it open for as long as its runs stay off)
@@ -73,15 +79,7 @@ cat >"$T/alerts.json" <<EOF
   "can_confirm": false}]
 EOF
 write_conf_manual "rerun_suspected = yes"
-PERFWATCH="$T/perfwatch-alerts" start_daemon
-request '{"cmd":"trigger"}' | grep -q '"ok":true' || fail "trigger refused"
-wait_until 20 "the third manual run" runs_at_least 3 \
-    "trigger = 'manual' AND status = 'complete'" || fail "no manual run"
-sleep 3
-[ "$(count_runs "trigger = 'rerun'")" -eq 1 ] ||
-	fail "a rerun of a suspicion that cannot be confirmed"
-stop_daemon TERM
-[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+no_rerun 3 "a rerun of a suspicion that cannot be confirmed"
 
 # A battery measured beside another run (it holds the measuring lock;
 # policy annotate) is marked busy: the daemon says that its verdicts move
