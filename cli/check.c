@@ -623,7 +623,7 @@ cmd_compare(struct cli *c, int argc, char **argv)
 	enum table_align	*al = NULL;
 	char			*cause = NULL, **names = NULL, lbl[64];
 	json_t			*o, *arr, *mo, *cells, *co, *runs;
-	size_t			 ng = 0, nall = 0, i, j, mi, per, col;
+	size_t			 ng = 0, nwords = 0, nall = 0, i, j, mi, per, col;
 	size_t			 ncols = 0;
 	int			 k, rc = 0;
 
@@ -632,12 +632,11 @@ cmd_compare(struct cli *c, int argc, char **argv)
 			continue;
 		if (argv[k][0] == '-' && argv[k][1] != '\0')
 			return cli_bad_arg("compare", argv[k]);
-		ng++;
+		nwords++;
 	}
-	if (ng < 2)
+	if (nwords < 2)
 		return cli_usage_why("compare", "two runs or groups are needed, "
-		    "%zu given", ng);
-	ng = 0;
+		    "%zu given", nwords);
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	memset(&f, 0, sizeof(f));

@@ -405,6 +405,25 @@ alert_event(struct detect_result *res, const struct store_alert *a,
 	e->change_pct = change;
 }
 
+/*
+ * Whether pooled evidence pl passes everything a confirmation of a shift
+ * of sign asks but the size of its baseline.
+ */
+static int
+alert_passes(const struct detect_params *p, const struct detect_pool *pl,
+    int sign)
+{
+	return detect_pool_passes(pl) && pl->sign == sign &&
+	    pl->m >= p->confirm_runs && pl->q <= p->confirm_alpha;
+}
+
+/* Whether pl's baseline is a rolling one too short to confirm anything. */
+static int
+alert_young(const struct detect_pool *pl)
+{
+	return !pl->base.pinned && pl->base.k < DETECT_MIN_POOL_BASE;
+}
+
 /* Whether pooled evidence pl confirms a shift of sign. */
 static int
 alert_confirms(const struct detect_params *p, const struct detect_pool *pl,
@@ -418,10 +437,7 @@ alert_confirms(const struct detect_params *p, const struct detect_pool *pl,
 		    pl->unprecedented ? "un" : "", pl->in_tail ? "" : "not ",
 		    pl->change_pct, pl->ci_low, pl->ci_high, pl->sign,
 		    pl->latest_sign);
-	return detect_pool_passes(pl) && pl->sign == sign &&
-	    pl->m >= p->confirm_runs &&
-	    (pl->base.pinned || pl->base.k >= DETECT_MIN_POOL_BASE) &&
-	    pl->q <= p->confirm_alpha;
+	return alert_passes(p, pl, sign) && !alert_young(pl);
 }
 
 /*
@@ -442,9 +458,7 @@ alert_held(const struct detect_params *p, const struct store_alert *a,
     const struct detect_pool *pl, int sign)
 {
 	return strcmp(a->direction, VERDICT_REGRESSION) == 0 &&
-	    detect_pool_passes(pl) && pl->sign == sign &&
-	    pl->m >= p->confirm_runs && !pl->base.pinned &&
-	    pl->base.k < DETECT_MIN_POOL_BASE && pl->q <= p->confirm_alpha;
+	    alert_passes(p, pl, sign) && alert_young(pl);
 }
 
 /* Replace a's state. */

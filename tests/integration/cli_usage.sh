@@ -1,8 +1,9 @@
 #!/bin/sh
 # perfwatch's own options and usage: --help and --version (long and
 # short) print on stdout and exit 0; a bad option or command prints the
-# usage on stderr, after a line naming the word, and exits 64; every command answers --help with its
-# usage line, and perfwatch(1) describes every command the usage lists.
+# usage on stderr, after a line naming the word, and exits 64; every
+# command answers --help with its usage line, and perfwatch(1) describes
+# every command the usage lists.
 set -eu
 . "$(dirname "$0")/lib.sh"
 top=${PERFWATCH_TOP:?}

@@ -2,8 +2,9 @@
 # Confirming suspected regressions: when a run's JSON report lists alerts
 # in state "suspected", perfwatchd re-runs just those workloads at once
 # (trigger "rerun"), and never re-runs a rerun.  With rerun_suspected = no
-# it does not, nor for a suspicion that cannot be confirmed yet.  A report without "alerts" asks for nothing (every other
-# daemon test counts its runs exactly).  A battery measured on a busy
+# it does not, nor for a suspicion that cannot be confirmed yet.  A
+# report without "alerts" asks for nothing (every other daemon test counts
+# its runs exactly).  A battery measured on a busy
 # machine is logged as such.
 #
 # The report's alerts come from the judgement of the run (detect/); to
