@@ -64,6 +64,7 @@
  *               [-a ALPHA] [-C CONFIRM_RUNS] [-c CLIP] [-F FDR] [-f FLOOR]
  *               [-N RUNS] [-n NOISE_RUNS] [-L LEVEL_RUNS] [-Q TAIL]
  *               [-W WINDOW] [-A 0|1] [-H CUSUM_H] [-o NOISE[,NOISE...]]
+ *               [-P spike|step]
  *        detect -t NOISE,CHANGE,HISTORY [...]   (replay one, verbosely)
  *        detect -S DB [-p PERFWATCH] [-r REPEAT]
  * -o runs only the noises listed (their numbers, 0 to 7, as -t takes
@@ -74,7 +75,12 @@
  * history's seed follows, and the same engine options).  -L RUNS gives
  * the pooled evidence its level from that many runs (by default the engine
  * picks 10 to 60 by the baseline's lag-1 correlation); -Q the baseline
- * quantile the tail check measures a stretch against (0.95).
+ * quantile the tail check measures a stretch against (0.95).  -P puts
+ * an event into every history long before its change: "spike", run 40
+ * 40% faster; "step", the level 12% faster from run 12 on, while the
+ * history is too young to confirm it.  Each lies in the noise window of
+ * the checks that follow it: what they measure is whether the engine
+ * judges later runs by the noise of the runs or by the event.
  * The defaults (-h 32, 2 jobs) take about 4 minutes on two cores; the
  * engine's parameters default to perfwatch's own.
  * Figures are printed, never asserted: the machine is shared and noisy.
@@ -178,6 +184,19 @@ static int	verbose;	/* -v: a line per history on stderr */
 static unsigned	only_noises;	/* -o: bit set of the noises to run, 0: all */
 
 static int	busy_unmarked;	/* -B: busy nights' runs not marked */
+
+/*
+ * -P: an event long before the change, as real histories have them
+ * (TigerBeetle's in etc/examples): a run 40% faster at run 40, or the
+ * whole level 12% faster from run 12 on, while the history is young.
+ * Either leaves the noise window of every check before the change.
+ */
+enum prior { PRIOR_NONE, PRIOR_SPIKE, PRIOR_STEP };
+static enum prior	prior;
+#define PRIOR_SPIKE_AT	39	/* 0-based: run 40 */
+#define PRIOR_STEP_AT	11	/* run 12 */
+#define PRIOR_FACTOR_SPIKE	0.6
+#define PRIOR_FACTOR_STEP	0.88
 
 /* The run-level state of a noise process. */
 struct gen {
@@ -459,6 +478,10 @@ run_history(enum noise noise, size_t ci, long h, unsigned long seed,
 			factor = 1 + c->pct / 100;
 		else if (c->kind == C_SPIKE && i == at)
 			factor = 1 + c->pct / 100;
+		if (prior == PRIOR_SPIKE && i == PRIOR_SPIKE_AT)
+			factor *= PRIOR_FACTOR_SPIKE;
+		else if (prior == PRIOR_STEP && i >= PRIOR_STEP_AT)
+			factor *= PRIOR_FACTOR_STEP;
 		gen_run(&g, factor, v);
 		med[i] = median_of(v, (size_t)iterations);
 
@@ -692,7 +715,7 @@ usage(void)
 	    "[-f FLOOR] [-N RUNS]\n"
 	    "              [-n NOISE_RUNS] [-L LEVEL_RUNS] [-Q TAIL] "
 	    "[-W WINDOW] [-A 0|1] [-H CUSUM_H]\n"
-	    "              [-o NOISE[,NOISE...]]\n"
+	    "              [-o NOISE[,NOISE...]] [-P spike|step]\n"
 	    "       detect -S DB [-p PERFWATCH] [-r REPEAT]\n");
 	exit(64);
 }
@@ -715,7 +738,7 @@ main(int argc, char **argv)
 	log_init("bench-detect", 1, 0);
 	detect_params_default(&par);
 	while ((ch = getopt(argc, argv,
-	    "A:a:BC:c:F:f:H:h:i:j:L:N:n:o:p:Q:r:S:s:t:vW:")) != -1) {
+	    "A:a:BC:c:F:f:H:h:i:j:L:N:n:o:P:p:Q:r:S:s:t:vW:")) != -1) {
 		switch (ch) {
 		case 'A':
 			par.autocorr = atoi(optarg);
@@ -760,6 +783,14 @@ main(int argc, char **argv)
 				if (*ep == ',')
 					ep++;
 			}
+			break;
+		case 'P':
+			if (strcmp(optarg, "spike") == 0)
+				prior = PRIOR_SPIKE;
+			else if (strcmp(optarg, "step") == 0)
+				prior = PRIOR_STEP;
+			else
+				usage();
 			break;
 		case 'v':
 			verbose = 1;
@@ -836,6 +867,14 @@ main(int argc, char **argv)
 	    N_CHANGES, par.baseline_runs, par.min_change, par.fdr,
 	    par.confirm_runs, par.window, par.confirm_alpha, par.clip,
 	    detect_noise_runs(&par), cell);
+	if (prior == PRIOR_SPIKE)
+		printf("Before the change, run %d is %.0f%% faster "
+		    "(-P spike).\n\n", PRIOR_SPIKE_AT + 1,
+		    (1 - PRIOR_FACTOR_SPIKE) * 100);
+	else if (prior == PRIOR_STEP)
+		printf("Before the change, the level is %.0f%% faster from "
+		    "run %d on (-P step).\n\n", (1 - PRIOR_FACTOR_STEP) * 100,
+		    PRIOR_STEP_AT + 1);
 	fflush(stdout);
 
 	t0 = bench_now();

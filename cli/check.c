@@ -119,6 +119,9 @@ check_result_json(const struct detect_result *r)
 		pwjson_set_int(vo, "baseline_runs",
 		    (int64_t)v->baseline_runs);
 		pwjson_set_int(vo, "noise_runs", (int64_t)v->noise_runs);
+		pwjson_set_int(vo, "noise_moved", (int64_t)v->noise_moved);
+		pwjson_set_int(vo, "noise_left_out",
+		    (int64_t)v->noise_left_out);
 		pwjson_set_int(vo, "samples", (int64_t)v->samples);
 		if (v->alert != 0)
 			pwjson_set_int(vo, "alert", v->alert);
@@ -180,7 +183,7 @@ check_result_print(struct cli *c, const struct detect_result *r)
 	const struct detect_event	*e;
 	struct table			*t;
 	char				 b1[32], b2[32], b3[48], b4[32], *why;
-	size_t				 i, most, ninc, nheld;
+	size_t				 i, most, ninc, nheld, nsep;
 	int				 same;
 
 	if (c->out == OUT_TABLE) {
@@ -259,6 +262,24 @@ check_result_print(struct cli *c, const struct detect_result *r)
 			    "\"perfwatch alerts ack ID\" accepts a new level\n",
 			    DETECT_MIN_POOL_BASE, most == 1 && same ? "is" :
 			    "are", same ? "" : "at most ", most);
+		/* What the noise was measured without (detect.c, note 5). */
+		for (i = 0, nsep = 0; i < r->nv; i++) {
+			v = &r->v[i];
+			if (v->noise_moved == 0 && v->noise_left_out == 0)
+				continue;
+			printf("%snoise of %s %s: %zu runs", nsep++ == 0 ?
+			    "\n" : "", v->metric.workload, v->metric.metric,
+			    v->noise_runs);
+			if (v->noise_moved > 0)
+				printf("; %zu moved across a step",
+				    v->noise_moved);
+			if (v->noise_left_out > 0)
+				printf("%s %zu wild run%s left out",
+				    v->noise_moved > 0 ? "," : ";",
+				    v->noise_left_out,
+				    v->noise_left_out == 1 ? "" : "s");
+			printf("\n");
+		}
 		for (i = 0; i < r->nev; i++) {
 			e = &r->ev[i];
 			fmt_pct(b1, sizeof(b1), e->change_pct);

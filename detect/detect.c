@@ -268,6 +268,13 @@
 
 /* The quantile of the baseline runs' se beyond which a run's own counts. */
 #define DETECT_SE_HIGH		0.95
+/* A clear step in a rolling baseline (see the design notes, 5). */
+#define DETECT_CLEAR_SIDE	5	/* fewest runs either side of it */
+#define DETECT_CLEAR_STEP	6	/* its size in within-side sds */
+#define DETECT_WILD_RUN		10	/* a wild run: this many sds out */
+#define DETECT_WILD_SHARE	30	/* at most one in this many runs
+					   half as far */
+#define DETECT_MAD_SD		1.482602218505602	/* 1 / Phi^-1(3/4) */
 
 /* Longest stretch resampled (exactly, over k^m draws: k^(m/2) memory). */
 #define DETECT_MAX_RESAMPLE	6
@@ -1396,15 +1403,171 @@ detect_work_history(struct store *st, const struct detect_params *p,
 }
 
 /*
+ * The cost of one side x[a..e) of a split: the absolute deviations from
+ * its median, into *med.  s is scratch for e - a values.
+ */
+static double
+detect_side_cost(const double *x, size_t a, size_t e, double *s, double *med)
+{
+	double	m, c = 0;
+	size_t	i;
+
+	memcpy(s, x + a, (e - a) * sizeof(*s));
+	m = stats_median_inplace(s, e - a);
+	for (i = a; i < e; i++)
+		c += fabs(x[i] - m);
+	*med = m;
+	return c;
+}
+
+/*
+ * Mark in step[] the first index of each clear step in x[a..e) (see the
+ * design notes, 5): the least absolute deviations split, kept when the
+ * two sides' medians lie DETECT_CLEAR_STEP within-side sds apart and at
+ * most one run of each side lies past their midpoint; then each side
+ * again.  s is scratch for e - a values.
+ */
+static void
+detect_clear_steps(const double *x, size_t a, size_t e, double *s,
+    char *step)
+{
+	double	c, best = INFINITY, ml, mr, mid, sw, dir;
+	size_t	i, j, at = 0, wrong_l = 0, wrong_r = 0;
+
+	if (e - a < 2 * DETECT_CLEAR_SIDE)
+		return;
+	for (j = a + DETECT_CLEAR_SIDE; j + DETECT_CLEAR_SIDE <= e; j++) {
+		c = detect_side_cost(x, a, j, s, &ml) +
+		    detect_side_cost(x, j, e, s, &mr);
+		if (c < best) {
+			best = c;
+			at = j;
+		}
+	}
+	(void)detect_side_cost(x, a, at, s, &ml);
+	(void)detect_side_cost(x, at, e, s, &mr);
+	if (ml == mr)
+		return;
+	/* The within-side sd: the normalized MAD about each side's median. */
+	for (i = a; i < e; i++)
+		s[i - a] = fabs(x[i] - (i < at ? ml : mr));
+	sw = stats_median_inplace(s, e - a) * DETECT_MAD_SD;
+	mid = (ml + mr) / 2;
+	dir = mr > ml ? 1 : -1;
+	for (i = a; i < e; i++) {
+		if (i < at && (x[i] - mid) * dir > 0)
+			wrong_l++;
+		else if (i >= at && (x[i] - mid) * dir < 0)
+			wrong_r++;
+	}
+	if (!(fabs(mr - ml) > DETECT_CLEAR_STEP * sw) || wrong_l > 1 ||
+	    wrong_r > 1)
+		return;
+	step[at] = 1;
+	detect_clear_steps(x, a, at, s, step);
+	detect_clear_steps(x, at, e, s, step);
+}
+
+/*
+ * Take the clear steps and wild runs out of the rolling baseline b[0..k)
+ * (see the design notes, 5): the runs before a clear step are moved to
+ * the level after the newest one (copies in w->moved), and a run
+ * DETECT_WILD_RUN sds from the others is left out while no more than
+ * one in DETECT_WILD_SHARE runs lies half as far.  Returns the runs
+ * left; *fresh gets how many of them come after the newest clear step.
+ */
+static size_t
+detect_clear(struct detect_work *w, struct detect_runstat **b, size_t k,
+    size_t *fresh)
+{
+	double	*x, *s, med, sd, off, newest;
+	char	*step;
+	size_t	 i, j, e, far, left, n, first_fresh, moved_end = 0;
+
+	*fresh = k;
+	w->nmoved = w->nleft_out = 0;
+	if (k < DETECT_MIN_POOL_BASE)
+		return k;
+	x = xreallocarray(NULL, k, sizeof(*x));
+	s = xreallocarray(NULL, k, sizeof(*s));
+	step = xcalloc(k, 1);
+	for (i = 0; i < k; i++)
+		x[i] = b[i]->level;
+	detect_clear_steps(x, 0, k, s, step);
+
+	/* Each stretch before a step, newest first, to the newest level. */
+	for (e = k; e > 0 && !step[e - 1]; e--)
+		;
+	if (e > 0) {
+		moved_end = e - 1;
+		*fresh = k - moved_end;
+		(void)detect_side_cost(x, e - 1, k, s, &newest);
+		for (e--; e > 0; e = i) {
+			for (i = e - 1; i > 0 && !step[i]; i--)
+				;
+			(void)detect_side_cost(x, i, e, s, &med);
+			off = newest - med;
+			log_debug("baseline: runs %zu..%zu of %zu moved by %g "
+			    "to the level after a clear step", i + 1, e, k,
+			    off);
+			w->nmoved += e - i;
+			for (j = i; j < e; j++) {
+				w->moved[j] = *b[j];
+				w->moved[j].level += off;
+				x[j] += off;
+				b[j] = &w->moved[j];
+			}
+		}
+	}
+
+	/* Wild runs: far out, and few runs even half as far. */
+	memcpy(s, x, k * sizeof(*s));
+	med = stats_median_inplace(s, k);
+	for (i = 0; i < k; i++)
+		s[i] = fabs(x[i] - med);
+	sd = stats_median_inplace(s, k) * DETECT_MAD_SD;
+	for (i = 0, far = 0; i < k; i++)
+		if (fabs(x[i] - med) > DETECT_WILD_RUN / 2 * sd)
+			far++;
+	n = k;
+	first_fresh = k - *fresh;
+	if (sd > 0 && far <= (k / DETECT_WILD_SHARE > 1 ?
+	    k / DETECT_WILD_SHARE : 1)) {
+		for (i = 0, left = 0; i < k; i++) {
+			if (fabs(x[i] - med) > DETECT_WILD_RUN * sd) {
+				log_debug("baseline: run %lld left out, %.1f "
+				    "sds from the others",
+				    (long long)b[i]->run, fabs(x[i] - med) /
+				    sd);
+				if (i >= first_fresh)
+					(*fresh)--;
+				if (i < moved_end)
+					w->nmoved--;
+				w->nleft_out++;
+				continue;
+			}
+			b[left++] = b[i];
+		}
+		n = left;
+	}
+	free(x);
+	free(s);
+	free(step);
+	return n;
+}
+
+/*
  * The rolling baseline before index end of w->rs: the last noise_runs
- * runs there outside the open alert (the newest N of them give the
- * level), into b (pointers into w->rs).  Returns their number.
+ * runs there outside the open alert, into b, oldest first, with clear
+ * steps and wild runs taken out (detect_clear; b points into w->rs and
+ * w->moved).  Returns their number; *level gets how many of the newest
+ * give the level: N, or fewer when a clear step is nearer.
  */
 static size_t
 detect_rolling(const struct detect_params *p, struct detect_work *w,
-    size_t end, struct detect_runstat **b)
+    size_t end, struct detect_runstat **b, size_t *level)
 {
-	size_t	i, k = 0, nr = detect_noise_runs(p);
+	size_t	i, k = 0, nr = detect_noise_runs(p), fresh;
 
 	for (i = end; i-- > 0 && k < nr;) {
 		if (!w->rs[i].in_alert)
@@ -1417,6 +1580,8 @@ detect_rolling(const struct detect_params *p, struct detect_work *w,
 		b[i] = b[k - 1 - i];
 		b[k - 1 - i] = tmp;
 	}
+	k = detect_clear(w, b, k, &fresh);
+	*level = fresh < p->baseline_runs ? fresh : p->baseline_runs;
 	return k;
 }
 
@@ -1506,19 +1671,40 @@ detect_further(const struct detect_params *p, const struct detect_base *base,
 	struct detect_base	  b2;
 	struct detect_pool	  c, *f = &w->further;
 	double			 *lv, delta, mean = 0, half;
-	size_t			  last = w->nrs - 1, need, m, i, j, tries = 0;
+	size_t			  last = w->nrs - 1, need, m, i, j, n;
+	size_t			  nr = detect_noise_runs(p), tries = 0;
 
 	memset(f, 0, sizeof(*f));
 	need = p->confirm_runs > 1 ? p->confirm_runs : 2;
 	if (k == 0 || base->kc < DETECT_MIN_BASE || isnan(base->center))
 		return;
 	moved = xreallocarray(NULL, k, sizeof(*moved));
-	mp = xreallocarray(NULL, k, sizeof(*mp));
+	mp = xreallocarray(NULL, k > w->nrs ? k : w->nrs, sizeof(*mp));
 	lv = xreallocarray(NULL, w->nrs, sizeof(*lv));
 	for (m = need; m <= p->window && m <= last; m++) {
 		i = last - m + 1;
 		if (i < first + need)
 			break;
+		if (i - first >= DETECT_MIN_POOL_BASE) {
+			/*
+			 * The alert has runs enough of its own: they measure
+			 * the noise of the level they hold, as a rolling
+			 * baseline does.
+			 */
+			n = i - first < nr ? i - first : nr;
+			for (j = 0; j < n; j++)
+				mp[j] = &w->rs[i - n + j];
+			detect_base_compute(mp, n, p->baseline_runs,
+			    p->autocorr, &b2);
+			detect_base_relevel(&b2, mp, p->baseline_runs,
+			    p->pool_level);
+			detect_pool_runs(&b2, mp, w->rs, i, last, p->clip,
+			    p->min_change, p->confirm_alpha, p->tail, &c);
+			tries++;
+			if (detect_pool_better(&c, f))
+				*f = c;
+			continue;
+		}
 		for (j = first; j < i; j++)
 			lv[j - first] = w->rs[j].level;
 		b2 = *base;
@@ -1568,7 +1754,7 @@ detect_metric(struct store *st, const struct detect_params *p,
 	struct detect_base	  base;
 	struct detect_pool	 *cand;
 	const double		**vals;
-	size_t			 *nvals, k, i, m, last, first, span, fb;
+	size_t			 *nvals, k, kc, i, m, last, first, span, fb;
 	size_t			  tries = 0;
 	int			  rc = -1;
 
@@ -1585,16 +1771,16 @@ detect_metric(struct store *st, const struct detect_params *p,
 	b = xcalloc(w->nrs + pn.k + 1, sizeof(*b));
 	vals = xcalloc(w->nrs + pn.k + 1, sizeof(*vals));
 	nvals = xcalloc(w->nrs + pn.k + 1, sizeof(*nvals));
+	w->moved = xcalloc(w->nrs, sizeof(*w->moved));
 	last = w->nrs - 1;
 
 	/* The verdict. */
 	if (bl != NULL) {
-		k = pn.k;
+		k = kc = pn.k;
 		memcpy(b, pn.ptr, k * sizeof(*b));
 	} else
-		k = detect_rolling(p, w, last, b);
-	detect_base_compute(b, k, bl != NULL ? k : p->baseline_runs,
-	    p->autocorr, &w->base);
+		k = detect_rolling(p, w, last, b, &kc);
+	detect_base_compute(b, k, kc, p->autocorr, &w->base);
 	if (bl != NULL)
 		detect_base_pinned(&w->base);
 	log_debug("baseline: %zu runs (level %zu), sd %g, r1 %g, noise %g, "
@@ -1602,6 +1788,10 @@ detect_metric(struct store *st, const struct detect_params *p,
 	    w->base.r1, w->base.noise, w->base.inoise);
 	detect_base_samples(&w->base, b, vals, nvals);
 	detect_judge(&w->base, &w->rs[last], w->v);
+	if (bl == NULL) {
+		w->v->noise_moved = w->nmoved;
+		w->v->noise_left_out = w->nleft_out;
+	}
 	w->base.values = NULL;
 	w->base.nvalues = NULL;
 
@@ -1620,12 +1810,11 @@ detect_metric(struct store *st, const struct detect_params *p,
 		    w->rs[first].pos < fb); first++)
 			;
 		if (bl != NULL) {
-			k = pn.k;
+			k = kc = pn.k;
 			memcpy(b, pn.ptr, k * sizeof(*b));
 		} else
-			k = detect_rolling(p, w, span, b);
-		detect_base_compute(b, k, bl != NULL ? k : p->baseline_runs,
-		    p->autocorr, &base);
+			k = detect_rolling(p, w, span, b, &kc);
+		detect_base_compute(b, k, kc, p->autocorr, &base);
 		if (bl != NULL)
 			detect_base_pinned(&base);
 		detect_base_relevel(&base, b, p->baseline_runs, p->pool_level);
@@ -1646,12 +1835,11 @@ detect_metric(struct store *st, const struct detect_params *p,
 			if (m < p->confirm_runs)
 				continue;
 			if (bl != NULL) {
-				k = pn.k;
+				k = kc = pn.k;
 				memcpy(b, pn.ptr, k * sizeof(*b));
 			} else
-				k = detect_rolling(p, w, i, b);
-			detect_base_compute(b, k, bl != NULL ? k :
-			    p->baseline_runs, p->autocorr, &base);
+				k = detect_rolling(p, w, i, b, &kc);
+			detect_base_compute(b, k, kc, p->autocorr, &base);
 			if (bl != NULL)
 				detect_base_pinned(&base);
 			detect_base_relevel(&base, b, p->baseline_runs,
@@ -1670,7 +1858,7 @@ detect_metric(struct store *st, const struct detect_params *p,
 				k = pn.k;
 				memcpy(b, pn.ptr, k * sizeof(*b));
 			} else
-				k = detect_rolling(p, w, last, b);
+				k = detect_rolling(p, w, last, b, &kc);
 			detect_pool_runs(&w->base, b, w->rs, last, last, 0,
 			    p->min_change, p->confirm_alpha, p->tail,
 			    &cand[1]);
@@ -1704,6 +1892,8 @@ detect_metric(struct store *st, const struct detect_params *p,
 	free(b);
 	free(vals);
 	free(nvals);
+	free(w->moved);
+	w->moved = NULL;
 	detect_pinned_free(&pn);
 	return rc;
 }

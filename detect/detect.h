@@ -96,6 +96,9 @@ struct detect_verdict {
 	double			 z;		/* (current - reference) / sd */
 	size_t			 baseline_runs;
 	size_t			 noise_runs;	/* runs measuring the noise */
+	size_t			 noise_moved;	/* of them, moved across a
+						   clear step */
+	size_t			 noise_left_out; /* wild runs left out */
 	int			 can_confirm;	/* baseline may confirm an alert:
 						   pinned, or noise_runs at
 						   least DETECT_MIN_POOL_BASE */

@@ -76,6 +76,11 @@ struct detect_work {
 	size_t			 nhist;
 	struct detect_runstat	*rs;		/* oldest first; last: the run */
 	size_t			 nrs;
+	struct detect_runstat	*moved;		/* rolling baseline runs moved
+						   across a clear step
+						   (detect_rolling), nrs */
+	size_t			 nmoved;	/* the last detect_rolling's */
+	size_t			 nleft_out;	/* its wild runs */
 	struct detect_base	 base;		/* the verdict's baseline */
 	struct store_alert	*alerts;	/* of this metric and host */
 	size_t			 nalerts;

@@ -564,6 +564,85 @@ test_wild_run_cleared(void **state)
 	fix_close(&f);
 }
 
+/*
+ * A wild run that rejoined the baseline is left out of its noise: a run
+ * 40% faster, cleared by the next, then ten quiet runs; a step of 4%
+ * (eight sds of the quiet runs, under one of the sd the wild run would
+ * give 41 runs) is suspected at its first run and confirmed at its
+ * second.
+ */
+static void
+test_wild_run_left_out(void **state)
+{
+	struct detect_params		 p;
+	struct detect_result		 res;
+	const struct detect_verdict	*v;
+	struct fix			 f;
+	size_t				 i;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	quiet_checked(&f, &p, 30);
+	check(&f, add_run(&f, 60, 1000), &p, &res);
+	assert_int_equal(verdict(&res, f.time)->kind, DETECT_IMPROVEMENT);
+	detect_result_free(&res);
+	quiet_checked(&f, &p, 10);
+	for (i = 0; i < 2; i++) {
+		check(&f, add_run(&f, 104, 1000), &p, &res);
+		v = verdict(&res, f.time);
+		assert_int_equal(v->kind, DETECT_REGRESSION);
+		/* 40 runs: the wild one is not among them. */
+		assert_int_equal(v->noise_runs, 40);
+		assert_true(v->noise < 1);
+		assert_int_equal(res.nev, 1);
+		assert_string_equal(res.ev[0].to, i == 0 ? ALERT_SUSPECTED :
+		    ALERT_CONFIRMED);
+		detect_result_free(&res);
+	}
+	fix_close(&f);
+}
+
+/*
+ * A step the baseline holds: 12% faster from run 13, while the history
+ * was too young to confirm it (the suspicion is let go after the window
+ * and its runs join the baseline).  Once both sides have five runs the
+ * runs before it are moved to the level after it, so the noise is that
+ * of the runs, the level that of the newest, and a 4% step later on is
+ * confirmed at its second run.
+ */
+static void
+test_clear_step_moved(void **state)
+{
+	struct detect_params		 p;
+	struct detect_result		 res;
+	const struct detect_verdict	*v;
+	struct fix			 f;
+	size_t				 i;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	quiet_checked(&f, &p, 12);
+	for (i = 0; i < 28; i++) {
+		check(&f, add_run(&f, 88, 1000), &p, &res);
+		detect_result_free(&res);
+	}
+	for (i = 0; i < 2; i++) {
+		check(&f, add_run(&f, 88 * 1.04, 1000), &p, &res);
+		v = verdict(&res, f.time);
+		assert_int_equal(v->kind, DETECT_REGRESSION);
+		assert_int_equal(v->noise_runs, 40);
+		assert_true(v->noise < 1);
+		assert_true(fabs(v->reference - 88) < 1);
+		assert_int_equal(res.nev, 1);
+		assert_string_equal(res.ev[0].to, i == 0 ? ALERT_SUSPECTED :
+		    ALERT_CONFIRMED);
+		detect_result_free(&res);
+	}
+	fix_close(&f);
+}
+
 /* The [quiet] record of a run measured on a busy machine. */
 #define BUSY_RECORD	"{\"busy\":true,\"policy\":\"annotate\"," \
 	"\"why\":\"load average 3.1 per CPU\"}"
@@ -1171,6 +1250,42 @@ test_further_shift(void **state)
 }
 
 /*
+ * A further shift after the alert has held its level for 22 runs: they
+ * are its baseline now (their noise, their level), and a second step
+ * to 40% slower is still confirmed at its second run.
+ */
+static void
+test_further_shift_own_runs(void **state)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct fix		 f;
+	int64_t			 id;
+	size_t			 i;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	id = confirmed_step(&f, &p);
+	for (i = 0; i < 22; i++) {
+		check(&f, add_run(&f, 112, 1000), &p, &res);
+		assert_int_equal(res.nev, 0);
+		detect_result_free(&res);
+	}
+	check(&f, add_run(&f, 140, 1000), &p, &res);
+	assert_int_equal(res.nev, 0);
+	detect_result_free(&res);
+	check(&f, add_run(&f, 140, 1000), &p, &res);
+	assert_int_equal(res.nev, 2);
+	assert_string_equal(res.ev[0].to, ALERT_CONFIRMED);
+	assert_true(res.ev[0].change_pct > 35 && res.ev[0].change_pct < 45);
+	assert_int_equal(res.ev[1].alert, id);
+	assert_string_equal(res.ev[1].to, ALERT_RESOLVED);
+	detect_result_free(&res);
+	fix_close(&f);
+}
+
+/*
  * A shift back past the old level while an alert is confirmed (12%
  * slower, then 20% faster than before): the run that resolves the alert
  * is itself an improvement and raises its own suspicion, which the next
@@ -1459,6 +1574,59 @@ test_tigerbeetle_changes(void **state)
 }
 
 /*
+ * TigerBeetle's 365 runs checked one by one, as perfwatchd checks them.
+ * The spike at r-0011 and the 12% step at r-0016 (too young to confirm)
+ * join the baseline; they must not hide what follows.  The +2.8% step at
+ * r-0062 is confirmed at r-0063, and the +15% step at r-0072 at r-0073 as
+ * a further shift; after it the level wanders by a few percent over 290
+ * runs, which the alert's own runs show as their noise: nothing else is
+ * confirmed.
+ */
+static void
+test_tigerbeetle_in_order(void **state)
+{
+	struct detect_params	 p;
+	struct detect_result	 res;
+	struct store_run	 r;
+	struct store		*st;
+	char			*path, *cause = NULL, label[16];
+	int			 i, confirmed = 0;
+	size_t			 k;
+
+	(void)state;
+	st = import_example("tigerbeetle-otava.csv", &path);
+	detect_params_default(&p);
+	for (i = 1; i <= 365; i++) {
+		snprintf(label, sizeof(label), "r-%04d", i);
+		assert_int_equal(store_run_resolve(st, label, &r, &cause), 0);
+		if (detect_check(st, r.id, &p, &res, &cause) == -1)
+			print_error("detect_check %s: %s\n", label, cause);
+		for (k = 0; k < res.nev; k++) {
+			if (strcmp(res.ev[k].to, ALERT_CONFIRMED) != 0)
+				continue;
+			confirmed++;
+			if (i == 63) {
+				assert_string_equal(res.ev[k].direction,
+				    VERDICT_REGRESSION);
+				assert_true(res.ev[k].change_pct > 2 &&
+				    res.ev[k].change_pct < 4);
+			} else if (i == 73) {
+				assert_string_equal(res.ev[k].direction,
+				    VERDICT_REGRESSION);
+				assert_true(res.ev[k].change_pct > 15);
+			} else
+				fail_msg("an alert confirmed at %s", label);
+		}
+		detect_result_free(&res);
+		store_run_clear(&r);
+	}
+	assert_int_equal(confirmed, 2);
+	store_close(st);
+	unlink(path);
+	free(path);
+}
+
+/*
  * A history of two hosts x two workloads x three metrics, 120 runs of 3
  * iterations, written as CSV and imported: m1 12% slower from run 60 on,
  * m3 15% faster over runs 80-89, w.b's m2 40% slower in run 30 alone;
@@ -1665,6 +1833,8 @@ main(void)
 		cmocka_unit_test(test_attribution_diff),
 		cmocka_unit_test(test_drift_step),
 		cmocka_unit_test(test_wild_run_cleared),
+		cmocka_unit_test(test_wild_run_left_out),
+		cmocka_unit_test(test_clear_step_moved),
 		cmocka_unit_test(test_suspicion_turned),
 		cmocka_unit_test(test_improvement),
 		cmocka_unit_test(test_inconclusive),
@@ -1674,9 +1844,11 @@ main(void)
 		cmocka_unit_test(test_ack),
 		cmocka_unit_test(test_resolve),
 		cmocka_unit_test(test_further_shift),
+		cmocka_unit_test(test_further_shift_own_runs),
 		cmocka_unit_test(test_shift_back_past),
 		cmocka_unit_test(test_bonnie),
 		cmocka_unit_test(test_tigerbeetle_changes),
+		cmocka_unit_test(test_tigerbeetle_in_order),
 		cmocka_unit_test(test_changes_blocks),
 		cmocka_unit_test(test_baseline_store),
 	};
