@@ -227,6 +227,26 @@
  *    level: runs checked after the acknowledgement are judged against the
  *    runs since the shift only (inconclusive until there are three).
  *
+ * 5. Which runs measure the noise.  The sd of 90 run levels is not
+ *    robust: one run 40% off among 71 made TigerBeetle's noise eleven
+ *    times its runs' spread (r-0011, etc/examples), and a step too young
+ *    to confirm, or an improvement let go, does the same; nothing after
+ *    it was seen for 90 runs.  So from DETECT_MIN_POOL_BASE runs on,
+ *    detect_clear moves the runs before a clear step to the level after
+ *    the newest one (a least absolute deviations split, 5+ runs a side,
+ *    the sides' medians 6 within-side sds apart, at most one run of
+ *    each side past their midpoint; each side searched again), takes
+ *    the verdict's samples only from after it, and leaves out a run 10
+ *    sds (normalized MAD) from the rest while at most one in 30 lies
+ *    half as far.  Only what no noise of bench/detect makes by chance
+ *    is cut: a two-mode metric's slow runs recur (its sides mix, and
+ *    too many lie half as far), a drift never spans 6 of its own sds
+ *    with clean sides.  Cutting more (the change-point scan, tried
+ *    first) made false alerts.  And a confirmed alert with 20 runs of
+ *    its own judges a further shift by their level and noise
+ *    (detect_further), since a level may settle wider than the one
+ *    before it.  Figures: bench/README.md, "Clear steps and wild runs".
+ *
  * Invariants:
  * - Re-checking a run gives the same verdicts and changes no alert: an
  *   alert's exclusion applies to a run only when the alert was opened by
