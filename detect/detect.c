@@ -1543,9 +1543,8 @@ detect_clear(struct detect_work *w, struct detect_runstat **b, size_t k,
 	/* Wild runs: far out, and few runs even half as far. */
 	memcpy(s, x, k * sizeof(*s));
 	med = stats_median_inplace(s, k);
-	for (i = 0; i < k; i++)
-		s[i] = fabs(x[i] - med);
-	sd = stats_median_inplace(s, k) * DETECT_MAD_SD;
+	if (stats_mad(x, k, &sd) == -1)
+		sd = 0;
 	for (i = 0, far = 0; i < k; i++)
 		if (fabs(x[i] - med) > DETECT_WILD_RUN / 2 * sd)
 			far++;
