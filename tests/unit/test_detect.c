@@ -1181,13 +1181,14 @@ test_resolve(void **state)
 
 /*
  * A further shift the same way while an alert is confirmed: runs that
- * hold the alert's level change nothing; a second step (12% slower, then
- * 40%) resolves the alert as superseded and opens a confirmed one from
- * the step's first run, with the run before it (inside the old alert) as
- * the last good one; a re-check changes nothing.
+ * hold the alert's level (held of them) change nothing; a second step
+ * (12% slower, then 40%) resolves the alert as superseded and opens a
+ * confirmed one from the step's first run, with the run before it
+ * (inside the old alert) as the last good one; a re-check changes
+ * nothing.
  */
 static void
-test_further_shift(void **state)
+further_shift(size_t held)
 {
 	struct detect_params	 p;
 	struct detect_result	 res;
@@ -1196,11 +1197,10 @@ test_further_shift(void **state)
 	int64_t			 id, good, bad, second;
 	size_t			 i, n;
 
-	(void)state;
 	fix_open(&f);
 	detect_params_default(&p);
 	id = confirmed_step(&f, &p);
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < held; i++) {
 		check(&f, add_run(&f, 112, 1000), &p, &res);
 		assert_int_equal(res.nev, 0);
 		detect_result_free(&res);
@@ -1254,40 +1254,23 @@ test_further_shift(void **state)
 	fix_close(&f);
 }
 
+/* Four runs held: judged by the noise of the baseline before the alert. */
+static void
+test_further_shift(void **state)
+{
+	(void)state;
+	further_shift(4);
+}
+
 /*
- * A further shift after the alert has held its level for 22 runs: they
- * are its baseline now (their noise, their level), and a second step
- * to 40% slower is still confirmed at its second run.
+ * Twenty-two runs held: the alert has runs enough of its own, and they
+ * are its baseline for a further shift (their level, their noise).
  */
 static void
 test_further_shift_own_runs(void **state)
 {
-	struct detect_params	 p;
-	struct detect_result	 res;
-	struct fix		 f;
-	int64_t			 id;
-	size_t			 i;
-
 	(void)state;
-	fix_open(&f);
-	detect_params_default(&p);
-	id = confirmed_step(&f, &p);
-	for (i = 0; i < 22; i++) {
-		check(&f, add_run(&f, 112, 1000), &p, &res);
-		assert_int_equal(res.nev, 0);
-		detect_result_free(&res);
-	}
-	check(&f, add_run(&f, 140, 1000), &p, &res);
-	assert_int_equal(res.nev, 0);
-	detect_result_free(&res);
-	check(&f, add_run(&f, 140, 1000), &p, &res);
-	assert_int_equal(res.nev, 2);
-	assert_string_equal(res.ev[0].to, ALERT_CONFIRMED);
-	assert_true(res.ev[0].change_pct > 35 && res.ev[0].change_pct < 45);
-	assert_int_equal(res.ev[1].alert, id);
-	assert_string_equal(res.ev[1].to, ALERT_RESOLVED);
-	detect_result_free(&res);
-	fix_close(&f);
+	further_shift(22);
 }
 
 /*
