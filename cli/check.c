@@ -165,6 +165,17 @@ check_result_json(const struct detect_result *r)
 	return o;
 }
 
+/*
+ * Whether v's alert is a suspicion that its young rolling baseline keeps
+ * from being confirmed (alert.c, alert_held).
+ */
+static int
+check_held(const struct detect_verdict *v)
+{
+	return v->alert != 0 && v->alert_state != NULL &&
+	    strcmp(v->alert_state, "suspected") == 0 && !v->can_confirm;
+}
+
 /* The result of a check as a table (or CSV) on stdout. */
 static void
 check_result_print(struct cli *c, const struct detect_result *r)
@@ -247,21 +258,28 @@ check_result_print(struct cli *c, const struct detect_result *r)
 		 */
 		for (i = 0, most = 0, nheld = 0, same = 1; i < r->nv; i++) {
 			v = &r->v[i];
-			if (v->alert == 0 || v->alert_state == NULL ||
-			    strcmp(v->alert_state, "suspected") != 0 ||
-			    v->can_confirm)
+			if (!check_held(v))
 				continue;
 			if (nheld++ > 0 && v->noise_runs != most)
 				same = 0;
 			if (nheld == 1 || v->noise_runs > most)
 				most = v->noise_runs;
 		}
-		if (nheld > 0)
-			printf("\nsuspected, not confirmed: confirming needs "
-			    "%d runs before the shift,\nand there %s %s%zu; "
-			    "\"perfwatch alerts ack ID\" accepts a new level\n",
-			    DETECT_MIN_POOL_BASE, most == 1 && same ? "is" :
-			    "are", same ? "" : "at most ", most);
+		if (nheld > 0) {
+			printf("\nsuspected, not confirmed:");
+			for (i = 0, nsep = 0; i < r->nv; i++) {
+				v = &r->v[i];
+				if (!check_held(v))
+					continue;
+				printf("%s#%lld", nsep++ == 0 ? " " : ", ",
+				    (long long)v->alert);
+			}
+			printf("\nconfirming needs %d runs before the shift, "
+			    "and there %s %s%zu;\n\"perfwatch alerts ack ID\" "
+			    "accepts a new level\n", DETECT_MIN_POOL_BASE,
+			    most == 1 && same ? "is" : "are",
+			    same ? "" : "at most ", most);
+		}
 		/* What the noise was measured without (detect.c, note 5). */
 		for (i = 0, nsep = 0; i < r->nv; i++) {
 			v = &r->v[i];

@@ -69,12 +69,26 @@ static const struct option daemon_longopts[] = {
 	{ NULL,		0,		NULL,	0 }
 };
 
-/* The usage line: on stdout with status 0 when asked for, else an error. */
+/*
+ * The usage line, and when asked for (-h) the options too, on stdout with
+ * status 0; else the line alone, as an error.
+ */
 static void __attribute__((noreturn))
 usage(int asked)
 {
 	fprintf(asked ? stdout : stderr,
 	    "usage: perfwatchd [-dhnvV] [-f file]\n");
+	if (asked)
+		printf("  -d         stay in the foreground, log to stderr\n"
+		    "  -f file    the configuration (default %s)\n"
+		    "  -h, --help this help\n"
+		    "  -n         check the configuration and exit (-v: "
+		    "print every value)\n"
+		    "  -v         log more (twice: debugging)\n"
+		    "  -V, --version\n"
+		    "             print the version and exit\n"
+		    "See perfwatchd(8) and perfwatch.conf(5).\n",
+		    CONFIG_DEFAULT_PATH);
 	exit(asked ? 0 : EXIT_USAGE);
 }
 
