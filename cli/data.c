@@ -1,6 +1,8 @@
 /*
  * Data in and out: import, export, history, show.
  */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -134,6 +136,48 @@ cmd_import(struct cli *c, int argc, char **argv)
 }
 
 /* perfwatch export [--format csv|jsonl] [--run LABEL]... [-o FILE] */
+/*
+ * Open export file out for writing.  A regular file (or a new one) is
+ * written as a temporary file beside it, *tmp, that replaces it only once
+ * the export is whole; anything else (a device, a pipe) is written as it
+ * is, and *tmp stays NULL.  NULL (with a warning) when it cannot be.
+ */
+static FILE *
+export_open(const char *out, char **tmp)
+{
+	struct stat	 sb;
+	mode_t		 mask;
+	FILE		*f;
+	int		 fd;
+
+	*tmp = NULL;
+	if (stat(out, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		if ((f = fopen(out, "w")) == NULL)
+			log_warn("%s", out);
+		return f;
+	}
+	xasprintf(tmp, "%s.XXXXXX", out);
+	if ((fd = mkstemp(*tmp)) == -1) {
+		log_warn("%s", out);
+		free(*tmp);
+		*tmp = NULL;
+		return NULL;
+	}
+	/* The mode a new file gets from the umask, as fopen would give. */
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) == -1 ||
+	    (f = fdopen(fd, "w")) == NULL) {
+		log_warn("%s", *tmp);
+		close(fd);
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+		return NULL;
+	}
+	return f;
+}
+
 int
 cmd_export(struct cli *c, int argc, char **argv)
 {
@@ -151,7 +195,8 @@ cmd_export(struct cli *c, int argc, char **argv)
 	size_t		 nlabels = 0;
 	char		*cause = NULL;
 	FILE		*f = stdout;
-	int		 ch, rc;
+	char		*tmp = NULL;
+	int		 ch, rc, ioerr;
 
 	cli_getopt_reset();
 	while ((ch = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
@@ -189,26 +234,39 @@ cmd_export(struct cli *c, int argc, char **argv)
 		free(labels);
 		return EXIT_CANTCREAT;
 	}
-	if (out != NULL && strcmp(out, "-") != 0 &&
-	    (f = fopen(out, "w")) == NULL) {
-		log_warn("%s", out);
+	if (out != NULL && strcmp(out, "-") == 0)
+		out = NULL;
+	if (out != NULL && (f = export_open(out, &tmp)) == NULL) {
 		free(labels);
 		return EXIT_CANTCREAT;
 	}
 	rc = store_export(st, f, format, labels, nlabels, &cause);
-	if (f != stdout && fclose(f) == EOF && rc == 0) {
-		log_warn("%s", out);
-		rc = -1;
-	}
+	ioerr = ferror(f);
 	free(labels);
-	/* No half export left behind to be taken for a whole one. */
-	if (rc == -1 && f != stdout && unlink(out) == -1)
-		log_warn("%s", out);
+	if (out != NULL) {
+		if (fclose(f) == EOF && rc == 0) {
+			log_warn("%s", tmp != NULL ? tmp : out);
+			rc = -1;
+			ioerr = 1;
+		}
+		/*
+		 * A whole export takes the file's place at once; a failed one
+		 * leaves what was there as it was.
+		 */
+		if (tmp != NULL && rc == 0 && rename(tmp, out) == -1) {
+			log_warn("%s", out);
+			rc = -1;
+			ioerr = 1;
+		}
+		if (tmp != NULL && rc == -1 && unlink(tmp) == -1)
+			log_warn("%s", tmp);
+		free(tmp);
+	}
 	if (rc == -1) {
 		if (cause != NULL)
 			fprintf(stderr, "perfwatch: %s\n", cause);
 		free(cause);
-		return EXIT_DATAERR;
+		return ioerr ? EXIT_IOERR : EXIT_DATAERR;
 	}
 	return 0;
 }

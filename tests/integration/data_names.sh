@@ -33,6 +33,24 @@ expect_match "$(cat "$T/err")" 'no run "nosuch"'
 [ ! -e "$T/out.csv" ] || fail "export of a missing run left $(cat "$T/out.csv")"
 pw export -o "$T/out.csv" --run '#tag'
 [ "$(wc -l <"$T/out.csv")" -eq 2 ] || fail "export -o wrote $(cat "$T/out.csv")"
+# A failed export leaves the file that was there as it was, and no
+# temporary file beside it; a device is written, never replaced.
+cp "$T/out.csv" "$T/kept.csv"
+pw export -o "$T/out.csv" --run nosuch 2>/dev/null &&
+	fail "export of a missing run succeeded"
+cmp -s "$T/out.csv" "$T/kept.csv" ||
+	fail "a failed export changed the file: $(cat "$T/out.csv")"
+[ "$(ls "$T" | grep -c '^out\.csv')" -eq 1 ] ||
+	fail "a failed export left behind: $(ls "$T")"
+pw export -o /dev/null || fail "export -o /dev/null exited $?"
+[ -c /dev/null ] || fail "export -o /dev/null replaced the device"
+if [ -c /dev/full ]; then
+	rc=0
+	pw export -o /dev/full 2>"$T/err" || rc=$?
+	expect_eq "$rc" 74
+	expect_match "$(cat "$T/err")" "No space left on device"
+	[ -c /dev/full ] || fail "a failed export removed /dev/full"
+fi
 
 # Values of 1e15 and more keep their magnitude in tables.
 printf '%s\nbig,1700000002,w,big,1e40,B,higher\nbig,1700000002,w,big,2e40,B,higher\n' \
