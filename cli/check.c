@@ -20,10 +20,6 @@
 #include "detect/detect.h"
 #include "cli.h"
 
-/* git bisect run: 125 skips a commit, 128 and above abort. */
-#define EXIT_BISECT_SKIP	125
-#define EXIT_BISECT_ABORT	128
-
 /* Print a JSON value as the other commands do. */
 static void
 check_json_print(json_t *o)
@@ -441,6 +437,17 @@ cmd_check(struct cli *c, int argc, char **argv)
 			return err;
 		}
 	} else if (store_run_latest(st, RUN_COMPLETE, &run) == -1) {
+		/*
+		 * A commit whose run failed cannot be told (125); a store
+		 * with no run at all is the wrong store, or none: stop.
+		 */
+		if (store_run_latest(st, NULL, &run) == -1) {
+			fprintf(stderr, "perfwatch: no run at all in %s\n",
+			    c->db_path);
+			detect_params_clear(&p);
+			return err;
+		}
+		store_run_clear(&run);
 		fprintf(stderr, "perfwatch: no complete run in %s\n",
 		    c->db_path);
 		detect_params_clear(&p);

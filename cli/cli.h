@@ -11,6 +11,10 @@
 
 #include "store/store.h"
 
+/* git bisect run: 125 skips a commit, 128 and above abort. */
+#define EXIT_BISECT_SKIP	125
+#define EXIT_BISECT_ABORT	128
+
 enum cli_output {
 	OUT_TABLE = 0,
 	OUT_JSON,

@@ -280,6 +280,23 @@ cli_load_config(struct cli *c)
 	return 0;
 }
 
+/*
+ * Whether the command is check --bisect: under git bisect run, 78 (a bad
+ * configuration) would mark the commit bad; 128 stops the bisection.
+ */
+static int
+cli_bisecting(const char *cmd, int argc, char **argv)
+{
+	int	k;
+
+	if (strcmp(cmd, "check") != 0)
+		return 0;
+	for (k = 1; k < argc && strcmp(argv[k], "--") != 0; k++)
+		if (strcmp(argv[k], "--bisect") == 0)
+			return 1;
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -337,7 +354,8 @@ main(int argc, char **argv)
 		return 0;
 	}
 	if (cli_load_config(&c) == -1)
-		return EXIT_CONFIG;
+		return cli_bisecting(cmd, argc, argv) ? EXIT_BISECT_ABORT :
+		    EXIT_CONFIG;
 	cli_name(argv, cli_cmds[i].name, NULL);
 	rc = cli_cmds[i].fn(&c, argc, argv);
 	store_close(c.st);

@@ -123,4 +123,14 @@ do
 done
 rc=0; pw check r-01 r-02 >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 64 ] || fail "check's usage error without --bisect exited $rc"
+# So do a bad configuration (78 would mark every commit bad) and a store
+# with no run at all (a wrong -D, not a commit that cannot be told).
+printf '[perfwatch]\nbogus = 1\n' >"$T/bad.conf"
+rc=0; pw -c "$T/bad.conf" check --bisect >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 128 ] || fail "check --bisect with a bad config exited $rc"
+rc=0; pw -c "$T/bad.conf" check >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 78 ] || fail "check with a bad config exited $rc, not 78"
+rc=0; pw -D "$T/none/x.db" check --bisect 2>"$T/err" >/dev/null || rc=$?
+[ "$rc" -eq 128 ] || fail "check --bisect on an empty store exited $rc"
+expect_match "$(cat "$T/err")" "no run at all in $T/none/x.db"
 pass
