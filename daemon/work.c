@@ -324,9 +324,9 @@ work_close_run(struct daemon *d, const char *label)
  * suspected, and could be confirmed: on a history too young to confirm
  * anything a suspicion may stay open for many runs (detect/alert.c), and
  * a rerun after each would only measure it again.  The report's "alerts"
- * may be absent: then nothing is.
+ * may be absent: then nothing is.  Returns whether a rerun was asked for.
  */
-static void
+static int
 work_rerun_suspected(struct daemon *d, const char *label, json_t *report)
 {
 	json_t		*alerts, *a, *state, *wl;
@@ -335,7 +335,7 @@ work_rerun_suspected(struct daemon *d, const char *label, json_t *report)
 
 	alerts = json_object_get(report, "alerts");
 	if (!json_is_array(alerts))
-		return;
+		return 0;
 	json_array_foreach(alerts, i, a) {
 		state = json_object_get(a, "state");
 		wl = json_object_get(a, "workload");
@@ -360,7 +360,7 @@ work_rerun_suspected(struct daemon *d, const char *label, json_t *report)
 		}
 	}
 	if (n == 0)
-		return;
+		return 0;
 	xasprintf(&detail, "suspected in run %s: %s", label, list);
 	log_info("run %s: suspected regressions in %s; re-running them",
 	    label, list);
@@ -370,6 +370,7 @@ work_rerun_suspected(struct daemon *d, const char *label, json_t *report)
 	for (k = 0; k < n; k++)
 		free(globs[k]);
 	free(globs);
+	return 1;
 }
 
 /*
@@ -404,7 +405,7 @@ work_run_done(struct job *j, void *arg)
 	const char	*out, *label = NULL, *status = NULL, *busy = NULL;
 	char		*tail, why[64];
 	size_t		 n;
-	int		 ws = job_status(j);
+	int		 ws = job_status(j), rerun = 0;
 
 	out = job_output(j, &n);
 	if (n > 0 && !job_truncated(j))
@@ -446,7 +447,7 @@ work_run_done(struct job *j, void *arg)
 		set_str(&w->last_error, NULL);
 		if (w->rerun_ok && !d->stopping &&
 		    config_get_bool(d->cfg, "triggers", "rerun_suspected"))
-			work_rerun_suspected(d, label, report);
+			rerun = work_rerun_suspected(d, label, report);
 	} else if (WIFEXITED(ws) && WEXITSTATUS(ws) == EXIT_TEMPFAIL) {
 		log_warnx("battery (%s) skipped: the machine was busy",
 		    w->trigger);
@@ -478,7 +479,13 @@ work_run_done(struct job *j, void *arg)
 	if (d->stopping)
 		daemon_exit_if_done(d);
 	else {
-		notifier_kick(d);
+		/*
+		 * A rerun confirms or clears the suspicions before anyone is
+		 * told: the rows of this run go out after it, with its own
+		 * (unless paused, when the rerun waits and they must not).
+		 */
+		if (!rerun || d->paused)
+			notifier_kick(d);
 		work_kick(d);
 	}
 	daemon_status(d);

@@ -52,6 +52,17 @@ wl=$(sql "SELECT group_concat(w.workload) FROM run_workloads w
 # The rerun's report has suspected alerts too: no rerun of the rerun.
 sleep 3
 [ "$(count_runs "1")" -eq 2 ] || fail "$(count_runs "1") runs, expected 2"
+# No one is told before the rerun has confirmed or cleared: the outbox is
+# flushed after the rerun, not between the two runs.
+between=$(awk -v first="run $first: complete (manual)" '
+    index($0, first) { on = 1; next }
+    on && index($0, "(rerun)") && index($0, ": complete") { exit }
+    on && index($0, "notify: ") { n++ }
+    END { print n + 0 }' "$LOG")
+[ "$between" -eq 0 ] || fail "a flush before the rerun: $(cat "$LOG")"
+wait_until 10 "the flush after the rerun" sh -c \
+    "sed -n '/(rerun), /,\$p' '$LOG' | grep -q 'notify: '" ||
+	fail "no flush after the rerun: $(cat "$LOG")"
 stop_daemon TERM
 
 # no_rerun N WHY: a daemon on the wrapped perfwatch, asked for one
