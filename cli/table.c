@@ -10,6 +10,7 @@
 
 #include "csv.h"
 #include "timefmt.h"
+#include "utf8.h"
 #include "xmalloc.h"
 #include "cli.h"
 
@@ -86,12 +87,99 @@ table_end_row(struct table *t)
 	}
 }
 
+/* The code point of the valid UTF-8 sequence at s of len bytes. */
+static unsigned long
+utf8_decode(const unsigned char *s, size_t len)
+{
+	unsigned long	cp;
+	size_t		i;
+
+	if (len == 1)
+		return s[0];
+	cp = s[0] & (0x7f >> len);
+	for (i = 1; i < len; i++)
+		cp = (cp << 6) | (s[i] & 0x3f);
+	return cp;
+}
+
+/*
+ * The columns a code point takes on a terminal: none for combining marks
+ * and zero-width spaces, two for the wide East Asian blocks and emoji, one
+ * for the rest (wcwidth(3) would need a UTF-8 locale, which LC_ALL=C
+ * scripts do not have).
+ */
+static size_t
+cp_width(unsigned long cp)
+{
+	if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x1ab0 && cp <= 0x1aff) ||
+	    (cp >= 0x1dc0 && cp <= 0x1dff) || (cp >= 0x200b && cp <= 0x200f) ||
+	    (cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0xfe00 && cp <= 0xfe0f) ||
+	    (cp >= 0xfe20 && cp <= 0xfe2f))
+		return 0;
+	if ((cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0x303e) ||
+	    (cp >= 0x3041 && cp <= 0x33ff) || (cp >= 0x3400 && cp <= 0x4dbf) ||
+	    (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xa000 && cp <= 0xa4cf) ||
+	    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
+	    (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
+	    (cp >= 0xffe0 && cp <= 0xffe6) ||
+	    (cp >= 0x1f300 && cp <= 0x1f64f) ||
+	    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
+	    (cp >= 0x20000 && cp <= 0x3fffd))
+		return 2;
+	return 1;
+}
+
+/*
+ * A cell as a terminal may show it: control characters (which would break
+ * the row or reach the terminal as commands) written as escapes, \n, \t,
+ * \r or \xHH (\u00HH for C1 controls).  *width gets its columns.
+ */
+static char *
+cell_display(const char *cell, size_t *width)
+{
+	const unsigned char	*s = (const unsigned char *)cell;
+	size_t			 n = strlen(cell), i, k, o = 0;
+	unsigned long		 cp;
+	char			*d;
+
+	d = xmalloc(6 * n + 1);
+	*width = 0;
+	for (i = 0; i < n; i += k) {
+		if ((k = utf8_seq_len(s + i, n - i)) == 0) {
+			o += (size_t)sprintf(d + o, "\\x%02x", s[i]);
+			*width += 4;
+			k = 1;
+			continue;
+		}
+		cp = utf8_decode(s + i, k);
+		if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)) {
+			if (cp == '\n')
+				o += (size_t)sprintf(d + o, "\\n");
+			else if (cp == '\t')
+				o += (size_t)sprintf(d + o, "\\t");
+			else if (cp == '\r')
+				o += (size_t)sprintf(d + o, "\\r");
+			else if (cp < 0x80)
+				o += (size_t)sprintf(d + o, "\\x%02lx", cp);
+			else
+				o += (size_t)sprintf(d + o, "\\u%04lx", cp);
+			*width += cp == '\n' || cp == '\t' || cp == '\r' ?
+			    2 : cp < 0x80 ? 4 : 6;
+			continue;
+		}
+		memcpy(d + o, s + i, k);
+		o += k;
+		*width += cp_width(cp);
+	}
+	d[o] = '\0';
+	return d;
+}
+
 void
 table_print(const struct table *t, FILE *f, enum cli_output out)
 {
-	size_t	*w, r, c, len;
-	const char *cell;
-	char	*line, *end;
+	size_t	*w, *cw, r, c, n, len, pad;
+	char	**disp, *line, *end;
 
 	if (out == OUT_CSV) {
 		for (c = 0; c < t->ncols; c++) {
@@ -110,38 +198,53 @@ table_print(const struct table *t, FILE *f, enum cli_output out)
 		}
 		return;
 	}
+	/* Row 0 is the headers; columns are as wide as they show. */
+	n = (t->nrows + 1) * t->ncols;
+	disp = xcalloc(n, sizeof(*disp));
+	cw = xcalloc(n, sizeof(*cw));
 	w = xcalloc(t->ncols, sizeof(*w));
-	for (c = 0; c < t->ncols; c++)
-		w[c] = strlen(t->headers[c]);
-	for (r = 0; r < t->nrows; r++)
+	for (r = 0, len = 0; r <= t->nrows; r++)
 		for (c = 0; c < t->ncols; c++) {
-			len = strlen(t->cells[r * t->ncols + c]);
-			if (len > w[c])
-				w[c] = len;
+			disp[r * t->ncols + c] = cell_display(r == 0 ?
+			    t->headers[c] : t->cells[(r - 1) * t->ncols + c],
+			    &cw[r * t->ncols + c]);
+			if (cw[r * t->ncols + c] > w[c])
+				w[c] = cw[r * t->ncols + c];
+			len += strlen(disp[r * t->ncols + c]);
 		}
 	/*
 	 * Each line is padded as it is built and printed without its
 	 * trailing blanks, so that empty cells at its end (a left-aligned
 	 * last column, an empty mark) leave none.
 	 */
-	for (c = 0, len = 0; c < t->ncols; c++)
+	for (c = 0; c < t->ncols; c++)
 		len += w[c] + 2;
 	line = xmalloc(len + 1);
 	for (r = 0; r <= t->nrows; r++) {
 		end = line;
 		for (c = 0; c < t->ncols; c++) {
-			cell = r == 0 ? t->headers[c] :
-			    t->cells[(r - 1) * t->ncols + c];
-			end += sprintf(end, t->align[c] == ALIGN_RIGHT ?
-			    "%*s" : "%-*s", (int)w[c], cell);
+			pad = w[c] - cw[r * t->ncols + c];
+			if (t->align[c] == ALIGN_RIGHT) {
+				memset(end, ' ', pad);
+				end += pad;
+			}
+			end = stpcpy(end, disp[r * t->ncols + c]);
+			if (t->align[c] != ALIGN_RIGHT) {
+				memset(end, ' ', pad);
+				end += pad;
+			}
 			if (c != t->ncols - 1)
-				end += sprintf(end, "  ");
+				end = stpcpy(end, "  ");
 		}
 		while (end > line && end[-1] == ' ')
 			end--;
 		*end = '\0';
 		fprintf(f, "%s\n", line);
 	}
+	for (r = 0; r < n; r++)
+		free(disp[r]);
+	free(disp);
+	free(cw);
 	free(line);
 	free(w);
 }

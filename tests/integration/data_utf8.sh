@@ -70,4 +70,30 @@ PERFWATCH_DB="$T/second.db" pw import "$T/e.jsonl" >/dev/null ||
 	fail "export did not import again"
 out=$(PERFWATCH_DB="$T/second.db" pw show --csv "$(printf 'r\357\277\2751')")
 expect_match "$out" "$(printf 'w\357\277\275,m,2,1.5,2.5,')"
+
+# Tables line up by the columns text takes on a terminal, not its bytes
+# (an accent is one column, a CJK character two), and show a label's
+# control characters as escapes, never raw.
+export PERFWATCH_DB="$T/wide.db"
+printf '%s\nr\303\251sum\303\251-\346\227\245\346\234\254,100,w,m,1,s,lower\nplain,200,w,m,2,s,lower\n' \
+    "$hdr" | pw import - >/dev/null
+printf '{"run":"nl\\nx","time":300,"workload":"w","metric":"m","value":1,"unit":"s","better":"lower"}\n{"run":"esc\\u001b[31mred","time":400,"workload":"w","metric":"m","value":1,"unit":"s","better":"lower"}\n' \
+    >"$T/ctl.jsonl"
+pw import "$T/ctl.jsonl" >/dev/null
+pw history >"$T/wide.txt"
+python3 - "$T/wide.txt" <<'PY' || fail "history table: $(cat "$T/wide.txt")"
+import sys, unicodedata
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+def col(line, word):
+    # the terminal column where word begins
+    i = line.index(word)
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1
+               for ch in line[:i])
+assert len(lines) == 5, lines
+starts = [col(l, "1970-") for l in lines[1:]]
+assert len(set(starts)) == 1 and starts[0] == col(lines[0], "time"), starts
+assert not any("\x1b" in l for l in lines), lines
+assert lines[3].startswith("nl\\nx "), lines[3]
+assert lines[4].startswith("esc\\x1b[31mred "), lines[4]
+PY
 pass
