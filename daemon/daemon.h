@@ -141,6 +141,8 @@ LIST_HEAD(control_clients, control_client);
 struct daemon {
 	struct event_base	*base;
 	struct config		*cfg;
+	struct config		*start_cfg;	/* as started: what a restart
+						   alone changes comes from it */
 	char			*conf_path;
 	int			 foreground;
 	int			 verbose;	/* -v count */

@@ -423,11 +423,14 @@ daemon_on_stop(evutil_socket_t sig, short ev, void *arg)
 	daemon_exit_if_done(d);
 }
 
-/* A key that only a restart can change: say so if a reload changes it. */
+/*
+ * A key that only a restart can change: say so if the file reloaded now
+ * differs from the value in use, the one perfwatchd started with.
+ */
 static void
 daemon_fixed_key(struct daemon *d, struct config *next, const char *key)
 {
-	const char	*a = config_get_str(d->cfg, "perfwatch", key);
+	const char	*a = config_get_str(d->start_cfg, "perfwatch", key);
 	const char	*b = config_get_str(next, "perfwatch", key);
 
 	if ((a == NULL) != (b == NULL) || (a != NULL && strcmp(a, b) != 0))
@@ -474,7 +477,8 @@ daemon_on_hup(evutil_socket_t sig, short ev, void *arg)
 		log_warnx("schedule: %s", cause);
 		free(cause);
 	}
-	config_free(old);
+	if (old != d->start_cfg)
+		config_free(old);
 	pkgwatch_reload(d);
 	gitwatch_reload(d);
 	log_info("reloaded %s", d->conf_path);
@@ -606,6 +610,7 @@ main(int argc, char **argv)
 			return EXIT_CONFIG;
 		}
 	}
+	d->start_cfg = d->cfg;
 	daemon_log_level(d);
 	sdnotify_init();
 
@@ -750,6 +755,8 @@ main(int argc, char **argv)
 	store_close(d->st);
 	if (d->git_ready)
 		git_libgit2_shutdown();
+	if (d->start_cfg != d->cfg)
+		config_free(d->start_cfg);
 	config_free(d->cfg);
 	free(daemon_conf_text);
 	free(d->state_dir);

@@ -53,6 +53,22 @@ next2=$(status_field 'd["next_run"]')
 [ "$next2" != "$next1" ] || fail "the new interval was not applied"
 grep -q "interval = 3h" "$T/state/run.conf" || fail "run.conf is stale"
 
+# A key only a restart applies: a reload that changes it says so, and one
+# that puts it back to the value in use says nothing more.
+sed -i "s#^socket = .*#socket = $T/other.sock#" "$CONF"
+kill -HUP "$DPID"
+wait_until 10 "the socket warning" grep -q \
+    "\[perfwatch\] socket changed: restart perfwatchd" "$LOG" ||
+	fail "no warning for a changed socket"
+sed -i "s#^socket = .*#socket = $SOCK#" "$CONF"
+reloads=$(grep -c "reloaded $CONF" "$LOG")
+kill -HUP "$DPID"
+wait_until 10 "the second reload" sh -c \
+    "[ \$(grep -c 'reloaded $CONF' '$LOG') -gt $reloads ]" ||
+	fail "the file was not reloaded"
+[ "$(grep -c "socket changed: restart" "$LOG")" -eq 1 ] ||
+	fail "the socket in use was said to have changed: $(grep restart "$LOG")"
+
 # SIGTERM during a run.
 pwc trigger --workload slow >/dev/null
 wait_until 15 "the slow workload running" sh -c \
