@@ -75,6 +75,7 @@ struct import_state {
 	int64_t			 local_host;
 	struct hmap		*hosts;		/* host name -> id */
 	struct hmap		*runs;		/* host id/label -> run id */
+	struct hmap		*run_times;	/* host id/label -> its time */
 	struct hmap		*metrics;	/* name/unit/better -> id */
 	struct hmap		*iters;		/* run/metric -> last iteration */
 	char			*key;
@@ -149,6 +150,9 @@ parse_number(const char *s, double *out)
 	while (isspace((unsigned char)*s))
 		s++;
 	if (*s == '\0')
+		return -1;
+	/* strtod would take hexadecimal too, which no benchmark prints. */
+	if (strpbrk(s, "xX") != NULL)
 		return -1;
 	errno = 0;
 	*out = strtod(s, &end);
@@ -267,7 +271,15 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 		}
 		hmap_put(is->runs, import_key(is, idbuf, r->field[COL_RUN]),
 		    runid);
+		hmap_put(is->run_times, is->key, r->time);
 		is->stats.runs++;
+	} else if (hmap_get(is->run_times, is->key, &old) == 0 &&
+	    old != r->time) {
+		/* A run has one time: two would leave one of them unsaid. */
+		return import_error(is, row, r, COL_TIME, cause,
+		    "time: %lld, where run \"%s\" has %lld in an earlier "
+		    "row (a run has one time)", (long long)r->time,
+		    r->field[COL_RUN], (long long)old);
 	}
 
 	/*
@@ -684,6 +696,7 @@ store_import(struct store *st, FILE *f, const char *name,
 	}
 	is.hosts = hmap_new();
 	is.runs = hmap_new();
+	is.run_times = hmap_new();
 	is.metrics = hmap_new();
 	is.iters = hmap_new();
 	format = import_start(f, name, format, &held, &heldlen);
@@ -711,6 +724,7 @@ store_import(struct store *st, FILE *f, const char *name,
 		*stats = is.stats;
 	hmap_free(is.hosts);
 	hmap_free(is.runs);
+	hmap_free(is.run_times);
 	hmap_free(is.metrics);
 	hmap_free(is.iters);
 	free(is.key);

@@ -402,6 +402,13 @@ test_bad_rows_leave_store(void **state)
 		  "r9,1,w,m,1,u,higher\nr9,1,w,m,fast,u,higher\n",
 		  "bad.csv:3:5: value: \"fast\" is not a finite number" },
 		{ "run,time,workload,metric,value,unit,better\n"
+		  "r9,1,w,m,0x10,u,higher\n",
+		  "bad.csv:2:5: value: \"0x10\" is not a finite number" },
+		{ "run,time,workload,metric,value,unit,better\n"
+		  "r9,1,w,m,1,u,higher\nr9,2,w,m2,1,u,higher\n",
+		  "bad.csv:3:2: time: 2, where run \"r9\" has 1 in an earlier "
+		  "row (a run has one time)" },
+		{ "run,time,workload,metric,value,unit,better\n"
 		  "r9,1,w,m,1,u,higher\nr9,1,w,m,2,u,faster\n",
 		  "bad.csv:3:7: better: \"faster\" is not higher or lower" },
 		{ "run,time,workload,metric,value,unit,better\n"
