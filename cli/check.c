@@ -1317,7 +1317,8 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	int			 k, rc = 0;
 
 	if (argc < 2)
-		return cli_usage("baseline");
+		return cli_usage_why("baseline", "a subcommand: set, list, "
+		    "show, use or delete");
 	sub = argv[1];
 	/* Output options may stand anywhere after the subcommand. */
 	for (k = 2, i = 2; k < argc; k++)
@@ -1336,7 +1337,8 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	if (argc > subs[i].max)
 		return cli_bad_arg("baseline", argv[subs[i].max]);
 	if (argc < subs[i].min)
-		return cli_usage("baseline");
+		return cli_usage_why("baseline", "needs %s",
+		    subs[i].min > 3 ? "a NAME and a RUN or more" : "a NAME");
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	if (strcmp(sub, "set") == 0) {

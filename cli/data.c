@@ -97,7 +97,8 @@ cmd_import(struct cli *c, int argc, char **argv)
 	if (argc - optind > 1)
 		return cli_bad_arg("import", argv[optind + 1]);
 	if (argc - optind != 1)
-		return cli_usage("import");
+		return cli_usage_why("import", "a FILE to import, or - for "
+		    "standard input");
 	name = argv[optind];
 	if (strcmp(name, "-") == 0) {
 		f = stdin;

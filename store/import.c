@@ -542,8 +542,11 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 		obj = json_loadb(line, (size_t)len, JSON_REJECT_DUPLICATES,
 		    &jerr);
 		if (obj == NULL) {
-			xasprintf(cause, "%s:%zu:%d: %s", is->name, row,
-			    jerr.column > 0 ? jerr.column : 1, jerr.text);
+			/* jansson's column counts characters; ours, bytes. */
+			xasprintf(cause, "%s:%zu:%zu: %s", is->name, row,
+			    jerr.position > 0 ? (size_t)jerr.position : 1,
+			    strstr(jerr.text, "JSON_ALLOW_NUL") != NULL ?
+			    "\\u0000 in a string" : jerr.text);
 			rc = -1;
 			break;
 		}

@@ -518,6 +518,12 @@ test_import_positions(void **state)
 		  "\"time\":1,\"workload\":\"w\",\"metric\":\"m\",\"value\":1,"
 		  "\"better\":\"lower\"}\n",
 		  "col.jsonl:1:20: run: empty" },
+		/* A syntax error at its byte (jansson counts characters). */
+		{ "syn.jsonl", "{\"run\":\"\xe6\x97\xa5\xe6\x9c\xac\","
+		  "\"time\":1,}\n",
+		  "syn.jsonl:1:26: string or '}' expected" },
+		{ "nul.jsonl", "{\"run\":\"a\\u0000\"}\n",
+		  "nul.jsonl:1:16: \\u0000 in a string" },
 		/* A missing key is reported at the object. */
 		{ "miss.jsonl", "{\"run\":\"a\",\"time\":1700000000,\"workload\":"
 		  "\"w\",\"metric\":\"m\",\"value\":1,\"better\":\"lower\"}\n",
