@@ -125,11 +125,20 @@ sysinfo_quiet_judge(const struct quiet *q, const struct quiet_limits *l,
 {
 	struct sysinfo_buf	b = { NULL, 0, 0 };
 	const char		*sep = "";
-	double			avail;
+	char			 a[32], m[32];
+	double			 avail;
+	int			 prec;
 
 	if (q->cpu_busy > l->max_cpu_busy) {
-		sysinfo_buf_addf(&b, "%scpu busy %.0f%% > %.0f%%", sep,
-		    q->cpu_busy * 100, l->max_cpu_busy * 100);
+		/* Enough decimals that the two figures differ as printed. */
+		for (prec = 0; prec < 3; prec++) {
+			snprintf(a, sizeof(a), "%.*f", prec, q->cpu_busy * 100);
+			snprintf(m, sizeof(m), "%.*f", prec,
+			    l->max_cpu_busy * 100);
+			if (strcmp(a, m) != 0)
+				break;
+		}
+		sysinfo_buf_addf(&b, "%scpu busy %s%% > %s%%", sep, a, m);
 		sep = "; ";
 	}
 	if (q->load1 > l->max_load1) {

@@ -1161,6 +1161,15 @@ test_quiet_judge(void **state)
 	    "3 thermal throttling events > 0");
 	free(why);
 
+	/* A limit of 0%: the busy figure gets the decimals it needs. */
+	memset(&q, 0, sizeof(q));
+	q.cpu_busy = 0.0031;
+	l.max_cpu_busy = 0;
+	assert_int_equal(sysinfo_quiet_judge(&q, &l, &why), 1);
+	assert_string_equal(why, "cpu busy 0.3% > 0.0%");
+	free(why);
+	l.max_cpu_busy = 0.25;
+
 	/* Throttling counts only where the kernel exposes it. */
 	memset(&q, 0, sizeof(q));
 	q.throttle_events = 5;
