@@ -1719,6 +1719,22 @@ config_key_line(const struct config *cfg, const char *section,
 	return config_get(cfg, section, key, -1, NULL)->line;
 }
 
+int
+config_section_line(const struct config *cfg, const char *section)
+{
+	const struct config_section_type	*t;
+	const struct config_section		*s;
+	const char				*name;
+	size_t					 tlen;
+
+	name = strchr(section, ' ');
+	tlen = name != NULL ? (size_t)(name - section) : strlen(section);
+	if ((t = config_find_type(section, tlen)) == NULL)
+		fatalx("config: no section [%s]", section);
+	s = config_find_section(cfg, t, name != NULL ? name + 1 : NULL);
+	return s != NULL ? s->line : 0;
+}
+
 const char *
 config_get_str(const struct config *cfg, const char *section,
     const char *key)

@@ -62,6 +62,9 @@ int		 config_is_set(const struct config *, const char *section,
 int		 config_key_line(const struct config *, const char *section,
 		    const char *key);
 
+/* The line of the section's header; 0 if the file has no such section. */
+int		 config_section_line(const struct config *, const char *section);
+
 /*
  * Typed getters.  A key without a value (no default, or "none") reads as
  * NULL, 0 or an empty list.

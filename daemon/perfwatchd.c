@@ -50,6 +50,7 @@
 #include "perfwatch.h"
 #include "xmalloc.h"
 #include "store/store.h"
+#include "workloads/workloads.h"
 #include "daemon.h"
 
 #ifndef BINDIR
@@ -133,7 +134,11 @@ daemon_read_file(const char *path, size_t *len, char **cause)
 	return buf;
 }
 
-/* Load the file; on success the text it came from is kept too. */
+/*
+ * Load the file and check its workloads as every run would read them, so
+ * that a mistake is refused here rather than by each run; on success the
+ * text it came from is kept too.
+ */
 static struct config *
 daemon_load(const char *path, char **text, size_t *len, char **cause)
 {
@@ -144,6 +149,11 @@ daemon_load(const char *path, char **text, size_t *len, char **cause)
 	if ((buf = daemon_read_file(path, &n, cause)) == NULL)
 		return NULL;
 	if ((cfg = config_load_buffer(path, buf, n, cause)) == NULL) {
+		free(buf);
+		return NULL;
+	}
+	if (wl_config_check(cfg, cause) == -1) {
+		config_free(cfg);
 		free(buf);
 		return NULL;
 	}
@@ -494,11 +504,25 @@ daemon_on_chld(evutil_socket_t sig, short ev, void *arg)
 	daemon_exit_if_done(arg);
 }
 
-/* -n: check the file and exit 0 or 78. */
+/* -n: load the file as the daemon does, say why not, exit 0 or 78. */
 static int __attribute__((noreturn))
 daemon_check(const char *path, int verbose)
 {
-	exit(config_check(path, stdout, verbose) == 0 ? 0 : EXIT_CONFIG);
+	struct config	*cfg;
+	char		*text, *cause;
+	size_t		 len;
+
+	if ((cfg = daemon_load(path, &text, &len, &cause)) == NULL) {
+		printf("%s\n", cause);
+		free(cause);
+		exit(EXIT_CONFIG);
+	}
+	printf("%s: configuration OK\n", path);
+	if (verbose)
+		config_dump(cfg, stdout);
+	config_free(cfg);
+	free(text);
+	exit(fflush(stdout) == EOF ? 1 : 0);
 }
 
 /*

@@ -715,3 +715,64 @@ wl_params_check(const struct wl_params *p, const struct wl_workload *wl,
 	}
 	return 0;
 }
+
+/*
+ * Check every [workload "name"] section of cfg as a run reads it: each
+ * key through wl_params_set() (wl_params_apply) and, for a section not
+ * turned off, the whole through wl_params_check(), on the workload's own
+ * defaults.  A name that is not a workload of the battery is a command of
+ * the user's own.  Returns 0, or -1 with *cause holding one
+ * "file:line: ..." error per bad section, one per line.
+ */
+int
+wl_config_check(const struct config *cfg, char **cause)
+{
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	const char			*name, *file, *why;
+	char				*section, *err, *out = NULL, *tmp;
+	size_t				 i, len;
+
+	file = config_file(cfg) != NULL ? config_file(cfg) : "(defaults)";
+	for (i = 0; (name = config_sections(cfg, "workload", i)) != NULL;
+	    i++) {
+		if ((wl = wl_find(name)) == NULL)
+			wl = wl_find("command");
+		xasprintf(&section, "workload %s", name);
+		wl_params_init(&p, wl);
+		err = NULL;
+		/* On a bad key, err has the file and line already. */
+		if (wl_params_apply(&p, wl, cfg, section, &err) == 0 &&
+		    (!config_is_set(cfg, section, "enabled") ||
+		    config_get_bool(cfg, section, "enabled")) &&
+		    wl_params_check(&p, wl, &tmp) == -1) {
+			/* Its message starts with the workload's name. */
+			why = tmp;
+			len = strlen(wl->name);
+			if (strncmp(why, wl->name, len) == 0 &&
+			    strncmp(why + len, ": ", 2) == 0)
+				why += len + 2;
+			xasprintf(&err, "%s:%d: [workload \"%s\"]: %s%s", file,
+			    config_section_line(cfg, section), name, why,
+			    wl_find(name) == NULL ? ", and it is not a "
+			    "workload of the battery" : "");
+			free(tmp);
+		}
+		wl_params_clear(&p);
+		free(section);
+		if (err == NULL)
+			continue;
+		if (out == NULL)
+			out = err;
+		else {
+			xasprintf(&tmp, "%s\n%s", out, err);
+			free(out);
+			free(err);
+			out = tmp;
+		}
+	}
+	if (out == NULL)
+		return 0;
+	*cause = out;
+	return -1;
+}

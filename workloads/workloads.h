@@ -167,6 +167,7 @@ struct config;
 int		 wl_params_apply(struct wl_params *,
 		     const struct wl_workload *, const struct config *,
 		     const char *, char **);
+int		 wl_config_check(const struct config *, char **);
 
 /* runner.c: one iteration in a child. */
 int		 wl_run_iteration(const struct wl_workload *,

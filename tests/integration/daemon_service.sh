@@ -110,6 +110,42 @@ timeout 10 "$PERFWATCHD" -d -f "$CONF" >"$T/start.out" 2>&1 || rc=$?
 [ "$rc" -eq 78 ] || fail "perfwatchd on a bad file: exit $rc"
 grep -q "$CONF:$cron_line: cron: hour: 24" "$T/start.out" ||
 	fail "$(cat "$T/start.out")"
+# Workload values that every run would refuse: refused here, each at
+# its line, by the rules the runs use.
+write_conf "
+[workload \"db.oltp\"]
+threads = 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17
+[workload \"disk.stream\"]
+fsync_every = 512K
+[workload \"sys.pipe\"]
+table_size = 1000
+[workload \"sys.pipx\"]
+iterations = 3
+[workload \"off\"]
+enabled = no"
+rc=0
+out=$("$PERFWATCHD" -n -f "$CONF" 2>&1) || rc=$?
+[ "$rc" -eq 78 ] || fail "perfwatchd -n on bad workloads: exit $rc: $out"
+line_of() { grep -n "^$1" "$CONF" | cut -d: -f1; }
+expect_match "$out" "$CONF:$(line_of 'threads = '): threads: more than 16 counts"
+expect_match "$out" "$CONF:$(line_of 'fsync_every = '): fsync_every: expected 0"
+expect_match "$out" "$CONF:$(line_of 'table_size = '): key table_size does not apply to sys.pipe"
+expect_match "$out" "$CONF:$(line_of '.workload "sys.pipx"'): [workload \"sys.pipx\"]: no command given"
+case $out in *'"off"'*) fail "a disabled section without a command: $out" ;; esac
+rc=0
+timeout 10 "$PERFWATCHD" -d -f "$CONF" >"$T/start.out" 2>&1 || rc=$?
+[ "$rc" -eq 78 ] || fail "perfwatchd on bad workloads: exit $rc"
+grep -qF "$CONF:$(line_of 'threads = '): threads: more than 16" "$T/start.out" ||
+	fail "$(cat "$T/start.out")"
+write_conf "
+[workload \"sys.pipe\"]
+iterations = 3
+[workload \"disk.stream\"]
+fsync_every = 0
+[workload \"mine\"]
+command = true"
+out=$("$PERFWATCHD" -n -f "$CONF") || fail "perfwatchd -n on good workloads: $out"
+expect_match "$out" "$CONF: configuration OK"
 rc=0
 "$PERFWATCHD" -x >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 64 ] || fail "a bad option: exit $rc"
