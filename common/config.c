@@ -265,6 +265,7 @@ struct config_value {
 	char	*str;		/* its text; NULL: no value */
 	int64_t	 num;		/* BOOL, INT, DURATION, SIZE */
 	double	 real;		/* NUMBER */
+	int	 refused;	/* written with a bad value, reported */
 };
 
 struct config_section {
@@ -730,7 +731,10 @@ config_check_email(const char *s)
 	return label == 0 ? -1 : 0;
 }
 
-/* Check a URL: one of the schemes, "://", a host and an optional port. */
+/*
+ * Check a URL: one of the schemes, "://", a host and an optional port.
+ * Returns 0, -2 if all but the port is right, else -1.
+ */
 static int
 config_check_url(const char *s, const char *schemes)
 {
@@ -784,18 +788,18 @@ config_check_url(const char *s, const char *schemes)
 		if (p < auth_end)
 			port = p + 1;
 	}
+	for (p = s; *p != '\0'; p++)
+		if (*p == ' ' || *p == '\t')
+			return -1;
 	if (port != NULL) {
 		digits = xstrndup(port, auth_end - port);
 		if (config_parse_int(digits, &pn) == -1 || pn < 1 ||
 		    pn > 65535) {
 			free(digits);
-			return -1;
+			return -2;
 		}
 		free(digits);
 	}
-	for (p = s; *p != '\0'; p++)
-		if (*p == ' ' || *p == '\t')
-			return -1;
 	return 0;
 }
 
@@ -814,7 +818,7 @@ config_parse_value(const struct config_key *k, const char *s,
 	int64_t		 n;
 	double		 d;
 	size_t		 i, len;
-	int		 fields;
+	int		 fields, rc;
 
 	*what = NULL;
 	none = (k->flags & CONFIG_NONE) ? ", or none" : "";
@@ -951,7 +955,11 @@ config_parse_value(const struct config_key *k, const char *s,
 		config_list_free(items);
 		break;
 	case CONFIG_URL:
-		if (config_check_url(s, k->words) == -1) {
+		rc = config_check_url(s, k->words);
+		if (rc == -2)
+			xasprintf(what, "expected a port from 1 to 65535 after "
+			    "the host%s, got %s", none, shown);
+		else if (rc == -1) {
 			words = config_words_text(k->words, "", "://");
 			xasprintf(what, "expected a URL starting with %s%s, "
 			    "got %s", words, none, shown);
@@ -1363,6 +1371,7 @@ config_handler(void *arg, const char *section, const char *key,
 		free(what);
 		/* Still seen here, so that a second one is a duplicate. */
 		v->line = p->line;
+		v->refused = 1;
 		return 1;
 	}
 	free(v->str);
@@ -1380,6 +1389,20 @@ config_value_of(struct config_section *s, const char *key)
 	if ((ki = config_find_key(s->type->name, key)) == -1)
 		fatalx("config: no key %s in [%s]", key, s->type->name);
 	return &s->values[ki];
+}
+
+/* A key written with a value that was refused, and that reported. */
+static int
+config_bad(const struct config_value *v)
+{
+	return v->refused;
+}
+
+/* A key without a value that the file does not write either. */
+static int
+config_missing(const struct config_value *v)
+{
+	return v->line == 0 && v->str == NULL;
 }
 
 /* [schedule]: cron and interval are two ways to say the same thing. */
@@ -1452,14 +1475,16 @@ config_check_sink(struct config_parse *p, struct config_section *s)
 			free(only);
 		}
 	}
+	/* A key written with a bad value is reported as that, not missing. */
 	if (strcmp(type->str, "email") == 0) {
-		if (config_value_of(s, "to")->str == NULL)
+		if (config_missing(config_value_of(s, "to")))
 			need = "to";
 		else if (!config_value_of(s, "sendmail")->num &&
-		    config_value_of(s, "smtp_url")->str == NULL)
+		    !config_bad(config_value_of(s, "sendmail")) &&
+		    config_missing(config_value_of(s, "smtp_url")))
 			need = "smtp_url (or sendmail = yes)";
 	} else if (strcmp(type->str, "webhook") == 0) {
-		if (config_value_of(s, "url")->str == NULL)
+		if (config_missing(config_value_of(s, "url")))
 			need = "url";
 	}
 	if (need != NULL)
@@ -1481,7 +1506,7 @@ config_check_sections(struct config_parse *p)
 		for (j = 0; j < nitems(config_keys); j++) {
 			if (!(config_keys[j].flags & CONFIG_REQUIRED) ||
 			    strcmp(config_keys[j].section, s->type->name) != 0 ||
-			    s->values[j].str != NULL)
+			    !config_missing(&s->values[j]))
 				continue;
 			label = config_section_label(s);
 			config_error(p, s->line, "[%s]: missing %s", label,

@@ -146,6 +146,29 @@ fsync_every = 0
 command = true"
 out=$("$PERFWATCHD" -n -f "$CONF") || fail "perfwatchd -n on good workloads: $out"
 expect_match "$out" "$CONF: configuration OK"
+# A sink key with a bad value is that one error, not also "missing"; a
+# port out of range is said to be one.
+for sink in 'type = pager' 'type = email
+to = nobody
+smtp_url = smtp://h:25' 'type = email
+to = ops@example.org
+smtp_url = smtp://h:99999' 'type = email
+to = ops@example.org
+sendmail = maybe' 'type = webhook
+url = gopher://h'; do
+	printf '[sink "a"]\n%s\n' "$sink" >"$T/sink.conf"
+	rc=0
+	out=$("$PERFWATCHD" -n -f "$T/sink.conf" 2>&1) || rc=$?
+	[ "$rc" -eq 78 ] || fail "perfwatchd -n on a bad sink: exit $rc: $out"
+	[ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ] ||
+		fail "more than one error for one mistake: $out"
+	case $out in *missing*) fail "a bad value said missing: $out" ;; esac
+done
+expect_match "$out" "$T/sink.conf:3: url: expected a URL starting with http"
+printf '[sink "a"]\ntype = email\nto = ops@example.org\nsmtp_url = smtp://h:99999\n' \
+    >"$T/sink.conf"
+out=$("$PERFWATCHD" -n -f "$T/sink.conf" 2>&1) && fail "port 99999 accepted"
+expect_match "$out" "$T/sink.conf:4: smtp_url: expected a port from 1 to 65535"
 rc=0
 "$PERFWATCHD" -x >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 64 ] || fail "a bad option: exit $rc"
