@@ -754,8 +754,8 @@ wl_config_check(const struct config *cfg, char **cause)
 				why += len + 2;
 			xasprintf(&err, "%s:%d: [workload \"%s\"]: %s%s", file,
 			    config_section_line(cfg, section), name, why,
-			    wl_find(name) == NULL ? ", and it is not a "
-			    "workload of the battery" : "");
+			    wl_find(name) == NULL && p.command == NULL ?
+			    ", and it is not a workload of the battery" : "");
 			free(tmp);
 		}
 		wl_params_clear(&p);

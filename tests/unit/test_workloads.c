@@ -610,6 +610,57 @@ test_params_apply_errors(void **state)
 	}
 }
 
+/*
+ * wl_config_check(): every section as a run reads it, each bad one said
+ * with its line (a missing command at the header), a section turned off
+ * not checked as a whole.
+ */
+static void
+test_config_check(void **state)
+{
+	static const struct {
+		const char	*text;
+		const char	*error;	/* NULL: valid */
+	} cases[] = {
+		{ "[workload \"sys.pipe\"]\niterations = 3\n"
+		  "[workload \"mine\"]\ncommand = true\n"
+		  "[workload \"gone\"]\nenabled = no\n", NULL },
+		{ "[workload \"sys.pipe\"]\n\ntable_size = 1000\n",
+		  "t.conf:3: key table_size does not apply to sys.pipe" },
+		{ "[workload \"sys.pipe\"]\niterations = 2\n\n"
+		  "[workload \"sys.pipx\"]\niterations = 3\n",
+		  "t.conf:4: [workload \"sys.pipx\"]: no command given, and "
+		  "it is not a workload of the battery" },
+		{ "[workload \"disk.stream\"]\ndevice = /dev/null\n"
+		  "[workload \"db.oltp\"]\nthreads = 1,2,3,4,5,6,7,8,9,"
+		  "10,11,12,13,14,15,16,17\n",
+		  "t.conf:1: [workload \"disk.stream\"]: refusing to write to "
+		  "/dev/null without destroy_data = yes (its contents would be "
+		  "lost)\nt.conf:4: threads: more than 16 counts" },
+	};
+	struct config	*cfg;
+	char		*cause;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < nitems(cases); i++) {
+		cause = NULL;
+		cfg = config_load_buffer("t.conf", cases[i].text,
+		    strlen(cases[i].text), &cause);
+		if (cfg == NULL)
+			fail_msg("case %zu: %s", i, cause);
+		if (cases[i].error == NULL) {
+			if (wl_config_check(cfg, &cause) != 0)
+				fail_msg("case %zu: %s", i, cause);
+		} else {
+			assert_int_equal(wl_config_check(cfg, &cause), -1);
+			assert_string_equal(cause, cases[i].error);
+			free(cause);
+		}
+		config_free(cfg);
+	}
+}
+
 static void
 test_plan_and_progress(void **state)
 {
@@ -1934,6 +1985,7 @@ main(void)
 		cmocka_unit_test(test_battery),
 		cmocka_unit_test(test_params),
 		cmocka_unit_test(test_params_apply_errors),
+		cmocka_unit_test(test_config_check),
 		cmocka_unit_test(test_plan_and_progress),
 		cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_index),
