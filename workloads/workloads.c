@@ -721,9 +721,28 @@ wl_params_check(const struct wl_params *p, const struct wl_workload *wl,
  * key through wl_params_set() (wl_params_apply) and, for a section not
  * turned off, the whole through wl_params_check(), on the workload's own
  * defaults.  A name that is not a workload of the battery is a command of
- * the user's own.  Returns 0, or -1 with *cause holding one
+ * the user's own; one without a command here may tune a command that a
+ * profile defines, unless it is named like the battery's (sys.pipx): that
+ * is a misspelling.  Returns 0, or -1 with *cause holding one
  * "file:line: ..." error per bad section, one per line.
  */
+/* Whether name has the prefix of a workload of the battery ("sys."). */
+static int
+wl_in_family(const char *name)
+{
+	const char	*dot;
+	size_t		 i, len;
+
+	for (i = 0; i < nitems(wl_table); i++) {
+		if ((dot = strchr(wl_table[i].name, '.')) == NULL)
+			continue;
+		len = (size_t)(dot - wl_table[i].name) + 1;
+		if (strncmp(name, wl_table[i].name, len) == 0)
+			return 1;
+	}
+	return 0;
+}
+
 int
 wl_config_check(const struct config *cfg, char **cause)
 {
@@ -745,6 +764,8 @@ wl_config_check(const struct config *cfg, char **cause)
 		if (wl_params_apply(&p, wl, cfg, section, &err) == 0 &&
 		    (!config_is_set(cfg, section, "enabled") ||
 		    config_get_bool(cfg, section, "enabled")) &&
+		    (wl_find(name) != NULL || p.command != NULL ||
+		    wl_in_family(name)) &&
 		    wl_params_check(&p, wl, &tmp) == -1) {
 			/* Its message starts with the workload's name. */
 			why = tmp;

@@ -625,6 +625,8 @@ test_config_check(void **state)
 		{ "[workload \"sys.pipe\"]\niterations = 3\n"
 		  "[workload \"mine\"]\ncommand = true\n"
 		  "[workload \"gone\"]\nenabled = no\n", NULL },
+		/* A profile's command tuned here; not named like the battery. */
+		{ "[workload \"mybench\"]\niterations = 3\n", NULL },
 		{ "[workload \"sys.pipe\"]\n\ntable_size = 1000\n",
 		  "t.conf:3: key table_size does not apply to sys.pipe" },
 		{ "[workload \"sys.pipe\"]\niterations = 2\n\n"
