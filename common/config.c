@@ -1461,6 +1461,12 @@ config_check_sink(struct config_parse *p, struct config_section *s)
 	if (type->str == NULL)
 		return;		/* reported as missing */
 	label = config_section_label(s);
+	/* Alerts queued for the built-in log sink go to a sink of its name. */
+	if (s->name != NULL && strcmp(s->name, "log") == 0 &&
+	    strcmp(type->str, "log") != 0)
+		config_error(p, type->line, "type: a sink named \"log\" "
+		    "takes the built-in log sink's place, so its type must "
+		    "be log");
 	for (i = 0; i < nitems(config_keys); i++) {
 		v = &s->values[i];
 		if (strcmp(config_keys[i].section, "sink") != 0 ||

@@ -354,6 +354,11 @@ test_sinks_and_git(void **state)
 	    "{P}:3: from: expected an address such as perfwatch@example.org, "
 	    "got \"Perf Watch\"\n"
 	    "{P}:3: from: not used by a sink of type log, only by type email");
+	/* The name "log" is the built-in log sink's: of type log only. */
+	expect_errors("[sink \"log\"]\ntype = webhook\n"
+	    "url = http://a.example/\n",
+	    "{P}:2: type: a sink named \"log\" takes the built-in log sink's "
+	    "place, so its type must be log");
 	/* timeout: email and webhook sinks only, 1 s to 10 min. */
 	expect_errors("[sink \"m\"]\ntype = log\ntimeout = 30s\n",
 	    "{P}:3: timeout: not used by a sink of type log, only by type "
