@@ -838,14 +838,16 @@ export_run(struct store *st, FILE *f, enum store_format format,
 
 /*
  * Export the runs named in labels (all runs when nlabels is 0) to f.  The
- * runs are looked up first: a name that is not a run writes nothing.
+ * runs are looked up first: a name that is not a run writes nothing.  A
+ * run named more than once (r1, HOST:r1, #1) is written once, where it
+ * was first named: written twice, the export would not import again.
  */
 int
 store_export(struct store *st, FILE *f, enum store_format format,
     const char *const *labels, size_t nlabels, char **cause)
 {
 	struct store_run	*runs = NULL;
-	size_t			 n = 0, i;
+	size_t			 n = 0, i, k;
 	int			 rc = 0;
 
 	if (format == STORE_FORMAT_AUTO)
@@ -858,12 +860,19 @@ store_export(struct store *st, FILE *f, enum store_format format,
 		}
 	} else {
 		runs = xcalloc(nlabels, sizeof(*runs));
-		for (n = 0; n < nlabels; n++) {
-			if (store_run_resolve(st, labels[n], &runs[n],
+		for (k = 0; k < nlabels; k++) {
+			if (store_run_resolve(st, labels[k], &runs[n],
 			    cause) == -1) {
 				store_runs_free(runs, n);
 				return -1;
 			}
+			for (i = 0; i < n; i++)
+				if (runs[i].id == runs[n].id)
+					break;
+			if (i < n)
+				store_run_clear(&runs[n]);
+			else
+				n++;
 		}
 	}
 	if (format == STORE_FORMAT_CSV)

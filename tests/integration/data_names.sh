@@ -1,8 +1,8 @@
 #!/bin/sh
 # Naming runs and showing them with the real binary: labels with ':' or
 # a leading '#', the system index reference after import --replace,
-# values of 1e15 and more, export -o of a run that does not exist, and
-# import --json.
+# values of 1e15 and more, export -o of a run that does not exist, export
+# of a run named twice, and import --json.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -51,6 +51,15 @@ if [ -c /dev/full ]; then
 	expect_match "$(cat "$T/err")" "No space left on device"
 	[ -c /dev/full ] || fail "a failed export removed /dev/full"
 fi
+
+# A run named twice, or two ways (label, HOST:label, #id), is exported
+# once, in the order first named, and the export imports again.
+out=$(pw export --run '#tag' --run v1:rc --run "$host:#tag" --run '#1' \
+    --run v1:rc) || fail "export of runs named twice exited $?"
+[ "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1,5 | tr '\n' ' ')" = \
+    '#tag,2 v1:rc,1 ' ] || fail "export of runs named twice wrote: $out"
+printf '%s\n' "$out" | PERFWATCH_DB="$T/again.db" pw import - >/dev/null ||
+	fail "export of runs named twice did not import again"
 
 # Values of 1e15 and more keep their magnitude in tables.
 printf '%s\nbig,1700000002,w,big,1e40,B,higher\nbig,1700000002,w,big,2e40,B,higher\n' \
