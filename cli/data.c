@@ -448,7 +448,79 @@ cli_parse_limit(const char *arg, size_t *limit)
 	return 0;
 }
 
-/* perfwatch history [--workload W] [--metric M] [--limit N] */
+/*
+ * History's rows for metric m: the newest limit runs with samples of it
+ * (on host, NULL: any), into the table t or, with JSON, the array arr.
+ * 0, or an exit status.
+ */
+static int
+history_metric(struct store *st, const struct store_metric *m,
+    const char *host, size_t limit, struct table *t, json_t *arr)
+{
+	struct store_run	*runs = NULL;
+	struct store_series	*ser;
+	json_t			*o, *hist = NULL, *sj;
+	int64_t			*ids;
+	size_t			 nruns = 0, nser, j;
+	char			 tbuf[32];
+
+	if (store_metric_runs(st, m->id, host, limit, &runs, &nruns) == -1)
+		return EXIT_SOFTWARE;
+	ids = xcalloc(nruns > 0 ? nruns : 1, sizeof(*ids));
+	for (j = 0; j < nruns; j++)
+		ids[j] = runs[j].id;
+	if (store_metric_series(st, m->id, ids, nruns, &ser, &nser) == -1) {
+		free(ids);
+		store_runs_free(runs, nruns);
+		return EXIT_SOFTWARE;
+	}
+	if (arr != NULL) {
+		o = pwjson_object();
+		pwjson_set_str(o, "workload", m->workload);
+		pwjson_set_str(o, "metric", m->metric);
+		pwjson_set_str(o, "unit", m->unit);
+		pwjson_set_str(o, "better", better_name(m->better));
+		hist = pwjson_array();
+		/* o keeps a reference: hist stays valid in it. */
+		pwjson_set(o, "runs", hist);
+		pwjson_append(arr, o);
+	}
+	for (j = 0; j < nser; j++) {
+		if (ser[j].n == 0)
+			continue;
+		fmt_time(tbuf, sizeof(tbuf), runs[j].started);
+		if (hist != NULL) {
+			sj = series_json(&ser[j]);
+			o = pwjson_object();
+			pwjson_set_str(o, "run", runs[j].label);
+			pwjson_set_str(o, "time", tbuf);
+			pwjson_set_bool(o, "busy", runs[j].busy);
+			json_object_del(sj, "workload");
+			json_object_del(sj, "metric");
+			json_object_del(sj, "unit");
+			json_object_del(sj, "better");
+			if (json_object_update(o, sj) == -1)
+				fatalx("jansson: cannot merge objects");
+			json_decref(sj);
+			pwjson_append(hist, o);
+			continue;
+		}
+		table_addf(t, 0, "%s", runs[j].label);
+		table_addf(t, 1, "%s", tbuf);
+		table_addf(t, 2, "%s", m->workload);
+		table_addf(t, 3, "%s", m->metric);
+		summary_cells(t, 4, &ser[j]);
+		table_addf(t, 9, "%s", m->unit);
+		table_addf(t, 10, "%s", runs[j].busy ? "yes" : "no");
+		table_end_row(t);
+	}
+	store_series_free(ser, nser);
+	free(ids);
+	store_runs_free(runs, nruns);
+	return 0;
+}
+
+/* perfwatch history [--workload W] [--metric M] [--host H] [--limit N] */
 int
 cmd_history(struct cli *c, int argc, char **argv)
 {
@@ -466,21 +538,14 @@ cmd_history(struct cli *c, int argc, char **argv)
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT,
 	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT, ALIGN_LEFT };
-	struct store_run_filter	 filt;
 	struct store_metric	*ms = NULL;
-	struct store_run	*runs = NULL;
-	struct store_series	*ser;
 	struct store		*st;
 	struct table		*t;
-	const char		*workload = NULL, *metric = NULL;
-	json_t			*arr = NULL, *o, *hist;
-	int64_t			*ids;
-	size_t			 nms = 0, nruns = 0, nser, i, j;
-	char			 tbuf[32];
+	const char		*workload = NULL, *metric = NULL, *host = NULL;
+	json_t			*arr = NULL;
+	size_t			 nms = 0, limit = 20, i;
 	int			 ch, rc = 0;
 
-	memset(&filt, 0, sizeof(filt));
-	filt.limit = 20;
 	cli_getopt_reset();
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (ch) {
@@ -491,10 +556,10 @@ cmd_history(struct cli *c, int argc, char **argv)
 			metric = optarg;
 			break;
 		case 'H':
-			filt.host = optarg;
+			host = optarg;
 			break;
 		case 'n':
-			if (cli_parse_limit(optarg, &filt.limit) == -1)
+			if (cli_parse_limit(optarg, &limit) == -1)
 				return EXIT_USAGE;
 			break;
 		case 'J':
@@ -511,70 +576,14 @@ cmd_history(struct cli *c, int argc, char **argv)
 		return cli_bad_arg("history", argv[optind]);
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
-	if ((rc = cli_metrics_match(st, filt.host, workload, metric, &ms,
+	if ((rc = cli_metrics_match(st, host, workload, metric, &ms,
 	    &nms)) != 0)
 		return rc;
-	if (store_runs_list(st, &filt, &runs, &nruns) == -1) {
-		store_metrics_free(ms, nms);
-		return EXIT_SOFTWARE;
-	}
-	ids = xcalloc(nruns > 0 ? nruns : 1, sizeof(*ids));
-	for (j = 0; j < nruns; j++)
-		ids[j] = runs[j].id;
 	t = table_new(nitems(hdr), hdr, al);
 	if (c->out == OUT_JSON)
 		arr = pwjson_array();
-	for (i = 0; i < nms && rc == 0; i++) {
-		if (store_metric_series(st, ms[i].id, ids, nruns, &ser,
-		    &nser) == -1) {
-			rc = EXIT_SOFTWARE;
-			break;
-		}
-		hist = NULL;
-		if (arr != NULL) {
-			o = pwjson_object();
-			pwjson_set_str(o, "workload", ms[i].workload);
-			pwjson_set_str(o, "metric", ms[i].metric);
-			pwjson_set_str(o, "unit", ms[i].unit);
-			pwjson_set_str(o, "better", better_name(ms[i].better));
-			hist = pwjson_array();
-			/* o keeps a reference: hist stays valid in it. */
-			pwjson_set(o, "runs", hist);
-			pwjson_append(arr, o);
-		}
-		for (j = 0; j < nser; j++) {
-			if (ser[j].n == 0)
-				continue;
-			if (hist != NULL) {
-				json_t *sj = series_json(&ser[j]);
-
-				fmt_time(tbuf, sizeof(tbuf), runs[j].started);
-				o = pwjson_object();
-				pwjson_set_str(o, "run", runs[j].label);
-				pwjson_set_str(o, "time", tbuf);
-				pwjson_set_bool(o, "busy", runs[j].busy);
-				json_object_del(sj, "workload");
-				json_object_del(sj, "metric");
-				json_object_del(sj, "unit");
-				json_object_del(sj, "better");
-				if (json_object_update(o, sj) == -1)
-					fatalx("jansson: cannot merge objects");
-				json_decref(sj);
-				pwjson_append(hist, o);
-				continue;
-			}
-			fmt_time(tbuf, sizeof(tbuf), runs[j].started);
-			table_addf(t, 0, "%s", runs[j].label);
-			table_addf(t, 1, "%s", tbuf);
-			table_addf(t, 2, "%s", ms[i].workload);
-			table_addf(t, 3, "%s", ms[i].metric);
-			summary_cells(t, 4, &ser[j]);
-			table_addf(t, 9, "%s", ms[i].unit);
-			table_addf(t, 10, "%s", runs[j].busy ? "yes" : "no");
-			table_end_row(t);
-		}
-		store_series_free(ser, nser);
-	}
+	for (i = 0; i < nms && rc == 0; i++)
+		rc = history_metric(st, &ms[i], host, limit, t, arr);
 	if (rc == 0) {
 		if (arr != NULL)
 			json_print(arr);
@@ -583,8 +592,6 @@ cmd_history(struct cli *c, int argc, char **argv)
 	}
 	json_decref(arr);
 	table_free(t);
-	free(ids);
-	store_runs_free(runs, nruns);
 	store_metrics_free(ms, nms);
 	return rc;
 }

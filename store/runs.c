@@ -572,6 +572,56 @@ store_runs_list(struct store *st, const struct store_run_filter *f,
 	return 0;
 }
 
+/*
+ * The runs with samples of metric, on host (NULL: any), in start order
+ * (oldest first); with a limit, the newest limit of them.  The limit
+ * counts the metric's own runs, not the store's: a metric last measured
+ * long ago still shows its history.
+ */
+int
+store_metric_runs(struct store *st, int64_t metric, const char *host,
+    size_t limit, struct store_run **out, size_t *nout)
+{
+	sqlite3_stmt	*stmt;
+	struct store_run *runs = NULL;
+	size_t		 n = 0, cap = 0;
+	int		 rc;
+
+	*out = NULL;
+	*nout = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT * FROM (SELECT " RUN_COLUMNS
+	    " FROM runs r JOIN hosts h ON h.id = r.host"
+	    " WHERE (?1 IS NULL OR h.name = ?1)"
+	    " AND EXISTS (SELECT 1 FROM samples s WHERE s.run = r.id"
+	    "   AND s.metric = ?2)"
+	    " ORDER BY r.started DESC, r.id DESC LIMIT ?3)"
+	    " ORDER BY 9, 1", -1, &stmt, NULL) != SQLITE_OK) {
+		log_warnx("%s: %s", st->path, sqlite3_errmsg(st->db));
+		return -1;
+	}
+	bind_text_or_null(stmt, 1, host);
+	sqlite3_bind_int64(stmt, 2, metric);
+	sqlite3_bind_int64(stmt, 3, limit > 0 ? (int64_t)limit : -1);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			runs = xreallocarray(runs, cap, sizeof(*runs));
+		}
+		memset(&runs[n], 0, sizeof(runs[n]));
+		store_run_from_row(stmt, &runs[n++]);
+	}
+	if (rc != SQLITE_DONE) {
+		log_warnx("%s: %s", st->path, sqlite3_errmsg(st->db));
+		sqlite3_finalize(stmt);
+		store_runs_free(runs, n);
+		return -1;
+	}
+	sqlite3_finalize(stmt);
+	*out = runs;
+	*nout = n;
+	return 0;
+}
+
 void
 store_runs_free(struct store_run *runs, size_t n)
 {

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Naming runs and showing them with the real binary: labels with ':' or
 # a leading '#', the system index reference after import --replace,
-# values of 1e15 and more, export -o of a run that does not exist, export
-# of a run named twice, and import --json.
+# values of 1e15 and more, history --limit of each metric, export -o of
+# a run that does not exist, export of a run named twice, and import
+# --json.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -71,6 +72,18 @@ set -- $line
 line=$(pw history --metric big | grep '^big ') || fail "no row in history"
 set -- $line
 [ "$5" = 1.5e+40 ] || fail "history big: $line"
+
+# history --limit counts the metric's own runs, not the store's: a metric
+# measured less recently than others still shows its newest runs.
+printf '%s\na1,10,wa,ma,1,s,lower\na2,20,wa,ma,2,s,lower\na3,30,wa,ma,3,s,lower
+b1,40,wb,mb,1,s,lower\nb2,50,wb,mb,2,s,lower\n' "$hdr" |
+    PERFWATCH_DB="$T/limit.db" pw import - >/dev/null
+out=$(PERFWATCH_DB="$T/limit.db" pw history --csv --metric ma --limit 2)
+[ "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1 | tr '\n' ' ')" = \
+    'a2 a3 ' ] || fail "history --metric ma --limit 2: $out"
+out=$(PERFWATCH_DB="$T/limit.db" pw history --csv --limit 1)
+[ "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1 | tr '\n' ' ')" = \
+    'a3 b2 ' ] || fail "history --limit 1: $out"
 
 # The system index reference follows import --replace of that run.
 printf '%s\nA,1800000000,sys.dhrystone,lps,100,lps,higher\n' "$hdr" >"$T/A.csv"
