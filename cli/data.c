@@ -448,10 +448,34 @@ cli_parse_limit(const char *arg, size_t *limit)
 	return 0;
 }
 
+/* History's JSON object for metric m on host (NULL: none), its runs empty. */
+static json_t *
+history_series_json(json_t *arr, const struct store_metric *m,
+    const char *host)
+{
+	json_t	*o, *hist;
+
+	o = pwjson_object();
+	pwjson_set_str(o, "workload", m->workload);
+	pwjson_set_str(o, "metric", m->metric);
+	if (host != NULL)
+		pwjson_set_str(o, "host", host);
+	else
+		pwjson_set(o, "host", json_null());
+	pwjson_set_str(o, "unit", m->unit);
+	pwjson_set_str(o, "better", better_name(m->better));
+	hist = pwjson_array();
+	/* o keeps a reference: hist stays valid in it. */
+	pwjson_set(o, "runs", hist);
+	pwjson_append(arr, o);
+	return hist;
+}
+
 /*
- * History's rows for metric m: the newest limit runs with samples of it
- * (on host, NULL: any), into the table t or, with JSON, the array arr.
- * 0, or an exit status.
+ * History's rows for metric m, a series for each host apart (runs of one
+ * metric on two machines are no one history): the newest limit runs with
+ * samples of it on each host (on host alone unless NULL), into the table
+ * t or, with JSON, the array arr.  0, or an exit status.
  */
 static int
 history_metric(struct store *st, const struct store_metric *m,
@@ -474,18 +498,13 @@ history_metric(struct store *st, const struct store_metric *m,
 		store_runs_free(runs, nruns);
 		return EXIT_SOFTWARE;
 	}
-	if (arr != NULL) {
-		o = pwjson_object();
-		pwjson_set_str(o, "workload", m->workload);
-		pwjson_set_str(o, "metric", m->metric);
-		pwjson_set_str(o, "unit", m->unit);
-		pwjson_set_str(o, "better", better_name(m->better));
-		hist = pwjson_array();
-		/* o keeps a reference: hist stays valid in it. */
-		pwjson_set(o, "runs", hist);
-		pwjson_append(arr, o);
-	}
+	/* A metric with no run (on host) still says that it has none. */
+	if (arr != NULL && nruns == 0)
+		history_series_json(arr, m, host);
 	for (j = 0; j < nser; j++) {
+		/* The runs come host by host: a new host, a new series. */
+		if (arr != NULL && (j == 0 || runs[j].host != runs[j - 1].host))
+			hist = history_series_json(arr, m, runs[j].host_name);
 		if (ser[j].n == 0)
 			continue;
 		fmt_time(tbuf, sizeof(tbuf), runs[j].started);
@@ -512,6 +531,7 @@ history_metric(struct store *st, const struct store_metric *m,
 		summary_cells(t, 4, &ser[j]);
 		table_addf(t, 9, "%s", m->unit);
 		table_addf(t, 10, "%s", runs[j].busy ? "yes" : "no");
+		table_addf(t, 11, "%s", runs[j].host_name);
 		table_end_row(t);
 	}
 	store_series_free(ser, nser);
@@ -533,11 +553,13 @@ cmd_history(struct cli *c, int argc, char **argv)
 		{ "csv", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 }
 	};
+	/* The host last, so that the columns before it stay where they were. */
 	static const char *const hdr[] = { "run", "time", "workload",
-	    "metric", "median", "min", "max", "stddev", "n", "unit", "busy" };
+	    "metric", "median", "min", "max", "stddev", "n", "unit", "busy",
+	    "host" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT,
-	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT, ALIGN_LEFT };
+	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT };
 	struct store_metric	*ms = NULL;
 	struct store		*st;
 	struct table		*t;

@@ -573,10 +573,11 @@ store_runs_list(struct store *st, const struct store_run_filter *f,
 }
 
 /*
- * The runs with samples of metric, on host (NULL: any), in start order
- * (oldest first); with a limit, the newest limit of them.  The limit
- * counts the metric's own runs, not the store's: a metric last measured
- * long ago still shows its history.
+ * The runs with samples of metric, on host (NULL: each host), by host
+ * name and then in start order (oldest first); with a limit, the newest
+ * limit of them on each host.  The limit counts the metric's own runs on
+ * that host, not the store's: a metric last measured long ago, or on a
+ * host that runs less often, still shows its history.
  */
 int
 store_metric_runs(struct store *st, int64_t metric, const char *host,
@@ -590,12 +591,14 @@ store_metric_runs(struct store *st, int64_t metric, const char *host,
 	*out = NULL;
 	*nout = 0;
 	if (sqlite3_prepare_v2(st->db, "SELECT * FROM (SELECT " RUN_COLUMNS
+	    ", row_number() OVER (PARTITION BY r.host"
+	    "   ORDER BY r.started DESC, r.id DESC) AS nth"
 	    " FROM runs r JOIN hosts h ON h.id = r.host"
 	    " WHERE (?1 IS NULL OR h.name = ?1)"
 	    " AND EXISTS (SELECT 1 FROM samples s WHERE s.run = r.id"
-	    "   AND s.metric = ?2)"
-	    " ORDER BY r.started DESC, r.id DESC LIMIT ?3)"
-	    " ORDER BY 9, 1", -1, &stmt, NULL) != SQLITE_OK) {
+	    "   AND s.metric = ?2))"
+	    " WHERE ?3 < 0 OR nth <= ?3"
+	    " ORDER BY 3, 9, 1", -1, &stmt, NULL) != SQLITE_OK) {
 		log_warnx("%s: %s", st->path, sqlite3_errmsg(st->db));
 		return -1;
 	}

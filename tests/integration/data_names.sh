@@ -1,9 +1,9 @@
 #!/bin/sh
 # Naming runs and showing them with the real binary: labels with ':' or
 # a leading '#', the system index reference after import --replace,
-# values of 1e15 and more, history --limit of each metric, export -o of
-# a run that does not exist, export of a run named twice, and import
-# --json.
+# values of 1e15 and more, history --limit of each metric and its hosts
+# kept apart, export -o of a run that does not exist, export of a run
+# named twice, and import --json.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -84,6 +84,31 @@ out=$(PERFWATCH_DB="$T/limit.db" pw history --csv --metric ma --limit 2)
 out=$(PERFWATCH_DB="$T/limit.db" pw history --csv --limit 1)
 [ "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1 | tr '\n' ' ')" = \
     'a3 b2 ' ] || fail "history --limit 1: $out"
+
+# history keeps hosts apart: a series for each host, the host in the last
+# column and in each JSON series, the limit counted on each host.
+printf '%s,host,iteration\nx,100,w,m,1,s,lower,h1,1\nx,200,w,m,2,s,lower,h2,1
+y,300,w,m,3,s,lower,h1,1\n' "$hdr" |
+    PERFWATCH_DB="$T/hosts.db" pw import - >/dev/null
+out=$(PERFWATCH_DB="$T/hosts.db" pw history --csv)
+expect_eq "$(printf '%s\n' "$out" | head -1)" \
+    'run,time,workload,metric,median,min,max,stddev,n,unit,busy,host'
+[ "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1,5,12 | tr '\n' ' ')" = \
+    'x,1,h1 y,3,h1 x,2,h2 ' ] || fail "history of two hosts: $out"
+out=$(PERFWATCH_DB="$T/hosts.db" pw history --csv --limit 1)
+[ "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1,12 | tr '\n' ' ')" = \
+    'y,h1 x,h2 ' ] || fail "history --limit 1 of two hosts: $out"
+out=$(PERFWATCH_DB="$T/hosts.db" pw history --host h2 --csv)
+[ "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1,12 | tr '\n' ' ')" = \
+    'x,h2 ' ] || fail "history --host h2: $out"
+table=$(PERFWATCH_DB="$T/hosts.db" pw history)
+expect_match "$table" ' host'
+PERFWATCH_DB="$T/hosts.db" pw history --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert [(s["host"], [r["run"] for r in s["runs"]]) for s in d] == \
+    [("h1", ["x", "y"]), ("h2", ["x"])], d
+'
 
 # The system index reference follows import --replace of that run.
 printf '%s\nA,1800000000,sys.dhrystone,lps,100,lps,higher\n' "$hdr" >"$T/A.csv"
