@@ -522,6 +522,37 @@ store_run_latest(struct store *st, const char *status, struct store_run *r)
 }
 
 /*
+ * Read every run row of prepared stmt (RUN_COLUMNS first) into *out and
+ * finalize it.  0, or -1 (logged) with nothing kept.
+ */
+static int
+store_runs_collect(struct store *st, sqlite3_stmt *stmt,
+    struct store_run **out, size_t *nout)
+{
+	struct store_run	*runs = NULL;
+	size_t			 n = 0, cap = 0;
+	int			 rc;
+
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			runs = xreallocarray(runs, cap, sizeof(*runs));
+		}
+		memset(&runs[n], 0, sizeof(runs[n]));
+		store_run_from_row(stmt, &runs[n++]);
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		log_warnx("%s: %s", st->path, sqlite3_errmsg(st->db));
+		store_runs_free(runs, n);
+		return -1;
+	}
+	*out = runs;
+	*nout = n;
+	return 0;
+}
+
+/*
  * List runs in start order (oldest first) matching f; with a limit, the
  * newest limit runs, still oldest first.
  */
@@ -530,9 +561,6 @@ store_runs_list(struct store *st, const struct store_run_filter *f,
     struct store_run **out, size_t *nout)
 {
 	sqlite3_stmt	*stmt;
-	struct store_run *runs = NULL;
-	size_t		 n = 0, cap = 0, i;
-	int		 rc;
 
 	if (sqlite3_prepare_v2(st->db, "SELECT * FROM (SELECT " RUN_COLUMNS
 	    " FROM runs r JOIN hosts h ON h.id = r.host"
@@ -552,24 +580,7 @@ store_runs_list(struct store *st, const struct store_run_filter *f,
 	sqlite3_bind_int64(stmt, 4, f != NULL && f->limit > 0 ?
 	    (int64_t)f->limit : -1);
 	bind_text_or_null(stmt, 5, f != NULL ? f->trigger : NULL);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			runs = xreallocarray(runs, cap, sizeof(*runs));
-		}
-		memset(&runs[n], 0, sizeof(runs[n]));
-		store_run_from_row(stmt, &runs[n++]);
-	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
-		for (i = 0; i < n; i++)
-			store_run_clear(&runs[i]);
-		free(runs);
-		return -1;
-	}
-	*out = runs;
-	*nout = n;
-	return 0;
+	return store_runs_collect(st, stmt, out, nout);
 }
 
 /*
@@ -584,9 +595,6 @@ store_metric_runs(struct store *st, int64_t metric, const char *host,
     size_t limit, struct store_run **out, size_t *nout)
 {
 	sqlite3_stmt	*stmt;
-	struct store_run *runs = NULL;
-	size_t		 n = 0, cap = 0;
-	int		 rc;
 
 	*out = NULL;
 	*nout = 0;
@@ -605,24 +613,7 @@ store_metric_runs(struct store *st, int64_t metric, const char *host,
 	bind_text_or_null(stmt, 1, host);
 	sqlite3_bind_int64(stmt, 2, metric);
 	sqlite3_bind_int64(stmt, 3, limit > 0 ? (int64_t)limit : -1);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			runs = xreallocarray(runs, cap, sizeof(*runs));
-		}
-		memset(&runs[n], 0, sizeof(runs[n]));
-		store_run_from_row(stmt, &runs[n++]);
-	}
-	if (rc != SQLITE_DONE) {
-		log_warnx("%s: %s", st->path, sqlite3_errmsg(st->db));
-		sqlite3_finalize(stmt);
-		store_runs_free(runs, n);
-		return -1;
-	}
-	sqlite3_finalize(stmt);
-	*out = runs;
-	*nout = n;
-	return 0;
+	return store_runs_collect(st, stmt, out, nout);
 }
 
 void
