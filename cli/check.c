@@ -1342,9 +1342,10 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	if (strcmp(sub, "set") == 0) {
-		if (utf8_check(argv[2], NULL) == -1) {
+		if (utf8_check(argv[2], NULL) == -1 ||
+		    argv[2][strspn(argv[2], " \t")] == '\0') {
 			fprintf(stderr, "perfwatch: a baseline name must be "
-			    "valid UTF-8\n");
+			    "valid UTF-8 and not blank\n");
 			return EXIT_USAGE;
 		}
 		if (strcmp(argv[2], DETECT_ROLLING) == 0) {

@@ -123,6 +123,10 @@ do
 done
 rc=0; pw check r-01 r-02 >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 64 ] || fail "check's usage error without --bisect exited $rc"
+# A blank baseline name is no name.
+rc=0; pw baseline set ' ' r-01 >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 64 ] || fail "baseline set of a blank name exited $rc"
+expect_match "$(cat "$T/err")" "valid UTF-8 and not blank"
 # So do a bad configuration (78 would mark every commit bad) and a store
 # with no run at all (a wrong -D, not a commit that cannot be told).
 printf '[perfwatch]\nbogus = 1\n' >"$T/bad.conf"
