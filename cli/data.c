@@ -139,29 +139,39 @@ cmd_import(struct cli *c, int argc, char **argv)
 /* perfwatch export [--format csv|jsonl] [--run LABEL]... [-o FILE] */
 /*
  * Open export file out for writing.  A regular file (or a new one) is
- * written as a temporary file beside it, *tmp, that replaces it only once
- * the export is whole; anything else (a device, a pipe) is written as it
- * is, and *tmp stays NULL.  NULL (with a warning) when it cannot be.
+ * written as a temporary file *tmp beside the file *dest it is to replace
+ * once the export is whole (out itself, or where the symbolic link out
+ * points); anything else (a device, a pipe) is written as it is, and *tmp
+ * and *dest stay NULL.  NULL (with a warning) when it cannot be.
  */
 static FILE *
-export_open(const char *out, char **tmp)
+export_open(const char *out, char **tmp, char **dest)
 {
 	struct stat	 sb;
 	mode_t		 mask;
 	FILE		*f;
 	int		 fd;
 
-	*tmp = NULL;
+	*tmp = *dest = NULL;
 	if (stat(out, &sb) == 0 && !S_ISREG(sb.st_mode)) {
 		if ((f = fopen(out, "w")) == NULL)
 			log_warn("%s", out);
 		return f;
 	}
-	xasprintf(tmp, "%s.XXXXXX", out);
+	/* A link stays a link: the file it points to is replaced. */
+	if (lstat(out, &sb) == 0 && S_ISLNK(sb.st_mode)) {
+		if ((*dest = realpath(out, NULL)) == NULL) {
+			log_warn("%s", out);
+			return NULL;
+		}
+	} else
+		*dest = xstrdup(out);
+	xasprintf(tmp, "%s.XXXXXX", *dest);
 	if ((fd = mkstemp(*tmp)) == -1) {
 		log_warn("%s", out);
 		free(*tmp);
-		*tmp = NULL;
+		free(*dest);
+		*tmp = *dest = NULL;
 		return NULL;
 	}
 	/* The mode a new file gets from the umask, as fopen would give. */
@@ -173,7 +183,8 @@ export_open(const char *out, char **tmp)
 		close(fd);
 		unlink(*tmp);
 		free(*tmp);
-		*tmp = NULL;
+		free(*dest);
+		*tmp = *dest = NULL;
 		return NULL;
 	}
 	return f;
@@ -196,7 +207,7 @@ cmd_export(struct cli *c, int argc, char **argv)
 	size_t		 nlabels = 0;
 	char		*cause = NULL;
 	FILE		*f = stdout;
-	char		*tmp = NULL;
+	char		*tmp = NULL, *dest = NULL;
 	int		 ch, rc, ioerr;
 
 	cli_getopt_reset();
@@ -237,7 +248,7 @@ cmd_export(struct cli *c, int argc, char **argv)
 	}
 	if (out != NULL && strcmp(out, "-") == 0)
 		out = NULL;
-	if (out != NULL && (f = export_open(out, &tmp)) == NULL) {
+	if (out != NULL && (f = export_open(out, &tmp, &dest)) == NULL) {
 		free(labels);
 		return EXIT_CANTCREAT;
 	}
@@ -254,7 +265,7 @@ cmd_export(struct cli *c, int argc, char **argv)
 		 * A whole export takes the file's place at once; a failed one
 		 * leaves what was there as it was.
 		 */
-		if (tmp != NULL && rc == 0 && rename(tmp, out) == -1) {
+		if (tmp != NULL && rc == 0 && rename(tmp, dest) == -1) {
 			log_warn("%s", out);
 			rc = -1;
 			ioerr = 1;
@@ -262,6 +273,7 @@ cmd_export(struct cli *c, int argc, char **argv)
 		if (tmp != NULL && rc == -1 && unlink(tmp) == -1)
 			log_warn("%s", tmp);
 		free(tmp);
+		free(dest);
 	}
 	if (rc == -1) {
 		if (cause != NULL)

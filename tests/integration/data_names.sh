@@ -43,6 +43,12 @@ cmp -s "$T/out.csv" "$T/kept.csv" ||
 	fail "a failed export changed the file: $(cat "$T/out.csv")"
 [ "$(ls "$T" | grep -c '^out\.csv')" -eq 1 ] ||
 	fail "a failed export left behind: $(ls "$T")"
+# Through a symbolic link: the file it points to gets the export.
+ln -s out.csv "$T/link.csv"
+pw export -o "$T/link.csv" || fail "export -o a link exited $?"
+[ -L "$T/link.csv" ] || fail "export -o replaced the link with a file"
+pw export | cmp -s - "$T/out.csv" ||
+	fail "the export did not reach the file the link points to"
 pw export -o /dev/null || fail "export -o /dev/null exited $?"
 [ -c /dev/null ] || fail "export -o /dev/null replaced the device"
 if [ -c /dev/full ]; then
