@@ -410,10 +410,11 @@ cli_host_known(struct store *st, const char *host)
 }
 
 /*
- * The metrics named by --workload and --metric (NULL: any), at least one,
- * and the host of --host (NULL: any) known: 0 and *ms filled, or an exit
- * status after a message, so that a name mistyped is said to be one and
- * not taken for a metric with no history.
+ * The metrics named by --workload and --metric (NULL: any), at least one
+ * when a name is given, and the host of --host (NULL: any) known: 0 and
+ * *ms filled (empty only for an empty store), or an exit status after a
+ * message, so that a name mistyped is said to be one and not taken for a
+ * metric with no history.
  */
 int
 cli_metrics_match(struct store *st, const char *host, const char *workload,
@@ -429,12 +430,9 @@ cli_metrics_match(struct store *st, const char *host, const char *workload,
 		log_warnx("%s", store_errmsg(st));
 		return EXIT_SOFTWARE;
 	}
-	if (*nms > 0)
+	if (*nms > 0 || (workload == NULL && metric == NULL))
 		return 0;
-	if (workload == NULL && metric == NULL)
-		fprintf(stderr, "perfwatch: no metric in the store yet\n");
-	else
-		fprintf(stderr, "perfwatch: no metric matches%s%s%s%s\n",
+	fprintf(stderr, "perfwatch: no metric matches%s%s%s%s\n",
 		    workload ? " workload " : "", workload ? workload : "",
 		    metric ? " metric " : "", metric ? metric : "");
 	store_metrics_free(*ms, *nms);
@@ -621,6 +619,8 @@ cmd_history(struct cli *c, int argc, char **argv)
 	if (rc == 0) {
 		if (arr != NULL)
 			json_print(arr);
+		else if (nms == 0 && c->out == OUT_TABLE)
+			printf("no runs\n");
 		else
 			table_print(t, stdout, c->out);
 	}

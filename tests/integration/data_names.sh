@@ -1,13 +1,24 @@
 #!/bin/sh
-# Naming runs and showing them with the real binary: labels with ':' or
-# a leading '#', the system index reference after import --replace,
-# values of 1e15 and more, history --limit of each metric and its hosts
+# Naming runs and showing them with the real binary: history of an empty
+# store, labels with ':' or a leading '#', the system index reference
+# after import --replace, values of 1e15 and more, history --limit of
+# each metric and its hosts
 # kept apart, export -o of a run that does not exist, export of a run
 # named twice, and import --json.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
 hdr='run,time,workload,metric,value,unit,better'
+
+# An empty store lists nothing, as runs does, and exits 0; a metric
+# named that is not there is a mistyped name (65).
+expect_eq "$(pw history)" 'no runs'
+expect_eq "$(pw history --json)" '[]'
+expect_eq "$(pw history --csv | wc -l)" 1
+rc=0
+pw history --metric nosuch 2>"$T/err" || rc=$?
+expect_eq "$rc" 65
+expect_match "$(cat "$T/err")" 'no metric matches metric nosuch'
 
 # A label with ':' and one starting with '#' name their runs.
 printf '%s\nv1:rc,1700000000,w,m,1,s,lower\n#tag,1700000001,w,m,2,s,lower\n' \
