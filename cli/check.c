@@ -671,14 +671,17 @@ cmd_compare(struct cli *c, int argc, char **argv)
 	json_t			*o, *arr, *mo, *cells, *co, *runs;
 	size_t			 ng = 0, nwords = 0, nall = 0, i, j, mi, per, col;
 	size_t			 ncols = 0;
-	int			 k, rc = 0;
+	int			 k, opt, rc = 0, ended = 0;
 
+	/* The words move to argv[1 .. nwords], in their order. */
 	for (k = 1; k < argc; k++) {
-		if (cli_output_option(c, argv[k]))
+		if ((opt = cli_option_word(argv[k], &ended)) == -1)
 			continue;
-		if (argv[k][0] == '-' && argv[k][1] != '\0')
+		if (opt && cli_output_option(c, argv[k]))
+			continue;
+		if (opt)
 			return cli_bad_arg("compare", argv[k]);
-		nwords++;
+		argv[++nwords] = argv[k];
 	}
 	if (nwords < 2)
 		return cli_usage_why("compare", "two runs or groups are needed, "
@@ -688,11 +691,8 @@ cmd_compare(struct cli *c, int argc, char **argv)
 	memset(&f, 0, sizeof(f));
 	if (store_runs_list(st, &f, &all, &nall) == -1)
 		return EXIT_SOFTWARE;
-	g = xcalloc((size_t)argc, sizeof(*g));
-	for (k = 1; k < argc; k++) {
-		if (strcmp(argv[k], "--json") == 0 ||
-		    strcmp(argv[k], "--csv") == 0)
-			continue;
+	g = xcalloc(nwords, sizeof(*g));
+	for (k = 1; (size_t)k <= nwords; k++) {
 		if (group_parse(st, all, nall, argv[k], &g[ng]) == -1) {
 			ng++;
 			rc = EXIT_DATAERR;
@@ -1310,20 +1310,29 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	struct store_run_filter	 f;
 	struct store		*st;
 	struct table		*t;
-	const char		*sub;
+	const char		*sub, *bad = NULL;
 	char			*cause = NULL, *inuse = NULL, tbuf[32];
 	json_t			*arr, *o;
 	size_t			 n = 0, nall = 0, i, skipped[2] = { 0, 0 };
-	int			 k, rc = 0;
+	int			 k, opt, rc = 0, ended = 0;
 
 	if (argc < 2)
 		return cli_usage_why("baseline", "a subcommand: set, list, "
 		    "show, use or delete");
 	sub = argv[1];
-	/* Output options may stand anywhere after the subcommand. */
-	for (k = 2, i = 2; k < argc; k++)
-		if (!cli_output_option(c, argv[k]))
-			argv[i++] = argv[k];
+	/*
+	 * Output options may stand anywhere after the subcommand; the words
+	 * stay, and so does an option not known, to be refused below.
+	 */
+	for (k = 2, i = 2; k < argc; k++) {
+		if ((opt = cli_option_word(argv[k], &ended)) == -1)
+			continue;
+		if (opt && cli_output_option(c, argv[k]))
+			continue;
+		if (opt && bad == NULL)
+			bad = argv[k];
+		argv[i++] = argv[k];
+	}
 	argc = (int)i;
 	/* Each subcommand's words are counted before the store opens. */
 	for (i = 0; i < nitems(subs) && strcmp(subs[i].name, sub) != 0; i++)
@@ -1331,9 +1340,8 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	if (i == nitems(subs))
 		return cli_bad_sub("baseline", sub);
 	cli_name(argv + 1, "baseline", subs[i].name);
-	for (k = 2; k < argc; k++)
-		if (argv[k][0] == '-' && argv[k][1] != '\0')
-			return cli_bad_arg("baseline", argv[k]);
+	if (bad != NULL)
+		return cli_bad_arg("baseline", bad);
 	if (argc > subs[i].max)
 		return cli_bad_arg("baseline", argv[subs[i].max]);
 	if (argc < subs[i].min)

@@ -648,16 +648,18 @@ cmd_show(struct cli *c, int argc, char **argv)
 	json_t			*o, *arr, *quiet = NULL;
 	char			*why;
 	size_t			 n, i;
-	int			 k, latest = 0;
+	int			 k, opt, latest = 0, ended = 0;
 
 	for (k = 1; k < argc; k++) {
-		if (cli_output_option(c, argv[k]))
+		if ((opt = cli_option_word(argv[k], &ended)) == -1)
 			continue;
-		if (strcmp(argv[k], "--latest") == 0 && !latest) {
+		if (opt && cli_output_option(c, argv[k]))
+			continue;
+		if (opt && strcmp(argv[k], "--latest") == 0 && !latest) {
 			latest = 1;
 			continue;
 		}
-		if ((argv[k][0] == '-' && argv[k][1] != '\0') || what != NULL)
+		if (opt || what != NULL)
 			return cli_bad_arg("show", argv[k]);
 		what = argv[k];
 	}

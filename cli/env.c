@@ -188,15 +188,17 @@ env_show(struct cli *c, int argc, char **argv)
 	const char		*what = NULL;
 	char			*text;
 	json_t			*j;
-	int			 k, pk = 0;
+	int			 k, opt, pk = 0, ended = 0;
 
 	memset(&r, 0, sizeof(r));
 	for (k = 1; k < argc; k++) {
-		if (cli_output_option(c, argv[k]))
+		if ((opt = cli_option_word(argv[k], &ended)) == -1)
 			continue;
-		if (strcmp(argv[k], "--packages") == 0)
+		if (opt && cli_output_option(c, argv[k]))
+			continue;
+		if (opt && strcmp(argv[k], "--packages") == 0)
 			pk = 1;
-		else if (argv[k][0] == '-' || what != NULL)
+		else if (opt || what != NULL)
 			return cli_bad_arg("env", argv[k]);
 		else
 			what = argv[k];
@@ -241,12 +243,14 @@ env_diff(struct cli *c, int argc, char **argv)
 	const char		*names[2], *to;
 	char			*text;
 	json_t			*j;
-	int			 k, n = 0;
+	int			 k, opt, n = 0, ended = 0;
 
 	for (k = 1; k < argc; k++) {
-		if (cli_output_option(c, argv[k]))
+		if ((opt = cli_option_word(argv[k], &ended)) == -1)
 			continue;
-		if (argv[k][0] == '-' || n == 2)
+		if (opt && cli_output_option(c, argv[k]))
+			continue;
+		if (opt || n == 2)
 			return cli_bad_arg("env", argv[k]);
 		names[n++] = argv[k];
 	}

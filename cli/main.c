@@ -193,6 +193,24 @@ cli_output_option(struct cli *c, const char *arg)
 	return 0;
 }
 
+/*
+ * For a command that reads its words by hand: 1 when arg is an option, 0
+ * when it is a word, -1 for the first "--", which ends the options as it
+ * does for getopt(3) and is itself skipped, so that a run labelled "-rc1"
+ * can still be named.  *ended starts at 0.
+ */
+int
+cli_option_word(const char *arg, int *ended)
+{
+	if (*ended)
+		return 0;
+	if (strcmp(arg, "--") == 0) {
+		*ended = 1;
+		return -1;
+	}
+	return arg[0] == '-' && arg[1] != '\0';
+}
+
 /* mkdir -p of the directory that will hold path. */
 static int
 mkdir_parents(const char *path)

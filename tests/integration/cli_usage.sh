@@ -117,4 +117,29 @@ pause now|perfwatch pause: unexpected argument 'now'
 status --csv|perfwatch status: unrecognized option '--csv'
 EOF
 grep -qx '.Op Fl hvV' "$top/man/perfwatch.1" || fail "perfwatch(1): synopsis"
+
+# "--" ends the options of every command, also those that read their
+# words by hand, so that runs labelled "-rc1" and "-rc2" can be named;
+# after it, even --json is a word.
+printf 'run,time,workload,metric,value,unit,better\n%s\n%s\n' \
+    '-rc1,1700000000,w,m,1,s,lower' '-rc2,1700000100,w,m,1.1,s,lower' \
+    >"$T/dash.csv"
+pw import -- "$T/dash.csv" >/dev/null
+expect_match "$(pw show --csv -- -rc1)" 'w,m,1,1,1,-,1,s,lower'
+expect_match "$(pw compare --csv -- -rc1 -rc2)" 'w,m,1,1.1,+10.0%'
+expect_match "$(pw baseline set b -- -rc1 -rc2)" 'baseline b: 2 runs'
+expect_match "$(pw baseline show --json -- b)" '"-rc2"'
+expect_match "$(pw check --json -- -rc2)" '"run": "-rc2"'
+rc=0
+pw env diff -- -rc1 -rc2 2>"$T/err" || rc=$?
+expect_eq "$rc" 65
+expect_match "$(cat "$T/err")" 'run -rc1 has no machine snapshot'
+rc=0
+pw compare -- -rc1 --json 2>"$T/err" || rc=$?
+expect_eq "$rc" 65
+expect_match "$(cat "$T/err")" 'no run "--json"'
+rc=0
+pw show -rc1 2>"$T/err" || rc=$?
+expect_eq "$rc" 64
+expect_match "$(cat "$T/err")" "unrecognized option '-rc1'"
 pass
