@@ -89,6 +89,7 @@ static int
 control_bind(const char *path, uid_t uid, gid_t gid, char **cause)
 {
 	struct sockaddr_un	 sun;
+	struct stat		 sb;
 	mode_t			 old;
 	int			 fd, probe;
 
@@ -111,6 +112,12 @@ control_bind(const char *path, uid_t uid, gid_t gid, char **cause)
 		return -1;
 	}
 	close(probe);
+	/* Only a socket is ours to replace: a typo must not delete a file. */
+	if (lstat(path, &sb) == 0 && !S_ISSOCK(sb.st_mode)) {
+		xasprintf(cause, "%s: exists and is not a socket; name "
+		    "another [perfwatch] socket, or remove it", path);
+		return -1;
+	}
 	if (unlink(path) == -1 && errno != ENOENT) {
 		xasprintf(cause, "%s: %s", path, strerror(errno));
 		return -1;

@@ -182,6 +182,16 @@ sed "s#^state_dir = .*#state_dir = $T/plain/state#" "$CONF" >"$T/nodir.conf"
 rc=0
 timeout 10 "$PERFWATCHD" -d -f "$T/nodir.conf" >"$T/nodir.out" 2>&1 || rc=$?
 [ "$rc" -eq 73 ] || fail "an uncreatable state_dir: exit $rc"
+# A socket path that names a file other than a socket (a typo naming the
+# database, say): refused with exit 1, and the file left as it was.
+echo precious >"$T/precious"
+sed "s#^socket = .*#socket = $T/precious#" "$CONF" >"$T/notsock.conf"
+rc=0
+timeout 10 "$PERFWATCHD" -d -f "$T/notsock.conf" >"$T/notsock.out" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || fail "a socket path naming a file: exit $rc"
+expect_eq "$(cat "$T/precious")" precious
+grep -qF "$T/precious: exists and is not a socket" "$T/notsock.out" ||
+	fail "$(cat "$T/notsock.out")"
 # The manual's synopsis and exit statuses say what the daemon does.
 grep -qx '.Op Fl dhnvV' "$top/man/perfwatchd.8" || fail "perfwatchd(8): no -V"
 sed -n '/^.Sh EXIT STATUS/,/^.Sh /p' "$top/man/perfwatchd.8" >"$T/exit.man"
