@@ -504,20 +504,32 @@ daemon_on_chld(evutil_socket_t sig, short ev, void *arg)
 	daemon_exit_if_done(arg);
 }
 
-/* -n: load the file as the daemon does, say why not, exit 0 or 78. */
+/*
+ * -n: load the file as the daemon does, say why not, exit 0 or 78.  Without
+ * -f (path NULL) a missing default file is every key at its default, as it
+ * is for the daemon.
+ */
 static int __attribute__((noreturn))
 daemon_check(const char *path, int verbose)
 {
 	struct config	*cfg;
-	char		*text, *cause;
+	char		*text = NULL, *cause;
 	size_t		 len;
 
-	if ((cfg = daemon_load(path, &text, &len, &cause)) == NULL) {
-		printf("%s\n", cause);
-		free(cause);
-		exit(EXIT_CONFIG);
+	if (path == NULL && access(CONFIG_DEFAULT_PATH, F_OK) == -1) {
+		printf("%s: not found; every key at its default: "
+		    "configuration OK\n", CONFIG_DEFAULT_PATH);
+		cfg = config_default();
+	} else {
+		if (path == NULL)
+			path = CONFIG_DEFAULT_PATH;
+		if ((cfg = daemon_load(path, &text, &len, &cause)) == NULL) {
+			printf("%s\n", cause);
+			free(cause);
+			exit(EXIT_CONFIG);
+		}
+		printf("%s: configuration OK\n", path);
 	}
-	printf("%s: configuration OK\n", path);
 	if (verbose)
 		config_dump(cfg, stdout);
 	config_free(cfg);
@@ -606,8 +618,7 @@ main(int argc, char **argv)
 		usage(0);
 	log_init("perfwatchd", d->foreground || check, d->verbose);
 	if (check)
-		daemon_check(conf_opt != NULL ? conf_opt : CONFIG_DEFAULT_PATH,
-		    d->verbose);
+		daemon_check(conf_opt, d->verbose);
 
 	/* The configuration, its text kept for the runs. */
 	if (conf_opt == NULL && access(CONFIG_DEFAULT_PATH, F_OK) == -1) {

@@ -182,6 +182,18 @@ sed "s#^state_dir = .*#state_dir = $T/plain/state#" "$CONF" >"$T/nodir.conf"
 rc=0
 timeout 10 "$PERFWATCHD" -d -f "$T/nodir.conf" >"$T/nodir.out" 2>&1 || rc=$?
 [ "$rc" -eq 73 ] || fail "an uncreatable state_dir: exit $rc"
+# Without -f, a missing default file is every key at its default for -n
+# as for the daemon (on a machine without one installed).
+def=$("$PERFWATCHD" -h | sed -n 's/.*the configuration (default \(.*\))$/\1/p')
+[ -n "$def" ] || fail "perfwatchd -h names no default file"
+if [ ! -e "$def" ]; then
+	out=$("$PERFWATCHD" -n) || fail "perfwatchd -n without $def: exit $?: $out"
+	expect_match "$out" "$def: not found; every key at its default"
+	out=$("$PERFWATCHD" -n -v) || fail "perfwatchd -n -v without $def"
+	expect_match "$out" "state_dir = /var/lib/perfwatch"
+else
+	skipped="$skipped perfwatchd-n-default($def exists)"
+fi
 # A socket path that names a file other than a socket (a typo naming the
 # database, say): refused with exit 1, and the file left as it was.
 echo precious >"$T/precious"
