@@ -234,7 +234,12 @@ install: all
 	for s in 1 5 8; do \
 	    for f in man/*.$$s; do [ -f "$$f" ] || continue; \
 	        install -d $(DESTDIR)$(MANDIR)/man$$s; \
-	        install -m 0644 $$f $(DESTDIR)$(MANDIR)/man$$s/; done; done
+	        sed -e 's#/etc/perfwatch/#$(SYSCONFDIR)/perfwatch/#g' \
+	            -e 's#/usr/local/share/perfwatch/#$(EXAMPLEDIR)/#g' \
+	            -e 's#/usr/share/perfwatch/#$(EXAMPLEDIR)/#g' \
+	            -e 's#/usr/share/bash-completion/completions/#$(BASHCOMPDIR)/#g' \
+	            $$f >$(DESTDIR)$(MANDIR)/man$$s/$${f##*/}; \
+	        chmod 0644 $(DESTDIR)$(MANDIR)/man$$s/$${f##*/}; done; done
 	install -d $(DESTDIR)$(SYSCONFDIR)/perfwatch/profiles \
 	    $(DESTDIR)$(EXAMPLEDIR)/profiles $(DESTDIR)$(EXAMPLEDIR)/examples
 	install -m 0644 etc/perfwatch.conf $(DESTDIR)$(EXAMPLEDIR)/

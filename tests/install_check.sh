@@ -1,6 +1,6 @@
 #!/bin/sh
 # What `make install` put under a DESTDIR: every file in its place, the
-# service file naming the installed daemon and configuration, and
+# service file and the manuals naming the installed daemon and files, and
 # binaries whose compiled-in paths are those of the PREFIX installed to
 # (make install compiles again a build made for another PREFIX).  Run by
 # `make check-build`.
@@ -90,4 +90,19 @@ grep -qF "$etc/perfwatch/profiles and $prefix/share/perfwatch/profiles)" \
 # The installed configuration is one the installed daemon accepts.
 "$root$prefix/sbin/perfwatchd" -n -f "$root$etc/perfwatch/perfwatch.conf" \
     >"$T/out" 2>&1 || fail "perfwatchd -n: $(cat "$T/out")"
+# The installed manuals name the files where this install put them.
+man="$root$prefix/share/man"
+grep -qF "$etc/perfwatch/perfwatch.conf" "$man/man8/perfwatchd.8" ||
+	fail "perfwatchd(8) does not name $etc/perfwatch/perfwatch.conf"
+grep -qF "$prefix/share/perfwatch/perfwatch.conf" "$man/man5/perfwatch.conf.5" ||
+	fail "perfwatch.conf(5) does not name the sample in $prefix/share/perfwatch"
+grep -qF "$prefix/share/perfwatch/examples/" "$man/man1/perfwatch.1" ||
+	fail "perfwatch(1) does not name the examples in $prefix/share/perfwatch"
+grep -qF "$prefix/share/bash-completion/completions/perfwatch" \
+    "$man/man1/perfwatch.1" || fail "perfwatch(1) names another completion"
+for f in man1/perfwatch.1 man5/perfwatch.conf.5 man8/perfwatchd.8; do
+	other=$(grep -o '[^ ]*/etc/perfwatch/[^ ]*' "$man/$f" |
+	    grep -v "^$etc/perfwatch/" || true)
+	[ -z "$other" ] || fail "$f names $other, not under $etc/perfwatch"
+done
 echo "install_check: $prefix ok"
