@@ -44,7 +44,7 @@ ctl_request(struct cli *c, json_t *req, json_t **reply)
 	char			*text, *buf = NULL;
 	size_t			 len = 0, cap = 0;
 	ssize_t			 n;
-	int			 fd;
+	int			 fd, saved;
 
 	path = config_get_str(c->cfg, "perfwatch", "socket");
 	memset(&sun, 0, sizeof(sun));
@@ -94,10 +94,18 @@ ctl_request(struct cli *c, json_t *req, json_t **reply)
 		    len > CTL_MAX_REPLY)
 			break;
 	}
+	saved = errno;
 	close(fd);
+	if (len == 0 && n == -1 && (saved == EAGAIN || saved == EWOULDBLOCK)) {
+		/* SO_RCVTIMEO ran out: say so, not "Resource unavailable". */
+		fprintf(stderr, "perfwatch: %s: perfwatchd did not answer "
+		    "within %d seconds\n", path, CTL_TIMEOUT);
+		free(buf);
+		return EXIT_TEMPFAIL;
+	}
 	if (len == 0 || len > CTL_MAX_REPLY) {
 		fprintf(stderr, "perfwatch: %s: %s\n", path, len == 0 ?
-		    (n == -1 ? strerror(errno) : "no reply") :
+		    (n == -1 ? strerror(saved) : "no reply") :
 		    "reply too long");
 		free(buf);
 		return EXIT_TEMPFAIL;

@@ -3,7 +3,7 @@
 # what it measures; malformed requests get errors and the connection goes
 # on; an oversized request gets an error and is closed; too many clients
 # are turned away; trigger queues, pause holds the queue (and survives a
-# restart), resume lets it go.
+# restart), resume lets it go; a daemon that does not answer is said to.
 set -eu
 SLOW=6
 . "$(dirname "$0")/daemon.subr"
@@ -131,6 +131,16 @@ wl=$(sql "SELECT group_concat(w.workload) FROM run_workloads w
 [ "$wl" = tiny ] || fail "the triggered run measured: $wl"
 last=$(status_field 'd["last_run"]["status"]')
 [ "$last" = complete ] || fail "last_run.status: $last"
+
+# A daemon that does not answer (stopped here): status says so after its
+# 10 seconds, in words, and exits 75.
+kill -STOP "$DPID"
+rc=0
+pwc status >"$T/hung.out" 2>&1 || rc=$?
+kill -CONT "$DPID"
+[ "$rc" -eq 75 ] || fail "status of a daemon that does not answer exited $rc"
+grep -qF "$SOCK: perfwatchd did not answer within 10 seconds" "$T/hung.out" ||
+	fail "$(cat "$T/hung.out")"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 
