@@ -58,6 +58,8 @@ expect "changes check " "$PERFWATCH" ch
 expect "--help --version -D -V -c -h -v " "$PERFWATCH" -
 expect "--csv --help --host --json --limit --metric --workload " \
     "$PERFWATCH" history --
+# export takes --csv and --json, short for --format, as perfwatch(1) says.
+expect "--csv --format --help --json --run " "$PERFWATCH" export --
 
 # Subcommands, then each subcommand's own options.
 expect "delete list set show use " "$PERFWATCH" baseline ""
