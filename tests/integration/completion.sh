@@ -89,6 +89,12 @@ expect "m1 m2 " "$PERFWATCH" history --metric ""
 expect "w.one w.two " "$PERFWATCH" changes --workload ""
 expect "aborted " "$PERFWATCH" runs --status ab
 expect "csv jsonl " "$PERFWATCH" export --format ""
+# --repo takes a directory, and only a directory.
+mkdir "$T/repo-a" "$T/repo-b" && touch "$T/repo-file"
+expect "$T/repo-a $T/repo-b " "$PERFWATCH" bisect --repo "$T/repo"
+expect "bisect " "$PERFWATCH" run --trigger b
+expect "import " "$PERFWATCH" runs --trigger i
+expect " " "$PERFWATCH" run --trigger i
 mkdir "$T/cwd" && cd "$T/cwd" && touch my.conf
 expect "full my.conf nightly quick " "$PERFWATCH" run --profile ""
 expect "$T/h.csv " "$PERFWATCH" import "$T/h."
