@@ -230,6 +230,10 @@ pw runs --status done >"$T/out" 2>&1 || rc=$?
 [ "$rc" -eq 64 ] || fail "runs --status done: exit $rc"
 expect_match "$(cat "$T/out")" '"done" is not running, complete, aborted or failed'
 rc=0
+pw runs --trigger schedul >"$T/out" 2>&1 || rc=$?
+[ "$rc" -eq 64 ] || fail "runs --trigger schedul: exit $rc"
+expect_match "$(cat "$T/out")" '"schedul" is not schedule, package, kernel, git, manual, rerun, bisect or import'
+rc=0
 pw runs --host nohost >"$T/out" 2>&1 || rc=$?
 [ "$rc" -eq 65 ] || fail "runs --host nohost: exit $rc"
 expect_match "$(cat "$T/out")" "no host nohost in the store"
