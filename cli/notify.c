@@ -232,7 +232,7 @@ notify_cmd_test(struct cli *c, int argc, char **argv)
 	struct notify_sink	*sinks;
 	const char		*want = NULL;
 	char			 host[256], *clean;
-	size_t			 nsinks, i, tried = 0;
+	size_t			 nsinks, i;
 	json_t			*arr = NULL, *r;
 	int			 ch, rc = 0;
 
@@ -253,6 +253,16 @@ notify_cmd_test(struct cli *c, int argc, char **argv)
 		want = argv[optind];
 	if ((sinks = notify_cli_sinks(c, &nsinks)) == NULL)
 		return EXIT_CONFIG;
+	/* An unknown sink is an error before any output, JSON or not. */
+	for (i = 0; want != NULL && i < nsinks; i++)
+		if (strcmp(sinks[i].name, want) == 0)
+			break;
+	if (want != NULL && i == nsinks) {
+		fprintf(stderr, "perfwatch: no sink \"%s\" in the "
+		    "configuration\n", want);
+		notify_sinks_free(sinks, nsinks);
+		return EXIT_CONFIG;
+	}
 	if (gethostname(host, sizeof(host)) == -1)
 		snprintf(host, sizeof(host), "localhost");
 	host[sizeof(host) - 1] = '\0';
@@ -261,7 +271,6 @@ notify_cmd_test(struct cli *c, int argc, char **argv)
 	for (i = 0; i < nsinks; i++) {
 		if (want != NULL && strcmp(sinks[i].name, want) != 0)
 			continue;
-		tried++;
 		notify_event_test(&ev, host, sinks[i].name, (int64_t)time(NULL));
 		memset(&res, 0, sizeof(res));
 		notify_deliver(&sinks[i], &ev, &o, &res);
@@ -291,11 +300,6 @@ notify_cmd_test(struct cli *c, int argc, char **argv)
 		json_decref(arr);
 	}
 	notify_sinks_free(sinks, nsinks);
-	if (tried == 0) {
-		fprintf(stderr, "perfwatch: no sink \"%s\" in the "
-		    "configuration\n", want);
-		return EXIT_CONFIG;
-	}
 	return rc;
 }
 

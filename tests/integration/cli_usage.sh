@@ -142,4 +142,15 @@ rc=0
 pw show -rc1 2>"$T/err" || rc=$?
 expect_eq "$rc" 64
 expect_match "$(cat "$T/err")" "unrecognized option '-rc1'"
+
+# notify test of a sink the configuration lacks: 78, and no document on
+# stdout for a program to take as the sinks' answers.
+for json in "" --json; do
+	rc=0
+	# shellcheck disable=SC2086 # "" stands for no option
+	pw notify test $json nosuch >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 78 ] || fail "notify test $json nosuch: exit $rc"
+	[ ! -s "$T/out" ] || fail "notify test $json nosuch printed: $(cat "$T/out")"
+	expect_match "$(cat "$T/err")" 'no sink "nosuch" in the configuration'
+done
 pass
