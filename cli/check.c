@@ -20,12 +20,11 @@
 #include "detect/detect.h"
 #include "cli.h"
 
-/* Print a JSON value as the other commands do. */
+/* Print a JSON value as the other commands do: one line feed after it. */
 static void
 check_json_print(json_t *o)
 {
 	pwjson_print(stdout, o, PWJSON_PRETTY);
-	fputc('\n', stdout);
 }
 
 /* A percentage for a table: "+2.3%", or "-" when absent. */

@@ -41,6 +41,13 @@ assert a["attribution"]["diff"] is None, a
 assert "no machine snapshot" in a["attribution"]["summary"], a
 '
 expect_match "$(pw alerts)" "no machine snapshot of either run"
+# The document ends with one line feed, as every command's does: no blank
+# line after it (alerts, changes, baseline list all print it so).
+for args in "alerts --json" "changes --json" "baseline list --json"; do
+	# shellcheck disable=SC2086 # the words of a command line
+	pw $args | tail -c 2 | od -An -c | tr -d ' ' | grep -qx '[]}]\\n' ||
+		fail "$args: $(pw $args | tail -c 3 | od -An -c)"
+done
 outbox() {
 	python3 -c 'import sqlite3, sys
 print(sqlite3.connect(sys.argv[1]).execute(
