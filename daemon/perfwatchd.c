@@ -505,6 +505,45 @@ daemon_on_chld(evutil_socket_t sig, short ev, void *arg)
 }
 
 /*
+ * Resolve [perfwatch] user and group as root does: 0 and the ids, or -1
+ * and *cause if either does not exist, or if the user is root without
+ * allow_root.  perfwatchd -n asks the same, so that a configuration it
+ * passes does not stop the daemon at start.
+ */
+static int
+daemon_account_find(struct config *cfg, const char *conf_path, uid_t *uid,
+    gid_t *gid, char **cause)
+{
+	const char	*user, *group;
+	struct passwd	*pw;
+	struct group	*gr;
+
+	user = config_get_str(cfg, "perfwatch", "user");
+	group = config_get_str(cfg, "perfwatch", "group");
+	if ((pw = getpwnam(user)) == NULL) {
+		xasprintf(cause, "%s: [perfwatch] user %s does not exist; "
+		    "create it (systemd-sysusers, pw useradd) or name another",
+		    conf_path, user);
+		return -1;
+	}
+	if ((gr = getgrnam(group)) == NULL) {
+		xasprintf(cause, "%s: [perfwatch] group %s does not exist",
+		    conf_path, group);
+		return -1;
+	}
+	if (pw->pw_uid == 0 && !config_get_bool(cfg, "perfwatch",
+	    "allow_root")) {
+		xasprintf(cause, "%s: [perfwatch] user %s is root: workloads "
+		    "never run as root; name an unprivileged user, or set "
+		    "allow_root = yes on a throwaway machine", conf_path, user);
+		return -1;
+	}
+	*uid = pw->pw_uid;
+	*gid = gr->gr_gid;
+	return 0;
+}
+
+/*
  * -n: load the file as the daemon does, say why not, exit 0 or 78.  Without
  * -f (path NULL) a missing default file is every key at its default, as it
  * is for the daemon.
@@ -515,12 +554,12 @@ daemon_check(const char *path, int verbose)
 	struct config	*cfg;
 	char		*text = NULL, *cause;
 	size_t		 len;
+	uid_t		 uid;
+	gid_t		 gid;
 
-	if (path == NULL && access(CONFIG_DEFAULT_PATH, F_OK) == -1) {
-		printf("%s: not found; every key at its default: "
-		    "configuration OK\n", CONFIG_DEFAULT_PATH);
+	if (path == NULL && access(CONFIG_DEFAULT_PATH, F_OK) == -1)
 		cfg = config_default();
-	} else {
+	else {
 		if (path == NULL)
 			path = CONFIG_DEFAULT_PATH;
 		if ((cfg = daemon_load(path, &text, &len, &cause)) == NULL) {
@@ -528,8 +567,19 @@ daemon_check(const char *path, int verbose)
 			free(cause);
 			exit(EXIT_CONFIG);
 		}
-		printf("%s: configuration OK\n", path);
 	}
+	/* Root drops to the account: it must exist now, not at start. */
+	if (geteuid() == 0 && daemon_account_find(cfg, path != NULL ? path :
+	    CONFIG_DEFAULT_PATH, &uid, &gid, &cause) == -1) {
+		printf("%s\n", cause);
+		free(cause);
+		exit(EXIT_CONFIG);
+	}
+	if (path != NULL)
+		printf("%s: configuration OK\n", path);
+	else
+		printf("%s: not found; every key at its default: "
+		    "configuration OK\n", CONFIG_DEFAULT_PATH);
 	if (verbose)
 		config_dump(cfg, stdout);
 	config_free(cfg);
@@ -537,40 +587,18 @@ daemon_check(const char *path, int verbose)
 	exit(fflush(stdout) == EOF ? 1 : 0);
 }
 
-/*
- * Resolve [perfwatch] user and group when root.  Exit 78 if either does
- * not exist, or if the user is root without allow_root.
- */
+/* Resolve [perfwatch] user and group when root; exit 78 if they will not do. */
 static void
 daemon_account(struct daemon *d, uid_t *uid, gid_t *gid, const char **user)
 {
-	const char	*group;
-	struct passwd	*pw;
-	struct group	*gr;
+	char	*cause;
 
+	if (daemon_account_find(d->cfg, d->conf_path, uid, gid, &cause) == -1) {
+		log_warnx("%s", cause);
+		free(cause);
+		exit(EXIT_CONFIG);
+	}
 	*user = config_get_str(d->cfg, "perfwatch", "user");
-	group = config_get_str(d->cfg, "perfwatch", "group");
-	if ((pw = getpwnam(*user)) == NULL) {
-		log_warnx("%s: [perfwatch] user %s does not exist; create it "
-		    "(systemd-sysusers, pw useradd) or name another",
-		    d->conf_path, *user);
-		exit(EXIT_CONFIG);
-	}
-	if ((gr = getgrnam(group)) == NULL) {
-		log_warnx("%s: [perfwatch] group %s does not exist",
-		    d->conf_path, group);
-		exit(EXIT_CONFIG);
-	}
-	if (pw->pw_uid == 0 && !config_get_bool(d->cfg, "perfwatch",
-	    "allow_root")) {
-		log_warnx("%s: [perfwatch] user %s is root: workloads never "
-		    "run as root; name an unprivileged user, or set "
-		    "allow_root = yes on a throwaway machine", d->conf_path,
-		    *user);
-		exit(EXIT_CONFIG);
-	}
-	*uid = pw->pw_uid;
-	*gid = gr->gr_gid;
 }
 
 int

@@ -186,13 +186,44 @@ timeout 10 "$PERFWATCHD" -d -f "$T/nodir.conf" >"$T/nodir.out" 2>&1 || rc=$?
 # as for the daemon (on a machine without one installed).
 def=$("$PERFWATCHD" -h | sed -n 's/.*the configuration (default \(.*\))$/\1/p')
 [ -n "$def" ] || fail "perfwatchd -h names no default file"
-if [ ! -e "$def" ]; then
+if [ -e "$def" ]; then
+	skipped="$skipped perfwatchd-n-default($def exists)"
+elif [ "$(id -u)" -eq 0 ] && ! getent passwd perfwatch >/dev/null; then
+	# Root would drop to the default user, which this machine lacks.
+	rc=0
+	out=$("$PERFWATCHD" -n 2>&1) || rc=$?
+	[ "$rc" -eq 78 ] || fail "perfwatchd -n without user perfwatch: exit $rc"
+	expect_match "$out" "$def: [perfwatch] user perfwatch does not exist"
+else
 	out=$("$PERFWATCHD" -n) || fail "perfwatchd -n without $def: exit $?: $out"
 	expect_match "$out" "$def: not found; every key at its default"
 	out=$("$PERFWATCHD" -n -v) || fail "perfwatchd -n -v without $def"
 	expect_match "$out" "state_dir = /var/lib/perfwatch"
+fi
+# As root, -n asks what the daemon's start asks of [perfwatch] user and
+# group (rc.d's configtest relies on it): an account that does not exist
+# is a bad configuration, not a daemon that stops at start.
+if [ "$(id -u)" -eq 0 ]; then
+	for key in user group; do
+		sed "s#^$key = .*#$key = nosuch-pw-$key#" "$CONF" >"$T/acct.conf"
+		grep -q "^$key = nosuch-pw-$key" "$T/acct.conf" ||
+			fail "the test's config has no $key line"
+		rc=0
+		out=$("$PERFWATCHD" -n -f "$T/acct.conf" 2>&1) || rc=$?
+		[ "$rc" -eq 78 ] || fail "perfwatchd -n, $key nosuch: exit $rc: $out"
+		expect_match "$out" "[perfwatch] $key nosuch-pw-$key does not exist"
+		rc=0
+		timeout 10 "$PERFWATCHD" -d -f "$T/acct.conf" >"$T/acct.out" 2>&1 ||
+			rc=$?
+		[ "$rc" -eq 78 ] || fail "perfwatchd, $key nosuch: exit $rc"
+	done
+	sed -e 's#^allow_root = .*#allow_root = no#' "$CONF" >"$T/acct.conf"
+	rc=0
+	out=$("$PERFWATCHD" -n -f "$T/acct.conf" 2>&1) || rc=$?
+	[ "$rc" -eq 78 ] || fail "perfwatchd -n, user root: exit $rc: $out"
+	expect_match "$out" "workloads never run as root"
 else
-	skipped="$skipped perfwatchd-n-default($def exists)"
+	skipped="$skipped perfwatchd-n-account(not root)"
 fi
 # A socket path that names a file other than a socket (a typo naming the
 # database, say): refused with exit 1, and the file left as it was.
