@@ -59,7 +59,7 @@ expect "--help --version -D -V -c -h -v " "$PERFWATCH" -
 expect "--csv --help --host --json --limit --metric --workload " \
     "$PERFWATCH" history --
 # export takes --csv and --json, short for --format, as perfwatch(1) says.
-expect "--csv --format --help --json --run " "$PERFWATCH" export --
+expect "--csv --format --help --json --output --run " "$PERFWATCH" export --
 
 # Subcommands, then each subcommand's own options.
 expect "delete list set show use " "$PERFWATCH" baseline ""
@@ -91,6 +91,9 @@ expect "aborted " "$PERFWATCH" runs --status ab
 expect "csv jsonl " "$PERFWATCH" export --format ""
 # --repo takes a directory, and only a directory.
 mkdir "$T/repo-a" "$T/repo-b" && touch "$T/repo-file"
+# -o and --output take a file.
+expect "$T/repo-file " "$PERFWATCH" export -o "$T/repo-f"
+expect "$T/repo-file " "$PERFWATCH" export --output "$T/repo-f"
 expect "$T/repo-a $T/repo-b " "$PERFWATCH" bisect --repo "$T/repo"
 expect "bisect " "$PERFWATCH" run --trigger b
 expect "import " "$PERFWATCH" runs --trigger i
