@@ -627,6 +627,11 @@ parse_run_opts(struct run_opts *o, int argc, char **argv)
 				    "UTF-8\n");
 				return -1;
 			}
+			/* A blank label cannot be named, nor imported back. */
+			if (optarg[strspn(optarg, " \t")] == '\0') {
+				fprintf(stderr, "perfwatch: --label: blank\n");
+				return -1;
+			}
 			o->label = optarg;
 			break;
 		case 't':

@@ -116,6 +116,16 @@ bisect a..b c|perfwatch bisect: unexpected argument 'c'
 pause now|perfwatch pause: unexpected argument 'now'
 status --csv|perfwatch status: unrecognized option '--csv'
 EOF
+# A blank run label would name a run that nothing can name again (and
+# that export writes but import refuses): refused before anything runs.
+for label in '' '  '; do
+	rc=0
+	pw run --label "$label" --profile /nonexistent >"$T/out" 2>"$T/err" ||
+		rc=$?
+	[ "$rc" -eq 64 ] || fail "run --label '$label': exit $rc"
+	[ "$(head -n 1 "$T/err")" = "perfwatch: --label: blank" ] ||
+		fail "run --label '$label': $(cat "$T/err")"
+done
 grep -qx '.Op Fl hvV' "$top/man/perfwatch.1" || fail "perfwatch(1): synopsis"
 
 # "--" ends the options of every command, also those that read their
