@@ -143,44 +143,61 @@ add_note(struct wl_result *res, const char *text, size_t len)
 	res->notes[res->nnotes++] = xstrndup(text, len);
 }
 
+/*
+ * The len bytes at text, which strtok_r() cut into fields, as a message
+ * quotes the line: its fields with one space between them.  In place.
+ */
+static char *
+line_text(char *text, size_t len)
+{
+	size_t	i, n = 0;
+	int	blank;
+
+	for (i = 0; i < len; i++) {
+		blank = text[i] == '\0' || strchr(BLANKS, text[i]) != NULL;
+		if (!blank)
+			text[n++] = text[i];
+		else if (n > 0 && text[n - 1] != ' ')
+			text[n++] = ' ';
+	}
+	if (n > 0 && text[n - 1] == ' ')
+		n--;
+	text[n] = '\0';
+	return text;
+}
+
 /* Parse one line (NUL-terminated, modified in place). */
 static int
 parse_line(char *line, size_t lineno, size_t *first_line,
     struct wl_result *res, char **cause)
 {
-	char		*tok[5], *p, *save = NULL;
-	size_t		 n = 0;
+	char		*tok[5], *p, *start, *save = NULL;
+	size_t		 n = 0, len;
 	double		 value;
 	enum better	 better;
 	ssize_t		 dup;
 
-	p = line + strspn(line, BLANKS);
-	if (*p == '\0')
+	start = line + strspn(line, BLANKS);
+	if (*start == '\0')
 		return 0;
-	if (*p == '#') {
-		p++;
+	if (*start == '#') {
+		p = start + 1;
 		if (*p == ' ')
 			p++;
 		add_note(res, p, strlen(p));
 		return 0;
 	}
-	for (p = strtok_r(p, BLANKS, &save); p != NULL;
+	len = strlen(start);
+	for (p = strtok_r(start, BLANKS, &save); p != NULL;
 	    p = strtok_r(NULL, BLANKS, &save)) {
-		if (n == nitems(tok)) {
-			xasprintf(cause, "output line %zu: too many fields, "
-			    "expected " LINE_FORM, lineno);
-			return -1;
-		}
+		if (n == nitems(tok))
+			break;
 		tok[n++] = p;
 	}
-	if (n < 3) {
-		xasprintf(cause, "output line %zu: expected " LINE_FORM
-		    ", got \"%.60s\"", lineno, tok[0]);
-		return -1;
-	}
-	if (n > 4) {
-		xasprintf(cause, "output line %zu: too many fields, "
-		    "expected " LINE_FORM, lineno);
+	if (n < 3 || n > 4) {
+		xasprintf(cause, "output line %zu: %s, expected " LINE_FORM
+		    ", got \"%.60s\"", lineno, n < 3 ? "too few fields" :
+		    "too many fields", line_text(start, len));
 		return -1;
 	}
 	if (!name_valid(tok[0], strlen(tok[0]))) {

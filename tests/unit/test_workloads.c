@@ -228,9 +228,15 @@ test_parse_line_errors(void **state)
 		size_t		 len;
 		const char	*error;
 	} bad[] = {
-		{ "a\n", 0, "output line 1: expected \"metric value unit "
-		    "[higher|lower]\", got \"a\"" },
-		{ "ok 1 s\nbad 2\n", 0, "output line 2: expected" },
+		{ "a\n", 0, "output line 1: too few fields, expected "
+		    "\"metric value unit [higher|lower]\", got \"a\"" },
+		/* The whole line is quoted, not its first field. */
+		{ "ok 1 s\nbad 2\n", 0, "output line 2: too few fields, "
+		    "expected \"metric value unit [higher|lower]\", got "
+		    "\"bad 2\"" },
+		{ "\tlatency\t\t12.5  \r\n", 0, "output line 1: too few "
+		    "fields, expected \"metric value unit [higher|lower]\", "
+		    "got \"latency 12.5\"" },
 		{ "ok 1 s\n\nx abc s\n", 0, "output line 3: value \"abc\" of "
 		    "x is not a finite number" },
 		{ "x 1 s sideways\n", 0, "output line 1: expected higher or "
@@ -239,7 +245,10 @@ test_parse_line_errors(void **state)
 		{ "x 1e999 s\n", 0, "output line 1: value \"1e999\"" },
 		{ "x 1 s\ny 2 s\nx 3 s\n", 0, "output line 3: metric x "
 		    "repeated (first on line 1)" },
-		{ "x 1 s lower extra\n", 0, "output line 1: too many fields" },
+		{ "x 1 s lower extra\n", 0, "output line 1: too many fields, "
+		    "expected \"metric value unit [higher|lower]\", got \"x 1 "
+		    "s lower extra\"" },
+		{ "x 1 s lower a b c\n", 0, "got \"x 1 s lower a b c\"" },
 		{ "-x 1 s\n", 0, "output line 1: bad metric name \"-x\"" },
 		{ "x 1 averyveryverylongunit\n", 0, "output line 1: unit "
 		    "\"averyveryverylongunit\" is longer than 15" },
@@ -1319,8 +1328,8 @@ test_run_temp_removed(void **state)
 
 	snprintf(cmd, sizeof(cmd), "%secho 'a 1 s'; echo bad", make);
 	assert_int_equal(run_command(cmd, "10", &res), -1);
-	assert_string_equal(res.error, "output line 2: expected \"metric "
-	    "value unit [higher|lower]\", got \"bad\"");
+	assert_string_equal(res.error, "output line 2: too few fields, "
+	    "expected \"metric value unit [higher|lower]\", got \"bad\"");
 	assert_int_equal(dir_entries(test_dir), 0);
 	wl_result_clear(&res);
 	/* "/" itself, behind the symlink, is untouched. */
