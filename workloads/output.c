@@ -97,7 +97,9 @@ parse_value(const char *s, double *v)
 
 	errno = 0;
 	*v = strtod(s, &end);
-	if (end == s || *end != '\0' || errno == ERANGE || !isfinite(*v))
+	/* ERANGE on underflow still gives a usable (denormal or 0) value. */
+	if (end == s || *end != '\0' ||
+	    (errno == ERANGE && fabs(*v) == HUGE_VAL) || !isfinite(*v))
 		return -1;
 	return 0;
 }

@@ -220,6 +220,26 @@ test_parse_lines(void **state)
 	wl_result_clear(&res);
 }
 
+/* A value too small for a double is read as strtod(3) rounds it. */
+static void
+test_parse_underflow(void **state)
+{
+	const char	*text = "tiny 1e-310 s\nzero 1e-400 s\n"
+	    "small -2.5e-320 s\n";
+	struct wl_result res;
+	char		*cause = NULL;
+
+	(void)state;
+	memset(&res, 0, sizeof(res));
+	assert_int_equal(wl_parse_output(text, strlen(text), &res, &cause), 0);
+	assert_null(cause);
+	assert_int_equal(res.nmetrics, 3);
+	assert_true(res.metrics[0].value == 1e-310);
+	assert_true(res.metrics[1].value == 0);
+	assert_true(res.metrics[2].value == -2.5e-320);
+	wl_result_clear(&res);
+}
+
 static void
 test_parse_line_errors(void **state)
 {
@@ -1991,6 +2011,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_lines),
+		cmocka_unit_test(test_parse_underflow),
 		cmocka_unit_test(test_parse_line_errors),
 		cmocka_unit_test(test_parse_json),
 		cmocka_unit_test(test_battery),
