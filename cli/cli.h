@@ -92,6 +92,10 @@ int		 cli_run_report(struct cli *, int64_t run, int json,
 		    int check);
 int		 cli_report_classic(struct cli *, const struct store_run *,
 		    const struct store_series *, size_t, FILE *);
+json_t		*cli_workloads_json(const struct store_run_workload *,
+		    size_t);
+void		 cli_workloads_print(FILE *, const struct store_run_workload *,
+		    size_t);
 
 /* bisect.c */
 int		 cmd_bisect(struct cli *, int, char **);

@@ -640,6 +640,7 @@ cmd_show(struct cli *c, int argc, char **argv)
 	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT,
 	    ALIGN_LEFT, ALIGN_LEFT };
 	struct store_run	 run;
+	struct store_run_workload *w = NULL;
 	struct store_series	*ser;
 	struct store		*st;
 	struct table		*t;
@@ -647,7 +648,7 @@ cmd_show(struct cli *c, int argc, char **argv)
 	char			*cause = NULL, tbuf[32];
 	json_t			*o, *arr, *quiet = NULL;
 	char			*why;
-	size_t			 n, i;
+	size_t			 n, nw = 0, i;
 	int			 k, opt, latest = 0, ended = 0;
 
 	for (k = 1; k < argc; k++) {
@@ -683,11 +684,18 @@ cmd_show(struct cli *c, int argc, char **argv)
 		store_run_clear(&run);
 		return EXIT_SOFTWARE;
 	}
+	/* How each workload ended: a failed one has no metric to show. */
+	if (store_run_workloads(st, run.id, &w, &nw) == -1) {
+		store_series_free(ser, n);
+		store_run_clear(&run);
+		return EXIT_SOFTWARE;
+	}
 	if (c->out == OUT_JSON) {
 		o = run_json(&run);
 		if (run.quiet != NULL &&
 		    (quiet = json_loads(run.quiet, 0, NULL)) != NULL)
 			pwjson_set(o, "quiet", quiet);
+		pwjson_set(o, "workloads", cli_workloads_json(w, nw));
 		arr = pwjson_array();
 		for (i = 0; i < n; i++)
 			pwjson_append(arr, series_json(&ser[i]));
@@ -720,7 +728,16 @@ cmd_show(struct cli *c, int argc, char **argv)
 		}
 		table_print(t, stdout, c->out);
 		table_free(t);
+		/* Under the table, as run's report says it. */
+		for (i = 0; i < nw && strcmp(w[i].status, "complete") == 0;
+		    i++)
+			;
+		if (c->out == OUT_TABLE && i < nw) {
+			putchar('\n');
+			cli_workloads_print(stdout, w, nw);
+		}
 	}
+	store_run_workloads_free(w, nw);
 	store_series_free(ser, n);
 	store_run_clear(&run);
 	return 0;

@@ -428,6 +428,43 @@ cli_report_classic(struct cli *c, const struct store_run *r,
 	return k;
 }
 
+/* How each workload of a run ended, as JSON objects. */
+json_t *
+cli_workloads_json(const struct store_run_workload *w, size_t nw)
+{
+	json_t	*arr, *wj;
+	size_t	 i;
+
+	arr = pwjson_array();
+	for (i = 0; i < nw; i++) {
+		wj = pwjson_object();
+		pwjson_set_str(wj, "workload", w[i].workload);
+		pwjson_set_str(wj, "status", w[i].status);
+		pwjson_set_num(wj, "wall", w[i].wall);
+		pwjson_set_num(wj, "cpu", w[i].cpu);
+		pwjson_set_str(wj, "error", w[i].error);
+		pwjson_append(arr, wj);
+	}
+	return arr;
+}
+
+/*
+ * A line for each workload of a run that did not complete: its status and
+ * why ("disk.bonnie: timeout: timed out after 21600 s").
+ */
+void
+cli_workloads_print(FILE *f, const struct store_run_workload *w, size_t nw)
+{
+	size_t	i;
+
+	for (i = 0; i < nw; i++) {
+		if (strcmp(w[i].status, "complete") != 0)
+			fprintf(f, "%s: %s%s%s\n", w[i].workload,
+			    w[i].status, w[i].error ? ": " : "",
+			    w[i].error ? w[i].error : "");
+	}
+}
+
 /*
  * Print the report of run: its header, the classic tables, and how each
  * workload ended; with check, the verdicts too (and return 1 when there
@@ -464,18 +501,7 @@ cli_run_report(struct cli *c, int64_t run, int json, int check)
 		pwjson_set_str(o, "status", r.status);
 		pwjson_set_int(o, "duration", r.ended - r.started);
 		cli_busy_json(o, &r);
-		arr = pwjson_array();
-		for (i = 0; i < nw; i++) {
-			json_t *wj = pwjson_object();
-
-			pwjson_set_str(wj, "workload", w[i].workload);
-			pwjson_set_str(wj, "status", w[i].status);
-			pwjson_set_num(wj, "wall", w[i].wall);
-			pwjson_set_num(wj, "cpu", w[i].cpu);
-			pwjson_set_str(wj, "error", w[i].error);
-			pwjson_append(arr, wj);
-		}
-		pwjson_set(o, "workloads", arr);
+		pwjson_set(o, "workloads", cli_workloads_json(w, nw));
 		arr = pwjson_array();
 		for (i = 0; i < n; i++) {
 			json_t *mj = pwjson_object();
@@ -501,11 +527,7 @@ cli_run_report(struct cli *c, int64_t run, int json, int check)
 		    r.status, (long long)(r.ended - r.started));
 		cli_report_classic(c, &r, ser, n, f);
 		report_rest(f, ser, n);
-		for (i = 0; i < nw; i++)
-			if (strcmp(w[i].status, "complete") != 0)
-				fprintf(f, "%s: %s%s%s\n", w[i].workload,
-				    w[i].status, w[i].error ? ": " : "",
-				    w[i].error ? w[i].error : "");
+		cli_workloads_print(f, w, nw);
 		if (check)
 			rc = cli_check_run(c, run, NULL);
 	}

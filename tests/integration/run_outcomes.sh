@@ -45,6 +45,9 @@ enabled = no'
 [ "$rc" -eq 0 ] || fail "disabled: exit $rc: $(cat "$T/disabled.out")"
 [ "$(outcome disabled fast)" = "complete|" ] ||
 	fail "disabled: fast is $(outcome disabled fast)"
+# A run whose workloads all completed: show adds nothing under the table.
+[ "$(pw show disabled | tail -n 1 | cut -c1-4)" = "fast" ] ||
+	fail "show disabled: $(pw show disabled)"
 [ "$(sql "SELECT count(*) FROM run_workloads w JOIN runs r ON
     r.id = w.run WHERE r.label = 'disabled' AND w.workload = 'off'")" = 0 ] ||
 	fail "disabled: off has a row"
@@ -81,6 +84,17 @@ iterations = 1'
 	fail "timeout: tmo is $(outcome slow tmo)"
 [ "$(grep -c '^perfwatch: tmo: timed out' "$T/slow.out")" -eq 1 ] ||
 	fail "timeout: said other than once: $(cat "$T/slow.out")"
+# show says it too, later: a workload that failed has no metric to list.
+[ "$(pw show slow | tail -n 1)" = "tmo: timeout: timed out after 1 s" ] ||
+	fail "show slow: $(pw show slow)"
+pw show --json slow | python3 -c '
+import json, sys
+w = json.load(sys.stdin)["workloads"]
+assert w == [{"workload": "tmo", "status": "timeout", "wall": w[0]["wall"],
+    "cpu": w[0]["cpu"], "error": "timed out after 1 s"}], w
+assert w[0]["wall"] >= 1, w
+' || fail "show --json slow: $(pw show --json slow)"
+[ "$(pw show --csv slow | tail -n +2)" = "" ] || fail "show --csv slow"
 
 # fast/a is stored in s; a later run printing it in ms cannot be stored:
 # the workload fails with the store's reason after its first iteration.
