@@ -204,6 +204,34 @@ job_apply(struct run_job *j, const struct config *cfg, const char *section,
 	return 0;
 }
 
+/*
+ * Say why job j cannot run (why from wl_params_check), at the header of
+ * its section: the configuration's when it has one, else the profile's.
+ */
+static void
+job_check_error(const struct config *cfg, const struct config *prof,
+    const struct run_job *j, const char *why)
+{
+	const struct config	*where = prof;
+	char			*section;
+	size_t			 len = strlen(j->wl->name);
+	int			 line;
+
+	/* Its message starts with the workload's kind ("command: "). */
+	if (strncmp(why, j->wl->name, len) == 0 &&
+	    strncmp(why + len, ": ", 2) == 0)
+		why += len + 2;
+	xasprintf(&section, "workload %s", j->name);
+	if (config_file(cfg) != NULL && config_section_line(cfg, section) > 0)
+		where = cfg;
+	line = config_section_line(where, section);
+	fprintf(stderr, "perfwatch: %s:%d: [workload \"%s\"]: %s%s\n",
+	    config_file(where), line, j->name, why,
+	    wl_find(j->name) == NULL && j->params.command == NULL ?
+	    ", and it is not a workload of the battery" : "");
+	free(section);
+}
+
 /* Does name pass the --workload globs? */
 static int
 job_selected(const struct run_opts *o, const char *name)
@@ -749,8 +777,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 			jobs[i].params.iterations = o.iterations;
 		if (wl_params_check(&jobs[i].params, jobs[i].wl,
 		    &cause) == -1) {
-			fprintf(stderr, "perfwatch: workload %s: %s\n",
-			    jobs[i].name, cause);
+			job_check_error(c->cfg, prof, &jobs[i], cause);
 			rc = EXIT_CONFIG;
 			goto out;
 		}

@@ -73,6 +73,27 @@ enabled = no'
 [ "$rc" -eq 64 ] || fail "alloff: exit $rc: $(cat "$T/alloff.out")"
 expect_match "$(cat "$T/alloff.out")" "no workload to run"
 
+# A section that cannot run is named at its header, in the profile or in
+# the configuration, as perfwatchd -n names it, before anything runs.
+run nocmd '[workload "fast"]
+command = echo a 1 s
+[workload "nocmd"]
+iterations = 1'
+[ "$rc" -eq 78 ] || fail "nocmd: exit $rc: $(cat "$T/nocmd.out")"
+expect_eq "$(cat "$T/nocmd.out")" "perfwatch: $T/nocmd.profile:3: \
+[workload \"nocmd\"]: no command given, and it is not a workload of the battery"
+printf '[workload "sys.pipx"]\niterations = 1\n' >>"$T/pw.conf"
+run pipx '[workload "fast"]
+command = echo a 1 s'
+[ "$rc" -eq 78 ] || fail "pipx: exit $rc: $(cat "$T/pipx.out")"
+line=$(grep -n '^\[workload "sys.pipx"\]$' "$T/pw.conf" | cut -d: -f1)
+expect_eq "$(cat "$T/pipx.out")" "perfwatch: $T/pw.conf:$line: \
+[workload \"sys.pipx\"]: no command given, and it is not a workload of the battery"
+printf '[perfwatch]\nwork_dir = %s\n[quiet]\n%s\n' \
+    "$T/work" "$QUIET_ANY_LOAD" >"$T/pw.conf"
+[ "$(sql "SELECT count(*) FROM runs WHERE label IN ('nocmd', 'pipx')")" = 0 ] ||
+	fail "nocmd, pipx: recorded"
+
 # A timeout is recorded as one, and said once.
 run slow '[workload "tmo"]
 command = sleep 30; echo x 1 s
