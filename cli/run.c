@@ -6,8 +6,9 @@
  *       [--git-commit NAME=ID]... [--progress]
  *
  * The workloads are the [workload "name"] sections of the profile file
- * (etc/profiles/NAME.conf) and of the configuration, which wins key by
- * key.  The run takes a machine snapshot, checks that the machine is
+ * (etc/profiles/NAME.conf) and the configuration's commands of its own;
+ * the configuration wins key by key, and its section of a battery
+ * workload tunes it only where the profile runs it.  The run takes a machine snapshot, checks that the machine is
  * quiet (the [quiet] policy), then runs the plan of workloads/ (warm-ups,
  * then iteration 1 of every workload, then 2 ...), committing each
  * iteration's samples as it finishes.  SIGINT or SIGTERM stops the child
@@ -246,15 +247,36 @@ job_selected(const struct run_opts *o, const char *name)
 	return 0;
 }
 
-/* Add the workloads named in cfg's sections to jobs, merging by name. */
+static void
+job_clear(struct run_job *j)
+{
+	size_t	k;
+
+	for (k = 0; k < j->nnotes; k++)
+		free(j->notes[k]);
+	free(j->notes);
+	free(j->name);
+	free(j->error);
+	wl_params_clear(&j->params);
+}
+
+/*
+ * Add the workloads named in cfg's sections to jobs, merging by name.
+ * With tune (the configuration after the profile), a section of a battery
+ * workload the profile does not run is checked and then left out: it
+ * tunes that workload where a profile runs it, and a CPU-only profile
+ * does not gain a disk.bonnie because the configuration sizes its file.
+ */
 static int
 jobs_from_config(struct run_job **jobs, size_t *njobs,
-    const struct config *cfg, const struct run_opts *o, char **cause)
+    const struct config *cfg, int tune, const struct run_opts *o,
+    char **cause)
 {
 	const char	*name;
 	char		*section;
 	size_t		 i, k;
-	struct run_job	*j;
+	struct run_job	*j, scratch;
+	int		 rc;
 
 	for (i = 0; (name = config_sections(cfg, "workload", i)) != NULL;
 	    i++) {
@@ -263,6 +285,19 @@ jobs_from_config(struct run_job **jobs, size_t *njobs,
 		for (k = 0; k < *njobs; k++)
 			if (strcmp((*jobs)[k].name, name) == 0)
 				break;
+		if (k == *njobs && tune && wl_find(name) != NULL) {
+			memset(&scratch, 0, sizeof(scratch));
+			scratch.name = xstrdup(name);
+			scratch.wl = wl_find(name);
+			wl_params_init(&scratch.params, scratch.wl);
+			xasprintf(&section, "workload %s", name);
+			rc = job_apply(&scratch, cfg, section, cause);
+			free(section);
+			job_clear(&scratch);
+			if (rc == -1)
+				return -1;
+			continue;
+		}
 		if (k == *njobs) {
 			*jobs = xreallocarray(*jobs, *njobs + 1,
 			    sizeof(**jobs));
@@ -304,19 +339,6 @@ job_notes(struct run_job *j, const struct wl_result *res)
 		    sizeof(char *));
 		j->notes[j->nnotes++] = xstrdup(res->notes[i]);
 	}
-}
-
-static void
-job_clear(struct run_job *j)
-{
-	size_t	k;
-
-	for (k = 0; k < j->nnotes; k++)
-		free(j->notes[k]);
-	free(j->notes);
-	free(j->name);
-	free(j->error);
-	wl_params_clear(&j->params);
 }
 
 static void
@@ -753,9 +775,9 @@ cmd_run(struct cli *c, int argc, char **argv)
 		rc = EXIT_CONFIG;
 		goto out;
 	}
-	if (jobs_from_config(&jobs, &njobs, prof, &o, &cause) == -1 ||
+	if (jobs_from_config(&jobs, &njobs, prof, 0, &o, &cause) == -1 ||
 	    (config_file(c->cfg) != NULL &&
-	    jobs_from_config(&jobs, &njobs, c->cfg, &o, &cause) == -1)) {
+	    jobs_from_config(&jobs, &njobs, c->cfg, 1, &o, &cause) == -1)) {
 		fprintf(stderr, "perfwatch: %s\n", cause);
 		rc = EXIT_CONFIG;
 		goto out;

@@ -94,6 +94,26 @@ printf '[perfwatch]\nwork_dir = %s\n[quiet]\n%s\n' \
 [ "$(sql "SELECT count(*) FROM runs WHERE label IN ('nocmd', 'pipx')")" = 0 ] ||
 	fail "nocmd, pipx: recorded"
 
+# The configuration's section of a battery workload tunes it where a
+# profile runs it; it does not add it to a profile that does not, though
+# its keys are still checked.  A command of the configuration's own runs.
+cp "$T/pw.conf" "$T/pw.conf.plain"
+printf '[workload "sys.pipe"]\nduration = 1s\n[workload "mine"]\n%s\n' \
+    'command = echo b 2 s' >>"$T/pw.conf"
+run tuned '[workload "fast"]
+command = echo a 1 s
+iterations = 1'
+[ "$rc" -eq 0 ] || fail "tuned: exit $rc: $(cat "$T/tuned.out")"
+expect_eq "$(sql "SELECT group_concat(w.workload, ' ') FROM (SELECT
+    w.workload FROM run_workloads w JOIN runs r ON r.id = w.run WHERE
+    r.label = 'tuned' ORDER BY w.workload) w")" "fast mine"
+printf '[workload "sys.spawn"]\ntable_size = 10\n' >>"$T/pw.conf"
+run tunedbad '[workload "fast"]
+command = echo a 1 s'
+[ "$rc" -eq 78 ] || fail "tunedbad: exit $rc: $(cat "$T/tunedbad.out")"
+expect_match "$(cat "$T/tunedbad.out")" "table_size"
+mv "$T/pw.conf.plain" "$T/pw.conf"
+
 # A timeout is recorded as one, and said once.
 run slow '[workload "tmo"]
 command = sleep 30; echo x 1 s
@@ -231,7 +251,7 @@ fi
 all=$(labels)
 [ "$all" = "$(sql "SELECT label FROM runs ORDER BY started, id" |
     tr '\n' ' ')" ] || fail "runs: lists $all"
-expect_match "$all" "disabled reenabled slow unit partly killed after"
+expect_match "$all" "disabled reenabled tuned slow unit partly killed after"
 [ "$(labels --status aborted)" = "partly killed " ] ||
 	fail "runs --status aborted: $(labels --status aborted)"
 [ -z "$(labels --status running)" ] ||
