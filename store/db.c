@@ -401,8 +401,21 @@ store_open_flags(const char *path, int flags, char **cause)
 	    store_pragma_int(st, "application_id", &appid) == -1 ||
 	    store_schema_objects(st, &objects) == -1 ||
 	    store_exec(st, "COMMIT") == -1) {
-		xasprintf(cause, "%s: not a readable SQLite database: %s",
-		    path, sqlite3_errmsg(st->db));
+		/*
+		 * A WAL file that is read-only to us (a member of perfwatchd's
+		 * group) can be read only through a -shm file that exists
+		 * already: one perfwatchd keeps while it has the file open.
+		 */
+		if (sqlite3_extended_errcode(st->db) ==
+		    SQLITE_READONLY_DIRECTORY ||
+		    sqlite3_extended_errcode(st->db) == SQLITE_READONLY_CANTINIT)
+			xasprintf(cause, "%s: read-only to this user, and "
+			    "reading it needs its -shm file, which only a "
+			    "writer can create: read it while perfwatchd "
+			    "has it open, or as its owner", path);
+		else
+			xasprintf(cause, "%s: not a readable SQLite database: "
+			    "%s", path, sqlite3_errmsg(st->db));
 		goto fail;
 	}
 	if (objects > 0 && appid != STORE_APPLICATION_ID) {

@@ -139,4 +139,29 @@ pw import --replace "$T/A.csv" >/dev/null
 out=$(pw show B)
 expect_match "$out" 'System Benchmarks (reference run A)'
 expect_match "$out" 'System Benchmarks Index Score                         1500.0'
+
+# A database that is read-only to its reader, in a directory it cannot
+# write (a member of perfwatchd's group, perfwatchd not running): SQLite
+# cannot create the -shm file that reading a WAL file needs.  The
+# message says so and what to do, not "attempt to write a readonly
+# database".
+if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$PERFWATCH" -V \
+    >/dev/null 2>&1; then
+	mkdir "$T/ro"
+	cp "$PERFWATCH_DB" "$T/ro/pw.db"
+	chmod 755 "$T" "$T/ro"
+	chmod 644 "$T/ro/pw.db"
+	rc=0
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$PERFWATCH" \
+	    -D "$T/ro/pw.db" runs >/dev/null 2>"$T/err" || rc=$?
+	chmod 700 "$T"
+	expect_eq "$rc" 73
+	expect_match "$(cat "$T/err")" "$T/ro/pw.db: read-only to this user, \
+and reading it needs its -shm file"
+	[ ! -e "$T/ro/pw.db-shm" ] || fail "a -shm file was created"
+else
+	echo "skipped: the read-only reader (needs root, setpriv and a" \
+	    "binary that user 65534 can run)"
+fi
 pass
