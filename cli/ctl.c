@@ -322,8 +322,9 @@ cmd_trigger(struct cli *c, int argc, char **argv)
 static int
 ctl_pause(struct cli *c, int argc, char **argv, const char *cmd)
 {
-	json_t	*reply;
-	int	 rc;
+	json_t		*reply;
+	const char	*warn;
+	int		 rc;
 
 	if (argc != 1)
 		return cli_bad_arg(cmd, argv[1]);
@@ -336,6 +337,9 @@ ctl_pause(struct cli *c, int argc, char **argv, const char *cmd)
 		    "");
 	else
 		printf("resumed\n");
+	if ((warn = json_string_value(json_object_get(reply,
+	    "warning"))) != NULL)
+		fprintf(stderr, "perfwatch: perfwatchd: %s\n", warn);
 	json_decref(reply);
 	return 0;
 }

@@ -331,10 +331,17 @@ control_trigger(struct daemon *d, json_t *req)
 static json_t *
 control_pause(struct daemon *d, int pause)
 {
+	json_t	*reply;
+	char	*warning = NULL;
+
+	/* Paused or not now, whatever the store says; a restart asks it. */
 	if (store_setting_set(d->st, "daemon:paused", pause ? "yes" : NULL)
-	    == -1)
-		log_warnx("cannot save the paused state: %s",
-		    store_errmsg(d->st));
+	    == -1) {
+		xasprintf(&warning, "%s, but not saved (%s): a restart will "
+		    "%s", pause ? "paused" : "resumed", store_errmsg(d->st),
+		    pause ? "resume" : "be paused");
+		log_warnx("%s", warning);
+	}
 	if (d->paused != pause)
 		log_info("%s by the control socket", pause ? "paused" :
 		    "resumed");
@@ -342,8 +349,12 @@ control_pause(struct daemon *d, int pause)
 	if (!pause)
 		work_kick(d);
 	daemon_status(d);
-	return json_pack("{s:b, s:b, s:b}", "ok", 1, "paused", pause,
+	reply = json_pack("{s:b, s:b, s:b}", "ok", 1, "paused", pause,
 	    "running", d->work.kind != WORK_NONE);
+	if (warning != NULL)
+		pwjson_set_str(reply, "warning", warning);
+	free(warning);
+	return reply;
 }
 
 /* Answer one request line (not NUL-terminated, len bytes). */

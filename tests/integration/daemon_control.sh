@@ -132,6 +132,28 @@ wl=$(sql "SELECT group_concat(w.workload) FROM run_workloads w
 last=$(status_field 'd["last_run"]["status"]')
 [ "$last" = complete ] || fail "last_run.status: $last"
 
+# A pause the database cannot keep (another process holds its write lock
+# past the 5 s busy wait): the daemon pauses, and says that a restart
+# would forget it, on stderr; exit 0.
+python3 -c 'import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None)
+c.execute("BEGIN EXCLUSIVE")
+open(sys.argv[2], "w").close()
+time.sleep(7)
+c.execute("ROLLBACK")' "$DB" "$T/locked" &
+locker=$!
+wait_until 10 "the write lock" test -e "$T/locked" || fail "no write lock"
+rc=0
+pwc pause >"$T/pause.out" 2>"$T/pause.err" || rc=$?
+wait "$locker" || fail "the lock holder failed"
+[ "$rc" -eq 0 ] || fail "pause with the database locked: exit $rc"
+expect_match "$(cat "$T/pause.out")" "paused"
+expect_match "$(cat "$T/pause.err")" "perfwatch: perfwatchd: paused, but not saved ("
+expect_match "$(cat "$T/pause.err")" "): a restart will resume"
+[ "$(status_field 'd["state"]')" = paused ] || fail "not paused"
+out=$(pwc resume 2>&1)
+expect_eq "$out" "resumed"
+
 # A daemon that does not answer (stopped here): status says so after its
 # 10 seconds, in words, and exits 75.
 kill -STOP "$DPID"
