@@ -199,22 +199,33 @@ wl_key_name(unsigned int key)
 /*
  * Set every workload key written in section of cfg (a profile or the
  * configuration).  On a bad value, -1 with *cause "key: what is wrong".
+ * A key the workload does not take is said of the section's workload
+ * ("t.x, a command"), not of its kind ("command") that wl_params_set()
+ * knows.
  */
 int
 wl_params_apply(struct wl_params *p, const struct wl_workload *wl,
     const struct config *cfg, const char *section, char **cause)
 {
-	const char	*name;
+	const char	*name, *what;
 	char		*err = NULL;
 	size_t		 i;
 
+	what = section;
+	if (strncmp(what, "workload ", 9) == 0)
+		what += 9;
 	for (i = 0; i < nitems(wl_keys); i++) {
 		name = wl_keys[i].name;
 		if (!config_is_set(cfg, section, name))
 			continue;
+		if (!(wl->keys & wl_keys[i].key)) {
+			xasprintf(&err, "key %s does not apply to %s%s", name,
+			    what, strcmp(what, wl->name) == 0 ? "" :
+			    (wl->flags & WL_F_COMMAND) ? ", a command" : "");
+		}
 		/* As the loader says it: "file:line: key: expected ...". */
-		if (wl_params_set(p, wl, name, config_get_str(cfg, section,
-		    name), &err) == -1) {
+		if (err != NULL || wl_params_set(p, wl, name,
+		    config_get_str(cfg, section, name), &err) == -1) {
 			xasprintf(cause, "%s:%d: %s", config_file(cfg) != NULL ?
 			    config_file(cfg) : "(defaults)",
 			    config_key_line(cfg, section, name), err);

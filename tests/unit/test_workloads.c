@@ -580,8 +580,12 @@ test_params_apply_errors(void **state)
 		{ "[workload \"db.oltp\"]\n# many\nthreads = 1,2,3,4,5,6,7,8,9,"
 		  "10,11,12,13,14,15,16,17\n",
 		  "t.conf:3: threads: more than 16 counts" },
+		/* Said of the section's workload, not of its kind. */
 		{ "[workload \"x\"]\ncommand = true\nseekers = 2\n",
-		  "t.conf:3: key seekers does not apply to command" },
+		  "t.conf:3: key seekers does not apply to x, a command" },
+		{ "[workload \"t.x\"]\ncommand = echo a 1 s\n\n"
+		  "duration = 2s\n",
+		  "t.conf:4: key duration does not apply to t.x, a command" },
 		{ "[workload \"disk.bonnie\"]\nseekers = 64\n"
 		  "table_size = 100\n", "t.conf:3: key table_size does not "
 		  "apply to disk.bonnie" },
