@@ -603,6 +603,43 @@ group_parse(struct store *st, const struct store_run *all, size_t nall,
 }
 
 /*
+ * The length of the column name of comparison word w: NAME of
+ * NAME=RUN,..., else the whole word, as group_parse() takes it.
+ */
+static size_t
+compare_name_len(const char *w)
+{
+	const char	*eq;
+
+	if ((eq = strchr(w, '=')) != NULL && eq != w)
+		return (size_t)(eq - w);
+	return strlen(w);
+}
+
+/*
+ * Whether word k of words[1 .. k] names a column as an earlier word, or
+ * the table's own first columns, do: its header and a CSV field's name
+ * would then say two things.
+ */
+static int
+compare_name_taken(char **words, size_t k)
+{
+	static const char *const fixed[] = { "workload", "metric" };
+	size_t	 len, i;
+
+	len = compare_name_len(words[k]);
+	for (i = 0; i < nitems(fixed); i++)
+		if (strlen(fixed[i]) == len &&
+		    strncmp(fixed[i], words[k], len) == 0)
+			return 1;
+	for (i = 1; i < k; i++)
+		if (compare_name_len(words[i]) == len &&
+		    strncmp(words[i], words[k], len) == 0)
+			return 1;
+	return 0;
+}
+
+/*
  * The columns of comparison cell col for a table: the level, then for
  * every column after the first the change against the first and the
  * verdict.  For a person the verdict is a mark ("worse", "better", with
@@ -685,6 +722,10 @@ cmd_compare(struct cli *c, int argc, char **argv)
 	if (nwords < 2)
 		return cli_usage_why("compare", "two runs or groups are needed, "
 		    "%zu given", nwords);
+	for (k = 1; (size_t)k <= nwords; k++)
+		if (compare_name_taken(argv, (size_t)k))
+			return cli_usage_why("compare", "two columns named "
+			    "'%.*s'", (int)compare_name_len(argv[k]), argv[k]);
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	memset(&f, 0, sizeof(f));

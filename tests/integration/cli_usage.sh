@@ -98,6 +98,9 @@ show a b|perfwatch show: unexpected argument 'b'
 show --latest a|perfwatch show: a RUN or --latest, not both
 check a b|perfwatch check: unexpected argument 'b'
 compare a|perfwatch compare: two runs or groups are needed, 1 given
+compare X=a1,b1 X=b2|perfwatch compare: two columns named 'X'
+compare a1 b a1=c|perfwatch compare: two columns named 'a1'
+compare metric=a b|perfwatch compare: two columns named 'metric'
 alerts ack 1 2|perfwatch alerts: unexpected argument '2'
 baseline frobnicate|perfwatch baseline: unknown subcommand 'frobnicate'
 baseline list x|perfwatch baseline list: unexpected argument 'x'
@@ -144,6 +147,12 @@ rc=0
 pw env diff -- -rc1 -rc2 2>"$T/err" || rc=$?
 expect_eq "$rc" 65
 expect_match "$(cat "$T/err")" 'run -rc1 has no machine snapshot'
+# Two columns of one name, of runs that exist: refused, not printed.
+rc=0
+pw compare --csv -- X=-rc1 X=-rc2 >"$T/out" 2>"$T/err" || rc=$?
+expect_eq "$rc" 64
+[ ! -s "$T/out" ] || fail "compare X=-rc1 X=-rc2 printed: $(cat "$T/out")"
+expect_match "$(head -n 1 "$T/err")" "perfwatch compare: two columns named 'X'"
 rc=0
 pw compare -- -rc1 --json 2>"$T/err" || rc=$?
 expect_eq "$rc" 65
