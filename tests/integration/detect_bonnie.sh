@@ -26,7 +26,8 @@ expect_eq "$(printf '%s\n' "$line" | awk '{ print $5, $6 }')" "+24.0% better"
 expect_match "$out" "index (12 metrics)"
 printf '%s\n' "$out" | grep -q ' $' && fail "a line ends in a blank: $out"
 
-# The CSV: a field each, named after its group.
+# The CSV: a field each, named after its group, each described by
+# perfwatch(1) (".Ql NAME q").
 pw compare --csv 'redhat-*' 'sco-5.05-htfs-*' 'sco-5.05-eafs-*' |
     python3 -c '
 import csv, sys
@@ -35,6 +36,9 @@ h = rows[0]
 g = ["sco-5.05-htfs-*", "sco-5.05-eafs-*"]
 assert h == ["workload", "metric", "redhat-*"] + [x + s for x in g
     for s in ("", " change", " q", " verdict", " test")], h
+man = open(sys.argv[1]).read().splitlines()
+for s in ("", " change", " q", " verdict", " test"):
+    assert any(l.startswith(".Ql NAME" + s + " ") for l in man), s
 m = {r[1]: dict(zip(h, r)) for r in rows[1:]}
 w = m["write_kps"]
 assert w["redhat-*"] == "18116" and w["sco-5.05-htfs-*"] == "6467", w
@@ -45,7 +49,7 @@ assert w["sco-5.05-htfs-* test"] == "runs", w
 assert m["read_kps"]["sco-5.05-htfs-* verdict"] == "improvement", m
 i = m["index (12 metrics)"]
 assert i["redhat-*"] == "1000" and i["sco-5.05-htfs-* change"] == "", i
-'
+' "$PERFWATCH_TOP/man/perfwatch.1"
 
 pw compare --json 'redhat-*' 'sco-5.05-htfs-*' | python3 -c '
 import json, sys
