@@ -62,6 +62,7 @@ void		 table_addf(struct table *, size_t col, const char *fmt, ...)
 void		 table_end_row(struct table *);
 void		 table_print(const struct table *, FILE *, enum cli_output);
 void		 table_free(struct table *);
+char		*table_display(const char *, size_t *);
 void		 fmt_value(char *, size_t, double);
 void		 fmt_time(char *, size_t, long long);
 

@@ -748,7 +748,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	struct wl_result	 res;
 	json_t			*quiet = NULL;
 	char			*cause = NULL, *path = NULL, *label = NULL;
-	char			*qtext, *work = NULL;
+	char			*qtext, *work = NULL, *note;
 	const char		*status = RUN_COMPLETE;
 	size_t			 njobs = 0, nsteps = 0, i, ok = 0, marked;
 	int64_t			 run = -1, host, snapid;
@@ -944,10 +944,14 @@ cmd_run(struct cli *c, int argc, char **argv)
 		rc = 128 + (int)run_signal;
 		goto out;
 	}
+	/* A note is the command's text: escaped as a table's cell is. */
 	for (i = 0; i < njobs; i++)
-		for (size_t k = 0; k < jobs[i].nnotes; k++)
+		for (size_t k = 0; k < jobs[i].nnotes; k++) {
+			note = table_display(jobs[i].notes[k], NULL);
 			fprintf(o.json ? stderr : stdout, "%s: note: %s\n",
-			    jobs[i].name, jobs[i].notes[k]);
+			    jobs[i].name, note);
+			free(note);
+		}
 	if (!o.json && njobs > 0)
 		fflush(stdout);
 	/* The run judges itself (DESIGN.md): exit 1 on a regression. */

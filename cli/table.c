@@ -130,18 +130,21 @@ cp_width(unsigned long cp)
 }
 
 /*
- * A cell as a terminal may show it: control characters (which would break
- * the row or reach the terminal as commands) written as escapes, \n, \t,
- * \r or \xHH (\u00HH for C1 controls).  *width gets its columns.
+ * Text as a terminal may show it, a table's cell or a line of a command's
+ * output: control characters (which would break the row or reach the
+ * terminal as commands) written as escapes, \n, \t, \r or \xHH (\u00HH
+ * for C1 controls).  *width gets its columns, unless width is NULL.
  */
-static char *
-cell_display(const char *cell, size_t *width)
+char *
+table_display(const char *cell, size_t *width)
 {
 	const unsigned char	*s = (const unsigned char *)cell;
-	size_t			 n = strlen(cell), i, k, o = 0;
+	size_t			 n = strlen(cell), i, k, o = 0, cols;
 	unsigned long		 cp;
 	char			*d;
 
+	if (width == NULL)
+		width = &cols;
 	d = xmalloc(6 * n + 1);
 	*width = 0;
 	for (i = 0; i < n; i += k) {
@@ -205,7 +208,7 @@ table_print(const struct table *t, FILE *f, enum cli_output out)
 	w = xcalloc(t->ncols, sizeof(*w));
 	for (r = 0, len = 0; r <= t->nrows; r++)
 		for (c = 0; c < t->ncols; c++) {
-			disp[r * t->ncols + c] = cell_display(r == 0 ?
+			disp[r * t->ncols + c] = table_display(r == 0 ?
 			    t->headers[c] : t->cells[(r - 1) * t->ncols + c],
 			    &cw[r * t->ncols + c]);
 			if (cw[r * t->ncols + c] > w[c])

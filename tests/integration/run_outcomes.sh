@@ -280,6 +280,24 @@ pw runs --limit 1 | tail -n 1 | grep -q " $cut\.\.\.\$" ||
 	fail "runs: the detail is not cut to 60: $(pw runs --limit 1)"
 [ "$(pw runs --limit 1 --csv | tail -n 1 | cut -d, -f9)" = "$long" ] ||
 	fail "runs --csv: the detail is cut"
+# A note (a command's '#' line) is the command's text: printed with its
+# control characters escaped as a table's cells are, never raw, where a
+# terminal would take them as commands (here: set the window's title).
+cat >"$T/noted.profile" <<'EOF'
+[workload "noted"]
+command = printf '# \033]0;x\007\n# tab\there \303\251\n'; echo a 1 s
+iterations = 1
+EOF
+pw -c "$T/pw.conf" run --no-check --profile "$T/noted.profile" \
+    --label noted >"$T/noted.out" 2>&1 || fail "noted: $(cat "$T/noted.out")"
+if LC_ALL=C grep -q "$(printf '[\033\007]')" "$T/noted.out"; then
+	fail "noted: a note printed raw: $(od -c "$T/noted.out" | head)"
+fi
+grep -qxF 'noted: note: \x1b]0;x\x07' "$T/noted.out" ||
+	fail "noted: $(cat "$T/noted.out")"
+grep -qxF "noted: note: tab\\there $(printf '\303\251')" "$T/noted.out" ||
+	fail "noted: $(cat "$T/noted.out")"
+
 rc=0
 pw runs --status done >"$T/out" 2>&1 || rc=$?
 [ "$rc" -eq 64 ] || fail "runs --status done: exit $rc"
