@@ -1100,18 +1100,19 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 	int			 k, all = 0;
 
 	if (argc >= 2 && strcmp(argv[1], "ack") == 0) {
+		cli_name(argv + 1, "alerts", "ack");
+		if (argc > 2 && argv[2][0] == '-' && argv[2][1] != '\0')
+			return cli_bad_arg("alerts", argv[2]);
 		if (argc > 3)
 			return cli_bad_arg("alerts", argv[3]);
 		if (argc != 3)
-			return cli_usage("alerts");
+			return cli_usage_why("alerts", "needs an alert ID");
 		errno = 0;
 		id = strtoll(argv[2][0] == '#' ? argv[2] + 1 : argv[2], &end,
 		    10);
-		if (*end != '\0' || errno != 0 || id <= 0) {
-			fprintf(stderr, "perfwatch: \"%s\" is not an alert "
-			    "id\n", argv[2]);
-			return EXIT_USAGE;
-		}
+		if (*end != '\0' || errno != 0 || id <= 0)
+			return cli_usage_why("alerts", "\"%s\" is not an alert "
+			    "ID", argv[2]);
 		if ((st = cli_store(c)) == NULL)
 			return EXIT_CANTCREAT;
 		check_params(c, &p);

@@ -101,7 +101,11 @@ compare a|perfwatch compare: two runs or groups are needed, 1 given
 compare X=a1,b1 X=b2|perfwatch compare: two columns named 'X'
 compare a1 b a1=c|perfwatch compare: two columns named 'a1'
 compare metric=a b|perfwatch compare: two columns named 'metric'
-alerts ack 1 2|perfwatch alerts: unexpected argument '2'
+alerts ack 1 2|perfwatch alerts ack: unexpected argument '2'
+alerts ack|perfwatch alerts ack: needs an alert ID
+alerts ack x1|perfwatch alerts ack: "x1" is not an alert ID
+alerts ack --json 1|perfwatch alerts ack: unrecognized option '--json'
+alerts --all ack|perfwatch alerts: unexpected argument 'ack'
 baseline frobnicate|perfwatch baseline: unknown subcommand 'frobnicate'
 baseline list x|perfwatch baseline list: unexpected argument 'x'
 baseline delete a --all|perfwatch baseline delete: unrecognized option '--all'
