@@ -4,6 +4,7 @@
  *   perfwatch bisect [--git NAME | --repo DIR] [--build CMD]
  *       [--workload GLOB]... [--metric M] [--profile P] [--iterations N]
  *       [--runs N] [--max-runs N] [--json|--csv] GOOD..BAD
+ *   perfwatch bisect --list-git [--json|--csv]
  *
  * Each commit measured is checked out in the repository (bisect/range.c),
  * built with the build command in it, and measured by a child `perfwatch
@@ -79,6 +80,7 @@ struct bisect_opts {
 	int		  max_runs;
 	char		 *good;
 	char		 *bad;
+	int		  list_git;	/* --list-git: the [git] trees */
 };
 
 /* A commit and what was measured of it. */
@@ -817,6 +819,7 @@ bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 		{ "max-runs", required_argument, NULL, 'x' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'c' },
+		{ "list-git", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 }
 	};
 	char	*end;
@@ -876,10 +879,19 @@ bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 		case 'c':
 			c->out = OUT_CSV;
 			break;
+		case 'L':
+			o->list_git = 1;
+			break;
 		default:
 			return -1;
 		}
 	}
+	if (o->list_git && optind < argc) {
+		cli_bad_arg(NULL, argv[optind]);
+		return -1;
+	}
+	if (o->list_git)
+		return 0;
 	if (optind + 1 < argc) {
 		cli_bad_arg(NULL, argv[optind + 1]);
 		return -1;
@@ -896,6 +908,46 @@ bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * --list-git: the [git] sections of the configuration that --git names,
+ * each with its path, a row each (or JSON).
+ */
+static void
+bisect_list_git(struct cli *c)
+{
+	static const char *const hdr[] = { "git", "path" };
+	struct table	*t;
+	const char	*name, *path;
+	char		*section;
+	json_t		*arr, *o;
+	size_t		 i;
+
+	arr = c->out == OUT_JSON ? pwjson_array() : NULL;
+	t = table_new(nitems(hdr), hdr, NULL);
+	for (i = 0; c->cfg != NULL &&
+	    (name = config_sections(c->cfg, "git", i)) != NULL; i++) {
+		xasprintf(&section, "git %s", name);
+		path = config_get_str(c->cfg, section, "path");
+		if (arr != NULL) {
+			o = pwjson_object();
+			pwjson_set_str(o, "name", name);
+			pwjson_set_str(o, "path", path);
+			pwjson_append(arr, o);
+		} else {
+			table_addf(t, 0, "%s", name);
+			table_addf(t, 1, "%s", path != NULL ? path : "");
+			table_end_row(t);
+		}
+		free(section);
+	}
+	if (arr != NULL) {
+		pwjson_print(stdout, arr, PWJSON_PRETTY);
+		json_decref(arr);
+	} else
+		table_print(t, stdout, c->out);
+	table_free(t);
 }
 
 /* --git NAME: the repository, build and workloads of a [git] section. */
@@ -1085,6 +1137,10 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	memset(&good, 0, sizeof(good));
 	if (bisect_parse(c, &o, argc, argv) == -1) {
 		rc = cli_usage("bisect");
+		goto out;
+	}
+	if (o.list_git) {
+		bisect_list_git(c);
 		goto out;
 	}
 	if (o.git != NULL && bisect_from_config(c, &o) == -1) {

@@ -60,7 +60,7 @@ static const struct cli_cmd cli_cmds[] = {
 	{ "bisect", cmd_bisect, "bisect [--git NAME | --repo DIR] "
 	    "[--build CMD] [--workload GLOB]... [--metric M] [--profile P] "
 	    "[--iterations N] [--runs N] [--max-runs N] [--json|--csv] "
-	    "GOOD..BAD",
+	    "GOOD..BAD | bisect --list-git [--json|--csv]",
 	    "find the commit that made a metric worse" },
 	{ "status", cmd_status, "status [--json]",
 	    "what perfwatchd is doing, its queue and next run" },
@@ -70,7 +70,7 @@ static const struct cli_cmd cli_cmds[] = {
 	    "perfwatchd starts nothing new until resumed" },
 	{ "resume", cmd_resume, "resume", "undo pause" },
 	{ "notify", cmd_notify, "notify flush [--json] [--force] [--syslog] | "
-	    "notify test [--json] [SINK] | "
+	    "notify test [--json] [--list | SINK] | "
 	    "notify pending [--all] [--json|--csv] [--limit N]",
 	    "deliver alerts to the sinks, test a sink, list the outbox" },
 };

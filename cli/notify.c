@@ -5,8 +5,9 @@
  *	deliver every due outbox row once and exit; say what happened and
  *	when the next retry is due.  perfwatchd runs this as a child after
  *	each run and when a retry is due (with --syslog when detached).
- *   notify test [--json] [SINK]
- *	send a test message through SINK, or through every sink.
+ *   notify test [--json] [--list | SINK]
+ *	send a test message through SINK, or through every sink; with
+ *	--list, only say which sinks there are.
  *   notify pending [--all] [--json] [--limit N]
  *	the rows waiting for delivery (--all: every row, newest first).
  */
@@ -218,12 +219,41 @@ notify_cmd_flush(struct cli *c, int argc, char **argv)
 	return rc;
 }
 
-/* notify test [SINK] */
+/*
+ * notify test --list: the sinks a test goes through, the built-in log
+ * sink too, each with its type; nothing is sent.
+ */
+static void
+notify_list_sinks(struct cli *c, const struct notify_sink *sinks,
+    size_t nsinks)
+{
+	json_t	*arr, *r;
+	size_t	 i;
+
+	if (c->out != OUT_JSON) {
+		for (i = 0; i < nsinks; i++)
+			printf("%s (%s)\n", sinks[i].name,
+			    notify_type_name(sinks[i].type));
+		return;
+	}
+	arr = pwjson_array();
+	for (i = 0; i < nsinks; i++) {
+		r = pwjson_object();
+		pwjson_set_str(r, "sink", sinks[i].name);
+		pwjson_set_str(r, "type", notify_type_name(sinks[i].type));
+		pwjson_append(arr, r);
+	}
+	pwjson_print(stdout, arr, PWJSON_PRETTY);
+	json_decref(arr);
+}
+
+/* notify test [--list | SINK] */
 static int
 notify_cmd_test(struct cli *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'J' },
+		{ "list", no_argument, NULL, 'l' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct notify_opts	 o;
@@ -234,7 +264,7 @@ notify_cmd_test(struct cli *c, int argc, char **argv)
 	char			 host[256], *clean;
 	size_t			 nsinks, i;
 	json_t			*arr = NULL, *r;
-	int			 ch, rc = 0;
+	int			 ch, rc = 0, list = 0;
 
 	memset(&o, 0, sizeof(o));
 	cli_getopt_reset();
@@ -243,16 +273,24 @@ notify_cmd_test(struct cli *c, int argc, char **argv)
 		case 'J':
 			c->out = OUT_JSON;
 			break;
+		case 'l':
+			list = 1;
+			break;
 		default:
 			return cli_usage("notify");
 		}
 	}
-	if (argc - optind > 1)
-		return cli_bad_arg("notify", argv[optind + 1]);
+	if (argc - optind > (list ? 0 : 1))
+		return cli_bad_arg("notify", argv[optind + (list ? 0 : 1)]);
 	if (argc - optind == 1)
 		want = argv[optind];
 	if ((sinks = notify_cli_sinks(c, &nsinks)) == NULL)
 		return EXIT_CONFIG;
+	if (list) {
+		notify_list_sinks(c, sinks, nsinks);
+		notify_sinks_free(sinks, nsinks);
+		return 0;
+	}
 	/* An unknown sink is an error before any output, JSON or not. */
 	for (i = 0; want != NULL && i < nsinks; i++)
 		if (strcmp(sinks[i].name, want) == 0)

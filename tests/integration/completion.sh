@@ -2,7 +2,8 @@
 # The bash completion of etc/bash-completion/perfwatch, driven as bash
 # drives it (COMP_WORDS, COMP_CWORD, then COMPREPLY) against the real
 # binary and a real store: commands, options of a command and of a
-# subcommand, run labels and baselines of the store the line names.
+# subcommand, run labels, baselines and alerts of the store the line
+# names, sinks and [git] trees of the configuration it names.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -101,6 +102,47 @@ expect " " "$PERFWATCH" run --trigger i
 mkdir "$T/cwd" && cd "$T/cwd" && touch my.conf
 expect "full my.conf nightly quick " "$PERFWATCH" run --profile ""
 expect "$T/h.csv " "$PERFWATCH" import "$T/h."
+
+# After alerts ack, the open alerts' ids (alerts --csv of the store the
+# line names), and one only; after alerts --all, no subcommand: perfwatch
+# reads one right after the command only.
+step_history 22 21 22 7 >"$T/step.csv"
+PERFWATCH_DB="$T/alerts.db" pw import "$T/step.csv" >/dev/null
+rc=0
+PERFWATCH_DB="$T/alerts.db" pw check r-21 >/dev/null || rc=$?
+expect_eq "$rc" 1
+expect "1 " "$PERFWATCH" -D "$T/alerts.db" alerts ack ""
+expect " " "$PERFWATCH" -D "$T/alerts.db" alerts ack 1 ""
+expect " " "$PERFWATCH" alerts ack ""
+expect "ack " "$PERFWATCH" alerts ""
+expect " " "$PERFWATCH" alerts --all ""
+expect "--all --csv --help --json " "$PERFWATCH" alerts --all --
+
+# The sinks (notify test --list) after notify test, and the [git] trees
+# (bisect --list-git) after bisect --git, of the configuration named.
+cat >"$T/s.conf" <<EOF
+[sink "mail"]
+type = email
+to = ops@example.org
+sendmail = yes
+[sink "hook"]
+type = webhook
+url = http://127.0.0.1:9/x
+[git "linux"]
+path = $T/repo-a
+[git "mesa"]
+path = $T/repo-b
+EOF
+expect_eq "$(pw -c "$T/s.conf" notify test --list | tr '\n' ' ')" \
+    "mail (email) hook (webhook) log (log) "
+expect_eq "$(pw -c "$T/s.conf" bisect --list-git --csv | tr '\n' ' ')" \
+    "git,path linux,$T/repo-a mesa,$T/repo-b "
+expect "hook log mail " "$PERFWATCH" -c "$T/s.conf" notify test ""
+expect " " "$PERFWATCH" -c "$T/s.conf" notify test mail ""
+expect " " "$PERFWATCH" -c "$T/s.conf" notify test --list ""
+expect "--help --json --list " "$PERFWATCH" notify test --
+expect "linux mesa " "$PERFWATCH" -c "$T/s.conf" bisect --git ""
+expect "mesa " "$PERFWATCH" -c "$T/s.conf" bisect --git m
 
 expect "--help --version -V -d -f -h -n -v " "$PERFWATCHD" -
 pass
