@@ -38,7 +38,8 @@ void	bisect_commit_clear(struct bisect_commit *);
  * tracked files have changes (they would be lost or measured), and keeps
  * where HEAD is; bisect_tree_checkout() moves the tree and a detached
  * HEAD to a commit; bisect_tree_close() puts HEAD (a branch, or a
- * detached commit) and the tree back as they were.
+ * detached commit) and the tree back as they were, undoing what builds
+ * did to tracked files or wrote in their way.
  */
 struct bisect_tree;
 struct bisect_tree *bisect_tree_open(const char *repo, char **cause);

@@ -267,10 +267,12 @@ fail:
 	return NULL;
 }
 
-/* Check out a commit's tree; leave HEAD alone. */
+/*
+ * Check out a commit's tree with a checkout strategy; leave HEAD alone.
+ */
 static int
 bisect_tree_put(struct bisect_tree *t, const git_oid *oid, const char *hex,
-    char **cause)
+    unsigned int strategy, char **cause)
 {
 	git_checkout_options	 opts;
 	git_commit		*commit;
@@ -279,7 +281,7 @@ bisect_tree_put(struct bisect_tree *t, const git_oid *oid, const char *hex,
 	if (git_commit_lookup(&commit, t->repo, oid) < 0)
 		return bisect_git_error(cause, "commit", hex);
 	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
-	opts.checkout_strategy = GIT_CHECKOUT_SAFE;
+	opts.checkout_strategy = strategy;
 	r = git_checkout_tree(t->repo, (const git_object *)commit, &opts);
 	git_commit_free(commit);
 	if (r < 0)
@@ -295,7 +297,7 @@ bisect_tree_checkout(struct bisect_tree *t, const char *hex, char **cause)
 	if (git_oid_fromstr(&oid, hex) < 0)
 		return bisect_git_error(cause, "commit id", hex);
 	t->moved = 1;
-	if (bisect_tree_put(t, &oid, hex, cause) == -1)
+	if (bisect_tree_put(t, &oid, hex, GIT_CHECKOUT_SAFE, cause) == -1)
 		return -1;
 	if (git_repository_set_head_detached(t->repo, &oid) < 0)
 		return bisect_git_error(cause, "detaching HEAD at", hex);
@@ -315,8 +317,15 @@ bisect_tree_close(struct bisect_tree *t, char **cause)
 
 	if (t == NULL)
 		return 0;
+	/*
+	 * Forced: the tracked files had no changes at the start, so any
+	 * they have now, and any file in the way of one (a file a commit
+	 * did not track, that its build wrote), are the bisection's; a safe
+	 * checkout would keep them, or refuse and leave HEAD detached.
+	 */
 	if (t->moved) {
-		if (bisect_tree_put(t, &t->head, t->head_hex, cause) == -1)
+		if (bisect_tree_put(t, &t->head, t->head_hex,
+		    GIT_CHECKOUT_FORCE, cause) == -1)
 			rc = -1;
 		else if (t->ref != NULL ?
 		    git_repository_set_head(t->repo, t->ref) < 0 :

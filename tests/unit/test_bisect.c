@@ -534,6 +534,22 @@ test_tree(void **state)
 	    "--untracked-files=no)\"");
 	sh("test -f build-output && rm build-output");
 
+	/*
+	 * A build that changed a tracked file, and wrote one in the way of
+	 * a file HEAD tracks (f5, which c3 has not): both are put back.
+	 */
+	if ((t = bisect_tree_open(repo, &cause)) == NULL)
+		fail_msg("%s", cause);
+	if (bisect_tree_checkout(t, id, &cause) == -1)
+		fail_msg("%s", cause);
+	sh("echo built >>f1 && echo generated >f5");
+	if (bisect_tree_close(t, &cause) == -1)
+		fail_msg("%s", cause);
+	sh("test \"$(git symbolic-ref HEAD)\" = refs/heads/main");
+	sh("test \"$(git rev-parse HEAD)\" = %s", head);
+	sh("test \"$(cat f1)\" = 1 && test \"$(cat f5)\" = 5");
+	sh("test -z \"$(git status --porcelain)\"");
+
 	/* A change to a tracked file is refused, and named. */
 	xasprintf(&path, "%s/f1", repo);
 	f = fopen(path, "a");
