@@ -900,8 +900,11 @@ bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 		cli_usage_why(NULL, "no range GOOD..BAD given");
 		return -1;
 	}
-	if (bisect_parse_range(o, argv[optind]) == -1)
+	if (bisect_parse_range(o, argv[optind]) == -1) {
+		cli_usage_why(NULL, "'%s' is not a range GOOD..BAD",
+		    argv[optind]);
 		return -1;
+	}
 	if (o->git != NULL && o->repo != NULL) {
 		fprintf(stderr, "perfwatch: --git and --repo: one or the "
 		    "other\n");

@@ -120,6 +120,10 @@ export x|perfwatch export: unexpected argument 'x'
 run x|perfwatch run: unexpected argument 'x'
 bisect|perfwatch bisect: no range GOOD..BAD given
 bisect a..b c|perfwatch bisect: unexpected argument 'c'
+bisect main|perfwatch bisect: 'main' is not a range GOOD..BAD
+bisect a...b|perfwatch bisect: 'a...b' is not a range GOOD..BAD
+bisect ..b|perfwatch bisect: '..b' is not a range GOOD..BAD
+bisect a..|perfwatch bisect: 'a..' is not a range GOOD..BAD
 pause now|perfwatch pause: unexpected argument 'now'
 status --csv|perfwatch status: unrecognized option '--csv'
 EOF
