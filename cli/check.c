@@ -428,6 +428,22 @@ cmd_check(struct cli *c, int argc, char **argv)
 		return bisect ? EXIT_BISECT_ABORT : EXIT_CANTCREAT;
 	}
 	memset(&run, 0, sizeof(run));
+	/*
+	 * Under git bisect run the newest run is the commit's own: one that
+	 * failed cannot be told (125), and an older complete run, another
+	 * commit's, must not be judged in its place.
+	 */
+	if (bisect && what == NULL && store_run_latest(st, NULL, &run) == 0) {
+		if (strcmp(run.status, RUN_FAILED) == 0 ||
+		    strcmp(run.status, RUN_ABORTED) == 0) {
+			fprintf(stderr, "perfwatch: the newest run, %s, is %s: "
+			    "cannot tell\n", run.label, run.status);
+			store_run_clear(&run);
+			detect_params_clear(&p);
+			return EXIT_BISECT_SKIP;
+		}
+		store_run_clear(&run);
+	}
 	if (what != NULL) {
 		if (store_run_resolve(st, what, &run, &cause) == -1) {
 			fprintf(stderr, "perfwatch: %s\n", cause);

@@ -115,6 +115,21 @@ assert v["baseline_runs"] == 4, v
 assert v["verdict"] == "unchanged", v
 '
 
+# check --bisect judges the newest run, the commit's own: a bad one is
+# bad (1); once a newer run failed (the next commit's workload did not
+# run), that commit cannot be told (125), not judged by the run before.
+run c-b3 200 bisect
+rc=0; pw check --bisect >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || fail "check --bisect of a bad run exited $rc, not 1"
+rm "$T/value"
+rc=0
+pw -c "$T/run.conf" run --no-check --profile "$T/cat.conf" --label c-b4 \
+    --trigger bisect >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 70 ] || fail "a run whose workload failed exited $rc, not 70"
+rc=0; pw check --bisect >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 125 ] || fail "check --bisect after a failed run exited $rc"
+expect_match "$(cat "$T/err")" "the newest run, c-b4, is failed: cannot tell"
+
 # check --bisect: a usage error stops the bisection (128), never "bad".
 for args in "--bisect r-01 r-02" "--bisect --latest r-01" "--nope --bisect"
 do
