@@ -140,21 +140,26 @@ bisect_progress(const char *fmt, ...)
 	va_end(ap);
 }
 
-/* Wait for a child; pass on a signal the parent alone was sent. */
+/*
+ * Wait for a child; pass on a signal the parent alone was sent, to the
+ * child's process group with group (a build: what its shell started
+ * would go on writing in the tree once it is put back).
+ */
 static int
-bisect_wait(pid_t pid, int *status)
+bisect_wait(pid_t pid, int group, int *status)
 {
 	int	sent = 0;
 
-	while (waitpid(pid, status, 0) == -1) {
-		if (errno != EINTR)
-			return -1;
+	for (;;) {
 		if (bisect_signal && !sent) {
-			kill(pid, bisect_signal);
+			kill(group ? -pid : pid, bisect_signal);
 			sent = 1;
 		}
+		if (waitpid(pid, status, 0) != -1)
+			return 0;
+		if (errno != EINTR)
+			return -1;
 	}
-	return 0;
 }
 
 /*
@@ -280,6 +285,7 @@ bisect_build(struct bisect_ctx *x, const struct bisect_commit *c)
 	if (pid == 0) {
 		int	null = open("/dev/null", O_RDONLY);
 
+		setpgid(0, 0);
 		if (null != -1)
 			dup2(null, STDIN_FILENO);
 		dup2(fileno(log), STDOUT_FILENO);
@@ -293,7 +299,9 @@ bisect_build(struct bisect_ctx *x, const struct bisect_commit *c)
 		fprintf(stderr, "/bin/sh: %s\n", strerror(errno));
 		_exit(127);
 	}
-	if (bisect_wait(pid, &status) == -1) {
+	/* Its own group, before a signal can come to be passed on. */
+	setpgid(pid, pid);
+	if (bisect_wait(pid, 1, &status) == -1) {
 		log_warn("waitpid");
 		goto out;
 	}
@@ -384,7 +392,7 @@ bisect_run_child(struct bisect_ctx *x, const struct bisect_commit *c,
 		    strerror(errno));
 		_exit(127);
 	}
-	if (bisect_wait(pid, &status) == -1) {
+	if (bisect_wait(pid, 0, &status) == -1) {
 		log_warn("waitpid");
 		rc = EXIT_SOFTWARE;
 		goto out;
