@@ -1129,7 +1129,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	struct bisect_commit	*commits = NULL, good;
 	struct bisect_point	*pts = NULL, gp;
 	struct bisect_sprt	 sprt;
-	struct sigaction	 sa, oldint, oldterm;
+	struct sigaction	 sa, oldint, oldterm, oldhup;
 	struct sysinfo_opts	 so;
 	struct snapshot		*snap = NULL;
 	enum bisect_mark	*marks = NULL;
@@ -1213,6 +1213,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &oldint);
 	sigaction(SIGTERM, &sa, &oldterm);
+	sigaction(SIGHUP, &sa, &oldhup);	/* the terminal went away */
 	signals = 1;
 
 	bisect_progress("%zu commit%s after %.12s up to %.12s (first "
@@ -1339,6 +1340,7 @@ out:
 	if (signals) {
 		sigaction(SIGINT, &oldint, NULL);
 		sigaction(SIGTERM, &oldterm, NULL);
+		sigaction(SIGHUP, &oldhup, NULL);
 	}
 	if (bisect_signal) {
 		fprintf(stderr, "perfwatch: bisection stopped by signal %d; "

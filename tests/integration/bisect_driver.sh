@@ -301,24 +301,30 @@ kept=$(sqlite3 "$DB" "SELECT count(*) FROM runs WHERE
 	fail "after Ctrl-C: $(json_field "$T/out.json" first_bad.summary)"
 # SIGTERM during a build stops what the build's shell started too (a
 # make under a script), so that nothing writes in the tree once it is
-# put back.
-(cd "$T/repo" && exec "$PERFWATCH" -c "$T/pw.conf" -D "$T/term.db" \
-    bisect --build 'sh -c "sleep 1; echo late >>counter"' --workload toy \
-    main~3..main) >/dev/null 2>"$T/int.err" &
-pid=$!
-i=0
-while ! grep -q "bisect: building" "$T/int.err" 2>/dev/null; do
-	i=$((i + 1))
-	[ "$i" -le 600 ] || fail "no build in 60 s: $(cat "$T/int.err")"
-	sleep 0.1
+# put back; SIGHUP (the terminal went away) puts it back as well.
+for sig in TERM:143 HUP:129; do
+	rm -f "$T/term.db"
+	(cd "$T/repo" && exec "$PERFWATCH" -c "$T/pw.conf" -D "$T/term.db" \
+	    bisect --build 'sh -c "sleep 1; echo late >>counter"' \
+	    --workload toy main~3..main) >/dev/null 2>"$T/int.err" &
+	pid=$!
+	i=0
+	while ! grep -q "bisect: building" "$T/int.err" 2>/dev/null; do
+		i=$((i + 1))
+		[ "$i" -le 600 ] || fail "no build in 60 s: $(cat "$T/int.err")"
+		sleep 0.1
+	done
+	kill -"${sig%:*}" "$pid"
+	rc=0
+	wait "$pid" || rc=$?
+	[ "$rc" -eq "${sig#*:}" ] ||
+		fail "SIG${sig%:*}: exit $rc: $(cat "$T/int.err")"
+	[ "$(git -C "$T/repo" symbolic-ref HEAD)" = refs/heads/main ] ||
+		fail "HEAD not put back after SIG${sig%:*}"
+	sleep 1.5
+	[ -z "$(git -C "$T/repo" status --porcelain --untracked-files=no)" ] ||
+		fail "the build went on after SIG${sig%:*}: $(git -C "$T/repo" diff)"
 done
-kill -TERM "$pid"
-rc=0
-wait "$pid" || rc=$?
-[ "$rc" -eq 143 ] || fail "SIGTERM: exit $rc: $(cat "$T/int.err")"
-sleep 1.5
-[ -z "$(git -C "$T/repo" status --porcelain --untracked-files=no)" ] ||
-	fail "the build went on after SIGTERM: $(git -C "$T/repo" diff)"
 
 # 5. Bad input.
 echo local >>"$T/repo/counter"
