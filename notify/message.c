@@ -372,8 +372,8 @@ msg_headline(FILE *f, const struct notify_event *ev, const char *host,
 static void
 msg_summary(FILE *f, const struct notify_event *ev)
 {
-	char	 a[64], b[64], c[64], d[64], *unit, *base, *run, *good, *bad;
-	char	*prev, *state;
+	char	 a[64], b[64], c[64], *unit, *base, *run, *good, *bad;
+	char	*prev, *state, *d;
 
 	unit = notify_clean(ev->unit, 32);
 	base = notify_clean(ev->baseline_name, MSG_NAME_MAX);
@@ -390,12 +390,14 @@ msg_summary(FILE *f, const struct notify_event *ev)
 	fprintf(f, "  change     %s, 95%% CI %s, q %s\n", a, b, c);
 	msg_num(a, sizeof(a), ev->baseline);
 	msg_spread(b, sizeof(b), ev->spread);
+	/* The whole name: cut short, a pinned one could pass for another. */
 	if (*base != '\0' && ev->baseline_runs > 0)
-		snprintf(d, sizeof(d), " (%.24s, %lld runs)", base,
+		xasprintf(&d, " (%s, %lld runs)", base,
 		    (long long)ev->baseline_runs);
 	else
-		d[0] = '\0';
+		d = xstrdup("");
 	fprintf(f, "  baseline   %s ± %s %s%s\n", a, b, unit, d);
+	free(d);
 	msg_num(a, sizeof(a), ev->current);
 	fprintf(f, "  current    %s %s%s%s%s\n", a, unit,
 	    *run != '\0' ? " (run " : "", run, *run != '\0' ? ")" : "");

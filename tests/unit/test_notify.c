@@ -468,6 +468,24 @@ test_render(void **state)
 	free(p);
 	notify_event_clear(&ev);
 
+	/*
+	 * A pinned baseline is named whole, past 24 bytes and with a
+	 * character of two bytes across the 24th.
+	 */
+	p = payload("box", "sys.pipe", "throughput", "confirmed", "suspected");
+	assert_non_null(k = strstr(p, "\"rolling\""));
+	xasprintf(&old, "%.*s\"bookworm-12.8-after-micro\xc2\xb5" "code\"%s",
+	    (int)(k - p), p, k + 9);
+	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
+	assert_null(cause);
+	s = notify_text(&ev);
+	assert_non_null(strstr(s, "  baseline   1000 \xc2\xb1 3 lps "
+	    "(bookworm-12.8-after-micro\xc2\xb5" "code, 10 runs)\n"));
+	free(s);
+	free(old);
+	free(p);
+	notify_event_clear(&ev);
+
 	/* A row queued before the key was "level" still has its baseline. */
 	p = payload("box", "sys.pipe", "throughput", "confirmed", "suspected");
 	assert_non_null(k = strstr(p, "\"level\":"));
