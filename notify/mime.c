@@ -233,6 +233,29 @@ notify_addr_spec(const char *address)
 	return out;
 }
 
+/*
+ * The display name as written, without the quotes of a quoted string
+ * ("\"Ops Team\"" is Ops Team, a backslash escaping the next character),
+ * so that it is not quoted, or encoded, a second time.
+ */
+static char *
+mime_unquote(const char *name, size_t len)
+{
+	char	*out, *w;
+	size_t	 i;
+
+	if (len < 2 || name[0] != '"' || name[len - 1] != '"')
+		return xstrndup(name, len);
+	out = w = xmalloc(len);
+	for (i = 1; i < len - 1; i++) {
+		if (name[i] == '\\' && i + 1 < len - 1)
+			i++;
+		*w++ = name[i];
+	}
+	*w = '\0';
+	return out;
+}
+
 /* Write one address with its display name, quoted or encoded. */
 static void
 mime_address(FILE *f, const char *address)
@@ -252,7 +275,7 @@ mime_address(FILE *f, const char *address)
 	while (len > 0 && (address[len - 1] == ' ' ||
 	    address[len - 1] == '\t'))
 		len--;
-	p = xstrndup(address, len);
+	p = mime_unquote(address, len);
 	name = notify_clean(p, 200);
 	free(p);
 	if (*name == '\0')

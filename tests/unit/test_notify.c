@@ -346,6 +346,10 @@ test_address_header(void **state)
 	char	*to[] = { "Ops Team <ops@example.org>", "dev@example.org",
 	    "J\xc3\xb6rg <j@example.org>", "Q. \"Public\" <q@example.org>",
 	    NULL };
+	char	*quoted[] = { "\"Ops Team\" <ops@example.org>",
+	    "\"Q. \\\"Public\\\"\" <q@example.org>",
+	    "\"J\xc3\xb6rg\" <j@example.org>", "\"\\\"\" <x@example.org>",
+	    NULL };
 	char	*h, *s;
 
 	(void)state;
@@ -353,6 +357,13 @@ test_address_header(void **state)
 	assert_string_equal(h, "To: \"Ops Team\" <ops@example.org>,\n "
 	    "dev@example.org,\n =?UTF-8?B?SsO2cmc=?= <j@example.org>,\n "
 	    "\"Q. \\\"Public\\\"\" <q@example.org>\n");
+	free(h);
+	/* A name written as a quoted string is not quoted twice. */
+	h = notify_address_header("To", quoted);
+	assert_string_equal(h, "To: \"Ops Team\" <ops@example.org>,\n "
+	    "\"Q. \\\"Public\\\"\" <q@example.org>,\n "
+	    "=?UTF-8?B?SsO2cmc=?= <j@example.org>,\n "
+	    "\"\\\"\" <x@example.org>\n");
 	free(h);
 	s = notify_addr_spec("Ops <ops@example.org>");
 	assert_string_equal(s, "ops@example.org");
