@@ -5,9 +5,11 @@
  * Everything loaded here is fixed once the runs it names are checked: the
  * verdicts of the checked run (re-checking a run gives the same ones),
  * the samples of the runs up to it, and the machine snapshots of the last
- * good and the first bad run.  So a retry renders the same message.  What
- * the store no longer has (a deleted run, an imported run without a
- * snapshot) is left out and said so, never guessed.
+ * good and the first bad run.  So a retry renders the same message (but
+ * for the runs' host in its commands, should another host's runs with
+ * the same labels be imported in between).  What the store no longer
+ * has (a deleted run, an imported run without a snapshot) is left out
+ * and said so, never guessed.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -362,11 +364,35 @@ event_git(struct notify_event *ev, struct store *st, int64_t host)
 }
 
 /*
+ * Whether the command line that names run label of host must say
+ * HOST:label: the label alone names no run, or another host's, or runs
+ * on several hosts (a database that imported other machines' histories).
+ */
+static int
+event_label_ambiguous(struct store *st, int64_t host, const char *label)
+{
+	struct store_run	 r;
+	char			*cause = NULL;
+	int			 other;
+
+	if (*label == '\0')
+		return 0;
+	if (store_run_resolve(st, label, &r, &cause) == -1) {
+		free(cause);
+		return 1;
+	}
+	other = r.host != host;
+	store_run_clear(&r);
+	return other;
+}
+
+/*
  * Fill ev from outbox row o and the store: the payload, the other metrics
  * the checked run regressed in (for an open regression), the last runs of
- * each metric, the machine diff and the git trees that moved.  Only a
- * payload that cannot be read is an error (-1 with *cause); what the
- * store lacks is left out.
+ * each metric, the machine diff, the git trees that moved and whether
+ * the run labels need their host on a command line.  Only a payload
+ * that cannot be read is an error (-1 with *cause); what the store lacks
+ * is left out.
  */
 int
 notify_event_load(struct notify_event *ev, struct store *st,
@@ -402,6 +428,8 @@ notify_event_load(struct notify_event *ev, struct store *st,
 	}
 	event_diff(ev, st, host);
 	event_git(ev, st, host);
+	ev->qualify = event_label_ambiguous(st, host, ev->last_good_run) ||
+	    event_label_ambiguous(st, host, ev->first_bad_run);
 	return 0;
 }
 

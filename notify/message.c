@@ -597,19 +597,37 @@ msg_charts(FILE *f, const struct notify_event *ev)
 			msg_chart(f, &ev->metrics[i]);
 }
 
-/* The commands that look further. */
+/* A run on a command line: its label, or HOST:label with ev->qualify. */
+static char *
+msg_run_word(const struct notify_event *ev, const char *label)
+{
+	char	*both, *out;
+
+	if (!ev->qualify)
+		return msg_shell_word(label);
+	xasprintf(&both, "%s:%s", ev->host, label);
+	out = msg_shell_word(both);
+	free(both);
+	return out;
+}
+
+/*
+ * The commands that look further.  In a database that holds other
+ * hosts' runs under the same labels, they name the alert's host, or
+ * compare and env diff would refuse the labels as ambiguous.
+ */
 static void
 msg_commands(FILE *f, const struct notify_event *ev)
 {
-	char	*good, *bad, *w, *m, *name;
+	char	*good, *bad, *w, *m, *name, *host = NULL;
 	size_t	 i;
 
 	if (ev->test)
 		return;
 	fprintf(f, "\nTo look further:\n\n");
 	if (*ev->last_good_run != '\0' && *ev->first_bad_run != '\0') {
-		good = msg_shell_word(ev->last_good_run);
-		bad = msg_shell_word(ev->first_bad_run);
+		good = msg_run_word(ev, ev->last_good_run);
+		bad = msg_run_word(ev, ev->first_bad_run);
 		fprintf(f, "  perfwatch compare %s %s\n", good, bad);
 		fprintf(f, "  perfwatch env diff %s %s\n", good, bad);
 		free(good);
@@ -628,8 +646,16 @@ msg_commands(FILE *f, const struct notify_event *ev)
 	}
 	w = msg_shell_word(ev->workload);
 	m = msg_shell_word(ev->metric);
-	fprintf(f, "  perfwatch history --workload %s --metric %s\n", w, m);
-	fprintf(f, "  perfwatch changes --workload %s --metric %s\n", w, m);
+	if (ev->qualify) {
+		name = msg_shell_word(ev->host);
+		xasprintf(&host, " --host %s", name);
+		free(name);
+	}
+	fprintf(f, "  perfwatch history%s --workload %s --metric %s\n",
+	    host != NULL ? host : "", w, m);
+	fprintf(f, "  perfwatch changes%s --workload %s --metric %s\n",
+	    host != NULL ? host : "", w, m);
+	free(host);
 	free(w);
 	free(m);
 	if (ev->alert > 0 && (strcmp(ev->state, "suspected") == 0 ||

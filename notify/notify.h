@@ -182,6 +182,9 @@ struct notify_event {
 	char			*diff_note;	/* why there is no diff */
 	struct notify_git	*git;		/* trees that moved between */
 	size_t			 ngit;		/* the two runs, by name */
+	int			 qualify;	/* commands name the runs as
+						   HOST:label, the labels
+						   alone being ambiguous */
 };
 
 /* sink.c */

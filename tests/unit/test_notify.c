@@ -964,6 +964,43 @@ test_event_load(void **state)
 	    "\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88\xe2\x96\x88"
 	    "|\xe2\x96\x81\xe2\x96\x81   min 777, max 1010, last 777\n"
 	    "    runs r01 .. r12\n"));
+	/* One host, unique labels: the commands name the runs alone. */
+	assert_int_equal(ev.qualify, 0);
+	assert_non_null(strstr(text, "  perfwatch compare r10 r11\n"
+	    "  perfwatch env diff r10 r11\n"));
+	assert_non_null(strstr(text, "  perfwatch history --workload "
+	    "sys.pipe --metric throughput\n"));
+	free(text);
+	notify_event_clear(&ev);
+
+	/*
+	 * Another machine's history imported under the same labels: r10
+	 * alone is ambiguous (compare refuses it), so the commands say
+	 * box:r10 and --host box.
+	 */
+	{
+		struct store_run	 r;
+		int64_t			 other;
+
+		other = store_host_ensure(fx.st, "other-box", NULL);
+		memset(&r, 0, sizeof(r));
+		r.host = other;
+		r.label = "r10";
+		r.trigger = "manual";
+		r.started = 1700000000;
+		r.ended = r.started + 600;
+		r.status = RUN_COMPLETE;
+		assert_true(store_run_create(fx.st, &r, &cause) > 0);
+	}
+	assert_int_equal(notify_event_load(&ev, fx.st, &o, &cause), 0);
+	assert_int_equal(ev.qualify, 1);
+	text = notify_text(&ev);
+	assert_non_null(strstr(text, "  perfwatch compare box:r10 box:r11\n"
+	    "  perfwatch env diff box:r10 box:r11\n"));
+	assert_non_null(strstr(text, "  perfwatch history --host box "
+	    "--workload sys.pipe --metric throughput\n"
+	    "  perfwatch changes --host box --workload sys.pipe --metric "
+	    "throughput\n"));
 	free(text);
 	notify_event_clear(&ev);
 	store_outbox_clear(&o);
