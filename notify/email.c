@@ -8,7 +8,9 @@
  * not be readable by others.  The server's replies are kept as they come
  * (libcurl hands them to the header callback), so that a refusal is
  * reported in the server's own words; a 5xx is permanent, anything else
- * (4xx, no connection, a timeout) is worth another try.
+ * (4xx, no connection, a timeout) is worth another try, and so is a 5xx
+ * about the login (530, 534, 535, 538): a wrong password is ours to
+ * mend, and the alert waits for that rather than being lost.
  *
  * sendmail: "sendmail -t -oi" as cron and smartd run it, the message on
  * its standard input; its exit status says whether it took the message
@@ -134,6 +136,17 @@ smtp_reply_text(const struct smtp_session *s, int code)
 		if (s->r[i].code == code)
 			return s->r[i].text;
 	return NULL;
+}
+
+/*
+ * Whether a 5xx refuses the login (RFC 4954: 530 authentication required,
+ * 534 mechanism too weak, 535 credentials invalid, 538 encryption needed
+ * for it), which a fixed credentials file mends.
+ */
+static int
+smtp_login_refused(long code)
+{
+	return code == 530 || code == 534 || code == 535 || code == 538;
 }
 
 static void
@@ -307,8 +320,8 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 	} else if (code >= 400 && code < 600 &&
 	    (text = smtp_reply_text(&sess, (int)code)) != NULL) {
 		/* The server said no: its words, permanent if a 5xx. */
-		email_result(res, code >= 500 ? NOTIFY_PERMFAIL :
-		    NOTIFY_TEMPFAIL, "%s", text);
+		email_result(res, code >= 500 && !smtp_login_refused(code) ?
+		    NOTIFY_PERMFAIL : NOTIFY_TEMPFAIL, "%s", text);
 	} else if (rc == CURLE_USE_SSL_FAILED) {
 		email_result(res, NOTIFY_TEMPFAIL, "%s: the server offers no "
 		    "STARTTLS and [sink \"%s\"] starttls is required",

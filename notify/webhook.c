@@ -9,8 +9,10 @@
  * so a receiver recomputes it over the raw body it got and compares.
  * X-Perfwatch-Event carries the event id, the same on every attempt, for
  * a receiver that wants to drop duplicates.  A 2xx answer delivers; 408,
- * 425, 429 and 5xx answers and transport errors are retried; any other
- * answer (a 4xx, or a redirect, which is not followed) is permanent.
+ * 425, 429 and 5xx answers and transport errors are retried, and so are
+ * 401 and 403: a receiver that refuses the signature refuses our secret,
+ * which is ours to mend, and the alert waits for that; any other answer
+ * (a 4xx, or a redirect, which is not followed) is permanent.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -86,7 +88,8 @@ webhook_result(struct notify_result *res, enum notify_status st,
 static int
 webhook_temporary(long code)
 {
-	return code == 408 || code == 425 || code == 429 || code >= 500;
+	return code == 401 || code == 403 || code == 408 || code == 425 ||
+	    code == 429 || code >= 500;
 }
 
 /*

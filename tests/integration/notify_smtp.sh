@@ -3,8 +3,9 @@
 # loopback) as one email: its subject, the table of the metric, the
 # machine diff between the last good and the first bad run, the chart of
 # the last runs and the commands to look further.  The login comes from
-# a credentials file, which is refused while others may read it.  A
-# second flush sends nothing.
+# a credentials file, which is refused while others may read it; a wrong
+# password leaves the row waiting for a fixed file.  A second flush sends
+# nothing.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/notify.subr"
@@ -46,7 +47,27 @@ assert r["status"] == "pending" and r["attempts"] == 1, r
 assert "others may read" in r["last_error"], r
 EOPY
 
+# A wrong password: the server's 535 refuses the login, which a fixed
+# credentials file mends, so the row waits for that, not failed at once.
+printf 'pw:wrong\n' >"$T/cred"
 chmod 600 "$T/cred"
+pwt -c "$T/bad.conf" notify flush --force >"$T/flushpw.out" 2>&1 ||
+	fail "flush with a wrong password: $(cat "$T/flushpw.out")"
+expect_match "$(cat "$T/flushpw.out")" "delivered 0, retrying 1, failed 0"
+expect_match "$(cat "$T/flushpw.out")" "535"
+[ "$(count_files "$T"/smtp/msg-*.eml)" -eq 0 ] ||
+	fail "mail sent with a wrong password"
+pwt -c "$T/bad.conf" notify pending --json >"$T/pendingpw.json"
+"$PY" - "$T/pendingpw.json" <<'EOPY'
+import json, sys
+rows = json.load(open(sys.argv[1]))
+assert len(rows) == 1, rows
+r = rows[0]
+assert r["status"] == "pending" and r["attempts"] == 2, r
+assert "535" in r["last_error"], r
+EOPY
+
+printf 'pw:s3cret\n' >"$T/cred"
 pwt -c "$T/bad.conf" notify flush --force >"$T/flush2.out" 2>&1 ||
 	fail "flush 2: $(cat "$T/flush2.out")"
 expect_match "$(cat "$T/flush2.out")" "delivered 1, retrying 0, failed 0"

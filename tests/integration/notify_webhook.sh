@@ -3,7 +3,8 @@
 # alert, its numbers, the last runs and the machine diff) signed with
 # HMAC-SHA256 under the secret file, the signature verified here with
 # Python's hmac.  The receiver answers 500 first: the row is retried and
-# the retry posts the same document.  A 404 is permanent.  A receiver
+# the retry posts the same document.  A 404 is permanent; a 401 (the
+# receiver refuses our signature: a secret to mend) is retried.  A receiver
 # that never answers is given up on at the sink's timeout.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -13,6 +14,8 @@ port=$(free_port)
 start_webhook "$T/hook" "$port" --fail-first 1
 port404=$(free_port)
 start_webhook "$T/gone" "$port404" --status 404
+port401=$(free_port)
+start_webhook "$T/denied" "$port401" --status 401
 printf 'k3y-for-perfwatch\n' >"$T/secret"
 chmod 600 "$T/secret"
 cat >"$T/sinks.conf" <<EOF2
@@ -23,20 +26,26 @@ secret_file = $T/secret
 [sink "gone"]
 type = webhook
 url = http://127.0.0.1:$port404/old
+[sink "denied"]
+type = webhook
+url = http://127.0.0.1:$port401/signed
+secret_file = $T/secret
 EOF2
 measured_regression
 
 pwt -c "$T/bad.conf" notify flush >"$T/f1.out" 2>&1 ||
 	fail "flush 1: $(cat "$T/f1.out")"
-expect_match "$(cat "$T/f1.out")" "retrying 1, failed 1"
+expect_match "$(cat "$T/f1.out")" "retrying 2, failed 1"
 expect_match "$(cat "$T/f1.out")" "HTTP 500: receiver busy, try later"
 expect_match "$(cat "$T/f1.out")" "HTTP 404: thanks"
+expect_match "$(cat "$T/f1.out")" "HTTP 401: thanks"
 pwt -c "$T/bad.conf" notify flush --force >"$T/f2.out" 2>&1 ||
 	fail "flush 2: $(cat "$T/f2.out")"
-expect_match "$(cat "$T/f2.out")" "delivered 1, retrying 0, failed 0"
+expect_match "$(cat "$T/f2.out")" "delivered 1, retrying 1, failed 0"
 expect_match "$(cat "$T/f2.out")" "HTTP 200: thanks"
 [ "$(count_files "$T"/hook/req-*.body)" -eq 2 ] || fail "not two requests"
 [ "$(count_files "$T"/gone/req-*.body)" -eq 1 ] || fail "404 was retried"
+[ "$(count_files "$T"/denied/req-*.body)" -eq 2 ] || fail "401 was not retried"
 cmp "$T/hook/req-1.body" "$T/hook/req-2.body" ||
 	fail "the retry posted another document"
 
