@@ -13,7 +13,8 @@
  * kept out of rolling baselines and change points by their trigger.
  * Runs a commit already has there (an earlier bisection, one stopped
  * half way, perfwatchd's runs of the watched tree) are used again when
- * they measured the machine as it is now (the same snapshot), so a
+ * they measured the machine as it is now (the same snapshot) built by
+ * the same build command (bisect_stored_runs), so a
  * bisection started again goes on where it stopped; one whose machine
  * changed under it stops (75).  A run measured on a busy machine (the
  * [quiet] policy measured anyway) is not counted: another is made in its
@@ -73,6 +74,7 @@ struct bisect_opts {
 	char		**globs;
 	size_t		  nglobs;
 	char		**conf_globs;	/* [git] workloads, owned */
+	const char	 *git_build;	/* [git] build: perfwatchd's runs' */
 	const char	 *metric;
 	const char	 *profile;
 	int		  iterations;
@@ -105,7 +107,8 @@ struct bisect_ctx {
 	struct bisect_tree	*tree;
 	char			*self;		/* the perfwatch to start */
 	char			*key;		/* the git_commits name */
-	char			*detail;
+	char			*detail;	/* "bisect RANGE" + tail */
+	char			*tail;		/* " of REPO, build: CMD" */
 	/* The commit checked out, and the one whose build is in the tree. */
 	char			 current[BISECT_OID_HEX];
 	char			 built[BISECT_OID_HEX];
@@ -187,6 +190,32 @@ bisect_run_fits(struct bisect_ctx *x, int64_t run)
 	return fits && n > 0;
 }
 
+/* Whether two build commands (NULL: none) are the same. */
+static int
+bisect_same_build(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+/*
+ * Whether a bisection run's detail, "bisect GOOD..BAD" and a tail, has
+ * this bisection's tail: the same repository and build command.
+ */
+static int
+bisect_detail_fits(const struct bisect_ctx *x, const char *detail)
+{
+	const char	*range;
+	size_t		 len;
+
+	if (detail == NULL || strncmp(detail, "bisect ", 7) != 0)
+		return 0;
+	range = detail + 7;
+	len = strcspn(range, " ");
+	return strcmp(range + len, x->tail) == 0;
+}
+
 /*
  * The runs of a commit the store has, oldest first: a bisection's, or
  * perfwatchd's of the watched tree (trigger git: the ends of a range
@@ -196,7 +225,10 @@ bisect_run_fits(struct bisect_ctx *x, int64_t run)
  * run counts only when it was queued for this commit (its detail names
  * it): perfwatchd records in every battery the commit each watched tree
  * holds, so a run queued for another tree's new commit names this one
- * too, and measured both.
+ * too, and measured both.  And each was built as this bisection builds:
+ * a bisection's run by the same build command (its detail ends with
+ * it), perfwatchd's only when the build is its [git] section's; a build
+ * command mended (a flag forgotten) must not find the runs of the old.
  */
 static int
 bisect_stored_runs(struct bisect_ctx *x, const char *id, int64_t **out,
@@ -224,7 +256,11 @@ bisect_stored_runs(struct bisect_ctx *x, const char *id, int64_t **out,
 			continue;
 		if (strcmp(runs[i].trigger, "git") == 0 &&
 		    (runs[i].trigger_detail == NULL ||
-		    strstr(runs[i].trigger_detail, id) == NULL))
+		    strstr(runs[i].trigger_detail, id) == NULL ||
+		    !bisect_same_build(x->o->build, x->o->git_build)))
+			continue;
+		if (strcmp(runs[i].trigger, "bisect") == 0 &&
+		    !bisect_detail_fits(x, runs[i].trigger_detail))
 			continue;
 		if ((gc = json_loads(runs[i].git_commits, 0, NULL)) == NULL)
 			continue;
@@ -982,8 +1018,9 @@ bisect_from_config(struct cli *c, struct bisect_opts *o)
 	}
 	xasprintf(&section, "git %s", name);
 	o->repo = config_get_str(c->cfg, section, "path");
+	o->git_build = config_get_str(c->cfg, section, "build");
 	if (o->build == NULL)
-		o->build = config_get_str(c->cfg, section, "build");
+		o->build = o->git_build;
 	if (o->nglobs == 0) {
 		list = config_get_list(c->cfg, section, "workloads");
 		for (n = 0; list[n] != NULL; n++)
@@ -1200,8 +1237,12 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	x.self = perfwatch_path(cli_argv0);
-	xasprintf(&x.detail, "bisect %.12s..%.12s of %s", good.id,
-	    commits[n - 1].id, o.repo);
+	if (o.build != NULL)
+		xasprintf(&x.tail, " of %s, build: %s", o.repo, o.build);
+	else
+		xasprintf(&x.tail, " of %s, no build", o.repo);
+	xasprintf(&x.detail, "bisect %.12s..%.12s%s", good.id,
+	    commits[n - 1].id, x.tail);
 	pts = xcalloc(n, sizeof(*pts));
 	marks = xcalloc(n, sizeof(*marks));
 	for (i = 0; i < n; i++)
@@ -1363,6 +1404,7 @@ out:
 	free(x.self);
 	free(x.key);
 	free(x.detail);
+	free(x.tail);
 	free(x.workload);
 	free(x.metric);
 	free(x.unit);

@@ -3,7 +3,8 @@
 # own reads what the build command left in the tree, 100 ops/s before the
 # regression and 80 from it on (1% noise).  The first bad commit is found
 # in at most ceil(log2(commits)) steps, HEAD and the tree are put back, a
-# second bisection reuses every run, commits whose build fails are
+# second bisection reuses every run (not one with another build command),
+# commits whose build fails are
 # skipped and the answer is then a range, a regression merged from a
 # branch is found at its merge, Ctrl-C stops it with HEAD put back, and
 # bad input is refused with a clear message.
@@ -162,6 +163,18 @@ grep -q "^good  *$(rev main~23 | cut -c1-12)  *3 " "$T/out.txt" ||
 check_builds
 # ... from the runs it already had: nothing measured again.
 [ "$(runs_in_store)" = "$before" ] || fail "the second bisection measured again"
+# Another build command (a flag mended, say) built other binaries: the
+# runs of the old one are not this bisection's, and the ends are
+# measured again.
+(cd "$T/repo" && bisect --build "$BUILD && true" --workload toy --json \
+    main~23..main) >"$T/out.json" 2>"$T/err" || fail "another build: $(cat "$T/err")"
+[ "$(json_field "$T/out.json" first_bad.id)" = "$c15" ] || fail "another build"
+[ "$(runs_in_store)" -ge $((before + 6)) ] ||
+	fail "another build: $before runs, then $(runs_in_store): old runs reused"
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM runs WHERE trigger = 'bisect' AND
+    trigger_detail LIKE '% of $T/repo, build: $BUILD && true'")" -ge 6 ] ||
+	fail "the runs' detail does not name the build"
+before=$(runs_in_store)
 # Once the machine changed (a package upgraded), those runs measured
 # another machine: the same bisection measures again.
 dpkg_status 1.0-2
@@ -262,6 +275,13 @@ bisect --git toy --json main~4..main >"$T/out.json" 2>"$T/err" ||
 [ "$(sqlite3 "$DB" "SELECT count(*) FROM runs WHERE
     json_extract(git_commits, '$.toy') IS NOT NULL")" -ge 6 ] ||
 	fail "runs not recorded under the name toy"
+# With a build of its own, perfwatchd's runs (the [git] build's) are not
+# this bisection's: the good end is measured.
+bisect --git toy --build "$BUILD && true" --json main~4..main \
+    >"$T/out.json" 2>"$T/err" || fail "--git --build: $(cat "$T/err")"
+[ "$(sqlite3 "$DB" "SELECT count(*) FROM runs WHERE trigger = 'bisect'
+    AND json_extract(git_commits, '$.toy') = '$good4'")" -ge 3 ] ||
+	fail "--git --build: perfwatchd's runs of the good end were used"
 
 # 4. Ctrl-C: the bisection stops at once, HEAD is put back, and a new
 # one goes on from the runs kept.
