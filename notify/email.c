@@ -7,7 +7,9 @@
  * if any, comes from the credentials file ("user:password"), which must
  * not be readable by others.  The server's replies are kept as they come
  * (libcurl hands them to the header callback), so that a refusal is
- * reported in the server's own words; a 5xx is permanent, anything else
+ * reported in the server's own words.  The message goes to the
+ * recipients the server takes, the others' refusals said beside the
+ * delivery; when it takes none, a 5xx is permanent, anything else
  * (4xx, no connection, a timeout) is worth another try, and so is a 5xx
  * about the login (530, 534, 535, 538): a wrong password is ours to
  * mend, and the alert waits for that rather than being lost.
@@ -149,6 +151,31 @@ smtp_login_refused(long code)
 	return code == 530 || code == 534 || code == 535 || code == 538;
 }
 
+/*
+ * The refusals of a session that delivered (RCPT replies of 4xx or 5xx:
+ * the server took the message for the other recipients), joined with
+ * "; ", or NULL if none.
+ */
+static char *
+smtp_refusals(const struct smtp_session *s)
+{
+	char	*all = NULL, *tmp;
+	size_t	 i;
+
+	for (i = 0; i < s->n; i++) {
+		if (s->r[i].code < 400)
+			continue;
+		if (all == NULL)
+			all = xstrdup(s->r[i].text);
+		else {
+			xasprintf(&tmp, "%s; %s", all, s->r[i].text);
+			free(all);
+			all = tmp;
+		}
+	}
+	return all;
+}
+
 static void
 smtp_session_clear(struct smtp_session *s)
 {
@@ -243,7 +270,7 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 	CURLcode		 rc;
 	char			 errbuf[CURL_ERROR_SIZE];
 	char			*crlf, *from, *spec, *tmp, *user = NULL;
-	char			*password = NULL, *cause = NULL;
+	char			*password = NULL, *cause = NULL, *refused;
 	const char		*text;
 	long			 code = 0;
 	size_t			 i;
@@ -285,6 +312,16 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 #endif
 	curl_easy_setopt(c, CURLOPT_MAIL_FROM, from);
 	curl_easy_setopt(c, CURLOPT_MAIL_RCPT, rcpt);
+	/*
+	 * One address the server refuses (someone who left) must not keep
+	 * every alert from the others: they get it, and the refusal is said.
+	 * (curl 7.69 spelt the option with three Ls; 8.2 mended the name.)
+	 */
+#if LIBCURL_VERSION_NUM >= 0x080200
+	curl_easy_setopt(c, CURLOPT_MAIL_RCPT_ALLOWFAILS, 1L);
+#elif LIBCURL_VERSION_NUM >= 0x074500
+	curl_easy_setopt(c, CURLOPT_MAIL_RCPT_ALLLOWFAILS, 1L);
+#endif
 	curl_easy_setopt(c, CURLOPT_UPLOAD, 1L);
 	curl_easy_setopt(c, CURLOPT_READFUNCTION, smtp_read);
 	curl_easy_setopt(c, CURLOPT_READDATA, &up);
@@ -315,8 +352,15 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
 	if (rc == CURLE_OK) {
 		text = smtp_reply_text(&sess, 250);
-		email_result(res, NOTIFY_DELIVERED, "%s", text != NULL ? text :
-		    "accepted");
+		refused = smtp_refusals(&sess);
+		email_result(res, NOTIFY_DELIVERED, "%s%s%s", text != NULL ?
+		    text : "accepted", refused != NULL ? "; refused: " : "",
+		    refused != NULL ? refused : "");
+		if (refused != NULL)
+			log_warnx("[sink \"%s\"]: the message went to the "
+			    "other recipients; refused: %s", sink->name,
+			    refused);
+		free(refused);
 	} else if (code >= 400 && code < 600 &&
 	    (text = smtp_reply_text(&sess, (int)code)) != NULL) {
 		/* The server said no: its words, permanent if a 5xx. */

@@ -1,7 +1,8 @@
 #!/bin/sh
 # A permanent refusal (550 at RCPT) marks that row failed at once with
 # the server's own text, logs it, and delivery goes on with the next rows;
-# a failed row is never tried again.
+# a failed row is never tried again.  A refusal of one recipient among
+# several keeps the message from none of the others.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/notify.subr"
@@ -53,4 +54,20 @@ EOPY
 pwt -c "$conf" notify flush --force >"$T/f2.out" 2>&1 || fail "flush 2"
 expect_match "$(cat "$T/f2.out")" "delivered 0, retrying 0, failed 0"
 [ "$(count_files "$T"/smtp/msg-*.eml)" -eq 1 ] || fail "sent again"
+
+# One refused address among several does not keep the message from the
+# others: it goes to them, and the refusal is said beside the delivery.
+cat >>"$T/sinks.conf" <<EOF2
+[sink "team"]
+type = email
+to = nobody@example.org, ops2@example.org
+smtp_url = smtp://127.0.0.1:$port
+starttls = none
+EOF2
+pwt -c "$conf" notify test team >"$T/t.out" 2>"$T/t.err" ||
+	fail "notify test team: $(cat "$T/t.out" "$T/t.err")"
+expect_match "$(cat "$T/t.out" "$T/t.err")" "refused: 550 5.1.1 <nobody@example.org>"
+[ "$(count_files "$T"/smtp/msg-*.eml)" -eq 2 ] || fail "not sent to the others"
+grep -q '"rcpt_tos": \["ops2@example.org"\]' "$T/smtp/msg-2.json" ||
+	fail "went to: $(cat "$T/smtp/msg-2.json")"
 pass
