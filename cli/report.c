@@ -207,7 +207,13 @@ index_reference(struct store *st, const struct store_run *r)
 	return ref;
 }
 
-/* UnixBench's index table; adds "index" to json when it is not NULL. */
+/*
+ * UnixBench's index table; adds "index" to json when it is not NULL.  A
+ * test that the run or its reference lacks (a workload that failed, a
+ * reference run of fewer tests) has a row with "-" for its index, and the
+ * score, over the tests both have, says that it is partial: a mean of
+ * fewer tests is no match for a full one.
+ */
 static int
 report_index(struct store *st, const struct store_run *r, FILE *f,
     const struct store_series *ser, size_t n, json_t *json)
@@ -217,12 +223,20 @@ report_index(struct store *st, const struct store_run *r, FILE *f,
 	struct store_series		*ref = NULL;
 	struct store_run		 rr;
 	json_t				*arr = NULL;
-	double				 score[32], base[32], idx;
-	size_t				 nwl, i, nref = 0, k = 0;
+	double				 score[32], base[32], idx, sc;
+	char				 label[96];
+	size_t				 nwl, i, nref = 0, k = 0, rows = 0;
 	int64_t				 refid;
 	int				 any = 0;
 
 	wl = wl_list(&nwl);
+	for (i = 0; i < nwl && !any; i++)
+		if ((wl[i].flags & WL_F_INDEX) &&
+		    (s = find_series(ser, n, wl[i].name,
+		    wl[i].index_metric)) != NULL && s->n > 0)
+			any = 1;
+	if (!any)
+		return 0;
 	refid = index_reference(st, r);
 	if (refid > 0 && store_run_series(st, refid, &ref, &nref) == -1)
 		nref = 0;
@@ -231,66 +245,71 @@ report_index(struct store *st, const struct store_run *r, FILE *f,
 		store_run_get(st, refid, &rr);
 	if (json != NULL)
 		arr = pwjson_array();
+	else
+		fprintf(f, "System Benchmarks (reference run %s)\n"
+		    "  %-16s %14s %6s %14s %8s\n",
+		    rr.label != NULL ? rr.label : "-", "test", "score",
+		    "unit", "reference", "index");
 	for (i = 0; i < nwl && k < nitems(score); i++) {
 		if (!(wl[i].flags & WL_F_INDEX))
 			continue;
 		s = find_series(ser, n, wl[i].name, wl[i].index_metric);
-		if (s == NULL || s->n == 0)
-			continue;
-		if (!any && json == NULL) {
-			fprintf(f, "System Benchmarks (reference run %s)\n"
-			    "  %-16s %14s %6s %14s %8s\n",
-			    rr.label != NULL ? rr.label : "-", "test", "score",
-			    "unit", "reference", "index");
-		}
-		any = 1;
 		rs = find_series(ref, nref, wl[i].name, wl[i].index_metric);
-		score[k] = series_median(s);
+		if ((s == NULL || s->n == 0) && (rs == NULL || rs->n == 0))
+			continue;
+		rows++;
+		sc = series_median(s);
 		base[k] = series_median(rs);
-		idx = isnan(base[k]) || base[k] <= 0 ? NAN :
-		    score[k] / base[k] * 1000.0;
+		idx = isnan(sc) || isnan(base[k]) || base[k] <= 0 ? NAN :
+		    sc / base[k] * 1000.0;
 		if (json != NULL) {
 			json_t *t = pwjson_object();
 
 			pwjson_set_str(t, "test", wl[i].name);
-			pwjson_set_num(t, "score", score[k]);
-			pwjson_set_str(t, "unit", s->metric.unit);
+			pwjson_set_num(t, "score", sc);
+			pwjson_set_str(t, "unit", s != NULL ? s->metric.unit :
+			    rs->metric.unit);
 			pwjson_set_num(t, "reference", base[k]);
 			pwjson_set_num(t, "index", idx);
 			pwjson_append(arr, t);
 		} else {
 			fprintf(f, "  %-16s", wl[i].name);
-			print_num(f, 14, 1, score[k]);
-			fprintf(f, " %6s", s->metric.unit);
+			print_num(f, 14, 1, sc);
+			fprintf(f, " %6s", s != NULL ? s->metric.unit :
+			    rs->metric.unit);
 			print_num(f, 14, 1, base[k]);
 			print_num(f, 8, 1, idx);
 			fputc('\n', f);
 		}
 		if (!isnan(idx))
-			k++;
+			score[k++] = sc;
 	}
-	if (any) {
-		idx = k > 0 ? wl_index(score, base, k) : NAN;
-		if (json != NULL) {
-			json_t *ix = pwjson_object();
+	idx = k > 0 ? wl_index(score, base, k) : NAN;
+	if (json != NULL) {
+		json_t *ix = pwjson_object();
 
-			pwjson_set(ix, "tests", arr);
-			pwjson_set_str(ix, "reference", rr.label);
-			pwjson_set_num(ix, "score", idx);
-			pwjson_set(json, "index", ix);
-			arr = NULL;
-		} else {
-			fprintf(f, "  %-16s %14s %6s %14s %8s\n", "", "", "",
-			    "", "========");
-			fprintf(f, "  %-51s", "System Benchmarks Index Score");
-			print_num(f, 8, 1, idx);
-			fprintf(f, "\n\n");
-		}
+		pwjson_set(ix, "tests", arr);
+		pwjson_set_str(ix, "reference", rr.label);
+		pwjson_set_num(ix, "score", idx);
+		pwjson_set_int(ix, "scored", (int64_t)k);
+		pwjson_set_bool(ix, "partial", k < rows);
+		pwjson_set(json, "index", ix);
+	} else {
+		if (k < rows)
+			snprintf(label, sizeof(label), "System Benchmarks "
+			    "Index Score (partial: %zu of %zu)", k, rows);
+		else
+			snprintf(label, sizeof(label), "System Benchmarks "
+			    "Index Score");
+		fprintf(f, "  %-16s %14s %6s %14s %8s\n", "", "", "",
+		    "", "========");
+		fprintf(f, "  %-51s", label);
+		print_num(f, 8, 1, idx);
+		fprintf(f, "\n\n");
 	}
-	json_decref(arr);
 	store_series_free(ref, nref);
 	store_run_clear(&rr);
-	return any;
+	return 1;
 }
 
 static int

@@ -1,0 +1,55 @@
+#!/bin/sh
+# The system index table of `show` against the UnixBench write-up's own
+# figures (tests/data/reference/unixbench-opensuse.csv): with SUSE 10.0 as
+# the reference run, openSUSE 10.3's Index Score is the write-up's 485 /
+# 513 x 1000 (and 10.3 as released its 393 / 513, 766.1, but for the
+# rounding of the write-up's own scores: 765.7 from its tests).  A run that lacks a test its reference has (a workload that
+# failed) lists it with no index, and its score says that it is partial.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# The write-up's per-test index scores, as runs of perfwatch's sys.* tests
+# (the reference first, an hour apart).
+awk -F, -v OFS=, '
+BEGIN {
+	m["Dhrystone"] = "sys.dhrystone,lps"
+	m["Whetstone"] = "sys.whetstone,mwips"
+	m["Execl"] = "sys.execl,lps"
+	m["File Copy 1024"] = "sys.fcopy1024,kbps"
+	m["File Copy 256"] = "sys.fcopy256,kbps"
+	m["File Copy 4096"] = "sys.fcopy4096,kbps"
+	m["Pipe Throughput"] = "sys.pipe,lps"
+	m["Context Switch"] = "sys.context1,lps"
+	m["Process Creat"] = "sys.spawn,lps"
+	m["Shell Scripts1"] = "sys.shell1,lpm"
+	m["Shell Scripts8"] = "sys.shell8,lpm"
+	m["System Call"] = "sys.syscall,lps"
+	print "run,time,workload,metric,value,unit,better"
+}
+NR == 1 { for (i = 2; i <= NF; i++) name[i] = $i; next }
+$1 in m {
+	split(m[$1], a, ",")
+	for (i = 4; i >= 2; i--)
+		rows[i] = rows[i] name[i] "," 1200000000 + (4 - i) * 3600 \
+		    "," a[1] "," a[2] "," $i "," a[2] ",higher\n"
+}
+END { for (i = 4; i >= 2; i--) printf "%s", rows[i] }
+' "$PERFWATCH_TOP/tests/data/reference/unixbench-opensuse.csv" >"$T/ub.csv"
+[ "$(grep -c . "$T/ub.csv")" -eq 37 ] || fail "conversion: $(cat "$T/ub.csv")"
+
+pw import "$T/ub.csv" >/dev/null
+out=$(pw show opensuse-10.3-new)
+expect_match "$out" 'System Benchmarks (reference run suse-10.0)'
+expect_match "$out" '  sys.syscall               772.0    lps          882.0    875.3'
+expect_match "$out" 'System Benchmarks Index Score                          945.4'
+out=$(pw show opensuse-10.3-old)
+expect_match "$out" 'System Benchmarks Index Score                          765.7'
+
+# 10.3 as released without its system call test: the row is there with no
+# index, and the score of the other 11 says that it is partial.
+grep -v '^opensuse-10.3-old,.*sys.syscall' "$T/ub.csv" >"$T/part.csv"
+PERFWATCH_DB="$T/part.db" pw import "$T/part.csv" >/dev/null
+out=$(PERFWATCH_DB="$T/part.db" pw show opensuse-10.3-old)
+expect_match "$out" '  sys.syscall                   -    lps          882.0        -'
+expect_match "$out" 'System Benchmarks Index Score (partial: 11 of 12)      815.8'
+pass
