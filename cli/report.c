@@ -155,8 +155,9 @@ report_stream(FILE *f, const struct store_series *ser, size_t n)
 	if (w == NULL || w->n == 0)
 		return 0;
 	maxit = w->iterations[w->n - 1];
+	/* The median row's label fills the iteration column, no more. */
 	fprintf(f, "disk.stream: 1 MiB writes, fsync every N MiB\n"
-	    "  iter   MiB/s   segments MiB/s (mean +- sd)   %%CPU\n");
+	    "  iter   MiB/s   segments MiB/s (mean +- sd)  %%CPU\n");
 	for (it = 1; it <= maxit; it++) {
 		fprintf(f, "  %4d", it);
 		print_num(f, 7, 1, series_at(w, it));
@@ -166,8 +167,8 @@ report_stream(FILE *f, const struct store_series *ser, size_t n)
 		print_num(f, 12, 1, series_at(cpu, it));
 		fputc('\n', f);
 	}
-	fprintf(f, "  median");
-	print_num(f, 5, 1, series_median(w));
+	fprintf(f, "%6s", "median");
+	print_num(f, 7, 1, series_median(w));
 	print_num(f, 12, 1, series_median(m));
 	fprintf(f, " +-");
 	print_num(f, 6, 1, series_median(sd));
