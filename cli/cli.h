@@ -93,6 +93,8 @@ int		 cli_run_report(struct cli *, int64_t run, int json,
 		    int check);
 int		 cli_report_classic(struct cli *, const struct store_run *,
 		    const struct store_series *, size_t, FILE *);
+void		 cli_report_index_json(struct cli *, const struct store_run *,
+		    const struct store_series *, size_t, json_t *);
 json_t		*cli_workloads_json(const struct store_run_workload *,
 		    size_t);
 void		 cli_workloads_print(FILE *, const struct store_run_workload *,

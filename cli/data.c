@@ -700,6 +700,7 @@ cmd_show(struct cli *c, int argc, char **argv)
 		for (i = 0; i < n; i++)
 			pwjson_append(arr, series_json(&ser[i]));
 		pwjson_set(o, "metrics", arr);
+		cli_report_index_json(c, &run, ser, n, o);
 		json_print(o);
 		json_decref(o);
 	} else {

@@ -448,6 +448,17 @@ cli_report_classic(struct cli *c, const struct store_run *r,
 	return k;
 }
 
+/*
+ * Add the run's system index to o as "index", as run --json has it, when
+ * it measured a test of the index.
+ */
+void
+cli_report_index_json(struct cli *c, const struct store_run *r,
+    const struct store_series *ser, size_t n, json_t *o)
+{
+	report_index(c->st, r, NULL, ser, n, o);
+}
+
 /* How each workload of a run ended, as JSON objects. */
 json_t *
 cli_workloads_json(const struct store_run_workload *w, size_t nw)

@@ -52,4 +52,24 @@ PERFWATCH_DB="$T/part.db" pw import "$T/part.csv" >/dev/null
 out=$(PERFWATCH_DB="$T/part.db" pw show opensuse-10.3-old)
 expect_match "$out" '  sys.syscall                   -    lps          882.0        -'
 expect_match "$out" 'System Benchmarks Index Score (partial: 11 of 12)      815.8'
+
+# show --json has the same index, as run --json does.
+PERFWATCH_DB="$T/part.db" pw show --json opensuse-10.3-old | python3 -c '
+import json, sys
+ix = json.load(sys.stdin)["index"]
+assert ix["reference"] == "suse-10.0", ix
+assert round(ix["score"], 1) == 815.8, ix
+assert ix["scored"] == 11 and ix["partial"] is True, ix
+t = {x["test"]: x for x in ix["tests"]}
+assert len(t) == 12, ix
+assert t["sys.syscall"] == {"test": "sys.syscall", "score": None,
+    "unit": "lps", "reference": 882.0, "index": None}, t["sys.syscall"]
+assert t["sys.pipe"]["score"] == 295.0 and \
+    round(t["sys.pipe"]["index"], 1) == 615.9, t["sys.pipe"]
+' || fail "show --json: index"
+pw show --json opensuse-10.3-new | python3 -c '
+import json, sys
+ix = json.load(sys.stdin)["index"]
+assert round(ix["score"], 1) == 945.4 and ix["partial"] is False, ix
+' || fail "show --json: full index"
 pass
