@@ -27,6 +27,16 @@ check_json_print(json_t *o)
 	pwjson_print(stdout, o, PWJSON_PRETTY);
 }
 
+/*
+ * Percent v as it is printed to one decimal: a change that rounds to
+ * nothing (7489 against 7489.5) is +0.0, as no change is, not -0.0.
+ */
+static double
+pct_shown(double v)
+{
+	return fabs(v) < 0.05 ? 0.0 : v;
+}
+
 /* A percentage for a table: "+2.3%", or "-" when absent. */
 static void
 fmt_pct(char *buf, size_t len, double v)
@@ -36,7 +46,7 @@ fmt_pct(char *buf, size_t len, double v)
 	else if (fabs(v) >= 100)
 		snprintf(buf, len, "%+.0f%%", v);
 	else
-		snprintf(buf, len, "%+.1f%%", v);
+		snprintf(buf, len, "%+.1f%%", pct_shown(v));
 }
 
 /* An interval for a table: "[-3.1, +0.4]". */
@@ -46,7 +56,8 @@ fmt_ci(char *buf, size_t len, double lo, double hi)
 	if (isnan(lo) || isnan(hi) || isinf(lo) || isinf(hi))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "[%+.1f, %+.1f]", lo, hi);
+		snprintf(buf, len, "[%+.1f, %+.1f]", pct_shown(lo),
+		    pct_shown(hi));
 }
 
 /*

@@ -1,0 +1,25 @@
+#!/bin/sh
+# Percentages that round to nothing read +0.0%, as no change does, never
+# -0.0%: the bonnie write-up's EAFS block reads of 7490 and 7489 K/sec
+# (etc/examples/bonnie-linux-vs-sco.csv) in compare, its CSV and check.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+pw import "$PERFWATCH_TOP/etc/examples/bonnie-linux-vs-sco.csv" >/dev/null
+out=$(pw compare sco-5.05-eafs-4 sco-5.05-eafs-1)
+row=$(printf '%s\n' "$out" | grep ' read_kps ')
+expect_eq "$(echo $row)" 'disk.bonnie read_kps 7490 7489 +0.0%'
+out=$(pw compare --csv sco-5.05-eafs-4 sco-5.05-eafs-1)
+expect_eq "$(printf '%s\n' "$out" | grep ',read_kps,' | cut -d, -f1-5)" \
+    'disk.bonnie,read_kps,7490,7489,+0.0%'
+# Checked in order, run 6 is 7489 against a baseline level of 7489.5.
+for i in 1 2 3 4 5; do
+	pw check sco-5.05-eafs-$i >/dev/null || true
+done
+out=$(pw check sco-5.05-eafs-6 || true)
+row=$(printf '%s\n' "$out" | grep ' read_kps ')
+expect_eq "$(echo "$row" | awk '{ print $3, $4, $5 }')" '7489.5 7489 +0.0%'
+case $out in
+*-0.0*) fail "a -0.0 in: $out" ;;
+esac
+pass
