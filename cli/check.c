@@ -121,7 +121,9 @@ check_result_json(const struct detect_result *r)
 		pwjson_set_num(vo, "q", v->q);
 		pwjson_set_num(vo, "current", v->current);
 		pwjson_set_num(vo, "baseline_level", v->reference);
-		pwjson_set_num(vo, "noise", v->noise);
+		/* No baseline run, no noise measured: null, not 0. */
+		pwjson_set_num(vo, "noise", v->noise_runs > 0 ? v->noise :
+		    NAN);
 		pwjson_set_int(vo, "baseline_runs",
 		    (int64_t)v->baseline_runs);
 		pwjson_set_int(vo, "noise_runs", (int64_t)v->noise_runs);

@@ -22,4 +22,17 @@ expect_eq "$(echo "$row" | awk '{ print $3, $4, $5 }')" '7489.5 7489 +0.0%'
 case $out in
 *-0.0*) fail "a -0.0 in: $out" ;;
 esac
+
+# A run with no baseline run has no noise measured: null, not 0.
+PERFWATCH_DB="$T/first.db" pw import \
+    "$PERFWATCH_TOP/etc/examples/bonnie-linux-vs-sco.csv" >/dev/null
+PERFWATCH_DB="$T/first.db" pw check --json redhat-6.2-ext2-1 |
+    python3 -c '
+import json, sys
+v = json.load(sys.stdin)["verdicts"]
+assert len(v) == 12, v
+for x in v:
+    assert x["baseline_runs"] == 0 and x["noise_runs"] == 0, x
+    assert x["noise"] is None and x["baseline_level"] is None, x
+' || fail "check --json of a first run: noise"
 pass
