@@ -234,6 +234,35 @@ static const char *const store_migrations[] = {
 	"ALTER TABLE verdicts ADD COLUMN reference REAL;"
 	"ALTER TABLE verdicts ADD COLUMN noise REAL;"
 	"ALTER TABLE verdicts ADD COLUMN baseline_runs INTEGER;",
+
+	/*
+	 * 4: a package set keeps every version of one name and arch (rpm's
+	 * install-only kernels, a gpg-pubkey per key); the key of version 1
+	 * kept the first and dropped the others.  A set that lost some is
+	 * renamed out of the way, with its snapshots, so that the next
+	 * snapshot of that machine stores the whole list again instead of
+	 * finding the short one by its hash.
+	 */
+	"CREATE TABLE packages4 ("
+	"  package_set INTEGER NOT NULL REFERENCES package_sets(id)"
+	"    ON DELETE CASCADE,"
+	"  name TEXT NOT NULL,"
+	"  arch TEXT NOT NULL DEFAULT '',"
+	"  version TEXT NOT NULL,"
+	"  PRIMARY KEY (package_set, name, arch, version)"
+	") WITHOUT ROWID;"
+	"INSERT INTO packages4 (package_set, name, arch, version)"
+	"  SELECT package_set, name, arch, version FROM packages;"
+	"DROP TABLE packages;"
+	"ALTER TABLE packages4 RENAME TO packages;"
+	"CREATE TEMP TABLE short_sets AS SELECT id FROM package_sets"
+	"  WHERE count != (SELECT count(*) FROM packages"
+	"  WHERE package_set = package_sets.id);"
+	"UPDATE snapshots SET hash = hash || '/incomplete'"
+	"  WHERE package_set IN (SELECT id FROM short_sets);"
+	"UPDATE package_sets SET hash = hash || '/incomplete'"
+	"  WHERE id IN (SELECT id FROM short_sets);"
+	"DROP TABLE short_sets;",
 };
 
 /* Run one pragma or statement that returns nothing of interest. */

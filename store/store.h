@@ -13,7 +13,7 @@
 
 #include "perfwatch.h"
 
-#define STORE_SCHEMA_VERSION	3
+#define STORE_SCHEMA_VERSION	4
 
 struct store;
 

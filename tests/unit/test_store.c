@@ -1045,6 +1045,119 @@ test_runs_sweep(void **state)
 	free(p);
 }
 
+/*
+ * rpm keeps several versions of one name and arch side by side: install-only
+ * kernels, and a gpg-pubkey per key.  The store gives every one back.
+ */
+static void
+test_snapshot_versions_side_by_side(void **state)
+{
+	struct store	*st;
+	struct snapshot	*a, *got;
+	int64_t		 id;
+	char		*p = db_path(), *cause = NULL;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	a = sysinfo_snapshot_new();
+	sysinfo_snapshot_set(a, "pkg.manager", "rpm");
+	sysinfo_snapshot_add_package(a, "gpg-pubkey", "5a6340b3-6229229e",
+	    "(none)");
+	sysinfo_snapshot_add_package(a, "gpg-pubkey", "8483c65d-5ccc5b19",
+	    "(none)");
+	sysinfo_snapshot_add_package(a, "kernel-core", "6.12.0-124.28.1.el10_1",
+	    "x86_64");
+	sysinfo_snapshot_add_package(a, "kernel-core", "6.12.0-55.9.1.el10_0",
+	    "x86_64");
+	assert_int_equal(a->npackages, 4);
+	id = store_snapshot_put(st, a, &cause);
+	assert_true(id > 0);
+	got = store_snapshot_get(st, id, &cause);
+	assert_non_null(got);
+	assert_int_equal(got->npackages, 4);
+	assert_string_equal(got->packages[1].version, "8483c65d-5ccc5b19");
+	assert_string_equal(got->packages[3].version, "6.12.0-55.9.1.el10_0");
+	assert_true(sysinfo_snapshot_equal(a, got, SYSINFO_ALL));
+	sysinfo_snapshot_free(got);
+	sysinfo_snapshot_free(a);
+	store_close(st);
+	free(p);
+}
+
+/*
+ * A file of schema version 3 whose package set lost a second kernel: after
+ * the migration the same machine's snapshot is stored whole, not matched
+ * to the short set by its hash.
+ */
+static void
+test_migrate_short_package_set(void **state)
+{
+	struct store	*st;
+	struct snapshot	*a, *got;
+	sqlite3		*db;
+	sqlite3_stmt	*stmt;
+	char		 fh[SYSINFO_HASH_LEN + 1], ph[SYSINFO_HASH_LEN + 1];
+	char		 key[2 * SYSINFO_HASH_LEN + 2], *fields;
+	char		*p = db_path(), *cause = NULL;
+	int64_t		 id;
+
+	(void)state;
+	a = sysinfo_snapshot_new();
+	sysinfo_snapshot_set(a, "pkg.manager", "rpm");
+	sysinfo_snapshot_add_package(a, "kernel-core", "6.12.0-124.28.1.el10_1",
+	    "x86_64");
+	sysinfo_snapshot_add_package(a, "kernel-core", "6.12.0-55.9.1.el10_0",
+	    "x86_64");
+	sysinfo_fields_hash(a, fh);
+	sysinfo_packages_hash(a, ph);
+	snprintf(key, sizeof(key), "%s/%s", fh, ph);
+	fields = sysinfo_snapshot_dump(a, SYSINFO_FIELDS);
+
+	/* What version 3 stored: the set counts two, holds one. */
+	make_old_version(p, 3);
+	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+	    "INSERT INTO package_sets (id, hash, count) VALUES (1, ?, 2);"
+	    , -1, &stmt, NULL), SQLITE_OK);
+	sqlite3_bind_text(stmt, 1, ph, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(stmt), SQLITE_DONE);
+	sqlite3_finalize(stmt);
+	assert_int_equal(sqlite3_exec(db, "INSERT INTO packages VALUES (1,"
+	    " 'kernel-core', 'x86_64', '6.12.0-124.28.1.el10_1')", NULL, NULL,
+	    NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db,
+	    "INSERT INTO snapshots (id, hash, taken, package_set, fields)"
+	    " VALUES (7, ?, 1, 1, ?)", -1, &stmt, NULL), SQLITE_OK);
+	sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 2, fields, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(stmt), SQLITE_DONE);
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(store_user_version(st), STORE_SCHEMA_VERSION);
+	/* The old row still reads as it was kept. */
+	got = store_snapshot_get(st, 7, &cause);
+	assert_non_null(got);
+	assert_int_equal(got->npackages, 1);
+	sysinfo_snapshot_free(got);
+	/* The machine as it is: a new row with both kernels. */
+	id = store_snapshot_put(st, a, &cause);
+	assert_true(id > 0 && id != 7);
+	got = store_snapshot_get(st, id, &cause);
+	assert_non_null(got);
+	assert_int_equal(got->npackages, 2);
+	assert_true(sysinfo_snapshot_equal(a, got, SYSINFO_ALL));
+	sysinfo_snapshot_free(got);
+	assert_int_equal(store_integrity_check(st, &cause), 0);
+	store_close(st);
+	free(fields);
+	sysinfo_snapshot_free(a);
+	free(p);
+}
+
 static void
 test_snapshots(void **state)
 {
@@ -1154,6 +1267,8 @@ main(void)
 		cmocka_unit_test(test_runs_and_series),
 		cmocka_unit_test(test_runs_sweep),
 		cmocka_unit_test(test_snapshots),
+		cmocka_unit_test(test_snapshot_versions_side_by_side),
+		cmocka_unit_test(test_migrate_short_package_set),
 		cmocka_unit_test(test_format_double),
 	};
 
