@@ -409,8 +409,9 @@ sysinfo_diff_text(const struct snapshot_diff *d)
 /*
  * One line for a subject or a log message: the first max_items changes,
  * "kernel.release 6.1.0-18-amd64 → 6.1.0-20-amd64, auditd 1:3.0.9-1 →
- * 1:3.1-1, +libfoo 1.2-1, -libbar 0.9-1, and 3 more"; "no changes" when
- * there are none.
+ * 1:3.1-1, +libfoo 1.2-1, -libbar 0.9-1, and 3 more", a package whose
+ * arch moved with it ("perf 1.0-1 (noarch) → 1.0-1 (x86_64)"); "no
+ * changes" when there are none.
  */
 char *
 sysinfo_diff_summary(const struct snapshot_diff *d, size_t max_items)
@@ -434,9 +435,12 @@ sysinfo_diff_summary(const struct snapshot_diff *d, size_t max_items)
 			diff_display_name(&b, c);
 			sysinfo_buf_addf(&b, " %s", c->old_value);
 		} else {
+			/* An arch that moved is the change: say it. */
 			diff_display_name(&b, c);
-			sysinfo_buf_addf(&b, " %s → %s", c->old_value,
-			    c->new_value);
+			sysinfo_buf_adds(&b, " ");
+			diff_display_version(&b, c, 0);
+			sysinfo_buf_adds(&b, " → ");
+			diff_display_version(&b, c, 1);
 		}
 	}
 	if (d->nchanges > max_items)

@@ -609,6 +609,16 @@ test_diff_fields_and_rpm(void **state)
 	    "changed     python3-perf  1.0-1 (noarch) → 1.0-1 (x86_64)\n"
 	    "upgraded    tool          1.0-1 → 1.0^git5-1\n");
 	free(text);
+	/* The one-line form says what moved, not "1.0-1 → 1.0-1". */
+	text = sysinfo_diff_summary(d, 6);
+	assert_string_equal(text,
+	    "+cpu.governor performance, "
+	    "kernel.release 6.1.0-18-amd64 → 6.1.0-20-amd64, "
+	    "-mm.thp always, "
+	    "kernel-core 6.12.0-55.9.1.el10_0 → 6.12.0-124.31.1.el10_1, "
+	    "python3-perf 1.0-1 (noarch) → 1.0-1 (x86_64), "
+	    "tool 1.0-1 → 1.0^git5-1");
+	free(text);
 
 	j = sysinfo_diff_json(d);
 	f = json_array_get(json_object_get(j, "fields"), 1);
