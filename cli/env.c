@@ -10,7 +10,8 @@
  *
  * With --csv a row is a field or a package: env show gives type (field
  * or package), name, value (a package's version) and arch; env diff gives
- * type, name, change, old, new and arch.
+ * type, name, change, old, new, arch and old_arch (the arch before, when
+ * it moved: without it a crossgrade reads "1.0-1 → 1.0-1").
  */
 #include <sys/stat.h>
 
@@ -155,7 +156,7 @@ static void
 env_diff_csv(const struct snapshot_diff *d)
 {
 	static const char *const hdr[] = { "type", "name", "change", "old",
-	    "new", "arch" };
+	    "new", "arch", "old_arch" };
 	const struct snapshot_change	*ch;
 	struct table			*t;
 	size_t				 i;
@@ -174,6 +175,9 @@ env_diff_csv(const struct snapshot_diff *d)
 		    ch->old_arch != NULL))
 			table_addf(t, 5, "%s", ch->new_arch != NULL ?
 			    ch->new_arch : ch->old_arch);
+		if (ch->old_arch != NULL && ch->new_arch != NULL &&
+		    strcmp(ch->old_arch, ch->new_arch) != 0)
+			table_addf(t, 6, "%s", ch->old_arch);
 		table_end_row(t);
 	}
 	table_print(t, stdout, OUT_CSV);

@@ -23,6 +23,7 @@ EOS
 mkdir -p "$T/dpkg-a" "$T/dpkg-b" "$T/work"
 {
 	stanza auditd 1:3.0.9-1
+	stanza fonts-x 2.1-1 all
 	stanza grep 3.8-5
 	stanza libc6 2.36-9+deb12u4
 	stanza sed 4.9-1
@@ -30,6 +31,7 @@ mkdir -p "$T/dpkg-a" "$T/dpkg-b" "$T/work"
 } >"$T/dpkg-a/status"
 {
 	stanza auditd 1:3.1-1			# upgraded (epoch kept)
+	stanza fonts-x 2.1-1 amd64		# the same version, another arch
 	stanza grep 3.8-5
 	stanza htop 3.2.2-2			# installed
 	stanza libc6 2.36-9+deb12u4
@@ -64,6 +66,7 @@ expect_match "$out" "1:3.1-1"
 expect_match "$out" "htop"
 expect_match "$out" "sed"
 expect_match "$out" "zlib1g"
+expect_match "$out" "fonts-x  2.1-1 (all) → 2.1-1 (amd64)"
 for p in grep libc6; do
 	if grep -q "$p" "$T/diff.out"; then
 		fail "unchanged package $p in the diff: $out"
@@ -79,6 +82,7 @@ assert d["changes"]["fields"] == [], d["changes"]["fields"]
 got = {c["name"]: (c["change"], c["old"], c["new"]) for c in d["changes"]["packages"]}
 assert got == {
     "auditd": ("upgraded", "1:3.0.9-1", "1:3.1-1"),
+    "fonts-x": ("changed", "2.1-1", "2.1-1"),
     "htop": ("installed", None, "3.2.2-2"),
     "sed": ("removed", "4.9-1", None),
     "zlib1g": ("downgraded", "1:1.2.13.dfsg-1", "1:1.2.11.dfsg-4"),
@@ -89,13 +93,15 @@ assert got == {
 pw env diff --csv run-a run-b | python3 -c '
 import csv, sys
 rows = list(csv.reader(sys.stdin))
-assert rows[0] == ["type", "name", "change", "old", "new", "arch"], rows[0]
+assert rows[0] == ["type", "name", "change", "old", "new", "arch",
+    "old_arch"], rows[0]
 assert rows[1:] == [
-    ["package", "auditd", "upgraded", "1:3.0.9-1", "1:3.1-1", "amd64"],
-    ["package", "htop", "installed", "", "3.2.2-2", "amd64"],
-    ["package", "sed", "removed", "4.9-1", "", "amd64"],
+    ["package", "auditd", "upgraded", "1:3.0.9-1", "1:3.1-1", "amd64", ""],
+    ["package", "fonts-x", "changed", "2.1-1", "2.1-1", "amd64", "all"],
+    ["package", "htop", "installed", "", "3.2.2-2", "amd64", ""],
+    ["package", "sed", "removed", "4.9-1", "", "amd64", ""],
     ["package", "zlib1g", "downgraded", "1:1.2.13.dfsg-1", "1:1.2.11.dfsg-4",
-     "amd64"],
+     "amd64", ""],
 ], rows[1:]
 '
 pw env show --csv --packages run-b | python3 -c '
@@ -105,7 +111,8 @@ assert rows[0] == ["type", "name", "value", "arch"], rows[0]
 f = {r[1]: r[2] for r in rows[1:] if r[0] == "field"}
 p = {r[1]: (r[2], r[3]) for r in rows[1:] if r[0] == "package"}
 assert f.get("kernel.release") and f.get("fs.type"), f
-assert p == {"auditd": ("1:3.1-1", "amd64"), "grep": ("3.8-5", "amd64"),
+assert p == {"auditd": ("1:3.1-1", "amd64"),
+    "fonts-x": ("2.1-1", "amd64"), "grep": ("3.8-5", "amd64"),
     "htop": ("3.2.2-2", "amd64"), "libc6": ("2.36-9+deb12u4", "amd64"),
     "zlib1g": ("1:1.2.11.dfsg-4", "amd64")}, p
 '
