@@ -5,6 +5,7 @@
 #if defined(__FreeBSD__)
 #include <sys/sysctl.h>
 #endif
+#include <ctype.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -84,4 +85,60 @@ perfwatch_mono(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Compare two names of la and lb bytes as a reader orders them: byte by
+ * byte, but a run of digits in both by its value, so that tps_t2 comes
+ * before tps_t16 and fcopy256 before fcopy1024.  Equal values with other
+ * zeros ("t02", "t2") fall back to the bytes, so that only equal names
+ * compare equal.  -1, 0 or 1.
+ */
+int
+name_ncmp(const char *a, size_t la, const char *b, size_t lb)
+{
+	size_t	i = 0, j = 0, za, zb, na, nb;
+	int	c;
+
+	while (i < la && j < lb) {
+		if (!isdigit((unsigned char)a[i]) ||
+		    !isdigit((unsigned char)b[j])) {
+			if (a[i] != b[j])
+				return (unsigned char)a[i] <
+				    (unsigned char)b[j] ? -1 : 1;
+			i++;
+			j++;
+			continue;
+		}
+		/* Two numbers: the one with more significant digits is more. */
+		for (za = i; za < la && a[za] == '0'; za++)
+			;
+		for (zb = j; zb < lb && b[zb] == '0'; zb++)
+			;
+		for (na = 0; za + na < la && isdigit((unsigned char)a[za + na]);
+		    na++)
+			;
+		for (nb = 0; zb + nb < lb && isdigit((unsigned char)b[zb + nb]);
+		    nb++)
+			;
+		if (na != nb)
+			return na < nb ? -1 : 1;
+		if ((c = memcmp(a + za, b + zb, na)) != 0)
+			return c < 0 ? -1 : 1;
+		i = za + na;
+		j = zb + nb;
+	}
+	if (i < la || j < lb)
+		return i < la ? 1 : -1;
+	c = memcmp(a, b, la < lb ? la : lb);
+	if (c != 0)
+		return c < 0 ? -1 : 1;
+	return la < lb ? -1 : la > lb;
+}
+
+/* name_ncmp of two strings. */
+int
+name_cmp(const char *a, const char *b)
+{
+	return name_ncmp(a, strlen(a), b, strlen(b));
 }

@@ -78,16 +78,16 @@ cmp_acc_add(struct cmp_acc *a, const double *v, size_t n)
 		a->samples[a->nsamp++] = v[i];
 }
 
-/* Order metrics by workload, then metric name. */
+/* Order metrics by workload, then metric name, numbers by value. */
 static int
 cmp_metric_cmp(const void *a, const void *b)
 {
 	const struct cmp_metric	*x = a, *y = b;
 	int			 c;
 
-	if ((c = strcmp(x->m.workload, y->m.workload)) != 0)
+	if ((c = name_cmp(x->m.workload, y->m.workload)) != 0)
 		return c;
-	return strcmp(x->m.metric, y->m.metric);
+	return name_cmp(x->m.metric, y->m.metric);
 }
 
 /*

@@ -401,6 +401,14 @@ store_wal(struct store *st)
 	return 0;
 }
 
+/* SQLite's side of name_cmp: COLLATE name, for lists a reader reads. */
+static int
+store_collate_name(void *arg, int la, const void *a, int lb, const void *b)
+{
+	(void)arg;
+	return name_ncmp(a, (size_t)la, b, (size_t)lb);
+}
+
 /* Open path with the given SQLite flags and check what the file is. */
 static struct store *
 store_open_flags(const char *path, int flags, char **cause)
@@ -419,6 +427,11 @@ store_open_flags(const char *path, int flags, char **cause)
 	}
 	sqlite3_extended_result_codes(st->db, 1);
 	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+	if (sqlite3_create_collation(st->db, "name", SQLITE_UTF8, NULL,
+	    store_collate_name) != SQLITE_OK) {
+		xasprintf(cause, "%s: %s", path, sqlite3_errmsg(st->db));
+		goto fail;
+	}
 
 	/*
 	 * Look before writing anything: this may not be ours to touch.  One

@@ -832,7 +832,8 @@ store_run_series(struct store *st, int64_t run, struct store_series **out,
 	stmt = store_stmt(st, STMT_RUN_SERIES,
 	    "SELECT m.id, m.workload, m.metric, m.unit, m.better, s.iteration,"
 	    " s.value FROM samples s JOIN metrics m ON m.id = s.metric"
-	    " WHERE s.run = ? ORDER BY m.workload, m.metric, s.iteration");
+	    " WHERE s.run = ? ORDER BY m.workload COLLATE name,"
+	    " m.metric COLLATE name, s.iteration");
 	if (stmt == NULL)
 		return -1;
 	sqlite3_bind_int64(stmt, 1, run);
@@ -994,7 +995,8 @@ store_metrics_list(struct store *st, const char *workload, const char *metric,
 
 	if (sqlite3_prepare_v2(st->db, "SELECT id, workload, metric, unit,"
 	    " better FROM metrics WHERE (?1 IS NULL OR workload = ?1)"
-	    " AND (?2 IS NULL OR metric = ?2) ORDER BY workload, metric", -1,
+	    " AND (?2 IS NULL OR metric = ?2)"
+	    " ORDER BY workload COLLATE name, metric COLLATE name", -1,
 	    &stmt, NULL) != SQLITE_OK)
 		return -1;
 	bind_text_or_null(stmt, 1, workload);

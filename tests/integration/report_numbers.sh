@@ -2,6 +2,8 @@
 # Percentages that round to nothing read +0.0%, as no change does, never
 # -0.0%: the bonnie write-up's EAFS block reads of 7490 and 7489 K/sec
 # (etc/examples/bonnie-linux-vs-sco.csv) in compare, its CSV and check.
+# And names with numbers are listed by their value (tps_t2 before
+# tps_t16).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -35,4 +37,26 @@ for x in v:
     assert x["baseline_runs"] == 0 and x["noise_runs"] == 0, x
     assert x["noise"] is None and x["baseline_level"] is None, x
 ' || fail "check --json of a first run: noise"
+# Names with numbers list by their value: a sweep's thread counts read
+# 1, 2, 4, 8, 16 (and fcopy256 before fcopy1024), not 1, 16, 2, 4, 8,
+# in show, history, compare and their CSV, whatever the import's order.
+{
+	echo 'run,time,workload,metric,value,unit,better'
+	for r in 1 2; do
+		for t in 16 1 8 2 4; do
+			echo "o$r,$((1700000000 + r)),db.oltp,tps_t$t,$((t * 100 + r)),tps,higher"
+		done
+		echo "o$r,$((1700000000 + r)),sys.fcopy1024,score,$((5 + r)),KBps,higher"
+		echo "o$r,$((1700000000 + r)),sys.fcopy256,score,$((3 + r)),KBps,higher"
+	done
+} >"$T/oltp.csv"
+PERFWATCH_DB="$T/oltp.db" pw import "$T/oltp.csv" >/dev/null
+want='db.oltp tps_t1 db.oltp tps_t2 db.oltp tps_t4 db.oltp tps_t8 db.oltp tps_t16 sys.fcopy256 score sys.fcopy1024 score'
+expect_eq "$(PERFWATCH_DB="$T/oltp.db" pw show --csv o2 | tail -n +2 |
+    cut -d, -f1,2 | tr ',\n' '  ' | sed 's/ $//')" "$want"
+expect_eq "$(PERFWATCH_DB="$T/oltp.db" pw compare --csv o1 o2 |
+    tail -n +2 | grep -v '^all,' | grep -v ',index (' | cut -d, -f1,2 |
+    tr ',\n' '  ' | sed 's/ $//')" "$want"
+expect_eq "$(PERFWATCH_DB="$T/oltp.db" pw history --csv --limit 1 |
+    tail -n +2 | cut -d, -f3,4 | tr ',\n' '  ' | sed 's/ $//')" "$want"
 pass

@@ -628,6 +628,32 @@ test_json_parse_errors(void **state)
 	free(cause);
 }
 
+/* Names sort as a reader counts: numbers by value, the rest by bytes. */
+static void
+test_name_cmp(void **state)
+{
+	static const char *const order[] = {
+		"", "fcopy256", "fcopy1024", "fcopy4096", "p95_ms_t1",
+		"tps", "tps_t1", "tps_t02", "tps_t2", "tps_t4", "tps_t8",
+		"tps_t16", "tps_t16x", "tps_t99999999999999999999999",
+		"tps_t100000000000000000000000", "tps_u", "write_kps",
+	};
+	size_t	i, j;
+	int	c;
+
+	(void)state;
+	for (i = 0; i < nitems(order); i++)
+		for (j = 0; j < nitems(order); j++) {
+			c = name_cmp(order[i], order[j]);
+			if (i < j)
+				assert_int_equal(c, -1);
+			else if (i > j)
+				assert_int_equal(c, 1);
+			else
+				assert_int_equal(c, 0);
+		}
+}
+
 int
 main(void)
 {
@@ -646,6 +672,7 @@ main(void)
 		cmocka_unit_test(test_lines_held),
 		cmocka_unit_test(test_json_getters),
 		cmocka_unit_test(test_json_parse_errors),
+		cmocka_unit_test(test_name_cmp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
