@@ -70,7 +70,8 @@ sysinfo_snapshot_free(struct snapshot *s)
 
 /*
  * Copy n bytes into a new string that keeps the invariant: control bytes
- * become spaces, bytes outside valid UTF-8 become '?'.
+ * become spaces, and so do the C1 controls (U+0080..U+009F, valid UTF-8
+ * that a terminal takes as commands), bytes outside valid UTF-8 '?'.
  */
 static char *
 snapshot_clean(const char *in, size_t n)
@@ -89,6 +90,11 @@ snapshot_clean(const char *in, size_t n)
 		if ((k = utf8_seq_len(p + i, n - i)) == 0) {
 			*o++ = '?';
 			i++;
+			continue;
+		}
+		if (k == 2 && p[i] == 0xc2 && p[i + 1] < 0xa0) {
+			*o++ = ' ';
+			i += k;
 			continue;
 		}
 		memcpy(o, p + i, k);

@@ -746,16 +746,21 @@ test_clean_strings(void **state)
 	    " \xed\xa0\x80 \xe2\x86\x92"), 0);
 	assert_string_equal(sysinfo_snapshot_get(s, "c"),
 	    "caf\xc3\xa9 ?? ??? \xe2\x86\x92");
+	/* C1 controls (CSI U+009B, NEL U+0085) too; NBSP U+00A0 is text. */
+	assert_int_equal(sysinfo_snapshot_set(s, "c1", "a\xc2\x9b" "2J"
+	    "\xc2\x85" "b\xc2\xa0" "c"), 0);
+	assert_string_equal(sysinfo_snapshot_get(s, "c1"),
+	    "a 2J b\xc2\xa0" "c");
 	assert_int_equal(sysinfo_snapshot_set(s, "bad key", "v"), -1);
 	assert_int_equal(sysinfo_snapshot_set(s, "", "v"), -1);
 	assert_int_equal(sysinfo_snapshot_set(s, "a=b", "v"), -1);
 	assert_null(sysinfo_snapshot_get(s, "bad key"));
-	assert_int_equal(s->nfields, 2);
+	assert_int_equal(s->nfields, 3);
 	assert_int_equal(sysinfo_snapshot_set(s, "a.b", "new"), 0);
 	assert_string_equal(sysinfo_snapshot_get(s, "a.b"), "new");
 	assert_int_equal(sysinfo_snapshot_unset(s, "a.b"), 0);
 	assert_int_equal(sysinfo_snapshot_unset(s, "a.b"), -1);
-	assert_int_equal(s->nfields, 1);
+	assert_int_equal(s->nfields, 2);
 	sysinfo_snapshot_add_package(s, "p\n", "1\xff", "amd64");
 	check_package(s, "p ", "amd64", "1?");
 	sysinfo_snapshot_add_package(s, "p ", "1?", "amd64");
