@@ -490,7 +490,7 @@ msg_table(FILE *f, const struct notify_event *ev)
 static void
 msg_diff(FILE *f, const struct notify_event *ev)
 {
-	char	*good, *bad, *text, *line, *save = NULL, *clean;
+	char	*good, *bad, *text, *line, *next, *clean;
 	size_t	 i;
 
 	if (ev->test)
@@ -506,9 +506,17 @@ msg_diff(FILE *f, const struct notify_event *ev)
 	} else {
 		fprintf(f, "\nWhat changed on the machine from %s (last good) "
 		    "to %s (first bad):\n\n", good, bad);
+		/* Line by line, the blank one between fields and packages too. */
 		text = sysinfo_diff_text(ev->diff);
-		for (line = strtok_r(text, "\n", &save); line != NULL;
-		    line = strtok_r(NULL, "\n", &save)) {
+		for (line = text; *line != '\0'; line = next) {
+			if ((next = strchr(line, '\n')) != NULL)
+				*next++ = '\0';
+			else
+				next = line + strlen(line);
+			if (*line == '\0') {
+				fputc('\n', f);
+				continue;
+			}
 			clean = notify_clean(line, 0);
 			fprintf(f, "  %s\n", clean);
 			free(clean);

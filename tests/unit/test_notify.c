@@ -971,6 +971,25 @@ test_event_load(void **state)
 	assert_non_null(strstr(text, "  perfwatch history --workload "
 	    "sys.pipe --metric throughput\n"));
 	free(text);
+	/* A field and a package changed: the blank line between them stays. */
+	{
+		struct snapshot	*a = sysinfo_snapshot_new();
+		struct snapshot	*b = sysinfo_snapshot_new();
+
+		sysinfo_snapshot_set(a, "kernel.release", "6.1.0-17-amd64");
+		sysinfo_snapshot_set(b, "kernel.release", "6.1.0-18-amd64");
+		sysinfo_snapshot_add_package(a, "libc6", "2.36-9", "amd64");
+		sysinfo_snapshot_add_package(b, "libc6", "2.36-10", "amd64");
+		sysinfo_diff_free(ev.diff);
+		ev.diff = sysinfo_diff(a, b);
+		text = notify_text(&ev);
+		assert_non_null(strstr(text, "(first bad):\n\n  kernel.release"
+		    "  6.1.0-17-amd64 \xe2\x86\x92 6.1.0-18-amd64\n\n"
+		    "  upgraded    libc6  2.36-9 \xe2\x86\x92 2.36-10\n"));
+		free(text);
+		sysinfo_snapshot_free(a);
+		sysinfo_snapshot_free(b);
+	}
 	notify_event_clear(&ev);
 
 	/*
