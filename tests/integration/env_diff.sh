@@ -151,4 +151,21 @@ f = d["fields"]
 assert f.get("fs.type") and f.get("kernel.release"), f
 ' "$T/now.json"
 [ ! -e "$T/not" ] || fail "env show made $T/not"
+
+# The snapshot's helpers run on the workloads' fixed PATH: a compiler
+# first in the caller's PATH (a toolset enabled in one shell) does not
+# make that shell's machine another one.
+mkdir -p "$T/bin"
+printf '#!/bin/sh\necho "cc (Fake toolset) 99.1"\n' >"$T/bin/cc"
+chmod 755 "$T/bin/cc"
+cc_of() {
+	python3 -c 'import json, sys
+print(json.load(sys.stdin)["fields"].get("cc", "(none)"))'
+}
+plain=$(pw env show --json | cc_of)
+tool=$(PATH="$T/bin:$PATH" pw env show --json | cc_of)
+expect_eq "$tool" "$plain"
+case $tool in
+*Fake*) fail "the caller's PATH chose the compiler: $tool" ;;
+esac
 pass
