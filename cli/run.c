@@ -936,7 +936,20 @@ cmd_run(struct cli *c, int argc, char **argv)
 		status = RUN_ABORTED;
 	else if (ok == 0)
 		status = RUN_FAILED;
-	store_run_finish(st, run, status, (int64_t)time(NULL));
+	if (store_run_finish(st, run, status, (int64_t)time(NULL)) == -1) {
+		/*
+		 * Still "running" in the store, with no end: no report to
+		 * print or judge.  Its samples stay; the next run's sweep
+		 * marks it aborted.
+		 */
+		fprintf(stderr, "perfwatch: run %s could not be recorded as "
+		    "%s; the samples stored are kept, and the next run marks "
+		    "it aborted\n", label, run_signal ? RUN_ABORTED : status);
+		if (!run_signal) {
+			rc = EXIT_SOFTWARE;
+			goto out;
+		}
+	}
 
 	if (run_signal) {
 		fprintf(stderr, "perfwatch: run %s aborted by signal %d; what "

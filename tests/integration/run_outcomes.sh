@@ -156,6 +156,31 @@ expect_match "$o" "unit"
 [ "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run
     WHERE r.label = 'unit'")" = 0 ] || fail "store: samples kept"
 
+# The store refuses the run's end, as a full disk does (here a trigger
+# that the workload adds): the run says so and exits 70, with no report
+# (nothing on standard output) of a run that has no end; it stays running
+# with its samples until the next run marks it aborted.
+run unended "[workload \"fast\"]
+command = sqlite3 $PERFWATCH_DB \"CREATE TRIGGER full BEFORE UPDATE OF status ON runs BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END\"; echo a 1 s
+iterations = 1"
+[ "$rc" -eq 70 ] || fail "unended: exit $rc: $(cat "$T/unended.out")"
+expect_match "$(cat "$T/unended.out")" "perfwatch: run unended could not be \
+recorded as complete; the samples stored are kept"
+if grep -q '^run unended' "$T/unended.out"; then
+	fail "unended: a report: $(cat "$T/unended.out")"
+fi
+[ "$(sql "SELECT status || ' ' || coalesce(ended, '-') FROM runs WHERE
+    label = 'unended'")" = "running -" ] || fail "unended: not left running"
+[ "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run
+    WHERE r.label = 'unended'")" = 1 ] || fail "unended: sample lost"
+sql "DROP TRIGGER full"
+run swept '[workload "fast"]
+command = echo a 1 s
+iterations = 1'
+[ "$rc" -eq 0 ] || fail "swept: exit $rc: $(cat "$T/swept.out")"
+[ "$(sql "SELECT status FROM runs WHERE label = 'unended'")" = aborted ] ||
+	fail "unended: not marked aborted by the next run"
+
 # SIGTERM during partly's second iteration (iterations interleave: done 1,
 # half 1, partly 1, half 2, partly 2): half, with 2 of 3 iterations stored
 # and none in flight, is aborted, not complete, as is partly; done, which
@@ -247,12 +272,13 @@ if script -qec true /dev/null >/dev/null 2>&1; then	# util-linux script
 fi
 
 # perfwatch runs lists them oldest first, filtered by status: aborted are
-# partly and killed (the next run marked it, its process gone).
+# unended, partly and killed (the next run marked them, their process
+# gone).
 all=$(labels)
 [ "$all" = "$(sql "SELECT label FROM runs ORDER BY started, id" |
     tr '\n' ' ')" ] || fail "runs: lists $all"
-expect_match "$all" "disabled reenabled tuned slow unit partly killed after"
-[ "$(labels --status aborted)" = "partly killed " ] ||
+expect_match "$all" "disabled reenabled tuned slow unit unended swept partly killed after"
+[ "$(labels --status aborted)" = "unended partly killed " ] ||
 	fail "runs --status aborted: $(labels --status aborted)"
 [ -z "$(labels --status running)" ] ||
 	fail "runs --status running: $(labels --status running)"
