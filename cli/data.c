@@ -124,7 +124,8 @@ cmd_import(struct cli *c, int argc, char **argv)
 		fprintf(stderr, "perfwatch: %s\nperfwatch: nothing was "
 		    "imported\n", cause);
 		free(cause);
-		return EXIT_DATAERR;
+		/* A full disk is no fault of the file: not a data error. */
+		return stats.store_failed ? EXIT_IOERR : EXIT_DATAERR;
 	}
 	if (json)
 		printf("{\"runs\": %zu, \"metrics\": %zu, \"samples\": %zu}\n",

@@ -82,6 +82,7 @@ struct import_state {
 	size_t			 keycap;
 	int64_t			 last_run, last_metric;
 	long			 last_iter;
+	int			 store_failed;	/* the store's fault, not the input's */
 	struct store_import_stats stats;
 };
 
@@ -139,6 +140,72 @@ import_error(struct import_state *is, size_t row, const struct import_row *r,
 	    r != NULL ? r->colpos[c] : 1, msg);
 	free(msg);
 	return -1;
+}
+
+/*
+ * Whether SQLite's last failure was the store's own: the disk full, an I/O
+ * error, a file that cannot be written or read, not anything in a row.
+ */
+static int
+import_store_failure(struct store *st)
+{
+	switch (sqlite3_errcode(st->db) & 0xff) {
+	case SQLITE_FULL:
+	case SQLITE_IOERR:
+	case SQLITE_READONLY:
+	case SQLITE_CANTOPEN:
+	case SQLITE_PERM:
+	case SQLITE_NOMEM:
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * SQLite's reason for a failure of the store; for an I/O error with the
+ * system's, since "disk I/O error" alone does not say which.
+ */
+static char *
+import_store_reason(struct store *st)
+{
+	char	*why;
+	int	 code = sqlite3_errcode(st->db) & 0xff;
+	int	 err = sqlite3_system_errno(st->db);
+
+	if ((code == SQLITE_IOERR || code == SQLITE_CANTOPEN) && err != 0)
+		xasprintf(&why, "%s: %s", sqlite3_errmsg(st->db),
+		    strerror(err));
+	else
+		why = xstrdup(sqlite3_errmsg(st->db));
+	return why;
+}
+
+/*
+ * Format a failure of SQLite at row: when the store failed (see above),
+ * the database and the reason, with where the import stopped; otherwise
+ * an error of the row at column c, what: SQLite's reason.
+ */
+static int
+import_db_error(struct import_state *is, size_t row,
+    const struct import_row *r, enum col c, char **cause, const char *what)
+{
+	char	*why;
+
+	if (import_store_failure(is->st)) {
+		is->store_failed = 1;
+		why = import_store_reason(is->st);
+		xasprintf(cause, "%s: %s (importing %s, row %zu)",
+		    is->st->path, why, is->name, row);
+		free(why);
+		return -1;
+	}
+	return import_error(is, row, r, c, cause, "%s: %s", what,
+	    sqlite3_errmsg(is->st->db));
 }
 
 /* Parse a finite number; the whole string must be the number. */
@@ -234,8 +301,8 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 		hostid = is->local_host;
 	else if (hmap_get(is->hosts, host, &hostid) == -1) {
 		if ((hostid = store_host_ensure(is->st, host, NULL)) == -1)
-			return import_error(is, row, r, COL_HOST, cause,
-			    "host: %s", sqlite3_errmsg(is->st->db));
+			return import_db_error(is, row, r, COL_HOST, cause,
+			    "host");
 		hmap_put(is->hosts, host, hostid);
 	}
 
@@ -251,10 +318,8 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 				    "--replace to replace it)",
 				    r->field[COL_RUN]);
 			if (store_run_delete(is->st, old) == -1)
-				return import_error(is, row, r, COL_RUN, cause,
-				    "replacing run \"%s\": %s",
-				    r->field[COL_RUN],
-				    sqlite3_errmsg(is->st->db));
+				return import_db_error(is, row, r, COL_RUN,
+				    cause, "replacing the run");
 		}
 		memset(&run, 0, sizeof(run));
 		run.host = hostid;
@@ -265,7 +330,12 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 		run.ended = r->time;
 		run.status = RUN_COMPLETE;
 		if ((runid = store_run_create(is->st, &run, &err)) == -1) {
-			import_error(is, row, r, COL_RUN, cause, "run: %s", err);
+			if (import_store_failure(is->st))
+				import_db_error(is, row, r, COL_RUN, cause,
+				    "run");
+			else
+				import_error(is, row, r, COL_RUN, cause,
+				    "run: %s", err);
 			free(err);
 			return -1;
 		}
@@ -316,8 +386,12 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 			    r->field[COL_WORKLOAD], r->field[COL_METRIC],
 			    r->field[COL_UNIT], r->better, &err);
 			if (metricid == -1) {
-				import_error(is, row, r, COL_METRIC, cause,
-				    "%s", err);
+				if (import_store_failure(is->st))
+					import_db_error(is, row, r, COL_METRIC,
+					    cause, "metric");
+				else
+					import_error(is, row, r, COL_METRIC,
+					    cause, "%s", err);
 				free(err);
 				return -1;
 			}
@@ -361,8 +435,7 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 			    "of %s %s in run \"%s\" appears twice", iter,
 			    r->field[COL_WORKLOAD], r->field[COL_METRIC],
 			    r->field[COL_RUN]);
-		return import_error(is, row, r, COL_VALUE, cause, "%s",
-		    sqlite3_errmsg(is->st->db));
+		return import_db_error(is, row, r, COL_VALUE, cause, "value");
 	}
 	is->last_run = runid;
 	is->last_metric = metricid;
@@ -672,7 +745,9 @@ store_import_progress(struct store *st, store_import_progress_fn fn,
 
 /*
  * Import the history in f (called name in messages) in one transaction.
- * On error, nothing is changed and *cause says file:row:column: what.
+ * On error, nothing is changed and *cause says file:row:column: what, or,
+ * when the store failed (a full disk) rather than the input, the database
+ * and why, with stats->store_failed set.
  */
 int
 store_import(struct store *st, FILE *f, const char *name,
@@ -680,7 +755,7 @@ store_import(struct store *st, FILE *f, const char *name,
     char **cause)
 {
 	struct import_state	 is;
-	char			*held;
+	char			*held, *why;
 	size_t			 heldlen;
 	int			 rc;
 
@@ -688,13 +763,19 @@ store_import(struct store *st, FILE *f, const char *name,
 	is.st = st;
 	is.name = name;
 	is.replace = replace;
+	if (stats != NULL)
+		memset(stats, 0, sizeof(*stats));
 	if (store_begin(st) == -1) {
 		xasprintf(cause, "%s: %s", st->path, sqlite3_errmsg(st->db));
+		if (stats != NULL)
+			stats->store_failed = 1;
 		return -1;
 	}
 	if ((is.local_host = store_host_local(st)) == -1) {
 		xasprintf(cause, "%s: %s", st->path, sqlite3_errmsg(st->db));
 		store_rollback(st);
+		if (stats != NULL)
+			stats->store_failed = 1;
 		return -1;
 	}
 	is.hosts = hmap_new();
@@ -717,13 +798,18 @@ store_import(struct store *st, FILE *f, const char *name,
 		rc = -1;
 	}
 	if (rc == 0 && store_commit(st) == -1) {
-		xasprintf(cause, "%s: commit: %s", st->path,
-		    sqlite3_errmsg(st->db));
+		why = import_store_reason(st);
+		xasprintf(cause, "%s: %s (importing %s, at its commit)",
+		    st->path, why, name);
+		free(why);
+		is.store_failed = 1;
 		rc = -1;
 	}
-	if (rc == -1)
+	if (rc == -1) {
 		store_rollback(st);
-	else if (stats != NULL)
+		if (stats != NULL)
+			stats->store_failed = is.store_failed;
+	} else if (stats != NULL)
 		*stats = is.stats;
 	hmap_free(is.hosts);
 	hmap_free(is.runs);

@@ -191,6 +191,7 @@ struct store_import_stats {
 	size_t	runs;
 	size_t	metrics;
 	size_t	samples;
+	int	store_failed;	/* on error: the store's (a full disk) */
 };
 
 int		 store_import(struct store *, FILE *, const char *name,

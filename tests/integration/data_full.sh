@@ -1,0 +1,57 @@
+#!/bin/sh
+# An import that the database cannot take, as on a full disk (here a file
+# size limit, which any user can set): refused whole with the database's
+# name, the reason and the row reached, exit 74, not a data error (65)
+# blamed on a row of the file; the database is left as it was and takes
+# the same file once there is room.  A bad row is still 65.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# history FILE RUNS PREFIX: a CSV of RUNS runs PREFIX0000 ..., 20 metrics
+# of 5 iterations each.
+history() {
+	awk -v runs="$2" -v prefix="$3" 'BEGIN {
+		print "run,time,workload,metric,value,unit,better,host,iteration"
+		for (r = 0; r < runs; r++)
+			for (m = 0; m < 20; m++)
+				for (i = 1; i <= 5; i++)
+					printf "%s%04d,%d,wl,m%d,%d.%03d,s,lower,box,%d\n",
+					    prefix, r, 1700000000 + r * 3600, m, r + i,
+					    (r * 7 + m * 13 + i) % 1000, i
+	}' >"$1"
+}
+
+history "$T/small.csv" 1 s
+pw import "$T/small.csv" >/dev/null
+history "$T/big.csv" 400 r
+size=$(wc -c <"$PERFWATCH_DB")
+
+# ulimit -f counts 512-byte blocks; SIGXFSZ ignored, a write past the
+# limit fails with EFBIG, as one on a full disk fails with ENOSPC.
+rc=0
+sh -c 'trap "" XFSZ; ulimit -f 1024; exec "$@"' sh \
+    "$PERFWATCH" import "$T/big.csv" >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 74 ] || fail "import past the limit: exit $rc: $(cat "$T/err")"
+# SQLite meets the limit at a row or at the commit, as its cache fills.
+grep -q "^perfwatch: $PERFWATCH_DB: disk I/O error.* (importing $T/big.csv, \
+\(row [0-9]*\|at its commit\))\$" "$T/err" ||
+	fail "import past the limit: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" "perfwatch: nothing was imported"
+[ ! -s "$T/out" ] || fail "import past the limit printed: $(cat "$T/out")"
+expect_eq "$(sqlite3 "$PERFWATCH_DB" "SELECT count(*) FROM runs")" 1
+expect_eq "$(sqlite3 "$PERFWATCH_DB" "SELECT count(*) FROM samples")" 100
+expect_eq "$(sqlite3 "$PERFWATCH_DB" "PRAGMA integrity_check")" ok
+[ "$(wc -c <"$PERFWATCH_DB")" -eq "$size" ] || fail "the database grew"
+
+# With room, the same file goes in whole.
+expect_eq "$(pw import --json "$T/big.csv")" \
+    '{"runs": 400, "metrics": 0, "samples": 40000}'
+
+# A bad row is the file's fault: 65 and file:row:column.
+printf 'run,time,workload,metric,value,unit,better\nz,1,wl,m0,1,s,up\n' \
+    >"$T/bad.csv"
+rc=0
+pw import "$T/bad.csv" 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "bad row: exit $rc: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" "$T/bad.csv:2:7: better"
+pass
