@@ -455,6 +455,14 @@ store_open_flags(const char *path, int flags, char **cause)
 			    "reading it needs its -shm file, which only a "
 			    "writer can create: read it while perfwatchd "
 			    "has it open, or as its owner", path);
+		else if ((sqlite3_errcode(st->db) & 0xff) == SQLITE_IOERR ||
+		    (sqlite3_errcode(st->db) & 0xff) == SQLITE_FULL)
+			/* The file may be fine: its -shm could not grow. */
+			xasprintf(cause, "%s: cannot read it: %s%s%s", path,
+			    sqlite3_errmsg(st->db),
+			    sqlite3_system_errno(st->db) != 0 ? ": " : "",
+			    sqlite3_system_errno(st->db) != 0 ?
+			    strerror(sqlite3_system_errno(st->db)) : "");
 		else
 			xasprintf(cause, "%s: not a readable SQLite database: "
 			    "%s", path, sqlite3_errmsg(st->db));

@@ -3,7 +3,8 @@
 # size limit, which any user can set): refused whole with the database's
 # name, the reason and the row reached, exit 74, not a data error (65)
 # blamed on a row of the file; the database is left as it was and takes
-# the same file once there is room.  A bad row is still 65.
+# the same file once there is room.  A bad row is still 65.  A database
+# that cannot be opened for want of room says so.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -54,4 +55,15 @@ rc=0
 pw import "$T/bad.csv" 2>"$T/err" || rc=$?
 [ "$rc" -eq 65 ] || fail "bad row: exit $rc: $(cat "$T/err")"
 expect_match "$(cat "$T/err")" "$T/bad.csv:2:7: better"
+
+# Opening a good database whose shared-memory file cannot grow (a full
+# disk): the reason, not "not a readable SQLite database".
+cp "$PERFWATCH_DB" "$T/ro.db"
+rm -f "$T/ro.db-shm" "$T/ro.db-wal"
+rc=0
+sh -c 'trap "" XFSZ; ulimit -f 1; exec "$@"' sh "$PERFWATCH" -D "$T/ro.db" \
+    runs 2>"$T/err" || rc=$?
+[ "$rc" -eq 73 ] || fail "open with no room: exit $rc: $(cat "$T/err")"
+expect_eq "$(cat "$T/err")" \
+    "perfwatch: $T/ro.db: cannot read it: disk I/O error: File too large"
 pass
