@@ -414,15 +414,18 @@ static struct store *
 store_open_flags(const char *path, int flags, char **cause)
 {
 	struct store	*st;
-	int		 version, appid, objects;
+	int		 version, appid, objects, err;
 
 	st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
 	st->readonly = (flags & SQLITE_OPEN_READONLY) != 0;
 	st->runlock_fd = -1;
 	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
-		xasprintf(cause, "%s: cannot open database: %s", path,
-		    st->db != NULL ? sqlite3_errmsg(st->db) : "out of memory");
+		/* "unable to open database file": the system says why. */
+		err = st->db != NULL ? sqlite3_system_errno(st->db) : 0;
+		xasprintf(cause, "%s: cannot open database: %s%s%s", path,
+		    st->db != NULL ? sqlite3_errmsg(st->db) : "out of memory",
+		    err != 0 ? ": " : "", err != 0 ? strerror(err) : "");
 		goto fail;
 	}
 	sqlite3_extended_result_codes(st->db, 1);

@@ -66,4 +66,11 @@ sh -c 'trap "" XFSZ; ulimit -f 1; exec "$@"' sh "$PERFWATCH" -D "$T/ro.db" \
 [ "$rc" -eq 73 ] || fail "open with no room: exit $rc: $(cat "$T/err")"
 expect_eq "$(cat "$T/err")" \
     "perfwatch: $T/ro.db: cannot read it: disk I/O error: File too large"
+# A database path that is a directory: the system's reason too.
+mkdir "$T/dir.db"
+rc=0
+pw -D "$T/dir.db" runs 2>"$T/err" || rc=$?
+[ "$rc" -eq 73 ] || fail "a directory as database: exit $rc"
+expect_eq "$(cat "$T/err")" "perfwatch: $T/dir.db: cannot open database: \
+unable to open database file: Is a directory"
 pass
