@@ -577,7 +577,7 @@ cmd_history(struct cli *c, int argc, char **argv)
 	const char		*workload = NULL, *metric = NULL, *host = NULL;
 	json_t			*arr = NULL;
 	size_t			 nms = 0, limit = 20, i;
-	int			 ch, rc = 0;
+	int			 ch, rc = 0, began;
 
 	cli_getopt_reset();
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -615,8 +615,12 @@ cmd_history(struct cli *c, int argc, char **argv)
 	t = table_new(nitems(hdr), hdr, al);
 	if (c->out == OUT_JSON)
 		arr = pwjson_array();
+	/* One read for every metric's queries, not a lock and a cache check each. */
+	if ((began = store_read_begin(st)) == -1)
+		rc = EXIT_SOFTWARE;
 	for (i = 0; i < nms && rc == 0; i++)
 		rc = history_metric(st, &ms[i], host, limit, t, arr);
+	store_read_end(st, began);
 	if (rc == 0) {
 		if (arr != NULL)
 			json_print(arr);
