@@ -190,15 +190,6 @@ bisect_run_fits(struct bisect_ctx *x, int64_t run)
 	return fits && n > 0;
 }
 
-/* Whether two build commands (NULL: none) are the same. */
-static int
-bisect_same_build(const char *a, const char *b)
-{
-	if (a == NULL || b == NULL)
-		return a == b;
-	return strcmp(a, b) == 0;
-}
-
 /*
  * Whether a bisection run's detail, "bisect GOOD..BAD" and a tail, has
  * this bisection's tail: the same repository and build command.
@@ -257,7 +248,7 @@ bisect_stored_runs(struct bisect_ctx *x, const char *id, int64_t **out,
 		if (strcmp(runs[i].trigger, "git") == 0 &&
 		    (runs[i].trigger_detail == NULL ||
 		    strstr(runs[i].trigger_detail, id) == NULL ||
-		    !bisect_same_build(x->o->build, x->o->git_build)))
+		    !same_str(x->o->build, x->o->git_build)))
 			continue;
 		if (strcmp(runs[i].trigger, "bisect") == 0 &&
 		    !bisect_detail_fits(x, runs[i].trigger_detail))

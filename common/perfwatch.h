@@ -43,6 +43,8 @@ int		 better_parse(const char *, enum better *);
 char		*perfwatch_path(const char *argv0);
 /* Seconds on the monotonic clock: for intervals, never for dates. */
 double		 perfwatch_mono(void);
+/* Whether two optional strings (NULL: none) are equal. */
+int		 same_str(const char *, const char *);
 /* Names in the order a reader counts them: tps_t2 before tps_t16. */
 int		 name_cmp(const char *, const char *);
 int		 name_ncmp(const char *, size_t, const char *, size_t);

@@ -87,6 +87,15 @@ perfwatch_mono(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Whether two optional strings are equal: both NULL, or the same text. */
+int
+same_str(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
 /*
  * Compare two names of la and lb bytes as a reader orders them: byte by
  * byte, but a run of digits in both by its value, so that tps_t2 comes

@@ -66,15 +66,6 @@ work_init(struct daemon *d)
 	TAILQ_INIT(&d->work.builds);
 }
 
-/* Whether two optional strings are equal. */
-static int
-same_str(const char *a, const char *b)
-{
-	if (a == NULL || b == NULL)
-		return a == b;
-	return strcmp(a, b) == 0;
-}
-
 /* Whether two reasons ask for exactly the same thing. */
 static int
 reason_equal(const struct reason *a, const struct reason *b)
