@@ -277,7 +277,11 @@ cmd_export(struct cli *c, int argc, char **argv)
 		free(dest);
 	}
 	if (rc == -1) {
-		if (cause != NULL)
+		/* A write error names where it wrote: the store cannot. */
+		if (cause != NULL && ioerr)
+			fprintf(stderr, "perfwatch: %s: %s\n", out != NULL ? out :
+			    "standard output", cause);
+		else if (cause != NULL)
 			fprintf(stderr, "perfwatch: %s\n", cause);
 		free(cause);
 		return ioerr ? EXIT_IOERR : EXIT_DATAERR;

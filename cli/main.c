@@ -379,8 +379,9 @@ main(int argc, char **argv)
 	store_close(c.st);
 	config_free(c.cfg);
 	free(c.db_path);
-	if (fflush(stdout) == EOF || ferror(stdout)) {
-		log_warn("stdout");
+	/* Said once: a command that exits 74 has told of its write error. */
+	if ((fflush(stdout) == EOF || ferror(stdout)) && rc != EXIT_IOERR) {
+		log_warn("standard output");
 		if (rc == 0)
 			rc = EXIT_IOERR;
 	}

@@ -319,16 +319,16 @@ daemon_lock(const char *state_dir, uid_t uid, gid_t gid)
 	return fd;
 }
 
-/* Write our pid into the lock file (it is the pidfile too). */
+/* Write our pid into the lock file of state_dir (it is the pidfile too). */
 static void
-daemon_write_pid(int fd)
+daemon_write_pid(int fd, const char *state_dir)
 {
 	char	buf[32];
 	int	n;
 
 	n = snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
 	if (ftruncate(fd, 0) == -1 || pwrite(fd, buf, (size_t)n, 0) != n)
-		log_warn("perfwatchd.lock: cannot write the pid");
+		log_warn("%s/perfwatchd.lock: cannot write the pid", state_dir);
 }
 
 /* Become uid:gid for good, and check that root cannot come back. */
@@ -721,7 +721,7 @@ main(int argc, char **argv)
 
 	if (!d->foreground && !sdnotify_enabled() && daemon(0, 0) == -1)
 		fatal("daemon");
-	daemon_write_pid(d->lock_fd);
+	daemon_write_pid(d->lock_fd, d->state_dir);
 	if (uid != (uid_t)-1) {
 		if (uid != 0)
 			daemon_drop(uid, gid, user);

@@ -66,8 +66,14 @@ if [ -c /dev/full ]; then
 	rc=0
 	pw export -o /dev/full 2>"$T/err" || rc=$?
 	expect_eq "$rc" 74
-	expect_match "$(cat "$T/err")" "No space left on device"
+	expect_eq "$(cat "$T/err")" "perfwatch: /dev/full: writing the export: \
+No space left on device"
 	[ -c /dev/full ] || fail "a failed export removed /dev/full"
+	rc=0
+	pw export >/dev/full 2>"$T/err" || rc=$?
+	expect_eq "$rc" 74
+	expect_eq "$(cat "$T/err")" "perfwatch: standard output: writing the \
+export: No space left on device"
 fi
 
 # A run named twice, or two ways (label, HOST:label, #id), is exported
