@@ -803,8 +803,6 @@ cmd_runs(struct cli *c, int argc, char **argv)
 	    ALIGN_LEFT, ALIGN_LEFT };
 	static const char *const statuses[] = { RUN_RUNNING, RUN_COMPLETE,
 	    RUN_ABORTED, RUN_FAILED };
-	static const char *const triggers[] = { "schedule", "package",
-	    "kernel", "git", "manual", "rerun", "bisect", RUN_TRIGGER_IMPORT };
 	struct store_run_filter	 filt;
 	struct store_run	*runs = NULL;
 	struct store		*st;
@@ -836,10 +834,7 @@ cmd_runs(struct cli *c, int argc, char **argv)
 			break;
 		case 't':
 			/* A misspelt trigger would list no runs, silently. */
-			for (i = 0; i < nitems(triggers); i++)
-				if (strcmp(optarg, triggers[i]) == 0)
-					break;
-			if (i == nitems(triggers)) {
+			if (!store_trigger_known(optarg)) {
 				fprintf(stderr, "perfwatch: --trigger: \"%s\" "
 				    "is not schedule, package, kernel, git, "
 				    "manual, rerun, bisect or import\n", optarg);

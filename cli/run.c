@@ -685,13 +685,8 @@ parse_run_opts(struct run_opts *o, int argc, char **argv)
 			o->label = optarg;
 			break;
 		case 't':
-			if (strcmp(optarg, "schedule") != 0 &&
-			    strcmp(optarg, "package") != 0 &&
-			    strcmp(optarg, "kernel") != 0 &&
-			    strcmp(optarg, "git") != 0 &&
-			    strcmp(optarg, "manual") != 0 &&
-			    strcmp(optarg, "rerun") != 0 &&
-			    strcmp(optarg, "bisect") != 0) {
+			if (!store_trigger_known(optarg) ||
+			    strcmp(optarg, RUN_TRIGGER_IMPORT) == 0) {
 				fprintf(stderr, "perfwatch: --trigger: \"%s\" is "
 				    "not schedule, package, kernel, git, "
 				    "manual, rerun or bisect\n", optarg);

@@ -224,6 +224,20 @@ bind_text_or_null(sqlite3_stmt *stmt, int col, const char *s)
 		sqlite3_bind_null(stmt, col);
 }
 
+/* Whether name is a trigger the runs table takes (its CHECK). */
+int
+store_trigger_known(const char *name)
+{
+	static const char *const triggers[] = { "schedule", "package",
+	    "kernel", "git", "manual", "rerun", "bisect", RUN_TRIGGER_IMPORT };
+	size_t	i;
+
+	for (i = 0; i < sizeof(triggers) / sizeof(triggers[0]); i++)
+		if (strcmp(name, triggers[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /*
  * Record a new run (host, label, trigger, started, status and the optional
  * fields of r); returns its id, or -1 with *cause set (a label that exists

@@ -23,6 +23,8 @@ struct store;
 #define RUN_ABORTED	"aborted"
 #define RUN_FAILED	"failed"
 #define RUN_TRIGGER_IMPORT "import"	/* an imported run: its length unknown */
+/* Whether name is a trigger the runs table takes (import among them). */
+int	store_trigger_known(const char *name);
 
 struct store_run {
 	int64_t		 id;
