@@ -49,6 +49,14 @@ int		 same_str(const char *, const char *);
 int		 name_cmp(const char *, const char *);
 int		 name_ncmp(const char *, size_t, const char *, size_t);
 
+/*
+ * The PATH of what perfwatch runs for the machine (workloads, and a
+ * snapshot's helpers such as cc): fixed, not the caller's, so that a
+ * shell with a toolset first in its PATH and perfwatchd see one machine.
+ */
+#define PERFWATCH_PATH	"/usr/local/bin:/usr/bin:/bin:" \
+			"/usr/local/sbin:/usr/sbin:/sbin"
+
 /* Number of elements of a fixed array. */
 #define nitems(a)	(sizeof(a) / sizeof((a)[0]))
 

@@ -1,6 +1,6 @@
 /*
  * Running a helper program (rpm, pkg, cc) for its output: fork and exec
- * without a shell, on a fixed PATH and in the C locale (SYSINFO_PATH),
+ * without a shell, on a fixed PATH and in the C locale (PERFWATCH_PATH),
  * read its stdout through a pipe with poll() against a
  * deadline, and bound what it may write.  An exec failure comes back to
  * the parent through a second close-on-exec pipe, so "rpm: No such file or
@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "perfwatch.h"
 #include "xmalloc.h"
 #include "sysinfo_int.h"
 
@@ -49,8 +50,8 @@ command_child(const char *const argv[], int outfd, int errpipe,
 	    dup2(with_stderr ? outfd : null, STDERR_FILENO) == -1)
 		goto fail;
 	signal(SIGPIPE, SIG_DFL);
-	/* The machine's helpers, in C, whoever asks (sysinfo_int.h). */
-	if (setenv("PATH", SYSINFO_PATH, 1) == -1 ||
+	/* The machine's helpers, in C, whoever asks (perfwatch.h). */
+	if (setenv("PATH", PERFWATCH_PATH, 1) == -1 ||
 	    setenv("LC_ALL", "C", 1) == -1)
 		goto fail;
 	execvp(argv[0], (char *const *)argv);

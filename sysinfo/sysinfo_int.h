@@ -13,15 +13,6 @@
 #include "sysinfo.h"
 
 /*
- * The search path of the helpers a snapshot runs (cc, rpm, pkg): the one
- * the workloads run with (workloads.h WL_PATH), not the caller's, so that
- * a run typed in a shell with a toolset first in its PATH and perfwatchd's
- * run describe the same machine.
- */
-#define SYSINFO_PATH	"/usr/local/bin:/usr/bin:/bin:" \
-			"/usr/local/sbin:/usr/sbin:/sbin"
-
-/*
  * The operating-system seam.  Each OS file defines these three:
  *
  * sysinfo_os_fields()	   adds every field it can find for a work

@@ -29,8 +29,7 @@
 #define WL_UNIT_MAX	16		/* unit, with its NUL */
 #define WL_THREADS_MAX	16		/* entries of a thread-count sweep */
 #define WL_OUTPUT_MAX	(1024 * 1024)	/* result bytes a child may print */
-#define WL_PATH		"/usr/local/bin:/usr/bin:/bin:" \
-			"/usr/local/sbin:/usr/sbin:/sbin"
+#define WL_PATH		PERFWATCH_PATH	/* perfwatch.h */
 
 /* Keys of a [workload "name"] section; a workload accepts some of them. */
 #define WL_K_ITERATIONS		0x00001
