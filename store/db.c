@@ -420,7 +420,13 @@ store_open_flags(const char *path, int flags, char **cause)
 	st->path = xstrdup(path);
 	st->readonly = (flags & SQLITE_OPEN_READONLY) != 0;
 	st->runlock_fd = -1;
-	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
+	/*
+	 * A store is used by one thread only (db.oltp's workers open their
+	 * own connections), so SQLite's per-call mutexes are pure cost: a
+	 * tenth of check --latest's instructions on bench/store's history.
+	 */
+	if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX,
+	    NULL) != SQLITE_OK) {
 		/* "unable to open database file": the system says why. */
 		err = st->db != NULL ? sqlite3_system_errno(st->db) : 0;
 		xasprintf(cause, "%s: cannot open database: %s%s%s", path,

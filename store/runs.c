@@ -569,30 +569,46 @@ store_runs_collect(struct store *st, sqlite3_stmt *stmt,
 /*
  * List runs in start order (oldest first) matching f; with a limit, the
  * newest limit runs, still oldest first.
+ *
+ * A host named is looked up first so that runs_by_time, whose entries
+ * end in the run's id, gives (started, id) order without a sort; without
+ * a limit there is one ORDER BY, not two.  detect lists every run of a
+ * host for each check, 3650 on bench/store's history, where two sorts of
+ * whole rows were a tenth of the check.
  */
 int
 store_runs_list(struct store *st, const struct store_run_filter *f,
     struct store_run **out, size_t *nout)
 {
 	sqlite3_stmt	*stmt;
+	char		*sql;
+	const char	*where;
+	int		 limited, rc;
 
-	if (sqlite3_prepare_v2(st->db, "SELECT * FROM (SELECT " RUN_COLUMNS
-	    " FROM runs r JOIN hosts h ON h.id = r.host"
-	    " WHERE (?1 IS NULL OR h.name = ?1)"
+	limited = f != NULL && f->limit > 0;
+	where = f != NULL && f->host != NULL ?
+	    " WHERE r.host = (SELECT id FROM hosts WHERE name = ?1)" :
+	    " WHERE ?1 IS NULL";
+	xasprintf(&sql, "%sSELECT " RUN_COLUMNS
+	    " FROM runs r JOIN hosts h ON h.id = r.host%s"
 	    " AND (?2 IS NULL OR r.status = ?2)"
 	    " AND (?3 = 0 OR (r.started, r.id) < (SELECT started, id FROM runs"
 	    "   WHERE id = ?3))"
-	    " AND (?5 IS NULL OR r.trigger = ?5)"
-	    " ORDER BY r.started DESC, r.id DESC LIMIT ?4)"
-	    " ORDER BY 9, 1", -1, &stmt, NULL) != SQLITE_OK) {
+	    " AND (?5 IS NULL OR r.trigger = ?5)%s",
+	    limited ? "SELECT * FROM (" : "", where, limited ?
+	    " ORDER BY r.started DESC, r.id DESC LIMIT ?4) ORDER BY 9, 1" :
+	    " ORDER BY r.started, r.id");
+	rc = sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL);
+	free(sql);
+	if (rc != SQLITE_OK) {
 		log_warnx("%s: %s", st->path, sqlite3_errmsg(st->db));
 		return -1;
 	}
 	bind_text_or_null(stmt, 1, f != NULL ? f->host : NULL);
 	bind_text_or_null(stmt, 2, f != NULL ? f->status : NULL);
 	sqlite3_bind_int64(stmt, 3, f != NULL ? f->before_run : 0);
-	sqlite3_bind_int64(stmt, 4, f != NULL && f->limit > 0 ?
-	    (int64_t)f->limit : -1);
+	if (limited)
+		sqlite3_bind_int64(stmt, 4, (int64_t)f->limit);
 	bind_text_or_null(stmt, 5, f != NULL ? f->trigger : NULL);
 	return store_runs_collect(st, stmt, out, nout);
 }
