@@ -98,6 +98,8 @@ struct detect_host {
 	struct store_run	*runs;
 	size_t			 nruns;
 	struct detect_idpos	*byid;		/* sorted by run id */
+	struct store_cache	*cache;		/* the runs' samples, for the
+						   metrics after the first */
 };
 
 struct detect_idpos {

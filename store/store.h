@@ -157,6 +157,18 @@ int		 store_metric_series(struct store *, int64_t metric,
 		    const int64_t *runs, size_t nruns,
 		    struct store_series **, size_t *);
 /*
+ * For a reader that asks for many metrics of the same runs: a run asked
+ * for twice is read whole, once, and its later metrics come from memory,
+ * up to max_samples kept.  The caller keeps the runs' samples unchanged
+ * while the cache lives (detect's check, inside its transaction).
+ */
+struct store_cache;
+struct store_cache *store_cache_new(size_t max_samples);
+void		 store_cache_free(struct store_cache *);
+int		 store_metric_series_cached(struct store *,
+		    struct store_cache *, int64_t metric, const int64_t *runs,
+		    size_t nruns, struct store_series **, size_t *);
+/*
  * The samples of runs[] run by run, for the metrics whose id lies in
  * [lo, hi]: fn(arg, i, metric, values, n) once for each metric of
  * runs[i] with samples, in metric id order, the values by iteration.

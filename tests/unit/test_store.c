@@ -944,6 +944,149 @@ test_runs_and_series(void **state)
 	free(p);
 }
 
+/* Whether two lists of series hold the same runs, iterations and values. */
+static void
+assert_series_equal(const struct store_series *a, const struct store_series *b,
+    size_t n)
+{
+	size_t	i, j;
+
+	for (i = 0; i < n; i++) {
+		assert_int_equal(a[i].run, b[i].run);
+		assert_int_equal(a[i].metric.id, b[i].metric.id);
+		assert_string_equal(a[i].metric.metric, b[i].metric.metric);
+		assert_int_equal(a[i].n, b[i].n);
+		for (j = 0; j < a[i].n; j++) {
+			assert_int_equal(a[i].iterations[j], b[i].iterations[j]);
+			assert_true(a[i].values[j] == b[i].values[j]);
+		}
+	}
+}
+
+/*
+ * store_metric_series_cached() gives what store_metric_series() gives,
+ * run for run, whether a run is read whole or sought: over 300 runs (the
+ * cache's table grows twice), metrics missing from some runs, iterations
+ * stored out of order.  That the whole runs really come from memory is
+ * shown by deleting samples under the cache (which its contract forbids):
+ * the cached series keep them, a cache that may keep nothing does not.
+ */
+static void
+test_series_cache(void **state)
+{
+	struct store		*st;
+	struct store_cache	*c, *none;
+	struct store_series	*want, *got;
+	struct store_run	 r, *runs;
+	struct store_run_filter	 f;
+	int64_t			 host, ids[300], m[3];
+	size_t			 nw, ng, i, k, n;
+	char			 label[16], *p = db_path(), *cause = NULL;
+	int			 it;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	host = store_host_local(st);
+	for (k = 0; k < 3; k++) {
+		snprintf(label, sizeof(label), "m%zu", k);
+		m[k] = store_metric_ensure(st, "w", label, "s", BETTER_LOWER,
+		    &cause);
+		assert_true(m[k] > 0);
+	}
+	assert_int_equal(store_begin(st), 0);
+	for (i = 0; i < 300; i++) {
+		memset(&r, 0, sizeof(r));
+		r.host = host;
+		snprintf(label, sizeof(label), "r%zu", i);
+		r.label = label;
+		r.trigger = "import";
+		r.started = 1700000000 + (int64_t)i;
+		r.status = RUN_COMPLETE;
+		ids[i] = store_run_create(st, &r, &cause);
+		assert_true(ids[i] > 0);
+		for (it = 3; it >= 1; it--)
+			assert_int_equal(store_sample_add(st, ids[i], m[0], it,
+			    (double)i * 10 + it), 0);
+		if (i % 2 == 0)
+			assert_int_equal(store_sample_add(st, ids[i], m[1], 1,
+			    -(double)i), 0);
+		assert_int_equal(store_sample_add(st, ids[i], m[2], 7,
+		    (double)i / 8), 0);
+	}
+	assert_int_equal(store_commit(st), 0);
+
+	c = store_cache_new(1024 * 1024);
+	none = store_cache_new(0);
+	/* m0, m1, m2, then m0 again: runs read whole from the second ask. */
+	for (k = 0; k < 4; k++) {
+		assert_int_equal(store_metric_series(st, m[k % 3], ids, 300,
+		    &want, &nw), 0);
+		assert_int_equal(nw, 300);
+		assert_int_equal(store_metric_series_cached(st, c, m[k % 3],
+		    ids, 300, &got, &ng), 0);
+		assert_int_equal(ng, 300);
+		assert_series_equal(want, got, 300);
+		store_series_free(got, ng);
+		assert_int_equal(store_metric_series_cached(st, none,
+		    m[k % 3], ids, 300, &got, &ng), 0);
+		assert_series_equal(want, got, 300);
+		store_series_free(got, ng);
+		store_series_free(want, nw);
+	}
+	assert_int_equal(store_metric_series(st, m[0], ids + 10, 1, &want,
+	    &nw), 0);
+	assert_int_equal(want[0].n, 3);
+	assert_int_equal(want[0].iterations[0], 1);
+	assert_true(want[0].values[2] == 103);
+	store_series_free(want, nw);
+	assert_int_equal(store_metric_series(st, m[1], ids + 11, 1, &want,
+	    &nw), 0);
+	assert_int_equal(want[0].n, 0);
+	store_series_free(want, nw);
+
+	assert_int_equal(sqlite3_exec(st->db, "DELETE FROM samples WHERE"
+	    " run IN (SELECT id FROM runs WHERE label = 'r10')", NULL, NULL,
+	    NULL), SQLITE_OK);
+	assert_int_equal(store_metric_series_cached(st, c, m[0], ids + 10, 1,
+	    &got, &ng), 0);
+	assert_int_equal(got[0].n, 3);
+	assert_true(got[0].values[0] == 101);
+	store_series_free(got, ng);
+	assert_int_equal(store_metric_series_cached(st, none, m[0], ids + 10,
+	    1, &got, &ng), 0);
+	assert_int_equal(got[0].n, 0);
+	store_series_free(got, ng);
+	store_cache_free(c);
+	store_cache_free(none);
+
+	/* A host named is found first; an unknown one has no runs. */
+	assert_int_equal(store_run_get(st, ids[0], &r), 0);
+	memset(&f, 0, sizeof(f));
+	f.host = r.host_name;
+	assert_int_equal(store_runs_list(st, &f, &runs, &n), 0);
+	assert_int_equal(n, 300);
+	assert_string_equal(runs[0].label, "r0");
+	assert_string_equal(runs[299].label, "r299");
+	store_runs_free(runs, n);
+	f.limit = 2;
+	f.before_run = ids[100];
+	assert_int_equal(store_runs_list(st, &f, &runs, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(runs[0].label, "r98");
+	assert_string_equal(runs[1].label, "r99");
+	store_runs_free(runs, n);
+	store_run_clear(&r);
+	f.host = "no such host";
+	f.limit = 0;
+	f.before_run = 0;
+	assert_int_equal(store_runs_list(st, &f, &runs, &n), 0);
+	assert_int_equal(n, 0);
+	store_runs_free(runs, n);
+	store_close(st);
+	free(p);
+}
+
 /* Create a run of status running on host; its id. */
 static int64_t
 running_run(struct store *st, int64_t host, const char *label)
@@ -1263,6 +1406,7 @@ main(void)
 		cmocka_unit_test(test_resolve_labels),
 		cmocka_unit_test(test_run_workloads_error),
 		cmocka_unit_test(test_replace),
+		cmocka_unit_test(test_series_cache),
 		cmocka_unit_test(test_import_progress),
 		cmocka_unit_test(test_runs_and_series),
 		cmocka_unit_test(test_runs_sweep),
