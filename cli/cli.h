@@ -29,6 +29,7 @@ struct cli {
 	struct store	*st;
 	enum cli_output	 out;
 	int		 verbose;
+	int		 creates;	/* the command may make the database */
 };
 
 struct cli_cmd {

@@ -268,6 +268,17 @@ cli_store(struct cli *c)
 	if (c->st != NULL)
 		return c->st;
 	c->db_path = cli_db_path(c);
+	/*
+	 * Only what adds runs makes a database: a -D with a typo in it, or
+	 * PERFWATCH_DB set in one shell and not another, would otherwise
+	 * leave an empty file (and its directories) behind and report "no
+	 * runs" of the store that was meant.
+	 */
+	if (!c->creates && access(c->db_path, F_OK) == -1 && errno == ENOENT) {
+		log_warnx("%s: no such database (perfwatch run or perfwatch "
+		    "import makes one)", c->db_path);
+		return NULL;
+	}
 	if (mkdir_parents(c->db_path) == -1)
 		return NULL;
 	if ((c->st = store_open(c->db_path, &cause)) == NULL) {
@@ -375,6 +386,8 @@ main(int argc, char **argv)
 		return cli_bisecting(cmd, argc, argv) ? EXIT_BISECT_ABORT :
 		    EXIT_CONFIG;
 	cli_name(argv, cli_cmds[i].name, NULL);
+	c.creates = strcmp(cmd, "run") == 0 || strcmp(cmd, "import") == 0 ||
+	    strcmp(cmd, "bisect") == 0;
 	rc = cli_cmds[i].fn(&c, argc, argv);
 	store_close(c.st);
 	config_free(c.cfg);

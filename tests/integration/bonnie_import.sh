@@ -12,11 +12,12 @@ awk -f "$PERFWATCH_TOP/scripts/bonnie2import.awk" "$src" >"$T/bonnie.csv"
 cmp "$T/bonnie.csv" "$PERFWATCH_TOP/etc/examples/bonnie-linux-vs-sco.csv" ||
 	fail "etc/examples/bonnie-linux-vs-sco.csv is out of date"
 
-# show of an empty store says so.
+# show with no store yet says so, and makes none.
 if pw show 2>"$T/err"; then
-	fail "show of an empty store succeeded"
+	fail "show with no store succeeded"
 fi
-expect_match "$(cat "$T/err")" "no run in"
+expect_match "$(cat "$T/err")" "no such database"
+[ ! -e "$PERFWATCH_DB" ] || fail "show made $PERFWATCH_DB"
 
 out=$(pw import "$T/bonnie.csv")
 expect_match "$out" "imported 25 runs, 300 samples (12 new metrics)"

@@ -10,8 +10,32 @@ set -eu
 
 hdr='run,time,workload,metric,value,unit,better'
 
-# An empty store lists nothing, as runs does, and exits 0; a metric
-# named that is not there is a mistyped name (65).
+# No database where one is named: the reading commands say so (73) and
+# make nothing, neither the file nor its directory; check --bisect stops
+# the bisection (128) rather than judge a commit by it.
+for cmd in runs history show 'check --latest' alerts 'baseline list' \
+    changes 'export'; do
+	rc=0
+	# shellcheck disable=SC2086
+	pw -D "$T/typo/perfwatch.db" $cmd >"$T/out" 2>"$T/err" || rc=$?
+	expect_eq "$rc" 73
+	expect_eq "$(cat "$T/err")" "perfwatch: $T/typo/perfwatch.db: no such \
+database (perfwatch run or perfwatch import makes one)"
+	[ ! -s "$T/out" ] || fail "$cmd wrote: $(cat "$T/out")"
+done
+rc=0
+pw -D "$T/typo/perfwatch.db" check --bisect 2>/dev/null || rc=$?
+expect_eq "$rc" 128
+[ ! -e "$T/typo" ] || fail "a reading command made $(ls -R "$T/typo")"
+
+# An import of no rows is refused (65) and leaves the store it made
+# empty, which lists nothing, as runs does, and exits 0; a metric named
+# that is not there is a mistyped name (65).
+printf '%s\n' "$hdr" >"$T/none.csv"
+rc=0
+pw import "$T/none.csv" 2>/dev/null || rc=$?
+expect_eq "$rc" 65
+[ -f "$PERFWATCH_DB" ] || fail "import made no store"
 expect_eq "$(pw history)" 'no runs'
 expect_eq "$(pw history --json)" '[]'
 expect_eq "$(pw history --csv | wc -l)" 1

@@ -150,6 +150,13 @@ rc=0; pw -c "$T/bad.conf" check --bisect >/dev/null 2>&1 || rc=$?
 rc=0; pw -c "$T/bad.conf" check >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 78 ] || fail "check with a bad config exited $rc, not 78"
 rc=0; pw -D "$T/none/x.db" check --bisect 2>"$T/err" >/dev/null || rc=$?
+[ "$rc" -eq 128 ] || fail "check --bisect with no store exited $rc"
+expect_match "$(cat "$T/err")" "$T/none/x.db: no such database"
+# A store that is there but empty (an import that failed made it).
+printf 'run,time,workload,metric,value,unit,better\n' >"$T/none.csv"
+pw -D "$T/empty.db" import "$T/none.csv" 2>/dev/null &&
+	fail "an import of no rows succeeded"
+rc=0; pw -D "$T/empty.db" check --bisect 2>"$T/err" >/dev/null || rc=$?
 [ "$rc" -eq 128 ] || fail "check --bisect on an empty store exited $rc"
-expect_match "$(cat "$T/err")" "no run at all in $T/none/x.db"
+expect_match "$(cat "$T/err")" "no run at all in $T/empty.db"
 pass
