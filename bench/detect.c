@@ -496,7 +496,7 @@ run_history(enum noise noise, size_t ci, long h, unsigned long seed,
 		if (g.busy && !busy_unmarked)
 			r.quiet = "{\"busy\":true,\"why\":\"a busy night\"}";
 		if (store_begin(st) == -1 ||
-		    (ids[i] = store_run_create(st, &r, &cause)) == -1)
+		    (ids[i] = store_run_create(st, &r, &cause)) < 0)
 			fatalx("bench store: run %zu", i);
 		for (it = 0; it < iterations; it++)
 			if (store_sample_add(st, ids[i], metric, it + 1,

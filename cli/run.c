@@ -861,9 +861,14 @@ cmd_run(struct cli *c, int argc, char **argv)
 	run = store_run_create(st, &r, &cause);
 	free(qtext);
 	free(r.git_commits);
-	if (run == -1) {
-		fprintf(stderr, "perfwatch: %s\n", cause);
-		rc = EXIT_DATAERR;
+	if (run < 0) {
+		/* A label taken is the caller's; a full disk is not (74). */
+		if (run == STORE_RUN_EXISTS)
+			fprintf(stderr, "perfwatch: %s\n", cause);
+		else
+			fprintf(stderr, "perfwatch: %s: %s\n", c->db_path,
+			    cause);
+		rc = run == STORE_RUN_EXISTS ? EXIT_DATAERR : EXIT_IOERR;
 		goto out;
 	}
 	log_info("run %s: %zu workloads, %zu steps", label, njobs, nsteps);

@@ -240,8 +240,9 @@ store_trigger_known(const char *name)
 
 /*
  * Record a new run (host, label, trigger, started, status and the optional
- * fields of r); returns its id, or -1 with *cause set (a label that exists
- * on the host, for example).
+ * fields of r); returns its id, or with *cause set STORE_RUN_EXISTS when
+ * the host has a run of that label (the caller's mistake), -1 when the
+ * store could not take it (a full disk).
  */
 int64_t
 store_run_create(struct store *st, const struct store_run *r, char **cause)
@@ -276,11 +277,13 @@ store_run_create(struct store *st, const struct store_run *r, char **cause)
 	bind_text_or_null(stmt, 11, r->quiet);
 	rc = sqlite3_step(stmt);
 	if (rc != SQLITE_DONE) {
-		if (rc == SQLITE_CONSTRAINT_UNIQUE)
+		if (rc == SQLITE_CONSTRAINT_UNIQUE) {
 			xasprintf(cause, "run \"%s\" exists already", r->label);
-		else
-			xasprintf(cause, "adding run %s: %s", r->label,
-			    sqlite3_errmsg(st->db));
+			sqlite3_reset(stmt);
+			return STORE_RUN_EXISTS;
+		}
+		xasprintf(cause, "adding run %s: %s", r->label,
+		    sqlite3_errmsg(st->db));
 		sqlite3_reset(stmt);
 		return -1;
 	}

@@ -97,6 +97,7 @@ int		 store_metric_find(struct store *, const char *workload,
 int		 store_metric_get(struct store *, int64_t id,
 		    struct store_metric *);
 void		 store_metric_clear(struct store_metric *);
+#define STORE_RUN_EXISTS	(-2)	/* store_run_create: label taken */
 int64_t		 store_run_create(struct store *, const struct store_run *,
 		    char **cause);
 int		 store_run_finish(struct store *, int64_t run,

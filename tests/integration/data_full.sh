@@ -66,6 +66,37 @@ sh -c 'trap "" XFSZ; ulimit -f 1; exec "$@"' sh "$PERFWATCH" -D "$T/ro.db" \
 [ "$rc" -eq 73 ] || fail "open with no room: exit $rc: $(cat "$T/err")"
 expect_eq "$(cat "$T/err")" \
     "perfwatch: $T/ro.db: cannot read it: disk I/O error: File too large"
+# A run the database cannot take, at each point it may meet the limit
+# (the run's row, a sample, the run's end): never a data error (65),
+# and where the run's row itself is refused, 74 with the database named.
+# The -shm file is there already, so that the open does not meet it.
+cp "$PERFWATCH_DB" "$T/run.db"
+mkdir "$T/work"
+printf '[workload "tiny"]\ncommand = true\nmeasure = time\niterations = 1\n' \
+    >"$T/tiny.conf"
+printf '[perfwatch]\nwork_dir = %s\n[quiet]\npolicy = annotate\n' \
+    "$T/work" >"$T/run.conf"
+pw -c "$T/run.conf" -D "$T/run.db" runs >/dev/null
+adding=0
+lim=64
+while [ "$lim" -le 160 ]; do
+	rc=0
+	sh -c 'trap "" XFSZ; ulimit -f "$1"; shift; exec "$@"' sh "$lim" \
+	    "$PERFWATCH" -c "$T/run.conf" -D "$T/run.db" run --no-check \
+	    --profile "$T/tiny.conf" --label "l$lim" >/dev/null 2>"$T/err" ||
+		rc=$?
+	case $rc in
+	0|70|73) ;;
+	74)	expect_match "$(cat "$T/err")" \
+		    "perfwatch: $T/run.db: adding run l$lim: disk I/O error"
+		adding=$((adding + 1)) ;;
+	*)	fail "a run under ulimit -f $lim exited $rc: $(cat "$T/err")" ;;
+	esac
+	lim=$((lim + 4))
+done
+[ "$adding" -gt 0 ] || fail "no limit tried met the run's row"
+expect_eq "$(sqlite3 "$T/run.db" "PRAGMA integrity_check")" ok
+
 # A database path that is a directory: the system's reason too.
 mkdir "$T/dir.db"
 rc=0

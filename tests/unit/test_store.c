@@ -895,7 +895,7 @@ test_runs_and_series(void **state)
 	r.status = RUN_RUNNING;
 	run = store_run_create(st, &r, &cause);
 	assert_true(run > 0);
-	assert_int_equal(store_run_create(st, &r, &cause), -1);
+	assert_int_equal(store_run_create(st, &r, &cause), STORE_RUN_EXISTS);
 	assert_string_equal(cause, "run \"live\" exists already");
 	free(cause);
 	cause = NULL;
