@@ -672,7 +672,8 @@ compare_name_taken(char **words, size_t k)
  * The columns of comparison cell col for a table: the level, then for
  * every column after the first the change against the first and the
  * verdict.  For a person the verdict is a mark ("worse", "better", with
- * "~" when only the samples of one run a side were tested, else empty);
+ * "~" when only the samples were tested, "?" when too few were there for
+ * a test to tell, else empty);
  * for a program it is the q, the verdict's name and the test's.
  */
 static void
@@ -705,6 +706,8 @@ compare_cell_columns(struct table *t, size_t first,
 		mark = cell->test == DETECT_TEST_RUNS ? "worse" : "worse~";
 	else if (cell->kind == DETECT_IMPROVEMENT)
 		mark = cell->test == DETECT_TEST_RUNS ? "better" : "better~";
+	else if (cell->kind == DETECT_INCONCLUSIVE)
+		mark = "?";
 	table_addf(t, first + 2, "%s", mark);
 }
 
@@ -911,11 +914,12 @@ cmd_compare(struct cli *c, int argc, char **argv)
 			printf("\nlevel: median of the run medians; change: "
 			    "against %s; worse/better: Mann-Whitney over\nrun "
 			    "medians, q <= %g and the Hodges-Lehmann interval "
-			    "beyond %g%% (worse~/better~: one run\na side, "
-			    "judged over its samples only); index: geometric "
-			    "mean of the level ratios,\nbetter is higher, %s "
-			    "= 1000\n", g[0].name, p.fdr, p.min_change,
-			    g[0].name);
+			    "beyond %g%% (worse~/better~: too few\nruns for "
+			    "that, judged over their samples only; ?: too few "
+			    "runs and samples for a\ntest to tell); index: "
+			    "geometric mean of the level ratios, better is "
+			    "higher, %s = 1000\n", g[0].name, p.fdr,
+			    p.min_change, g[0].name);
 	}
 	detect_comparison_free(&cmp);
 	detect_params_clear(&p);

@@ -12,9 +12,12 @@
  * either side there is no between-run spread to judge by, so the test
  * falls back to the two runs' samples (marked as such: it speaks only for
  * these two runs), and with fewer than three samples each there is no
- * test.  The p-values of each column are adjusted by Benjamini-Hochberg
- * across the metrics, and a change counts when q <= fdr and its interval
- * reaches the floor, as for a check.
+ * test.  So it does when the runs are too few for their test to reach
+ * fdr at all (two against three, three against four), and a cell whose
+ * test cannot reach it either is inconclusive (cmp_cell).  The p-values
+ * of each column are adjusted by Benjamini-Hochberg across the metrics
+ * tested, and a change counts when q <= fdr and its interval reaches the
+ * floor, as for a check.
  *
  * The index of a group is 1000 times the geometric mean, over the metrics
  * every group has, of the ratio of its level to the first group's, turned
@@ -91,18 +94,42 @@ cmp_metric_cmp(const void *a, const void *b)
 }
 
 /*
+ * The smallest two-sided p a Mann-Whitney test of nx against ny values
+ * can give, 2 / C(nx + ny, nx) (no ties; ties only raise it).  Two runs
+ * against three cannot go below 0.2, three against four 0.057.
+ */
+static double
+cmp_min_p(size_t nx, size_t ny)
+{
+	double	ways = 1;
+	size_t	i;
+
+	for (i = 1; i <= nx && ways < 1e12; i++)
+		ways = ways * (double)(ny + i) / (double)i;
+	return ways > 2 ? 2 / ways : 1;
+}
+
+/*
  * Judge group g against the first group a0, whose level is level0, into
  * cell c: the test, the HL shift as a change in percent of level0, its
  * interval and p.  *up is set to the sign of the shift.
+ *
+ * The runs' medians are tested when each side has two or more and their
+ * number lets the test reach fdr; else the samples, when each side has
+ * three or more and theirs does.  When neither can, the runs' (or the
+ * samples') test is still made and shown, but the cell is inconclusive,
+ * not unchanged: two runs against three that differ by 20% were
+ * "unchanged" by a test that could not have said otherwise.
  */
 static void
 cmp_cell(const struct cmp_acc *a0, const struct cmp_acc *g, double level0,
-    struct detect_cell *c, int *up)
+    double fdr, struct detect_cell *c, int *up)
 {
 	struct stats_interval	 hl;
 	struct stats_mwu	 mwu;
 	const double		*x, *y;
 	size_t			 nx, ny;
+	int			 runs, samples;
 
 	c->change_pct = c->shift_pct = c->ci_low = c->ci_high = NAN;
 	c->p = c->q = NAN;
@@ -112,14 +139,17 @@ cmp_cell(const struct cmp_acc *a0, const struct cmp_acc *g, double level0,
 	if (a0->nmed > 0 && g->nmed > 0 && level0 != 0 && !isnan(level0) &&
 	    !isnan(c->level))
 		c->change_pct = (c->level - level0) / fabs(level0) * 100;
-	if (a0->nmed >= 2 && g->nmed >= 2) {
+	runs = a0->nmed >= 2 && g->nmed >= 2;
+	samples = a0->nmed > 0 && g->nmed > 0 && a0->nsamp >= 3 &&
+	    g->nsamp >= 3;
+	if (runs && (cmp_min_p(a0->nmed, g->nmed) <= fdr || !samples ||
+	    cmp_min_p(a0->nsamp, g->nsamp) > fdr)) {
 		x = a0->medians;
 		nx = a0->nmed;
 		y = g->medians;
 		ny = g->nmed;
 		c->test = DETECT_TEST_RUNS;
-	} else if (a0->nmed > 0 && g->nmed > 0 && a0->nsamp >= 3 &&
-	    g->nsamp >= 3) {
+	} else if (samples) {
 		x = a0->samples;
 		nx = a0->nsamp;
 		y = g->samples;
@@ -133,7 +163,8 @@ cmp_cell(const struct cmp_acc *a0, const struct cmp_acc *g, double level0,
 		return;
 	}
 	c->p = mwu.p;
-	c->kind = DETECT_UNCHANGED;
+	if (cmp_min_p(nx, ny) <= fdr)
+		c->kind = DETECT_UNCHANGED;
 	*up = (hl.estimate > 0) - (hl.estimate < 0);
 	if (level0 != 0 && !isnan(level0)) {
 		c->shift_pct = hl.estimate / fabs(level0) * 100;
@@ -254,8 +285,8 @@ detect_compare(struct store *st, struct detect_group *g, size_t ng,
 		}
 		for (i = 1; i < ng; i++)
 			cmp_cell(&ms[mi].acc[0], &ms[mi].acc[i],
-			    out->cells[mi * ng].level, &out->cells[mi * ng + i],
-			    &out->ups[mi * ng + i]);
+			    out->cells[mi * ng].level, p->fdr,
+			    &out->cells[mi * ng + i], &out->ups[mi * ng + i]);
 		c = &out->cells[mi * ng];
 		c->change_pct = c->shift_pct = c->ci_low = c->ci_high = NAN;
 		c->p = c->q = NAN;
@@ -263,18 +294,21 @@ detect_compare(struct store *st, struct detect_group *g, size_t ng,
 		c->kind = DETECT_UNCHANGED;
 	}
 
-	/* BH per column, then the verdicts. */
+	/*
+	 * BH per column, over the cells whose test could reach fdr (which
+	 * their sizes alone decide), then the verdicts.
+	 */
 	pv = xcalloc(nms + 1, sizeof(*pv));
 	qv = xcalloc(nms + 1, sizeof(*qv));
 	for (i = 1; i < ng; i++) {
 		for (mi = 0, np = 0; mi < nms; mi++)
-			if (!isnan(out->cells[mi * ng + i].p))
+			if (out->cells[mi * ng + i].kind == DETECT_UNCHANGED)
 				pv[np++] = out->cells[mi * ng + i].p;
 		if (np > 0)
 			stats_bh(pv, np, qv);
 		for (mi = 0, np = 0; mi < nms; mi++) {
 			c = &out->cells[mi * ng + i];
-			if (isnan(c->p))
+			if (c->kind != DETECT_UNCHANGED)
 				continue;
 			c->q = qv[np++];
 			up = out->ups[mi * ng + i];
