@@ -1109,22 +1109,38 @@ run_label(struct store *st, int64_t id)
 	return s;
 }
 
+/* The name of the host whose runs alert a follows, or "-" (allocated). */
+static char *
+alert_host(struct store *st, const struct store_alert *a)
+{
+	struct store_run	 r;
+	char			*s;
+
+	if (store_run_get(st, a->first_bad_run, &r) == -1)
+		return xstrdup("-");
+	s = r.host_name;
+	r.host_name = NULL;
+	store_run_clear(&r);
+	return s;
+}
+
 /* perfwatch alerts [--all] [--json|--csv] | alerts ack ID */
 int
 cmd_alerts(struct cli *c, int argc, char **argv)
 {
 	static const char *const hdr[] = { "id", "state", "direction",
 	    "workload", "metric", "change", "first bad", "last good",
-	    "last run", "updated", "machine change" };
+	    "last run", "updated", "machine change", "host" };
+	/* The host last, so that the columns before it stay where they were. */
 	static const enum table_align al[] = { ALIGN_RIGHT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_LEFT,
-	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT };
+	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT };
 	struct detect_params	 p;
 	struct store_alert	*a = NULL;
 	struct store_metric	 m;
 	struct store		*st;
 	struct table		*t;
-	char			*cause = NULL, *end, *l1, *l2, *l3;
+	char			*cause = NULL, *end, *l1, *l2, *l3, *host;
 	char			 b1[32], tbuf[32];
 	json_t			*arr, *o, *attr;
 	const char		*sum;
@@ -1186,10 +1202,12 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 		l1 = run_label(st, a[i].first_bad_run);
 		l2 = run_label(st, a[i].last_good_run);
 		l3 = run_label(st, a[i].last_run);
+		host = alert_host(st, &a[i]);
 		fmt_time(tbuf, sizeof(tbuf), a[i].updated);
 		if (arr != NULL) {
 			o = pwjson_object();
 			pwjson_set_int(o, "id", a[i].id);
+			pwjson_set_str(o, "host", host);
 			pwjson_set_str(o, "state", a[i].state);
 			pwjson_set_str(o, "direction", a[i].direction);
 			pwjson_set_str(o, "workload", m.workload);
@@ -1224,9 +1242,11 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 			sum = json_string_value(json_object_get(attr,
 			    "summary"));
 			table_addf(t, 10, "%s", sum != NULL ? sum : "-");
+			table_addf(t, 11, "%s", host);
 			json_decref(attr);
 			table_end_row(t);
 		}
+		free(host);
 		free(l1);
 		free(l2);
 		free(l3);

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Machine-readable output across commands and hosts: what a script that
+# reads --json and --csv, or moves histories between machines, relies on.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# Two hosts with the same labels and the same step: each gets an alert,
+# and the listing says whose it is in the table, --csv and --json.
+step_history 24 21 24 7 >"$T/box.csv"
+sed 's/,box,/,other,/' "$T/box.csv" >"$T/other.csv"
+pw import "$T/box.csv" >/dev/null
+pw import "$T/other.csv" >/dev/null
+for h in box other; do
+	for r in 19 20 21 22 23 24; do
+		pw check "$h:r-$r" >/dev/null || true
+	done
+done
+pw alerts --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert sorted(a["host"] for a in d) == ["box", "other"], d
+for a in d:
+	assert a["first_bad_run"] == "r-21", a
+'
+pw alerts --csv | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+assert sorted(r["host"] for r in rows) == ["box", "other"], rows
+'
+out=$(pw alerts)
+printf '%s\n' "$out" | head -n 1 | grep -q 'machine change  *host$' ||
+	fail "alerts table header: $out"
+[ "$(printf '%s\n' "$out" | grep -c ' other$')" -eq 1 ] ||
+	fail "alerts table: $out"
+
+pass
