@@ -1303,7 +1303,10 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 		fmt_time(tbuf, sizeof(tbuf), r.started);
 		if (c->out == OUT_TABLE)
 			printf("  %s:%s  %s\n", r.host_name, r.label, tbuf);
-		pwjson_append(runs, pwjson_str(r.label));
+		/* A label alone is ambiguous in a store of several hosts. */
+		pwjson_append(runs, pwjson_set_str(pwjson_set_str(
+		    pwjson_set_str(pwjson_object(), "run", r.label), "host",
+		    r.host_name), "time", tbuf));
 		if (store_run_series(st, r.id, &ser, &nser) == 0) {
 			for (j = 0; j < nser; j++) {
 				size_t	mi;

@@ -33,4 +33,17 @@ printf '%s\n' "$out" | head -n 1 | grep -q 'machine change  *host$' ||
 [ "$(printf '%s\n' "$out" | grep -c ' other$')" -eq 1 ] ||
 	fail "alerts table: $out"
 
+# A baseline of both hosts' runs of the same labels: baseline show --json
+# names each run's host, as runs --json does, not the label alone twice.
+pw baseline set both 'r-0*' >/dev/null 2>&1
+pw baseline show --json both | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+runs = d["runs"]
+assert len(runs) == 18, runs
+assert {(r["run"], r["host"]) for r in runs} == {("r-%02d" % i, h)
+    for i in range(1, 10) for h in ("box", "other")}, runs
+assert all(r["time"].endswith("Z") for r in runs), runs
+'
+
 pass
