@@ -289,9 +289,24 @@ cmd_export(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * A figure of history's or show's summary: for a person six digits, for a
+ * program (CSV) every digit, as JSON gives it, so that close values stay
+ * apart (0.0001231 and 0.0001234 both read 0.000123 in the table).
+ */
+static void
+summary_value(char *buf, size_t len, double v, enum cli_output out)
+{
+	if (out == OUT_CSV && !isnan(v))
+		store_format_double(buf, len, v);
+	else
+		fmt_value(buf, len, v);
+}
+
 /* Summary columns shared by history and show. */
 static void
-summary_cells(struct table *t, size_t col, const struct store_series *s)
+summary_cells(struct table *t, size_t col, const struct store_series *s,
+    enum cli_output out)
 {
 	struct stats_summary	sum;
 	char			buf[5][32];
@@ -304,10 +319,11 @@ summary_cells(struct table *t, size_t col, const struct store_series *s)
 		table_addf(t, col + 4, "0");
 		return;
 	}
-	fmt_value(buf[0], sizeof(buf[0]), sum.median);
-	fmt_value(buf[1], sizeof(buf[1]), sum.min);
-	fmt_value(buf[2], sizeof(buf[2]), sum.max);
-	fmt_value(buf[3], sizeof(buf[3]), sum.n > 1 ? sum.stddev : NAN);
+	summary_value(buf[0], sizeof(buf[0]), sum.median, out);
+	summary_value(buf[1], sizeof(buf[1]), sum.min, out);
+	summary_value(buf[2], sizeof(buf[2]), sum.max, out);
+	summary_value(buf[3], sizeof(buf[3]), sum.n > 1 ? sum.stddev : NAN,
+	    out);
 	table_addf(t, col, "%s", buf[0]);
 	table_addf(t, col + 1, "%s", buf[1]);
 	table_addf(t, col + 2, "%s", buf[2]);
@@ -490,11 +506,13 @@ history_series_json(json_t *arr, const struct store_metric *m,
  * History's rows for metric m, a series for each host apart (runs of one
  * metric on two machines are no one history): the newest limit runs with
  * samples of it on each host (on host alone unless NULL), into the table
- * t or, with JSON, the array arr.  0, or an exit status.
+ * t (to be printed as out) or, with JSON, the array arr.  0, or an exit
+ * status.
  */
 static int
 history_metric(struct store *st, const struct store_metric *m,
-    const char *host, size_t limit, struct table *t, json_t *arr)
+    const char *host, size_t limit, struct table *t, enum cli_output out,
+    json_t *arr)
 {
 	struct store_run	*runs = NULL;
 	struct store_series	*ser;
@@ -543,7 +561,7 @@ history_metric(struct store *st, const struct store_metric *m,
 		table_addf(t, 1, "%s", tbuf);
 		table_addf(t, 2, "%s", m->workload);
 		table_addf(t, 3, "%s", m->metric);
-		summary_cells(t, 4, &ser[j]);
+		summary_cells(t, 4, &ser[j], out);
 		table_addf(t, 9, "%s", m->unit);
 		table_addf(t, 10, "%s", runs[j].busy ? "yes" : "no");
 		table_addf(t, 11, "%s", runs[j].host_name);
@@ -623,7 +641,8 @@ cmd_history(struct cli *c, int argc, char **argv)
 	if ((began = store_read_begin(st)) == -1)
 		rc = EXIT_SOFTWARE;
 	for (i = 0; i < nms && rc == 0; i++)
-		rc = history_metric(st, &ms[i], host, limit, t, arr);
+		rc = history_metric(st, &ms[i], host, limit, t, c->out,
+		    arr);
 	store_read_end(st, began);
 	if (rc == 0) {
 		if (arr != NULL)
@@ -731,7 +750,7 @@ cmd_show(struct cli *c, int argc, char **argv)
 		for (i = 0; i < n; i++) {
 			table_addf(t, 0, "%s", ser[i].metric.workload);
 			table_addf(t, 1, "%s", ser[i].metric.metric);
-			summary_cells(t, 2, &ser[i]);
+			summary_cells(t, 2, &ser[i], c->out);
 			table_addf(t, 7, "%s", ser[i].metric.unit);
 			table_addf(t, 8, "%s", better_name(ser[i].metric.better));
 			table_end_row(t);

@@ -46,4 +46,32 @@ assert {(r["run"], r["host"]) for r in runs} == {("r-%02d" % i, h)
 assert all(r["time"].endswith("Z") for r in runs), runs
 '
 
+# history --csv and show --csv give each figure in full, as --json does:
+# rounded to the table's six digits (three below 0.001), close latencies
+# read alike and a large count lost its fraction.
+PERFWATCH_DB="$T/digits.db"
+printf 'run,time,workload,metric,value,unit,better
+d1,1700000000,w,lat,0.0001231,s,lower
+d1,1700000000,w,lat,0.0001236,s,lower
+d1,1700000000,w,lat,0.0001234,s,lower
+d1,1700000000,w,ops,123456.7,ops/s,higher
+' | pw import - >/dev/null
+expect_eq "$(pw show --csv d1 | tail -n +2)" 'w,lat,0.0001234,0.0001231,0.0001236,2.516611478423501e-07,3,s,lower
+w,ops,123456.7,123456.7,123456.7,-,1,ops/s,higher'
+expect_eq "$(pw history --csv | tail -n +2 | cut -d, -f4-9)" \
+    'lat,0.0001234,0.0001231,0.0001236,2.516611478423501e-07,3
+ops,123456.7,123456.7,123456.7,-,1'
+# The same figures as --json.
+pw show --csv d1 | python3 -c '
+import csv, json, subprocess, sys
+rows = list(csv.DictReader(sys.stdin))
+js = json.loads(subprocess.check_output(["'"$PERFWATCH"'", "show", "--json", "d1"]))
+for r, m in zip(rows, js["metrics"]):
+	for k in ("median", "min", "max"):
+		assert float(r[k]) == m[k], (r, m)
+'
+# The table stays for a person.
+expect_match "$(pw show d1)" '0.000123  0.000123  0.000124'
+PERFWATCH_DB="$T/perfwatch.db"
+
 pass
