@@ -202,7 +202,7 @@ cmd_export(struct cli *c, int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 }
 	};
-	enum store_format format = STORE_FORMAT_CSV;
+	enum store_format format = STORE_FORMAT_AUTO;
 	struct store	*st;
 	const char	**labels = NULL, *out = NULL;
 	size_t		 nlabels = 0;
@@ -249,6 +249,14 @@ cmd_export(struct cli *c, int argc, char **argv)
 	}
 	if (out != NULL && strcmp(out, "-") == 0)
 		out = NULL;
+	/*
+	 * Without --format, the name says it, as it does for import: an
+	 * export -o h.jsonl that wrote CSV would not import again.
+	 */
+	if (format == STORE_FORMAT_AUTO && out != NULL)
+		format = store_format_of_name(out);
+	if (format == STORE_FORMAT_AUTO)
+		format = STORE_FORMAT_CSV;
 	if (out != NULL && (f = export_open(out, &tmp, &dest)) == NULL) {
 		free(labels);
 		return EXIT_CANTCREAT;

@@ -676,9 +676,12 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 	return rc;
 }
 
-/* The format a file name says, or STORE_FORMAT_AUTO. */
-static enum store_format
-import_format_of(const char *name)
+/*
+ * The format a file name says, or STORE_FORMAT_AUTO: what import reads a
+ * file as, and export writes one as, without --format.
+ */
+enum store_format
+store_format_of_name(const char *name)
 {
 	const char	*dot = strrchr(name, '.');
 
@@ -717,7 +720,7 @@ import_start(FILE *f, const char *name, enum store_format format,
 	if (n == sizeof(bom) && memcmp(buf, bom, n) == 0)
 		n = 0;
 	if (format == STORE_FORMAT_AUTO)
-		format = import_format_of(name);
+		format = store_format_of_name(name);
 	if (format == STORE_FORMAT_AUTO) {
 		if (n > 0)
 			ch = (unsigned char)buf[n - 1];

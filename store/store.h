@@ -223,6 +223,8 @@ void		 store_import_progress(struct store *, store_import_progress_fn,
 		    void *arg);
 int		 store_export(struct store *, FILE *, enum store_format,
 		    const char *const *labels, size_t nlabels, char **cause);
+/* The format a file's name says (.csv; .jsonl, .ndjson, .json), or AUTO. */
+enum store_format store_format_of_name(const char *);
 
 /* Format a double so that strtod() gives the same value back. */
 void		 store_format_double(char *, size_t, double);

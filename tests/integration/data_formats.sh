@@ -74,4 +74,29 @@ for r, m in zip(rows, js["metrics"]):
 expect_match "$(pw show d1)" '0.000123  0.000123  0.000124'
 PERFWATCH_DB="$T/perfwatch.db"
 
+# export -o takes its format from the name, as import reads it: .jsonl,
+# .ndjson and .json are JSON Lines, .csv and any other name CSV, and
+# --format (--csv, --json) says otherwise.  Each imports again as it is.
+for ext in jsonl ndjson json csv txt; do
+	pw export -o "$T/out.$ext" --run box:r-01
+	case $ext in
+	csv|txt) head -n 1 "$T/out.$ext" | grep -q '^run,time,' ||
+		fail "export -o out.$ext: $(head -n 2 "$T/out.$ext")" ;;
+	*) head -n 1 "$T/out.$ext" | python3 -c '
+import json, sys
+assert json.loads(sys.stdin.readline())["run"] == "r-01"' ||
+		fail "export -o out.$ext: $(head -n 2 "$T/out.$ext")" ;;
+	esac
+	rm -f "$T/again.db"
+	PERFWATCH_DB="$T/again.db" pw import "$T/out.$ext" >/dev/null ||
+		fail "out.$ext does not import again"
+	PERFWATCH_DB="$T/again.db" pw export --run box:r-01 >"$T/again.csv"
+	pw export --run box:r-01 | cmp -s - "$T/again.csv" ||
+		fail "out.$ext imported as: $(cat "$T/again.csv")"
+done
+pw export --csv -o "$T/forced.jsonl" --run box:r-01
+head -n 1 "$T/forced.jsonl" | grep -q '^run,time,' || fail "--csv -o .jsonl"
+pw export --format jsonl -o "$T/forced.csv" --run box:r-01
+head -c 1 "$T/forced.csv" | grep -q '{' || fail "--format jsonl -o .csv"
+
 pass
