@@ -99,4 +99,38 @@ head -n 1 "$T/forced.jsonl" | grep -q '^run,time,' || fail "--csv -o .jsonl"
 pw export --format jsonl -o "$T/forced.csv" --run box:r-01
 head -c 1 "$T/forced.csv" | grep -q '{' || fail "--format jsonl -o .csv"
 
+# Awkward names go through export and import unchanged, in both formats:
+# commas, quotes, a line feed, a tab, UTF-8, blanks at either end, and a
+# leading = + - @, which CSV writes as it is (perfwatch(1) says why).
+PERFWATCH_DB="$T/names.db"
+python3 -c '
+import csv, sys
+w = csv.writer(sys.stdout, lineterminator="\n")
+w.writerow(["run", "time", "workload", "metric", "value", "unit", "better",
+    "host", "iteration"])
+labels = ["a,b", "say \"hi\"", "two\nlines", "tab\there", "caf\u00e9 \u65e5\u672c",
+    " lead", "trail ", "=1+2", "+x", "-y", "@z"]
+for i, l in enumerate(labels):
+	w.writerow([l, "2023-11-14T22:13:%02dZ" % (20 + i), "w,1", "=SUM(A1)", -0.5 - i, "ops/s, \"x\"",
+	    "higher", "h\u00f4te " + str(i % 2), 1])
+' >"$T/names.csv"
+pw import "$T/names.csv" >/dev/null
+pw export >"$T/names-out.csv"
+cmp "$T/names.csv" "$T/names-out.csv" ||
+	fail "export differs from import: $(diff "$T/names.csv" "$T/names-out.csv")"
+grep -q '^=1+2,.*,=SUM(A1),-7.5,' "$T/names-out.csv" ||
+	fail "a leading = was changed: $(grep SUM "$T/names-out.csv" | head -3)"
+pw export --json >"$T/names.jsonl"
+PERFWATCH_DB="$T/names2.db" pw import "$T/names.jsonl" >/dev/null
+PERFWATCH_DB="$T/names2.db" pw export | cmp -s - "$T/names.csv" ||
+	fail "JSON Lines did not round-trip"
+# The same names in runs --csv, read back by a CSV reader.
+pw runs --csv --limit 0 | python3 -c '
+import csv, sys
+rows = list(csv.DictReader(sys.stdin))
+assert [r["run"] for r in rows][:3] == ["a,b", "say \"hi\"", "two\nlines"], rows
+assert rows[7]["run"] == "=1+2" and rows[5]["run"] == " lead", rows
+'
+PERFWATCH_DB="$T/perfwatch.db"
+
 pass
