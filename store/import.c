@@ -258,6 +258,17 @@ import_check_row(struct import_state *is, size_t row, struct import_row *r,
 			return import_error(is, row, r, c, cause,
 			    "%s: empty", col_names[c]);
 	}
+	/*
+	 * A name of blanks alone shows as nothing in a table, and run --label
+	 * refuses one; an empty host is this machine, a blank one no host.
+	 */
+	for (c = COL_RUN; c < COL_MAX; c++)
+		if ((c == COL_RUN || c == COL_WORKLOAD || c == COL_METRIC ||
+		    c == COL_HOST) && r->field[c] != NULL &&
+		    r->field[c][0] != '\0' &&
+		    r->field[c][strspn(r->field[c], " \t")] == '\0')
+			return import_error(is, row, r, c, cause,
+			    "%s: blank", col_names[c]);
 	if (parse_number(r->field[COL_VALUE], &r->value) == -1)
 		return import_error(is, row, r, COL_VALUE, cause,
 		    "value: \"%s\" is not a finite number",

@@ -133,4 +133,31 @@ assert rows[7]["run"] == "=1+2" and rows[5]["run"] == " lead", rows
 '
 PERFWATCH_DB="$T/perfwatch.db"
 
+# A name of blanks alone is refused, as run --label refuses one, with its
+# row and column, and the store is left as it was.
+PERFWATCH_DB="$T/blank.db"
+printf 'run,time,workload,metric,value,unit,better,host\nok,1,w,m,1,s,lower,\n' |
+    pw import - >/dev/null
+sqlite3 "$PERFWATCH_DB" .dump >"$T/before.sql"
+for bad in '   ,1,w,m,1,s,lower,:2:1: run: blank' \
+    'x,1,w, 	,1,s,lower,:2:4: metric: blank' \
+    'x,1,	,m,1,s,lower,:2:3: workload: blank' \
+    'x,1,w,m,1,s,lower, :2:8: host: blank'; do
+	row=${bad%%:*}
+	want=${bad#"$row"}
+	printf 'run,time,workload,metric,value,unit,better,host\n%b\n' "$row" \
+	    >"$T/blank.csv"
+	if pw import "$T/blank.csv" 2>"$T/err"; then
+		fail "import of \"$row\" succeeded"
+	fi
+	expect_match "$(cat "$T/err")" "blank.csv$want"
+	sqlite3 "$PERFWATCH_DB" .dump | cmp -s - "$T/before.sql" ||
+		fail "a refused import of \"$row\" changed the store"
+done
+printf '{"run":"x","time":1,"workload":"w","metric":"  ","value":1,"unit":"s","better":"lower"}\n' \
+    >"$T/blank.jsonl"
+pw import "$T/blank.jsonl" 2>"$T/err" && fail "a blank metric imported"
+expect_match "$(cat "$T/err")" 'blank.jsonl:1:36: metric: blank'
+PERFWATCH_DB="$T/perfwatch.db"
+
 pass
