@@ -664,14 +664,18 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 				    (long long)json_integer_value(v));
 				r.field[c] = numbuf[c];
 			} else if (json_is_number(v) && (c == COL_VALUE ||
-			    c == COL_TIME)) {
+			    c == COL_TIME || c == COL_ITERATION)) {
+				/* 2.0 is iteration 2, as "2.0" is in a CSV. */
 				store_format_double(numbuf[c], sizeof(numbuf[c]),
 				    json_number_value(v));
 				r.field[c] = numbuf[c];
 			} else {
 				xasprintf(cause, "%s:%zu:%zu: %s: expected %s",
 				    is->name, row, r.colpos[c], key,
-				    c == COL_VALUE ? "a number" : "a string");
+				    c == COL_VALUE ? "a number" :
+				    c == COL_ITERATION ? "a whole number" :
+				    c == COL_TIME ? "a string or a number" :
+				    "a string");
 				rc = -1;
 				break;
 			}

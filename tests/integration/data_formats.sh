@@ -160,4 +160,23 @@ pw import "$T/blank.jsonl" 2>"$T/err" && fail "a blank metric imported"
 expect_match "$(cat "$T/err")" 'blank.jsonl:1:36: metric: blank'
 PERFWATCH_DB="$T/perfwatch.db"
 
+# JSON Lines takes an iteration written as a number with a fraction of
+# zero (2.0, as a script computing it writes it), as CSV takes "2.0", and
+# a wrong type is named for what the key wants.
+PERFWATCH_DB="$T/iter.db"
+obj='"run":"x","time":1,"workload":"w","metric":"m","value":1,"unit":"s","better":"lower"'
+printf '{%s,"iteration":2.0}\n{%s,"iteration":3}\n' "$obj" "$obj" >"$T/iter.jsonl"
+pw import "$T/iter.jsonl" >/dev/null || fail "iteration 2.0 refused"
+expect_eq "$(pw export | tail -n +2 | cut -d, -f9 | tr '\n' ' ')" '2 3 '
+printf '{%s,"iteration":2.5}\n' "$obj" | sed 's/"run":"x"/"run":"y"/' >"$T/iter.jsonl"
+pw import "$T/iter.jsonl" 2>"$T/err" && fail "iteration 2.5 imported"
+expect_match "$(cat "$T/err")" ':1:87: iteration: "2.5" is not a whole number'
+printf '{%s,"iteration":true}\n' "$obj" | sed 's/"run":"x"/"run":"y"/' >"$T/iter.jsonl"
+pw import "$T/iter.jsonl" 2>"$T/err" && fail "iteration true imported"
+expect_match "$(cat "$T/err")" ':1:87: iteration: expected a whole number'
+printf '{%s}\n' "$obj" | sed 's/"time":1/"time":true/;s/"run":"x"/"run":"y"/' >"$T/iter.jsonl"
+pw import "$T/iter.jsonl" 2>"$T/err" && fail "time true imported"
+expect_match "$(cat "$T/err")" ':1:12: time: expected a string or a number'
+PERFWATCH_DB="$T/perfwatch.db"
+
 pass
