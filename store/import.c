@@ -356,11 +356,23 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 		is->stats.runs++;
 	} else if (hmap_get(is->run_times, is->key, &old) == 0 &&
 	    old != r->time) {
-		/* A run has one time: two would leave one of them unsaid. */
+		char	tnew[TIMEFMT_RFC3339_LEN], told[TIMEFMT_RFC3339_LEN];
+		int	same;
+
+		/*
+		 * A run has one time: two would leave one of them unsaid.
+		 * Both are said as times, whichever way the file wrote them.
+		 */
+		if (timefmt_format(r->time, tnew, sizeof(tnew)) == -1)
+			snprintf(tnew, sizeof(tnew), "%lld", (long long)r->time);
+		if (timefmt_format(old, told, sizeof(told)) == -1)
+			snprintf(told, sizeof(told), "%lld", (long long)old);
+		same = strcmp(r->field[COL_TIME], tnew) == 0;
 		return import_error(is, row, r, COL_TIME, cause,
-		    "time: %lld, where run \"%s\" has %lld in an earlier "
-		    "row (a run has one time)", (long long)r->time,
-		    r->field[COL_RUN], (long long)old);
+		    "time: \"%s\"%s%s%s, where run \"%s\" has %s in an "
+		    "earlier row (a run has one time)", r->field[COL_TIME],
+		    same ? "" : " (", same ? "" : tnew, same ? "" : ")",
+		    r->field[COL_RUN], told);
 	}
 
 	/*

@@ -406,8 +406,17 @@ test_bad_rows_leave_store(void **state)
 		  "bad.csv:2:5: value: \"0x10\" is not a finite number" },
 		{ "run,time,workload,metric,value,unit,better\n"
 		  "r9,1,w,m,1,u,higher\nr9,2,w,m2,1,u,higher\n",
-		  "bad.csv:3:2: time: 2, where run \"r9\" has 1 in an earlier "
-		  "row (a run has one time)" },
+		  "bad.csv:3:2: time: \"2\" (1970-01-01T00:00:02Z), where run "
+		  "\"r9\" has 1970-01-01T00:00:01Z in an earlier row (a run has "
+		  "one time)" },
+		/* Times written as RFC 3339 are said as the file wrote them. */
+		{ "run,time,workload,metric,value,unit,better\n"
+		  "r9,2023-11-01T02:00:00+02:00,w,m,1,u,higher\n"
+		  "r9,2023-11-01T00:00:00Z,w,m,1,u,higher\n"
+		  "r9,2023-11-01T00:00:01Z,w,m2,1,u,higher\n",
+		  "bad.csv:4:2: time: \"2023-11-01T00:00:01Z\", where run \"r9\" "
+		  "has 2023-11-01T00:00:00Z in an earlier row (a run has one "
+		  "time)" },
 		{ "run,time,workload,metric,value,unit,better\n"
 		  "r9,1,w,m,1,u,higher\nr9,1,w,m,2,u,faster\n",
 		  "bad.csv:3:7: better: \"faster\" is not higher or lower" },
