@@ -848,7 +848,7 @@ cmd_compare(struct cli *c, int argc, char **argv)
 			cells = pwjson_array();
 			for (i = 0; i < ng; i++)
 				pwjson_append(cells,
-				    json_real(cmp.index[j].value[i]));
+				    pwjson_num(cmp.index[j].value[i]));
 			pwjson_set(mo, "values", cells);
 			pwjson_append(arr, mo);
 		}

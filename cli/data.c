@@ -361,8 +361,7 @@ series_json(const struct store_series *s)
 	}
 	vals = pwjson_array();
 	for (i = 0; i < s->n; i++)
-		pwjson_append(vals, isfinite(s->values[i]) ?
-		    json_real(s->values[i]) : json_null());
+		pwjson_append(vals, pwjson_num(s->values[i]));
 	return pwjson_set(o, "values", vals);
 }
 

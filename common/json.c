@@ -406,12 +406,17 @@ pwjson_set_int(json_t *obj, const char *key, int64_t n)
 	return pwjson_set(obj, key, json_integer(n));
 }
 
+/* Jansson refuses a real that is not finite (NULL, as when out of memory). */
+json_t *
+pwjson_num(double d)
+{
+	return pwjson_must(isfinite(d) ? json_real(d) : json_null());
+}
+
 json_t *
 pwjson_set_num(json_t *obj, const char *key, double d)
 {
-	if (!isfinite(d))
-		return pwjson_set(obj, key, json_null());
-	return pwjson_set(obj, key, json_real(d));
+	return pwjson_set(obj, key, pwjson_num(d));
 }
 
 json_t *

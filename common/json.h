@@ -48,6 +48,8 @@ json_t	*pwjson_object(void);
 json_t	*pwjson_array(void);
 /* A string value; NULL gives null, bad UTF-8 is repaired. */
 json_t	*pwjson_str(const char *);
+/* A real value; NaN or an infinity, which JSON cannot say, gives null. */
+json_t	*pwjson_num(double);
 /* Set a member and return obj. */
 json_t	*pwjson_set(json_t *obj, const char *key, json_t *value); /* steals */
 json_t	*pwjson_set_str(json_t *, const char *, const char *);

@@ -179,4 +179,19 @@ pw import "$T/iter.jsonl" 2>"$T/err" && fail "time true imported"
 expect_match "$(cat "$T/err")" ':1:12: time: expected a string or a number'
 PERFWATCH_DB="$T/perfwatch.db"
 
+# compare --json of levels whose index overflows a double (lower is better,
+# 1e300 then 1e-300) gives null, as the table gives inf, where jansson's
+# refusal of an infinite real was taken for "out of memory" and the command
+# died with nothing on its output.
+PERFWATCH_DB="$T/huge.db"
+printf 'run,time,workload,metric,value,unit,better\na,1,w,m,1e300,s,lower
+b,2,w,m,1e-300,s,lower\n' | pw import - >/dev/null
+pw compare --json a b >"$T/huge.json" || fail "compare --json exited $?"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["index"][0]["values"] == [1000.0, None], d["index"]
+' "$T/huge.json"
+PERFWATCH_DB="$T/perfwatch.db"
+
 pass

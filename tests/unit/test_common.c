@@ -366,6 +366,15 @@ test_json_output(void **state)
 	    "    {\n      \"c\": false\n    }\n  ]\n}");
 	free(s);
 	json_decref(o);
+
+	/* JSON has no infinity nor NaN: an array of them holds nulls. */
+	o = pwjson_append(pwjson_append(pwjson_append(pwjson_array(),
+	    pwjson_num(1000)), pwjson_num(INFINITY)), pwjson_num(NAN));
+	pwjson_append(o, pwjson_num(-INFINITY));
+	s = pwjson_dumps(o, PWJSON_COMPACT);
+	assert_string_equal(s, "[1000.0,null,null,null]");
+	free(s);
+	json_decref(o);
 }
 
 static void
