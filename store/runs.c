@@ -480,17 +480,21 @@ store_run_by_label(struct store *st, const char *host, const char *label,
  * - #id, when a run has that id;
  * - the whole text as a label (unique on one host), so that a label may
  *   hold ':' or start with '#';
- * - host:label, split at the first ':' (a host name has none).
+ * - host:label, split at a ':' that leaves a host and a run of it: the
+ *   first ':' for a host name from hostname(3), a later one for an
+ *   imported host that has some ("fe80::1:r1"); two splits that both name
+ *   a run are refused as ambiguous.
  * 0 and r filled, or -1 with *cause.
  */
 int
 store_run_resolve(struct store *st, const char *what, struct store_run *r,
     char **cause)
 {
-	const char	*colon;
-	char		*host, *end;
-	long long	 id;
-	int		 found;
+	struct store_run	 r2;
+	const char		*colon, *next;
+	char			*host, *end;
+	long long		 id;
+	int			 found, other;
 
 	memset(r, 0, sizeof(*r));
 	if (what[0] == '#') {
@@ -502,12 +506,33 @@ store_run_resolve(struct store *st, const char *what, struct store_run *r,
 	}
 	if ((found = store_run_by_label(st, NULL, what, r, cause)) == -1)
 		return -1;
-	if (found == 0 && (colon = strchr(what, ':')) != NULL) {
+	for (colon = strchr(what, ':'); found == 0 && colon != NULL;
+	    colon = strchr(colon + 1, ':')) {
 		host = xstrndup(what, colon - what);
 		found = store_run_by_label(st, host, colon + 1, r, cause);
 		free(host);
 		if (found == -1)
 			return -1;
+		/* A run found: no later split may name another. */
+		for (next = strchr(colon + 1, ':'); found == 1 && next != NULL;
+		    next = strchr(next + 1, ':')) {
+			host = xstrndup(what, next - what);
+			other = store_run_by_label(st, host, next + 1, &r2,
+			    cause);
+			free(host);
+			if (other == -1) {
+				store_run_clear(r);
+				return -1;
+			}
+			if (other >= 1) {
+				if (other == 1)
+					store_run_clear(&r2);
+				store_run_clear(r);
+				xasprintf(cause, "\"%s\" names runs of two "
+				    "hosts; say #ID", what);
+				return -1;
+			}
+		}
 	}
 	if (found == 0)
 		xasprintf(cause, "no run \"%s\"", what);

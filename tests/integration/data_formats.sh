@@ -194,4 +194,22 @@ assert d["index"][0]["values"] == [1000.0, None], d["index"]
 ' "$T/huge.json"
 PERFWATCH_DB="$T/perfwatch.db"
 
+# An imported host may have ':' in its name (an IPv6 address): its runs
+# are named HOST:LABEL at the ':' that leaves a host and a run of it, and
+# a name that two splits read as two runs is refused, not taken for one.
+PERFWATCH_DB="$T/colons.db"
+printf 'run,time,workload,metric,value,unit,better,host
+x,1,w,m,1,s,lower,fe80::1
+x,2,w,m,2,s,lower,c
+x,3,w,m,3,s,lower,a:b
+b:x,4,w,m,4,s,lower,a
+' | pw import - >/dev/null
+expect_eq "$(pw show --csv fe80::1:x | tail -n 1)" 'w,m,1,1,1,-,1,s,lower'
+expect_eq "$(pw show --csv c:x | tail -n 1)" 'w,m,2,2,2,-,1,s,lower'
+expect_eq "$(pw export --run fe80::1:x | tail -n 1)" \
+    'x,1970-01-01T00:00:01Z,w,m,1,s,lower,fe80::1,1'
+pw show a:b:x >/dev/null 2>"$T/err" && fail "a:b:x named one run of two"
+expect_match "$(cat "$T/err")" '"a:b:x" names runs of two hosts; say #ID'
+PERFWATCH_DB="$T/perfwatch.db"
+
 pass
