@@ -721,6 +721,21 @@ compare_column(size_t i, size_t per)
 	return (i == 0 ? 2 : 3 + (i - 1) * per);
 }
 
+/*
+ * A run as runs --json names it (label, host, time), for the lists of
+ * runs in compare's and baseline show's JSON: a label alone is ambiguous
+ * in a store of several hosts.
+ */
+static json_t *
+run_ref_json(const struct store_run *r)
+{
+	char	tbuf[32];
+
+	fmt_time(tbuf, sizeof(tbuf), r->started);
+	return pwjson_set_str(pwjson_set_str(pwjson_set_str(pwjson_object(),
+	    "run", r->label), "host", r->host_name), "time", tbuf);
+}
+
 /* perfwatch compare RUN|GROUP RUN|GROUP [...] */
 int
 cmd_compare(struct cli *c, int argc, char **argv)
@@ -792,7 +807,7 @@ cmd_compare(struct cli *c, int argc, char **argv)
 				for (mi = 0; mi < nall; mi++)
 					if (all[mi].id == g[i].runs[j])
 						pwjson_append(runs,
-						    pwjson_str(all[mi].label));
+						    run_ref_json(&all[mi]));
 			pwjson_set(mo, "runs", runs);
 			pwjson_append(arr, mo);
 		}
@@ -1303,10 +1318,7 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 		fmt_time(tbuf, sizeof(tbuf), r.started);
 		if (c->out == OUT_TABLE)
 			printf("  %s:%s  %s\n", r.host_name, r.label, tbuf);
-		/* A label alone is ambiguous in a store of several hosts. */
-		pwjson_append(runs, pwjson_set_str(pwjson_set_str(
-		    pwjson_set_str(pwjson_object(), "run", r.label), "host",
-		    r.host_name), "time", tbuf));
+		pwjson_append(runs, run_ref_json(&r));
 		if (store_run_series(st, r.id, &ser, &nser) == 0) {
 			for (j = 0; j < nser; j++) {
 				size_t	mi;

@@ -45,6 +45,17 @@ assert {(r["run"], r["host"]) for r in runs} == {("r-%02d" % i, h)
     for i in range(1, 10) for h in ("box", "other")}, runs
 assert all(r["time"].endswith("Z") for r in runs), runs
 '
+# compare --json names a group's runs the same way, and a glob that
+# matched both hosts' r-01 lists two runs, not "r-01" twice.
+pw compare --json 'a=r-0[1]' 'b=box:r-24' | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["groups"][0]["runs"] == [
+    {"run": "r-01", "host": "box", "time": "2023-11-15T22:13:20Z"},
+    {"run": "r-01", "host": "other", "time": "2023-11-15T22:13:20Z"}], d["groups"]
+assert d["groups"][1]["runs"] == [
+    {"run": "r-24", "host": "box", "time": "2023-12-08T22:13:20Z"}], d["groups"]
+'
 
 # history --csv and show --csv give each figure in full, as --json does:
 # rounded to the table's six digits (three below 0.001), close latencies
