@@ -1,6 +1,11 @@
 #!/bin/sh
 # Machine-readable output across commands and hosts: what a script that
 # reads --json and --csv, or moves histories between machines, relies on.
+# Alerts name their host; baseline show and compare name each run's host;
+# history and show --csv give figures in full; export -o takes its format
+# from the name; awkward names round-trip through CSV and JSON Lines; a
+# blank name, a JSON Lines iteration of 2.0 and a bad type are handled;
+# compare --json of an infinite index; hosts with ':' in their names.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
