@@ -70,6 +70,7 @@ cmd_import(struct cli *c, int argc, char **argv)
 	};
 	struct store_import_stats stats;
 	struct import_progress	 pr;
+	struct stat		 sb;
 	enum store_format	 format = STORE_FORMAT_AUTO;
 	struct store		*st;
 	const char		*name;
@@ -105,6 +106,14 @@ cmd_import(struct cli *c, int argc, char **argv)
 		name = "<stdin>";
 	} else if ((f = fopen(name, "r")) == NULL) {
 		log_warn("%s", name);
+		return EXIT_NOINPUT;
+	}
+	/* A directory opens, and then reads as an empty file would. */
+	if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		errno = EISDIR;
+		log_warn("%s", name);
+		if (f != stdin)
+			fclose(f);
 		return EXIT_NOINPUT;
 	}
 	if ((st = cli_store(c)) == NULL) {

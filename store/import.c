@@ -819,7 +819,10 @@ store_import(struct store *st, FILE *f, const char *name,
 	else
 		rc = import_jsonl(&is, f, held, heldlen, cause);
 	free(held);
-	if (rc == 0 && ferror(f)) {
+	/* A read error is the cause, whatever the rows read said. */
+	if (ferror(f)) {
+		if (rc == -1)
+			free(*cause);
 		xasprintf(cause, "%s: read error", name);
 		rc = -1;
 	}

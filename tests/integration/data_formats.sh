@@ -5,7 +5,8 @@
 # history and show --csv give figures in full; export -o takes its format
 # from the name; awkward names round-trip through CSV and JSON Lines; a
 # blank name, a JSON Lines iteration of 2.0 and a bad type are handled;
-# compare --json of an infinite index; hosts with ':' in their names.
+# compare --json of an infinite index; hosts with ':' in their names;
+# a directory to import.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -227,5 +228,16 @@ expect_eq "$(pw export --run fe80::1:x | tail -n 1)" \
 pw show a:b:x >/dev/null 2>"$T/err" && fail "a:b:x named one run of two"
 expect_match "$(cat "$T/err")" '"a:b:x" names runs of two hosts; say #ID'
 PERFWATCH_DB="$T/perfwatch.db"
+
+# A directory to import is refused as one (66), where it read as an empty
+# file ("DIR: empty file", 65); standard input too.
+mkdir "$T/adir"
+rc=0; PERFWATCH_DB="$T/dir.db" pw import "$T/adir" 2>"$T/err" || rc=$?
+expect_eq "$rc" 66
+expect_eq "$(cat "$T/err")" "perfwatch: $T/adir: Is a directory"
+rc=0; PERFWATCH_DB="$T/dir.db" pw import - <"$T/adir" 2>"$T/err" || rc=$?
+expect_eq "$rc" 66
+expect_eq "$(cat "$T/err")" "perfwatch: <stdin>: Is a directory"
+[ ! -e "$T/dir.db" ] || fail "a refused import created the database"
 
 pass

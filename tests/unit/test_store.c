@@ -458,6 +458,7 @@ test_bad_rows_leave_store(void **state)
 	struct store	*st;
 	char		*p = db_path(), *cause, *before, *after;
 	size_t		 i;
+	FILE		*f;
 
 	(void)state;
 	st = store_open(p, &cause);
@@ -480,6 +481,16 @@ test_bad_rows_leave_store(void **state)
 		assert_int_equal(count(st, "metrics"), 3);
 		assert_int_equal(count(st, "samples"), 6);
 	}
+	/* A stream that cannot be read says so, not "empty file". */
+	f = fopen(".", "r");
+	assert_non_null(f);
+	cause = NULL;
+	assert_int_equal(store_import(st, f, "dir.csv", STORE_FORMAT_AUTO, 0,
+	    NULL, &cause), -1);
+	fclose(f);
+	assert_string_equal(cause, "dir.csv: read error");
+	free(cause);
+	assert_int_equal(count(st, "samples"), 6);
 	free(before);
 	store_close(st);
 	free(p);
