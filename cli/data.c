@@ -383,6 +383,7 @@ run_json(const struct store_run *r)
 	fmt_time(tbuf, sizeof(tbuf), r->started);
 	o = pwjson_object();
 	pwjson_set_str(o, "run", r->label);
+	pwjson_set_int(o, "id", r->id);
 	pwjson_set_str(o, "host", r->host_name);
 	pwjson_set_str(o, "time", tbuf);
 	pwjson_set_str(o, "trigger", r->trigger);
@@ -831,11 +832,12 @@ cmd_runs(struct cli *c, int argc, char **argv)
 		{ "csv", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 }
 	};
+	/* The id last, so that the columns before it stay where they were. */
 	static const char *const hdr[] = { "run", "host", "time", "seconds",
-	    "trigger", "profile", "status", "busy", "detail" };
+	    "trigger", "profile", "status", "busy", "detail", "id" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_RIGHT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT,
-	    ALIGN_LEFT, ALIGN_LEFT };
+	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT };
 	static const char *const statuses[] = { RUN_RUNNING, RUN_COMPLETE,
 	    RUN_ABORTED, RUN_FAILED };
 	struct store_run_filter	 filt;
@@ -935,6 +937,9 @@ cmd_runs(struct cli *c, int argc, char **argv)
 				free(cut);
 			} else
 				table_addf(t, 8, "%s", runs[i].trigger_detail);
+			/* A person types #id; a program reads the number. */
+			table_addf(t, 9, c->out == OUT_TABLE ? "#%lld" : "%lld",
+			    (long long)runs[i].id);
 			table_end_row(t);
 		}
 		if (nruns == 0 && c->out == OUT_TABLE)

@@ -227,6 +227,20 @@ expect_eq "$(pw export --run fe80::1:x | tail -n 1)" \
     'x,1970-01-01T00:00:01Z,w,m,1,s,lower,fe80::1,1'
 pw show a:b:x >/dev/null 2>"$T/err" && fail "a:b:x named one run of two"
 expect_match "$(cat "$T/err")" '"a:b:x" names runs of two hosts; say #ID'
+# runs gives the id that names such a run: #3 in the table, 3 in --csv,
+# "id": 3 in --json and show --json.
+expect_eq "$(pw runs | awk '$1 == "x" && $2 == "a:b" { print $NF }')" '#3'
+expect_eq "$(pw runs --csv | tail -n +2 | cut -d, -f1,2,10 | tr '\n' ' ')" \
+    'x,fe80::1,1 x,c,2 x,a:b,3 b:x,a,4 '
+id=$(pw runs --json | python3 -c '
+import json, sys
+print([r["id"] for r in json.load(sys.stdin) if r["host"] == "a:b"][0])')
+expect_eq "$id" 3
+expect_eq "$(pw show --csv "#$id" | tail -n 1)" 'w,m,3,3,3,-,1,s,lower'
+expect_eq "$(pw show --json "#$id" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["id"], d["host"])')" '3 a:b'
 PERFWATCH_DB="$T/perfwatch.db"
 
 # A directory to import is refused as one (66), where it read as an empty

@@ -302,7 +302,7 @@ pw -c "$T/pw.conf" run --no-check --profile "$T/after.profile" \
     --label long --detail "$long" >"$T/long.out" 2>&1 ||
 	fail "long: $(cat "$T/long.out")"
 cut=$(printf '\303\251%.0s' $(seq 60))
-pw runs --limit 1 | tail -n 1 | grep -q " $cut\.\.\.\$" ||
+pw runs --limit 1 | tail -n 1 | grep -q " $cut\.\.\.  *#[0-9]*\$" ||
 	fail "runs: the detail is not cut to 60: $(pw runs --limit 1)"
 [ "$(pw runs --limit 1 --csv | tail -n 1 | cut -d, -f9)" = "$long" ] ||
 	fail "runs --csv: the detail is cut"
