@@ -637,6 +637,15 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 			continue;
 		obj = json_loadb(line, (size_t)len, JSON_REJECT_DUPLICATES,
 		    &jerr);
+		/*
+		 * An integer beyond 64 bits is a number all the same (a byte
+		 * counter), as in a CSV: read the line again with every
+		 * number a real.
+		 */
+		if (obj == NULL && strncmp(jerr.text, "too big ", 8) == 0)
+			obj = json_loadb(line, (size_t)len,
+			    JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL,
+			    &jerr);
 		if (obj == NULL) {
 			/* jansson's column counts characters; ours, bytes. */
 			xasprintf(cause, "%s:%zu:%zu: %s", is->name, row,

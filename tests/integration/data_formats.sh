@@ -6,7 +6,7 @@
 # from the name; awkward names round-trip through CSV and JSON Lines; a
 # blank name, a JSON Lines iteration of 2.0 and a bad type are handled;
 # compare --json of an infinite index; hosts with ':' in their names;
-# a directory to import.
+# a directory to import; integers beyond 64 bits in JSON Lines.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -253,5 +253,24 @@ rc=0; PERFWATCH_DB="$T/dir.db" pw import - <"$T/adir" 2>"$T/err" || rc=$?
 expect_eq "$rc" 66
 expect_eq "$(cat "$T/err")" "perfwatch: <stdin>: Is a directory"
 [ ! -e "$T/dir.db" ] || fail "a refused import created the database"
+
+# A value written as an integer beyond 64 bits (a byte counter) imports
+# from JSON Lines as it does from CSV, where jansson's "too big integer"
+# refused the line.
+obj='"run":"x","time":1700000000,"workload":"w","metric":"m","unit":"B","better":"higher"'
+printf '{%s,"value":18446744073709551615,"iteration":3}\n{%s,"value":-99999999999999999999,"iteration":4}\n' \
+    "$obj" "$obj" >"$T/big.jsonl"
+PERFWATCH_DB="$T/bigj.db" pw import "$T/big.jsonl" >/dev/null ||
+	fail "a big integer value refused"
+printf 'run,time,workload,metric,value,unit,better,iteration
+x,1700000000,w,m,18446744073709551615,B,higher,3
+x,1700000000,w,m,-99999999999999999999,B,higher,4
+' >"$T/big.csv"
+PERFWATCH_DB="$T/bigc.db" pw import "$T/big.csv" >/dev/null
+expect_eq "$(PERFWATCH_DB="$T/bigj.db" pw export | cut -d, -f5,9 | tr '\n' ' ')" \
+    'value,iteration 1.8446744073709552e+19,3 -1e+20,4 '
+PERFWATCH_DB="$T/bigj.db" pw export | cmp -s - "$(PERFWATCH_DB="$T/bigc.db" \
+    pw export >"$T/bigc.out"; echo "$T/bigc.out")" ||
+	fail "JSON Lines and CSV imports differ"
 
 pass
