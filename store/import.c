@@ -1,8 +1,13 @@
 /*
  * Import and export of sample histories: CSV with the header
  *   run,time,workload,metric,value,unit,better[,host][,iteration]
+ *   [,status][,trigger][,busy]
  * (the optional columns in any order after the required ones), and JSON
- * Lines with the same keys.
+ * Lines with the same keys.  status, trigger and busy are what decide
+ * whether a run counts in a baseline (complete, not a bisection's, not
+ * measured on a busy machine): without them every run imported is
+ * complete, of trigger import and quiet, and an aborted or busy run moved
+ * from one store to another would count where it did not.
  *
  * An import is one transaction: the first bad row rolls everything back,
  * so a failed import leaves the store exactly as it was.  Errors name
@@ -16,8 +21,9 @@
  * iterations, numbered in the order they appear unless an iteration
  * column says otherwise.  A run's start time is its first row's time.
  * Export writes runs in start order, metrics by name, iterations in order,
- * always with the host and iteration columns, so that import -> export ->
- * import -> export is byte-identical.
+ * always with the host, iteration, status and trigger columns (and busy,
+ * empty in a CSV and left out of JSON Lines for a quiet run), so that
+ * import -> export -> import -> export is byte-identical.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -50,12 +56,15 @@ enum col {
 	COL_BETTER,
 	COL_HOST,
 	COL_ITERATION,
+	COL_STATUS,
+	COL_TRIGGER,
+	COL_BUSY,
 	COL_MAX
 };
 
 static const char *const col_names[COL_MAX] = {
 	"run", "time", "workload", "metric", "value", "unit", "better",
-	"host", "iteration"
+	"host", "iteration", "status", "trigger", "busy"
 };
 
 /* One row, whatever format it came in. */
@@ -78,6 +87,9 @@ struct import_state {
 	struct hmap		*run_times;	/* host id/label -> its time */
 	struct hmap		*metrics;	/* name/unit/better -> id */
 	struct hmap		*iters;		/* run/metric -> last iteration */
+	struct hmap		*run_attrs;	/* host id/label -> index in attrs */
+	char			**attrs;	/* a run's status, trigger, busy */
+	size_t			 nattrs;
 	char			*key;
 	size_t			 keycap;
 	int64_t			 last_run, last_metric;
@@ -281,6 +293,20 @@ import_check_row(struct import_state *is, size_t row, struct import_row *r,
 		return import_error(is, row, r, COL_TIME, cause,
 		    "time: \"%s\": %s (epoch seconds or RFC 3339 expected)",
 		    r->field[COL_TIME], why != NULL ? why : "invalid");
+	if (r->field[COL_STATUS] != NULL && r->field[COL_STATUS][0] != '\0' &&
+	    strcmp(r->field[COL_STATUS], RUN_COMPLETE) != 0 &&
+	    strcmp(r->field[COL_STATUS], RUN_ABORTED) != 0 &&
+	    strcmp(r->field[COL_STATUS], RUN_FAILED) != 0 &&
+	    strcmp(r->field[COL_STATUS], RUN_RUNNING) != 0)
+		return import_error(is, row, r, COL_STATUS, cause,
+		    "status: \"%s\" is not complete, aborted, failed or "
+		    "running", r->field[COL_STATUS]);
+	if (r->field[COL_TRIGGER] != NULL &&
+	    r->field[COL_TRIGGER][0] != '\0' &&
+	    !store_trigger_known(r->field[COL_TRIGGER]))
+		return import_error(is, row, r, COL_TRIGGER, cause,
+		    "trigger: \"%s\" is not one perfwatch records",
+		    r->field[COL_TRIGGER]);
 	r->iteration = 0;
 	if (r->field[COL_ITERATION] != NULL &&
 	    r->field[COL_ITERATION][0] != '\0') {
@@ -292,6 +318,70 @@ import_check_row(struct import_state *is, size_t row, struct import_row *r,
 			    "iteration: \"%s\" is not a whole number from 1 "
 			    "to 1000000", r->field[COL_ITERATION]);
 		r->iteration = (long)it;
+	}
+	return 0;
+}
+
+/*
+ * What a row says of its run: status (complete when not said; a run
+ * exported while it ran is aborted, as nothing will end it where it
+ * goes), trigger (import when not said) and the reason it was busy ("" for
+ * a quiet machine).
+ */
+static const char *
+import_attr(const struct import_row *r, enum col c)
+{
+	const char	*v = r->field[c];
+
+	if (c == COL_BUSY)
+		return v == NULL || v[strspn(v, " \t")] == '\0' ? "" : v;
+	if (v == NULL || v[0] == '\0')
+		return c == COL_STATUS ? RUN_COMPLETE : RUN_TRIGGER_IMPORT;
+	if (c == COL_STATUS && strcmp(v, RUN_RUNNING) == 0)
+		return RUN_ABORTED;
+	return v;
+}
+
+/* Mark run busy with the reason why, as perfwatch run does. */
+static int
+import_set_busy(struct store *st, int64_t run, const char *why)
+{
+	json_t	*q;
+	char	*text;
+	int	 rc;
+
+	q = json_pack("{s:b, s:s}", "busy", 1, "why", why);
+	if (q == NULL)
+		return -1;
+	text = json_dumps(q, JSON_COMPACT);
+	json_decref(q);
+	if (text == NULL)
+		return -1;
+	rc = store_run_set_quiet(st, run, text);
+	free(text);
+	return rc;
+}
+
+/*
+ * Whether row r says other than the run's first row of its status,
+ * trigger or busy reason (recorded at attrs[at]): a run has one of each.
+ */
+static int
+import_attrs_differ(struct import_state *is, size_t row,
+    const struct import_row *r, size_t at, char **cause)
+{
+	static const enum col	 cols[] = { COL_STATUS, COL_TRIGGER, COL_BUSY };
+	size_t			 i;
+
+	for (i = 0; i < 3; i++) {
+		if (strcmp(import_attr(r, cols[i]), is->attrs[at + i]) == 0)
+			continue;
+		import_error(is, row, r, cols[i], cause, "%s: \"%s\", where "
+		    "run \"%s\" has \"%s\" in an earlier row (a run has one "
+		    "%s)", col_names[cols[i]], r->field[cols[i]] != NULL ?
+		    r->field[cols[i]] : "", r->field[COL_RUN],
+		    is->attrs[at + i], col_names[cols[i]]);
+		return 1;
 	}
 	return 0;
 }
@@ -335,12 +425,14 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 		memset(&run, 0, sizeof(run));
 		run.host = hostid;
 		run.label = (char *)r->field[COL_RUN];
-		run.trigger = RUN_TRIGGER_IMPORT;
-		run.trigger_detail = (char *)is->name;
+		run.trigger = (char *)import_attr(r, COL_TRIGGER);
+		/* The file it came from, where the trigger says "import". */
+		if (strcmp(run.trigger, RUN_TRIGGER_IMPORT) == 0)
+			run.trigger_detail = (char *)is->name;
 		run.started = r->time;
 		run.ended = r->time;
-		run.status = RUN_COMPLETE;
-		if ((runid = store_run_create(is->st, &run, &err)) == -1) {
+		run.status = (char *)import_attr(r, COL_STATUS);
+		if ((runid = store_run_create(is->st, &run, &err)) < 0) {
 			if (import_store_failure(is->st))
 				import_db_error(is, row, r, COL_RUN, cause,
 				    "run");
@@ -350,11 +442,25 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 			free(err);
 			return -1;
 		}
+		if (import_attr(r, COL_BUSY)[0] != '\0' &&
+		    import_set_busy(is->st, runid,
+		    import_attr(r, COL_BUSY)) == -1)
+			return import_db_error(is, row, r, COL_BUSY, cause,
+			    "busy");
 		hmap_put(is->runs, import_key(is, idbuf, r->field[COL_RUN]),
 		    runid);
 		hmap_put(is->run_times, is->key, r->time);
+		hmap_put(is->run_attrs, is->key, (int64_t)is->nattrs);
+		is->attrs = xreallocarray(is->attrs, is->nattrs + 3,
+		    sizeof(*is->attrs));
+		is->attrs[is->nattrs++] = xstrdup(import_attr(r, COL_STATUS));
+		is->attrs[is->nattrs++] = xstrdup(import_attr(r, COL_TRIGGER));
+		is->attrs[is->nattrs++] = xstrdup(import_attr(r, COL_BUSY));
 		is->stats.runs++;
-	} else if (hmap_get(is->run_times, is->key, &old) == 0 &&
+	} else if (hmap_get(is->run_attrs, is->key, &old) == 0 &&
+	    import_attrs_differ(is, row, r, (size_t)old, cause))
+		return -1;
+	else if (hmap_get(is->run_times, is->key, &old) == 0 &&
 	    old != r->time) {
 		char	tnew[TIMEFMT_RFC3339_LEN], told[TIMEFMT_RFC3339_LEN];
 		int	same;
@@ -504,7 +610,8 @@ import_csv(struct import_state *is, FILE *f, const char *held, size_t heldlen,
 		    (c <= COL_BETTER && (size_t)c != i)) {
 			xasprintf(cause, "%s:%zu:%zu: header: expected \"run,"
 			    "time,workload,metric,value,unit,better\" then "
-			    "optionally host and iteration; found \"%s\"",
+			    "optionally host, iteration, status, trigger and "
+			    "busy; found \"%s\"",
 			    is->name, rd.row, i + 1, h);
 			csv_reader_free(&rd);
 			return -1;
@@ -795,7 +902,7 @@ store_import(struct store *st, FILE *f, const char *name,
 {
 	struct import_state	 is;
 	char			*held, *why;
-	size_t			 heldlen;
+	size_t			 heldlen, i;
 	int			 rc;
 
 	memset(&is, 0, sizeof(is));
@@ -822,6 +929,7 @@ store_import(struct store *st, FILE *f, const char *name,
 	is.run_times = hmap_new();
 	is.metrics = hmap_new();
 	is.iters = hmap_new();
+	is.run_attrs = hmap_new();
 	format = import_start(f, name, format, &held, &heldlen);
 	if (format == STORE_FORMAT_CSV)
 		rc = import_csv(&is, f, held, heldlen, cause);
@@ -858,6 +966,10 @@ store_import(struct store *st, FILE *f, const char *name,
 	hmap_free(is.run_times);
 	hmap_free(is.metrics);
 	hmap_free(is.iters);
+	hmap_free(is.run_attrs);
+	for (i = 0; i < is.nattrs; i++)
+		free(is.attrs[i]);
+	free(is.attrs);
 	free(is.key);
 	return rc;
 }
@@ -912,6 +1024,26 @@ jsonl_write_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/*
+ * Why run measured a busy machine, as its quiet record says ("busy" when
+ * it does not say), or "" when it did not.
+ */
+static char *
+export_busy(const struct store_run *run)
+{
+	json_t		*q, *why;
+	char		*text;
+
+	if (!run->busy)
+		return xstrdup("");
+	q = run->quiet != NULL ? json_loads(run->quiet, 0, NULL) : NULL;
+	why = q != NULL ? json_object_get(q, "why") : NULL;
+	text = xstrdup(json_is_string(why) && json_string_value(why)[0] !=
+	    '\0' ? json_string_value(why) : "busy");
+	json_decref(q);
+	return text;
+}
+
 /* Write the samples of one run. */
 static int
 export_run(struct store *st, FILE *f, enum store_format format,
@@ -919,10 +1051,11 @@ export_run(struct store *st, FILE *f, enum store_format format,
 {
 	struct store_series	*ser;
 	size_t			 n, i, j;
-	char			 tbuf[TIMEFMT_RFC3339_LEN], vbuf[40];
+	char			 tbuf[TIMEFMT_RFC3339_LEN], vbuf[40], *busy;
 
 	if (store_run_series(st, run->id, &ser, &n) == -1)
 		return -1;
+	busy = export_busy(run);
 	if (timefmt_format(run->started, tbuf, sizeof(tbuf)) == -1)
 		snprintf(tbuf, sizeof(tbuf), "%lld", (long long)run->started);
 	for (i = 0; i < n; i++) {
@@ -941,7 +1074,10 @@ export_run(struct store *st, FILE *f, enum store_format format,
 				csv_write_field(f, m->unit);
 				fprintf(f, ",%s,", better_name(m->better));
 				csv_write_field(f, run->host_name);
-				fprintf(f, ",%d\n", ser[i].iterations[j]);
+				fprintf(f, ",%d,%s,%s,", ser[i].iterations[j],
+				    run->status, run->trigger);
+				csv_write_field(f, busy);
+				fputc('\n', f);
 			} else {
 				fputs("{\"run\":", f);
 				jsonl_write_string(f, run->label);
@@ -955,11 +1091,18 @@ export_run(struct store *st, FILE *f, enum store_format format,
 				fprintf(f, ",\"better\":\"%s\",\"host\":",
 				    better_name(m->better));
 				jsonl_write_string(f, run->host_name);
-				fprintf(f, ",\"iteration\":%d}\n",
-				    ser[i].iterations[j]);
+				fprintf(f, ",\"iteration\":%d,\"status\":\"%s\","
+				    "\"trigger\":\"%s\"", ser[i].iterations[j],
+				    run->status, run->trigger);
+				if (busy[0] != '\0') {
+					fputs(",\"busy\":", f);
+					jsonl_write_string(f, busy);
+				}
+				fputs("}\n", f);
 			}
 		}
 	}
+	free(busy);
 	store_series_free(ser, n);
 	return 0;
 }
@@ -1005,7 +1148,7 @@ store_export(struct store *st, FILE *f, enum store_format format,
 	}
 	if (format == STORE_FORMAT_CSV)
 		fputs("run,time,workload,metric,value,unit,better,host,"
-		    "iteration\n", f);
+		    "iteration,status,trigger,busy\n", f);
 	for (i = 0; i < n && rc == 0; i++)
 		rc = export_run(st, f, format, &runs[i]);
 	store_runs_free(runs, n);

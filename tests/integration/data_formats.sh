@@ -124,12 +124,15 @@ python3 -c '
 import csv, sys
 w = csv.writer(sys.stdout, lineterminator="\n")
 w.writerow(["run", "time", "workload", "metric", "value", "unit", "better",
-    "host", "iteration"])
+    "host", "iteration", "status", "trigger", "busy"])
 labels = ["a,b", "say \"hi\"", "two\nlines", "tab\there", "caf\u00e9 \u65e5\u672c",
     " lead", "trail ", "=1+2", "+x", "-y", "@z"]
 for i, l in enumerate(labels):
 	w.writerow([l, "2023-11-14T22:13:%02dZ" % (20 + i), "w,1", "=SUM(A1)", -0.5 - i, "ops/s, \"x\"",
-	    "higher", "h\u00f4te " + str(i % 2), 1])
+	    "higher", "h\u00f4te " + str(i % 2), 1,
+	    ["complete", "aborted", "failed"][i % 3],
+	    ["import", "schedule", "bisect", "git"][i % 4],
+	    "" if i % 2 else "load 2.5 > 1.0, \"busy\"\nhere"])
 ' >"$T/names.csv"
 pw import "$T/names.csv" >/dev/null
 pw export >"$T/names-out.csv"
@@ -224,7 +227,7 @@ b:x,4,w,m,4,s,lower,a
 expect_eq "$(pw show --csv fe80::1:x | tail -n 1)" 'w,m,1,1,1,-,1,s,lower'
 expect_eq "$(pw show --csv c:x | tail -n 1)" 'w,m,2,2,2,-,1,s,lower'
 expect_eq "$(pw export --run fe80::1:x | tail -n 1)" \
-    'x,1970-01-01T00:00:01Z,w,m,1,s,lower,fe80::1,1'
+    'x,1970-01-01T00:00:01Z,w,m,1,s,lower,fe80::1,1,complete,import,'
 pw show a:b:x >/dev/null 2>"$T/err" && fail "a:b:x named one run of two"
 expect_match "$(cat "$T/err")" '"a:b:x" names runs of two hosts; say #ID'
 # runs gives the id that names such a run: #3 in the table, 3 in --csv,
@@ -272,5 +275,46 @@ expect_eq "$(PERFWATCH_DB="$T/bigj.db" pw export | cut -d, -f5,9 | tr '\n' ' ')"
 PERFWATCH_DB="$T/bigj.db" pw export | cmp -s - "$(PERFWATCH_DB="$T/bigc.db" \
     pw export >"$T/bigc.out"; echo "$T/bigc.out")" ||
 	fail "JSON Lines and CSV imports differ"
+
+# A run's state goes with it: status, trigger and why it was busy, so
+# that a run that did not count in one store does not count in another.
+# A run exported while it ran comes in aborted; rows of one run that
+# disagree, and values perfwatch does not record, are refused at
+# row:column with the store untouched.
+PERFWATCH_DB="$T/state.db"
+printf '%s\n' 'run,time,workload,metric,value,unit,better,status,trigger,busy' \
+    'a,1,w,m,1,s,lower,aborted,schedule,' \
+    'b,2,w,m,2,s,lower,complete,bisect,' \
+    'c,3,w,m,3,s,lower,,,"load 3.0 > 1.0, ""x"""' \
+    'd,4,w,m,4,s,lower,running,manual,' \
+    'e,5,w,m,5,s,lower,failed,git,' >"$T/state.csv"
+pw import "$T/state.csv" >/dev/null
+expect_eq "$(pw runs --csv | cut -d, -f1,5,7,8 | tr '\n' ' ')" \
+    'run,trigger,status,busy a,schedule,aborted,no b,bisect,complete,no c,import,complete,yes d,manual,aborted,no e,git,failed,no '
+expect_match "$(pw show c | sed -n 2p)" 'measured on a busy machine: load 3.0 > 1.0, "x"'
+# None of the five counts (aborted, a bisection's, busy, aborted,
+# failed): a check of a sixth run finds no baseline run.
+printf 'run,time,workload,metric,value,unit,better\nf,6,w,m,6,s,lower\n' \
+    >"$T/f.csv"
+pw import "$T/f.csv" >/dev/null
+expect_eq "$(pw check --json f | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["verdicts"][0]["baseline_runs"])')" 0
+before=$(sqlite3 "$PERFWATCH_DB" .dump)
+for bad in 'x,1,w,m,1,s,lower,complete,import,|x,1,w,m,2,s,lower,aborted,import,|3:8|status: "aborted", where run "x" has "complete" in an earlier row (a run has one status)' \
+    'x,1,w,m,1,s,lower,,,|x,1,w,m,2,s,lower,,,busy|3:10|busy: "busy", where run "x" has "" in an earlier row (a run has one busy)' \
+    'x,1,w,m,1,s,lower,done,,|x,2,w,m,1,s,lower,,,|2:8|status: "done" is not complete, aborted, failed or running' \
+    'x,1,w,m,1,s,lower,,cron,|x,2,w,m,1,s,lower,,,|2:9|trigger: "cron" is not one perfwatch records'; do
+	r1=${bad%%|*}; rest=${bad#*|}; r2=${rest%%|*}; rest=${rest#*|}
+	pos=${rest%%|*}; msg=${rest#*|}
+	printf '%s\n' 'run,time,workload,metric,value,unit,better,status,trigger,busy' \
+	    "$r1" "$r2" >"$T/bad.csv"
+	rc=0
+	pw import "$T/bad.csv" 2>"$T/err" || rc=$?
+	expect_eq "$rc" 65
+	expect_eq "$(head -n 1 "$T/err")" "perfwatch: $T/bad.csv:$pos: $msg"
+done
+[ "$(sqlite3 "$PERFWATCH_DB" .dump)" = "$before" ] ||
+	fail "a refused import changed the store"
 
 pass
