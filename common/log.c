@@ -97,7 +97,8 @@ log_info(const char *fmt, ...)
 	int	saved = errno;
 	va_list	ap;
 
-	if (log_verbose < 1 && log_foreground) {
+	/* Detached too: log_level = warning keeps info out of syslog. */
+	if (log_verbose < 1) {
 		errno = saved;
 		return;
 	}

@@ -1,0 +1,90 @@
+/*
+ * Unit tests of common/log.c: what reaches syslog when the daemon is
+ * detached, at each verbosity ([perfwatch] log_level).  log.c is included
+ * so that its syslog() and openlog() calls come here instead.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+static void	test_syslog(int, const char *, ...)
+		    __attribute__((format(printf, 2, 3)));
+static void	test_openlog(const char *, int, int);
+
+#undef syslog
+#undef openlog
+#define syslog	test_syslog
+#define openlog	test_openlog
+#include "../../common/log.c"
+#undef syslog
+#undef openlog
+
+static char	logged[4096];	/* each message as "PRI text\n" */
+
+static void
+test_syslog(int pri, const char *fmt, ...)
+{
+	char	msg[1024];
+	size_t	n = strlen(logged);
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(logged + n, sizeof(logged) - n, "%d %s\n", pri, msg);
+}
+
+static void
+test_openlog(const char *ident, int option, int facility)
+{
+	(void)ident;
+	(void)option;
+	(void)facility;
+}
+
+/* Log one message of each kind, detached at verbosity v; what syslog got. */
+static const char *
+log_each(int v)
+{
+	logged[0] = '\0';
+	log_init("test", 0, v);
+	log_warnx("a warning");
+	log_info("some info");
+	log_debug("a detail");
+	return logged;
+}
+
+static void
+test_detached_levels(void **state)
+{
+	char	want[256];
+
+	(void)state;
+	/* log_level = warning (or error): the warnings alone. */
+	snprintf(want, sizeof(want), "%d a warning\n", LOG_WARNING);
+	assert_string_equal(log_each(0), want);
+	/* info, the default. */
+	snprintf(want, sizeof(want), "%d a warning\n%d some info\n",
+	    LOG_WARNING, LOG_INFO);
+	assert_string_equal(log_each(1), want);
+	/* debug. */
+	snprintf(want, sizeof(want), "%d a warning\n%d some info\n"
+	    "%d a detail\n", LOG_WARNING, LOG_INFO, LOG_DEBUG);
+	assert_string_equal(log_each(2), want);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_detached_levels),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
