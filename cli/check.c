@@ -1020,17 +1020,23 @@ cmd_changes(struct cli *c, int argc, char **argv)
 		case 'c':
 			if (parse_number("--min-change", optarg, 0, 100,
 			    &cpp.min_change) == -1)
-				return EXIT_USAGE;
+				return cli_usage("changes");
 			break;
 		case 'n':
 			if (parse_number("--window", optarg, 3, 1000, &d) == -1)
-				return EXIT_USAGE;
+				return cli_usage("changes");
+			/* A count of runs: 3.5 is not one (it was read as 3). */
+			if (d != (double)(size_t)d) {
+				fprintf(stderr, "perfwatch: --window: \"%s\" is "
+				    "not a whole number of runs\n", optarg);
+				return cli_usage("changes");
+			}
 			cpp.window = (size_t)d;
 			break;
 		case 'a':
 			if (parse_number("--alpha", optarg, 1e-9, 0.5,
 			    &cpp.alpha) == -1)
-				return EXIT_USAGE;
+				return cli_usage("changes");
 			break;
 		case 'J':
 			c->out = OUT_JSON;

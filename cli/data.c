@@ -632,7 +632,7 @@ cmd_history(struct cli *c, int argc, char **argv)
 			break;
 		case 'n':
 			if (cli_parse_limit(optarg, &limit) == -1)
-				return EXIT_USAGE;
+				return cli_usage("history");
 			break;
 		case 'J':
 			c->out = OUT_JSON;
@@ -701,7 +701,7 @@ cmd_show(struct cli *c, int argc, char **argv)
 			continue;
 		if (opt && cli_output_option(c, argv[k]))
 			continue;
-		if (opt && strcmp(argv[k], "--latest") == 0 && !latest) {
+		if (opt && strcmp(argv[k], "--latest") == 0) {
 			latest = 1;
 			continue;
 		}
@@ -865,7 +865,7 @@ cmd_runs(struct cli *c, int argc, char **argv)
 				fprintf(stderr, "perfwatch: --status: \"%s\" "
 				    "is not running, complete, aborted or "
 				    "failed\n", optarg);
-				return EXIT_USAGE;
+				return cli_usage("runs");
 			}
 			filt.status = optarg;
 			break;
@@ -875,13 +875,13 @@ cmd_runs(struct cli *c, int argc, char **argv)
 				fprintf(stderr, "perfwatch: --trigger: \"%s\" "
 				    "is not schedule, package, kernel, git, "
 				    "manual, rerun, bisect or import\n", optarg);
-				return EXIT_USAGE;
+				return cli_usage("runs");
 			}
 			filt.trigger = optarg;
 			break;
 		case 'n':
 			if (cli_parse_limit(optarg, &filt.limit) == -1)
-				return EXIT_USAGE;
+				return cli_usage("runs");
 			break;
 		case 'J':
 			c->out = OUT_JSON;

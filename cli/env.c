@@ -259,7 +259,7 @@ env_diff(struct cli *c, int argc, char **argv)
 		names[n++] = argv[k];
 	}
 	if (n < 1)
-		return cli_usage("env");
+		return cli_usage_why("env", "needs a RUN_A");
 	if (cli_store(c) == NULL)
 		return EXIT_CANTCREAT;
 	memset(&rb, 0, sizeof(rb));
@@ -304,7 +304,7 @@ int
 cmd_env(struct cli *c, int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage("env");
+		return cli_usage_why("env", "a subcommand: show or diff");
 	if (strcmp(argv[1], "show") == 0) {
 		cli_name(argv + 1, "env", "show");
 		return env_show(c, argc - 1, argv + 1);

@@ -379,7 +379,7 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 			break;
 		case 'n':
 			if (cli_parse_limit(optarg, &limit) == -1)
-				return EXIT_USAGE;
+				return cli_usage("notify");
 			break;
 		default:
 			return cli_usage("notify");
@@ -460,7 +460,8 @@ int
 cmd_notify(struct cli *c, int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage("notify");
+		return cli_usage_why("notify", "a subcommand: flush, test or "
+		    "pending");
 	if (strcmp(argv[1], "flush") == 0) {
 		cli_name(argv + 1, "notify", "flush");
 		return notify_cmd_flush(c, argc - 1, argv + 1);

@@ -126,6 +126,18 @@ bisect ..b|perfwatch bisect: '..b' is not a range GOOD..BAD
 bisect a..|perfwatch bisect: 'a..' is not a range GOOD..BAD
 pause now|perfwatch pause: unexpected argument 'now'
 status --csv|perfwatch status: unrecognized option '--csv'
+notify|perfwatch notify: a subcommand: flush, test or pending
+env|perfwatch env: a subcommand: show or diff
+env diff --json|perfwatch env diff: needs a RUN_A
+history --limit x|perfwatch: --limit: "x" is not a count (0 for all)
+runs --limit -1|perfwatch: --limit: "-1" is not a count (0 for all)
+runs --status done|perfwatch: --status: "done" is not running, complete, aborted or failed
+runs --trigger cron|perfwatch: --trigger: "cron" is not schedule, package, kernel, git, manual, rerun, bisect or import
+notify pending --limit x|perfwatch: --limit: "x" is not a count (0 for all)
+changes --window 3.5|perfwatch: --window: "3.5" is not a whole number of runs
+changes --window 2|perfwatch: --window: "2" is not a number from 3 to 1000
+changes --min-change x|perfwatch: --min-change: "x" is not a number from 0 to 100
+changes --alpha 1|perfwatch: --alpha: "1" is not a number from 1e-09 to 0.5
 EOF
 # A blank run label would name a run that nothing can name again (and
 # that export writes but import refuses): refused before anything runs.
@@ -165,6 +177,10 @@ rc=0
 pw compare -- -rc1 --json 2>"$T/err" || rc=$?
 expect_eq "$rc" 65
 expect_match "$(cat "$T/err")" 'no run "--json"'
+# --latest given twice is --latest, as for check (getopt), not an
+# unrecognized option.
+expect_eq "$(pw show --csv --latest --latest)" "$(pw show --csv --latest)"
+expect_match "$(pw show --latest --latest)" 'run -rc2 on '
 rc=0
 pw show -rc1 2>"$T/err" || rc=$?
 expect_eq "$rc" 64
