@@ -310,6 +310,24 @@ cli_load_config(struct cli *c)
 }
 
 /*
+ * Whether the words after the command ask for its usage: --help or -h
+ * wherever it stands before a "--", so that "perfwatch notify flush
+ * --help" (which the completion offers) prints it as "perfwatch notify
+ * --help" does, rather than calling --help an unknown option.
+ */
+static int
+cli_help_asked(int argc, char **argv)
+{
+	int	k;
+
+	for (k = 1; k < argc && strcmp(argv[k], "--") != 0; k++)
+		if (strcmp(argv[k], "--help") == 0 ||
+		    strcmp(argv[k], "-h") == 0)
+			return 1;
+	return 0;
+}
+
+/*
  * Whether the command is check --bisect: under git bisect run, 78 (a bad
  * configuration) would mark the commit bad; 128 stops the bisection.
  */
@@ -376,8 +394,7 @@ main(int argc, char **argv)
 		usage_all(stderr);
 		return EXIT_USAGE;
 	}
-	if (argc > 1 && (strcmp(argv[1], "--help") == 0 ||
-	    strcmp(argv[1], "-h") == 0)) {
+	if (cli_help_asked(argc, argv)) {
 		printf("usage: perfwatch %s\n  %s\n", cli_cmds[i].usage,
 		    cli_cmds[i].summary);
 		return 0;

@@ -78,6 +78,22 @@ for cmd in $cmds; do
 done
 [ "$n" -ge 16 ] || fail "only $n commands listed: $cmds"
 
+# --help after a subcommand or another option, as the completion offers
+# it (notify flush --), is the command's --help: its usage on stdout,
+# exit 0; after "--" it is a word like any other.
+for args in "notify flush --help" "env show --json --help" \
+    "baseline list --help" "alerts ack --help" "history --csv --help" \
+    "run --no-check -h" "check --bisect --help"; do
+	rc=0
+	# shellcheck disable=SC2086 # the words are split on purpose
+	pw $args >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 0 ] || fail "perfwatch $args: exit $rc: $(cat "$T/err")"
+	[ ! -s "$T/err" ] || fail "perfwatch $args wrote on stderr: $(cat "$T/err")"
+	cmd=${args%% *}
+	[ "$(cat "$T/out")" = "$(pw "$cmd" --help)" ] ||
+		fail "perfwatch $args: $(head -n 1 "$T/out")"
+done
+
 # A word a command does not take is named, with the (sub)command, before
 # the usage line; and the command is not carried out.
 while IFS='|' read -r args msg; do
@@ -181,6 +197,10 @@ expect_match "$(cat "$T/err")" 'no run "--json"'
 # unrecognized option.
 expect_eq "$(pw show --csv --latest --latest)" "$(pw show --csv --latest)"
 expect_match "$(pw show --latest --latest)" 'run -rc2 on '
+rc=0
+pw show -- --help >"$T/out" 2>"$T/err" || rc=$?
+expect_eq "$rc" 65
+expect_match "$(cat "$T/err")" 'no run "--help"'
 rc=0
 pw show -rc1 2>"$T/err" || rc=$?
 expect_eq "$rc" 64
