@@ -642,8 +642,12 @@ main(int argc, char **argv)
 			usage(0);
 		}
 	}
-	if (optind != argc)
+	if (optind != argc) {
+		/* perfwatchd takes no words: say which one, as getopt does. */
+		fprintf(stderr, "perfwatchd: unexpected argument '%s'\n",
+		    argv[optind]);
 		usage(0);
+	}
 	log_init("perfwatchd", d->foreground || check, d->verbose);
 	if (check)
 		daemon_check(conf_opt, d->verbose);

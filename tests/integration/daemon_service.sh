@@ -175,6 +175,14 @@ rc=0
 "$PERFWATCHD" -x 2>&1 | grep -qF "usage: perfwatchd [-dhnvV] [-f file]" ||
 	fail "the usage line: $("$PERFWATCHD" -x 2>&1)"
 expect_match "$("$PERFWATCHD" -V)" "perfwatchd "
+# A word it does not take (a file without -f, say) is named, then the
+# usage line, 64.
+rc=0
+"$PERFWATCHD" -n "$CONF" >"$T/word.out" 2>"$T/word.err" || rc=$?
+[ "$rc" -eq 64 ] || fail "perfwatchd -n FILE: exit $rc"
+[ ! -s "$T/word.out" ] || fail "perfwatchd -n FILE printed: $(cat "$T/word.out")"
+expect_eq "$(cat "$T/word.err")" "perfwatchd: unexpected argument '$CONF'
+usage: perfwatchd [-dhnvV] [-f file]"
 # A state directory that cannot be created: 73, as perfwatchd(8) says.
 touch "$T/plain"
 write_conf
