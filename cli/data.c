@@ -140,9 +140,10 @@ cmd_import(struct cli *c, int argc, char **argv)
 		printf("{\"runs\": %zu, \"metrics\": %zu, \"samples\": %zu}\n",
 		    stats.runs, stats.metrics, stats.samples);
 	else
-		printf("imported %zu runs, %zu samples (%zu new metrics) "
-		    "into %s\n", stats.runs, stats.samples, stats.metrics,
-		    c->db_path);
+		printf("imported %zu run%s, %zu sample%s (%zu new metric%s) "
+		    "into %s\n", stats.runs, stats.runs == 1 ? "" : "s",
+		    stats.samples, stats.samples == 1 ? "" : "s",
+		    stats.metrics, stats.metrics == 1 ? "" : "s", c->db_path);
 	return 0;
 }
 

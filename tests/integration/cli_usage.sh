@@ -206,6 +206,17 @@ pw show -rc1 2>"$T/err" || rc=$?
 expect_eq "$rc" 64
 expect_match "$(cat "$T/err")" "unrecognized option '-rc1'"
 
+# What an import says, in the singular for one.
+printf 'run,time,workload,metric,value,unit,better\n%s\n' \
+    'solo,1700000200,w,m,1,s,lower' >"$T/one.csv"
+expect_eq "$(pw import "$T/one.csv")" \
+    "imported 1 run, 1 sample (0 new metrics) into $PERFWATCH_DB"
+printf 'run,time,workload,metric,value,unit,better\n%s\n%s\n' \
+    'duo,1700000300,w,m,1,s,lower' 'duo,1700000300,w,n,2,s,lower' \
+    >"$T/two.csv"
+expect_eq "$(pw import "$T/two.csv")" \
+    "imported 1 run, 2 samples (1 new metric) into $PERFWATCH_DB"
+
 # notify test of a sink the configuration lacks: 78, and no document on
 # stdout for a program to take as the sinks' answers.
 for json in "" --json; do
