@@ -336,4 +336,20 @@ rc=0
 pw runs --host nohost >"$T/out" 2>&1 || rc=$?
 [ "$rc" -eq 65 ] || fail "runs --host nohost: exit $rc"
 expect_match "$(cat "$T/out")" "no host nohost in the store"
+
+# A profile tunes workloads: a [quiet] (or any section but [workload])
+# written in one would be read by nobody, so the run is refused, 78,
+# each such section named at its line, and nothing is recorded.
+run stray '[workload "fast"]
+command = echo a 1 s
+iterations = 1
+[quiet]
+policy = skip
+[sink "ops"]
+type = log'
+[ "$rc" -eq 78 ] || fail "stray: exit $rc: $(cat "$T/stray.out")"
+expect_eq "$(cat "$T/stray.out")" \
+"$T/stray.profile:4: [quiet]: a profile holds [workload] sections only; this one belongs in the configuration (perfwatch.conf(5))
+$T/stray.profile:6: [sink \"ops\"]: a profile holds [workload] sections only; this one belongs in the configuration (perfwatch.conf(5))"
+case " $(labels) " in *" stray "*) fail "stray: a run was recorded" ;; esac
 pass
