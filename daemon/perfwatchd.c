@@ -56,6 +56,9 @@
 #ifndef BINDIR
 #define BINDIR		"/usr/local/bin"
 #endif
+#ifndef PROFILEDIR
+#define PROFILEDIR	"/usr/local/share/perfwatch/profiles"
+#endif
 
 #define DAEMON_CONF_MAX	(1024 * 1024)
 #define DAEMON_HARD_STOP (DAEMON_STOP_GRACE + 2)	/* seconds */
@@ -544,6 +547,70 @@ daemon_account_find(struct config *cfg, const char *conf_path, uid_t *uid,
 }
 
 /*
+ * The profile the runs will measure ([perfwatch] profile), looked for
+ * where they look (cli/run.c, profile_path()): a name with a slash is a
+ * file, else NAME.conf in the PERFWATCH_PROFILE_DIR the daemon gives them
+ * (its own, else the profiles directory beside conf_path), beside their
+ * configuration (state_dir/run.conf), in SYSCONFDIR and in the installed
+ * examples; then loaded and its workloads checked as a run does.  So
+ * perfwatchd -n finds a misspelt profile, which every battery would
+ * otherwise stop on (exit 78).  0, or -1 and *cause.
+ */
+static int
+daemon_profile_check(const struct config *cfg, const char *conf_path,
+    char **cause)
+{
+	const char	*name = config_get_str(cfg, "perfwatch", "profile");
+	const char	*env = getenv("PERFWATCH_PROFILE_DIR");
+	struct config	*prof;
+	char		*dirs[4], *dir, *path = NULL, *err = NULL;
+	size_t		 i;
+
+	if (strchr(name, '/') != NULL)
+		path = xstrdup(name);
+	else {
+		if (env != NULL && *env != '\0')
+			dirs[0] = xstrdup(env);
+		else {
+			dir = xstrdup(conf_path);
+			xasprintf(&dirs[0], "%s/profiles", dirname(dir));
+			free(dir);
+		}
+		xasprintf(&dirs[1], "%s/profiles", config_get_str(cfg,
+		    "perfwatch", "state_dir"));
+		dirs[2] = xstrdup(SYSCONFDIR "/perfwatch/profiles");
+		dirs[3] = xstrdup(PROFILEDIR);
+		for (i = 0; i < nitems(dirs) && path == NULL; i++) {
+			xasprintf(&path, "%s/%s.conf", dirs[i], name);
+			if (access(path, R_OK) == -1) {
+				free(path);
+				path = NULL;
+			}
+		}
+		if (path == NULL)
+			xasprintf(cause, "%s: [perfwatch] profile \"%s\" not "
+			    "found (looked in %s, %s, %s and %s)", conf_path,
+			    name, dirs[0], dirs[1], dirs[2], dirs[3]);
+		for (i = 0; i < nitems(dirs); i++)
+			free(dirs[i]);
+		if (path == NULL)
+			return -1;
+	}
+	if ((prof = config_load(path, &err)) == NULL ||
+	    wl_config_check(prof, &err) == -1) {
+		xasprintf(cause, "%s: [perfwatch] profile \"%s\":\n%s",
+		    conf_path, name, err);
+		free(err);
+		config_free(prof);
+		free(path);
+		return -1;
+	}
+	config_free(prof);
+	free(path);
+	return 0;
+}
+
+/*
  * -n: load the file as the daemon does, say why not, exit 0 or 78.  Without
  * -f (path NULL) a missing default file is every key at its default, as it
  * is for the daemon.
@@ -571,6 +638,12 @@ daemon_check(const char *path, int verbose)
 	/* Root drops to the account: it must exist now, not at start. */
 	if (geteuid() == 0 && daemon_account_find(cfg, path != NULL ? path :
 	    CONFIG_DEFAULT_PATH, &uid, &gid, &cause) == -1) {
+		printf("%s\n", cause);
+		free(cause);
+		exit(EXIT_CONFIG);
+	}
+	if (daemon_profile_check(cfg, path != NULL ? path :
+	    CONFIG_DEFAULT_PATH, &cause) == -1) {
 		printf("%s\n", cause);
 		free(cause);
 		exit(EXIT_CONFIG);

@@ -146,6 +146,26 @@ fsync_every = 0
 command = true"
 out=$("$PERFWATCHD" -n -f "$CONF") || fail "perfwatchd -n on good workloads: $out"
 expect_match "$out" "$CONF: configuration OK"
+# The profile the runs would measure: a misspelt name is found by -n, as
+# every battery would stop on it (78); the name is looked for where the
+# runs look, PERFWATCH_PROFILE_DIR first; a profile with a bad workload
+# key is refused at its line.
+sed "s#^profile = .*#profile = nighlty#" "$CONF" >"$T/prof.conf"
+rc=0
+out=$(PERFWATCH_PROFILE_DIR="$top/etc/profiles" "$PERFWATCHD" -n \
+    -f "$T/prof.conf" 2>&1) || rc=$?
+[ "$rc" -eq 78 ] || fail "perfwatchd -n, profile nighlty: exit $rc: $out"
+expect_match "$out" "$T/prof.conf: [perfwatch] profile \"nighlty\" not found (looked in $top/etc/profiles, $T/state/profiles, "
+sed "s#^profile = .*#profile = nightly#" "$CONF" >"$T/prof.conf"
+out=$(PERFWATCH_PROFILE_DIR="$top/etc/profiles" "$PERFWATCHD" -n \
+    -f "$T/prof.conf") || fail "perfwatchd -n, profile nightly: $out"
+expect_match "$out" "$T/prof.conf: configuration OK"
+printf '[workload "sys.pipe"]\nthreads = 2\n' >"$T/badprof.conf"
+sed "s#^profile = .*#profile = $T/badprof.conf#" "$CONF" >"$T/prof.conf"
+rc=0
+out=$("$PERFWATCHD" -n -f "$T/prof.conf" 2>&1) || rc=$?
+[ "$rc" -eq 78 ] || fail "perfwatchd -n, a bad profile: exit $rc: $out"
+expect_match "$out" "$T/badprof.conf:2: key threads does not apply to sys.pipe"
 # A sink key with a bad value is that one error, not also "missing"; a
 # port out of range is said to be one.
 for sink in 'type = pager' 'type = email
@@ -203,9 +223,12 @@ elif [ "$(id -u)" -eq 0 ] && ! getent passwd perfwatch >/dev/null; then
 	[ "$rc" -eq 78 ] || fail "perfwatchd -n without user perfwatch: exit $rc"
 	expect_match "$out" "$def: [perfwatch] user perfwatch does not exist"
 else
+	# The default profile, nightly, from the tree (-n looks for it).
+	export PERFWATCH_PROFILE_DIR="$top/etc/profiles"
 	out=$("$PERFWATCHD" -n) || fail "perfwatchd -n without $def: exit $?: $out"
 	expect_match "$out" "$def: not found; every key at its default"
 	out=$("$PERFWATCHD" -n -v) || fail "perfwatchd -n -v without $def"
+	unset PERFWATCH_PROFILE_DIR
 	expect_match "$out" "state_dir = /var/lib/perfwatch"
 fi
 # As root, -n asks what the daemon's start asks of [perfwatch] user and
