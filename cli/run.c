@@ -190,76 +190,6 @@ profile_path(struct cli *c, const char *name)
 	return NULL;
 }
 
-/* A section of a profile that only the configuration reads. */
-struct profile_stray {
-	int	 line;
-	char	*label;		/* "[quiet]", "[sink \"ops\"]" */
-};
-
-static int
-profile_stray_cmp(const void *a, const void *b)
-{
-	const struct profile_stray	*x = a, *y = b;
-
-	return (x->line > y->line) - (x->line < y->line);
-}
-
-/*
- * A profile is [workload] sections: any other section in it ([quiet],
- * [detect], a [sink] ...) would be read by nobody, the run taking those
- * from the configuration, so it is refused, each at its line, rather
- * than ignored.  0, or -1 and *cause.
- */
-static int
-profile_check_sections(const char *path, const struct config *prof,
-    char **cause)
-{
-	static const char *const plain[] = { "perfwatch", "schedule",
-	    "quiet", "triggers", "detect" };
-	static const char *const named[] = { "git", "sink" };
-	struct profile_stray	*st = NULL;
-	const char		*name;
-	char			*key, *text, *tmp;
-	size_t			 n = 0, i, k;
-	int			 line;
-
-	for (i = 0; i < nitems(plain); i++) {
-		if ((line = config_section_line(prof, plain[i])) == 0)
-			continue;
-		st = xreallocarray(st, n + 1, sizeof(*st));
-		st[n].line = line;
-		xasprintf(&st[n++].label, "[%s]", plain[i]);
-	}
-	for (i = 0; i < nitems(named); i++) {
-		for (k = 0; (name = config_sections(prof, named[i], k)) !=
-		    NULL; k++) {
-			xasprintf(&key, "%s %s", named[i], name);
-			line = config_section_line(prof, key);
-			free(key);
-			st = xreallocarray(st, n + 1, sizeof(*st));
-			st[n].line = line;
-			xasprintf(&st[n++].label, "[%s \"%s\"]", named[i],
-			    name);
-		}
-	}
-	if (n == 0)
-		return 0;
-	qsort(st, n, sizeof(*st), profile_stray_cmp);
-	text = xstrdup("");
-	for (i = 0; i < n; i++) {
-		xasprintf(&tmp, "%s%s%s:%d: %s: a profile holds [workload] "
-		    "sections only; this one belongs in the configuration "
-		    "(perfwatch.conf(5))", text, i == 0 ? "" : "\n", path,
-		    st[i].line, st[i].label);
-		free(text);
-		text = tmp;
-		free(st[i].label);
-	}
-	free(st);
-	*cause = text;
-	return -1;
-}
-
 /* Apply every key written in section of cfg to job's parameters. */
 static int
 job_apply(struct run_job *j, const struct config *cfg, const char *section,
@@ -836,7 +766,8 @@ cmd_run(struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	if ((prof = config_load(path, &cause)) == NULL ||
-	    profile_check_sections(path, prof, &cause) == -1) {
+	    config_only_sections(prof, "workload", WL_PROFILE_ONLY,
+	    &cause) == -1) {
 		fprintf(stderr, "%s\n", cause);
 		rc = EXIT_CONFIG;
 		goto out;

@@ -1750,6 +1750,51 @@ config_key_line(const struct config *cfg, const char *section,
 	return config_get(cfg, section, key, -1, NULL)->line;
 }
 
+/* Order sections by the line of their header. */
+static int
+config_section_cmp(const void *a, const void *b)
+{
+	const struct config_section	*x, *y;
+
+	x = *(const struct config_section *const *)a;
+	y = *(const struct config_section *const *)b;
+
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+int
+config_only_sections(const struct config *cfg, const char *type,
+    const char *why, char **cause)
+{
+	const struct config_section	**bad;
+	char				*label, *text, *tmp;
+	size_t				 i, n = 0;
+
+	bad = xcalloc(cfg->nsections > 0 ? cfg->nsections : 1, sizeof(*bad));
+	for (i = 0; i < cfg->nsections; i++)
+		if (cfg->sections[i]->line != 0 &&
+		    strcmp(cfg->sections[i]->type->name, type) != 0)
+			bad[n++] = cfg->sections[i];
+	if (n == 0) {
+		free(bad);
+		return 0;
+	}
+	qsort(bad, n, sizeof(*bad), config_section_cmp);
+	text = xstrdup("");
+	for (i = 0; i < n; i++) {
+		label = config_section_label(bad[i]);
+		xasprintf(&tmp, "%s%s%s:%d: [%s]: %s", text, i == 0 ? "" :
+		    "\n", cfg->file != NULL ? cfg->file : "(defaults)",
+		    bad[i]->line, label, why);
+		free(label);
+		free(text);
+		text = tmp;
+	}
+	free(bad);
+	*cause = text;
+	return -1;
+}
+
 int
 config_section_line(const struct config *cfg, const char *section)
 {

@@ -66,6 +66,14 @@ int		 config_key_line(const struct config *, const char *section,
 int		 config_section_line(const struct config *, const char *section);
 
 /*
+ * Refuse every section written in the file but those of one type (a
+ * profile: "workload"), each as "file:line: [section]: why", in line
+ * order.  0, or -1 and *cause.
+ */
+int		 config_only_sections(const struct config *, const char *type,
+		    const char *why, char **cause);
+
+/*
  * Typed getters.  A key without a value (no default, or "none") reads as
  * NULL, 0 or an empty list.
  */

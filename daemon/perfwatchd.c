@@ -597,7 +597,8 @@ daemon_profile_check(const struct config *cfg, const char *conf_path,
 			return -1;
 	}
 	if ((prof = config_load(path, &err)) == NULL ||
-	    wl_config_check(prof, &err) == -1) {
+	    config_only_sections(prof, "workload", WL_PROFILE_ONLY,
+	    &err) == -1 || wl_config_check(prof, &err) == -1) {
 		xasprintf(cause, "%s: [perfwatch] profile \"%s\":\n%s",
 		    conf_path, name, err);
 		free(err);

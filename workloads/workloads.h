@@ -167,6 +167,9 @@ int		 wl_params_apply(struct wl_params *,
 		     const struct wl_workload *, const struct config *,
 		     const char *, char **);
 int		 wl_config_check(const struct config *, char **);
+/* Why a profile's section other than [workload] is refused. */
+#define WL_PROFILE_ONLY	"a profile holds [workload] sections only; this " \
+			"one belongs in the configuration (perfwatch.conf(5))"
 
 /* runner.c: one iteration in a child. */
 int		 wl_run_iteration(const struct wl_workload *,

@@ -166,6 +166,14 @@ rc=0
 out=$("$PERFWATCHD" -n -f "$T/prof.conf" 2>&1) || rc=$?
 [ "$rc" -eq 78 ] || fail "perfwatchd -n, a bad profile: exit $rc: $out"
 expect_match "$out" "$T/badprof.conf:2: key threads does not apply to sys.pipe"
+# A profile's [quiet] would be read by nobody: every run refuses it, and
+# so does -n.
+printf '[workload "sys.pipe"]\niterations = 3\n[quiet]\npolicy = skip\n' \
+    >"$T/badprof.conf"
+rc=0
+out=$("$PERFWATCHD" -n -f "$T/prof.conf" 2>&1) || rc=$?
+[ "$rc" -eq 78 ] || fail "perfwatchd -n, a profile's [quiet]: exit $rc: $out"
+expect_match "$out" "$T/badprof.conf:3: [quiet]: a profile holds [workload] sections only"
 # A sink key with a bad value is that one error, not also "missing"; a
 # port out of range is said to be one.
 for sink in 'type = pager' 'type = email

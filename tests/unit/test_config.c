@@ -1062,6 +1062,42 @@ test_manual_in_step(void **state)
 	free(text);
 }
 
+/* A profile's sections: [workload] ones only, the others each refused. */
+static void
+test_only_sections(void **state)
+{
+	struct config	*cfg;
+	char		*cause, *want;
+
+	(void)state;
+	cfg = load_text("[workload \"a\"]\ncommand = true\n", &cause);
+	assert_non_null(cfg);
+	cause = NULL;
+	assert_int_equal(config_only_sections(cfg, "workload", "why",
+	    &cause), 0);
+	assert_null(cause);
+	config_free(cfg);
+
+	/* Written out of order on purpose: the errors come by line. */
+	cfg = load_text("[sink \"s\"]\ntype = log\n[workload \"a\"]\n"
+	    "command = true\n[quiet]\npolicy = skip\n[detect]\n", &cause);
+	assert_non_null(cfg);
+	assert_int_equal(config_only_sections(cfg, "workload", "why",
+	    &cause), -1);
+	want = with_path("{P}:1: [sink \"s\"]: why\n{P}:5: [quiet]: why\n"
+	    "{P}:7: [detect]: why");
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	config_free(cfg);
+
+	/* The defaults' sections are not the file's. */
+	cfg = config_default();
+	assert_int_equal(config_only_sections(cfg, "workload", "why",
+	    &cause), 0);
+	config_free(cfg);
+}
+
 int
 main(void)
 {
@@ -1091,6 +1127,7 @@ main(void)
 		cmocka_unit_test(test_schema),
 		cmocka_unit_test(test_sample_in_step),
 		cmocka_unit_test(test_manual_in_step),
+		cmocka_unit_test(test_only_sections),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
