@@ -817,6 +817,17 @@ cmd_run(struct cli *c, int argc, char **argv)
 		rc = EXIT_SOFTWARE;
 		goto out;
 	}
+	/*
+	 * A label this host has is refused now, before the snapshot and the
+	 * quiet wait (up to max_wait), not when the run is recorded after
+	 * them.  The store's unique label still decides a race.
+	 */
+	if (o.label != NULL && store_run_lookup(st, host, o.label, &run) == 0) {
+		fprintf(stderr, "perfwatch: run \"%s\" exists already\n",
+		    o.label);
+		rc = EXIT_DATAERR;
+		goto out;
+	}
 	/* Hold the run lock; close runs whose process is gone. */
 	if (store_runs_sweep(st, host, 1, &marked, &cause) == -1) {
 		log_warnx("%s; a perfwatchd started during this run would "

@@ -337,6 +337,34 @@ pw runs --host nohost >"$T/out" 2>&1 || rc=$?
 [ "$rc" -eq 65 ] || fail "runs --host nohost: exit $rc"
 expect_match "$(cat "$T/out")" "no host nohost in the store"
 
+# A label the host has already is refused at once, 65, before the quiet
+# look: with the measuring lock held and policy = skip the run would
+# otherwise be skipped (75) after the look, and under policy = wait only
+# after max_wait.
+printf '[perfwatch]\nwork_dir = %s\n[quiet]\npolicy = skip\n' "$T/work" \
+    >"$T/skip.conf"
+python3 -c '
+import fcntl, sys, time
+f = open(sys.argv[1], "a")
+fcntl.flock(f, fcntl.LOCK_EX)
+print("locked", flush=True)
+time.sleep(60)
+' "$PERFWATCH_LOCK" >"$T/locker.out" 2>&1 &
+locker=$!
+i=0
+until grep -q locked "$T/locker.out"; do
+	i=$((i + 1))
+	[ "$i" -lt 100 ] || fail "the lock was not taken: $(cat "$T/locker.out")"
+	sleep 0.1
+done
+rc=0
+pw -c "$T/skip.conf" run --no-check --profile "$T/disabled.profile" \
+    --label disabled >"$T/again.out" 2>&1 || rc=$?
+kill "$locker" 2>/dev/null || true
+wait "$locker" 2>/dev/null || true
+[ "$rc" -eq 65 ] || fail "a label in use: exit $rc: $(cat "$T/again.out")"
+expect_eq "$(cat "$T/again.out")" 'perfwatch: run "disabled" exists already'
+
 # A profile tunes workloads: a [quiet] (or any section but [workload])
 # written in one would be read by nobody, so the run is refused, 78,
 # each such section named at its line, and nothing is recorded.
