@@ -383,6 +383,13 @@ pkgwatch_read(void *arg)
 	sysinfo_opts_init(&o);
 	o.dpkg_admindir = config_get_str(d->cfg, "triggers",
 	    "dpkg_admin_dir");
+	/*
+	 * The manager watched, not the one found now: a database missing for
+	 * a moment is a list that cannot be read, not an empty one of
+	 * another manager (every package removed).
+	 */
+	if (sysinfo_pkgmgr_parse(pkg_manager, &o.pkgmgr) == -1)
+		o.pkgmgr = SYSINFO_PKG_AUTO;
 	s = sysinfo_snapshot_new();
 	if (sysinfo_packages_read(s, &o, &cause) == -1) {
 		fprintf(stderr, "%s\n", cause);
@@ -413,6 +420,8 @@ pkgwatch_read_done(struct job *j, void *arg)
 	out = job_output(j, &n);
 	if (job_status(j) != 0 || job_truncated(j) ||
 	    (now = sysinfo_snapshot_load(out, &cause)) == NULL) {
+		if (cause == NULL)
+			cause = job_tail(j);	/* what the child said */
 		log_warnx("packages: cannot read the package list%s%s",
 		    cause != NULL ? ": " : "", cause != NULL ? cause : "");
 		free(cause);

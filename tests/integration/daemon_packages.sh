@@ -121,6 +121,30 @@ detail=$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'package'
     ORDER BY id DESC LIMIT 1")
 expect_match "$detail" "libfoo1 1.1-2"
 expect_match "$detail" "1.2-1"
+
+# The status file removed for longer than the settle period: the list
+# cannot be read, which is not every package removed.  Put back as it
+# was, nothing changed: no run for it.
+nruns=$(count_runs "trigger = 'package'")
+mv "$T/dpkg/status" "$T/status.saved"
+wait_until 20 "the run for the missing list" runs_at_least $((nruns + 1)) \
+    "trigger = 'package' AND status = 'complete'" ||
+	fail "no run after the status file went away"
+detail=$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'package'
+    ORDER BY id DESC LIMIT 1")
+expect_eq "$detail" \
+    "the package database changed (the new list could not be read)"
+grep -q "cannot read the package list: $T/dpkg/status: No such file" \
+    "$LOG" || fail "the missing status file was not named"
+rewrites=$(grep -c "no package changed" "$LOG")
+mv "$T/status.saved" "$T/dpkg/status"
+wait_until 15 "the restored list judged" sh -c \
+    "[ \$(grep -c 'no package changed' '$LOG') -gt $rewrites ]" ||
+	fail "the restored status file was not judged unchanged"
+sleep 1
+[ "$(count_runs "trigger = 'package'")" -eq $((nruns + 1)) ] ||
+	fail "the restored status file started a run"
+
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 pass
