@@ -16,7 +16,8 @@
  *
  * Kernel.  At start, if the running kernel is not the one of this host's
  * last run with a snapshot, a run is asked for once the machine has been
- * up for [triggers] boot_settle.
+ * up for [triggers] boot_settle, unless a run since (the schedule's
+ * catch-up, one by hand) has measured the running kernel by then.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -638,19 +639,6 @@ kernel_uptime(void)
 	return 0;
 }
 
-static void
-kernel_settled(evutil_socket_t fd, short ev, void *arg)
-{
-	struct daemon	*d = arg;
-
-	(void)fd;
-	(void)ev;
-	if (d->kernel_detail != NULL)
-		work_want_run(d, "kernel", d->kernel_detail, NULL, 0, NULL,
-		    NULL);
-	kernel_stop(d);
-}
-
 /* The kernel release of this host's last run that has a snapshot. */
 static char *
 kernel_last_release(struct daemon *d)
@@ -685,30 +673,74 @@ kernel_last_release(struct daemon *d)
 	return out;
 }
 
+/*
+ * Whether the running kernel is not the one of this host's last run: 1
+ * with *detail ("kernel OLD → NEW"), else 0 (the same, no run, or no
+ * kernel to compare).  *u is the running kernel's uname().
+ */
+static int
+kernel_moved(struct daemon *d, char **detail, struct utsname *u)
+{
+	char	*last;
+
+	*detail = NULL;
+	memset(u, 0, sizeof(*u));
+	if (uname(u) == -1) {
+		log_warn("uname");
+		return 0;
+	}
+	if ((last = kernel_last_release(d)) == NULL)
+		return 0;
+	if (strcmp(last, u->release) == 0) {
+		free(last);
+		return 0;
+	}
+	xasprintf(detail, "kernel %s → %s", last, u->release);
+	free(last);
+	return 1;
+}
+
+/*
+ * Up for boot_settle: ask for the run, unless a run since the start (by
+ * hand, the schedule's catch-up, a package change) has measured the
+ * running kernel already.
+ */
+static void
+kernel_settled(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+	struct utsname	 u;
+	char		*detail;
+
+	(void)fd;
+	(void)ev;
+	if (d->kernel_detail != NULL) {
+		if (kernel_moved(d, &detail, &u)) {
+			work_want_run(d, "kernel", detail, NULL, 0, NULL,
+			    NULL);
+			free(detail);
+		} else
+			log_info("kernel: a run since the start measured "
+			    "kernel %s; no kernel run", u.release);
+	}
+	kernel_stop(d);
+}
+
 /* At start: a new kernel since the last run asks for a run. */
 void
 kernel_check(struct daemon *d)
 {
 	struct utsname	 u;
 	struct timeval	 tv = { 0, 0 };
-	char		*last;
+	char		*detail;
 	int64_t		 settle, up;
 
 	if (!config_get_bool(d->cfg, "triggers", "kernel"))
 		return;
-	if (uname(&u) == -1) {
-		log_warn("uname");
+	if (!kernel_moved(d, &detail, &u))
 		return;
-	}
-	if ((last = kernel_last_release(d)) == NULL)
-		return;
-	if (strcmp(last, u.release) == 0) {
-		free(last);
-		return;
-	}
 	free(d->kernel_detail);
-	xasprintf(&d->kernel_detail, "kernel %s → %s", last, u.release);
-	free(last);
+	d->kernel_detail = detail;
 	settle = config_get_duration(d->cfg, "triggers", "boot_settle");
 	up = kernel_uptime();
 	tv.tv_sec = (time_t)(up < settle ? settle - up : 0);

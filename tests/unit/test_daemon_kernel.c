@@ -1,0 +1,268 @@
+/*
+ * Unit tests of the kernel trigger in daemon/pkgwatch.c, included
+ * chrony-style to reach its statics.  The store is a stand-in whose last
+ * run of the host was measured on test_release, and the work queue one
+ * that keeps the runs asked for.  The timer that waits for boot_settle
+ * is fired by hand: the machine's uptime is whatever it is.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "perfwatch.h"
+#include "../../daemon/pkgwatch.c"
+
+/* The kernel of this host's last run; NULL: no run. */
+static const char	*test_release;
+
+/* The runs asked for. */
+static char		*test_details[8];
+static size_t		 test_nruns;
+
+int
+store_runs_list(struct store *st, const struct store_run_filter *f,
+    struct store_run **out, size_t *nout)
+{
+	(void)st;
+	assert_string_equal(f->host, daemon_host_name());
+	*out = NULL;
+	*nout = 0;
+	if (test_release == NULL)
+		return 0;
+	*out = xcalloc(1, sizeof(**out));
+	(*out)[0].id = 1;
+	(*out)[0].snapshot = 7;
+	*nout = 1;
+	return 0;
+}
+
+void
+store_runs_free(struct store_run *runs, size_t n)
+{
+	(void)n;
+	free(runs);
+}
+
+struct snapshot *
+store_snapshot_get(struct store *st, int64_t id, char **cause)
+{
+	struct snapshot	*s;
+
+	(void)st;
+	assert_int_equal(id, 7);
+	if (test_release == NULL) {
+		*cause = xstrdup("no such snapshot");
+		return NULL;
+	}
+	s = sysinfo_snapshot_new();
+	sysinfo_snapshot_set(s, "kernel.release", test_release);
+	return s;
+}
+
+int
+work_want_run(struct daemon *d, const char *trigger, const char *detail,
+    char *const *globs, size_t nglobs, const char *git_name,
+    const char *git_commit)
+{
+	(void)d;
+	(void)globs;
+	(void)nglobs;
+	(void)git_name;
+	(void)git_commit;
+	assert_string_equal(trigger, "kernel");
+	assert_true(test_nruns < nitems(test_details));
+	test_details[test_nruns++] = xstrdup(detail);
+	return 0;
+}
+
+const char *
+daemon_host_name(void)
+{
+	return "box";
+}
+
+void
+daemon_exit_if_done(struct daemon *d)
+{
+	(void)d;
+}
+
+/* The package side of pkgwatch.c is not used here. */
+struct job *
+job_fork(struct daemon *d, const char *what, int (*fn)(void *),
+    void *fn_arg, void (*done_cb)(struct job *, void *), void *arg)
+{
+	(void)d;
+	(void)what;
+	(void)fn;
+	(void)fn_arg;
+	(void)done_cb;
+	(void)arg;
+	fail_msg("job_fork called");
+	return NULL;
+}
+
+const char *
+job_output(struct job *j, size_t *len)
+{
+	(void)j;
+	*len = 0;
+	return "";
+}
+
+int
+job_status(const struct job *j)
+{
+	(void)j;
+	return 0;
+}
+
+int
+job_truncated(const struct job *j)
+{
+	(void)j;
+	return 0;
+}
+
+char *
+job_tail(const struct job *j)
+{
+	(void)j;
+	return NULL;
+}
+
+void
+job_forget(struct job *j)
+{
+	(void)j;
+}
+
+static struct daemon	test_daemon;
+static char		test_running[sizeof(((struct utsname *)0)->release)];
+
+static struct config *
+conf(const char *text)
+{
+	struct config	*cfg;
+	char		*cause = NULL;
+
+	cfg = config_load_buffer("test.conf", text, strlen(text), &cause);
+	if (cfg == NULL)
+		fail_msg("%s", cause);
+	return cfg;
+}
+
+static int
+setup(void **state)
+{
+	struct utsname	u;
+
+	(void)state;
+	memset(&test_daemon, 0, sizeof(test_daemon));
+	test_daemon.base = event_base_new();
+	assert_non_null(test_daemon.base);
+	test_daemon.pkg_fd = -1;
+	assert_int_equal(uname(&u), 0);
+	snprintf(test_running, sizeof(test_running), "%s", u.release);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	size_t	i;
+
+	(void)state;
+	kernel_stop(&test_daemon);
+	config_free(test_daemon.cfg);
+	event_base_free(test_daemon.base);
+	for (i = 0; i < test_nruns; i++)
+		free(test_details[i]);
+	test_nruns = 0;
+	test_release = NULL;
+	return 0;
+}
+
+#define KERNEL_ON	"[triggers]\npackages = no\nkernel = yes\n" \
+			"boot_settle = 1d\n"
+
+/* Another kernel than the last run's: once up for boot_settle, a run. */
+static void
+test_new_kernel_runs(void **state)
+{
+	struct daemon	*d = &test_daemon;
+	char		*want;
+
+	(void)state;
+	d->cfg = conf(KERNEL_ON);
+	test_release = "1.2.3-old";
+	kernel_check(d);
+	assert_non_null(d->kernel_timer);
+	assert_int_equal(test_nruns, 0);
+	kernel_settled(-1, EV_TIMEOUT, d);
+	assert_int_equal(test_nruns, 1);
+	xasprintf(&want, "kernel 1.2.3-old → %s", test_running);
+	assert_string_equal(test_details[0], want);
+	free(want);
+	assert_null(d->kernel_timer);
+}
+
+/* The same kernel, or no run to compare with: nothing. */
+static void
+test_same_kernel_nothing(void **state)
+{
+	struct daemon	*d = &test_daemon;
+
+	(void)state;
+	d->cfg = conf(KERNEL_ON);
+	test_release = test_running;
+	kernel_check(d);
+	assert_null(d->kernel_timer);
+	test_release = NULL;
+	kernel_check(d);
+	assert_null(d->kernel_timer);
+	assert_int_equal(test_nruns, 0);
+}
+
+/*
+ * A run while the machine settled (by hand, the schedule's catch-up, a
+ * package change) measured the new kernel: no second battery for it.
+ */
+static void
+test_measured_meanwhile(void **state)
+{
+	struct daemon	*d = &test_daemon;
+
+	(void)state;
+	d->cfg = conf(KERNEL_ON);
+	test_release = "1.2.3-old";
+	kernel_check(d);
+	assert_non_null(d->kernel_timer);
+	test_release = test_running;
+	kernel_settled(-1, EV_TIMEOUT, d);
+	assert_int_equal(test_nruns, 0);
+	assert_null(d->kernel_timer);
+	assert_null(d->kernel_detail);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_new_kernel_runs, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_same_kernel_nothing,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_measured_meanwhile,
+		    setup, teardown),
+	};
+
+	log_init("test_daemon_kernel", 1, 0);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
