@@ -271,6 +271,7 @@ void		 pkgwatch_start(struct daemon *);
 void		 pkgwatch_reload(struct daemon *);
 void		 pkgwatch_stop(struct daemon *);
 void		 kernel_check(struct daemon *);
+void		 kernel_reload(struct daemon *, const struct config *old);
 void		 kernel_stop(struct daemon *);
 
 /* gitwatch.c */

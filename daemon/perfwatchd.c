@@ -490,6 +490,7 @@ daemon_on_hup(evutil_socket_t sig, short ev, void *arg)
 		log_warnx("schedule: %s", cause);
 		free(cause);
 	}
+	kernel_reload(d, old);
 	if (old != d->start_cfg)
 		config_free(old);
 	pkgwatch_reload(d);

@@ -751,6 +751,28 @@ kernel_check(struct daemon *d)
 	evtimer_add(d->kernel_timer, &tv);
 }
 
+/*
+ * SIGHUP: kernel = no drops a kernel run still waiting for boot_settle; a
+ * new boot_settle re-arms it; kernel turned on compares the kernel with
+ * the last run's as a start would.
+ */
+void
+kernel_reload(struct daemon *d, const struct config *old)
+{
+	if (!config_get_bool(d->cfg, "triggers", "kernel")) {
+		if (d->kernel_timer != NULL)
+			log_info("kernel: kernel = no; the run for %s is "
+			    "dropped", d->kernel_detail);
+		kernel_stop(d);
+		return;
+	}
+	if (!config_get_bool(old, "triggers", "kernel") ||
+	    (d->kernel_timer != NULL &&
+	    config_get_duration(old, "triggers", "boot_settle") !=
+	    config_get_duration(d->cfg, "triggers", "boot_settle")))
+		kernel_check(d);
+}
+
 void
 kernel_stop(struct daemon *d)
 {

@@ -3,7 +3,9 @@
  * chrony-style to reach its statics.  The store is a stand-in whose last
  * run of the host was measured on test_release, and the work queue one
  * that keeps the runs asked for.  The timer that waits for boot_settle
- * is fired by hand: the machine's uptime is whatever it is.
+ * is fired by hand: the machine's uptime is whatever it is.  Covered: a
+ * new kernel, the same one, one measured while the machine settled, and
+ * a reload (SIGHUP) turning the trigger off or on.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -251,6 +253,63 @@ test_measured_meanwhile(void **state)
 	assert_null(d->kernel_detail);
 }
 
+/* Reload d with text, as SIGHUP does. */
+static void
+reload(const char *text)
+{
+	struct daemon	*d = &test_daemon;
+	struct config	*old = d->cfg;
+
+	d->cfg = conf(text);
+	kernel_reload(d, old);
+	config_free(old);
+}
+
+/* kernel = no by SIGHUP drops the kernel run waiting for boot_settle. */
+static void
+test_reload_off_drops(void **state)
+{
+	struct daemon	*d = &test_daemon;
+
+	(void)state;
+	d->cfg = conf(KERNEL_ON);
+	test_release = "1.2.3-old";
+	kernel_check(d);
+	assert_non_null(d->kernel_timer);
+	reload("[triggers]\npackages = no\nkernel = no\nboot_settle = 1d\n");
+	assert_null(d->kernel_timer);
+	assert_null(d->kernel_detail);
+	assert_int_equal(test_nruns, 0);
+	/* Unchanged on: the waiting run stays. */
+	d->cfg = conf(KERNEL_ON);
+	kernel_check(d);
+	reload(KERNEL_ON);
+	assert_non_null(d->kernel_timer);
+	assert_true(evtimer_pending(d->kernel_timer, NULL));
+}
+
+/* kernel = yes by SIGHUP compares the kernels as a start does. */
+static void
+test_reload_on_checks(void **state)
+{
+	struct daemon	*d = &test_daemon;
+	char		*want;
+
+	(void)state;
+	test_release = "1.2.3-old";
+	d->cfg = conf("[triggers]\npackages = no\nkernel = no\n");
+	kernel_check(d);
+	assert_null(d->kernel_timer);
+	reload(KERNEL_ON);
+	assert_non_null(d->kernel_timer);
+	assert_true(evtimer_pending(d->kernel_timer, NULL));
+	kernel_settled(-1, EV_TIMEOUT, d);
+	assert_int_equal(test_nruns, 1);
+	xasprintf(&want, "kernel 1.2.3-old → %s", test_running);
+	assert_string_equal(test_details[0], want);
+	free(want);
+}
+
 int
 main(void)
 {
@@ -261,6 +320,10 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_measured_meanwhile,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reload_off_drops, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_reload_on_checks, setup,
+		    teardown),
 	};
 
 	log_init("test_daemon_kernel", 1, 0);
