@@ -443,7 +443,11 @@ work_run_done(struct job *j, void *arg)
 		log_warnx("battery (%s) skipped: the machine was busy",
 		    w->trigger);
 		set_str(&w->last_status, "skipped");
-		set_str(&w->last_error, "the machine was busy");
+		/* Why it was busy is what the run said last (logged above). */
+		tail = job_tail(j);
+		set_str(&w->last_error, tail != NULL ? tail :
+		    "the machine was busy");
+		free(tail);
 	} else {
 		tail = job_tail(j);
 		if (w->label != NULL)
