@@ -569,8 +569,11 @@ work_start_battery(struct daemon *d)
 		}
 	}
 	if (detail != NULL && strlen(detail) > WORK_MAX_DETAIL) {
-		/* Cut on a UTF-8 character boundary, and say so. */
-		k = WORK_MAX_DETAIL;
+		/*
+		 * Cut on a UTF-8 character boundary, and say so: the "..."
+		 * and its NUL fit within the first WORK_MAX_DETAIL + 1 bytes.
+		 */
+		k = WORK_MAX_DETAIL - 3;
 		while (k > 0 && ((unsigned char)detail[k] & 0xc0) == 0x80)
 			k--;
 		memcpy(detail + k, "...", 4);
