@@ -130,4 +130,34 @@ stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 [ "$(sql "SELECT value FROM settings WHERE key = 'git:demo'")" = "$mended" ] ||
 	fail "the measured commit was not kept"
+
+# Commits that arrive together are one: the newest is built and
+# measured.  A branch forced back to an older commit is measured too.
+# (A reload reads the branch at once.)
+start_daemon
+for v in 4 5 6; do
+	echo "$v" >"$repo/version.txt"
+	g commit -q -a -m "version $v"
+done
+newest=$(g rev-parse HEAD)
+kill -HUP "$DPID"
+wait_until 30 "the run of the newest commit" runs_at_least 3 \
+    "trigger = 'git' AND status = 'complete'" ||
+	fail "no run after three commits"
+[ "$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'git'
+    ORDER BY id DESC LIMIT 1")" = "$newest" ] || fail "the run is not of $newest"
+[ "$(cat "$T/built.txt")" = 6 ] || fail "the build did not see the newest commit"
+g reset -q --hard HEAD~2
+back=$(g rev-parse HEAD)
+kill -HUP "$DPID"
+wait_until 30 "the run after the rewind" runs_at_least 4 \
+    "trigger = 'git' AND status = 'complete'" ||
+	fail "no run after the branch went back"
+[ "$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'git'
+    ORDER BY id DESC LIMIT 1")" = "$back" ] || fail "the run is not of $back"
+[ "$(cat "$T/built.txt")" = 4 ] || fail "the build did not see $back"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+[ "$(count_runs "trigger = 'git'")" -eq 4 ] ||
+	fail "$(count_runs "trigger = 'git'") git runs, expected 4"
 pass
