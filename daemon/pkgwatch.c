@@ -17,7 +17,8 @@
  * Kernel.  At start, if the running kernel is not the one of this host's
  * last run with a snapshot, a run is asked for once the machine has been
  * up for [triggers] boot_settle, unless a run since (the schedule's
- * catch-up, one by hand) has measured the running kernel by then.
+ * catch-up, one by hand) has measured the running kernel by then,
+ * complete and on a quiet machine.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -639,9 +640,12 @@ kernel_uptime(void)
 	return 0;
 }
 
-/* The kernel release of this host's last run that has a snapshot. */
+/*
+ * The kernel release of this host's last run that has a snapshot; with
+ * measured, of its last complete run not measured on a busy machine.
+ */
 static char *
-kernel_last_release(struct daemon *d)
+kernel_last_release(struct daemon *d, int measured)
 {
 	struct store_run_filter	 f;
 	struct store_run	*runs = NULL;
@@ -656,7 +660,9 @@ kernel_last_release(struct daemon *d)
 	if (store_runs_list(d->st, &f, &runs, &n) == -1)
 		return NULL;
 	for (i = n; i > 0; i--) {
-		if (runs[i - 1].snapshot <= 0)
+		if (runs[i - 1].snapshot <= 0 || (measured &&
+		    (runs[i - 1].busy || runs[i - 1].status == NULL ||
+		    strcmp(runs[i - 1].status, RUN_COMPLETE) != 0)))
 			continue;
 		if ((s = store_snapshot_get(d->st, runs[i - 1].snapshot,
 		    &cause)) == NULL) {
@@ -676,26 +682,26 @@ kernel_last_release(struct daemon *d)
 /*
  * Whether the running kernel is not the one of this host's last run: 1
  * with *detail ("kernel OLD → NEW"), else 0 (the same, no run, or no
- * kernel to compare).  *u is the running kernel's uname().
+ * kernel to compare).
  */
 static int
-kernel_moved(struct daemon *d, char **detail, struct utsname *u)
+kernel_moved(struct daemon *d, char **detail)
 {
-	char	*last;
+	struct utsname	 u;
+	char		*last;
 
 	*detail = NULL;
-	memset(u, 0, sizeof(*u));
-	if (uname(u) == -1) {
+	if (uname(&u) == -1) {
 		log_warn("uname");
 		return 0;
 	}
-	if ((last = kernel_last_release(d)) == NULL)
+	if ((last = kernel_last_release(d, 0)) == NULL)
 		return 0;
-	if (strcmp(last, u->release) == 0) {
+	if (strcmp(last, u.release) == 0) {
 		free(last);
 		return 0;
 	}
-	xasprintf(detail, "kernel %s → %s", last, u->release);
+	xasprintf(detail, "kernel %s → %s", last, u.release);
 	free(last);
 	return 1;
 }
@@ -703,26 +709,31 @@ kernel_moved(struct daemon *d, char **detail, struct utsname *u)
 /*
  * Up for boot_settle: ask for the run, unless a run since the start (by
  * hand, the schedule's catch-up, a package change) has measured the
- * running kernel already.
+ * running kernel already: complete, on a quiet machine.  One still
+ * running, or measured on a machine still busy with its boot, does not
+ * count.
  */
 static void
 kernel_settled(evutil_socket_t fd, short ev, void *arg)
 {
 	struct daemon	*d = arg;
 	struct utsname	 u;
-	char		*detail;
+	char		*last = NULL;
 
 	(void)fd;
 	(void)ev;
-	if (d->kernel_detail != NULL) {
-		if (kernel_moved(d, &detail, &u)) {
-			work_want_run(d, "kernel", detail, NULL, 0, NULL,
-			    NULL);
-			free(detail);
-		} else
-			log_info("kernel: a run since the start measured "
-			    "kernel %s; no kernel run", u.release);
+	if (d->kernel_detail == NULL) {
+		kernel_stop(d);
+		return;
 	}
+	if (uname(&u) == 0 && (last = kernel_last_release(d, 1)) != NULL &&
+	    strcmp(last, u.release) == 0)
+		log_info("kernel: a run since the start measured kernel %s; "
+		    "no kernel run", u.release);
+	else
+		work_want_run(d, "kernel", d->kernel_detail, NULL, 0, NULL,
+		    NULL);
+	free(last);
 	kernel_stop(d);
 }
 
@@ -730,14 +741,13 @@ kernel_settled(evutil_socket_t fd, short ev, void *arg)
 void
 kernel_check(struct daemon *d)
 {
-	struct utsname	 u;
 	struct timeval	 tv = { 0, 0 };
 	char		*detail;
 	int64_t		 settle, up;
 
 	if (!config_get_bool(d->cfg, "triggers", "kernel"))
 		return;
-	if (!kernel_moved(d, &detail, &u))
+	if (!kernel_moved(d, &detail))
 		return;
 	free(d->kernel_detail);
 	d->kernel_detail = detail;

@@ -1,11 +1,12 @@
 /*
  * Unit tests of the kernel trigger in daemon/pkgwatch.c, included
- * chrony-style to reach its statics.  The store is a stand-in whose last
- * run of the host was measured on test_release, and the work queue one
- * that keeps the runs asked for.  The timer that waits for boot_settle
- * is fired by hand: the machine's uptime is whatever it is.  Covered: a
- * new kernel, the same one, one measured while the machine settled, and
- * a reload (SIGHUP) turning the trigger off or on.
+ * chrony-style to reach its statics.  The store is a stand-in listing
+ * the host's runs of test_runs, and the work queue one that keeps the
+ * runs asked for.  The timer that waits for boot_settle is fired by
+ * hand: the machine's uptime is whatever it is.  Covered: a new kernel,
+ * the same one, one measured while the machine settled (or a run that
+ * does not count as measuring it), and a reload (SIGHUP) turning the
+ * trigger off or on.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,27 +21,46 @@
 #include "perfwatch.h"
 #include "../../daemon/pkgwatch.c"
 
-/* The kernel of this host's last run; NULL: no run. */
-static const char	*test_release;
+/* This host's runs, oldest first: their kernel, status and busy flag. */
+struct test_run {
+	const char	*release;
+	const char	*status;
+	int		 busy;
+};
+static struct test_run	test_runs[4];
+static size_t		test_nruns_stored;
 
 /* The runs asked for. */
 static char		*test_details[8];
 static size_t		 test_nruns;
 
+/* A run of this host on kernel release, as a store would list it. */
+static void
+add_run(const char *release, const char *status, int busy)
+{
+	assert_true(test_nruns_stored < nitems(test_runs));
+	test_runs[test_nruns_stored].release = release;
+	test_runs[test_nruns_stored].status = status;
+	test_runs[test_nruns_stored].busy = busy;
+	test_nruns_stored++;
+}
+
 int
 store_runs_list(struct store *st, const struct store_run_filter *f,
     struct store_run **out, size_t *nout)
 {
+	size_t	i;
+
 	(void)st;
 	assert_string_equal(f->host, daemon_host_name());
-	*out = NULL;
-	*nout = 0;
-	if (test_release == NULL)
-		return 0;
-	*out = xcalloc(1, sizeof(**out));
-	(*out)[0].id = 1;
-	(*out)[0].snapshot = 7;
-	*nout = 1;
+	*out = xcalloc(test_nruns_stored + 1, sizeof(**out));
+	for (i = 0; i < test_nruns_stored; i++) {
+		(*out)[i].id = (int64_t)i + 1;
+		(*out)[i].snapshot = (int64_t)i + 100;
+		(*out)[i].status = (char *)test_runs[i].status;
+		(*out)[i].busy = test_runs[i].busy;
+	}
+	*nout = test_nruns_stored;
 	return 0;
 }
 
@@ -57,13 +77,12 @@ store_snapshot_get(struct store *st, int64_t id, char **cause)
 	struct snapshot	*s;
 
 	(void)st;
-	assert_int_equal(id, 7);
-	if (test_release == NULL) {
+	if (id < 100 || id >= 100 + (int64_t)test_nruns_stored) {
 		*cause = xstrdup("no such snapshot");
 		return NULL;
 	}
 	s = sysinfo_snapshot_new();
-	sysinfo_snapshot_set(s, "kernel.release", test_release);
+	sysinfo_snapshot_set(s, "kernel.release", test_runs[id - 100].release);
 	return s;
 }
 
@@ -187,7 +206,7 @@ teardown(void **state)
 	for (i = 0; i < test_nruns; i++)
 		free(test_details[i]);
 	test_nruns = 0;
-	test_release = NULL;
+	test_nruns_stored = 0;
 	return 0;
 }
 
@@ -203,7 +222,7 @@ test_new_kernel_runs(void **state)
 
 	(void)state;
 	d->cfg = conf(KERNEL_ON);
-	test_release = "1.2.3-old";
+	add_run("1.2.3-old", RUN_COMPLETE, 0);
 	kernel_check(d);
 	assert_non_null(d->kernel_timer);
 	assert_int_equal(test_nruns, 0);
@@ -223,10 +242,9 @@ test_same_kernel_nothing(void **state)
 
 	(void)state;
 	d->cfg = conf(KERNEL_ON);
-	test_release = test_running;
 	kernel_check(d);
 	assert_null(d->kernel_timer);
-	test_release = NULL;
+	add_run(test_running, RUN_COMPLETE, 0);
 	kernel_check(d);
 	assert_null(d->kernel_timer);
 	assert_int_equal(test_nruns, 0);
@@ -243,14 +261,47 @@ test_measured_meanwhile(void **state)
 
 	(void)state;
 	d->cfg = conf(KERNEL_ON);
-	test_release = "1.2.3-old";
+	add_run("1.2.3-old", RUN_COMPLETE, 0);
 	kernel_check(d);
 	assert_non_null(d->kernel_timer);
-	test_release = test_running;
+	add_run(test_running, RUN_COMPLETE, 0);
 	kernel_settled(-1, EV_TIMEOUT, d);
 	assert_int_equal(test_nruns, 0);
 	assert_null(d->kernel_timer);
 	assert_null(d->kernel_detail);
+}
+
+/*
+ * A run since the start that has not measured the kernel: still running,
+ * aborted, or measured on a busy machine.  The kernel run is asked for.
+ */
+static void
+test_not_measured_meanwhile(void **state)
+{
+	static const struct {
+		const char	*status;
+		int		 busy;
+	} meanwhile[] = {
+		{ RUN_RUNNING, 0 }, { RUN_ABORTED, 0 }, { RUN_COMPLETE, 1 },
+	};
+	struct daemon	*d = &test_daemon;
+	char		*want;
+	size_t		 i;
+
+	xasprintf(&want, "kernel 1.2.3-old → %s", test_running);
+	for (i = 0; i < nitems(meanwhile); i++) {
+		d->cfg = conf(KERNEL_ON);
+		add_run("1.2.3-old", RUN_COMPLETE, 0);
+		kernel_check(d);
+		assert_non_null(d->kernel_timer);
+		add_run(test_running, meanwhile[i].status, meanwhile[i].busy);
+		kernel_settled(-1, EV_TIMEOUT, d);
+		assert_int_equal(test_nruns, 1);
+		assert_string_equal(test_details[0], want);
+		teardown(state);
+		setup(state);
+	}
+	free(want);
 }
 
 /* Reload d with text, as SIGHUP does. */
@@ -273,7 +324,7 @@ test_reload_off_drops(void **state)
 
 	(void)state;
 	d->cfg = conf(KERNEL_ON);
-	test_release = "1.2.3-old";
+	add_run("1.2.3-old", RUN_COMPLETE, 0);
 	kernel_check(d);
 	assert_non_null(d->kernel_timer);
 	reload("[triggers]\npackages = no\nkernel = no\nboot_settle = 1d\n");
@@ -296,7 +347,7 @@ test_reload_on_checks(void **state)
 	char		*want;
 
 	(void)state;
-	test_release = "1.2.3-old";
+	add_run("1.2.3-old", RUN_COMPLETE, 0);
 	d->cfg = conf("[triggers]\npackages = no\nkernel = no\n");
 	kernel_check(d);
 	assert_null(d->kernel_timer);
@@ -319,6 +370,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_same_kernel_nothing,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_measured_meanwhile,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_not_measured_meanwhile,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reload_off_drops, setup,
 		    teardown),
