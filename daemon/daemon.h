@@ -268,7 +268,7 @@ time_t		 schedule_next(const struct daemon *);
 
 /* pkgwatch.c: the package database, and the kernel at start. */
 void		 pkgwatch_start(struct daemon *);
-void		 pkgwatch_reload(struct daemon *);
+void		 pkgwatch_reload(struct daemon *, const struct config *old);
 void		 pkgwatch_stop(struct daemon *);
 void		 kernel_check(struct daemon *);
 void		 kernel_reload(struct daemon *, const struct config *old);

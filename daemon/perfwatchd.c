@@ -491,9 +491,9 @@ daemon_on_hup(evutil_socket_t sig, short ev, void *arg)
 		free(cause);
 	}
 	kernel_reload(d, old);
+	pkgwatch_reload(d, old);
 	if (old != d->start_cfg)
 		config_free(old);
-	pkgwatch_reload(d);
 	gitwatch_reload(d);
 	log_info("reloaded %s", d->conf_path);
 	daemon_status(d);

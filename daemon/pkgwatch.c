@@ -578,11 +578,15 @@ pkgwatch_start(struct daemon *d)
  * SIGHUP: watch as the new configuration says.  While it is the same
  * database, the list read before a change, a change still settling and a
  * read in progress are kept: an upgrade that a reload interrupts still
- * gets its run, diffed against the list from before it.
+ * gets its run, diffed against the list from before it.  A change still
+ * settling waits a new package_settle from now.
  */
 void
-pkgwatch_reload(struct daemon *d)
+pkgwatch_reload(struct daemon *d, const struct config *old)
 {
+	struct timeval	 tv = { 0, 0 };
+	int64_t		 settle;
+
 	char	*was = NULL;
 
 	if (pkg_nwatches > 0)
@@ -592,7 +596,17 @@ pkgwatch_reload(struct daemon *d)
 		pkg_choose(d);
 		if (pkg_nwatches > 0 && strcmp(was, pkg_watches[0].dir) == 0) {
 			pkgwatch_watch(d);
-			if (d->pkg_changed)
+			settle = config_get_duration(d->cfg, "triggers",
+			    "package_settle");
+			if (d->pkg_changed && evtimer_pending(d->pkg_settle,
+			    NULL) && settle != config_get_duration(old,
+			    "triggers", "package_settle")) {
+				log_info("packages: a change is still "
+				    "settling; running once it has been still "
+				    "for %llds", (long long)settle);
+				tv.tv_sec = (time_t)settle;
+				evtimer_add(d->pkg_settle, &tv);
+			} else if (d->pkg_changed)
 				log_info("packages: a change is still settling");
 			free(was);
 			return;

@@ -145,6 +145,39 @@ sleep 1
 [ "$(count_runs "trigger = 'package'")" -eq $((nruns + 1)) ] ||
 	fail "the restored status file started a run"
 
+# A reload that changes package_settle while a change settles: the new
+# one applies (an hour would outlast the test; a second does not).
+conf_settle() {
+	write_conf "
+[schedule]
+cron = none
+[triggers]
+packages = yes
+package_settle = $1
+dpkg_admin_dir = $T/dpkg
+kernel = no"
+}
+conf_settle 1h
+nreloads=$(grep -c "reloaded" "$LOG")
+kill -HUP "$DPID"
+wait_until 15 "the reload to an hour" sh -c \
+    "[ \$(grep -c 'reloaded' '$LOG') -gt $nreloads ]" || fail "not reloaded"
+nruns=$(count_runs "trigger = 'package'")
+{ stanza coreutils 9.2-1; stanza libfoo1 1.2-1; } | dpkg_write
+wait_until 15 "the change seen" grep -q "still for 3600s" "$LOG" ||
+	fail "the change was not seen"
+conf_settle 1s
+kill -HUP "$DPID"
+wait_until 20 "the run after the shorter settle" runs_at_least \
+    $((nruns + 1)) "trigger = 'package' AND status = 'complete'" ||
+	fail "the package run waited for the settle period of before the reload"
+grep -q "a change is still settling; running once it has been still for 1s" \
+    "$LOG" || fail "the reload did not say the change waits 1s"
+detail=$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'package'
+    ORDER BY id DESC LIMIT 1")
+expect_match "$detail" "coreutils 9.1-1"
+expect_match "$detail" "9.2-1"
+
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 pass
