@@ -90,11 +90,17 @@ schedule_sleep(struct daemon *d, time_t now)
 	evtimer_add(d->sched_timer, &tv);
 }
 
-/* Work out the next fire after now, with a fresh jitter, and sleep. */
+/*
+ * Work out the next fire after now, with a fresh jitter, and sleep.  The
+ * jitter stays short of the nominal time after it: a longer one would
+ * pass over that run (interval = 5m with the default jitter of 15m would
+ * run every 12 minutes or so, not every 5).
+ */
 static void
 schedule_arm(struct daemon *d, time_t now)
 {
 	int64_t	jitter;
+	time_t	following;
 	char	when[32];
 
 	d->nominal = schedule_after(d, now);
@@ -104,6 +110,9 @@ schedule_arm(struct daemon *d, time_t now)
 		return;
 	}
 	jitter = config_get_duration(d->cfg, "schedule", "jitter");
+	following = jitter > 0 ? schedule_after(d, d->nominal) : 0;
+	if (following > d->nominal && jitter >= following - d->nominal)
+		jitter = following - d->nominal - 1;
 	d->fire_at = d->nominal;
 	if (jitter > 0)
 		d->fire_at += (time_t)arc4random_uniform((uint32_t)jitter + 1);

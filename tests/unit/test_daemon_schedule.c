@@ -251,6 +251,60 @@ test_reload_changed(void **state)
 	assert_true(d->nominal > now);
 }
 
+/*
+ * A jitter as long as the period, or longer, stays short of the next
+ * nominal time: interval = 5m with jitter = 1h runs every 5 minutes,
+ * each start within its own 5 minutes.  Likewise for cron.
+ */
+static void
+test_jitter_within_period(void **state)
+{
+	static const char	*texts[] = {
+		"[schedule]\ninterval = 5m\njitter = 1h\n",
+		"[schedule]\ncron = */5 * * * *\njitter = 1h\n",
+		"[schedule]\ninterval = 5m\njitter = 5m\n",
+	};
+	struct daemon		*d = &test_daemon;
+	char			*cause = NULL;
+	time_t			 now = time(NULL), nominal;
+	size_t			 t;
+	int			 i;
+
+	(void)state;
+	for (t = 0; t < nitems(texts); t++) {
+		config_free(d->cfg);
+		schedule_stop(d);
+		d->cfg = conf(texts[t]);
+		now = time(NULL);
+		set_last(now);
+		assert_int_equal(schedule_start(d, &cause), 0);
+		/* The first within 5 minutes of the start (now, or later). */
+		assert_true(d->nominal > now &&
+		    d->nominal <= time(NULL) + 300);
+		for (i = 0; i < 50; i++) {
+			nominal = d->nominal;
+			assert_true(d->fire_at >= nominal);
+			assert_true(d->fire_at < nominal + 300);
+			/* Its time comes: the next is one period on. */
+			d->fire_at = time(NULL);
+			schedule_timer(-1, 0, d);
+			assert_int_equal(test_nruns, 1);
+			free(test_details[0]);
+			test_nruns = 0;
+			assert_int_equal(d->nominal, nominal + 300);
+			now = nominal;
+		}
+	}
+	/* A jitter shorter than the period is kept as it is. */
+	config_free(d->cfg);
+	schedule_stop(d);
+	d->cfg = conf("[schedule]\ninterval = 1h\njitter = 30m\n");
+	now = time(NULL);
+	set_last(now);
+	assert_int_equal(schedule_start(d, &cause), 0);
+	assert_true(d->fire_at - d->nominal <= 1800);
+}
+
 int
 main(void)
 {
@@ -263,6 +317,8 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reload_changed, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_jitter_within_period,
+		    setup, teardown),
 	};
 
 	log_init("test_daemon_schedule", 1, 0);
