@@ -159,6 +159,7 @@ struct daemon {
 	struct store		*st;
 	int64_t			 host;
 	int			 paused;
+	int			 starting;	/* start-up: reasons gather */
 	int			 stopping;
 
 	struct event		*ev_term;

@@ -866,11 +866,14 @@ main(int argc, char **argv)
 
 	work_init(d);
 	control_start(d);
+	/* What calls for a run at start is one battery: work_kick() below. */
+	d->starting = 1;
 	if (schedule_start(d, &cause) == -1)
 		fatalx("schedule: %s", cause);
 	pkgwatch_start(d);
 	kernel_check(d);
 	gitwatch_start(d);
+	d->starting = 0;
 	log_info("perfwatchd %s ready: %s, socket %s, runs with %s%s",
 	    PERFWATCH_VERSION, d->conf_path, d->socket_path, d->perfwatch,
 	    d->paused ? " (paused)" : "");

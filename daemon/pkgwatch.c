@@ -767,6 +767,14 @@ kernel_check(struct daemon *d)
 	d->kernel_detail = detail;
 	settle = config_get_duration(d->cfg, "triggers", "boot_settle");
 	up = kernel_uptime();
+	if (up >= settle && d->starting) {
+		/* At once: one battery with the other reasons of the start. */
+		log_info("%s since the last run", d->kernel_detail);
+		work_want_run(d, "kernel", d->kernel_detail, NULL, 0, NULL,
+		    NULL);
+		kernel_stop(d);
+		return;
+	}
 	tv.tv_sec = (time_t)(up < settle ? settle - up : 0);
 	log_info("%s since the last run; running in %lld s", d->kernel_detail,
 	    (long long)tv.tv_sec);

@@ -174,11 +174,16 @@ work_want_build(struct daemon *d, const char *repo, const char *commit)
 	daemon_status(d);
 }
 
-/* Start the next thing if nothing runs and the daemon may work. */
+/*
+ * Start the next thing if nothing runs and the daemon may work.  While
+ * the daemon starts, the reasons found then (a catch-up, a new kernel, a
+ * commit made while it was down) gather into one battery.
+ */
 void
 work_kick(struct daemon *d)
 {
-	if (d->stopping || d->paused || d->work.kind != WORK_NONE)
+	if (d->stopping || d->paused || d->starting ||
+	    d->work.kind != WORK_NONE)
 		return;
 	if (TAILQ_EMPTY(&d->work.builds) && d->work.npending == 0)
 		return;

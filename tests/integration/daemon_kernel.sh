@@ -52,4 +52,35 @@ detail=$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'kernel'")
 [ "$detail" = "kernel 1.2.3-old → $now" ] || fail "kernel run detail: $detail"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+
+# A start that finds a run missed while it was down and a new kernel
+# (boot_settle passed): one battery for both, not one after the other.
+sql "UPDATE snapshots SET fields = json_set(fields,
+    '\$.fields.\"kernel.release\"', '1.2.3-old')"
+sql "INSERT OR REPLACE INTO settings (key, value)
+    VALUES ('schedule:last', '$(($(date +%s) - 7200))')"
+write_conf "
+[schedule]
+interval = 1h
+jitter = 0
+[triggers]
+packages = no
+kernel = yes
+boot_settle = 0"
+nbefore=$(count_runs "1")
+start_daemon
+wait_until 20 "the battery of the start" runs_at_least $((nbefore + 1)) \
+    "status = 'complete'" ||
+	fail "no run at the start"
+# A second battery would follow the first at once: give it the time.
+sleep 3
+[ "$(count_runs "1")" -eq $((nbefore + 1)) ] ||
+	fail "$(($(count_runs "1") - nbefore)) runs at the start, expected 1"
+detail=$(sql "SELECT trigger_detail FROM runs ORDER BY id DESC LIMIT 1")
+expect_match "$detail" "schedule: catch-up of the run due "
+expect_match "$detail" "kernel: kernel 1.2.3-old → $now"
+[ "$(sql "SELECT trigger FROM runs ORDER BY id DESC LIMIT 1")" = schedule ] ||
+	fail "the run's trigger is not the first reason's"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 pass
