@@ -96,12 +96,17 @@ path_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-/* Choose what to watch, as sysinfo chooses what to read. */
+/*
+ * Choose what to watch, as sysinfo chooses what to read; with
+ * dpkg_admin_dir set, dpkg's database there or nothing (said once, with
+ * complain).
+ */
 static void
-pkg_choose(struct daemon *d)
+pkg_choose(struct daemon *d, int complain)
 {
 	const char	*dpkg;
 	char		*path;
+	int		 err;
 
 	dpkg = config_get_str(d->cfg, "triggers", "dpkg_admin_dir");
 	xasprintf(&path, "%s/status", dpkg);
@@ -109,6 +114,16 @@ pkg_choose(struct daemon *d)
 		free(path);
 		pkg_manager = "dpkg";
 		pkg_add(dpkg, "status", NULL, NULL);
+		return;
+	}
+	err = errno;
+	if (config_is_set(d->cfg, "triggers", "dpkg_admin_dir")) {
+		if (complain)
+			log_warnx("packages: %s: %s (dpkg_admin_dir); the "
+			    "package database is not watched", path,
+			    strerror(err));
+		free(path);
+		pkg_manager = "none";
 		return;
 	}
 	free(path);
@@ -561,9 +576,11 @@ pkgwatch_start(struct daemon *d)
 	d->pkg_fd = -1;
 	if (!config_get_bool(d->cfg, "triggers", "packages"))
 		return;
-	pkg_choose(d);
+	pkg_choose(d, 1);
 	if (pkg_nwatches == 0) {
-		log_info("packages: no package database found; not watched");
+		if (!config_is_set(d->cfg, "triggers", "dpkg_admin_dir"))
+			log_info("packages: no package database found; not "
+			    "watched");
 		return;
 	}
 	d->pkg_settle = evtimer_new(d->base, pkg_settled, d);
@@ -593,7 +610,7 @@ pkgwatch_reload(struct daemon *d, const struct config *old)
 		was = xstrdup(pkg_watches[0].dir);
 	pkgwatch_unwatch(d);
 	if (was != NULL && config_get_bool(d->cfg, "triggers", "packages")) {
-		pkg_choose(d);
+		pkg_choose(d, 0);
 		if (pkg_nwatches > 0 && strcmp(was, pkg_watches[0].dir) == 0) {
 			pkgwatch_watch(d);
 			settle = config_get_duration(d->cfg, "triggers",

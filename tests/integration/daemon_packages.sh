@@ -180,4 +180,20 @@ expect_match "$detail" "9.2-1"
 
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+
+# dpkg_admin_dir names a directory without a status file (a typo): the
+# daemon says which file it did not find, and watches no other database.
+write_conf "
+[schedule]
+cron = none
+[triggers]
+packages = yes
+dpkg_admin_dir = $T/nodpkg
+kernel = no"
+start_daemon
+grep -q "packages: $T/nodpkg/status: No such file or directory (dpkg_admin_dir); the package database is not watched" \
+    "$LOG" || fail "the missing status file of dpkg_admin_dir was not named"
+grep -q "packages: watching .*$T/nodpkg" "$LOG" && fail "watching a missing database"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 pass
