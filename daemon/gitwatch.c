@@ -84,6 +84,11 @@ gitwatch_check(struct daemon *d, struct gitwatch *g)
 		git_repository_free(repo);
 		return;
 	}
+	/* Said once: a build needs a working tree to build in. */
+	if (!g->looked && g->build != NULL && git_repository_is_bare(repo))
+		log_warnx("git %s: %s is a bare repository: its build runs "
+		    "there, without a working tree to build", g->name,
+		    g->path);
 	git_repository_free(repo);
 	if (g->failing)
 		log_info("git %s: readable again", g->name);
