@@ -14,6 +14,14 @@
  * run's detail is the diff's summary.  A database rewritten without a
  * package changing does not call for a run.
  *
+ * Packages changed while the daemon was down (an upgrade with it
+ * stopped, or the upgrade that restarted it) are found at start: when
+ * the list then differs from the packages of this host's last run that
+ * measured (complete, on a quiet machine), that is a change, which
+ * settles as any other, and the run's detail is the diff against that
+ * run, read again when the change has settled, so that a run since the
+ * start that measured them (the schedule's catch-up) leaves none to do.
+ *
  * Kernel.  At start, if the running kernel is not the one of this host's
  * last run with a snapshot, a run is asked for once the machine has been
  * up for [triggers] boot_settle, unless a run since (the schedule's
@@ -66,12 +74,15 @@ static struct pkg_watch	pkg_watches[PKG_MAX_WATCH];
 static size_t		pkg_nwatches;
 static const char	*pkg_manager = "none";
 static int		pkg_phase_after;	/* the read is after a change */
+static int		pkg_check_last;		/* at start: against the last run */
+static int		pkg_since_run;		/* the change is since that run */
 #ifdef __FreeBSD__
 static int		pkg_kq_fds[2 * PKG_MAX_WATCH];
 static size_t		pkg_nkq_fds;
 #endif
 
 static void	pkgwatch_read_start(struct daemon *);
+static struct snapshot *last_run_snapshot(struct daemon *, int);
 
 /* Add a directory to watch, with the names of interest (NULL: any). */
 static void
@@ -421,13 +432,63 @@ pkgwatch_read(void *arg)
 	return rc;
 }
 
+/*
+ * The summary of what packages changed from before to now, or NULL when
+ * none did (the fields a full snapshot has beside them do not count).
+ */
+static char *
+pkg_changes(const struct snapshot *before, const struct snapshot *now)
+{
+	struct snapshot_diff	*diff, pk;
+	char			*summary = NULL;
+
+	diff = sysinfo_diff(before, now);
+	if (diff->nchanges > diff->nfields) {
+		pk = *diff;
+		pk.changes += diff->nfields;
+		pk.nchanges -= diff->nfields;
+		pk.nfields = 0;
+		summary = sysinfo_diff_summary(&pk, PKG_SUMMARY);
+	}
+	sysinfo_diff_free(diff);
+	return summary;
+}
+
+/*
+ * At start: whether the packages differ from those of this host's last
+ * run that measured; if so, a change to settle before its run.
+ */
+static void
+pkg_against_last_run(struct daemon *d)
+{
+	struct snapshot	*last;
+	struct timeval	 tv = { 0, 0 };
+	char		*summary;
+
+	if ((last = last_run_snapshot(d, 1)) == NULL)
+		return;
+	summary = last->npackages > 0 ? pkg_changes(last, d->pkg_before) :
+	    NULL;
+	sysinfo_snapshot_free(last);
+	if (summary == NULL)
+		return;
+	tv.tv_sec = (time_t)config_get_duration(d->cfg, "triggers",
+	    "package_settle");
+	log_info("packages: %s: %s since the last run; running once it has "
+	    "been still for %llds", pkg_manager, summary,
+	    (long long)tv.tv_sec);
+	free(summary);
+	pkg_since_run = 1;
+	d->pkg_changed = 1;
+	evtimer_add(d->pkg_settle, &tv);
+}
+
 /* The list arrived: keep it, or diff it and ask for a run. */
 static void
 pkgwatch_read_done(struct job *j, void *arg)
 {
 	struct daemon		*d = arg;
-	struct snapshot		*now = NULL;
-	struct snapshot_diff	*diff;
+	struct snapshot		*now = NULL, *last;
 	const char		*out;
 	char			*cause = NULL, *summary, *detail;
 	size_t			 n;
@@ -449,6 +510,31 @@ pkgwatch_read_done(struct job *j, void *arg)
 		if (now != NULL)
 			log_debug("packages: %zu packages (%s)",
 			    now->npackages, pkg_manager);
+		if (now != NULL && pkg_check_last && !d->stopping)
+			pkg_against_last_run(d);
+		pkg_check_last = 0;
+	} else if (now != NULL && pkg_since_run) {
+		/* Against the last run that measured, as it is now. */
+		pkg_since_run = 0;
+		last = last_run_snapshot(d, 1);
+		summary = last != NULL ? pkg_changes(last, now) : NULL;
+		if (last != NULL && summary == NULL)
+			log_info("packages: a run since the start measured "
+			    "these packages; no package run");
+		else if (!d->stopping) {
+			if (summary == NULL)
+				summary = pkg_changes(d->pkg_before, now);
+			xasprintf(&detail, "%s: %s", pkg_manager,
+			    summary != NULL ? summary :
+			    "changed since the last run");
+			work_want_run(d, "package", detail, NULL, 0, NULL,
+			    NULL);
+			free(detail);
+		}
+		free(summary);
+		sysinfo_snapshot_free(last);
+		sysinfo_snapshot_free(d->pkg_before);
+		d->pkg_before = now;
 	} else if (now == NULL) {
 		if (!d->stopping)
 			work_want_run(d, "package", "the package database "
@@ -461,18 +547,10 @@ pkgwatch_read_done(struct job *j, void *arg)
 			    NULL, NULL);
 		d->pkg_before = now;
 	} else {
-		diff = sysinfo_diff(d->pkg_before, now);
-		if (diff->nchanges == diff->nfields) {
+		if ((summary = pkg_changes(d->pkg_before, now)) == NULL) {
 			log_info("packages: the database was rewritten; no "
 			    "package changed, no run");
 		} else {
-			/* Only the package changes: skip the field ones. */
-			struct snapshot_diff pk = *diff;
-
-			pk.changes += diff->nfields;
-			pk.nchanges -= diff->nfields;
-			pk.nfields = 0;
-			summary = sysinfo_diff_summary(&pk, PKG_SUMMARY);
 			xasprintf(&detail, "%s: %s", pkg_manager, summary);
 			if (!d->stopping)
 				work_want_run(d, "package", detail, NULL, 0,
@@ -480,7 +558,6 @@ pkgwatch_read_done(struct job *j, void *arg)
 			free(summary);
 			free(detail);
 		}
-		sysinfo_diff_free(diff);
 		sysinfo_snapshot_free(d->pkg_before);
 		d->pkg_before = now;
 	}
@@ -587,6 +664,8 @@ pkgwatch_start(struct daemon *d)
 	pkgwatch_watch(d);
 	/* The list before any change, to diff against. */
 	pkg_phase_after = 0;
+	pkg_check_last = d->starting;
+	pkg_since_run = 0;
 	d->pkg_job = job_fork(d, "package list", pkgwatch_read, d,
 	    pkgwatch_read_done, d);
 }
@@ -672,17 +751,16 @@ kernel_uptime(void)
 }
 
 /*
- * The kernel release of this host's last run that has a snapshot; with
- * measured, of its last complete run not measured on a busy machine.
+ * The snapshot of this host's last run that has one; with measured, of
+ * its last complete run not measured on a busy machine.  NULL if none.
  */
-static char *
-kernel_last_release(struct daemon *d, int measured)
+static struct snapshot *
+last_run_snapshot(struct daemon *d, int measured)
 {
 	struct store_run_filter	 f;
 	struct store_run	*runs = NULL;
-	struct snapshot		*s;
-	const char		*rel;
-	char			*out = NULL, *cause = NULL;
+	struct snapshot		*s = NULL;
+	char			*cause = NULL;
 	size_t			 n = 0, i;
 
 	memset(&f, 0, sizeof(f));
@@ -697,16 +775,28 @@ kernel_last_release(struct daemon *d, int measured)
 			continue;
 		if ((s = store_snapshot_get(d->st, runs[i - 1].snapshot,
 		    &cause)) == NULL) {
-			log_warnx("kernel: %s", cause);
+			log_warnx("the last run's snapshot: %s", cause);
 			free(cause);
-			break;
 		}
-		if ((rel = sysinfo_snapshot_get(s, "kernel.release")) != NULL)
-			out = xstrdup(rel);
-		sysinfo_snapshot_free(s);
 		break;
 	}
 	store_runs_free(runs, n);
+	return s;
+}
+
+/* The kernel release of last_run_snapshot(d, measured). */
+static char *
+kernel_last_release(struct daemon *d, int measured)
+{
+	struct snapshot	*s;
+	const char	*rel;
+	char		*out = NULL;
+
+	if ((s = last_run_snapshot(d, measured)) == NULL)
+		return NULL;
+	if ((rel = sysinfo_snapshot_get(s, "kernel.release")) != NULL)
+		out = xstrdup(rel);
+	sysinfo_snapshot_free(s);
 	return out;
 }
 

@@ -181,6 +181,36 @@ expect_match "$detail" "9.2-1"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 
+# An upgrade made while perfwatchd was down (stopped for it, or the one
+# that restarted it): at start the list differs from the last run that
+# measured, which is a change like any other, run once it has settled,
+# its detail the diff against that run.
+{ stanza coreutils 9.2-1; stanza libfoo1 1.3-1; } | dpkg_write
+nruns=$(count_runs "trigger = 'package'")
+start_daemon
+wait_until 20 "the run for the upgrade made while down" runs_at_least \
+    $((nruns + 1)) "trigger = 'package' AND status = 'complete'" ||
+	fail "no run for the packages changed while perfwatchd was down"
+grep -q "packages: dpkg: libfoo1 1.2-1 → 1.3-1 since the last run; running once it has been still for 1s" \
+    "$LOG" || fail "the start did not say what changed since the last run"
+detail=$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'package'
+    ORDER BY id DESC LIMIT 1")
+expect_eq "$detail" "dpkg: libfoo1 1.2-1 → 1.3-1"
+stop_daemon TERM
+# Started again with nothing changed since that run: no package run.
+lists=$(grep -c 'packages: 2 packages (dpkg)' "$LOG")
+start_daemon
+wait_until 15 "the package list at start" sh -c \
+    "[ \$(grep -c 'packages: 2 packages (dpkg)' '$LOG') -gt $lists ]" ||
+	fail "the list was not read at start"
+sleep 2
+[ "$(count_runs "trigger = 'package'")" -eq $((nruns + 1)) ] ||
+	fail "a start with the packages of the last run started a run"
+[ "$(grep -c 'since the last run' "$LOG")" -eq 1 ] ||
+	fail "a start with the packages of the last run saw a change"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+
 # dpkg_admin_dir names a directory without a status file (a typo): the
 # daemon says which file it did not find, and watches no other database.
 write_conf "
