@@ -755,7 +755,8 @@ detect_pred_sd(const struct detect_base *b, const struct detect_runstat *r)
 	double	s1;
 
 	s1 = detect_run_sd(b, r);
-	return sqrt(s1 * s1 + b->noise * b->noise * b->cvar);
+	/* hypot: squared, the sds of a metric near 1e200 overflow. */
+	return hypot(s1, b->noise * sqrt(b->cvar));
 }
 
 /* Two-sided p of a t statistic; exact 0 or 1 for a zero sd. */
@@ -952,22 +953,38 @@ static size_t
 detect_split(const struct detect_base *b, const struct detect_runstat *rs,
     size_t from, size_t to)
 {
-	double	sse, before = 0, mean, best_sse = INFINITY;
+	double	sse, before = 0, mean, best_sse = INFINITY, sc = 0, d;
 	size_t	s, i, best = from;
+	int	e;
 
+	/*
+	 * The errors are squared in units of a power of two near the
+	 * largest deviation, which is exact: in the metric's own units the
+	 * squares of a metric near 1e200 overflow and every split ties.
+	 */
+	for (i = from; i <= to; i++)
+		if (fabs(rs[i].level - b->center) > sc)
+			sc = fabs(rs[i].level - b->center);
+	if (sc > 0 && isfinite(sc)) {
+		(void)frexp(sc, &e);
+		sc = ldexp(1, e);
+	} else
+		sc = 1;
 	for (s = from; s <= to; s++) {
 		mean = 0;
 		for (i = s; i <= to; i++)
 			mean += rs[i].level / (double)(to - s + 1);
 		sse = before;
-		for (i = s; i <= to; i++)
-			sse += (rs[i].level - mean) * (rs[i].level - mean);
+		for (i = s; i <= to; i++) {
+			d = (rs[i].level - mean) / sc;
+			sse += d * d;
+		}
 		if (sse < best_sse * (1 - 1e-12)) {
 			best_sse = sse;
 			best = s;
 		}
-		before += (rs[s].level - b->center) *
-		    (rs[s].level - b->center);
+		d = (rs[s].level - b->center) / sc;
+		before += d * d;
 	}
 	return best;
 }

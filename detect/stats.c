@@ -164,17 +164,46 @@ stats_mean_of(const double *x, size_t n)
 	return (sum / (double)n);
 }
 
+/*
+ * A power of two at or above the largest |x_i - m|, by which deviations
+ * are divided before they are squared: a metric in units of 1e200 squares
+ * to infinity and one in units of 1e-200 to 0, where the scaled squares
+ * stay near 1.  Dividing by a power of two is exact, so values of any
+ * ordinary size give the same bits as without it.  1 when there is
+ * nothing to scale.
+ */
+static double
+stats_dev_scale(const double *x, size_t n, double m)
+{
+	double	big = 0, d;
+	size_t	i;
+	int	e;
+
+	for (i = 0; i < n; i++) {
+		d = fabs(x[i] - m);
+		if (d > big)
+			big = d;
+	}
+	if (big == 0 || !isfinite(big))
+		return (1);
+	(void)frexp(big, &e);
+	return (ldexp(1, e));
+}
+
 /* Return the sample standard deviation of n >= 2 checked values. */
 static double
 stats_sd_of(const double *x, size_t n)
 {
-	double	mean, ss = 0;
+	double	mean, sc, d, ss = 0;
 	size_t	i;
 
 	mean = stats_mean_of(x, n);
-	for (i = 0; i < n; i++)
-		ss += (x[i] - mean) * (x[i] - mean);
-	return (sqrt(ss / (double)(n - 1)));
+	sc = stats_dev_scale(x, n, mean);
+	for (i = 0; i < n; i++) {
+		d = (x[i] - mean) / sc;
+		ss += d * d;
+	}
+	return (sqrt(ss / (double)(n - 1)) * sc);
 }
 
 /* Store the arithmetic mean in *out. */
@@ -832,16 +861,18 @@ stats_welch(const double *x, size_t nx, const double *y, size_t ny,
 int
 stats_lag1_autocorr(const double *x, size_t n, double *out)
 {
-	double	m, num = 0, den = 0;
+	double	m, sc, d, num = 0, den = 0;
 	size_t	i;
 
 	if (stats_check("stats_lag1_autocorr", x, n, 3) == -1)
 		return (-1);
 	m = stats_mean_of(x, n);
+	sc = stats_dev_scale(x, n, m);
 	for (i = 0; i < n; i++) {
-		den += (x[i] - m) * (x[i] - m);
+		d = (x[i] - m) / sc;
+		den += d * d;
 		if (i + 1 < n)
-			num += (x[i] - m) * (x[i + 1] - m);
+			num += d * ((x[i + 1] - m) / sc);
 	}
 	if (den == 0) {
 		log_warnx("stats_lag1_autocorr: constant series");

@@ -687,6 +687,36 @@ test_welch(void **state)
 	CLOSE(tt.p, 0.9883859302068977, 1e-11);
 }
 
+/*
+ * The spread of values far from 1 in magnitude: their deviations squared
+ * overflowed (1e200: an sd of inf, the show table's "inf", and a check
+ * that never saw a 30% step) or underflowed (1e-200: an sd of 0).  The
+ * figures are those of the same values times 1, scaled.
+ */
+static void
+test_extreme_scales(void **state)
+{
+	const double base[] = { 1.01, 1.02, 1.03, 1.05, 1.04, 1.02 };
+	const double scales[] = { 1e200, 1e300, 1e-200, 1e-300 };
+	double x[nitems(base)], sd1, r1, v;
+	struct stats_summary s;
+	size_t i, j;
+
+	(void)state;
+	assert_int_equal(stats_stddev(base, nitems(base), &sd1), 0);
+	assert_int_equal(stats_lag1_autocorr(base, nitems(base), &r1), 0);
+	for (j = 0; j < nitems(scales); j++) {
+		for (i = 0; i < nitems(base); i++)
+			x[i] = base[i] * scales[j];
+		assert_int_equal(stats_stddev(x, nitems(x), &v), 0);
+		CLOSE(v / scales[j], sd1, 1e-9);
+		assert_int_equal(stats_summarize(x, nitems(x), &s), 0);
+		CLOSE(s.stddev / scales[j], sd1, 1e-9);
+		assert_int_equal(stats_lag1_autocorr(x, nitems(x), &v), 0);
+		CLOSE(v, r1, 1e-9);
+	}
+}
+
 static void
 test_autocorr(void **state)
 {
@@ -1185,6 +1215,7 @@ main(void)
 		cmocka_unit_test(test_bh),
 		cmocka_unit_test(test_welch),
 		cmocka_unit_test(test_autocorr),
+		cmocka_unit_test(test_extreme_scales),
 		cmocka_unit_test(test_bootstrap),
 		cmocka_unit_test(test_cp_tigerbeetle),
 		cmocka_unit_test(test_cp_noise),
