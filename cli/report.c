@@ -64,13 +64,37 @@ series_at(const struct store_series *s, int it)
 	return NAN;
 }
 
+/*
+ * v in a column of width with prec decimals, as the classic tools print
+ * it; a value too large for the column (1e20 trans/s, an imported 1e300
+ * K/sec) with an exponent, in as many significant digits as fit (three
+ * at least), where %f printed all 301 digits of 1e300 and pushed the
+ * row out of its columns.
+ */
 static void
 print_num(FILE *f, int width, int prec, double v)
 {
-	if (isnan(v))
+	char	buf[32];
+	int	len, digits;
+
+	if (isnan(v)) {
 		fprintf(f, " %*s", width, "-");
-	else
-		fprintf(f, " %*.*f", width, prec, v);
+		return;
+	}
+	len = snprintf(buf, sizeof(buf), "%.*f", prec, v);
+	if (len >= 0 && len <= width && (size_t)len < sizeof(buf)) {
+		fprintf(f, " %*s", width, buf);
+		return;
+	}
+	/*
+	 * "-d.de+300": a sign, the point and a three-digit exponent; three
+	 * significant digits at least, a column pushed a little rather than
+	 * 1.5e300 shown as 2e+300.
+	 */
+	digits = width - 6 - (v < 0);
+	if (digits < 3)
+		digits = 3;
+	fprintf(f, " %*.*g", width, digits, v);
 }
 
 /* " --label--" over width columns (the leading blank included). */
@@ -355,6 +379,7 @@ static int
 report_oltp(FILE *f, const struct store_series *ser, size_t n)
 {
 	const struct store_series	*tps, *p95, *sc;
+	double				 v;
 	char				 name[32];
 	int				*counts, t, any = 0;
 	size_t				 i, nt;
@@ -379,9 +404,10 @@ report_oltp(FILE *f, const struct store_series *ser, size_t n)
 	}
 	free(counts);
 	if (any && (sc = find_series(ser, n, "db.oltp", "scalability")) !=
-	    NULL)
-		fprintf(f, "  scalability (peak / 1 thread): %.2fx\n",
-		    series_median(sc));
+	    NULL && !isnan(v = series_median(sc))) {
+		fprintf(f, fabs(v) < 1e6 ? "  scalability (peak / 1 thread): "
+		    "%.2fx\n" : "  scalability (peak / 1 thread): %.6gx\n", v);
+	}
 	if (any)
 		fputc('\n', f);
 	return any;

@@ -60,4 +60,28 @@ expect_eq "$(PERFWATCH_DB="$T/oltp.db" pw compare --csv o1 o2 |
     tr ',\n' '  ' | sed 's/ $//')" "$want"
 expect_eq "$(PERFWATCH_DB="$T/oltp.db" pw history --csv --limit 1 |
     tail -n +2 | cut -d, -f3,4 | tr ',\n' '  ' | sed 's/ $//')" "$want"
+
+# The classic tables keep their columns for a value too large for them:
+# with an exponent, where %f printed the 301 digits of 1e300.
+{
+	echo 'run,time,workload,metric,value,unit,better'
+	t=1700000000
+	echo "big,$t,disk.bonnie,putc_kps,1e300,K/sec,higher"
+	echo "big,$t,disk.bonnie,putc_cpu,3,%,lower"
+	echo "big,$t,disk.stream,write_mibps,1.5e300,MiB/s,higher"
+	echo "big,$t,db.oltp,tps_t1,123456789e12,tps,higher"
+	echo "big,$t,db.oltp,p95_ms_t1,2,ms,lower"
+	echo "big,$t,db.oltp,scalability,1e300,x,higher"
+} >"$T/big.csv"
+PERFWATCH_DB="$T/big.db" pw import "$T/big.csv" >/dev/null
+out=$(PERFWATCH_DB="$T/big.db" pw show big)
+expect_match "$out" '
+   1    1e+300   3.0        -     -'
+expect_match "$out" '
+     1 1.5e+300            - +-      -            -'
+expect_match "$out" '
+         1  1.23457e+20       2.00'
+expect_match "$out" 'scalability (peak / 1 thread): 1e+300x'
+printf '%s\n' "$out" | awk 'length($0) > 100 { exit 1 }' ||
+    fail "a line too long: $out"
 pass
