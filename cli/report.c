@@ -285,7 +285,14 @@ report_index(struct store *st, const struct store_run *r, FILE *f,
 		rows++;
 		sc = series_median(s);
 		base[k] = series_median(rs);
-		idx = isnan(sc) || isnan(base[k]) || base[k] <= 0 ? NAN :
+		/*
+		 * A geometric mean takes positive scores only: a test that
+		 * scored 0 or less (an import of a broken run) has no index,
+		 * and the score is of the others, partial, where it made the
+		 * whole Index Score "-" and a negative score an index of
+		 * -1000.
+		 */
+		idx = !(sc > 0) || !(base[k] > 0) ? NAN :
 		    sc / base[k] * 1000.0;
 		if (json != NULL) {
 			json_t *t = pwjson_object();

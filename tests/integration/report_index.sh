@@ -53,6 +53,31 @@ out=$(PERFWATCH_DB="$T/part.db" pw show opensuse-10.3-old)
 expect_match "$out" '  sys.syscall                   -    lps          882.0        -'
 expect_match "$out" 'System Benchmarks Index Score (partial: 11 of 12)      815.8'
 
+# A test that scored 0 or less has no index either: the geometric mean
+# is of the others, partial, where the Index Score was "-" (and a
+# negative score had an index of -1000).
+sed -e 's/^\(opensuse-10.3-old,.*sys.syscall,lps,\)[0-9.]*,/\10,/' \
+    -e 's/^\(opensuse-10.3-old,.*sys.pipe,lps,\)[0-9.]*,/\1-295,/' \
+    "$T/ub.csv" >"$T/zero.csv"
+[ "$(grep -c ',sys.syscall,lps,0,' "$T/zero.csv")" -eq 1 ] &&
+    [ "$(grep -c ',sys.pipe,lps,-295,' "$T/zero.csv")" -eq 1 ] ||
+    fail "zero.csv: $(cat "$T/zero.csv")"
+PERFWATCH_DB="$T/zero.db" pw import "$T/zero.csv" >/dev/null
+out=$(PERFWATCH_DB="$T/zero.db" pw show opensuse-10.3-old)
+expect_match "$out" '  sys.syscall                 0.0    lps          882.0        -'
+expect_match "$out" '  sys.pipe                 -295.0    lps          479.0        -'
+# exp(mean(log(score / reference))) x 1000 over the other ten tests.
+expect_match "$out" 'System Benchmarks Index Score (partial: 10 of 12)      839.1'
+PERFWATCH_DB="$T/zero.db" pw show --json opensuse-10.3-old | python3 -c '
+import json, sys
+ix = json.load(sys.stdin)["index"]
+assert ix["scored"] == 10 and ix["partial"] is True, ix
+assert round(ix["score"], 1) == 839.1, ix
+t = {x["test"]: x for x in ix["tests"]}
+assert t["sys.syscall"]["score"] == 0 and t["sys.syscall"]["index"] is None, t
+assert t["sys.pipe"]["score"] == -295 and t["sys.pipe"]["index"] is None, t
+' || fail "show --json: index with a score of 0"
+
 # show --json has the same index, as run --json does.
 PERFWATCH_DB="$T/part.db" pw show --json opensuse-10.3-old | python3 -c '
 import json, sys
