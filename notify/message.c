@@ -42,25 +42,39 @@ msg_open(char **buf, size_t *len)
 	return f;
 }
 
-/* A number as a report shows it: "776", "999.98", "1.23e-05", "-". */
+/*
+ * A number as a report shows it: "776", "999.98", "1.23e-05", "1e+300",
+ * "-".  From 1e15 on with an exponent, as %.0f would give every digit
+ * of an imported 1e300.
+ */
 static void
 msg_num(char *buf, size_t len, double v)
 {
 	if (isnan(v) || isinf(v))
 		snprintf(buf, len, "-");
-	else if (fabs(v) >= 1e5 || (v == floor(v) && fabs(v) < 1e15))
+	else if (fabs(v) < 1e15 && (fabs(v) >= 1e5 || v == floor(v)))
 		snprintf(buf, len, "%.0f", v);
 	else
 		snprintf(buf, len, "%.6g", v);
 }
 
-/* A spread: three significant digits, "3.18", or "-". */
+/*
+ * Percent v as it is printed to one decimal: a change that rounds to
+ * nothing is +0.0, as check prints it, not -0.0.
+ */
+static double
+msg_pct_shown(double v)
+{
+	return fabs(v) < 0.05 ? 0.0 : v;
+}
+
+/* A spread: three significant digits, "3.18", "1.2e+298", or "-". */
 static void
 msg_spread(char *buf, size_t len, double v)
 {
 	if (isnan(v) || isinf(v))
 		snprintf(buf, len, "-");
-	else if (fabs(v) >= 1000)
+	else if (fabs(v) >= 1000 && fabs(v) < 1e15)
 		snprintf(buf, len, "%.0f", v);
 	else
 		snprintf(buf, len, "%.3g", v);
@@ -73,7 +87,7 @@ msg_pct(char *buf, size_t len, double v)
 	if (isnan(v) || isinf(v))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%+.1f%%", v);
+		snprintf(buf, len, "%+.1f%%", msg_pct_shown(v));
 }
 
 /* An interval: "[-22.9, -21.9]", or "-". */
@@ -83,7 +97,8 @@ msg_ci(char *buf, size_t len, double lo, double hi)
 	if (isnan(lo) || isnan(hi) || isinf(lo) || isinf(hi))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "[%+.1f, %+.1f]", lo, hi);
+		snprintf(buf, len, "[%+.1f, %+.1f]", msg_pct_shown(lo),
+		    msg_pct_shown(hi));
 }
 
 /* A q value: "0.00029", or "-". */
@@ -321,7 +336,8 @@ notify_subject(const struct notify_event *ev)
 	if (isnan(ev->change_pct) || isinf(ev->change_pct))
 		pct[0] = '\0';
 	else
-		snprintf(pct, sizeof(pct), " %+.1f%%", ev->change_pct);
+		snprintf(pct, sizeof(pct), " %+.1f%%",
+		    msg_pct_shown(ev->change_pct));
 	xasprintf(&out, "[perfwatch] %s: %s%s (%s%s)", host, name, pct,
 	    msg_improvement(ev) ? "improvement, " : "", state);
 	free(host);

@@ -497,6 +497,41 @@ test_render(void **state)
 	free(p);
 	notify_event_clear(&ev);
 
+	/*
+	 * A resolution whose run is back within a hair of the level: its
+	 * change rounds to nothing and reads +0.0%, as check prints it, not
+	 * -0.0%.  And a metric near 1e300 has its numbers with an exponent,
+	 * where %.0f wrote every one of their 301 digits.
+	 */
+	p = payload("box", "sys.pipe", "throughput", "resolved", "confirmed");
+	assert_non_null(k = strstr(p, "\"change_pct\":"));
+	xasprintf(&old, "%.*s\"change_pct\":-0.03,\"ci_low\":-0.04,"
+	    "\"ci_high\":-0.02,\"q\":0.5,\"current\":1.0003e300,"
+	    "\"baseline\":{\"name\":\"rolling\",\"level\":1e300,"
+	    "\"spread\":2.5e298,\"runs\":10},%s", (int)(k - p), p,
+	    strstr(k, "\"attribution\""));
+	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
+	assert_null(cause);
+	s = notify_subject(&ev);
+	assert_string_equal(s, "[perfwatch] box: sys.pipe throughput +0.0% "
+	    "(resolved)");
+	free(s);
+	s = notify_log_line(&ev);
+	assert_non_null(strstr(s, "sys.pipe throughput +0.0% resolved"));
+	free(s);
+	s = notify_text(&ev);
+	assert_null(strstr(s, "-0.0"));
+	assert_non_null(strstr(s, "  change     +0.0%, 95% CI [+0.0, +0.0], "
+	    "q 0.5\n"));
+	assert_non_null(strstr(s, "  baseline   1e+300 \xc2\xb1 2.5e+298 lps "
+	    "(rolling, 10 runs)\n"));
+	assert_non_null(strstr(s, "  current    1.0003e+300 lps"));
+	assert_null(strstr(s, "000000000000000000"));
+	free(s);
+	free(old);
+	free(p);
+	notify_event_clear(&ev);
+
 	/* A row queued before the key was "level" still has its baseline. */
 	p = payload("box", "sys.pipe", "throughput", "confirmed", "suspected");
 	assert_non_null(k = strstr(p, "\"level\":"));
