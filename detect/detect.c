@@ -573,7 +573,8 @@ detect_hl_location(const double *x, size_t n)
 	w = xreallocarray(NULL, n * (n + 1) / 2, sizeof(*w));
 	for (i = 0; i < n; i++)
 		for (j = i; j < n; j++)
-			w[k++] = (x[i] + x[j]) / 2;
+			/* Halved first: two levels near 1e308 overflow. */
+			w[k++] = x[i] / 2 + x[j] / 2;
 	stats_select(w, k, k / 2);
 	m = w[k / 2];
 	if (k % 2 == 0) {
@@ -581,7 +582,7 @@ detect_hl_location(const double *x, size_t n)
 		for (up = w[0], i = 1; i < k / 2; i++)
 			if (w[i] > up)
 				up = w[i];
-		m = (up + m) / 2;
+		m = up / 2 + m / 2;
 	}
 	free(w);
 	return m;
@@ -967,7 +968,7 @@ detect_split(const struct detect_base *b, const struct detect_runstat *rs,
 			sc = fabs(rs[i].level - b->center);
 	if (sc > 0 && isfinite(sc)) {
 		(void)frexp(sc, &e);
-		sc = ldexp(1, e);
+		sc = ldexp(1, e - 1);
 	} else
 		sc = 1;
 	for (s = from; s <= to; s++) {
@@ -1540,7 +1541,7 @@ detect_clear_steps(const double *x, size_t a, size_t e, double *s,
 	for (i = a; i < e; i++)
 		s[i - a] = fabs(x[i] - (i < at ? ml : mr));
 	sw = stats_median_inplace(s, e - a) * DETECT_MAD_SD;
-	mid = (ml + mr) / 2;
+	mid = ml / 2 + mr / 2;
 	dir = mr > ml ? 1 : -1;
 	for (i = a; i < e; i++) {
 		if (i < at && (x[i] - mid) * dir > 0)

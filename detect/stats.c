@@ -152,25 +152,55 @@ stats_median_sorted(const double *s, size_t n)
 	return (s[n / 2 - 1] / 2 + s[n / 2] / 2);
 }
 
-/* Return the mean of n >= 1 checked values. */
+/*
+ * A power of two within a factor 2 of the largest |x_i| (not above it:
+ * 2^1024 overflows): values divided by it sum without overflow (1 when
+ * there is nothing to scale).
+ */
+static double
+stats_abs_scale(const double *x, size_t n)
+{
+	double	big = 0;
+	size_t	i;
+	int	e;
+
+	for (i = 0; i < n; i++)
+		if (fabs(x[i]) > big)
+			big = fabs(x[i]);
+	if (big == 0 || !isfinite(big))
+		return (1);
+	(void)frexp(big, &e);
+	return (ldexp(1, e - 1));
+}
+
+/*
+ * Return the mean of n >= 1 checked values.  A sum that overflows (two
+ * values near 1.7e308) is taken again in units of a power of two near
+ * the largest, which is exact.
+ */
 static double
 stats_mean_of(const double *x, size_t n)
 {
-	double	sum = 0;
+	double	sum = 0, sc;
 	size_t	i;
 
 	for (i = 0; i < n; i++)
 		sum += x[i];
-	return (sum / (double)n);
+	if (isfinite(sum))
+		return (sum / (double)n);
+	sc = stats_abs_scale(x, n);
+	for (sum = 0, i = 0; i < n; i++)
+		sum += x[i] / sc;
+	return (sum / (double)n * sc);
 }
 
 /*
- * A power of two at or above the largest |x_i - m|, by which deviations
- * are divided before they are squared: a metric in units of 1e200 squares
- * to infinity and one in units of 1e-200 to 0, where the scaled squares
- * stay near 1.  Dividing by a power of two is exact, so values of any
- * ordinary size give the same bits as without it.  1 when there is
- * nothing to scale.
+ * A power of two within a factor 2 of the largest |x_i - m| (at most it:
+ * 2^1024 overflows), by which deviations are divided before they are
+ * squared: a metric in units of 1e200 squares to infinity and one in
+ * units of 1e-200 to 0, where the scaled squares stay near 1.  Dividing
+ * by a power of two is exact, so values of any ordinary size give the
+ * same bits as without it.  1 when there is nothing to scale.
  */
 static double
 stats_dev_scale(const double *x, size_t n, double m)
@@ -187,7 +217,7 @@ stats_dev_scale(const double *x, size_t n, double m)
 	if (big == 0 || !isfinite(big))
 		return (1);
 	(void)frexp(big, &e);
-	return (ldexp(1, e));
+	return (ldexp(1, e - 1));
 }
 
 /* Return the sample standard deviation of n >= 2 checked values. */
@@ -361,7 +391,7 @@ int
 stats_biweight(const double *x, size_t n, double c, double *loc,
     double *scale)
 {
-	double	mu, s, num, den, u, w, next;
+	double	mu, s, num, den, u, w, next, sc;
 	size_t	i;
 	int	iter;
 
@@ -370,6 +400,8 @@ stats_biweight(const double *x, size_t n, double c, double *loc,
 	s = stats_mad_about(x, n, mu);
 	if (scale != NULL)
 		*scale = s;
+	/* The weighted sum in units of sc, exact: values near 1e308 overflow. */
+	sc = stats_abs_scale(x, n);
 	if (s > 0 && c > 0) {
 		for (iter = 0; iter < 100; iter++) {
 			num = den = 0;
@@ -378,12 +410,12 @@ stats_biweight(const double *x, size_t n, double c, double *loc,
 				if (fabs(u) >= 1)
 					continue;
 				w = (1 - u * u) * (1 - u * u);
-				num += w * x[i];
+				num += w * (x[i] / sc);
 				den += w;
 			}
 			if (den <= 0)
 				break;
-			next = num / den;
+			next = num / den * sc;
 			if (fabs(next - mu) <= 1e-12 * (fabs(mu) + s)) {
 				mu = next;
 				break;

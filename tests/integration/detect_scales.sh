@@ -3,8 +3,10 @@
 # a metric near 1e200 (or 1e300) is a regression with an interval, where
 # the squares of its deviations overflowed, the noise was inf (null in
 # JSON), every p 1 and the step unseen; one near 1e-200 has an interval
-# of some width, where the squares underflowed to 0.  show and history
-# give such a run's stddev, not "inf" or 0.
+# of some width, where the squares underflowed to 0.  One near 1.2e308,
+# whose sums overflow, has a level and a verdict, where check printed a
+# baseline and current of "inf" and no verdict.  show and history give
+# such a run's stddev, not "inf" or 0.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -19,6 +21,7 @@ awk 'BEGIN {
 			v = (r == 26 ? 1.3 : 1) * (1 + 0.02 * (s / 2147483648 - 0.5))
 			printf "r-%02d,%d,e,big,%.9e,x,lower,box,%d\n", r, t, v * 1e200, i
 			printf "r-%02d,%d,e,huge,%.9e,x,lower,box,%d\n", r, t, v * 1e300, i
+			printf "r-%02d,%d,e,max,%.9e,x,lower,box,%d\n", r, t, v * 1.2e308, i
 			printf "r-%02d,%d,e,one,%.9e,x,lower,box,%d\n", r, t, v, i
 			printf "r-%02d,%d,e,small,%.9e,x,lower,box,%d\n", r, t, v * 1e-200, i
 		}
@@ -37,7 +40,8 @@ import json, sys
 v = {x["metric"]: x for x in json.load(open(sys.argv[1]))["verdicts"]}
 one = v["one"]
 assert one["verdict"] == "regression", one
-for m, scale in (("big", 1e200), ("huge", 1e300), ("small", 1e-200)):
+for m, scale in (("big", 1e200), ("huge", 1e300), ("max", 1.2e308),
+    ("small", 1e-200)):
     x = v[m]
     # The same numbers as the metric near 1, scaled.
     assert x["verdict"] == "regression", x
@@ -57,7 +61,8 @@ import json, sys
 h = {x["metric"]: x["runs"][0] for x in json.load(sys.stdin)}
 one = h["one"]["stddev"]
 assert one > 0, h
-for m, scale in (("big", 1e200), ("huge", 1e300), ("small", 1e-200)):
+for m, scale in (("big", 1e200), ("huge", 1e300), ("max", 1.2e308),
+    ("small", 1e-200)):
     sd = h[m]["stddev"]
     assert sd is not None and abs(sd / scale - one) <= 1e-6 * one, (m, h)
 ' || fail "history --json: $(pw history --json --limit 1)"

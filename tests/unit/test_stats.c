@@ -690,21 +690,25 @@ test_welch(void **state)
 /*
  * The spread of values far from 1 in magnitude: their deviations squared
  * overflowed (1e200: an sd of inf, the show table's "inf", and a check
- * that never saw a 30% step) or underflowed (1e-200: an sd of 0).  The
- * figures are those of the same values times 1, scaled.
+ * that never saw a 30% step) or underflowed (1e-200: an sd of 0), and
+ * near 1.5e308 their sums overflowed too.  The figures are those of the
+ * same values near 1, scaled.
  */
 static void
 test_extreme_scales(void **state)
 {
 	const double base[] = { 1.01, 1.02, 1.03, 1.05, 1.04, 1.02 };
-	const double scales[] = { 1e200, 1e300, 1e-200, 1e-300 };
-	double x[nitems(base)], sd1, r1, v;
+	const double scales[] = { 1e200, 1e300, 1.5e308, 1e-200, 1e-300 };
+	double x[nitems(base)], sd1, r1, m1, b1, v, mad;
 	struct stats_summary s;
 	size_t i, j;
 
 	(void)state;
 	assert_int_equal(stats_stddev(base, nitems(base), &sd1), 0);
 	assert_int_equal(stats_lag1_autocorr(base, nitems(base), &r1), 0);
+	assert_int_equal(stats_mean(base, nitems(base), &m1), 0);
+	assert_int_equal(stats_biweight(base, nitems(base), 4.685, &b1, &mad),
+	    0);
 	for (j = 0; j < nitems(scales); j++) {
 		for (i = 0; i < nitems(base); i++)
 			x[i] = base[i] * scales[j];
@@ -714,6 +718,12 @@ test_extreme_scales(void **state)
 		CLOSE(s.stddev / scales[j], sd1, 1e-9);
 		assert_int_equal(stats_lag1_autocorr(x, nitems(x), &v), 0);
 		CLOSE(v, r1, 1e-9);
+		/* Near 1.5e308 the plain sums overflow. */
+		assert_int_equal(stats_mean(x, nitems(x), &v), 0);
+		CLOSE(v / scales[j], m1, 1e-9);
+		assert_int_equal(stats_biweight(x, nitems(x), 4.685, &v, &mad),
+		    0);
+		CLOSE(v / scales[j], b1, 1e-9);
 	}
 }
 
