@@ -1038,7 +1038,15 @@ detect_resample_p(const double *u, size_t n, size_t m, const double *w,
 	qsort(b, nb, sizeof(*b), detect_dbl_cmp);
 	for (i = 0; i < na; i++) {
 		need = target - a[i];
-		need -= 1e-9 * (fabs(need) + 1);
+		/*
+		 * A stretch against a baseline of no noise (a metric whose
+		 * runs all tie) scores inf: only a draw of inf reaches it,
+		 * where inf - inf made every draw count and p 1.
+		 */
+		if (isnan(need))
+			need = -INFINITY;
+		else if (isfinite(need))
+			need -= 1e-9 * (fabs(need) + 1);
 		/* First b at or above need. */
 		for (lo = 0, hi = nb; lo < hi;) {
 			mid = lo + (hi - lo) / 2;
