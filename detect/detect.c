@@ -238,7 +238,8 @@
  *    each side past their midpoint; each side searched again), takes
  *    the verdict's samples only from after it, and leaves out a run 10
  *    sds (normalized MAD) from the rest while at most one in 30 lies
- *    half as far.  Only what no noise of bench/detect makes by chance
+ *    half as far (with a MAD of 0, runs that mostly tie, any run off
+ *    their level).  Only what no noise of bench/detect makes by chance
  *    is cut: a two-mode metric's slow runs recur (its sides mix, and
  *    too many lie half as far), a drift never spans 6 of its own sds
  *    with clean sides.  Cutting more (the change-point scan, tried
@@ -1627,14 +1628,19 @@ detect_clear(struct detect_work *w, struct detect_runstat **b, size_t k,
 			far++;
 	n = k;
 	first_fresh = k - *fresh;
-	if (sd > 0 && far <= (k / DETECT_WILD_SHARE > 1 ?
-	    k / DETECT_WILD_SHARE : 1)) {
+	/*
+	 * A MAD of 0 is a metric whose runs mostly tie (a counter): a run
+	 * off their level is as many sds out as can be, and among so few
+	 * such runs wild.  Kept, one run of 30 among runs of 3 set a noise
+	 * of 300% for the next 90 runs, and a step to 4 went unseen.
+	 */
+	if (far <= (k / DETECT_WILD_SHARE > 1 ? k / DETECT_WILD_SHARE : 1)) {
 		for (i = 0, left = 0; i < k; i++) {
 			if (fabs(x[i] - med) > DETECT_WILD_RUN * sd) {
-				log_debug("baseline: run %lld left out, %.1f "
-				    "sds from the others",
-				    (long long)b[i]->run, fabs(x[i] - med) /
-				    sd);
+				log_debug("baseline: run %lld left out, %g "
+				    "from the others, %.1f sds",
+				    (long long)b[i]->run, fabs(x[i] - med),
+				    sd > 0 ? fabs(x[i] - med) / sd : INFINITY);
 				if (i >= first_fresh)
 					(*fresh)--;
 				if (i < moved_end)
