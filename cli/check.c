@@ -37,27 +37,48 @@ pct_shown(double v)
 	return fabs(v) < 0.05 ? 0.0 : v;
 }
 
-/* A percentage for a table: "+2.3%", or "-" when absent. */
+/*
+ * Percent v with decimals decimals, or from a million on with three
+ * significant digits and an exponent: a change against a level near 0
+ * (1e-200 to 5) is 5e+202%, whose digits overran the buffer and lost
+ * the "%" too.
+ */
+static void
+fmt_pct_num(char *buf, size_t len, double v, int decimals)
+{
+	if (fabs(v) >= 1e6)
+		snprintf(buf, len, "%+.3g", v);
+	else
+		snprintf(buf, len, "%+.*f", decimals, pct_shown(v));
+}
+
+/* A percentage for a table: "+2.3%", "+250%", or "-" when absent. */
 static void
 fmt_pct(char *buf, size_t len, double v)
 {
+	char	num[32];
+
 	if (isnan(v) || isinf(v))
 		snprintf(buf, len, "-");
-	else if (fabs(v) >= 100)
-		snprintf(buf, len, "%+.0f%%", v);
-	else
-		snprintf(buf, len, "%+.1f%%", pct_shown(v));
+	else {
+		fmt_pct_num(num, sizeof(num), v, fabs(v) >= 100 ? 0 : 1);
+		snprintf(buf, len, "%s%%", num);
+	}
 }
 
 /* An interval for a table: "[-3.1, +0.4]". */
 static void
 fmt_ci(char *buf, size_t len, double lo, double hi)
 {
+	char	a[20], b[20];
+
 	if (isnan(lo) || isnan(hi) || isinf(lo) || isinf(hi))
 		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "[%+.1f, %+.1f]", pct_shown(lo),
-		    pct_shown(hi));
+	else {
+		fmt_pct_num(a, sizeof(a), lo, 1);
+		fmt_pct_num(b, sizeof(b), hi, 1);
+		snprintf(buf, len, "[%s, %s]", a, b);
+	}
 }
 
 /*

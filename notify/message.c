@@ -68,6 +68,20 @@ msg_pct_shown(double v)
 	return fabs(v) < 0.05 ? 0.0 : v;
 }
 
+/*
+ * Signed percent v, no "%": to one decimal, or from a million on with
+ * three significant digits and an exponent, as check prints it (a
+ * change against a level near 0 ran to 200 digits).
+ */
+static void
+msg_pct_num(char *buf, size_t len, double v)
+{
+	if (fabs(v) >= 1e6)
+		snprintf(buf, len, "%+.3g", v);
+	else
+		snprintf(buf, len, "%+.1f", msg_pct_shown(v));
+}
+
 /* A spread: three significant digits, "3.18", "1.2e+298", or "-". */
 static void
 msg_spread(char *buf, size_t len, double v)
@@ -84,21 +98,29 @@ msg_spread(char *buf, size_t len, double v)
 static void
 msg_pct(char *buf, size_t len, double v)
 {
+	char	num[20];
+
 	if (isnan(v) || isinf(v))
 		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%+.1f%%", msg_pct_shown(v));
+	else {
+		msg_pct_num(num, sizeof(num), v);
+		snprintf(buf, len, "%s%%", num);
+	}
 }
 
 /* An interval: "[-22.9, -21.9]", or "-". */
 static void
 msg_ci(char *buf, size_t len, double lo, double hi)
 {
+	char	a[20], b[20];
+
 	if (isnan(lo) || isnan(hi) || isinf(lo) || isinf(hi))
 		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "[%+.1f, %+.1f]", msg_pct_shown(lo),
-		    msg_pct_shown(hi));
+	else {
+		msg_pct_num(a, sizeof(a), lo);
+		msg_pct_num(b, sizeof(b), hi);
+		snprintf(buf, len, "[%s, %s]", a, b);
+	}
 }
 
 /* A q value: "0.00029", or "-". */
@@ -319,7 +341,7 @@ msg_improvement(const struct notify_event *ev)
 char *
 notify_subject(const struct notify_event *ev)
 {
-	char	*host, *name, *state, *sink, *out, pct[32];
+	char	*host, *name, *state, *sink, *out, pct[32], num[24];
 
 	host = notify_clean(ev->host, MSG_NAME_MAX);
 	if (ev->test) {
@@ -335,9 +357,10 @@ notify_subject(const struct notify_event *ev)
 	state = notify_clean(ev->state, 32);
 	if (isnan(ev->change_pct) || isinf(ev->change_pct))
 		pct[0] = '\0';
-	else
-		snprintf(pct, sizeof(pct), " %+.1f%%",
-		    msg_pct_shown(ev->change_pct));
+	else {
+		msg_pct(num, sizeof(num), ev->change_pct);
+		snprintf(pct, sizeof(pct), " %s", num);
+	}
 	xasprintf(&out, "[perfwatch] %s: %s%s (%s%s)", host, name, pct,
 	    msg_improvement(ev) ? "improvement, " : "", state);
 	free(host);
@@ -351,12 +374,15 @@ static void
 msg_headline(FILE *f, const struct notify_event *ev, const char *host,
     const char *name)
 {
-	char	by[48];
+	char	by[48], num[24];
 
 	if (isnan(ev->change_pct) || isinf(ev->change_pct))
 		by[0] = '\0';
-	else
-		snprintf(by, sizeof(by), " by %.1f%%", fabs(ev->change_pct));
+	else {
+		msg_pct(num, sizeof(num), fabs(ev->change_pct));
+		/* Unsigned: "regressed by 22.4%". */
+		snprintf(by, sizeof(by), " by %s", num + 1);
+	}
 	fprintf(f, "perfwatch on %s: ", host);
 	if (strcmp(ev->state, "resolved") == 0 && ev->superseded_by > 0)
 		fprintf(f, "%s moved on from this %s: a further shift the "
@@ -450,8 +476,10 @@ msg_table(FILE *f, const struct notify_event *ev)
 		msg_num(num, sizeof(num), m->baseline);
 		if (!isnan(m->spread) && !isnan(m->baseline) &&
 		    m->baseline != 0) {
-			snprintf(sp, sizeof(sp), "%.1f",
+			msg_pct_num(sp, sizeof(sp),
 			    100 * m->spread / fabs(m->baseline));
+			/* Unsigned: "1000 ± 0.3%". */
+			memmove(sp, sp + 1, strlen(sp));
 			xasprintf(&cell[0], "%s ± %s%%", num, sp);
 		} else
 			cell[0] = xstrdup(num);

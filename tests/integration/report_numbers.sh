@@ -61,6 +61,32 @@ expect_eq "$(PERFWATCH_DB="$T/oltp.db" pw compare --csv o1 o2 |
 expect_eq "$(PERFWATCH_DB="$T/oltp.db" pw history --csv --limit 1 |
     tail -n +2 | cut -d, -f3,4 | tr ',\n' '  ' | sed 's/ $//')" "$want"
 
+# A change against a level near 0 is a percentage of 200 digits: three
+# significant ones and an exponent, where its digits overran the buffer
+# and lost the "%" (check, its CSV, compare, alerts).
+{
+	echo 'run,time,workload,metric,value,unit,better'
+	for r in 1 2 3 4; do
+		v=1e-200
+		[ "$r" -lt 4 ] || v=5
+		echo "p$r,$((1700000000 + r)),w,m,$v,x,lower"
+	done
+} >"$T/pct.csv"
+export PERFWATCH_DB="$T/pct.db"
+pw import "$T/pct.csv" >/dev/null
+for r in 1 2 3; do
+	pw check "p$r" >/dev/null
+done
+out=$(pw check p4 || true)
+expect_eq "$(printf '%s\n' "$out" | grep '^w ' | awk '{ print $3, $4, $5, $6, $7 }')" \
+    '1e-200 5 +5e+202% [+5e+202, +5e+202]'
+out=$(pw check --csv p4 || true)
+expect_eq "$(printf '%s\n' "$out" | tail -1 | cut -d, -f1-7)" \
+    'w,m,1e-200,5,+5e+202%,+5e+202%,+5e+202%'
+expect_eq "$(pw compare p1 p4 | grep '^w ' | awk '{ print $5 }')" '+5e+202%'
+expect_eq "$(pw alerts --csv | tail -1 | cut -d, -f6)" '+5e+202%'
+export PERFWATCH_DB="$T/perfwatch.db"
+
 # The classic tables keep their columns for a value too large for them:
 # with an exponent, where %f printed the 301 digits of 1e300.
 {

@@ -532,6 +532,37 @@ test_render(void **state)
 	free(p);
 	notify_event_clear(&ev);
 
+	/*
+	 * A change against a level near 0 (1e-200 to 5) is 5e+202%: three
+	 * significant digits and an exponent, where %.1f wrote 200 digits
+	 * and the subject's buffer cut them short of the "%".
+	 */
+	p = payload("box", "sys.pipe", "throughput", "suspected", NULL);
+	assert_non_null(k = strstr(p, "\"change_pct\":"));
+	xasprintf(&old, "%.*s\"change_pct\":5e202,\"ci_low\":4.9e202,"
+	    "\"ci_high\":5.1e202,\"q\":0.001,\"current\":5,"
+	    "\"baseline\":{\"name\":\"rolling\",\"level\":1e-200,"
+	    "\"spread\":1e-201,\"runs\":10},%s", (int)(k - p), p,
+	    strstr(k, "\"attribution\""));
+	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
+	assert_null(cause);
+	s = notify_subject(&ev);
+	assert_string_equal(s, "[perfwatch] box: sys.pipe throughput +5e+202% "
+	    "(suspected)");
+	free(s);
+	s = notify_log_line(&ev);
+	assert_non_null(strstr(s, "sys.pipe throughput +5e+202% suspected"));
+	free(s);
+	s = notify_text(&ev);
+	assert_non_null(strstr(s, "may have regressed by 5e+202% "));
+	assert_non_null(strstr(s, "  change     +5e+202%, 95% CI [+4.9e+202, "
+	    "+5.1e+202], q 0.001\n"));
+	assert_null(strstr(s, "000000000000000000"));
+	free(s);
+	free(old);
+	free(p);
+	notify_event_clear(&ev);
+
 	/* A row queued before the key was "level" still has its baseline. */
 	p = payload("box", "sys.pipe", "throughput", "confirmed", "suspected");
 	assert_non_null(k = strstr(p, "\"level\":"));
