@@ -667,6 +667,22 @@ compare_name_len(const char *w)
 }
 
 /*
+ * An index value for a table: a whole number ("1009"), or one too large
+ * or too small for that with an exponent, where %.0f printed the 200
+ * digits of 1e+200 (and "inf" past a double's range: "-").
+ */
+static void
+fmt_index(char *buf, size_t len, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (v >= 1e15 || (v > 0 && v < 0.5))
+		snprintf(buf, len, "%.3g", v);
+	else
+		snprintf(buf, len, "%.0f", v);
+}
+
+/*
  * Whether word k of words[1 .. k] names a column as an earlier word, or
  * the table's own first columns, do: its header and a CSV field's name
  * would then say two things.
@@ -940,9 +956,12 @@ cmd_compare(struct cli *c, int argc, char **argv)
 			table_addf(t, 0, "%s", cmp.index[j].workload != NULL ?
 			    cmp.index[j].workload : "all");
 			table_addf(t, 1, "%s", lbl);
-			for (i = 0; i < ng; i++)
-				table_addf(t, compare_column(i, per), "%.0f",
+			for (i = 0; i < ng; i++) {
+				fmt_index(lbl, sizeof(lbl),
 				    cmp.index[j].value[i]);
+				table_addf(t, compare_column(i, per), "%s",
+				    lbl);
+			}
 			table_end_row(t);
 		}
 		table_print(t, stdout, c->out);

@@ -85,6 +85,27 @@ expect_eq "$(printf '%s\n' "$out" | tail -1 | cut -d, -f1-7)" \
     'w,m,1e-200,5,+5e+202%,+5e+202%,+5e+202%'
 expect_eq "$(pw compare p1 p4 | grep '^w ' | awk '{ print $5 }')" '+5e+202%'
 expect_eq "$(pw alerts --csv | tail -1 | cut -d, -f6)" '+5e+202%'
+
+# An index of such levels is past what %.0f prints in a column, or past
+# a double's range: an exponent, or "-" and null, where the table had
+# 200 digits or "inf" and compare --json died ("jansson: out of
+# memory") with nothing printed.
+export PERFWATCH_DB="$T/index.db"
+printf '%s\n' 'run,time,workload,metric,value,unit,better' \
+    'a,1700000000,w,m,1e-300,x,higher' 'b,1700000001,w,m,1e300,x,higher' \
+    'c,1700000002,w,m,1e-100,x,higher' | pw import - >/dev/null
+expect_eq "$(pw compare a b c | grep '^all ' | awk '{ print $5, $6, $7 }')" \
+    '1000 - 1e+203'
+expect_eq "$(pw compare --csv a b c | grep '^all,' | cut -d, -f3,4,9)" \
+    '1000,-,1e+203'
+expect_eq "$(pw compare c a | grep '^all ' | awk '{ print $5, $6 }')" \
+    '1000 1e-197'
+pw compare --json a b c | python3 -c '
+import json, sys
+ix = json.load(sys.stdin)["index"]
+assert len(ix) == 1 and ix[0]["values"][:2] == [1000.0, None], ix
+assert abs(ix[0]["values"][2] / 1e203 - 1) < 1e-9, ix
+' || fail "compare --json a b c: $(pw compare --json a b c 2>&1)"
 export PERFWATCH_DB="$T/perfwatch.db"
 
 # The classic tables keep their columns for a value too large for them:
