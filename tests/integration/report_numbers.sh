@@ -86,6 +86,35 @@ expect_eq "$(printf '%s\n' "$out" | tail -1 | cut -d, -f1-7)" \
 expect_eq "$(pw compare p1 p4 | grep '^w ' | awk '{ print $5 }')" '+5e+202%'
 expect_eq "$(pw alerts --csv | tail -1 | cut -d, -f6)" '+5e+202%'
 
+# perfwatch(1): the change is in percent of the level's size, so -5 to
+# -8 is -60% (an improvement when lower is better); a level of 0 has no
+# percentage ("-", null), and the change counts whatever the floor.
+export PERFWATCH_DB="$T/signs.db"
+{
+	echo 'run,time,workload,metric,value,unit,better'
+	for r in 1 2 3 4; do
+		a=-5 b=0
+		[ "$r" -lt 4 ] || { a=-8; b=1; }
+		echo "s$r,$((1700000000 + r)),w,delta,$a,ms,lower"
+		echo "s$r,$((1700000000 + r)),w,errors,$b,n,lower"
+	done
+} | pw import - >/dev/null
+for r in 1 2 3; do
+	pw check "s$r" >/dev/null
+done
+out=$(pw check s4 || true)
+expect_eq "$(printf '%s\n' "$out" | grep '^w ' | awk '{ print $2, $3, $4, $5, $NF }')" \
+'delta -5 -8 -60.0% suspected
+errors 0 1 - suspected'
+pw check --json s4 | python3 -c '
+import json, sys
+v = {x["metric"]: x for x in json.load(sys.stdin)["verdicts"]}
+assert v["delta"]["verdict"] == "improvement", v
+assert v["delta"]["change_pct"] == -60, v
+assert v["errors"]["verdict"] == "regression", v
+assert v["errors"]["change_pct"] is None and v["errors"]["ci_low"] is None, v
+' || fail "check --json s4: $(pw check --json s4)"
+
 # An index of such levels is past what %.0f prints in a column, or past
 # a double's range: an exponent, or "-" and null, where the table had
 # 200 digits or "inf" and compare --json died ("jansson: out of
