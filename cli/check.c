@@ -1325,14 +1325,20 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
-/* One metric of a baseline, for baseline show. */
+/* One metric of a baseline, for baseline show: each run's samples. */
 struct bl_metric {
 	struct store_metric	 m;
-	double			*med;
-	size_t			 n;
+	double			**v;
+	size_t			 *nv;
+	size_t			  n;
 };
 
-/* Print baseline name's runs and each metric's level and spread. */
+/*
+ * Print baseline name's runs and each metric's level and spread: those a
+ * check against it judges by (detect_pinned_level), where this printed
+ * the median and sd of the run medians, a level other than the one
+ * check then printed for the same baseline.
+ */
 static int
 baseline_show(struct cli *c, struct store *st, const char *name)
 {
@@ -1344,9 +1350,10 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 	struct store_series	*ser;
 	struct store_run	 r;
 	struct bl_metric	*ms = NULL;
+	struct detect_params	 p;
 	struct table		*t;
 	json_t			*o, *runs, *arr, *mo;
-	double			 med, lvl, sd;
+	double			 lvl, sd;
 	char			 b1[32], b2[32], tbuf[32];
 	size_t			 nms = 0, nser, i, j;
 
@@ -1369,8 +1376,7 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 			for (j = 0; j < nser; j++) {
 				size_t	mi;
 
-				if (ser[j].n == 0 || stats_median(ser[j].values,
-				    ser[j].n, &med) == -1)
+				if (ser[j].n == 0)
 					continue;
 				for (mi = 0; mi < nms; mi++)
 					if (ms[mi].m.id == ser[j].metric.id)
@@ -1384,9 +1390,14 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 					    sizeof(ser[j].metric));
 					nms++;
 				}
-				ms[mi].med = xreallocarray(ms[mi].med,
-				    ms[mi].n + 1, sizeof(double));
-				ms[mi].med[ms[mi].n++] = med;
+				ms[mi].v = xreallocarray(ms[mi].v,
+				    ms[mi].n + 1, sizeof(*ms[mi].v));
+				ms[mi].nv = xreallocarray(ms[mi].nv,
+				    ms[mi].n + 1, sizeof(*ms[mi].nv));
+				ms[mi].v[ms[mi].n] = ser[j].values;
+				ms[mi].nv[ms[mi].n++] = ser[j].n;
+				ser[j].values = NULL;
+				ser[j].n = 0;
 			}
 			store_series_free(ser, nser);
 		}
@@ -1394,11 +1405,10 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 	}
 	t = table_new(nitems(hdr), hdr, al);
 	arr = pwjson_array();
+	check_params(c, &p);
 	for (i = 0; i < nms; i++) {
-		stats_median(ms[i].med, ms[i].n, &lvl);
-		sd = NAN;
-		if (ms[i].n >= 2)
-			stats_stddev(ms[i].med, ms[i].n, &sd);
+		detect_pinned_level((const double *const *)ms[i].v, ms[i].nv,
+		    ms[i].n, &p, &lvl, &sd);
 		mo = pwjson_object();
 		pwjson_set_str(mo, "workload", ms[i].m.workload);
 		pwjson_set_str(mo, "metric", ms[i].m.metric);
@@ -1417,9 +1427,13 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 		table_addf(t, 5, "%s", ms[i].m.unit);
 		table_end_row(t);
 		store_metric_clear(&ms[i].m);
-		free(ms[i].med);
+		for (j = 0; j < ms[i].n; j++)
+			free(ms[i].v[j]);
+		free(ms[i].v);
+		free(ms[i].nv);
 	}
 	free(ms);
+	detect_params_clear(&p);
 	if (c->out == OUT_JSON) {
 		o = pwjson_object();
 		pwjson_set_str(o, "name", bl.name);

@@ -549,6 +549,41 @@ detect_run_level(const double *v, size_t n, double *level, double *se)
 	*se = r.se;
 }
 
+/* Forward: the baseline's figures and pinning, defined below. */
+static void	detect_base_pinned(struct detect_base *);
+
+/*
+ * What a check against a pinned baseline of these runs works with (see
+ * detect_metric): each run's level, the baseline's level over all of
+ * them and its between-run noise.  NAN for no run, a noise of NAN for
+ * one (nothing measured it).
+ */
+void
+detect_pinned_level(const double *const *v, const size_t *n, size_t k,
+    const struct detect_params *p, double *level, double *noise)
+{
+	struct detect_runstat	 *rs, **b;
+	struct detect_base	  base;
+	size_t			  i;
+
+	*level = *noise = NAN;
+	if (k == 0)
+		return;
+	rs = xcalloc(k, sizeof(*rs));
+	b = xcalloc(k, sizeof(*b));
+	for (i = 0; i < k; i++) {
+		detect_runstat_fill(&rs[i], v[i], n[i]);
+		b[i] = &rs[i];
+	}
+	detect_base_compute(b, k, k, p->autocorr, &base);
+	detect_base_pinned(&base);
+	*level = base.center;
+	if (k >= 2)
+		*noise = base.noise;
+	free(rs);
+	free(b);
+}
+
 /* Order doubles ascending for qsort. */
 static int
 detect_dbl_cmp(const void *a, const void *b)

@@ -205,6 +205,13 @@ int		 detect_run_counts(const struct store_run *);
 /* A run's level (biweight location of its samples) and its se. */
 void		 detect_run_level(const double *, size_t, double *level,
 		    double *se);
+/*
+ * The level and noise a check judges by against a pinned baseline whose
+ * runs (oldest first) have the samples v[i][0..n[i]), i < k.
+ */
+void		 detect_pinned_level(const double *const *v, const size_t *n,
+		    size_t k, const struct detect_params *, double *level,
+		    double *noise);
 
 /* alert.c */
 /*

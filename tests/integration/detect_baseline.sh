@@ -159,4 +159,29 @@ pw -D "$T/empty.db" import "$T/none.csv" 2>/dev/null &&
 rc=0; pw -D "$T/empty.db" check --bisect 2>"$T/err" >/dev/null || rc=$?
 [ "$rc" -eq 128 ] || fail "check --bisect on an empty store exited $rc"
 expect_match "$(cat "$T/err")" "no run at all in $T/empty.db"
+
+# baseline show gives the level and spread a check against the baseline
+# judges by: the Hodges-Lehmann location of the runs' levels (108.4 for
+# runs at 100.9, 100.9 and 130.9) and their noise, where it printed the
+# median of the run medians (100.9) beside check's 108.4.
+export PERFWATCH_DB="$T/show.db"
+awk 'BEGIN {
+	print "run,time,workload,metric,value,unit,better,iteration"
+	for (r = 1; r <= 4; r++)
+		for (i = 1; i <= 5; i++)
+			printf "b%d,%d,w,m,%.1f,s,lower,%d\n", r, 1700000000 + r,
+			    (r == 3 ? 130 : r == 4 ? 101 : 100) + 0.3 * i, i
+}' | pw import - >/dev/null
+pw baseline set rel b1 b2 b3 >/dev/null
+expect_eq "$(pw baseline show rel | grep '^w ' | awk '{ print $3, $4, $5 }')" \
+    '3 108.4 17.3205'
+pw baseline show --json rel >"$T/show.json"
+pw check --baseline rel --json b4 >"$T/check.json" || true
+python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))["metrics"][0]
+v = json.load(open(sys.argv[2]))["verdicts"][0]
+assert m["level"] == v["baseline_level"], (m, v)
+assert m["spread"] == v["noise"], (m, v)
+' "$T/show.json" "$T/check.json" || fail "baseline show against check"
 pass
