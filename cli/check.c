@@ -1063,12 +1063,13 @@ cmd_changes(struct cli *c, int argc, char **argv)
 				return cli_usage("changes");
 			break;
 		case 'n':
-			if (parse_number("--window", optarg, 3, 1000, &d) == -1)
-				return cli_usage("changes");
-			/* A count of runs: 3.5 is not one (it was read as 3). */
-			if (d != (double)(size_t)d) {
+			/* Runs: a whole number, where 10.7 was taken as 10. */
+			d = strtod(optarg, NULL);
+			if (*optarg == '\0' || strspn(optarg, "0123456789") !=
+			    strlen(optarg) || !(d >= 3 && d <= 1000)) {
 				fprintf(stderr, "perfwatch: --window: \"%s\" is "
-				    "not a whole number of runs\n", optarg);
+				    "not a whole number from 3 to 1000\n",
+				    optarg);
 				return cli_usage("changes");
 			}
 			cpp.window = (size_t)d;

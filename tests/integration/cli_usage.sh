@@ -150,8 +150,8 @@ runs --limit -1|perfwatch: --limit: "-1" is not a count (0 for all)
 runs --status done|perfwatch: --status: "done" is not running, complete, aborted or failed
 runs --trigger cron|perfwatch: --trigger: "cron" is not schedule, package, kernel, git, manual, rerun, bisect or import
 notify pending --limit x|perfwatch: --limit: "x" is not a count (0 for all)
-changes --window 3.5|perfwatch: --window: "3.5" is not a whole number of runs
-changes --window 2|perfwatch: --window: "2" is not a number from 3 to 1000
+changes --window 3.5|perfwatch: --window: "3.5" is not a whole number from 3 to 1000
+changes --window 2|perfwatch: --window: "2" is not a whole number from 3 to 1000
 changes --min-change x|perfwatch: --min-change: "x" is not a number from 0 to 100
 changes --alpha 1|perfwatch: --alpha: "1" is not a number from 1e-09 to 0.5
 EOF

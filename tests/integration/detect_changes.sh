@@ -63,4 +63,17 @@ assert v["verdict"] == "regression" and 2 < v["change_pct"] < 4, v
 assert v["noise_runs"] == 60 and v["noise_moved"] == 14, v
 assert v["noise_left_out"] == 1 and v["noise"] < 200, v
 '
+
+# --window counts runs: a whole number, where 10.7 was taken as 10 and
+# 0x10 as 16.
+for w in 10.7 0x10 1e1 2 1001 ''; do
+	rc=0
+	pw changes --window "$w" >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 64 ] || fail "changes --window '$w' exited $rc"
+	[ ! -s "$T/out" ] || fail "changes --window '$w' printed: $(cat "$T/out")"
+	expect_eq "$(head -n 1 "$T/err")" \
+	    "perfwatch: --window: \"$w\" is not a whole number from 3 to 1000"
+done
+pw changes --window 3 --metric value >/dev/null ||
+	fail "changes --window 3: exit $?"
 pass
