@@ -965,16 +965,21 @@ cmd_compare(struct cli *c, int argc, char **argv)
 			table_end_row(t);
 		}
 		table_print(t, stdout, c->out);
-		if (c->out == OUT_TABLE)
+		if (c->out == OUT_TABLE) {
 			printf("\nlevel: median of the run medians; change: "
 			    "against %s; worse/better: Mann-Whitney over\nrun "
 			    "medians, q <= %g and the Hodges-Lehmann interval "
 			    "beyond %g%% (worse~/better~: too few\nruns for "
 			    "that, judged over their samples only; ?: too few "
-			    "runs and samples for a\ntest to tell); index: "
-			    "geometric mean of the level ratios, better is "
-			    "higher, %s = 1000\n", g[0].name, p.fdr,
-			    p.min_change, g[0].name);
+			    "runs and samples for a\ntest to tell)", g[0].name,
+			    p.fdr, p.min_change);
+			/* No index row (no metric above 0 in every group). */
+			if (cmp.nindex > 0)
+				printf("; index: geometric mean of the level "
+				    "ratios, better is higher, %s = 1000",
+				    g[0].name);
+			printf("\n");
+		}
 	}
 	detect_comparison_free(&cmp);
 	detect_params_clear(&p);

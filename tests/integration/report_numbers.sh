@@ -114,6 +114,14 @@ assert v["delta"]["change_pct"] == -60, v
 assert v["errors"]["verdict"] == "regression", v
 assert v["errors"]["change_pct"] is None and v["errors"]["ci_low"] is None, v
 ' || fail "check --json s4: $(pw check --json s4)"
+# No metric is above 0 in both runs: compare has no index row, and its
+# footnote no longer explains one.
+out=$(pw compare s1 s4)
+case $out in
+*index*) fail "compare s1 s4: $out" ;;
+esac
+expect_match "$out" '?: too few runs and samples for a
+test to tell)'
 
 # An index of such levels is past what %.0f prints in a column, or past
 # a double's range: an exponent, or "-" and null, where the table had
