@@ -1096,6 +1096,20 @@ cmd_changes(struct cli *c, int argc, char **argv)
 	}
 	if (optind != argc)
 		return cli_bad_arg("changes", argv[optind]);
+	/*
+	 * Two windows too short for their rank test to reach alpha even
+	 * once (three runs a side: p 0.1 at best) could never report a
+	 * step, and "no changes" would say what nobody looked for.
+	 */
+	if (stats_mwu_min_p(cpp.window, cpp.window) >= cpp.alpha) {
+		for (i = cpp.window; stats_mwu_min_p(i, i) >= cpp.alpha; i++)
+			continue;
+		fprintf(stderr, "perfwatch: --window: %zu runs a side cannot "
+		    "reach --alpha %g (p %.2g at best); %zu or more can\n",
+		    cpp.window, cpp.alpha, stats_mwu_min_p(cpp.window,
+		    cpp.window), i);
+		return cli_usage("changes");
+	}
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	if ((host != NULL || workload != NULL || metric != NULL) &&

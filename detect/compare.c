@@ -94,22 +94,6 @@ cmp_metric_cmp(const void *a, const void *b)
 }
 
 /*
- * The smallest two-sided p a Mann-Whitney test of nx against ny values
- * can give, 2 / C(nx + ny, nx) (no ties; ties only raise it).  Two runs
- * against three cannot go below 0.2, three against four 0.057.
- */
-static double
-cmp_min_p(size_t nx, size_t ny)
-{
-	double	ways = 1;
-	size_t	i;
-
-	for (i = 1; i <= nx && ways < 1e12; i++)
-		ways = ways * (double)(ny + i) / (double)i;
-	return ways > 2 ? 2 / ways : 1;
-}
-
-/*
  * Judge group g against the first group a0, whose level is level0, into
  * cell c: the test, the HL shift as a change in percent of level0, its
  * interval and p.  *up is set to the sign of the shift.
@@ -142,8 +126,8 @@ cmp_cell(const struct cmp_acc *a0, const struct cmp_acc *g, double level0,
 	runs = a0->nmed >= 2 && g->nmed >= 2;
 	samples = a0->nmed > 0 && g->nmed > 0 && a0->nsamp >= 3 &&
 	    g->nsamp >= 3;
-	if (runs && (cmp_min_p(a0->nmed, g->nmed) <= fdr || !samples ||
-	    cmp_min_p(a0->nsamp, g->nsamp) > fdr)) {
+	if (runs && (stats_mwu_min_p(a0->nmed, g->nmed) <= fdr || !samples ||
+	    stats_mwu_min_p(a0->nsamp, g->nsamp) > fdr)) {
 		x = a0->medians;
 		nx = a0->nmed;
 		y = g->medians;
@@ -163,7 +147,7 @@ cmp_cell(const struct cmp_acc *a0, const struct cmp_acc *g, double level0,
 		return;
 	}
 	c->p = mwu.p;
-	if (cmp_min_p(nx, ny) <= fdr)
+	if (stats_mwu_min_p(nx, ny) <= fdr)
 		c->kind = DETECT_UNCHANGED;
 	*up = (hl.estimate > 0) - (hl.estimate < 0);
 	if (level0 != 0 && !isnan(level0)) {

@@ -627,6 +627,23 @@ stats_obs_cmp(const void *a, const void *b)
 }
 
 /*
+ * The smallest two-sided p a Mann-Whitney test of nx against ny values
+ * can give, that of two samples apart: 2 / C(nx + ny, nx), or 1 when that
+ * is more (ties only raise it).  Two against three cannot go below 0.2,
+ * three against four 0.057, three against three 0.1.
+ */
+double
+stats_mwu_min_p(size_t nx, size_t ny)
+{
+	double	ways = 1;
+	size_t	i;
+
+	for (i = 1; i <= nx && ways < 1e300; i++)
+		ways = ways * (double)(ny + i) / (double)i;
+	return ways > 2 ? 2 / ways : 1;
+}
+
+/*
  * Run the Mann-Whitney U test of x against y.  res->u is SciPy's statistic,
  * the U of x; res->p is the p-value for alt ("greater": x tends to exceed
  * y), from the method asked for, 'auto' choosing as SciPy 1.10 does (see

@@ -84,6 +84,7 @@ double	stats_t_quantile(double, double);
 int	stats_mwu(const double *, size_t, const double *, size_t,
 	    enum stats_alt, enum stats_mwu_method, struct stats_mwu *);
 int	stats_mwu_cdf(size_t, size_t, double, double *);
+double	stats_mwu_min_p(size_t, size_t);
 int	stats_mwu_cdf_table(size_t, size_t, size_t, double *);
 int	stats_hl_shift(const double *, size_t, const double *, size_t,
 	    double, struct stats_interval *);

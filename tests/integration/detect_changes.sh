@@ -74,6 +74,18 @@ for w in 10.7 0x10 1e1 2 1001 ''; do
 	expect_eq "$(head -n 1 "$T/err")" \
 	    "perfwatch: --window: \"$w\" is not a whole number from 3 to 1000"
 done
-pw changes --window 3 --metric value >/dev/null ||
-	fail "changes --window 3: exit $?"
+pw changes --window 3 --alpha 0.2 --metric value >/dev/null ||
+	fail "changes --window 3 --alpha 0.2: exit $?"
+# Windows too short for their test to reach alpha even once are refused:
+# three runs a side give p 0.1 at best, four 0.029, five 0.0079.
+for wa in '3 0.01 0.1 5' '4 0.01 0.029 5' '4 0.02 0.029 5' '3 0.1 0.1 4'; do
+	set -- $wa
+	rc=0
+	pw changes --window "$1" --alpha "$2" >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 64 ] || fail "changes --window $1 --alpha $2 exited $rc"
+	expect_eq "$(head -n 1 "$T/err")" "perfwatch: --window: $1 runs a side \
+cannot reach --alpha $2 (p $3 at best); $4 or more can"
+done
+pw changes --window 5 --metric value >/dev/null ||
+	fail "changes --window 5: exit $?"
 pass

@@ -1208,6 +1208,40 @@ test_cp_excursion(void **state)
 	}
 }
 
+/*
+ * stats_mwu_min_p(): the p of two samples apart, 2 / C(nx + ny, nx), is
+ * what the exact test gives for them (SciPy: mannwhitneyu([1, 2],
+ * [3, 4, 5], method="exact").pvalue == 0.2, [1, 2, 3] against [4, 5, 6]
+ * 0.1), and no pair of sizes gives less.
+ */
+static void
+test_mwu_min_p(void **state)
+{
+	struct stats_mwu	 r;
+	double			 x[8], y[8];
+	size_t			 nx, ny, i;
+
+	(void)state;
+	assert_true(fabs(stats_mwu_min_p(2, 3) - 0.2) < 1e-15);
+	assert_true(fabs(stats_mwu_min_p(3, 3) - 0.1) < 1e-15);
+	assert_true(fabs(stats_mwu_min_p(3, 4) - 2.0 / 35) < 1e-15);
+	assert_true(fabs(stats_mwu_min_p(5, 5) - 2.0 / 252) < 1e-15);
+	assert_true(stats_mwu_min_p(1, 1) == 1);
+	assert_true(stats_mwu_min_p(0, 4) == 1);
+	assert_true(stats_mwu_min_p(30, 30) < 1e-15);
+	for (nx = 1; nx <= 7; nx++)
+		for (ny = 1; ny <= 7; ny++) {
+			for (i = 0; i < nx; i++)
+				x[i] = (double)i;
+			for (i = 0; i < ny; i++)
+				y[i] = 100.0 + (double)i;
+			assert_int_equal(stats_mwu(x, nx, y, ny,
+			    STATS_TWO_SIDED, STATS_MWU_EXACT, &r), 0);
+			assert_true(fabs(r.p - stats_mwu_min_p(nx, ny)) <
+			    1e-12 * stats_mwu_min_p(nx, ny));
+		}
+}
+
 int
 main(void)
 {
@@ -1219,6 +1253,7 @@ main(void)
 		cmocka_unit_test(test_distributions),
 		cmocka_unit_test(test_mwu_ties),
 		cmocka_unit_test(test_mwu_exact),
+		cmocka_unit_test(test_mwu_min_p),
 		cmocka_unit_test(test_mwu_cdf),
 		cmocka_unit_test(test_mwu_unbalanced),
 		cmocka_unit_test(test_hodges_lehmann),
