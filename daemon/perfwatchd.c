@@ -31,6 +31,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <getopt.h>
 #include <grp.h>
 #include <libgen.h>
@@ -555,10 +556,10 @@ daemon_account_find(struct config *cfg, const char *conf_path, uid_t *uid,
  * configuration (state_dir/run.conf), in SYSCONFDIR and in the installed
  * examples; then loaded and its workloads checked as a run does.  So
  * perfwatchd -n finds a misspelt profile, which every battery would
- * otherwise stop on (exit 78).  0, or -1 and *cause.
+ * otherwise stop on (exit 78).  The profile, or NULL and *cause.
  */
-static int
-daemon_profile_check(const struct config *cfg, const char *conf_path,
+static struct config *
+daemon_profile_load(const struct config *cfg, const char *conf_path,
     char **cause)
 {
 	const char	*name = config_get_str(cfg, "perfwatch", "profile");
@@ -595,7 +596,7 @@ daemon_profile_check(const struct config *cfg, const char *conf_path,
 		for (i = 0; i < nitems(dirs); i++)
 			free(dirs[i]);
 		if (path == NULL)
-			return -1;
+			return NULL;
 	}
 	if ((prof = config_load(path, &err)) == NULL ||
 	    config_only_sections(prof, "workload", WL_PROFILE_ONLY,
@@ -605,11 +606,175 @@ daemon_profile_check(const struct config *cfg, const char *conf_path,
 		free(err);
 		config_free(prof);
 		free(path);
+		return NULL;
+	}
+	free(path);
+	return prof;
+}
+
+/* Add name to the list unless it is there; its index. */
+static size_t
+daemon_name_add(char ***names, int **on, size_t *n, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < *n; i++)
+		if (strcmp((*names)[i], name) == 0)
+			return i;
+	*names = xreallocarray(*names, *n + 1, sizeof(**names));
+	*on = xreallocarray(*on, *n + 1, sizeof(**on));
+	(*names)[*n] = xstrdup(name);
+	(*on)[*n] = 1;
+	return (*n)++;
+}
+
+/*
+ * The workloads a battery of the whole profile runs, as cli/run.c picks
+ * them: the profile's [workload] sections, and those of the configuration
+ * that are not battery workloads (a battery workload the profile leaves
+ * out is only tuned there, never added), less those that enabled = no
+ * turns off, the configuration's word over the profile's.  0 with the
+ * names (free with daemon_workloads_free()), or -1 and *cause when the
+ * profile cannot be had.
+ */
+int
+daemon_workloads(const struct config *cfg, const char *conf_path,
+    char ***names, size_t *n, char **cause)
+{
+	const struct config	*from[2];
+	struct config		*prof;
+	const char		*name;
+	char			*section;
+	int			*on = NULL;
+	size_t			 i, k, f, kept;
+
+	*names = NULL;
+	*n = 0;
+	if ((prof = daemon_profile_load(cfg, conf_path, cause)) == NULL)
+		return -1;
+	from[0] = prof;
+	from[1] = cfg;
+	for (f = 0; f < nitems(from); f++) {
+		for (i = 0; (name = config_sections(from[f], "workload",
+		    i)) != NULL; i++) {
+			for (k = 0; k < *n; k++)
+				if (strcmp((*names)[k], name) == 0)
+					break;
+			if (k == *n && f == 1 && wl_find(name) != NULL)
+				continue;
+			k = daemon_name_add(names, &on, n, name);
+			xasprintf(&section, "workload %s", name);
+			if (config_is_set(from[f], section, "enabled"))
+				on[k] = config_get_bool(from[f], section,
+				    "enabled");
+			free(section);
+		}
+	}
+	for (i = kept = 0; i < *n; i++) {
+		if (on[i])
+			(*names)[kept++] = (*names)[i];
+		else
+			free((*names)[i]);
+	}
+	*n = kept;
+	free(on);
+	config_free(prof);
+	return 0;
+}
+
+void
+daemon_workloads_free(char **names, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/*
+ * Whether each of globs matches one of the workloads (names), as a run
+ * selects them (fnmatch(3)).  0, or -1 and *cause naming the globs that
+ * match nothing and the workloads there are.
+ */
+int
+daemon_globs_check(char *const *names, size_t n, char *const *globs,
+    size_t nglobs, char **cause)
+{
+	char	*bad = NULL, *all = NULL, *tmp;
+	size_t	 i, k, nbad = 0;
+
+	for (i = 0; i < nglobs; i++) {
+		for (k = 0; k < n; k++)
+			if (fnmatch(globs[i], names[k], 0) == 0)
+				break;
+		if (k < n)
+			continue;
+		xasprintf(&tmp, "%s%s\"%s\"", bad != NULL ? bad : "",
+		    bad != NULL ? ", " : "", globs[i]);
+		free(bad);
+		bad = tmp;
+		nbad++;
+	}
+	if (nbad == 0)
+		return 0;
+	for (k = 0; k < n; k++) {
+		xasprintf(&tmp, "%s%s%s", all != NULL ? all : "",
+		    all != NULL ? " " : "", names[k]);
+		free(all);
+		all = tmp;
+	}
+	xasprintf(cause, "%s match%s no workload of the profile (%s%s)", bad,
+	    nbad == 1 ? "es" : "", n > 0 ? "its workloads: " :
+	    "it has none to run", n > 0 ? all : "");
+	free(bad);
+	free(all);
+	return -1;
+}
+
+/*
+ * What the configuration asks of the profile: that it can be had (see
+ * daemon_profile_load()), that it has a workload to run, and that each
+ * [git] section's workloads match some of them, since a battery that
+ * selects nothing fails (exit 64) and its commit would count as measured.
+ * perfwatchd -n, the start and each reload ask it.  0, or -1 and *cause.
+ */
+static int
+daemon_profile_check(const struct config *cfg, const char *conf_path,
+    char **cause)
+{
+	const char	*name;
+	char		**names, **globs, *section, *why;
+	size_t		 n, i, ng;
+	int		 rc = 0;
+
+	if (daemon_workloads(cfg, conf_path, &names, &n, cause) == -1)
+		return -1;
+	if (n == 0) {
+		xasprintf(cause, "%s: [perfwatch] profile \"%s\": no workload "
+		    "to run (every one has enabled = no)", conf_path,
+		    config_get_str(cfg, "perfwatch", "profile"));
+		daemon_workloads_free(names, n);
 		return -1;
 	}
-	config_free(prof);
-	free(path);
-	return 0;
+	for (i = 0; rc == 0 && (name = config_sections(cfg, "git", i)) !=
+	    NULL; i++) {
+		xasprintf(&section, "git %s", name);
+		globs = config_get_list(cfg, section, "workloads");
+		for (ng = 0; globs[ng] != NULL; ng++)
+			;
+		if (daemon_globs_check(names, n, globs, ng, &why) == -1) {
+			xasprintf(cause, "%s:%d: [git \"%s\"] workloads: %s",
+			    conf_path, config_key_line(cfg, section,
+			    "workloads"), name, why);
+			free(why);
+			rc = -1;
+		}
+		config_list_free(globs);
+		free(section);
+	}
+	daemon_workloads_free(names, n);
+	return rc;
 }
 
 /*
