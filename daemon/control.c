@@ -276,9 +276,9 @@ control_status(struct daemon *d)
 static json_t *
 control_trigger(struct daemon *d, json_t *req)
 {
-	json_t		*wl, *item;
-	char		**globs = NULL, *detail, *tmp;
-	size_t		 i, n = 0;
+	json_t		*wl, *item, *reply;
+	char		**globs = NULL, **names, *detail, *tmp, *cause;
+	size_t		 i, n = 0, nnames;
 	int		 rc;
 
 	wl = json_object_get(req, "workloads");
@@ -310,6 +310,30 @@ control_trigger(struct daemon *d, json_t *req)
 	if (d->stopping) {
 		free(globs);
 		return control_error("perfwatchd is stopping");
+	}
+	/* A battery that would select nothing is refused now, not run. */
+	if (daemon_workloads(d->cfg, d->conf_path, &names, &nnames,
+	    &cause) == -1) {
+		free(globs);
+		reply = control_error("%s", cause);
+		free(cause);
+		return reply;
+	}
+	rc = daemon_globs_check(names, nnames, globs, n, &cause);
+	daemon_workloads_free(names, nnames);
+	if (nnames == 0) {
+		free(globs);
+		if (rc == -1)
+			free(cause);
+		return control_error("[perfwatch] profile \"%s\" has no "
+		    "workload to run", config_get_str(d->cfg, "perfwatch",
+		    "profile"));
+	}
+	if (rc == -1) {
+		free(globs);
+		reply = control_error("workloads: %s", cause);
+		free(cause);
+		return reply;
 	}
 	detail = NULL;
 	for (i = 0; i < n; i++) {

@@ -2,7 +2,9 @@
 # The daemon knows its profile: perfwatchd -n refuses a [git] section
 # whose workloads match no workload of it (every battery of that
 # repository would select nothing, fail with 64 and count its commit as
-# measured), and names the workloads there are.
+# measured), and names the workloads there are; perfwatch trigger refuses
+# a glob that matches nothing (exit 1, the daemon's reason) and queues
+# nothing.
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
@@ -39,5 +41,24 @@ rc=0
 out=$("$PERFWATCHD" -n -f "$CONF" 2>&1) || rc=$?
 [ "$rc" -eq 78 ] || fail "perfwatchd -n, other disabled: exit $rc: $out"
 expect_match "$out" "workloads: \"other\" matches no workload of the profile (its workloads: tiny mine)"
+
+# trigger: a glob that matches nothing is refused and nothing queued; one
+# that matches is queued and run.
+write_conf_manual
+start_daemon
+rc=0
+out=$(pwc trigger --workload tiny --workload nosuch 2>&1) || rc=$?
+[ "$rc" -eq 1 ] || fail "trigger --workload nosuch: exit $rc: $out"
+expect_eq "$out" "perfwatch: perfwatchd: workloads: \"nosuch\" matches no workload of the profile (its workloads: tiny other)"
+[ "$(status_field 'len(d["pending"])')" = 0 ] || fail "nosuch was queued"
+[ "$(status_field 'd["state"]')" = idle ] || fail "nosuch started a battery"
+out=$(pwc trigger --workload 'ot*') || fail "trigger ot*: $out"
+expect_eq "$out" "queued a battery of ot*"
+wait_until 15 "the run of other" runs_at_least 1 "status = 'complete'" ||
+	fail "the battery of ot* did not complete"
+wl=$(sql "SELECT group_concat(workload) FROM run_workloads")
+[ "$wl" = other ] || fail "the battery of ot* measured $wl"
+[ "$(count_runs 1)" = 1 ] || fail "$(count_runs 1) runs, not 1"
+stop_daemon
 
 pass
