@@ -3,8 +3,8 @@
  *
  *   perfwatchd [-dnvV] [-f file]
  *
- * Start-up, in this order: load the configuration (errors as file:line,
- * exit 78); if root, resolve [perfwatch] user and group and create the
+ * Start-up, in this order: load the configuration and check its profile
+ * as -n does (errors as file:line, exit 78); if root, resolve [perfwatch] user and group and create the
  * state, work and socket directories for them; take the lock
  * state_dir/perfwatchd.lock (one daemon per state directory; it holds the
  * pid, so that rc.d can use it as the pidfile); bind the control socket;
@@ -20,8 +20,9 @@
  * systemd's User= and never starts as root).  Started as another user it
  * stays that user and [perfwatch] user is not used.
  *
- * Signals are events: SIGHUP reloads (an invalid file is logged with its
- * errors and the configuration in use is kept), SIGTERM and SIGINT stop
+ * Signals are events: SIGHUP reloads (an invalid file, or one whose
+ * profile -n would refuse, is logged with its errors and the
+ * configuration in use is kept), SIGTERM and SIGINT stop
  * the battery in progress (the run marks itself aborted) and exit within
  * DAEMON_STOP_GRACE seconds and a little, SIGCHLD collects children.
  */
@@ -165,6 +166,9 @@ daemon_load(const char *path, char **text, size_t *len, char **cause)
 	*len = n;
 	return cfg;
 }
+
+static int	daemon_profile_check(const struct config *, const char *,
+		    char **);
 
 /* The verbosity that [perfwatch] log_level asks for, at least -v's. */
 static void
@@ -466,6 +470,12 @@ daemon_on_hup(evutil_socket_t sig, short ev, void *arg)
 	if (d->stopping)
 		return;
 	next = daemon_load(d->conf_path, &text, &len, &cause);
+	if (next != NULL && daemon_profile_check(next, d->conf_path,
+	    &cause) == -1) {
+		config_free(next);
+		free(text);
+		next = NULL;
+	}
 	if (next == NULL) {
 		log_warnx("%s: not reloaded; the configuration in use is "
 		    "kept:", d->conf_path);
@@ -916,6 +926,14 @@ main(int argc, char **argv)
 			free(cause);
 			return EXIT_CONFIG;
 		}
+	}
+	/* What -n refuses of the profile, the start refuses too. */
+	if (daemon_profile_check(d->cfg, d->conf_path, &cause) == -1) {
+		fprintf(stderr, "%s\n", cause);
+		if (!d->foreground)
+			log_warnx("%s", cause);
+		free(cause);
+		return EXIT_CONFIG;
 	}
 	d->start_cfg = d->cfg;
 	daemon_log_level(d);

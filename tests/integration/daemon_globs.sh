@@ -4,7 +4,10 @@
 # repository would select nothing, fail with 64 and count its commit as
 # measured), and names the workloads there are; perfwatch trigger refuses
 # a glob that matches nothing (exit 1, the daemon's reason) and queues
-# nothing.
+# nothing.  The start refuses what -n refuses of the profile (78), and a
+# SIGHUP that would bring a profile that cannot be had, or [git] globs
+# that match nothing, is not applied: the configuration in use is kept,
+# and the log says why.
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
@@ -59,6 +62,38 @@ wait_until 15 "the run of other" runs_at_least 1 "status = 'complete'" ||
 wl=$(sql "SELECT group_concat(workload) FROM run_workloads")
 [ "$wl" = other ] || fail "the battery of ot* measured $wl"
 [ "$(count_runs 1)" = 1 ] || fail "$(count_runs 1) runs, not 1"
+
+# SIGHUP: a profile that is not there is not reloaded; the one in use is
+# kept (a trigger still matches against it, and its runs still read it).
+cp "$CONF" "$T/good.conf"
+sed -i "s#^profile = .*#profile = $T/nosuch.conf#" "$CONF"
+kill -HUP "$DPID"
+wait_until 10 "the reload refused" grep -q "not reloaded" "$LOG" ||
+	fail "a reload with a missing profile was applied"
+expect_match "$(cat "$LOG")" "$CONF: [perfwatch] profile \"$T/nosuch.conf\":"
+grep -q "^profile = $T/profile.conf\$" "$T/state/run.conf" ||
+	fail "run.conf has another profile: $(grep ^profile "$T/state/run.conf")"
+out=$(pwc trigger --workload tiny) ||
+	fail "trigger tiny after the refused reload: $out"
+wait_until 15 "the run of tiny" runs_at_least 2 "status = 'complete'" ||
+	fail "the battery of tiny after the refused reload did not complete"
+# [git] globs that match nothing: refused too.
+cp "$T/good.conf" "$CONF"
+printf '[git "demo"]\npath = %s\nbranch = main\nworkloads = tinny\n' \
+    "$T/repo" >>"$CONF"
+refused=$(grep -c "not reloaded" "$LOG")
+kill -HUP "$DPID"
+wait_until 10 "the second reload refused" sh -c \
+    "[ \$(grep -c 'not reloaded' '$LOG') -gt $refused ]" ||
+	fail "a reload with [git] workloads = tinny was applied"
+expect_match "$(cat "$LOG")" "[git \"demo\"] workloads: \"tinny\" matches no workload of the profile"
+grep -q '^\[git' "$T/state/run.conf" && fail "run.conf took the [git] section"
 stop_daemon
+
+# The start: the same refusal, exit 78.
+rc=0
+timeout 20 "$PERFWATCHD" -d -f "$CONF" >"$T/start.out" 2>&1 || rc=$?
+[ "$rc" -eq 78 ] || fail "perfwatchd started with workloads = tinny: exit $rc"
+expect_match "$(cat "$T/start.out")" "[git \"demo\"] workloads: \"tinny\" matches no workload of the profile"
 
 pass
