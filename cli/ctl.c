@@ -213,6 +213,17 @@ ctl_print_status(json_t *r)
 			if (json_is_string(json_object_get(w, "detail")))
 				printf("             (%s)\n",
 				    ctl_str(w, "detail"));
+			if (json_is_string(json_object_get(w, "waiting"))) {
+				ctl_local(json_object_get(w, "waiting_since"),
+				    t, sizeof(t));
+				printf("  waiting:   for a quiet machine "
+				    "([quiet] policy = wait) since %s", t);
+				ctl_local(json_object_get(w, "wait_until"), t,
+				    sizeof(t));
+				if (strcmp(t, "-") != 0)
+					printf(", until %s at the latest", t);
+				printf(": %s\n", ctl_str(w, "waiting"));
+			}
 		}
 	}
 	p = json_object_get(r, "builds");

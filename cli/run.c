@@ -89,8 +89,12 @@ run_on_signal(int sig)
  *   perfwatch-progress {"run":"LABEL","step":3,"steps":10,
  *       "workload":"sys.pipe","iteration":2,"count":5,"warmup":false}
  *
- * (step 0 at creation, without workload), so that the daemon can say
- * what its child is doing.
+ * (step 0 at creation, without workload), and one when the [quiet]
+ * policy makes it wait for the machine, before the run is created:
+ *
+ *   perfwatch-progress {"waiting":"WHY","max_wait":600}
+ *
+ * so that the daemon can say what its child is doing.
  */
 #define RUN_PROGRESS_PREFIX	"perfwatch-progress "
 
@@ -122,6 +126,26 @@ run_git_commit(struct run_opts *o, const char *arg)
 	json_object_set_new(o->git_commits, name, json_string(eq + 1));
 	free(name);
 	return 0;
+}
+
+/* Write a --progress line: waiting up to max_wait seconds, and why. */
+static void
+run_progress_wait(const struct run_opts *o, const char *why,
+    int64_t max_wait)
+{
+	json_t	*j;
+	char	*text;
+
+	if (!o->progress)
+		return;
+	j = pwjson_object();
+	pwjson_set_str(j, "waiting", why);
+	pwjson_set_int(j, "max_wait", max_wait);
+	text = pwjson_dumps(j, PWJSON_COMPACT);
+	fprintf(stderr, RUN_PROGRESS_PREFIX "%s\n", text);
+	fflush(stderr);
+	free(text);
+	json_decref(j);
 }
 
 /* Write a --progress line: the run and, for a step, what it measures. */
@@ -449,7 +473,8 @@ run_duration(int64_t seconds, char *buf, size_t size)
  * (said once: the run goes on without it).
  */
 static int
-run_lock(struct cli *c, int64_t max_wait, int *busy, double *waited)
+run_lock(struct cli *c, const struct run_opts *o, int64_t max_wait,
+    int *busy, double *waited)
 {
 	struct timespec	 pause = { 0, 200 * 1000 * 1000 };
 	const char	*path = getenv("PERFWATCH_LOCK");
@@ -485,6 +510,8 @@ run_lock(struct cli *c, int64_t max_wait, int *busy, double *waited)
 			log_warnx("another perfwatch run is measuring this "
 			    "machine (it holds %s); waiting up to %s for it "
 			    "([quiet] policy = wait)", path, d);
+			run_progress_wait(o, "another perfwatch run is "
+			    "measuring this machine", max_wait);
 		}
 		if ((*waited = perfwatch_mono() - t0) >= (double)max_wait) {
 			*busy = 1;
@@ -504,7 +531,8 @@ run_lock(struct cli *c, int64_t max_wait, int *busy, double *waited)
  * the measuring lock (*lockfd: held, or -1), then the machine's load.
  */
 static int
-run_quiet(struct cli *c, json_t *quiet, int *skip, int *lockfd)
+run_quiet(struct cli *c, const struct run_opts *o, json_t *quiet, int *skip,
+    int *lockfd)
 {
 	struct quiet_limits	 lim;
 	struct quiet		 seen;
@@ -517,8 +545,8 @@ run_quiet(struct cli *c, json_t *quiet, int *skip, int *lockfd)
 	*skip = 0;
 	policy = config_get_str(c->cfg, "quiet", "policy");
 	max = config_get_duration(c->cfg, "quiet", "max_wait");
-	*lockfd = run_lock(c, strcmp(policy, "wait") == 0 ? max : 0, &locked,
-	    &waited);
+	*lockfd = run_lock(c, o, strcmp(policy, "wait") == 0 ? max : 0,
+	    &locked, &waited);
 	if (locked) {
 		json_object_set_new(quiet, "policy", json_string(policy));
 		json_object_set_new(quiet, "waited", json_real(waited));
@@ -568,6 +596,7 @@ run_quiet(struct cli *c, json_t *quiet, int *skip, int *lockfd)
 		run_duration(max, d, sizeof(d));
 		log_warnx("machine busy: %s; waiting up to %s for it to "
 		    "settle ([quiet] policy = wait)", why, d);
+		run_progress_wait(o, why, max);
 		free(why);
 		why = NULL;
 		busy = sysinfo_quiet_wait(&lim, (unsigned int)max, &seen,
@@ -845,7 +874,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	quiet = json_object();
-	if (run_quiet(c, quiet, &skip, &lockfd) == -1) {
+	if (run_quiet(c, &o, quiet, &skip, &lockfd) == -1) {
 		rc = EXIT_SOFTWARE;
 		goto out;
 	}

@@ -101,6 +101,9 @@ struct work {
 	int		 count;
 	int		 warmup;
 	int		 rerun_ok;	/* may ask for a rerun afterwards */
+	char		*waiting;	/* for a quiet machine: why; or NULL */
+	time_t		 wait_since;
+	time_t		 wait_until;	/* at the latest */
 	char		**gits;		/* its git commits, "NAME=COMMIT" */
 	size_t		 ngits;
 	/* The build in progress. */

@@ -206,6 +206,9 @@ work_clear_current(struct work *w)
 	free(w->detail);
 	free(w->label);
 	free(w->workload);
+	free(w->waiting);
+	w->waiting = NULL;
+	w->wait_since = w->wait_until = 0;
 	if (w->build != NULL) {
 		free(w->build->repo);
 		free(w->build->commit);
@@ -250,6 +253,19 @@ work_progress(struct daemon *d, const char *text)
 		json_decref(j);
 		return;
 	}
+	/* The [quiet] policy waits for the machine before the run starts. */
+	if ((v = json_object_get(j, "waiting")) != NULL && json_is_string(v)) {
+		set_str(&w->waiting, json_string_value(v));
+		w->wait_since = time(NULL);
+		v = json_object_get(j, "max_wait");
+		w->wait_until = json_is_integer(v) && json_integer_value(v) >
+		    0 ? w->wait_since + (time_t)json_integer_value(v) : 0;
+		json_decref(j);
+		daemon_status(d);
+		return;
+	}
+	set_str(&w->waiting, NULL);
+	w->wait_since = w->wait_until = 0;
 	if ((v = json_object_get(j, "run")) != NULL && json_is_string(v) &&
 	    !same_str(w->label, json_string_value(v)))
 		set_str(&w->label, json_string_value(v));
@@ -846,6 +862,9 @@ work_status_line(struct daemon *d)
 			    "%lld)", w->trigger, w->workload, w->warmup ?
 			    "warm-up " : "", w->iteration, w->count,
 			    (long long)w->step, (long long)w->steps);
+		else if (w->waiting != NULL)
+			xasprintf(&s, "%s battery: waiting for a quiet "
+			    "machine (%s)", w->trigger, w->waiting);
 		else
 			xasprintf(&s, "%s battery: starting", w->trigger);
 		return s;
@@ -893,6 +912,15 @@ work_status_json(struct daemon *d)
 			    json_integer(w->count));
 			json_object_set_new(cur, "warmup",
 			    json_boolean(w->warmup));
+			pwjson_set_str(cur, "waiting", w->waiting);
+			if (w->waiting != NULL && timefmt_format(w->wait_since,
+			    t, sizeof(t)) == 0)
+				json_object_set_new(cur, "waiting_since",
+				    json_string(t));
+			if (w->waiting != NULL && w->wait_until > 0 &&
+			    timefmt_format(w->wait_until, t, sizeof(t)) == 0)
+				json_object_set_new(cur, "wait_until",
+				    json_string(t));
 		}
 		json_object_set_new(o, "work", cur);
 	}
