@@ -599,6 +599,37 @@ bisect_measure(struct bisect_ctx *x, struct bisect_point *p, size_t want)
 	return 0;
 }
 
+/*
+ * The change from the good end's level to level in percent of the good
+ * level's size, as check has it (-5 to -8 is -60%, not +60%); NaN when
+ * the good level is 0 (no percentage of it), as check's is.
+ */
+static double
+bisect_pct(double level, double good)
+{
+	if (good == 0 || !isfinite(good) || !isfinite(level))
+		return NAN;
+	return (level - good) / fabs(good) * 100;
+}
+
+/*
+ * A change in percent as check prints it: "+2.3%", "+250%", "+1.5e+06%"
+ * from a million on, "-" when there is none; one that rounds to nothing
+ * is +0.0%, not -0.0%.
+ */
+static void
+bisect_fmt_pct(char *buf, size_t len, double v)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) >= 1e6)
+		snprintf(buf, len, "%+.3g%%", v);
+	else if (fabs(v) >= 100)
+		snprintf(buf, len, "%+.0f%%", v);
+	else
+		snprintf(buf, len, "%+.1f%%", fabs(v) < 0.05 ? 0.0 : v);
+}
+
 /* The mean of a point's levels; NaN when it has none. */
 static double
 bisect_mean(const double *v, size_t n)
@@ -680,6 +711,7 @@ struct bisect_candidate {
 	double			 q;
 	double			 bound;		/* % worse at most */
 	int			 within;	/* bound under the floor */
+	int			 from_zero;	/* good level 0, bad not */
 };
 
 /*
@@ -702,6 +734,7 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 	struct bisect_candidate	*cand = NULL, *best = NULL, *near = NULL;
 	struct bisect_candidate	*open = NULL;
 	double			*p, *q, *gl, *gse, *bl, *bse, floor;
+	char			 pct[32];
 	size_t			 nser, ncand = 0, i, ng, nb;
 	int			 worse, rc;
 
@@ -741,8 +774,11 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 		    &k->p) == -1)
 			continue;
 		k->m = ser[i].metric;
-		k->change = 100 * (bisect_mean(bl, nb) / bisect_mean(gl, ng) -
-		    1);
+		k->change = bisect_pct(bisect_mean(bl, nb),
+		    bisect_mean(gl, ng));
+		/* From 0 there is no percentage, but any change is beyond it. */
+		k->from_zero = bisect_mean(gl, ng) == 0 &&
+		    bisect_mean(bl, nb) != 0;
 		k->within = bisect_ends_worse_bound(gl, ng, bl, nb, floor,
 		    k->m.better == BETTER_HIGHER, BISECT_ENDS_Q, &k->bound) ==
 		    0 && k->bound < min_change;
@@ -765,8 +801,8 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 		if (!cand[i].within && (open == NULL ||
 		    fabs(cand[i].t) > fabs(open->t)))
 			open = &cand[i];
-		if (cand[i].q > BISECT_ENDS_Q ||
-		    fabs(cand[i].change) < min_change)
+		if (cand[i].q > BISECT_ENDS_Q || (!cand[i].from_zero &&
+		    !(fabs(cand[i].change) >= min_change)))
 			continue;
 		if (best == NULL || fabs(cand[i].t) > fabs(best->t))
 			best = &cand[i];
@@ -787,17 +823,23 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 		xasprintf(why, "no metric%s%s is worse at the bad end",
 		    x->o->metric != NULL ? " named " : "",
 		    x->o->metric != NULL ? x->o->metric : "");
-	else if (open == NULL)
+	else if (open == NULL) {
+		bisect_fmt_pct(pct, sizeof(pct), near->change);
 		xasprintf(why, "every metric worse at the bad end is worse by "
 		    "less than the floor of %g%%: the nearest, %s %s, "
-		    "changed %+.1f%%, at most %.1f%% worse (%g%% confidence)",
-		    min_change, near->m.workload, near->m.metric,
-		    near->change, near->bound, 100 * (1 - BISECT_ENDS_Q));
-	else
+		    "changed %s, at most %.1f%% worse (%g%% confidence)",
+		    min_change, near->m.workload, near->m.metric, pct,
+		    near->bound, 100 * (1 - BISECT_ENDS_Q));
+	} else {
+		if (isfinite(near->change))
+			bisect_fmt_pct(pct, sizeof(pct), near->change);
+		else
+			snprintf(pct, sizeof(pct), "from 0");
 		xasprintf(why, "the metric nearest to it, %s %s, changed "
-		    "%+.1f%% with q %.3g (a bisection needs a change beyond "
+		    "%s with q %.3g (a bisection needs a change beyond "
 		    "%g%% with q <= %g)", near->m.workload, near->m.metric,
-		    near->change, near->q, min_change, BISECT_ENDS_Q);
+		    pct, near->q, min_change, BISECT_ENDS_Q);
+	}
 	rc = best != NULL ? 0 : 1;
 	free(p);
 	free(q);
@@ -1039,7 +1081,7 @@ bisect_point_json(const struct bisect_point *p, double good_level, int end)
 	pwjson_set_str(o, "verdict", bisect_mark_name(p->mark));
 	pwjson_set_int(o, "runs", (int64_t)p->nlevels);
 	pwjson_set_num(o, "level", level);
-	pwjson_set_num(o, "change", 100 * (level / good_level - 1));
+	pwjson_set_num(o, "change", bisect_pct(level, good_level));
 	if (!end)
 		pwjson_set_num(o, "llr", p->llr);
 	return o;
@@ -1060,7 +1102,7 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 	struct table	*t;
 	json_t		*o, *arr, *m;
 	double		 g = bisect_mean(gp->levels, gp->nlevels), level;
-	char		 buf[32];
+	char		 buf[96], gbuf[32], lbuf[32];
 	size_t		 i;
 
 	if (x->c->out == OUT_JSON) {
@@ -1115,10 +1157,12 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 		table_addf(t, 2, "%zu", p->nlevels);
 		fmt_value(buf, sizeof(buf), level);
 		table_addf(t, 3, "%s", buf);
-		if (i == 0 || !isfinite(level))
+		if (i == 0)
 			table_addf(t, 4, "-");
-		else
-			table_addf(t, 4, "%+.1f%%", 100 * (level / g - 1));
+		else {
+			bisect_fmt_pct(buf, sizeof(buf), bisect_pct(level, g));
+			table_addf(t, 4, "%s", buf);
+		}
 		if (i == 0 || i == n || p->mark == BISECT_SKIP)
 			table_addf(t, 5, "-");
 		else
@@ -1139,8 +1183,17 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 	    "error rates %g each way\n", buf, x->unit, BISECT_ALPHA);
 	if (first == last) {
 		level = bisect_mean(pts[first].levels, pts[first].nlevels);
-		printf("first bad commit: %s %s (%+.1f%%)\n", pts[first].c->id,
-		    pts[first].c->summary, 100 * (level / g - 1));
+		if (isfinite(bisect_pct(level, g)))
+			bisect_fmt_pct(buf, sizeof(buf), bisect_pct(level, g));
+		else {
+			/* No percentage of 0: the two levels. */
+			fmt_value(gbuf, sizeof(gbuf), g);
+			fmt_value(lbuf, sizeof(lbuf), level);
+			snprintf(buf, sizeof(buf), "%s to %s%s%s", gbuf, lbuf,
+			    *x->unit != '\0' ? " " : "", x->unit);
+		}
+		printf("first bad commit: %s %s (%s)\n", pts[first].c->id,
+		    pts[first].c->summary, buf);
 	} else {
 		printf("the first bad commit is one of these %zu (the skipped "
 		    "ones could not be measured):\n", last - first + 1);
@@ -1166,7 +1219,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	size_t			 step = 0, want, ends_max;
 	unsigned		 left;
 	time_t			 search_start;
-	char			 eta[48], dur[32];
+	char			 eta[48], dur[32], pct[32];
 	double			 t_best = 0, q_near = 1, min_change;
 	long			 k;
 	int			 rc = 0, r, signals = 0;
@@ -1309,9 +1362,10 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	    pts[n - 1].se, pts[n - 1].nlevels), &sprt.sd) == -1 ||
 	    !(sprt.sd > 0))
 		sprt.sd = fabs(sprt.bad - sprt.good) / 1e6;
+	bisect_fmt_pct(pct, sizeof(pct), bisect_pct(sprt.bad, sprt.good));
 	bisect_progress("%s %s: %.6g at the good end, %.6g at the bad "
-	    "(%+.1f%%); about %u step%s", x.workload, x.metric, sprt.good,
-	    sprt.bad, 100 * (sprt.bad / sprt.good - 1),
+	    "(%s); about %u step%s", x.workload, x.metric, sprt.good,
+	    sprt.bad, pct,
 	    bisect_steps_left(marks, n), bisect_steps_left(marks, n) == 1 ?
 	    "" : "s");
 

@@ -1,0 +1,137 @@
+#!/bin/sh
+# perfwatch bisect's changes are check's: in percent of the good level's
+# size.  A command workload prints the value its commit's build left,
+# with 0.01% of jitter: -5 to -8 (higher is better) is -60%, not +60%;
+# a commit 0.03% under the good level is +0.0%, not -0.0%; from a good
+# level of 0 there is no percentage ("-", null), not +inf% or nan%, and
+# the change from 0 to 5 is still bisected.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+command -v git >/dev/null || fail "git is not installed"
+
+cat >"$T/emit.sh" <<EOF
+n=\$(cat "$T/count" 2>/dev/null || echo 0)
+n=\$((n + 1))
+echo \$n >"$T/count"
+read -r name v unit better <"\$1/built"
+awk -v n=\$n -v v="\$v" -v name="\$name" -v unit="\$unit" \
+    -v better="\$better" 'BEGIN {
+	printf "%s %.6f %s %s\\n", name, v * (1 + 0.0001 * ((n * 7919) % 13 - 6) / 6), unit, better
+}'
+EOF
+cat >"$T/profile.conf" <<EOF
+[workload "toy"]
+command = sh $T/emit.sh $T/repo
+iterations = 3
+EOF
+mkdir -p "$T/work"
+cat >"$T/pw.conf" <<EOF
+[perfwatch]
+work_dir = $T/work
+profile = $T/profile.conf
+[quiet]
+$QUIET_ANY_LOAD
+EOF
+
+# make_repo LINE...: a commit c1, c2 ... a line each, "name value unit
+# better", which the build makes the workload print.
+make_repo() {
+	rm -rf "$T/repo"
+	git init -q -b main "$T/repo"
+	(
+		cd "$T/repo"
+		git config user.email test@example.org
+		git config user.name test
+		git config commit.gpgsign false
+		echo built >.gitignore
+		i=1
+		for line in "$@"; do
+			echo "$line" >value
+			echo "$i" >counter
+			git add -A
+			git commit -qm "c$i"
+			i=$((i + 1))
+		done
+	)
+}
+BUILD='cp value built'
+bisect() {
+	(cd "$T/repo" && "$PERFWATCH" -c "$T/pw.conf" bisect --build "$BUILD" \
+	    --workload toy "$@")
+}
+rev() {
+	git -C "$T/repo" rev-parse "$1"
+}
+json_field() {
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+for k in sys.argv[2].split("."):
+    d = d[k] if not k.isdigit() else d[int(k)]
+print(d)' "$@"
+}
+# in_range VALUE LO HI
+in_range() {
+	python3 -c 'import sys
+v, lo, hi = map(float, sys.argv[1:])
+sys.exit(not lo < v < hi)' "$@"
+}
+
+# 1. A negative level: -5 to -8, higher is better, is 60% worse.
+make_repo "score -5 pt higher" "score -5 pt higher" "score -8 pt higher" \
+    "score -8 pt higher"
+bisect --json main~3..main >"$T/out.json" 2>"$T/err" ||
+	fail "negative: $(cat "$T/err")"
+expect_eq "$(json_field "$T/out.json" first_bad.summary)" c3
+for k in first_bad.change bad.change; do
+	c=$(json_field "$T/out.json" "$k")
+	in_range "$c" -60.1 -59.9 || fail "negative: $k $c, not -60"
+done
+bisect main~3..main >"$T/out.txt" 2>"$T/err" ||
+	fail "negative, table: $(cat "$T/err")"
+grep -q "^first bad commit: $(rev main~1) c3 (-60\.0%)$" "$T/out.txt" ||
+	fail "negative, table: $(cat "$T/out.txt")"
+grep -q "^bad  *$(rev main | cut -c1-12) .* -60\.0% " "$T/out.txt" ||
+	fail "negative, the bad row: $(cat "$T/out.txt")"
+grep -q "(-60\.0%); about" "$T/err" || fail "negative, progress: $(cat "$T/err")"
+# As check has it, on the same runs: the last run against the first.
+first=$(sqlite3 "$PERFWATCH_DB" "SELECT label FROM runs ORDER BY id LIMIT 1")
+last=$(sqlite3 "$PERFWATCH_DB" "SELECT label FROM runs ORDER BY id DESC LIMIT 1")
+bad_run=$(sqlite3 "$PERFWATCH_DB" "SELECT label FROM runs WHERE
+    json_extract(git_commits, '\$.bisect') = '$(rev main)' LIMIT 1")
+pw compare --json "$first" "$bad_run" >"$T/cmp.json" 2>&1 ||
+	fail "compare: $(cat "$T/cmp.json")"
+grep -q '"change_pct": -60\.0\|"change_pct": -59\.9' "$T/cmp.json" ||
+	fail "compare does not say -60%: $(cat "$T/cmp.json")"
+
+# 2. A change that rounds to nothing: c2 is 0.03% under the good level
+# (and good), which is +0.0%, never -0.0%.
+make_repo "lat 100 ms lower" "lat 99.97 ms lower" "lat 120 ms lower"
+bisect --csv main~2..main >"$T/out.csv" 2>"$T/err" ||
+	fail "small: $(cat "$T/err")"
+grep -q "^good,$(rev main~1),[0-9]*,[0-9.]*,+0\.0%,.*,c2,$" "$T/out.csv" ||
+	fail "small: c2's change: $(cat "$T/out.csv")"
+if grep -q -- "-0\.0%" "$T/out.csv"; then
+	fail "small: a -0.0%: $(cat "$T/out.csv")"
+fi
+grep -q "^bad,$(rev main),[0-9]*,[0-9.]*,+20\.0%,.*,c3,yes$" "$T/out.csv" ||
+	fail "small: the bad end: $(cat "$T/out.csv")"
+
+# 3. A good level of 0 (errors, lower is better): 0 to 5 is bisected,
+# with no percentage: "-" in the table, null in JSON; c2 at 0 too.
+make_repo "errs 0 count lower" "errs 0 count lower" "errs 5 count lower"
+bisect --json main~2..main >"$T/out.json" 2>"$T/err" ||
+	fail "zero: $(cat "$T/err")"
+expect_eq "$(json_field "$T/out.json" first_bad.summary)" c3
+expect_eq "$(json_field "$T/out.json" first_bad.change)" None
+expect_eq "$(json_field "$T/out.json" tested.0.change)" None
+expect_eq "$(json_field "$T/out.json" tested.0.verdict)" good
+bisect main~2..main >"$T/out.txt" 2>"$T/err" || fail "zero, table: $(cat "$T/err")"
+if grep -qi "inf\|nan" "$T/out.txt" "$T/err"; then
+	fail "zero: inf or nan: $(cat "$T/out.txt" "$T/err")"
+fi
+grep -q "^good  *$(rev main~1 | cut -c1-12)  *[0-9]*  *0  *-  " "$T/out.txt" ||
+	fail "zero: c2's row: $(cat "$T/out.txt")"
+grep -q "^first bad commit: $(rev main) c3 (0 to 5\.\{0,1\}[0-9]* count)$" "$T/out.txt" ||
+	fail "zero: the first bad line: $(cat "$T/out.txt")"
+pass
