@@ -85,6 +85,14 @@ struct bisect_opts {
 	int		  list_git;	/* --list-git: the [git] trees */
 };
 
+/* Why a commit was skipped. */
+enum bisect_skip {
+	SKIP_NONE,
+	SKIP_FAILED,		/* its build or a run failed */
+	SKIP_NO_METRIC,		/* its runs lacked the metric */
+	SKIP_UNDECIDED		/* --max-runs runs, still undecided */
+};
+
 /* A commit and what was measured of it. */
 struct bisect_point {
 	struct bisect_commit	*c;		/* borrowed */
@@ -97,6 +105,7 @@ struct bisect_point {
 	double			 llr;
 	enum bisect_mark	 mark;
 	int			 lost;		/* runs without the metric */
+	enum bisect_skip	 skip;		/* why, when skipped */
 };
 
 struct bisect_ctx {
@@ -1069,6 +1078,27 @@ bisect_from_config(struct cli *c, struct bisect_opts *o)
 	return 0;
 }
 
+/* Why skipped commit p was, for a person: in buf. */
+static const char *
+bisect_skip_why(const struct bisect_ctx *x, const struct bisect_point *p,
+    char *buf, size_t len)
+{
+	switch (p->skip) {
+	case SKIP_FAILED:
+		snprintf(buf, len, "its build or run failed");
+		break;
+	case SKIP_NO_METRIC:
+		snprintf(buf, len, "%d runs without %s %s", p->lost,
+		    x->workload, x->metric);
+		break;
+	default:
+		snprintf(buf, len, "undecided after %zu run%s, --max-runs %d",
+		    p->nlevels, p->nlevels == 1 ? "" : "s", x->o->max_runs);
+		break;
+	}
+	return buf;
+}
+
 static json_t *
 bisect_point_json(const struct bisect_point *p, double good_level, int end)
 {
@@ -1084,6 +1114,10 @@ bisect_point_json(const struct bisect_point *p, double good_level, int end)
 	pwjson_set_num(o, "change", bisect_pct(level, good_level));
 	if (!end)
 		pwjson_set_num(o, "llr", p->llr);
+	if (p->mark == BISECT_SKIP)
+		pwjson_set_str(o, "skipped", p->skip == SKIP_FAILED ?
+		    "failed" : p->skip == SKIP_NO_METRIC ? "no_metric" :
+		    "undecided");
 	return o;
 }
 
@@ -1163,10 +1197,12 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 			bisect_fmt_pct(buf, sizeof(buf), bisect_pct(level, g));
 			table_addf(t, 4, "%s", buf);
 		}
-		if (i == 0 || i == n || p->mark == BISECT_SKIP)
+		if (i == 0 || i == n || (p->mark == BISECT_SKIP &&
+		    p->skip != SKIP_UNDECIDED))
 			table_addf(t, 5, "-");
 		else
-			table_addf(t, 5, "%.1f", p->llr);
+			table_addf(t, 5, "%.1f", fabs(p->llr) < 0.05 ? 0.0 :
+			    p->llr);
 		table_addf(t, 6, "%s", p->c->summary);
 		if (csv)
 			table_addf(t, 7, "%s", i == 0 || i - 1 < first ||
@@ -1195,10 +1231,16 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 		printf("first bad commit: %s %s (%s)\n", pts[first].c->id,
 		    pts[first].c->summary, buf);
 	} else {
-		printf("the first bad commit is one of these %zu (the skipped "
-		    "ones could not be measured):\n", last - first + 1);
+		printf("the first bad commit is one of these %zu (skipped "
+		    "commits hide it):\n", last - first + 1);
 		for (i = first; i <= last; i++)
-			printf("  %s %s\n", pts[i].c->id, pts[i].c->summary);
+			if (pts[i].mark == BISECT_SKIP)
+				printf("  %s %s (skipped: %s)\n", pts[i].c->id,
+				    pts[i].c->summary, bisect_skip_why(x,
+				    &pts[i], buf, sizeof(buf)));
+			else
+				printf("  %s %s\n", pts[i].c->id,
+				    pts[i].c->summary);
 	}
 }
 
@@ -1219,7 +1261,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	size_t			 step = 0, want, ends_max;
 	unsigned		 left;
 	time_t			 search_start;
-	char			 eta[48], dur[32], pct[32];
+	char			 eta[48], dur[32], pct[32], buf[128];
 	double			 t_best = 0, q_near = 1, min_change;
 	long			 k;
 	int			 rc = 0, r, signals = 0;
@@ -1406,13 +1448,21 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 				break;
 			want = p->nlevels + 1;
 		}
-		if (p->mark == BISECT_UNTESTED)
+		if (p->mark == BISECT_UNTESTED) {
 			p->mark = BISECT_SKIP;
+			p->skip = p->built == -1 ? SKIP_FAILED :
+			    p->lost > o.max_runs ? SKIP_NO_METRIC :
+			    SKIP_UNDECIDED;
+		}
 		marks[k] = p->mark;
 		tested++;
-		bisect_progress("%.12s is %s (%zu run%s, llr %.1f)",
-		    p->c->id, bisect_mark_name(p->mark), p->nlevels,
-		    p->nlevels == 1 ? "" : "s", p->llr);
+		if (p->mark == BISECT_SKIP)
+			bisect_progress("%.12s is skipped: %s", p->c->id,
+			    bisect_skip_why(&x, p, buf, sizeof(buf)));
+		else
+			bisect_progress("%.12s is %s (%zu run%s, llr %.1f)",
+			    p->c->id, bisect_mark_name(p->mark), p->nlevels,
+			    p->nlevels == 1 ? "" : "s", p->llr);
 	}
 	bisect_report(&x, &gp, pts, n, first, last, sprt.sd, tested);
 
