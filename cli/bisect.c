@@ -712,6 +712,44 @@ bisect_series_free(struct bisect_series *rs, size_t n)
 	free(rs);
 }
 
+/*
+ * Whether the good end's first run has a metric named --metric: 1, or 0
+ * and in *names the metrics it has ("lat, ops"), -1 on a store error.
+ */
+static int
+bisect_metric_known(struct bisect_ctx *x, const struct bisect_point *g,
+    char **names)
+{
+	struct bisect_series	*gs;
+	char			*s;
+	const char		*m;
+	size_t			 i, k;
+	int			 found = 0;
+
+	*names = NULL;
+	if ((gs = bisect_series_read(x, g)) == NULL)
+		return -1;
+	for (i = 0; g->nruns > 0 && i < gs[0].n && !found; i++) {
+		m = gs[0].ser[i].metric.metric;
+		found = strcmp(m, x->o->metric) == 0;
+		for (k = 0; k < i; k++)
+			if (strcmp(gs[0].ser[k].metric.metric, m) == 0)
+				break;
+		if (k < i)
+			continue;	/* another workload's, named */
+		xasprintf(&s, "%s%s%s", *names != NULL ? *names : "",
+		    *names != NULL ? ", " : "", m);
+		free(*names);
+		*names = s;
+	}
+	bisect_series_free(gs, g->nruns);
+	if (found) {
+		free(*names);
+		*names = NULL;
+	}
+	return found;
+}
+
 struct bisect_candidate {
 	struct store_metric	 m;
 	double			 change;	/* % from good to bad */
@@ -1353,6 +1391,28 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	 */
 	ends_max = o.runs > BISECT_ENDS_MAX ? (size_t)o.runs :
 	    BISECT_ENDS_MAX;
+	/*
+	 * A --metric the workloads do not have (a typo) is known after a
+	 * run of the good end, not after every run of both.
+	 */
+	if (o.metric != NULL && (r = bisect_measure(&x, &gp, 1)) != 1) {
+		/* 1, the good end not measured, is said below. */
+		if (r != 0) {
+			rc = r;
+			goto out;
+		}
+		if ((r = bisect_metric_known(&x, &gp, &why)) == -1) {
+			rc = EXIT_SOFTWARE;
+			goto out;
+		}
+		if (r == 0) {
+			fprintf(stderr, "perfwatch: --metric %s: the runs of "
+			    "the workloads have no such metric; they have "
+			    "%s\n", o.metric, why != NULL ? why : "none");
+			rc = EXIT_DATAERR;
+			goto out;
+		}
+	}
 	for (want = (size_t)o.runs;; want++) {
 		if ((r = bisect_measure(&x, &gp, want)) != 0 ||
 		    (r = bisect_measure(&x, &pts[n - 1], want)) != 0) {

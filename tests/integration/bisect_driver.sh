@@ -365,6 +365,18 @@ rc=0
 bisect --git nosuch main~1..main 2>"$T/err" || rc=$?
 [ "$rc" -eq 78 ] || fail "--git nosuch: exit $rc"
 grep -q 'no \[git "nosuch"\] section' "$T/err" || fail "$(cat "$T/err")"
+# A --metric that the workloads do not have (a typo): said after one run
+# of the good end, with the metrics they have, exit 65; not "nothing to
+# bisect" (1) after every run of both ends.
+before=$(runs_in_store)
+rc=0
+(cd "$T/repo" && bisect --build "$BUILD" --workload toy --metric opz \
+    main~39..main~20) 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "--metric opz: exit $rc: $(cat "$T/err")"
+grep -q "^perfwatch: --metric opz: the runs of the workloads have no such metric; they have commitno, ops$" \
+    "$T/err" || fail "--metric opz: $(cat "$T/err")"
+[ "$(($(runs_in_store) - before))" -le 1 ] ||
+	fail "--metric opz: $(($(runs_in_store) - before)) runs, not 1"
 # Nothing worse between the ends: exit 1, and why.
 rc=0
 (cd "$T/repo" && bisect --build "$BUILD" --workload toy main~39..main~20) \
