@@ -1159,6 +1159,44 @@ bisect_point_json(const struct bisect_point *p, double good_level, int end)
 	return o;
 }
 
+/* A report end with no metric chosen: its commit and runs. */
+static json_t *
+bisect_end_json(const struct bisect_point *p)
+{
+	json_t	*o;
+
+	o = pwjson_object();
+	pwjson_set_str(o, "id", p->c->id);
+	pwjson_set_str(o, "summary", p->c->summary);
+	pwjson_set_int(o, "runs", (int64_t)p->nruns);
+	return o;
+}
+
+/*
+ * --json when there is nothing to bisect: the report's keys, no metric,
+ * no first bad commit and no candidates, and why.
+ */
+static void
+bisect_report_none(struct bisect_ctx *x, const struct bisect_point *gp,
+    const struct bisect_point *bp, size_t n, const char *why)
+{
+	json_t	*o;
+
+	o = pwjson_object();
+	pwjson_set_str(o, "repo", x->o->repo);
+	pwjson_set(o, "metric", json_null());
+	pwjson_set_int(o, "commits", (int64_t)n);
+	pwjson_set_int(o, "measured", 0);
+	pwjson_set(o, "good", bisect_end_json(gp));
+	pwjson_set(o, "bad", bisect_end_json(bp));
+	pwjson_set(o, "tested", pwjson_array());
+	pwjson_set(o, "first_bad", json_null());
+	pwjson_set(o, "candidates", pwjson_array());
+	pwjson_set_str(o, "nothing_to_bisect", why);
+	pwjson_print(stdout, o, 0);
+	json_decref(o);
+}
+
 /* The report: a table, or JSON. */
 static void
 bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
@@ -1446,6 +1484,8 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	if (r == 1) {
 		fprintf(stderr, "perfwatch: nothing to bisect between %.12s "
 		    "and %.12s: %s\n", good.id, commits[n - 1].id, why);
+		if (c->out == OUT_JSON)
+			bisect_report_none(&x, &gp, &pts[n - 1], n, why);
 		rc = 1;
 		goto out;
 	}

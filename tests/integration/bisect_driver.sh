@@ -383,6 +383,25 @@ rc=0
     2>"$T/err" || rc=$?
 [ "$rc" -eq 1 ] || fail "no change: exit $rc"
 grep -q "nothing to bisect between" "$T/err" || fail "$(cat "$T/err")"
+# ... and with --json a report that says so, the runs reused.
+rc=0
+(cd "$T/repo" && bisect --build "$BUILD" --workload toy --json \
+    main~39..main~20) >"$T/out.json" 2>"$T/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "no change, JSON: exit $rc"
+python3 - "$T/out.json" "$(rev main~39)" "$(rev main~20)" "$T/err" <<'PY' ||
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["first_bad"] is None and d["candidates"] == [], d
+assert d["metric"] is None and d["commits"] == 19, d
+assert d["good"]["id"] == sys.argv[2] and d["good"]["runs"] >= 3, d
+assert d["bad"]["id"] == sys.argv[3] and d["bad"]["runs"] >= 3, d
+# The reason, as stderr says it (which one depends on the noise).
+err = open(sys.argv[4]).read()
+assert d["nothing_to_bisect"] and \
+    ("nothing to bisect between %s and %s: %s\n" % (sys.argv[2][:12],
+    sys.argv[3][:12], d["nothing_to_bisect"])) in err, (d, err)
+PY
+	fail "no change, JSON: $(cat "$T/out.json") $(cat "$T/err")"
 # Ends 1% apart, with 0.1% noise (so -0.9 to -1.1% as measured), under
 # the floor of 2%: nothing to bisect, and it says so after the first
 # three runs of each end, rather than measuring both up to ten times for
