@@ -135,4 +135,11 @@ d = json.load(open(sys.argv[1]))
 t = [p for p in d["tested"] if p["id"] == sys.argv[2]]
 assert len(t) == 1 and t[0]["skipped"] == "failed" and t[0]["runs"] == 0, t
 PY
+# 3. An end that does not build is no skip: the bisection stops, 65.
+make_repo "lat 100 ms lower" "lat 130 ms lower" "!lat 130 ms lower"
+rc=0
+bisect main~2..main >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "bad end broken: exit $rc: $(cat "$T/err")"
+grep -q "^perfwatch: the bad end ($(rev main | cut -c1-12)) cannot be measured$" \
+    "$T/err" || fail "bad end broken: $(cat "$T/err")"
 pass
