@@ -621,23 +621,6 @@ bisect_pct(double level, double good)
 	return (level - good) / fabs(good) * 100;
 }
 
-/*
- * A change in percent as check prints it: "+2.3%", "+250%", "+1.5e+06%"
- * from a million on, "-" when there is none; one that rounds to nothing
- * is +0.0%, not -0.0%.
- */
-static void
-bisect_fmt_pct(char *buf, size_t len, double v)
-{
-	if (!isfinite(v))
-		snprintf(buf, len, "-");
-	else if (fabs(v) >= 1e6)
-		snprintf(buf, len, "%+.3g%%", v);
-	else if (fabs(v) >= 100)
-		snprintf(buf, len, "%+.0f%%", v);
-	else
-		snprintf(buf, len, "%+.1f%%", fabs(v) < 0.05 ? 0.0 : v);
-}
 
 /* The mean of a point's levels; NaN when it has none. */
 static double
@@ -871,7 +854,7 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 		    x->o->metric != NULL ? " named " : "",
 		    x->o->metric != NULL ? x->o->metric : "");
 	else if (open == NULL) {
-		bisect_fmt_pct(pct, sizeof(pct), near->change);
+		cli_fmt_pct(pct, sizeof(pct), near->change);
 		xasprintf(why, "every metric worse at the bad end is worse by "
 		    "less than the floor of %g%%: the nearest, %s %s, "
 		    "changed %s, at most %.1f%% worse (%g%% confidence)",
@@ -879,7 +862,7 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 		    near->bound, 100 * (1 - BISECT_ENDS_Q));
 	} else {
 		if (isfinite(near->change))
-			bisect_fmt_pct(pct, sizeof(pct), near->change);
+			cli_fmt_pct(pct, sizeof(pct), near->change);
 		else
 			snprintf(pct, sizeof(pct), "from 0");
 		xasprintf(why, "the metric nearest to it, %s %s, changed "
@@ -1270,7 +1253,7 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 		if (i == 0)
 			table_addf(t, 4, "-");
 		else {
-			bisect_fmt_pct(buf, sizeof(buf), bisect_pct(level, g));
+			cli_fmt_pct(buf, sizeof(buf), bisect_pct(level, g));
 			table_addf(t, 4, "%s", buf);
 		}
 		if (i == 0 || i == n || (p->mark == BISECT_SKIP &&
@@ -1296,7 +1279,7 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 	if (first == last) {
 		level = bisect_mean(pts[first].levels, pts[first].nlevels);
 		if (isfinite(bisect_pct(level, g)))
-			bisect_fmt_pct(buf, sizeof(buf), bisect_pct(level, g));
+			cli_fmt_pct(buf, sizeof(buf), bisect_pct(level, g));
 		else {
 			/* No percentage of 0: the two levels. */
 			fmt_value(gbuf, sizeof(gbuf), g);
@@ -1504,7 +1487,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	    pts[n - 1].se, pts[n - 1].nlevels), &sprt.sd) == -1 ||
 	    !(sprt.sd > 0))
 		sprt.sd = fabs(sprt.bad - sprt.good) / 1e6;
-	bisect_fmt_pct(pct, sizeof(pct), bisect_pct(sprt.bad, sprt.good));
+	cli_fmt_pct(pct, sizeof(pct), bisect_pct(sprt.bad, sprt.good));
 	bisect_progress("%s %s: %.6g at the good end, %.6g at the bad "
 	    "(%s); about %u step%s", x.workload, x.metric, sprt.good,
 	    sprt.bad, pct,

@@ -53,8 +53,8 @@ fmt_pct_num(char *buf, size_t len, double v, int decimals)
 }
 
 /* A percentage for a table: "+2.3%", "+250%", or "-" when absent. */
-static void
-fmt_pct(char *buf, size_t len, double v)
+void
+cli_fmt_pct(char *buf, size_t len, double v)
 {
 	char	num[32];
 
@@ -247,12 +247,12 @@ check_result_print(struct cli *c, const struct detect_result *r)
 		table_addf(t, 1, "%s", v->metric.metric);
 		table_addf(t, 2, "%s", b1);
 		table_addf(t, 3, "%s", b2);
-		fmt_pct(b1, sizeof(b1), v->change_pct);
+		cli_fmt_pct(b1, sizeof(b1), v->change_pct);
 		table_addf(t, 4, "%s", b1);
 		if (csv) {
-			fmt_pct(b3, sizeof(b3), v->ci_low);
+			cli_fmt_pct(b3, sizeof(b3), v->ci_low);
 			table_addf(t, 5, "%s", b3);
-			fmt_pct(b3, sizeof(b3), v->ci_high);
+			cli_fmt_pct(b3, sizeof(b3), v->ci_high);
 			table_addf(t, 6, "%s", b3);
 		} else {
 			fmt_ci(b3, sizeof(b3), v->ci_low, v->ci_high);
@@ -329,7 +329,7 @@ check_result_print(struct cli *c, const struct detect_result *r)
 		}
 		for (i = 0; i < r->nev; i++) {
 			e = &r->ev[i];
-			fmt_pct(b1, sizeof(b1), e->change_pct);
+			cli_fmt_pct(b1, sizeof(b1), e->change_pct);
 			printf("%salert #%lld %s %s: %s%s%s (%s %s)\n",
 			    i == 0 ? "\n" : "", (long long)e->alert,
 			    r->v[e->verdict].metric.workload,
@@ -728,7 +728,7 @@ compare_cell_columns(struct table *t, size_t first,
 		table_addf(t, first + 1, "-");
 		return;
 	}
-	fmt_pct(pc, sizeof(pc), cell->change_pct);
+	cli_fmt_pct(pc, sizeof(pc), cell->change_pct);
 	table_addf(t, first + 1, "%s", pc);
 	if (out == OUT_CSV) {
 		fmt_p(v, sizeof(v), cell->q, out);
@@ -1149,7 +1149,7 @@ cmd_changes(struct cli *c, int argc, char **argv)
 		for (i = 0; i < n; i++) {
 			fmt_value(b1, sizeof(b1), ch[i].cp.before);
 			fmt_value(b2, sizeof(b2), ch[i].cp.after);
-			fmt_pct(b3, sizeof(b3), ch[i].cp.change_pct);
+			cli_fmt_pct(b3, sizeof(b3), ch[i].cp.change_pct);
 			fmt_p(b4, sizeof(b4), ch[i].cp.p, c->out);
 			table_addf(t, 0, "%s", ch[i].host);
 			table_addf(t, 1, "%s", ch[i].metric.workload);
@@ -1306,7 +1306,7 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 			    json_null());
 			pwjson_append(arr, o);
 		} else {
-			fmt_pct(b1, sizeof(b1), a[i].change_pct);
+			cli_fmt_pct(b1, sizeof(b1), a[i].change_pct);
 			table_addf(t, 0, "%lld", (long long)a[i].id);
 			table_addf(t, 1, "%s", a[i].state);
 			table_addf(t, 2, "%s", a[i].direction);

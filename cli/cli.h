@@ -121,6 +121,8 @@ void		 cli_sysinfo_opts(struct cli *, struct sysinfo_opts *);
 const char	*cli_work_dir(struct cli *);
 
 /* check.c */
+/* A change in percent as tables show it: +2.3%, +250%, +1.5e+06%, -. */
+void		 cli_fmt_pct(char *, size_t, double);
 int		 cli_check_run(struct cli *, int64_t run, json_t *into);
 
 #endif
