@@ -179,6 +179,14 @@ conf(const char *text)
 	return cfg;
 }
 
+/* Give the test daemon the configuration text, freeing the one it had. */
+static void
+set_conf(const char *text)
+{
+	config_free(test_daemon.cfg);
+	test_daemon.cfg = conf(text);
+}
+
 static int
 setup(void **state)
 {
@@ -221,7 +229,7 @@ test_new_kernel_runs(void **state)
 	char		*want;
 
 	(void)state;
-	d->cfg = conf(KERNEL_ON);
+	set_conf(KERNEL_ON);
 	add_run("1.2.3-old", RUN_COMPLETE, 0);
 	kernel_check(d);
 	assert_non_null(d->kernel_timer);
@@ -241,7 +249,7 @@ test_same_kernel_nothing(void **state)
 	struct daemon	*d = &test_daemon;
 
 	(void)state;
-	d->cfg = conf(KERNEL_ON);
+	set_conf(KERNEL_ON);
 	kernel_check(d);
 	assert_null(d->kernel_timer);
 	add_run(test_running, RUN_COMPLETE, 0);
@@ -260,7 +268,7 @@ test_measured_meanwhile(void **state)
 	struct daemon	*d = &test_daemon;
 
 	(void)state;
-	d->cfg = conf(KERNEL_ON);
+	set_conf(KERNEL_ON);
 	add_run("1.2.3-old", RUN_COMPLETE, 0);
 	kernel_check(d);
 	assert_non_null(d->kernel_timer);
@@ -290,7 +298,7 @@ test_not_measured_meanwhile(void **state)
 
 	xasprintf(&want, "kernel 1.2.3-old → %s", test_running);
 	for (i = 0; i < nitems(meanwhile); i++) {
-		d->cfg = conf(KERNEL_ON);
+		set_conf(KERNEL_ON);
 		add_run("1.2.3-old", RUN_COMPLETE, 0);
 		kernel_check(d);
 		assert_non_null(d->kernel_timer);
@@ -323,7 +331,7 @@ test_reload_off_drops(void **state)
 	struct daemon	*d = &test_daemon;
 
 	(void)state;
-	d->cfg = conf(KERNEL_ON);
+	set_conf(KERNEL_ON);
 	add_run("1.2.3-old", RUN_COMPLETE, 0);
 	kernel_check(d);
 	assert_non_null(d->kernel_timer);
@@ -332,7 +340,7 @@ test_reload_off_drops(void **state)
 	assert_null(d->kernel_detail);
 	assert_int_equal(test_nruns, 0);
 	/* Unchanged on: the waiting run stays. */
-	d->cfg = conf(KERNEL_ON);
+	set_conf(KERNEL_ON);
 	kernel_check(d);
 	reload(KERNEL_ON);
 	assert_non_null(d->kernel_timer);
@@ -348,7 +356,7 @@ test_reload_on_checks(void **state)
 
 	(void)state;
 	add_run("1.2.3-old", RUN_COMPLETE, 0);
-	d->cfg = conf("[triggers]\npackages = no\nkernel = no\n");
+	set_conf("[triggers]\npackages = no\nkernel = no\n");
 	kernel_check(d);
 	assert_null(d->kernel_timer);
 	reload(KERNEL_ON);
