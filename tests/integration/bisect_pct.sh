@@ -7,75 +7,7 @@
 # the change from 0 to 5 is still bisected.
 set -eu
 . "$(dirname "$0")/lib.sh"
-
-command -v git >/dev/null || fail "git is not installed"
-
-cat >"$T/emit.sh" <<EOF
-n=\$(cat "$T/count" 2>/dev/null || echo 0)
-n=\$((n + 1))
-echo \$n >"$T/count"
-read -r name v unit better <"\$1/built"
-awk -v n=\$n -v v="\$v" -v name="\$name" -v unit="\$unit" \
-    -v better="\$better" 'BEGIN {
-	printf "%s %.6f %s %s\\n", name, v * (1 + 0.0001 * ((n * 7919) % 13 - 6) / 6), unit, better
-}'
-EOF
-cat >"$T/profile.conf" <<EOF
-[workload "toy"]
-command = sh $T/emit.sh $T/repo
-iterations = 3
-EOF
-mkdir -p "$T/work"
-cat >"$T/pw.conf" <<EOF
-[perfwatch]
-work_dir = $T/work
-profile = $T/profile.conf
-[quiet]
-$QUIET_ANY_LOAD
-EOF
-
-# make_repo LINE...: a commit c1, c2 ... a line each, "name value unit
-# better", which the build makes the workload print.
-make_repo() {
-	rm -rf "$T/repo"
-	git init -q -b main "$T/repo"
-	(
-		cd "$T/repo"
-		git config user.email test@example.org
-		git config user.name test
-		git config commit.gpgsign false
-		echo built >.gitignore
-		i=1
-		for line in "$@"; do
-			echo "$line" >value
-			echo "$i" >counter
-			git add -A
-			git commit -qm "c$i"
-			i=$((i + 1))
-		done
-	)
-}
-BUILD='cp value built'
-bisect() {
-	(cd "$T/repo" && "$PERFWATCH" -c "$T/pw.conf" bisect --build "$BUILD" \
-	    --workload toy "$@")
-}
-rev() {
-	git -C "$T/repo" rev-parse "$1"
-}
-json_field() {
-	python3 -c 'import json, sys
-d = json.load(open(sys.argv[1]))
-for k in sys.argv[2].split("."):
-    d = d[k] if not k.isdigit() else d[int(k)]
-print(d)' "$@"
-}
-# in_range VALUE LO HI
-in_range() {
-	python3 -c 'import sys
-v, lo, hi = map(float, sys.argv[1:])
-sys.exit(not lo < v < hi)' "$@"
-}
+. "$(dirname "$0")/bisect.subr"
 
 # 1. A negative level: -5 to -8, higher is better, is 60% worse.
 make_repo "score -5 pt higher" "score -5 pt higher" "score -8 pt higher" \
