@@ -1,8 +1,9 @@
 #!/bin/sh
-# Run every unit test binary and every integration script; print one
-# "N passed, N failed" line at the end (", N skipped" when a test exits
-# 77, lib.sh's skip: the machine cannot run it) and exit non-zero on any
-# failure.
+# Run every unit test binary and every integration script, each line
+# with the seconds the test took (so a slow one shows, and CI's time can
+# be budgeted); print one "N passed, N failed" line at the end (", N
+# skipped" when a test exits 77, lib.sh's skip: the machine cannot run
+# it) with the seconds of the whole, and exit non-zero on any failure.
 #
 #	sh tests/run.sh [PATTERN...]
 #
@@ -22,6 +23,7 @@ passed=0
 failed=0
 skipped=0
 failures=""
+start=$(date +%s)
 log=$(mktemp -d "${TMPDIR:-/tmp}/perfwatch-tests.XXXXXX")
 mkdir -p "$log/unit" "$log/integration"
 
@@ -41,7 +43,10 @@ run_one() {
 	shift
 	printf '%-40s ' "$name"
 	rc=0
+	t0=$(date +%s)
 	"$@" >"$log/$name.out" 2>&1 || rc=$?
+	took=$(($(date +%s) - t0))
+	printf '%4s s  ' "$took"
 	if [ "$rc" -eq 0 ]; then
 		echo ok
 		passed=$((passed + 1))
@@ -72,14 +77,15 @@ for t in tests/integration/*.sh; do
 	run_one "$name" sh "$t"
 done
 rm -rf "$log"
+all=$(($(date +%s) - start))
 if [ $((passed + failed + skipped)) -eq 0 ]; then
 	echo "tests/run.sh: no test to run${1:+ matches $*}" >&2
 	exit 1
 fi
 [ -n "$failures" ] && echo "failed:$failures"
 if [ "$skipped" -gt 0 ]; then
-	echo "$passed passed, $failed failed, $skipped skipped"
+	echo "$passed passed, $failed failed, $skipped skipped ($all s)"
 else
-	echo "$passed passed, $failed failed"
+	echo "$passed passed, $failed failed ($all s)"
 fi
 [ "$failed" -eq 0 ]
