@@ -45,7 +45,7 @@ ALL_LDFLAGS = -pthread $(SAN_FLAGS) $(LDFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) -lm
 
 # Library modules, most dependent first (the static link order).
-MODULES	 = bisect notify detect workloads store sysinfo common
+MODULES	 = bisect notify view detect workloads store sysinfo common
 
 define module_vars
 SRC_$(1) := $$(wildcard $(1)/*.c)

@@ -581,7 +581,7 @@ bisect_measure(struct bisect_ctx *x, struct bisect_point *p, size_t want)
 			    "how); start it again to measure the machine as it "
 			    "is now\n", r.label, (long long)r.snapshot,
 			    (long long)x->snapshot);
-		if (!changed && (why = cli_busy_why(&r)) != NULL) {
+		if (!changed && (why = view_busy_why(&r)) != NULL) {
 			/* Its figures are the machine's and its load's. */
 			x->busy++;
 			bisect_progress("run %s at %.12s was measured on a busy "

@@ -121,7 +121,7 @@ check_result_json(const struct detect_result *r)
 	pwjson_set_str(o, "host", r->run.host_name);
 	pwjson_set_str(o, "baseline", r->baseline);
 	pwjson_set_bool(o, "alerts_advanced", r->alerts);
-	cli_busy_json(o, &r->run);
+	view_busy_json(o, &r->run);
 	pwjson_set_int(o, "regressions", (int64_t)r->regressions);
 	pwjson_set_int(o, "improvements", (int64_t)r->improvements);
 	pwjson_set_int(o, "inconclusive", (int64_t)r->inconclusive);
@@ -230,7 +230,7 @@ check_result_print(struct cli *c, const struct detect_result *r)
 		printf("run %s on %s, baseline %s%s\n", r->run.label,
 		    r->run.host_name, r->baseline, r->alerts ? "" :
 		    " (alerts not advanced)");
-		if ((why = cli_busy_why(&r->run)) != NULL)
+		if ((why = view_busy_why(&r->run)) != NULL)
 			printf("measured on a busy machine: %s; its verdicts "
 			    "move no alert and no baseline\n", why);
 		free(why);
@@ -587,7 +587,7 @@ group_add(struct store *st, const struct store_run *all, size_t nall,
 			store_run_clear(&r);
 			return -1;
 		}
-		if (complete_only && (why = cli_busy_why(&r)) != NULL) {
+		if (complete_only && (why = view_busy_why(&r)) != NULL) {
 			fprintf(stderr, "perfwatch: run %s was measured on a "
 			    "busy machine (%s); taken, as it is named\n",
 			    pattern, why);
@@ -1175,36 +1175,6 @@ cmd_changes(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
-/* The label of run id, or "-" (allocated). */
-static char *
-run_label(struct store *st, int64_t id)
-{
-	struct store_run	 r;
-	char			*s;
-
-	if (id == 0 || store_run_get(st, id, &r) == -1)
-		return xstrdup("-");
-	s = r.label;
-	r.label = NULL;
-	store_run_clear(&r);
-	return s;
-}
-
-/* The name of the host whose runs alert a follows, or "-" (allocated). */
-static char *
-alert_host(struct store *st, const struct store_alert *a)
-{
-	struct store_run	 r;
-	char			*s;
-
-	if (store_run_get(st, a->first_bad_run, &r) == -1)
-		return xstrdup("-");
-	s = r.host_name;
-	r.host_name = NULL;
-	store_run_clear(&r);
-	return s;
-}
-
 /* perfwatch alerts [--all] [--json|--csv] | alerts ack ID */
 int
 cmd_alerts(struct cli *c, int argc, char **argv)
@@ -1223,7 +1193,7 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 	struct table		*t;
 	char			*cause = NULL, *end, *l1, *l2, *l3, *host;
 	char			 b1[32], tbuf[32];
-	json_t			*arr, *o, *attr;
+	json_t			*arr, *attr;
 	const char		*sum;
 	long long		 id;
 	size_t			 n = 0, i;
@@ -1274,59 +1244,42 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 	arr = c->out == OUT_JSON ? pwjson_array() : NULL;
 	t = table_new(nitems(hdr), hdr, al);
 	for (i = 0; i < n; i++) {
+		/* The JSON is view.h's, the one the dashboard serves. */
+		if (arr != NULL) {
+			pwjson_append(arr, view_alert_json(st, &a[i]));
+			continue;
+		}
 		memset(&m, 0, sizeof(m));
 		if (store_metric_get(st, a[i].metric, &m) == -1) {
 			m.workload = xstrdup("?");
 			m.metric = xstrdup("?");
 			m.unit = xstrdup("?");
 		}
-		l1 = run_label(st, a[i].first_bad_run);
-		l2 = run_label(st, a[i].last_good_run);
-		l3 = run_label(st, a[i].last_run);
-		host = alert_host(st, &a[i]);
+		l1 = view_run_label(st, a[i].first_bad_run);
+		l2 = view_run_label(st, a[i].last_good_run);
+		l3 = view_run_label(st, a[i].last_run);
+		host = view_alert_host(st, &a[i]);
 		fmt_time(tbuf, sizeof(tbuf), a[i].updated);
-		if (arr != NULL) {
-			o = pwjson_object();
-			pwjson_set_int(o, "id", a[i].id);
-			pwjson_set_str(o, "host", host);
-			pwjson_set_str(o, "state", a[i].state);
-			pwjson_set_str(o, "direction", a[i].direction);
-			pwjson_set_str(o, "workload", m.workload);
-			pwjson_set_str(o, "metric", m.metric);
-			pwjson_set_str(o, "unit", m.unit);
-			pwjson_set_num(o, "change_pct", a[i].change_pct);
-			pwjson_set_str(o, "first_bad_run", l1);
-			pwjson_set_str(o, "last_good_run", a[i].last_good_run ?
-			    l2 : NULL);
-			pwjson_set_str(o, "last_run", l3);
-			pwjson_set_str(o, "updated", tbuf);
-			attr = a[i].attribution != NULL ?
-			    json_loads(a[i].attribution, 0, NULL) : NULL;
-			pwjson_set(o, "attribution", attr != NULL ? attr :
-			    json_null());
-			pwjson_append(arr, o);
-		} else {
-			cli_fmt_pct(b1, sizeof(b1), a[i].change_pct);
-			table_addf(t, 0, "%lld", (long long)a[i].id);
-			table_addf(t, 1, "%s", a[i].state);
-			table_addf(t, 2, "%s", a[i].direction);
-			table_addf(t, 3, "%s", m.workload);
-			table_addf(t, 4, "%s", m.metric);
-			table_addf(t, 5, "%s", b1);
-			table_addf(t, 6, "%s", l1);
-			table_addf(t, 7, "%s", l2);
-			table_addf(t, 8, "%s", l3);
-			table_addf(t, 9, "%s", tbuf);
-			/* A confirmed alert's machine diff, in one line. */
-			attr = a[i].attribution != NULL ?
-			    json_loads(a[i].attribution, 0, NULL) : NULL;
-			sum = json_string_value(json_object_get(attr,
-			    "summary"));
-			table_addf(t, 10, "%s", sum != NULL ? sum : "-");
-			table_addf(t, 11, "%s", host);
-			json_decref(attr);
-			table_end_row(t);
-		}
+		cli_fmt_pct(b1, sizeof(b1), a[i].change_pct);
+		table_addf(t, 0, "%lld", (long long)a[i].id);
+		table_addf(t, 1, "%s", a[i].state);
+		table_addf(t, 2, "%s", a[i].direction);
+		table_addf(t, 3, "%s", m.workload);
+		table_addf(t, 4, "%s", m.metric);
+		table_addf(t, 5, "%s", b1);
+		table_addf(t, 6, "%s", l1);
+		table_addf(t, 7, "%s", l2);
+		table_addf(t, 8, "%s", l3);
+		table_addf(t, 9, "%s", tbuf);
+		/* A confirmed alert's machine diff, in one line. */
+		attr = a[i].attribution != NULL ?
+		    json_loads(a[i].attribution, 0, NULL) : NULL;
+		sum = json_string_value(json_object_get(attr,
+		    "summary"));
+		table_addf(t, 10, "%s", sum != NULL ? sum : "-");
+		table_addf(t, 11, "%s", host);
+		json_decref(attr);
+		table_end_row(t);
 		free(host);
 		free(l1);
 		free(l2);

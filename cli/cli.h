@@ -10,6 +10,7 @@
 #include <jansson.h>
 
 #include "store/store.h"
+#include "view/view.h"
 
 /* git bisect run: 125 skips a commit, 128 and above abort. */
 #define EXIT_BISECT_SKIP	125
@@ -75,8 +76,6 @@ int	cmd_show(struct cli *, int, char **);
 int	cmd_runs(struct cli *, int, char **);
 int	cli_parse_limit(const char *, size_t *);
 int	cli_host_known(struct store *, const char *host);
-char	*cli_busy_why(const struct store_run *);
-void	 cli_busy_json(json_t *, const struct store_run *);
 int	cli_metrics_match(struct store *, const char *host,
 	    const char *workload, const char *metric, struct store_metric **,
 	    size_t *);

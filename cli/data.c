@@ -349,90 +349,10 @@ summary_cells(struct table *t, size_t col, const struct store_series *s,
 	table_addf(t, col + 4, "%zu", sum.n);
 }
 
-/* A series as a JSON object with its summary and every sample. */
-static json_t *
-series_json(const struct store_series *s)
-{
-	struct stats_summary	 sum;
-	json_t			*o, *vals;
-	size_t			 i;
-
-	o = pwjson_object();
-	pwjson_set_str(o, "workload", s->metric.workload);
-	pwjson_set_str(o, "metric", s->metric.metric);
-	pwjson_set_str(o, "unit", s->metric.unit);
-	pwjson_set_str(o, "better", better_name(s->metric.better));
-	pwjson_set_int(o, "n", (int64_t)s->n);
-	if (s->n > 0 && stats_summarize(s->values, s->n, &sum) == 0) {
-		pwjson_set_num(o, "median", sum.median);
-		pwjson_set_num(o, "min", sum.min);
-		pwjson_set_num(o, "max", sum.max);
-		pwjson_set_num(o, "stddev", s->n > 1 ? sum.stddev : NAN);
-	}
-	vals = pwjson_array();
-	for (i = 0; i < s->n; i++)
-		pwjson_append(vals, pwjson_num(s->values[i]));
-	return pwjson_set(o, "values", vals);
-}
-
-static json_t *
-run_json(const struct store_run *r)
-{
-	char	 tbuf[32];
-	json_t	*o;
-
-	fmt_time(tbuf, sizeof(tbuf), r->started);
-	o = pwjson_object();
-	pwjson_set_str(o, "run", r->label);
-	pwjson_set_int(o, "id", r->id);
-	pwjson_set_str(o, "host", r->host_name);
-	pwjson_set_str(o, "time", tbuf);
-	pwjson_set_str(o, "trigger", r->trigger);
-	pwjson_set_str(o, "status", r->status);
-	cli_busy_json(o, r);
-	if (r->profile != NULL)
-		pwjson_set_str(o, "profile", r->profile);
-	if (r->trigger_detail != NULL)
-		pwjson_set_str(o, "trigger_detail", r->trigger_detail);
-	return o;
-}
-
 static void
 json_print(json_t *o)
 {
 	pwjson_print(stdout, o, PWJSON_PRETTY);
-}
-
-/*
- * Why run was measured on a busy machine, as its [quiet] record says
- * (a new string), or NULL when it was not.
- */
-char *
-cli_busy_why(const struct store_run *r)
-{
-	json_t		*q;
-	const char	*why;
-	char		*s;
-
-	if (!r->busy)
-		return NULL;
-	q = r->quiet != NULL ? json_loads(r->quiet, 0, NULL) : NULL;
-	why = json_string_value(json_object_get(q, "why"));
-	s = xstrdup(why != NULL ? why : "no reason stored");
-	json_decref(q);
-	return s;
-}
-
-/* Set "busy" in o, and "busy_why" when the run was busy. */
-void
-cli_busy_json(json_t *o, const struct store_run *r)
-{
-	char	*why;
-
-	pwjson_set_bool(o, "busy", r->busy);
-	if ((why = cli_busy_why(r)) != NULL)
-		pwjson_set_str(o, "busy_why", why);
-	free(why);
 }
 
 /* 0 when host is NULL or a host of the store; else 65 after a message. */
@@ -497,35 +417,12 @@ cli_parse_limit(const char *arg, size_t *limit)
 	return 0;
 }
 
-/* History's JSON object for metric m on host (NULL: none), its runs empty. */
-static json_t *
-history_series_json(json_t *arr, const struct store_metric *m,
-    const char *host)
-{
-	json_t	*o, *hist;
-
-	o = pwjson_object();
-	pwjson_set_str(o, "workload", m->workload);
-	pwjson_set_str(o, "metric", m->metric);
-	if (host != NULL)
-		pwjson_set_str(o, "host", host);
-	else
-		pwjson_set(o, "host", json_null());
-	pwjson_set_str(o, "unit", m->unit);
-	pwjson_set_str(o, "better", better_name(m->better));
-	hist = pwjson_array();
-	/* o keeps a reference: hist stays valid in it. */
-	pwjson_set(o, "runs", hist);
-	pwjson_append(arr, o);
-	return hist;
-}
-
 /*
  * History's rows for metric m, a series for each host apart (runs of one
  * metric on two machines are no one history): the newest limit runs with
  * samples of it on each host (on host alone unless NULL), into the table
- * t (to be printed as out) or, with JSON, the array arr.  0, or an exit
- * status.
+ * t (to be printed as out) or, with JSON, the array arr (view.h, as the
+ * dashboard serves it).  0, or an exit status.
  */
 static int
 history_metric(struct store *st, const struct store_metric *m,
@@ -534,11 +431,13 @@ history_metric(struct store *st, const struct store_metric *m,
 {
 	struct store_run	*runs = NULL;
 	struct store_series	*ser;
-	json_t			*o, *hist = NULL, *sj;
 	int64_t			*ids;
 	size_t			 nruns = 0, nser, j;
 	char			 tbuf[32];
 
+	if (arr != NULL)
+		return view_history_json(st, m, host, limit, arr) == -1 ?
+		    EXIT_SOFTWARE : 0;
 	if (store_metric_runs(st, m->id, host, limit, &runs, &nruns) == -1)
 		return EXIT_SOFTWARE;
 	ids = xcalloc(nruns > 0 ? nruns : 1, sizeof(*ids));
@@ -549,32 +448,10 @@ history_metric(struct store *st, const struct store_metric *m,
 		store_runs_free(runs, nruns);
 		return EXIT_SOFTWARE;
 	}
-	/* A metric with no run (on host) still says that it has none. */
-	if (arr != NULL && nruns == 0)
-		history_series_json(arr, m, host);
 	for (j = 0; j < nser; j++) {
-		/* The runs come host by host: a new host, a new series. */
-		if (arr != NULL && (j == 0 || runs[j].host != runs[j - 1].host))
-			hist = history_series_json(arr, m, runs[j].host_name);
 		if (ser[j].n == 0)
 			continue;
 		fmt_time(tbuf, sizeof(tbuf), runs[j].started);
-		if (hist != NULL) {
-			sj = series_json(&ser[j]);
-			o = pwjson_object();
-			pwjson_set_str(o, "run", runs[j].label);
-			pwjson_set_str(o, "time", tbuf);
-			pwjson_set_bool(o, "busy", runs[j].busy);
-			json_object_del(sj, "workload");
-			json_object_del(sj, "metric");
-			json_object_del(sj, "unit");
-			json_object_del(sj, "better");
-			if (json_object_update(o, sj) == -1)
-				fatalx("jansson: cannot merge objects");
-			json_decref(sj);
-			pwjson_append(hist, o);
-			continue;
-		}
 		table_addf(t, 0, "%s", runs[j].label);
 		table_addf(t, 1, "%s", tbuf);
 		table_addf(t, 2, "%s", m->workload);
@@ -737,14 +614,14 @@ cmd_show(struct cli *c, int argc, char **argv)
 		return EXIT_SOFTWARE;
 	}
 	if (c->out == OUT_JSON) {
-		o = run_json(&run);
+		o = view_run_json(&run);
 		if (run.quiet != NULL &&
 		    (quiet = json_loads(run.quiet, 0, NULL)) != NULL)
 			pwjson_set(o, "quiet", quiet);
 		pwjson_set(o, "workloads", cli_workloads_json(w, nw));
 		arr = pwjson_array();
 		for (i = 0; i < n; i++)
-			pwjson_append(arr, series_json(&ser[i]));
+			pwjson_append(arr, view_series_json(&ser[i]));
 		pwjson_set(o, "metrics", arr);
 		cli_report_index_json(c, &run, ser, n, o);
 		json_print(o);
@@ -757,7 +634,7 @@ cmd_show(struct cli *c, int argc, char **argv)
 			    run.profile ? ", profile " : "",
 			    run.profile ? run.profile : "", run.status);
 			/* A run measured on a busy machine says so. */
-			if ((why = cli_busy_why(&run)) != NULL)
+			if ((why = view_busy_why(&run)) != NULL)
 				printf("measured on a busy machine: %s\n",
 				    why);
 			free(why);
@@ -813,13 +690,6 @@ cut_text(const char *s, size_t max)
 	return out;
 }
 
-/* Whether a run's length is known: it ended, and was measured here. */
-static int
-run_timed(const struct store_run *r)
-{
-	return r->ended > 0 && strcmp(r->trigger, RUN_TRIGGER_IMPORT) != 0;
-}
-
 /* perfwatch runs [--host H] [--status S] [--trigger T] [--limit N] */
 int
 cmd_runs(struct cli *c, int argc, char **argv)
@@ -845,7 +715,7 @@ cmd_runs(struct cli *c, int argc, char **argv)
 	struct store_run	*runs = NULL;
 	struct store		*st;
 	struct table		*t;
-	json_t			*arr, *o;
+	json_t			*arr;
 	char			 tbuf[32], *cut;
 	size_t			 nruns = 0, i;
 	int			 ch;
@@ -903,14 +773,7 @@ cmd_runs(struct cli *c, int argc, char **argv)
 	if (store_runs_list(st, &filt, &runs, &nruns) == -1)
 		return EXIT_SOFTWARE;
 	if (c->out == OUT_JSON) {
-		arr = pwjson_array();
-		for (i = 0; i < nruns; i++) {
-			o = run_json(&runs[i]);
-			if (run_timed(&runs[i]))
-				pwjson_set_int(o, "seconds",
-				    runs[i].ended - runs[i].started);
-			pwjson_append(arr, o);
-		}
+		arr = view_runs_json(runs, nruns);
 		json_print(arr);
 		json_decref(arr);
 	} else {
@@ -920,7 +783,7 @@ cmd_runs(struct cli *c, int argc, char **argv)
 			table_addf(t, 0, "%s", runs[i].label);
 			table_addf(t, 1, "%s", runs[i].host_name);
 			table_addf(t, 2, "%s", tbuf);
-			if (run_timed(&runs[i]))
+			if (view_run_timed(&runs[i]))
 				table_addf(t, 3, "%lld", (long long)
 				    (runs[i].ended - runs[i].started));
 			else

@@ -564,7 +564,7 @@ cli_run_report(struct cli *c, int64_t run, int json, int check)
 		pwjson_set_str(o, "profile", r.profile ? r.profile : "");
 		pwjson_set_str(o, "status", r.status);
 		pwjson_set_int(o, "duration", r.ended - r.started);
-		cli_busy_json(o, &r);
+		view_busy_json(o, &r);
 		pwjson_set(o, "workloads", cli_workloads_json(w, nw));
 		arr = pwjson_array();
 		for (i = 0; i < n; i++) {

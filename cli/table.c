@@ -296,6 +296,5 @@ fmt_value(char *buf, size_t len, double v)
 void
 fmt_time(char *buf, size_t len, long long t)
 {
-	if (timefmt_format(t, buf, len) == -1)
-		snprintf(buf, len, "%lld", t);
+	view_time(buf, len, t);
 }

@@ -1,0 +1,267 @@
+/*
+ * The JSON views of the store that perfwatch --json prints and the
+ * dashboard serves (view.h).  Moved here from cli/ when the daemon came
+ * to serve them too: one shape, one builder.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "json.h"
+#include "log.h"
+#include "timefmt.h"
+#include "xmalloc.h"
+#include "detect/stats.h"
+#include "store/store.h"
+#include "view.h"
+
+void
+view_time(char *buf, size_t len, long long t)
+{
+	if (timefmt_format(t, buf, len) == -1)
+		snprintf(buf, len, "%lld", t);
+}
+
+char *
+view_busy_why(const struct store_run *r)
+{
+	json_t		*q;
+	const char	*why;
+	char		*s;
+
+	if (!r->busy)
+		return NULL;
+	q = r->quiet != NULL ? json_loads(r->quiet, 0, NULL) : NULL;
+	why = json_string_value(json_object_get(q, "why"));
+	s = xstrdup(why != NULL ? why : "no reason stored");
+	json_decref(q);
+	return s;
+}
+
+void
+view_busy_json(json_t *o, const struct store_run *r)
+{
+	char	*why;
+
+	pwjson_set_bool(o, "busy", r->busy);
+	if ((why = view_busy_why(r)) != NULL)
+		pwjson_set_str(o, "busy_why", why);
+	free(why);
+}
+
+int
+view_run_timed(const struct store_run *r)
+{
+	return r->ended > 0 && strcmp(r->trigger, RUN_TRIGGER_IMPORT) != 0;
+}
+
+json_t *
+view_run_json(const struct store_run *r)
+{
+	char	 tbuf[32];
+	json_t	*o;
+
+	view_time(tbuf, sizeof(tbuf), r->started);
+	o = pwjson_object();
+	pwjson_set_str(o, "run", r->label);
+	pwjson_set_int(o, "id", r->id);
+	pwjson_set_str(o, "host", r->host_name);
+	pwjson_set_str(o, "time", tbuf);
+	pwjson_set_str(o, "trigger", r->trigger);
+	pwjson_set_str(o, "status", r->status);
+	view_busy_json(o, r);
+	if (r->profile != NULL)
+		pwjson_set_str(o, "profile", r->profile);
+	if (r->trigger_detail != NULL)
+		pwjson_set_str(o, "trigger_detail", r->trigger_detail);
+	return o;
+}
+
+json_t *
+view_runs_json(const struct store_run *runs, size_t n)
+{
+	json_t	*arr, *o;
+	size_t	 i;
+
+	arr = pwjson_array();
+	for (i = 0; i < n; i++) {
+		o = view_run_json(&runs[i]);
+		if (view_run_timed(&runs[i]))
+			pwjson_set_int(o, "seconds",
+			    runs[i].ended - runs[i].started);
+		pwjson_append(arr, o);
+	}
+	return arr;
+}
+
+json_t *
+view_series_json(const struct store_series *s)
+{
+	struct stats_summary	 sum;
+	json_t			*o, *vals;
+	size_t			 i;
+
+	o = pwjson_object();
+	pwjson_set_str(o, "workload", s->metric.workload);
+	pwjson_set_str(o, "metric", s->metric.metric);
+	pwjson_set_str(o, "unit", s->metric.unit);
+	pwjson_set_str(o, "better", better_name(s->metric.better));
+	pwjson_set_int(o, "n", (int64_t)s->n);
+	if (s->n > 0 && stats_summarize(s->values, s->n, &sum) == 0) {
+		pwjson_set_num(o, "median", sum.median);
+		pwjson_set_num(o, "min", sum.min);
+		pwjson_set_num(o, "max", sum.max);
+		pwjson_set_num(o, "stddev", s->n > 1 ? sum.stddev : NAN);
+	}
+	vals = pwjson_array();
+	for (i = 0; i < s->n; i++)
+		pwjson_append(vals, pwjson_num(s->values[i]));
+	return pwjson_set(o, "values", vals);
+}
+
+char *
+view_run_label(struct store *st, int64_t id)
+{
+	struct store_run	 r;
+	char			*s;
+
+	if (id == 0 || store_run_get(st, id, &r) == -1)
+		return xstrdup("-");
+	s = r.label;
+	r.label = NULL;
+	store_run_clear(&r);
+	return s;
+}
+
+char *
+view_alert_host(struct store *st, const struct store_alert *a)
+{
+	struct store_run	 r;
+	char			*s;
+
+	if (store_run_get(st, a->first_bad_run, &r) == -1)
+		return xstrdup("-");
+	s = r.host_name;
+	r.host_name = NULL;
+	store_run_clear(&r);
+	return s;
+}
+
+json_t *
+view_alert_json(struct store *st, const struct store_alert *a)
+{
+	struct store_metric	 m;
+	json_t			*o, *attr;
+	char			*l1, *l2, *l3, *host, tbuf[32];
+
+	memset(&m, 0, sizeof(m));
+	if (store_metric_get(st, a->metric, &m) == -1) {
+		m.workload = xstrdup("?");
+		m.metric = xstrdup("?");
+		m.unit = xstrdup("?");
+	}
+	l1 = view_run_label(st, a->first_bad_run);
+	l2 = view_run_label(st, a->last_good_run);
+	l3 = view_run_label(st, a->last_run);
+	host = view_alert_host(st, a);
+	view_time(tbuf, sizeof(tbuf), a->updated);
+	o = pwjson_object();
+	pwjson_set_int(o, "id", a->id);
+	pwjson_set_str(o, "host", host);
+	pwjson_set_str(o, "state", a->state);
+	pwjson_set_str(o, "direction", a->direction);
+	pwjson_set_str(o, "workload", m.workload);
+	pwjson_set_str(o, "metric", m.metric);
+	pwjson_set_str(o, "unit", m.unit);
+	pwjson_set_num(o, "change_pct", a->change_pct);
+	pwjson_set_str(o, "first_bad_run", l1);
+	pwjson_set_str(o, "last_good_run", a->last_good_run ? l2 : NULL);
+	pwjson_set_str(o, "last_run", l3);
+	pwjson_set_str(o, "updated", tbuf);
+	attr = a->attribution != NULL ? json_loads(a->attribution, 0, NULL) :
+	    NULL;
+	pwjson_set(o, "attribution", attr != NULL ? attr : json_null());
+	free(host);
+	free(l1);
+	free(l2);
+	free(l3);
+	store_metric_clear(&m);
+	return o;
+}
+
+/* History's JSON object for metric m on host (NULL: none), its runs empty. */
+static json_t *
+view_history_series(json_t *arr, const struct store_metric *m,
+    const char *host)
+{
+	json_t	*o, *hist;
+
+	o = pwjson_object();
+	pwjson_set_str(o, "workload", m->workload);
+	pwjson_set_str(o, "metric", m->metric);
+	if (host != NULL)
+		pwjson_set_str(o, "host", host);
+	else
+		pwjson_set(o, "host", json_null());
+	pwjson_set_str(o, "unit", m->unit);
+	pwjson_set_str(o, "better", better_name(m->better));
+	hist = pwjson_array();
+	/* o keeps a reference: hist stays valid in it. */
+	pwjson_set(o, "runs", hist);
+	pwjson_append(arr, o);
+	return hist;
+}
+
+int
+view_history_json(struct store *st, const struct store_metric *m,
+    const char *host, size_t limit, json_t *arr)
+{
+	struct store_run	*runs = NULL;
+	struct store_series	*ser;
+	json_t			*o, *hist = NULL, *sj;
+	int64_t			*ids;
+	size_t			 nruns = 0, nser, j;
+	char			 tbuf[32];
+
+	if (store_metric_runs(st, m->id, host, limit, &runs, &nruns) == -1)
+		return -1;
+	ids = xcalloc(nruns > 0 ? nruns : 1, sizeof(*ids));
+	for (j = 0; j < nruns; j++)
+		ids[j] = runs[j].id;
+	if (store_metric_series(st, m->id, ids, nruns, &ser, &nser) == -1) {
+		free(ids);
+		store_runs_free(runs, nruns);
+		return -1;
+	}
+	/* A metric with no run (on host) still says that it has none. */
+	if (nruns == 0)
+		view_history_series(arr, m, host);
+	for (j = 0; j < nser; j++) {
+		/* The runs come host by host: a new host, a new series. */
+		if (j == 0 || runs[j].host != runs[j - 1].host)
+			hist = view_history_series(arr, m, runs[j].host_name);
+		if (ser[j].n == 0)
+			continue;
+		view_time(tbuf, sizeof(tbuf), runs[j].started);
+		sj = view_series_json(&ser[j]);
+		o = pwjson_object();
+		pwjson_set_str(o, "run", runs[j].label);
+		pwjson_set_str(o, "time", tbuf);
+		pwjson_set_bool(o, "busy", runs[j].busy);
+		json_object_del(sj, "workload");
+		json_object_del(sj, "metric");
+		json_object_del(sj, "unit");
+		json_object_del(sj, "better");
+		if (json_object_update(o, sj) == -1)
+			fatalx("jansson: cannot merge objects");
+		json_decref(sj);
+		pwjson_append(hist, o);
+	}
+	store_series_free(ser, nser);
+	free(ids);
+	store_runs_free(runs, nruns);
+	return 0;
+}

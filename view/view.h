@@ -1,0 +1,56 @@
+/*
+ * view/: what the store holds, as the JSON documents that perfwatch
+ * prints with --json (runs, show, history, alerts) and that perfwatchd's
+ * dashboard serves under /api/.  Built in one place, so that the two
+ * never drift apart: a program that reads one reads the other.
+ *
+ * Every function reads the store only, through its header; a string of
+ * the store that is not valid UTF-8 is repaired (json.h), never refused.
+ */
+#ifndef PERFWATCH_VIEW_H
+#define PERFWATCH_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "store/store.h"
+
+/* A time for a person: RFC 3339 in UTC (the number if out of range). */
+void	 view_time(char *, size_t, long long);
+
+/*
+ * Why run was measured on a busy machine, as its [quiet] record says
+ * (allocated), or NULL when it was not.
+ */
+char	*view_busy_why(const struct store_run *);
+/* Set "busy" in o, and "busy_why" when the run was busy. */
+void	 view_busy_json(json_t *o, const struct store_run *);
+/* Whether a run's length is known: it ended, and was measured here. */
+int	 view_run_timed(const struct store_run *);
+
+/* A run as show --json begins it: label, id, host, time, trigger, ... */
+json_t	*view_run_json(const struct store_run *);
+/* runs --json: each run as view_run_json(), and "seconds" when timed. */
+json_t	*view_runs_json(const struct store_run *, size_t);
+/* A series with its summary (median, min, max, stddev) and its samples. */
+json_t	*view_series_json(const struct store_series *);
+
+/* The label of run id, or "-" when none (allocated). */
+char	*view_run_label(struct store *, int64_t id);
+/* The name of the host whose runs alert a follows, or "-" (allocated). */
+char	*view_alert_host(struct store *, const struct store_alert *);
+/* One alert as alerts --json gives it. */
+json_t	*view_alert_json(struct store *, const struct store_alert *);
+
+/*
+ * history --json for metric m: appended to arr, one object per host
+ * (only host, unless NULL) with its newest limit runs (0: all) that have
+ * samples of m, each with its summary.  A metric without runs still gets
+ * its object, with no runs.  0, or -1 on a store error.
+ */
+int	 view_history_json(struct store *, const struct store_metric *m,
+	    const char *host, size_t limit, json_t *arr);
+
+#endif
