@@ -22,7 +22,11 @@
  * user fixes a file in one pass.  A value is stored as its text and, for
  * the numeric types, as its number; "none" (where allowed) stores no text.
  */
+#include <sys/socket.h>
 #include <sys/stat.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -62,6 +66,7 @@ enum config_type {
 	CONFIG_URL,
 	CONFIG_LIST,		/* words separated by commas or blanks */
 	CONFIG_INTLIST,
+	CONFIG_LISTEN,		/* a numeric address and a port */
 };
 
 #define CONFIG_NONE	0x1	/* "none" leaves the key without a value */
@@ -105,6 +110,8 @@ static const struct config_key config_keys[] = {
 	  .def = "/run/perfwatch/perfwatchd.sock" },
 	{ .section = "perfwatch", .key = "log_level", .type = CONFIG_ENUM,
 	  .def = "info", .words = "error warning info debug" },
+	{ .section = "perfwatch", .key = "http", .type = CONFIG_LISTEN,
+	  .def = "none", .flags = CONFIG_NONE },
 
 	/* [schedule] */
 	{ .section = "schedule", .key = "cron", .type = CONFIG_CRON,
@@ -804,6 +811,47 @@ config_check_url(const char *s, const char *schemes)
 }
 
 /*
+ * An address to listen on: "127.0.0.1:8089" or "[::1]:8089", the
+ * address numeric (no name to resolve: the daemon binds it in its event
+ * loop, and a name could mean another address tomorrow), the port from 1
+ * to 65535.  0 with host (NUL-terminated, without brackets) and port, or
+ * -1.
+ */
+int
+config_listen_parse(const char *s, char *host, size_t hostlen, int *port)
+{
+	const char	*colon, *h, *p;
+	size_t		 hl;
+	int64_t		 n;
+	unsigned char	 addr[sizeof(struct in6_addr)];
+	int		 v6;
+
+	if ((v6 = s[0] == '[')) {
+		if ((p = strchr(s, ']')) == NULL || p[1] != ':')
+			return -1;
+		h = s + 1;
+		hl = (size_t)(p - h);
+		colon = p + 1;
+	} else {
+		if ((colon = strrchr(s, ':')) == NULL)
+			return -1;
+		h = s;
+		hl = (size_t)(colon - s);
+	}
+	if (hl == 0 || hl >= hostlen || hl >= INET6_ADDRSTRLEN)
+		return -1;
+	memcpy(host, h, hl);
+	host[hl] = '\0';
+	if (inet_pton(v6 ? AF_INET6 : AF_INET, host, addr) != 1)
+		return -1;
+	if (colon[1] < '0' || colon[1] > '9' ||
+	    config_parse_int(colon + 1, &n) == -1 || n < 1 || n > 65535)
+		return -1;
+	*port = (int)n;
+	return 0;
+}
+
+/*
  * Parse and check value s for key k into v.  On error return -1 and set
  * *what to what was expected (allocated).
  */
@@ -817,8 +865,9 @@ config_parse_value(const struct config_key *k, const char *s,
 	struct cron	 cron;
 	int64_t		 n;
 	double		 d;
+	char		 lhost[INET6_ADDRSTRLEN];
 	size_t		 i, len;
-	int		 fields, rc;
+	int		 fields, rc, lport;
 
 	*what = NULL;
 	none = (k->flags & CONFIG_NONE) ? ", or none" : "";
@@ -972,6 +1021,12 @@ config_parse_value(const struct config_key *k, const char *s,
 			xasprintf(what, "expected names separated by commas%s, "
 			    "got %s", none, shown);
 		config_list_free(items);
+		break;
+	case CONFIG_LISTEN:
+		if (config_listen_parse(s, lhost, sizeof(lhost), &lport) == -1)
+			xasprintf(what, "expected a numeric address and a port "
+			    "such as 127.0.0.1:8089 or [::1]:8089%s, got %s",
+			    none, shown);
 		break;
 	case CONFIG_INTLIST:
 		items = config_split(s, 1);

@@ -100,6 +100,14 @@ void		 config_list_free(char **);
 int64_t		*config_get_intlist(const struct config *, const char *section,
 		    const char *key, size_t *n);
 
+/*
+ * A CONFIG_LISTEN value ([perfwatch] http): "127.0.0.1:8089" or
+ * "[::1]:8089", a numeric address and a port from 1 to 65535.  0 and the
+ * address (without brackets, into host) and port, or -1.
+ */
+int		 config_listen_parse(const char *, char *host, size_t hostlen,
+		    int *port);
+
 /* Parse a size with an optional K, M, G or T (binary) suffix. */
 int		 config_parse_size(const char *, int64_t *);
 

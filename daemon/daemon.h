@@ -140,6 +140,8 @@ LIST_HEAD(gitwatches, gitwatch);
 
 struct control_client;
 LIST_HEAD(control_clients, control_client);
+struct evhttp;
+struct evbuffer;
 
 struct daemon {
 	struct event_base	*base;
@@ -213,6 +215,11 @@ struct daemon {
 	struct event		*listen_pause;	/* out of descriptors */
 	struct control_clients	 clients;
 	size_t			 nclients;
+
+	/* http.c: the dashboard, [perfwatch] http */
+	struct evhttp		*http;
+	int			 http_fd;	/* bound, not yet served; -1 */
+	char			*http_addr;	/* the address served, or NULL */
 };
 
 /* perfwatchd.c */
@@ -300,6 +307,39 @@ int		 control_listen(const char *path, uid_t, gid_t, char **cause);
 void		 control_start(struct daemon *);
 void		 control_stop(struct daemon *);
 json_t		*control_handle(struct daemon *, const char *line, size_t len);
+
+/*
+ * http.c: the read-only web dashboard.  http_listen() binds [perfwatch]
+ * http of cfg (at start, before the privileges are dropped), into
+ * d->http_fd: 0, or -1 and *cause; 0 too when it is none.
+ * http_start() serves it on the event base; http_reload() binds the
+ * address again when a reload changed it.
+ */
+int		 http_listen(struct daemon *, char **cause);
+void		 http_start(struct daemon *);
+void		 http_reload(struct daemon *);
+void		 http_stop(struct daemon *);
+
+/* html.c: escaping and the SVG chart of the dashboard. */
+struct html_span {
+	size_t		 first;		/* index of the first run shaded */
+	size_t		 last;		/* and of the last */
+	const char	*title;
+};
+
+struct html_chart {
+	const double		*values;	/* run medians, oldest first */
+	const char *const	*labels;	/* their runs' labels */
+	size_t			 n;
+	const struct html_span	*spans;		/* alerts */
+	size_t			 nspans;
+};
+
+void		 html_escape(struct evbuffer *, const char *);
+void		 html_range(const double *, size_t, double *lo, double *hi);
+double		 html_scale(double v, double lo, double hi, double px0,
+		    double px1);
+void		 html_chart(struct evbuffer *, const struct html_chart *);
 
 /* sdnotify.c: the NOTIFY_SOCKET datagram protocol of systemd. */
 void		 sdnotify_init(void);

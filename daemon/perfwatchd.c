@@ -7,7 +7,8 @@
  * as -n does (errors as file:line, exit 78); if root, resolve [perfwatch] user and group and create the
  * state, work and socket directories for them; take the lock
  * state_dir/perfwatchd.lock (one daemon per state directory; it holds the
- * pid, so that rc.d can use it as the pidfile); bind the control socket;
+ * pid, so that rc.d can use it as the pidfile); bind the dashboard's
+ * address ([perfwatch] http, if any) and the control socket;
  * detach unless -d or started by systemd (NOTIFY_SOCKET); drop to the
  * user; open the store and mark this host's runs left "running" as
  * aborted; then arm the schedule and the triggers and tell systemd
@@ -431,6 +432,7 @@ daemon_on_stop(evutil_socket_t sig, short ev, void *arg)
 	sdnotify("STOPPING=1");
 	daemon_status(d);
 	control_stop(d);
+	http_stop(d);
 	schedule_stop(d);
 	kernel_stop(d);
 	gitwatch_stop(d);
@@ -503,6 +505,7 @@ daemon_on_hup(evutil_socket_t sig, short ev, void *arg)
 	}
 	kernel_reload(d, old);
 	pkgwatch_reload(d, old);
+	http_reload(d);
 	if (old != d->start_cfg)
 		config_free(old);
 	gitwatch_reload(d);
@@ -864,7 +867,7 @@ main(int argc, char **argv)
 	int		 ch, check = 0;
 
 	memset(d, 0, sizeof(*d));
-	d->lock_fd = d->listen_fd = d->pkg_fd = -1;
+	d->lock_fd = d->listen_fd = d->pkg_fd = d->http_fd = -1;
 	LIST_INIT(&d->jobs);
 	LIST_INIT(&d->gits);
 	LIST_INIT(&d->clients);
@@ -959,6 +962,16 @@ main(int argc, char **argv)
 	free(dir);
 	d->lock_fd = daemon_lock(d->state_dir, uid, gid);
 
+	/*
+	 * The dashboard's address, bound now, as root if started so: a port
+	 * under 1024 can be had only before the drop (http.c).
+	 */
+	if (http_listen(d, &cause) == -1) {
+		log_warnx("%s", cause);
+		free(cause);
+		return 1;
+	}
+
 	/* The socket, owned by the service's group. */
 	if (uid == (uid_t)-1) {
 		group = config_get_str(d->cfg, "perfwatch", "group");
@@ -1049,6 +1062,7 @@ main(int argc, char **argv)
 
 	work_init(d);
 	control_start(d);
+	http_start(d);
 	/* What calls for a run at start is one battery: work_kick() below. */
 	d->starting = 1;
 	if (schedule_start(d, &cause) == -1)
@@ -1069,6 +1083,7 @@ main(int argc, char **argv)
 
 	log_info("stopped");
 	control_stop(d);
+	http_stop(d);
 	schedule_stop(d);
 	kernel_stop(d);
 	gitwatch_stop(d);

@@ -107,6 +107,68 @@ test_unknown_section(void **state)
 	expect_errors("[]\n", "{P}:1: []: unknown section");
 }
 
+/* [perfwatch] http: off by default, a numeric address and a port. */
+static void
+test_http_key(void **state)
+{
+	struct config	*cfg;
+	char		*cause, host[INET6_ADDRSTRLEN];
+	int		 port;
+
+	(void)state;
+	cfg = load_str("", &cause);
+	assert_non_null(cfg);
+	assert_null(config_get_str(cfg, "perfwatch", "http"));
+	config_free(cfg);
+	cfg = load_str("[perfwatch]\nhttp = none\n", &cause);
+	assert_non_null(cfg);
+	assert_null(config_get_str(cfg, "perfwatch", "http"));
+	config_free(cfg);
+	cfg = load_str("[perfwatch]\nhttp = [::1]:8089\n", &cause);
+	assert_non_null(cfg);
+	assert_string_equal(config_get_str(cfg, "perfwatch", "http"),
+	    "[::1]:8089");
+	config_free(cfg);
+	assert_int_equal(config_listen_parse("127.0.0.1:8089", host,
+	    sizeof(host), &port), 0);
+	assert_string_equal(host, "127.0.0.1");
+	assert_int_equal(port, 8089);
+	assert_int_equal(config_listen_parse("[::1]:80", host, sizeof(host),
+	    &port), 0);
+	assert_string_equal(host, "::1");
+	assert_int_equal(port, 80);
+	assert_int_equal(config_listen_parse("0.0.0.0:65535", host,
+	    sizeof(host), &port), 0);
+	assert_int_equal(port, 65535);
+	/* Names, bad ports, brackets missing or misplaced. */
+	assert_int_equal(config_listen_parse("localhost:8089", host,
+	    sizeof(host), &port), -1);
+	assert_int_equal(config_listen_parse("127.0.0.1:0", host,
+	    sizeof(host), &port), -1);
+	assert_int_equal(config_listen_parse("127.0.0.1:65536", host,
+	    sizeof(host), &port), -1);
+	assert_int_equal(config_listen_parse("127.0.0.1:-1", host,
+	    sizeof(host), &port), -1);
+	assert_int_equal(config_listen_parse("127.0.0.1:", host,
+	    sizeof(host), &port), -1);
+	assert_int_equal(config_listen_parse("127.0.0.1", host,
+	    sizeof(host), &port), -1);
+	assert_int_equal(config_listen_parse("::1:8089", host,
+	    sizeof(host), &port), -1);
+	assert_int_equal(config_listen_parse("[::1]8089", host,
+	    sizeof(host), &port), -1);
+	assert_int_equal(config_listen_parse("[127.0.0.1]:8089", host,
+	    sizeof(host), &port), -1);
+	assert_int_equal(config_listen_parse("[]:8089", host,
+	    sizeof(host), &port), -1);
+	expect_errors("[perfwatch]\nstate_dir = /x\nhttp = localhost:8089\n",
+	    "{P}:3: http: expected a numeric address and a port such as "
+	    "127.0.0.1:8089 or [::1]:8089, or none, got \"localhost:8089\"");
+	expect_errors("[perfwatch]\nhttp = 127.0.0.1:99999\n",
+	    "{P}:2: http: expected a numeric address and a port such as "
+	    "127.0.0.1:8089 or [::1]:8089, or none, got \"127.0.0.1:99999\"");
+}
+
 static void
 test_unknown_key(void **state)
 {
@@ -1104,6 +1166,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unknown_section),
 		cmocka_unit_test(test_unknown_key),
+		cmocka_unit_test(test_http_key),
 		cmocka_unit_test(test_bad_integer),
 		cmocka_unit_test(test_out_of_range),
 		cmocka_unit_test(test_bad_bool),

@@ -1,0 +1,1027 @@
+/*
+ * The web dashboard: a small, read-only HTTP server on [perfwatch] http
+ * (off by default), served by libevent's evhttp in the daemon's loop.
+ *
+ *   /			the hosts, the latest runs, the open alerts, the metrics
+ *   /metric?name=M[&workload=W][&host=H]
+ *			a metric's run medians: an SVG chart, alert spans
+ *			shaded, and a table
+ *   /api/runs		perfwatch runs --json --limit 50
+ *   /api/alerts		perfwatch alerts --json
+ *   /api/history?metric=M[&workload=W][&host=H]
+ *			perfwatch history --json --limit 400 with the same
+ *
+ * The JSON is view.h's, the very documents the command prints.  GET and
+ * HEAD only (405 with Allow otherwise); anything else 404; every reply
+ * says Content-Type and Cache-Control: no-store.  Pages are plain HTML5
+ * with a little inline CSS and inline SVG: nothing is fetched from
+ * elsewhere, and the Content-Security-Policy forbids it, scripts included.
+ *
+ * Bounds.  The store is read in the event loop, so what one request may
+ * read is bounded: the newest HTTP_RUNS runs, the open alerts up to
+ * HTTP_ALERTS, a metric's newest HTTP_HISTORY run medians on each host,
+ * HTTP_MATCH metrics per name, HTTP_METRICS metrics linked from the front
+ * page.  Each request reads inside one read transaction (store_read_begin):
+ * in WAL mode a reader neither takes the write lock nor waits for a run
+ * that writes, and a run never waits for it.
+ *
+ * Privileges.  The address is bound at start, before perfwatchd drops to
+ * [perfwatch] user (as the control socket is), so a port under 1024 works
+ * when the daemon starts as root.  A reload that changes the address binds
+ * the new one as that user: a port under 1024 is then refused, with the
+ * advice to restart.  A port that cannot be bound stops the start (exit
+ * 1); at a reload it is logged and the dashboard stays off until a reload
+ * or a restart binds it.
+ */
+#include <sys/types.h>
+#include <sys/socket.h>
+
+#include <netinet/in.h>
+
+#include <errno.h>
+#include <math.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+#include <jansson.h>
+
+#include "json.h"
+#include "log.h"
+#include "perfwatch.h"
+#include "utf8.h"
+#include "xmalloc.h"
+#include "store/store.h"
+#include "view/view.h"
+#include "daemon.h"
+
+#define HTTP_RUNS		50	/* runs on / and /api/runs */
+#define HTTP_ALERTS		100	/* open alerts on / */
+#define HTTP_HISTORY		400	/* run medians of a metric, per host */
+#define HTTP_MATCH		16	/* metrics of one name (workloads) */
+#define HTTP_METRICS		500	/* metrics linked from / */
+#define HTTP_TIMEOUT		30	/* seconds, per connection */
+#define HTTP_MAX_HEADERS	8192
+#define HTTP_MAX_BODY		4096
+#define HTTP_MAX_PARAM		256	/* bytes of a parameter's value */
+
+#define HTTP_CSP	"default-src 'none'; style-src 'unsafe-inline'"
+
+static const char http_css[] =
+    "body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}"
+    "table{border-collapse:collapse;margin:.5em 0 1.5em}"
+    "th,td{padding:.2em .7em;border-bottom:1px solid #ddd;text-align:left}"
+    "td.n{text-align:right;font-variant-numeric:tabular-nums}"
+    "th{background:#f3f3f3}.regression{color:#b00}.improvement{color:#070}"
+    ".chart .axis{stroke:#888;fill:none}.chart .line{stroke:#36c;"
+    "fill:none;stroke-width:1.5}.chart .pt{fill:#36c}"
+    ".chart .alert{fill:#f6d5d5}.chart text{font-size:11px;fill:#555}"
+    "a{color:#36c}";
+
+/* A reply being built: status, content type and body. */
+struct http_reply {
+	int		 code;
+	const char	*reason;
+	const char	*type;
+	struct evbuffer	*body;
+};
+
+/* The first bytes of a page, its title escaped. */
+static void
+http_page_begin(struct evbuffer *b, const char *title)
+{
+	evbuffer_add_printf(b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+	    "<meta charset=\"utf-8\">\n<title>");
+	html_escape(b, title);
+	evbuffer_add_printf(b, "</title>\n<style>%s</style>\n</head>\n"
+	    "<body>\n", http_css);
+}
+
+static void
+http_page_end(struct evbuffer *b)
+{
+	evbuffer_add_printf(b, "<p><small>perfwatchd %s</small></p>\n"
+	    "</body>\n</html>\n", PERFWATCH_VERSION);
+}
+
+static void
+http_reply_init(struct http_reply *r, int code, const char *reason,
+    const char *type)
+{
+	r->code = code;
+	r->reason = reason;
+	r->type = type;
+	r->body = evbuffer_new();
+	if (r->body == NULL)
+		fatalx("evbuffer_new");
+}
+
+/* An error page: code, reason, and a sentence (escaped) saying why. */
+static void
+http_error_page(struct http_reply *r, int code, const char *reason,
+    const char *what, const char *value)
+{
+	evbuffer_drain(r->body, evbuffer_get_length(r->body));
+	r->code = code;
+	r->reason = reason;
+	r->type = "text/html; charset=utf-8";
+	http_page_begin(r->body, reason);
+	evbuffer_add_printf(r->body, "<h1>%d %s</h1>\n<p>", code, reason);
+	html_escape(r->body, what);
+	if (value != NULL) {
+		evbuffer_add_printf(r->body, " <code>");
+		html_escape(r->body, value);
+		evbuffer_add_printf(r->body, "</code>");
+	}
+	evbuffer_add_printf(r->body, "</p>\n<p><a href=\"/\">the dashboard"
+	    "</a></p>\n");
+	http_page_end(r->body);
+}
+
+/* An error as JSON, {"error": "what value"}, for /api/. */
+static void
+http_error_json(struct http_reply *r, int code, const char *reason,
+    const char *what, const char *value)
+{
+	json_t	*o;
+	char	*msg, *text;
+
+	evbuffer_drain(r->body, evbuffer_get_length(r->body));
+	r->code = code;
+	r->reason = reason;
+	r->type = "application/json";
+	xasprintf(&msg, "%s%s%s", what, value != NULL ? " " : "",
+	    value != NULL ? value : "");
+	o = pwjson_set_str(pwjson_object(), "error", msg);
+	text = pwjson_dumps(o, PWJSON_PRETTY);
+	evbuffer_add_printf(r->body, "%s\n", text);
+	free(text);
+	free(msg);
+	json_decref(o);
+}
+
+/* A JSON document as the command prints it (pwjson_print: a line feed). */
+static void
+http_json(struct http_reply *r, json_t *v)
+{
+	char	*text;
+
+	text = pwjson_dumps(v, PWJSON_PRETTY);
+	evbuffer_add_printf(r->body, "%s\n", text);
+	free(text);
+}
+
+/*
+ * The query's parameters into kv, each known (in the NULL-terminated
+ * known[]), given once, and of at most HTTP_MAX_PARAM bytes of UTF-8.
+ * 0, or -1 with *what and *value (pointing into kv or known) for the
+ * error; kv is cleared by the caller either way.
+ */
+static int
+http_params(const char *query, const char *const *known,
+    struct evkeyvalq *kv, const char **what, const char **value)
+{
+	struct evkeyval	*e, *f;
+	size_t		 i, bad;
+
+	TAILQ_INIT(kv);
+	*value = NULL;
+	if (query == NULL || *query == '\0')
+		return 0;
+	if (evhttp_parse_query_str(query, kv) == -1) {
+		*what = "a query of name=value pairs is expected, not";
+		*value = query;
+		return -1;
+	}
+	TAILQ_FOREACH(e, kv, next) {
+		for (i = 0; known[i] != NULL; i++)
+			if (strcmp(e->key, known[i]) == 0)
+				break;
+		if (known[i] == NULL) {
+			*what = "unknown parameter";
+			*value = e->key;
+			return -1;
+		}
+		for (f = TAILQ_FIRST(kv); f != e; f = TAILQ_NEXT(f, next))
+			if (strcmp(f->key, e->key) == 0) {
+				*what = "parameter given twice:";
+				*value = e->key;
+				return -1;
+			}
+		if (strlen(e->value) == 0 || strlen(e->value) >
+		    HTTP_MAX_PARAM || utf8_check(e->value, &bad) == -1) {
+			*what = "a value of 1 to 256 bytes of UTF-8 is "
+			    "expected for";
+			*value = e->key;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A table cell holding s, escaped (NULL: "-"), of class cls if any. */
+static void
+http_cell(struct evbuffer *b, const char *cls, const char *s)
+{
+	evbuffer_add_printf(b, "<td%s%s%s>", cls != NULL ? " class=\"" : "",
+	    cls != NULL ? cls : "", cls != NULL ? "\"" : "");
+	html_escape(b, s != NULL ? s : "-");
+	evbuffer_add_printf(b, "</td>");
+}
+
+/* A number cell: six significant digits, "-" for none (a null). */
+static void
+http_num_cell(struct evbuffer *b, const json_t *v)
+{
+	if (json_is_number(v))
+		evbuffer_add_printf(b, "<td class=\"n\">%.6g</td>",
+		    json_number_value(v));
+	else
+		evbuffer_add_printf(b, "<td class=\"n\">-</td>");
+}
+
+/* A link to a metric's page: /metric?workload=W&name=M, both encoded. */
+static void
+http_metric_link(struct evbuffer *b, const char *workload, const char *metric,
+    const char *host)
+{
+	char	*w, *m, *h = NULL;
+
+	w = evhttp_encode_uri(workload);
+	m = evhttp_encode_uri(metric);
+	if (host != NULL)
+		h = evhttp_encode_uri(host);
+	if (w == NULL || m == NULL || (host != NULL && h == NULL))
+		fatalx("evhttp_encode_uri");
+	/* The encoded text has no & < > " ': escaped all the same. */
+	evbuffer_add_printf(b, "<a href=\"/metric?workload=");
+	html_escape(b, w);
+	evbuffer_add_printf(b, "&amp;name=");
+	html_escape(b, m);
+	if (h != NULL) {
+		evbuffer_add_printf(b, "&amp;host=");
+		html_escape(b, h);
+	}
+	evbuffer_add_printf(b, "\">");
+	html_escape(b, workload);
+	evbuffer_add_printf(b, " ");
+	html_escape(b, metric);
+	evbuffer_add_printf(b, "</a>");
+	free(w);
+	free(m);
+	free(h);
+}
+
+/* A change in percent for a person, signed: "+15.2%". */
+static void
+http_pct(struct evbuffer *b, const json_t *v)
+{
+	if (json_is_number(v))
+		evbuffer_add_printf(b, "%+.1f%%", json_number_value(v));
+	else
+		evbuffer_add_printf(b, "-");
+}
+
+/* The open alerts (at most HTTP_ALERTS) as alerts --json gives them. */
+static json_t *
+http_alerts_json(struct daemon *d, size_t *total)
+{
+	struct store_alert	*a = NULL;
+	json_t			*arr;
+	size_t			 n = 0, i;
+
+	*total = 0;
+	if (store_alerts_list(d->st, 0, &a, &n) == -1)
+		return NULL;
+	arr = pwjson_array();
+	for (i = 0; i < n && i < HTTP_ALERTS; i++)
+		pwjson_append(arr, view_alert_json(d->st, &a[i]));
+	*total = n;
+	store_alerts_free(a, n);
+	return arr;
+}
+
+/* The newest HTTP_RUNS runs, oldest first, as runs --json gives them. */
+static json_t *
+http_runs_json(struct daemon *d)
+{
+	struct store_run_filter	 f;
+	struct store_run	*runs = NULL;
+	json_t			*arr;
+	size_t			 n = 0;
+
+	memset(&f, 0, sizeof(f));
+	f.limit = HTTP_RUNS;
+	if (store_runs_list(d->st, &f, &runs, &n) == -1)
+		return NULL;
+	arr = view_runs_json(runs, n);
+	store_runs_free(runs, n);
+	return arr;
+}
+
+/* What the daemon is doing, in a word. */
+static const char *
+http_state(const struct daemon *d)
+{
+	if (d->work.kind == WORK_BATTERY)
+		return "running a battery";
+	if (d->work.kind == WORK_BUILD)
+		return "building";
+	return d->paused ? "paused" : "idle";
+}
+
+/* Whether a JSON string value equals s. */
+static int
+http_str_is(const json_t *v, const char *s)
+{
+	return json_is_string(v) && strcmp(json_string_value(v), s) == 0;
+}
+
+/* The open alerts' table of /. */
+static void
+http_alerts_table(struct evbuffer *b, json_t *alerts, size_t total)
+{
+	json_t		*a, *attr;
+	const char	*sum, *dir;
+	size_t		 i;
+
+	evbuffer_add_printf(b, "<h2>Open alerts</h2>\n");
+	if (json_array_size(alerts) == 0) {
+		evbuffer_add_printf(b, "<p>No open alerts.</p>\n");
+		return;
+	}
+	if (total > json_array_size(alerts))
+		evbuffer_add_printf(b, "<p>The first %zu of %zu.</p>\n",
+		    json_array_size(alerts), total);
+	evbuffer_add_printf(b, "<table class=\"alerts\">\n<tr><th>id</th>"
+	    "<th>state</th><th>metric</th><th>change</th><th>first bad</th>"
+	    "<th>last good</th><th>last run</th><th>host</th>"
+	    "<th>machine change</th></tr>\n");
+	json_array_foreach(alerts, i, a) {
+		dir = json_string_value(json_object_get(a, "direction"));
+		attr = json_object_get(a, "attribution");
+		sum = json_string_value(json_object_get(attr, "summary"));
+		evbuffer_add_printf(b, "<tr><td class=\"n\">#%lld</td>",
+		    (long long)json_integer_value(json_object_get(a, "id")));
+		http_cell(b, NULL, json_string_value(json_object_get(a,
+		    "state")));
+		evbuffer_add_printf(b, "<td>");
+		http_metric_link(b, json_string_value(json_object_get(a,
+		    "workload")), json_string_value(json_object_get(a,
+		    "metric")), json_string_value(json_object_get(a, "host")));
+		evbuffer_add_printf(b, "</td><td class=\"n %s\">",
+		    dir != NULL && strcmp(dir, VERDICT_IMPROVEMENT) == 0 ?
+		    "improvement" : "regression");
+		http_pct(b, json_object_get(a, "change_pct"));
+		evbuffer_add_printf(b, "</td>");
+		http_cell(b, NULL, json_string_value(json_object_get(a,
+		    "first_bad_run")));
+		http_cell(b, NULL, json_string_value(json_object_get(a,
+		    "last_good_run")));
+		http_cell(b, NULL, json_string_value(json_object_get(a,
+		    "last_run")));
+		http_cell(b, NULL, json_string_value(json_object_get(a,
+		    "host")));
+		http_cell(b, NULL, sum);
+		evbuffer_add_printf(b, "</tr>\n");
+	}
+	evbuffer_add_printf(b, "</table>\n");
+}
+
+/* The runs' table of /, newest first. */
+static void
+http_runs_table(struct evbuffer *b, json_t *runs)
+{
+	json_t	*r, *secs;
+	size_t	 i;
+
+	evbuffer_add_printf(b, "<h2>Latest runs</h2>\n");
+	if (json_array_size(runs) == 0) {
+		evbuffer_add_printf(b, "<p>No runs.</p>\n");
+		return;
+	}
+	evbuffer_add_printf(b, "<p>The newest %d at most, newest first.</p>\n"
+	    "<table class=\"runs\">\n<tr><th>id</th><th>run</th><th>host</th>"
+	    "<th>time</th><th>trigger</th><th>status</th><th>seconds</th>"
+	    "</tr>\n", HTTP_RUNS);
+	for (i = json_array_size(runs); i-- > 0;) {
+		r = json_array_get(runs, i);
+		evbuffer_add_printf(b, "<tr><td class=\"n\">#%lld</td>",
+		    (long long)json_integer_value(json_object_get(r, "id")));
+		http_cell(b, "run", json_string_value(json_object_get(r,
+		    "run")));
+		http_cell(b, NULL, json_string_value(json_object_get(r,
+		    "host")));
+		http_cell(b, NULL, json_string_value(json_object_get(r,
+		    "time")));
+		http_cell(b, NULL, json_string_value(json_object_get(r,
+		    "trigger")));
+		http_cell(b, NULL, json_string_value(json_object_get(r,
+		    "status")));
+		secs = json_object_get(r, "seconds");
+		if (json_is_integer(secs))
+			evbuffer_add_printf(b, "<td class=\"n\">%lld</td>",
+			    (long long)json_integer_value(secs));
+		else
+			evbuffer_add_printf(b, "<td class=\"n\">-</td>");
+		evbuffer_add_printf(b, "</tr>\n");
+	}
+	evbuffer_add_printf(b, "</table>\n");
+}
+
+/* /: the hosts, the open alerts, the latest runs, the metrics. */
+static void
+http_index(struct daemon *d, struct http_reply *r)
+{
+	struct store_metric	*ms = NULL;
+	struct evbuffer		*b = r->body;
+	json_t			*runs, *alerts, *hosts, *h;
+	const char		*name;
+	char			*title;
+	size_t			 nms = 0, total, i, k;
+
+	runs = http_runs_json(d);
+	alerts = http_alerts_json(d, &total);
+	if (runs == NULL || alerts == NULL || store_metrics_list(d->st, NULL,
+	    NULL, &ms, &nms) == -1) {
+		json_decref(runs);
+		json_decref(alerts);
+		http_error_page(r, 500, "Internal Server Error",
+		    "the store could not be read:", store_errmsg(d->st));
+		return;
+	}
+	/* This host first, then those of the runs shown. */
+	hosts = pwjson_array();
+	pwjson_append(hosts, pwjson_str(daemon_host_name()));
+	for (i = 0; i < json_array_size(runs); i++) {
+		name = json_string_value(json_object_get(json_array_get(runs,
+		    i), "host"));
+		for (k = 0; name != NULL && k < json_array_size(hosts); k++)
+			if (http_str_is(json_array_get(hosts, k), name))
+				break;
+		if (name != NULL && k == json_array_size(hosts))
+			pwjson_append(hosts, pwjson_str(name));
+	}
+	xasprintf(&title, "perfwatch on %s", daemon_host_name());
+	http_page_begin(b, title);
+	evbuffer_add_printf(b, "<h1>");
+	html_escape(b, title);
+	evbuffer_add_printf(b, "</h1>\n<p>perfwatchd is %s.  Hosts: ",
+	    http_state(d));
+	json_array_foreach(hosts, i, h) {
+		evbuffer_add_printf(b, "%s<span class=\"host\">", i > 0 ?
+		    ", " : "");
+		html_escape(b, json_string_value(h));
+		evbuffer_add_printf(b, "</span>%s", i == 0 ? " (this one)" :
+		    "");
+	}
+	evbuffer_add_printf(b, ".  <a href=\"/api/runs\">/api/runs</a>, "
+	    "<a href=\"/api/alerts\">/api/alerts</a>.</p>\n");
+	http_alerts_table(b, alerts, total);
+	http_runs_table(b, runs);
+	evbuffer_add_printf(b, "<h2>Metrics</h2>\n");
+	if (nms == 0)
+		evbuffer_add_printf(b, "<p>No metrics.</p>\n");
+	else {
+		if (nms > HTTP_METRICS)
+			evbuffer_add_printf(b, "<p>The first %d of %zu.</p>\n",
+			    HTTP_METRICS, nms);
+		evbuffer_add_printf(b, "<ul class=\"metrics\">\n");
+		for (i = 0; i < nms && i < HTTP_METRICS; i++) {
+			evbuffer_add_printf(b, "<li>");
+			http_metric_link(b, ms[i].workload, ms[i].metric,
+			    NULL);
+			evbuffer_add_printf(b, "</li>\n");
+		}
+		evbuffer_add_printf(b, "</ul>\n");
+	}
+	http_page_end(b);
+	free(title);
+	json_decref(hosts);
+	json_decref(runs);
+	json_decref(alerts);
+	store_metrics_free(ms, nms);
+}
+
+/*
+ * The metrics named (workload NULL: of any workload), at most HTTP_MATCH,
+ * and the host known (NULL: any): 0 with *ms, or -1 after filling r with
+ * the error (a page, or JSON if api).
+ */
+static int
+http_metrics_find(struct daemon *d, struct http_reply *r, int api,
+    const char *workload, const char *metric, const char *host,
+    struct store_metric **ms, size_t *nms)
+{
+	void	(*err)(struct http_reply *, int, const char *, const char *,
+		    const char *) = api ? http_error_json : http_error_page;
+	int64_t	 id;
+	char	*what;
+
+	*ms = NULL;
+	*nms = 0;
+	if (host != NULL && store_host_find(d->st, host, &id) == -1) {
+		err(r, 404, "Not Found", "no host in the store named", host);
+		return -1;
+	}
+	if (store_metrics_list(d->st, workload, metric, ms, nms) == -1) {
+		err(r, 500, "Internal Server Error", "the store could not be "
+		    "read:", store_errmsg(d->st));
+		return -1;
+	}
+	if (*nms == 0) {
+		xasprintf(&what, "no metric%s%s%s named", workload != NULL ?
+		    " of workload " : "", workload != NULL ? workload : "",
+		    workload != NULL ? "" : " in the store");
+		err(r, 404, "Not Found", what, metric);
+		free(what);
+		return -1;
+	}
+	if (*nms > HTTP_MATCH) {
+		err(r, 400, "Bad Request", "too many metrics have this name; "
+		    "name the workload too (workload=):", metric);
+		store_metrics_free(*ms, *nms);
+		*ms = NULL;
+		*nms = 0;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The alert spans of one host's history of metric m: each alert of that
+ * host and metric from its first bad run to the last it has seen, found
+ * among the labels of the runs charted.  *titles holds the text.
+ */
+static struct html_span *
+http_spans(struct daemon *d, const struct store_metric *m, const char *host,
+    const char *const *labels, size_t n, size_t *nspans, char ***titles)
+{
+	struct store_alert	*a = NULL;
+	struct html_span	*s = NULL;
+	int64_t			 hid;
+	size_t			 na = 0, i, k, first, last;
+	char			*l1, *l2;
+
+	*nspans = 0;
+	*titles = NULL;
+	if (host == NULL || store_host_find(d->st, host, &hid) == -1 ||
+	    store_alerts_metric(d->st, hid, m->id, &a, &na) == -1 || na == 0)
+		return NULL;
+	s = xcalloc(na, sizeof(*s));
+	*titles = xcalloc(na, sizeof(**titles));
+	for (i = 0; i < na; i++) {
+		l1 = view_run_label(d->st, a[i].first_bad_run);
+		l2 = view_run_label(d->st, a[i].last_run);
+		first = last = n;
+		for (k = 0; k < n; k++) {
+			if (strcmp(labels[k], l1) == 0)
+				first = k;
+			if (strcmp(labels[k], l2) == 0)
+				last = k;
+		}
+		if (first < n) {
+			if (last == n || last < first)
+				last = n - 1;
+			xasprintf(&(*titles)[*nspans], "alert #%lld %s %s, "
+			    "%+.1f%%, from %s", (long long)a[i].id,
+			    a[i].state, a[i].direction, a[i].change_pct, l1);
+			s[*nspans].first = first;
+			s[*nspans].last = last;
+			s[*nspans].title = (*titles)[*nspans];
+			(*nspans)++;
+		}
+		free(l1);
+		free(l2);
+	}
+	store_alerts_free(a, na);
+	return s;
+}
+
+/* One host's history of metric m (history --json's object): chart, table. */
+static void
+http_metric_series(struct daemon *d, struct evbuffer *b,
+    const struct store_metric *m, json_t *series)
+{
+	struct html_chart	 c;
+	struct html_span	*spans;
+	json_t			*runs, *run;
+	const char		*host, **labels;
+	double			*values;
+	char			**titles;
+	size_t			 n, i, nspans;
+
+	host = json_string_value(json_object_get(series, "host"));
+	runs = json_object_get(series, "runs");
+	n = json_array_size(runs);
+	evbuffer_add_printf(b, "<h2>");
+	html_escape(b, host != NULL ? host : "no host");
+	evbuffer_add_printf(b, "</h2>\n");
+	if (n == 0) {
+		evbuffer_add_printf(b, "<p>No runs.</p>\n");
+		return;
+	}
+	evbuffer_add_printf(b, "<p>%zu run%s (the newest %d at most): the "
+	    "median of each, in ", n, n == 1 ? "" : "s", HTTP_HISTORY);
+	html_escape(b, m->unit);
+	evbuffer_add_printf(b, ", %s is better; an alert's runs are shaded."
+	    "</p>\n", better_name(m->better));
+	values = xcalloc(n, sizeof(*values));
+	labels = xcalloc(n, sizeof(*labels));
+	json_array_foreach(runs, i, run) {
+		values[i] = json_is_number(json_object_get(run, "median")) ?
+		    json_number_value(json_object_get(run, "median")) : NAN;
+		labels[i] = json_string_value(json_object_get(run, "run"));
+		if (labels[i] == NULL)
+			labels[i] = "?";
+	}
+	spans = http_spans(d, m, host, labels, n, &nspans, &titles);
+	memset(&c, 0, sizeof(c));
+	c.values = values;
+	c.labels = labels;
+	c.n = n;
+	c.spans = spans;
+	c.nspans = nspans;
+	html_chart(b, &c);
+	evbuffer_add_printf(b, "<table class=\"history\">\n<tr><th>run</th>"
+	    "<th>time</th><th>median</th><th>min</th><th>max</th>"
+	    "<th>stddev</th><th>n</th><th>busy</th></tr>\n");
+	for (i = n; i-- > 0;) {
+		run = json_array_get(runs, i);
+		evbuffer_add_printf(b, "<tr>");
+		http_cell(b, NULL, labels[i]);
+		http_cell(b, NULL, json_string_value(json_object_get(run,
+		    "time")));
+		http_num_cell(b, json_object_get(run, "median"));
+		http_num_cell(b, json_object_get(run, "min"));
+		http_num_cell(b, json_object_get(run, "max"));
+		http_num_cell(b, json_object_get(run, "stddev"));
+		http_num_cell(b, json_object_get(run, "n"));
+		evbuffer_add_printf(b, "<td>%s</td></tr>\n", json_is_true(
+		    json_object_get(run, "busy")) ? "yes" : "no");
+	}
+	evbuffer_add_printf(b, "</table>\n");
+	for (i = 0; i < nspans; i++)
+		free(titles[i]);
+	free(titles);
+	free(spans);
+	free(values);
+	free(labels);
+}
+
+/* /metric?name=M[&workload=W][&host=H] */
+static void
+http_metric(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
+{
+	struct store_metric	*ms;
+	struct evbuffer		*b = r->body;
+	const char		*name, *workload, *host;
+	json_t			*arr, *series;
+	char			*title;
+	size_t			 nms, i;
+
+	name = evhttp_find_header(kv, "name");
+	workload = evhttp_find_header(kv, "workload");
+	host = evhttp_find_header(kv, "host");
+	if (name == NULL) {
+		http_error_page(r, 400, "Bad Request", "which metric? "
+		    "/metric?name=METRIC[&workload=WORKLOAD][&host=HOST]",
+		    NULL);
+		return;
+	}
+	if (http_metrics_find(d, r, 0, workload, name, host, &ms, &nms) == -1)
+		return;
+	if (nms > 1) {
+		/* One name in several workloads: which one? */
+		http_page_begin(b, name);
+		evbuffer_add_printf(b, "<h1>");
+		html_escape(b, name);
+		evbuffer_add_printf(b, "</h1>\n<p>Metrics of this name:</p>\n"
+		    "<ul>\n");
+		for (i = 0; i < nms; i++) {
+			evbuffer_add_printf(b, "<li>");
+			http_metric_link(b, ms[i].workload, ms[i].metric, host);
+			evbuffer_add_printf(b, "</li>\n");
+		}
+		evbuffer_add_printf(b, "</ul>\n");
+		http_page_end(b);
+		store_metrics_free(ms, nms);
+		return;
+	}
+	arr = pwjson_array();
+	if (view_history_json(d->st, &ms[0], host, HTTP_HISTORY, arr) == -1) {
+		http_error_page(r, 500, "Internal Server Error", "the store "
+		    "could not be read:", store_errmsg(d->st));
+		json_decref(arr);
+		store_metrics_free(ms, nms);
+		return;
+	}
+	xasprintf(&title, "%s %s", ms[0].workload, ms[0].metric);
+	http_page_begin(b, title);
+	evbuffer_add_printf(b, "<p><a href=\"/\">the dashboard</a></p>\n"
+	    "<h1>");
+	html_escape(b, title);
+	evbuffer_add_printf(b, "</h1>\n");
+	json_array_foreach(arr, i, series)
+		http_metric_series(d, b, &ms[0], series);
+	http_page_end(b);
+	free(title);
+	json_decref(arr);
+	store_metrics_free(ms, nms);
+}
+
+/* /api/history?metric=M[&workload=W][&host=H] */
+static void
+http_api_history(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
+{
+	struct store_metric	*ms;
+	const char		*metric, *workload, *host;
+	json_t			*arr;
+	size_t			 nms, i;
+
+	metric = evhttp_find_header(kv, "metric");
+	workload = evhttp_find_header(kv, "workload");
+	host = evhttp_find_header(kv, "host");
+	if (metric == NULL) {
+		http_error_json(r, 400, "Bad Request", "which metric? "
+		    "/api/history?metric=METRIC[&workload=WORKLOAD]"
+		    "[&host=HOST]", NULL);
+		return;
+	}
+	if (http_metrics_find(d, r, 1, workload, metric, host, &ms,
+	    &nms) == -1)
+		return;
+	arr = pwjson_array();
+	for (i = 0; i < nms; i++)
+		if (view_history_json(d->st, &ms[i], host, HTTP_HISTORY,
+		    arr) == -1)
+			break;
+	if (i < nms)
+		http_error_json(r, 500, "Internal Server Error", "the store "
+		    "could not be read:", store_errmsg(d->st));
+	else
+		http_json(r, arr);
+	json_decref(arr);
+	store_metrics_free(ms, nms);
+}
+
+/* Answer one request into r, reading the store in one read transaction. */
+static void
+http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
+{
+	static const char *const none[] = { NULL };
+	static const char *const metric_keys[] = { "name", "workload", "host",
+	    NULL };
+	static const char *const history_keys[] = { "metric", "workload",
+	    "host", NULL };
+	const struct evhttp_uri	*uri = evhttp_request_get_evhttp_uri(req);
+	const char		*path, *query, *what, *value;
+	const char *const	*known;
+	struct evkeyvalq	 kv;
+	json_t			*v;
+	size_t			 total;
+	int			 api, began;
+
+	path = uri != NULL ? evhttp_uri_get_path(uri) : NULL;
+	query = uri != NULL ? evhttp_uri_get_query(uri) : NULL;
+	if (path == NULL || *path == '\0')
+		path = "/";
+	api = strncmp(path, "/api/", 5) == 0;
+	if (strcmp(path, "/") == 0 || strcmp(path, "/api/runs") == 0 ||
+	    strcmp(path, "/api/alerts") == 0)
+		known = none;
+	else if (strcmp(path, "/metric") == 0)
+		known = metric_keys;
+	else if (strcmp(path, "/api/history") == 0)
+		known = history_keys;
+	else {
+		(api ? http_error_json : http_error_page)(r, 404, "Not Found",
+		    "no such page:", path);
+		return;
+	}
+	if (http_params(query, known, &kv, &what, &value) == -1) {
+		(api ? http_error_json : http_error_page)(r, 400,
+		    "Bad Request", what, value);
+		evhttp_clear_headers(&kv);
+		return;
+	}
+	if ((began = store_read_begin(d->st)) == -1) {
+		(api ? http_error_json : http_error_page)(r, 500,
+		    "Internal Server Error", "the store could not be read:",
+		    store_errmsg(d->st));
+		evhttp_clear_headers(&kv);
+		return;
+	}
+	if (strcmp(path, "/") == 0)
+		http_index(d, r);
+	else if (strcmp(path, "/metric") == 0)
+		http_metric(d, r, &kv);
+	else if (strcmp(path, "/api/history") == 0)
+		http_api_history(d, r, &kv);
+	else {
+		r->type = "application/json";
+		v = strcmp(path, "/api/runs") == 0 ? http_runs_json(d) :
+		    http_alerts_json(d, &total);
+		if (v == NULL)
+			http_error_json(r, 500, "Internal Server Error",
+			    "the store could not be read:",
+			    store_errmsg(d->st));
+		else
+			http_json(r, v);
+		json_decref(v);
+	}
+	store_read_end(d->st, began);
+	evhttp_clear_headers(&kv);
+}
+
+/* Every request: GET and HEAD answered, other methods 405. */
+static void
+http_request(struct evhttp_request *req, void *arg)
+{
+	struct daemon		*d = arg;
+	struct http_reply	 r;
+	struct evkeyvalq	*out = evhttp_request_get_output_headers(req);
+	enum evhttp_cmd_type	 cmd = evhttp_request_get_command(req);
+	char			 len[32];
+
+	http_reply_init(&r, 200, "OK", "text/html; charset=utf-8");
+	if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
+		evhttp_add_header(out, "Allow", "GET, HEAD");
+		http_error_page(&r, 405, "Method Not Allowed", "the dashboard "
+		    "is read-only: GET and HEAD only", NULL);
+	} else
+		http_route(d, req, &r);
+	evhttp_add_header(out, "Content-Type", r.type);
+	evhttp_add_header(out, "Cache-Control", "no-store");
+	evhttp_add_header(out, "X-Content-Type-Options", "nosniff");
+	evhttp_add_header(out, "Content-Security-Policy", HTTP_CSP);
+	if (cmd == EVHTTP_REQ_HEAD) {
+		/* The length a GET would have, and no body. */
+		snprintf(len, sizeof(len), "%zu",
+		    evbuffer_get_length(r.body));
+		evhttp_add_header(out, "Content-Length", len);
+		evbuffer_drain(r.body, evbuffer_get_length(r.body));
+	}
+	log_debug("http: %s %s: %d", cmd == EVHTTP_REQ_GET ? "GET" :
+	    cmd == EVHTTP_REQ_HEAD ? "HEAD" : "other",
+	    evhttp_request_get_uri(req), r.code);
+	evhttp_send_reply(req, r.code, r.reason, r.body);
+	evbuffer_free(r.body);
+}
+
+/* "CONF:LINE: [perfwatch] http = VALUE" for a message, allocated. */
+static char *
+http_where(struct daemon *d, const char *value)
+{
+	char	*s;
+	int	 line = config_key_line(d->cfg, "perfwatch", "http");
+
+	if (line > 0)
+		xasprintf(&s, "%s:%d: [perfwatch] http = %s", d->conf_path,
+		    line, value);
+	else
+		xasprintf(&s, "[perfwatch] http = %s", value);
+	return s;
+}
+
+int
+http_listen(struct daemon *d, char **cause)
+{
+	struct addrinfo	 hints, *ai = NULL;
+	const char	*spec = config_get_str(d->cfg, "perfwatch", "http");
+	char		 host[INET6_ADDRSTRLEN], port[8], *where;
+	int		 fd = -1, on = 1, rc, pn, saved;
+
+	d->http_fd = -1;
+	if (spec == NULL)
+		return 0;
+	where = http_where(d, spec);
+	/* The configuration checked it: this cannot fail but for a bug. */
+	if (config_listen_parse(spec, host, sizeof(host), &pn) == -1) {
+		xasprintf(cause, "%s: not an address and a port", where);
+		free(where);
+		return -1;
+	}
+	snprintf(port, sizeof(port), "%d", pn);
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE;
+	if ((rc = getaddrinfo(host, port, &hints, &ai)) != 0) {
+		xasprintf(cause, "%s: %s", where, gai_strerror(rc));
+		free(where);
+		return -1;
+	}
+	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC |
+	    SOCK_NONBLOCK, ai->ai_protocol);
+	if (fd == -1) {
+		xasprintf(cause, "%s: socket: %s", where, strerror(errno));
+		goto fail;
+	}
+	/* A restart binds at once, whatever connections are in TIME_WAIT. */
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof(on)) == -1 ||
+	    (ai->ai_family == AF_INET6 && setsockopt(fd, IPPROTO_IPV6,
+	    IPV6_V6ONLY, &on, sizeof(on)) == -1)) {
+		xasprintf(cause, "%s: setsockopt: %s", where, strerror(errno));
+		goto fail;
+	}
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) == -1) {
+		saved = errno;
+		if (saved == EACCES && pn < 1024 && geteuid() != 0)
+			xasprintf(cause, "%s: bind: %s (a port under 1024 is "
+			    "bound only when perfwatchd starts as root, before "
+			    "it drops to its user: restart it, or take a port "
+			    "from 1024)", where, strerror(saved));
+		else
+			xasprintf(cause, "%s: bind: %s", where,
+			    strerror(saved));
+		goto fail;
+	}
+	if (listen(fd, 64) == -1) {
+		xasprintf(cause, "%s: listen: %s", where, strerror(errno));
+		goto fail;
+	}
+	freeaddrinfo(ai);
+	free(where);
+	d->http_fd = fd;
+	return 0;
+
+fail:
+	if (fd != -1)
+		close(fd);
+	freeaddrinfo(ai);
+	free(where);
+	return -1;
+}
+
+void
+http_start(struct daemon *d)
+{
+	const char	*spec;
+
+	if (d->http_fd == -1)
+		return;
+	spec = config_get_str(d->cfg, "perfwatch", "http");
+	if ((d->http = evhttp_new(d->base)) == NULL)
+		fatalx("evhttp_new");
+	/* Every method reaches http_request(), to be answered 405 there. */
+	evhttp_set_allowed_methods(d->http, EVHTTP_REQ_GET | EVHTTP_REQ_HEAD |
+	    EVHTTP_REQ_POST | EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE |
+	    EVHTTP_REQ_OPTIONS | EVHTTP_REQ_TRACE | EVHTTP_REQ_CONNECT |
+	    EVHTTP_REQ_PATCH);
+	evhttp_set_timeout(d->http, HTTP_TIMEOUT);
+	evhttp_set_max_headers_size(d->http, HTTP_MAX_HEADERS);
+	evhttp_set_max_body_size(d->http, HTTP_MAX_BODY);
+	evhttp_set_gencb(d->http, http_request, d);
+	if (evhttp_accept_socket_with_handle(d->http, d->http_fd) == NULL)
+		fatalx("evhttp: cannot serve %s", spec);
+	/* evhttp owns the socket now, and closes it when freed. */
+	d->http_fd = -1;
+	free(d->http_addr);
+	d->http_addr = xstrdup(spec);
+	log_info("dashboard on http://%s/", spec);
+}
+
+void
+http_stop(struct daemon *d)
+{
+	if (d->http != NULL) {
+		evhttp_free(d->http);
+		d->http = NULL;
+	}
+	if (d->http_fd != -1) {
+		close(d->http_fd);
+		d->http_fd = -1;
+	}
+	free(d->http_addr);
+	d->http_addr = NULL;
+}
+
+void
+http_reload(struct daemon *d)
+{
+	const char	*spec = config_get_str(d->cfg, "perfwatch", "http");
+	char		*cause = NULL;
+
+	if (same_str(spec, d->http_addr))
+		return;
+	/* Let the old address go first: the new one may be the same port. */
+	if (d->http_addr != NULL)
+		log_info("dashboard: no longer on http://%s/", d->http_addr);
+	http_stop(d);
+	if (spec == NULL)
+		return;
+	if (http_listen(d, &cause) == -1) {
+		log_warnx("%s; the dashboard is off until a reload or a "
+		    "restart binds it", cause);
+		free(cause);
+		return;
+	}
+	http_start(d);
+}
