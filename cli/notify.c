@@ -9,7 +9,8 @@
  *	send a test message through SINK, or through every sink; with
  *	--list, only say which sinks there are.
  *   notify pending [--all] [--json] [--limit N]
- *	the rows waiting for delivery (--all: every row, newest first).
+ *	the rows waiting for delivery (--all: every row, newest first),
+ *	each with the recipients it is for.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -76,6 +77,38 @@ notify_row_state(const struct store_outbox *o)
 		s = json_string_value(json_object_get(p, "state"));
 	out = notify_clean(s, 32);
 	json_decref(p);
+	return out;
+}
+
+/*
+ * The addresses an email row is for: its own, or its sink's as now
+ * configured (sinks may be NULL: a configuration that does not load
+ * names none).  NULL for another kind of sink, or one not configured.
+ */
+static char **
+notify_row_recipients(const struct store_outbox *o,
+    const struct notify_sink *sinks, size_t nsinks)
+{
+	const struct notify_sink	*sink;
+	char				**out;
+	size_t				 n, i;
+
+	if (o->recipients != NULL) {
+		for (n = 0; o->recipients[n] != NULL; n++)
+			;
+		out = xcalloc(n + 1, sizeof(*out));
+		for (i = 0; i < n; i++)
+			out[i] = xstrdup(o->recipients[i]);
+		return out;
+	}
+	sink = sinks != NULL ? notify_sink_find(sinks, nsinks, o->sink) : NULL;
+	if (sink == NULL || sink->type != NOTIFY_EMAIL || sink->to == NULL)
+		return NULL;
+	for (n = 0; sink->to[n] != NULL; n++)
+		;
+	out = xcalloc(n + 1, sizeof(*out));
+	for (i = 0; i < n; i++)
+		out[i] = notify_addr_spec(sink->to[i]);
 	return out;
 }
 
@@ -311,7 +344,7 @@ notify_cmd_test(struct cli *c, int argc, char **argv)
 			continue;
 		notify_event_test(&ev, host, sinks[i].name, (int64_t)time(NULL));
 		memset(&res, 0, sizeof(res));
-		notify_deliver(&sinks[i], &ev, &o, &res);
+		notify_deliver(&sinks[i], &ev, NULL, &o, &res);
 		if (res.status != NOTIFY_DELIVERED)
 			rc = 1;
 		if (arr != NULL) {
@@ -353,16 +386,19 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	static const char *const hdr[] = { "row", "alert", "sink", "state",
-	    "status", "attempts", "queued", "next attempt", "last error" };
+	    "status", "attempts", "queued", "next attempt", "recipients",
+	    "last error" };
 	static const enum table_align al[] = { ALIGN_RIGHT, ALIGN_RIGHT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_LEFT,
-	    ALIGN_LEFT, ALIGN_LEFT };
+	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT };
 	struct store_outbox	*rows;
+	struct notify_sink	*sinks = NULL;
 	struct store		*st;
 	struct table		*t;
-	size_t			 n, i, limit = 0;
-	char			*state, *clean, tbuf[32];
-	json_t			*arr, *r;
+	size_t			 n, i, k, limit = 0, nsinks = 0;
+	char			*state, *clean, *cause = NULL, **to, *list;
+	char			*tmp, tbuf[32];
+	json_t			*arr, *r, *ja;
 	int			 ch, all = 0;
 
 	cli_getopt_reset();
@@ -394,6 +430,16 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 		    store_errmsg(st));
 		return EXIT_SOFTWARE;
 	}
+	/*
+	 * The sinks name the recipients of the rows that are for the
+	 * sink's list; a listing still works when they do not load (what
+	 * is wrong with them, flush and test say).
+	 */
+	if (notify_sinks_load(c->cfg, &sinks, &nsinks, &cause) == -1) {
+		free(cause);
+		sinks = NULL;
+		nsinks = 0;
+	}
 	if (c->out == OUT_JSON) {
 		arr = pwjson_array();
 		for (i = 0; i < n; i++) {
@@ -419,6 +465,20 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 			pwjson_set(r, "failed_at",
 			    notify_json_time(rows[i].failed_at));
 			pwjson_set_str(r, "last_error", rows[i].last_error);
+			to = notify_row_recipients(&rows[i], sinks, nsinks);
+			if (to != NULL) {
+				ja = pwjson_array();
+				for (k = 0; to[k] != NULL; k++)
+					pwjson_append(ja, json_string(to[k]));
+				pwjson_set(r, "recipients", ja);
+			} else
+				pwjson_set(r, "recipients", json_null());
+			store_outbox_recipients_free(to);
+			if (rows[i].split_from != 0)
+				pwjson_set_int(r, "split_from",
+				    rows[i].split_from);
+			else
+				pwjson_set(r, "split_from", json_null());
 			pwjson_append(arr, r);
 		}
 		pwjson_print(stdout, arr, PWJSON_PRETTY);
@@ -443,8 +503,21 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 			notify_fmt_time(tbuf, sizeof(tbuf), rows[i].delivered_at
 			    || rows[i].failed_at ? 0 : rows[i].next_attempt);
 			table_addf(t, 7, "%s", tbuf);
+			to = notify_row_recipients(&rows[i], sinks, nsinks);
+			list = xstrdup(to != NULL && to[0] != NULL ? to[0] :
+			    "-");
+			for (k = 1; to != NULL && to[k] != NULL; k++) {
+				xasprintf(&tmp, "%s, %s", list, to[k]);
+				free(list);
+				list = tmp;
+			}
+			store_outbox_recipients_free(to);
+			clean = notify_clean(list, 100);
+			free(list);
+			table_addf(t, 8, "%s", clean);
+			free(clean);
 			clean = notify_clean(rows[i].last_error, 100);
-			table_addf(t, 8, "%s", *clean != '\0' ? clean : "-");
+			table_addf(t, 9, "%s", *clean != '\0' ? clean : "-");
 			free(clean);
 			table_end_row(t);
 		}
@@ -452,6 +525,7 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 		table_free(t);
 	}
 	store_outbox_free(rows, n);
+	notify_sinks_free(sinks, nsinks);
 	return 0;
 }
 

@@ -14,10 +14,20 @@
  * about the login (530, 534, 535, 538): a wrong password is ours to
  * mend, and the alert waits for that rather than being lost.
  *
+ * Each recipient's RCPT reply is kept apart: libcurl says through its
+ * debug callback when it sends a RCPT TO, and does not pipeline SMTP,
+ * so the next reply is that recipient's.  The recipients that said
+ * "later" (4xx, greylisting) while the others took the message or
+ * refused it for good are handed back in the result, so that the flush
+ * tries again for them, and for them only.
+ *
  * sendmail: "sendmail -t -oi" as cron and smartd run it, the message on
  * its standard input; its exit status says whether it took the message
  * (sysexits: EX_TEMPFAIL and friends are temporary; EX_NOUSER,
- * EX_DATAERR, EX_CONFIG ... are not).
+ * EX_DATAERR, EX_CONFIG ... are not).  It cannot tell one recipient from
+ * another: a row with recipients of its own (the rest of an SMTP
+ * delivery, the sink since switched to sendmail) gets them as arguments
+ * instead of -t.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -30,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -63,6 +74,12 @@ struct smtp_session {
 	struct smtp_reply	 r[SMTP_REPLIES];
 	size_t			 n;
 	char			*cur;
+
+	/* Each recipient's RCPT reply, in the order they were sent. */
+	struct smtp_reply	*rcpt;		/* code 0: none seen */
+	size_t			 nrcpt;
+	size_t			 rcpt_sent;	/* RCPT TO commands sent */
+	int			 rcpt_wait;	/* the next reply is one */
 };
 
 /* Feed libcurl the next piece of the message. */
@@ -109,10 +126,74 @@ smtp_line(struct smtp_session *s, const char *line, size_t len)
 			    (SMTP_REPLIES - 1) * sizeof(s->r[0]));
 			s->n--;
 		}
+		if (s->rcpt_wait && s->rcpt_sent <= s->nrcpt) {
+			s->rcpt[s->rcpt_sent - 1].code = code;
+			s->rcpt[s->rcpt_sent - 1].text = xstrdup(s->cur);
+		}
+		s->rcpt_wait = 0;
 		s->r[s->n].code = code;
 		s->r[s->n].text = s->cur;
 		s->n++;
 		s->cur = NULL;
+	}
+}
+
+/*
+ * libcurl's debug callback: the commands it sends.  A RCPT TO is
+ * answered by the next reply, which smtp_line gives to the recipient of
+ * that place in the list.  Nothing else is kept (an AUTH line holds the
+ * password).
+ */
+static int
+smtp_debug(CURL *c, curl_infotype type, char *data, size_t size, void *arg)
+{
+	struct smtp_session	*s = arg;
+
+	(void)c;
+	if (type == CURLINFO_HEADER_OUT && size >= 8 &&
+	    strncasecmp(data, "RCPT TO:", 8) == 0) {
+		s->rcpt_sent++;
+		s->rcpt_wait = 1;
+	}
+	return 0;
+}
+
+/* How many recipients had a RCPT reply from lo to hi. */
+static size_t
+smtp_rcpt_count(const struct smtp_session *s, int lo, int hi)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < s->nrcpt; i++)
+		if (s->rcpt[i].code >= lo && s->rcpt[i].code <= hi)
+			n++;
+	return n;
+}
+
+/*
+ * The recipients (of specs) whose RCPT reply was a 4xx, and their
+ * replies joined with "; ", into res.
+ */
+static void
+smtp_rcpt_later(const struct smtp_session *s, char *const *specs,
+    struct notify_result *res)
+{
+	char	*tmp;
+	size_t	 i, n = 0;
+
+	res->retry = xcalloc(s->nrcpt + 1, sizeof(*res->retry));
+	for (i = 0; i < s->nrcpt; i++) {
+		if (s->rcpt[i].code < 400 || s->rcpt[i].code > 499)
+			continue;
+		res->retry[n++] = xstrdup(specs[i]);
+		if (res->retry_answer == NULL)
+			res->retry_answer = xstrdup(s->rcpt[i].text);
+		else {
+			xasprintf(&tmp, "%s; %s", res->retry_answer,
+			    s->rcpt[i].text);
+			free(res->retry_answer);
+			res->retry_answer = tmp;
+		}
 	}
 }
 
@@ -183,6 +264,9 @@ smtp_session_clear(struct smtp_session *s)
 
 	for (i = 0; i < s->n; i++)
 		free(s->r[i].text);
+	for (i = 0; i < s->nrcpt; i++)
+		free(s->rcpt[i].text);
+	free(s->rcpt);
 	free(s->cur);
 	memset(s, 0, sizeof(*s));
 }
@@ -256,12 +340,14 @@ notify_curl_init(void)
 }
 
 /*
- * Send message (lines ending in "\n") over SMTP to the sink's
- * recipients.  res gets the outcome and the server's words.
+ * Send message (lines ending in "\n") over SMTP to rcpt (addr-specs),
+ * or with rcpt NULL to the sink's recipients.  res gets the outcome, the
+ * server's words, and the recipients to try again on their own.
  */
 void
 notify_smtp(const struct notify_sink *sink, const char *message,
-    const struct notify_opts *opts, struct notify_result *res)
+    char *const *rcpt_list, const struct notify_opts *opts,
+    struct notify_result *res)
 {
 	struct smtp_upload	 up;
 	struct smtp_session	 sess;
@@ -271,9 +357,10 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 	char			 errbuf[CURL_ERROR_SIZE];
 	char			*crlf, *from, *spec, *tmp, *user = NULL;
 	char			*password = NULL, *cause = NULL, *refused;
+	char			**specs;
 	const char		*text;
 	long			 code = 0;
-	size_t			 i;
+	size_t			 i, n;
 
 	memset(&sess, 0, sizeof(sess));
 	if (sink->smtp_url == NULL) {
@@ -295,12 +382,19 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 	up.len = strlen(crlf);
 	up.off = 0;
 	from = smtp_mail_from(sink, opts->hostname);
-	for (i = 0; sink->to != NULL && sink->to[i] != NULL; i++) {
-		spec = notify_addr_spec(sink->to[i]);
+	if (rcpt_list == NULL)
+		rcpt_list = sink->to;
+	for (n = 0; rcpt_list != NULL && rcpt_list[n] != NULL; n++)
+		;
+	specs = xcalloc(n + 1, sizeof(*specs));
+	sess.rcpt = xcalloc(n + 1, sizeof(*sess.rcpt));
+	sess.nrcpt = n;
+	for (i = 0; i < n; i++) {
+		spec = notify_addr_spec(rcpt_list[i]);
 		xasprintf(&tmp, "<%s>", spec);
 		rcpt = curl_slist_append(rcpt, tmp);
 		free(tmp);
-		free(spec);
+		specs[i] = spec;
 	}
 	errbuf[0] = '\0';
 	curl_easy_setopt(c, CURLOPT_URL, sink->smtp_url);
@@ -328,6 +422,9 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 	curl_easy_setopt(c, CURLOPT_INFILESIZE_LARGE, (curl_off_t)up.len);
 	curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, smtp_header);
 	curl_easy_setopt(c, CURLOPT_HEADERDATA, &sess);
+	curl_easy_setopt(c, CURLOPT_DEBUGFUNCTION, smtp_debug);
+	curl_easy_setopt(c, CURLOPT_DEBUGDATA, &sess);
+	curl_easy_setopt(c, CURLOPT_VERBOSE, 1L);
 	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
@@ -361,6 +458,21 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 			    "other recipients; refused: %s", sink->name,
 			    refused);
 		free(refused);
+		if (smtp_rcpt_count(&sess, 400, 499) > 0)
+			smtp_rcpt_later(&sess, specs, res);
+	} else if (smtp_rcpt_count(&sess, 200, 299) == 0 &&
+	    smtp_rcpt_count(&sess, 400, 499) > 0 &&
+	    smtp_rcpt_count(&sess, 500, 599) > 0 &&
+	    smtp_rcpt_count(&sess, 400, 599) == n) {
+		/*
+		 * Every recipient refused it, some for good, some for now:
+		 * those are tried again, whichever reply came last.
+		 */
+		refused = smtp_refusals(&sess);
+		email_result(res, NOTIFY_TEMPFAIL, "refused: %s", refused);
+		log_warnx("[sink \"%s\"]: refused: %s", sink->name, refused);
+		free(refused);
+		smtp_rcpt_later(&sess, specs, res);
 	} else if (code >= 400 && code < 600 &&
 	    (text = smtp_reply_text(&sess, (int)code)) != NULL) {
 		/* The server said no: its words, permanent if a 5xx. */
@@ -378,6 +490,9 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 	curl_easy_cleanup(c);
 	curl_slist_free_all(rcpt);
 	smtp_session_clear(&sess);
+	for (i = 0; i < n; i++)
+		free(specs[i]);
+	free(specs);
 	free(from);
 	free(crlf);
 	free(user);
@@ -445,14 +560,14 @@ sendmail_reap(pid_t pid, int *status, const struct timespec *deadline)
 
 /*
  * Hand message to "sendmail_path -t -oi": the recipients are those of
- * its To header.  The message is written and sendmail's output read at
- * the same time, so neither side can block the other.  sendmail runs in
- * a process group of its own; if it has not exited by the timeout, that
- * group is killed.
+ * its To header; or, with rcpt, to "sendmail_path -oi -- rcpt...".  The
+ * message is written and sendmail's output read at the same time, so
+ * neither side can block the other.  sendmail runs in a process group of
+ * its own; if it has not exited by the timeout, that group is killed.
  */
 void
 notify_sendmail(const struct notify_sink *sink, const char *message,
-    struct notify_result *res)
+    char *const *rcpt, struct notify_result *res)
 {
 	struct sigaction	 ign, oldpipe;
 	struct timespec		 deadline;
@@ -464,17 +579,35 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 	pid_t			 pid;
 	int			 in[2], outp[2], status = 0, nfd, timedout = 0;
 	int			 wfd, rfd, reaped, werr = 0;
+	char			**argv;
+	size_t			 nargv = 0, i;
 
 	path = sink->sendmail_path != NULL ? sink->sendmail_path :
 	    "/usr/sbin/sendmail";
+	/* Made before the fork: the child only execs. */
+	for (i = 0; rcpt != NULL && rcpt[i] != NULL; i++)
+		;
+	argv = xcalloc(i + 5, sizeof(*argv));
+	argv[nargv++] = (char *)path;
+	if (rcpt == NULL)
+		argv[nargv++] = "-t";
+	argv[nargv++] = "-oi";
+	if (rcpt != NULL) {
+		argv[nargv++] = "--";
+		for (i = 0; rcpt[i] != NULL; i++)
+			argv[nargv++] = rcpt[i];
+	}
+	argv[nargv] = NULL;
 	if (pipe2(in, O_CLOEXEC) == -1) {
 		email_result(res, NOTIFY_TEMPFAIL, "pipe: %s", strerror(errno));
+		free(argv);
 		return;
 	}
 	if (pipe2(outp, O_CLOEXEC) == -1) {
 		email_result(res, NOTIFY_TEMPFAIL, "pipe: %s", strerror(errno));
 		close(in[0]);
 		close(in[1]);
+		free(argv);
 		return;
 	}
 	fflush(NULL);
@@ -484,6 +617,7 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 		close(in[1]);
 		close(outp[0]);
 		close(outp[1]);
+		free(argv);
 		return;
 	}
 	if (pid == 0) {
@@ -493,7 +627,7 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 		    dup2(outp[1], STDERR_FILENO) == -1)
 			_exit(71);
 		signal(SIGPIPE, SIG_DFL);
-		execl(path, path, "-t", "-oi", (char *)NULL);
+		execv(path, argv);
 		n = snprintf(buf, sizeof(buf), "cannot run %s: %s\n", path,
 		    strerror(errno));
 		if (n > 0 && write(STDERR_FILENO, buf, (size_t)n) == -1)
@@ -502,6 +636,7 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 	}
 	/* Both sides set the group, so neither races the other. */
 	setpgid(pid, pid);
+	free(argv);
 	close(in[0]);
 	close(outp[1]);
 	wfd = in[1];

@@ -403,7 +403,9 @@ notify_event_load(struct notify_event *ev, struct store *st,
 	int64_t			 host, run = 0, own_id = 0;
 	size_t			 nruns = 0, i;
 
-	if (notify_event_parse(ev, o->id, o->payload, o->created, cause) == -1)
+	/* The rest of a row's recipients get that row's message. */
+	if (notify_event_parse(ev, o->split_from != 0 ? o->split_from : o->id,
+	    o->payload, o->created, cause) == -1)
 		return -1;
 	if (store_host_find(st, ev->host, &host) == -1) {
 		xasprintf(&ev->diff_note, "host %s is no longer in the store",

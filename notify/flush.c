@@ -14,6 +14,13 @@
  * with the server's answer and its next attempt.  A row found due after
  * its max_age (the daemon was down) is not tried: it is failed with a log
  * line, as perfwatch.conf(5) says of max_age.
+ *
+ * An SMTP server may take the message for some recipients and say
+ * "later" (4xx, as greylisting does) to others: the row is delivered,
+ * and a new row for those others alone (store_outbox_split) goes on
+ * from there with its own attempts and backoff, until they take it,
+ * refuse it for good or the alert is max_age old.  A recipient refused
+ * for good (5xx) is logged and not tried again.
  */
 #include <sys/file.h>
 
@@ -101,13 +108,19 @@ void
 notify_result_clear(struct notify_result *res)
 {
 	free(res->answer);
+	store_outbox_recipients_free(res->retry);
+	free(res->retry_answer);
 	memset(res, 0, sizeof(*res));
 }
 
-/* Deliver ev through sink once; res gets the outcome. */
+/*
+ * Deliver ev through sink once, to rcpt (email; NULL: the sink's
+ * recipients); res gets the outcome.
+ */
 void
 notify_deliver(const struct notify_sink *sink, const struct notify_event *ev,
-    const struct notify_opts *opts, struct notify_result *res)
+    char *const *rcpt, const struct notify_opts *opts,
+    struct notify_result *res)
 {
 	struct notify_opts	 o = *opts;
 	char			 host[256], *msg, *id, *body;
@@ -122,9 +135,9 @@ notify_deliver(const struct notify_sink *sink, const struct notify_event *ev,
 	case NOTIFY_EMAIL:
 		msg = notify_email(ev, sink, host);
 		if (sink->sendmail)
-			notify_sendmail(sink, msg, res);
+			notify_sendmail(sink, msg, rcpt, res);
 		else
-			notify_smtp(sink, msg, &o, res);
+			notify_smtp(sink, msg, rcpt, &o, res);
 		free(msg);
 		break;
 	case NOTIFY_WEBHOOK:
@@ -208,6 +221,41 @@ flush_fail(struct store *st, struct notify_report *rep,
 	return 0;
 }
 
+/*
+ * Row o was delivered at now to some of its recipients and the others,
+ * res->retry, said "later": mark it delivered and queue a row for them,
+ * their first retry after the first backoff (or at once when the alert
+ * is already max_age old, to be failed with their answer).  0 or -1.
+ */
+static int
+flush_split(struct store *st, struct notify_report *rep,
+    const struct store_outbox *o, int attempts, int64_t max_age, int64_t now,
+    const struct notify_result *res)
+{
+	struct store_outbox	 left;
+	int64_t			 next, id;
+
+	if ((next = notify_retry_at(o->created, max_age, 1, now)) == -1)
+		next = now;
+	switch (store_outbox_split(st, o->id, now, res->retry, next,
+	    res->retry_answer, &id)) {
+	case -1:
+		return -1;
+	case 1:
+		return 0;	/* no longer pending */
+	}
+	log_warnx("notification %lld (alert %lld, sink %s): delivered to the "
+	    "others; row %lld tries again at +%llds for those that said "
+	    "later: %s", (long long)o->id, (long long)o->alert, o->sink,
+	    (long long)id, (long long)(next - now), res->retry_answer);
+	flush_report(rep, o, NOTIFY_DELIVERED, 0, attempts, 0, res->answer);
+	left = *o;
+	left.id = id;
+	flush_report(rep, &left, NOTIFY_TEMPFAIL, 0, 1, next,
+	    res->retry_answer);
+	return 0;
+}
+
 /* Deliver one due row; -1 only when the store fails. */
 static int
 flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
@@ -254,7 +302,7 @@ flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
 		xasprintf(&res.answer, "no [sink \"%s\"] in the configuration",
 		    o->sink);
 	} else
-		notify_deliver(sink, &ev, opts, &res);
+		notify_deliver(sink, &ev, o->recipients, opts, &res);
 	notify_event_clear(&ev);
 
 	now = flush_now(opts);
@@ -263,6 +311,11 @@ flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
 	case NOTIFY_DELIVERED:
 		log_debug("notification %lld (alert %lld) delivered to %s: %s",
 		    (long long)o->id, (long long)o->alert, o->sink, res.answer);
+		if (res.retry != NULL && res.retry[0] != NULL) {
+			rc = flush_split(st, rep, o, attempts, max_age, now,
+			    &res);
+			break;
+		}
 		if (store_outbox_delivered(st, o->id, now) == -1)
 			rc = -1;
 		else
@@ -285,7 +338,14 @@ flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
 		    "%d failed, next at +%llds: %s", (long long)o->id,
 		    (long long)o->alert, o->sink, attempts,
 		    (long long)(next - now), res.answer);
-		if (store_outbox_retry(st, o->id, next, res.answer) == -1)
+		if (res.retry != NULL && res.retry[0] != NULL)
+			log_warnx("notification %lld (alert %lld, sink %s): "
+			    "tried again only for those that said later: %s",
+			    (long long)o->id, (long long)o->alert, o->sink,
+			    res.retry_answer);
+		if (store_outbox_retry(st, o->id, next, res.answer,
+		    res.retry != NULL && res.retry[0] != NULL ? res.retry :
+		    NULL) == -1)
 			rc = -1;
 		else
 			flush_report(rep, o, NOTIFY_TEMPFAIL, 0, attempts, next,

@@ -16,7 +16,12 @@
  *     (notify_backoff) until the row is max_age old, then it is marked
  *     failed with the server's last answer and that is logged;
  *   - a permanent refusal (an SMTP 5xx, a webhook 4xx, sendmail's
- *     permanent exit codes) marks it failed at once with the answer.
+ *     permanent exit codes) marks it failed at once with the answer;
+ *   - over SMTP, recipients that say "later" (a 4xx to their RCPT, as
+ *     greylisting does) while the others take the message get a row of
+ *     their own (store_outbox_split) with the same message, retried as
+ *     above for them alone; a recipient refused for good is logged and
+ *     not tried again.
  *
  * The message is made from the row's payload and from what the store
  * keeps about the runs it names (the regressed metrics of the checked
@@ -113,6 +118,15 @@ enum notify_status {
 struct notify_result {
 	enum notify_status	 status;
 	char			*answer;	/* the server's words, or why */
+	/*
+	 * SMTP: the recipients (addr-specs, NULL-terminated) that said
+	 * "later" (4xx) while the others took the message (delivered) or
+	 * refused it for good (a temporary failure): those alone are to be
+	 * tried again.  NULL when the outcome is the same for every
+	 * recipient, or not known per recipient.
+	 */
+	char			**retry;
+	char			*retry_answer;	/* their refusals */
 };
 
 /* One metric line of a message: the alert's own, or another regression. */
@@ -230,9 +244,11 @@ char		*notify_crlf(const char *text);
 /* email.c, webhook.c, log.c: the sinks. */
 void		 notify_curl_init(void);
 void		 notify_smtp(const struct notify_sink *, const char *message,
-		    const struct notify_opts *, struct notify_result *);
+		    char *const *rcpt, const struct notify_opts *,
+		    struct notify_result *);
 void		 notify_sendmail(const struct notify_sink *,
-		    const char *message, struct notify_result *);
+		    const char *message, char *const *rcpt,
+		    struct notify_result *);
 void		 notify_webhook(const struct notify_sink *, const char *body,
 		    const char *event_id, struct notify_result *);
 void		 notify_hmac_sha256_hex(const void *key, size_t keylen,
@@ -266,8 +282,8 @@ long		 notify_timeout(const struct notify_sink *);
 int64_t		 notify_retry_at(int64_t created, int64_t max_age,
 		    int attempts, int64_t now);
 void		 notify_deliver(const struct notify_sink *,
-		    const struct notify_event *, const struct notify_opts *,
-		    struct notify_result *);
+		    const struct notify_event *, char *const *rcpt,
+		    const struct notify_opts *, struct notify_result *);
 int		 notify_flush(struct store *, const struct notify_sink *,
 		    size_t, const struct notify_opts *, struct notify_report *,
 		    char **cause);

@@ -263,6 +263,19 @@ static const char *const store_migrations[] = {
 	"UPDATE package_sets SET hash = hash || '/incomplete'"
 	"  WHERE id IN (SELECT id FROM short_sets);"
 	"DROP TABLE short_sets;",
+
+	/*
+	 * 5: whom an outbox row is for.  recipients is NULL for the sink's
+	 * own list (every row detect/ queues), or a JSON array of the
+	 * addresses the row has still to reach: an SMTP server that took
+	 * a message for some recipients and said "later" (4xx) to others
+	 * leaves a row for those others, with the payload and creation
+	 * time of the first; split_from is the row whose message it
+	 * carries (the message names that row), so that the retry is the
+	 * same message, byte for byte.
+	 */
+	"ALTER TABLE outbox ADD COLUMN recipients TEXT;"
+	"ALTER TABLE outbox ADD COLUMN split_from INTEGER;",
 };
 
 /* Run one pragma or statement that returns nothing of interest. */

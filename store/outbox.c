@@ -14,13 +14,22 @@
  *   delivery leaves a row that is retried later, never one that is lost
  *   or retried in a tight loop; two flushes cannot both claim a row for
  *   the same due time.
- * - Each function is one statement in autocommit mode: nothing here holds
- *   the write lock while a sink talks to a server.
+ * - Each function is one statement in autocommit mode, or one short
+ *   transaction (store_outbox_split): nothing here holds the write lock
+ *   while a sink talks to a server.
+ * - A row is for the sink's recipients (recipients NULL) or for a list
+ *   of its own.  An SMTP server that takes a message for some recipients
+ *   and says "later" to others makes two rows of one: the first is
+ *   delivered, and a new one, for the others only, carries the same
+ *   payload, creation time and message (split_from), with attempts and
+ *   backoff of its own, in the transaction that marks the first
+ *   delivered: those recipients are neither lost nor sent it twice.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
 #include <sqlite3.h>
 
 #include "log.h"
@@ -30,7 +39,7 @@
 
 #define OUTBOX_COLUMNS \
 	"id, alert, sink, payload, created, attempts, next_attempt, " \
-	"delivered_at, failed_at, last_error"
+	"delivered_at, failed_at, last_error, recipients, split_from"
 
 /* An integer column, 0 for NULL. */
 static int64_t
@@ -41,9 +50,73 @@ outbox_col_id(sqlite3_stmt *stmt, int col)
 	return sqlite3_column_int64(stmt, col);
 }
 
+/*
+ * The recipients column: a JSON array of addresses, or NULL for the
+ * sink's list.  A value that is not one (nothing but this file writes
+ * it) is said and read as NULL.
+ */
+static char **
+outbox_recipients_parse(struct store *st, int64_t id, const char *text)
+{
+	json_t	*a, *v;
+	char	**out;
+	size_t	 i;
+
+	if (text == NULL)
+		return NULL;
+	a = json_loads(text, 0, NULL);
+	if (!json_is_array(a)) {
+		log_warnx("%s: outbox row %lld: recipients are not a list; "
+		    "the sink's are used", st->path, (long long)id);
+		json_decref(a);
+		return NULL;
+	}
+	out = xcalloc(json_array_size(a) + 1, sizeof(*out));
+	json_array_foreach(a, i, v) {
+		if (!json_is_string(v)) {
+			log_warnx("%s: outbox row %lld: a recipient is not a "
+			    "string; the sink's are used", st->path,
+			    (long long)id);
+			store_outbox_recipients_free(out);
+			json_decref(a);
+			return NULL;
+		}
+		out[i] = xstrdup(json_string_value(v));
+	}
+	json_decref(a);
+	return out;
+}
+
+/* A list of recipients as the recipients column keeps it. */
+static char *
+outbox_recipients_text(char *const *list)
+{
+	json_t	*a;
+	char	*text;
+	size_t	 i;
+
+	a = json_array();
+	for (i = 0; list[i] != NULL; i++)
+		json_array_append_new(a, json_string(list[i]));
+	if ((text = json_dumps(a, JSON_COMPACT)) == NULL)
+		fatalx("json_dumps failed");
+	json_decref(a);
+	return text;
+}
+
+void
+store_outbox_recipients_free(char **list)
+{
+	size_t	i;
+
+	for (i = 0; list != NULL && list[i] != NULL; i++)
+		free(list[i]);
+	free(list);
+}
+
 /* Fill o from a row of OUTBOX_COLUMNS. */
 static void
-outbox_from_row(sqlite3_stmt *stmt, struct store_outbox *o)
+outbox_from_row(struct store *st, sqlite3_stmt *stmt, struct store_outbox *o)
 {
 	o->id = sqlite3_column_int64(stmt, 0);
 	o->alert = outbox_col_id(stmt, 1);
@@ -55,6 +128,9 @@ outbox_from_row(sqlite3_stmt *stmt, struct store_outbox *o)
 	o->delivered_at = outbox_col_id(stmt, 7);
 	o->failed_at = outbox_col_id(stmt, 8);
 	o->last_error = store_col_strdup(stmt, 9);
+	o->recipients = outbox_recipients_parse(st, o->id,
+	    (const char *)sqlite3_column_text(stmt, 10));
+	o->split_from = outbox_col_id(stmt, 11);
 }
 
 /* Collect the rows of a prepared query into *out, then finalize it. */
@@ -72,7 +148,7 @@ outbox_collect(struct store *st, sqlite3_stmt *stmt,
 			o = xreallocarray(o, cap, sizeof(*o));
 		}
 		memset(&o[n], 0, sizeof(o[n]));
-		outbox_from_row(stmt, &o[n++]);
+		outbox_from_row(st, stmt, &o[n++]);
 	}
 	sqlite3_finalize(stmt);
 	if (rc != SQLITE_DONE) {
@@ -182,24 +258,94 @@ store_outbox_delivered(struct store *st, int64_t id, int64_t when)
 
 /*
  * Record a failed attempt of pending row id: error is the server's answer
- * (or why there was none) and next_attempt when to try again.  0, 1 if
- * the row was not pending, or -1.
+ * (or why there was none) and next_attempt when to try again.  With
+ * recipients, the row is for those from now on (the others refused it
+ * for good); NULL leaves its list as it is.  0, 1 if the row was not
+ * pending, or -1.
  */
 int
 store_outbox_retry(struct store *st, int64_t id, int64_t next_attempt,
-    const char *error)
+    const char *error, char *const *recipients)
 {
 	sqlite3_stmt	*stmt;
+	char		*list = NULL;
+	int		 rc;
 
 	stmt = outbox_prepare(st, "UPDATE outbox SET next_attempt = ?1,"
-	    " last_error = ?2 WHERE id = ?3 AND delivered_at IS NULL AND"
-	    " failed_at IS NULL");
+	    " last_error = ?2, recipients = coalesce(?4, recipients)"
+	    " WHERE id = ?3 AND delivered_at IS NULL AND failed_at IS NULL");
 	if (stmt == NULL)
 		return -1;
+	if (recipients != NULL)
+		list = outbox_recipients_text(recipients);
 	sqlite3_bind_int64(stmt, 1, next_attempt);
 	sqlite3_bind_text(stmt, 2, error, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(stmt, 3, id);
-	return outbox_update(st, stmt, "recording a failed attempt");
+	if (list != NULL)
+		sqlite3_bind_text(stmt, 4, list, -1, SQLITE_STATIC);
+	rc = outbox_update(st, stmt, "recording a failed attempt");
+	free(list);
+	return rc;
+}
+
+/*
+ * Mark pending row id delivered at when to some of its recipients, and
+ * queue a row for the others (left, not empty), which said "later":
+ * the same alert, sink, payload and creation time, the message of id
+ * (its split_from, or id), one attempt made, the next at next_attempt,
+ * error (their answer) as its last error.  One transaction: both or
+ * neither.  0 with *newid set, 1 if id was not pending (nothing is
+ * done), -1 on error.
+ */
+int
+store_outbox_split(struct store *st, int64_t id, int64_t when,
+    char *const *left, int64_t next_attempt, const char *error,
+    int64_t *newid)
+{
+	sqlite3_stmt	*stmt;
+	char		*list;
+	int		 rc;
+
+	if (store_begin(st) == -1)
+		return -1;
+	stmt = outbox_prepare(st, "UPDATE outbox SET delivered_at = ?1"
+	    " WHERE id = ?2 AND delivered_at IS NULL AND failed_at IS NULL");
+	if (stmt == NULL) {
+		store_rollback(st);
+		return -1;
+	}
+	sqlite3_bind_int64(stmt, 1, when);
+	sqlite3_bind_int64(stmt, 2, id);
+	if ((rc = outbox_update(st, stmt, "marking delivered")) != 0) {
+		store_rollback(st);
+		return rc;
+	}
+	stmt = outbox_prepare(st, "INSERT INTO outbox (alert, sink, payload,"
+	    " created, attempts, next_attempt, last_error, recipients,"
+	    " split_from) SELECT alert, sink, payload, created, 1, ?1, ?2, ?3,"
+	    " coalesce(split_from, id) FROM outbox WHERE id = ?4");
+	if (stmt == NULL) {
+		store_rollback(st);
+		return -1;
+	}
+	list = outbox_recipients_text(left);
+	sqlite3_bind_int64(stmt, 1, next_attempt);
+	sqlite3_bind_text(stmt, 2, error, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 3, list, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(stmt, 4, id);
+	rc = outbox_update(st, stmt, "queueing the recipients left");
+	free(list);
+	if (rc != 0) {
+		store_rollback(st);
+		return -1;
+	}
+	*newid = sqlite3_last_insert_rowid(st->db);
+	if (store_commit(st) == -1) {
+		log_warnx("%s: outbox: %s", st->path, sqlite3_errmsg(st->db));
+		store_rollback(st);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -238,7 +384,7 @@ store_outbox_get(struct store *st, int64_t id, struct store_outbox *o)
 	sqlite3_bind_int64(stmt, 1, id);
 	rc = sqlite3_step(stmt);
 	if (rc == SQLITE_ROW)
-		outbox_from_row(stmt, o);
+		outbox_from_row(st, stmt, o);
 	sqlite3_finalize(stmt);
 	return rc == SQLITE_ROW ? 0 : -1;
 }
@@ -300,6 +446,7 @@ store_outbox_clear(struct store_outbox *o)
 	free(o->sink);
 	free(o->payload);
 	free(o->last_error);
+	store_outbox_recipients_free(o->recipients);
 	memset(o, 0, sizeof(*o));
 }
 

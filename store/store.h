@@ -13,7 +13,7 @@
 
 #include "perfwatch.h"
 
-#define STORE_SCHEMA_VERSION	4
+#define STORE_SCHEMA_VERSION	5
 
 struct store;
 
@@ -339,6 +339,12 @@ struct store_outbox {
 	int64_t		 delivered_at;	/* 0 until delivered */
 	int64_t		 failed_at;	/* 0 unless given up */
 	char		*last_error;	/* last failed attempt's answer */
+	char		**recipients;	/* NULL: the sink's list; else the
+					   addresses it is for, NULL-
+					   terminated */
+	int64_t		 split_from;	/* the row whose message it carries
+					   to the recipients that row left;
+					   0: its own */
 };
 
 int		 store_outbox_due(struct store *, int64_t due,
@@ -348,7 +354,11 @@ int		 store_outbox_claim(struct store *, int64_t id, int64_t due,
 int		 store_outbox_delivered(struct store *, int64_t id,
 		    int64_t when);
 int		 store_outbox_retry(struct store *, int64_t id,
-		    int64_t next_attempt, const char *error);
+		    int64_t next_attempt, const char *error,
+		    char *const *recipients);
+int		 store_outbox_split(struct store *, int64_t id, int64_t when,
+		    char *const *left, int64_t next_attempt, const char *error,
+		    int64_t *newid);
 int		 store_outbox_fail(struct store *, int64_t id, int64_t when,
 		    const char *error);
 int		 store_outbox_get(struct store *, int64_t id,
@@ -357,6 +367,7 @@ int		 store_outbox_list(struct store *, int all, size_t limit,
 		    struct store_outbox **, size_t *);
 int		 store_outbox_next_due(struct store *, int64_t *when);
 void		 store_outbox_clear(struct store_outbox *);
+void		 store_outbox_recipients_free(char **);
 void		 store_outbox_free(struct store_outbox *, size_t);
 
 #endif

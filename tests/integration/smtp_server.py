@@ -1,10 +1,14 @@
 """A real SMTP server on loopback for the notify tests (aiosmtpd).
 
-    smtp_server.py --port N --out DIR [--refuse ADDR]... [--auth USER:PASS]
+    smtp_server.py --port N --out DIR [--refuse ADDR]... [--greylist ADDR:N]...
+        [--auth USER:PASS]
 
 Each message accepted is written to DIR/msg-<n>.eml exactly as received
 (after the SMTP dot-unstuffing) and its envelope to DIR/msg-<n>.json.  A
-recipient given with --refuse is refused at RCPT with a permanent 550.
+recipient given with --refuse is refused at RCPT with a permanent 550;
+one given with --greylist ADDR:N is refused with a temporary 450 (as a
+greylisting server does) at its first N RCPTs, and taken after that.
+Every RCPT is logged to DIR/rcpt.log as "<address> <code>", one a line.
 With --auth the server offers AUTH PLAIN and LOGIN without TLS (loopback
 only) and refuses mail from a session that did not log in with USER:PASS.
 DIR/ready appears once the server listens; SIGTERM stops it.
@@ -21,18 +25,37 @@ from aiosmtpd.smtp import AuthResult
 
 
 class Handler:
-    def __init__(self, out, refuse):
+    def __init__(self, out, refuse, greylist):
         self.out = out
         self.refuse = set(a.lower() for a in refuse)
+        self.greylist = {}
+        for g in greylist:
+            addr, n = g.rsplit(":", 1)
+            self.greylist[addr.lower()] = int(n)
         self.n = 0
         self.lock = threading.Lock()
 
+    def log_rcpt(self, address, reply):
+        with open(os.path.join(self.out, "rcpt.log"), "a") as f:
+            f.write("%s %s\n" % (address, reply[:3]))
+        return reply
+
     async def handle_RCPT(self, server, session, envelope, address, options):
-        if address.lower() in self.refuse:
-            return "550 5.1.1 <%s>: Recipient address rejected: " \
-                "User unknown in local recipient table" % address
+        key = address.lower()
+        if key in self.refuse:
+            return self.log_rcpt(address, "550 5.1.1 <%s>: Recipient "
+                                 "address rejected: User unknown in local "
+                                 "recipient table" % address)
+        with self.lock:
+            left = self.greylist.get(key, 0)
+            if left > 0:
+                self.greylist[key] = left - 1
+        if left > 0:
+            return self.log_rcpt(address, "450 4.2.0 <%s>: Recipient "
+                                 "address rejected: Greylisted, try again "
+                                 "later" % address)
         envelope.rcpt_tos.append(address)
-        return "250 2.1.5 Ok"
+        return self.log_rcpt(address, "250 2.1.5 Ok")
 
     async def handle_DATA(self, server, session, envelope):
         with self.lock:
@@ -55,6 +78,7 @@ def main():
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--refuse", action="append", default=[])
+    ap.add_argument("--greylist", action="append", default=[])
     ap.add_argument("--auth")
     a = ap.parse_args()
 
@@ -70,7 +94,7 @@ def main():
 
         kw = dict(authenticator=authenticator, auth_required=True,
                   auth_require_tls=False)
-    ctl = Controller(Handler(a.out, a.refuse), hostname="127.0.0.1",
+    ctl = Controller(Handler(a.out, a.refuse, a.greylist), hostname="127.0.0.1",
                      port=a.port, decode_data=False, **kw)
     ctl.start()
     open(os.path.join(a.out, "ready"), "w").close()

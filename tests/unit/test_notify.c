@@ -1154,7 +1154,7 @@ test_sendmail_timeout(void **state)
 	sink.sendmail_path = path;
 	sink.timeout = 1;
 	memset(&res, 0, sizeof(res));
-	notify_sendmail(&sink, "To: ops@example.org\n\nhello\n", &res);
+	notify_sendmail(&sink, "To: ops@example.org\n\nhello\n", NULL, &res);
 	assert_int_equal(res.status, NOTIFY_TEMPFAIL);
 	assert_non_null(strstr(res.answer, "no answer after 1 s; killed"));
 	notify_result_clear(&res);
@@ -1410,6 +1410,173 @@ test_claim(void **state)
 	fixture_close(&fx);
 }
 
+/* How many rows the outbox has. */
+static size_t
+outbox_rows(struct fixture *fx)
+{
+	size_t	n;
+
+	assert_int_equal(store_outbox_count(fx->st, 0, &n), 0);
+	return n;
+}
+
+/*
+ * A row delivered to some recipients leaves one for the others, who said
+ * "later": the same alert, sink, payload and creation time, one attempt,
+ * its own next attempt and last error, and the first row's message;
+ * both in one go, and only while the first is pending.
+ */
+static void
+test_split(void **state)
+{
+	struct fixture		 fx;
+	struct store_outbox	 o, n, n2;
+	struct notify_event	 ev;
+	struct notify_sink	 sink;
+	char			*bob[] = { "bob@example.org", NULL };
+	char			*to[] = { "Alice <alice@example.org>",
+				    "bob@example.org", NULL };
+	char			*cause = NULL, *m1, *m2;
+	int64_t			 id, nid, nid2, t0 = 1700950000;
+
+	(void)state;
+	fixture_open(&fx);
+	id = fixture_queue(&fx, "mail", t0);
+	assert_int_equal(store_outbox_claim(fx.st, id, t0, t0 + 60), 0);
+	assert_int_equal(store_outbox_split(fx.st, id, t0 + 5, bob, t0 + 65,
+	    "450 4.2.0 greylisted", &nid), 0);
+	assert_true(nid > id);
+	assert_int_equal(store_outbox_get(fx.st, id, &o), 0);
+	assert_int_equal(o.delivered_at, t0 + 5);
+	assert_null(o.recipients);
+	assert_int_equal(o.split_from, 0);
+	assert_int_equal(store_outbox_get(fx.st, nid, &n), 0);
+	assert_int_equal(n.alert, o.alert);
+	assert_string_equal(n.sink, "mail");
+	assert_string_equal(n.payload, o.payload);
+	assert_int_equal(n.created, t0);
+	assert_int_equal(n.attempts, 1);
+	assert_int_equal(n.next_attempt, t0 + 65);
+	assert_int_equal(n.delivered_at, 0);
+	assert_int_equal(n.failed_at, 0);
+	assert_string_equal(n.last_error, "450 4.2.0 greylisted");
+	assert_non_null(n.recipients);
+	assert_string_equal(n.recipients[0], "bob@example.org");
+	assert_null(n.recipients[1]);
+	assert_int_equal(n.split_from, id);
+
+	/* The same message: To, Date, Message-ID and the row it names. */
+	memset(&sink, 0, sizeof(sink));
+	sink.name = "mail";
+	sink.type = NOTIFY_EMAIL;
+	sink.to = to;
+	assert_int_equal(notify_event_load(&ev, fx.st, &o, &cause), 0);
+	m1 = notify_email(&ev, &sink, "mailhost");
+	notify_event_clear(&ev);
+	assert_int_equal(notify_event_load(&ev, fx.st, &n, &cause), 0);
+	assert_int_equal(ev.outbox, id);
+	m2 = notify_email(&ev, &sink, "mailhost");
+	notify_event_clear(&ev);
+	assert_string_equal(m1, m2);
+	assert_non_null(strstr(m2, "outbox row "));
+	free(m1);
+	free(m2);
+
+	/* Not pending any more: nothing happens. */
+	assert_int_equal(store_outbox_split(fx.st, id, t0 + 9, bob, t0 + 69,
+	    "x", &nid2), 1);
+	assert_int_equal(outbox_rows(&fx), 2);
+
+	/* A split of the rest still carries the first row's message. */
+	assert_int_equal(store_outbox_split(fx.st, nid, t0 + 70, bob,
+	    t0 + 190, "451 later", &nid2), 0);
+	assert_int_equal(store_outbox_get(fx.st, nid2, &n2), 0);
+	assert_int_equal(n2.split_from, id);
+	assert_int_equal(n2.created, t0);
+	assert_int_equal(outbox_rows(&fx), 3);
+	store_outbox_clear(&n2);
+	store_outbox_clear(&n);
+	store_outbox_clear(&o);
+	fixture_close(&fx);
+}
+
+/*
+ * A retry may narrow a row to some of its recipients (the others refused
+ * it for good); without a list it keeps the row's.
+ */
+static void
+test_retry_recipients(void **state)
+{
+	struct fixture		 fx;
+	struct store_outbox	 o;
+	char			*dave[] = { "dave@example.org", NULL };
+	int64_t			 id, t0 = 1700950000;
+
+	(void)state;
+	fixture_open(&fx);
+	id = fixture_queue(&fx, "mail", t0);
+	assert_int_equal(store_outbox_retry(fx.st, id, t0 + 60, "450 a",
+	    NULL), 0);
+	assert_int_equal(store_outbox_get(fx.st, id, &o), 0);
+	assert_null(o.recipients);
+	store_outbox_clear(&o);
+	assert_int_equal(store_outbox_retry(fx.st, id, t0 + 120, "450 b",
+	    dave), 0);
+	assert_int_equal(store_outbox_get(fx.st, id, &o), 0);
+	assert_non_null(o.recipients);
+	assert_string_equal(o.recipients[0], "dave@example.org");
+	assert_null(o.recipients[1]);
+	assert_int_equal(o.next_attempt, t0 + 120);
+	store_outbox_clear(&o);
+	assert_int_equal(store_outbox_retry(fx.st, id, t0 + 240, "450 c",
+	    NULL), 0);
+	assert_int_equal(store_outbox_get(fx.st, id, &o), 0);
+	assert_string_equal(o.recipients[0], "dave@example.org");
+	assert_string_equal(o.last_error, "450 c");
+	store_outbox_clear(&o);
+	fixture_close(&fx);
+}
+
+/*
+ * sendmail -t goes by the To header; a row with recipients of its own
+ * gives them to sendmail as arguments instead.
+ */
+static void
+test_sendmail_recipients(void **state)
+{
+	struct notify_sink	 sink;
+	struct notify_result	 res;
+	char			*bob[] = { "bob@example.org", NULL };
+	char			*sm, *out, *args, *argsf;
+
+	(void)state;
+	sm = fake_sendmail(0, &out);
+	xasprintf(&argsf, "%s.args", sm);
+	memset(&sink, 0, sizeof(sink));
+	sink.name = "mail";
+	sink.type = NOTIFY_EMAIL;
+	sink.sendmail = 1;
+	sink.sendmail_path = sm;
+	memset(&res, 0, sizeof(res));
+	notify_sendmail(&sink, "To: a@example.org, bob@example.org\n\nhi\n",
+	    NULL, &res);
+	assert_int_equal(res.status, NOTIFY_DELIVERED);
+	notify_result_clear(&res);
+	args = read_file(argsf);
+	assert_string_equal(args, "-t -oi\n");
+	free(args);
+	notify_sendmail(&sink, "To: a@example.org, bob@example.org\n\nhi\n",
+	    bob, &res);
+	assert_int_equal(res.status, NOTIFY_DELIVERED);
+	notify_result_clear(&res);
+	args = read_file(argsf);
+	assert_string_equal(args, "-oi -- bob@example.org\n");
+	free(args);
+	free(argsf);
+	free(sm);
+	free(out);
+}
+
 static int
 setup(void **state)
 {
@@ -1454,6 +1621,9 @@ main(void)
 		cmocka_unit_test(test_flush_permanent),
 		cmocka_unit_test(test_flush_expiry),
 		cmocka_unit_test(test_claim),
+		cmocka_unit_test(test_split),
+		cmocka_unit_test(test_retry_recipients),
+		cmocka_unit_test(test_sendmail_recipients),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -196,6 +196,24 @@ test_migrate_each_version(void **state)
 		assert_int_equal(store_run_workload_set(st, r.id, "w",
 		    "complete", 1.0, 0.5, NULL), 0);
 		assert_int_equal(count(st, "run_workloads"), 1);
+		/* The outbox knows whom a row is for (version 5). */
+		{
+			struct store_outbox	*o;
+			char			*rest[] = { "b@example.org", NULL };
+			int64_t			 id, nid;
+
+			id = store_outbox_add(st, 0, "mail", "{}", 100);
+			assert_true(id > 0);
+			assert_int_equal(store_outbox_split(st, id, 101, rest,
+			    160, "450", &nid), 0);
+			assert_int_equal(store_outbox_list(st, 0, 0, &o, &n),
+			    0);
+			assert_int_equal(n, 1);
+			assert_int_equal(o[0].split_from, id);
+			assert_string_equal(o[0].recipients[0],
+			    "b@example.org");
+			store_outbox_free(o, n);
+		}
 		store_run_clear(&r);
 		store_close(st);
 		free(p);
