@@ -25,20 +25,26 @@ DESTDIR	?=
 
 BUILD	?= build
 CC	?= cc
-PKGS	 = libevent sqlite3 libgit2 cmocka inih jansson libcurl gsl libcrypto
+# The programs' libraries; cmocka only for the unit tests, so that the
+# installed binaries do not depend on it.
+PKGS	 = libevent sqlite3 libgit2 inih jansson libcurl gsl libcrypto
+TEST_PKGS = cmocka
 
 WARN	 = -Wall -Wextra -Wformat=2 -Wshadow -Wmissing-prototypes \
 	   -Wstrict-prototypes -Wpointer-arith -Werror
 OPT	?= -O2 -g
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+TEST_CFLAGS := $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
+TEST_LIBS  := $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
 SAN_FLAGS =
 ifeq ($(SAN),1)
 SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	    -fno-omit-frame-pointer
 endif
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread $(OPT) \
-	     $(WARN) $(SAN_FLAGS) -I. -Icommon $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS) \
+	     $(WARN) $(SAN_FLAGS) -I. -Icommon $(PKG_CFLAGS) $(TEST_CFLAGS) \
+	     $(CPPFLAGS) $(CFLAGS) \
 	     -DSYSCONFDIR='"$(SYSCONFDIR)"' -DBINDIR='"$(BINDIR)"' \
 	     -DPROFILEDIR='"$(EXAMPLEDIR)/profiles"'
 ALL_LDFLAGS = -pthread $(SAN_FLAGS) $(LDFLAGS)
@@ -91,12 +97,14 @@ all: $(PERFWATCH) $(if $(SRC_daemon),$(PERFWATCHD))
 deps:
 	@sh scripts/deps.sh
 
-# What the objects are compiled with, the paths included.  When it
-# changes (make install PREFIX=/usr after a plain make), everything is
-# compiled again, rather than installing binaries that look for their
-# configuration under /usr/local/etc.
+# What the objects are compiled with, the paths included, and the
+# libraries they are linked to.  When it changes (make install
+# PREFIX=/usr after a plain make), everything is compiled again, rather
+# than installing binaries that look for their configuration under
+# /usr/local/etc.
 FLAGS_STAMP = $(BUILD)/flags
-FLAGS_NOW  := $(strip $(CC) $(ALL_CFLAGS) : $(ALL_LDFLAGS))
+FLAGS_NOW  := $(strip $(CC) $(ALL_CFLAGS) : $(ALL_LDFLAGS) $(LDLIBS_ALL) \
+	      $(TEST_LIBS))
 ifneq ($(FLAGS_NOW),$(strip $(file <$(FLAGS_STAMP))))
 $(shell mkdir -p $(BUILD))
 $(file >$(FLAGS_STAMP),$(FLAGS_NOW))
@@ -124,7 +132,8 @@ $(PERFWATCHD): $(OBJ_daemon) $(ALL_MODLIBS)
 .SECONDEXPANSION:
 $(BUILD)/tests/test_%: $(BUILD)/tests/unit/test_%.o $$(call test_libs,$$*)
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_LDFLAGS) -o $@ $< $(call test_libs,$*) $(LDLIBS_ALL)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(call test_libs,$*) $(TEST_LIBS) \
+	    $(LDLIBS_ALL)
 
 # Every header compiles on its own: no header leans on what its includer
 # happened to include first.

@@ -55,6 +55,18 @@ for f in perfwatch perfwatchd; do
 		fail "no bash completion for $f"
 done
 
+# The installed programs need the libraries they use, not cmocka, the
+# unit tests' (a package built from them would depend on it).
+if command -v readelf >/dev/null 2>&1; then
+	for f in bin/perfwatch sbin/perfwatchd; do
+		needed=$(readelf -d "$root$prefix/$f" | grep NEEDED) ||
+			fail "readelf -d $prefix/$f: no NEEDED entries"
+		case $needed in
+		*libcmocka*) fail "$prefix/$f needs libcmocka (the unit tests' only)" ;;
+		esac
+	done
+fi
+
 # The service file starts the daemon that was installed, on the
 # configuration that was installed.
 case $(uname -s) in
