@@ -1,4 +1,5 @@
-# perfwatch — a plain GNU Makefile.  Every library comes through pkg-config.
+# perfwatch — a plain GNU Makefile.  Every library comes through pkg-config
+# ($(PKG_CONFIG), which a cross build names).
 #
 #   make            build bin/perfwatch and bin/perfwatchd
 #   make run        install what is missing, then run the main job
@@ -25,6 +26,7 @@ DESTDIR	?=
 
 BUILD	?= build
 CC	?= cc
+PKG_CONFIG ?= pkg-config
 # The programs' libraries; cmocka only for the unit tests, so that the
 # installed binaries do not depend on it.
 PKGS	 = libevent sqlite3 libgit2 inih jansson libcurl gsl libcrypto
@@ -33,10 +35,18 @@ TEST_PKGS = cmocka
 WARN	 = -Wall -Wextra -Wformat=2 -Wshadow -Wmissing-prototypes \
 	   -Wstrict-prototypes -Wpointer-arith -Werror
 OPT	?= -O2 -g
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-TEST_CFLAGS := $(shell pkg-config --cflags $(TEST_PKGS) 2>/dev/null)
-TEST_LIBS  := $(shell pkg-config --libs $(TEST_PKGS) 2>/dev/null)
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+TEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(TEST_PKGS) 2>/dev/null)
+TEST_LIBS  := $(shell $(PKG_CONFIG) --libs $(TEST_PKGS) 2>/dev/null)
+# The modules pkg-config cannot find (every one without pkg-config).  An
+# object is not compiled while one of its modules is missing: the build
+# stops with the package to install (pkg-missing), rather than on a
+# header not found or a link line without its libraries.
+pkg_missing = $(shell for m in $(1); do \
+	$(PKG_CONFIG) --exists $$m 2>/dev/null || echo $$m; done)
+PKG_MISSING := $(call pkg_missing,$(PKGS))
+TEST_PKG_MISSING := $(call pkg_missing,$(TEST_PKGS))
 SAN_FLAGS =
 ifeq ($(SAN),1)
 SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -90,7 +100,7 @@ test_libs = $(foreach m,$(call test_mods,$(1)),$(if $(SRC_$(m)),$(LIB_$(m))))
 .SECONDARY:
 
 .PHONY: all build-all run check check-asan check-build test fuzz install uninstall \
-	clean deps bench dist distcheck
+	clean deps bench dist distcheck pkg-missing test-pkg-missing
 
 all: $(PERFWATCH) $(if $(SRC_daemon),$(PERFWATCHD))
 
@@ -110,9 +120,18 @@ $(shell mkdir -p $(BUILD))
 $(file >$(FLAGS_STAMP),$(FLAGS_NOW))
 endif
 
-$(BUILD)/%.o: %.c $(FLAGS_STAMP)
+$(BUILD)/%.o: %.c $(FLAGS_STAMP) | $(if $(PKG_MISSING),pkg-missing)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The unit tests need cmocka too; the programs do not.
+$(patsubst %.c,$(BUILD)/%.o,$(UNIT_SRC)): | \
+	$(if $(TEST_PKG_MISSING),test-pkg-missing)
+
+pkg-missing:
+	@sh scripts/pkgcheck.sh '$(PKG_CONFIG)' $(PKG_MISSING)
+test-pkg-missing:
+	@sh scripts/pkgcheck.sh '$(PKG_CONFIG)' $(TEST_PKG_MISSING)
 
 $(BUILD)/lib/lib%.a:
 	@mkdir -p $(dir $@)
@@ -139,7 +158,8 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/unit/test_%.o $$(call test_libs,$$*)
 # happened to include first.
 HDRS	 = $(wildcard $(foreach d,$(MODULES) cli daemon bench,$(d)/*.h))
 HDR_OK	 = $(patsubst %.h,$(BUILD)/hdr/%.ok,$(HDRS))
-$(BUILD)/hdr/%.ok: %.h $(HDRS) $(FLAGS_STAMP)
+$(BUILD)/hdr/%.ok: %.h $(HDRS) $(FLAGS_STAMP) | \
+	$(if $(PKG_MISSING),pkg-missing)
 	@mkdir -p $(dir $@)
 	printf '#include "%s"\n' $< | $(CC) $(ALL_CFLAGS) -fsyntax-only -x c -
 	@touch $@
