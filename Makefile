@@ -52,9 +52,12 @@ ifeq ($(SAN),1)
 SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	    -fno-omit-frame-pointer
 endif
+# -ffile-prefix-map: the debugging information names the sources from
+# the top of the tree, not the directory it was built in, so that the
+# same sources give the same binaries wherever they are built.
 ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread $(OPT) \
-	     $(WARN) $(SAN_FLAGS) -I. -Icommon $(PKG_CFLAGS) $(TEST_CFLAGS) \
-	     $(CPPFLAGS) $(CFLAGS) \
+	     $(WARN) $(SAN_FLAGS) -ffile-prefix-map=$(CURDIR)=. \
+	     -I. -Icommon $(PKG_CFLAGS) $(TEST_CFLAGS) $(CPPFLAGS) $(CFLAGS) \
 	     -DSYSCONFDIR='"$(SYSCONFDIR)"' -DBINDIR='"$(BINDIR)"' \
 	     -DPROFILEDIR='"$(EXAMPLEDIR)/profiles"'
 ALL_LDFLAGS = -pthread $(SAN_FLAGS) $(LDFLAGS)
@@ -208,6 +211,9 @@ check-build: deps
 # common/perfwatch.h.  distcheck unpacks it away from this checkout,
 # builds everything there, runs the tests DISTCHECK_TESTS names (all by
 # default) and installs it to a scratch DESTDIR for install_check.sh.
+# Then it unpacks it again in a directory of another name, builds and
+# installs that with make -j2, and wants the same files, byte for byte:
+# a reproducible build, whatever the directory and the job count.
 VERSION	:= $(shell sed -n 's/.*define PERFWATCH_VERSION[^"]*"\([^"]*\)".*/\1/p' \
 	     common/perfwatch.h)
 DIST	 = perfwatch-$(VERSION)
@@ -225,6 +231,14 @@ distcheck: deps dist
 	    DESTDIR=$(CURDIR)/$(BUILD)/distcheck/root install >/dev/null
 	@sh tests/install_check.sh $(CURDIR)/$(BUILD)/distcheck/root $(PREFIX) \
 	    $(SYSCONFDIR)
+	@mkdir -p $(BUILD)/distcheck/elsewhere
+	tar -xzf $(BUILD)/$(DIST).tar.gz -C $(BUILD)/distcheck/elsewhere
+	@$(MAKE) --no-print-directory -C $(BUILD)/distcheck/elsewhere/$(DIST) \
+	    BUILD=build -j2 DESTDIR=$(CURDIR)/$(BUILD)/distcheck/root2 \
+	    install >/dev/null
+	@diff -r $(BUILD)/distcheck/root $(BUILD)/distcheck/root2 || { \
+	    echo "distcheck: built in another directory, the install differs"; \
+	    exit 1; }
 	@rm -rf $(BUILD)/distcheck
 	@echo "distcheck: $(BUILD)/$(DIST).tar.gz builds, passes its tests and installs"
 
