@@ -186,7 +186,13 @@ check-asan: deps
 # flags (fortified libc calls, whose results must be used); built, not run.
 # The clang build is installed to a DESTDIR with its own PREFIX, then
 # with PREFIX=/usr, which must compile it again for those paths
-# (tests/install_check.sh), and uninstalled from there.
+# (tests/install_check.sh), and uninstalled from there.  The hardened
+# build is installed too, and its programs must carry what the flags ask
+# for (tests/harden_check.sh: PIE, RELRO, BIND_NOW, stack protector,
+# fortified calls).
+HARDEN_FLAGS = CPPFLAGS="-Wdate-time -D_FORTIFY_SOURCE=3" \
+	CFLAGS="-fstack-protector-strong -Wformat -Werror=format-security" \
+	LDFLAGS="-Wl,-z,relro -Wl,-z,now"
 check-build: deps
 	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang build-all
 	@rm -rf build-clang/root
@@ -201,10 +207,13 @@ check-build: deps
 	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang PREFIX=/usr \
 	    DESTDIR=$(CURDIR)/build-clang/root uninstall >/dev/null
 	@sh tests/install_check.sh -u $(CURDIR)/build-clang/root /usr /etc
-	@$(MAKE) --no-print-directory BUILD=build-harden \
-	    CPPFLAGS="-Wdate-time -D_FORTIFY_SOURCE=3" \
-	    CFLAGS="-fstack-protector-strong -Wformat -Werror=format-security" \
-	    LDFLAGS="-Wl,-z,relro -Wl,-z,now" build-all
+	@$(MAKE) --no-print-directory BUILD=build-harden $(HARDEN_FLAGS) build-all
+	@rm -rf build-harden/root
+	@$(MAKE) --no-print-directory BUILD=build-harden $(HARDEN_FLAGS) \
+	    DESTDIR=$(CURDIR)/build-harden/root install >/dev/null
+	@sh tests/harden_check.sh build-harden/root$(BINDIR)/perfwatch \
+	    build-harden/root$(SBINDIR)/perfwatchd
+	@rm -rf build-harden/root
 
 # A release tarball: what git tracks at HEAD (less what .gitattributes
 # marks export-ignore), under perfwatch-VERSION/, the version that of
