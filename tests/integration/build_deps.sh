@@ -9,7 +9,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 top=${PERFWATCH_TOP:?}
 
-gmake=make
+gmake="make"
 command -v gmake >/dev/null 2>&1 && gmake=gmake
 command -v pkg-config >/dev/null 2>&1 || skip "no pkg-config"
 case $(uname -s) in
