@@ -27,6 +27,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,7 +221,12 @@ import_db_error(struct import_state *is, size_t row,
 	    sqlite3_errmsg(is->st->db));
 }
 
-/* Parse a finite number; the whole string must be the number. */
+/*
+ * Parse a finite number; the whole string must be the number.  -1 for
+ * what is not one, -2 for a number a double cannot hold: beyond its range
+ * (1e400), or so near 0 that it would be stored as 0 (1e-400).  A number
+ * that is only read as a denormal (1e-310) keeps the digits it can.
+ */
 static int
 parse_number(const char *s, double *out)
 {
@@ -237,10 +243,10 @@ parse_number(const char *s, double *out)
 	*out = strtod(s, &end);
 	while (isspace((unsigned char)*end))
 		end++;
-	/* ERANGE on underflow still gives a usable (denormal or 0) value. */
-	if (*end != '\0' || (errno == ERANGE && fabs(*out) == HUGE_VAL) ||
-	    !isfinite(*out))
-		return -1;
+	if (*end != '\0' || !isfinite(*out))
+		return errno == ERANGE && *end == '\0' ? -2 : -1;
+	if (errno == ERANGE && *out == 0)
+		return -2;
 	return 0;
 }
 
@@ -281,10 +287,20 @@ import_check_row(struct import_state *is, size_t row, struct import_row *r,
 		    r->field[c][strspn(r->field[c], " \t")] == '\0')
 			return import_error(is, row, r, c, cause,
 			    "%s: blank", col_names[c]);
-	if (parse_number(r->field[COL_VALUE], &r->value) == -1)
+	switch (parse_number(r->field[COL_VALUE], &r->value)) {
+	case -1:
 		return import_error(is, row, r, COL_VALUE, cause,
 		    "value: \"%s\" is not a finite number",
 		    r->field[COL_VALUE]);
+	case -2:
+		if (r->value == 0)
+			return import_error(is, row, r, COL_VALUE, cause,
+			    "value: \"%s\" is too near 0 for a double, which "
+			    "would store it as 0", r->field[COL_VALUE]);
+		return import_error(is, row, r, COL_VALUE, cause,
+		    "value: \"%s\" is beyond a double's range (%.2g)",
+		    r->field[COL_VALUE], DBL_MAX);
+	}
 	if (better_parse(r->field[COL_BETTER], &r->better) == -1)
 		return import_error(is, row, r, COL_BETTER, cause,
 		    "better: \"%s\" is not higher or lower",
@@ -717,6 +733,36 @@ jsonl_key_column(const char *line, size_t len, const char *key)
 	return open + 1;
 }
 
+/*
+ * The text of the number that is the value of the key whose opening quote
+ * is at column col of line (len bytes), or NULL.  The value column reads
+ * it as a CSV's field is read: Jansson reads 1e-400 as 0, and the number
+ * it gives back cannot tell that from a 0 written as such.
+ */
+static char *
+jsonl_number_text(const char *line, size_t len, size_t col)
+{
+	size_t	 i = col - 1, start;
+
+	if (col == 0 || i >= len || line[i] != '"')
+		return NULL;
+	for (i++; i < len && line[i] != '"'; i++)
+		if (line[i] == '\\')
+			i++;
+	for (i++; i < len && strchr(" \t\r", line[i]) != NULL; i++)
+		;
+	if (i >= len || line[i] != ':')
+		return NULL;
+	for (i++; i < len && strchr(" \t\r", line[i]) != NULL; i++)
+		;
+	for (start = i; i < len && strchr("+-.0123456789eE", line[i]) !=
+	    NULL; i++)
+		;
+	if (i == start)
+		return NULL;
+	return xstrndup(line + start, i - start);
+}
+
 /* Import JSON Lines: one object a line with the CSV's keys. */
 static int
 import_jsonl(struct import_state *is, FILE *f, const char *held,
@@ -726,7 +772,7 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 	struct import_row	 r;
 	json_error_t		 jerr;
 	json_t			*obj, *v;
-	char			*line, numbuf[COL_MAX][64];
+	char			*line, numbuf[COL_MAX][64], *raw = NULL;
 	const char		*key;
 	size_t			 row = 0;
 	ssize_t			 len;
@@ -791,6 +837,10 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 				snprintf(numbuf[c], sizeof(numbuf[c]), "%lld",
 				    (long long)json_integer_value(v));
 				r.field[c] = numbuf[c];
+			} else if (json_is_number(v) && c == COL_VALUE &&
+			    (raw = jsonl_number_text(line, (size_t)len,
+			    r.colpos[c])) != NULL) {
+				r.field[c] = raw;
 			} else if (json_is_number(v) && (c == COL_VALUE ||
 			    c == COL_TIME || c == COL_ITERATION)) {
 				/* 2.0 is iteration 2, as "2.0" is in a CSV. */
@@ -812,6 +862,8 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 		    import_store_row(is, row, &r, cause) == -1))
 			rc = -1;
 		json_decref(obj);
+		free(raw);
+		raw = NULL;
 		if (rc == -1)
 			break;
 	}

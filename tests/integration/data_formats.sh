@@ -199,6 +199,51 @@ pw import "$T/iter.jsonl" 2>"$T/err" && fail "time true imported"
 expect_match "$(cat "$T/err")" ':1:12: time: expected a string or a number'
 PERFWATCH_DB="$T/perfwatch.db"
 
+# A value a double cannot hold is refused at its row and column, and the
+# store is left as it was: 1e-400 was stored as 0 (strtod's underflow),
+# in a CSV and in JSON Lines alike.  A denormal (1e-310) keeps what
+# digits it can (it exports as 9.99999999999997e-311), and a 0 with an
+# exponent is 0.
+PERFWATCH_DB="$T/range.db"
+printf 'run,time,workload,metric,value,unit,better\nok,1,w,m,1,s,lower\n' |
+    pw import - >/dev/null
+before=$(sqlite3 "$PERFWATCH_DB" .dump)
+for bad in '1e-400|is too near 0 for a double, which would store it as 0' \
+    '-2.5E-999|is too near 0 for a double, which would store it as 0' \
+    '1e400|is beyond a double'"'"'s range (1.8e+308)' \
+    '-1e400|is beyond a double'"'"'s range (1.8e+308)'; do
+	v=${bad%%|*}
+	printf 'run,time,workload,metric,value,unit,better\nx,2,w,m,1,s,lower\nx,2,w,n,%s,s,lower\n' \
+	    "$v" >"$T/range.csv"
+	rc=0
+	pw import "$T/range.csv" 2>"$T/err" || rc=$?
+	expect_eq "$rc" 65
+	expect_eq "$(head -n 1 "$T/err")" \
+	    "perfwatch: $T/range.csv:3:5: value: \"$v\" ${bad#*|}"
+	printf '{"run":"x","time":2,"workload":"w","metric":"m","value":1,"unit":"s","better":"lower"}\n{"run":"x","time":2,"workload":"w","metric":"n","value":%s,"unit":"s","better":"lower"}\n' \
+	    "$v" >"$T/range.jsonl"
+	rc=0
+	pw import "$T/range.jsonl" 2>"$T/err" || rc=$?
+	expect_eq "$rc" 65
+	case $v in
+	*e-*|*E-*)
+		expect_eq "$(head -n 1 "$T/err")" \
+		    "perfwatch: $T/range.jsonl:2:49: value: \"$v\" ${bad#*|}" ;;
+	*)	# Jansson refuses a number past a double's range, at its end.
+		expect_eq "$(head -n 1 "$T/err")" \
+		    "perfwatch: $T/range.jsonl:2:$((48 + 8 + ${#v})): real number overflow near '$v'" ;;
+	esac
+	[ "$(sqlite3 "$PERFWATCH_DB" .dump)" = "$before" ] ||
+		fail "a refused import of $v changed the store"
+done
+printf 'run,time,workload,metric,value,unit,better\nd,3,w,m,1e-310,s,lower\nd,3,w,n,0e-400,s,lower\n' |
+    pw import - >/dev/null || fail "a denormal or 0e-400 refused"
+printf '{"run":"j","time":4,"workload":"w","metric":"m","value":1e-310,"unit":"s","better":"lower"}\n' |
+    pw import --format jsonl - >/dev/null || fail "a denormal refused in JSON Lines"
+expect_eq "$(pw export --run d --run j | cut -d, -f1,4,5 | tail -n +2 | tr '\n' ' ')" \
+    'd,m,9.99999999999997e-311 d,n,0 j,m,9.99999999999997e-311 '
+PERFWATCH_DB="$T/perfwatch.db"
+
 # compare --json of levels whose index overflows a double (lower is better,
 # 1e300 then 1e-300) gives null, as the table gives inf, where jansson's
 # refusal of an infinite real was taken for "out of memory" and the command

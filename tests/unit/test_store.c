@@ -584,15 +584,31 @@ test_import_positions(void **state)
 		/* Only a whole mark is dropped. */
 		{ "<stdin>", "\xef\xbbrun,time\n", "<stdin>:1:1: header" },
 		{ "<stdin>", "\xef\xbb\xbf", "<stdin>: empty file" },
-		/* Underflow is a value; overflow is not. */
+		/*
+		 * A denormal is a value; one that would be stored as 0, or
+		 * is past a double's range, is not.
+		 */
 		{ "den.csv", CSV_HDR "r1,1700000000,w,m,1e-310,s,lower\n",
 		  NULL },
 		{ "den.csv", CSV_HDR "r1,1700000000,w,m,-4e-320,s,lower\n",
 		  NULL },
+		{ "den.csv", CSV_HDR "r1,1700000000,w,m,0e-999,s,lower\n",
+		  NULL },
+		{ "den.csv", CSV_HDR "r1,1700000000,w,m,1e-400,s,lower\n",
+		  "den.csv:2:5: value: \"1e-400\" is too near 0 for a double" },
+		{ "den.csv", CSV_HDR "r1,1700000000,w,m,-1e-999,s,lower\n",
+		  "den.csv:2:5: value: \"-1e-999\" is too near 0 for a double" },
+		{ "den.jsonl", "{\"run\":\"r1\",\"time\":1,\"workload\":\"w\","
+		  "\"metric\":\"m\",\"value\": 1e-400,\"unit\":\"s\","
+		  "\"better\":\"lower\"}\n",
+		  "den.jsonl:1:50: value: \"1e-400\" is too near 0 for a double" },
+		{ "den.jsonl", "{\"run\":\"r1\",\"time\":1,\"workload\":\"w\","
+		  "\"metric\":\"m\",\"value\":0.0e-400,\"unit\":\"s\","
+		  "\"better\":\"lower\"}\n", NULL },
 		{ "den.csv", CSV_HDR "r1,1700000000,w,m,1e999,s,lower\n",
-		  "den.csv:2:5: value: \"1e999\" is not a finite number" },
+		  "den.csv:2:5: value: \"1e999\" is beyond a double's range" },
 		{ "den.csv", CSV_HDR "r1,1700000000,w,m,-1e999,s,lower\n",
-		  "den.csv:2:5: value: \"-1e999\" is not a finite number" },
+		  "den.csv:2:5: value: \"-1e999\" is beyond a double's range" },
 	};
 	struct store	*st;
 	char		*p, *cause;
