@@ -791,9 +791,9 @@ daemon_profile_check(const struct config *cfg, const char *conf_path,
 }
 
 /*
- * -n: load the file as the daemon does, say why not, exit 0 or 78.  Without
- * -f (path NULL) a missing default file is every key at its default, as it
- * is for the daemon.
+ * -n: load the file as the daemon does, say why not on stderr (as the
+ * start does), exit 0 or 78.  Without -f (path NULL) a missing default
+ * file is every key at its default, as it is for the daemon.
  */
 static int __attribute__((noreturn))
 daemon_check(const char *path, int verbose)
@@ -810,7 +810,7 @@ daemon_check(const char *path, int verbose)
 		if (path == NULL)
 			path = CONFIG_DEFAULT_PATH;
 		if ((cfg = daemon_load(path, &text, &len, &cause)) == NULL) {
-			printf("%s\n", cause);
+			fprintf(stderr, "%s\n", cause);
 			free(cause);
 			exit(EXIT_CONFIG);
 		}
@@ -818,13 +818,13 @@ daemon_check(const char *path, int verbose)
 	/* Root drops to the account: it must exist now, not at start. */
 	if (geteuid() == 0 && daemon_account_find(cfg, path != NULL ? path :
 	    CONFIG_DEFAULT_PATH, &uid, &gid, &cause) == -1) {
-		printf("%s\n", cause);
+		fprintf(stderr, "%s\n", cause);
 		free(cause);
 		exit(EXIT_CONFIG);
 	}
 	if (daemon_profile_check(cfg, path != NULL ? path :
 	    CONFIG_DEFAULT_PATH, &cause) == -1) {
-		printf("%s\n", cause);
+		fprintf(stderr, "%s\n", cause);
 		free(cause);
 		exit(EXIT_CONFIG);
 	}

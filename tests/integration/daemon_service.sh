@@ -100,6 +100,13 @@ package_settle = soon"
 rc=0
 out=$("$PERFWATCHD" -n -f "$CONF" 2>&1) || rc=$?
 [ "$rc" -eq 78 ] || fail "perfwatchd -n on a bad file: exit $rc"
+# The errors are on stderr, stdout has nothing (it had them all); the
+# good file's "configuration OK" above is stdout's.
+rc=0
+"$PERFWATCHD" -n -f "$CONF" >"$T/n.out" 2>"$T/n.err" || rc=$?
+[ "$rc" -eq 78 ] || fail "perfwatchd -n on a bad file, stderr: exit $rc"
+[ ! -s "$T/n.out" ] || fail "perfwatchd -n: errors on stdout: $(cat "$T/n.out")"
+expect_match "$(cat "$T/n.err")" ": cron: hour: 24 is out of range 0-23"
 cron_line=$(grep -n '^cron = ' "$CONF" | cut -d: -f1)
 settle_line=$(grep -n '^package_settle = ' "$CONF" | cut -d: -f1)
 expect_match "$out" "$CONF:$cron_line: cron: hour: 24 is out of range 0-23"
@@ -166,6 +173,11 @@ rc=0
 out=$("$PERFWATCHD" -n -f "$T/prof.conf" 2>&1) || rc=$?
 [ "$rc" -eq 78 ] || fail "perfwatchd -n, a bad profile: exit $rc: $out"
 expect_match "$out" "$T/badprof.conf:2: key threads does not apply to sys.pipe"
+rc=0
+"$PERFWATCHD" -n -f "$T/prof.conf" >"$T/n.out" 2>"$T/n.err" || rc=$?
+[ "$rc" -eq 78 ] || fail "perfwatchd -n, a bad profile, stderr: exit $rc"
+[ ! -s "$T/n.out" ] || fail "perfwatchd -n: errors on stdout: $(cat "$T/n.out")"
+expect_match "$(cat "$T/n.err")" "$T/badprof.conf:2: key threads does not apply to sys.pipe"
 # A profile's [quiet] would be read by nobody: every run refuses it, and
 # so does -n.
 printf '[workload "sys.pipe"]\niterations = 3\n[quiet]\npolicy = skip\n' \
