@@ -218,8 +218,11 @@ env_show(struct cli *c, int argc, char **argv)
 		env_show_csv(s, pk);
 	else if (c->out == OUT_JSON) {
 		j = sysinfo_snapshot_json(s, pk ? SYSINFO_ALL : SYSINFO_FIELDS);
-		if (r.label != NULL)
+		/* A label alone is ambiguous in a store of several hosts. */
+		if (r.label != NULL) {
 			pwjson_set_str(j, "run", r.label);
+			pwjson_set_str(j, "host", r.host_name);
+		}
 		json_object_set_new(j, "package_count",
 		    json_integer((json_int_t)s->npackages));
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
@@ -279,7 +282,10 @@ env_diff(struct cli *c, int argc, char **argv)
 	else if (c->out == OUT_JSON) {
 		j = pwjson_object();
 		pwjson_set_str(j, "from", ra.label);
+		pwjson_set_str(j, "from_host", ra.host_name);
 		pwjson_set_str(j, "to", to);
+		/* "now" is this machine, which no stored name says. */
+		pwjson_set_str(j, "to_host", n == 2 ? rb.host_name : NULL);
 		pwjson_set(j, "changes", sysinfo_diff_json(d));
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		fputc('\n', stdout);

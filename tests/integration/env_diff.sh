@@ -89,6 +89,35 @@ assert got == {
 }, got
 '
 
+# Each run is named with its host, as runs --json and alerts --json name
+# theirs (a label alone is ambiguous in a store of several hosts);
+# "now" is this machine, with no stored name.
+host=$(pw runs --json | python3 -c '
+import json, sys
+print(json.load(sys.stdin)[0]["host"])')
+[ -n "$host" ] || fail "runs --json gave no host"
+pw env diff --json run-a run-b | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["from_host"] == sys.argv[1] and d["to_host"] == sys.argv[1], d
+' "$host"
+pw env diff --json run-a | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["from"] == "run-a" and d["from_host"] == sys.argv[1], d
+assert d["to"] == "now" and d["to_host"] is None, d
+' "$host"
+pw env show --json run-a | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["run"] == "run-a" and d["host"] == sys.argv[1], d
+' "$host"
+pw env show --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert "run" not in d and "host" not in d, d
+'
+
 # The CSV form: a row a change, a field each.
 pw env diff --csv run-a run-b | python3 -c '
 import csv, sys
