@@ -1142,6 +1142,10 @@ bisect_point_json(const struct bisect_point *p, double good_level, int end)
 	return o;
 }
 
+/* The report's columns; the table has all but the last. */
+static const char *const bisect_csv_hdr[] = { "verdict", "commit", "runs",
+    "level", "change", "llr", "summary", "first_bad" };
+
 /* A report end with no metric chosen: its commit and runs. */
 static json_t *
 bisect_end_json(const struct bisect_point *p)
@@ -1157,14 +1161,38 @@ bisect_end_json(const struct bisect_point *p)
 
 /*
  * --json when there is nothing to bisect: the report's keys, no metric,
- * no first bad commit and no candidates, and why.
+ * no first bad commit and no candidates, and why.  --csv: the report's
+ * header and the two ends, with their runs and no level (no metric was
+ * chosen), so that a program reading the CSV of every bisection finds a
+ * table in each.
  */
 static void
 bisect_report_none(struct bisect_ctx *x, const struct bisect_point *gp,
     const struct bisect_point *bp, size_t n, const char *why)
 {
-	json_t	*o;
+	json_t				*o;
+	struct table			*t;
+	const struct bisect_point	*p;
+	int				 i;
 
+	if (x->c->out == OUT_CSV) {
+		t = table_new(nitems(bisect_csv_hdr), bisect_csv_hdr, NULL);
+		for (i = 0; i < 2; i++) {
+			p = i == 0 ? gp : bp;
+			table_addf(t, 0, "%s", i == 0 ? "good" : "bad");
+			table_addf(t, 1, "%s", p->c->id);
+			table_addf(t, 2, "%zu", p->nruns);
+			table_addf(t, 3, "-");
+			table_addf(t, 4, "-");
+			table_addf(t, 5, "-");
+			table_addf(t, 6, "%s", p->c->summary);
+			table_addf(t, 7, "%s", "");
+			table_end_row(t);
+		}
+		table_print(t, stdout, OUT_CSV);
+		table_free(t);
+		return;
+	}
 	o = pwjson_object();
 	pwjson_set_str(o, "repo", x->o->repo);
 	pwjson_set(o, "metric", json_null());
@@ -1186,8 +1214,6 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
     struct bisect_point *pts, size_t n, size_t first, size_t last,
     double sd, size_t tested)
 {
-	static const char *const hdr[] = { "verdict", "commit", "runs",
-	    "level", "change", "llr", "summary", "first_bad" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT,
 	    ALIGN_LEFT };
@@ -1237,7 +1263,8 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 		    better_name(x->better), n, n == 1 ? "" : "s", x->o->repo,
 		    tested);
 	/* CSV: the full ids, and which is the first bad one (or may be). */
-	t = table_new(nitems(hdr) - (csv ? 0 : 1), hdr, al);
+	t = table_new(nitems(bisect_csv_hdr) - (csv ? 0 : 1), bisect_csv_hdr,
+	    al);
 	for (i = 0; i <= n; i++) {
 		const struct bisect_point *p = i == 0 ? gp : &pts[i - 1];
 
@@ -1467,7 +1494,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	if (r == 1) {
 		fprintf(stderr, "perfwatch: nothing to bisect between %.12s "
 		    "and %.12s: %s\n", good.id, commits[n - 1].id, why);
-		if (c->out == OUT_JSON)
+		if (c->out != OUT_TABLE)
 			bisect_report_none(&x, &gp, &pts[n - 1], n, why);
 		rc = 1;
 		goto out;

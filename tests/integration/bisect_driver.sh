@@ -402,6 +402,24 @@ assert d["nothing_to_bisect"] and \
     sys.argv[3][:12], d["nothing_to_bisect"])) in err, (d, err)
 PY
 	fail "no change, JSON: $(cat "$T/out.json") $(cat "$T/err")"
+# ... and with --csv the report's header and its two ends, with the exit
+# status of the text (it printed nothing at all).
+rc=0
+(cd "$T/repo" && bisect --build "$BUILD" --workload toy --csv \
+    main~39..main~20) >"$T/out.csv" 2>"$T/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "no change, CSV: exit $rc"
+grep -q "nothing to bisect between" "$T/err" || fail "$(cat "$T/err")"
+python3 - "$T/out.csv" "$(rev main~39)" "$(rev main~20)" <<'PY' ||
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+assert rows[0] == ["verdict", "commit", "runs", "level", "change", "llr",
+    "summary", "first_bad"], rows
+assert [r[:2] for r in rows[1:]] == [["good", sys.argv[2]],
+    ["bad", sys.argv[3]]], rows
+for r in rows[1:]:
+	assert int(r[2]) >= 3 and r[3:6] == ["-", "-", "-"] and r[7] == "", r
+PY
+	fail "no change, CSV: $(cat "$T/out.csv") $(cat "$T/err")"
 # Ends 1% apart, with 0.1% noise (so -0.9 to -1.1% as measured), under
 # the floor of 2%: nothing to bisect, and it says so after the first
 # three runs of each end, rather than measuring both up to ten times for
