@@ -1275,18 +1275,22 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 		    bisect_mark_name(p->mark));
 		table_addf(t, 1, "%.*s", csv ? 40 : 12, p->c->id);
 		table_addf(t, 2, "%zu", p->nlevels);
-		fmt_value(buf, sizeof(buf), level);
+		cli_fmt_figure(buf, sizeof(buf), level, x->c->out);
 		table_addf(t, 3, "%s", buf);
 		if (i == 0)
 			table_addf(t, 4, "-");
 		else {
-			cli_fmt_pct(buf, sizeof(buf), bisect_pct(level, g));
+			cli_fmt_pct_out(buf, sizeof(buf), bisect_pct(level, g),
+			    x->c->out);
 			table_addf(t, 4, "%s", buf);
 		}
 		if (i == 0 || i == n || (p->mark == BISECT_SKIP &&
 		    p->skip != SKIP_UNDECIDED))
 			table_addf(t, 5, "-");
-		else
+		else if (csv) {
+			store_format_double(buf, sizeof(buf), p->llr);
+			table_addf(t, 5, "%s", buf);
+		} else
 			table_addf(t, 5, "%.1f", fabs(p->llr) < 0.05 ? 0.0 :
 			    p->llr);
 		table_addf(t, 6, "%s", p->c->summary);

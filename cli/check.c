@@ -66,6 +66,24 @@ cli_fmt_pct(char *buf, size_t len, double v)
 	}
 }
 
+/*
+ * A percentage for out: for a person as cli_fmt_pct gives it, for a
+ * program (CSV) with every digit, as --json gives it ("+2.345678901%"),
+ * a change that is none "+0%".
+ */
+void
+cli_fmt_pct_out(char *buf, size_t len, double v, enum cli_output out)
+{
+	char	num[32];
+
+	if (out != OUT_CSV || !isfinite(v)) {
+		cli_fmt_pct(buf, len, v);
+		return;
+	}
+	store_format_double(num, sizeof(num), v == 0 ? 0.0 : v);
+	snprintf(buf, len, "%s%s%%", v >= 0 ? "+" : "", num);
+}
+
 /* An interval for a table: "[-3.1, +0.4]". */
 static void
 fmt_ci(char *buf, size_t len, double lo, double hi)
@@ -83,7 +101,7 @@ fmt_ci(char *buf, size_t len, double lo, double hi)
 
 /*
  * A p or q value: for a person two digits, and "<1e-4" below that; for a
- * program (CSV) the value itself, to three digits.
+ * program (CSV) the value itself, every digit, as --json gives it.
  */
 static void
 fmt_p(char *buf, size_t len, double p, enum cli_output out)
@@ -91,7 +109,7 @@ fmt_p(char *buf, size_t len, double p, enum cli_output out)
 	if (isnan(p))
 		snprintf(buf, len, "-");
 	else if (out == OUT_CSV)
-		snprintf(buf, len, "%.3g", p);
+		store_format_double(buf, len, p);
 	else if (p < 1e-4)
 		snprintf(buf, len, "<1e-4");
 	else
@@ -240,19 +258,19 @@ check_result_print(struct cli *c, const struct detect_result *r)
 	    table_new(nitems(hdr), hdr, al);
 	for (i = 0; i < r->nv; i++) {
 		v = &r->v[i];
-		fmt_value(b1, sizeof(b1), v->reference);
-		fmt_value(b2, sizeof(b2), v->current);
+		cli_fmt_figure(b1, sizeof(b1), v->reference, c->out);
+		cli_fmt_figure(b2, sizeof(b2), v->current, c->out);
 		fmt_p(b4, sizeof(b4), v->q, c->out);
 		table_addf(t, 0, "%s", v->metric.workload);
 		table_addf(t, 1, "%s", v->metric.metric);
 		table_addf(t, 2, "%s", b1);
 		table_addf(t, 3, "%s", b2);
-		cli_fmt_pct(b1, sizeof(b1), v->change_pct);
+		cli_fmt_pct_out(b1, sizeof(b1), v->change_pct, c->out);
 		table_addf(t, 4, "%s", b1);
 		if (csv) {
-			cli_fmt_pct(b3, sizeof(b3), v->ci_low);
+			cli_fmt_pct_out(b3, sizeof(b3), v->ci_low, c->out);
 			table_addf(t, 5, "%s", b3);
-			cli_fmt_pct(b3, sizeof(b3), v->ci_high);
+			cli_fmt_pct_out(b3, sizeof(b3), v->ci_high, c->out);
 			table_addf(t, 6, "%s", b3);
 		} else {
 			fmt_ci(b3, sizeof(b3), v->ci_low, v->ci_high);
@@ -669,13 +687,16 @@ compare_name_len(const char *w)
 /*
  * An index value for a table: a whole number ("1009"), or one too large
  * or too small for that with an exponent, where %.0f printed the 200
- * digits of 1e+200 (and "inf" past a double's range: "-").
+ * digits of 1e+200 (and "inf" past a double's range: "-"); for a program
+ * (CSV) every digit, as --json gives it.
  */
 static void
-fmt_index(char *buf, size_t len, double v)
+fmt_index(char *buf, size_t len, double v, enum cli_output out)
 {
 	if (!isfinite(v))
 		snprintf(buf, len, "-");
+	else if (out == OUT_CSV)
+		store_format_double(buf, len, v);
 	else if (v >= 1e15 || (v > 0 && v < 0.5))
 		snprintf(buf, len, "%.3g", v);
 	else
@@ -720,7 +741,7 @@ compare_cell_columns(struct table *t, size_t first,
 	char		 v[32], pc[32];
 	const char	*mark = "";
 
-	fmt_value(v, sizeof(v), cell->runs > 0 ? cell->level : NAN);
+	cli_fmt_figure(v, sizeof(v), cell->runs > 0 ? cell->level : NAN, out);
 	table_addf(t, first, "%s", v);
 	if (col == 0)
 		return;
@@ -728,7 +749,7 @@ compare_cell_columns(struct table *t, size_t first,
 		table_addf(t, first + 1, "-");
 		return;
 	}
-	cli_fmt_pct(pc, sizeof(pc), cell->change_pct);
+	cli_fmt_pct_out(pc, sizeof(pc), cell->change_pct, out);
 	table_addf(t, first + 1, "%s", pc);
 	if (out == OUT_CSV) {
 		fmt_p(v, sizeof(v), cell->q, out);
@@ -958,7 +979,7 @@ cmd_compare(struct cli *c, int argc, char **argv)
 			table_addf(t, 1, "%s", lbl);
 			for (i = 0; i < ng; i++) {
 				fmt_index(lbl, sizeof(lbl),
-				    cmp.index[j].value[i]);
+				    cmp.index[j].value[i], c->out);
 				table_addf(t, compare_column(i, per), "%s",
 				    lbl);
 			}
@@ -1147,9 +1168,11 @@ cmd_changes(struct cli *c, int argc, char **argv)
 	} else {
 		t = table_new(nitems(hdr), hdr, al);
 		for (i = 0; i < n; i++) {
-			fmt_value(b1, sizeof(b1), ch[i].cp.before);
-			fmt_value(b2, sizeof(b2), ch[i].cp.after);
-			cli_fmt_pct(b3, sizeof(b3), ch[i].cp.change_pct);
+			cli_fmt_figure(b1, sizeof(b1), ch[i].cp.before,
+			    c->out);
+			cli_fmt_figure(b2, sizeof(b2), ch[i].cp.after, c->out);
+			cli_fmt_pct_out(b3, sizeof(b3), ch[i].cp.change_pct,
+			    c->out);
 			fmt_p(b4, sizeof(b4), ch[i].cp.p, c->out);
 			table_addf(t, 0, "%s", ch[i].host);
 			table_addf(t, 1, "%s", ch[i].metric.workload);
@@ -1260,7 +1283,8 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 		l3 = view_run_label(st, a[i].last_run);
 		host = view_alert_host(st, &a[i]);
 		fmt_time(tbuf, sizeof(tbuf), a[i].updated);
-		cli_fmt_pct(b1, sizeof(b1), a[i].change_pct);
+		cli_fmt_pct_out(b1, sizeof(b1), a[i].change_pct,
+		    c->out);
 		table_addf(t, 0, "%lld", (long long)a[i].id);
 		table_addf(t, 1, "%s", a[i].state);
 		table_addf(t, 2, "%s", a[i].direction);
@@ -1390,8 +1414,8 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 		pwjson_set_num(mo, "level", lvl);
 		pwjson_set_num(mo, "spread", sd);
 		pwjson_append(arr, mo);
-		fmt_value(b1, sizeof(b1), lvl);
-		fmt_value(b2, sizeof(b2), sd);
+		cli_fmt_figure(b1, sizeof(b1), lvl, c->out);
+		cli_fmt_figure(b2, sizeof(b2), sd, c->out);
 		table_addf(t, 0, "%s", ms[i].m.workload);
 		table_addf(t, 1, "%s", ms[i].m.metric);
 		table_addf(t, 2, "%zu", ms[i].n);

@@ -66,6 +66,7 @@ void		 table_print(const struct table *, FILE *, enum cli_output);
 void		 table_free(struct table *);
 char		*table_display(const char *, size_t *);
 void		 fmt_value(char *, size_t, double);
+void		 cli_fmt_figure(char *, size_t, double, enum cli_output);
 void		 fmt_time(char *, size_t, long long);
 
 /* data.c */
@@ -122,6 +123,8 @@ const char	*cli_work_dir(struct cli *);
 /* check.c */
 /* A change in percent as tables show it: +2.3%, +250%, +1.5e+06%, -. */
 void		 cli_fmt_pct(char *, size_t, double);
+/* The same, with every digit for a program (CSV): +2.3456789012345%. */
+void		 cli_fmt_pct_out(char *, size_t, double, enum cli_output);
 int		 cli_check_run(struct cli *, int64_t run, json_t *into);
 
 #endif

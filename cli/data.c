@@ -307,20 +307,6 @@ cmd_export(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
-/*
- * A figure of history's or show's summary: for a person six digits, for a
- * program (CSV) every digit, as JSON gives it, so that close values stay
- * apart (0.0001231 and 0.0001234 both read 0.000123 in the table).
- */
-static void
-summary_value(char *buf, size_t len, double v, enum cli_output out)
-{
-	if (out == OUT_CSV && !isnan(v))
-		store_format_double(buf, len, v);
-	else
-		fmt_value(buf, len, v);
-}
-
 /* Summary columns shared by history and show. */
 static void
 summary_cells(struct table *t, size_t col, const struct store_series *s,
@@ -337,10 +323,10 @@ summary_cells(struct table *t, size_t col, const struct store_series *s,
 		table_addf(t, col + 4, "0");
 		return;
 	}
-	summary_value(buf[0], sizeof(buf[0]), sum.median, out);
-	summary_value(buf[1], sizeof(buf[1]), sum.min, out);
-	summary_value(buf[2], sizeof(buf[2]), sum.max, out);
-	summary_value(buf[3], sizeof(buf[3]), sum.n > 1 ? sum.stddev : NAN,
+	cli_fmt_figure(buf[0], sizeof(buf[0]), sum.median, out);
+	cli_fmt_figure(buf[1], sizeof(buf[1]), sum.min, out);
+	cli_fmt_figure(buf[2], sizeof(buf[2]), sum.max, out);
+	cli_fmt_figure(buf[3], sizeof(buf[3]), sum.n > 1 ? sum.stddev : NAN,
 	    out);
 	table_addf(t, col, "%s", buf[0]);
 	table_addf(t, col + 1, "%s", buf[1]);

@@ -292,6 +292,21 @@ fmt_value(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.6g", v);
 }
 
+/*
+ * A figure for out: for a person six digits (fmt_value), for a program
+ * (CSV) every digit, the fewest that read back as the same double, as
+ * --json gives it, so that close values stay apart (0.0001231 and
+ * 0.0001234 both read 0.000123 in a table).
+ */
+void
+cli_fmt_figure(char *buf, size_t len, double v, enum cli_output out)
+{
+	if (out == OUT_CSV && !isnan(v))
+		store_format_double(buf, len, v);
+	else
+		fmt_value(buf, len, v);
+}
+
 /* A time for a person: RFC 3339 in UTC. */
 void
 fmt_time(char *buf, size_t len, long long t)

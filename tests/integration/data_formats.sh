@@ -91,6 +91,68 @@ for r, m in zip(rows, js["metrics"]):
 expect_match "$(pw show d1)" '0.000123  0.000123  0.000124'
 PERFWATCH_DB="$T/perfwatch.db"
 
+# check, compare, changes, alerts and baseline show --csv give each figure
+# in full too, the same numbers as --json: check's baseline and current
+# were cut to six digits (100.123 for 100.12345...), its change and
+# interval to one decimal, its q to three digits.
+PERFWATCH_DB="$T/full.db"
+step_history 24 21 24 7 | pw import - >/dev/null
+pw baseline set early r-01 r-02 r-03 r-04 r-05 r-06 >/dev/null
+pw check --csv r-21 >"$T/full-check.csv" && fail "check --csv r-21 found no regression"
+pw check --json r-21 >"$T/full-check.json" && fail "check --json r-21 found no regression"
+pw compare --csv 'r-0*' 'r-2*' >"$T/full-compare.csv"
+pw compare --json 'r-0*' 'r-2*' >"$T/full-compare.json"
+pw changes --csv >"$T/full-changes.csv"
+pw changes --json >"$T/full-changes.json"
+pw alerts --csv >"$T/full-alerts.csv"
+pw alerts --json >"$T/full-alerts.json"
+pw baseline show --csv early >"$T/full-baseline.csv"
+pw baseline show --json early >"$T/full-baseline.json"
+python3 - "$T" <<'PY' || fail "a --csv figure is not --json's"
+import csv, json, sys
+t = sys.argv[1]
+def rows(name):
+	return list(csv.DictReader(open("%s/full-%s.csv" % (t, name))))
+def js(name):
+	return json.load(open("%s/full-%s.json" % (t, name)))
+def pct(s):
+	assert s[0] in "+-" and s.endswith("%"), s
+	return float(s[:-1])
+r, v = rows("check"), js("check")["verdicts"]
+assert len(r) == len(v) == 1, (r, v)
+r, v = r[0], v[0]
+assert float(r["baseline"]) == v["baseline_level"], (r, v)
+assert float(r["current"]) == v["current"], (r, v)
+assert pct(r["change"]) == v["change_pct"], (r, v)
+assert pct(r["ci low"]) == v["ci_low"] and pct(r["ci high"]) == v["ci_high"], (r, v)
+assert float(r["q"]) == v["q"], (r, v)
+r, d = rows("compare"), js("compare")
+ix = [x for x in r if x["metric"].startswith("index")]
+r = [x for x in r if not x["metric"].startswith("index")]
+assert len(r) == len(d["metrics"]) == 1, (r, d)
+r, c = r[0], d["metrics"][0]["cells"]
+vals = list(r.values())
+assert float(vals[2]) == c[0]["level"] and float(vals[3]) == c[1]["level"], (r, c)
+assert pct(vals[4]) == c[1]["change_pct"] and float(vals[5]) == c[1]["q"], (r, c)
+assert len(ix) == len(d["index"]), (ix, d["index"])
+for a, b in zip(ix, d["index"]):
+	vals = list(a.values())
+	assert float(vals[2]) == b["values"][0] and float(vals[3]) == b["values"][1], (a, b)
+r, ch = rows("changes"), js("changes")
+assert len(r) == len(ch) > 0, (r, ch)
+for a, b in zip(r, ch):
+	assert float(a["before"]) == b["before"] and float(a["after"]) == b["after"], (a, b)
+	assert pct(a["change"]) == b["change_pct"] and float(a["p"]) == b["p"], (a, b)
+r, al = rows("alerts"), js("alerts")
+assert len(r) == len(al) == 1, (r, al)
+assert pct(r[0]["change"]) == al[0]["change_pct"], (r, al)
+r, m = rows("baseline"), js("baseline")["metrics"]
+assert len(r) == len(m) == 1, (r, m)
+assert float(r[0]["level"]) == m[0]["level"], (r, m)
+assert float(r[0]["spread"]) == m[0]["spread"], (r, m)
+PY
+PERFWATCH_DB="$T/perfwatch.db"
+
 # export -o takes its format from the name, as import reads it: .jsonl,
 # .ndjson and .json are JSON Lines, .csv and any other name CSV, and
 # --format (--csv, --json) says otherwise.  Each imports again as it is.
