@@ -1132,7 +1132,7 @@ bisect_point_json(const struct bisect_point *p, double good_level, int end)
 	pwjson_set_str(o, "verdict", bisect_mark_name(p->mark));
 	pwjson_set_int(o, "runs", (int64_t)p->nlevels);
 	pwjson_set_num(o, "level", level);
-	pwjson_set_num(o, "change", bisect_pct(level, good_level));
+	pwjson_set_num(o, "change_pct", bisect_pct(level, good_level));
 	if (!end)
 		pwjson_set_num(o, "llr", p->llr);
 	if (p->mark == BISECT_SKIP)
@@ -1233,7 +1233,7 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 		pwjson_set_str(m, "unit", x->unit);
 		pwjson_set_str(m, "better", better_name(x->better));
 		pwjson_set(o, "metric", m);
-		pwjson_set_num(o, "noise_sd", sd);
+		pwjson_set_num(o, "noise", sd);
 		pwjson_set_int(o, "commits", (int64_t)n);
 		pwjson_set_int(o, "measured", (int64_t)tested);
 		pwjson_set(o, "good", bisect_point_json(gp, g, 1));

@@ -1412,7 +1412,7 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 		pwjson_set_str(mo, "unit", ms[i].m.unit);
 		pwjson_set_int(mo, "runs", (int64_t)ms[i].n);
 		pwjson_set_num(mo, "level", lvl);
-		pwjson_set_num(mo, "spread", sd);
+		pwjson_set_num(mo, "noise", sd);
 		pwjson_append(arr, mo);
 		cli_fmt_figure(b1, sizeof(b1), lvl, c->out);
 		cli_fmt_figure(b2, sizeof(b2), sd, c->out);

@@ -575,7 +575,7 @@ cli_run_report(struct cli *c, int64_t run, int json, int check)
 			pwjson_set_str(mj, "unit", ser[i].metric.unit);
 			pwjson_set_str(mj, "better",
 			    better_name(ser[i].metric.better));
-			pwjson_set_int(mj, "n", (int64_t)ser[i].n);
+			pwjson_set_int(mj, "samples", (int64_t)ser[i].n);
 			pwjson_set_num(mj, "median", series_median(&ser[i]));
 			pwjson_append(arr, mj);
 		}

@@ -424,7 +424,7 @@ http_runs_table(struct evbuffer *b, json_t *runs)
 		    "trigger")));
 		http_cell(b, NULL, json_string_value(json_object_get(r,
 		    "status")));
-		secs = json_object_get(r, "seconds");
+		secs = json_object_get(r, "duration");
 		if (json_is_integer(secs))
 			evbuffer_add_printf(b, "<td class=\"n\">%lld</td>",
 			    (long long)json_integer_value(secs));
@@ -662,7 +662,7 @@ http_metric_series(struct daemon *d, struct evbuffer *b,
 		http_num_cell(b, json_object_get(run, "min"));
 		http_num_cell(b, json_object_get(run, "max"));
 		http_num_cell(b, json_object_get(run, "stddev"));
-		http_num_cell(b, json_object_get(run, "n"));
+		http_num_cell(b, json_object_get(run, "samples"));
 		evbuffer_add_printf(b, "<td>%s</td></tr>\n", json_is_true(
 		    json_object_get(run, "busy")) ? "yes" : "no");
 	}

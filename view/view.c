@@ -90,7 +90,7 @@ view_runs_json(const struct store_run *runs, size_t n)
 	for (i = 0; i < n; i++) {
 		o = view_run_json(&runs[i]);
 		if (view_run_timed(&runs[i]))
-			pwjson_set_int(o, "seconds",
+			pwjson_set_int(o, "duration",
 			    runs[i].ended - runs[i].started);
 		pwjson_append(arr, o);
 	}
@@ -109,7 +109,7 @@ view_series_json(const struct store_series *s)
 	pwjson_set_str(o, "metric", s->metric.metric);
 	pwjson_set_str(o, "unit", s->metric.unit);
 	pwjson_set_str(o, "better", better_name(s->metric.better));
-	pwjson_set_int(o, "n", (int64_t)s->n);
+	pwjson_set_int(o, "samples", (int64_t)s->n);
 	if (s->n > 0 && stats_summarize(s->values, s->n, &sum) == 0) {
 		pwjson_set_num(o, "median", sum.median);
 		pwjson_set_num(o, "min", sum.min);

@@ -135,7 +135,7 @@ measured=$(json_field "$T/out.json" measured)
 [ "$measured" -le 5 ] || fail "$measured commits measured, ceil(log2(23)) is 5"
 [ "$(json_field "$T/out.json" metric.metric)" = ops ] || fail "metric"
 [ "$(json_field "$T/out.json" good.runs)" = 3 ] || fail "good end runs"
-change=$(json_field "$T/out.json" first_bad.change)
+change=$(json_field "$T/out.json" first_bad.change_pct)
 python3 -c "import sys; c = float(sys.argv[1]); sys.exit(not -21 < c < -19)" \
     "$change" || fail "first bad change $change, not about -20%"
 [ "$(git -C "$T/repo" symbolic-ref HEAD)" = refs/heads/main ] ||

@@ -15,7 +15,7 @@ make_repo "score -5 pt higher" "score -5 pt higher" "score -8 pt higher" \
 bisect --json main~3..main >"$T/out.json" 2>"$T/err" ||
 	fail "negative: $(cat "$T/err")"
 expect_eq "$(json_field "$T/out.json" first_bad.summary)" c3
-for k in first_bad.change bad.change; do
+for k in first_bad.change_pct bad.change_pct; do
 	c=$(json_field "$T/out.json" "$k")
 	in_range "$c" -60.1 -59.9 || fail "negative: $k $c, not -60"
 done
@@ -68,8 +68,8 @@ make_repo "errs 0 count lower" "errs 0 count lower" "errs 5 count lower"
 bisect --json main~2..main >"$T/out.json" 2>"$T/err" ||
 	fail "zero: $(cat "$T/err")"
 expect_eq "$(json_field "$T/out.json" first_bad.summary)" c3
-expect_eq "$(json_field "$T/out.json" first_bad.change)" None
-expect_eq "$(json_field "$T/out.json" tested.0.change)" None
+expect_eq "$(json_field "$T/out.json" first_bad.change_pct)" None
+expect_eq "$(json_field "$T/out.json" tested.0.change_pct)" None
 expect_eq "$(json_field "$T/out.json" tested.0.verdict)" good
 bisect main~2..main >"$T/out.txt" 2>"$T/err" || fail "zero, table: $(cat "$T/err")"
 if grep -qi "inf\|nan" "$T/out.txt" "$T/err"; then

@@ -106,10 +106,10 @@ rows = re.findall(r'<tr><td class="n">#(\d+)</td><td class="run">.*?</td>'
 assert [(int(i), html.unescape(h), t, tr, st, sec)
         for i, h, t, tr, st, sec in rows] \
     == [(r["id"], r["host"], r["time"], r["trigger"], r["status"],
-         str(r["seconds"]) if "seconds" in r else "-")
+         str(r["duration"]) if "duration" in r else "-")
         for r in runs[::-1]], rows
 # The daemon's own battery is the newest, its length known.
-assert runs[-1]["trigger"] == "manual" and "seconds" in runs[-1], runs[-1]
+assert runs[-1]["trigger"] == "manual" and "duration" in runs[-1], runs[-1]
 # The open alert: metric, change, first bad and last good run, summary.
 a = re.search(r'<table class="alerts">.*?</table>', page, re.S).group(0)
 assert "sys.pipe time</a>" in a and ">r-21</td>" in a and ">r-20</td>" in a, a

@@ -60,7 +60,7 @@ d = json.load(open(sys.argv[1], encoding="utf-8"))
 assert len(d) == 1 and d[0]["workload"] == "w\ufffd", d
 runs = d[0]["runs"]
 assert len(runs) == 1 and runs[0]["run"] == "r\ufffd1", runs
-assert runs[0]["n"] == 2 and runs[0]["median"] == 2.0, runs
+assert runs[0]["samples"] == 2 and runs[0]["median"] == 2.0, runs
 PY
 # The JSON Lines export is UTF-8 and imports into a new store.
 pw export --format jsonl >"$T/e.jsonl"

@@ -182,6 +182,6 @@ import json, sys
 m = json.load(open(sys.argv[1]))["metrics"][0]
 v = json.load(open(sys.argv[2]))["verdicts"][0]
 assert m["level"] == v["baseline_level"], (m, v)
-assert m["spread"] == v["noise"], (m, v)
+assert m["noise"] == v["noise"], (m, v)
 ' "$T/show.json" "$T/check.json" || fail "baseline show against check"
 pass

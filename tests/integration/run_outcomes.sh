@@ -292,7 +292,7 @@ pw runs --json --limit 0 | python3 -c '
 import json, sys
 d = {r["run"]: r for r in json.load(sys.stdin)}
 assert d["killed"]["status"] == "aborted", d["killed"]
-assert d["slow"]["seconds"] >= 1 and d["slow"]["trigger"] == "manual", d["slow"]
+assert d["slow"]["duration"] >= 1 and d["slow"]["trigger"] == "manual", d["slow"]
 assert d["partly"]["status"] == "aborted", d["partly"]
 '
 # A long detail is cut to 60 characters in the table (UTF-8 counted as
