@@ -95,7 +95,7 @@ struct config_key {
 static const struct config_key config_keys[] = {
 	/* [perfwatch] */
 	{ .section = "perfwatch", .key = "state_dir", .type = CONFIG_PATH,
-	  .def = "/var/lib/perfwatch" },
+	  .def = PERFWATCH_STATE_DEFAULT },
 	{ .section = "perfwatch", .key = "work_dir", .type = CONFIG_PATH,
 	  .def = "/var/tmp/perfwatch" },
 	{ .section = "perfwatch", .key = "profile", .type = CONFIG_STRING,
@@ -107,7 +107,7 @@ static const struct config_key config_keys[] = {
 	{ .section = "perfwatch", .key = "allow_root", .type = CONFIG_BOOL,
 	  .def = "no" },
 	{ .section = "perfwatch", .key = "socket", .type = CONFIG_PATH,
-	  .def = "/run/perfwatch/perfwatchd.sock" },
+	  .def = PERFWATCH_SOCKET_DEFAULT },
 	{ .section = "perfwatch", .key = "log_level", .type = CONFIG_ENUM,
 	  .def = "info", .words = "error warning info debug" },
 	{ .section = "perfwatch", .key = "http", .type = CONFIG_LISTEN,

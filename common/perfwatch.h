@@ -21,6 +21,19 @@
 #define PERFWATCH_LOCK_DEFAULT	"/tmp/perfwatch.lock"
 #endif
 
+/*
+ * Where the daemon keeps its database and where its control socket
+ * lives: hier(7) of each system, /var/lib and /run on Linux, /var/db and
+ * /var/run on the BSDs.  [perfwatch] state_dir and socket set others.
+ */
+#ifdef __linux__
+#define PERFWATCH_STATE_DEFAULT		"/var/lib/perfwatch"
+#define PERFWATCH_SOCKET_DEFAULT	"/run/perfwatch/perfwatchd.sock"
+#else
+#define PERFWATCH_STATE_DEFAULT		"/var/db/perfwatch"
+#define PERFWATCH_SOCKET_DEFAULT	"/var/run/perfwatch/perfwatchd.sock"
+#endif
+
 /* sysexits.h values, named here so that FreeBSD and Linux agree. */
 #define EXIT_USAGE	64	/* EX_USAGE */
 #define EXIT_DATAERR	65	/* EX_DATAERR */
