@@ -78,8 +78,8 @@
  * and SCO EAFS) came out both at their first runs in 769 of 1000 series,
  * with one of them lost in 171; now 1000 (bench/changes, staircases).
  * Every U
- * comes from a band of pairwise counts (cp_ctx below), O(len) a test,
- * and its p from the exact distribution when its tail is short: the
+ * comes from prefix sums of the pairwise comparisons (cp_ctx below), O(1)
+ * a test, and its p from the exact distribution when its tail is short: the
  * normal approximation overstates the p of a short range wholly above
  * the rest, which would let a shorter candidate beat the right one.
  *
@@ -129,10 +129,14 @@
  *     series of those 500 the search used to cycle until its 4n rounds
  *     ran out, before and after the excursions; a set of steps met again
  *     now ends it, and every figure of bench/changes stayed the same.
- *   - Speed: cp_detect on 3650 runs 37.5 ms, and `perfwatch changes`
- *     over bench/store's 200 metrics of 3650 runs 4.8-6.1 s, where it
- *     took 21.4-25.4 s before medians were selected rather than sorted
- *     and the samples read run by run (bench/README.md).
+ *   - Speed: `perfwatch changes` over bench/store's 200 metrics of
+ *     3650 runs, 3.0-3.3 s (16.0 G instructions, 7.4 G of them in
+ *     cp_detect), where it took 7.2-7.4 s (37.1 G, 28.6 G) before every
+ *     U came from prefix sums, the p that surely fail and the levels
+ *     nobody reads were skipped, spike candidates gated by a sliding
+ *     median, and the exact tables shared by the metrics; 21.4-25.4 s
+ *     before medians were selected rather than sorted and the samples
+ *     read run by run (bench/README.md).
  *
  * Invariants: steps are sorted, at least min_seg runs apart and from both
  * ends; a spike never spans a step; input is never modified.
@@ -200,20 +204,58 @@ cp_median(const double *x, size_t lo, size_t hi)
 }
 
 /*
+ * Where a p surely fails its family's test, so that it need not be
+ * computed.  A scan asks of most of its candidates only whether they
+ * pass, and most do not; the normal distribution function (GSL's, with
+ * an exp) of each one's p was half the time of a scan.  A p passes only
+ * if p m < alpha: under the normal approximation, if z > zc =
+ * -Phi^-1(alpha / 2m), for an excursion zc times its AR(1) widening.  So
+ * with g.z = zc - CP_GATE_MARGIN (widened), a z at most g.z fails, and
+ * so does an exact p at least g.p = 2 Phi(-g.z): 0.001 in z is at least
+ * 0.001 of p, where Phi and its inverse round at 1e-15.  A candidate the
+ * gate lets through has its p computed as before, bit for bit.
+ */
+struct cp_gate {
+	size_t	m;		/* the family's size; 0 not set */
+	int	sure;		/* 0: alpha / 2m too small to tell */
+	double	z;
+	double	p;
+};
+
+#define CP_GATE_MARGIN	1e-3
+
+/*
+ * The exact distributions of U, by sample sizes: tables[small * large_cap
+ * + large] holds P(U <= k) for k up to min(small large - 1, CP_EXACT_TAIL),
+ * or NULL until asked for.  They depend on the sizes alone, so a caller
+ * that scans many series keeps one set for all (cp_detect_with()):
+ * `perfwatch changes` computed the same tables for each of its 200
+ * metrics, a fifth of a scan once the rest was fast.
+ */
+struct cp_tables {
+	double	**t;
+	size_t	  small_cap;
+	size_t	  large_cap;
+};
+
+/*
  * What the rank tests of one series share.  A split or an excursion
  * compares the runs of one range with those around it, up to a window
- * each side; its U is a sum over the inside runs of how many outside runs
- * each exceeds.  So for every run i the band holds, in halves (a tie is
- * one), the count of runs j < k that x[i] exceeds, for k from i - R to
- * i + R + 1 (R = 2 window + 1 covers every range a test can ask for):
- * any U is then a sum of differences over the inside runs, O(len), where
- * sorting the pooled runs cost O((len + 2 window) log) a test.  A tie
- * counts a half in U as in the rank-sum form; its p is taken without the
- * tie correction (which only narrows the null's sd, so this errs on the
- * side of no change), and its exact tail from the no-tie distribution at
- * U rounded away from the middle.  The tables of the exact distribution
- * are kept by sample sizes.  A series too long for a band of this window
- * takes the slow way (stats_mwu(), tie corrected), without excursions.
+ * each side; its U is the sum, over the pairs of an inside run i and an
+ * outside run j, of whether x[i] exceeds x[j], in halves (a tie is one).
+ * Those pairs are a rectangle of the matrix of pairwise comparisons, a
+ * band of it (|i - j| <= 2 window): so the context keeps that matrix's
+ * two-dimensional prefix sums, G(i, k) = the halves of the pairs i' < i,
+ * j < k, within R = 2 window + 1 of the diagonal, for k from i - R to
+ * i + R + 1, and any U is eight lookups, O(1) (it was a sum over the
+ * inside runs, O(len), and before that a sort of the pooled runs,
+ * O((len + 2 window) log)).  A tie counts a half in U as in the rank-sum
+ * form; its p is taken without the tie correction (which only narrows
+ * the null's sd, so this errs on the side of no change), and its exact
+ * tail from the no-tie distribution at U rounded away from the middle.
+ * The tables of the exact distribution are kept by sample sizes.  A
+ * series too long for a band of this window takes the slow way
+ * (stats_mwu(), tie corrected), without excursions.
  */
 struct cp_ctx {
 	const double		*x;
@@ -221,21 +263,23 @@ struct cp_ctx {
 	const struct cp_params	*par;
 	size_t			 radius;	/* R */
 	size_t			 width;		/* 2R + 2 entries a run */
-	uint16_t		*band;		/* or NULL: the slow way */
-	double			**exact;	/* by (small, large) size */
-	size_t			 exact_small;
+	uint32_t		*pre;		/* G, n + 1 rows; or NULL */
+	struct cp_tables	*tables;	/* the caller's, or own */
+	struct cp_tables	*own;
+	size_t			 exact_small;	/* sizes looked up: below */
 	size_t			 exact_large;
 	double			*buf;		/* 2 window + 1 values */
 	double			 inflate;	/* excursions' AR(1) widening */
+	struct cp_gate		 gate[2];	/* splits', excursions' */
 };
 
 /*
- * The most band entries (2 bytes each) a series may take: 16 MB, 66000
- * runs at the default window.  Beyond it, splits sort their windows
- * (stats_mwu()) and excursions are not looked for: sorted that way,
- * each costs O((len + 2 window) log) and there are window times the runs
- * of them (a window of 600 on 3650 runs, past this bound, took 12.8 s
- * for its splits alone).
+ * The most band entries a series may take (4 bytes each, 2 when they
+ * were per-run counts): 32 MB, 66000 runs at the default window.  Beyond
+ * it, splits sort their windows (stats_mwu()) and excursions are not
+ * looked for: sorted that way, each costs O((len + 2 window) log) and
+ * there are window times the runs of them (a window of 600 on 3650 runs,
+ * past this bound, took 12.8 s for its splits alone).
  */
 #define CP_BAND_MAX	(8u << 20)
 
@@ -277,11 +321,56 @@ cp_noise_phi(const double *x, size_t n)
 	return (phi < 0 ? 0 : phi > 0.9 ? 0.9 : phi);
 }
 
+/* Make room in tb for sizes below small and large, keeping its tables. */
+static void
+cp_tables_fit(struct cp_tables *tb, size_t small, size_t large)
+{
+	double	**t;
+	size_t	  i, j;
+
+	if (small <= tb->small_cap && large <= tb->large_cap)
+		return;
+	if (small < tb->small_cap)
+		small = tb->small_cap;
+	if (large < tb->large_cap)
+		large = tb->large_cap;
+	t = xcalloc(small * large, sizeof(*t));
+	for (i = 0; i < tb->small_cap; i++)
+		for (j = 0; j < tb->large_cap; j++)
+			t[i * large + j] = tb->t[i * tb->large_cap + j];
+	free(tb->t);
+	tb->t = t;
+	tb->small_cap = small;
+	tb->large_cap = large;
+}
+
+/* A set of exact tables for cp_detect_with(), empty. */
+struct cp_tables *
+cp_tables_new(void)
+{
+	return (xcalloc(1, sizeof(struct cp_tables)));
+}
+
+void
+cp_tables_free(struct cp_tables *tb)
+{
+	size_t	i;
+
+	if (tb == NULL)
+		return;
+	for (i = 0; i < tb->small_cap * tb->large_cap; i++)
+		free(tb->t[i]);
+	free(tb->t);
+	free(tb);
+}
+
+/* Set up c for series x[0..n), with tables (NULL: its own). */
 static void
 cp_ctx_init(struct cp_ctx *c, const double *x, size_t n,
-    const struct cp_params *par)
+    const struct cp_params *par, struct cp_tables *tables)
 {
-	size_t	 i, k, base, j;
+	uint32_t f;
+	size_t	 i, k, j, kend, last;
 
 	memset(c, 0, sizeof(*c));
 	c->x = x;
@@ -290,62 +379,84 @@ cp_ctx_init(struct cp_ctx *c, const double *x, size_t n,
 	c->buf = xreallocarray(NULL, 2 * par->window + 1, sizeof(*c->buf));
 	c->exact_small = par->window + 1;
 	c->exact_large = 2 * par->window + 1;
-	c->exact = xcalloc(c->exact_small * c->exact_large,
-	    sizeof(*c->exact));
+	if (tables == NULL)
+		tables = c->own = cp_tables_new();
+	cp_tables_fit(tables, c->exact_small, c->exact_large);
+	c->tables = tables;
 	c->inflate = stats_ar1_inflation(cp_noise_phi(x, n));
 	c->radius = 2 * par->window + 1;
 	c->width = 2 * c->radius + 2;
 	if (c->width > CP_BAND_MAX / n)
 		return;
-	c->band = xreallocarray(NULL, n * c->width, sizeof(*c->band));
+	/* Row 0 is 0; each row after is written whole from the one before. */
+	c->pre = xreallocarray(NULL, (n + 1) * c->width, sizeof(*c->pre));
+	memset(c->pre, 0, c->width * sizeof(*c->pre));
+	last = c->width - 1;
 	for (i = 0; i < n; i++) {
-		uint16_t	*q = c->band + i * c->width;
+		const uint32_t	*g = c->pre + i * c->width;
+		uint32_t	*h = c->pre + (i + 1) * c->width;
 
-		/* q[k]: over j in [i - R, i - R + k) inside [0, n). */
-		q[0] = 0;
-		for (k = 1; k < c->width; k++) {
-			base = i + k - 1;
-			q[k] = q[k - 1];
-			if (base < c->radius || base - c->radius >= n)
-				continue;
-			j = base - c->radius;
-			q[k] += x[i] > x[j] ? 2 : x[i] == x[j] ? 1 : 0;
+		/*
+		 * h[k] = G(i + 1, i + 1 - R + k): g's entry for that column
+		 * plus f, the halves of row i before it, of runs
+		 * j = i - R + k' for k' <= k inside [0, n).  Past g's last
+		 * column every earlier row's band has ended: its last.
+		 */
+		k = i < c->radius ? c->radius - i : 0;
+		for (j = 0; j < k; j++)
+			h[j] = g[j + 1];
+		kend = n + c->radius - i < last ? n + c->radius - i : last;
+		for (f = 0; k < kend; k++) {
+			j = i + k - c->radius;
+			f += (x[i] > x[j]) + (x[i] >= x[j]);
+			h[k] = g[k + 1] + f;
 		}
+		for (; k < last; k++)
+			h[k] = g[k + 1] + f;
+		if (i + c->radius + 1 < n) {
+			j = i + c->radius + 1;
+			f += (x[i] > x[j]) + (x[i] >= x[j]);
+		}
+		h[last] = g[last] + f;
 	}
 }
 
 static void
 cp_ctx_free(struct cp_ctx *c)
 {
-	size_t	i;
-
-	for (i = 0; i < c->exact_small * c->exact_large; i++)
-		free(c->exact[i]);
-	free(c->exact);
-	free(c->band);
+	cp_tables_free(c->own);
+	free(c->pre);
 	free(c->buf);
 }
 
-/* Twice the U of runs [p, q) against [lo, p) and [q, hi), by the band. */
-static size_t
-cp_band_u2(const struct cp_ctx *c, size_t lo, size_t p, size_t q, size_t hi)
+/* G(i, k) of the context's prefix sums, |k - i| <= R. */
+static uint32_t
+cp_pre(const struct cp_ctx *c, size_t i, size_t k)
 {
-	const uint16_t	*b;
-	size_t		 i, base, u2 = 0;
+	return (c->pre[i * c->width + (k + c->radius - i)]);
+}
 
-	for (i = p; i < q; i++) {
-		b = c->band + i * c->width;
-		base = i + 1;			/* i - R + R + 1, unsigned */
-		u2 += (size_t)(b[p + c->radius + 1 - base] -
-		    b[lo + c->radius + 1 - base]);
-		u2 += (size_t)(b[hi + c->radius + 1 - base] -
-		    b[q + c->radius + 1 - base]);
-	}
+/*
+ * Twice the U of runs [p, q) against [lo, p) and [q, hi), by the prefix
+ * sums: the rectangles [p, q) x [lo, p) and [p, q) x [q, hi).  The ranges
+ * of a test lie within a window of each other, so every corner is in the
+ * band.  Unsigned arithmetic wraps, and the sum is exact.
+ */
+static size_t
+cp_pre_u2(const struct cp_ctx *c, size_t lo, size_t p, size_t q, size_t hi)
+{
+	uint32_t	u2;
+
+	u2 = (cp_pre(c, q, p) - cp_pre(c, p, p)) -
+	    (cp_pre(c, q, lo) - cp_pre(c, p, lo)) +
+	    (cp_pre(c, q, hi) - cp_pre(c, p, hi)) -
+	    (cp_pre(c, q, q) - cp_pre(c, p, q));
 	return (u2);
 }
 
 /*
- * Two-sided p of a U of samples of nx and ny values without ties.  The
+ * Two-sided p of a U of samples of nx and ny values without ties, or 1
+ * for one that gate g (NULL: none) says fails.  The
  * normal approximation overstates how rare a sample wholly above or below
  * the other is (3 runs above 60: 0.0037 where the exact p is 5e-5; 10
  * above 60: 5e-7 against 5e-12), and by more the shorter the sample,
@@ -355,7 +466,8 @@ cp_band_u2(const struct cp_ctx *c, size_t lo, size_t p, size_t q, size_t hi)
  * values against 60, more for larger samples).
  */
 static double
-cp_u_p(struct cp_ctx *c, size_t nx, size_t ny, double u)
+cp_u_p(struct cp_ctx *c, size_t nx, size_t ny, double u,
+    const struct cp_gate *g)
 {
 	double	mn, lo, z, p, **t;
 	size_t	small, large, kmax, k;
@@ -366,7 +478,7 @@ cp_u_p(struct cp_ctx *c, size_t nx, size_t ny, double u)
 	large = nx < ny ? ny : nx;
 	if (lo <= CP_EXACT_TAIL && small < c->exact_small &&
 	    large < c->exact_large) {
-		t = &c->exact[small * c->exact_large + large];
+		t = &c->tables->t[small * c->tables->large_cap + large];
 		kmax = mn - 1 < CP_EXACT_TAIL ? (size_t)mn - 1 : CP_EXACT_TAIL;
 		if (*t == NULL) {
 			*t = xreallocarray(NULL, kmax + 1, sizeof(**t));
@@ -375,28 +487,60 @@ cp_u_p(struct cp_ctx *c, size_t nx, size_t ny, double u)
 		}
 		k = (size_t)ceil(lo);
 		p = k <= kmax ? 2 * (*t)[k] : 1;
+		if (g != NULL && p >= g->p)
+			return (1);
 	} else {
 		z = ((mn - lo) - mn / 2 - 0.5) /
 		    sqrt(mn / 12 * ((double)(nx + ny) + 1));
+		if (g != NULL && z <= g->z)
+			return (1);
 		p = 2 * stats_norm_cdf(-z);
 	}
 	return (p > 1 ? 1 : p);
 }
 
 /*
+ * The gate of a family of m splits (exc 0) or excursions (exc 1) of c
+ * (struct cp_gate), set anew when m changes; NULL, no gate, where alpha
+ * / 2m is too near the smallest double for its quantile to be sure.
+ */
+static const struct cp_gate *
+cp_gate(struct cp_ctx *c, int exc, size_t m)
+{
+	struct cp_gate	*g = &c->gate[exc];
+	double		 q, zc;
+
+	if (m == 0)
+		return (NULL);
+	if (g->m != m) {
+		g->m = m;
+		q = c->par->alpha / (2 * (double)m);
+		if (!(g->sure = q > 1e-280))
+			return (NULL);
+		zc = -stats_norm_quantile(q);
+		g->z = (zc - CP_GATE_MARGIN) *
+		    (exc && c->inflate > 1 ? c->inflate : 1);
+		g->p = 2 * stats_norm_cdf(-g->z);
+	}
+	return (g->sure ? g : NULL);
+}
+
+/*
  * Two-sided Mann-Whitney p of runs [p, q) against [lo, p) and [q, hi):
- * by the band, or with ties by stats_mwu() (normal, tie corrected, as
- * the exact distribution assumes none).
+ * by the prefix sums, or with ties by stats_mwu() (normal, tie corrected,
+ * as the exact distribution assumes none); 1 where gate g (NULL: none)
+ * says it fails.
  */
 static double
-cp_range_p(struct cp_ctx *c, size_t lo, size_t p, size_t q, size_t hi)
+cp_range_p(struct cp_ctx *c, size_t lo, size_t p, size_t q, size_t hi,
+    const struct cp_gate *g)
 {
 	struct stats_mwu	mwu;
 	size_t			nout = 0, j;
 
-	if (c->band != NULL)
+	if (c->pre != NULL)
 		return (cp_u_p(c, q - p, (p - lo) + (hi - q),
-		    (double)cp_band_u2(c, lo, p, q, hi) / 2));
+		    (double)cp_pre_u2(c, lo, p, q, hi) / 2, g));
 	for (j = lo; j < p; j++)
 		c->buf[nout++] = c->x[j];
 	for (j = q; j < hi; j++)
@@ -405,17 +549,20 @@ cp_range_p(struct cp_ctx *c, size_t lo, size_t p, size_t q, size_t hi)
 	    STATS_MWU_ASYMPTOTIC, &mwu) == -1)
 		fatalx("cp_range_p: bad samples");
 	if (!mwu.ties)
-		return (cp_u_p(c, q - p, nout, mwu.u));
+		return (cp_u_p(c, q - p, nout, mwu.u, g));
 	return (mwu.p);
 }
 
 /*
  * Test the split at t of segment [a, b): the window of up to par->window
  * runs before t against the one after, both inside the segment.  The
- * caller guarantees min_seg runs on each side.
+ * caller guarantees min_seg runs on each side.  With levels 0 the medians
+ * are taken only if p passes: the caller asks whether the split passes,
+ * and one whose p does not cannot (the scans of every split, where
+ * selecting two medians a split cost more than its rank test).
  */
 static void
-cp_eval_split(struct cp_ctx *c, size_t a, size_t b, size_t t,
+cp_eval_split(struct cp_ctx *c, size_t a, size_t b, size_t t, int levels,
     struct cp_eval *ev)
 {
 	const struct cp_params	*par = c->par;
@@ -424,9 +571,15 @@ cp_eval_split(struct cp_ctx *c, size_t a, size_t b, size_t t,
 	lo = t - a > par->window ? t - par->window : a;
 	hi = b - t > par->window ? t + par->window : b;
 	m = (b - a) - 2 * par->min_seg + 1;
-	ev->p = cp_range_p(c, lo, t, hi, hi) * (double)m;
+	ev->p = cp_range_p(c, lo, t, hi, hi, levels ? NULL :
+	    cp_gate(c, 0, m)) * (double)m;
 	if (ev->p > 1)
 		ev->p = 1;
+	if (!levels && !(ev->p < par->alpha)) {
+		ev->before = ev->after = ev->change_pct = 0;
+		ev->ok = 0;
+		return;
+	}
 	ev->before = cp_median(c->x, lo, t);
 	ev->after = cp_median(c->x, t, hi);
 	ev->change_pct = cp_pct(ev->before, ev->after);
@@ -461,6 +614,51 @@ cp_excursions(size_t a, size_t b, const struct cp_params *par)
 }
 
 /*
+ * The p of runs [u, u + len) of segment [a, b) as an excursion, in a
+ * family of m (cp_eval_excursion()), or 1 where its gate says it fails.
+ */
+static double
+cp_excursion_p(struct cp_ctx *c, size_t a, size_t b, size_t u, size_t len,
+    size_t m)
+{
+	const struct cp_params	*par = c->par;
+	double			 p;
+	size_t			 lo, hi, v = u + len;
+
+	lo = u - a > par->window ? u - par->window : a;
+	hi = b - v > par->window ? v + par->window : b;
+	p = cp_range_p(c, lo, u, v, hi, cp_gate(c, 1, m));
+	if (c->inflate > 1 && p > 0 && p < 1)
+		p = 2 * stats_norm_cdf(stats_norm_quantile(p / 2) /
+		    c->inflate);
+	p *= (double)m;
+	return (p > 1 ? 1 : p);
+}
+
+/*
+ * Mark in may[(len - min_seg) (b - a) + u - a] whether each excursion
+ * [u, u + len) that cp_forward() tries in segment [a, b) (a family of m)
+ * may pass: whether its p does.  Run by run, each length in turn, so
+ * that the prefix rows a test reads stay in the cache from one run to
+ * the next, where the scan's own order (each length over the whole
+ * segment) read all of them again for each length, from memory.
+ */
+static void
+cp_excursion_scan(struct cp_ctx *c, size_t a, size_t b, size_t m,
+    unsigned char *may)
+{
+	const struct cp_params	*par = c->par;
+	size_t			 u, len;
+
+	for (u = a + par->min_seg; u + 2 * par->min_seg <= b; u++)
+		for (len = par->min_seg; len <= par->window &&
+		    u + len + par->min_seg <= b; len++)
+			may[(len - par->min_seg) * (b - a) + (u - a)] =
+			    !(cp_excursion_p(c, a, b, u, len, m) >=
+			    par->alpha);
+}
+
+/*
  * Test runs [u, u + len) of segment [a, b) as an excursion, in a family
  * of m: against the up to par->window runs before u and after u + len
  * inside the segment, together.  The levels only when p passes.
@@ -473,17 +671,11 @@ cp_eval_excursion(struct cp_ctx *c, size_t a, size_t b, size_t u,
 	size_t			 lo, hi, v = u + len, nout = 0, j;
 
 	memset(ev, 0, sizeof(*ev));
-	lo = u - a > par->window ? u - par->window : a;
-	hi = b - v > par->window ? v + par->window : b;
-	ev->p = cp_range_p(c, lo, u, v, hi);
-	if (c->inflate > 1 && ev->p > 0 && ev->p < 1)
-		ev->p = 2 * stats_norm_cdf(stats_norm_quantile(ev->p / 2) /
-		    c->inflate);
-	ev->p *= (double)m;
-	if (ev->p > 1)
-		ev->p = 1;
+	ev->p = cp_excursion_p(c, a, b, u, len, m);
 	if (ev->p >= par->alpha)
 		return;
+	lo = u - a > par->window ? u - par->window : a;
+	hi = b - v > par->window ? v + par->window : b;
 	for (j = lo; j < u; j++)
 		c->buf[nout++] = c->x[j];
 	for (j = v; j < hi; j++)
@@ -495,16 +687,19 @@ cp_eval_excursion(struct cp_ctx *c, size_t a, size_t b, size_t u,
 	ev->ok = fabs(ev->change_pct) >= par->min_change;
 }
 
-/* Test step i of s[0..ns) between its neighbouring steps. */
+/*
+ * Test step i of s[0..ns) between its neighbouring steps (levels as
+ * cp_eval_split()).
+ */
 static void
 cp_eval_step(struct cp_ctx *c, const size_t *s, size_t ns, size_t i,
-    struct cp_eval *ev)
+    int levels, struct cp_eval *ev)
 {
 	size_t	a, b;
 
 	a = i == 0 ? 0 : s[i - 1];
 	b = i + 1 == ns ? c->n : s[i + 1];
-	cp_eval_split(c, a, b, s[i], ev);
+	cp_eval_split(c, a, b, s[i], levels, ev);
 }
 
 /*
@@ -521,10 +716,10 @@ cp_excursion_holds(struct cp_ctx *c, const size_t *s, size_t ns, size_t seg,
 	t[seg] = u;
 	t[seg + 1] = v;
 	memcpy(t + seg + 2, s + seg, (ns - seg) * sizeof(*t));
-	cp_eval_step(c, t, ns + 2, seg, &ev);
+	cp_eval_step(c, t, ns + 2, seg, 0, &ev);
 	if (!ev.ok)
 		return (0);
-	cp_eval_step(c, t, ns + 2, seg + 1, &ev);
+	cp_eval_step(c, t, ns + 2, seg + 1, 0, &ev);
 	return (ev.ok);
 }
 
@@ -618,7 +813,7 @@ cp_refine_split(struct cp_ctx *c, size_t a, size_t b, size_t t)
 	buf = xreallocarray(NULL, hi - lo, sizeof(*buf));
 	for (u = first; u <= last; u++) {
 		if (u != t) {
-			cp_eval_split(c, a, b, u, &ev);
+			cp_eval_split(c, a, b, u, 0, &ev);
 			if (!ev.ok)
 				continue;
 		}
@@ -696,7 +891,7 @@ cp_polish(struct cp_ctx *c, size_t *s, size_t ns)
 		}
 	}
 	for (i = 0; i < ns; i++) {
-		cp_eval_step(c, s, ns, i, &ev);
+		cp_eval_step(c, s, ns, i, 0, &ev);
 		if (!ev.ok) {
 			memcpy(s, was, ns * sizeof(*s));
 			break;
@@ -801,6 +996,7 @@ cp_forward(struct cp_ctx *c, size_t *s, size_t *ns)
 	struct cp_cand		*cand = NULL;
 	size_t			 seg, a, b, t, len, m, best_t = 0;
 	size_t			 best_seg = 0, best_v = 0, *tmp, ncand = 0;
+	unsigned char		*may;
 	int			 found = 0;
 
 	memset(&best, 0, sizeof(best));
@@ -810,7 +1006,7 @@ cp_forward(struct cp_ctx *c, size_t *s, size_t *ns)
 		if (b - a < 2 * par->min_seg)
 			continue;
 		for (t = a + par->min_seg; t + par->min_seg <= b; t++) {
-			cp_eval_split(c, a, b, t, &ev);
+			cp_eval_split(c, a, b, t, 0, &ev);
 			if (!ev.ok)
 				continue;
 			if (found && seg == best_seg && ev.p == best.p &&
@@ -831,14 +1027,19 @@ cp_forward(struct cp_ctx *c, size_t *s, size_t *ns)
 		}
 	}
 	tmp = xreallocarray(NULL, *ns + 2, sizeof(*tmp));
+	may = xreallocarray(NULL, par->window, c->n);
 	for (seg = 0; seg <= *ns; seg++) {
 		a = seg == 0 ? 0 : s[seg - 1];
 		b = seg == *ns ? c->n : s[seg];
-		if (c->band == NULL || (m = cp_excursions(a, b, par)) == 0)
+		if (c->pre == NULL || (m = cp_excursions(a, b, par)) == 0)
 			continue;
+		cp_excursion_scan(c, a, b, m, may);
 		for (len = par->min_seg; len <= par->window; len++) {
 			for (t = a + par->min_seg;
 			    t + len + par->min_seg <= b; t++) {
+				if (!may[(len - par->min_seg) * (b - a) +
+				    (t - a)])
+					continue;
 				cp_eval_excursion(c, a, b, t, len, m, &ev);
 				if (!ev.ok)
 					continue;
@@ -859,6 +1060,7 @@ cp_forward(struct cp_ctx *c, size_t *s, size_t *ns)
 			}
 		}
 	}
+	free(may);
 	if (!found) {
 		free(cand);
 		free(tmp);
@@ -900,7 +1102,7 @@ cp_backward(struct cp_ctx *c, size_t *s, size_t *ns)
 
 	memset(&worst, 0, sizeof(worst));
 	for (i = 0; i < *ns; i++) {
-		cp_eval_step(c, s, *ns, i, &ev);
+		cp_eval_step(c, s, *ns, i, 1, &ev);
 		if (ev.ok || (found && !cp_stronger(&worst, &ev)))
 			continue;
 		worst = ev;
@@ -995,6 +1197,130 @@ cp_push(struct cp_change **out, size_t *nout, const struct cp_change *c)
 }
 
 /*
+ * A multiset of values kept sorted, for the median of a window that
+ * slides: a value joins or leaves by a binary search and a move of the
+ * values above it, where selecting the median of each window anew took
+ * a copy and a partition of all of it.
+ */
+struct cp_sorted {
+	double	*v;
+	size_t	 n;
+};
+
+/* Add x to s (room for it is the caller's). */
+static void
+cp_sorted_add(struct cp_sorted *s, double x)
+{
+	size_t	lo = 0, hi = s->n, mid;
+
+	/* After every value not above x. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->v[mid] <= x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(s->v + lo + 1, s->v + lo, (s->n - lo) * sizeof(*s->v));
+	s->v[lo] = x;
+	s->n++;
+}
+
+/* Take a value equal to x (one there is) out of s. */
+static void
+cp_sorted_del(struct cp_sorted *s, double x)
+{
+	size_t	lo = 0, hi = s->n, mid;
+
+	/* The first value not below x. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == s->n || s->v[lo] != x)
+		fatalx("cp_sorted_del: %g is not there", x);
+	memmove(s->v + lo, s->v + lo + 1, (s->n - lo - 1) * sizeof(*s->v));
+	s->n--;
+}
+
+/*
+ * The median of s (not empty), as stats_median() has it: the same value
+ * for the same values, whatever their order (a zero's sign aside, which
+ * no use here can see).
+ */
+static double
+cp_sorted_median(const struct cp_sorted *s)
+{
+	return (stats_median_sorted(s->v, s->n));
+}
+
+/*
+ * Which spikes of k runs in segment [a, b) could pass, given the masked
+ * runs: bit k - 1 of can[i] is set for a candidate [i, i + k) whose runs
+ * all lie beyond the floor on one side of its neighbours' median (what
+ * cp_eval_spike() asks first), and cleared otherwise.  The neighbours of
+ * i, the nearest par->window unmasked runs before it and after the
+ * candidate (cp_neighbours()), slide with i: a run joins and a run
+ * leaves on each side, kept sorted in nb (room for 2 window values).
+ * A candidate that fails here fails there, with the same median, so
+ * only those marked need the t test, and most runs of a series are not
+ * beyond the floor.
+ */
+static void
+cp_spike_gate(const double *x, const unsigned char *mask, size_t a,
+    size_t b, size_t k, const struct cp_params *par, struct cp_sorted *nb,
+    unsigned char *can)
+{
+	double	med, pc;
+	size_t	i, j, bs = a, ae = a + k, nbef = 0, naft = 0;
+	int	side;
+
+	nb->n = 0;
+	for (i = a; i + k < b; i++) {
+		if (i > a) {
+			/* Run i - 1 joins those before, i + k - 1 leaves. */
+			if (!mask[i - 1] && ++nbef > par->window) {
+				while (mask[bs])
+					bs++;
+				cp_sorted_del(nb, x[bs++]);
+				nbef--;
+			}
+			if (!mask[i - 1])
+				cp_sorted_add(nb, x[i - 1]);
+			if (i + k - 1 < ae && !mask[i + k - 1]) {
+				cp_sorted_del(nb, x[i + k - 1]);
+				naft--;
+			}
+		}
+		if (ae < i + k)
+			ae = i + k;
+		for (; naft < par->window && ae < b; ae++) {
+			if (!mask[ae]) {
+				cp_sorted_add(nb, x[ae]);
+				naft++;
+			}
+		}
+		can[i] &= ~(1u << (k - 1));
+		if (mask[i] || mask[i + k - 1] || nbef == 0 || naft == 0 ||
+		    nbef + naft < 2 * par->min_seg)
+			continue;
+		med = cp_sorted_median(nb);
+		for (j = i, side = 0; j < i + k; j++) {
+			pc = cp_pct(med, x[j]);
+			if (fabs(pc) < par->min_change || pc == 0 ||
+			    (side != 0 && (pc > 0) != (side > 0)))
+				break;
+			side = pc > 0 ? 1 : -1;
+		}
+		if (j == i + k)
+			can[i] |= 1u << (k - 1);
+	}
+}
+
+/*
  * Find spikes in each segment that the steps s[0..ns) cut [0, n) into and
  * append them to *out.  The family is every (run, length) candidate with
  * neighbours on both sides; the strongest passing one is taken, its runs
@@ -1006,33 +1332,56 @@ cp_spikes(const double *x, size_t n, const struct cp_params *par,
 {
 	struct cp_change	 c;
 	struct cp_eval		 ev, best;
-	unsigned char		*mask;
+	struct cp_sorted	 sorted;
+	unsigned char		*mask, *can;
 	double			*nb;
 	size_t			 seg, a, b, i, k, nn, m, best_i = 0, best_k = 0;
-	int			 found, pass;
+	size_t			 nbef, naft;
+	int			 found;
 
 	mask = xcalloc(n, 1);
+	can = xcalloc(n, 1);
 	nb = xreallocarray(NULL, 2 * par->window, sizeof(*nb));
-	/* Pass 0 counts the family, pass 1 onwards searches it. */
+	sorted.v = xreallocarray(NULL, 2 * par->window, sizeof(*sorted.v));
+	sorted.n = 0;
+	/*
+	 * Pass 0 counts the family: nothing is masked yet, so a candidate's
+	 * neighbours are as many runs as the segment has up to a window on
+	 * each side.  Pass 1 onwards searches it.
+	 */
 	m = 0;
-	for (pass = 0;; pass++) {
+	for (seg = 0; seg <= ns; seg++) {
+		a = seg == 0 ? 0 : s[seg - 1];
+		b = seg == ns ? n : s[seg];
+		for (i = a; i < b; i++) {
+			for (k = 1; k <= 2 && i + k < b; k++) {
+				nbef = i - a < par->window ? i - a :
+				    par->window;
+				naft = b - (i + k) < par->window ?
+				    b - (i + k) : par->window;
+				if (nbef > 0 && naft > 0 &&
+				    nbef + naft >= 2 * par->min_seg)
+					m++;
+			}
+		}
+	}
+	while (m > 0) {
 		found = 0;
 		memset(&best, 0, sizeof(best));
 		for (seg = 0; seg <= ns; seg++) {
 			a = seg == 0 ? 0 : s[seg - 1];
 			b = seg == ns ? n : s[seg];
+			for (k = 1; k <= 2; k++)
+				cp_spike_gate(x, mask, a, b, k, par, &sorted,
+				    can);
 			for (i = a; i < b; i++) {
 				for (k = 1; k <= 2 && i + k < b; k++) {
-					if (mask[i] || mask[i + k - 1])
+					if (!(can[i] & (1u << (k - 1))))
 						continue;
 					nn = cp_neighbours(x, mask, a, b, i, k,
 					    par, nb);
 					if (nn == 0)
-						continue;
-					if (pass == 0) {
-						m++;
-						continue;
-					}
+						fatalx("cp_spikes: alone");
 					cp_eval_spike(x, i, k, nb, nn, m, par,
 					    &ev);
 					if (!ev.ok || (found &&
@@ -1044,11 +1393,6 @@ cp_spikes(const double *x, size_t n, const struct cp_params *par,
 					found = 1;
 				}
 			}
-		}
-		if (pass == 0) {
-			if (m == 0)
-				break;
-			continue;
 		}
 		if (!found)
 			break;
@@ -1064,6 +1408,8 @@ cp_spikes(const double *x, size_t n, const struct cp_params *par,
 		for (k = 0; k < best_k; k++)
 			mask[best_i + k] = 1;
 	}
+	free(sorted.v);
+	free(can);
 	free(nb);
 	free(mask);
 }
@@ -1139,6 +1485,18 @@ int
 cp_detect(const double *x, size_t n, const struct cp_params *par,
     struct cp_change **out, size_t *nout)
 {
+	return (cp_detect_with(x, n, par, NULL, out, nout));
+}
+
+/*
+ * cp_detect(), with the exact tables of tables (from cp_tables_new(); NULL:
+ * its own for this call), which it fills as it needs them: the same
+ * changes, for less work over many series.
+ */
+int
+cp_detect_with(const double *x, size_t n, const struct cp_params *par,
+    struct cp_tables *tables, struct cp_change **out, size_t *nout)
+{
 	struct cp_params	 def, clamped;
 	struct cp_ctx		 ctx;
 	uint64_t		*seen, h;
@@ -1184,7 +1542,7 @@ cp_detect(const double *x, size_t n, const struct cp_params *par,
 	 * that passes the backward test is remembered (as a hash); one met
 	 * again ends the search there.
 	 */
-	cp_ctx_init(&ctx, x, n, par);
+	cp_ctx_init(&ctx, x, n, par, tables);
 	seen = xreallocarray(NULL, 4 * n + 1, sizeof(*seen));
 	for (rounds = 0; rounds < 4 * n; rounds++) {
 		if (cp_backward(&ctx, s, &ns))
@@ -1208,7 +1566,7 @@ cp_detect(const double *x, size_t n, const struct cp_params *par,
 	cp_polish(&ctx, s, ns);
 
 	for (i = 0; i < ns; i++) {
-		cp_eval_step(&ctx, s, ns, i, &ev);
+		cp_eval_step(&ctx, s, ns, i, 1, &ev);
 		memset(&c, 0, sizeof(c));
 		c.index = s[i];
 		c.length = (i + 1 == ns ? n : s[i + 1]) - s[i];

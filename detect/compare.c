@@ -463,6 +463,7 @@ changes_host(struct store *st, const struct store_metric *ms, size_t nms,
 {
 	struct changes_block	  b;
 	struct cp_change	 *cp;
+	struct cp_tables	 *tables;
 	struct detect_change	**per;
 	const char		**labels;
 	double			 *x;
@@ -490,6 +491,8 @@ changes_host(struct store *st, const struct store_metric *ms, size_t nms,
 	labels = xreallocarray(NULL, nruns, sizeof(*labels));
 	per = xcalloc(nms, sizeof(*per));
 	nper = xcalloc(nms, sizeof(*nper));
+	/* The exact tables of U, the same for every metric's scan. */
+	tables = cp_tables_new();
 	for (b0 = 0; b0 < nms; b0 += nb) {
 		nb = nms - b0 < bmax ? nms - b0 : bmax;
 		for (k = 0; k < nb; k++)
@@ -514,7 +517,8 @@ changes_host(struct store *st, const struct store_metric *ms, size_t nms,
 			}
 			if (n == 0)
 				continue;
-			if (cp_detect(x, n, cpp, &cp, &ncp) == -1) {
+			if (cp_detect_with(x, n, cpp, tables, &cp,
+			    &ncp) == -1) {
 				xasprintf(cause, "%s %s: change-point detection "
 				    "failed", ms[mi].workload, ms[mi].metric);
 				goto out;
@@ -539,6 +543,7 @@ changes_host(struct store *st, const struct store_metric *ms, size_t nms,
 	}
 	rc = 0;
 out:
+	cp_tables_free(tables);
 	for (mi = 0; mi < nms; mi++)
 		detect_changes_free(per[mi], nper[mi]);
 	free(per);

@@ -1,7 +1,8 @@
 /*
  * Statistical primitives and change-point detection over plain arrays of
- * doubles: no store, no allocation kept between calls.  The verdict engine
- * (detect.h) builds on these.
+ * doubles: no store, no allocation kept between calls (but the tables a
+ * caller of cp_detect_with() holds).  The verdict engine (detect.h) builds
+ * on these.
  *
  * Every function taking samples returns 0 on success and -1 (logged with
  * log_warnx) on an empty or too small sample, a non-finite value or an
@@ -122,8 +123,20 @@ struct cp_change {
 	double		p;	/* Bonferroni-adjusted over the positions */
 };
 
+/*
+ * The exact distributions of U that cp_detect() looks up depend on sample
+ * sizes alone: a caller that scans many series keeps one set for all of
+ * them (cp_detect_with()), and frees it after.
+ */
+struct cp_tables;
+
 void		 cp_params_default(struct cp_params *);
 int		 cp_detect(const double *, size_t, const struct cp_params *,
+		    struct cp_change **, size_t *);
+struct cp_tables *cp_tables_new(void);
+void		 cp_tables_free(struct cp_tables *);
+int		 cp_detect_with(const double *, size_t,
+		    const struct cp_params *, struct cp_tables *,
 		    struct cp_change **, size_t *);
 const char	*cp_kind_name(enum cp_kind);
 

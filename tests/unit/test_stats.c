@@ -24,6 +24,9 @@
 #include "perfwatch.h"
 #include "detect/stats.h"
 
+/* Its statics (the structures of the scans) are tested below. */
+#include "../../detect/changepoint.c"
+
 /* Fail unless got is within rel (relative) of want. */
 static void
 close_to(double got, double want, double rel, const char *what, int line)
@@ -1208,6 +1211,251 @@ test_cp_excursion(void **state)
 	}
 }
 
+/* Twice the U of runs [p, q) of x against [lo, p) and [q, hi), pair by pair. */
+static size_t
+naive_u2(const double *x, size_t lo, size_t p, size_t q, size_t hi)
+{
+	size_t	i, j, u2 = 0;
+
+	for (i = p; i < q; i++)
+		for (j = lo; j < hi; j++) {
+			if (j >= p && j < q)
+				continue;
+			u2 += x[i] > x[j] ? 2 : x[i] == x[j] ? 1 : 0;
+		}
+	return (u2);
+}
+
+/*
+ * The prefix sums of cp_ctx give every U a split or an excursion can ask
+ * for as counting the pairs does: random series with many ties (values
+ * of 0 to 5); windows of 3 and 7, every range a test can take (the
+ * outside up to a window each side of an inside of up to a window), and
+ * a window of 30, 100000 such ranges drawn at random.
+ */
+static void
+test_cp_prefix_u2(void **state)
+{
+	struct cp_params	 par;
+	struct cp_ctx		 c;
+	gsl_rng			*rng;
+	double			 x[150];
+	size_t			 w, ws[] = { 3, 7, 30 }, n, lo, p, q, hi, i;
+	size_t			 checked = 0;
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	assert_non_null(rng);
+	gsl_rng_set(rng, 5);
+	for (w = 0; w < nitems(ws); w++) {
+		cp_params_default(&par);
+		par.window = ws[w];
+		n = ws[w] == 30 ? 150 : 60;
+		for (i = 0; i < n; i++)
+			x[i] = (double)gsl_rng_uniform_int(rng, 6);
+		cp_ctx_init(&c, x, n, &par, NULL);
+		assert_non_null(c.pre);
+		for (p = 0; ws[w] < 30 && p <= n; p++)
+			for (q = p + 1; q <= n && q - p <= par.window; q++)
+				for (lo = p - (p < par.window ? p :
+				    par.window); lo <= p; lo++)
+					for (hi = q; hi <= n &&
+					    hi - q <= par.window; hi++) {
+						assert_int_equal(
+						    cp_pre_u2(&c, lo, p, q, hi),
+						    naive_u2(x, lo, p, q, hi));
+						checked++;
+					}
+		for (i = 0; ws[w] == 30 && i < 100000; i++) {
+			p = gsl_rng_uniform_int(rng, n);
+			q = p + 1 + gsl_rng_uniform_int(rng, par.window);
+			if (q > n)
+				q = n;
+			lo = p - gsl_rng_uniform_int(rng, (p < par.window ?
+			    p : par.window) + 1);
+			hi = q + gsl_rng_uniform_int(rng, (n - q <
+			    par.window ? n - q : par.window) + 1);
+			assert_int_equal(cp_pre_u2(&c, lo, p, q, hi),
+			    naive_u2(x, lo, p, q, hi));
+			checked++;
+		}
+		cp_ctx_free(&c);
+	}
+	assert_true(checked > 100000 + 20000);
+	gsl_rng_free(rng);
+}
+
+/*
+ * A sorted window that slides gives the median stats_median() gives for
+ * the same values, bit for bit: windows of 1 to 61 values of a random
+ * walk over few levels (ties), sliding over 2000 values with its size
+ * drifting.
+ */
+static void
+test_cp_sorted_median(void **state)
+{
+	struct cp_sorted	 s;
+	gsl_rng			*rng;
+	double			 x[2000], want, got;
+	size_t			 i, lo = 0, hi = 0, cap = 61, round;
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	assert_non_null(rng);
+	gsl_rng_set(rng, 9);
+	for (round = 0; round < 2; round++) {
+		for (i = 0; i < nitems(x); i++)
+			x[i] = round == 0 ?
+			    (double)gsl_rng_uniform_int(rng, 7) - 3 :
+			    gsl_ran_gaussian(rng, 1e3);
+		s.v = xreallocarray(NULL, cap, sizeof(*s.v));
+		s.n = 0;
+		for (lo = hi = 0; hi < nitems(x);) {
+			/* Grow, or shrink from the left, at random. */
+			if (hi - lo < cap && (hi == lo ||
+			    gsl_rng_uniform(rng) < 0.55))
+				cp_sorted_add(&s, x[hi++]);
+			else
+				cp_sorted_del(&s, x[lo++]);
+			assert_int_equal(s.n, hi - lo);
+			for (i = 1; i < s.n; i++)
+				assert_true(s.v[i - 1] <= s.v[i]);
+			if (s.n == 0)
+				continue;
+			assert_int_equal(stats_median(x + lo, hi - lo, &want),
+			    0);
+			got = cp_sorted_median(&s);
+			assert_memory_equal(&got, &want, sizeof(got));
+		}
+		free(s.v);
+	}
+	gsl_rng_free(rng);
+}
+
+/*
+ * cp_spike_gate() marks exactly the candidates whose runs lie beyond the
+ * floor on one side of the median of their neighbours as
+ * cp_neighbours() gathers them: random series with spikes and ties,
+ * random runs masked, segments cut anywhere, windows of 3 and 30.
+ */
+static void
+test_cp_spike_gate(void **state)
+{
+	struct cp_params	 par;
+	struct cp_sorted	 s;
+	gsl_rng			*rng;
+	unsigned char		 mask[120], can[120];
+	double			 x[120], nb[60], med, pc;
+	size_t			 round, a, b, i, j, k, nn, marked = 0;
+	int			 side, want;
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	assert_non_null(rng);
+	gsl_rng_set(rng, 13);
+	s.v = xreallocarray(NULL, 60, sizeof(*s.v));
+	for (round = 0; round < 400; round++) {
+		cp_params_default(&par);
+		par.window = round % 2 ? 30 : 3;
+		par.min_change = round % 3 ? 5 : 0;
+		for (i = 0; i < nitems(x); i++) {
+			x[i] = 100 + (double)gsl_rng_uniform_int(rng, 5);
+			if (gsl_rng_uniform(rng) < 0.1)
+				x[i] *= gsl_rng_uniform(rng) < 0.5 ? 0.8 : 1.2;
+			mask[i] = gsl_rng_uniform(rng) < 0.05 * (round % 4);
+		}
+		a = gsl_rng_uniform_int(rng, 40);
+		b = nitems(x) - gsl_rng_uniform_int(rng, 40);
+		for (k = 1; k <= 2; k++) {
+			memset(can, 0xff, sizeof(can));
+			cp_spike_gate(x, mask, a, b, k, &par, &s, can);
+			for (i = a; i + k < b; i++) {
+				want = 0;
+				nn = mask[i] || mask[i + k - 1] ? 0 :
+				    cp_neighbours(x, mask, a, b, i, k, &par,
+				    nb);
+				if (nn > 0) {
+					assert_int_equal(stats_median(nb, nn,
+					    &med), 0);
+					for (j = i, side = 0; j < i + k; j++) {
+						pc = cp_pct(med, x[j]);
+						if (fabs(pc) < par.min_change ||
+						    pc == 0 || (side != 0 &&
+						    (pc > 0) != (side > 0)))
+							break;
+						side = pc > 0 ? 1 : -1;
+					}
+					want = j == i + k;
+				}
+				assert_int_equal(!!(can[i] & (1u << (k - 1))),
+				    want);
+				marked += want;
+			}
+		}
+	}
+	/* Both answers came up often. */
+	assert_true(marked > 1000);
+	free(s.v);
+	gsl_rng_free(rng);
+}
+
+/*
+ * Exact tables kept for many series (cp_detect_with(), as `perfwatch
+ * changes` scans its metrics) change nothing: series of 8 to 300 runs
+ * with steps, excursions and spikes, windows of 30, 10 and 45 in turn
+ * (the set grows, and holds tables of sizes the next window does not
+ * look up), each scanned with the shared set and with its own, the
+ * changes the same bit for bit.
+ */
+static void
+test_cp_shared_tables(void **state)
+{
+	struct cp_tables	*tb;
+	struct cp_params	 par;
+	struct cp_change	*c1, *c2;
+	gsl_rng			*rng;
+	double			 x[300];
+	size_t			 round, n, i, nc1, nc2, ws[] = { 30, 10, 45 };
+	size_t			 total = 0;
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	assert_non_null(rng);
+	gsl_rng_set(rng, 17);
+	tb = cp_tables_new();
+	for (round = 0; round < 30; round++) {
+		cp_params_default(&par);
+		par.window = ws[round % nitems(ws)];
+		n = round % 5 == 0 ? 8 + round : 300;
+		normal_series(rng, x, n, 100, 1);
+		for (i = n / 3; i < n; i++)
+			x[i] += 12;
+		for (i = n / 2; i < n / 2 + 6 && i < n; i++)
+			x[i] -= 20;
+		x[n - 2] += 30 * (round % 2);
+		assert_int_equal(cp_detect_with(x, n, &par, tb, &c1, &nc1), 0);
+		assert_int_equal(cp_detect(x, n, &par, &c2, &nc2), 0);
+		assert_int_equal(nc1, nc2);
+		for (i = 0; i < nc1; i++) {
+			assert_int_equal(c1[i].index, c2[i].index);
+			assert_int_equal(c1[i].length, c2[i].length);
+			assert_int_equal(c1[i].kind, c2[i].kind);
+			assert_memory_equal(&c1[i].before, &c2[i].before,
+			    sizeof(double));
+			assert_memory_equal(&c1[i].after, &c2[i].after,
+			    sizeof(double));
+			assert_memory_equal(&c1[i].p, &c2[i].p, sizeof(double));
+		}
+		total += nc1;
+		free(c1);
+		free(c2);
+	}
+	assert_true(total >= 60);
+	cp_tables_free(tb);
+	cp_tables_free(NULL);
+	gsl_rng_free(rng);
+}
+
 /*
  * stats_mwu_min_p(): the p of two samples apart, 2 / C(nx + ny, nx), is
  * what the exact test gives for them (SciPy: mannwhitneyu([1, 2],
@@ -1269,6 +1517,10 @@ main(void)
 		cmocka_unit_test(test_cp_recent_step),
 		cmocka_unit_test(test_cp_staircase),
 		cmocka_unit_test(test_cp_excursion),
+		cmocka_unit_test(test_cp_prefix_u2),
+		cmocka_unit_test(test_cp_sorted_median),
+		cmocka_unit_test(test_cp_spike_gate),
+		cmocka_unit_test(test_cp_shared_tables),
 	};
 
 	return (cmocka_run_group_tests(tests, NULL, NULL));
