@@ -274,8 +274,8 @@ static const char *const store_migrations[] = {
 	 * carries (the message names that row), so that the retry is the
 	 * same message, byte for byte.
 	 */
-	"ALTER TABLE outbox ADD COLUMN recipients TEXT;"
-	"ALTER TABLE outbox ADD COLUMN split_from INTEGER;",
+	("ALTER TABLE outbox ADD COLUMN recipients TEXT;"
+	"ALTER TABLE outbox ADD COLUMN split_from INTEGER;"),
 };
 
 /* Run one pragma or statement that returns nothing of interest. */
