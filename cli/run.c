@@ -586,6 +586,9 @@ run_quiet(struct cli *c, const struct run_opts *o, json_t *quiet, int *skip,
 	if (config_is_set(c->cfg, "quiet", "max_throttle_events"))
 		lim.max_throttle_events = (uint64_t)config_get_int(c->cfg,
 		    "quiet", "max_throttle_events");
+	if (config_is_set(c->cfg, "quiet", "look"))
+		lim.interval_ms = (unsigned int)(config_get_number(c->cfg,
+		    "quiet", "look") * 1000 + 0.5);
 	if (sysinfo_quiet_sample(&seen, lim.interval_ms, NULL) == -1)
 		return -1;
 	busy = sysinfo_quiet_judge(&seen, &lim, &why);

@@ -132,6 +132,9 @@ static const struct config_key config_keys[] = {
 	  .def = "0.5", .fmin = 0, .fmax = 1024 },
 	{ .section = "quiet", .key = "max_cpu_busy", .type = CONFIG_NUMBER,
 	  .def = "25", .fmin = 0, .fmax = 100, .flags = CONFIG_PERCENT },
+	/* How long the look lasts, in seconds (quiet_limits.interval_ms). */
+	{ .section = "quiet", .key = "look", .type = CONFIG_NUMBER,
+	  .def = "1", .fmin = 0.1, .fmax = 60 },
 	/* sysinfo_quiet_limits_default()'s other limits. */
 	{ .section = "quiet", .key = "max_runnable", .type = CONFIG_NUMBER,
 	  .def = "0.5", .fmin = 0, .fmax = 1024 },

@@ -128,13 +128,17 @@ iterations = 1'
 # show says it too, later: a workload that failed has no metric to list.
 [ "$(pw show slow | tail -n 1)" = "tmo: timeout: timed out after 1 s" ] ||
 	fail "show slow: $(pw show slow)"
-pw show --json slow | python3 -c '
+pw show --json slow >"$T/slow.json"
+python3 -c '
 import json, sys
-w = json.load(sys.stdin)["workloads"]
+w = json.load(open(sys.argv[1]))["workloads"]
 assert w == [{"workload": "tmo", "status": "timeout", "wall": w[0]["wall"],
     "cpu": w[0]["cpu"], "error": "timed out after 1 s"}], w
 assert w[0]["wall"] >= 1, w
-' || fail "show --json slow: $(pw show --json slow)"
+# [quiet] look: the machine was looked at for 0.2 s, not the default 1.
+seen = json.load(open(sys.argv[1]))["quiet"]["seen"]
+assert 0.19 < seen["interval"] < 0.9, seen
+' "$T/slow.json" || fail "show --json slow: $(pw show --json slow)"
 [ "$(pw show --csv slow | tail -n +2)" = "" ] || fail "show --csv slow"
 
 # fast/a is stored in s; a later run printing it in ms cannot be stored:

@@ -217,6 +217,10 @@ test_out_of_range(void **state)
 	    "got \"0x10\"");
 	expect_errors("[quiet]\nmax_load = 5%\n",
 	    "{P}:2: max_load: expected a number from 0 to 1024, got \"5%\"");
+	expect_errors("[quiet]\nlook = 0.01\n",
+	    "{P}:2: look: expected a number from 0.1 to 60, got \"0.01\"");
+	expect_errors("[quiet]\nlook = 2m\n",
+	    "{P}:2: look: expected a number from 0.1 to 60, got \"2m\"");
 	expect_errors("[quiet]\nmin_mem_available = 101\n",
 	    "{P}:2: min_mem_available: expected a percentage from 0 to 100, "
 	    "got \"101\"");
@@ -560,6 +564,7 @@ test_defaults(void **state)
 	assert_int_equal(config_get_duration(cfg, "quiet", "max_wait"), 1800);
 	assert_true(config_get_number(cfg, "quiet", "max_load") == 0.5);
 	assert_true(config_get_number(cfg, "quiet", "max_cpu_busy") == 25.0);
+	assert_true(config_get_number(cfg, "quiet", "look") == 1.0);
 	/* As sysinfo_quiet_limits_default() has them. */
 	assert_true(config_get_number(cfg, "quiet", "max_runnable") == 0.5);
 	assert_int_equal(config_get_int(cfg, "quiet", "max_swap_pages"), 64);
