@@ -22,22 +22,30 @@
 #include "log.h"
 #include "near.h"
 
-/* What html_escape(s) writes, as a new string. */
+/* What b holds, as a new string; b is freed. */
 static char *
-escaped(const char *s)
+drained(struct evbuffer *b)
 {
-	struct evbuffer	*b = evbuffer_new();
-	size_t		 n;
-	char		*out;
+	size_t	 n;
+	char	*out;
 
-	assert_non_null(b);
-	html_escape(b, s);
 	n = evbuffer_get_length(b);
 	out = calloc(1, n + 1);
 	assert_non_null(out);
 	evbuffer_remove(b, out, n);
 	evbuffer_free(b);
 	return out;
+}
+
+/* What html_escape(s) writes, as a new string. */
+static char *
+escaped(const char *s)
+{
+	struct evbuffer	*b = evbuffer_new();
+
+	assert_non_null(b);
+	html_escape(b, s);
+	return drained(b);
 }
 
 static void
@@ -146,17 +154,10 @@ static char *
 chart(const struct html_chart *c)
 {
 	struct evbuffer	*b = evbuffer_new();
-	size_t		 n;
-	char		*out;
 
 	assert_non_null(b);
 	html_chart(b, c);
-	n = evbuffer_get_length(b);
-	out = calloc(1, n + 1);
-	assert_non_null(out);
-	evbuffer_remove(b, out, n);
-	evbuffer_free(b);
-	return out;
+	return drained(b);
 }
 
 static void
