@@ -209,8 +209,12 @@ parse_line(char *line, size_t lineno, size_t *first_line,
 		return -1;
 	}
 	if (parse_value(tok[1], &value) == -1) {
-		xasprintf(cause, "output line %zu: value \"%.60s\" of %s is "
-		    "not a finite number", lineno, tok[1], tok[0]);
+		/* line_text() rewrites the buffer tok[1] points into. */
+		p = xstrdup(tok[1]);
+		xasprintf(cause, "output line %zu: value \"%.60s\" is not a "
+		    "finite number, expected " LINE_FORM ", got \"%.60s\"",
+		    lineno, p, line_text(start, len));
+		free(p);
 		return -1;
 	}
 	if (!unit_fits(strlen(tok[2]))) {

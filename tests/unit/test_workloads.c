@@ -257,8 +257,10 @@ test_parse_line_errors(void **state)
 		{ "\tlatency\t\t12.5  \r\n", 0, "output line 1: too few "
 		    "fields, expected \"metric value unit [higher|lower]\", "
 		    "got \"latency 12.5\"" },
-		{ "ok 1 s\n\nx abc s\n", 0, "output line 3: value \"abc\" of "
-		    "x is not a finite number" },
+		/* Prose that only looks like three fields is quoted whole. */
+		{ "ok 1 s\n\nthis is junk\n", 0, "output line 3: value \"is\" "
+		    "is not a finite number, expected \"metric value unit "
+		    "[higher|lower]\", got \"this is junk\"" },
 		{ "x 1 s sideways\n", 0, "output line 1: expected higher or "
 		    "lower, got \"sideways\"" },
 		{ "x nan s\n", 0, "output line 1: value \"nan\"" },
