@@ -166,12 +166,16 @@ http_error_json(struct http_reply *r, int code, const char *reason,
 	json_decref(o);
 }
 
-/* A JSON document as the command prints it (pwjson_print: a line feed). */
+/*
+ * A JSON document as the command prints it (pwjson_print: a line feed),
+ * said to be JSON.
+ */
 static void
 http_json(struct http_reply *r, json_t *v)
 {
 	char	*text;
 
+	r->type = "application/json";
 	text = pwjson_dumps(v, PWJSON_PRETTY);
 	evbuffer_add_printf(r->body, "%s\n", text);
 	free(text);
@@ -825,7 +829,6 @@ http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
 	else if (strcmp(path, "/api/history") == 0)
 		http_api_history(d, r, &kv);
 	else {
-		r->type = "application/json";
 		v = strcmp(path, "/api/runs") == 0 ? http_runs_json(d) :
 		    http_alerts_json(d, &total);
 		if (v == NULL)

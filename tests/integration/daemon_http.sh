@@ -149,6 +149,8 @@ assert len(a) == 1 and a[0]["first_bad_run"] == "r-21", a
 ' "$T/body" || fail "/api/alerts: not the alert"
 [ "$(get '/api/history?metric=time&workload=sys.pipe')" = 200 ] ||
 	fail "/api/history"
+[ "$(header Content-Type)" = application/json ] ||
+	fail "/api/history: Content-Type $(header Content-Type)"
 cp "$T/body" "$T/history.json"
 pwc history --workload sys.pipe --metric time --limit 400 --json \
     >"$T/history.cli"
