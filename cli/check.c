@@ -1065,7 +1065,7 @@ cmd_changes(struct cli *c, int argc, char **argv)
 	struct table		*t;
 	const char		*workload = NULL, *metric = NULL, *host = NULL;
 	char			*cause = NULL, b1[32], b2[32], b3[32], b4[32];
-	json_t			*arr, *o;
+	json_t			*arr;
 	double			 d;
 	size_t			 n = 0, i, nms = 0;
 	int			 opt;
@@ -1145,24 +1145,7 @@ cmd_changes(struct cli *c, int argc, char **argv)
 		return EXIT_DATAERR;
 	}
 	if (c->out == OUT_JSON) {
-		arr = pwjson_array();
-		for (i = 0; i < n; i++) {
-			o = pwjson_object();
-			pwjson_set_str(o, "host", ch[i].host);
-			pwjson_set_str(o, "workload", ch[i].metric.workload);
-			pwjson_set_str(o, "metric", ch[i].metric.metric);
-			pwjson_set_str(o, "unit", ch[i].metric.unit);
-			pwjson_set_str(o, "run", ch[i].run);
-			pwjson_set_str(o, "last_run", ch[i].last_run);
-			pwjson_set_int(o, "index", (int64_t)ch[i].index);
-			pwjson_set_str(o, "kind", cp_kind_name(ch[i].cp.kind));
-			pwjson_set_num(o, "before", ch[i].cp.before);
-			pwjson_set_num(o, "after", ch[i].cp.after);
-			pwjson_set_num(o, "change_pct", ch[i].cp.change_pct);
-			pwjson_set_num(o, "p", ch[i].cp.p);
-			pwjson_set_int(o, "runs", (int64_t)ch[i].cp.length);
-			pwjson_append(arr, o);
-		}
+		arr = view_changes_json(ch, n);
 		check_json_print(arr);
 		json_decref(arr);
 	} else {

@@ -327,12 +327,21 @@ struct html_span {
 	const char	*title;
 };
 
+/* A change point: where a new level or a spike began. */
+struct html_mark {
+	size_t		 at;		/* index of its first run */
+	int		 spike;		/* a spike, not a step */
+	const char	*title;
+};
+
 struct html_chart {
 	const double		*values;	/* run medians, oldest first */
 	const char *const	*labels;	/* their runs' labels */
 	size_t			 n;
 	const struct html_span	*spans;		/* alerts */
 	size_t			 nspans;
+	const struct html_mark	*marks;		/* change points */
+	size_t			 nmarks;
 };
 
 void		 html_escape(struct evbuffer *, const char *);

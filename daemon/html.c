@@ -127,10 +127,34 @@ html_axis_label(struct evbuffer *out, double x, double y, const char *anchor,
 }
 
 /*
+ * A change point's marker at x: a thin line down the chart and, in the
+ * top margin, a triangle for a step or a diamond for a spike, in a group
+ * of class "change step" or "change spike" titled with m's title.
+ */
+static void
+html_mark(struct evbuffer *out, const struct html_mark *m, double x,
+    double y0, double y1)
+{
+	evbuffer_add_printf(out, "<g class=\"change %s\"><title>",
+	    m->spike ? "spike" : "step");
+	html_escape(out, m->title);
+	evbuffer_add_printf(out, "</title><path class=\"guide\" "
+	    "d=\"M%.1f %.1fV%.1f\"/>", x, y1, y0);
+	if (m->spike)
+		evbuffer_add_printf(out, "<path d=\"M%.1f %.1fl5 5l-5 5l-5 -5"
+		    "z\"/>", x, y1 - 11);
+	else
+		evbuffer_add_printf(out, "<path d=\"M%.1f %.1fh10l-5 9z\"/>",
+		    x - 5, y1 - 10);
+	evbuffer_add_printf(out, "</g>\n");
+}
+
+/*
  * Draw c as an SVG line chart: one circle (class "pt") per value, in run
  * order from left to right, joined by a line; the runs of each span
- * shaded (class "alert"), and the first and last runs' labels under the
- * axis.  A NaN value gets no circle and breaks nothing else.
+ * shaded (class "alert"), a marker at the first run of each change
+ * point, and the first and last runs' labels under the axis.  A NaN
+ * value gets no circle and breaks nothing else.
  */
 void
 html_chart(struct evbuffer *out, const struct html_chart *c)
@@ -169,6 +193,11 @@ html_chart(struct evbuffer *out, const struct html_chart *c)
 	}
 	evbuffer_add_printf(out, "<path class=\"axis\" d=\"M%.1f %.1fV%.1f"
 	    "H%.1f\"/>\n", x0, y1, y0, x1);
+	for (k = 0; k < c->nmarks; k++)
+		if (c->marks[k].at < c->n)
+			html_mark(out, &c->marks[k], html_scale(
+			    (double)c->marks[k].at, 0, (double)(c->n - 1), x0,
+			    x1), y0, y1);
 	html_axis_label(out, x0 - 6, y1 + 4, "end", hi);
 	html_axis_label(out, x0 - 6, (y0 + y1) / 2 + 4, "end", (lo + hi) / 2);
 	html_axis_label(out, x0 - 6, y0, "end", lo);

@@ -10,6 +10,8 @@
  *   /api/alerts		perfwatch alerts --json
  *   /api/history?metric=M[&workload=W][&host=H]
  *			perfwatch history --json --limit 400 with the same
+ *   /api/changes[?name=M][&workload=W][&host=H]
+ *			perfwatch changes --json with the same
  *
  * The JSON is view.h's, the very documents the command prints.  GET and
  * HEAD only (405 with Allow otherwise); anything else 404; every reply
@@ -21,7 +23,9 @@
  * read is bounded: the newest HTTP_RUNS runs, the open alerts up to
  * HTTP_ALERTS, a metric's newest HTTP_HISTORY run medians on each host,
  * HTTP_MATCH metrics per name, HTTP_METRICS metrics linked from the front
- * page.  Each request reads inside one read transaction (store_read_begin):
+ * page.  A metric's page scans for change points only the runs it shows;
+ * /api/changes is the one request that reads a whole history, as
+ * `perfwatch changes` does (bench/README.md says what it costs).  Each request reads inside one read transaction (store_read_begin):
  * in WAL mode a reader neither takes the write lock nor waits for a run
  * that writes, and a run never waits for it.
  *
@@ -57,6 +61,8 @@
 #include "perfwatch.h"
 #include "utf8.h"
 #include "xmalloc.h"
+#include "detect/detect.h"
+#include "detect/stats.h"
 #include "store/store.h"
 #include "view/view.h"
 #include "daemon.h"
@@ -82,6 +88,9 @@ static const char http_css[] =
     ".chart .axis{stroke:#888;fill:none}.chart .line{stroke:#36c;"
     "fill:none;stroke-width:1.5}.chart .pt{fill:#36c}"
     ".chart .alert{fill:#f6d5d5}.chart text{font-size:11px;fill:#555}"
+    ".chart .change .guide{stroke:#c60;stroke-dasharray:3 3}"
+    ".chart .step path{fill:#c60}.chart .spike path{fill:#90c}"
+    ".chart .spike .guide{stroke:#90c}"
     "a{color:#36c}";
 
 /* A reply being built: status, content type and body. */
@@ -514,13 +523,13 @@ http_index(struct daemon *d, struct http_reply *r)
 }
 
 /*
- * The metrics named (workload NULL: of any workload), at most HTTP_MATCH,
- * and the host known (NULL: any): 0 with *ms, or -1 after filling r with
- * the error (a page, or JSON if api).
+ * The metrics named (workload or metric NULL: any), at least one, at most
+ * max (0: any number), and the host known (NULL: any): 0 with *ms, or -1
+ * after filling r with the error (a page, or JSON if api).
  */
 static int
 http_metrics_find(struct daemon *d, struct http_reply *r, int api,
-    const char *workload, const char *metric, const char *host,
+    const char *workload, const char *metric, const char *host, size_t max,
     struct store_metric **ms, size_t *nms)
 {
 	void	(*err)(struct http_reply *, int, const char *, const char *,
@@ -540,14 +549,15 @@ http_metrics_find(struct daemon *d, struct http_reply *r, int api,
 		return -1;
 	}
 	if (*nms == 0) {
-		xasprintf(&what, "no metric%s%s%s named", workload != NULL ?
+		xasprintf(&what, "no metric%s%s%s%s", workload != NULL ?
 		    " of workload " : "", workload != NULL ? workload : "",
-		    workload != NULL ? "" : " in the store");
+		    workload != NULL ? "" : " in the store", metric != NULL ?
+		    " named" : "");
 		err(r, 404, "Not Found", what, metric);
 		free(what);
 		return -1;
 	}
-	if (*nms > HTTP_MATCH) {
+	if (max > 0 && *nms > max) {
 		err(r, 400, "Bad Request", "too many metrics have this name; "
 		    "name the workload too (workload=):", metric);
 		store_metrics_free(*ms, *nms);
@@ -608,18 +618,103 @@ http_spans(struct daemon *d, const struct store_metric *m, const char *host,
 	return s;
 }
 
-/* One host's history of metric m (history --json's object): chart, table. */
+/*
+ * The markers of the change points ch[0..nch) of host among the runs
+ * labels[0..n) charted, and their titles in *titles: each at its first
+ * run, titled with that run's label, its kind and its change.
+ */
+static struct html_mark *
+http_marks(const struct detect_change *ch, size_t nch, const char *host,
+    const char *const *labels, size_t n, size_t *nmarks, char ***titles)
+{
+	struct html_mark	*mk;
+	size_t			 i, k;
+
+	*nmarks = 0;
+	mk = xcalloc(nch > 0 ? nch : 1, sizeof(*mk));
+	*titles = xcalloc(nch > 0 ? nch : 1, sizeof(**titles));
+	for (i = 0; i < nch; i++) {
+		if (host == NULL || strcmp(ch[i].host, host) != 0)
+			continue;
+		for (k = 0; k < n; k++)
+			if (strcmp(labels[k], ch[i].run) == 0)
+				break;
+		if (k == n)
+			continue;
+		xasprintf(&(*titles)[*nmarks], "%s: %s, %+.1f%%", ch[i].run,
+		    cp_kind_name(ch[i].cp.kind), ch[i].cp.change_pct);
+		mk[*nmarks].at = k;
+		mk[*nmarks].spike = ch[i].cp.kind == CP_SPIKE;
+		mk[*nmarks].title = (*titles)[*nmarks];
+		(*nmarks)++;
+	}
+	return mk;
+}
+
+/* The table of host's change points under its chart. */
+static void
+http_changes_table(struct evbuffer *b, const struct detect_change *ch,
+    size_t nch, const char *host, size_t shown)
+{
+	const struct cp_change	*cp;
+	size_t			 i, k, scanned = 0;
+
+	for (i = 0, k = 0; i < nch; i++)
+		if (host != NULL && strcmp(ch[i].host, host) == 0) {
+			scanned = ch[i].history;
+			k++;
+		}
+	evbuffer_add_printf(b, "<h3>Change points</h3>\n");
+	if (k == 0) {
+		evbuffer_add_printf(b, "<p>None in the runs shown that count "
+		    "(complete, not busy, not a bisection&#39;s).</p>\n");
+		return;
+	}
+	evbuffer_add_printf(b, "<p>Over the %zu runs shown that count "
+	    "(complete, not busy, not a bisection&#39;s)%s: where a new level "
+	    "(step) or a spike began, as <code>perfwatch changes</code> "
+	    "reports it.</p>\n<table class=\"changes\">\n<tr><th>run</th>"
+	    "<th>kind</th><th>before</th><th>after</th><th>change</th>"
+	    "<th>p</th><th>runs</th></tr>\n", scanned, shown >= HTTP_HISTORY ?
+	    "; the history may be longer" : "");
+	for (i = 0; i < nch; i++) {
+		if (host == NULL || strcmp(ch[i].host, host) != 0)
+			continue;
+		cp = &ch[i].cp;
+		evbuffer_add_printf(b, "<tr>");
+		http_cell(b, NULL, ch[i].run);
+		http_cell(b, cp->kind == CP_SPIKE ? "spike" : "step",
+		    cp_kind_name(cp->kind));
+		evbuffer_add_printf(b, "<td class=\"n\">%.6g</td>"
+		    "<td class=\"n\">%.6g</td><td class=\"n\">", cp->before,
+		    cp->after);
+		if (isnan(cp->change_pct))
+			evbuffer_add_printf(b, "-");
+		else
+			evbuffer_add_printf(b, "%+.1f%%", cp->change_pct);
+		evbuffer_add_printf(b, "</td><td class=\"n\">%.2g</td>"
+		    "<td class=\"n\">%zu</td></tr>\n", cp->p, cp->length);
+	}
+	evbuffer_add_printf(b, "</table>\n");
+}
+
+/*
+ * One host's history of metric m (history --json's object): chart,
+ * change points (of ch[0..nch), those of its host), table.
+ */
 static void
 http_metric_series(struct daemon *d, struct evbuffer *b,
-    const struct store_metric *m, json_t *series)
+    const struct store_metric *m, json_t *series,
+    const struct detect_change *ch, size_t nch)
 {
 	struct html_chart	 c;
 	struct html_span	*spans;
+	struct html_mark	*marks;
 	json_t			*runs, *run;
 	const char		*host, **labels;
 	double			*values;
-	char			**titles;
-	size_t			 n, i, nspans;
+	char			**titles, **mtitles;
+	size_t			 n, i, nspans, nmarks;
 
 	host = json_string_value(json_object_get(series, "host"));
 	runs = json_object_get(series, "runs");
@@ -634,8 +729,9 @@ http_metric_series(struct daemon *d, struct evbuffer *b,
 	evbuffer_add_printf(b, "<p>%zu run%s (the newest %d at most): the "
 	    "median of each, in ", n, n == 1 ? "" : "s", HTTP_HISTORY);
 	html_escape(b, m->unit);
-	evbuffer_add_printf(b, ", %s is better; an alert's runs are shaded."
-	    "</p>\n", better_name(m->better));
+	evbuffer_add_printf(b, ", %s is better; an alert&#39;s runs are "
+	    "shaded, a change point&#39;s first run is marked (&#9660; a step, "
+	    "&#9670; a spike).</p>\n", better_name(m->better));
 	values = xcalloc(n, sizeof(*values));
 	labels = xcalloc(n, sizeof(*labels));
 	json_array_foreach(runs, i, run) {
@@ -646,13 +742,17 @@ http_metric_series(struct daemon *d, struct evbuffer *b,
 			labels[i] = "?";
 	}
 	spans = http_spans(d, m, host, labels, n, &nspans, &titles);
+	marks = http_marks(ch, nch, host, labels, n, &nmarks, &mtitles);
 	memset(&c, 0, sizeof(c));
 	c.values = values;
 	c.labels = labels;
 	c.n = n;
 	c.spans = spans;
 	c.nspans = nspans;
+	c.marks = marks;
+	c.nmarks = nmarks;
 	html_chart(b, &c);
+	http_changes_table(b, ch, nch, host, n);
 	evbuffer_add_printf(b, "<table class=\"history\">\n<tr><th>run</th>"
 	    "<th>time</th><th>median</th><th>min</th><th>max</th>"
 	    "<th>stddev</th><th>n</th><th>busy</th></tr>\n");
@@ -675,6 +775,10 @@ http_metric_series(struct daemon *d, struct evbuffer *b,
 		free(titles[i]);
 	free(titles);
 	free(spans);
+	for (i = 0; i < nmarks; i++)
+		free(mtitles[i]);
+	free(mtitles);
+	free(marks);
 	free(values);
 	free(labels);
 }
@@ -683,12 +787,14 @@ http_metric_series(struct daemon *d, struct evbuffer *b,
 static void
 http_metric(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 {
+	struct cp_params	 cpp;
+	struct detect_change	*ch = NULL;
 	struct store_metric	*ms;
 	struct evbuffer		*b = r->body;
 	const char		*name, *workload, *host;
 	json_t			*arr, *series;
 	char			*title;
-	size_t			 nms, i;
+	size_t			 nms, i, nch = 0;
 
 	name = evhttp_find_header(kv, "name");
 	workload = evhttp_find_header(kv, "workload");
@@ -699,7 +805,8 @@ http_metric(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 		    NULL);
 		return;
 	}
-	if (http_metrics_find(d, r, 0, workload, name, host, &ms, &nms) == -1)
+	if (http_metrics_find(d, r, 0, workload, name, host, HTTP_MATCH, &ms,
+	    &nms) == -1)
 		return;
 	if (nms > 1) {
 		/* One name in several workloads: which one? */
@@ -718,8 +825,11 @@ http_metric(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 		store_metrics_free(ms, nms);
 		return;
 	}
+	/* perfwatch changes' parameters, over the runs shown. */
+	cp_params_default(&cpp);
 	arr = pwjson_array();
-	if (view_history_json(d->st, &ms[0], host, HTTP_HISTORY, arr) == -1) {
+	if (view_history_changes(d->st, &ms[0], host, HTTP_HISTORY, &cpp, arr,
+	    &ch, &nch) == -1) {
 		http_error_page(r, 500, "Internal Server Error", "the store "
 		    "could not be read:", store_errmsg(d->st));
 		json_decref(arr);
@@ -733,8 +843,9 @@ http_metric(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 	html_escape(b, title);
 	evbuffer_add_printf(b, "</h1>\n");
 	json_array_foreach(arr, i, series)
-		http_metric_series(d, b, &ms[0], series);
+		http_metric_series(d, b, &ms[0], series, ch, nch);
 	http_page_end(b);
+	detect_changes_free(ch, nch);
 	free(title);
 	json_decref(arr);
 	store_metrics_free(ms, nms);
@@ -758,8 +869,8 @@ http_api_history(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 		    "[&host=HOST]", NULL);
 		return;
 	}
-	if (http_metrics_find(d, r, 1, workload, metric, host, &ms,
-	    &nms) == -1)
+	if (http_metrics_find(d, r, 1, workload, metric, host, HTTP_MATCH,
+	    &ms, &nms) == -1)
 		return;
 	arr = pwjson_array();
 	for (i = 0; i < nms; i++)
@@ -775,6 +886,40 @@ http_api_history(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 	store_metrics_free(ms, nms);
 }
 
+/* /api/changes[?name=M][&workload=W][&host=H] */
+static void
+http_api_changes(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
+{
+	struct cp_params	 cpp;
+	struct detect_change	*ch = NULL;
+	struct store_metric	*ms = NULL;
+	const char		*metric, *workload, *host;
+	char			*cause = NULL;
+	size_t			 nms = 0, n = 0;
+	json_t			*arr;
+
+	metric = evhttp_find_header(kv, "name");
+	workload = evhttp_find_header(kv, "workload");
+	host = evhttp_find_header(kv, "host");
+	/* A name mistyped is said to be one, as by the command. */
+	if ((metric != NULL || workload != NULL || host != NULL) &&
+	    http_metrics_find(d, r, 1, workload, metric, host, 0, &ms,
+	    &nms) == -1)
+		return;
+	store_metrics_free(ms, nms);
+	cp_params_default(&cpp);
+	if (detect_changes(d->st, host, workload, metric, &cpp, &ch, &n,
+	    &cause) == -1) {
+		http_error_json(r, 500, "Internal Server Error", cause, NULL);
+		free(cause);
+		return;
+	}
+	arr = view_changes_json(ch, n);
+	http_json(r, arr);
+	json_decref(arr);
+	detect_changes_free(ch, n);
+}
+
 /* Answer one request into r, reading the store in one read transaction. */
 static void
 http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
@@ -784,6 +929,8 @@ http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
 	    NULL };
 	static const char *const history_keys[] = { "metric", "workload",
 	    "host", NULL };
+	static const char *const changes_keys[] = { "name", "workload", "host",
+	    NULL };
 	const struct evhttp_uri	*uri = evhttp_request_get_evhttp_uri(req);
 	const char		*path, *query, *what, *value;
 	const char *const	*known;
@@ -804,6 +951,8 @@ http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
 		known = metric_keys;
 	else if (strcmp(path, "/api/history") == 0)
 		known = history_keys;
+	else if (strcmp(path, "/api/changes") == 0)
+		known = changes_keys;
 	else {
 		(api ? http_error_json : http_error_page)(r, 404, "Not Found",
 		    "no such page:", path);
@@ -828,6 +977,8 @@ http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
 		http_metric(d, r, &kv);
 	else if (strcmp(path, "/api/history") == 0)
 		http_api_history(d, r, &kv);
+	else if (strcmp(path, "/api/changes") == 0)
+		http_api_changes(d, r, &kv);
 	else {
 		v = strcmp(path, "/api/runs") == 0 ? http_runs_json(d) :
 		    http_alerts_json(d, &total);

@@ -14,6 +14,7 @@
 #include "log.h"
 #include "timefmt.h"
 #include "xmalloc.h"
+#include "detect/detect.h"
 #include "detect/stats.h"
 #include "store/store.h"
 #include "view.h"
@@ -215,9 +216,62 @@ view_history_series(json_t *arr, const struct store_metric *m,
 	return hist;
 }
 
-int
-view_history_json(struct store *st, const struct store_metric *m,
-    const char *host, size_t limit, json_t *arr)
+/* A host's history being scanned for change points as it is built. */
+struct view_scan {
+	const struct cp_params	 *cpp;
+	struct detect_change	 *ch;		/* found so far */
+	size_t			  nch;
+	double			 *x;		/* the counting runs' medians */
+	const char		**labels;	/* and their labels */
+	size_t			  n;
+};
+
+/*
+ * Scan the host's counting runs gathered in sc, as detect_changes()
+ * scans a host's history, and empty it.  0, or -1 if the scan failed.
+ */
+static int
+view_scan_host(struct view_scan *sc, const struct store_metric *m,
+    const char *host)
+{
+	struct detect_change	*c;
+	struct cp_change	*cp = NULL;
+	size_t			 ncp = 0, i;
+
+	if (sc->cpp == NULL || sc->n == 0)
+		return 0;
+	if (cp_detect(sc->x, sc->n, sc->cpp, &cp, &ncp) == -1)
+		return -1;
+	sc->n = 0;
+	if (ncp == 0) {
+		free(cp);
+		return 0;
+	}
+	sc->ch = xreallocarray(sc->ch, sc->nch + ncp, sizeof(*sc->ch));
+	for (i = 0; i < ncp; i++) {
+		c = &sc->ch[sc->nch++];
+		memset(c, 0, sizeof(*c));
+		c->metric.id = m->id;
+		c->metric.workload = xstrdup(m->workload);
+		c->metric.metric = xstrdup(m->metric);
+		c->metric.unit = xstrdup(m->unit);
+		c->metric.better = m->better;
+		c->host = xstrdup(host);
+		c->run = xstrdup(sc->labels[cp[i].index]);
+		c->last_run = xstrdup(sc->labels[cp[i].index +
+		    cp[i].length - 1]);
+		c->index = cp[i].index;
+		c->history = sc->n;
+		c->cp = cp[i];
+	}
+	free(cp);
+	return 0;
+}
+
+/* history --json for m, and its change points when sc->cpp is set. */
+static int
+view_history(struct store *st, const struct store_metric *m,
+    const char *host, size_t limit, json_t *arr, struct view_scan *sc)
 {
 	struct store_run	*runs = NULL;
 	struct store_series	*ser;
@@ -225,6 +279,8 @@ view_history_json(struct store *st, const struct store_metric *m,
 	int64_t			*ids;
 	size_t			 nruns = 0, nser, j;
 	char			 tbuf[32];
+	double			 med;
+	int			 rc = 0;
 
 	if (store_metric_runs(st, m->id, host, limit, &runs, &nruns) == -1)
 		return -1;
@@ -236,15 +292,33 @@ view_history_json(struct store *st, const struct store_metric *m,
 		store_runs_free(runs, nruns);
 		return -1;
 	}
+	if (sc->cpp != NULL) {
+		sc->x = xcalloc(nser > 0 ? nser : 1, sizeof(*sc->x));
+		sc->labels = xcalloc(nser > 0 ? nser : 1,
+		    sizeof(*sc->labels));
+		sc->n = 0;
+	}
 	/* A metric with no run (on host) still says that it has none. */
 	if (nruns == 0)
 		view_history_series(arr, m, host);
 	for (j = 0; j < nser; j++) {
 		/* The runs come host by host: a new host, a new series. */
-		if (j == 0 || runs[j].host != runs[j - 1].host)
+		if (j == 0 || runs[j].host != runs[j - 1].host) {
+			if (j > 0 && view_scan_host(sc, m,
+			    runs[j - 1].host_name) == -1) {
+				rc = -1;
+				break;
+			}
 			hist = view_history_series(arr, m, runs[j].host_name);
+		}
 		if (ser[j].n == 0)
 			continue;
+		/* The runs that `perfwatch changes` scans, at its level. */
+		if (sc->cpp != NULL && detect_run_counts(&runs[j]) &&
+		    stats_median(ser[j].values, ser[j].n, &med) == 0) {
+			sc->x[sc->n] = med;
+			sc->labels[sc->n++] = runs[j].label;
+		}
 		view_time(tbuf, sizeof(tbuf), runs[j].started);
 		sj = view_series_json(&ser[j]);
 		o = pwjson_object();
@@ -260,8 +334,74 @@ view_history_json(struct store *st, const struct store_metric *m,
 		json_decref(sj);
 		pwjson_append(hist, o);
 	}
+	if (rc == 0 && nser > 0 && view_scan_host(sc, m,
+	    runs[nser - 1].host_name) == -1)
+		rc = -1;
+	free(sc->x);
+	free(sc->labels);
+	sc->x = NULL;
+	sc->labels = NULL;
 	store_series_free(ser, nser);
 	free(ids);
 	store_runs_free(runs, nruns);
+	return rc;
+}
+
+int
+view_history_json(struct store *st, const struct store_metric *m,
+    const char *host, size_t limit, json_t *arr)
+{
+	struct view_scan	sc;
+
+	memset(&sc, 0, sizeof(sc));
+	return view_history(st, m, host, limit, arr, &sc);
+}
+
+int
+view_history_changes(struct store *st, const struct store_metric *m,
+    const char *host, size_t limit, const struct cp_params *cpp,
+    json_t *arr, struct detect_change **ch, size_t *nch)
+{
+	struct view_scan	sc;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.cpp = cpp;
+	if (view_history(st, m, host, limit, arr, &sc) == -1) {
+		detect_changes_free(sc.ch, sc.nch);
+		return -1;
+	}
+	*ch = xreallocarray(*ch, *nch + sc.nch > 0 ? *nch + sc.nch : 1,
+	    sizeof(**ch));
+	if (sc.nch > 0)
+		memcpy(*ch + *nch, sc.ch, sc.nch * sizeof(**ch));
+	*nch += sc.nch;
+	free(sc.ch);
 	return 0;
+}
+
+json_t *
+view_changes_json(const struct detect_change *ch, size_t n)
+{
+	json_t	*arr, *o;
+	size_t	 i;
+
+	arr = pwjson_array();
+	for (i = 0; i < n; i++) {
+		o = pwjson_object();
+		pwjson_set_str(o, "host", ch[i].host);
+		pwjson_set_str(o, "workload", ch[i].metric.workload);
+		pwjson_set_str(o, "metric", ch[i].metric.metric);
+		pwjson_set_str(o, "unit", ch[i].metric.unit);
+		pwjson_set_str(o, "run", ch[i].run);
+		pwjson_set_str(o, "last_run", ch[i].last_run);
+		pwjson_set_int(o, "index", (int64_t)ch[i].index);
+		pwjson_set_str(o, "kind", cp_kind_name(ch[i].cp.kind));
+		pwjson_set_num(o, "before", ch[i].cp.before);
+		pwjson_set_num(o, "after", ch[i].cp.after);
+		pwjson_set_num(o, "change_pct", ch[i].cp.change_pct);
+		pwjson_set_num(o, "p", ch[i].cp.p);
+		pwjson_set_int(o, "runs", (int64_t)ch[i].cp.length);
+		pwjson_append(arr, o);
+	}
+	return arr;
 }

@@ -17,6 +17,9 @@
 
 #include "store/store.h"
 
+struct cp_params;
+struct detect_change;
+
 /* A time for a person: RFC 3339 in UTC (the number if out of range). */
 void	 view_time(char *, size_t, long long);
 
@@ -52,5 +55,17 @@ json_t	*view_alert_json(struct store *, const struct store_alert *);
  */
 int	 view_history_json(struct store *, const struct store_metric *m,
 	    const char *host, size_t limit, json_t *arr);
+/*
+ * view_history_json(), and the change points of each host's history as
+ * shown (the runs detect_changes() counts among them, scanned with cpp),
+ * appended to *ch and *nch as detect_changes() gives them: what
+ * `perfwatch changes` reports when the history shown is the whole one.
+ * 0, or -1 on a store error or a failed scan (*ch then untouched).
+ */
+int	 view_history_changes(struct store *, const struct store_metric *m,
+	    const char *host, size_t limit, const struct cp_params *cpp,
+	    json_t *arr, struct detect_change **ch, size_t *nch);
+/* changes --json: each change point of ch[0..n) as an object. */
+json_t	*view_changes_json(const struct detect_change *ch, size_t n);
 
 #endif

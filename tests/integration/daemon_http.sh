@@ -231,6 +231,69 @@ assert hdr[b"cache-control"] == b"no-store", hdr
 assert hdr[b"content-type"].startswith(b"text/html"), hdr
 EOF
 
+# Change points: a history of host box2 with a step at q-11 (+20%) and a
+# spike at q-22 (+60%, one run), imported while the daemon serves.  The
+# page marks each at its first run, a triangle for the step and a
+# diamond for the spike, titled with the run and the change, and lists
+# them under the chart as `perfwatch changes` reports them; /api/changes
+# is changes --json to the byte, for one metric and for all.
+awk 'BEGIN {
+	print "run,time,workload,metric,value,unit,better,host,iteration"
+	s = 11
+	for (r = 1; r <= 30; r++) {
+		level = r == 22 ? 160 : r >= 11 ? 120 : 100
+		for (i = 1; i <= 5; i++) {
+			s = (s * 1103515245 + 12345) % 2147483648
+			printf "q-%02d,%d,cp.demo,level,%.4f,ms,lower,box2,%d\n",
+			    r, 1703000000 + r * 3600,
+			    level * (1 + 0.02 * (s / 2147483648 - 0.5)), i
+		}
+	}
+}' >"$T/cp.csv"
+pwc import "$T/cp.csv" >/dev/null || fail "import cp.csv"
+pwc changes --workload cp.demo --metric level --json >"$T/changes.cli" ||
+	fail "changes --json"
+[ "$(get '/api/changes?workload=cp.demo&name=level')" = 200 ] ||
+	fail "/api/changes: $(cat "$T/body")"
+[ "$(header Content-Type)" = application/json ] || fail "/api/changes: type"
+cmp -s "$T/body" "$T/changes.cli" ||
+	fail "/api/changes differs from changes --json"
+pwc changes --json >"$T/changes.all" || fail "changes --json (all)"
+[ "$(get /api/changes)" = 200 ] || fail "/api/changes (all)"
+cmp -s "$T/body" "$T/changes.all" || fail "/api/changes (all) differs"
+[ "$(get '/api/changes?name=nosuch')" = 404 ] || fail "/api/changes nosuch"
+[ "$(get '/metric?workload=cp.demo&name=level')" = 200 ] ||
+	fail "/metric cp.demo level"
+python3 - "$T/body" "$T/changes.cli" <<'EOF' || fail "/metric: change points"
+import html, json, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+ch = json.load(open(sys.argv[2]))
+assert [(c["run"], c["kind"]) for c in ch] == \
+    [("q-11", "step"), ("q-22", "spike")], ch
+svg = re.findall(r'<svg .*?</svg>', page, re.S)[0]
+pts = re.findall(r'<circle class="pt" cx="([\d.]+)" cy="[\d.]+" r="3">'
+    r'<title>(.*?): ', svg)
+x = {label: float(cx) for cx, label in pts}
+marks = re.findall(r'<g class="change (step|spike)"><title>(.*?)</title>'
+    r'<path class="guide" d="M([\d.]+) ', svg)
+assert len(marks) == 2, marks
+for (kind, title, mx), c in zip(marks, ch):
+    assert kind == c["kind"], (kind, c)
+    assert html.unescape(title) == "%s: %s, %+.1f%%" % (c["run"], c["kind"],
+        c["change_pct"]), (title, c)
+    assert float(mx) == x[c["run"]], (mx, x[c["run"]])
+t = re.findall(r'<table class="changes">.*?</table>', page, re.S)
+assert len(t) == 1, t
+rows = re.findall(r'<tr><td>(.*?)</td><td class="(?:step|spike)">(.*?)</td>'
+    r'<td class="n">(.*?)</td><td class="n">(.*?)</td>'
+    r'<td class="n">(.*?)</td>', t[0])
+assert [(r[0], r[1]) for r in rows] == [(c["run"], c["kind"]) for c in ch]
+for r, c in zip(rows, ch):
+    assert abs(float(r[2]) - c["before"]) <= 1e-5 * c["before"], (r, c)
+    assert abs(float(r[3]) - c["after"]) <= 1e-5 * c["after"], (r, c)
+    assert r[4] == "%+.1f%%" % c["change_pct"], (r, c)
+EOF
+
 # A reload that moves it: the old port is let go, the new one answers.
 OLD=$PORT
 PORT=$(free_port)

@@ -3,7 +3,8 @@
  * every string the dashboard writes (the five characters that mean
  * something in HTML, and bytes that are not UTF-8), the arithmetic that
  * places a history's points in its SVG chart, and the chart itself: one
- * point per value, in order, spans shaded, labels escaped.
+ * point per value, in order, spans shaded, labels escaped, change points
+ * marked at their first run, steps and spikes apart.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -216,6 +217,46 @@ test_chart(void **state)
 	free(svg);
 }
 
+static void
+test_chart_marks(void **state)
+{
+	const double		 v[] = { 100, 101, 120, 121, 160, 120 };
+	const char *const	 labels[] = { "r-1", "r-2", "r-3", "r-4", "r-5",
+	    "r-6" };
+	const struct html_mark	 marks[] = {
+		{ 2, 0, "r-3: step, +19.8%" },
+		{ 4, 1, "r-5: spike, <+33.3%>" },
+		{ 6, 0, "beyond the runs: not drawn" },
+	};
+	struct html_chart	 c;
+	const char		*p;
+	char			*svg;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	c.values = v;
+	c.labels = labels;
+	c.n = 6;
+	c.marks = marks;
+	c.nmarks = 3;
+	svg = chart(&c);
+	assert_int_equal(count(svg, "<g class=\"change step\">"), 1);
+	assert_int_equal(count(svg, "<g class=\"change spike\">"), 1);
+	assert_null(strstr(svg, "beyond"));
+	/* Each marker's line at its first run's point. */
+	p = strstr(svg, "<g class=\"change step\"><title>r-3: step, +19.8%"
+	    "</title><path class=\"guide\" d=\"M");
+	assert_non_null(p);
+	NEAR(strtod(strstr(p, "d=\"M") + 4, NULL), number_after(svg, "cx=\"",
+	    2), 0.05);
+	p = strstr(svg, "<g class=\"change spike\"><title>r-5: spike, "
+	    "&lt;+33.3%&gt;</title><path class=\"guide\" d=\"M");
+	assert_non_null(p);
+	NEAR(strtod(strstr(p, "d=\"M") + 4, NULL), number_after(svg, "cx=\"",
+	    4), 0.05);
+	free(svg);
+}
+
 int
 main(void)
 {
@@ -224,6 +265,7 @@ main(void)
 		cmocka_unit_test(test_range),
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_chart),
+		cmocka_unit_test(test_chart_marks),
 	};
 
 	log_init("test_daemon_html", 1, 0);
