@@ -155,6 +155,7 @@ json_t *
 view_alert_json(struct store *st, const struct store_alert *a)
 {
 	struct store_metric	 m;
+	struct store_run	 bad;
 	json_t			*o, *attr;
 	char			*l1, *l2, *l3, *host, tbuf[32];
 
@@ -164,10 +165,20 @@ view_alert_json(struct store *st, const struct store_alert *a)
 		m.metric = xstrdup("?");
 		m.unit = xstrdup("?");
 	}
-	l1 = view_run_label(st, a->first_bad_run);
+	/* The first bad run read once, for its label and its host. */
+	if (a->first_bad_run != 0 && store_run_get(st, a->first_bad_run,
+	    &bad) == 0) {
+		l1 = bad.label;
+		host = bad.host_name;
+		bad.label = NULL;
+		bad.host_name = NULL;
+		store_run_clear(&bad);
+	} else {
+		l1 = xstrdup("-");
+		host = xstrdup("-");
+	}
 	l2 = view_run_label(st, a->last_good_run);
 	l3 = view_run_label(st, a->last_run);
-	host = view_alert_host(st, a);
 	view_time(tbuf, sizeof(tbuf), a->updated);
 	o = pwjson_object();
 	pwjson_set_int(o, "id", a->id);
