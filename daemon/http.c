@@ -523,8 +523,8 @@ http_index(struct daemon *d, struct http_reply *r)
 }
 
 /*
- * The metrics named (workload or metric NULL: any), at least one, at most
- * max (0: any number), and the host known (NULL: any): 0 with *ms, or -1
+ * The metrics named (workload or metric NULL: any), at least one when one
+ * is named, at most max (0: any number), and the host known (NULL: any): 0 with *ms, or -1
  * after filling r with the error (a page, or JSON if api).
  */
 static int
@@ -548,7 +548,8 @@ http_metrics_find(struct daemon *d, struct http_reply *r, int api,
 		    "read:", store_errmsg(d->st));
 		return -1;
 	}
-	if (*nms == 0) {
+	/* Only a host named (the command's changes --host): any metrics. */
+	if (*nms == 0 && (workload != NULL || metric != NULL)) {
 		xasprintf(&what, "no metric%s%s%s%s", workload != NULL ?
 		    " of workload " : "", workload != NULL ? workload : "",
 		    workload != NULL ? "" : " in the store", metric != NULL ?
@@ -566,6 +567,36 @@ http_metrics_find(struct daemon *d, struct http_reply *r, int api,
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * The prologue of a metric's page and its API: the metric named by the
+ * parameter key of kv (with workload= and host=), at least one and at
+ * most max (0: any number).  Without key, usage (a page, or JSON if api)
+ * is the 400's text, unless usage is NULL: then every metric is meant,
+ * and *ms is left empty.  0 with *ms and *host, or -1 after filling r.
+ */
+static int
+http_metric_args(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv,
+    int api, const char *key, const char *usage, size_t max,
+    const char **metric, const char **workload, const char **host,
+    struct store_metric **ms, size_t *nms)
+{
+	*metric = evhttp_find_header(kv, key);
+	*workload = evhttp_find_header(kv, "workload");
+	*host = evhttp_find_header(kv, "host");
+	*ms = NULL;
+	*nms = 0;
+	if (*metric == NULL && usage != NULL) {
+		(api ? http_error_json : http_error_page)(r, 400,
+		    "Bad Request", usage, NULL);
+		return -1;
+	}
+	/* No name at all: every metric, nothing to look up. */
+	if (*metric == NULL && *workload == NULL && *host == NULL)
+		return 0;
+	return http_metrics_find(d, r, api, *workload, *metric, *host, max,
+	    ms, nms);
 }
 
 /*
@@ -796,17 +827,9 @@ http_metric(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 	char			*title;
 	size_t			 nms, i, nch = 0;
 
-	name = evhttp_find_header(kv, "name");
-	workload = evhttp_find_header(kv, "workload");
-	host = evhttp_find_header(kv, "host");
-	if (name == NULL) {
-		http_error_page(r, 400, "Bad Request", "which metric? "
-		    "/metric?name=METRIC[&workload=WORKLOAD][&host=HOST]",
-		    NULL);
-		return;
-	}
-	if (http_metrics_find(d, r, 0, workload, name, host, HTTP_MATCH, &ms,
-	    &nms) == -1)
+	if (http_metric_args(d, r, kv, 0, "name", "which metric? "
+	    "/metric?name=METRIC[&workload=WORKLOAD][&host=HOST]", HTTP_MATCH,
+	    &name, &workload, &host, &ms, &nms) == -1)
 		return;
 	if (nms > 1) {
 		/* One name in several workloads: which one? */
@@ -860,17 +883,9 @@ http_api_history(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 	json_t			*arr;
 	size_t			 nms, i;
 
-	metric = evhttp_find_header(kv, "metric");
-	workload = evhttp_find_header(kv, "workload");
-	host = evhttp_find_header(kv, "host");
-	if (metric == NULL) {
-		http_error_json(r, 400, "Bad Request", "which metric? "
-		    "/api/history?metric=METRIC[&workload=WORKLOAD]"
-		    "[&host=HOST]", NULL);
-		return;
-	}
-	if (http_metrics_find(d, r, 1, workload, metric, host, HTTP_MATCH,
-	    &ms, &nms) == -1)
+	if (http_metric_args(d, r, kv, 1, "metric", "which metric? "
+	    "/api/history?metric=METRIC[&workload=WORKLOAD][&host=HOST]",
+	    HTTP_MATCH, &metric, &workload, &host, &ms, &nms) == -1)
 		return;
 	arr = pwjson_array();
 	for (i = 0; i < nms; i++)
@@ -898,13 +913,9 @@ http_api_changes(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 	size_t			 nms = 0, n = 0;
 	json_t			*arr;
 
-	metric = evhttp_find_header(kv, "name");
-	workload = evhttp_find_header(kv, "workload");
-	host = evhttp_find_header(kv, "host");
 	/* A name mistyped is said to be one, as by the command. */
-	if ((metric != NULL || workload != NULL || host != NULL) &&
-	    http_metrics_find(d, r, 1, workload, metric, host, 0, &ms,
-	    &nms) == -1)
+	if (http_metric_args(d, r, kv, 1, "name", NULL, 0, &metric, &workload,
+	    &host, &ms, &nms) == -1)
 		return;
 	store_metrics_free(ms, nms);
 	cp_params_default(&cpp);
