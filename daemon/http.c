@@ -207,6 +207,12 @@ http_params(const char *query, const char *const *known,
 	*value = NULL;
 	if (query == NULL || *query == '\0')
 		return 0;
+	/* A NUL decoded would end the value there: time%00x read as time. */
+	if (strstr(query, "%00") != NULL) {
+		*what = "a NUL byte (%00) is not allowed in a query:";
+		*value = query;
+		return -1;
+	}
 	if (evhttp_parse_query_str(query, kv) == -1) {
 		*what = "a query of name=value pairs is expected, not";
 		*value = query;

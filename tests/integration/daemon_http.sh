@@ -203,6 +203,12 @@ python3 -c 'import json, sys; assert "nosuch" in json.load(sys.stdin)["error"]' 
 [ "$(get '/api/runs?limit=5')" = 400 ] || fail "unknown parameter"
 grep -q limit "$T/body" || fail "400 does not name the parameter"
 [ "$(get '/metric?name=time&name=rate')" = 400 ] || fail "name twice"
+# A %00 cut the name short: time%00junk was taken for time.
+[ "$(get '/metric?workload=sys.pipe&name=time%00junk')" = 400 ] ||
+	fail "/metric: a %00 in the name was not refused"
+grep -q 'NUL' "$T/body" || fail "%00: the 400 does not say why"
+[ "$(get '/api/history?metric=time%00x')" = 400 ] ||
+	fail "/api/history: a %00 in the name was not refused"
 [ "$(get / -X POST -d x=1)" = 405 ] || fail "POST"
 [ "$(header Allow)" = "GET, HEAD" ] || fail "405: Allow $(header Allow)"
 [ "$(get /api/runs -X DELETE)" = 405 ] || fail "DELETE"
