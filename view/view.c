@@ -247,13 +247,13 @@ view_scan_host(struct view_scan *sc, const struct store_metric *m,
 {
 	struct detect_change	*c;
 	struct cp_change	*cp = NULL;
-	size_t			 ncp = 0, i;
+	size_t			 ncp = 0, i, n = sc->n;
 
-	if (sc->cpp == NULL || sc->n == 0)
+	if (sc->cpp == NULL || n == 0)
 		return 0;
-	if (cp_detect(sc->x, sc->n, sc->cpp, &cp, &ncp) == -1)
-		return -1;
 	sc->n = 0;
+	if (cp_detect(sc->x, n, sc->cpp, &cp, &ncp) == -1)
+		return -1;
 	if (ncp == 0) {
 		free(cp);
 		return 0;
@@ -272,7 +272,7 @@ view_scan_host(struct view_scan *sc, const struct store_metric *m,
 		c->last_run = xstrdup(sc->labels[cp[i].index +
 		    cp[i].length - 1]);
 		c->index = cp[i].index;
-		c->history = sc->n;
+		c->history = n;
 		c->cp = cp[i];
 	}
 	free(cp);

@@ -290,6 +290,8 @@ for (kind, title, mx), c in zip(marks, ch):
     assert float(mx) == x[c["run"]], (mx, x[c["run"]])
 t = re.findall(r'<table class="changes">.*?</table>', page, re.S)
 assert len(t) == 1, t
+# Over the 30 runs of box2, all of which count.
+assert "<p>Over the 30 runs shown that count" in page, page
 rows = re.findall(r'<tr><td>(.*?)</td><td class="(?:step|spike)">(.*?)</td>'
     r'<td class="n">(.*?)</td><td class="n">(.*?)</td>'
     r'<td class="n">(.*?)</td>', t[0])
