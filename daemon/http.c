@@ -73,9 +73,14 @@
 #define HTTP_MATCH		16	/* metrics of one name (workloads) */
 #define HTTP_METRICS		500	/* metrics linked from / */
 #define HTTP_TIMEOUT		30	/* seconds, per connection */
-#define HTTP_MAX_HEADERS	8192
+/*
+ * A request line and its headers: room for the three names of a metric's
+ * link at their longest, each byte escaped (%XX), and headers beside.
+ */
+#define HTTP_MAX_HEADERS	(3 * 3 * HTTP_MAX_PARAM + 4096)
 #define HTTP_MAX_BODY		4096
-#define HTTP_MAX_PARAM		256	/* bytes of a parameter's value */
+#define HTTP_MAX_PARAM		1024	/* bytes of a parameter's value */
+#define HTTP_MAX_PARAM_S	"1024"
 
 #define HTTP_CSP	"default-src 'none'; style-src 'unsafe-inline'"
 
@@ -235,8 +240,8 @@ http_params(const char *query, const char *const *known,
 			}
 		if (strlen(e->value) == 0 || strlen(e->value) >
 		    HTTP_MAX_PARAM || utf8_check(e->value, &bad) == -1) {
-			*what = "a value of 1 to 256 bytes of UTF-8 is "
-			    "expected for";
+			*what = "a value of 1 to " HTTP_MAX_PARAM_S " bytes "
+			    "of UTF-8 is expected for";
 			*value = e->key;
 			return -1;
 		}
@@ -265,13 +270,27 @@ http_num_cell(struct evbuffer *b, const json_t *v)
 		evbuffer_add_printf(b, "<td class=\"n\">-</td>");
 }
 
-/* A link to a metric's page: /metric?workload=W&name=M, both encoded. */
+/*
+ * A link to a metric's page: /metric?workload=W&name=M[&host=H], each
+ * encoded.  A name longer than a request may give (HTTP_MAX_PARAM) is
+ * written without a link, rather than one that the page would refuse.
+ */
 static void
 http_metric_link(struct evbuffer *b, const char *workload, const char *metric,
     const char *host)
 {
 	char	*w, *m, *h = NULL;
 
+	if (strlen(workload) > HTTP_MAX_PARAM || strlen(metric) >
+	    HTTP_MAX_PARAM || (host != NULL && strlen(host) >
+	    HTTP_MAX_PARAM)) {
+		html_escape(b, workload);
+		evbuffer_add_printf(b, " ");
+		html_escape(b, metric);
+		evbuffer_add_printf(b, " <small>(a name too long for its "
+		    "page)</small>");
+		return;
+	}
 	w = evhttp_encode_uri(workload);
 	m = evhttp_encode_uri(metric);
 	if (host != NULL)

@@ -302,6 +302,30 @@ for r, c in zip(rows, ch):
     assert r[4] == "%+.1f%%" % c["change_pct"], (r, c)
 EOF
 
+# Every link of / answers: a metric of a 300-byte name (import takes any
+# length) was linked, and its page refused the name as too long; one of
+# 1100 bytes is listed without a link.
+long300=$(printf '%0300d' 0 | tr 0 L)
+long1100=$(printf '%01100d' 0 | tr 0 M)
+printf 'run,time,workload,metric,value,unit,better,host,iteration\nlong-1,1703500000,w.long,%s,5,s,lower,box3,1\nlong-1,1703500000,w.long,%s,5,s,lower,box3,1\n' \
+    "$long300" "$long1100" >"$T/long.csv"
+pwc import "$T/long.csv" >/dev/null || fail "import long.csv"
+[ "$(get /)" = 200 ] || fail "/ with long names"
+cp "$T/body" "$T/index2.html"
+grep -q "w.long $long1100 <small>(a name too long for its page)</small>" \
+    "$T/index2.html" || fail "/: the 1100-byte name not listed unlinked"
+python3 - "$T/index2.html" <<'EOF' >"$T/links" || fail "/: links"
+import html, re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+links = [html.unescape(h) for h in re.findall(r'href="(/metric\?[^"]*)"', page)]
+assert any("L" * 300 in l for l in links), links
+assert not any("M" * 1100 in l for l in links), links
+print("\n".join(links))
+EOF
+while read -r link; do
+	[ "$(get "$link")" = 200 ] || fail "/ links to $link: $(head -c 300 "$T/body")"
+done <"$T/links"
+
 # A reload that moves it: the old port is let go, the new one answers.
 OLD=$PORT
 PORT=$(free_port)
