@@ -626,8 +626,9 @@ http_metric_args(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv,
 
 /*
  * The alert spans of one host's history of metric m: each alert of that
- * host and metric from its first bad run to the last it has seen, found
- * among the labels of the runs charted.  *titles holds the text.
+ * host and metric from its first bad run (or the first charted, when it
+ * is older) to the last it has seen, found among the labels of the runs
+ * charted.  *titles holds the text.
  */
 static struct html_span *
 http_spans(struct daemon *d, const struct store_metric *m, const char *host,
@@ -656,6 +657,13 @@ http_spans(struct daemon *d, const struct store_metric *m, const char *host,
 			if (strcmp(labels[k], l2) == 0)
 				last = k;
 		}
+		/*
+		 * A first bad run not among those charted is older than
+		 * all of them (they are the newest of this metric): an alert
+		 * that goes on into them is shaded from the first.
+		 */
+		if (first == n && last < n)
+			first = 0;
 		if (first < n) {
 			if (last == n || last < first)
 				last = n - 1;

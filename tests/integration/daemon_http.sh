@@ -326,6 +326,46 @@ while read -r link; do
 	[ "$(get "$link")" = 200 ] || fail "/ links to $link: $(head -c 300 "$T/body")"
 done <"$T/links"
 
+# An alert that began before the 400 runs a page shows, still open: its
+# runs in view are shaded from the first one shown (it was not shaded).
+awk 'BEGIN {
+	print "run,time,workload,metric,value,unit,better,host,iteration"
+	s = 7
+	for (r = 1; r <= 420; r++) {
+		level = r >= 20 ? 115 : 100
+		for (i = 1; i <= 5; i++) {
+			s = (s * 1103515245 + 12345) % 2147483648
+			printf "s-%03d,%d,span.demo,time,%.4f,s,lower,box4,%d\n",
+			    r, 1704000000 + r * 3600,
+			    level * (1 + 0.02 * (s / 2147483648 - 0.5)), i
+		}
+	}
+}' >"$T/span.csv"
+pwc import "$T/span.csv" >/dev/null || fail "import span.csv"
+for r in 020 021 022 419 420; do
+	pwc check "s-$r" >/dev/null || [ $? -eq 1 ] || fail "check s-$r"
+done
+pwc alerts --json | python3 -c 'import json, sys
+a = [x for x in json.load(sys.stdin) if x["workload"] == "span.demo"]
+assert len(a) == 1 and a[0]["first_bad_run"] == "s-020" and \
+    a[0]["last_run"] == "s-420", a' || fail "span.demo: not the alert wanted"
+[ "$(get '/metric?workload=span.demo&name=time')" = 200 ] ||
+	fail "/metric span.demo"
+python3 - "$T/body" <<'EOF' || fail "/metric: an alert older than the runs shown"
+import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+svg = re.findall(r'<svg .*?</svg>', page, re.S)[0]
+pts = re.findall(r'<circle class="pt" cx="([\d.]+)" cy="[\d.]+" r="3">'
+    r'<title>(.*?): ', svg)
+assert len(pts) == 400 and pts[0][1] == "s-021", (len(pts), pts[0])
+rects = re.findall(r'<rect class="alert" x="([\d.]+)" y="[\d.]+" '
+    r'width="([\d.]+)"', svg)
+assert len(rects) == 1, rects
+x, w = float(rects[0][0]), float(rects[0][1])
+# From the first run shown to the last.
+assert x <= float(pts[0][0]) and x + w >= float(pts[-1][0]), (x, w)
+EOF
+
 # A reload that moves it: the old port is let go, the new one answers.
 OLD=$PORT
 PORT=$(free_port)
