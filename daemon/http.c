@@ -21,7 +21,7 @@
  *
  * Bounds.  The store is read in the event loop, so what one request may
  * read is bounded: the newest HTTP_RUNS runs, the open alerts up to
- * HTTP_ALERTS, a metric's newest HTTP_HISTORY run medians on each host,
+ * HTTP_ALERTS on / (all of them on /api/alerts, as the command prints), a metric's newest HTTP_HISTORY run medians on each host,
  * HTTP_MATCH metrics per name, HTTP_METRICS metrics linked from the front
  * page.  A metric's page scans for change points only the runs it shows;
  * /api/changes is the one request that reads a whole history, as
@@ -326,9 +326,12 @@ http_pct(struct evbuffer *b, const json_t *v)
 		evbuffer_add_printf(b, "-");
 }
 
-/* The open alerts (at most HTTP_ALERTS) as alerts --json gives them. */
+/*
+ * The open alerts as alerts --json gives them, the first max of them (0:
+ * all, as the command prints); *total says how many there are.
+ */
 static json_t *
-http_alerts_json(struct daemon *d, size_t *total)
+http_alerts_json(struct daemon *d, size_t max, size_t *total)
 {
 	struct store_alert	*a = NULL;
 	json_t			*arr;
@@ -338,7 +341,7 @@ http_alerts_json(struct daemon *d, size_t *total)
 	if (store_alerts_list(d->st, 0, &a, &n) == -1)
 		return NULL;
 	arr = pwjson_array();
-	for (i = 0; i < n && i < HTTP_ALERTS; i++)
+	for (i = 0; i < n && (max == 0 || i < max); i++)
 		pwjson_append(arr, view_alert_json(d->st, &a[i]));
 	*total = n;
 	store_alerts_free(a, n);
@@ -485,7 +488,7 @@ http_index(struct daemon *d, struct http_reply *r)
 	size_t			 nms = 0, total, i, k;
 
 	runs = http_runs_json(d);
-	alerts = http_alerts_json(d, &total);
+	alerts = http_alerts_json(d, HTTP_ALERTS, &total);
 	if (runs == NULL || alerts == NULL || store_metrics_list(d->st, NULL,
 	    NULL, &ms, &nms) == -1) {
 		json_decref(runs);
@@ -1025,7 +1028,7 @@ http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
 		http_api_changes(d, r, &kv);
 	else {
 		v = strcmp(path, "/api/runs") == 0 ? http_runs_json(d) :
-		    http_alerts_json(d, &total);
+		    http_alerts_json(d, 0, &total);
 		if (v == NULL)
 			http_error_json(r, 500, "Internal Server Error",
 			    "the store could not be read:",

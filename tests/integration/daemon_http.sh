@@ -366,6 +366,36 @@ x, w = float(rects[0][0]), float(rects[0][1])
 assert x <= float(pts[0][0]) and x + w >= float(pts[-1][0]), (x, w)
 EOF
 
+# More open alerts than / lists (100): /api/alerts is still what
+# alerts --json prints, every one of them.
+awk 'BEGIN {
+	print "run,time,workload,metric,value,unit,better,host,iteration"
+	s = 5
+	for (r = 1; r <= 12; r++)
+		for (m = 0; m < 101; m++)
+			for (i = 1; i <= 5; i++) {
+				s = (s * 1103515245 + 12345) % 2147483648
+				v = r >= 11 ? 130 : 100
+				v *= 1 + 0.02 * (s / 2147483648 - 0.5)
+				printf "a-%02d,%d,many,m%03d,%.4f,s,lower,box5,%d\n",
+				    r, 1705000000 + r * 3600, m, v, i
+			}
+}' >"$T/many.csv"
+pwc import "$T/many.csv" >/dev/null || fail "import many.csv"
+for r in 11 12; do
+	pwc check "a-$r" >/dev/null || [ $? -eq 1 ] || fail "check a-$r"
+done
+pwc alerts --json >"$T/alerts.many"
+python3 -c 'import json, sys
+assert len(json.load(open(sys.argv[1]))) > 101' "$T/alerts.many" ||
+	fail "fewer than 102 open alerts"
+[ "$(get /api/alerts)" = 200 ] || fail "/api/alerts (many)"
+cmp -s "$T/body" "$T/alerts.many" ||
+	fail "/api/alerts differs from alerts --json past 100 alerts"
+[ "$(get /)" = 200 ] || fail "/ (many alerts)"
+grep -q '<p>The first 100 of 10[2-9]\.</p>' "$T/body" ||
+	fail "/: does not say it lists the first 100 alerts"
+
 # A reload that moves it: the old port is let go, the new one answers.
 OLD=$PORT
 PORT=$(free_port)
