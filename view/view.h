@@ -1,10 +1,12 @@
 /*
  * view/: what the store holds, as the JSON documents that perfwatch
- * prints with --json (runs, show, history, alerts) and that perfwatchd's
- * dashboard serves under /api/.  Built in one place, so that the two
- * never drift apart: a program that reads one reads the other.
+ * prints with --json (runs, show, history, alerts, changes) and that
+ * perfwatchd's dashboard serves under /api/.  Built in one place, so
+ * that the two never drift apart: a program that reads one reads the
+ * other.
  *
- * Every function reads the store only, through its header; a string of
+ * Every function reads the store only, through its header (and the
+ * change points of a history shown, through detect/'s); a string of
  * the store that is not valid UTF-8 is repaired (json.h), never refused.
  */
 #ifndef PERFWATCH_VIEW_H
