@@ -10,7 +10,7 @@
  *   /api/alerts		perfwatch alerts --json
  *   /api/history?metric=M[&workload=W][&host=H]
  *			perfwatch history --json --limit 400 with the same
- *   /api/changes[?name=M][&workload=W][&host=H]
+ *   /api/changes[?metric=M][&workload=W][&host=H]
  *			perfwatch changes --json with the same
  *
  * The JSON is view.h's, the very documents the command prints.  GET and
@@ -937,7 +937,7 @@ http_api_history(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 	store_metrics_free(ms, nms);
 }
 
-/* /api/changes[?name=M][&workload=W][&host=H] */
+/* /api/changes[?metric=M][&workload=W][&host=H] */
 static void
 http_api_changes(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 {
@@ -950,7 +950,7 @@ http_api_changes(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 	json_t			*arr;
 
 	/* A name mistyped is said to be one, as by the command. */
-	if (http_metric_args(d, r, kv, 1, "name", NULL, 0, &metric, &workload,
+	if (http_metric_args(d, r, kv, 1, "metric", NULL, 0, &metric, &workload,
 	    &host, &ms, &nms) == -1)
 		return;
 	store_metrics_free(ms, nms);
@@ -976,7 +976,7 @@ http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
 	    NULL };
 	static const char *const history_keys[] = { "metric", "workload",
 	    "host", NULL };
-	static const char *const changes_keys[] = { "name", "workload", "host",
+	static const char *const changes_keys[] = { "metric", "workload", "host",
 	    NULL };
 	const struct evhttp_uri	*uri = evhttp_request_get_evhttp_uri(req);
 	const char		*path, *query, *what, *value;

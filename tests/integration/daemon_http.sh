@@ -259,7 +259,7 @@ awk 'BEGIN {
 pwc import "$T/cp.csv" >/dev/null || fail "import cp.csv"
 pwc changes --workload cp.demo --metric level --json >"$T/changes.cli" ||
 	fail "changes --json"
-[ "$(get '/api/changes?workload=cp.demo&name=level')" = 200 ] ||
+[ "$(get '/api/changes?workload=cp.demo&metric=level')" = 200 ] ||
 	fail "/api/changes: $(cat "$T/body")"
 [ "$(header Content-Type)" = application/json ] || fail "/api/changes: type"
 cmp -s "$T/body" "$T/changes.cli" ||
@@ -267,7 +267,7 @@ cmp -s "$T/body" "$T/changes.cli" ||
 pwc changes --json >"$T/changes.all" || fail "changes --json (all)"
 [ "$(get /api/changes)" = 200 ] || fail "/api/changes (all)"
 cmp -s "$T/body" "$T/changes.all" || fail "/api/changes (all) differs"
-[ "$(get '/api/changes?name=nosuch')" = 404 ] || fail "/api/changes nosuch"
+[ "$(get '/api/changes?metric=nosuch')" = 404 ] || fail "/api/changes nosuch"
 [ "$(get '/metric?workload=cp.demo&name=level')" = 200 ] ||
 	fail "/metric cp.demo level"
 python3 - "$T/body" "$T/changes.cli" <<'EOF' || fail "/metric: change points"
