@@ -374,7 +374,7 @@ alert_payload(const struct store_alert *a, const char *from,
 	pwjson_set_str(b, "name", n->baseline);
 	if (n->base != NULL) {
 		pwjson_set_num(b, "level", n->base->center);
-		pwjson_set_num(b, "spread", n->base->noise);
+		pwjson_set_num(b, "noise", n->base->noise);
 		pwjson_set_int(b, "runs", (int64_t)n->base->k);
 	}
 	pwjson_set(o, "baseline", b);

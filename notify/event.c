@@ -48,6 +48,19 @@ event_num(const json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/* Give member from of object o the name to, unless o has a member to. */
+static void
+event_rename(json_t *o, const char *from, const char *to)
+{
+	json_t	*v;
+
+	if (!json_is_object(o) || json_object_get(o, to) != NULL ||
+	    (v = json_object_get(o, from)) == NULL)
+		return;
+	pwjson_set(o, to, json_incref(v));
+	json_object_del(o, from);
+}
+
 /* The alert's own metric line, from the payload. */
 static void
 event_own_metric(struct notify_event *ev)
@@ -63,7 +76,7 @@ event_own_metric(struct notify_event *ev)
 	m->better = ev->better;
 	m->own = 1;
 	m->baseline = ev->baseline;
-	m->spread = ev->spread;
+	m->noise = ev->noise;
 	m->current = ev->current;
 	m->change_pct = ev->change_pct;
 	m->ci_low = ev->ci_low;
@@ -80,7 +93,7 @@ int
 notify_event_parse(struct notify_event *ev, int64_t outbox,
     const char *payload, int64_t created, char **cause)
 {
-	const json_t	*b;
+	json_t		*b;
 	const char	*need[] = { "state", "host", "workload", "metric" };
 	char		*err = NULL;
 	size_t		 i;
@@ -129,11 +142,17 @@ notify_event_parse(struct notify_event *ev, int64_t outbox,
 	ev->current = event_num(ev->payload, "current");
 	b = json_object_get(ev->payload, "baseline");
 	ev->baseline_name = event_str(b, "name", 0);
-	/* Rows queued by versions before 50a6579 call it "median". */
+	/*
+	 * Rows queued by older versions name the baseline's figures as
+	 * they were then: "median" before 50a6579, "spread" before the
+	 * payload took the name --json gives it.  They are given today's
+	 * names in the payload itself, so that a webhook's copy of it says
+	 * "level" and "noise" whatever version queued the row.
+	 */
+	event_rename(b, "median", "level");
+	event_rename(b, "spread", "noise");
 	ev->baseline = event_num(b, "level");
-	if (isnan(ev->baseline))
-		ev->baseline = event_num(b, "median");
-	ev->spread = event_num(b, "spread");
+	ev->noise = event_num(b, "noise");
 	ev->baseline_runs = json_integer_value(json_object_get(b, "runs"));
 	ev->superseded_by = json_integer_value(json_object_get(ev->payload,
 	    "superseded_by"));
@@ -201,7 +220,7 @@ event_other_regressions(struct notify_event *ev, struct store *st,
 		m->unit = xstrdup(sm.unit);
 		m->better = sm.better;
 		m->baseline = v[i].reference;
-		m->spread = v[i].noise;
+		m->noise = v[i].noise;
 		m->current = v[i].current;
 		m->change_pct = v[i].change_pct;
 		m->ci_low = v[i].ci_low;

@@ -82,9 +82,9 @@ msg_pct_num(char *buf, size_t len, double v)
 		snprintf(buf, len, "%+.1f", msg_pct_shown(v));
 }
 
-/* A spread: three significant digits, "3.18", "1.2e+298", or "-". */
+/* A noise figure: three significant digits, "3.18", "1.2e+298", or "-". */
 static void
-msg_spread(char *buf, size_t len, double v)
+msg_noise(char *buf, size_t len, double v)
 {
 	if (isnan(v) || isinf(v))
 		snprintf(buf, len, "-");
@@ -431,7 +431,7 @@ msg_summary(FILE *f, const struct notify_event *ev)
 	msg_q(c, sizeof(c), ev->q);
 	fprintf(f, "  change     %s, 95%% CI %s, q %s\n", a, b, c);
 	msg_num(a, sizeof(a), ev->baseline);
-	msg_spread(b, sizeof(b), ev->spread);
+	msg_noise(b, sizeof(b), ev->noise);
 	/* The whole name: cut short, a pinned one could pass for another. */
 	if (*base != '\0' && ev->baseline_runs > 0)
 		xasprintf(&d, " (%s, %lld runs)", base,
@@ -474,10 +474,10 @@ msg_table(FILE *f, const struct notify_event *ev)
 	for (i = 0; i < n; i++) {
 		m = &ev->metrics[i];
 		msg_num(num, sizeof(num), m->baseline);
-		if (!isnan(m->spread) && !isnan(m->baseline) &&
+		if (!isnan(m->noise) && !isnan(m->baseline) &&
 		    m->baseline != 0) {
 			msg_pct_num(sp, sizeof(sp),
-			    100 * m->spread / fabs(m->baseline));
+			    100 * m->noise / fabs(m->baseline));
 			/* Unsigned: "1000 ± 0.3%". */
 			memmove(sp, sp + 1, strlen(sp));
 			xasprintf(&cell[0], "%s ± %s%%", num, sp);
@@ -824,7 +824,7 @@ msg_metric_json(const struct notify_metric *m)
 	pwjson_set_str(o, "better", better_name(m->better));
 	pwjson_set_bool(o, "alert_metric", m->own);
 	pwjson_set(o, "baseline", msg_json_num(m->baseline));
-	pwjson_set(o, "spread", msg_json_num(m->spread));
+	pwjson_set(o, "noise", msg_json_num(m->noise));
 	pwjson_set(o, "current", msg_json_num(m->current));
 	pwjson_set(o, "change_pct", msg_json_num(m->change_pct));
 	pwjson_set(o, "ci_low", msg_json_num(m->ci_low));

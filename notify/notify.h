@@ -137,7 +137,7 @@ struct notify_metric {
 	enum better	 better;
 	int		 own;		/* the alert's metric */
 	double		 baseline;	/* median of the baseline's runs */
-	double		 spread;	/* between-run sd, metric's unit */
+	double		 noise;	/* between-run sd, metric's unit */
 	double		 current;
 	double		 change_pct;
 	double		 ci_low;
@@ -183,7 +183,7 @@ struct notify_event {
 	double			 q;
 	double			 current;
 	double			 baseline;
-	double			 spread;
+	double			 noise;		/* between-run sd */
 	int64_t			 baseline_runs;
 	int64_t			 superseded_by;	/* the alert of a further
 						   shift that resolved this

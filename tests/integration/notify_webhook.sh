@@ -79,6 +79,12 @@ assert doc["subject"].startswith("[perfwatch] %s: app.pipe throughput -22." %
                                  host), doc["subject"]
 m = doc["metrics"]
 assert len(m) == 1 and m[0]["alert_metric"] and m[0]["current"] == 776, m
+# The baseline's between-run noise, called as every --json calls it.
+b = a["baseline"]
+assert "spread" not in b and "spread" not in m[0], (b, m)
+assert b["runs"] > 0 and 990 < b["level"] < 1010, b
+assert isinstance(b["noise"], float) and 0 < b["noise"] < 20, b
+assert m[0]["noise"] == b["noise"] and m[0]["baseline"] == b["level"], (m, b)
 hist = m[0]["history"]
 assert [r["run"] for r in hist[-3:]] == ["good", "bad1", "bad2"], hist
 assert [r["first_bad"] for r in hist[-3:]] == [False, True, False], hist

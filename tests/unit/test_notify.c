@@ -174,7 +174,7 @@ payload(const char *host, const char *workload, const char *metric,
 	b = pwjson_object();
 	pwjson_set_str(b, "name", "rolling");
 	pwjson_set_num(b, "level", 1000);
-	pwjson_set_num(b, "spread", 3);
+	pwjson_set_num(b, "noise", 3);
 	pwjson_set_int(b, "runs", 10);
 	pwjson_set(o, "baseline", b);
 	pwjson_set(o, "attribution", json_null());
@@ -508,7 +508,7 @@ test_render(void **state)
 	xasprintf(&old, "%.*s\"change_pct\":-0.03,\"ci_low\":-0.04,"
 	    "\"ci_high\":-0.02,\"q\":0.5,\"current\":1.0003e300,"
 	    "\"baseline\":{\"name\":\"rolling\",\"level\":1e300,"
-	    "\"spread\":2.5e298,\"runs\":10},%s", (int)(k - p), p,
+	    "\"noise\":2.5e298,\"runs\":10},%s", (int)(k - p), p,
 	    strstr(k, "\"attribution\""));
 	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
 	assert_null(cause);
@@ -542,7 +542,7 @@ test_render(void **state)
 	xasprintf(&old, "%.*s\"change_pct\":5e202,\"ci_low\":4.9e202,"
 	    "\"ci_high\":5.1e202,\"q\":0.001,\"current\":5,"
 	    "\"baseline\":{\"name\":\"rolling\",\"level\":1e-200,"
-	    "\"spread\":1e-201,\"runs\":10},%s", (int)(k - p), p,
+	    "\"noise\":1e-201,\"runs\":10},%s", (int)(k - p), p,
 	    strstr(k, "\"attribution\""));
 	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
 	assert_null(cause);
@@ -571,6 +571,55 @@ test_render(void **state)
 	assert_null(cause);
 	assert_true(ev.baseline == 1000);
 	assert_true(ev.metrics[0].baseline == 1000);
+	free(old);
+	free(p);
+	notify_event_clear(&ev);
+
+	/*
+	 * Nor one queued while the noise was "spread": its figure is in the
+	 * text and, by today's names, in what a webhook receives.
+	 */
+	p = payload("box", "sys.pipe", "throughput", "confirmed", "suspected");
+	assert_non_null(k = strstr(p, "\"noise\":"));
+	xasprintf(&old, "%.*s\"spread\"%s", (int)(k - p), p, k + 7);
+	assert_non_null(strstr(old, "\"spread\":3"));
+	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
+	assert_null(cause);
+	assert_true(ev.noise == 3);
+	assert_true(ev.metrics[0].noise == 3);
+	s = notify_text(&ev);
+	assert_non_null(strstr(s, "  baseline   1000 \xc2\xb1 3 lps "
+	    "(rolling, 10 runs)\n"));
+	free(s);
+	{
+		json_t	*doc = notify_webhook_json(&ev), *b, *m;
+
+		b = json_object_get(json_object_get(doc, "alert"), "baseline");
+		assert_true(json_number_value(json_object_get(b, "noise")) ==
+		    3);
+		assert_true(json_number_value(json_object_get(b, "level")) ==
+		    1000);
+		assert_null(json_object_get(b, "spread"));
+		m = json_array_get(json_object_get(doc, "metrics"), 0);
+		assert_true(json_number_value(json_object_get(m, "noise")) ==
+		    3);
+		assert_null(json_object_get(m, "spread"));
+		json_decref(doc);
+	}
+	free(old);
+	notify_event_clear(&ev);
+
+	/* Both old names at once: a row from before 50a6579. */
+	assert_non_null(k = strstr(p, "\"level\":"));
+	xasprintf(&old, "%.*s\"median\"%s", (int)(k - p), p, k + 7);
+	free(p);
+	p = old;
+	assert_non_null(k = strstr(p, "\"noise\":"));
+	xasprintf(&old, "%.*s\"spread\"%s", (int)(k - p), p, k + 7);
+	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
+	assert_null(cause);
+	assert_true(ev.baseline == 1000);
+	assert_true(ev.noise == 3);
 	free(old);
 	free(p);
 	notify_event_clear(&ev);
