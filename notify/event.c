@@ -144,8 +144,8 @@ notify_event_parse(struct notify_event *ev, int64_t outbox,
 	ev->baseline_name = event_str(b, "name", 0);
 	/*
 	 * Rows queued by older versions name the baseline's figures as
-	 * they were then: "median" before 50a6579, "spread" before the
-	 * payload took the name --json gives it.  They are given today's
+	 * they were then: "median" before 50a6579, "spread" before
+	 * e85b159 (the name --json gives it).  They are given today's
 	 * names in the payload itself, so that a webhook's copy of it says
 	 * "level" and "noise" whatever version queued the row.
 	 */
