@@ -356,7 +356,7 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 	CURLcode		 rc;
 	char			 errbuf[CURL_ERROR_SIZE];
 	char			*crlf, *from, *spec, *tmp, *user = NULL;
-	char			*password = NULL, *cause = NULL, *refused;
+	char			*password = NULL, *cause = NULL, *refused, *url;
 	char			**specs;
 	const char		*text;
 	long			 code = 0;
@@ -479,12 +479,16 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 		email_result(res, code >= 500 && !smtp_login_refused(code) ?
 		    NOTIFY_PERMFAIL : NOTIFY_TEMPFAIL, "%s", text);
 	} else if (rc == CURLE_USE_SSL_FAILED) {
+		url = notify_url_shown(sink->smtp_url);
 		email_result(res, NOTIFY_TEMPFAIL, "%s: the server offers no "
-		    "STARTTLS and [sink \"%s\"] starttls is required",
-		    sink->smtp_url, sink->name);
+		    "STARTTLS and [sink \"%s\"] starttls is required", url,
+		    sink->name);
+		free(url);
 	} else {
-		email_result(res, NOTIFY_TEMPFAIL, "%s: %s", sink->smtp_url,
+		url = notify_url_shown(sink->smtp_url);
+		email_result(res, NOTIFY_TEMPFAIL, "%s: %s", url,
 		    errbuf[0] != '\0' ? errbuf : curl_easy_strerror(rc));
+		free(url);
 	}
 
 	curl_easy_cleanup(c);

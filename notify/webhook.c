@@ -105,7 +105,7 @@ notify_webhook(const struct notify_sink *sink, const char *body,
 	CURL			*c;
 	CURLcode		 rc;
 	char			 errbuf[CURL_ERROR_SIZE], sig[65], *h, *clean;
-	char			*secret = NULL, *cause = NULL, *id;
+	char			*secret = NULL, *cause = NULL, *id, *url;
 	size_t			 slen = 0;
 	long			 code = 0;
 
@@ -166,10 +166,12 @@ notify_webhook(const struct notify_sink *sink, const char *body,
 	rc = curl_easy_perform(c);
 	ans.buf[ans.len] = '\0';
 	clean = notify_clean(ans.buf, WEBHOOK_ANSWER_MAX);
-	if (rc != CURLE_OK)
-		webhook_result(res, NOTIFY_TEMPFAIL, "%s: %s", sink->url,
+	if (rc != CURLE_OK) {
+		url = notify_url_shown(sink->url);
+		webhook_result(res, NOTIFY_TEMPFAIL, "%s: %s", url,
 		    errbuf[0] != '\0' ? errbuf : curl_easy_strerror(rc));
-	else {
+		free(url);
+	} else {
 		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
 		webhook_result(res, code >= 200 && code < 300 ?
 		    NOTIFY_DELIVERED : webhook_temporary(code) ?

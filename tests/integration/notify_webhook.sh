@@ -133,4 +133,27 @@ expect_match "$(cat "$T/slow.out")" "slow (webhook): retry: "
 grep -Eq 'timed out after 2[0-9]{3} milliseconds' "$T/slow.out" ||
 	fail "not the 2 s timeout: $(cat "$T/slow.out")"
 [ "$(count_files "$T"/slow/req-*.body)" -eq 1 ] || fail "no request kept"
+# A URL with a password in it (curl logs in with it), to a port where
+# nothing listens: the answer names the URL, without the password.  It
+# printed the password, which the outbox and syslog then kept.
+port_none=$(free_port)
+cat >"$T/login.conf" <<EOF2
+[sink "login"]
+type = webhook
+url = http://bot:s3cret-t0ken@127.0.0.1:$port_none/hook
+EOF2
+rc=0
+pwt -c "$T/login.conf" notify test --json >"$T/login.out" 2>"$T/login.err" ||
+	rc=$?
+[ "$rc" -eq 1 ] || fail "notify test of a dead receiver: exit $rc"
+"$PY" - "$T/login.out" "$port_none" <<'EOPY'
+import json, sys
+out, none = sys.argv[1], sys.argv[2]
+text = open(out).read()
+assert "s3cret" not in text + open(out[:-4] + ".err").read(), text
+r = {x["sink"]: x for x in json.loads(text)}
+assert r["login"]["outcome"] == "retry", r
+assert r["login"]["answer"].startswith(
+    "http://bot:***@127.0.0.1:%s/hook: " % none), r
+EOPY
 pass

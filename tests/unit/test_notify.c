@@ -197,6 +197,33 @@ event_of(struct notify_event *ev, const char *host, const char *metric,
 	free(p);
 }
 
+/* notify_url_shown: a URL's password as "***", and nothing else. */
+static void
+test_url_shown(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "http://bot:s3cret@hooks.example.org/x",
+		    "http://bot:***@hooks.example.org/x" },
+		{ "smtp://me:pa@ss@127.0.0.1:25", "smtp://me:***@127.0.0.1:25" },
+		{ "https://bot@hooks.example.org/x",
+		    "https://bot@hooks.example.org/x" },
+		{ "https://hooks.example.org/a:b@c?d=e:f@g#h:i@j",
+		    "https://hooks.example.org/a:b@c?d=e:f@g#h:i@j" },
+		{ "http://u:p@h?q", "http://u:***@h?q" },
+		{ "http://127.0.0.1:8080/", "http://127.0.0.1:8080/" },
+		{ "not a url", "not a url" },
+	};
+	size_t	 i;
+	char	*s;
+
+	(void)state;
+	for (i = 0; i < nitems(cases); i++) {
+		s = notify_url_shown(cases[i][0]);
+		assert_string_equal(s, cases[i][1]);
+		free(s);
+	}
+}
+
 /* notify_clean: controls become blanks, bad UTF-8 '?', cut at a char. */
 static void
 test_clean(void **state)
@@ -1651,6 +1678,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_clean),
+		cmocka_unit_test(test_url_shown),
 		cmocka_unit_test(test_header_plain),
 		cmocka_unit_test(test_header_long_word),
 		cmocka_unit_test(test_header_injection),
