@@ -107,6 +107,7 @@ notify_webhook(const struct notify_sink *sink, const char *body,
 	char			 errbuf[CURL_ERROR_SIZE], sig[65], *h, *clean;
 	char			*secret = NULL, *cause = NULL, *id, *url;
 	size_t			 slen = 0;
+	char			*loc = NULL;
 	long			 code = 0;
 
 	if (sink->url == NULL) {
@@ -173,6 +174,22 @@ notify_webhook(const struct notify_sink *sink, const char *body,
 		free(url);
 	} else {
 		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+		/*
+		 * A redirect is not followed (a POST's body would be lost
+		 * on a 301 or 302, or go where nobody checked); say where
+		 * it points, which is what the url should now say.
+		 */
+		if (code >= 300 && code < 400 && curl_easy_getinfo(c,
+		    CURLINFO_REDIRECT_URL, &loc) == CURLE_OK && loc != NULL) {
+			h = notify_url_shown(loc);
+			url = notify_clean(h, WEBHOOK_ANSWER_MAX);
+			free(h);
+			free(clean);
+			xasprintf(&clean, "redirected to %s, which is not "
+			    "followed: set [sink \"%s\"] url to it if it is "
+			    "right", url, sink->name);
+			free(url);
+		}
 		webhook_result(res, code >= 200 && code < 300 ?
 		    NOTIFY_DELIVERED : webhook_temporary(code) ?
 		    NOTIFY_TEMPFAIL : NOTIFY_PERMFAIL, "HTTP %ld%s%s", code,

@@ -1,13 +1,15 @@
 """A webhook receiver on loopback for the notify tests (http.server).
 
     webhook_server.py --port N --out DIR [--fail-first K] [--status S]
-                      [--hang SECONDS]
+                      [--hang SECONDS] [--location URL]
 
 Each POST is kept: its raw body in DIR/req-<n>.body and its headers in
 DIR/req-<n>.json.  The first K requests are answered 500 (a receiver
 having a bad moment); later ones get status S (200 by default).  With
 --hang the body is read and the answer withheld that long (or until
-SIGTERM): a receiver that has stopped answering.
+SIGTERM): a receiver that has stopped answering.  With --location the
+answer carries that Location header (give a 3xx --status: a receiver
+that has moved).
 DIR/ready appears once the server listens; SIGTERM stops it.
 """
 import argparse
@@ -26,6 +28,7 @@ def main():
     ap.add_argument("--fail-first", type=int, default=0)
     ap.add_argument("--status", type=int, default=200)
     ap.add_argument("--hang", type=float, default=0)
+    ap.add_argument("--location")
     a = ap.parse_args()
     count = [0]
     lock = threading.Lock()
@@ -52,6 +55,8 @@ def main():
                 else b"thanks"
             self.send_response(status)
             self.send_header("Content-Type", "text/plain")
+            if a.location is not None:
+                self.send_header("Location", a.location)
             self.send_header("Content-Length", str(len(reply)))
             self.end_headers()
             self.wfile.write(reply)
