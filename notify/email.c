@@ -429,6 +429,13 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 30L);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT, notify_timeout(sink));
+	/*
+	 * curl waits for the answer to the message's final dot with this
+	 * timeout alone (two minutes by default), not with the one above:
+	 * a server stuck after DATA held the flush that long.
+	 */
+	curl_easy_setopt(c, CURLOPT_SERVER_RESPONSE_TIMEOUT,
+	    notify_timeout(sink));
 	switch (sink->starttls) {
 	case NOTIFY_TLS_REQUIRED:
 		curl_easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);

@@ -1,7 +1,7 @@
 """A real SMTP server on loopback for the notify tests (aiosmtpd).
 
     smtp_server.py --port N --out DIR [--refuse ADDR]... [--greylist ADDR:N]...
-        [--auth USER:PASS]
+        [--auth USER:PASS] [--hang-data SECONDS | --drop-data]
 
 Each message accepted is written to DIR/msg-<n>.eml exactly as received
 (after the SMTP dot-unstuffing) and its envelope to DIR/msg-<n>.json.  A
@@ -11,9 +11,13 @@ greylisting server does) at its first N RCPTs, and taken after that.
 Every RCPT is logged to DIR/rcpt.log as "<address> <code>", one a line.
 With --auth the server offers AUTH PLAIN and LOGIN without TLS (loopback
 only) and refuses mail from a session that did not log in with USER:PASS.
+With --hang-data the server takes the message and withholds its answer
+that long (a server stuck after DATA); with --drop-data it closes the
+connection instead of answering.  Neither keeps the message.
 DIR/ready appears once the server listens; SIGTERM stops it.
 """
 import argparse
+import asyncio
 import json
 import os
 import signal
@@ -25,8 +29,11 @@ from aiosmtpd.smtp import AuthResult
 
 
 class Handler:
-    def __init__(self, out, refuse, greylist):
+    def __init__(self, out, refuse, greylist, hang_data=0,
+                 drop_data=False):
         self.out = out
+        self.hang_data = hang_data
+        self.drop_data = drop_data
         self.refuse = set(a.lower() for a in refuse)
         self.greylist = {}
         for g in greylist:
@@ -58,6 +65,12 @@ class Handler:
         return self.log_rcpt(address, "250 2.1.5 Ok")
 
     async def handle_DATA(self, server, session, envelope):
+        if self.drop_data:
+            server.transport.close()
+            return "421 4.3.0 closing"
+        if self.hang_data > 0:
+            await asyncio.sleep(self.hang_data)
+            return "451 4.3.0 too late"
         with self.lock:
             self.n += 1
             n = self.n
@@ -80,6 +93,8 @@ def main():
     ap.add_argument("--refuse", action="append", default=[])
     ap.add_argument("--greylist", action="append", default=[])
     ap.add_argument("--auth")
+    ap.add_argument("--hang-data", type=float, default=0)
+    ap.add_argument("--drop-data", action="store_true")
     a = ap.parse_args()
 
     kw = {}
@@ -94,7 +109,8 @@ def main():
 
         kw = dict(authenticator=authenticator, auth_required=True,
                   auth_require_tls=False)
-    ctl = Controller(Handler(a.out, a.refuse, a.greylist), hostname="127.0.0.1",
+    ctl = Controller(Handler(a.out, a.refuse, a.greylist, a.hang_data,
+                             a.drop_data), hostname="127.0.0.1",
                      port=a.port, decode_data=False, **kw)
     ctl.start()
     open(os.path.join(a.out, "ready"), "w").close()
