@@ -39,6 +39,8 @@
 
 /* Used for a row whose sink is not configured (any more). */
 #define NOTIFY_DEFAULT_MAX_AGE	(2 * 24 * 3600)
+/* How long a delivery made may wait for the store to record it. */
+#define FLUSH_RECORD_WAIT	120
 
 const char *
 notify_status_name(enum notify_status s)
@@ -91,6 +93,44 @@ static int64_t
 flush_now(const struct notify_opts *opts)
 {
 	return opts->now != 0 ? opts->now : (int64_t)time(NULL);
+}
+
+/*
+ * Record that row o went out, at now: store_outbox_delivered(), or with
+ * split (the rest of its recipients, their next try and answer) set,
+ * store_outbox_split() and the new row's id in *id.  The message has
+ * left, and a record lost would send it again at the row's next try:
+ * while the store refuses (another process holding its write lock past
+ * the busy timeout), try again, waiting 1, 2, 4 ... seconds, for up to
+ * FLUSH_RECORD_WAIT seconds.  As those functions return.
+ */
+static int
+flush_record(struct store *st, const struct store_outbox *o, int64_t now,
+    const struct notify_result *split, int64_t next, int64_t *id)
+{
+	struct timespec	 t0, t;
+	unsigned int	 wait = 1;
+	int		 rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		if (split != NULL)
+			rc = store_outbox_split(st, o->id, now, split->retry,
+			    next, split->retry_answer, id);
+		else
+			rc = store_outbox_delivered(st, o->id, now);
+		if (rc != -1)
+			return rc;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		if (t.tv_sec - t0.tv_sec + wait > FLUSH_RECORD_WAIT)
+			return -1;
+		log_warnx("notification %lld (alert %lld, sink %s): "
+		    "delivered, but not yet recorded (%s); trying again in "
+		    "%u s", (long long)o->id, (long long)o->alert, o->sink,
+		    store_errmsg(st), wait);
+		sleep(wait);
+		wait *= 2;
+	}
 }
 
 /* The name this machine goes by, for From and the SMTP greeting. */
@@ -237,8 +277,7 @@ flush_split(struct store *st, struct notify_report *rep,
 
 	if ((next = notify_retry_at(o->created, max_age, 1, now)) == -1)
 		next = now;
-	switch (store_outbox_split(st, o->id, now, res->retry, next,
-	    res->retry_answer, &id)) {
+	switch (flush_record(st, o, now, res, next, &id)) {
 	case -1:
 		return -1;
 	case 1:
@@ -316,7 +355,7 @@ flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
 			    &res);
 			break;
 		}
-		if (store_outbox_delivered(st, o->id, now) == -1)
+		if (flush_record(st, o, now, NULL, 0, NULL) == -1)
 			rc = -1;
 		else
 			flush_report(rep, o, NOTIFY_DELIVERED, 0, attempts, 0,

@@ -2,6 +2,7 @@
 
     webhook_server.py --port N --out DIR [--fail-first K] [--status S]
                       [--hang SECONDS] [--location URL]
+                      [--lock-db PATH --lock-for SECONDS]
 
 Each POST is kept: its raw body in DIR/req-<n>.body and its headers in
 DIR/req-<n>.json.  The first K requests are answered 500 (a receiver
@@ -9,13 +10,17 @@ having a bad moment); later ones get status S (200 by default).  With
 --hang the body is read and the answer withheld that long (or until
 SIGTERM): a receiver that has stopped answering.  With --location the
 answer carries that Location header (give a 3xx --status: a receiver
-that has moved).
+that has moved).  With --lock-db the first request takes the SQLite
+database PATH's write lock (BEGIN EXCLUSIVE) before it is answered and
+holds it --lock-for seconds: another process busy with the store just
+as the delivery is to be recorded.
 DIR/ready appears once the server listens; SIGTERM stops it.
 """
 import argparse
 import http.server
 import json
 import os
+import sqlite3
 import signal
 import sys
 import threading
@@ -29,10 +34,22 @@ def main():
     ap.add_argument("--status", type=int, default=200)
     ap.add_argument("--hang", type=float, default=0)
     ap.add_argument("--location")
+    ap.add_argument("--lock-db")
+    ap.add_argument("--lock-for", type=float, default=0)
     a = ap.parse_args()
     count = [0]
     lock = threading.Lock()
     stop = threading.Event()
+
+    def hold_lock(taken):
+        db = sqlite3.connect(a.lock_db, timeout=30, isolation_level=None)
+        db.execute("BEGIN EXCLUSIVE")
+        with open(os.path.join(a.out, "locked"), "w"):
+            pass
+        taken.set()
+        stop.wait(a.lock_for)
+        db.execute("COMMIT")
+        db.close()
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
@@ -48,6 +65,11 @@ def main():
                 json.dump({"path": self.path,
                            "headers": {h: v for h, v in
                                        self.headers.items()}}, f)
+            if a.lock_db is not None and k == 1:
+                taken = threading.Event()
+                threading.Thread(target=hold_lock, args=(taken,),
+                                 daemon=True).start()
+                taken.wait(30)
             if a.hang > 0 and stop.wait(a.hang):
                 return
             status = 500 if k <= a.fail_first else a.status
