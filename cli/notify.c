@@ -399,7 +399,7 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 	char			*state, *clean, *cause = NULL, **to, *list;
 	char			*tmp, tbuf[32];
 	json_t			*arr, *r, *ja;
-	int			 ch, all = 0;
+	int			 ch, all = 0, cut;
 
 	cli_getopt_reset();
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -486,11 +486,13 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 	} else if (n == 0 && c->out == OUT_TABLE) {
 		printf(all ? "the outbox is empty\n" : "nothing pending\n");
 	} else {
+		/* The table is read on a terminal; the CSV keeps it all. */
+		cut = c->out != OUT_CSV;
 		t = table_new(nitems(hdr), hdr, al);
 		for (i = 0; i < n; i++) {
 			table_addf(t, 0, "%lld", (long long)rows[i].id);
 			table_addf(t, 1, "%lld", (long long)rows[i].alert);
-			clean = notify_clean(rows[i].sink, 40);
+			clean = notify_clean(rows[i].sink, cut ? 40 : 0);
 			table_addf(t, 2, "%s", clean);
 			free(clean);
 			state = notify_row_state(&rows[i]);
@@ -512,11 +514,11 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 				list = tmp;
 			}
 			store_outbox_recipients_free(to);
-			clean = notify_clean(list, 100);
+			clean = notify_clean(list, cut ? 100 : 0);
 			free(list);
 			table_addf(t, 8, "%s", clean);
 			free(clean);
-			clean = notify_clean(rows[i].last_error, 100);
+			clean = notify_clean(rows[i].last_error, cut ? 100 : 0);
 			table_addf(t, 9, "%s", *clean != '\0' ? clean : "-");
 			free(clean);
 			table_end_row(t);

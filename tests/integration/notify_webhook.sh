@@ -13,7 +13,8 @@ set -eu
 port=$(free_port)
 start_webhook "$T/hook" "$port" --fail-first 1
 port404=$(free_port)
-start_webhook "$T/gone" "$port404" --status 404
+gone='no receiver here any more, see "https://hooks.example.org/v2/perfwatch", where it moved on 1 March'
+start_webhook "$T/gone" "$port404" --status 404 --reply "$gone"
 port401=$(free_port)
 start_webhook "$T/denied" "$port401" --status 401
 printf 'k3y-for-perfwatch\n' >"$T/secret"
@@ -37,7 +38,18 @@ pwt -c "$T/bad.conf" notify flush >"$T/f1.out" 2>&1 ||
 	fail "flush 1: $(cat "$T/f1.out")"
 expect_match "$(cat "$T/f1.out")" "retrying 2, failed 1"
 expect_match "$(cat "$T/f1.out")" "HTTP 500: receiver busy, try later"
-expect_match "$(cat "$T/f1.out")" "HTTP 404: thanks"
+expect_match "$(cat "$T/f1.out")" "HTTP 404: no receiver here any more"
+# The CSV has the whole answer, where the table cuts it at 100 characters
+# (the CSV cut it too, with "...").
+pwt -c "$T/bad.conf" notify pending --all --csv >"$T/p1.csv" ||
+	fail "pending --csv"
+"$PY" - "$T/p1.csv" "HTTP 404: $gone" <<'EOPY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+gone = [r for r in rows if r["sink"] == "gone"]
+assert len(gone) == 1 and gone[0]["status"] == "failed", rows
+assert gone[0]["last error"] == sys.argv[2], (gone, sys.argv[2])
+EOPY
 expect_match "$(cat "$T/f1.out")" "HTTP 401: thanks"
 pwt -c "$T/bad.conf" notify flush --force >"$T/f2.out" 2>&1 ||
 	fail "flush 2: $(cat "$T/f2.out")"

@@ -2,11 +2,12 @@
 
     webhook_server.py --port N --out DIR [--fail-first K] [--status S]
                       [--hang SECONDS] [--location URL]
-                      [--lock-db PATH --lock-for SECONDS]
+                      [--lock-db PATH --lock-for SECONDS] [--reply TEXT]
 
 Each POST is kept: its raw body in DIR/req-<n>.body and its headers in
 DIR/req-<n>.json.  The first K requests are answered 500 (a receiver
-having a bad moment); later ones get status S (200 by default).  With
+having a bad moment); later ones get status S (200 by default), with the body TEXT ("thanks"
+by default).  With
 --hang the body is read and the answer withheld that long (or until
 SIGTERM): a receiver that has stopped answering.  With --location the
 answer carries that Location header (give a 3xx --status: a receiver
@@ -34,6 +35,7 @@ def main():
     ap.add_argument("--status", type=int, default=200)
     ap.add_argument("--hang", type=float, default=0)
     ap.add_argument("--location")
+    ap.add_argument("--reply", default="thanks")
     ap.add_argument("--lock-db")
     ap.add_argument("--lock-for", type=float, default=0)
     a = ap.parse_args()
@@ -74,7 +76,7 @@ def main():
                 return
             status = 500 if k <= a.fail_first else a.status
             reply = b"receiver busy, try later" if status == 500 \
-                else b"thanks"
+                else a.reply.encode()
             self.send_response(status)
             self.send_header("Content-Type", "text/plain")
             if a.location is not None:
