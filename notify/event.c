@@ -145,7 +145,7 @@ notify_event_parse(struct notify_event *ev, int64_t outbox,
 	/*
 	 * Rows queued by older versions name the baseline's figures as
 	 * they were then: "median" before 50a6579, "spread" before
-	 * e85b159 (the name --json gives it).  They are given today's
+	 * c7ce751 (the name --json gives it).  They are given today's
 	 * names in the payload itself, so that a webhook's copy of it says
 	 * "level" and "noise" whatever version queued the row.
 	 */
