@@ -15,8 +15,10 @@
  * one line per call and counts them, and which first makes each line
  * plain: no leading blanks (so no continuation lines), no comment, no
  * control characters, a section header parsed and checked by us, a key
- * line written back as "key=value".  The handler then knows the line
- * being parsed and the section, from the reader's state.
+ * line written back as "key=".  The handler then knows the line being
+ * parsed, the section and the value from the reader's state: inih's line
+ * buffer (200 bytes in Debian's build) would cut a command line or a list
+ * of recipients short, so the value never passes through it.
  *
  * Every error is kept, with its line, and reported sorted by line, so a
  * user fixes a file in one pass.  A value is stored as its text and, for
@@ -50,6 +52,7 @@
 #define CONFIG_MAX_ERRORS	20
 #define CONFIG_MAX_NAME		64
 #define CONFIG_SHOW_VALUE	60	/* bytes of a bad value quoted back */
+#define CONFIG_MAX_VALUE	4096	/* bytes of a value */
 
 enum config_type {
 	CONFIG_STRING,
@@ -307,6 +310,7 @@ struct config_parse {
 	int			 seen_header;
 	struct config		*cfg;
 	struct config_section	*cur;		/* NULL: skip keys */
+	char			*value;		/* of the line handed to inih */
 	struct config_error	*errors;
 	size_t			 nerrors;
 	size_t			 dropped;
@@ -1300,7 +1304,8 @@ config_line(struct config_parse *p, const char *line, size_t len,
 		if (((unsigned char)line[i] < 0x20 && line[i] != '\t') ||
 		    line[i] == 0x7f) {
 			config_error(p, p->line, "expected text, found a "
-			    "control character (byte %zu)", i + 1);
+			    "control character (0x%02x) at byte %zu of the "
+			    "line", (unsigned char)line[i], i + 1);
 			return;
 		}
 	}
@@ -1357,15 +1362,18 @@ config_line(struct config_parse *p, const char *line, size_t len,
 		}
 		return;
 	}
-	if (klen + 1 + (len - vstart) + 2 > (size_t)num) {
-		key = xstrndup(line, klen);
-		config_error(p, p->line, "%s: line too long, expected at most "
-		    "%d bytes of key=value", key, num - 2);
-		free(key);
-		return;
+	key = xstrndup(line, klen);
+	if (klen + 3 > (size_t)num)
+		config_error(p, p->line, "%.40s...: unknown key", key);
+	else if (len - vstart > CONFIG_MAX_VALUE)
+		config_error(p, p->line, "%s: value too long, expected at "
+		    "most %d bytes", key, CONFIG_MAX_VALUE);
+	else {
+		free(p->value);
+		p->value = xstrndup(line + vstart, len - vstart);
+		snprintf(out, num, "%s=\n", key);
 	}
-	snprintf(out, num, "%.*s=%.*s\n", (int)klen, line,
-	    (int)(len - vstart), line + vstart);
+	free(key);
 }
 
 /* inih's reader: the next line of the buffer, made plain, one a call. */
@@ -1409,6 +1417,8 @@ config_handler(void *arg, const char *section, const char *key,
 	(void)lineno;
 #endif
 	(void)section;	/* ours, from the reader, is never truncated */
+	/* inih's value is "": the reader keeps the line's whole. */
+	value = p->value != NULL ? p->value : "";
 	if (s == NULL)
 		return 1;
 	if ((ki = config_find_key(s->type->name, key)) == -1) {
@@ -1606,6 +1616,7 @@ config_load_buffer(const char *name, const char *buf, size_t len,
 		if (i == p.nerrors)
 			config_error(&p, rc, "expected key = value");
 	}
+	free(p.value);
 	config_check_sections(&p);
 	if (p.nerrors == 0) {
 		free(p.errors);

@@ -447,13 +447,13 @@ test_control_characters(void **state)
 	cfg = config_load_buffer("t.conf", text, sizeof(text) - 1, &cause);
 	assert_null(cfg);
 	assert_string_equal(cause, "t.conf:2: expected text, found a control "
-	    "character (byte 12)");
+	    "character (0x00) at byte 12 of the line");
 	free(cause);
 
 	cfg = load_str("[quiet]\r\npolicy = skip\rx\n", &cause);
 	assert_null(cfg);
 	assert_string_equal(cause, "t.conf:2: expected text, found a control "
-	    "character (byte 14)");
+	    "character (0x0d) at byte 14 of the line");
 	free(cause);
 }
 
@@ -461,24 +461,40 @@ static void
 test_line_length(void **state)
 {
 	struct config	*cfg;
-	char		 text[512], *cause, *want;
-	int		 limit = INI_MAX_LINE - 2, vlen;
+	char		 text[CONFIG_MAX_VALUE + 64], *cause, *want;
+	const char	*to;
 
 	(void)state;
-	/* "path=" and a value: exactly at the limit loads. */
-	vlen = limit - 5;
+	/* A value of CONFIG_MAX_VALUE bytes loads, far past inih's line. */
 	snprintf(text, sizeof(text), "[git \"x\"]\npath   =   /%0*d\n",
-	    vlen - 1, 0);
+	    CONFIG_MAX_VALUE - 1, 0);
 	cfg = load_text(text, &cause);
 	assert_non_null(cfg);
-	assert_int_equal(strlen(config_get_str(cfg, "git x", "path")), vlen);
+	assert_int_equal(strlen(config_get_str(cfg, "git x", "path")),
+	    CONFIG_MAX_VALUE);
 	config_free(cfg);
 
-	snprintf(text, sizeof(text), "[git \"x\"]\npath = /%0*d\n", vlen, 0);
+	/* Six recipients with their names: 230 bytes. */
+	snprintf(text, sizeof(text), "[sink \"mail\"]\ntype = email\n"
+	    "smtp_url = smtp://mail.example.org:25\nto = "
+	    "Operations Team <ops@example.org>, Release Engineering "
+	    "<release@example.org>, Kernel Performance <kperf@example.org>, "
+	    "Storage Group <storage@example.org>, Database Administrators "
+	    "<dba@example.org>, Build Farm <builds@example.org>\n");
+	cfg = load_text(text, &cause);
+	if (cfg == NULL)
+		fail_msg("%s", cause);
+	to = config_get_str(cfg, "sink mail", "to");
+	assert_non_null(strstr(to, "<dba@example.org>"));
+	assert_true(strlen(to) > INI_MAX_LINE);
+	config_free(cfg);
+
+	snprintf(text, sizeof(text), "[git \"x\"]\npath = /%0*d\n",
+	    CONFIG_MAX_VALUE, 0);
 	/* Sorted by line: the header's error comes first. */
 	xasprintf(&want, "{P}:1: [git \"x\"]: missing path\n"
-	    "{P}:2: path: line too long, expected at most %d bytes of "
-	    "key=value", limit);
+	    "{P}:2: path: value too long, expected at most %d bytes",
+	    CONFIG_MAX_VALUE);
 	expect_errors(text, want);
 	free(want);
 }
