@@ -416,6 +416,28 @@ config_shown(const char *s)
 	return out;
 }
 
+/*
+ * A URL as an error may quote it: the password of a user:password@ shown
+ * as ***, since errors go to syslog and to people the file is not for.
+ */
+static char *
+config_url_hidden(const char *s)
+{
+	const char	*start, *end, *at = NULL, *colon, *p;
+	char		*out;
+
+	start = strstr(s, "://");
+	start = start != NULL ? start + 3 : s;
+	end = start + strcspn(start, "/?#");
+	for (p = start; p < end; p++)
+		if (*p == '@')
+			at = p;
+	if (at == NULL || (colon = memchr(start, ':', at - start)) == NULL)
+		return xstrdup(s);
+	xasprintf(&out, "%.*s***%s", (int)(colon + 1 - s), s, at);
+	return out;
+}
+
 /* ASCII letters and digits, whatever the locale says. */
 static int
 config_alnum(char c)
@@ -884,7 +906,12 @@ config_parse_value(const struct config_key *k, const char *s,
 		v->real = 0;
 		return 0;
 	}
-	shown = config_shown(s);
+	if (k->type == CONFIG_URL) {
+		words = config_url_hidden(s);
+		shown = config_shown(words);
+		free(words);
+	} else
+		shown = config_shown(s);
 	v->num = 0;
 	v->real = 0;
 	switch (k->type) {

@@ -416,6 +416,18 @@ test_sinks_and_git(void **state)
 	    "smtp_url = smtp://mail.example.org:70000\n",
 	    "{P}:4: smtp_url: expected a port from 1 to 65535 after the host, "
 	    "got \"smtp://mail.example.org:70000\"");
+	/* A password is not quoted back; a user, a host and the rest are. */
+	expect_errors("[sink \"m\"]\ntype = email\nto = a@example.org\n"
+	    "smtp_url = smtp://bot:s3cr@t@mail.example.org:70000/x@y\n",
+	    "{P}:4: smtp_url: expected a port from 1 to 65535 after the host, "
+	    "got \"smtp://bot:***@mail.example.org:70000/x@y\"");
+	expect_errors("[sink \"h\"]\ntype = webhook\n"
+	    "url = gopher://me:pw@example.org/\n",
+	    "{P}:3: url: expected a URL starting with http:// or https://, "
+	    "got \"gopher://me:***@example.org/\"");
+	expect_errors("[sink \"h\"]\ntype = webhook\nurl = me:pw@example.org\n",
+	    "{P}:3: url: expected a URL starting with http:// or https://, "
+	    "got \"me:***@example.org\"");
 	expect_errors("[sink \"m\"]\ntype = log\nfrom = Perf Watch\n",
 	    "{P}:3: from: expected an address such as perfwatch@example.org, "
 	    "got \"Perf Watch\"\n"
