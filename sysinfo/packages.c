@@ -200,14 +200,26 @@ dpkg_status_installed(const char *v, size_t n)
 	return 1;
 }
 
-/* Keep the stanza just read, if it named a package. */
-static void
-dpkg_finish(struct pkg_list *l, struct pkg_entry *cur)
+/*
+ * Keep the stanza just read, if it named a package.  dpkg records the
+ * version of every package on disk: one without is a stanza cut short (a
+ * database rewritten in place, read half-way), and recording it would
+ * report a spurious change at the next run.
+ */
+static int
+dpkg_finish(struct pkg_list *l, struct pkg_entry *cur, const char *path,
+    size_t line, char **cause)
 {
 	struct pkg_entry	*e;
 
 	if (cur->name == NULL)
-		return;
+		return 0;
+	if (cur->version == NULL && cur->installed) {
+		xasprintf(cause, "%s:%zu: package \"%.*s\" is installed but "
+		    "has no Version (a database cut short?)", path, line,
+		    (int)cur->namelen, cur->name);
+		return -1;
+	}
 	if (cur->version == NULL)
 		cur->version = "";
 	if (cur->arch == NULL)
@@ -215,19 +227,23 @@ dpkg_finish(struct pkg_list *l, struct pkg_entry *cur)
 	e = pkg_list_add(l);
 	cur->seq = e->seq;
 	*e = *cur;
+	return 0;
 }
 
-/* Parse the stanzas of one dpkg database file into l. */
-static void
-dpkg_parse(const char *buf, size_t len, struct pkg_list *l)
+/* Parse the stanzas of one dpkg database file, path, into l. */
+static int
+dpkg_parse(const char *buf, size_t len, struct pkg_list *l, const char *path,
+    char **cause)
 {
 	const char		*p = buf, *end = buf + len, *eol, *colon, *v,
 				*ve;
 	struct pkg_entry	 cur;
+	size_t			 line = 0, start = 0;
 	int			 have = 0;
 
 	memset(&cur, 0, sizeof(cur));
 	while (p <= end) {
+		line++;
 		if ((eol = memchr(p, '\n', (size_t)(end - p))) == NULL)
 			eol = end;
 		v = p;
@@ -235,12 +251,15 @@ dpkg_parse(const char *buf, size_t len, struct pkg_list *l)
 			v++;
 		if (v == eol) {
 			/* A blank line ends the stanza. */
-			if (have)
-				dpkg_finish(l, &cur);
+			if (have && dpkg_finish(l, &cur, path, start,
+			    cause) == -1)
+				return -1;
 			memset(&cur, 0, sizeof(cur));
 			have = 0;
 		} else if (*p != ' ' && *p != '\t' &&
 		    (colon = memchr(p, ':', (size_t)(eol - p))) != NULL) {
+			if (!have)
+				start = line;
 			have = 1;
 			v = colon + 1;
 			ve = eol;
@@ -268,7 +287,8 @@ dpkg_parse(const char *buf, size_t len, struct pkg_list *l)
 		p = eol + 1;
 	}
 	if (have)
-		dpkg_finish(l, &cur);
+		return dpkg_finish(l, &cur, path, start, cause);
+	return 0;
 }
 
 /* Journal file names are all digits; sort them by number. */
@@ -330,7 +350,7 @@ sysinfo_dpkg_read(struct snapshot *s, const char *admindir, char **cause)
 {
 	struct pkg_list	  l = { NULL, 0, 0 };
 	struct pkg_entry *e, *last;
-	char		 *path, **texts = NULL, **updates;
+	char		 *path, **texts = NULL, **updates = NULL;
 	size_t		  len, nupdates, ntexts = 0, i, keep;
 	int		  rc = -1;
 
@@ -342,9 +362,13 @@ sysinfo_dpkg_read(struct snapshot *s, const char *admindir, char **cause)
 		free(texts);
 		return -1;
 	}
-	free(path);
 	ntexts = 1;
-	dpkg_parse(texts[0], len, &l);
+	if (dpkg_parse(texts[0], len, &l, path, cause) == -1) {
+		free(path);
+		nupdates = 0;
+		goto out;
+	}
+	free(path);
 
 	nupdates = dpkg_updates(admindir, &updates);
 	for (i = 0; i < nupdates; i++) {
@@ -356,9 +380,13 @@ sysinfo_dpkg_read(struct snapshot *s, const char *admindir, char **cause)
 			free(path);
 			goto out;
 		}
-		free(path);
-		dpkg_parse(texts[ntexts], len, &l);
 		ntexts++;
+		if (dpkg_parse(texts[ntexts - 1], len, &l, path,
+		    cause) == -1) {
+			free(path);
+			goto out;
+		}
+		free(path);
 	}
 
 	/* Keep the last record of each (name, arch). */

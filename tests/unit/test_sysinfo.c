@@ -421,6 +421,42 @@ test_dpkg_parse_edges(void **state)
 	free(path);
 }
 
+/*
+ * A status file read while rewritten in place, cut in its last stanza: an
+ * error naming the file and the stanza, not a package with no version
+ * (which the next run would report as upgraded from nothing).
+ */
+static void
+test_dpkg_cut_short(void **state)
+{
+	struct snapshot	*s;
+	char		 dir[] = "/tmp/perfwatch-dpkg.XXXXXX", *path;
+	FILE		*f;
+	char		*cause = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	xasprintf(&path, "%s/status", dir);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("Package: auditd\nStatus: install ok installed\n"
+	    "Version: 1:3.0.9-1\n\nPackage: gone\nStatus: deinstall ok "
+	    "not-installed\n\nPackage: grep\nStatus: install ok installed\n"
+	    "Architecture: amd64\nVers", f);
+	fclose(f);
+	s = sysinfo_snapshot_new();
+	assert_int_equal(sysinfo_dpkg_read(s, dir, &cause), -1);
+	assert_non_null(cause);
+	assert_non_null(strstr(cause, "/status:8: package \"grep\" is "
+	    "installed but has no Version"));
+	assert_int_equal(s->npackages, 0);
+	free(cause);
+	sysinfo_snapshot_free(s);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
 static void
 check_change(const struct snapshot_change *c, enum snapshot_change_kind k,
     const char *name, const char *oldv, const char *newv)
@@ -1345,6 +1381,7 @@ main(void)
 		cmocka_unit_test(test_dpkg_fixture_a),
 		cmocka_unit_test(test_dpkg_fixture_b),
 		cmocka_unit_test(test_dpkg_parse_edges),
+		cmocka_unit_test(test_dpkg_cut_short),
 		cmocka_unit_test(test_diff_dpkg),
 		cmocka_unit_test(test_diff_fields_and_rpm),
 		cmocka_unit_test(test_rpm_fixture),
