@@ -31,8 +31,17 @@
  *   SIGTERM and, grace seconds later, SIGKILL.  Once the child is reaped,
  *   whatever is left of its group gets SIGKILL too, and the runner waits
  *   (bounded) until the group is empty, so no benchmark process outlives
- *   its iteration.  A process that calls setsid() escapes this; none of
- *   ours does.
+ *   its iteration.
+ * - A process that calls setsid() leaves the group: a server that a
+ *   user's command starts (`memcached -d`, `pg_ctl start`) and never
+ *   stops would outlive the iteration and load every one after it.  So
+ *   the runner makes itself a subreaper (Linux PR_SET_CHILD_SUBREAPER,
+ *   FreeBSD PROC_REAP_ACQUIRE): an orphan of the workload becomes its
+ *   child, not init's.  Once the group is gone, every child the runner
+ *   has that it did not have before the iteration is such an escapee;
+ *   each is killed with the group it leads and reaped, and again for
+ *   the orphans that leaves, and the log says how many there were.  On
+ *   other systems an escapee still outlives its iteration.
  * - CPU time is the child's rusage from wait4(), which includes every
  *   descendant it waited for.
  * - The iteration directory is removed whatever happened.  The runner
@@ -87,6 +96,7 @@
 #define DIR_PREFIX		"perfwatch-"	/* iteration directories */
 #define DIR_SUFFIX_LEN		7		/* ".XXXXXX" of mkdtemp */
 #define DIR_TRIES		3
+#define ESCAPE_ROUNDS		32	/* of killing escapees' orphans */
 
 static volatile sig_atomic_t	 wl_abort_flag;
 static int			 wl_abort_pipe[2] = { -1, -1 };
@@ -700,6 +710,151 @@ group_reap(pid_t pgid, pid_t guard)
 }
 
 /*
+ * Make this process the reaper of its orphaned descendants (see the
+ * notes at the top), once.  Without it an escapee is init's.
+ */
+static void
+reaper_acquire(void)
+{
+	static int	done;
+
+	if (done)
+		return;
+	done = 1;
+#if defined(__linux__)
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1) == -1)
+		log_warn("prctl PR_SET_CHILD_SUBREAPER");
+#elif defined(__FreeBSD__)
+	if (procctl(P_PID, getpid(), PROC_REAP_ACQUIRE, NULL) == -1 &&
+	    errno != EBUSY)
+		log_warn("procctl PROC_REAP_ACQUIRE");
+#endif
+}
+
+/* Add pid to the list *v of *n. */
+static void
+pid_push(pid_t **v, size_t *n, pid_t pid)
+{
+	*v = xreallocarray(*v, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = pid;
+}
+
+#if defined(__linux__)
+/*
+ * The children of this process, from the parent each /proc/PID/stat
+ * names (/proc/PID/task/TID/children needs CONFIG_PROC_CHILDREN).
+ */
+static size_t
+children_list(pid_t **out)
+{
+	struct dirent	*de;
+	DIR		*d;
+	FILE		*f;
+	char		 path[64], buf[1024], *paren, *end;
+	pid_t		 self = getpid();
+	long		 pid, ppid;
+	size_t		 n = 0, len;
+
+	*out = NULL;
+	if ((d = opendir("/proc")) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL) {
+		pid = strtol(de->d_name, &end, 10);
+		if (*end != '\0' || pid <= 0 || pid == self)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+		if ((f = fopen(path, "re")) == NULL)
+			continue;
+		len = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[len] = '\0';
+		/* "pid (comm) state ppid ...", comm may hold ')'. */
+		if ((paren = strrchr(buf, ')')) == NULL ||
+		    sscanf(paren + 1, " %*c %ld", &ppid) != 1)
+			continue;
+		if (ppid == self)
+			pid_push(out, &n, (pid_t)pid);
+	}
+	closedir(d);
+	return n;
+}
+#elif defined(__FreeBSD__)
+/* The children of this process, the reaper, from its list. */
+static size_t
+children_list(pid_t **out)
+{
+	struct procctl_reaper_status	 rs;
+	struct procctl_reaper_pids	 rp;
+	struct procctl_reaper_pidinfo	*pi;
+	size_t				 i, n = 0;
+
+	*out = NULL;
+	memset(&rs, 0, sizeof(rs));
+	if (procctl(P_PID, getpid(), PROC_REAP_STATUS, &rs) == -1 ||
+	    rs.rs_descendants == 0)
+		return 0;
+	pi = xcalloc(rs.rs_descendants, sizeof(*pi));
+	memset(&rp, 0, sizeof(rp));
+	rp.rp_count = rs.rs_descendants;
+	rp.rp_pids = pi;
+	if (procctl(P_PID, getpid(), PROC_REAP_GETPIDS, &rp) == 0) {
+		for (i = 0; i < rs.rs_descendants; i++)
+			if ((pi[i].pi_flags & REAPER_PIDINFO_VALID) &&
+			    (pi[i].pi_flags & REAPER_PIDINFO_CHILD))
+				pid_push(out, &n, pi[i].pi_pid);
+	}
+	free(pi);
+	return n;
+}
+#else
+static size_t
+children_list(pid_t **out)
+{
+	*out = NULL;
+	return 0;
+}
+#endif
+
+/*
+ * Kill and reap every child of this process not in before[0..nbefore),
+ * each with the group it leads, round after round while their orphans
+ * come back to it.  Returns how many there were.
+ */
+static size_t
+escapees_reap(const pid_t *before, size_t nbefore)
+{
+	pid_t	*now, *kill_list = NULL;
+	size_t	 n, i, j, nkill, total = 0, round;
+
+	for (round = 0; round < ESCAPE_ROUNDS; round++) {
+		n = children_list(&now);
+		nkill = 0;
+		for (i = 0; i < n; i++) {
+			for (j = 0; j < nbefore && before[j] != now[i]; j++)
+				;
+			if (j == nbefore)
+				pid_push(&kill_list, &nkill, now[i]);
+		}
+		free(now);
+		for (i = 0; i < nkill; i++) {
+			(void)kill(-kill_list[i], SIGKILL);
+			(void)kill(kill_list[i], SIGKILL);
+		}
+		/* SIGKILLed: each ends, and its orphans are ours by then. */
+		for (i = 0; i < nkill; i++)
+			while (waitpid(kill_list[i], NULL, 0) == -1 &&
+			    errno == EINTR)
+				;
+		free(kill_list);
+		kill_list = NULL;
+		total += nkill;
+		if (nkill == 0)
+			break;
+	}
+	return total;
+}
+
+/*
  * Watch the child until it is reaped, enforcing the time limit and the
  * abort flag.  Returns the status it had to impose (WL_OK if none); the
  * wait status, rusage and end time come back through the pointers.
@@ -901,7 +1056,8 @@ wl_run_iteration(const struct wl_workload *wl, const struct wl_params *p,
 	double		 start, end;
 	char		*dir, *error = NULL;
 	int		 outp[2], errp[2], guardp[2], wstatus = 0, lock;
-	pid_t		 guard, self = getpid();
+	pid_t		 guard, self = getpid(), *before;
+	size_t		 nbefore, escaped;
 
 	memset(res, 0, sizeof(*res));
 	res->pgid = -1;
@@ -938,6 +1094,8 @@ wl_run_iteration(const struct wl_workload *wl, const struct wl_params *p,
 
 	memset(&w, 0, sizeof(w));
 	w.out = xmalloc(WL_OUTPUT_MAX);
+	reaper_acquire();
+	nbefore = children_list(&before);
 	/* No handler of the caller's may run in a child (see the top). */
 	sigfillset(&all);
 	(void)sigprocmask(SIG_BLOCK, &all, &old);
@@ -978,6 +1136,11 @@ wl_run_iteration(const struct wl_workload *wl, const struct wl_params *p,
 
 	imposed = watch_child(&w, p, start, &wstatus, &ru, &end);
 	group_reap(w.pgid, guard);
+	if ((escaped = escapees_reap(before, nbefore)) > 0)
+		log_warnx("%s: killed %zu process%s that left the workload's "
+		    "process group (setsid) and outlived it", wl->name,
+		    escaped, escaped == 1 ? "" : "es");
+	free(before);
 	close(guardp[1]);
 	if (w.fd_out != -1)
 		close(w.fd_out);
@@ -1010,6 +1173,7 @@ fail_pipes:
 	close(errp[0]);
 	close(errp[1]);
 	free(w.out);
+	free(before);
 fail:
 	if (wl_remove_tree(dir) == -1)
 		log_warnx("%s: could not remove all of it", dir);

@@ -1156,6 +1156,50 @@ test_run_timeout(void **state)
 	wl_params_clear(&p);
 }
 
+/*
+ * A server that a command starts with setsid() leaves the group; it is
+ * killed all the same, with what it started, once the iteration ends.
+ */
+static void
+test_run_setsid_escapee(void **state)
+{
+	struct wl_result	res;
+	char			 pidf[PATH_MAX + 8], *command;
+	long			 pid[2];
+	FILE			*f;
+	int			 i, alive;
+
+	(void)state;
+	snprintf(pidf, sizeof(pidf), "%s.pids", test_dir);
+	(void)unlink(pidf);
+	xasprintf(&command, "setsid sh -c 'sleep 300 & echo $! >%s; "
+	    "echo $$ >>%s; exec sleep 301' </dev/null >/dev/null 2>&1 & "
+	    "while [ \"$(wc -l <%s 2>/dev/null)\" != 2 ]; do sleep 0.01; "
+	    "done; echo 'x 1 s'", pidf, pidf, pidf);
+	assert_int_equal(run_command(command, "30", &res), 0);
+	free(command);
+	assert_true(group_gone(res.pgid));
+	assert_int_equal(dir_entries(test_dir), 0);
+	wl_result_clear(&res);
+
+	f = fopen(pidf, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%ld %ld", &pid[0], &pid[1]), 2);
+	fclose(f);
+	(void)unlink(pidf);
+	alive = 0;
+	for (i = 0; i < 2; i++) {
+		assert_true(pid[i] > 1);
+		if (kill((pid_t)pid[i], 0) == 0) {
+			alive++;
+			(void)kill((pid_t)pid[i], SIGKILL);
+		}
+	}
+	if (alive > 0)
+		fail_msg("%d of the escapee's processes outlived the "
+		    "iteration", alive);
+}
+
 static void
 alarm_abort(int sig)
 {
@@ -2032,6 +2076,7 @@ main(void)
 		cmocka_unit_test(test_timed_loop_clock),
 		cmocka_unit_test(test_run_command_ok),
 		cmocka_unit_test(test_run_timeout),
+		cmocka_unit_test(test_run_setsid_escapee),
 		cmocka_unit_test(test_run_abort),
 		cmocka_unit_test(test_run_settle),
 		cmocka_unit_test(test_run_clean_environment),
