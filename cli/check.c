@@ -358,6 +358,174 @@ check_result_print(struct cli *c, const struct detect_result *r)
 	}
 }
 
+/* The runs of one host in a baseline, for the messages below. */
+struct bl_host {
+	char	*host;
+	char	*labels;	/* the first few, then "and N more" */
+	size_t	 nruns;
+};
+
+/* How many labels a message names on each host before "and N more". */
+#define BL_HOST_LABELS	4
+
+/*
+ * Group the complete runs of ids[0 .. n) by host, in the order the hosts
+ * first appear: those a check judges by (an older baseline may hold an
+ * aborted run, which detect_check leaves out).  Returns how many hosts,
+ * with *hosts allocated (bl_hosts_free).
+ */
+static size_t
+bl_hosts(struct store *st, const int64_t *ids, size_t n,
+    struct bl_host **hosts)
+{
+	struct store_run	 r;
+	struct bl_host		*h = NULL;
+	char			*s;
+	size_t			 nh = 0, i, j;
+
+	for (i = 0; i < n; i++) {
+		if (store_run_get(st, ids[i], &r) == -1)
+			continue;
+		if (strcmp(r.status, RUN_COMPLETE) != 0) {
+			store_run_clear(&r);
+			continue;
+		}
+		for (j = 0; j < nh && strcmp(h[j].host, r.host_name) != 0; j++)
+			continue;
+		if (j == nh) {
+			h = xreallocarray(h, nh + 1, sizeof(*h));
+			h[nh].host = xstrdup(r.host_name);
+			h[nh].labels = NULL;
+			h[nh++].nruns = 0;
+		}
+		if (h[j].nruns < BL_HOST_LABELS) {
+			xasprintf(&s, "%s%s%s", h[j].labels != NULL ?
+			    h[j].labels : "", h[j].labels != NULL ? ", " : "",
+			    r.label);
+			free(h[j].labels);
+			h[j].labels = s;
+		}
+		h[j].nruns++;
+		store_run_clear(&r);
+	}
+	*hosts = h;
+	return nh;
+}
+
+static void
+bl_hosts_free(struct bl_host *h, size_t nh)
+{
+	size_t	i;
+
+	for (i = 0; i < nh; i++) {
+		free(h[i].host);
+		free(h[i].labels);
+	}
+	free(h);
+}
+
+/* "boxa (r-01, r-02), boxb (r-03 and 5 more)": who holds which runs. */
+static char *
+bl_hosts_text(const struct bl_host *h, size_t nh)
+{
+	char	*s = xstrdup(""), *more, *t;
+	size_t	 i;
+
+	for (i = 0; i < nh; i++) {
+		more = NULL;
+		if (h[i].nruns > BL_HOST_LABELS)
+			xasprintf(&more, " and %zu more",
+			    h[i].nruns - BL_HOST_LABELS);
+		xasprintf(&t, "%s%s%s (%s%s)", s, i > 0 ? ", " : "",
+		    h[i].host, h[i].labels, more != NULL ? more : "");
+		free(more);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+/*
+ * Refuse a baseline of runs ids[0 .. n) that are of more than one host:
+ * its level would be a mean of machines, and a check of either host's
+ * run would measure the other machine as much as a regression.  Named
+ * is the baseline's name, for a baseline that holds such runs already
+ * (set before this was refused), or NULL for the runs of baseline set.
+ * Returns 0 for runs of one host (or none), else -1 with the message
+ * printed.
+ */
+static int
+bl_one_host(struct store *st, const char *named, const int64_t *ids,
+    size_t n)
+{
+	struct bl_host	*h;
+	char		*text;
+	size_t		 nh;
+
+	if ((nh = bl_hosts(st, ids, n, &h)) <= 1) {
+		bl_hosts_free(h, nh);
+		return 0;
+	}
+	text = bl_hosts_text(h, nh);
+	if (named != NULL)
+		fprintf(stderr, "perfwatch: baseline %s holds runs of %zu "
+		    "hosts: %s; a baseline is of one host's runs: set it "
+		    "again with those of one\n", named, nh, text);
+	else
+		fprintf(stderr, "perfwatch: a baseline is of one host's "
+		    "runs, and these are of %zu hosts: %s; name a host's "
+		    "runs as host:label\n", nh, text);
+	free(text);
+	bl_hosts_free(h, nh);
+	return -1;
+}
+
+/*
+ * Whether run may be judged against the baseline a check would use (p's
+ * --baseline, else the one in use): a pinned baseline judges the runs of
+ * its own host only, as the rolling baseline is always the run's host's.
+ * An unknown baseline is left to detect_check to name.  Returns 0 when
+ * it may, else -1 with the reason printed.
+ */
+static int
+check_baseline_host(struct store *st, const struct detect_params *p,
+    const struct store_run *run)
+{
+	struct store_baseline	 bl;
+	struct bl_host		*h;
+	char			*name = NULL, *text;
+	size_t			 nh;
+	int			 rc = 0;
+
+	if (p->baseline != NULL)
+		name = xstrdup(p->baseline);
+	else if (detect_baseline_in_use(st, p, &name) == -1)
+		return 0;
+	if (strcmp(name, DETECT_ROLLING) == 0 ||
+	    store_baseline_get(st, name, &bl) == -1) {
+		free(name);
+		return 0;
+	}
+	if (bl_one_host(st, bl.name, bl.runs, bl.nruns) == -1)
+		rc = -1;
+	else if ((nh = bl_hosts(st, bl.runs, bl.nruns, &h)) == 1 &&
+	    strcmp(h[0].host, run->host_name) != 0) {
+		text = bl_hosts_text(h, nh);
+		fprintf(stderr, "perfwatch: run %s is of host %s, and "
+		    "baseline %s of %s: a baseline judges its own host's "
+		    "runs only; check it with --baseline rolling or a "
+		    "baseline of %s's runs\n", run->label, run->host_name,
+		    bl.name, text, run->host_name);
+		free(text);
+		bl_hosts_free(h, nh);
+		rc = -1;
+	} else
+		bl_hosts_free(h, nh);
+	store_baseline_clear(&bl);
+	free(name);
+	return rc;
+}
+
 /*
  * Judge run as `perfwatch check RUN` does, for `perfwatch run`: print the
  * verdicts, or with into, add them to that JSON report as "check" and the
@@ -369,11 +537,20 @@ cli_check_run(struct cli *c, int64_t run, json_t *into)
 {
 	struct detect_params	 p;
 	struct detect_result	 res;
+	struct store_run	 r;
 	char			*cause = NULL;
 	json_t			*o, *al;
-	int			 rc;
+	int			 k, rc;
 
 	check_params(c, &p);
+	if (store_run_get(c->st, run, &r) == 0) {
+		k = check_baseline_host(c->st, &p, &r);
+		store_run_clear(&r);
+		if (k == -1) {
+			detect_params_clear(&p);
+			return EXIT_DATAERR;
+		}
+	}
 	if (detect_check(c->st, run, &p, &res, &cause) == -1) {
 		log_warnx("judging the run: %s", cause);
 		free(cause);
@@ -519,6 +696,11 @@ cmd_check(struct cli *c, int argc, char **argv)
 		    c->db_path);
 		detect_params_clear(&p);
 		return bisect ? EXIT_BISECT_SKIP : EXIT_DATAERR;
+	}
+	if (check_baseline_host(st, &p, &run) == -1) {
+		store_run_clear(&run);
+		detect_params_clear(&p);
+		return err;
 	}
 	if (detect_check(st, run.id, &p, &res, &cause) == -1) {
 		fprintf(stderr, "perfwatch: %s\n", cause);
@@ -1518,6 +1700,8 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 			if (group_add(st, all, nall, argv[k], 1, skipped,
 			    &g) == -1)
 				rc = EXIT_DATAERR;
+		if (rc == 0 && bl_one_host(st, NULL, g.runs, g.nruns) == -1)
+			rc = EXIT_DATAERR;
 		if (rc == 0 && skipped[0] > 0)
 			fprintf(stderr, "perfwatch: left out %zu run%s that "
 			    "did not complete\n", skipped[0],
@@ -1546,7 +1730,11 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 				    argv[2]);
 				return EXIT_DATAERR;
 			}
+			/* Every check against it would be refused. */
+			k = bl_one_host(st, bl.name, bl.runs, bl.nruns);
 			store_baseline_clear(&bl);
+			if (k == -1)
+				return EXIT_DATAERR;
 		}
 		/*
 		 * "rolling" is stored as it is, not as no setting: without

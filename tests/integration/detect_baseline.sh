@@ -184,4 +184,58 @@ v = json.load(open(sys.argv[2]))["verdicts"][0]
 assert m["level"] == v["baseline_level"], (m, v)
 assert m["noise"] == v["noise"], (m, v)
 ' "$T/show.json" "$T/check.json" || fail "baseline show against check"
+# A baseline is of one host's runs.  Two hosts with the same labels, one
+# twice as slow: a baseline of both was taken, and checked either host's
+# run against the mean of two machines ("unchanged" at -33% and +33%).
+export PERFWATCH_DB="$T/hosts.db"
+awk 'BEGIN {
+	print "run,time,workload,metric,value,unit,better,host,iteration"
+	for (h = 0; h < 2; h++)
+		for (r = 1; r <= 5; r++)
+			for (i = 1; i <= 5; i++)
+				printf "r-%02d,%d,w,m,%.1f,s,lower,%s,%d\n", r,
+				    1700000000 + r * 86400 + h,
+				    (h ? 200 : 100) + 0.5 * i,
+				    (h ? "boxb" : "boxa"), i
+}' | pw import - >/dev/null
+rc=0; pw baseline set mix boxa:r-01 boxa:r-02 boxb:r-03 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "a baseline of two hosts' runs: exit $rc"
+expect_match "$(cat "$T/err")" "these are of 2 hosts: boxa (r-01, r-02), boxb (r-03)"
+rc=0; pw baseline set mix 'r-0*' 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "a glob over two hosts' runs: exit $rc"
+expect_match "$(cat "$T/err")" "boxa (r-01, r-02, r-03, r-04 and 1 more), boxb"
+expect_match "$(cat "$T/err")" "name a host's runs as host:label"
+expect_eq "$(pw baseline list --csv)" "name,runs,created,in use"
+out=$(pw baseline set a 'boxa:r-0[1-4]')
+expect_eq "$out" "baseline a: 4 runs"
+# A run of the baseline's host is judged; one of another host is not,
+# by --baseline or by the baseline in use, nor under --bisect (128).
+pw check --baseline a boxa:r-05 >/dev/null || fail "boxa:r-05 against a"
+rc=0; pw check --baseline a boxb:r-05 >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "boxb:r-05 against boxa's baseline: exit $rc"
+expect_eq "$(cat "$T/out")" ""
+expect_match "$(cat "$T/err")" "run r-05 is of host boxb, and baseline a of boxa (r-01, r-02, r-03, r-04)"
+pw baseline use a >/dev/null
+rc=0; pw check boxb:r-05 >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "boxb:r-05 against the baseline in use: exit $rc"
+rc=0; pw check --bisect boxb:r-05 >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 128 ] || fail "check --bisect against another host's: exit $rc"
+pw check --baseline rolling boxb:r-05 >/dev/null ||
+	fail "boxb:r-05 against its rolling baseline"
+[ "$(sqlite3 "$PERFWATCH_DB" 'SELECT count(*) FROM verdicts v
+    JOIN runs r ON r.id = v.run JOIN hosts h ON h.id = r.host
+    WHERE h.name = '"'boxb'"' AND v.baseline = '"'a'"'')" = 0 ] ||
+	fail "a verdict of boxb against boxa's baseline was stored"
+# A baseline of two hosts made before they were refused: use and check
+# refuse it, naming them.
+sqlite3 "$PERFWATCH_DB" "INSERT INTO baselines (name, created)
+    VALUES ('old', 1700000000);
+    INSERT INTO baseline_runs SELECT b.id, r.id FROM baselines b, runs r
+    WHERE b.name = 'old' AND r.label IN ('r-01', 'r-02');"
+rc=0; pw baseline use old 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "using a baseline of two hosts: exit $rc"
+expect_match "$(cat "$T/err")" "baseline old holds runs of 2 hosts: boxa (r-01, r-02), boxb (r-01, r-02)"
+rc=0; pw check --baseline old boxa:r-05 >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "checking against a baseline of two hosts: exit $rc"
+expect_match "$(cat "$T/err")" "set it again with those of one"
 pass
