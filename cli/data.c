@@ -601,6 +601,9 @@ cmd_show(struct cli *c, int argc, char **argv)
 	}
 	if (c->out == OUT_JSON) {
 		o = view_run_json(&run);
+		/* As runs --json gives it: none while running or imported. */
+		if (view_run_timed(&run))
+			pwjson_set_int(o, "duration", run.ended - run.started);
 		if (run.quiet != NULL &&
 		    (quiet = json_loads(run.quiet, 0, NULL)) != NULL)
 			pwjson_set(o, "quiet", quiet);
@@ -689,9 +692,16 @@ cmd_runs(struct cli *c, int argc, char **argv)
 		{ "csv", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 }
 	};
-	/* The id last, so that the columns before it stay where they were. */
+	/*
+	 * The id last, so that the columns before it stay where they were.
+	 * The length is "seconds" for a person, its unit; "duration" in CSV,
+	 * the key --json gives it under.
+	 */
 	static const char *const hdr[] = { "run", "host", "time", "seconds",
 	    "trigger", "profile", "status", "busy", "detail", "id" };
+	static const char *const csv_hdr[] = { "run", "host", "time",
+	    "duration", "trigger", "profile", "status", "busy", "detail",
+	    "id" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_RIGHT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT };
@@ -763,7 +773,8 @@ cmd_runs(struct cli *c, int argc, char **argv)
 		json_print(arr);
 		json_decref(arr);
 	} else {
-		t = table_new(nitems(hdr), hdr, al);
+		t = table_new(nitems(hdr), c->out == OUT_CSV ? csv_hdr : hdr,
+		    al);
 		for (i = 0; i < nruns; i++) {
 			fmt_time(tbuf, sizeof(tbuf), runs[i].started);
 			table_addf(t, 0, "%s", runs[i].label);

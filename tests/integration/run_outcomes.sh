@@ -299,6 +299,17 @@ assert d["killed"]["status"] == "aborted", d["killed"]
 assert d["slow"]["duration"] >= 1 and d["slow"]["trigger"] == "manual", d["slow"]
 assert d["partly"]["status"] == "aborted", d["partly"]
 '
+# show --json gives a run's length as runs --json does, and runs --csv
+# under the same name: show had none, and the CSV called it "seconds".
+dur=$(pw runs --json --limit 0 | python3 -c '
+import json, sys
+print([r for r in json.load(sys.stdin) if r["run"] == "slow"][0]["duration"])')
+expect_eq "$(pw show --json slow | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["duration"])')" "$dur"
+expect_eq "$(pw runs --csv --limit 0 | python3 -c '
+import csv, sys
+print([r for r in csv.DictReader(sys.stdin) if r["run"] == "slow"][0]["duration"])')" "$dur"
 # A long detail is cut to 60 characters in the table (UTF-8 counted as
 # characters), whole in CSV and JSON.
 long=$(printf '\303\251%.0s' $(seq 100))
