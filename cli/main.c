@@ -344,6 +344,26 @@ cli_bisecting(const char *cmd, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * rc, or 74 when what went to standard output was not written (a full
+ * disk, a closed pipe): a listing that was lost must not exit 0.  Said
+ * once: a command that exits 74 has told of its write error already.
+ * Under check --bisect (bisecting), 74 would mark the commit bad: 128
+ * stops the bisection instead, as a store that cannot be read does.
+ */
+static int
+cli_stdout_done(int rc, int bisecting)
+{
+	if ((fflush(stdout) == EOF || ferror(stdout)) && rc != EXIT_IOERR) {
+		log_warn("standard output");
+		if (bisecting)
+			rc = EXIT_BISECT_ABORT;
+		else if (rc == 0)
+			rc = EXIT_IOERR;
+	}
+	return rc;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -370,10 +390,10 @@ main(int argc, char **argv)
 			break;
 		case 'V':
 			printf("perfwatch %s\n", PERFWATCH_VERSION);
-			return 0;
+			return cli_stdout_done(0, 0);
 		case 'h':
 			usage_all(stdout);
-			return 0;
+			return cli_stdout_done(0, 0);
 		default:
 			usage_all(stderr);
 			return EXIT_USAGE;
@@ -397,7 +417,7 @@ main(int argc, char **argv)
 	if (cli_help_asked(argc, argv)) {
 		printf("usage: perfwatch %s\n  %s\n", cli_cmds[i].usage,
 		    cli_cmds[i].summary);
-		return 0;
+		return cli_stdout_done(0, 0);
 	}
 	if (cli_load_config(&c) == -1)
 		return cli_bisecting(cmd, argc, argv) ? EXIT_BISECT_ABORT :
@@ -409,11 +429,5 @@ main(int argc, char **argv)
 	store_close(c.st);
 	config_free(c.cfg);
 	free(c.db_path);
-	/* Said once: a command that exits 74 has told of its write error. */
-	if ((fflush(stdout) == EOF || ferror(stdout)) && rc != EXIT_IOERR) {
-		log_warn("standard output");
-		if (rc == 0)
-			rc = EXIT_IOERR;
-	}
-	return rc;
+	return cli_stdout_done(rc, cli_bisecting(cmd, argc, argv));
 }

@@ -77,6 +77,22 @@ static const struct option daemon_longopts[] = {
 };
 
 /*
+ * Exit with rc once what went to standard output is written, or with 74
+ * and why when it is not (-n, -V or -h > /dev/full): a check whose
+ * report was lost must not say all is well.
+ */
+static void __attribute__((noreturn))
+stdout_exit(int rc)
+{
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		fprintf(stderr, "perfwatchd: standard output: %s\n",
+		    strerror(errno));
+		exit(EXIT_IOERR);
+	}
+	exit(rc);
+}
+
+/*
  * The usage line, and when asked for (-h) the options too, on stdout with
  * status 0; else the line alone, as an error.
  */
@@ -96,7 +112,9 @@ usage(int asked)
 		    "             print the version and exit\n"
 		    "See perfwatchd(8) and perfwatch.conf(5).\n",
 		    CONFIG_DEFAULT_PATH);
-	exit(asked ? 0 : EXIT_USAGE);
+	if (asked)
+		stdout_exit(0);
+	exit(EXIT_USAGE);
 }
 
 /* This host's name as the store knows it (store_host_local()). */
@@ -837,7 +855,7 @@ daemon_check(const char *path, int verbose)
 		config_dump(cfg, stdout);
 	config_free(cfg);
 	free(text);
-	exit(fflush(stdout) == EOF ? 1 : 0);
+	stdout_exit(0);
 }
 
 /* Resolve [perfwatch] user and group when root; exit 78 if they will not do. */
@@ -888,7 +906,7 @@ main(int argc, char **argv)
 			break;
 		case 'V':
 			printf("perfwatchd %s\n", PERFWATCH_VERSION);
-			return 0;
+			stdout_exit(0);
 		case 'h':
 			usage(1);
 		default:
