@@ -212,7 +212,7 @@ cmd_export(struct cli *c, int argc, char **argv)
 		{ "json", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 }
 	};
-	enum store_format format = STORE_FORMAT_AUTO;
+	enum store_format format = STORE_FORMAT_AUTO, given = STORE_FORMAT_AUTO;
 	struct store	*st;
 	const char	**labels = NULL, *out = NULL;
 	size_t		 nlabels = 0;
@@ -225,16 +225,16 @@ cmd_export(struct cli *c, int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
-			if (parse_format(optarg, &format) == -1) {
+			if (parse_format(optarg, &given) == -1) {
 				free(labels);
 				return cli_usage("export");
 			}
 			break;
 		case 'C':
-			format = STORE_FORMAT_CSV;
+			given = STORE_FORMAT_CSV;
 			break;
 		case 'J':
-			format = STORE_FORMAT_JSONL;
+			given = STORE_FORMAT_JSONL;
 			break;
 		case 'r':
 			labels = xreallocarray(labels, nlabels + 1,
@@ -247,6 +247,17 @@ cmd_export(struct cli *c, int argc, char **argv)
 		default:
 			free(labels);
 			return cli_usage("export");
+		}
+		/* --format csv --json named two: the last one won, unsaid. */
+		if (given != STORE_FORMAT_AUTO) {
+			if (format != STORE_FORMAT_AUTO && format != given) {
+				free(labels);
+				return cli_usage_why("export", "one format: "
+				    "--format csv or --csv, or --format jsonl "
+				    "or --json");
+			}
+			format = given;
+			given = STORE_FORMAT_AUTO;
 		}
 	}
 	if (optind != argc) {

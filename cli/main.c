@@ -328,6 +328,25 @@ cli_help_asked(int argc, char **argv)
 }
 
 /*
+ * Whether the words after the command ask for --json and --csv both,
+ * before a "--": every usage gives them as one or the other, and the one
+ * named last won without a word.
+ */
+static int
+cli_both_outputs(int argc, char **argv)
+{
+	int	k, json = 0, csv = 0;
+
+	for (k = 1; k < argc && strcmp(argv[k], "--") != 0; k++) {
+		if (strcmp(argv[k], "--json") == 0)
+			json = 1;
+		else if (strcmp(argv[k], "--csv") == 0)
+			csv = 1;
+	}
+	return json && csv;
+}
+
+/*
  * Whether the command is check --bisect: under git bisect run, 78 (a bad
  * configuration) would mark the commit bad; 128 stops the bisection.
  */
@@ -418,6 +437,11 @@ main(int argc, char **argv)
 		printf("usage: perfwatch %s\n  %s\n", cli_cmds[i].usage,
 		    cli_cmds[i].summary);
 		return cli_stdout_done(0, 0);
+	}
+	if (cli_both_outputs(argc, argv)) {
+		cli_name(argv, cli_cmds[i].name, NULL);
+		rc = cli_usage_why(cmd, "--json or --csv, not both");
+		return cli_bisecting(cmd, argc, argv) ? EXIT_BISECT_ABORT : rc;
 	}
 	if (cli_load_config(&c) == -1)
 		return cli_bisecting(cmd, argc, argv) ? EXIT_BISECT_ABORT :

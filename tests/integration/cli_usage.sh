@@ -148,6 +148,13 @@ env diff --json|perfwatch env diff: needs a RUN_A
 history --limit x|perfwatch: --limit: "x" is not a count (0 for all)
 runs --limit -1|perfwatch: --limit: "-1" is not a count (0 for all)
 runs --status done|perfwatch: --status: "done" is not running, complete, aborted or failed
+runs --json --csv|perfwatch runs: --json or --csv, not both
+history --csv --limit 3 --json|perfwatch history: --json or --csv, not both
+baseline show --csv x --json|perfwatch baseline: --json or --csv, not both
+env diff --json --csv a|perfwatch env: --json or --csv, not both
+notify pending --csv --json|perfwatch notify: --json or --csv, not both
+export --csv --format jsonl|perfwatch export: one format: --format csv or --csv, or --format jsonl or --json
+export --format jsonl --csv|perfwatch export: one format: --format csv or --csv, or --format jsonl or --json
 runs --trigger cron|perfwatch: --trigger: "cron" is not schedule, package, kernel, git, manual, rerun, bisect or import
 notify pending --limit x|perfwatch: --limit: "x" is not a count (0 for all)
 changes --window 3.5|perfwatch: --window: "3.5" is not a whole number from 3 to 1000
@@ -155,6 +162,10 @@ changes --window 2|perfwatch: --window: "2" is not a whole number from 3 to 1000
 changes --min-change x|perfwatch: --min-change: "x" is not a number from 0 to 100
 changes --alpha 1|perfwatch: --alpha: "1" is not a number from 1e-09 to 0.5
 EOF
+# Both outputs under git bisect run: a usage error, which stops it.
+rc=0; pw check --bisect --json --csv >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 128 ] || fail "check --bisect --json --csv: exit $rc"
+expect_match "$(cat "$T/err")" "perfwatch check: --json or --csv, not both"
 # A blank run label would name a run that nothing can name again (and
 # that export writes but import refuses): refused before anything runs.
 for label in '' '  '; do
