@@ -39,6 +39,7 @@
  * Ctrl-C.
  */
 #include <sys/types.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -1384,23 +1385,10 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	x.c = c;
 	x.o = &o;
 	x.key = xstrdup(o.git != NULL ? o.git : "bisect");
-	if ((x.st = cli_store(c)) == NULL) {
-		rc = EXIT_CANTCREAT;
-		goto out;
-	}
-	if ((x.host = store_host_local(x.st)) == -1) {
-		rc = EXIT_SOFTWARE;
-		goto out;
-	}
-	/* The machine as it is, as a run would record it. */
-	cli_sysinfo_opts(c, &so);
-	if ((snap = sysinfo_snapshot_take(cli_work_dir(c), &so,
-	    &cause)) == NULL ||
-	    (x.snapshot = store_snapshot_put(x.st, snap, &cause)) == -1) {
-		fprintf(stderr, "perfwatch: machine snapshot: %s\n", cause);
-		rc = EXIT_SOFTWARE;
-		goto out;
-	}
+	/*
+	 * The range and the tree first: a revision mistyped, or a tree with
+	 * changes, leaves no new database behind.
+	 */
 	if (bisect_range(o.repo, o.good, o.bad, &commits, &n, &good,
 	    &cause) == -1) {
 		fprintf(stderr, "perfwatch: %s\n", cause);
@@ -1410,6 +1398,33 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	if ((x.tree = bisect_tree_open(o.repo, &cause)) == NULL) {
 		fprintf(stderr, "perfwatch: %s\n", cause);
 		rc = EXIT_DATAERR;
+		goto out;
+	}
+	if ((x.st = cli_store(c)) == NULL) {
+		rc = EXIT_CANTCREAT;
+		goto out;
+	}
+	if ((x.host = store_host_local(x.st)) == -1) {
+		rc = EXIT_SOFTWARE;
+		goto out;
+	}
+	/*
+	 * The machine as it is, as a run would record it, in the work
+	 * directory that the run makes when there is none: its filesystem
+	 * is in the snapshot, which failed ("No such file or directory")
+	 * on a machine that had not run perfwatch yet.
+	 */
+	if (mkdir(cli_work_dir(c), 0755) == -1 && errno != EEXIST) {
+		log_warn("work directory %s", cli_work_dir(c));
+		rc = EXIT_CANTCREAT;
+		goto out;
+	}
+	cli_sysinfo_opts(c, &so);
+	if ((snap = sysinfo_snapshot_take(cli_work_dir(c), &so,
+	    &cause)) == NULL ||
+	    (x.snapshot = store_snapshot_put(x.st, snap, &cause)) == -1) {
+		fprintf(stderr, "perfwatch: machine snapshot: %s\n", cause);
+		rc = EXIT_SOFTWARE;
 		goto out;
 	}
 	x.self = perfwatch_path(cli_argv0);
