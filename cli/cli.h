@@ -31,6 +31,8 @@ struct cli {
 	enum cli_output	 out;
 	int		 verbose;
 	int		 creates;	/* the command may make the database */
+	int		 made;		/* cli_store() made it (and made_dir) */
+	char		*made_dir;	/* the first directory it made for it */
 };
 
 struct cli_cmd {
@@ -42,6 +44,7 @@ struct cli_cmd {
 
 /* main.c */
 struct store	*cli_store(struct cli *);
+void		 cli_store_unmake(struct cli *);
 int		 cli_usage(const char *cmd);
 void		 cli_name(char **argv, const char *cmd, const char *sub);
 int		 cli_bad_arg(const char *cmd, const char *arg);

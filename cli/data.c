@@ -133,6 +133,7 @@ cmd_import(struct cli *c, int argc, char **argv)
 		fprintf(stderr, "perfwatch: %s\nperfwatch: nothing was "
 		    "imported\n", cause);
 		free(cause);
+		cli_store_unmake(c);
 		/* A full disk is no fault of the file: not a data error. */
 		return stats.store_failed ? EXIT_IOERR : EXIT_DATAERR;
 	}

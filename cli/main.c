@@ -211,17 +211,24 @@ cli_option_word(const char *arg, int *ended)
 	return arg[0] == '-' && arg[1] != '\0';
 }
 
-/* mkdir -p of the directory that will hold path. */
+/*
+ * mkdir -p of the directory that will hold path; *made is the first
+ * directory it made (allocated), or NULL when they were all there.
+ */
 static int
-mkdir_parents(const char *path)
+mkdir_parents(const char *path, char **made)
 {
 	char	*dir = xstrdup(path), *p;
 
+	*made = NULL;
 	for (p = dir + 1; *p != '\0'; p++) {
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
+		if (mkdir(dir, 0755) == 0) {
+			if (*made == NULL)
+				*made = xstrdup(dir);
+		} else if (errno != EEXIST) {
 			log_warn("%s", dir);
 			free(dir);
 			return -1;
@@ -279,7 +286,8 @@ cli_store(struct cli *c)
 		    "import makes one)", c->db_path);
 		return NULL;
 	}
-	if (mkdir_parents(c->db_path) == -1)
+	c->made = access(c->db_path, F_OK) == -1 && errno == ENOENT;
+	if (mkdir_parents(c->db_path, &c->made_dir) == -1)
 		return NULL;
 	if ((c->st = store_open(c->db_path, &cause)) == NULL) {
 		log_warnx("%s", cause);
@@ -287,6 +295,48 @@ cli_store(struct cli *c)
 		return NULL;
 	}
 	return c->st;
+}
+
+/*
+ * Undo what cli_store() made for a command that then added nothing (an
+ * import refused): the database and its directories, as if it had never
+ * run, so that a bad file given with a mistyped -D leaves no empty store
+ * behind.  A store that another process has put a run in since is kept.
+ */
+void
+cli_store_unmake(struct cli *c)
+{
+	static const char *const side[] = { "", "-wal", "-shm", "-journal" };
+	struct store_run_filter	 f;
+	struct store_run	*runs = NULL;
+	size_t			 n = 0, i;
+	char			*p;
+
+	if (!c->made || c->st == NULL)
+		return;
+	memset(&f, 0, sizeof(f));
+	f.limit = 1;
+	if (store_runs_list(c->st, &f, &runs, &n) == -1 || n > 0) {
+		store_runs_free(runs, n);
+		return;
+	}
+	store_close(c->st);
+	c->st = NULL;
+	for (i = 0; i < nitems(side); i++) {
+		xasprintf(&p, "%s%s", c->db_path, side[i]);
+		if (unlink(p) == -1 && errno != ENOENT)
+			log_warn("%s", p);
+		free(p);
+	}
+	/* Each directory made, deepest first, up to the first one made. */
+	p = xstrdup(c->db_path);
+	while (c->made_dir != NULL && strrchr(p, '/') != NULL) {
+		*strrchr(p, '/') = '\0';
+		if (strlen(p) < strlen(c->made_dir) || rmdir(p) == -1)
+			break;
+	}
+	free(p);
+	c->made = 0;
 }
 
 /* Load -c CONF, or the system file if it exists, or the defaults. */
@@ -453,5 +503,6 @@ main(int argc, char **argv)
 	store_close(c.st);
 	config_free(c.cfg);
 	free(c.db_path);
+	free(c.made_dir);
 	return cli_stdout_done(rc, cli_bisecting(cmd, argc, argv));
 }

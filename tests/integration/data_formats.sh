@@ -369,6 +369,24 @@ rc=0; PERFWATCH_DB="$T/dir.db" pw import - <"$T/adir" 2>"$T/err" || rc=$?
 expect_eq "$rc" 66
 expect_eq "$(cat "$T/err")" "perfwatch: <stdin>: Is a directory"
 [ ! -e "$T/dir.db" ] || fail "a refused import created the database"
+# So does a bad file, and an empty one, read into a store that is not
+# there yet: it left an empty database (and the directories made for it)
+# behind, which the commands that read then took for the store meant.
+printf 'run,time,workload,metric,value,unit,better\nr,1,w,m,fast,s,lower\n' \
+    >"$T/fast.csv"
+for f in "$T/fast.csv" /dev/null; do
+	rc=0; pw -D "$T/new/dir/x.db" import "$f" 2>"$T/err" || rc=$?
+	expect_eq "$rc" 65
+	[ ! -e "$T/new" ] || fail "import $f left $(ls -R "$T/new")"
+done
+expect_match "$(cat "$T/err")" "nothing was imported"
+# One that does not exist yet in a directory that does: the directory
+# stays.
+mkdir "$T/new"
+rc=0; pw -D "$T/new/x.db" import "$T/fast.csv" 2>/dev/null || rc=$?
+expect_eq "$rc" 65
+[ -d "$T/new" ] && [ -z "$(ls -A "$T/new")" ] ||
+	fail "import into $T/new: $(ls -la "$T/new")"
 
 # A value written as an integer beyond 64 bits (a byte counter) imports
 # from JSON Lines as it does from CSV, where jansson's "too big integer"

@@ -28,14 +28,15 @@ pw -D "$T/typo/perfwatch.db" check --bisect 2>/dev/null || rc=$?
 expect_eq "$rc" 128
 [ ! -e "$T/typo" ] || fail "a reading command made $(ls -R "$T/typo")"
 
-# An import of no rows is refused (65) and leaves the store it made
-# empty, which lists nothing, as runs does, and exits 0; a metric named
-# that is not there is a mistyped name (65).
+# An import of no rows is refused (65) and leaves no store behind.  An
+# empty store (its first run skipped) lists nothing, as runs does, and
+# exits 0; a metric named that is not there is a mistyped name (65).
 printf '%s\n' "$hdr" >"$T/none.csv"
 rc=0
 pw import "$T/none.csv" 2>/dev/null || rc=$?
 expect_eq "$rc" 65
-[ -f "$PERFWATCH_DB" ] || fail "import made no store"
+[ ! -e "$PERFWATCH_DB" ] || fail "an import of no rows left a store"
+empty_store "$PERFWATCH_DB"
 expect_eq "$(pw history)" 'no runs'
 expect_eq "$(pw history --json)" '[]'
 expect_eq "$(pw history --csv | wc -l)" 1

@@ -91,3 +91,19 @@ wait_file() {
 		sleep 0.1
 	done
 }
+
+# empty_store DB: a database with no run in it, as perfwatchd leaves it
+# when the first run it started was skipped: a run that the [quiet]
+# policy skips (no machine has all of its memory available) makes the
+# database and adds nothing to it.
+empty_store() {
+	printf '[perfwatch]\nwork_dir = %s\n[quiet]\npolicy = skip\nlook = 0.2\nmin_mem_available = 100\n' \
+	    "$T" >"$T/empty-store.conf"
+	printf '[workload "t"]\ncommand = true\nmeasure = time\niterations = 1\n' \
+	    >"$T/empty-store.profile"
+	_rc=0
+	"$PERFWATCH" -c "$T/empty-store.conf" -D "$1" run \
+	    --profile "$T/empty-store.profile" >/dev/null 2>&1 || _rc=$?
+	[ "$_rc" -eq 75 ] || fail "empty_store: the skipped run exited $_rc"
+	[ -f "$1" ] || fail "empty_store: no $1"
+}
