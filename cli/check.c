@@ -652,6 +652,7 @@ cmd_check(struct cli *c, int argc, char **argv)
 	if (argc - optind == 1)
 		what = argv[optind];
 	err = bisect ? EXIT_BISECT_ABORT : EXIT_DATAERR;
+	c->writes = 1;		/* the verdicts, the alerts */
 	if ((st = cli_store(c)) == NULL) {
 		detect_params_clear(&p);
 		return bisect ? EXIT_BISECT_ABORT : EXIT_CANTCREAT;
@@ -1401,6 +1402,7 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 		if (*end != '\0' || errno != 0 || id <= 0)
 			return cli_usage_why("alerts", "\"%s\" is not an alert "
 			    "ID", argv[2]);
+		c->writes = 1;
 		if ((st = cli_store(c)) == NULL)
 			return EXIT_CANTCREAT;
 		check_params(c, &p);
@@ -1678,6 +1680,7 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	if (argc < subs[i].min)
 		return cli_usage_why("baseline", "needs %s",
 		    subs[i].min > 3 ? "a NAME and a RUN or more" : "a NAME");
+	c->writes = strcmp(sub, "list") != 0 && strcmp(sub, "show") != 0;
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	if (strcmp(sub, "set") == 0) {

@@ -31,6 +31,7 @@ struct cli {
 	enum cli_output	 out;
 	int		 verbose;
 	int		 creates;	/* the command may make the database */
+	int		 writes;	/* it writes to it (creates does too) */
 	int		 made;		/* cli_store() made it (and made_dir) */
 	char		*made_dir;	/* the first directory it made for it */
 };

@@ -294,6 +294,21 @@ cli_store(struct cli *c)
 		free(cause);
 		return NULL;
 	}
+	/*
+	 * A file read-only to this user opens, read-only: a command that
+	 * writes failed only at its first write, as "attempt to write a
+	 * readonly database", with the status of whatever it was doing
+	 * (65 for check and baseline set, 70 for a run, after its snapshot;
+	 * baseline delete said there was no such baseline).
+	 */
+	if ((c->creates || c->writes) && !store_writable(c->st)) {
+		log_warnx("%s: read-only to this user, and %s writes to it: "
+		    "run it as the database's owner", c->db_path,
+		    cli_name_buf);
+		store_close(c->st);
+		c->st = NULL;
+		return NULL;
+	}
 	return c->st;
 }
 

@@ -650,6 +650,17 @@ store_errmsg(struct store *st)
 	return sqlite3_errmsg(st->db);
 }
 
+/*
+ * Whether the store can be written: SQLite opens a file that is
+ * read-only to this user read-only, without a word, and says so only at
+ * the first write.
+ */
+int
+store_writable(struct store *st)
+{
+	return sqlite3_db_readonly(st->db, "main") == 0;
+}
+
 const char *
 store_path(struct store *st)
 {

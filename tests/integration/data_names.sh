@@ -195,4 +195,51 @@ else
 	echo "skipped: the read-only reader (needs root, setpriv and a" \
 	    "binary that user 65534 can run)"
 fi
+
+# A database read-only to its user, in a directory that user can write:
+# it reads, and a command that writes is refused before it starts (73),
+# where check and baseline set failed at their first write (65, "attempt
+# to write a readonly database"), a run after its snapshot (70), and
+# baseline delete said there was no such baseline.
+reader=
+if [ "$(id -u)" -eq 0 ]; then
+	reader="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	command -v setpriv >/dev/null &&
+	    $reader "$PERFWATCH" -V >/dev/null 2>&1 || reader=none
+fi
+if [ "$reader" != none ]; then
+	mkdir "$T/rw"
+	step_history 6 5 6 3 | pw -D "$T/rw/pw.db" import - >/dev/null
+	pw -D "$T/rw/pw.db" baseline set good r-01 r-02 r-03 >/dev/null
+	chmod 755 "$T"
+	chmod 777 "$T/rw"
+	chmod 444 "$T/rw/pw.db"
+	before=$(sqlite3 "$T/rw/pw.db" .dump)
+	printf 'run,time,workload,metric,value,unit,better\nn,1,w,m,1,s,lower\n' \
+	    >"$T/rw/one.csv"
+	chmod 644 "$T/rw/one.csv"
+	while IFS='|' read -r want name args; do
+		rc=0
+		# shellcheck disable=SC2086 # the words are split on purpose
+		$reader "$PERFWATCH" -D "$T/rw/pw.db" $name $args >/dev/null \
+		    2>"$T/err" || rc=$?
+		[ "$rc" -eq "$want" ] ||
+			fail "read-only: $name $args: exit $rc: $(cat "$T/err")"
+		[ "$want" -eq 0 ] || expect_match "$(cat "$T/err")" \
+		    "$T/rw/pw.db: read-only to this user, and perfwatch $name writes to it"
+	done <<EOF
+0|runs|
+0|baseline show|good
+73|check|--baseline good r-05
+128|check|--bisect --baseline good r-05
+73|baseline set|other r-04
+73|baseline use|good
+73|baseline delete|good
+73|alerts ack|1
+73|import|$T/rw/one.csv
+EOF
+	chmod 700 "$T"
+	[ "$(sqlite3 "$T/rw/pw.db" .dump)" = "$before" ] ||
+		fail "the read-only database changed"
+fi
 pass
