@@ -497,11 +497,16 @@ store_run_resolve(struct store *st, const char *what, struct store_run *r,
 	int			 found, other;
 
 	memset(r, 0, sizeof(*r));
-	if (what[0] == '#') {
+	/*
+	 * #id as runs prints it: digits, the first not 0.  strtoll alone
+	 * took "#01", "#+1" and "# 1" for #1, so that a run labelled "#01"
+	 * was shadowed by run #1.
+	 */
+	if (what[0] == '#' && what[1] >= '1' && what[1] <= '9' &&
+	    what[1 + strspn(what + 1, "0123456789")] == '\0') {
 		errno = 0;
 		id = strtoll(what + 1, &end, 10);
-		if (errno == 0 && *end == '\0' && end != what + 1 &&
-		    store_run_get(st, id, r) == 0)
+		if (errno == 0 && store_run_get(st, id, r) == 0)
 			return 0;
 	}
 	if ((found = store_run_by_label(st, NULL, what, r, cause)) == -1)

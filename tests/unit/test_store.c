@@ -730,8 +730,25 @@ test_resolve_labels(void **state)
 	    "a:b,1700000003,w,m,4,s,lower,\n"
 	    "b,1700000004,w,m,5,s,lower,a\n"
 	    "x,1700000005,w,m,6,s,lower,h1\n"
-	    "x,1700000006,w,m,7,s,lower,h2\n", 0, &cause), 0);
+	    "x,1700000006,w,m,7,s,lower,h2\n"
+	    "#01,1700000007,w,m,8,s,lower,\n"
+	    "#+1,1700000008,w,m,9,s,lower,\n"
+	    "# 1,1700000009,w,m,10,s,lower,\n", 0, &cause), 0);
 	assert_int_equal(store_run_resolve(st, "plain", &plain, &cause), 0);
+	assert_int_equal(plain.id, 1);
+	/*
+	 * #id is written as runs writes it: "#01", "#+1" and "# 1" are
+	 * labels, which run #1 shadowed (strtoll reads all three as 1).
+	 */
+	assert_int_equal(store_run_resolve(st, "#01", &r, &cause), 0);
+	assert_string_equal(r.label, "#01");
+	store_run_clear(&r);
+	assert_int_equal(store_run_resolve(st, "#+1", &r, &cause), 0);
+	assert_string_equal(r.label, "#+1");
+	store_run_clear(&r);
+	assert_int_equal(store_run_resolve(st, "# 1", &r, &cause), 0);
+	assert_string_equal(r.label, "# 1");
+	store_run_clear(&r);
 
 	assert_int_equal(store_run_resolve(st, "v1:rc", &r, &cause), 0);
 	assert_string_equal(r.label, "v1:rc");
