@@ -681,6 +681,18 @@ cmd_check(struct cli *c, int argc, char **argv)
 			detect_params_clear(&p);
 			return err;
 		}
+		/*
+		 * A run named that did not complete measured the commit in
+		 * part, if at all: it cannot tell, as the newest run cannot
+		 * above, where it was judged and called good.
+		 */
+		if (bisect && strcmp(run.status, RUN_COMPLETE) != 0) {
+			fprintf(stderr, "perfwatch: run %s is %s: cannot "
+			    "tell\n", run.label, run.status);
+			store_run_clear(&run);
+			detect_params_clear(&p);
+			return EXIT_BISECT_SKIP;
+		}
 	} else if (store_run_latest(st, RUN_COMPLETE, &run) == -1) {
 		/*
 		 * A commit whose run failed cannot be told (125); a store
