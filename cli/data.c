@@ -243,6 +243,12 @@ cmd_export(struct cli *c, int argc, char **argv)
 			labels[nlabels++] = optarg;
 			break;
 		case 'o':
+			/* "" was written as ".XXXXXX" here, then not moved. */
+			if (optarg[0] == '\0') {
+				free(labels);
+				return cli_usage_why("export", "-o: an empty "
+				    "file name");
+			}
 			out = optarg;
 			break;
 		default:

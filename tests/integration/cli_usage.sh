@@ -133,6 +133,7 @@ notify pending --limit 3 x|perfwatch notify pending: unexpected argument 'x'
 notify test a b|perfwatch notify test: unexpected argument 'b'
 import a b|perfwatch import: unexpected argument 'b'
 export x|perfwatch export: unexpected argument 'x'
+export --output=|perfwatch export: -o: an empty file name
 run x|perfwatch run: unexpected argument 'x'
 bisect|perfwatch bisect: no range GOOD..BAD given
 bisect a..b c|perfwatch bisect: unexpected argument 'c'
