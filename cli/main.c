@@ -266,6 +266,27 @@ cli_db_path(struct cli *c)
 	return path;
 }
 
+/*
+ * Whether path is an empty file that SQLite would take for an empty
+ * database and write a schema into: one with no write-ahead log either,
+ * since a store being made has its header in the file (WAL mode writes
+ * it) before its first rows are in the log.
+ */
+static int
+cli_db_empty(const char *path)
+{
+	struct stat	 sb;
+	char		*wal;
+	int		 empty;
+
+	if (stat(path, &sb) == -1 || !S_ISREG(sb.st_mode) || sb.st_size != 0)
+		return 0;
+	xasprintf(&wal, "%s-wal", path);
+	empty = stat(wal, &sb) == -1 || sb.st_size == 0;
+	free(wal);
+	return empty;
+}
+
 /* Open the store (once), creating its directory if needed. */
 struct store *
 cli_store(struct cli *c)
@@ -284,6 +305,15 @@ cli_store(struct cli *c)
 	if (!c->creates && access(c->db_path, F_OK) == -1 && errno == ENOENT) {
 		log_warnx("%s: no such database (perfwatch run or perfwatch "
 		    "import makes one)", c->db_path);
+		return NULL;
+	}
+	/*
+	 * Nor does it turn an empty file into one: "runs -D empty.txt"
+	 * wrote a schema of 118 KiB into it and said "no runs".
+	 */
+	if (!c->creates && cli_db_empty(c->db_path)) {
+		log_warnx("%s: an empty file, no database yet (perfwatch run "
+		    "or perfwatch import makes one)", c->db_path);
 		return NULL;
 	}
 	c->made = access(c->db_path, F_OK) == -1 && errno == ENOENT;

@@ -27,6 +27,19 @@ rc=0
 pw -D "$T/typo/perfwatch.db" check --bisect 2>/dev/null || rc=$?
 expect_eq "$rc" 128
 [ ! -e "$T/typo" ] || fail "a reading command made $(ls -R "$T/typo")"
+# Nor an empty file (made by touch, or a log named by mistake): they
+# wrote a schema of 118 KiB into it and said "no runs".
+: >"$T/empty.db"
+for cmd in runs 'baseline list' 'check --latest'; do
+	rc=0
+	# shellcheck disable=SC2086
+	pw -D "$T/empty.db" $cmd >"$T/out" 2>"$T/err" || rc=$?
+	expect_eq "$rc" 73
+	expect_eq "$(cat "$T/err")" "perfwatch: $T/empty.db: an empty file, no \
+database yet (perfwatch run or perfwatch import makes one)"
+	[ ! -s "$T/empty.db" ] || fail "$cmd wrote into an empty file"
+done
+rm "$T/empty.db"
 
 # An import of no rows is refused (65) and leaves no store behind.  An
 # empty store (its first run skipped) lists nothing, as runs does, and
