@@ -470,7 +470,20 @@ store_open_flags(const char *path, int flags, char **cause)
 		 * group) can be read only through a -shm file that exists
 		 * already: one perfwatchd keeps while it has the file open.
 		 */
-		if (sqlite3_extended_errcode(st->db) ==
+		if ((sqlite3_extended_errcode(st->db) ==
+		    SQLITE_READONLY_DIRECTORY ||
+		    sqlite3_extended_errcode(st->db) ==
+		    SQLITE_READONLY_CANTINIT) && access(path, W_OK) == 0)
+			/*
+			 * The file is ours to write, its directory is not:
+			 * the -wal and -shm beside it cannot be made, which
+			 * a file installed into a directory of root's meets.
+			 */
+			xasprintf(cause, "%s: this user may write the file "
+			    "but not its directory, where its -wal and -shm "
+			    "files must be made: let it write the directory",
+			    path);
+		else if (sqlite3_extended_errcode(st->db) ==
 		    SQLITE_READONLY_DIRECTORY ||
 		    sqlite3_extended_errcode(st->db) == SQLITE_READONLY_CANTINIT)
 			xasprintf(cause, "%s: read-only to this user, and "

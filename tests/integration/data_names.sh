@@ -204,6 +204,18 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null &&
 	expect_match "$(cat "$T/err")" "$T/ro/pw.db: read-only to this user, \
 and reading it needs its -shm file"
 	[ ! -e "$T/ro/pw.db-shm" ] || fail "a -shm file was created"
+	# The file writable, its directory not (a file installed into a
+	# directory of root's): the same words blamed the file.
+	chmod 755 "$T"
+	chmod 666 "$T/ro/pw.db"
+	rc=0
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$PERFWATCH" \
+	    -D "$T/ro/pw.db" runs >/dev/null 2>"$T/err" || rc=$?
+	chmod 700 "$T"
+	expect_eq "$rc" 73
+	expect_eq "$(cat "$T/err")" "perfwatch: $T/ro/pw.db: this user may \
+write the file but not its directory, where its -wal and -shm files \
+must be made: let it write the directory"
 else
 	echo "skipped: the read-only reader (needs root, setpriv and a" \
 	    "binary that user 65534 can run)"
