@@ -1637,9 +1637,9 @@ int
 cmd_baseline(struct cli *c, int argc, char **argv)
 {
 	static const char *const hdr[] = { "name", "runs", "created",
-	    "in use" };
+	    "in use", "host" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_RIGHT,
-	    ALIGN_LEFT, ALIGN_LEFT };
+	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT };
 	/* The words of each subcommand, itself included, after "baseline". */
 	static const struct {
 		const char	*name;
@@ -1655,10 +1655,12 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	struct store_run_filter	 f;
 	struct store		*st;
 	struct table		*t;
+	struct bl_host		*h;
 	const char		*sub, *bad = NULL;
-	char			*cause = NULL, *inuse = NULL, tbuf[32];
+	char			*cause = NULL, *inuse = NULL, *hosts, tbuf[32];
 	json_t			*arr, *o;
-	size_t			 n = 0, nall = 0, i, skipped[2] = { 0, 0 };
+	size_t			 n = 0, nall = 0, i, j, nh;
+	size_t			 skipped[2] = { 0, 0 };
 	int			 k, opt, rc = 0, ended = 0;
 
 	if (argc < 2)
@@ -1804,18 +1806,32 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	t = table_new(nitems(hdr), hdr, al);
 	for (i = 0; i < n; i++) {
 		fmt_time(tbuf, sizeof(tbuf), bs[i].created);
+		/* Whose runs it judges: a baseline is of one host's. */
+		nh = bl_hosts(st, bs[i].runs, bs[i].nruns, &h);
+		for (j = 0, hosts = xstrdup(nh == 0 ? "-" : ""); j < nh; j++) {
+			xasprintf(&cause, "%s%s%s", hosts, j > 0 ? ", " : "",
+			    h[j].host);
+			free(hosts);
+			hosts = cause;
+		}
+		cause = NULL;
 		o = pwjson_object();
 		pwjson_set_str(o, "name", bs[i].name);
 		pwjson_set_int(o, "runs", (int64_t)bs[i].nruns);
 		pwjson_set_str(o, "created", tbuf);
 		pwjson_set_bool(o, "in_use", strcmp(inuse, bs[i].name) == 0);
+		/* null with no run, or with several hosts' (set before). */
+		pwjson_set_str(o, "host", nh == 1 ? h[0].host : NULL);
 		pwjson_append(arr, o);
 		table_addf(t, 0, "%s", bs[i].name);
 		table_addf(t, 1, "%zu", bs[i].nruns);
 		table_addf(t, 2, "%s", tbuf);
 		table_addf(t, 3, "%s", strcmp(inuse, bs[i].name) == 0 ?
 		    "yes" : "");
+		table_addf(t, 4, "%s", hosts);
 		table_end_row(t);
+		free(hosts);
+		bl_hosts_free(h, nh);
 	}
 	if (c->out == OUT_JSON) {
 		o = pwjson_object();

@@ -203,9 +203,16 @@ rc=0; pw baseline set mix 'r-0*' 2>"$T/err" || rc=$?
 [ "$rc" -eq 65 ] || fail "a glob over two hosts' runs: exit $rc"
 expect_match "$(cat "$T/err")" "boxa (r-01, r-02, r-03, r-04 and 1 more), boxb"
 expect_match "$(cat "$T/err")" "name a host's runs as host:label"
-expect_eq "$(pw baseline list --csv)" "name,runs,created,in use"
+expect_eq "$(pw baseline list --csv)" "name,runs,created,in use,host"
 out=$(pw baseline set a 'boxa:r-0[1-4]')
 expect_eq "$out" "baseline a: 4 runs"
+# The list says whose runs each baseline judges.
+expect_eq "$(pw baseline list --csv | cut -d, -f1,2,5 | tail -n 1)" "a,4,boxa"
+pw baseline list --json | python3 -c '
+import json, sys
+b = json.load(sys.stdin)["baselines"]
+assert [(x["name"], x["host"]) for x in b] == [("a", "boxa")], b
+'
 # A run of the baseline's host is judged; one of another host is not,
 # by --baseline or by the baseline in use, nor under --bisect (128).
 pw check --baseline a boxa:r-05 >/dev/null || fail "boxa:r-05 against a"
@@ -230,6 +237,13 @@ sqlite3 "$PERFWATCH_DB" "INSERT INTO baselines (name, created)
     VALUES ('old', 1700000000);
     INSERT INTO baseline_runs SELECT b.id, r.id FROM baselines b, runs r
     WHERE b.name = 'old' AND r.label IN ('r-01', 'r-02');"
+expect_eq "$(pw baseline list --csv | grep '^old,')" \
+    "old,4,2023-11-14T22:13:20Z,,\"boxa, boxb\""
+pw baseline list --json | python3 -c '
+import json, sys
+b = {x["name"]: x for x in json.load(sys.stdin)["baselines"]}
+assert b["old"]["host"] is None, b
+'
 rc=0; pw baseline use old 2>"$T/err" || rc=$?
 [ "$rc" -eq 65 ] || fail "using a baseline of two hosts: exit $rc"
 expect_match "$(cat "$T/err")" "baseline old holds runs of 2 hosts: boxa (r-01, r-02), boxb (r-01, r-02)"
