@@ -123,6 +123,13 @@ run_git_commit(struct run_opts *o, const char *arg)
 	if (o->git_commits == NULL)
 		o->git_commits = json_object();
 	name = xstrndup(arg, eq - arg);
+	/* Two commits of one tree: the last one won, without a word. */
+	if (json_object_get(o->git_commits, name) != NULL) {
+		fprintf(stderr, "perfwatch: --git-commit: %s is named twice\n",
+		    name);
+		free(name);
+		return -1;
+	}
 	json_object_set_new(o->git_commits, name, json_string(eq + 1));
 	free(name);
 	return 0;

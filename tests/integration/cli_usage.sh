@@ -135,6 +135,7 @@ import a b|perfwatch import: unexpected argument 'b'
 export x|perfwatch export: unexpected argument 'x'
 export --output=|perfwatch export: -o: an empty file name
 run x|perfwatch run: unexpected argument 'x'
+run --git-commit a=abcd --git-commit a=ef01|perfwatch: --git-commit: a is named twice
 bisect|perfwatch bisect: no range GOOD..BAD given
 bisect a..b c|perfwatch bisect: unexpected argument 'c'
 bisect main|perfwatch bisect: 'main' is not a range GOOD..BAD
