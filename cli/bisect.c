@@ -1260,7 +1260,7 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 	}
 	if (!csv)
 		printf("%s %s (%s is better), %zu commit%s of %s: %zu "
-		    "measured\n", x->workload, x->metric,
+		    "measured\n", cli_show(x->workload), cli_show(x->metric),
 		    better_name(x->better), n, n == 1 ? "" : "s", x->o->repo,
 		    tested);
 	/* CSV: the full ids, and which is the first bad one (or may be). */
@@ -1320,18 +1320,19 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 			    *x->unit != '\0' ? " " : "", x->unit);
 		}
 		printf("first bad commit: %s %s (%s)\n", pts[first].c->id,
-		    pts[first].c->summary, buf);
+		    cli_show(pts[first].c->summary), buf);
 	} else {
 		printf("the first bad commit is one of these %zu (skipped "
 		    "commits hide it):\n", last - first + 1);
 		for (i = first; i <= last; i++)
 			if (pts[i].mark == BISECT_SKIP)
 				printf("  %s %s (skipped: %s)\n", pts[i].c->id,
-				    pts[i].c->summary, bisect_skip_why(x,
-				    &pts[i], buf, sizeof(buf)));
+				    cli_show(pts[i].c->summary),
+				    bisect_skip_why(x, &pts[i], buf,
+				    sizeof(buf)));
 			else
 				printf("  %s %s\n", pts[i].c->id,
-				    pts[i].c->summary);
+				    cli_show(pts[i].c->summary));
 	}
 }
 

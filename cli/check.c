@@ -245,12 +245,13 @@ check_result_print(struct cli *c, const struct detect_result *r)
 	int				 same;
 
 	if (c->out == OUT_TABLE) {
-		printf("run %s on %s, baseline %s%s\n", r->run.label,
-		    r->run.host_name, r->baseline, r->alerts ? "" :
+		printf("run %s on %s, baseline %s%s\n", cli_show(r->run.label),
+		    cli_show(r->run.host_name), cli_show(r->baseline),
+		    r->alerts ? "" :
 		    " (alerts not advanced)");
 		if ((why = view_busy_why(&r->run)) != NULL)
 			printf("measured on a busy machine: %s; its verdicts "
-			    "move no alert and no baseline\n", why);
+			    "move no alert and no baseline\n", cli_show(why));
 		free(why);
 		putchar('\n');
 	}
@@ -333,8 +334,8 @@ check_result_print(struct cli *c, const struct detect_result *r)
 			if (v->noise_moved == 0 && v->noise_left_out == 0)
 				continue;
 			printf("%snoise of %s %s: %zu runs", nsep++ == 0 ?
-			    "\n" : "", v->metric.workload, v->metric.metric,
-			    v->noise_runs);
+			    "\n" : "", cli_show(v->metric.workload),
+			    cli_show(v->metric.metric), v->noise_runs);
 			if (v->noise_moved > 0)
 				printf("; %zu moved across a step",
 				    v->noise_moved);
@@ -350,8 +351,8 @@ check_result_print(struct cli *c, const struct detect_result *r)
 			cli_fmt_pct(b1, sizeof(b1), e->change_pct);
 			printf("%salert #%lld %s %s: %s%s%s (%s %s)\n",
 			    i == 0 ? "\n" : "", (long long)e->alert,
-			    r->v[e->verdict].metric.workload,
-			    r->v[e->verdict].metric.metric,
+			    cli_show(r->v[e->verdict].metric.workload),
+			    cli_show(r->v[e->verdict].metric.metric),
 			    e->from != NULL ? e->from : "new",
 			    " -> ", e->to, e->direction, b1);
 		}
@@ -1546,7 +1547,8 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 			continue;
 		fmt_time(tbuf, sizeof(tbuf), r.started);
 		if (c->out == OUT_TABLE)
-			printf("  %s:%s  %s\n", r.host_name, r.label, tbuf);
+			printf("  %s:%s  %s\n", cli_show(r.host_name),
+			    cli_show(r.label), tbuf);
 		pwjson_append(runs, run_ref_json(&r));
 		if (store_run_series(st, r.id, &ser, &nser) == 0) {
 			for (j = 0; j < nser; j++) {

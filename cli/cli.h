@@ -69,6 +69,7 @@ void		 table_end_row(struct table *);
 void		 table_print(const struct table *, FILE *, enum cli_output);
 void		 table_free(struct table *);
 char		*table_display(const char *, size_t *);
+const char	*cli_show(const char *);
 void		 fmt_value(char *, size_t, double);
 void		 cli_fmt_figure(char *, size_t, double, enum cli_output);
 void		 fmt_time(char *, size_t, long long);

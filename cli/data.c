@@ -637,13 +637,14 @@ cmd_show(struct cli *c, int argc, char **argv)
 		if (c->out == OUT_TABLE) {
 			fmt_time(tbuf, sizeof(tbuf), run.started);
 			printf("run %s on %s, %s, trigger %s%s%s, %s\n",
-			    run.label, run.host_name, tbuf, run.trigger,
-			    run.profile ? ", profile " : "",
-			    run.profile ? run.profile : "", run.status);
+			    cli_show(run.label), cli_show(run.host_name),
+			    tbuf, run.trigger, run.profile ? ", profile " : "",
+			    run.profile ? cli_show(run.profile) : "",
+			    run.status);
 			/* A run measured on a busy machine says so. */
 			if ((why = view_busy_why(&run)) != NULL)
 				printf("measured on a busy machine: %s\n",
-				    why);
+				    cli_show(why));
 			free(why);
 			putchar('\n');
 			cli_report_classic(c, &run, ser, n, stdout);

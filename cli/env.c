@@ -230,7 +230,7 @@ env_show(struct cli *c, int argc, char **argv)
 		json_decref(j);
 	} else {
 		if (r.label != NULL)
-			printf("run %s\n", r.label);
+			printf("run %s\n", cli_show(r.label));
 		text = sysinfo_snapshot_text(s, pk ? SYSINFO_ALL :
 		    SYSINFO_FIELDS);
 		fputs(text, stdout);
@@ -291,8 +291,8 @@ env_diff(struct cli *c, int argc, char **argv)
 		fputc('\n', stdout);
 		json_decref(j);
 	} else {
-		printf("from %s to %s: %zu change%s\n", ra.label, to,
-		    d->nchanges, d->nchanges == 1 ? "" : "s");
+		printf("from %s to %s: %zu change%s\n", cli_show(ra.label),
+		    cli_show(to), d->nchanges, d->nchanges == 1 ? "" : "s");
 		text = sysinfo_diff_text(d);
 		fputs(text, stdout);
 		free(text);

@@ -273,7 +273,7 @@ report_index(struct store *st, const struct store_run *r, FILE *f,
 	else
 		fprintf(f, "System Benchmarks (reference run %s)\n"
 		    "  %-16s %14s %6s %14s %8s\n",
-		    rr.label != NULL ? rr.label : "-", "test", "score",
+		    rr.label != NULL ? cli_show(rr.label) : "-", "test", "score",
 		    "unit", "reference", "index");
 	for (i = 0; i < nwl && k < nitems(score); i++) {
 		if (!(wl[i].flags & WL_F_INDEX))
@@ -523,9 +523,9 @@ cli_workloads_print(FILE *f, const struct store_run_workload *w, size_t nw)
 
 	for (i = 0; i < nw; i++) {
 		if (strcmp(w[i].status, "complete") != 0)
-			fprintf(f, "%s: %s%s%s\n", w[i].workload,
+			fprintf(f, "%s: %s%s%s\n", cli_show(w[i].workload),
 			    w[i].status, w[i].error ? ": " : "",
-			    w[i].error ? w[i].error : "");
+			    w[i].error ? cli_show(w[i].error) : "");
 	}
 }
 
@@ -587,7 +587,8 @@ cli_run_report(struct cli *c, int64_t run, int json, int check)
 		json_decref(o);
 	} else {
 		fprintf(f, "run %s on %s, %s, profile %s, %s, %lld s\n\n",
-		    r.label, r.host_name, tbuf, r.profile ? r.profile : "-",
+		    cli_show(r.label), cli_show(r.host_name), tbuf,
+		    r.profile ? cli_show(r.profile) : "-",
 		    r.status, (long long)(r.ended - r.started));
 		cli_report_classic(c, &r, ser, n, f);
 		report_rest(f, ser, n);

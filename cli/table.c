@@ -178,6 +178,33 @@ table_display(const char *cell, size_t *width)
 	return d;
 }
 
+/* How many cli_show() strings may be in one printf's arguments. */
+#define CLI_SHOW_KEEP	8
+
+/*
+ * s as table_display() shows it, for a line printed beside a table
+ * ("run LABEL on HOST, ..."): a name from the store (an imported label,
+ * a commit's subject) is the file's or the repository's text, and its
+ * control characters reached the terminal as they were.  The string is
+ * kept until CLI_SHOW_KEEP more calls, so that one printf may take
+ * several; NULL stays NULL.
+ */
+const char *
+cli_show(const char *s)
+{
+	static char	*kept[CLI_SHOW_KEEP];
+	static size_t	 next;
+	char		*d;
+
+	if (s == NULL)
+		return NULL;
+	d = table_display(s, NULL);
+	free(kept[next]);
+	kept[next] = d;
+	next = (next + 1) % CLI_SHOW_KEEP;
+	return d;
+}
+
 void
 table_print(const struct table *t, FILE *f, enum cli_output out)
 {

@@ -1,0 +1,45 @@
+#!/bin/sh
+# Names from the store reach a person's terminal escaped, in the lines
+# beside a table as in its cells: an imported label with an escape
+# sequence or a line feed (the file's text, which may come from another
+# machine) was printed as it was by show, check, baseline show and
+# env diff's heading lines, while the tables wrote \x1b and \n; a
+# commit subject in bisect's answer the same.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+esc=$(printf '\033')
+printf 'run,time,workload,metric,value,unit,better\n%s\n%s\n' \
+    "\"esc${esc}[31mred\",1,w,m,1,s,lower" \
+    "\"two\nlines\",2,w,m,2,s,lower" >"$T/ctl.csv"
+pw import "$T/ctl.csv" >/dev/null
+pw baseline set b '#1' '#2' >/dev/null
+for args in "show #1" "show #2" "check #1" "check #2" "baseline show b"; do
+	# shellcheck disable=SC2086 # the words are split on purpose
+	pw $args >"$T/out" 2>&1 || true
+	if grep -q "$esc" "$T/out"; then
+		fail "$args printed an escape: $(od -c "$T/out" | head)"
+	fi
+done
+expect_eq "$(pw show '#1' | head -n 1)" \
+    'run esc\x1b[31mred on '"$(pw runs --csv | awk -F, 'NR == 2 { print $2 }')"', 1970-01-01T00:00:01Z, trigger import, complete'
+expect_match "$(pw check '#2' | head -n 1)" 'run two\nlines on '
+[ "$(pw check '#2' | head -n 1 | wc -l)" -eq 1 ] || fail "check: two lines"
+expect_match "$(pw baseline show b)" ':two\nlines  1970-01-01T00:00:02Z'
+# JSON and CSV keep the text as it is stored.
+expect_eq "$(pw show --json '#1' | python3 -c '
+import json, sys
+print(json.load(sys.stdin)["run"] == "esc\x1b[31mred")')" True
+
+# A commit's subject in bisect's answer.
+. "$(dirname "$0")/bisect.subr"
+make_repo "lat 100 ms lower" "lat 130 ms lower"
+git -C "$T/repo" commit -q --amend -m "bad${esc}]0;pwned${esc}\\"
+(cd "$T/repo" && "$PERFWATCH" -c "$T/pw.conf" -D "$T/b.db" bisect \
+    --build "$BUILD" --workload toy main~1..main) >"$T/out" 2>"$T/err" ||
+	fail "bisect: exit $?: $(cat "$T/err")"
+if grep -q "$esc" "$T/out"; then
+	fail "bisect printed an escape: $(od -c "$T/out" | tail)"
+fi
+expect_match "$(cat "$T/out")" "first bad commit: $(rev main) bad\\x1b]0;pwned\\x1b\\ (+30.0%)"
+pass
