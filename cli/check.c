@@ -772,8 +772,8 @@ group_put(struct detect_group *g, int64_t id)
 }
 
 /*
- * Add the runs that pattern names to g: a glob over labels (or
- * host:label), else one run as store_run_resolve reads it.  With
+ * Add the runs that pattern names to g: one run as store_run_resolve
+ * reads it, else a glob over labels (or host:label).  With
  * complete_only (a pinned baseline), a run named alone must be complete,
  * and one measured on a busy machine is taken with a warning; a glob
  * passes over the runs that did not complete, counted in skipped[0],
@@ -789,12 +789,18 @@ group_add(struct store *st, const struct store_run *all, size_t nall,
 	char			*cause = NULL, *qual, *why;
 	size_t			 i, matched = 0;
 
-	if (!is_glob(pattern)) {
-		if (store_run_resolve(st, pattern, &r, &cause) == -1) {
+	/*
+	 * A word that names a run is that run, glob characters or not: the
+	 * label "r[1]" was read as a glob, which matched the run "r1".
+	 */
+	if (store_run_resolve(st, pattern, &r, &cause) == -1) {
+		if (!is_glob(pattern)) {
 			fprintf(stderr, "perfwatch: %s\n", cause);
 			free(cause);
 			return -1;
 		}
+		free(cause);
+	} else {
 		if (complete_only && strcmp(r.status, RUN_COMPLETE) != 0) {
 			fprintf(stderr, "perfwatch: run %s is %s: a baseline "
 			    "takes complete runs only\n", pattern, r.status);
