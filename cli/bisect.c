@@ -930,15 +930,20 @@ bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 		{ "list-git", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 }
 	};
-	char	*end;
-	long	 v;
-	int	 ch;
+	const char	*other = NULL;
+	char		*end;
+	long		 v;
+	int		 ch, k;
 
 	memset(o, 0, sizeof(*o));
 	o->runs = 3;
 	o->max_runs = 8;
 	cli_getopt_reset();
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		/* The first option of a bisection, which --list-git is not. */
+		for (k = 0; other == NULL && opts[k].name != NULL; k++)
+			if (opts[k].val == ch && strchr("jcL", ch) == NULL)
+				other = opts[k].name;
 		switch (ch) {
 		case 'g':
 			o->git = optarg;
@@ -996,6 +1001,11 @@ bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 	}
 	if (o->list_git && optind < argc) {
 		cli_bad_arg(NULL, argv[optind]);
+		return -1;
+	}
+	/* It was ignored: bisect --list-git --workload x listed. */
+	if (o->list_git && other != NULL) {
+		cli_usage_why(NULL, "--list-git takes no --%s", other);
 		return -1;
 	}
 	if (o->list_git)

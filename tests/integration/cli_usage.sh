@@ -142,6 +142,8 @@ bisect main|perfwatch bisect: 'main' is not a range GOOD..BAD
 bisect a...b|perfwatch bisect: 'a...b' is not a range GOOD..BAD
 bisect ..b|perfwatch bisect: '..b' is not a range GOOD..BAD
 bisect a..|perfwatch bisect: 'a..' is not a range GOOD..BAD
+bisect --list-git --workload x|perfwatch bisect: --list-git takes no --workload
+bisect --runs 2 --list-git --json|perfwatch bisect: --list-git takes no --runs
 pause now|perfwatch pause: unexpected argument 'now'
 status --csv|perfwatch status: unrecognized option '--csv'
 notify|perfwatch notify: a subcommand: flush, test or pending
