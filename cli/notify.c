@@ -171,6 +171,8 @@ notify_cmd_flush(struct cli *c, int argc, char **argv)
 		log_init("perfwatch", 0, c->verbose);
 	if ((sinks = notify_cli_sinks(c, &nsinks)) == NULL)
 		return EXIT_CONFIG;
+	/* A delivery it could not record would be sent again. */
+	c->writes = 1;
 	if ((st = cli_store(c)) == NULL) {
 		notify_sinks_free(sinks, nsinks);
 		return EXIT_CANTCREAT;

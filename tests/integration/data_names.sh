@@ -262,6 +262,7 @@ if [ "$reader" != none ]; then
 73|baseline delete|good
 73|alerts ack|1
 73|import|$T/rw/one.csv
+73|notify flush|
 EOF
 	chmod 700 "$T"
 	[ "$(sqlite3 "$T/rw/pw.db" .dump)" = "$before" ] ||
