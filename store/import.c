@@ -60,12 +60,16 @@ enum col {
 	COL_STATUS,
 	COL_TRIGGER,
 	COL_BUSY,
+	COL_DURATION,
 	COL_MAX
 };
 
+/* A run's length, seconds: a year. */
+#define IMPORT_DURATION_MAX	(366 * 86400)
+
 static const char *const col_names[COL_MAX] = {
 	"run", "time", "workload", "metric", "value", "unit", "better",
-	"host", "iteration", "status", "trigger", "busy"
+	"host", "iteration", "status", "trigger", "busy", "duration"
 };
 
 /* One row, whatever format it came in. */
@@ -75,6 +79,7 @@ struct import_row {
 	double		 value;
 	int64_t		 time;
 	long		 iteration;		/* 0: not given */
+	int64_t		 duration;		/* -1: not given */
 	enum better	 better;
 };
 
@@ -335,6 +340,19 @@ import_check_row(struct import_state *is, size_t row, struct import_row *r,
 			    "to 1000000", r->field[COL_ITERATION]);
 		r->iteration = (long)it;
 	}
+	r->duration = -1;
+	if (r->field[COL_DURATION] != NULL &&
+	    r->field[COL_DURATION][0] != '\0') {
+		errno = 0;
+		it = strtod(r->field[COL_DURATION], &end);
+		if (*end != '\0' || errno != 0 || it < 0 ||
+		    it > IMPORT_DURATION_MAX || it != floor(it))
+			return import_error(is, row, r, COL_DURATION, cause,
+			    "duration: \"%s\" is not a whole number of seconds "
+			    "from 0 to %d", r->field[COL_DURATION],
+			    IMPORT_DURATION_MAX);
+		r->duration = (int64_t)it;
+	}
 	return 0;
 }
 
@@ -351,6 +369,8 @@ import_attr(const struct import_row *r, enum col c)
 
 	if (c == COL_BUSY)
 		return v == NULL || v[strspn(v, " \t")] == '\0' ? "" : v;
+	if (c == COL_DURATION)
+		return v == NULL ? "" : v;
 	if (v == NULL || v[0] == '\0')
 		return c == COL_STATUS ? RUN_COMPLETE : RUN_TRIGGER_IMPORT;
 	if (c == COL_STATUS && strcmp(v, RUN_RUNNING) == 0)
@@ -386,10 +406,11 @@ static int
 import_attrs_differ(struct import_state *is, size_t row,
     const struct import_row *r, size_t at, char **cause)
 {
-	static const enum col	 cols[] = { COL_STATUS, COL_TRIGGER, COL_BUSY };
+	static const enum col	 cols[] = { COL_STATUS, COL_TRIGGER, COL_BUSY,
+	    COL_DURATION };
 	size_t			 i;
 
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < nitems(cols); i++) {
 		if (strcmp(import_attr(r, cols[i]), is->attrs[at + i]) == 0)
 			continue;
 		import_error(is, row, r, cols[i], cause, "%s: \"%s\", where "
@@ -446,7 +467,8 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 		if (strcmp(run.trigger, RUN_TRIGGER_IMPORT) == 0)
 			run.trigger_detail = (char *)is->name;
 		run.started = r->time;
-		run.ended = r->time;
+		/* Unknown unless said: none (NULL), shown as "-". */
+		run.ended = r->duration >= 0 ? r->time + r->duration : 0;
 		run.status = (char *)import_attr(r, COL_STATUS);
 		if ((runid = store_run_create(is->st, &run, &err)) < 0) {
 			if (import_store_failure(is->st))
@@ -467,11 +489,13 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 		    runid);
 		hmap_put(is->run_times, is->key, r->time);
 		hmap_put(is->run_attrs, is->key, (int64_t)is->nattrs);
-		is->attrs = xreallocarray(is->attrs, is->nattrs + 3,
+		is->attrs = xreallocarray(is->attrs, is->nattrs + 4,
 		    sizeof(*is->attrs));
 		is->attrs[is->nattrs++] = xstrdup(import_attr(r, COL_STATUS));
 		is->attrs[is->nattrs++] = xstrdup(import_attr(r, COL_TRIGGER));
 		is->attrs[is->nattrs++] = xstrdup(import_attr(r, COL_BUSY));
+		is->attrs[is->nattrs++] = xstrdup(import_attr(r,
+		    COL_DURATION));
 		is->stats.runs++;
 	} else if (hmap_get(is->run_attrs, is->key, &old) == 0 &&
 	    import_attrs_differ(is, row, r, (size_t)old, cause))
@@ -626,8 +650,8 @@ import_csv(struct import_state *is, FILE *f, const char *held, size_t heldlen,
 		    (c <= COL_BETTER && (size_t)c != i)) {
 			xasprintf(cause, "%s:%zu:%zu: header: expected \"run,"
 			    "time,workload,metric,value,unit,better\" then "
-			    "optionally host, iteration, status, trigger and "
-			    "busy; found \"%s\"",
+			    "optionally host, iteration, status, trigger, "
+			    "busy and duration; found \"%s\"",
 			    is->name, rd.row, i + 1, h);
 			csv_reader_free(&rd);
 			return -1;
@@ -842,7 +866,8 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 			    r.colpos[c])) != NULL) {
 				r.field[c] = raw;
 			} else if (json_is_number(v) && (c == COL_VALUE ||
-			    c == COL_TIME || c == COL_ITERATION)) {
+			    c == COL_TIME || c == COL_ITERATION ||
+			    c == COL_DURATION)) {
 				/* 2.0 is iteration 2, as "2.0" is in a CSV. */
 				store_format_double(numbuf[c], sizeof(numbuf[c]),
 				    json_number_value(v));
@@ -851,7 +876,8 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 				xasprintf(cause, "%s:%zu:%zu: %s: expected %s",
 				    is->name, row, r.colpos[c], key,
 				    c == COL_VALUE ? "a number" :
-				    c == COL_ITERATION ? "a whole number" :
+				    c == COL_ITERATION || c == COL_DURATION ?
+				    "a whole number" :
 				    c == COL_TIME ? "a string or a number" :
 				    "a string");
 				rc = -1;
@@ -1104,10 +1130,15 @@ export_run(struct store *st, FILE *f, enum store_format format,
 	struct store_series	*ser;
 	size_t			 n, i, j;
 	char			 tbuf[TIMEFMT_RFC3339_LEN], vbuf[40], *busy;
+	char			 dbuf[24];
 
 	if (store_run_series(st, run->id, &ser, &n) == -1)
 		return -1;
 	busy = export_busy(run);
+	dbuf[0] = '\0';
+	if (store_run_timed(run))
+		snprintf(dbuf, sizeof(dbuf), "%lld",
+		    (long long)(run->ended - run->started));
 	if (timefmt_format(run->started, tbuf, sizeof(tbuf)) == -1)
 		snprintf(tbuf, sizeof(tbuf), "%lld", (long long)run->started);
 	for (i = 0; i < n; i++) {
@@ -1129,7 +1160,7 @@ export_run(struct store *st, FILE *f, enum store_format format,
 				fprintf(f, ",%d,%s,%s,", ser[i].iterations[j],
 				    run->status, run->trigger);
 				csv_write_field(f, busy);
-				fputc('\n', f);
+				fprintf(f, ",%s\n", dbuf);
 			} else {
 				fputs("{\"run\":", f);
 				jsonl_write_string(f, run->label);
@@ -1150,6 +1181,8 @@ export_run(struct store *st, FILE *f, enum store_format format,
 					fputs(",\"busy\":", f);
 					jsonl_write_string(f, busy);
 				}
+				if (dbuf[0] != '\0')
+					fprintf(f, ",\"duration\":%s", dbuf);
 				fputs("}\n", f);
 			}
 		}
@@ -1200,7 +1233,7 @@ store_export(struct store *st, FILE *f, enum store_format format,
 	}
 	if (format == STORE_FORMAT_CSV)
 		fputs("run,time,workload,metric,value,unit,better,host,"
-		    "iteration,status,trigger,busy\n", f);
+		    "iteration,status,trigger,busy,duration\n", f);
 	for (i = 0; i < n && rc == 0; i++)
 		rc = export_run(st, f, format, &runs[i]);
 	store_runs_free(runs, n);

@@ -412,6 +412,20 @@ store_run_from_row(sqlite3_stmt *stmt, struct store_run *r)
 	r->busy = sqlite3_column_int(stmt, 13) != 0;
 }
 
+/*
+ * Whether run r's length is known: it has ended, and is not an import
+ * that did not say (before the duration column, an import recorded its
+ * start as its end).
+ */
+int
+store_run_timed(const struct store_run *r)
+{
+	if (r->ended <= 0 || strcmp(r->status, RUN_RUNNING) == 0)
+		return 0;
+	return !(r->ended == r->started &&
+	    strcmp(r->trigger, RUN_TRIGGER_IMPORT) == 0);
+}
+
 void
 store_run_clear(struct store_run *r)
 {

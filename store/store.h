@@ -116,6 +116,7 @@ int		 store_run_get(struct store *, int64_t id, struct store_run *);
 int		 store_run_latest(struct store *, const char *status,
 		    struct store_run *);
 void		 store_run_clear(struct store_run *);
+int		 store_run_timed(const struct store_run *);
 int		 store_runs_list(struct store *, const struct store_run_filter *,
 		    struct store_run **, size_t *);
 int		 store_metric_runs(struct store *, int64_t metric,

@@ -56,7 +56,7 @@ view_busy_json(json_t *o, const struct store_run *r)
 int
 view_run_timed(const struct store_run *r)
 {
-	return r->ended > 0 && strcmp(r->trigger, RUN_TRIGGER_IMPORT) != 0;
+	return store_run_timed(r);
 }
 
 json_t *

@@ -187,12 +187,13 @@ head -c 1 "$T/forced.csv" | grep -q '{' || fail "--format jsonl -o .csv"
 # Awkward names go through export and import unchanged, in both formats:
 # commas, quotes, a line feed, a tab, UTF-8, blanks at either end, and a
 # leading = + - @, which CSV writes as it is (perfwatch(1) says why).
+# Each run's length too, where it is known.
 PERFWATCH_DB="$T/names.db"
 python3 -c '
 import csv, sys
 w = csv.writer(sys.stdout, lineterminator="\n")
 w.writerow(["run", "time", "workload", "metric", "value", "unit", "better",
-    "host", "iteration", "status", "trigger", "busy"])
+    "host", "iteration", "status", "trigger", "busy", "duration"])
 labels = ["a,b", "say \"hi\"", "two\nlines", "tab\there", "caf\u00e9 \u65e5\u672c",
     " lead", "trail ", "=1+2", "+x", "-y", "@z"]
 for i, l in enumerate(labels):
@@ -200,7 +201,8 @@ for i, l in enumerate(labels):
 	    "higher", "h\u00f4te " + str(i % 2), 1,
 	    ["complete", "aborted", "failed"][i % 3],
 	    ["import", "schedule", "bisect", "git"][i % 4],
-	    "" if i % 2 else "load 2.5 > 1.0, \"busy\"\nhere"])
+	    "" if i % 2 else "load 2.5 > 1.0, \"busy\"\nhere",
+	    "" if i % 3 == 0 else str(i * 7)])
 ' >"$T/names.csv"
 pw import "$T/names.csv" >/dev/null
 pw export >"$T/names-out.csv"
@@ -212,6 +214,10 @@ pw export --json >"$T/names.jsonl"
 PERFWATCH_DB="$T/names2.db" pw import "$T/names.jsonl" >/dev/null
 PERFWATCH_DB="$T/names2.db" pw export | cmp -s - "$T/names.csv" ||
 	fail "JSON Lines did not round-trip"
+# What runs shows of them: the length given, "-" where none was.
+expect_eq "$(pw runs --csv --limit 0 | awk -F, '$1 == "-y" || $1 == "+x" ||
+    $1 == "=1+2" { print $1 "=" $4 }' | sort | tr '\n' ' ')" \
+    "+x=56 -y=- =1+2=49 "
 # The same names in runs --csv, read back by a CSV reader.
 pw runs --csv --limit 0 | python3 -c '
 import csv, sys
@@ -340,7 +346,7 @@ b:x,4,w,m,4,s,lower,a
 expect_eq "$(pw show --csv fe80::1:x | tail -n 1)" 'w,m,1,1,1,-,1,s,lower'
 expect_eq "$(pw show --csv c:x | tail -n 1)" 'w,m,2,2,2,-,1,s,lower'
 expect_eq "$(pw export --run fe80::1:x | tail -n 1)" \
-    'x,1970-01-01T00:00:01Z,w,m,1,s,lower,fe80::1,1,complete,import,'
+    'x,1970-01-01T00:00:01Z,w,m,1,s,lower,fe80::1,1,complete,import,,'
 pw show a:b:x >/dev/null 2>"$T/err" && fail "a:b:x named one run of two"
 expect_match "$(cat "$T/err")" '"a:b:x" names runs of two hosts; say #ID'
 # runs gives the id that names such a run: #3 in the table, 3 in --csv,
@@ -432,13 +438,15 @@ expect_eq "$(pw check --json f | python3 -c '
 import json, sys
 print(json.load(sys.stdin)["verdicts"][0]["baseline_runs"])')" 0
 before=$(sqlite3 "$PERFWATCH_DB" .dump)
-for bad in 'x,1,w,m,1,s,lower,complete,import,|x,1,w,m,2,s,lower,aborted,import,|3:8|status: "aborted", where run "x" has "complete" in an earlier row (a run has one status)' \
-    'x,1,w,m,1,s,lower,,,|x,1,w,m,2,s,lower,,,busy|3:10|busy: "busy", where run "x" has "" in an earlier row (a run has one busy)' \
-    'x,1,w,m,1,s,lower,done,,|x,2,w,m,1,s,lower,,,|2:8|status: "done" is not complete, aborted, failed or running' \
-    'x,1,w,m,1,s,lower,,cron,|x,2,w,m,1,s,lower,,,|2:9|trigger: "cron" is not one perfwatch records'; do
+for bad in 'x,1,w,m,1,s,lower,complete,import,,|x,1,w,m,2,s,lower,aborted,import,,|3:8|status: "aborted", where run "x" has "complete" in an earlier row (a run has one status)' \
+    'x,1,w,m,1,s,lower,,,,|x,1,w,m,2,s,lower,,,busy,|3:10|busy: "busy", where run "x" has "" in an earlier row (a run has one busy)' \
+    'x,1,w,m,1,s,lower,done,,,|x,2,w,m,1,s,lower,,,,|2:8|status: "done" is not complete, aborted, failed or running' \
+    'x,1,w,m,1,s,lower,,cron,,|x,2,w,m,1,s,lower,,,,|2:9|trigger: "cron" is not one perfwatch records' \
+    'x,1,w,m,1,s,lower,,,,5|x,1,w,m,2,s,lower,,,,6|3:11|duration: "6", where run "x" has "5" in an earlier row (a run has one duration)' \
+    'x,1,w,m,1,s,lower,,,,-1|x,2,w,m,1,s,lower,,,,|2:11|duration: "-1" is not a whole number of seconds from 0 to 31622400'; do
 	r1=${bad%%|*}; rest=${bad#*|}; r2=${rest%%|*}; rest=${rest#*|}
 	pos=${rest%%|*}; msg=${rest#*|}
-	printf '%s\n' 'run,time,workload,metric,value,unit,better,status,trigger,busy' \
+	printf '%s\n' 'run,time,workload,metric,value,unit,better,status,trigger,busy,duration' \
 	    "$r1" "$r2" >"$T/bad.csv"
 	rc=0
 	pw import "$T/bad.csv" 2>"$T/err" || rc=$?
