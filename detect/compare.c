@@ -362,9 +362,12 @@ detect_comparison_free(struct detect_comparison *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* Append one change point to *out. */
-static void
-changes_push(struct detect_change **out, size_t *n,
+/*
+ * Append change point cp of metric m on host to *out: history runs
+ * scanned, the change from run to last_run.
+ */
+void
+detect_change_push(struct detect_change **out, size_t *n,
     const struct store_metric *m, const char *host, const char *run,
     const char *last_run, size_t history, const struct cp_change *cp)
 {
@@ -524,10 +527,10 @@ changes_host(struct store *st, const struct store_metric *ms, size_t nms,
 				goto out;
 			}
 			for (i = 0; i < ncp; i++)
-				changes_push(&per[mi], &nper[mi], &ms[mi], host,
-				    labels[cp[i].index],
-				    labels[cp[i].index + cp[i].length - 1], n,
-				    &cp[i]);
+				detect_change_push(&per[mi], &nper[mi],
+				    &ms[mi], host, labels[cp[i].index],
+				    labels[cp[i].index + cp[i].length - 1],
+				    n, &cp[i]);
 			free(cp);
 		}
 	}

@@ -233,6 +233,10 @@ int		 detect_changes(struct store *, const char *host,
 		    const struct cp_params *, struct detect_change **,
 		    size_t *, char **cause);
 void		 detect_changes_free(struct detect_change *, size_t);
+void		 detect_change_push(struct detect_change **, size_t *,
+		    const struct store_metric *, const char *host,
+		    const char *run, const char *last_run, size_t history,
+		    const struct cp_change *);
 /* Tests: hold at most n run levels at once in detect_changes (0: 32 MiB). */
 void		 detect_changes_block(size_t n);
 

@@ -245,7 +245,6 @@ static int
 view_scan_host(struct view_scan *sc, const struct store_metric *m,
     const char *host)
 {
-	struct detect_change	*c;
 	struct cp_change	*cp = NULL;
 	size_t			 ncp = 0, i, n = sc->n;
 
@@ -258,23 +257,10 @@ view_scan_host(struct view_scan *sc, const struct store_metric *m,
 		free(cp);
 		return 0;
 	}
-	sc->ch = xreallocarray(sc->ch, sc->nch + ncp, sizeof(*sc->ch));
-	for (i = 0; i < ncp; i++) {
-		c = &sc->ch[sc->nch++];
-		memset(c, 0, sizeof(*c));
-		c->metric.id = m->id;
-		c->metric.workload = xstrdup(m->workload);
-		c->metric.metric = xstrdup(m->metric);
-		c->metric.unit = xstrdup(m->unit);
-		c->metric.better = m->better;
-		c->host = xstrdup(host);
-		c->run = xstrdup(sc->labels[cp[i].index]);
-		c->last_run = xstrdup(sc->labels[cp[i].index +
-		    cp[i].length - 1]);
-		c->index = cp[i].index;
-		c->history = n;
-		c->cp = cp[i];
-	}
+	for (i = 0; i < ncp; i++)
+		detect_change_push(&sc->ch, &sc->nch, m, host,
+		    sc->labels[cp[i].index],
+		    sc->labels[cp[i].index + cp[i].length - 1], n, &cp[i]);
 	free(cp);
 	return 0;
 }
