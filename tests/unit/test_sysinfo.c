@@ -390,25 +390,44 @@ test_dpkg_fixture_b(void **state)
 	sysinfo_snapshot_free(s);
 }
 
+/*
+ * Write text as the status file of a new dpkg admin directory made from
+ * the template dir; *path gets the file's name (dpkg_status_remove).
+ */
+static void
+dpkg_status_write(char *dir, const char *text, char **path)
+{
+	FILE	*f;
+
+	assert_non_null(mkdtemp(dir));
+	xasprintf(path, "%s/status", dir);
+	f = fopen(*path, "w");
+	assert_non_null(f);
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void
+dpkg_status_remove(const char *dir, char *path)
+{
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
 /* Parse dpkg text without a final newline and with odd spacing. */
 static void
 test_dpkg_parse_edges(void **state)
 {
 	struct snapshot	*s;
 	char		 dir[] = "/tmp/perfwatch-dpkg.XXXXXX", *path;
-	FILE		*f;
 	char		*cause = NULL;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	xasprintf(&path, "%s/status", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("Package: foo\r\nstatus:  install ok installed \r\n"
+	dpkg_status_write(dir, "Package: foo\r\nstatus:  install ok installed \r\n"
 	    "Version: 1.0-1\r\nDescription: a\r\n  Package: notme\r\n\r\n"
 	    "Package: bar\nStatus: install ok installed\nVersion: 2\n"
-	    "Architecture: amd64", f);
-	fclose(f);
+	    "Architecture: amd64", &path);
 	s = sysinfo_snapshot_new();
 	assert_int_equal(sysinfo_dpkg_read(s, dir, &cause), 0);
 	assert_int_equal(s->npackages, 2);
@@ -416,9 +435,7 @@ test_dpkg_parse_edges(void **state)
 	check_package(s, "bar", "amd64", "2");
 	assert_null(sysinfo_snapshot_package(s, "notme", NULL));
 	sysinfo_snapshot_free(s);
-	unlink(path);
-	rmdir(dir);
-	free(path);
+	dpkg_status_remove(dir, path);
 }
 
 /*
@@ -431,19 +448,13 @@ test_dpkg_cut_short(void **state)
 {
 	struct snapshot	*s;
 	char		 dir[] = "/tmp/perfwatch-dpkg.XXXXXX", *path;
-	FILE		*f;
 	char		*cause = NULL;
 
 	(void)state;
-	assert_non_null(mkdtemp(dir));
-	xasprintf(&path, "%s/status", dir);
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs("Package: auditd\nStatus: install ok installed\n"
+	dpkg_status_write(dir, "Package: auditd\nStatus: install ok installed\n"
 	    "Version: 1:3.0.9-1\n\nPackage: gone\nStatus: deinstall ok "
 	    "not-installed\n\nPackage: grep\nStatus: install ok installed\n"
-	    "Architecture: amd64\nVers", f);
-	fclose(f);
+	    "Architecture: amd64\nVers", &path);
 	s = sysinfo_snapshot_new();
 	assert_int_equal(sysinfo_dpkg_read(s, dir, &cause), -1);
 	assert_non_null(cause);
@@ -452,9 +463,7 @@ test_dpkg_cut_short(void **state)
 	assert_int_equal(s->npackages, 0);
 	free(cause);
 	sysinfo_snapshot_free(s);
-	unlink(path);
-	rmdir(dir);
-	free(path);
+	dpkg_status_remove(dir, path);
 }
 
 static void
