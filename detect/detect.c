@@ -235,7 +235,10 @@
  *    detect_clear moves the runs before a clear step to the level after
  *    the newest one (a least absolute deviations split, 5+ runs a side,
  *    the sides' medians 6 within-side sds apart, at most one run of
- *    each side past their midpoint; each side searched again), takes
+ *    each side past their midpoint; each side searched again, and a
+ *    split that is large but mixed is judged again between the clear
+ *    steps its sides hold: two steps, the second back part of the
+ *    way, as bonnie's getc_kps goes 9900, 14700, 6650), takes
  *    the verdict's samples only from after it, and leaves out a run 10
  *    sds (normalized MAD) from the rest while at most one in 30 lies
  *    half as far (with a MAD of 0, runs that mostly tie, any run off
@@ -1541,18 +1544,56 @@ detect_sorted_add(double *srt, size_t n, double v)
 }
 
 /*
+ * Whether the split of x[a..e) at `at` is a clear step: the two sides'
+ * medians lie DETECT_CLEAR_STEP within-side sds apart and at most one
+ * run of each side lies past their midpoint.  *big gets whether the
+ * first holds, whatever the second.  s is scratch for e - a values.
+ */
+static int
+detect_clear_split(const double *x, size_t a, size_t at, size_t e,
+    double *s, int *big)
+{
+	double	ml, mr, mid, sw, dir;
+	size_t	i, wrong_l = 0, wrong_r = 0;
+
+	*big = 0;
+	(void)detect_side_cost(x, a, at, s, &ml);
+	(void)detect_side_cost(x, at, e, s, &mr);
+	if (ml == mr)
+		return 0;
+	/* The within-side sd: the normalized MAD about each side's median. */
+	for (i = a; i < e; i++)
+		s[i - a] = fabs(x[i] - (i < at ? ml : mr));
+	sw = stats_median_inplace(s, e - a) * DETECT_MAD_SD;
+	mid = ml / 2 + mr / 2;
+	dir = mr > ml ? 1 : -1;
+	for (i = a; i < e; i++) {
+		if (i < at && (x[i] - mid) * dir > 0)
+			wrong_l++;
+		else if (i >= at && (x[i] - mid) * dir < 0)
+			wrong_r++;
+	}
+	*big = fabs(mr - ml) > DETECT_CLEAR_STEP * sw;
+	return *big && wrong_l <= 1 && wrong_r <= 1;
+}
+
+/*
  * Mark in step[] the first index of each clear step in x[a..e) (see the
- * design notes, 5): the least absolute deviations split, kept when the
- * two sides' medians lie DETECT_CLEAR_STEP within-side sds apart and at
- * most one run of each side lies past their midpoint; then each side
- * again.  s is scratch for e - a values.
+ * design notes, 5): the least absolute deviations split, kept when it is
+ * clear (detect_clear_split); then each side again.  A split that is
+ * large but whose sides mix levels may be one of two steps, the second
+ * back part of the way (100, then 120, then 105: the 105s lie past the
+ * first split's midpoint): each side is searched, and the split is
+ * judged again between the clear steps next to it.  s is scratch for
+ * e - a values.
  */
 static void
 detect_clear_steps(const double *x, size_t a, size_t e, double *s,
     char *step)
 {
-	double	c, best = INFINITY, ml, mr, mid, sw, dir, *lmed, *rmed;
-	size_t	i, j, at = 0, wrong_l = 0, wrong_r = 0;
+	double	c, best = INFINITY, *lmed, *rmed;
+	size_t	j, at = 0, a2, e2;
+	int	big;
 
 	if (e - a < 2 * DETECT_CLEAR_SIDE)
 		return;
@@ -1577,28 +1618,22 @@ detect_clear_steps(const double *x, size_t a, size_t e, double *s,
 	}
 	free(lmed);
 	free(rmed);
-	(void)detect_side_cost(x, a, at, s, &ml);
-	(void)detect_side_cost(x, at, e, s, &mr);
-	if (ml == mr)
+	if (detect_clear_split(x, a, at, e, s, &big))
+		step[at] = 1;
+	else if (!big)
 		return;
-	/* The within-side sd: the normalized MAD about each side's median. */
-	for (i = a; i < e; i++)
-		s[i - a] = fabs(x[i] - (i < at ? ml : mr));
-	sw = stats_median_inplace(s, e - a) * DETECT_MAD_SD;
-	mid = ml / 2 + mr / 2;
-	dir = mr > ml ? 1 : -1;
-	for (i = a; i < e; i++) {
-		if (i < at && (x[i] - mid) * dir > 0)
-			wrong_l++;
-		else if (i >= at && (x[i] - mid) * dir < 0)
-			wrong_r++;
-	}
-	if (!(fabs(mr - ml) > DETECT_CLEAR_STEP * sw) || wrong_l > 1 ||
-	    wrong_r > 1)
-		return;
-	step[at] = 1;
 	detect_clear_steps(x, a, at, s, step);
 	detect_clear_steps(x, at, e, s, step);
+	if (step[at])
+		return;
+	for (a2 = at - 1; a2 > a && !step[a2]; a2--)
+		;
+	for (e2 = at + 1; e2 < e && !step[e2]; e2++)
+		;
+	if ((a2 != a || e2 != e) && at - a2 >= DETECT_CLEAR_SIDE &&
+	    e2 - at >= DETECT_CLEAR_SIDE &&
+	    detect_clear_split(x, a2, at, e2, s, &big))
+		step[at] = 1;
 }
 
 /*

@@ -648,6 +648,33 @@ test_clear_step_moved(void **state)
 	fix_close(&f);
 }
 
+/*
+ * Two steps, the second back part of the way, in a history imported
+ * and never checked: 15 runs at 100, 15 at 120, 10 at 105.  The split
+ * at 120 | 105 is clear; the one at 100 | 120 is clear only between the
+ * steps next to it (the 105s lie past its midpoint over the whole
+ * window).  Both sides are moved to the newest level, so the noise is
+ * that of the runs and a 4% step later on is confirmed at its second
+ * run.  Before, only the clear split was searched for: nothing was
+ * moved, the noise was some 8 (the spread of the three levels) and the
+ * step was unchanged.
+ */
+static void
+test_clear_steps_back(void **state)
+{
+	struct detect_params	 p;
+	struct fix		 f;
+	size_t			 i;
+
+	(void)state;
+	fix_open(&f);
+	detect_params_default(&p);
+	for (i = 0; i < 40; i++)
+		(void)add_run(&f, i < 15 ? 100 : i < 30 ? 120 : 105, 1000);
+	step_found(&f, &p, 105, 30, 0);
+	fix_close(&f);
+}
+
 /* The [quiet] record of a run measured on a busy machine. */
 #define BUSY_RECORD	"{\"busy\":true,\"policy\":\"annotate\"," \
 	"\"why\":\"load average 3.1 per CPU\"}"
@@ -1844,6 +1871,7 @@ main(void)
 		cmocka_unit_test(test_wild_run_cleared),
 		cmocka_unit_test(test_wild_run_left_out),
 		cmocka_unit_test(test_clear_step_moved),
+		cmocka_unit_test(test_clear_steps_back),
 		cmocka_unit_test(test_suspicion_turned),
 		cmocka_unit_test(test_improvement),
 		cmocka_unit_test(test_inconclusive),
