@@ -142,6 +142,7 @@ struct control_client;
 LIST_HEAD(control_clients, control_client);
 struct evhttp;
 struct evbuffer;
+struct http_build;
 
 struct daemon {
 	struct event_base	*base;
@@ -220,6 +221,8 @@ struct daemon {
 	struct evhttp		*http;
 	int			 http_fd;	/* bound, not yet served; -1 */
 	char			*http_addr;	/* the address served, or NULL */
+	struct http_build	*http_build;	/* /api/changes being built */
+	time_t			 http_build_secs; /* how long the last took */
 };
 
 /* perfwatchd.c */
@@ -255,6 +258,7 @@ void		 job_kill_leftovers(struct job *);
 pid_t		 job_pid(const struct job *);
 int		 job_status(const struct job *);
 const char	*job_output(struct job *, size_t *len);
+void		 job_max_output(struct job *, size_t);
 int		 job_truncated(const struct job *);
 char		*job_tail(const struct job *);
 void		 job_forget(struct job *);

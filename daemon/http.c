@@ -21,13 +21,30 @@
  *
  * Bounds.  The store is read in the event loop, so what one request may
  * read is bounded: the newest HTTP_RUNS runs, the open alerts up to
- * HTTP_ALERTS on / (all of them on /api/alerts, as the command prints), a metric's newest HTTP_HISTORY run medians on each host,
- * HTTP_MATCH metrics per name, HTTP_METRICS metrics linked from the front
- * page.  A metric's page scans for change points only the runs it shows;
- * /api/changes is the one request that reads a whole history, as
- * `perfwatch changes` does (bench/README.md says what it costs).  Each request reads inside one read transaction (store_read_begin):
+ * HTTP_ALERTS on / (all of them on /api/alerts, as the command prints),
+ * a metric's newest HTTP_HISTORY run medians on each host, HTTP_MATCH
+ * metrics per name, HTTP_METRICS metrics linked from the front page.  A
+ * metric's page scans for change points only the runs it shows;
+ * /api/changes?metric=M reads the whole history of M, as `perfwatch
+ * changes --metric` does (51 ms on bench/store's).  Each request reads
+ * inside one read transaction (store_read_begin):
  * in WAL mode a reader neither takes the write lock nor waits for a run
  * that writes, and a run never waits for it.
+ *
+ * /api/changes without metric= scans every history: seconds on a large
+ * store (bench/README.md), too long for the loop.  That answer is built
+ * by `perfwatch -c run.conf -D DB changes --json` as a child (job.c),
+ * whose output is the reply, byte for byte what the command prints:
+ * exec'd, not a fork of the daemon, since an SQLite connection must not
+ * cross a fork, and a fork holds the daemon's (its locks, its shared
+ * memory) even when it opens one of its own.  One such build at a time
+ * (d->http_build): another asked meanwhile gets 503 with Retry-After,
+ * the seconds the last build took less those this one has run.  A
+ * client that goes away has its build killed (the connection's close
+ * callback, or the watch on its socket that sees the EOF evhttp does
+ * not look for); a stop, or a reload that moves the dashboard, kills it
+ * too, before evhttp frees the request, and a stopping daemon exits once
+ * the child is reaped.
  *
  * Privileges.  The address is bound at start, before perfwatchd drops to
  * [perfwatch] user (as the control socket is), so a port under 1024 works
@@ -39,6 +56,7 @@
  */
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 
 #include <netinet/in.h>
 
@@ -48,9 +66,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event2/buffer.h>
+#include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
@@ -73,6 +93,8 @@
 #define HTTP_MATCH		16	/* metrics of one name (workloads) */
 #define HTTP_METRICS		500	/* metrics linked from / */
 #define HTTP_TIMEOUT		30	/* seconds, per connection */
+#define HTTP_CHANGES_MAX	(256 * 1024 * 1024) /* bytes of /api/changes */
+#define HTTP_RETRY_AFTER	5	/* seconds, before a build has ended */
 /*
  * A request line and its headers: room for the three names of a metric's
  * link at their longest, each byte escaped (%XX), and headers beside.
@@ -937,9 +959,245 @@ http_api_history(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 	store_metrics_free(ms, nms);
 }
 
-/* /api/changes[?metric=M][&workload=W][&host=H] */
+/* An /api/changes of every metric, built by a child. */
+struct http_build {
+	struct daemon		*d;
+	struct evhttp_request	*req;
+	struct job		*job;
+	struct event		*watch;		/* the client's end */
+	time_t			 started;
+};
+
+/* The headers of every reply; HEAD's length; send r and free its body. */
 static void
-http_api_changes(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
+http_send(struct evhttp_request *req, struct http_reply *r)
+{
+	struct evkeyvalq	*out = evhttp_request_get_output_headers(req);
+	enum evhttp_cmd_type	 cmd = evhttp_request_get_command(req);
+	char			 len[32];
+
+	evhttp_add_header(out, "Content-Type", r->type);
+	evhttp_add_header(out, "Cache-Control", "no-store");
+	evhttp_add_header(out, "X-Content-Type-Options", "nosniff");
+	evhttp_add_header(out, "Content-Security-Policy", HTTP_CSP);
+	if (cmd == EVHTTP_REQ_HEAD) {
+		/* The length a GET would have, and no body. */
+		snprintf(len, sizeof(len), "%zu",
+		    evbuffer_get_length(r->body));
+		evhttp_add_header(out, "Content-Length", len);
+		evbuffer_drain(r->body, evbuffer_get_length(r->body));
+	}
+	log_debug("http: %s %s: %d", cmd == EVHTTP_REQ_GET ? "GET" :
+	    cmd == EVHTTP_REQ_HEAD ? "HEAD" : "other",
+	    evhttp_request_get_uri(req), r->code);
+	evhttp_send_reply(req, r->code, r->reason, r->body);
+	evbuffer_free(r->body);
+	r->body = NULL;
+}
+
+/*
+ * The child has exited: its output is the reply, or its last words the
+ * error.  The job is freed when this returns.
+ */
+static void
+http_changes_done(struct job *j, void *arg)
+{
+	struct http_build	*b = arg;
+	struct daemon		*d = b->d;
+	struct http_reply	 r;
+	const char		*out;
+	char			*tail, *why;
+	size_t			 len;
+	int			 status = job_status(j);
+
+	d->http_build = NULL;
+	d->http_build_secs = time(NULL) - b->started;
+	event_free(b->watch);
+	evhttp_connection_set_closecb(evhttp_request_get_connection(b->req),
+	    NULL, NULL);
+	http_reply_init(&r, 200, "OK", "application/json");
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+	    !job_truncated(j)) {
+		out = job_output(j, &len);
+		evbuffer_add(r.body, out, len);
+		log_debug("http: /api/changes built in %lld s, %zu bytes",
+		    (long long)d->http_build_secs, len);
+	} else {
+		if (job_truncated(j))
+			xasprintf(&why, "the change points of every metric "
+			    "come to more than %d bytes: ask for a metric, "
+			    "a workload or a host", HTTP_CHANGES_MAX);
+		else if ((tail = job_tail(j)) != NULL) {
+			/* Its message, without the program's name. */
+			why = xstrdup(strncmp(tail, "perfwatch: ", 11) == 0 ?
+			    tail + 11 : tail);
+			free(tail);
+		} else if (WIFSIGNALED(status))
+			xasprintf(&why, "perfwatch changes was killed by "
+			    "signal %d", WTERMSIG(status));
+		else
+			xasprintf(&why, "perfwatch changes exited %d",
+			    WEXITSTATUS(status));
+		log_warnx("http: /api/changes: %s", why);
+		http_error_json(&r, 500, "Internal Server Error", why, NULL);
+		free(why);
+	}
+	http_send(b->req, &r);
+	free(b);
+}
+
+/*
+ * The connection of a request being built is going away (the client
+ * left, or evhttp gave up on it): stop the build.  A request that evhttp
+ * took off the connection (on an EOF or a timeout it saw itself) is left
+ * to be freed here; one still on it is freed with it.
+ */
+static void
+http_changes_gone(struct evhttp_connection *evcon, void *arg)
+{
+	struct http_build	*b = arg;
+	struct daemon		*d = b->d;
+
+	(void)evcon;
+	log_info("http: /api/changes: the client went away; its build "
+	    "(pid %ld) is stopped", (long)job_pid(b->job));
+	event_free(b->watch);
+	job_forget(b->job);
+	d->http_build = NULL;
+	if (evhttp_request_get_connection(b->req) == NULL)
+		evhttp_request_free(b->req);
+	free(b);
+}
+
+/*
+ * The client's end of a connection whose reply is being built.  evhttp
+ * does not read a connection while its request waits for a reply, so an
+ * EOF there is seen here: EV_CLOSED where the backend reports a peer's
+ * close (epoll), else a read that peeks.  Bytes the client sent ahead
+ * end the watch (they are evhttp's to read, and would keep it firing).
+ */
+static void
+http_changes_watch(evutil_socket_t fd, short what, void *arg)
+{
+	struct http_build	*b = arg;
+	struct evhttp_connection *evcon;
+	char			 c;
+	ssize_t			 n;
+
+	if (!(what & EV_CLOSED)) {
+		n = recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+		if (n == -1 && (errno == EAGAIN || errno == EWOULDBLOCK ||
+		    errno == EINTR))
+			return;
+		if (n > 0) {
+			event_del(b->watch);
+			return;
+		}
+	}
+	/* Its close callback, http_changes_gone(), frees b. */
+	evcon = evhttp_request_get_connection(b->req);
+	evhttp_connection_free(evcon);
+}
+
+/*
+ * Stop the build in progress, if any, for a request evhttp is about to
+ * free with its connection (evhttp_free): its reply is never sent.
+ */
+static void
+http_changes_cancel(struct daemon *d)
+{
+	struct http_build	*b = d->http_build;
+
+	if (b == NULL)
+		return;
+	evhttp_connection_set_closecb(evhttp_request_get_connection(b->req),
+	    NULL, NULL);
+	event_free(b->watch);
+	job_forget(b->job);
+	d->http_build = NULL;
+	free(b);
+}
+
+/*
+ * Start building the change points of every metric (host and workload
+ * as given, checked) for req: 1 when started, the reply to come, or 0
+ * with the error in r (503 while another is being built).
+ */
+static int
+http_changes_start(struct daemon *d, struct evhttp_request *req,
+    struct http_reply *r, const char *host, const char *workload)
+{
+	struct http_build	*b;
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	char			*argv[12], *hopt = NULL, *wopt = NULL, s[32];
+	time_t			 left;
+	int			 i = 0, fd;
+
+	if (d->http_build != NULL) {
+		/* What the last build took, less what this one has run. */
+		left = d->http_build_secs > 0 ? d->http_build_secs -
+		    (time(NULL) - d->http_build->started) : HTTP_RETRY_AFTER;
+		if (left < 1)
+			left = 1;
+		snprintf(s, sizeof(s), "%lld", (long long)left);
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+		    "Retry-After", s);
+		http_error_json(r, 503, "Service Unavailable", "the change "
+		    "points of every metric are being built for another "
+		    "request, one at a time; retry after the seconds of "
+		    "Retry-After:", s);
+		return 0;
+	}
+	argv[i++] = d->perfwatch;
+	argv[i++] = (char *)"-c";
+	argv[i++] = d->run_conf;
+	argv[i++] = (char *)"-D";
+	argv[i++] = d->db_path;
+	argv[i++] = (char *)"changes";
+	argv[i++] = (char *)"--json";
+	/* NAME=VALUE: a value that begins with '-' is not an option. */
+	if (host != NULL) {
+		xasprintf(&hopt, "--host=%s", host);
+		argv[i++] = hopt;
+	}
+	if (workload != NULL) {
+		xasprintf(&wopt, "--workload=%s", workload);
+		argv[i++] = wopt;
+	}
+	argv[i] = NULL;
+	b = xcalloc(1, sizeof(*b));
+	b->d = d;
+	b->req = req;
+	b->started = time(NULL);
+	b->job = job_exec(d, "dashboard: perfwatch changes", argv, NULL, 0,
+	    NULL, http_changes_done, b);
+	free(hopt);
+	free(wopt);
+	if (b->job == NULL) {
+		free(b);
+		http_error_json(r, 500, "Internal Server Error", "could not "
+		    "start perfwatch changes:", d->perfwatch);
+		return 0;
+	}
+	job_max_output(b->job, HTTP_CHANGES_MAX);
+	evhttp_connection_set_closecb(evcon, http_changes_gone, b);
+	fd = bufferevent_getfd(evhttp_connection_get_bufferevent(evcon));
+	b->watch = event_new(d->base, fd, EV_PERSIST |
+	    ((event_base_get_features(d->base) & EV_FEATURE_EARLY_CLOSE) ?
+	    EV_CLOSED : EV_READ), http_changes_watch, b);
+	if (b->watch == NULL || event_add(b->watch, NULL) == -1)
+		fatalx("event_new");
+	d->http_build = b;
+	return 1;
+}
+
+/*
+ * /api/changes[?metric=M][&workload=W][&host=H]: 0 with the reply in r,
+ * or 1 when a child builds it (without metric=).
+ */
+static int
+http_api_changes(struct daemon *d, struct evhttp_request *req,
+    struct http_reply *r, struct evkeyvalq *kv)
 {
 	struct cp_params	 cpp;
 	struct detect_change	*ch = NULL;
@@ -952,23 +1210,29 @@ http_api_changes(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 	/* A name mistyped is said to be one, as by the command. */
 	if (http_metric_args(d, r, kv, 1, "metric", NULL, 0, &metric, &workload,
 	    &host, &ms, &nms) == -1)
-		return;
+		return 0;
 	store_metrics_free(ms, nms);
+	if (metric == NULL)
+		return http_changes_start(d, req, r, host, workload);
 	cp_params_default(&cpp);
 	if (detect_changes(d->st, host, workload, metric, &cpp, &ch, &n,
 	    &cause) == -1) {
 		http_error_json(r, 500, "Internal Server Error", cause, NULL);
 		free(cause);
-		return;
+		return 0;
 	}
 	arr = view_changes_json(ch, n);
 	http_json(r, arr);
 	json_decref(arr);
 	detect_changes_free(ch, n);
+	return 0;
 }
 
-/* Answer one request into r, reading the store in one read transaction. */
-static void
+/*
+ * Answer one request into r, reading the store in one read transaction:
+ * 0, or 1 when the reply is left to a child (/api/changes).
+ */
+static int
 http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
 {
 	static const char *const none[] = { NULL };
@@ -984,7 +1248,7 @@ http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
 	struct evkeyvalq	 kv;
 	json_t			*v;
 	size_t			 total;
-	int			 api, began;
+	int			 api, began, later = 0;
 
 	path = uri != NULL ? evhttp_uri_get_path(uri) : NULL;
 	query = uri != NULL ? evhttp_uri_get_query(uri) : NULL;
@@ -1003,20 +1267,20 @@ http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
 	else {
 		(api ? http_error_json : http_error_page)(r, 404, "Not Found",
 		    "no such page:", path);
-		return;
+		return 0;
 	}
 	if (http_params(query, known, &kv, &what, &value) == -1) {
 		(api ? http_error_json : http_error_page)(r, 400,
 		    "Bad Request", what, value);
 		evhttp_clear_headers(&kv);
-		return;
+		return 0;
 	}
 	if ((began = store_read_begin(d->st)) == -1) {
 		(api ? http_error_json : http_error_page)(r, 500,
 		    "Internal Server Error", "the store could not be read:",
 		    store_errmsg(d->st));
 		evhttp_clear_headers(&kv);
-		return;
+		return 0;
 	}
 	if (strcmp(path, "/") == 0)
 		http_index(d, r);
@@ -1025,7 +1289,7 @@ http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
 	else if (strcmp(path, "/api/history") == 0)
 		http_api_history(d, r, &kv);
 	else if (strcmp(path, "/api/changes") == 0)
-		http_api_changes(d, r, &kv);
+		later = http_api_changes(d, req, r, &kv);
 	else {
 		v = strcmp(path, "/api/runs") == 0 ? http_runs_json(d) :
 		    http_alerts_json(d, 0, &total);
@@ -1039,6 +1303,7 @@ http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
 	}
 	store_read_end(d->st, began);
 	evhttp_clear_headers(&kv);
+	return later;
 }
 
 /* Every request: GET and HEAD answered, other methods 405. */
@@ -1049,31 +1314,18 @@ http_request(struct evhttp_request *req, void *arg)
 	struct http_reply	 r;
 	struct evkeyvalq	*out = evhttp_request_get_output_headers(req);
 	enum evhttp_cmd_type	 cmd = evhttp_request_get_command(req);
-	char			 len[32];
 
 	http_reply_init(&r, 200, "OK", "text/html; charset=utf-8");
 	if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
 		evhttp_add_header(out, "Allow", "GET, HEAD");
 		http_error_page(&r, 405, "Method Not Allowed", "the dashboard "
 		    "is read-only: GET and HEAD only", NULL);
-	} else
-		http_route(d, req, &r);
-	evhttp_add_header(out, "Content-Type", r.type);
-	evhttp_add_header(out, "Cache-Control", "no-store");
-	evhttp_add_header(out, "X-Content-Type-Options", "nosniff");
-	evhttp_add_header(out, "Content-Security-Policy", HTTP_CSP);
-	if (cmd == EVHTTP_REQ_HEAD) {
-		/* The length a GET would have, and no body. */
-		snprintf(len, sizeof(len), "%zu",
-		    evbuffer_get_length(r.body));
-		evhttp_add_header(out, "Content-Length", len);
-		evbuffer_drain(r.body, evbuffer_get_length(r.body));
+	} else if (http_route(d, req, &r) == 1) {
+		/* http_changes_done() replies. */
+		evbuffer_free(r.body);
+		return;
 	}
-	log_debug("http: %s %s: %d", cmd == EVHTTP_REQ_GET ? "GET" :
-	    cmd == EVHTTP_REQ_HEAD ? "HEAD" : "other",
-	    evhttp_request_get_uri(req), r.code);
-	evhttp_send_reply(req, r.code, r.reason, r.body);
-	evbuffer_free(r.body);
+	http_send(req, &r);
 }
 
 /* "CONF:LINE: [perfwatch] http = VALUE" for a message, allocated. */
@@ -1192,6 +1444,7 @@ http_start(struct daemon *d)
 void
 http_stop(struct daemon *d)
 {
+	http_changes_cancel(d);
 	if (d->http != NULL) {
 		evhttp_free(d->http);
 		d->http = NULL;

@@ -49,6 +49,7 @@ struct job {
 	struct bufferevent	*out;
 	struct bufferevent	*err;
 	struct evbuffer		*output;
+	size_t			 max_output;	/* bytes of stdout kept */
 	size_t			 noutput;
 	int			 nul_added;
 	int			 truncated;
@@ -132,22 +133,22 @@ job_err_lines(struct job *j, struct evbuffer *in, int eof)
 	}
 }
 
-/* Keep stdout, up to JOB_MAX_OUTPUT bytes. */
+/* Keep stdout, up to j->max_output bytes. */
 static void
 job_out_take(struct job *j, struct evbuffer *in)
 {
 	size_t	have = evbuffer_get_length(j->output);
 	size_t	n = evbuffer_get_length(in);
 
-	if (have + n <= JOB_MAX_OUTPUT) {
+	if (have + n <= j->max_output) {
 		evbuffer_add_buffer(j->output, in);
 		return;
 	}
-	evbuffer_remove_buffer(in, j->output, JOB_MAX_OUTPUT - have);
+	evbuffer_remove_buffer(in, j->output, j->max_output - have);
 	evbuffer_drain(in, evbuffer_get_length(in));
 	if (!j->truncated)
-		log_warnx("%s: more than %d bytes of output; the rest is "
-		    "dropped", j->what, JOB_MAX_OUTPUT);
+		log_warnx("%s: more than %zu bytes of output; the rest is "
+		    "dropped", j->what, j->max_output);
 	j->truncated = 1;
 }
 
@@ -336,6 +337,7 @@ job_start(struct daemon *d, const char *what, int *failed)
 	j->what = xstrdup(what);
 	j->pid = pid;
 	j->output = evbuffer_new();
+	j->max_output = JOB_MAX_OUTPUT;
 	evutil_make_socket_nonblocking(out[0]);
 	evutil_make_socket_nonblocking(err[0]);
 	j->out = bufferevent_socket_new(d->base, out[0], BEV_OPT_CLOSE_ON_FREE);
@@ -542,6 +544,16 @@ job_output(struct job *j, size_t *len)
 	if (len != NULL)
 		*len = j->noutput;
 	return (const char *)evbuffer_pullup(j->output, -1);
+}
+
+/*
+ * Keep up to max bytes of stdout rather than JOB_MAX_OUTPUT: set before
+ * the loop runs again, while nothing has been read.
+ */
+void
+job_max_output(struct job *j, size_t max)
+{
+	j->max_output = max;
 }
 
 int

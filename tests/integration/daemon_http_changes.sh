@@ -1,0 +1,173 @@
+#!/bin/sh
+# /api/changes of every metric is built by a child (`perfwatch changes
+# --json`), not in the daemon's loop: while one is being built, /api/runs
+# and the control socket's status are answered; a second such request
+# gets 503 with Retry-After; the answer, once built, is changes --json to
+# the byte, and HEAD says its length; a client that goes away has its
+# build killed and reaped (no process left, not even a zombie), and the
+# next request is served; SIGTERM during a build stops the daemon at once.
+#
+# The order does not rest on timing: perfwatch is wrapped, and the
+# wrapper of `changes` writes its pid and waits for $T/gate before it
+# execs the real binary, so the build lasts exactly as long as the test
+# wants.  Everything else goes straight to the real binary.
+set -eu
+. "$(dirname "$0")/daemon.subr"
+
+command -v curl >/dev/null 2>&1 || fail "curl is not installed"
+export PERFWATCH_DB="$DB"
+
+cat >"$T/perfwatch-gated" <<EOF
+#!/bin/sh
+case " \$* " in
+*" changes "*)
+	echo \$\$ >>"$T/changes.pids"
+	n=0
+	while [ ! -e "$T/gate" ]; do
+		n=\$((n + 1))
+		[ "\$n" -le 600 ] || exit 3
+		sleep 0.1
+	done
+	;;
+esac
+exec "$PERFWATCH" "\$@"
+EOF
+chmod 755 "$T/perfwatch-gated"
+
+PORT=$(python3 -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])')
+
+# get PATH [CURL-ARGS]: fetch into $T/body and $T/headers; print the code.
+get() {
+	p=$1
+	shift
+	curl -sS --max-time 10 -o "$T/body" -D "$T/headers" \
+	    -w '%{http_code}' "$@" "http://127.0.0.1:$PORT$p"
+}
+
+# header NAME: a header of the last reply, without its CR.
+header() {
+	grep -i "^$1:" "$T/headers" | head -n 1 | sed 's/^[^:]*: *//' |
+	    tr -d '\r'
+}
+
+# builds: how many builds the wrapper has seen start.
+builds() {
+	if [ -f "$T/changes.pids" ]; then
+		wc -l <"$T/changes.pids" | tr -d ' '
+	else
+		echo 0
+	fi
+}
+
+# build_pid: the pid of the newest build.
+build_pid() {
+	tail -n 1 "$T/changes.pids"
+}
+
+# gone PID: no such process, not even a zombie waiting to be reaped.
+gone() {
+	! kill -0 "$1" 2>/dev/null && [ ! -e "/proc/$1" ]
+}
+
+# A step (+20% from q-11) and a spike (q-22) of box2, and a flat metric.
+awk 'BEGIN {
+	print "run,time,workload,metric,value,unit,better,host,iteration"
+	s = 11
+	for (r = 1; r <= 30; r++) {
+		level = r == 22 ? 160 : r >= 11 ? 120 : 100
+		for (i = 1; i <= 5; i++) {
+			s = (s * 1103515245 + 12345) % 2147483648
+			u = s / 2147483648 - 0.5
+			printf "q-%02d,%d,cp.demo,level,%.4f,ms,lower,box2,%d\n",
+			    r, 1703000000 + r * 3600, level * (1 + 0.02 * u), i
+			printf "q-%02d,%d,cp.demo,flat,%.4f,ms,lower,box2,%d\n",
+			    r, 1703000000 + r * 3600, 50 * (1 + 0.02 * u), i
+		}
+	}
+}' >"$T/cp.csv"
+
+write_profile
+write_conf_manual
+awk -v v="127.0.0.1:$PORT" '{ print } /^\[perfwatch\]$/ { print "http = " v }' \
+    "$CONF" >"$CONF.new"
+mv "$CONF.new" "$CONF"
+mkdir -p "$T/state"
+pwc import "$T/cp.csv" >/dev/null || fail "import"
+pwc changes --json >"$T/changes.cli" || fail "changes --json"
+grep -q '"run": "q-11"' "$T/changes.cli" || fail "no step at q-11"
+PERFWATCH="$T/perfwatch-gated" start_daemon
+
+# 1. A build held at the gate: the loop answers meanwhile.
+curl -sS --max-time 60 -o "$T/all.body" -w '%{http_code}' \
+    "http://127.0.0.1:$PORT/api/changes" >"$T/all.code" 2>"$T/all.err" &
+CURL=$!
+wait_until 10 "the build started" sh -c "[ -s '$T/changes.pids' ]" ||
+	fail "no build started"
+[ "$(get /api/runs)" = 200 ] || fail "/api/runs during a build"
+pwc runs --json --limit 50 >"$T/runs.cli"
+cmp -s "$T/body" "$T/runs.cli" || fail "/api/runs differs during a build"
+[ "$(status_field 'd["ok"]')" = True ] ||
+	fail "the control socket did not answer during a build"
+[ "$(get '/api/changes?workload=cp.demo&metric=level')" = 200 ] ||
+	fail "/api/changes of one metric during a build"
+# The second of every metric: 503, and when to come back.
+[ "$(get /api/changes)" = 503 ] || fail "a second build was not refused"
+ra=$(header Retry-After)
+[ -n "$ra" ] && [ "$ra" -ge 1 ] || fail "503 without a Retry-After: $ra"
+python3 -c 'import json, sys; assert "retry" in json.load(sys.stdin)["error"]' \
+    <"$T/body" || fail "503 is not JSON saying why"
+[ "$(builds)" = 1 ] || fail "the refused request started a build"
+# The first is still waiting: it could not have been answered.
+kill -0 "$CURL" 2>/dev/null || fail "/api/changes answered before its build"
+touch "$T/gate"
+wait "$CURL" || fail "/api/changes: curl $(cat "$T/all.err")"
+[ "$(cat "$T/all.code")" = 200 ] || fail "/api/changes: $(cat "$T/all.code")"
+cmp -s "$T/all.body" "$T/changes.cli" ||
+	fail "/api/changes differs from changes --json"
+gone "$(build_pid)" || fail "the build was not reaped"
+
+# HEAD: the length of the GET, no body.
+[ "$(get /api/changes)" = 200 ] || fail "/api/changes once more"
+glen=$(wc -c <"$T/body")
+[ "$(get /api/changes -I)" = 200 ] || fail "HEAD /api/changes"
+[ "$(header Content-Length)" = "$glen" ] ||
+	fail "HEAD: Content-Length $(header Content-Length), GET $glen"
+[ "$(header Content-Type)" = application/json ] || fail "HEAD: type"
+
+# 2. The client goes away: its build is killed and reaped.
+rm -f "$T/gate"
+n=$(builds)
+curl -sS --max-time 60 -o /dev/null "http://127.0.0.1:$PORT/api/changes" \
+    2>/dev/null &
+CURL=$!
+wait_until 10 "the build started" sh -c "[ \$(wc -l <'$T/changes.pids') -gt $n ]" ||
+	fail "no build started"
+pid=$(build_pid)
+kill "$CURL"
+wait "$CURL" 2>/dev/null || true
+wait_until 10 "the build killed and reaped" gone "$pid" ||
+	fail "the build of a client that went away is left: $(ps -o pid,stat,args -p "$pid" || true)"
+grep -q "the client went away" "$LOG" || fail "no 'went away' in the log"
+# And the next one is served, not refused.
+touch "$T/gate"
+[ "$(get /api/changes)" = 200 ] || fail "/api/changes after a client left"
+cmp -s "$T/body" "$T/changes.cli" || fail "/api/changes differs after"
+
+# 3. SIGTERM while a build is held: the daemon exits at once.
+rm -f "$T/gate"
+n=$(builds)
+curl -sS --max-time 60 -o /dev/null "http://127.0.0.1:$PORT/api/changes" \
+    2>/dev/null &
+CURL=$!
+wait_until 10 "the build started" sh -c "[ \$(wc -l <'$T/changes.pids') -gt $n ]" ||
+	fail "no build started"
+pid=$(build_pid)
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+[ "$DSTOP_TIME" -le 2 ] || fail "perfwatchd took $DSTOP_TIME s to stop"
+wait_until 5 "the build gone" gone "$pid" || fail "the build outlived the daemon"
+wait "$CURL" 2>/dev/null || true
+pass
