@@ -257,6 +257,22 @@ ctl_print_status(json_t *r)
 		printf("  problem:   %s\n", ctl_str(r, "last_error"));
 	printf("  alerts:    %lld open\n", (long long)json_integer_value(
 	    json_object_get(json_object_get(r, "alerts"), "open")));
+	/* Each watched tree: where it is, or why it cannot be read. */
+	p = json_object_get(r, "git");
+	json_array_foreach(p, i, item) {
+		printf("  git:       %s ", ctl_str(item, "name"));
+		if (json_is_string(json_object_get(item, "error"))) {
+			ctl_local(json_object_get(item, "failing_since"), t,
+			    sizeof(t));
+			printf("cannot be read (since %s): %s", t,
+			    ctl_str(item, "error"));
+		} else if (json_is_string(json_object_get(item, "commit")))
+			printf("at %.12s", ctl_str(item, "commit"));
+		else
+			printf("not looked at yet");
+		printf(" (%s of %s)\n", ctl_str(item, "ref"),
+		    ctl_str(item, "path"));
+	}
 }
 
 int

@@ -3,7 +3,8 @@
  * service's group.  A client writes one JSON object per line and reads
  * one JSON object per line back:
  *
- *   {"cmd":"status"}			state, work, queue, schedule, last run
+ *   {"cmd":"status"}			state, work, queue, schedule, last run,
+ *					watched git trees
  *   {"cmd":"trigger"}			queue a manual battery
  *   {"cmd":"trigger","workloads":["sys.*"]}
  *   {"cmd":"pause"}			start nothing new (kept across restarts)
@@ -270,6 +271,7 @@ control_status(struct daemon *d)
 	/* A child's last words: any bytes at all, repaired. */
 	pwjson_set_str(o, "last_error", d->work.last_error);
 	json_object_set_new(o, "alerts", control_alerts(d));
+	json_object_set_new(o, "git", gitwatch_status_json(d));
 	return o;
 }
 

@@ -134,6 +134,9 @@ struct gitwatch {
 	char			 inplace[65];	/* whose build the tree holds */
 	int			 looked;	/* read once by this process */
 	int			 failing;	/* the last look failed */
+	char			*error;		/* why, while failing */
+	time_t			 failing_since;
+	time_t			 checked;	/* the last look */
 	LIST_ENTRY(gitwatch)	 entry;
 };
 LIST_HEAD(gitwatches, gitwatch);
@@ -301,6 +304,7 @@ void		 gitwatch_stop(struct daemon *);
 void		 gitwatch_done(struct daemon *, const char *name,
 		    const char *commit);
 struct gitwatch	*gitwatch_find(struct daemon *, const char *name);
+json_t		*gitwatch_status_json(struct daemon *);
 
 /* notifier.c: `perfwatch notify flush` after runs and when a retry is due. */
 void		 notifier_kick(struct daemon *);

@@ -30,11 +30,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <event2/event.h>
 #include <git2.h>
+#include <jansson.h>
 
+#include "json.h"
 #include "log.h"
+#include "timefmt.h"
 #include "xmalloc.h"
 #include "store/store.h"
 #include "daemon.h"
@@ -58,6 +62,7 @@ gitwatch_free(struct gitwatch *g)
 	free(g->path);
 	free(g->ref);
 	free(g->build);
+	free(g->error);
 	for (i = 0; i < g->nglobs; i++)
 		free(g->globs[i]);
 	free(g->globs);
@@ -72,14 +77,22 @@ gitwatch_check(struct daemon *d, struct gitwatch *g)
 	const git_error	*e;
 	git_oid		 oid;
 	char		 hex[GIT_OID_HEXSZ + 1];
+	const char	*why;
 
+	g->checked = time(NULL);
 	if (git_repository_open_ext(&repo, g->path,
 	    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
 	    git_reference_name_to_id(&oid, repo, g->ref) < 0) {
 		e = git_error_last();
-		if (!g->failing)
-			log_warnx("git %s: %s: %s", g->name, g->path,
-			    e != NULL ? e->message : "cannot read the ref");
+		why = e != NULL && e->message != NULL ? e->message :
+		    "cannot read the ref";
+		if (!g->failing) {
+			log_warnx("git %s: %s: %s", g->name, g->path, why);
+			g->failing_since = g->checked;
+		}
+		/* The latest reason, for perfwatch status. */
+		free(g->error);
+		g->error = xstrdup(why);
 		g->failing = 1;
 		git_repository_free(repo);
 		return;
@@ -93,6 +106,8 @@ gitwatch_check(struct daemon *d, struct gitwatch *g)
 	if (g->failing)
 		log_info("git %s: readable again", g->name);
 	g->failing = 0;
+	free(g->error);
+	g->error = NULL;
 	git_oid_tostr(hex, sizeof(hex), &oid);
 	/*
 	 * Without a build command the tree is measured as it is; with one,
@@ -236,7 +251,8 @@ gitwatch_start(struct daemon *d)
 /*
  * SIGHUP: read the [git] sections again.  A repository still watched at
  * the same path and ref keeps the commit seen last, which the store does
- * not have while its build or battery waits: it is not queued twice.
+ * not have while its build or battery waits: it is not queued twice; and
+ * whether it could be read at the last look.
  */
 void
 gitwatch_reload(struct daemon *d)
@@ -257,15 +273,27 @@ gitwatch_reload(struct daemon *d)
 	gitwatch_load(d);
 	LIST_FOREACH(g, &d->gits, entry) {
 		LIST_FOREACH(o, &old, entry) {
-			if (strcmp(o->name, g->name) == 0 &&
-			    strcmp(o->path, g->path) == 0 &&
-			    strcmp(o->ref, g->ref) == 0 && o->seen[0] != '\0') {
+			if (strcmp(o->name, g->name) != 0 ||
+			    strcmp(o->path, g->path) != 0 ||
+			    strcmp(o->ref, g->ref) != 0)
+				continue;
+			if (o->seen[0] != '\0') {
 				memcpy(g->seen, o->seen, sizeof(g->seen));
 				memcpy(g->inplace, o->inplace,
 				    sizeof(g->inplace));
 				g->looked = o->looked;
-				break;
 			}
+			/*
+			 * A tree that could not be read is still failing,
+			 * since then: not warned of again, and said to be
+			 * readable again when it is.
+			 */
+			g->failing = o->failing;
+			g->failing_since = o->failing_since;
+			g->checked = o->checked;
+			g->error = o->error;
+			o->error = NULL;
+			break;
 		}
 	}
 	while ((o = LIST_FIRST(&old)) != NULL) {
@@ -299,4 +327,40 @@ gitwatch_find(struct daemon *d, const char *name)
 		if (strcmp(g->name, name) == 0)
 			return g;
 	return NULL;
+}
+
+/*
+ * Each watched tree for the status reply, in the order of the file: its
+ * name, path and ref, the commit seen last (null before the first; the
+ * store's when this process has not read it yet), the one whose build
+ * the tree holds (with a build command), when it was last looked at,
+ * and while it cannot be read, why and since when.
+ */
+json_t *
+gitwatch_status_json(struct daemon *d)
+{
+	struct gitwatch	*g;
+	json_t		*arr = pwjson_array(), *o;
+	char		 t[32];
+
+	/* The list is built head first: walk it back to the file's order. */
+	LIST_FOREACH(g, &d->gits, entry) {
+		o = pwjson_object();
+		pwjson_set_str(o, "name", g->name);
+		pwjson_set_str(o, "path", g->path);
+		pwjson_set_str(o, "ref", g->ref);
+		pwjson_set_str(o, "commit", g->seen[0] != '\0' ? g->seen :
+		    NULL);
+		if (g->build != NULL)
+			pwjson_set_str(o, "built", g->inplace[0] != '\0' ?
+			    g->inplace : NULL);
+		pwjson_set_str(o, "checked", g->checked > 0 &&
+		    timefmt_format(g->checked, t, sizeof(t)) == 0 ? t : NULL);
+		pwjson_set_str(o, "error", g->failing ? g->error : NULL);
+		pwjson_set_str(o, "failing_since", g->failing &&
+		    timefmt_format(g->failing_since, t, sizeof(t)) == 0 ? t :
+		    NULL);
+		json_array_insert_new(arr, 0, o);
+	}
+	return arr;
 }
