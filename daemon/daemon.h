@@ -226,6 +226,7 @@ struct daemon {
 	char			*http_addr;	/* the address served, or NULL */
 	struct http_build	*http_build;	/* /api/changes being built */
 	time_t			 http_build_secs; /* how long the last took */
+	int			 http_built;	/* a build has ended */
 };
 
 /* perfwatchd.c */

@@ -1012,6 +1012,7 @@ http_changes_done(struct job *j, void *arg)
 
 	d->http_build = NULL;
 	d->http_build_secs = time(NULL) - b->started;
+	d->http_built = 1;
 	event_free(b->watch);
 	evhttp_connection_set_closecb(evhttp_request_get_connection(b->req),
 	    NULL, NULL);
@@ -1135,7 +1136,7 @@ http_changes_start(struct daemon *d, struct evhttp_request *req,
 
 	if (d->http_build != NULL) {
 		/* What the last build took, less what this one has run. */
-		left = d->http_build_secs > 0 ? d->http_build_secs -
+		left = d->http_built ? d->http_build_secs -
 		    (time(NULL) - d->http_build->started) : HTTP_RETRY_AFTER;
 		if (left < 1)
 			left = 1;

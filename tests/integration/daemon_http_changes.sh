@@ -115,8 +115,9 @@ cmp -s "$T/body" "$T/runs.cli" || fail "/api/runs differs during a build"
 	fail "/api/changes of one metric during a build"
 # The second of every metric: 503, and when to come back.
 [ "$(get /api/changes)" = 503 ] || fail "a second build was not refused"
-ra=$(header Retry-After)
-[ -n "$ra" ] && [ "$ra" -ge 1 ] || fail "503 without a Retry-After: $ra"
+# Before any build has ended: 5 s.
+[ "$(header Retry-After)" = 5 ] ||
+	fail "503 with Retry-After '$(header Retry-After)', not 5"
 python3 -c 'import json, sys; assert "retry" in json.load(sys.stdin)["error"]' \
     <"$T/body" || fail "503 is not JSON saying why"
 [ "$(builds)" = 1 ] || fail "the refused request started a build"
@@ -146,6 +147,15 @@ CURL=$!
 wait_until 10 "the build started" sh -c "[ \$(wc -l <'$T/changes.pids') -gt $n ]" ||
 	fail "no build started"
 pid=$(build_pid)
+# Come back in what the last build took (HEAD's: in the log), less what
+# this one has run, 1 at least: not 5, the guess before any had ended.
+last=$(sed -n 's/.*built in \([0-9]*\) s.*/\1/p' "$LOG" | tail -n 1)
+[ -n "$last" ] || fail "no 'built in' in the log"
+[ "$last" -ge 1 ] || last=1
+[ "$(get /api/changes)" = 503 ] || fail "a second build was not refused"
+ra=$(header Retry-After)
+[ -n "$ra" ] && [ "$ra" -ge 1 ] && [ "$ra" -le "$last" ] ||
+	fail "503 with Retry-After '$ra', not 1 to $last"
 kill "$CURL"
 wait "$CURL" 2>/dev/null || true
 wait_until 10 "the build killed and reaped" gone "$pid" ||
