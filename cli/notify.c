@@ -179,8 +179,7 @@ notify_cmd_flush(struct cli *c, int argc, char **argv)
 	}
 	if (notify_flush(st, sinks, nsinks, &o, &rep, &cause) == -1) {
 		log_warnx("notify flush: %s", cause);
-		rc = strncmp(cause, "another notify flush", 20) == 0 ?
-		    EXIT_TEMPFAIL : EXIT_SOFTWARE;
+		rc = rep.busy ? EXIT_TEMPFAIL : EXIT_SOFTWARE;
 		free(cause);
 		notify_sinks_free(sinks, nsinks);
 		notify_report_free(&rep);

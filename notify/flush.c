@@ -192,9 +192,12 @@ notify_deliver(const struct notify_sink *sink, const struct notify_event *ev,
 	}
 }
 
-/* Take the flush lock of st's database; its descriptor, or -1. */
+/*
+ * Take the flush lock of st's database; its descriptor, or -1 (*busy
+ * set when another flush holds it).
+ */
 static int
-flush_lock(struct store *st, char **cause)
+flush_lock(struct store *st, int *busy, char **cause)
 {
 	char	*path;
 	int	 fd;
@@ -206,10 +209,11 @@ flush_lock(struct store *st, char **cause)
 		return -1;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB) == -1) {
-		if (errno == EWOULDBLOCK)
+		if (errno == EWOULDBLOCK) {
 			xasprintf(cause, "another notify flush is running on "
 			    "%s", store_path(st));
-		else
+			*busy = 1;
+		} else
 			xasprintf(cause, "%s: %s", path, strerror(errno));
 		close(fd);
 		free(path);
@@ -295,11 +299,14 @@ flush_split(struct store *st, struct notify_report *rep,
 	return 0;
 }
 
-/* Deliver one due row; -1 only when the store fails. */
+/*
+ * Deliver one due row; -1 only when the store fails, *sent then saying
+ * whether the row had gone out.
+ */
 static int
 flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
     const struct notify_opts *opts, int64_t due,
-    const struct store_outbox *o, struct notify_report *rep)
+    const struct store_outbox *o, struct notify_report *rep, int *sent)
 {
 	const struct notify_sink	*sink;
 	struct notify_event		 ev;
@@ -340,8 +347,10 @@ flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
 		res.status = NOTIFY_TEMPFAIL;
 		xasprintf(&res.answer, "no [sink \"%s\"] in the configuration",
 		    o->sink);
-	} else
+	} else {
+		*sent = 1;
 		notify_deliver(sink, &ev, o->recipients, opts, &res);
+	}
 	notify_event_clear(&ev);
 
 	now = flush_now(opts);
@@ -396,11 +405,52 @@ flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
 }
 
 /*
+ * Why the flush stopped on a store error at row id (0: reading the
+ * outbox), sent saying whether that row had gone out: the store's words,
+ * or when another process held its lock past the busy timeout (rep->busy
+ * set), that it is busy, what was sent, and to try again.
+ */
+static char *
+flush_store_cause(struct store *st, struct notify_report *rep, int64_t id,
+    int sent)
+{
+	char	*cause;
+
+	if (!store_busy(st)) {
+		if (id != 0)
+			xasprintf(&cause, "outbox row %lld: %s", (long long)id,
+			    store_errmsg(st));
+		else
+			xasprintf(&cause, "reading the outbox: %s",
+			    store_errmsg(st));
+		return cause;
+	}
+	rep->busy = 1;
+	if (rep->ndone == 0 && !sent)
+		xasprintf(&cause, "the database %s is busy (another process "
+		    "holds its lock): nothing was sent; try again later",
+		    store_path(st));
+	else if (id == 0)
+		xasprintf(&cause, "the database %s is busy (another process "
+		    "holds its lock): every due row was dealt with, but when "
+		    "the next is due could not be read; try again later",
+		    store_path(st));
+	else
+		xasprintf(&cause, "the database %s is busy (another process "
+		    "holds its lock): stopped at outbox row %lld%s, the rows "
+		    "after it not sent; try again later", store_path(st),
+		    (long long)id, sent ? " (sent, its outcome not recorded: "
+		    "it is tried again when due)" : "");
+	return cause;
+}
+
+/*
  * Deliver every outbox row that is due (with opts->force, every pending
  * row) through its sink, once, and say what happened in rep, including
  * when the next pending row is due.  Rows are independent: a refusal or
  * a dead server for one does not stop the others.  0, or -1 with *cause
- * when the flush could not run or the store failed.
+ * when the flush could not run or the store failed; rep->busy then says
+ * whether that was another process holding a lock, to try again later.
  */
 int
 notify_flush(struct store *st, const struct notify_sink *sinks,
@@ -410,22 +460,22 @@ notify_flush(struct store *st, const struct notify_sink *sinks,
 	struct store_outbox	*rows;
 	size_t			 n, i;
 	int64_t			 due, next;
-	int			 lock, rc = 0;
+	int			 lock, sent, rc = 0;
 
 	memset(rep, 0, sizeof(*rep));
-	if ((lock = flush_lock(st, cause)) == -1)
+	if ((lock = flush_lock(st, &rep->busy, cause)) == -1)
 		return -1;
 	due = opts->force ? INT64_MAX : flush_now(opts);
 	if (store_outbox_due(st, due, &rows, &n) == -1) {
-		xasprintf(cause, "reading the outbox: %s", store_errmsg(st));
+		*cause = flush_store_cause(st, rep, 0, 0);
 		close(lock);
 		return -1;
 	}
 	for (i = 0; i < n && rc == 0; i++) {
-		if (flush_one(st, sinks, nsinks, opts, due, &rows[i],
-		    rep) == -1) {
-			xasprintf(cause, "outbox row %lld: %s",
-			    (long long)rows[i].id, store_errmsg(st));
+		sent = 0;
+		if (flush_one(st, sinks, nsinks, opts, due, &rows[i], rep,
+		    &sent) == -1) {
+			*cause = flush_store_cause(st, rep, rows[i].id, sent);
 			rc = -1;
 		}
 	}
@@ -436,8 +486,7 @@ notify_flush(struct store *st, const struct notify_sink *sinks,
 			rep->next_due = next;
 			break;
 		case -1:
-			xasprintf(cause, "reading the outbox: %s",
-			    store_errmsg(st));
+			*cause = flush_store_cause(st, rep, 0, 0);
 			rc = -1;
 			break;
 		}

@@ -275,6 +275,10 @@ struct notify_report {
 	size_t			 retried;
 	size_t			 failed;
 	int64_t			 next_due;	/* 0: nothing left pending */
+	int			 busy;		/* notify_flush failed because
+						   another process held the
+						   flush lock or the store's:
+						   try again later */
 };
 
 int64_t		 notify_backoff(int attempts);

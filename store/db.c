@@ -664,6 +664,19 @@ store_errmsg(struct store *st)
 }
 
 /*
+ * Whether the last statement failed because another connection held a
+ * lock on the database past the busy timeout: a condition that passes,
+ * for the caller to try again later, not a fault of the store.
+ */
+int
+store_busy(struct store *st)
+{
+	int	rc = sqlite3_errcode(st->db) & 0xff;
+
+	return rc == SQLITE_BUSY || rc == SQLITE_LOCKED;
+}
+
+/*
  * Whether the store can be written: SQLite opens a file that is
  * read-only to this user read-only, without a word, and says so only at
  * the first write.

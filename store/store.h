@@ -81,6 +81,7 @@ void		 store_read_end(struct store *, int began);
 int		 store_user_version(struct store *);
 int		 store_migrate_to(struct store *, int version, char **cause);
 const char	*store_errmsg(struct store *);
+int		 store_busy(struct store *);
 int		 store_writable(struct store *);
 const char	*store_path(struct store *);
 int		 store_integrity_check(struct store *, char **cause);
