@@ -22,10 +22,13 @@
  * refuse it for good or the alert is max_age old.  A recipient refused
  * for good (5xx) is logged and not tried again.
  */
+#include <sys/types.h>
 #include <sys/file.h>
+#include <sys/socket.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <netdb.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -133,7 +136,7 @@ flush_record(struct store *st, const struct store_outbox *o, int64_t now,
 	}
 }
 
-/* The name this machine goes by, for From and the SMTP greeting. */
+/* The name this machine goes by (opts->hostname: the caller's). */
 static void
 flush_hostname(const struct notify_opts *opts, char *buf, size_t len)
 {
@@ -142,6 +145,53 @@ flush_hostname(const struct notify_opts *opts, char *buf, size_t len)
 	else if (gethostname(buf, len) == -1 || buf[0] == '\0')
 		snprintf(buf, len, "localhost");
 	buf[len - 1] = '\0';
+}
+
+/*
+ * This machine's name in the default sender of sink, an email sink
+ * without from: the fully qualified name, being the hostname or else the
+ * canonical name the resolver gives for it (/etc/hosts, or DNS with the
+ * search domains of resolv.conf), looked up once per process.  Without
+ * one, the short name, which many SMTP servers refuse after MAIL FROM,
+ * and a log line, once, that says to set from.
+ */
+static const char *
+flush_mail_host(const struct notify_sink *sink)
+{
+	static char	 name[256];
+	static int	 done;
+	struct addrinfo	 hints, *ai = NULL;
+	struct notify_opts o;
+	char		 host[256], *pick;
+	int		 qualified;
+
+	if (done)
+		return name;
+	done = 1;
+	memset(&o, 0, sizeof(o));
+	flush_hostname(&o, host, sizeof(host));
+	pick = notify_mail_host(host, NULL, &qualified);
+	if (!qualified) {
+		free(pick);
+		memset(&hints, 0, sizeof(hints));
+		hints.ai_family = AF_UNSPEC;
+		hints.ai_socktype = SOCK_STREAM;
+		hints.ai_flags = AI_CANONNAME;
+		if (getaddrinfo(host, NULL, &hints, &ai) != 0)
+			ai = NULL;
+		pick = notify_mail_host(host, ai != NULL ? ai->ai_canonname :
+		    NULL, &qualified);
+		if (ai != NULL)
+			freeaddrinfo(ai);
+	}
+	snprintf(name, sizeof(name), "%s", pick);
+	free(pick);
+	if (!qualified)
+		log_warnx("[sink \"%s\"]: no fully qualified name found for "
+		    "this machine (%s): the sender is perfwatch@%s, which "
+		    "many mail servers refuse; set from in the sink",
+		    sink->name, name, name);
+	return name;
 }
 
 void
@@ -166,7 +216,11 @@ notify_deliver(const struct notify_sink *sink, const struct notify_event *ev,
 	char			 host[256], *msg, *id, *body;
 	json_t			*doc;
 
-	flush_hostname(opts, host, sizeof(host));
+	if (opts->hostname == NULL && sink->type == NOTIFY_EMAIL &&
+	    sink->from == NULL)
+		snprintf(host, sizeof(host), "%s", flush_mail_host(sink));
+	else
+		flush_hostname(opts, host, sizeof(host));
 	o.hostname = host;
 	switch (sink->type) {
 	case NOTIFY_LOG:

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <openssl/evp.h>
@@ -891,6 +892,55 @@ notify_webhook_json(const struct notify_event *ev)
 	pwjson_set_str(o, "text", s);
 	free(s);
 	return o;
+}
+
+/*
+ * Whether name is a fully qualified host name fit for an address: letters,
+ * digits, hyphens and dots, a dot inside, not an IPv4 address, not
+ * localhost's (whose domain no other machine can reach).
+ */
+static int
+msg_qualified(const char *name)
+{
+	const char	*p;
+	int		 dot = 0, alpha = 0;
+
+	if (name == NULL || *name == '\0' || *name == '.' ||
+	    strcasecmp(name, "localhost") == 0 ||
+	    strncasecmp(name, "localhost.", 10) == 0)
+		return 0;
+	for (p = name; *p != '\0'; p++) {
+		if (*p == '.') {
+			if (p[1] == '\0' || p[1] == '.')
+				return 0;
+			dot = 1;
+		} else if ((*p >= 'a' && *p <= 'z') ||
+		    (*p >= 'A' && *p <= 'Z') || *p == '-')
+			alpha = 1;
+		else if (*p < '0' || *p > '9')
+			return 0;
+	}
+	return dot && alpha;
+}
+
+/*
+ * The name of this machine in the default sender's address, from its
+ * hostname and the canonical name the resolver gives for it (NULL: none
+ * found): the hostname when it is fully qualified, else the canonical
+ * name when it is, else the hostname all the same (*qualified 0: an
+ * address that many SMTP servers refuse, RFC 5321 wanting a domain).
+ */
+char *
+notify_mail_host(const char *hostname, const char *canonical,
+    int *qualified)
+{
+	*qualified = 1;
+	if (msg_qualified(hostname))
+		return xstrdup(hostname);
+	if (msg_qualified(canonical))
+		return xstrdup(canonical);
+	*qualified = 0;
+	return xstrdup(hostname != NULL ? hostname : "");
 }
 
 /*

@@ -230,6 +230,8 @@ json_t		*notify_webhook_json(const struct notify_event *);
 char		*notify_email(const struct notify_event *,
 		    const struct notify_sink *, const char *hostname);
 char		*notify_from(const struct notify_sink *, const char *hostname);
+char		*notify_mail_host(const char *hostname, const char *canonical,
+		    int *qualified);
 
 /* mime.c: headers and bodies that cannot be smuggled into. */
 char		*notify_clean(const char *, size_t max);

@@ -439,6 +439,59 @@ test_date_crlf(void **state)
 	free(s);
 }
 
+/* mail_host(hostname, canonical): the name notify_mail_host picks. */
+static void
+expect_mail_host(const char *host, const char *canon, const char *want,
+    int want_qualified)
+{
+	char	*got;
+	int	 q = -1;
+
+	got = notify_mail_host(host, canon, &q);
+	assert_string_equal(got, want);
+	assert_int_equal(q, want_qualified);
+	free(got);
+}
+
+/*
+ * The default sender's domain: the fully qualified name, the hostname's
+ * own or the resolver's canonical name, never localhost's or an
+ * address; the short name only when there is none.  An explicit from
+ * wins whatever the name.
+ */
+static void
+test_mail_host(void **state)
+{
+	struct notify_sink	 sink;
+	char			*from;
+
+	(void)state;
+	expect_mail_host("vm", "vm.example.org", "vm.example.org", 1);
+	expect_mail_host("box.lab.example.org", "other.example.org",
+	    "box.lab.example.org", 1);
+	expect_mail_host("vm", NULL, "vm", 0);
+	expect_mail_host("vm", "vm", "vm", 0);
+	expect_mail_host("vm", "localhost.localdomain", "vm", 0);
+	expect_mail_host("vm", "LOCALHOST", "vm", 0);
+	expect_mail_host("vm", "127.0.1.1", "vm", 0);
+	expect_mail_host("vm", "vm.", "vm", 0);
+	expect_mail_host("vm", "a..b", "vm", 0);
+	expect_mail_host("vm", "vm.example.org\nX: y", "vm", 0);
+	expect_mail_host("localhost.localdomain", "vm.example.org",
+	    "vm.example.org", 1);
+	expect_mail_host("", NULL, "", 0);
+
+	memset(&sink, 0, sizeof(sink));
+	sink.type = NOTIFY_EMAIL;
+	from = notify_from(&sink, "vm.example.org");
+	assert_string_equal(from, "perfwatch <perfwatch@vm.example.org>");
+	free(from);
+	sink.from = (char *)"Ops robot <robot@example.net>";
+	from = notify_from(&sink, "vm");
+	assert_string_equal(from, "Ops robot <robot@example.net>");
+	free(from);
+}
+
 /* Subject, summary, table, commands of a confirmed regression. */
 static void
 test_render(void **state)
@@ -1685,6 +1738,7 @@ main(void)
 		cmocka_unit_test(test_address_header),
 		cmocka_unit_test(test_qp),
 		cmocka_unit_test(test_date_crlf),
+		cmocka_unit_test(test_mail_host),
 		cmocka_unit_test(test_render),
 		cmocka_unit_test(test_message_id),
 		cmocka_unit_test(test_email_injection),
