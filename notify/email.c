@@ -30,6 +30,7 @@
  * instead of -t.
  */
 #include <sys/types.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 
 #include <errno.h>
@@ -328,6 +329,33 @@ smtp_credentials(const char *path, char **user, char **password,
 	return 0;
 }
 
+/*
+ * Let c's connection, if libcurl keeps one, send QUIT when the handle is
+ * cleaned up without waiting for its answer.  libcurl sends QUIT then
+ * and waits for the reply for the server response timeout anew, the
+ * whole transfer's limit no longer counting: a server silent after the
+ * message held a delivery twice the sink's timeout.  The message's fate
+ * is the reply to its final dot, already in; the reading side is shut,
+ * so the wait for 221 ends at once and the connection is closed.
+ */
+static void
+smtp_quit_nowait(CURL *c)
+{
+#if LIBCURL_VERSION_NUM >= 0x072d00
+	curl_socket_t	fd = CURL_SOCKET_BAD;
+
+	if (curl_easy_getinfo(c, CURLINFO_ACTIVESOCKET, &fd) == CURLE_OK &&
+	    fd != CURL_SOCKET_BAD)
+		(void)shutdown(fd, SHUT_RD);
+#else
+	long	fd = -1;
+
+	if (curl_easy_getinfo(c, CURLINFO_LASTSOCKET, &fd) == CURLE_OK &&
+	    fd != -1)
+		(void)shutdown((int)fd, SHUT_RD);
+#endif
+}
+
 /* Make libcurl ready for use (email and webhooks); once per process. */
 void
 notify_curl_init(void)
@@ -498,6 +526,7 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 		free(url);
 	}
 
+	smtp_quit_nowait(c);
 	curl_easy_cleanup(c);
 	curl_slist_free_all(rcpt);
 	smtp_session_clear(&sess);
