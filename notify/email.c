@@ -305,6 +305,31 @@ smtp_mail_from(const struct notify_sink *sink, const char *hostname)
 	return out;
 }
 
+/*
+ * The URL libcurl is given: the sink's, with host as its path when it has
+ * none and host is fully qualified.  libcurl greets the server (EHLO)
+ * with the URL's path, or with the short host name when there is none,
+ * which a server that wants a domain there refuses as it refuses one
+ * after MAIL FROM; a path the sink gives is kept.
+ */
+static char *
+smtp_url_greeting(const char *url, const char *host)
+{
+	const char	*p, *slash;
+	char		*out;
+	size_t		 len;
+
+	if (host == NULL || !notify_host_qualified(host) ||
+	    (p = strstr(url, "://")) == NULL)
+		return xstrdup(url);
+	slash = strchr(p + 3, '/');
+	if (slash != NULL && slash[1] != '\0')
+		return xstrdup(url);
+	len = slash != NULL ? (size_t)(slash - url) : strlen(url);
+	xasprintf(&out, "%.*s/%s", (int)len, url, host);
+	return out;
+}
+
 /* Read the credentials file into user and password. */
 static int
 smtp_credentials(const char *path, char **user, char **password,
@@ -425,7 +450,9 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 		specs[i] = spec;
 	}
 	errbuf[0] = '\0';
-	curl_easy_setopt(c, CURLOPT_URL, sink->smtp_url);
+	url = smtp_url_greeting(sink->smtp_url, opts->hostname);
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	free(url);
 #if LIBCURL_VERSION_NUM >= 0x075500
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "smtp,smtps");
 #else

@@ -148,49 +148,51 @@ flush_hostname(const struct notify_opts *opts, char *buf, size_t len)
 }
 
 /*
- * This machine's name in the default sender of sink, an email sink
- * without from: the fully qualified name, being the hostname or else the
- * canonical name the resolver gives for it (/etc/hosts, or DNS with the
- * search domains of resolv.conf), looked up once per process.  Without
- * one, the short name, which many SMTP servers refuse after MAIL FROM,
- * and a log line, once, that says to set from.
+ * This machine's name for email through sink: in the default sender of
+ * a sink without from, and in the SMTP greeting (EHLO).  The fully
+ * qualified name, being the hostname or else the canonical name the
+ * resolver gives for it (/etc/hosts, or DNS with the search domains of
+ * resolv.conf), looked up once per process.  Without one, the short
+ * name, which many SMTP servers refuse after MAIL FROM, and a log line,
+ * once, for a sink without from, that says to set it.
  */
 static const char *
 flush_mail_host(const struct notify_sink *sink)
 {
 	static char	 name[256];
-	static int	 done;
+	static int	 done, qualified, warned;
 	struct addrinfo	 hints, *ai = NULL;
 	struct notify_opts o;
 	char		 host[256], *pick;
-	int		 qualified;
 
-	if (done)
-		return name;
-	done = 1;
-	memset(&o, 0, sizeof(o));
-	flush_hostname(&o, host, sizeof(host));
-	pick = notify_mail_host(host, NULL, &qualified);
-	if (!qualified) {
+	if (!done) {
+		done = 1;
+		memset(&o, 0, sizeof(o));
+		flush_hostname(&o, host, sizeof(host));
+		pick = notify_mail_host(host, NULL, &qualified);
+		if (!qualified) {
+			free(pick);
+			memset(&hints, 0, sizeof(hints));
+			hints.ai_family = AF_UNSPEC;
+			hints.ai_socktype = SOCK_STREAM;
+			hints.ai_flags = AI_CANONNAME;
+			if (getaddrinfo(host, NULL, &hints, &ai) != 0)
+				ai = NULL;
+			pick = notify_mail_host(host, ai != NULL ?
+			    ai->ai_canonname : NULL, &qualified);
+			if (ai != NULL)
+				freeaddrinfo(ai);
+		}
+		snprintf(name, sizeof(name), "%s", pick);
 		free(pick);
-		memset(&hints, 0, sizeof(hints));
-		hints.ai_family = AF_UNSPEC;
-		hints.ai_socktype = SOCK_STREAM;
-		hints.ai_flags = AI_CANONNAME;
-		if (getaddrinfo(host, NULL, &hints, &ai) != 0)
-			ai = NULL;
-		pick = notify_mail_host(host, ai != NULL ? ai->ai_canonname :
-		    NULL, &qualified);
-		if (ai != NULL)
-			freeaddrinfo(ai);
 	}
-	snprintf(name, sizeof(name), "%s", pick);
-	free(pick);
-	if (!qualified)
+	if (!qualified && !warned && sink->from == NULL) {
+		warned = 1;
 		log_warnx("[sink \"%s\"]: no fully qualified name found for "
 		    "this machine (%s): the sender is perfwatch@%s, which "
 		    "many mail servers refuse; set from in the sink",
 		    sink->name, name, name);
+	}
 	return name;
 }
 
@@ -217,7 +219,7 @@ notify_deliver(const struct notify_sink *sink, const struct notify_event *ev,
 	json_t			*doc;
 
 	if (opts->hostname == NULL && sink->type == NOTIFY_EMAIL &&
-	    sink->from == NULL)
+	    (sink->from == NULL || !sink->sendmail))
 		snprintf(host, sizeof(host), "%s", flush_mail_host(sink));
 	else
 		flush_hostname(opts, host, sizeof(host));

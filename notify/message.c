@@ -899,8 +899,8 @@ notify_webhook_json(const struct notify_event *ev)
  * digits, hyphens and dots, a dot inside, not an IPv4 address, not
  * localhost's (whose domain no other machine can reach).
  */
-static int
-msg_qualified(const char *name)
+int
+notify_host_qualified(const char *name)
 {
 	const char	*p;
 	int		 dot = 0, alpha = 0;
@@ -935,9 +935,9 @@ notify_mail_host(const char *hostname, const char *canonical,
     int *qualified)
 {
 	*qualified = 1;
-	if (msg_qualified(hostname))
+	if (notify_host_qualified(hostname))
 		return xstrdup(hostname);
-	if (msg_qualified(canonical))
+	if (notify_host_qualified(canonical))
 		return xstrdup(canonical);
 	*qualified = 0;
 	return xstrdup(hostname != NULL ? hostname : "");

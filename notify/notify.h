@@ -232,6 +232,7 @@ char		*notify_email(const struct notify_event *,
 char		*notify_from(const struct notify_sink *, const char *hostname);
 char		*notify_mail_host(const char *hostname, const char *canonical,
 		    int *qualified);
+int		 notify_host_qualified(const char *);
 
 /* mime.c: headers and bodies that cannot be smuggled into. */
 char		*notify_clean(const char *, size_t max);

@@ -3,7 +3,9 @@
 # machine's fully qualified name: its hostname when that has a dot, or
 # the canonical name the resolver gives for it.  Without one it is the
 # short name, and a log line, once however many sinks use it, says to
-# set from.  An explicit from wins.  Where this user may give a shell a
+# set from.  An explicit from wins.  The SMTP greeting (EHLO) names the
+# same host, from or not, unless the sink's smtp_url has a path, which
+# names it instead.  Where this user may give a shell a
 # host name of its own (unshare -u), the test also runs under a
 # qualified name and a short one that nothing resolves, whatever the
 # machine's own name is, and under a short name that the machine's
@@ -31,6 +33,12 @@ to = boss@example.org
 from = Robot <robot@example.net>
 smtp_url = smtp://127.0.0.1:$port
 starttls = none
+[sink "d"]
+type = email
+to = desk@example.org
+from = robot@example.net
+smtp_url = smtp://127.0.0.1:$port/helo.example.net
+starttls = none
 EOF2
 
 # The name the machine's mail should come from, by the rules above
@@ -57,8 +65,8 @@ EOPY
 
 # check TAG HOST QUALIFIED [NAME [HOSTS]]: notify test through every
 # sink (with NAME, as a machine of that host name, and HOSTS as its
-# /etc/hosts), then the three messages' senders and the log line about
-# from.
+# /etc/hosts), then the four messages' senders and greetings and the
+# log line about from.
 check() {
 	rm -f "$T"/smtp/msg-*
 	if [ $# -eq 5 ]; then
@@ -78,8 +86,8 @@ check() {
 	timeout 60 "$@" "$PERFWATCH" -c "$T/sinks.conf" notify test \
 	    >"$T/$tag.out" 2>"$T/$tag.err" ||
 		fail "notify test ($tag): $(cat "$T/$tag.out" "$T/$tag.err")"
-	[ "$(count_files "$T"/smtp/msg-*.eml)" -eq 3 ] ||
-		fail "$tag: not three messages: $(cat "$T/$tag.out")"
+	[ "$(count_files "$T"/smtp/msg-*.eml)" -eq 4 ] ||
+		fail "$tag: not four messages: $(cat "$T/$tag.out")"
 	"$PY" - "$T/smtp" "$host" <<'EOPY'
 import email, email.policy, glob, json, sys
 d, host = sys.argv[1:3]
@@ -90,10 +98,11 @@ for j in glob.glob(d + "/msg-*.json"):
                                  policy=email.policy.default)
     f = m["From"].addresses[0].addr_spec
     assert f == env["mail_from"], (f, env)
-    seen[env["rcpt_tos"][0]] = f
-want = {"ops@example.org": "perfwatch@" + host,
-        "dev@example.org": "perfwatch@" + host,
-        "boss@example.org": "robot@example.net"}
+    seen[env["rcpt_tos"][0]] = (f, env["helo"])
+want = {"ops@example.org": ("perfwatch@" + host, host),
+        "dev@example.org": ("perfwatch@" + host, host),
+        "boss@example.org": ("robot@example.net", host),
+        "desk@example.org": ("robot@example.net", "helo.example.net")}
 assert seen == want, (seen, want)
 EOPY
 	n=$(grep -c 'set from in the sink' "$T/$tag.err" || true)

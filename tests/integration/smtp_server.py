@@ -4,7 +4,8 @@
         [--auth USER:PASS] [--hang-data SECONDS | --drop-data]
 
 Each message accepted is written to DIR/msg-<n>.eml exactly as received
-(after the SMTP dot-unstuffing) and its envelope to DIR/msg-<n>.json.  A
+(after the SMTP dot-unstuffing) and its envelope (with the name the
+client gave after EHLO or HELO) to DIR/msg-<n>.json.  A
 recipient given with --refuse is refused at RCPT with a permanent 550;
 one given with --greylist ADDR:N is refused with a temporary 450 (as a
 greylisting server does) at its first N RCPTs, and taken after that.
@@ -80,6 +81,7 @@ class Handler:
         with open(base + ".json", "w") as f:
             json.dump({"mail_from": envelope.mail_from,
                        "rcpt_tos": envelope.rcpt_tos,
+                       "helo": session.host_name,
                        "login": session.auth_data
                        if session.authenticated else None}, f)
         os.rename(base + ".eml.tmp", base + ".eml")
