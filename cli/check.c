@@ -680,6 +680,9 @@ cmd_check(struct cli *c, int argc, char **argv)
 			fprintf(stderr, "perfwatch: %s\n", cause);
 			free(cause);
 			detect_params_clear(&p);
+			/* Busy: to be tried again, but not under bisect. */
+			if (!bisect && store_failure(st) == STORE_BUSY)
+				return EXIT_TEMPFAIL;
 			return err;
 		}
 		/*
@@ -794,7 +797,9 @@ group_add(struct store *st, const struct store_run *all, size_t nall,
 	 * label "r[1]" was read as a glob, which matched the run "r1".
 	 */
 	if (store_run_resolve(st, pattern, &r, &cause) == -1) {
-		if (!is_glob(pattern)) {
+		/* A store that failed is no glob to try instead. */
+		if (!is_glob(pattern) ||
+		    store_failure(st) != STORE_FOUND_NONE) {
 			fprintf(stderr, "perfwatch: %s\n", cause);
 			free(cause);
 			return -1;
@@ -1037,12 +1042,13 @@ cmd_compare(struct cli *c, int argc, char **argv)
 		return EXIT_CANTCREAT;
 	memset(&f, 0, sizeof(f));
 	if (store_runs_list(st, &f, &all, &nall) == -1)
-		return EXIT_SOFTWARE;
+		return (k = cli_store_failed(st)) != 0 ? k : EXIT_SOFTWARE;
 	g = xcalloc(nwords, sizeof(*g));
 	for (k = 1; (size_t)k <= nwords; k++) {
 		if (group_parse(st, all, nall, argv[k], &g[ng]) == -1) {
 			ng++;
-			rc = EXIT_DATAERR;
+			rc = store_failure(st) == STORE_BUSY ? EXIT_TEMPFAIL :
+			    EXIT_DATAERR;
 			goto out;
 		}
 		ng++;
@@ -1539,8 +1545,11 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 	double			 lvl, sd;
 	char			 b1[32], b2[32], tbuf[32];
 	size_t			 nms = 0, nser, i, j;
+	int			 k;
 
 	if (store_baseline_get(st, name, &bl) == -1) {
+		if ((k = cli_store_failed(st)) != 0)
+			return k;
 		fprintf(stderr, "perfwatch: no baseline \"%s\"\n", name);
 		return EXIT_DATAERR;
 	}
@@ -1719,12 +1728,14 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 		}
 		memset(&f, 0, sizeof(f));
 		if (store_runs_list(st, &f, &all, &nall) == -1)
-			return EXIT_SOFTWARE;
+			return (k = cli_store_failed(st)) != 0 ? k :
+			    EXIT_SOFTWARE;
 		memset(&g, 0, sizeof(g));
 		for (k = 3; k < argc && rc == 0; k++)
 			if (group_add(st, all, nall, argv[k], 1, skipped,
 			    &g) == -1)
-				rc = EXIT_DATAERR;
+				rc = store_failure(st) == STORE_BUSY ?
+				    EXIT_TEMPFAIL : EXIT_DATAERR;
 		if (rc == 0 && bl_one_host(st, NULL, g.runs, g.nruns) == -1)
 			rc = EXIT_DATAERR;
 		if (rc == 0 && skipped[0] > 0)
@@ -1737,9 +1748,13 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 			    skipped[1] == 1 ? "" : "s");
 		if (rc == 0 && store_baseline_set(st, argv[2], g.runs, g.nruns,
 		    (int64_t)time(NULL), &cause) == -1) {
-			fprintf(stderr, "perfwatch: %s\n", cause);
+			/* A store busy is to be tried again, not a bad run. */
+			rc = store_failure(st) == STORE_BUSY ? EXIT_TEMPFAIL :
+			    EXIT_DATAERR;
+			fprintf(stderr, "perfwatch: %s%s\n", cause,
+			    rc == EXIT_TEMPFAIL ? " (another process holds "
+			    "the store locked); try again" : "");
 			free(cause);
-			rc = EXIT_DATAERR;
 		}
 		if (rc == 0 && c->out == OUT_TABLE)
 			printf("baseline %s: %zu run%s\n", argv[2], g.nruns,
@@ -1751,6 +1766,8 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	if (strcmp(sub, "use") == 0) {
 		if (strcmp(argv[2], DETECT_ROLLING) != 0) {
 			if (store_baseline_get(st, argv[2], &bl) == -1) {
+				if ((k = cli_store_failed(st)) != 0)
+					return k;
 				fprintf(stderr, "perfwatch: no baseline \"%s\"\n",
 				    argv[2]);
 				return EXIT_DATAERR;
@@ -1766,10 +1783,9 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 		 * a setting, [detect] baseline in the config would rule.
 		 */
 		if (store_setting_set(st, DETECT_SETTING_BASELINE,
-		    argv[2]) == -1) {
-			log_warnx("%s", store_errmsg(st));
-			return EXIT_SOFTWARE;
-		}
+		    argv[2]) == -1)
+			return (k = cli_store_failed(st)) != 0 ? k :
+			    EXIT_SOFTWARE;
 		if (c->out == OUT_TABLE)
 			printf("checks now judge against baseline %s\n",
 			    argv[2]);
@@ -1791,6 +1807,8 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 			return EXIT_DATAERR;
 		}
 		if (store_baseline_delete(st, argv[2]) == -1) {
+			if ((k = cli_store_failed(st)) != 0)
+				return k;
 			fprintf(stderr, "perfwatch: no baseline \"%s\"\n",
 			    argv[2]);
 			return EXIT_DATAERR;
@@ -1803,10 +1821,8 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 			printf("baseline %s deleted\n", argv[2]);
 		return 0;
 	}
-	if (store_baselines_list(st, &bs, &n) == -1) {
-		log_warnx("%s", store_errmsg(st));
-		return EXIT_SOFTWARE;
-	}
+	if (store_baselines_list(st, &bs, &n) == -1)
+		return (k = cli_store_failed(st)) != 0 ? k : EXIT_SOFTWARE;
 	check_params(c, &p);
 	detect_baseline_in_use(st, &p, &inuse);
 	detect_params_clear(&p);

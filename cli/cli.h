@@ -53,6 +53,7 @@ int		 cli_bad_sub(const char *cmd, const char *word);
 int		 cli_usage_why(const char *cmd, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));
 int		 cli_output_option(struct cli *, const char *);
+int		 cli_store_failed(struct store *);
 int		 cli_option_word(const char *, int *);
 void		 cli_getopt_reset(void);
 

@@ -364,8 +364,11 @@ int
 cli_host_known(struct store *st, const char *host)
 {
 	int64_t	id;
+	int	rc;
 
 	if (host != NULL && store_host_find(st, host, &id) == -1) {
+		if ((rc = cli_store_failed(st)) != 0)
+			return rc;
 		fprintf(stderr, "perfwatch: no host %s in the store\n", host);
 		return EXIT_DATAERR;
 	}
@@ -605,7 +608,8 @@ cmd_show(struct cli *c, int argc, char **argv)
 	} else if (store_run_resolve(st, what, &run, &cause) == -1) {
 		fprintf(stderr, "perfwatch: %s\n", cause);
 		free(cause);
-		return EXIT_DATAERR;
+		return store_failure(st) == STORE_BUSY ? EXIT_TEMPFAIL :
+		    EXIT_DATAERR;
 	}
 	if (store_run_series(st, run.id, &ser, &n) == -1) {
 		store_run_clear(&run);

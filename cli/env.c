@@ -211,7 +211,8 @@ env_show(struct cli *c, int argc, char **argv)
 		if (cli_store(c) == NULL)
 			return EXIT_CANTCREAT;
 		if ((s = run_snapshot(c, what, &r)) == NULL)
-			return EXIT_DATAERR;
+			return store_failure(c->st) == STORE_BUSY ?
+			    EXIT_TEMPFAIL : EXIT_DATAERR;
 	} else if ((s = env_now(c)) == NULL)
 		return EXIT_SOFTWARE;
 	if (c->out == OUT_CSV)
@@ -267,7 +268,8 @@ env_diff(struct cli *c, int argc, char **argv)
 		return EXIT_CANTCREAT;
 	memset(&rb, 0, sizeof(rb));
 	if ((a = run_snapshot(c, names[0], &ra)) == NULL)
-		return EXIT_DATAERR;
+		return store_failure(c->st) == STORE_BUSY ? EXIT_TEMPFAIL :
+		    EXIT_DATAERR;
 	/* One run: from it to this machine as it is now. */
 	b = n == 2 ? run_snapshot(c, names[1], &rb) : env_now(c);
 	if (b == NULL) {

@@ -166,6 +166,33 @@ cli_bad_sub(const char *cmd, const char *word)
 	return cli_usage_why(cmd, "unknown subcommand '%s'", word);
 }
 
+/*
+ * After a store call returned -1 where that may mean "there is none": 0
+ * when nothing failed, for the caller to say what is not there; else say
+ * what failed and return the exit status, 75 (EX_TEMPFAIL: try again)
+ * for a store that another process held locked past the busy timeout, as
+ * for the other locks a command waits on, 70 for any other error.  A
+ * store that was only busy was reported as "no baseline" or "no run",
+ * which sent the user looking for a typo.
+ */
+int
+cli_store_failed(struct store *st)
+{
+	switch (store_failure(st)) {
+	case STORE_FOUND_NONE:
+		return 0;
+	case STORE_BUSY:
+		fprintf(stderr, "%s: %s: busy, locked by another process "
+		    "(%s); try again\n", cli_name_buf, store_path(st),
+		    store_errmsg(st));
+		return EXIT_TEMPFAIL;
+	default:
+		fprintf(stderr, "%s: %s: %s\n", cli_name_buf, store_path(st),
+		    store_errmsg(st));
+		return EXIT_SOFTWARE;
+	}
+}
+
 /* Reset getopt for a subcommand's own arguments. */
 void
 cli_getopt_reset(void)

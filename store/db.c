@@ -664,6 +664,29 @@ store_errmsg(struct store *st)
 }
 
 /*
+ * SQLite keeps the outcome of a statement's last step until the next call
+ * on the connection: a lookup ends with the reset or finalize of its
+ * statement, which leaves SQLITE_OK behind when the step found no row,
+ * and the error when it failed.  A lookup must therefore make no other
+ * call on the connection after its statement when it returns -1.
+ */
+enum store_failure
+store_failure(struct store *st)
+{
+	switch (sqlite3_errcode(st->db) & 0xff) {
+	case SQLITE_OK:
+	case SQLITE_ROW:
+	case SQLITE_DONE:
+		return STORE_FOUND_NONE;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return STORE_BUSY;
+	default:
+		return STORE_FAILED;
+	}
+}
+
+/*
  * Whether the last statement failed because another connection held a
  * lock on the database past the busy timeout: a condition that passes,
  * for the caller to try again later, not a fault of the store.
@@ -671,9 +694,7 @@ store_errmsg(struct store *st)
 int
 store_busy(struct store *st)
 {
-	int	rc = sqlite3_errcode(st->db) & 0xff;
-
-	return rc == SQLITE_BUSY || rc == SQLITE_LOCKED;
+	return store_failure(st) == STORE_BUSY;
 }
 
 /*

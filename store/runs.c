@@ -468,20 +468,32 @@ store_run_by_label(struct store *st, const char *host, const char *label,
     struct store_run *r, char **cause)
 {
 	sqlite3_stmt	*stmt;
-	int		 found = 0;
+	int		 found = 0, rc;
 
 	if (sqlite3_prepare_v2(st->db, "SELECT " RUN_COLUMNS
 	    " FROM runs r JOIN hosts h ON h.id = r.host WHERE r.label = ?1"
 	    " AND (?2 IS NULL OR h.name = ?2) ORDER BY r.id LIMIT 2", -1,
 	    &stmt, NULL) != SQLITE_OK) {
-		xasprintf(cause, "%s", sqlite3_errmsg(st->db));
+		xasprintf(cause, "%s: %s", st->path, sqlite3_errmsg(st->db));
 		return -1;
 	}
 	sqlite3_bind_text(stmt, 1, label, -1, SQLITE_STATIC);
 	bind_text_or_null(stmt, 2, host);
-	while (sqlite3_step(stmt) == SQLITE_ROW) {
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		if (found++ == 0)
 			store_run_from_row(stmt, r);
+	}
+	/*
+	 * A store locked by another process, or that cannot be read, is
+	 * not a run that is not there: "no run" sent the user looking for
+	 * a typo.
+	 */
+	if (rc != SQLITE_DONE) {
+		xasprintf(cause, "%s: %s", st->path, sqlite3_errmsg(st->db));
+		sqlite3_finalize(stmt);
+		if (found > 0)
+			store_run_clear(r);
+		return -1;
 	}
 	sqlite3_finalize(stmt);
 	if (found > 1)

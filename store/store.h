@@ -81,6 +81,19 @@ void		 store_read_end(struct store *, int began);
 int		 store_user_version(struct store *);
 int		 store_migrate_to(struct store *, int version, char **cause);
 const char	*store_errmsg(struct store *);
+/*
+ * Why the store's last call failed, for one that returned -1 where that
+ * also means "not found": STORE_FOUND_NONE when nothing failed (there is
+ * no such thing), STORE_BUSY when another process held the store locked
+ * for longer than the busy timeout (try again later), STORE_FAILED for
+ * any other error (store_errmsg() says which).
+ */
+enum store_failure {
+	STORE_FOUND_NONE = 0,
+	STORE_BUSY,
+	STORE_FAILED,
+};
+enum store_failure store_failure(struct store *);
 int		 store_busy(struct store *);
 int		 store_writable(struct store *);
 const char	*store_path(struct store *);

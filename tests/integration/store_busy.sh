@@ -1,0 +1,51 @@
+#!/bin/sh
+# Another process holds the store's write lock past SQLite's busy timeout
+# (5 s): baseline delete, set and use say the store is busy and exit 75
+# (EX_TEMPFAIL, try again), as a command does for the other locks it
+# meets; baseline delete said there was no such baseline (65).  The
+# baseline is still there once the lock is let go, and deleted then.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+step_history 6 99 99 7 | pw import - >/dev/null
+pw baseline set keep r-01 r-02 r-03 >/dev/null
+
+# lock DB READY SECONDS: hold the write lock (BEGIN IMMEDIATE) for SECONDS.
+python3 - "$PERFWATCH_DB" "$T/locked" 25 <<'EOPY' &
+import sqlite3, sys, time
+con = sqlite3.connect(sys.argv[1], isolation_level=None)
+con.execute("BEGIN IMMEDIATE")
+open(sys.argv[2], "w").close()
+time.sleep(float(sys.argv[3]))
+con.execute("ROLLBACK")
+EOPY
+locker=$!
+wait_file -e "$T/locked" "$locker" "the locking process"
+
+while IFS='|' read -r args; do
+	rc=0
+	# shellcheck disable=SC2086 # the words are split on purpose
+	pw baseline $args >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 75 ] || { kill "$locker"; fail "baseline $args: exit $rc, not 75: $(cat "$T/err")"; }
+	case "$(cat "$T/err")" in
+	*"no baseline"*) kill "$locker"; fail "baseline $args: $(cat "$T/err")" ;;
+	esac
+	expect_match "$(cat "$T/err")" "try again"
+done <<'CASES'
+delete keep
+set other r-04 r-05
+use keep
+CASES
+expect_match "$(cat "$T/err")" "$PERFWATCH_DB: busy, locked by another process"
+kill "$locker"
+wait "$locker" 2>/dev/null || :
+
+# Nothing changed, and with the lock gone the same commands work.
+expect_match "$(pw baseline list --csv)" "keep,3,"
+case "$(pw baseline list --csv)" in *other*) fail "baseline other was set" ;; esac
+pw baseline delete keep >"$T/out" || fail "baseline delete after the lock"
+expect_match "$(cat "$T/out")" "baseline keep deleted"
+rc=0; pw baseline delete keep 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "baseline delete of none: exit $rc"
+expect_match "$(cat "$T/err")" 'no baseline "keep"'
+pass
