@@ -664,7 +664,13 @@ cmd_check(struct cli *c, int argc, char **argv)
 	 * failed cannot be told (125), and an older complete run, another
 	 * commit's, must not be judged in its place.
 	 */
-	if (bisect && what == NULL && store_run_latest(st, NULL, &run) == 0) {
+	if (bisect && what == NULL &&
+	    (k = cli_run_latest(c, NULL, &run)) != 0 &&
+	    k != CLI_LATEST_EMPTY) {
+		detect_params_clear(&p);
+		return EXIT_BISECT_ABORT;
+	}
+	if (bisect && what == NULL && k == 0) {
 		if (strcmp(run.status, RUN_FAILED) == 0 ||
 		    strcmp(run.status, RUN_ABORTED) == 0) {
 			fprintf(stderr, "perfwatch: the newest run, %s, is %s: "
@@ -697,22 +703,23 @@ cmd_check(struct cli *c, int argc, char **argv)
 			detect_params_clear(&p);
 			return EXIT_BISECT_SKIP;
 		}
-	} else if (store_run_latest(st, RUN_COMPLETE, &run) == -1) {
+	} else if ((k = cli_run_latest(c, RUN_COMPLETE, &run)) != 0) {
+		detect_params_clear(&p);
 		/*
 		 * A commit whose run failed cannot be told (125); a store
 		 * with no run at all is the wrong store, or none: stop.
 		 */
-		if (store_run_latest(st, NULL, &run) == -1) {
+		if (k == CLI_LATEST_EMPTY) {
 			fprintf(stderr, "perfwatch: no run at all in %s\n",
 			    c->db_path);
-			detect_params_clear(&p);
 			return err;
 		}
-		store_run_clear(&run);
-		fprintf(stderr, "perfwatch: no complete run in %s\n",
-		    c->db_path);
-		detect_params_clear(&p);
-		return bisect ? EXIT_BISECT_SKIP : EXIT_DATAERR;
+		if (k == CLI_LATEST_NONE) {
+			fprintf(stderr, "perfwatch: no complete run of this "
+			    "host in %s\n", c->db_path);
+			return bisect ? EXIT_BISECT_SKIP : EXIT_DATAERR;
+		}
+		return bisect ? EXIT_BISECT_ABORT : k;
 	}
 	if (check_baseline_host(st, &p, &run) == -1) {
 		store_run_clear(&run);

@@ -83,6 +83,9 @@ int	cmd_show(struct cli *, int, char **);
 int	cmd_runs(struct cli *, int, char **);
 int	cli_parse_limit(const char *, size_t *);
 int	cli_host_known(struct store *, const char *host);
+#define CLI_LATEST_NONE		(-1)	/* cli_run_latest: none with status */
+#define CLI_LATEST_EMPTY	(-2)	/* no run at all */
+int	cli_run_latest(struct cli *, const char *status, struct store_run *);
 int	cli_metrics_match(struct store *, const char *host,
 	    const char *workload, const char *metric, struct store_metric **,
 	    size_t *);

@@ -376,6 +376,72 @@ cli_host_known(struct store *st, const char *host)
 }
 
 /*
+ * The newest run of this host with status (NULL: any) into r, for a
+ * command given no run: 0, CLI_LATEST_NONE when this host has runs but
+ * none with status, CLI_LATEST_EMPTY when the store has no run at all
+ * (neither said: the caller words it), else an exit status after a
+ * message.  A store can hold other machines' runs (import): the newest
+ * of those, which check took, is no run of this machine, so without one
+ * of this host the message names the hosts the store holds runs of, for
+ * the user to name a run as HOST:LABEL.
+ */
+int
+cli_run_latest(struct cli *c, const char *status, struct store_run *r)
+{
+	struct store_run_filter	 f;
+	struct store_run	*runs = NULL, any;
+	char			 name[256], *hosts = NULL, *s;
+	size_t			 n = 0, i, j, nh = 0;
+	int64_t			 host = 0;
+	int			 rc;
+
+	memset(r, 0, sizeof(*r));
+	store_host_local_name(name, sizeof(name));
+	if (store_host_find(c->st, name, &host) == -1) {
+		if ((rc = cli_store_failed(c->st)) != 0)
+			return rc;
+		host = 0;
+	}
+	if (host != 0) {
+		if (store_run_latest_of(c->st, host, status, r) == 0)
+			return 0;
+		if ((rc = cli_store_failed(c->st)) != 0)
+			return rc;
+		if (status != NULL &&
+		    store_run_latest_of(c->st, host, NULL, &any) == 0) {
+			store_run_clear(&any);
+			return CLI_LATEST_NONE;
+		}
+		if ((rc = cli_store_failed(c->st)) != 0)
+			return rc;
+	}
+	memset(&f, 0, sizeof(f));
+	if (store_runs_list(c->st, &f, &runs, &n) == -1)
+		return (rc = cli_store_failed(c->st)) != 0 ? rc :
+		    EXIT_SOFTWARE;
+	if (n == 0)
+		return CLI_LATEST_EMPTY;
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i; j++)
+			if (strcmp(runs[j].host_name, runs[i].host_name) == 0)
+				break;
+		if (j < i)
+			continue;
+		xasprintf(&s, "%s%s%s", hosts != NULL ? hosts : "",
+		    nh > 0 ? ", " : "", cli_show(runs[i].host_name));
+		free(hosts);
+		hosts = s;
+		nh++;
+	}
+	fprintf(stderr, "perfwatch: no run of this host (%s) in %s, which "
+	    "holds runs of %s %s: name a run, as HOST:LABEL\n", cli_show(name),
+	    c->db_path, nh == 1 ? "host" : "hosts", hosts);
+	free(hosts);
+	store_runs_free(runs, n);
+	return EXIT_DATAERR;
+}
+
+/*
  * The metrics named by --workload and --metric (NULL: any), at least one
  * when a name is given, and the host of --host (NULL: any) known: 0 and
  * *ms filled (empty only for an empty store), or an exit status after a
@@ -599,8 +665,13 @@ cmd_show(struct cli *c, int argc, char **argv)
 	if ((st = cli_store(c)) == NULL)
 		return EXIT_CANTCREAT;
 	if (what == NULL) {
-		/* The newest run whatever its status: what just happened. */
-		if (store_run_latest(st, NULL, &run) == -1) {
+		/*
+		 * This host's newest run whatever its status: what just
+		 * happened here.
+		 */
+		if ((k = cli_run_latest(c, NULL, &run)) != 0) {
+			if (k != CLI_LATEST_EMPTY)
+				return k;
 			fprintf(stderr, "perfwatch: no run in %s\n",
 			    c->db_path);
 			return EXIT_DATAERR;

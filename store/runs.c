@@ -80,6 +80,19 @@ store_host_ensure(struct store *st, const char *name, const char *machine_id)
 	return sqlite3_last_insert_rowid(st->db);
 }
 
+/*
+ * The name of the host this process runs on, as its runs are recorded
+ * under: its host name, or "localhost" when it has none.  Returns buf.
+ */
+const char *
+store_host_local_name(char *buf, size_t len)
+{
+	if (gethostname(buf, len) == -1 || buf[0] == '\0')
+		snprintf(buf, len, "localhost");
+	buf[len - 1] = '\0';
+	return buf;
+}
+
 /* The host this process runs on: its host name and /etc/machine-id. */
 int64_t
 store_host_local(struct store *st)
@@ -87,9 +100,7 @@ store_host_local(struct store *st)
 	char	 name[256], mid[64];
 	FILE	*f;
 
-	if (gethostname(name, sizeof(name)) == -1 || name[0] == '\0')
-		snprintf(name, sizeof(name), "localhost");
-	name[sizeof(name) - 1] = '\0';
+	store_host_local_name(name, sizeof(name));
 	mid[0] = '\0';
 	if ((f = fopen("/etc/machine-id", "r")) != NULL) {
 		if (fgets(mid, sizeof(mid), f) == NULL)
@@ -577,16 +588,29 @@ store_run_resolve(struct store *st, const char *what, struct store_run *r,
 int
 store_run_latest(struct store *st, const char *status, struct store_run *r)
 {
+	return store_run_latest_of(st, 0, status, r);
+}
+
+/*
+ * The newest run of host (0: of any) with the given status (NULL: any);
+ * 0 when there is one.
+ */
+int
+store_run_latest_of(struct store *st, int64_t host, const char *status,
+    struct store_run *r)
+{
 	sqlite3_stmt	*stmt;
 	int		 rc;
 
 	if (sqlite3_prepare_v2(st->db, "SELECT " RUN_COLUMNS
 	    " FROM runs r JOIN hosts h ON h.id = r.host"
-	    " WHERE ?1 IS NULL OR r.status = ?1"
+	    " WHERE (?1 IS NULL OR r.status = ?1)"
+	    " AND (?2 = 0 OR r.host = ?2)"
 	    " ORDER BY r.started DESC, r.id DESC LIMIT 1", -1, &stmt,
 	    NULL) != SQLITE_OK)
 		return -1;
 	bind_text_or_null(stmt, 1, status);
+	sqlite3_bind_int64(stmt, 2, host);
 	rc = sqlite3_step(stmt);
 	if (rc == SQLITE_ROW)
 		store_run_from_row(stmt, r);

@@ -103,6 +103,7 @@ int		 store_integrity_check(struct store *, char **cause);
 int64_t		 store_host_ensure(struct store *, const char *name,
 		    const char *machine_id);
 int64_t		 store_host_local(struct store *);
+const char	*store_host_local_name(char *, size_t);
 int		 store_host_find(struct store *, const char *name, int64_t *);
 int64_t		 store_metric_ensure(struct store *, const char *workload,
 		    const char *metric, const char *unit, enum better,
@@ -129,6 +130,8 @@ int		 store_run_resolve(struct store *, const char *label,
 int		 store_run_get(struct store *, int64_t id, struct store_run *);
 int		 store_run_latest(struct store *, const char *status,
 		    struct store_run *);
+int		 store_run_latest_of(struct store *, int64_t host,
+		    const char *status, struct store_run *);
 void		 store_run_clear(struct store_run *);
 int		 store_run_timed(const struct store_run *);
 int		 store_runs_list(struct store *, const struct store_run_filter *,
