@@ -422,6 +422,23 @@ test_bad_rows_leave_store(void **state)
 		{ "run,time,workload,metric,value,unit,better\n"
 		  "r9,1,w,m,0x10,u,higher\n",
 		  "bad.csv:2:5: value: \"0x10\" is not a finite number" },
+		/* A number is the field's whole text, no blank around it. */
+		{ "run,time,workload,metric,value,unit,better\n"
+		  "r9,1,w,m,1,u,higher\nr9,1,w,m, 12.5,u,higher\n",
+		  "bad.csv:3:5: value: \" 12.5\" has a blank before or after "
+		  "the number" },
+		{ "run,time,workload,metric,value,unit,better\n"
+		  "r9,1,w,m,12.5\t,u,higher\n",
+		  "bad.csv:2:5: value: \"12.5\t\" has a blank before or after "
+		  "the number" },
+		{ "run,time,workload,metric,value,unit,better,iteration\n"
+		  "r9,1,w,m,1,u,higher, 2\n",
+		  "bad.csv:2:8: iteration: \" 2\" has a blank before or after "
+		  "the number" },
+		{ "{\"run\":\"r9\",\"time\":1,\"workload\":\"w\",\"metric\":\"m\","
+		  "\"value\":\" 3\",\"unit\":\"u\",\"better\":\"higher\"}\n",
+		  "bad.jsonl:1:50: value: \" 3\" has a blank before or after "
+		  "the number" },
 		{ "run,time,workload,metric,value,unit,better\n"
 		  "r9,1,w,m,1,u,higher\nr9,2,w,m2,1,u,higher\n",
 		  "bad.csv:3:2: time: \"2\" (1970-01-01T00:00:02Z), where run "
