@@ -946,23 +946,35 @@ bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 				other = opts[k].name;
 		switch (ch) {
 		case 'g':
+			if (cli_blank_opt("--git", optarg))
+				return -1;
 			o->git = optarg;
 			break;
 		case 'r':
+			if (cli_blank_opt("--repo", optarg))
+				return -1;
 			o->repo = optarg;
 			break;
 		case 'b':
+			if (cli_blank_opt("--build", optarg))
+				return -1;
 			o->build = optarg;
 			break;
 		case 'w':
+			if (cli_blank_opt("--workload", optarg))
+				return -1;
 			o->globs = xreallocarray(o->globs, o->nglobs + 1,
 			    sizeof(*o->globs));
 			o->globs[o->nglobs++] = optarg;
 			break;
 		case 'm':
+			if (cli_blank_opt("--metric", optarg))
+				return -1;
 			o->metric = optarg;
 			break;
 		case 'p':
+			if (cli_blank_opt("--profile", optarg))
+				return -1;
 			o->profile = optarg;
 			break;
 		case 'i':

@@ -630,6 +630,10 @@ cmd_check(struct cli *c, int argc, char **argv)
 			c->out = OUT_CSV;
 			break;
 		case 'b':
+			if (cli_blank_opt("--baseline", optarg)) {
+				detect_params_clear(&p);
+				return check_usage(bisect, NULL);
+			}
 			free(p.baseline);
 			p.baseline = xstrdup(optarg);
 			break;
@@ -1290,13 +1294,17 @@ cmd_changes(struct cli *c, int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'w':
-			workload = optarg;
-			break;
 		case 'm':
-			metric = optarg;
-			break;
 		case 'H':
-			host = optarg;
+			if (cli_blank_opt(opt == 'w' ? "--workload" : opt ==
+			    'm' ? "--metric" : "--host", optarg))
+				return cli_usage("changes");
+			if (opt == 'w')
+				workload = optarg;
+			else if (opt == 'm')
+				metric = optarg;
+			else
+				host = optarg;
 			break;
 		case 'c':
 			if (parse_number("--min-change", optarg, 0, 100,

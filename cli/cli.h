@@ -54,6 +54,7 @@ int		 cli_usage_why(const char *cmd, const char *fmt, ...)
 		    __attribute__((format(printf, 2, 3)));
 int		 cli_output_option(struct cli *, const char *);
 int		 cli_store_failed(struct store *);
+int		 cli_blank_opt(const char *opt, const char *arg);
 int		 cli_option_word(const char *, int *);
 void		 cli_getopt_reset(void);
 

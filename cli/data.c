@@ -573,13 +573,17 @@ cmd_history(struct cli *c, int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'w':
-			workload = optarg;
-			break;
 		case 'm':
-			metric = optarg;
-			break;
 		case 'H':
-			host = optarg;
+			if (cli_blank_opt(ch == 'w' ? "--workload" : ch == 'm' ?
+			    "--metric" : "--host", optarg))
+				return cli_usage("history");
+			if (ch == 'w')
+				workload = optarg;
+			else if (ch == 'm')
+				metric = optarg;
+			else
+				host = optarg;
 			break;
 		case 'n':
 			if (cli_parse_limit(optarg, &limit) == -1)
@@ -816,6 +820,8 @@ cmd_runs(struct cli *c, int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'H':
+			if (cli_blank_opt("--host", optarg))
+				return cli_usage("runs");
 			filt.host = optarg;
 			break;
 		case 's':

@@ -193,6 +193,22 @@ cli_store_failed(struct store *st)
 	}
 }
 
+/*
+ * Refuse an option's text that is empty or blanks alone, for an option
+ * whose text must say something: 1 after saying so (the caller prints
+ * its usage, 64), else 0.  run --detail '' recorded a detail that showed
+ * as a blank, history --host '' said "no host  in the store".
+ */
+int
+cli_blank_opt(const char *opt, const char *arg)
+{
+	if (arg[strspn(arg, " \t")] != '\0')
+		return 0;
+	fprintf(stderr, "%s: %s: %s\n", cli_name_buf, opt,
+	    arg[0] == '\0' ? "empty" : "blank");
+	return 1;
+}
+
 /* Reset getopt for a subcommand's own arguments. */
 void
 cli_getopt_reset(void)

@@ -692,9 +692,13 @@ parse_run_opts(struct run_opts *o, int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'p':
+			if (cli_blank_opt("--profile", optarg))
+				return -1;
 			o->profile = optarg;
 			break;
 		case 'w':
+			if (cli_blank_opt("--workload", optarg))
+				return -1;
 			o->globs = xreallocarray(o->globs, o->nglobs + 1,
 			    sizeof(char *));
 			o->globs[o->nglobs++] = optarg;
@@ -739,6 +743,9 @@ parse_run_opts(struct run_opts *o, int argc, char **argv)
 				    "UTF-8\n");
 				return -1;
 			}
+			/* A detail that says nothing shows as a blank. */
+			if (cli_blank_opt("--detail", optarg))
+				return -1;
 			o->detail = optarg;
 			break;
 		case 'j':

@@ -221,6 +221,40 @@ pw show -rc1 2>"$T/err" || rc=$?
 expect_eq "$rc" 64
 expect_match "$(cat "$T/err")" "unrecognized option '-rc1'"
 
+# An option whose text must say something, given none or blanks: a
+# usage error naming it, before anything is measured or read; run
+# --detail '' recorded a detail that showed as a blank, history --host ''
+# said "no host  in the store" (65).
+while IFS='|' read -r cmd opt val why; do
+	rc=0
+	pw $cmd "$opt=$val" >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 64 ] || fail "$cmd $opt='$val': exit $rc: $(cat "$T/err")"
+	[ ! -s "$T/out" ] || fail "$cmd $opt='$val' printed: $(cat "$T/out")"
+	expect_match "$(head -n 1 "$T/err")" "perfwatch $cmd: $opt: $why"
+	expect_match "$(cat "$T/err")" "usage: perfwatch $cmd"
+done <<'CASES'
+run|--detail||empty
+run|--detail|  |blank
+run|--profile||empty
+run|--workload||empty
+history|--host||empty
+history|--workload| |blank
+history|--metric||empty
+runs|--host||empty
+changes|--host||empty
+changes|--workload||empty
+changes|--metric||empty
+check|--baseline||empty
+bisect|--git||empty
+bisect|--repo||empty
+bisect|--build||empty
+bisect|--workload||empty
+bisect|--metric||empty
+bisect|--profile||empty
+CASES
+rc=0; pw check --bisect --baseline= >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 128 ] || fail "check --bisect --baseline '': exit $rc"
+
 # What an import says, in the singular for one.
 printf 'run,time,workload,metric,value,unit,better\n%s\n' \
     'solo,1700000200,w,m,1,s,lower' >"$T/one.csv"
