@@ -140,17 +140,27 @@ bisect_on_signal(int sig)
 	bisect_signal = sig;
 }
 
-/* A line of progress on stderr: "bisect: ...". */
+/*
+ * A line of progress on stderr: "bisect: ...".  Escaped as a table's
+ * cells are (table_display): its workload and metric names come from a
+ * profile or a custom workload's output and its commit subjects from the
+ * repository, and their control characters reached the terminal as they
+ * were.
+ */
 static void __attribute__((format(printf, 1, 2)))
 bisect_progress(const char *fmt, ...)
 {
-	va_list	ap;
+	va_list	 ap;
+	char	*line, *shown;
 
 	va_start(ap, fmt);
-	fputs("bisect: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	if (vasprintf(&line, fmt, ap) == -1)
+		fatal("vasprintf");
 	va_end(ap);
+	shown = table_display(line, NULL);
+	fprintf(stderr, "bisect: %s\n", shown);
+	free(shown);
+	free(line);
 }
 
 /*
@@ -1498,7 +1508,8 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		if (r == 0) {
 			fprintf(stderr, "perfwatch: --metric %s: the runs of "
 			    "the workloads have no such metric; they have "
-			    "%s\n", o.metric, why != NULL ? why : "none");
+			    "%s\n", cli_show(o.metric), why != NULL ?
+			    cli_show(why) : "none");
 			rc = EXIT_DATAERR;
 			goto out;
 		}
@@ -1535,7 +1546,8 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	}
 	if (r == 1) {
 		fprintf(stderr, "perfwatch: nothing to bisect between %.12s "
-		    "and %.12s: %s\n", good.id, commits[n - 1].id, why);
+		    "and %.12s: %s\n", good.id, commits[n - 1].id,
+		    cli_show(why));
 		if (c->out != OUT_TABLE)
 			bisect_report_none(&x, &gp, &pts[n - 1], n, why);
 		rc = 1;

@@ -42,4 +42,20 @@ if grep -q "$esc" "$T/out"; then
 	fail "bisect printed an escape: $(od -c "$T/out" | tail)"
 fi
 expect_match "$(cat "$T/out")" "first bad commit: $(rev main) bad\\x1b]0;pwned\\x1b\\ (+30.0%)"
+
+# bisect's progress lines on stderr, escaped the same: a commit's subject
+# in the line of its step.
+make_repo "lat 100 ms lower" "lat 100 ms lower" "lat 130 ms lower"
+git -C "$T/repo" checkout -q main~1
+git -C "$T/repo" commit -q --amend -m "mid${esc}]0;pwned${esc}\\"
+mid=$(git -C "$T/repo" rev-parse HEAD)
+git -C "$T/repo" checkout -q main
+git -C "$T/repo" rebase -q --onto "$mid" main~1 main
+(cd "$T/repo" && "$PERFWATCH" -c "$T/pw.conf" -D "$T/b2.db" bisect \
+    --build "$BUILD" --workload toy main~2..main) >"$T/out" 2>"$T/err" ||
+	fail "bisect 2: exit $?: $(cat "$T/err")"
+if grep -q "$esc" "$T/err"; then
+	fail "bisect's progress printed an escape: $(od -c "$T/err" | head -20)"
+fi
+expect_match "$(cat "$T/err")" "): $(printf %.12s "$mid") mid\\x1b]0;pwned\\x1b\\"
 pass
