@@ -731,11 +731,14 @@ cmd_check(struct cli *c, int argc, char **argv)
 		return err;
 	}
 	if (detect_check(st, run.id, &p, &res, &cause) == -1) {
-		fprintf(stderr, "perfwatch: %s\n", cause);
+		/* Busy: to be tried again (under bisect: stop). */
+		k = !bisect && store_failure(st) == STORE_BUSY;
+		fprintf(stderr, "perfwatch: %s%s\n", cause, k ? " (another "
+		    "process holds the store locked); try again" : "");
 		free(cause);
 		store_run_clear(&run);
 		detect_params_clear(&p);
-		return err;
+		return k ? EXIT_TEMPFAIL : err;
 	}
 	store_run_clear(&run);
 
@@ -1447,10 +1450,13 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 			return EXIT_CANTCREAT;
 		check_params(c, &p);
 		if (detect_alert_ack(st, id, &p, &cause) == -1) {
-			fprintf(stderr, "perfwatch: %s\n", cause);
+			k = store_failure(st) == STORE_BUSY;
+			fprintf(stderr, "perfwatch: %s%s\n", cause, k ?
+			    " (another process holds the store locked); try "
+			    "again" : "");
 			free(cause);
 			detect_params_clear(&p);
-			return EXIT_DATAERR;
+			return k ? EXIT_TEMPFAIL : EXIT_DATAERR;
 		}
 		detect_params_clear(&p);
 		if (c->out == OUT_TABLE)

@@ -130,11 +130,18 @@ cmd_import(struct cli *c, int argc, char **argv)
 	if (f != stdin)
 		fclose(f);
 	if (rc == -1) {
-		fprintf(stderr, "perfwatch: %s\nperfwatch: nothing was "
-		    "imported\n", cause);
+		fprintf(stderr, "perfwatch: %s%s\nperfwatch: nothing was "
+		    "imported\n", cause, stats.store_busy ? " (another "
+		    "process holds the store locked; try again)" : "");
 		free(cause);
 		cli_store_unmake(c);
-		/* A full disk is no fault of the file: not a data error. */
+		/*
+		 * A full disk is no fault of the file: not a data error; a
+		 * store locked by another process is to be tried again, as
+		 * for the other locks a command meets.
+		 */
+		if (stats.store_busy)
+			return EXIT_TEMPFAIL;
 		return stats.store_failed ? EXIT_IOERR : EXIT_DATAERR;
 	}
 	if (json)

@@ -793,7 +793,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	const char		*status = RUN_COMPLETE;
 	size_t			 njobs = 0, nsteps = 0, i, ok = 0, marked;
 	int64_t			 run = -1, host, snapid;
-	int			 rc = 0, skip = 0, lockfd = -1;
+	int			 rc = 0, skip = 0, lockfd = -1, busy;
 	time_t			 started;
 
 	if (parse_run_opts(&o, argc, argv) == -1) {
@@ -886,8 +886,15 @@ cmd_run(struct cli *c, int argc, char **argv)
 	cli_sysinfo_opts(c, &so);
 	if ((snap = sysinfo_snapshot_take(work, &so, &cause)) == NULL ||
 	    (snapid = store_snapshot_put(st, snap, &cause)) == -1) {
-		fprintf(stderr, "perfwatch: machine snapshot: %s\n", cause);
-		rc = EXIT_SOFTWARE;
+		/*
+		 * A store locked by another process past the busy timeout
+		 * is to be tried again (75), as for the measuring lock.
+		 */
+		busy = snap != NULL && store_failure(st) == STORE_BUSY;
+		fprintf(stderr, "perfwatch: machine snapshot: %s%s\n", cause,
+		    busy ? " (another process holds the store locked); try "
+		    "again" : "");
+		rc = busy ? EXIT_TEMPFAIL : EXIT_SOFTWARE;
 		goto out;
 	}
 	quiet = json_object();
@@ -927,7 +934,9 @@ cmd_run(struct cli *c, int argc, char **argv)
 		else
 			fprintf(stderr, "perfwatch: %s: %s\n", c->db_path,
 			    cause);
-		rc = run == STORE_RUN_EXISTS ? EXIT_DATAERR : EXIT_IOERR;
+		rc = run == STORE_RUN_EXISTS ? EXIT_DATAERR :
+		    store_failure(st) == STORE_BUSY ? EXIT_TEMPFAIL :
+		    EXIT_IOERR;
 		goto out;
 	}
 	log_info("run %s: %zu workloads, %zu steps", label, njobs, nsteps);

@@ -101,6 +101,7 @@ struct import_state {
 	int64_t			 last_run, last_metric;
 	long			 last_iter;
 	int			 store_failed;	/* the store's fault, not the input's */
+	int			 store_busy;	/* locked by another process */
 	struct store_import_stats stats;
 };
 
@@ -216,6 +217,7 @@ import_db_error(struct import_state *is, size_t row,
 
 	if (import_store_failure(is->st)) {
 		is->store_failed = 1;
+		is->store_busy = store_failure(is->st) == STORE_BUSY;
 		why = import_store_reason(is->st);
 		xasprintf(cause, "%s: %s (importing %s, row %zu)",
 		    is->st->path, why, is->name, row);
@@ -1002,15 +1004,19 @@ store_import(struct store *st, FILE *f, const char *name,
 		memset(stats, 0, sizeof(*stats));
 	if (store_begin(st) == -1) {
 		xasprintf(cause, "%s: %s", st->path, sqlite3_errmsg(st->db));
-		if (stats != NULL)
+		if (stats != NULL) {
 			stats->store_failed = 1;
+			stats->store_busy = store_failure(st) == STORE_BUSY;
+		}
 		return -1;
 	}
 	if ((is.local_host = store_host_local(st)) == -1) {
 		xasprintf(cause, "%s: %s", st->path, sqlite3_errmsg(st->db));
-		store_rollback(st);
-		if (stats != NULL)
+		if (stats != NULL) {
 			stats->store_failed = 1;
+			stats->store_busy = store_failure(st) == STORE_BUSY;
+		}
+		store_rollback(st);
 		return -1;
 	}
 	is.hosts = hmap_new();
@@ -1042,12 +1048,15 @@ store_import(struct store *st, FILE *f, const char *name,
 		    st->path, why, name);
 		free(why);
 		is.store_failed = 1;
+		is.store_busy = store_failure(st) == STORE_BUSY;
 		rc = -1;
 	}
 	if (rc == -1) {
 		store_rollback(st);
-		if (stats != NULL)
+		if (stats != NULL) {
 			stats->store_failed = is.store_failed;
+			stats->store_busy = is.store_busy;
+		}
 	} else if (stats != NULL)
 		*stats = is.stats;
 	hmap_free(is.hosts);

@@ -2,16 +2,24 @@
 # Another process holds the store's write lock past SQLite's busy timeout
 # (5 s): baseline delete, set and use say the store is busy and exit 75
 # (EX_TEMPFAIL, try again), as a command does for the other locks it
-# meets; baseline delete said there was no such baseline (65).  The
+# meets; baseline delete said there was no such baseline (65).  So do
+# check (65 before), alerts ack (65), import (74) and run (70).  The
 # baseline is still there once the lock is let go, and deleted then.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-step_history 6 99 99 7 | pw import - >/dev/null
+step_history 8 7 8 7 | pw import - >/dev/null
 pw baseline set keep r-01 r-02 r-03 >/dev/null
+rc=0; pw check r-07 >/dev/null || rc=$?
+[ "$rc" -eq 1 ] || fail "check r-07 found no regression: exit $rc"
+step_history 9 99 99 8 | sed 's/^r-/s-/' >"$T/more.csv"
+printf '[perfwatch]\nwork_dir = %s/work\n[quiet]\n%s\n' "$T" \
+    "$QUIET_ANY_LOAD" >"$T/run.conf"
+printf '[workload "t"]\ncommand = true\nmeasure = time\niterations = 1\n' \
+    >"$T/t.profile"
 
 # lock DB READY SECONDS: hold the write lock (BEGIN IMMEDIATE) for SECONDS.
-python3 - "$PERFWATCH_DB" "$T/locked" 25 <<'EOPY' &
+python3 - "$PERFWATCH_DB" "$T/locked" 60 <<'EOPY' &
 import sqlite3, sys, time
 con = sqlite3.connect(sys.argv[1], isolation_level=None)
 con.execute("BEGIN IMMEDIATE")
@@ -25,18 +33,23 @@ wait_file -e "$T/locked" "$locker" "the locking process"
 while IFS='|' read -r args; do
 	rc=0
 	# shellcheck disable=SC2086 # the words are split on purpose
-	pw baseline $args >"$T/out" 2>"$T/err" || rc=$?
-	[ "$rc" -eq 75 ] || { kill "$locker"; fail "baseline $args: exit $rc, not 75: $(cat "$T/err")"; }
+	pw -c "$T/run.conf" $args >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 75 ] || { kill "$locker"; fail "$args: exit $rc, not 75: $(cat "$T/err")"; }
 	case "$(cat "$T/err")" in
-	*"no baseline"*) kill "$locker"; fail "baseline $args: $(cat "$T/err")" ;;
+	*"no baseline"*) kill "$locker"; fail "$args: $(cat "$T/err")" ;;
 	esac
 	expect_match "$(cat "$T/err")" "try again"
-done <<'CASES'
-delete keep
-set other r-04 r-05
-use keep
+	[ "$args" != "baseline use keep" ] || expect_match "$(cat "$T/err")" \
+	    "$PERFWATCH_DB: busy, locked by another process"
+done <<CASES
+baseline delete keep
+baseline set other r-04 r-05
+baseline use keep
+check r-08
+alerts ack 1
+import $T/more.csv
+run --no-check --profile $T/t.profile
 CASES
-expect_match "$(cat "$T/err")" "$PERFWATCH_DB: busy, locked by another process"
 kill "$locker"
 wait "$locker" 2>/dev/null || :
 
@@ -45,6 +58,12 @@ expect_match "$(pw baseline list --csv)" "keep,3,"
 case "$(pw baseline list --csv)" in *other*) fail "baseline other was set" ;; esac
 pw baseline delete keep >"$T/out" || fail "baseline delete after the lock"
 expect_match "$(cat "$T/out")" "baseline keep deleted"
+case "$(pw runs --csv --limit 100)" in *s-01*) fail "the import was kept" ;; esac
+expect_match "$(pw alerts --csv)" "suspected"
+[ "$(pw runs --csv --limit 100 | grep -c ,running,)" -eq 0 ] ||
+	fail "a run was left running"
+pw import "$T/more.csv" >/dev/null || fail "import after the lock"
+pw alerts ack 1 >/dev/null || fail "alerts ack after the lock"
 rc=0; pw baseline delete keep 2>"$T/err" || rc=$?
 [ "$rc" -eq 65 ] || fail "baseline delete of none: exit $rc"
 expect_match "$(cat "$T/err")" 'no baseline "keep"'
