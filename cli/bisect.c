@@ -41,6 +41,7 @@
 #include <sys/types.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -992,7 +993,8 @@ bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 		case 'x':
 			errno = 0;
 			v = strtol(optarg, &end, 10);
-			if (*end != '\0' || errno != 0 || v < 1 ||
+			if (!isdigit((unsigned char)optarg[0]) ||
+			    *end != '\0' || errno != 0 || v < 1 ||
 			    v > (ch == 'i' ? 100000 : 100)) {
 				fprintf(stderr, "perfwatch: --%s: \"%s\" is "
 				    "not a count from 1 to %d\n", ch == 'i' ?

@@ -1,6 +1,7 @@
 /*
  * Verdicts: check, compare, changes, alerts, baseline.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
@@ -1249,9 +1250,11 @@ parse_number(const char *opt, const char *s, double lo, double hi,
 {
 	char	*end;
 
+	/* The text is the number: strtod skips blanks before it. */
 	errno = 0;
 	*out = strtod(s, &end);
-	if (end == s || *end != '\0' || errno != 0 || !(*out >= lo) ||
+	if (end == s || isspace((unsigned char)s[0]) || *end != '\0' ||
+	    errno != 0 || !(*out >= lo) ||
 	    !(*out <= hi)) {
 		fprintf(stderr, "perfwatch: %s: \"%s\" is not a number from %g "
 		    "to %g\n", opt, s, lo, hi);
@@ -1442,7 +1445,8 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 		errno = 0;
 		id = strtoll(argv[2][0] == '#' ? argv[2] + 1 : argv[2], &end,
 		    10);
-		if (*end != '\0' || errno != 0 || id <= 0)
+		if (*end != '\0' || errno != 0 || id <= 0 ||
+		    !isdigit((unsigned char)argv[2][argv[2][0] == '#']))
 			return cli_usage_why("alerts", "\"%s\" is not an alert "
 			    "ID", argv[2]);
 		c->writes = 1;

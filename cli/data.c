@@ -3,6 +3,7 @@
  */
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -486,9 +487,11 @@ cli_parse_limit(const char *arg, size_t *limit)
 	char		*end;
 	long long	 v;
 
+	/* Digits alone: strtoll took " 5" and "+5", --window refused them. */
 	errno = 0;
 	v = strtoll(arg, &end, 10);
-	if (end == arg || *end != '\0' || errno != 0 || v < 0) {
+	if (!isdigit((unsigned char)arg[0]) || *end != '\0' || errno != 0 ||
+	    v < 0) {
 		fprintf(stderr, "perfwatch: --limit: \"%s\" is not a count "
 		    "(0 for all)\n", arg);
 		return -1;

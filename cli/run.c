@@ -17,6 +17,7 @@
  */
 #include <sys/file.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -706,7 +707,8 @@ parse_run_opts(struct run_opts *o, int argc, char **argv)
 		case 'n':
 			errno = 0;
 			n = strtol(optarg, &end, 10);
-			if (*end != '\0' || errno != 0 || n < 1 || n > 100000) {
+			if (!isdigit((unsigned char)optarg[0]) || *end != '\0' ||
+			    errno != 0 || n < 1 || n > 100000) {
 				fprintf(stderr, "perfwatch: --iterations: \"%s\""
 				    " is not a count from 1 to 100000\n",
 				    optarg);

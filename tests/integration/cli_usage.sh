@@ -255,6 +255,35 @@ CASES
 rc=0; pw check --bisect --baseline= >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 128 ] || fail "check --bisect --baseline '': exit $rc"
 
+# A number option's text is the number, as --window's always was: strtol
+# and strtod took " 5" and "+5" for 5.
+while IFS='|' read -r args why; do
+	rc=0
+	# shellcheck disable=SC2086 # the words are split on purpose
+	pw $args >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 64 ] || fail "$args: exit $rc: $(cat "$T/err")"
+	expect_match "$(head -n 1 "$T/err")" "$why"
+done <<'CASES'
+runs --limit=+5|--limit: "+5" is not a count
+history --limit=+5|--limit: "+5" is not a count
+notify pending --limit=+3|--limit: "+3" is not a count
+run --iterations=+3|--iterations: "+3" is not a count
+bisect --runs=+3 a..b|--runs: "+3" is not a count
+bisect --max-runs=+3 a..b|--max-runs: "+3" is not a count
+alerts ack +1|"+1" is not an alert ID
+alerts ack #+1|"#+1" is not an alert ID
+CASES
+for args in "runs --limit" "changes --alpha" "changes --min-change" \
+    "run --iterations" "bisect --iterations"; do
+	rc=0
+	# shellcheck disable=SC2086 # the words are split on purpose
+	pw $args " 3" x..y >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 64 ] || fail "$args ' 3': exit $rc: $(cat "$T/err")"
+	expect_match "$(head -n 1 "$T/err")" '" 3" is not a'
+done
+rc=0; pw alerts ack ' 1' >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 64 ] || fail "alerts ack ' 1': exit $rc"
+
 # What an import says, in the singular for one.
 printf 'run,time,workload,metric,value,unit,better\n%s\n' \
     'solo,1700000200,w,m,1,s,lower' >"$T/one.csv"
