@@ -1436,7 +1436,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	if ((x.st = cli_store(c)) == NULL) {
-		rc = EXIT_CANTCREAT;
+		rc = cli_store_none(c);
 		goto out;
 	}
 	if ((x.host = store_host_local(x.st)) == -1) {

@@ -661,7 +661,7 @@ cmd_check(struct cli *c, int argc, char **argv)
 	c->writes = 1;		/* the verdicts, the alerts */
 	if ((st = cli_store(c)) == NULL) {
 		detect_params_clear(&p);
-		return bisect ? EXIT_BISECT_ABORT : EXIT_CANTCREAT;
+		return bisect ? EXIT_BISECT_ABORT : cli_store_none(c);
 	}
 	memset(&run, 0, sizeof(run));
 	/*
@@ -1054,7 +1054,7 @@ cmd_compare(struct cli *c, int argc, char **argv)
 			return cli_usage_why("compare", "two columns named "
 			    "'%.*s'", (int)compare_name_len(argv[k]), argv[k]);
 	if ((st = cli_store(c)) == NULL)
-		return EXIT_CANTCREAT;
+		return cli_store_none(c);
 	memset(&f, 0, sizeof(f));
 	if (store_runs_list(st, &f, &all, &nall) == -1)
 		return (k = cli_store_failed(st)) != 0 ? k : EXIT_SOFTWARE;
@@ -1361,7 +1361,7 @@ cmd_changes(struct cli *c, int argc, char **argv)
 		return cli_usage("changes");
 	}
 	if ((st = cli_store(c)) == NULL)
-		return EXIT_CANTCREAT;
+		return cli_store_none(c);
 	if ((host != NULL || workload != NULL || metric != NULL) &&
 	    (opt = cli_metrics_match(st, host, workload, metric, &ms,
 	    &nms)) != 0)
@@ -1451,7 +1451,7 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 			    "ID", argv[2]);
 		c->writes = 1;
 		if ((st = cli_store(c)) == NULL)
-			return EXIT_CANTCREAT;
+			return cli_store_none(c);
 		check_params(c, &p);
 		if (detect_alert_ack(st, id, &p, &cause) == -1) {
 			k = store_failure(st) == STORE_BUSY;
@@ -1476,7 +1476,7 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 			return cli_bad_arg("alerts", argv[k]);
 	}
 	if ((st = cli_store(c)) == NULL)
-		return EXIT_CANTCREAT;
+		return cli_store_none(c);
 	if (store_alerts_list(st, all, &a, &n) == -1) {
 		log_warnx("%s", store_errmsg(st));
 		return EXIT_SOFTWARE;
@@ -1738,7 +1738,7 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 		    subs[i].min > 3 ? "a NAME and a RUN or more" : "a NAME");
 	c->writes = strcmp(sub, "list") != 0 && strcmp(sub, "show") != 0;
 	if ((st = cli_store(c)) == NULL)
-		return EXIT_CANTCREAT;
+		return cli_store_none(c);
 	if (strcmp(sub, "set") == 0) {
 		if (utf8_check(argv[2], NULL) == -1 ||
 		    argv[2][strspn(argv[2], " \t")] == '\0') {

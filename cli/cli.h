@@ -33,6 +33,7 @@ struct cli {
 	int		 creates;	/* the command may make the database */
 	int		 writes;	/* it writes to it (creates does too) */
 	int		 made;		/* cli_store() made it (and made_dir) */
+	int		 busy;		/* cli_store() failed: it was locked */
 	char		*made_dir;	/* the first directory it made for it */
 };
 
@@ -46,6 +47,7 @@ struct cli_cmd {
 /* main.c */
 struct store	*cli_store(struct cli *);
 void		 cli_store_unmake(struct cli *);
+int		 cli_store_none(struct cli *);
 int		 cli_usage(const char *cmd);
 void		 cli_name(char **argv, const char *cmd, const char *sub);
 int		 cli_bad_arg(const char *cmd, const char *arg);

@@ -120,7 +120,7 @@ cmd_import(struct cli *c, int argc, char **argv)
 	if ((st = cli_store(c)) == NULL) {
 		if (f != stdin)
 			fclose(f);
-		return EXIT_CANTCREAT;
+		return cli_store_none(c);
 	}
 	if (isatty(STDERR_FILENO)) {
 		pr.start = pr.last = perfwatch_mono();
@@ -281,7 +281,7 @@ cmd_export(struct cli *c, int argc, char **argv)
 	}
 	if ((st = cli_store(c)) == NULL) {
 		free(labels);
-		return EXIT_CANTCREAT;
+		return cli_store_none(c);
 	}
 	if (out != NULL && strcmp(out, "-") == 0)
 		out = NULL;
@@ -612,7 +612,7 @@ cmd_history(struct cli *c, int argc, char **argv)
 	if (optind != argc)
 		return cli_bad_arg("history", argv[optind]);
 	if ((st = cli_store(c)) == NULL)
-		return EXIT_CANTCREAT;
+		return cli_store_none(c);
 	if ((rc = cli_metrics_match(st, host, workload, metric, &ms,
 	    &nms)) != 0)
 		return rc;
@@ -677,7 +677,7 @@ cmd_show(struct cli *c, int argc, char **argv)
 	if (latest && what != NULL)
 		return cli_usage_why("show", "a RUN or --latest, not both");
 	if ((st = cli_store(c)) == NULL)
-		return EXIT_CANTCREAT;
+		return cli_store_none(c);
 	if (what == NULL) {
 		/*
 		 * This host's newest run whatever its status: what just
@@ -873,7 +873,7 @@ cmd_runs(struct cli *c, int argc, char **argv)
 	if (optind != argc)
 		return cli_bad_arg("runs", argv[optind]);
 	if ((st = cli_store(c)) == NULL)
-		return EXIT_CANTCREAT;
+		return cli_store_none(c);
 	if ((ch = cli_host_known(st, filt.host)) != 0)
 		return ch;
 	if (store_runs_list(st, &filt, &runs, &nruns) == -1)

@@ -209,7 +209,7 @@ env_show(struct cli *c, int argc, char **argv)
 	}
 	if (what != NULL) {
 		if (cli_store(c) == NULL)
-			return EXIT_CANTCREAT;
+			return cli_store_none(c);
 		if ((s = run_snapshot(c, what, &r)) == NULL)
 			return store_failure(c->st) == STORE_BUSY ?
 			    EXIT_TEMPFAIL : EXIT_DATAERR;
@@ -265,7 +265,7 @@ env_diff(struct cli *c, int argc, char **argv)
 	if (n < 1)
 		return cli_usage_why("env", "needs a RUN_A");
 	if (cli_store(c) == NULL)
-		return EXIT_CANTCREAT;
+		return cli_store_none(c);
 	memset(&rb, 0, sizeof(rb));
 	if ((a = run_snapshot(c, names[0], &ra)) == NULL)
 		return store_failure(c->st) == STORE_BUSY ? EXIT_TEMPFAIL :

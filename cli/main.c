@@ -363,6 +363,7 @@ cli_store(struct cli *c)
 	if (mkdir_parents(c->db_path, &c->made_dir) == -1)
 		return NULL;
 	if ((c->st = store_open(c->db_path, &cause)) == NULL) {
+		c->busy = errno == EBUSY;
 		log_warnx("%s", cause);
 		free(cause);
 		return NULL;
@@ -383,6 +384,16 @@ cli_store(struct cli *c)
 		return NULL;
 	}
 	return c->st;
+}
+
+/*
+ * The exit status of a command whose cli_store() failed: 75 (try again)
+ * when another process held the database locked, else 73.
+ */
+int
+cli_store_none(struct cli *c)
+{
+	return c->busy ? EXIT_TEMPFAIL : EXIT_CANTCREAT;
 }
 
 /*

@@ -858,7 +858,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	}
 
 	if ((st = cli_store(c)) == NULL) {
-		rc = EXIT_CANTCREAT;
+		rc = cli_store_none(c);
 		goto out;
 	}
 	if ((host = store_host_local(st)) == -1) {

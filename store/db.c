@@ -427,7 +427,7 @@ static struct store *
 store_open_flags(const char *path, int flags, char **cause)
 {
 	struct store	*st;
-	int		 version, appid, objects, err;
+	int		 version, appid, objects, err, busy;
 
 	st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
@@ -470,7 +470,12 @@ store_open_flags(const char *path, int flags, char **cause)
 		 * group) can be read only through a -shm file that exists
 		 * already: one perfwatchd keeps while it has the file open.
 		 */
-		if ((sqlite3_extended_errcode(st->db) ==
+		if (store_failure(st) == STORE_BUSY)
+			/* Not the file's fault: it said "not a readable". */
+			xasprintf(cause, "%s: busy, locked by another "
+			    "process (%s); try again", path,
+			    sqlite3_errmsg(st->db));
+		else if ((sqlite3_extended_errcode(st->db) ==
 		    SQLITE_READONLY_DIRECTORY ||
 		    sqlite3_extended_errcode(st->db) ==
 		    SQLITE_READONLY_CANTINIT) && access(path, W_OK) == 0)
@@ -538,13 +543,17 @@ store_open_flags(const char *path, int flags, char **cause)
 	return st;
 
 fail:
+	busy = st->db != NULL && store_failure(st) == STORE_BUSY;
 	store_close(st);
+	errno = busy ? EBUSY : 0;
 	return NULL;
 }
 
 /*
  * Open (creating if needed) the database at path and migrate it to the
- * current schema.  On error returns NULL with *cause set.
+ * current schema.  On error returns NULL with *cause set, and errno
+ * EBUSY when another process held the database locked past the busy
+ * timeout (to be tried again), else 0.
  */
 struct store *
 store_open(const char *path, char **cause)

@@ -64,6 +64,29 @@ expect_match "$(pw alerts --csv)" "suspected"
 	fail "a run was left running"
 pw import "$T/more.csv" >/dev/null || fail "import after the lock"
 pw alerts ack 1 >/dev/null || fail "alerts ack after the lock"
+
+# A lock that keeps readers out too (another program's exclusive locking
+# mode): a command that only reads cannot open the store, which it
+# called "not a readable SQLite database" (73).
+python3 - "$PERFWATCH_DB" "$T/xlocked" 30 <<'EOPY' &
+import sqlite3, sys, time
+con = sqlite3.connect(sys.argv[1], isolation_level=None)
+con.execute("PRAGMA locking_mode = EXCLUSIVE")
+con.execute("BEGIN EXCLUSIVE")
+con.execute("COMMIT")
+open(sys.argv[2], "w").close()
+time.sleep(float(sys.argv[3]))
+EOPY
+locker=$!
+wait_file -e "$T/xlocked" "$locker" "the exclusive locking process"
+rc=0; pw runs >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 75 ] || { kill "$locker"; fail "runs under an exclusive lock: exit $rc: $(cat "$T/err")"; }
+expect_match "$(cat "$T/err")" "$PERFWATCH_DB: busy, locked by another process (database is locked); try again"
+rc=0; pw check --bisect >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 128 ] || { kill "$locker"; fail "check --bisect under an exclusive lock: exit $rc"; }
+kill "$locker"
+wait "$locker" 2>/dev/null || :
+pw runs >/dev/null || fail "runs after the exclusive lock"
 rc=0; pw baseline delete keep 2>"$T/err" || rc=$?
 [ "$rc" -eq 65 ] || fail "baseline delete of none: exit $rc"
 expect_match "$(cat "$T/err")" 'no baseline "keep"'
