@@ -439,7 +439,8 @@ bl_hosts_text(const struct bl_host *h, size_t nh)
 			xasprintf(&more, " and %zu more",
 			    h[i].nruns - BL_HOST_LABELS);
 		xasprintf(&t, "%s%s%s (%s%s)", s, i > 0 ? ", " : "",
-		    h[i].host, h[i].labels, more != NULL ? more : "");
+		    cli_show(h[i].host), cli_show(h[i].labels),
+		    more != NULL ? more : "");
 		free(more);
 		free(s);
 		s = t;
@@ -472,7 +473,7 @@ bl_one_host(struct store *st, const char *named, const int64_t *ids,
 	if (named != NULL)
 		fprintf(stderr, "perfwatch: baseline %s holds runs of %zu "
 		    "hosts: %s; a baseline is of one host's runs: set it "
-		    "again with those of one\n", named, nh, text);
+		    "again with those of one\n", cli_show(named), nh, text);
 	else
 		fprintf(stderr, "perfwatch: a baseline is of one host's "
 		    "runs, and these are of %zu hosts: %s; name a host's "
@@ -516,8 +517,9 @@ check_baseline_host(struct store *st, const struct detect_params *p,
 		fprintf(stderr, "perfwatch: run %s is of host %s, and "
 		    "baseline %s of %s: a baseline judges its own host's "
 		    "runs only; check it with --baseline rolling or a "
-		    "baseline of %s's runs\n", run->label, run->host_name,
-		    bl.name, text, run->host_name);
+		    "baseline of %s's runs\n", cli_show(run->label),
+		    cli_show(run->host_name), cli_show(bl.name), text,
+		    cli_show(run->host_name));
 		free(text);
 		bl_hosts_free(h, nh);
 		rc = -1;
@@ -679,7 +681,7 @@ cmd_check(struct cli *c, int argc, char **argv)
 		if (strcmp(run.status, RUN_FAILED) == 0 ||
 		    strcmp(run.status, RUN_ABORTED) == 0) {
 			fprintf(stderr, "perfwatch: the newest run, %s, is %s: "
-			    "cannot tell\n", run.label, run.status);
+			    "cannot tell\n", cli_show(run.label), run.status);
 			store_run_clear(&run);
 			detect_params_clear(&p);
 			return EXIT_BISECT_SKIP;
@@ -703,7 +705,7 @@ cmd_check(struct cli *c, int argc, char **argv)
 		 */
 		if (bisect && strcmp(run.status, RUN_COMPLETE) != 0) {
 			fprintf(stderr, "perfwatch: run %s is %s: cannot "
-			    "tell\n", run.label, run.status);
+			    "tell\n", cli_show(run.label), run.status);
 			store_run_clear(&run);
 			detect_params_clear(&p);
 			return EXIT_BISECT_SKIP;
@@ -754,7 +756,8 @@ cmd_check(struct cli *c, int argc, char **argv)
 		if (res.run.busy) {
 			/* Its figures are the machine's and its load's. */
 			fprintf(stderr, "perfwatch: run %s was measured on a "
-			    "busy machine: cannot tell\n", res.run.label);
+			    "busy machine: cannot tell\n",
+			    cli_show(res.run.label));
 			rc = EXIT_BISECT_SKIP;
 		} else if (res.regressions > 0)
 			rc = 1;
@@ -1575,12 +1578,13 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 	if (store_baseline_get(st, name, &bl) == -1) {
 		if ((k = cli_store_failed(st)) != 0)
 			return k;
-		fprintf(stderr, "perfwatch: no baseline \"%s\"\n", name);
+		fprintf(stderr, "perfwatch: no baseline \"%s\"\n",
+		    cli_show(name));
 		return EXIT_DATAERR;
 	}
 	runs = pwjson_array();
 	if (c->out == OUT_TABLE)
-		printf("baseline %s, %zu run%s:\n", bl.name, bl.nruns,
+		printf("baseline %s, %zu run%s:\n", cli_show(bl.name), bl.nruns,
 		    bl.nruns == 1 ? "" : "s");
 	for (i = 0; i < bl.nruns; i++) {
 		if (store_run_get(st, bl.runs[i], &r) == -1)
@@ -1782,8 +1786,8 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 			free(cause);
 		}
 		if (rc == 0 && c->out == OUT_TABLE)
-			printf("baseline %s: %zu run%s\n", argv[2], g.nruns,
-			    g.nruns == 1 ? "" : "s");
+			printf("baseline %s: %zu run%s\n", cli_show(argv[2]),
+			    g.nruns, g.nruns == 1 ? "" : "s");
 		free(g.runs);
 		store_runs_free(all, nall);
 		return rc;
@@ -1794,7 +1798,7 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 				if ((k = cli_store_failed(st)) != 0)
 					return k;
 				fprintf(stderr, "perfwatch: no baseline \"%s\"\n",
-				    argv[2]);
+				    cli_show(argv[2]));
 				return EXIT_DATAERR;
 			}
 			/* Every check against it would be refused. */
@@ -1813,7 +1817,7 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 			    EXIT_SOFTWARE;
 		if (c->out == OUT_TABLE)
 			printf("checks now judge against baseline %s\n",
-			    argv[2]);
+			    cli_show(argv[2]));
 		return 0;
 	}
 	if (strcmp(sub, "show") == 0) {
@@ -1835,7 +1839,7 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 			if ((k = cli_store_failed(st)) != 0)
 				return k;
 			fprintf(stderr, "perfwatch: no baseline \"%s\"\n",
-			    argv[2]);
+			    cli_show(argv[2]));
 			return EXIT_DATAERR;
 		}
 		if (store_setting_get(st, DETECT_SETTING_BASELINE,
@@ -1843,7 +1847,7 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 			store_setting_set(st, DETECT_SETTING_BASELINE, NULL);
 		free(inuse);
 		if (c->out == OUT_TABLE)
-			printf("baseline %s deleted\n", argv[2]);
+			printf("baseline %s deleted\n", cli_show(argv[2]));
 		return 0;
 	}
 	if (store_baselines_list(st, &bs, &n) == -1)

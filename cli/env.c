@@ -64,7 +64,7 @@ run_snapshot(struct cli *c, const char *what, struct store_run *r)
 	}
 	if (r->snapshot <= 0) {
 		fprintf(stderr, "perfwatch: run %s has no machine snapshot "
-		    "(imported runs have none)\n", r->label);
+		    "(imported runs have none)\n", cli_show(r->label));
 		store_run_clear(r);
 		return NULL;
 	}

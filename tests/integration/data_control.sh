@@ -14,13 +14,27 @@ printf 'run,time,workload,metric,value,unit,better\n%s\n%s\n' \
     "\"two\nlines\",2,w,m,2,s,lower" >"$T/ctl.csv"
 pw import "$T/ctl.csv" >/dev/null
 pw baseline set b '#1' '#2' >/dev/null
-for args in "show #1" "show #2" "check #1" "check #2" "baseline show b"; do
+# The lines on stderr too: an aborted run's label under check --bisect,
+# a run without a snapshot under env, a baseline's name, and the hosts
+# and labels of a baseline of two hosts.
+printf 'run,time,workload,metric,value,unit,better,status,host\n%s\n%s\n' \
+    "\"ab${esc}[2Jort\",3,w,m,3,s,lower,aborted," \
+    "o1,4,w,m,4,s,lower,complete,\"h${esc}[5mx\"" >"$T/ctl2.csv"
+pw import "$T/ctl2.csv" >/dev/null
+pw baseline set "n${esc}[7m" '#1' >/dev/null
+for args in "show #1" "show #2" "check #1" "check #2" "baseline show b" \
+    "check --bisect #3" "env show #1" "env diff #1 #2" \
+    "baseline show n${esc}[7m" "baseline set n${esc}[7m #1" \
+    "baseline delete nope${esc}[7m" "baseline set two #1 #4" \
+    "check --baseline n${esc}[7m #4"; do
 	# shellcheck disable=SC2086 # the words are split on purpose
 	pw $args >"$T/out" 2>&1 || true
 	if grep -q "$esc" "$T/out"; then
 		fail "$args printed an escape: $(od -c "$T/out" | head)"
 	fi
 done
+expect_match "$(pw check --bisect '#3' 2>&1)" 'run ab\x1b[2Jort is aborted'
+expect_match "$(pw baseline set two '#1' '#4' 2>&1)" 'h\x1b[5mx (o1)'
 expect_eq "$(pw show '#1' | head -n 1)" \
     'run esc\x1b[31mred on '"$(pw runs --csv | awk -F, 'NR == 2 { print $2 }')"', 1970-01-01T00:00:01Z, trigger import, complete'
 expect_match "$(pw check '#2' | head -n 1)" 'run two\nlines on '
