@@ -547,10 +547,22 @@ main(int argc, char **argv)
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'c':
-			c.conf_path = optarg;
-			break;
 		case 'D':
-			c.db_opt = optarg;
+			/*
+			 * An empty path is none: SQLite took -D '' for a
+			 * temporary database, into which a run or an import
+			 * went and was lost, with exit 0.
+			 */
+			if (optarg[0] == '\0') {
+				fprintf(stderr, "perfwatch: -%c: an empty file "
+				    "name\n", ch);
+				usage_all(stderr);
+				return EXIT_USAGE;
+			}
+			if (ch == 'c')
+				c.conf_path = optarg;
+			else
+				c.db_opt = optarg;
 			break;
 		case 'v':
 			c.verbose++;

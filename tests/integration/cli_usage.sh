@@ -284,6 +284,18 @@ done
 rc=0; pw alerts ack ' 1' >/dev/null 2>"$T/err" || rc=$?
 [ "$rc" -eq 64 ] || fail "alerts ack ' 1': exit $rc"
 
+# -D '' and -c '' name no file: SQLite took -D '' for a temporary
+# database, where an import went and was lost (exit 0, "into ").
+printf 'run,time,workload,metric,value,unit,better\nlost,1,w,m,1,s,lower\n' \
+    >"$T/lost.csv"
+for opt in -D -c; do
+	rc=0
+	pw "$opt" '' import "$T/lost.csv" >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 64 ] || fail "$opt '' import: exit $rc: $(cat "$T/out")"
+	expect_match "$(head -n 1 "$T/err")" "perfwatch: $opt: an empty file name"
+	expect_match "$(cat "$T/err")" "usage: perfwatch [-hvV]"
+done
+
 # What an import says, in the singular for one.
 printf 'run,time,workload,metric,value,unit,better\n%s\n' \
     'solo,1700000200,w,m,1,s,lower' >"$T/one.csv"
