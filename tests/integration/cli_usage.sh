@@ -227,7 +227,7 @@ expect_match "$(cat "$T/err")" "unrecognized option '-rc1'"
 # said "no host  in the store" (65).
 while IFS='|' read -r cmd opt val why; do
 	rc=0
-	pw $cmd "$opt=$val" >"$T/out" 2>"$T/err" || rc=$?
+	pw "$cmd" "$opt=$val" >"$T/out" 2>"$T/err" || rc=$?
 	[ "$rc" -eq 64 ] || fail "$cmd $opt='$val': exit $rc: $(cat "$T/err")"
 	[ ! -s "$T/out" ] || fail "$cmd $opt='$val' printed: $(cat "$T/out")"
 	expect_match "$(head -n 1 "$T/err")" "perfwatch $cmd: $opt: $why"
