@@ -22,11 +22,12 @@
  *   default action and none is blocked; no descriptor but 0-2 (and 3, the
  *   result pipe of a native workload) stays open.
  * - The parent watches three things with poll(): the result pipe (bounded
- *   by WL_OUTPUT_MAX), the stderr pipe (of which it keeps the tail for the
- *   error message) and a self-pipe that wl_abort() writes, plus on Linux a
- *   pidfd that becomes readable the moment the child exits, which keeps
- *   the measured wall time exact without a SIGCHLD handler: the runner
- *   never installs or blocks a signal, that belongs to its caller.
+ *   by WL_OUTPUT_MAX), the stderr pipe (of which it keeps what the error
+ *   message quotes, struct errlines) and a self-pipe that wl_abort()
+ *   writes, plus on Linux a pidfd that becomes readable the moment the
+ *   child exits, which keeps the measured wall time exact without a
+ *   SIGCHLD handler: the runner never installs or blocks a signal, that
+ *   belongs to its caller.
  * - Over time (or on abort, or on too much output) the whole group gets
  *   SIGTERM and, grace seconds later, SIGKILL.  Once the child is reaped,
  *   whatever is left of its group gets SIGKILL too, and the runner waits
@@ -87,8 +88,8 @@
 #include "workloads.h"
 #include "internal.h"
 
-#define TAIL_MAX		4096	/* stderr bytes kept */
-#define TAIL_LINES		3	/* stderr lines in an error */
+#define ERR_LINE_MAX		240	/* bytes kept of one stderr line */
+#define TAIL_LINES		3	/* last stderr lines in an error */
 #define GROUP_WAIT_SECONDS	2.0	/* for a killed group to vanish */
 #define DRAIN_READS		16	/* reads of a pipe per wake-up */
 #define REMOVE_DEPTH_MAX	256
@@ -101,6 +102,26 @@
 static volatile sig_atomic_t	 wl_abort_flag;
 static int			 wl_abort_pipe[2] = { -1, -1 };
 
+/*
+ * What an error quotes of a child's stderr, read as it streams: its
+ * first line, the first later line that looks like a cause (a tool like
+ * dd says what went wrong, then prints its counts), and the last
+ * TAIL_LINES lines, each cut to ERR_LINE_MAX bytes.  Blank lines are not
+ * counted; a carriage return starts the line again, as on a terminal, so
+ * a progress meter leaves only its last state.
+ */
+struct errlines {
+	char		 cur[ERR_LINE_MAX];	/* the line being read */
+	size_t		 curlen;
+	int		 curcut;		/* it was longer */
+	int		 cr;			/* '\r' just read */
+	size_t		 nlines;		/* non-blank lines ended */
+	char		 first[ERR_LINE_MAX];
+	char		 cause[ERR_LINE_MAX];
+	size_t		 causeno;		/* its number, 1...; 0 none */
+	char		 last[TAIL_LINES][ERR_LINE_MAX];	/* a ring */
+};
+
 /* What the parent gathers from one child. */
 struct watch {
 	pid_t		 pid;
@@ -111,8 +132,7 @@ struct watch {
 	char		*out;
 	size_t		 outlen;
 	int		 out_over;
-	char		 tail[TAIL_MAX];
-	size_t		 taillen;
+	struct errlines	 err;	/* of stderr */
 };
 
 /*
@@ -541,24 +561,97 @@ child_main(const struct wl_workload *wl, const struct wl_params *p,
 	_exit(rc == 0 ? 0 : 1);
 }
 
-/* Keep the last TAIL_MAX bytes seen on stderr. */
-static void
-tail_append(struct watch *w, const char *buf, size_t n)
-{
-	size_t	drop;
+/* Words that mark a line of stderr as saying what went wrong. */
+static const char *const err_words[] = {
+	"error", "fatal", "failed", "cannot", "can't", "unable", "denied",
+	"no such", "no space", "not found", "not permitted", "too large",
+	"too many", NULL
+};
 
-	if (n >= TAIL_MAX) {
-		memcpy(w->tail, buf + n - TAIL_MAX, TAIL_MAX);
-		w->taillen = TAIL_MAX;
+/* Does a line look like it says what went wrong?  Case is ignored. */
+static int
+err_is_cause(const char *line)
+{
+	char	low[ERR_LINE_MAX];
+	size_t	i;
+
+	for (i = 0; line[i] != '\0' && i < sizeof(low) - 1; i++)
+		low[i] = tolower((unsigned char)line[i]);
+	low[i] = '\0';
+	for (i = 0; err_words[i] != NULL; i++) {
+		if (strstr(low, err_words[i]) != NULL)
+			return 1;
+	}
+	return 0;
+}
+
+/* End the line being read and keep it where it belongs, if not blank. */
+static void
+errlines_end(struct errlines *e)
+{
+	const char	*s = e->cur;
+	char		*keep;
+	size_t		 len = e->curlen;
+	int		 cut = e->curcut;
+
+	e->curlen = 0;
+	e->curcut = 0;
+	e->cr = 0;
+	while (len > 0 && isspace((unsigned char)*s)) {
+		s++;
+		len--;
+	}
+	while (len > 0 && isspace((unsigned char)s[len - 1]))
+		len--;
+	if (len == 0)
 		return;
+	e->nlines++;
+	keep = e->last[(e->nlines - 1) % TAIL_LINES];
+	if (cut || len > ERR_LINE_MAX - 1)
+		snprintf(keep, ERR_LINE_MAX, "%.*s...", ERR_LINE_MAX - 4, s);
+	else
+		snprintf(keep, ERR_LINE_MAX, "%.*s", (int)len, s);
+	if (e->nlines == 1) {
+		memcpy(e->first, keep, ERR_LINE_MAX);
+		/* A first line that says it all needs no other. */
+		if (err_is_cause(keep))
+			e->causeno = 1;
+	} else if (e->causeno == 0 && err_is_cause(keep)) {
+		memcpy(e->cause, keep, ERR_LINE_MAX);
+		e->causeno = e->nlines;
 	}
-	if (w->taillen + n > TAIL_MAX) {
-		drop = w->taillen + n - TAIL_MAX;
-		memmove(w->tail, w->tail + drop, w->taillen - drop);
-		w->taillen -= drop;
+}
+
+/* Read n more bytes of stderr into e. */
+static void
+errlines_feed(struct errlines *e, const char *buf, size_t n)
+{
+	size_t	i;
+	char	c;
+
+	for (i = 0; i < n; i++) {
+		c = buf[i];
+		if (e->cr) {
+			/* "\r\n" ends a line; a lone '\r' starts it again. */
+			e->cr = 0;
+			if (c != '\n') {
+				e->curlen = 0;
+				e->curcut = 0;
+			}
+		}
+		if (c == '\n') {
+			errlines_end(e);
+			continue;
+		}
+		if (c == '\r') {
+			e->cr = 1;
+			continue;
+		}
+		if (e->curlen < sizeof(e->cur))
+			e->cur[e->curlen++] = c == '\0' ? ' ' : c;
+		else
+			e->curcut = 1;
 	}
-	memcpy(w->tail + w->taillen, buf, n);
-	w->taillen += n;
 }
 
 /*
@@ -589,7 +682,7 @@ drain(struct watch *w, int *fdp)
 			return;
 		}
 		if (fdp == &w->fd_err) {
-			tail_append(w, buf, n);
+			errlines_feed(&w->err, buf, n);
 			continue;
 		}
 		room = WL_OUTPUT_MAX - w->outlen;
@@ -604,53 +697,45 @@ drain(struct watch *w, int *fdp)
 	}
 }
 
-/* The last lines of the child's stderr, on one line; NULL if none. */
+/*
+ * What the error quotes of the child's stderr, on one line (see struct
+ * errlines), "..." where lines were left out; NULL if it wrote nothing.
+ */
 static char *
-tail_text(const struct watch *w)
+errlines_text(struct errlines *e)
 {
-	char	*copy, *line, *lines[TAIL_LINES], *out, *p, *save = NULL;
-	size_t	 n = 0, i, len;
+	const char	*text[2 + TAIL_LINES];
+	size_t		 no[2 + TAIL_LINES], n = 0, i, k, len, at;
+	char		*out;
 
-	copy = xmalloc(w->taillen + 1);
-	for (i = 0; i < w->taillen; i++)
-		copy[i] = w->tail[i] == '\0' ? ' ' : w->tail[i];
-	copy[w->taillen] = '\0';
-	/* Keep only the last TAIL_LINES non-blank lines. */
-	for (line = strtok_r(copy, "\n", &save); line != NULL;
-	    line = strtok_r(NULL, "\n", &save)) {
-		while (*line != '\0' && isspace((unsigned char)*line))
-			line++;
-		len = strlen(line);
-		while (len > 0 && isspace((unsigned char)line[len - 1]))
-			line[--len] = '\0';
-		if (len == 0)
-			continue;
-		if (n == TAIL_LINES) {
-			memmove(lines, lines + 1, sizeof(lines[0]) *
-			    (TAIL_LINES - 1));
-			n--;
-		}
-		lines[n++] = line;
-	}
-	if (n == 0) {
-		free(copy);
+	if (e->curlen > 0)
+		errlines_end(e);	/* no newline at the end */
+	if (e->nlines == 0)
 		return NULL;
+	no[n] = 1;
+	text[n++] = e->first;
+	if (e->causeno > 1 && e->causeno + TAIL_LINES <= e->nlines) {
+		no[n] = e->causeno;
+		text[n++] = e->cause;
 	}
-	len = 0;
+	k = e->nlines > TAIL_LINES ? e->nlines - TAIL_LINES + 1 : 2;
+	for (; k <= e->nlines; k++) {
+		no[n] = k;
+		text[n++] = e->last[(k - 1) % TAIL_LINES];
+	}
+	len = 1;
 	for (i = 0; i < n; i++)
-		len += strlen(lines[i]) + 2;
-	out = xmalloc(len + 1);
-	out[0] = '\0';
-	for (i = 0; i < n; i++) {
-		if (i > 0)
-			strcat(out, "; ");
-		strcat(out, lines[i]);
+		len += strlen(text[i]) + sizeof("; ...; ");
+	out = xmalloc(len);
+	for (i = 0, at = 0; i < n; i++) {
+		at += snprintf(out + at, len - at, "%s%s",
+		    i == 0 ? "" : no[i] > no[i - 1] + 1 ? "; ...; " : "; ",
+		    text[i]);
 	}
-	for (p = out; *p != '\0'; p++) {
-		if (!isprint((unsigned char)*p))
-			*p = '?';
+	for (i = 0; i < at; i++) {
+		if (!isprint((unsigned char)out[i]))
+			out[i] = '?';
 	}
-	free(copy);
 	return out;
 }
 
@@ -1001,7 +1086,7 @@ judge(const struct wl_workload *wl, const struct wl_params *p,
 		return finish(res, WL_FAILED, error, cause);
 	}
 
-	tail = tail_text(w);
+	tail = errlines_text(&w->err);
 	if (WIFSIGNALED(ws)) {
 		sig = WTERMSIG(ws);
 		xasprintf(&error, "killed by signal %d (%s)%s%s", sig,

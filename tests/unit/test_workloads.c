@@ -1416,7 +1416,7 @@ test_run_failures(void **state)
 	    "echo three >&2; echo four >&2; kill -SEGV $$", "10", &res), -1);
 	assert_int_equal(res.status, WL_FAILED);
 	assert_string_equal(res.error, "killed by signal 11 "
-	    "(Segmentation fault): two; three; four");
+	    "(Segmentation fault): one; two; three; four");
 	wl_result_clear(&res);
 
 	assert_int_equal(run_command("true", "10", &res), -1);
@@ -1433,6 +1433,80 @@ test_run_failures(void **state)
 	assert_int_equal(run_command("no-such-tool-here", "10", &res), -1);
 	assert_non_null(strstr(res.error, "exited with status 127"));
 	assert_non_null(strstr(res.error, "not found"));
+	wl_result_clear(&res);
+	assert_int_equal(dir_entries(test_dir), 0);
+}
+
+/*
+ * The error quotes stderr's first line, the first later line that names
+ * a cause, and the last lines: a tool that says what went wrong and then
+ * prints more (dd and its record counts) still has its cause quoted.
+ */
+static void
+test_run_stderr_cause(void **state)
+{
+	struct wl_result	res;
+	char			cmd[512], *want;
+
+	(void)state;
+	/* dd: the cause, then three lines of counts. */
+	if (access("/dev/full", W_OK) == 0) {
+		assert_int_equal(run_command("dd if=/dev/zero of=/dev/full "
+		    "bs=1k count=1", "10", &res), -1);
+		assert_int_equal(res.status, WL_FAILED);
+		assert_non_null(strstr(res.error, "exited with status 1: "));
+		assert_non_null(strstr(res.error, "No space left on device"));
+		assert_non_null(strstr(res.error, "records out"));
+		wl_result_clear(&res);
+	}
+
+	/* A banner, noise, the cause, more noise: "..." where cut. */
+	assert_int_equal(run_command("echo tool 1.0 >&2; "
+	    "for i in 1 2 3 4 5; do echo step $i >&2; done; "
+	    "echo 'tool: cannot open db: Permission denied' >&2; "
+	    "for i in 1 2 3 4 5; do echo summary $i >&2; done; exit 2",
+	    "10", &res), -1);
+	assert_string_equal(res.error, "exited with status 2: tool 1.0; ...; "
+	    "tool: cannot open db: Permission denied; ...; summary 3; "
+	    "summary 4; summary 5");
+	wl_result_clear(&res);
+
+	/* The cause just before the last lines: nothing left out there. */
+	assert_int_equal(run_command("echo a >&2; echo b >&2; "
+	    "echo 'Error: c' >&2; echo d >&2; echo e >&2; echo f >&2; "
+	    "exit 1", "10", &res), -1);
+	assert_string_equal(res.error, "exited with status 1: a; ...; "
+	    "Error: c; d; e; f");
+	wl_result_clear(&res);
+
+	/* A first line that names the cause is enough. */
+	assert_int_equal(run_command("echo 'fatal: no repo' >&2; "
+	    "for i in 1 2 3 4 5; do echo error $i >&2; done; exit 1",
+	    "10", &res), -1);
+	assert_string_equal(res.error, "exited with status 1: fatal: no repo; "
+	    "...; error 3; error 4; error 5");
+	wl_result_clear(&res);
+
+	/*
+	 * A progress meter's carriage returns leave its last state, CRLF
+	 * ends a line, and the last line needs no newline.
+	 */
+	assert_int_equal(run_command("printf '10%%\\r50%%\\r100%%\\nx\\r\\n"
+	    "last' >&2; exit 1", "10", &res), -1);
+	assert_string_equal(res.error, "exited with status 1: 100%; x; last");
+	wl_result_clear(&res);
+
+	/*
+	 * A long line is cut (to runner.c's ERR_LINE_MAX, 240 bytes with
+	 * the "..." and its NUL), and the error stays bounded.
+	 */
+	snprintf(cmd, sizeof(cmd), "for i in 1 2 3 4 5 6; do "
+	    "printf 'error %%0500d\\n' $i >&2; done; exit 1");
+	assert_int_equal(run_command(cmd, "10", &res), -1);
+	xasprintf(&want, "exited with status 1: error %0230d...; ...; "
+	    "error %0230d...; error %0230d...; error %0230d...", 0, 0, 0, 0);
+	assert_string_equal(res.error, want);
+	free(want);
 	wl_result_clear(&res);
 	assert_int_equal(dir_entries(test_dir), 0);
 }
@@ -2082,6 +2156,7 @@ main(void)
 		cmocka_unit_test(test_run_clean_environment),
 		cmocka_unit_test(test_run_temp_removed),
 		cmocka_unit_test(test_run_failures),
+		cmocka_unit_test(test_run_stderr_cause),
 		cmocka_unit_test(test_run_output_over),
 		cmocka_unit_test(test_run_term_at_start),
 		cmocka_unit_test(test_run_runner_killed),
