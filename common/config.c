@@ -13,7 +13,8 @@
  * bytes and its handling of continuation lines and comments depends on
  * how it was built.  So inih reads through config_reader(), which hands it
  * one line per call and counts them, and which first makes each line
- * plain: no leading blanks (so no continuation lines), no comment, no
+ * plain: no leading blanks (so no continuation lines), no comment (a
+ * shell command's value, CONFIG_SHELL, is the rest of its line), no
  * control characters, a section header parsed and checked by us, a key
  * line written back as "key=".  The handler then knows the line being
  * parsed, the section and the value from the reader's state: inih's line
@@ -76,6 +77,7 @@ enum config_type {
 #define CONFIG_REQUIRED	0x2	/* a named section must set it */
 #define CONFIG_PERCENT	0x4	/* a number that may end in '%' */
 #define CONFIG_RAM	0x8	/* a size that may be "<number>x", times RAM */
+#define CONFIG_SHELL	0x10	/* a shell command: no comment on its line */
 
 struct config_key {
 	const char	*section;	/* section type */
@@ -184,7 +186,8 @@ static const struct config_key config_keys[] = {
 	  .flags = CONFIG_REQUIRED },
 	{ .section = "git", .key = "branch", .type = CONFIG_STRING,
 	  .def = "main" },
-	{ .section = "git", .key = "build", .type = CONFIG_STRING },
+	{ .section = "git", .key = "build", .type = CONFIG_STRING,
+	  .flags = CONFIG_SHELL },
 	{ .section = "git", .key = "workloads", .type = CONFIG_LIST },
 
 	/*
@@ -193,7 +196,8 @@ static const struct config_key config_keys[] = {
 	 */
 	{ .section = "workload", .key = "enabled", .type = CONFIG_BOOL,
 	  .def = "yes" },
-	{ .section = "workload", .key = "command", .type = CONFIG_STRING },
+	{ .section = "workload", .key = "command", .type = CONFIG_STRING,
+	  .flags = CONFIG_SHELL },
 	{ .section = "workload", .key = "measure", .type = CONFIG_ENUM,
 	  .def = "output", .words = "output time" },
 	{ .section = "workload", .key = "iterations", .type = CONFIG_INT,
@@ -1302,6 +1306,27 @@ config_header(struct config_parse *p, const char *line, size_t len)
 }
 
 /*
+ * Is the key line[0..klen) (blanks after it allowed) a shell command of
+ * the current section?  Its value is the rest of the line as written:
+ * ';' and '#' are the shell's, and so is a comment on that line.
+ */
+static int
+config_shell_key(const struct config_parse *p, const char *line, size_t klen)
+{
+	char	*key;
+	int	 ki;
+
+	if (p->cur == NULL)
+		return 0;
+	while (klen > 0 && (line[klen - 1] == ' ' || line[klen - 1] == '\t'))
+		klen--;
+	key = xstrndup(line, klen);
+	ki = config_find_key(p->cur->type->name, key);
+	free(key);
+	return ki != -1 && (config_keys[ki].flags & CONFIG_SHELL);
+}
+
+/*
  * Make one raw line plain for inih and write it to out (size num): a blank
  * line, a checked section header, or "key=value".  Problems found here are
  * recorded and the line is handed on blank.
@@ -1340,11 +1365,18 @@ config_line(struct config_parse *p, const char *line, size_t len,
 		return;
 	for (i = 1; i < len; i++) {
 		if ((line[i] == '#' || line[i] == ';') &&
-		    (line[i - 1] == ' ' || line[i - 1] == '\t')) {
-			len = i;
+		    (line[i - 1] == ' ' || line[i - 1] == '\t'))
 			break;
-		}
 	}
+	/*
+	 * A command keeps its "a ; b" (see config_shell_key), but a value
+	 * that is only a comment is none, as for any key.
+	 */
+	if (i < len && (line[0] == '[' ||
+	    (eq = memchr(line, '=', i)) == NULL ||
+	    strspn(eq + 1, " \t") == (size_t)(line + i - eq - 1) ||
+	    !config_shell_key(p, line, eq - line)))
+		len = i;
 	while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
 		len--;
 

@@ -395,4 +395,25 @@ expect_eq "$(cat "$T/stray.out")" \
 "$T/stray.profile:4: [quiet]: a profile holds [workload] sections only; this one belongs in the configuration (perfwatch.conf(5))
 $T/stray.profile:6: [sink \"ops\"]: a profile holds [workload] sections only; this one belongs in the configuration (perfwatch.conf(5))"
 case " $(labels) " in *" stray "*) fail "stray: a run was recorded" ;; esac
+
+# A command's " ;" is the shell's, not the start of an INI comment that
+# would cut it (the iterations line's still is one); both echoes count.
+run semi '[workload "semi"]
+command = echo a 1 s ; echo b 2 s
+iterations = 1 ; one is enough'
+[ "$rc" -eq 0 ] || fail "semi: exit $rc: $(cat "$T/semi.out")"
+expect_eq "$(sql "SELECT group_concat(m.metric, ' ') FROM (SELECT DISTINCT
+    m.metric FROM samples s JOIN runs r ON r.id = s.run JOIN metrics m ON
+    m.id = s.metric WHERE r.label = 'semi' ORDER BY m.metric) m")" "a b"
+# A failed command's error keeps its cause: dd says "No space left on
+# device", then prints three lines of counts.
+if [ -w /dev/full ]; then
+	run ddfull '[workload "dd"]
+command = dd if=/dev/zero of=/dev/full bs=1k count=1 && echo a 1 s
+iterations = 1'
+	[ "$rc" -eq 70 ] || fail "ddfull: exit $rc: $(cat "$T/ddfull.out")"
+	expect_match "$(outcome ddfull dd)" "failed|exited with status 1: dd: "
+	expect_match "$(outcome ddfull dd)" "No space left on device; "
+	expect_match "$(cat "$T/ddfull.out")" "No space left on device"
+fi
 pass

@@ -874,6 +874,66 @@ dump_string(const struct config *cfg)
 	return buf;
 }
 
+/*
+ * A shell command's value is the rest of its line: " ;" and " #" there
+ * are the shell's, not the start of a comment that would cut it.  Every
+ * other line still takes an inline comment.
+ */
+static void
+test_shell_command_comments(void **state)
+{
+	static const char	 text[] =
+	    "[workload \"x\"]   ; a header's comment\n"
+	    "command = make -C src ; ./bench --json\n"
+	    "iterations = 3 ; three\n"
+	    "measure = time\t# by the clock\n"
+	    "enabled = yes ; command = not this one\n"
+	    "[workload \"y\"]\n"
+	    "command\t= echo \"a #b\" # the shell's comment\n"
+	    "[git \"k\"]\n"
+	    "path = /src/linux # the tree\n"
+	    "build = make -j8 ; make modules\n";
+	struct config	*cfg, *again;
+	char		*cause = NULL, *dump;
+
+	(void)state;
+	cfg = load_str(text, &cause);
+	if (cfg == NULL)
+		fail_msg("%s", cause);
+	assert_string_equal(config_get_str(cfg, "workload x", "command"),
+	    "make -C src ; ./bench --json");
+	assert_int_equal(config_get_int(cfg, "workload x", "iterations"), 3);
+	assert_string_equal(config_get_str(cfg, "workload x", "measure"),
+	    "time");
+	assert_int_equal(config_get_bool(cfg, "workload x", "enabled"), 1);
+	assert_string_equal(config_get_str(cfg, "workload y", "command"),
+	    "echo \"a #b\" # the shell's comment");
+	assert_string_equal(config_get_str(cfg, "git k", "path"),
+	    "/src/linux");
+	assert_string_equal(config_get_str(cfg, "git k", "build"),
+	    "make -j8 ; make modules");
+
+	/* A dump reads back the same commands. */
+	dump = dump_string(cfg);
+	again = load_str(dump, &cause);
+	if (again == NULL)
+		fail_msg("%s", cause);
+	assert_string_equal(config_get_str(again, "workload x", "command"),
+	    "make -C src ; ./bench --json");
+	assert_string_equal(config_get_str(again, "git k", "build"),
+	    "make -j8 ; make modules");
+	config_free(again);
+	free(dump);
+	config_free(cfg);
+
+	/* Only a key of the schema's commands: elsewhere, a comment. */
+	expect_errors("[schedule]\ncommand = a ; b\n",
+	    "{P}:2: command: unknown key in [schedule]");
+	/* A value that is only a comment is still none. */
+	expect_errors("[workload \"x\"]\ncommand =  # to do\n",
+	    "{P}:2: command: expected a value, got nothing");
+}
+
 /* Read a file of the checkout into an allocated string. */
 static char *
 read_top_file(const char *rel, size_t *lenp)
@@ -1217,6 +1277,7 @@ main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_accepted_syntax),
+		cmocka_unit_test(test_shell_command_comments),
 		cmocka_unit_test(test_none),
 		cmocka_unit_test(test_dump_round_trip),
 		cmocka_unit_test(test_check),
