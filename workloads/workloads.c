@@ -679,6 +679,9 @@ int
 wl_params_check(const struct wl_params *p, const struct wl_workload *wl,
     char **cause)
 {
+	int	threads[WL_THREADS_MAX];
+	size_t	n;
+
 	if (p->iterations < 1 || p->warmup < 0) {
 		xasprintf(cause, "%s: iterations must be at least 1",
 		    wl->name);
@@ -690,6 +693,27 @@ wl_params_check(const struct wl_params *p, const struct wl_workload *wl,
 	}
 	if ((wl->keys & WL_K_DURATION) && p->duration <= 0) {
 		xasprintf(cause, "%s: duration must be above zero", wl->name);
+		return -1;
+	}
+	/*
+	 * A timed loop runs duration seconds of wall clock (db.oltp: at each
+	 * thread count), so a timeout no longer than that stops every
+	 * iteration, after the whole wait, with nothing measured.
+	 */
+	if ((wl->keys & WL_K_DURATION) && (n = (wl->keys & WL_K_THREADS) ?
+	    wl_params_threads(p, threads, WL_THREADS_MAX) : 1) > 0 &&
+	    p->duration * n >= p->timeout) {
+		if (n == 1)
+			xasprintf(cause, "%s: duration %g s is not shorter "
+			    "than timeout %g s, so every iteration would time "
+			    "out; raise timeout", wl->name, p->duration,
+			    p->timeout);
+		else
+			xasprintf(cause, "%s: duration %g s at each of %zu "
+			    "thread counts (%g s) is not shorter than timeout "
+			    "%g s, so every iteration would time out; raise "
+			    "timeout", wl->name, p->duration, n,
+			    p->duration * n, p->timeout);
 		return -1;
 	}
 	if ((wl->keys & WL_K_SIZE) && wl_params_size(p) < MIB) {

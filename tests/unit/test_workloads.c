@@ -674,6 +674,19 @@ test_config_check(void **state)
 		  "t.conf:1: [workload \"disk.stream\"]: refusing to write to "
 		  "/dev/null without destroy_data = yes (its contents would be "
 		  "lost)\nt.conf:4: threads: more than 16 counts" },
+		/* A timed loop no shorter than the timeout: said at once. */
+		{ "[workload \"sys.pipe\"]\nduration = 20m\n"
+		  "[workload \"db.oltp\"]\nthreads = 1, 2, 4\n"
+		  "duration = 10m\n",
+		  "t.conf:1: [workload \"sys.pipe\"]: duration 1200 s is not "
+		  "shorter than timeout 600 s, so every iteration would time "
+		  "out; raise timeout\nt.conf:3: [workload \"db.oltp\"]: "
+		  "duration 600 s at each of 3 thread counts (1800 s) is not "
+		  "shorter than timeout 1800 s, so every iteration would time "
+		  "out; raise timeout" },
+		{ "[workload \"sys.pipe\"]\nduration = 20m\ntimeout = 21m\n"
+		  "[workload \"db.oltp\"]\nthreads = 1, 2, 4\n"
+		  "duration = 9m\n", NULL },
 	};
 	struct config	*cfg;
 	char		*cause;
