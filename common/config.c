@@ -633,6 +633,19 @@ config_parse_size(const char *s, int64_t *out)
 	return 0;
 }
 
+/*
+ * Is s written as a size (digits and an optional suffix), whether or not
+ * it fits in 64 bits?
+ */
+static int
+config_size_form(const char *s)
+{
+	size_t	n = strspn(s, "0123456789");
+
+	return n > 0 && (s[n] == '\0' ||
+	    (strchr("KkMmGgTt", s[n]) != NULL && s[n + 1] == '\0'));
+}
+
 /* Write a size with the largest suffix that divides it exactly. */
 static void
 config_format_size(int64_t v, char *buf, size_t len)
@@ -959,11 +972,14 @@ config_parse_value(const struct config_key *k, const char *s,
 			v->real = d;
 		break;
 	case CONFIG_DURATION:
-		if (timefmt_parse_duration(s, &n, &why) == -1) {
+		/* One too long to count is out of range, not misspelled. */
+		why = NULL;
+		if (timefmt_parse_duration(s, &n, &why) == -1 &&
+		    strcmp(why, "duration too long") != 0) {
 			xasprintf(what, "%s%s, got %s", why, none, shown);
 			break;
 		}
-		if (n < k->min || n > k->max) {
+		if (why != NULL || n < k->min || n > k->max) {
 			timefmt_format_duration(k->min, lo, sizeof(lo));
 			timefmt_format_duration(k->max, hi, sizeof(hi));
 			xasprintf(what, "expected a duration from %s to %s%s, "
@@ -985,14 +1001,15 @@ config_parse_value(const struct config_key *k, const char *s,
 			free(words);
 			break;
 		}
-		if (config_parse_size(s, &n) == -1) {
+		if (config_parse_size(s, &n) == -1 && !config_size_form(s)) {
 			xasprintf(what, "expected a size such as 4096, 512M or "
 			    "2G%s%s, got %s", (k->flags & CONFIG_RAM) ?
 			    " or a multiple of RAM such as 2x" : "", none,
 			    shown);
 			break;
 		}
-		if (n < k->min || n > k->max) {
+		if (config_parse_size(s, &n) == -1 || n < k->min ||
+		    n > k->max) {
 			config_format_size(k->min, lo, sizeof(lo));
 			config_format_size(k->max, hi, sizeof(hi));
 			xasprintf(what, "expected a size from %s to %s%s, got "

@@ -262,6 +262,16 @@ test_bad_duration(void **state)
 	expect_errors("[schedule]\ninterval = 0s\n",
 	    "{P}:2: interval: expected a duration from 1s to 30d, or none, "
 	    "got \"0s\"");
+	/* Too long to count is out of range, as a shorter excess is. */
+	expect_errors("[schedule]\ninterval = 99999999999999999999d\n",
+	    "{P}:2: interval: expected a duration from 1s to 30d, or none, "
+	    "got \"99999999999999999999d\"");
+	expect_errors("[workload \"x\"]\ntimeout = 9999999999999999999\n",
+	    "{P}:2: timeout: expected a duration from 1s to 7d, got "
+	    "\"9999999999999999999\"");
+	expect_errors("[workload \"x\"]\ntimeout = 9999999999999999w\n",
+	    "{P}:2: timeout: expected a duration from 1s to 7d, got "
+	    "\"9999999999999999w\"");
 }
 
 static void
@@ -365,9 +375,14 @@ test_bad_values(void **state)
 	expect_errors("[workload \"x\"]\nfsync_every = 1.5G\n",
 	    "{P}:2: fsync_every: expected a size such as 4096, 512M or 2G, "
 	    "got \"1.5G\"");
+	/* Too large to count is out of range, as a smaller excess is. */
 	expect_errors("[workload \"x\"]\nsize = 9000000000000000T\n",
-	    "{P}:2: size: expected a size such as 4096, 512M or 2G or a "
-	    "multiple of RAM such as 2x, got \"9000000000000000T\"");
+	    "{P}:2: size: expected a size from 1M to 1024T, got "
+	    "\"9000000000000000T\"");
+	expect_errors("[workload \"x\"]\nfile_limit = "
+	    "99999999999999999999\n",
+	    "{P}:2: file_limit: expected a size from 0 to 1024T, got "
+	    "\"99999999999999999999\"");
 	expect_errors("[workload \"x\"]\nsize = 0\n",
 	    "{P}:2: size: expected a size from 1M to 1024T, got \"0\"");
 	expect_errors("[workload \"x\"]\nthreads = 1,,2\n",
