@@ -478,6 +478,51 @@ config_find_key(const char *type, const char *key)
 	return -1;
 }
 
+/*
+ * What to add to an unknown key's error: "; did you mean KEY?" for a
+ * near miss among the keys of section type, else where the key belongs
+ * if other sections have it, else nothing.
+ */
+static char *
+config_key_hint(const char *type, const char *key)
+{
+	const char	*best = NULL;
+	char		*out, *tmp;
+	size_t		 i, j;
+	int		 d, bestd = -1;
+
+	for (i = 0; i < nitems(config_keys); i++) {
+		if (strcmp(config_keys[i].section, type) != 0)
+			continue;
+		d = name_near(key, config_keys[i].key);
+		if (d >= 0 && (bestd == -1 || d < bestd)) {
+			best = config_keys[i].key;
+			bestd = d;
+		}
+	}
+	if (best != NULL) {
+		xasprintf(&out, "; did you mean %s?", best);
+		return out;
+	}
+	out = xstrdup("");
+	for (i = 0; i < nitems(config_section_types); i++) {
+		if (strcmp(config_section_types[i].name, type) == 0 ||
+		    config_find_key(config_section_types[i].name, key) == -1)
+			continue;
+		for (j = i + 1; j < nitems(config_section_types); j++)
+			if (strcmp(config_section_types[j].name, type) != 0 &&
+			    config_find_key(config_section_types[j].name,
+			    key) != -1)
+				break;
+		xasprintf(&tmp, "%s%s[%s]", out, *out == '\0' ?
+		    "; it is a key of " : j < nitems(config_section_types) ?
+		    ", " : " and ", config_section_types[i].name);
+		free(out);
+		out = tmp;
+	}
+	return out;
+}
+
 /* Return 1 if word is one of the blank-separated words of list. */
 static int
 config_word_in(const char *list, const char *word, size_t len)
@@ -1239,6 +1284,40 @@ config_good_name(const char *s, size_t len)
 	return 1;
 }
 
+/*
+ * What to add to an unknown section's error: "; did you mean [TYPE]?"
+ * (with the name written, if the type takes one) for a near miss of the
+ * type typed[0..len), else nothing.
+ */
+static char *
+config_section_hint(const char *typed, size_t len, const char *name,
+    size_t nlen)
+{
+	const struct config_section_type	*t, *best = NULL;
+	char					*s, *out;
+	size_t					 i;
+	int					 d, bestd = -1;
+
+	s = xstrndup(typed, len);
+	for (i = 0; i < nitems(config_section_types); i++) {
+		t = &config_section_types[i];
+		d = name_near(s, t->name);
+		if (d >= 0 && (bestd == -1 || d < bestd)) {
+			best = t;
+			bestd = d;
+		}
+	}
+	free(s);
+	if (best == NULL)
+		return xstrdup("");
+	if (best->named)
+		xasprintf(&out, "; did you mean [%s \"%.*s\"]?", best->name,
+		    name != NULL ? (int)nlen : 4, name != NULL ? name : "name");
+	else
+		xasprintf(&out, "; did you mean [%s]?", best->name);
+	return out;
+}
+
 /* Handle a section header line, "[...]" with the brackets included. */
 static void
 config_header(struct config_parse *p, const char *line, size_t len)
@@ -1247,7 +1326,7 @@ config_header(struct config_parse *p, const char *line, size_t len)
 	struct config_section			*s;
 	const char				*in, *name = NULL;
 	size_t					 inlen, tlen, nlen = 0;
-	char					*shown, *namez;
+	char					*shown, *namez, *hint;
 
 	p->cur = NULL;
 	p->seen_header = 1;
@@ -1285,7 +1364,10 @@ config_header(struct config_parse *p, const char *line, size_t len)
 		nlen -= 2;
 	}
 	if ((t = config_find_type(in, tlen)) == NULL) {
-		config_error(p, p->line, "[%s]: unknown section", shown);
+		hint = config_section_hint(in, tlen, name, nlen);
+		config_error(p, p->line, "[%s]: unknown section%s", shown,
+		    hint);
+		free(hint);
 		free(shown);
 		return;
 	}
@@ -1499,7 +1581,10 @@ config_handler(void *arg, const char *section, const char *key,
 		return 1;
 	if ((ki = config_find_key(s->type->name, key)) == -1) {
 		label = config_section_label(s);
-		config_error(p, p->line, "%s: unknown key in [%s]", key, label);
+		what = config_key_hint(s->type->name, key);
+		config_error(p, p->line, "%s: unknown key in [%s]%s", key,
+		    label, what);
+		free(what);
 		free(label);
 		return 1;
 	}

@@ -61,6 +61,9 @@ int		 same_str(const char *, const char *);
 /* Names in the order a reader counts them: tps_t2 before tps_t16. */
 int		 name_cmp(const char *, const char *);
 int		 name_ncmp(const char *, size_t, const char *, size_t);
+/* How many typos typed is from known (0 to 2), or -1: not a near miss. */
+#define NAME_NEAR_MAX	64
+int		 name_near(const char *typed, const char *known);
 
 /*
  * The PATH of what perfwatch runs for the machine (workloads, and a

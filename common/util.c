@@ -151,3 +151,58 @@ name_cmp(const char *a, const char *b)
 {
 	return name_ncmp(a, strlen(a), b, strlen(b));
 }
+
+/*
+ * How far typed is from known, as typos go: the fewest letters added,
+ * dropped, changed or swapped with a neighbour (optimal string alignment
+ * distance), case ignored.  Returns it if it is a likely typo, at most 1
+ * for a name of up to 4 bytes and 2 for a longer one, else -1; also -1
+ * for a name longer than NAME_NEAR_MAX.  0 means they differ in case
+ * only.
+ */
+int
+name_near(const char *typed, const char *known)
+{
+	size_t	la = strlen(typed), lb = strlen(known), i, j, most, best;
+	size_t	d[3][NAME_NEAR_MAX + 1], *prev2, *prev, *cur, *t;
+	int	ca, cb;
+
+	if (la > NAME_NEAR_MAX || lb > NAME_NEAR_MAX)
+		return -1;
+	most = la <= 4 ? 1 : 2;
+	if ((la > lb ? la - lb : lb - la) > most)
+		return -1;
+	prev2 = d[0];
+	prev = d[1];
+	cur = d[2];
+	for (j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (i = 1; i <= la; i++) {
+		cur[0] = i;
+		best = i;
+		ca = tolower((unsigned char)typed[i - 1]);
+		for (j = 1; j <= lb; j++) {
+			cb = tolower((unsigned char)known[j - 1]);
+			cur[j] = prev[j - 1] + (ca != cb);
+			if (prev[j] + 1 < cur[j])
+				cur[j] = prev[j] + 1;
+			if (cur[j - 1] + 1 < cur[j])
+				cur[j] = cur[j - 1] + 1;
+			if (i > 1 && j > 1 &&
+			    ca == tolower((unsigned char)known[j - 2]) &&
+			    cb == tolower((unsigned char)typed[i - 2]) &&
+			    prev2[j - 2] + 1 < cur[j])
+				cur[j] = prev2[j - 2] + 1;
+			if (cur[j] < best)
+				best = cur[j];
+		}
+		/* Every later row is at least this row's least. */
+		if (best > most)
+			return -1;
+		t = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = t;
+	}
+	return prev[lb] <= most ? (int)prev[lb] : -1;
+}

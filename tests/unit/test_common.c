@@ -663,6 +663,50 @@ test_name_cmp(void **state)
 		}
 }
 
+/* A typo's distance: added, dropped, changed or swapped letters. */
+static void
+test_name_near(void **state)
+{
+	static const struct {
+		const char	*typed, *known;
+		int		 want;
+	} cases[] = {
+		{ "timeout", "timeout", 0 },
+		{ "Timeout", "timeout", 0 },
+		{ "timout", "timeout", 1 },		/* dropped */
+		{ "timeoutt", "timeout", 1 },		/* added */
+		{ "timeoot", "timeout", 1 },		/* changed */
+		{ "tiemout", "timeout", 1 },		/* swapped */
+		{ "tmieuot", "timeout", 2 },
+		{ "xxxeout", "timeout", -1 },		/* three */
+		{ "iteratons", "iterations", 1 },
+		{ "warmpu", "warmup", 1 },
+		{ "gti", "git", 1 },
+		{ "ti", "to", 1 },
+		{ "tx", "to", 1 },
+		{ "xy", "to", -1 },			/* short: one at most */
+		{ "tooo", "to", -1 },
+		{ "shedule", "schedule", 1 },
+		{ "", "to", -1 },
+		{ "", "", 0 },
+	};
+	char	long_name[NAME_NEAR_MAX + 2];
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < nitems(cases); i++) {
+		if (name_near(cases[i].typed, cases[i].known) != cases[i].want)
+			fail_msg("%s / %s: %d, not %d", cases[i].typed,
+			    cases[i].known, name_near(cases[i].typed,
+			    cases[i].known), cases[i].want);
+	}
+	memset(long_name, 'a', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = '\0';
+	assert_int_equal(name_near(long_name, long_name), -1);
+	long_name[NAME_NEAR_MAX] = '\0';
+	assert_int_equal(name_near(long_name, long_name), 0);
+}
+
 int
 main(void)
 {
@@ -682,6 +726,7 @@ main(void)
 		cmocka_unit_test(test_json_getters),
 		cmocka_unit_test(test_json_parse_errors),
 		cmocka_unit_test(test_name_cmp),
+		cmocka_unit_test(test_name_near),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -103,8 +103,19 @@ test_unknown_section(void **state)
 {
 	(void)state;
 	expect_errors("[bogus]\nx = 1\n", "{P}:1: [bogus]: unknown section");
-	expect_errors("[Schedule]\n", "{P}:1: [Schedule]: unknown section");
 	expect_errors("[]\n", "{P}:1: []: unknown section");
+	/* A near miss of a section's type is named, with the name given. */
+	expect_errors("[Schedule]\n", "{P}:1: [Schedule]: unknown section; "
+	    "did you mean [schedule]?");
+	expect_errors("[shedule]\n[detetc]\n[workloads \"sys.pipe\"]\n"
+	    "[snk \"ops\"]\n[gti]\n",
+	    "{P}:1: [shedule]: unknown section; did you mean [schedule]?\n"
+	    "{P}:2: [detetc]: unknown section; did you mean [detect]?\n"
+	    "{P}:3: [workloads \"sys.pipe\"]: unknown section; did you mean "
+	    "[workload \"sys.pipe\"]?\n"
+	    "{P}:4: [snk \"ops\"]: unknown section; did you mean "
+	    "[sink \"ops\"]?\n"
+	    "{P}:5: [gti]: unknown section; did you mean [git \"name\"]?");
 }
 
 /* [perfwatch] http: off by default, a numeric address and a port. */
@@ -177,9 +188,38 @@ test_unknown_key(void **state)
 	    "{P}:2: colour: unknown key in [schedule]");
 	expect_errors("[workload \"db.oltp\"]\nrows = 10\n",
 	    "{P}:2: rows: unknown key in [workload \"db.oltp\"]");
-	/* A key of another section is unknown here. */
+	/* A key of another section is unknown here, and said where it is. */
 	expect_errors("[quiet]\nstate_dir = /x\n",
-	    "{P}:2: state_dir: unknown key in [quiet]");
+	    "{P}:2: state_dir: unknown key in [quiet]; it is a key of "
+	    "[perfwatch]");
+	expect_errors("[quiet]\nwork_dir = /x\n",
+	    "{P}:2: work_dir: unknown key in [quiet]; it is a key of "
+	    "[perfwatch] and [workload]");
+	expect_errors("[detect]\ntimeout = 1m\n",
+	    "{P}:2: timeout: unknown key in [detect]; it is a key of "
+	    "[workload] and [sink]");
+	/* A near miss of a key of the section: a typo, the closest named. */
+	expect_errors("[workload \"x\"]\ncomand = true\niteratons = 3\n"
+	    "Timeout = 5m\nwarmpu = 1\nthread = 1\n",
+	    "{P}:2: comand: unknown key in [workload \"x\"]; did you mean "
+	    "command?\n"
+	    "{P}:3: iteratons: unknown key in [workload \"x\"]; did you mean "
+	    "iterations?\n"
+	    "{P}:4: Timeout: unknown key in [workload \"x\"]; did you mean "
+	    "timeout?\n"
+	    "{P}:5: warmpu: unknown key in [workload \"x\"]; did you mean "
+	    "warmup?\n"
+	    "{P}:6: thread: unknown key in [workload \"x\"]; did you mean "
+	    "threads?");
+	/* Short names take one typo; further is no near miss. */
+	expect_errors("[sink \"s\"]\ntype = email\nti = a@example.org\n"
+	    "frm = a@example.org\n",
+	    "{P}:1: [sink \"s\"]: missing to, which a sink of type email "
+	    "needs\n"
+	    "{P}:3: ti: unknown key in [sink \"s\"]; did you mean to?\n"
+	    "{P}:4: frm: unknown key in [sink \"s\"]; did you mean from?");
+	expect_errors("[sink \"s\"]\ntype = log\nxyz = 1\n",
+	    "{P}:3: xyz: unknown key in [sink \"s\"]");
 }
 
 static void
@@ -943,7 +983,8 @@ test_shell_command_comments(void **state)
 
 	/* Only a key of the schema's commands: elsewhere, a comment. */
 	expect_errors("[schedule]\ncommand = a ; b\n",
-	    "{P}:2: command: unknown key in [schedule]");
+	    "{P}:2: command: unknown key in [schedule]; it is a key of "
+	    "[workload]");
 	/* A value that is only a comment is still none. */
 	expect_errors("[workload \"x\"]\ncommand =  # to do\n",
 	    "{P}:2: command: expected a value, got nothing");
