@@ -1097,9 +1097,10 @@ judge(const struct wl_workload *wl, const struct wl_params *p,
 		    WEXITSTATUS(ws), tail != NULL ? ": " : "",
 		    tail != NULL ? tail : "");
 	}
-	free(tail);
-	if (error != NULL)
+	if (error != NULL) {
+		free(tail);
 		return finish(res, WL_FAILED, error, cause);
+	}
 
 	if ((wl->flags & WL_F_COMMAND) && p->measure == WL_MEASURE_TIME) {
 		res->metrics = xcalloc(3, sizeof(*res->metrics));
@@ -1114,14 +1115,24 @@ judge(const struct wl_workload *wl, const struct wl_params *p,
 			snprintf(res->metrics[sig].unit, WL_UNIT_MAX, "s");
 			res->metrics[sig].better = BETTER_LOWER;
 		}
+		free(tail);
 		return finish(res, WL_OK, NULL, cause);
 	}
-	if (wl_parse_output(w->out, w->outlen, res, &error) == -1)
+	if (wl_parse_output(w->out, w->outlen, res, &error) == -1) {
+		free(tail);
 		return finish(res, WL_FAILED, error, cause);
-	if (res->nmetrics == 0) {
-		return finish(res, WL_FAILED, xstrdup("printed no metrics"),
-		    cause);
 	}
+	if (res->nmetrics == 0) {
+		/*
+		 * What it wrote on stderr may be the results, sent there by
+		 * mistake (time(1) writes there), or say why there are none.
+		 */
+		xasprintf(&error, "printed no metrics%s%s", tail != NULL ?
+		    "; on standard error: " : "", tail != NULL ? tail : "");
+		free(tail);
+		return finish(res, WL_FAILED, error, cause);
+	}
+	free(tail);
 	return finish(res, WL_OK, NULL, cause);
 }
 

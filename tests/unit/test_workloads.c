@@ -1436,6 +1436,13 @@ test_run_failures(void **state)
 	assert_string_equal(res.error, "printed no metrics");
 	wl_result_clear(&res);
 
+	/* Results sent to stderr by mistake, as time(1) does: quoted. */
+	assert_int_equal(run_command("echo 'wall 1.5 s' >&2", "10", &res),
+	    -1);
+	assert_string_equal(res.error, "printed no metrics; on standard "
+	    "error: wall 1.5 s");
+	wl_result_clear(&res);
+
 	assert_int_equal(run_command("exec yes 'x 1 s'", "30", &res), -1);
 	assert_int_equal(res.status, WL_FAILED);
 	assert_string_equal(res.error, "printed more than 1048576 bytes of "
