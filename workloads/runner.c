@@ -1067,7 +1067,12 @@ judge(const struct wl_workload *wl, const struct wl_params *p,
 
 	switch (imposed) {
 	case WL_TIMEOUT:
-		xasprintf(&error, "timed out after %g s", p->timeout);
+		/* What it said before it hung may say what it waited for. */
+		tail = errlines_text(&w->err);
+		xasprintf(&error, "timed out after %g s%s%s", p->timeout,
+		    tail != NULL ? "; on standard error: " : "",
+		    tail != NULL ? tail : "");
+		free(tail);
 		return finish(res, WL_TIMEOUT, error, cause);
 	case WL_ABORTED:
 		return finish(res, WL_ABORTED, xstrdup("aborted"), cause);

@@ -1167,6 +1167,14 @@ test_run_timeout(void **state)
 	free(cause);
 	wl_result_clear(&res);
 	wl_params_clear(&p);
+
+	/* What it said before it hung is quoted: what it waited for. */
+	assert_int_equal(run_command("echo 'connecting to db:5432' >&2; "
+	    "sleep 30", "0.3", &res), -1);
+	assert_int_equal(res.status, WL_TIMEOUT);
+	assert_string_equal(res.error, "timed out after 0.3 s; on standard "
+	    "error: connecting to db:5432");
+	wl_result_clear(&res);
 }
 
 /*
