@@ -769,9 +769,10 @@ ms_until(double t, double now, int cap)
 }
 
 /*
- * Kill what is left of a group, its guard included, reap the guard (a
- * zombie still counts as a member) and wait, bounded, until the group is
- * gone.
+ * Kill what is left of a group, its guard included, reap the guard and
+ * the group's orphans (a zombie still counts as a member, and as the
+ * subreaper this process is the parent of every orphan of the group) and
+ * wait, bounded, until the group is gone.
  */
 static void
 group_reap(pid_t pgid, pid_t guard)
@@ -782,6 +783,8 @@ group_reap(pid_t pgid, pid_t guard)
 	(void)killpg(pgid, SIGKILL);
 	until = wl_now() + GROUP_WAIT_SECONDS;
 	while (wl_now() < until) {
+		while (waitpid(-pgid, NULL, WNOHANG) > 0)
+			;
 		if (guard != -1 && waitpid(guard, NULL, WNOHANG) != 0)
 			guard = -1;
 		if (guard == -1 && kill(-pgid, 0) == -1 && errno == ESRCH)

@@ -1221,6 +1221,31 @@ test_run_setsid_escapee(void **state)
 		    "iteration", alive);
 }
 
+/*
+ * A process the workload left in the background is killed with its group
+ * once the iteration ends, and, an orphan of the runner (its subreaper),
+ * reaped at once: the runner does not wait for the group to empty in
+ * vain, nor take it for a process that left the group.
+ */
+static void
+test_run_orphan_reaped(void **state)
+{
+	struct wl_result	res;
+	double			start, elapsed;
+
+	(void)state;
+	start = wl_now();
+	assert_int_equal(run_command("sleep 30 >/dev/null 2>&1 & "
+	    "echo 'x 1 s'", "30", &res), 0);
+	elapsed = wl_now() - start;
+	assert_true(group_gone(res.pgid));
+	assert_int_equal(dir_entries(test_dir), 0);
+	wl_result_clear(&res);
+	/* GROUP_WAIT_SECONDS (2 s) was spent waiting before. */
+	if (elapsed >= 1.9)
+		fail_msg("the iteration took %.2f s", elapsed);
+}
+
 static void
 alarm_abort(int sig)
 {
@@ -2179,6 +2204,7 @@ main(void)
 		cmocka_unit_test(test_run_command_ok),
 		cmocka_unit_test(test_run_timeout),
 		cmocka_unit_test(test_run_setsid_escapee),
+		cmocka_unit_test(test_run_orphan_reaped),
 		cmocka_unit_test(test_run_abort),
 		cmocka_unit_test(test_run_settle),
 		cmocka_unit_test(test_run_clean_environment),
