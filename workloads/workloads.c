@@ -720,6 +720,17 @@ wl_params_check(const struct wl_params *p, const struct wl_workload *wl,
 		xasprintf(cause, "%s: size must be at least 1M", wl->name);
 		return -1;
 	}
+	/* The limit applies to files, not to a raw device. */
+	if ((wl->keys & WL_K_SIZE) && (wl->keys & WL_K_FILE_LIMIT) &&
+	    p->file_limit > 0 && p->device == NULL &&
+	    wl_params_size(p) > p->file_limit) {
+		xasprintf(cause, "%s: its file of %llu bytes (size) is larger "
+		    "than file_limit, %llu bytes, so every iteration would "
+		    "fail; raise file_limit or lower size", wl->name,
+		    (unsigned long long)wl_params_size(p),
+		    (unsigned long long)p->file_limit);
+		return -1;
+	}
 	if ((wl->keys & WL_K_FSYNC_EVERY) && p->fsync_every > 0 &&
 	    p->fsync_every < MIB) {
 		xasprintf(cause, "%s: fsync_every must be 0 or at least 1M",

@@ -684,6 +684,14 @@ test_config_check(void **state)
 		  "duration 600 s at each of 3 thread counts (1800 s) is not "
 		  "shorter than timeout 1800 s, so every iteration would time "
 		  "out; raise timeout" },
+		/* A file larger than file_limit: every iteration fails. */
+		{ "[workload \"disk.stream\"]\nsize = 4M\nfile_limit = 1M\n",
+		  "t.conf:1: [workload \"disk.stream\"]: its file of 4194304 "
+		  "bytes (size) is larger than file_limit, 1048576 bytes, so "
+		  "every iteration would fail; raise file_limit or lower "
+		  "size" },
+		{ "[workload \"disk.stream\"]\nsize = 4M\nfile_limit = 1M\n"
+		  "device = /dev/null\ndestroy_data = yes\n", NULL },
 		{ "[workload \"sys.pipe\"]\nduration = 20m\ntimeout = 21m\n"
 		  "[workload \"db.oltp\"]\nthreads = 1, 2, 4\n"
 		  "duration = 9m\n", NULL },
@@ -1798,24 +1806,47 @@ test_run_measure_time(void **state)
 	wl_params_clear(&p);
 }
 
-/* Writing past the file-size limit fails with a clear error. */
+/*
+ * Writing past the file-size limit fails with a clear error; a disk
+ * workload whose own file is larger than the limit is refused before it
+ * runs, since every iteration would fail.
+ */
 static void
 test_run_file_limit(void **state)
 {
 	const struct wl_workload	*wl;
 	struct wl_params		 p;
 	struct wl_result		 res;
+	char				*cause = NULL;
 
 	(void)state;
+	wl = params_for(&p, "command", test_dir);
+	set(&p, wl, "command", "dd if=/dev/zero of=f bs=1M count=4");
+	set(&p, wl, "file_limit", "1M");
+	assert_int_equal(wl_run_iteration(wl, &p, &res, NULL), -1);
+	assert_int_equal(res.status, WL_FAILED);
+	assert_non_null(strstr(res.error, "exited with status 1: dd: "));
+	assert_non_null(strstr(res.error, "File too large"));
+	assert_int_equal(dir_entries(test_dir), 0);
+	wl_result_clear(&res);
+	wl_params_clear(&p);
+
 	wl = params_for(&p, "disk.stream", test_dir);
 	set(&p, wl, "size", "4M");
 	set(&p, wl, "fsync_every", "1M");
 	set(&p, wl, "file_limit", "1M");
+	assert_int_equal(wl_params_check(&p, wl, &cause), -1);
+	assert_string_equal(cause, "disk.stream: its file of 4194304 bytes "
+	    "(size) is larger than file_limit, 1048576 bytes, so every "
+	    "iteration would fail; raise file_limit or lower size");
+	free(cause);
 	assert_int_equal(wl_run_iteration(wl, &p, &res, NULL), -1);
 	assert_int_equal(res.status, WL_FAILED);
-	assert_string_equal(res.error, "exited with status 1: write "
-	    "stream.dat: File too large");
-	assert_int_equal(dir_entries(test_dir), 0);
+	assert_non_null(strstr(res.error, "is larger than file_limit"));
+	wl_result_clear(&res);
+	/* At the limit it runs. */
+	set(&p, wl, "file_limit", "4M");
+	run_ok(wl, &p, &res);
 	wl_result_clear(&res);
 	wl_params_clear(&p);
 }
