@@ -63,7 +63,7 @@ EOPY
 # start_silent MODE DIR PORT
 start_silent() {
 	mkdir -p "$2"
-	timeout 300 "$PY" "$T/silent.py" "$1" "$3" "$2" >>"$2/log" 2>&1 &
+	timeout -k 5 300 "$PY" "$T/silent.py" "$1" "$3" "$2" >>"$2/log" 2>&1 &
 	SERVERS="$SERVERS $!"
 	wait_file "$2/ready" || fail "server did not start: $(cat "$2/log")"
 }
