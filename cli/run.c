@@ -399,6 +399,47 @@ jobs_drop_disabled(struct run_job *jobs, size_t *njobs)
 }
 
 /*
+ * Whether each --workload glob of o matches a workload the profile
+ * (prof, at path, then the configuration) runs: a glob that matches
+ * nothing is a mistake (a typo beside a glob that does match ran only
+ * that one, without a word).  0, or -1 after saying which and what there
+ * is, as perfwatchd says it of a [git] section's workloads.
+ */
+static int
+run_globs_check(struct cli *c, const struct config *prof,
+    const struct run_opts *o, const char *path)
+{
+	struct run_opts	  all;
+	struct run_job	 *jobs = NULL;
+	char		**names, *cause = NULL;
+	size_t		  njobs = 0, i;
+	int		  rc = 0;
+
+	memset(&all, 0, sizeof(all));
+	if (jobs_from_config(&jobs, &njobs, prof, 0, &all, &cause) == -1 ||
+	    (config_file(c->cfg) != NULL &&
+	    jobs_from_config(&jobs, &njobs, c->cfg, 1, &all, &cause) == -1)) {
+		/* Already refused with the globs applied, or not at all. */
+		free(cause);
+		jobs_free(jobs, njobs);
+		return 0;
+	}
+	jobs_drop_disabled(jobs, &njobs);
+	names = xcalloc(njobs > 0 ? njobs : 1, sizeof(*names));
+	for (i = 0; i < njobs; i++)
+		names[i] = jobs[i].name;
+	if (wl_globs_check(names, njobs, o->globs, o->nglobs, &cause) == -1) {
+		fprintf(stderr, "perfwatch: --workload %s; the profile is %s\n",
+		    cause, path);
+		free(cause);
+		rc = -1;
+	}
+	free(names);
+	jobs_free(jobs, njobs);
+	return rc;
+}
+
+/*
  * How a job ended, for run_workloads.  A workload that the run's abort
  * cut short of its iterations is "aborted" even if those it ran were
  * stored: "complete" means every planned iteration was.
@@ -835,6 +876,10 @@ cmd_run(struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	jobs_drop_disabled(jobs, &njobs);
+	if (o.nglobs > 0 && run_globs_check(c, prof, &o, path) == -1) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	pp = xcalloc(njobs > 0 ? njobs : 1, sizeof(*pp));
 	for (i = 0; i < njobs; i++) {
 		if (jobs[i].params.work_dir == NULL)

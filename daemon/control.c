@@ -40,6 +40,7 @@
 #include "timefmt.h"
 #include "xmalloc.h"
 #include "store/store.h"
+#include "workloads/workloads.h"
 #include "daemon.h"
 
 #define CONTROL_MAX_GLOBS	64
@@ -321,7 +322,7 @@ control_trigger(struct daemon *d, json_t *req)
 		free(cause);
 		return reply;
 	}
-	rc = daemon_globs_check(names, nnames, globs, n, &cause);
+	rc = wl_globs_check(names, nnames, globs, n, &cause);
 	daemon_workloads_free(names, nnames);
 	if (nnames == 0) {
 		free(globs);

@@ -236,8 +236,6 @@ const char	*daemon_host_name(void);
 int		 daemon_workloads(const struct config *, const char *conf_path,
 		    char ***names, size_t *n, char **cause);
 void		 daemon_workloads_free(char **, size_t);
-int		 daemon_globs_check(char *const *names, size_t n,
-		    char *const *globs, size_t nglobs, char **cause);
 
 /*
  * job.c: child processes, their output read through bufferevents.

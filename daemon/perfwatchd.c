@@ -33,7 +33,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <getopt.h>
 #include <grp.h>
 #include <libgen.h>
@@ -724,46 +723,6 @@ daemon_workloads_free(char **names, size_t n)
 }
 
 /*
- * Whether each of globs matches one of the workloads (names), as a run
- * selects them (fnmatch(3)).  0, or -1 and *cause naming the globs that
- * match nothing and the workloads there are.
- */
-int
-daemon_globs_check(char *const *names, size_t n, char *const *globs,
-    size_t nglobs, char **cause)
-{
-	char	*bad = NULL, *all = NULL, *tmp;
-	size_t	 i, k, nbad = 0;
-
-	for (i = 0; i < nglobs; i++) {
-		for (k = 0; k < n; k++)
-			if (fnmatch(globs[i], names[k], 0) == 0)
-				break;
-		if (k < n)
-			continue;
-		xasprintf(&tmp, "%s%s\"%s\"", bad != NULL ? bad : "",
-		    bad != NULL ? ", " : "", globs[i]);
-		free(bad);
-		bad = tmp;
-		nbad++;
-	}
-	if (nbad == 0)
-		return 0;
-	for (k = 0; k < n; k++) {
-		xasprintf(&tmp, "%s%s%s", all != NULL ? all : "",
-		    all != NULL ? " " : "", names[k]);
-		free(all);
-		all = tmp;
-	}
-	xasprintf(cause, "%s match%s no workload of the profile (%s%s)", bad,
-	    nbad == 1 ? "es" : "", n > 0 ? "its workloads: " :
-	    "it has none to run", n > 0 ? all : "");
-	free(bad);
-	free(all);
-	return -1;
-}
-
-/*
  * What the configuration asks of the profile: that it can be had (see
  * daemon_profile_load()), that it has a workload to run, and that each
  * [git] section's workloads match some of them, since a battery that
@@ -794,7 +753,7 @@ daemon_profile_check(const struct config *cfg, const char *conf_path,
 		globs = config_get_list(cfg, section, "workloads");
 		for (ng = 0; globs[ng] != NULL; ng++)
 			;
-		if (daemon_globs_check(names, n, globs, ng, &why) == -1) {
+		if (wl_globs_check(names, n, globs, ng, &why) == -1) {
 			xasprintf(cause, "%s:%d: [git \"%s\"] workloads: %s",
 			    conf_path, config_key_line(cfg, section,
 			    "workloads"), name, why);

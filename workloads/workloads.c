@@ -23,6 +23,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -841,5 +842,45 @@ wl_config_check(const struct config *cfg, char **cause)
 	if (out == NULL)
 		return 0;
 	*cause = out;
+	return -1;
+}
+
+/*
+ * Whether each of globs matches one of the workloads (names), as a run
+ * selects them (fnmatch(3)).  0, or -1 and *cause naming the globs that
+ * match nothing and the workloads there are.
+ */
+int
+wl_globs_check(char *const *names, size_t n, char *const *globs,
+    size_t nglobs, char **cause)
+{
+	char	*bad = NULL, *all = NULL, *tmp;
+	size_t	 i, k, nbad = 0;
+
+	for (i = 0; i < nglobs; i++) {
+		for (k = 0; k < n; k++)
+			if (fnmatch(globs[i], names[k], 0) == 0)
+				break;
+		if (k < n)
+			continue;
+		xasprintf(&tmp, "%s%s\"%s\"", bad != NULL ? bad : "",
+		    bad != NULL ? ", " : "", globs[i]);
+		free(bad);
+		bad = tmp;
+		nbad++;
+	}
+	if (nbad == 0)
+		return 0;
+	for (k = 0; k < n; k++) {
+		xasprintf(&tmp, "%s%s%s", all != NULL ? all : "",
+		    all != NULL ? " " : "", names[k]);
+		free(all);
+		all = tmp;
+	}
+	xasprintf(cause, "%s match%s no workload of the profile (%s%s)", bad,
+	    nbad == 1 ? "es" : "", n > 0 ? "its workloads: " :
+	    "it has none to run", n > 0 ? all : "");
+	free(bad);
+	free(all);
 	return -1;
 }

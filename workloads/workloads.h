@@ -150,6 +150,8 @@ struct wl_progress;
 
 /* workloads.c: the battery and its parameters. */
 const struct wl_workload *wl_find(const char *);
+int		 wl_globs_check(char *const *names, size_t n,
+		    char *const *globs, size_t nglobs, char **cause);
 const struct wl_workload *wl_list(size_t *);
 void		 wl_params_init(struct wl_params *, const struct wl_workload *);
 void		 wl_params_copy(struct wl_params *, const struct wl_params *);

@@ -73,6 +73,28 @@ enabled = no'
 [ "$rc" -eq 64 ] || fail "alloff: exit $rc: $(cat "$T/alloff.out")"
 expect_match "$(cat "$T/alloff.out")" "no workload to run"
 
+# A --workload glob that matches nothing is a usage error naming it and
+# what the profile runs, before anything runs, also beside a glob that
+# matches (which used to run that one alone, without a word); a glob
+# that matches only a disabled workload matches nothing to run.
+printf '[workload "fast"]\ncommand = echo a 1 s\niterations = 1\n[workload "off"]\ncommand = echo b 1 s\nenabled = no\n' \
+    >"$T/globs.profile"
+set -f
+for globs in "--workload zz" "--workload fast --workload zz" \
+    "--workload of*"; do
+	rc=0
+	# shellcheck disable=SC2086
+	pw -c "$T/pw.conf" run --no-check --profile "$T/globs.profile" \
+	    --label globs $globs >"$T/globs.out" 2>&1 || rc=$?
+	[ "$rc" -eq 64 ] || fail "$globs: exit $rc: $(cat "$T/globs.out")"
+	expect_match "$(cat "$T/globs.out")" \
+	    "no workload of the profile (its workloads: fast)"
+	case " $(labels) " in
+	*" globs "*) fail "$globs: a run was made" ;;
+	esac
+done
+set +f
+
 # A section that cannot run is named at its header, in the profile or in
 # the configuration, as perfwatchd -n names it, before anything runs.
 run nocmd '[workload "fast"]
