@@ -942,8 +942,7 @@ bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	const char	*other = NULL;
-	char		*end;
-	long		 v;
+	long long	 v;
 	int		 ch, k;
 
 	memset(o, 0, sizeof(*o));
@@ -991,11 +990,8 @@ bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 		case 'i':
 		case 'n':
 		case 'x':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (!isdigit((unsigned char)optarg[0]) ||
-			    *end != '\0' || errno != 0 || v < 1 ||
-			    v > (ch == 'i' ? 100000 : 100)) {
+			if (cli_parse_count(optarg, 1, ch == 'i' ? 100000 :
+			    100, &v) == -1) {
 				fprintf(stderr, "perfwatch: --%s: \"%s\" is "
 				    "not a count from 1 to %d\n", ch == 'i' ?
 				    "iterations" : ch == 'n' ? "runs" :

@@ -1251,14 +1251,7 @@ static int
 parse_number(const char *opt, const char *s, double lo, double hi,
     double *out)
 {
-	char	*end;
-
-	/* The text is the number: strtod skips blanks before it. */
-	errno = 0;
-	*out = strtod(s, &end);
-	if (end == s || isspace((unsigned char)s[0]) || *end != '\0' ||
-	    errno != 0 || !(*out >= lo) ||
-	    !(*out <= hi)) {
+	if (cli_parse_real(s, lo, hi, out) == -1) {
 		fprintf(stderr, "perfwatch: %s: \"%s\" is not a number from %g "
 		    "to %g\n", opt, s, lo, hi);
 		return -1;
@@ -1294,7 +1287,7 @@ cmd_changes(struct cli *c, int argc, char **argv)
 	const char		*workload = NULL, *metric = NULL, *host = NULL;
 	char			*cause = NULL, b1[32], b2[32], b3[32], b4[32];
 	json_t			*arr;
-	double			 d;
+	long long		 v;
 	size_t			 n = 0, i, nms = 0;
 	int			 opt;
 
@@ -1322,15 +1315,13 @@ cmd_changes(struct cli *c, int argc, char **argv)
 			break;
 		case 'n':
 			/* Runs: a whole number, where 10.7 was taken as 10. */
-			d = strtod(optarg, NULL);
-			if (*optarg == '\0' || strspn(optarg, "0123456789") !=
-			    strlen(optarg) || !(d >= 3 && d <= 1000)) {
+			if (cli_parse_count(optarg, 3, 1000, &v) == -1) {
 				fprintf(stderr, "perfwatch: --window: \"%s\" is "
 				    "not a whole number from 3 to 1000\n",
 				    optarg);
 				return cli_usage("changes");
 			}
-			cpp.window = (size_t)d;
+			cpp.window = (size_t)v;
 			break;
 		case 'a':
 			if (parse_number("--alpha", optarg, 1e-9, 0.5,
@@ -1429,7 +1420,7 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 	struct store_metric	 m;
 	struct store		*st;
 	struct table		*t;
-	char			*cause = NULL, *end, *l1, *l2, *l3, *host;
+	char			*cause = NULL, *l1, *l2, *l3, *host;
 	char			 b1[32], tbuf[32];
 	json_t			*arr, *attr;
 	const char		*sum;
@@ -1445,11 +1436,8 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 			return cli_bad_arg("alerts", argv[3]);
 		if (argc != 3)
 			return cli_usage_why("alerts", "needs an alert ID");
-		errno = 0;
-		id = strtoll(argv[2][0] == '#' ? argv[2] + 1 : argv[2], &end,
-		    10);
-		if (*end != '\0' || errno != 0 || id <= 0 ||
-		    !isdigit((unsigned char)argv[2][argv[2][0] == '#']))
+		if (cli_parse_count(argv[2] + (argv[2][0] == '#'), 1,
+		    LLONG_MAX, &id) == -1)
 			return cli_usage_why("alerts", "\"%s\" is not an alert "
 			    "ID", argv[2]);
 		c->writes = 1;

@@ -58,6 +58,9 @@ int		 cli_output_option(struct cli *, const char *);
 int		 cli_store_failed(struct store *);
 int		 cli_blank_opt(const char *opt, const char *arg);
 int		 cli_option_word(const char *, int *);
+int		 cli_parse_count(const char *, long long, long long,
+		    long long *);
+int		 cli_parse_real(const char *, double, double, double *);
 void		 cli_getopt_reset(void);
 
 /* table.c: a text table, or the same rows as CSV. */

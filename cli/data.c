@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -484,14 +485,9 @@ cli_metrics_match(struct store *st, const char *host, const char *workload,
 int
 cli_parse_limit(const char *arg, size_t *limit)
 {
-	char		*end;
 	long long	 v;
 
-	/* Digits alone: strtoll took " 5" and "+5", --window refused them. */
-	errno = 0;
-	v = strtoll(arg, &end, 10);
-	if (!isdigit((unsigned char)arg[0]) || *end != '\0' || errno != 0 ||
-	    v < 0) {
+	if (cli_parse_count(arg, 0, LLONG_MAX, &v) == -1) {
 		fprintf(stderr, "perfwatch: --limit: \"%s\" is not a count "
 		    "(0 for all)\n", arg);
 		return -1;

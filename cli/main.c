@@ -7,6 +7,7 @@
  * the configuration sets state_dir, else
  * $XDG_STATE_HOME/perfwatch/perfwatch.db (~/.local/state/...).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -207,6 +208,55 @@ cli_blank_opt(const char *opt, const char *arg)
 	fprintf(stderr, "%s: %s: %s\n", cli_name_buf, opt,
 	    arg[0] == '\0' ? "empty" : "blank");
 	return 1;
+}
+
+/*
+ * The text of a number option or argument is the number and nothing
+ * else, so that every option takes what --window took: strtoll and
+ * strtod skip blanks and take a sign, so " 5" and "+5" were 5, and
+ * strtod takes hexadecimal, inf and nan too, so --min-change 0x2 was 2.
+ * These do not print: each caller says what its option wants.
+ */
+
+/* A count: decimal digits alone, from lo to hi.  0, or -1. */
+int
+cli_parse_count(const char *s, long long lo, long long hi, long long *out)
+{
+	char		*end;
+	long long	 v;
+
+	if (!isdigit((unsigned char)s[0]))
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (*end != '\0' || errno != 0 || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/*
+ * A decimal number, from lo to hi: digits, a point and an exponent, with
+ * no sign before it (no option takes a negative number).  0, or -1.
+ */
+int
+cli_parse_real(const char *s, double lo, double hi, double *out)
+{
+	char	*end;
+	double	 v;
+
+	if (!isdigit((unsigned char)s[0]) && !(s[0] == '.' &&
+	    isdigit((unsigned char)s[1])))
+		return -1;
+	/* No x (hexadecimal), no letters of inf or nan. */
+	if (s[strspn(s, "0123456789.eE+-")] != '\0')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end != '\0' || errno != 0 || !(v >= lo) || !(v <= hi))
+		return -1;
+	*out = v;
+	return 0;
 }
 
 /* Reset getopt for a subcommand's own arguments. */

@@ -723,9 +723,8 @@ parse_run_opts(struct run_opts *o, int argc, char **argv)
 		{ "progress", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
-	char	*end;
-	long	 n;
-	int	 ch;
+	long long	 n;
+	int		 ch;
 
 	memset(o, 0, sizeof(*o));
 	o->trigger = "manual";
@@ -746,10 +745,7 @@ parse_run_opts(struct run_opts *o, int argc, char **argv)
 			o->globs[o->nglobs++] = optarg;
 			break;
 		case 'n':
-			errno = 0;
-			n = strtol(optarg, &end, 10);
-			if (!isdigit((unsigned char)optarg[0]) || *end != '\0' ||
-			    errno != 0 || n < 1 || n > 100000) {
+			if (cli_parse_count(optarg, 1, 100000, &n) == -1) {
 				fprintf(stderr, "perfwatch: --iterations: \"%s\""
 				    " is not a count from 1 to 100000\n",
 				    optarg);

@@ -256,7 +256,8 @@ rc=0; pw check --bisect --baseline= >/dev/null 2>&1 || rc=$?
 [ "$rc" -eq 128 ] || fail "check --bisect --baseline '': exit $rc"
 
 # A number option's text is the number, as --window's always was: strtol
-# and strtod took " 5" and "+5" for 5.
+# and strtod took " 5" and "+5" for 5, strtod 0x2 and inf too (one parser,
+# cli_parse_count or cli_parse_real, for every number option now).
 while IFS='|' read -r args why; do
 	rc=0
 	# shellcheck disable=SC2086 # the words are split on purpose
@@ -272,9 +273,18 @@ bisect --runs=+3 a..b|--runs: "+3" is not a count
 bisect --max-runs=+3 a..b|--max-runs: "+3" is not a count
 alerts ack +1|"+1" is not an alert ID
 alerts ack #+1|"#+1" is not an alert ID
+changes --min-change=+2|--min-change: "+2" is not a number
+changes --min-change=0x2|--min-change: "0x2" is not a number
+changes --min-change=inf|--min-change: "inf" is not a number
+changes --alpha=+0.01|--alpha: "+0.01" is not a number
+changes --alpha=0x1p-7|--alpha: "0x1p-7" is not a number
+changes --window=+5|--window: "+5" is not a whole number
+bisect --iterations=+3 a..b|--iterations: "+3" is not a count
 CASES
-for args in "runs --limit" "changes --alpha" "changes --min-change" \
-    "run --iterations" "bisect --iterations"; do
+for args in "runs --limit" "history --limit" "notify pending --limit" \
+    "changes --alpha" "changes --min-change" "changes --window" \
+    "run --iterations" "bisect --iterations" "bisect --runs" \
+    "bisect --max-runs"; do
 	rc=0
 	# shellcheck disable=SC2086 # the words are split on purpose
 	pw $args " 3" x..y >"$T/out" 2>"$T/err" || rc=$?
