@@ -1823,17 +1823,21 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 			    "change that first\n", argv[2]);
 			return EXIT_DATAERR;
 		}
-		if (store_baseline_delete(st, argv[2]) == -1) {
+		if (store_baseline_delete(st, argv[2],
+		    DETECT_SETTING_BASELINE, &cause) == -1) {
+			if (cause != NULL) {
+				/* Nothing deleted: the baseline is kept. */
+				fprintf(stderr, "perfwatch: %s: %s; nothing "
+				    "deleted\n", store_path(st), cause);
+				free(cause);
+				return EXIT_SOFTWARE;
+			}
 			if ((k = cli_store_failed(st)) != 0)
 				return k;
 			fprintf(stderr, "perfwatch: no baseline \"%s\"\n",
 			    cli_show(argv[2]));
 			return EXIT_DATAERR;
 		}
-		if (store_setting_get(st, DETECT_SETTING_BASELINE,
-		    &inuse) == 0 && strcmp(inuse, argv[2]) == 0)
-			store_setting_set(st, DETECT_SETTING_BASELINE, NULL);
-		free(inuse);
 		if (c->out == OUT_TABLE)
 			printf("baseline %s deleted\n", cli_show(argv[2]));
 		return 0;

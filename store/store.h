@@ -317,7 +317,8 @@ int		 store_baseline_get(struct store *, const char *name,
 		    struct store_baseline *);
 int		 store_baselines_list(struct store *, struct store_baseline **,
 		    size_t *);
-int		 store_baseline_delete(struct store *, const char *name);
+int		 store_baseline_delete(struct store *, const char *name,
+		    const char *inuse_key, char **cause);
 void		 store_baseline_clear(struct store_baseline *);
 void		 store_baselines_free(struct store_baseline *, size_t);
 

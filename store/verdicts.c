@@ -5,8 +5,8 @@
  * The engine calls these inside its own transaction (store_begin ...
  * store_commit), so that the verdicts of a run, the alert changes they
  * cause and the outbox rows that tell about them are written together or
- * not at all.  Nothing here begins or commits, except store_baseline_set,
- * which is a transaction of its own.
+ * not at all.  Nothing here begins or commits, except store_baseline_set
+ * and store_baseline_delete, each a transaction of its own.
  */
 #include <math.h>
 #include <stdio.h>
@@ -247,22 +247,62 @@ store_baselines_list(struct store *st, struct store_baseline **out,
 	return 0;
 }
 
-/* Delete the baseline called name; -1 when there is none. */
+/*
+ * Delete the baseline called name and, when the setting key (the
+ * baseline in use) names it, that setting, in one transaction: the
+ * setting was cleared in a second step whose failure went unseen, and
+ * checks then judged against a baseline that was gone.  0 when deleted.
+ * -1 with *cause NULL when there is none, or when the transaction could
+ * not begin (store_failure() tells which: busy, or another error); -1
+ * with *cause set when it failed later and nothing was deleted.
+ */
 int
-store_baseline_delete(struct store *st, const char *name)
+store_baseline_delete(struct store *st, const char *name, const char *key,
+    char **cause)
 {
-	sqlite3_stmt	*stmt;
-	int		 rc;
+	sqlite3_stmt	*stmt = NULL;
+	int		 found;
 
+	*cause = NULL;
+	/* A lock held by another process is met here, kept for the caller. */
+	if (store_begin(st) == -1)
+		return -1;
 	if (sqlite3_prepare_v2(st->db, "DELETE FROM baselines WHERE name = ?",
 	    -1, &stmt, NULL) != SQLITE_OK)
-		return -1;
+		goto fail;
 	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
+	if (sqlite3_step(stmt) != SQLITE_DONE)
+		goto fail;
 	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE)
+	stmt = NULL;
+	if ((found = sqlite3_changes(st->db) > 0)) {
+		if (sqlite3_prepare_v2(st->db, "DELETE FROM settings WHERE"
+		    " key = ? AND value = ?", -1, &stmt, NULL) != SQLITE_OK)
+			goto fail;
+		sqlite3_bind_text(stmt, 1, key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 2, name, -1, SQLITE_STATIC);
+		if (sqlite3_step(stmt) != SQLITE_DONE)
+			goto fail;
+		sqlite3_finalize(stmt);
+		stmt = NULL;
+	}
+	/*
+	 * None: the rollback leaves no error behind, for store_failure()
+	 * to say so (or its own, should it fail).
+	 */
+	if (!found) {
+		store_rollback(st);
 		return -1;
-	return sqlite3_changes(st->db) > 0 ? 0 : -1;
+	}
+	if (store_commit(st) == -1)
+		goto fail;
+	return 0;
+
+fail:
+	xasprintf(cause, "baseline %s: %s", name, sqlite3_errmsg(st->db));
+	sqlite3_finalize(stmt);
+	store_rollback(st);
+	return -1;
 }
 
 void

@@ -1835,8 +1835,11 @@ test_baseline_store(void **state)
 	assert_non_null(cause);
 	free(cause);
 	assert_int_equal(store_baseline_get(f.st, "broken", &b), -1);
-	assert_int_equal(store_baseline_delete(f.st, "zeta"), 0);
-	assert_int_equal(store_baseline_delete(f.st, "zeta"), -1);
+	assert_int_equal(store_baseline_delete(f.st, "zeta",
+	    DETECT_SETTING_BASELINE, &cause), 0);
+	assert_int_equal(store_baseline_delete(f.st, "zeta",
+	    DETECT_SETTING_BASELINE, &cause), -1);
+	assert_null(cause);
 	assert_int_equal(store_baseline_get(f.st, "alpha", &b), 0);
 	assert_int_equal(b.nruns, 3);
 	store_baseline_clear(&b);

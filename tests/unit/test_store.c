@@ -862,6 +862,71 @@ test_run_workloads_error(void **state)
 	free(p);
 }
 
+/*
+ * Deleting a baseline clears the setting that names it as the one in
+ * use, in the same transaction: when clearing it fails, the baseline is
+ * kept too.  The trigger stands for a write that fails part way.
+ */
+static void
+test_baseline_delete(void **state)
+{
+	struct store_baseline	 b;
+	struct store_run	 r1, r2;
+	struct store		*st;
+	char			*p = db_path(), *cause = NULL, *v = NULL;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(import_str(st, "a.csv", sample_csv, 0, &cause), 0);
+	assert_int_equal(store_run_resolve(st, "r1", &r1, &cause), 0);
+	assert_int_equal(store_run_resolve(st, "r2", &r2, &cause), 0);
+	assert_int_equal(store_baseline_set(st, "a", &r1.id, 1, 1, &cause), 0);
+	assert_int_equal(store_baseline_set(st, "b", &r2.id, 1, 1, &cause), 0);
+	assert_int_equal(store_setting_set(st, "in.use", "a"), 0);
+
+	/* Another baseline: the setting stays. */
+	assert_int_equal(store_baseline_delete(st, "b", "in.use", &cause), 0);
+	assert_null(cause);
+	assert_int_equal(store_setting_get(st, "in.use", &v), 0);
+	assert_string_equal(v, "a");
+	free(v);
+	assert_int_equal(store_baseline_get(st, "b", &b), -1);
+	assert_int_equal(store_failure(st), STORE_FOUND_NONE);
+
+	/* None by that name: -1, no cause, nothing failed. */
+	assert_int_equal(store_baseline_delete(st, "b", "in.use", &cause), -1);
+	assert_null(cause);
+	assert_int_equal(store_failure(st), STORE_FOUND_NONE);
+
+	/* Clearing the setting fails: nothing is deleted. */
+	assert_int_equal(sqlite3_exec(st->db, "CREATE TEMP TRIGGER no_del"
+	    " BEFORE DELETE ON main.settings BEGIN SELECT RAISE(ABORT,"
+	    " 'settings refuse'); END", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(store_baseline_delete(st, "a", "in.use", &cause), -1);
+	assert_non_null(cause);
+	assert_non_null(strstr(cause, "settings refuse"));
+	free(cause);
+	assert_int_equal(store_baseline_get(st, "a", &b), 0);
+	assert_int_equal(b.nruns, 1);
+	store_baseline_clear(&b);
+	assert_int_equal(store_setting_get(st, "in.use", &v), 0);
+	assert_string_equal(v, "a");
+	free(v);
+
+	/* The baseline in use: both go. */
+	assert_int_equal(sqlite3_exec(st->db, "DROP TRIGGER temp.no_del",
+	    NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(store_baseline_delete(st, "a", "in.use", &cause), 0);
+	assert_int_equal(store_baseline_get(st, "a", &b), -1);
+	assert_int_equal(store_setting_get(st, "in.use", &v), -1);
+	assert_int_equal(store_failure(st), STORE_FOUND_NONE);
+	store_run_clear(&r1);
+	store_run_clear(&r2);
+	store_close(st);
+	free(p);
+}
+
 /* What the progress hook saw: the samples counted at each call. */
 struct progress_seen {
 	size_t	calls;
@@ -1493,6 +1558,7 @@ main(void)
 		cmocka_unit_test(test_denormal),
 		cmocka_unit_test(test_resolve_labels),
 		cmocka_unit_test(test_run_workloads_error),
+		cmocka_unit_test(test_baseline_delete),
 		cmocka_unit_test(test_replace),
 		cmocka_unit_test(test_series_cache),
 		cmocka_unit_test(test_import_progress),
