@@ -693,10 +693,11 @@ cmd_check(struct cli *c, int argc, char **argv)
 			fprintf(stderr, "perfwatch: %s\n", cause);
 			free(cause);
 			detect_params_clear(&p);
-			/* Busy: to be tried again, but not under bisect. */
-			if (!bisect && store_failure(st) == STORE_BUSY)
-				return EXIT_TEMPFAIL;
-			return err;
+			/*
+			 * Busy: to be tried again; failed: not a bad run.
+			 * Under bisect, either stops it (err).
+			 */
+			return bisect ? err : cli_store_status(st, err);
 		}
 		/*
 		 * A run named that did not complete measured the commit in

@@ -513,12 +513,13 @@ history_metric(struct store *st, const struct store_metric *m,
 	int64_t			*ids;
 	size_t			 nruns = 0, nser, j;
 	char			 tbuf[32];
+	int			 rc;
 
 	if (arr != NULL)
 		return view_history_json(st, m, host, limit, arr) == -1 ?
 		    EXIT_SOFTWARE : 0;
 	if (store_metric_runs(st, m->id, host, limit, &runs, &nruns) == -1)
-		return EXIT_SOFTWARE;
+		return (rc = cli_store_failed(st)) != 0 ? rc : EXIT_SOFTWARE;
 	ids = xcalloc(nruns > 0 ? nruns : 1, sizeof(*ids));
 	for (j = 0; j < nruns; j++)
 		ids[j] = runs[j].id;
@@ -689,8 +690,7 @@ cmd_show(struct cli *c, int argc, char **argv)
 	} else if (store_run_resolve(st, what, &run, &cause) == -1) {
 		fprintf(stderr, "perfwatch: %s\n", cause);
 		free(cause);
-		return store_failure(st) == STORE_BUSY ? EXIT_TEMPFAIL :
-		    EXIT_DATAERR;
+		return cli_store_status(st, EXIT_DATAERR);
 	}
 	if (store_run_series(st, run.id, &ser, &n) == -1) {
 		store_run_clear(&run);

@@ -211,8 +211,7 @@ env_show(struct cli *c, int argc, char **argv)
 		if (cli_store(c) == NULL)
 			return cli_store_none(c);
 		if ((s = run_snapshot(c, what, &r)) == NULL)
-			return store_failure(c->st) == STORE_BUSY ?
-			    EXIT_TEMPFAIL : EXIT_DATAERR;
+			return cli_store_status(c->st, EXIT_DATAERR);
 	} else if ((s = env_now(c)) == NULL)
 		return EXIT_SOFTWARE;
 	if (c->out == OUT_CSV)
@@ -268,14 +267,14 @@ env_diff(struct cli *c, int argc, char **argv)
 		return cli_store_none(c);
 	memset(&rb, 0, sizeof(rb));
 	if ((a = run_snapshot(c, names[0], &ra)) == NULL)
-		return store_failure(c->st) == STORE_BUSY ? EXIT_TEMPFAIL :
-		    EXIT_DATAERR;
+		return cli_store_status(c->st, EXIT_DATAERR);
 	/* One run: from it to this machine as it is now. */
 	b = n == 2 ? run_snapshot(c, names[1], &rb) : env_now(c);
 	if (b == NULL) {
 		sysinfo_snapshot_free(a);
 		store_run_clear(&ra);
-		return n == 2 ? EXIT_DATAERR : EXIT_SOFTWARE;
+		return n == 2 ? cli_store_status(c->st, EXIT_DATAERR) :
+		    EXIT_SOFTWARE;
 	}
 	to = n == 2 ? rb.label : "now";
 	d = sysinfo_diff(a, b);

@@ -195,6 +195,25 @@ cli_store_failed(struct store *st)
 }
 
 /*
+ * The exit status after a store call that returned -1 with its own
+ * message (a cause naming the store's error): 75 when the store was
+ * busy, 70 when it failed, none when nothing failed (there is no such
+ * thing).
+ */
+int
+cli_store_status(struct store *st, int none)
+{
+	switch (store_failure(st)) {
+	case STORE_FOUND_NONE:
+		return none;
+	case STORE_BUSY:
+		return EXIT_TEMPFAIL;
+	default:
+		return EXIT_SOFTWARE;
+	}
+}
+
+/*
  * Refuse an option's text that is empty or blanks alone, for an option
  * whose text must say something: 1 after saying so (the caller prints
  * its usage, 64), else 0.  run --detail '' recorded a detail that showed

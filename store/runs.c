@@ -545,6 +545,15 @@ store_run_resolve(struct store *st, const char *what, struct store_run *r,
 		id = strtoll(what + 1, &end, 10);
 		if (errno == 0 && store_run_get(st, id, r) == 0)
 			return 0;
+		/*
+		 * A read that failed is no run that is not there: "no run
+		 * "#5"" sent the user looking for a typo.
+		 */
+		if (store_failure(st) != STORE_FOUND_NONE) {
+			xasprintf(cause, "%s: %s", st->path,
+			    sqlite3_errmsg(st->db));
+			return -1;
+		}
 	}
 	if ((found = store_run_by_label(st, NULL, what, r, cause)) == -1)
 		return -1;
@@ -714,7 +723,8 @@ store_metric_runs(struct store *st, int64_t metric, const char *host,
 {
 	sqlite3_stmt		*hosts, *stmt;
 	struct store_run	*runs, *all = NULL, tmp;
-	size_t			 n, nall = 0, i;
+	int64_t			*ids = NULL;
+	size_t			 n, nall = 0, nids = 0, i, k;
 	int			 rc;
 
 	*out = NULL;
@@ -727,6 +737,21 @@ store_metric_runs(struct store *st, int64_t metric, const char *host,
 	}
 	bind_text_or_null(hosts, 1, host);
 	while ((rc = sqlite3_step(hosts)) == SQLITE_ROW) {
+		ids = xreallocarray(ids, nids + 1, sizeof(*ids));
+		ids[nids++] = sqlite3_column_int64(hosts, 0);
+	}
+	/*
+	 * The hosts first, their statement done with before the runs are
+	 * read: its finalize after a failed read of runs left no error
+	 * behind, for the caller to tell a failure from "none".
+	 */
+	sqlite3_finalize(hosts);
+	if (rc != SQLITE_DONE) {
+		log_warnx("%s: %s", st->path, sqlite3_errmsg(st->db));
+		free(ids);
+		return -1;
+	}
+	for (k = 0; k < nids; k++) {
 		if (sqlite3_prepare_v2(st->db, "SELECT " RUN_COLUMNS
 		    " FROM runs r JOIN hosts h ON h.id = r.host"
 		    " WHERE r.host = ?1 AND EXISTS (SELECT 1 FROM samples s"
@@ -736,7 +761,7 @@ store_metric_runs(struct store *st, int64_t metric, const char *host,
 			log_warnx("%s: %s", st->path, sqlite3_errmsg(st->db));
 			break;
 		}
-		sqlite3_bind_int64(stmt, 1, sqlite3_column_int64(hosts, 0));
+		sqlite3_bind_int64(stmt, 1, ids[k]);
 		sqlite3_bind_int64(stmt, 2, metric);
 		sqlite3_bind_int64(stmt, 3, limit > 0 ? (int64_t)limit : -1);
 		if (store_runs_collect(st, stmt, &runs, &n) == -1)
@@ -754,10 +779,8 @@ store_metric_runs(struct store *st, int64_t metric, const char *host,
 		nall += n;
 		free(runs);
 	}
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		log_warnx("%s: %s", st->path, sqlite3_errmsg(st->db));
-	sqlite3_finalize(hosts);
-	if (rc != SQLITE_DONE) {
+	free(ids);
+	if (k < nids) {
 		store_runs_free(all, nall);
 		return -1;
 	}

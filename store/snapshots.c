@@ -163,9 +163,14 @@ store_snapshot_get(struct store *st, int64_t id, char **cause)
 		return NULL;
 	}
 	sqlite3_bind_int64(stmt, 1, id);
-	if (sqlite3_step(stmt) != SQLITE_ROW) {
+	if ((rc = sqlite3_step(stmt)) != SQLITE_ROW) {
 		sqlite3_reset(stmt);
-		xasprintf(cause, "no snapshot %lld", (long long)id);
+		/* A read that failed (store_failure() says so) is no "no". */
+		if (rc != SQLITE_DONE)
+			xasprintf(cause, "%s: %s", st->path,
+			    sqlite3_errmsg(st->db));
+		else
+			xasprintf(cause, "no snapshot %lld", (long long)id);
 		return NULL;
 	}
 	s = sysinfo_snapshot_load((const char *)sqlite3_column_text(stmt, 0),

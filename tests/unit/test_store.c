@@ -927,6 +927,141 @@ test_baseline_delete(void **state)
 	free(p);
 }
 
+/* Interrupt every statement at its first step. */
+static int
+interrupt_now(void *arg)
+{
+	(void)arg;
+	return 1;
+}
+
+/* Interrupt the first statement that runs after *arg was set, once. */
+static int
+interrupt_once(void *arg)
+{
+	int	*once = arg;
+
+	if (*once == 0)
+		return 0;
+	*once = 0;
+	return 1;
+}
+
+/* Refuse any statement that reads the samples table. */
+static int
+deny_samples(void *arg, int action, const char *a, const char *b,
+    const char *c, const char *d)
+{
+	(void)arg;
+	(void)b;
+	(void)c;
+	(void)d;
+	return action == SQLITE_READ && a != NULL &&
+	    strcmp(a, "samples") == 0 ? SQLITE_DENY : SQLITE_OK;
+}
+
+/*
+ * Each lookup that returns -1 for "none" leaves a read that failed for
+ * store_failure() to tell, so that a caller says the store failed (or was
+ * busy) and not that there is no such thing: store_run_resolve took a
+ * failed "#1" for no run of that id and looked for a label, and
+ * store_snapshot_get said "no snapshot" whatever went wrong.
+ */
+static void
+test_lookup_errors(void **state)
+{
+	struct store_baseline	 b, *bs;
+	struct store_metric	 m, *ms;
+	struct store_outbox	 o;
+	struct store_alert	 a, *as;
+	struct store_run	 r, *runs;
+	struct store_series	*ser;
+	struct store_verdict	*v;
+	struct store		*st;
+	struct snapshot		*s;
+	char			*p = db_path(), *cause = NULL, *val;
+	int64_t			 id, run, host;
+	size_t			 n;
+	int			 once = 0;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(import_str(st, "a.csv", sample_csv, 0, &cause), 0);
+	assert_int_equal(store_run_resolve(st, "r1", &r, &cause), 0);
+	run = r.id;
+	host = r.host;
+	store_run_clear(&r);
+	assert_int_equal(store_setting_set(st, "k", "v"), 0);
+	assert_int_equal(store_baseline_set(st, "b", &run, 1, 1, &cause), 0);
+
+	sqlite3_progress_handler(st->db, 1, interrupt_now, NULL);
+#define FAILED(call) do {						\
+	assert_int_equal((call), -1);					\
+	assert_int_equal(store_failure(st), STORE_FAILED);		\
+} while (0)
+	FAILED(store_host_find(st, "box", &id));
+	FAILED(store_metric_find(st, "disk.bonnie", "write_kps", &m));
+	FAILED(store_metric_get(st, 1, &m));
+	FAILED(store_run_lookup(st, host, "r1", &id));
+	FAILED(store_run_get(st, run, &r));
+	FAILED(store_run_latest_of(st, host, NULL, &r));
+	FAILED(store_run_first_with(st, host, "disk.", &id));
+	FAILED(store_setting_get(st, "k", &val));
+	FAILED(store_baseline_get(st, "b", &b));
+	FAILED(store_alert_get(st, 1, &a));
+	FAILED(store_outbox_get(st, 1, &o));
+	FAILED(store_runs_list(st, NULL, &runs, &n));
+	FAILED(store_metric_runs(st, 1, NULL, 0, &runs, &n));
+	FAILED(store_metrics_list(st, NULL, NULL, &ms, &n));
+	FAILED(store_run_series(st, run, &ser, &n));
+	FAILED(store_verdicts_get(st, run, &v, &n));
+	FAILED(store_baselines_list(st, &bs, &n));
+	FAILED(store_alerts_list(st, 1, &as, &n));
+	FAILED(store_run_resolve(st, "r1", &r, &cause));
+	assert_null(strstr(cause, "no run"));
+	free(cause);
+	FAILED(store_run_resolve(st, "#1", &r, &cause));
+	assert_null(strstr(cause, "no run"));
+	free(cause);
+	s = store_snapshot_get(st, 1, &cause);
+	assert_null(s);
+	assert_int_equal(store_failure(st), STORE_FAILED);
+	assert_null(strstr(cause, "no snapshot"));
+	free(cause);
+	sqlite3_progress_handler(st->db, 0, NULL, NULL);
+
+	/*
+	 * A failure after a first statement that went well: the run by id
+	 * (a label lookup followed and found none), the runs of a host
+	 * (the host statement's finalize cleared the error).
+	 */
+	sqlite3_progress_handler(st->db, 1, interrupt_once, &once);
+	once = 1;
+	FAILED(store_run_resolve(st, "#1", &r, &cause));
+	assert_null(strstr(cause, "no run"));
+	free(cause);
+	sqlite3_progress_handler(st->db, 0, NULL, NULL);
+	sqlite3_set_authorizer(st->db, deny_samples, NULL);
+	FAILED(store_metric_runs(st, 1, NULL, 0, &runs, &n));
+	sqlite3_set_authorizer(st->db, NULL, NULL);
+#undef FAILED
+
+	/* Without the interrupt: found, or none with nothing failed. */
+	assert_int_equal(store_run_resolve(st, "#1", &r, &cause), 0);
+	store_run_clear(&r);
+	assert_int_equal(store_run_resolve(st, "#99", &r, &cause), -1);
+	assert_int_equal(store_failure(st), STORE_FOUND_NONE);
+	assert_string_equal(cause, "no run \"#99\"");
+	free(cause);
+	assert_null(store_snapshot_get(st, 99, &cause));
+	assert_int_equal(store_failure(st), STORE_FOUND_NONE);
+	assert_string_equal(cause, "no snapshot 99");
+	free(cause);
+	store_close(st);
+	free(p);
+}
+
 /* What the progress hook saw: the samples counted at each call. */
 struct progress_seen {
 	size_t	calls;
@@ -1559,6 +1694,7 @@ main(void)
 		cmocka_unit_test(test_resolve_labels),
 		cmocka_unit_test(test_run_workloads_error),
 		cmocka_unit_test(test_baseline_delete),
+		cmocka_unit_test(test_lookup_errors),
 		cmocka_unit_test(test_replace),
 		cmocka_unit_test(test_series_cache),
 		cmocka_unit_test(test_import_progress),

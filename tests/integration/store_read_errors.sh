@@ -1,0 +1,56 @@
+#!/bin/sh
+# A read of the store that fails is no "none": env show said "no
+# snapshot 1" (65) of a run whose snapshot could not be read, and
+# history exited 70 without a word when the runs of a metric could not
+# be read.  Each now names the store and its error, exit 70.  A page
+# of a table overwritten stands for the disk that fails under it; the
+# lock cases are store_busy.sh's.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+command -v sqlite3 >/dev/null || fail "sqlite3 is not installed"
+printf '[perfwatch]\nwork_dir = %s/work\n[quiet]\n%s\n' "$T" \
+    "$QUIET_ANY_LOAD" >"$T/run.conf"
+printf '[workload "t"]\ncommand = true\nmeasure = time\niterations = 1\n' \
+    >"$T/t.profile"
+pw -c "$T/run.conf" run --no-check --profile "$T/t.profile" --label one \
+    >/dev/null 2>&1 || fail "the run"
+pw env show one >/dev/null || fail "env show one before the damage"
+sqlite3 "$PERFWATCH_DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+cp "$PERFWATCH_DB" "$T/good.db"
+
+# spoil TABLE: overwrite the root page of TABLE in $PERFWATCH_DB.
+spoil() {
+	page=$(sqlite3 "$PERFWATCH_DB" "SELECT rootpage FROM sqlite_master
+	    WHERE type = 'table' AND name = '$1'")
+	size=$(sqlite3 "$PERFWATCH_DB" 'PRAGMA page_size')
+	python3 - "$PERFWATCH_DB" "$page" "$size" <<'EOPY'
+import sys
+path, page, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(path, "r+b") as f:
+    f.seek((page - 1) * size)
+    f.write(b"\xff" * size)
+EOPY
+}
+
+# expect_store_error ARGS...: exit 70, the store's error, no "no ...".
+expect_store_error() {
+	rc=0; pw "$@" >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 70 ] || fail "$*: exit $rc: $(cat "$T/err")"
+	expect_match "$(cat "$T/err")" "$PERFWATCH_DB: database disk image is malformed"
+	case "$(cat "$T/err")" in
+	*"no snapshot"*|*"no run"*) fail "$*: $(cat "$T/err")" ;;
+	esac
+}
+
+spoil snapshots
+expect_store_error env show one
+expect_store_error env show '#1'
+expect_store_error env diff one one
+
+cp "$T/good.db" "$PERFWATCH_DB"
+pw history >/dev/null || fail "history before the damage"
+spoil samples
+expect_store_error history
+expect_match "$(cat "$T/err")" "perfwatch history: $PERFWATCH_DB:"
+pass
