@@ -1088,13 +1088,32 @@ judge(const struct wl_workload *wl, const struct wl_params *p,
 	 * it in time to stop the child: the child may have exited first, or
 	 * the last drain found it.  What was cut off must not be parsed.
 	 */
+	tail = errlines_text(&w->err);
 	if (w->out_over) {
-		xasprintf(&error, "printed more than %d bytes of results",
-		    WL_OUTPUT_MAX);
+		/*
+		 * How it ended comes first, with what it wrote on stderr:
+		 * a command that failed and then poured out a dump said
+		 * only how much it printed.  A signal is its own only when
+		 * the runner had sent none (imposed is still WL_OK).
+		 */
+		if (WIFEXITED(ws) && WEXITSTATUS(ws) != 0)
+			xasprintf(&error, "exited with status %d and printed "
+			    "more than %d bytes of results%s%s",
+			    WEXITSTATUS(ws), WL_OUTPUT_MAX, tail != NULL ?
+			    "; on standard error: " : "", tail != NULL ?
+			    tail : "");
+		else if (WIFSIGNALED(ws) && imposed == WL_OK)
+			xasprintf(&error, "killed by signal %d (%s) and "
+			    "printed more than %d bytes of results%s%s",
+			    WTERMSIG(ws), strsignal(WTERMSIG(ws)),
+			    WL_OUTPUT_MAX, tail != NULL ? "; on standard "
+			    "error: " : "", tail != NULL ? tail : "");
+		else
+			xasprintf(&error, "printed more than %d bytes of "
+			    "results", WL_OUTPUT_MAX);
+		free(tail);
 		return finish(res, WL_FAILED, error, cause);
 	}
-
-	tail = errlines_text(&w->err);
 	if (WIFSIGNALED(ws)) {
 		sig = WTERMSIG(ws);
 		xasprintf(&error, "killed by signal %d (%s)%s%s", sig,

@@ -1598,6 +1598,36 @@ test_run_output_over(void **state)
 	assert_int_equal(dir_entries(test_dir), 0);
 }
 
+/*
+ * A command that prints too much and fails: its exit status first, then
+ * the size, then its stderr; "printed more than 1048576 bytes" alone hid
+ * the status.  It ignores SIGTERM (and so does head, which inherits
+ * that), so that it exits with its own status whenever the watcher sees
+ * the excess: the grace before SIGKILL is far longer than it takes.
+ */
+static void
+test_run_output_over_status(void **state)
+{
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	struct wl_result		 res;
+
+	(void)state;
+	wl = params_for(&p, "command", test_dir);
+	set(&p, wl, "command", "trap '' TERM; head -c 2097152 /dev/zero | "
+	    "tr '\\0' x; echo 'out of disk' >&2; exit 3");
+	set(&p, wl, "timeout", "60");
+	set(&p, wl, "grace", "30");
+	assert_int_equal(wl_run_iteration(wl, &p, &res, NULL), -1);
+	assert_int_equal(res.status, WL_FAILED);
+	assert_string_equal(res.error, "exited with status 3 and printed more "
+	    "than 1048576 bytes of results; on standard error: out of disk");
+	assert_int_equal(res.nmetrics, 0);
+	wl_result_clear(&res);
+	wl_params_clear(&p);
+	assert_int_equal(dir_entries(test_dir), 0);
+}
+
 static int	term_count;
 
 static void
@@ -2243,6 +2273,7 @@ main(void)
 		cmocka_unit_test(test_run_failures),
 		cmocka_unit_test(test_run_stderr_cause),
 		cmocka_unit_test(test_run_output_over),
+		cmocka_unit_test(test_run_output_over_status),
 		cmocka_unit_test(test_run_term_at_start),
 		cmocka_unit_test(test_run_runner_killed),
 		cmocka_unit_test(test_run_measure_time),
