@@ -846,16 +846,43 @@ wl_config_check(const struct config *cfg, char **cause)
 }
 
 /*
+ * The workload of names that a name typed is likely a typo of (the
+ * nearest, name_near), or NULL; none for a glob, which is no typo of
+ * one name.
+ */
+static const char *
+wl_name_hint(char *const *names, size_t n, const char *typed)
+{
+	const char	*best = NULL;
+	size_t		 k;
+	int		 d, bestd = -1;
+
+	if (strpbrk(typed, "*?[\\") != NULL)
+		return NULL;
+	for (k = 0; k < n; k++) {
+		d = name_near(typed, names[k]);
+		if (d >= 0 && (bestd == -1 || d < bestd)) {
+			best = names[k];
+			bestd = d;
+		}
+	}
+	return best;
+}
+
+/*
  * Whether each of globs matches one of the workloads (names), as a run
  * selects them (fnmatch(3)).  0, or -1 and *cause naming the globs that
- * match nothing and the workloads there are.
+ * match nothing, each with the workload it is likely a typo of, and the
+ * workloads there are.  perfwatch run --workload and perfwatchd's
+ * workloads keys both say it so.
  */
 int
 wl_globs_check(char *const *names, size_t n, char *const *globs,
     size_t nglobs, char **cause)
 {
-	char	*bad = NULL, *all = NULL, *tmp;
-	size_t	 i, k, nbad = 0;
+	const char	*hint;
+	char		*bad = NULL, *all = NULL, *tmp;
+	size_t		 i, k, nbad = 0;
 
 	for (i = 0; i < nglobs; i++) {
 		for (k = 0; k < n; k++)
@@ -863,8 +890,11 @@ wl_globs_check(char *const *names, size_t n, char *const *globs,
 				break;
 		if (k < n)
 			continue;
-		xasprintf(&tmp, "%s%s\"%s\"", bad != NULL ? bad : "",
-		    bad != NULL ? ", " : "", globs[i]);
+		hint = wl_name_hint(names, n, globs[i]);
+		xasprintf(&tmp, "%s%s\"%s\"%s%s%s", bad != NULL ? bad : "",
+		    bad != NULL ? ", " : "", globs[i], hint != NULL ?
+		    " (did you mean " : "", hint != NULL ? hint : "",
+		    hint != NULL ? "?)" : "");
 		free(bad);
 		bad = tmp;
 		nbad++;

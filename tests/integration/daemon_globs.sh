@@ -27,7 +27,7 @@ rc=0
 out=$("$PERFWATCHD" -n -f "$CONF" 2>&1) || rc=$?
 [ "$rc" -eq 78 ] || fail "perfwatchd -n, workloads = tinny: exit $rc: $out"
 line=$(grep -n '^workloads = ' "$CONF" | cut -d: -f1)
-expect_eq "$out" "$CONF:$line: [git \"demo\"] workloads: \"tinny\" matches no workload of the profile (its workloads: tiny other)"
+expect_eq "$out" "$CONF:$line: [git \"demo\"] workloads: \"tinny\" (did you mean tiny?) matches no workload of the profile (its workloads: tiny other)"
 git_conf "ti*, oth?r"
 out=$("$PERFWATCHD" -n -f "$CONF" 2>&1) || fail "perfwatchd -n, ti*: $out"
 expect_eq "$out" "$CONF: configuration OK"
@@ -86,7 +86,7 @@ kill -HUP "$DPID"
 wait_until 10 "the second reload refused" sh -c \
     "[ \$(grep -c 'not reloaded' '$LOG') -gt $refused ]" ||
 	fail "a reload with [git] workloads = tinny was applied"
-expect_match "$(cat "$LOG")" "[git \"demo\"] workloads: \"tinny\" matches no workload of the profile"
+expect_match "$(cat "$LOG")" "[git \"demo\"] workloads: \"tinny\" (did you mean tiny?) matches no workload of the profile"
 grep -q '^\[git' "$T/state/run.conf" && fail "run.conf took the [git] section"
 stop_daemon
 
@@ -94,6 +94,6 @@ stop_daemon
 rc=0
 timeout 20 "$PERFWATCHD" -d -f "$CONF" >"$T/start.out" 2>&1 || rc=$?
 [ "$rc" -eq 78 ] || fail "perfwatchd started with workloads = tinny: exit $rc"
-expect_match "$(cat "$T/start.out")" "[git \"demo\"] workloads: \"tinny\" matches no workload of the profile"
+expect_match "$(cat "$T/start.out")" "[git \"demo\"] workloads: \"tinny\" (did you mean tiny?) matches no workload of the profile"
 
 pass

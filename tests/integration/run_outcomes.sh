@@ -95,6 +95,16 @@ for globs in "--workload zz" "--workload fast --workload zz" \
 done
 set +f
 
+# A typo of a workload's name says which one it is likely of, as a typo
+# of a configuration key does; a glob gets no guess.
+printf '[workload "sys.pipe"]\niterations = 1\n[workload "sys.execl"]\niterations = 1\n' \
+    >"$T/typo.profile"
+rc=0
+pw -c "$T/pw.conf" run --no-check --profile "$T/typo.profile" --label typo \
+    --workload sys.pipx --workload 'sys.x*' >"$T/typo.out" 2>&1 || rc=$?
+[ "$rc" -eq 64 ] || fail "sys.pipx: exit $rc: $(cat "$T/typo.out")"
+expect_match "$(cat "$T/typo.out")" "perfwatch: --workload \"sys.pipx\" (did you mean sys.pipe?), \"sys.x*\" match no workload of the profile (its workloads: sys.pipe sys.execl)"
+
 # A section that cannot run is named at its header, in the profile or in
 # the configuration, as perfwatchd -n names it, before anything runs.
 run nocmd '[workload "fast"]

@@ -1599,6 +1599,42 @@ test_run_output_over(void **state)
 }
 
 /*
+ * A glob that matches no workload is named with the workload it is most
+ * likely a typo of (case ignored, as name_near does), and a pattern with
+ * none; perfwatch run and perfwatchd both print this cause.
+ */
+static void
+test_globs_check_hint(void **state)
+{
+	static char *const names[] = { "sys.pipe", "sys.execl", "db.oltp" };
+	char	*globs[4], *cause = NULL;
+
+	(void)state;
+	globs[0] = "sys.pipx";
+	globs[1] = "sys.*";
+	assert_int_equal(wl_globs_check(names, 3, globs, 2, &cause), -1);
+	assert_string_equal(cause, "\"sys.pipx\" (did you mean sys.pipe?) "
+	    "matches no workload of the profile (its workloads: sys.pipe "
+	    "sys.execl db.oltp)");
+	free(cause);
+
+	globs[0] = "SYS.EXECL";
+	globs[1] = "db.o[lt]";
+	globs[2] = "zz";
+	globs[3] = "db.oltq";
+	assert_int_equal(wl_globs_check(names, 3, globs, 4, &cause), -1);
+	assert_string_equal(cause, "\"SYS.EXECL\" (did you mean sys.execl?), "
+	    "\"db.o[lt]\", \"zz\", \"db.oltq\" (did you mean db.oltp?) match "
+	    "no workload of the profile (its workloads: sys.pipe sys.execl "
+	    "db.oltp)");
+	free(cause);
+
+	globs[0] = "sys.p*";
+	globs[1] = "db.oltp";
+	assert_int_equal(wl_globs_check(names, 3, globs, 2, &cause), 0);
+}
+
+/*
  * A command that prints too much and fails: its exit status first, then
  * the size, then its stderr; "printed more than 1048576 bytes" alone hid
  * the status.  It ignores SIGTERM (and so does head, which inherits
@@ -2274,6 +2310,7 @@ main(void)
 		cmocka_unit_test(test_run_stderr_cause),
 		cmocka_unit_test(test_run_output_over),
 		cmocka_unit_test(test_run_output_over_status),
+		cmocka_unit_test(test_globs_check_hint),
 		cmocka_unit_test(test_run_term_at_start),
 		cmocka_unit_test(test_run_runner_killed),
 		cmocka_unit_test(test_run_measure_time),
