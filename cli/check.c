@@ -559,7 +559,8 @@ cli_check_run(struct cli *c, int64_t run, json_t *into)
 		log_warnx("judging the run: %s", cause);
 		free(cause);
 		detect_params_clear(&p);
-		return EXIT_DATAERR;
+		return res.failure == STORE_BUSY ? EXIT_TEMPFAIL :
+		    res.failure == STORE_FAILED ? EXIT_SOFTWARE : EXIT_DATAERR;
 	}
 	if (into != NULL) {
 		o = check_result_json(&res);
@@ -735,14 +736,23 @@ cmd_check(struct cli *c, int argc, char **argv)
 		return err;
 	}
 	if (detect_check(st, run.id, &p, &res, &cause) == -1) {
-		/* Busy: to be tried again (under bisect: stop). */
-		k = !bisect && store_failure(st) == STORE_BUSY;
-		fprintf(stderr, "perfwatch: %s%s\n", cause, k ? " (another "
-		    "process holds the store locked); try again" : "");
+		/*
+		 * Busy: to be tried again; the store failed: 70, not the
+		 * 65 of a run that cannot be judged (under bisect: stop).
+		 */
+		k = !bisect && res.failure == STORE_BUSY;
+		if (res.failure != STORE_FOUND_NONE)
+			fprintf(stderr, "perfwatch: %s: %s%s\n", store_path(st),
+			    cause, k ? " (another process holds the store "
+			    "locked); try again" : "");
+		else
+			fprintf(stderr, "perfwatch: %s\n", cause);
 		free(cause);
 		store_run_clear(&run);
 		detect_params_clear(&p);
-		return k ? EXIT_TEMPFAIL : err;
+		if (bisect || res.failure == STORE_FOUND_NONE)
+			return err;
+		return k ? EXIT_TEMPFAIL : EXIT_SOFTWARE;
 	}
 	store_run_clear(&run);
 
@@ -1846,8 +1856,13 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	if (store_baselines_list(st, &bs, &n) == -1)
 		return (k = cli_store_failed(st)) != 0 ? k : EXIT_SOFTWARE;
 	check_params(c, &p);
-	detect_baseline_in_use(st, &p, &inuse);
+	k = detect_baseline_in_use(st, &p, &inuse);
 	detect_params_clear(&p);
+	if (k == -1) {
+		/* "in use: rolling" of a setting not read would be a guess. */
+		store_baselines_free(bs, n);
+		return (k = cli_store_failed(st)) != 0 ? k : EXIT_SOFTWARE;
+	}
 	arr = pwjson_array();
 	t = table_new(nitems(hdr), hdr, al);
 	for (i = 0; i < n; i++) {

@@ -429,7 +429,8 @@ detect_kind_name(enum detect_kind k)
 /*
  * The name of the baseline in use when no --baseline is given: the one
  * "perfwatch baseline use" stored, else [detect] baseline, else rolling.
- * *name is allocated.
+ * *name is allocated.  -1 when the setting could not be read (the store
+ * failed or was busy: store_failure says which).
  */
 int
 detect_baseline_in_use(struct store *st, const struct detect_params *p,
@@ -442,6 +443,9 @@ detect_baseline_in_use(struct store *st, const struct detect_params *p,
 		*name = v;
 		return 0;
 	}
+	/* A setting that could not be read is not "none": no fallback. */
+	if (store_failure(st) != STORE_FOUND_NONE)
+		return -1;
 	*name = xstrdup(p->config_baseline != NULL ? p->config_baseline :
 	    DETECT_ROLLING);
 	return 0;
@@ -2188,6 +2192,7 @@ detect_check(struct store *st, int64_t run, const struct detect_params *p,
 	struct store_verdict	*sv = NULL;
 	struct detect_work	*w = NULL;
 	size_t			 nser = 0, i, t;
+	enum store_failure	 failure = STORE_FOUND_NONE;
 	int			 advance, rc = -1, began = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -2199,7 +2204,11 @@ detect_check(struct store *st, int64_t run, const struct detect_params *p,
 		return -1;
 	}
 	if (store_run_get(st, run, &res->run) == -1) {
-		xasprintf(cause, "no run #%lld", (long long)run);
+		if ((res->failure = store_failure(st)) == STORE_FOUND_NONE)
+			xasprintf(cause, "no run #%lld", (long long)run);
+		else
+			xasprintf(cause, "reading run #%lld: %s", (long long)run,
+			    store_errmsg(st));
 		return -1;
 	}
 	if (p->baseline != NULL)
@@ -2208,6 +2217,8 @@ detect_check(struct store *st, int64_t run, const struct detect_params *p,
 		goto fail_store;
 	if (strcmp(res->baseline, DETECT_ROLLING) != 0) {
 		if (store_baseline_get(st, res->baseline, &bl) == -1) {
+			if ((failure = store_failure(st)) != STORE_FOUND_NONE)
+				goto fail_store;
 			xasprintf(cause, "no baseline \"%s\"", res->baseline);
 			goto out;
 		}
@@ -2253,8 +2264,11 @@ detect_check(struct store *st, int64_t run, const struct detect_params *p,
 	}
 	if (store_verdicts_replace(st, run, sv, nser) == -1)
 		goto fail_store;
-	if (detect_alerts_advance(st, p, &h, res, w, nser, cause) == -1)
+	if (detect_alerts_advance(st, p, &h, res, w, nser, cause) == -1) {
+		if ((failure = store_failure(st)) == STORE_FOUND_NONE)
+			failure = STORE_FAILED;
 		goto out;
+	}
 	if (store_commit(st) == -1)
 		goto fail_store;
 	began = 0;
@@ -2262,6 +2276,12 @@ detect_check(struct store *st, int64_t run, const struct detect_params *p,
 	goto out;
 
 fail_store:
+	/*
+	 * Taken before the rollback, which leaves SQLite's error code at
+	 * OK: the caller tells busy from failed by it (res->failure).
+	 */
+	if ((failure = store_failure(st)) == STORE_FOUND_NONE)
+		failure = STORE_FAILED;
 	xasprintf(cause, "checking run %s: %s", res->run.label != NULL ?
 	    res->run.label : "?", store_errmsg(st));
 out:
@@ -2274,8 +2294,10 @@ out:
 	store_series_free(ser, nser);
 	store_baseline_clear(&bl);
 	detect_host_free(&h);
-	if (rc == -1)
+	if (rc == -1) {
 		detect_result_free(res);
+		res->failure = failure;
+	}
 	return rc;
 }
 

@@ -128,6 +128,9 @@ struct detect_result {
 	size_t			 regressions;
 	size_t			 improvements;
 	size_t			 inconclusive;
+	enum store_failure	 failure;	/* why detect_check failed:
+						   STORE_FOUND_NONE when the
+						   store did not fail */
 };
 
 /* One column of a comparison: a run, or a group of runs. */

@@ -2,7 +2,11 @@
 # A read of the store that fails is no "none": env show said "no
 # snapshot 1" (65) of a run whose snapshot could not be read, and
 # history exited 70 without a word when the runs of a metric could not
-# be read.  Each now names the store and its error, exit 70.  A page
+# be read.  Each now names the store and its error, exit 70.  So do
+# check, whose verdicts could not be written (it said 65, "cannot be
+# judged"), and check and baseline list when the setting that names
+# the baseline in use could not be read: they judged by the rolling
+# baseline, or said it was in use, as if none were set.  A page
 # of a table overwritten stands for the disk that fails under it; the
 # lock cases are store_busy.sh's.
 set -eu
@@ -37,7 +41,10 @@ EOPY
 expect_store_error() {
 	rc=0; pw "$@" >"$T/out" 2>"$T/err" || rc=$?
 	[ "$rc" -eq 70 ] || fail "$*: exit $rc: $(cat "$T/err")"
-	expect_match "$(cat "$T/err")" "$PERFWATCH_DB: database disk image is malformed"
+	case "$(cat "$T/err")" in
+	*"$PERFWATCH_DB: "*"database disk image is malformed"*) ;;
+	*) fail "$*: no store error named: $(cat "$T/err")" ;;
+	esac
 	case "$(cat "$T/err")" in
 	*"no snapshot"*|*"no run"*) fail "$*: $(cat "$T/err")" ;;
 	esac
@@ -53,4 +60,20 @@ pw history >/dev/null || fail "history before the damage"
 spoil samples
 expect_store_error history
 expect_match "$(cat "$T/err")" "perfwatch history: $PERFWATCH_DB:"
+cp "$T/good.db" "$PERFWATCH_DB"
+pw check one >/dev/null || fail "check before the damage"
+spoil verdicts
+expect_store_error check one
+expect_match "$(cat "$T/err")" "checking run one"
+
+cp "$T/good.db" "$PERFWATCH_DB"
+pw baseline set pin one >/dev/null || fail "baseline set"
+pw baseline use pin >/dev/null || fail "baseline use"
+sqlite3 "$PERFWATCH_DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+spoil settings
+expect_store_error baseline list
+expect_store_error check one
+case "$(cat "$T/out")" in
+*rolling*) fail "check judged by the rolling baseline: $(cat "$T/out")" ;;
+esac
 pass
