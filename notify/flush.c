@@ -29,6 +29,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -148,22 +150,141 @@ flush_hostname(const struct notify_opts *opts, char *buf, size_t len)
 }
 
 /*
+ * A lookup of this machine's canonical name, made by a thread of its own
+ * so that the flush can stop waiting for a slow resolver: the thread and
+ * the flush each hold a reference, and the last to let go frees it (a
+ * resolver that never answers leaves the thread blocked until exit).
+ */
+struct flush_canon {
+	pthread_mutex_t	 mtx;
+	pthread_cond_t	 cv;
+	char		 host[256];
+	char		*canon;		/* the answer; NULL: none */
+	int		 done;
+	int		 refs;
+};
+
+/* Let go of fc; the last reference frees it. */
+static void
+flush_canon_release(struct flush_canon *fc)
+{
+	int	last;
+
+	pthread_mutex_lock(&fc->mtx);
+	last = --fc->refs == 0;
+	pthread_mutex_unlock(&fc->mtx);
+	if (!last)
+		return;
+	pthread_cond_destroy(&fc->cv);
+	pthread_mutex_destroy(&fc->mtx);
+	free(fc->canon);
+	free(fc);
+}
+
+/* The lookup thread: getaddrinfo, then the answer handed over. */
+static void *
+flush_canon_main(void *arg)
+{
+	struct flush_canon	*fc = arg;
+	struct addrinfo		 hints, *ai = NULL;
+	char			*canon = NULL;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_CANONNAME;
+	if (getaddrinfo(fc->host, NULL, &hints, &ai) == 0) {
+		if (ai->ai_canonname != NULL)
+			canon = xstrdup(ai->ai_canonname);
+		freeaddrinfo(ai);
+	}
+	pthread_mutex_lock(&fc->mtx);
+	fc->canon = canon;
+	fc->done = 1;
+	pthread_cond_signal(&fc->cv);
+	pthread_mutex_unlock(&fc->mtx);
+	flush_canon_release(fc);
+	return NULL;
+}
+
+/*
+ * The canonical name the resolver gives for host, waiting for it no
+ * longer than timeout seconds: getaddrinfo cannot be told how long to
+ * take (DNS that does not answer holds it for the resolv.conf timeout
+ * times its attempts, per search domain), so it runs in a thread that is
+ * left behind if it is late.  A copy, or NULL when there is none; *late
+ * then says whether the resolver ran out of time.
+ */
+static char *
+flush_canonical(const char *host, long timeout, int *late)
+{
+	struct flush_canon	*fc;
+	pthread_condattr_t	 ca;
+	pthread_attr_t		 ta;
+	pthread_t		 t;
+	sigset_t		 all, old;
+	struct timespec		 deadline;
+	char			*canon = NULL;
+	int			 error, rc = 0;
+
+	*late = 0;
+	fc = xcalloc(1, sizeof(*fc));
+	snprintf(fc->host, sizeof(fc->host), "%s", host);
+	fc->refs = 2;
+	pthread_mutex_init(&fc->mtx, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&fc->cv, &ca);
+	pthread_condattr_destroy(&ca);
+
+	/* The thread takes no signals: they stay the main thread's. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pthread_attr_init(&ta);
+	pthread_attr_setdetachstate(&ta, PTHREAD_CREATE_DETACHED);
+	error = pthread_create(&t, &ta, flush_canon_main, fc);
+	pthread_attr_destroy(&ta);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (error != 0) {
+		log_warnx("looking up this machine's name (%s): "
+		    "pthread_create: %s", host, strerror(error));
+		fc->refs = 1;
+		flush_canon_release(fc);
+		return NULL;
+	}
+
+	clock_gettime(CLOCK_MONOTONIC, &deadline);
+	deadline.tv_sec += timeout;
+	pthread_mutex_lock(&fc->mtx);
+	/* 0 is a wake-up (perhaps a spurious one); anything else ends it. */
+	while (!fc->done && rc == 0)
+		rc = pthread_cond_timedwait(&fc->cv, &fc->mtx, &deadline);
+	if (fc->done && fc->canon != NULL)
+		canon = xstrdup(fc->canon);
+	*late = !fc->done;
+	pthread_mutex_unlock(&fc->mtx);
+	flush_canon_release(fc);
+	return canon;
+}
+
+/*
  * This machine's name for email through sink: in the default sender of
  * a sink without from, and in the SMTP greeting (EHLO).  The fully
  * qualified name, being the hostname or else the canonical name the
  * resolver gives for it (/etc/hosts, or DNS with the search domains of
- * resolv.conf), looked up once per process.  Without one, the short
- * name, which many SMTP servers refuse after MAIL FROM, and a log line,
- * once, for a sink without from, that says to set it.
+ * resolv.conf), looked up once per process, waiting no longer than the
+ * sink's timeout: a slow resolver must not hold the delivery past it.
+ * Without one, the short name, which many SMTP servers refuse after
+ * MAIL FROM, and a log line, once, for a sink without from, that says
+ * to set it (and, once, one that says the resolver was too slow).
  */
 static const char *
 flush_mail_host(const struct notify_sink *sink)
 {
 	static char	 name[256];
-	static int	 done, qualified, warned;
-	struct addrinfo	 hints, *ai = NULL;
+	static int	 done, qualified, warned, late;
 	struct notify_opts o;
-	char		 host[256], *pick;
+	char		 host[256], *pick, *canon;
 
 	if (!done) {
 		done = 1;
@@ -172,16 +293,16 @@ flush_mail_host(const struct notify_sink *sink)
 		pick = notify_mail_host(host, NULL, &qualified);
 		if (!qualified) {
 			free(pick);
-			memset(&hints, 0, sizeof(hints));
-			hints.ai_family = AF_UNSPEC;
-			hints.ai_socktype = SOCK_STREAM;
-			hints.ai_flags = AI_CANONNAME;
-			if (getaddrinfo(host, NULL, &hints, &ai) != 0)
-				ai = NULL;
-			pick = notify_mail_host(host, ai != NULL ?
-			    ai->ai_canonname : NULL, &qualified);
-			if (ai != NULL)
-				freeaddrinfo(ai);
+			canon = flush_canonical(host, notify_timeout(sink),
+			    &late);
+			pick = notify_mail_host(host, canon, &qualified);
+			free(canon);
+			if (late)
+				log_warnx("[sink \"%s\"]: the resolver gave no "
+				    "name for this machine (%s) within the "
+				    "timeout, %ld s: it goes by that short "
+				    "name", sink->name, host,
+				    notify_timeout(sink));
 		}
 		snprintf(name, sizeof(name), "%s", pick);
 		free(pick);
