@@ -381,6 +381,23 @@ smtp_quit_nowait(CURL *c)
 #endif
 }
 
+/* Whether c's transfer got as far as a TCP connection. */
+static int
+smtp_connected(CURL *c)
+{
+#if LIBCURL_VERSION_NUM >= 0x073d00
+	curl_off_t	us = 0;
+
+	return curl_easy_getinfo(c, CURLINFO_CONNECT_TIME_T, &us) ==
+	    CURLE_OK && us > 0;
+#else
+	double		s = 0;
+
+	return curl_easy_getinfo(c, CURLINFO_CONNECT_TIME, &s) ==
+	    CURLE_OK && s > 0;
+#endif
+}
+
 /* Make libcurl ready for use (email and webhooks); once per process. */
 void
 notify_curl_init(void)
@@ -540,6 +557,18 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 		/* The server said no: its words, permanent if a 5xx. */
 		email_result(res, code >= 500 && !smtp_login_refused(code) ?
 		    NOTIFY_PERMFAIL : NOTIFY_TEMPFAIL, "%s", text);
+	} else if (rc == CURLE_OPERATION_TIMEDOUT && sess.n == 0 &&
+	    sess.cur == NULL && smtp_connected(c)) {
+		/*
+		 * libcurl's words ("Operation timed out after 3001
+		 * milliseconds with 0 bytes received") do not say that the
+		 * server took the connection and then said nothing at all.
+		 */
+		url = notify_url_shown(sink->smtp_url);
+		email_result(res, NOTIFY_TEMPFAIL, "%s: connected, but the "
+		    "server sent no greeting (220) within the timeout, %ld s",
+		    url, notify_timeout(sink));
+		free(url);
 	} else if (rc == CURLE_USE_SSL_FAILED) {
 		url = notify_url_shown(sink->smtp_url);
 		email_result(res, NOTIFY_TEMPFAIL, "%s: the server offers no "
