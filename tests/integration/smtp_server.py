@@ -2,6 +2,7 @@
 
     smtp_server.py --port N --out DIR [--refuse ADDR]... [--greylist ADDR:N]...
         [--auth USER:PASS] [--hang-data SECONDS | --drop-data]
+        [--await-file PATH]
 
 Each message accepted is written to DIR/msg-<n>.eml exactly as received
 (after the SMTP dot-unstuffing) and its envelope (with the name the
@@ -15,6 +16,10 @@ only) and refuses mail from a session that did not log in with USER:PASS.
 With --hang-data the server takes the message and withholds its answer
 that long (a server stuck after DATA); with --drop-data it closes the
 connection instead of answering.  Neither keeps the message.
+With --await-file the first message is kept and its answer (250) held
+until PATH exists (30 s at most), so that a test can do something
+between the message's arrival and the client's hearing of it, such as
+taking the store's lock.
 DIR/ready appears once the server listens; SIGTERM stops it.
 """
 import argparse
@@ -31,8 +36,9 @@ from aiosmtpd.smtp import AuthResult
 
 class Handler:
     def __init__(self, out, refuse, greylist, hang_data=0,
-                 drop_data=False):
+                 drop_data=False, await_file=None):
         self.out = out
+        self.await_file = await_file
         self.hang_data = hang_data
         self.drop_data = drop_data
         self.refuse = set(a.lower() for a in refuse)
@@ -85,6 +91,11 @@ class Handler:
                        "login": session.auth_data
                        if session.authenticated else None}, f)
         os.rename(base + ".eml.tmp", base + ".eml")
+        if self.await_file is not None and n == 1:
+            for _ in range(300):
+                if os.path.exists(self.await_file):
+                    break
+                await asyncio.sleep(0.1)
         return "250 2.0.0 Ok: queued as PW%04d" % n
 
 
@@ -97,6 +108,7 @@ def main():
     ap.add_argument("--auth")
     ap.add_argument("--hang-data", type=float, default=0)
     ap.add_argument("--drop-data", action="store_true")
+    ap.add_argument("--await-file")
     a = ap.parse_args()
 
     kw = {}
@@ -112,7 +124,7 @@ def main():
         kw = dict(authenticator=authenticator, auth_required=True,
                   auth_require_tls=False)
     ctl = Controller(Handler(a.out, a.refuse, a.greylist, a.hang_data,
-                             a.drop_data), hostname="127.0.0.1",
+                             a.drop_data, a.await_file), hostname="127.0.0.1",
                      port=a.port, decode_data=False, **kw)
     ctl.start()
     open(os.path.join(a.out, "ready"), "w").close()
