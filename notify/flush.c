@@ -45,7 +45,14 @@
 /* Used for a row whose sink is not configured (any more). */
 #define NOTIFY_DEFAULT_MAX_AGE	(2 * 24 * 3600)
 /* How long a delivery made may wait for the store to record it. */
+#ifndef FLUSH_RECORD_WAIT
 #define FLUSH_RECORD_WAIT	120
+#endif
+
+/* How far a row got when the store failed: flush_one's *sent. */
+#define FLUSH_UNSENT		0
+#define FLUSH_SENT		1	/* tried; its outcome not recorded */
+#define FLUSH_DELIVERED		2	/* delivered; that not recorded */
 
 const char *
 notify_status_name(enum notify_status s)
@@ -478,7 +485,7 @@ flush_split(struct store *st, struct notify_report *rep,
 
 /*
  * Deliver one due row; -1 only when the store fails, *sent then saying
- * whether the row had gone out.
+ * how far the row had got (FLUSH_UNSENT, FLUSH_SENT, FLUSH_DELIVERED).
  */
 static int
 flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
@@ -525,7 +532,7 @@ flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
 		xasprintf(&res.answer, "no [sink \"%s\"] in the configuration",
 		    o->sink);
 	} else {
-		*sent = 1;
+		*sent = FLUSH_SENT;
 		notify_deliver(sink, &ev, o->recipients, opts, &res);
 	}
 	notify_event_clear(&ev);
@@ -534,6 +541,7 @@ flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
 	rc = 0;
 	switch (res.status) {
 	case NOTIFY_DELIVERED:
+		*sent = FLUSH_DELIVERED;
 		log_debug("notification %lld (alert %lld) delivered to %s: %s",
 		    (long long)o->id, (long long)o->alert, o->sink, res.answer);
 		if (res.retry != NULL && res.retry[0] != NULL) {
@@ -582,9 +590,28 @@ flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
 }
 
 /*
+ * What became of row id that the store could not record, by sent: ""
+ * when it was not sent.  A delivery not recorded is sent again by the
+ * next flush, and the reader must be told so in as many words.
+ */
+static const char *
+flush_sent_words(int sent)
+{
+	switch (sent) {
+	case FLUSH_SENT:
+		return " (sent, its outcome not recorded: it is tried again "
+		    "when due)";
+	case FLUSH_DELIVERED:
+		return " (delivered, but not recorded as delivered: the next "
+		    "flush sends it again)";
+	}
+	return "";
+}
+
+/*
  * Why the flush stopped on a store error at row id (0: reading the
- * outbox), sent saying whether that row had gone out: the store's words,
- * or when another process held its lock past the busy timeout (rep->busy
+ * outbox), sent saying how far that row had got: the store's words, or
+ * when another process held its lock past the busy timeout (rep->busy
  * set), that it is busy, what was sent, and to try again.
  */
 static char *
@@ -595,15 +622,16 @@ flush_store_cause(struct store *st, struct notify_report *rep, int64_t id,
 
 	if (!store_busy(st)) {
 		if (id != 0)
-			xasprintf(&cause, "outbox row %lld: %s", (long long)id,
-			    store_errmsg(st));
+			xasprintf(&cause, "outbox row %lld: %s%s",
+			    (long long)id, store_errmsg(st),
+			    flush_sent_words(sent));
 		else
 			xasprintf(&cause, "reading the outbox: %s",
 			    store_errmsg(st));
 		return cause;
 	}
 	rep->busy = 1;
-	if (rep->ndone == 0 && !sent)
+	if (rep->ndone == 0 && sent == FLUSH_UNSENT)
 		xasprintf(&cause, "the database %s is busy (another process "
 		    "holds its lock): nothing was sent; try again later",
 		    store_path(st));
@@ -616,8 +644,7 @@ flush_store_cause(struct store *st, struct notify_report *rep, int64_t id,
 		xasprintf(&cause, "the database %s is busy (another process "
 		    "holds its lock): stopped at outbox row %lld%s, the rows "
 		    "after it not sent; try again later", store_path(st),
-		    (long long)id, sent ? " (sent, its outcome not recorded: "
-		    "it is tried again when due)" : "");
+		    (long long)id, flush_sent_words(sent));
 	return cause;
 }
 
@@ -649,7 +676,7 @@ notify_flush(struct store *st, const struct notify_sink *sinks,
 		return -1;
 	}
 	for (i = 0; i < n && rc == 0; i++) {
-		sent = 0;
+		sent = FLUSH_UNSENT;
 		if (flush_one(st, sinks, nsinks, opts, due, &rows[i], rep,
 		    &sent) == -1) {
 			*cause = flush_store_cause(st, rep, rows[i].id, sent);

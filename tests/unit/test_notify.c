@@ -4,7 +4,8 @@
  * the backoff schedule, HMAC-SHA256 against RFC 4231, the secret file
  * checks, a sendmail that does not exit killed at the timeout, and whole
  * flushes over a real store with a sendmail stand-in (a shell script
- * whose exit status the test chooses).
+ * whose exit status the test chooses, or one that has the store locked
+ * before the delivery is recorded).
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -30,6 +31,13 @@
 #include "notify/notify.h"
 #include "store/store.h"
 #include "sysinfo/sysinfo.h"
+
+/*
+ * notify/flush.c itself, chrony-style, so that a delivery's record gives
+ * up after 1 s of a locked store rather than 120.
+ */
+#define FLUSH_RECORD_WAIT	1
+#include "../../notify/flush.c"
 
 static char	tmpdir[] = "/tmp/pw-test-notify.XXXXXX";
 static int	nfile;
@@ -1520,6 +1528,108 @@ test_flush_expiry(void **state)
 	fixture_close(&fx);
 }
 
+/*
+ * The store is locked by another process between a delivery and its
+ * record, and stays locked past the record's wait (1 s here, with the
+ * busy timeout of 5 s): the flush stops there and says, in so many
+ * words, that the row was delivered and that the next flush sends it
+ * again; the row is still pending.  The lock is taken by sqlite3(1),
+ * started by the sendmail stand-in once it has the message, and held
+ * until the stand-in's directory has a file "release".
+ */
+static void
+test_flush_record_lost(void **state)
+{
+	struct fixture		 fx;
+	struct notify_sink	 sinks[2];
+	struct notify_opts	 o;
+	struct notify_report	 rep;
+	struct store_outbox	 row;
+	char			*to[] = { "ops@example.org", NULL };
+	char			*sm, *dir, *text, *cause = NULL, *path, *want;
+	int64_t			 id, t0 = 1700950000;
+	int			 i;
+
+	(void)state;
+	fixture_open(&fx);
+	/* The log sink's row first: the mail row is the one that stops. */
+	(void)fixture_queue(&fx, "log", t0);
+	id = fixture_queue(&fx, "mail", t0);
+	dir = tmp_path("locker");
+	assert_int_equal(mkdir(dir, 0700), 0);
+	sm = tmp_path("sendmail");
+	/*
+	 * The holder's descriptors are all replaced with exec: a
+	 * redirection of a group would have the shell keep a copy of
+	 * sendmail's output, and the flush would wait for its end.
+	 */
+	xasprintf(&text, "#!/bin/sh\ncat >\"%s/msg\"\n"
+	    "(exec </dev/null >/dev/null 2>&1\n"
+	    "{ printf 'BEGIN EXCLUSIVE;\\n.shell touch %s/locked\\n'\n"
+	    "  while [ ! -e \"%s/release\" ]; do sleep 0.1; done\n"
+	    "  printf 'COMMIT;\\n.shell touch %s/released\\n'\n"
+	    "} | sqlite3 \"%s\") &\n"
+	    "while [ ! -e \"%s/locked\" ]; do sleep 0.1; done\nexit 0\n",
+	    dir, dir, dir, dir, fx.path, dir);
+	write_file(sm, text, 0700);
+	free(text);
+
+	memset(sinks, 0, sizeof(sinks));
+	sinks[0].name = "mail";
+	sinks[0].type = NOTIFY_EMAIL;
+	sinks[0].max_age = 3600;
+	sinks[0].to = to;
+	sinks[0].sendmail = 1;
+	sinks[0].sendmail_path = sm;
+	sinks[0].timeout = 30;
+	sinks[1].name = "log";
+	sinks[1].type = NOTIFY_LOG;
+	sinks[1].max_age = 3600;
+	sinks[1].builtin = 1;
+	memset(&o, 0, sizeof(o));
+	o.now = t0;
+	o.logf = fopen("/dev/null", "w");
+	assert_non_null(o.logf);
+	o.hostname = "mailhost";
+	assert_int_equal(notify_flush(fx.st, sinks, 2, &o, &rep, &cause), -1);
+
+	/* Let the lock go, and wait (bounded) for it to be gone. */
+	xasprintf(&path, "%s/release", dir);
+	write_file(path, "", 0600);
+	free(path);
+	xasprintf(&path, "%s/released", dir);
+	for (i = 0; i < 100 && access(path, F_OK) == -1; i++)
+		usleep(100000);
+	assert_int_equal(access(path, F_OK), 0);
+	free(path);
+
+	assert_true(rep.busy);
+	assert_non_null(cause);
+	xasprintf(&want, "the database %s is busy (another process holds its "
+	    "lock): stopped at outbox row %lld (delivered, but not recorded "
+	    "as delivered: the next flush sends it again), the rows after it "
+	    "not sent; try again later", fx.path, (long long)id);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	/* The message did go out; the row is still pending. */
+	xasprintf(&path, "%s/msg", dir);
+	text = read_file(path);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "To: ops@example.org\n"));
+	free(text);
+	free(path);
+	assert_int_equal(store_outbox_get(fx.st, id, &row), 0);
+	assert_int_equal(row.delivered_at, 0);
+	assert_int_equal(row.attempts, 1);
+	store_outbox_clear(&row);
+	notify_report_free(&rep);
+	fclose(o.logf);
+	free(sm);
+	free(dir);
+	fixture_close(&fx);
+}
+
 /* A claimed row is not claimed again for the same due time. */
 static void
 test_claim(void **state)
@@ -1751,6 +1861,7 @@ main(void)
 		cmocka_unit_test(test_flush_retry),
 		cmocka_unit_test(test_flush_permanent),
 		cmocka_unit_test(test_flush_expiry),
+		cmocka_unit_test(test_flush_record_lost),
 		cmocka_unit_test(test_claim),
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_retry_recipients),
