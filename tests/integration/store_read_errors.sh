@@ -2,7 +2,7 @@
 # A read of the store that fails is no "none": env show said "no
 # snapshot 1" (65) of a run whose snapshot could not be read, and
 # history exited 70 without a word when the runs of a metric could not
-# be read.  Each now names the store and its error, exit 70.  So do
+# be read (and history --json said nothing, 70).  Each now names the store and its error, exit 70.  So do
 # check, whose verdicts could not be written (it said 65, "cannot be
 # judged"), and check and baseline list when the setting that names
 # the baseline in use could not be read: they judged by the rolling
@@ -60,6 +60,8 @@ pw history >/dev/null || fail "history before the damage"
 spoil samples
 expect_store_error history
 expect_match "$(cat "$T/err")" "perfwatch history: $PERFWATCH_DB:"
+expect_store_error history --json
+[ ! -s "$T/out" ] || fail "history --json printed: $(cat "$T/out")"
 cp "$T/good.db" "$PERFWATCH_DB"
 pw check one >/dev/null || fail "check before the damage"
 spoil verdicts
