@@ -86,8 +86,36 @@ usage_all(FILE *f)
 	for (i = 0; i < nitems(cli_cmds); i++)
 		fprintf(f, "  %-10s %s\n", cli_cmds[i].name,
 		    cli_cmds[i].summary);
-	fprintf(f, "Run \"perfwatch COMMAND --help\" for a command's "
-	    "options.\n");
+	fprintf(f, "Run \"perfwatch help COMMAND\" or \"perfwatch COMMAND "
+	    "--help\" for a command's options.\n");
+}
+
+/*
+ * The index in cli_cmds of command name, or nitems(cli_cmds) after saying
+ * it is unknown (with the command it is likely a typo of) and printing
+ * the list of commands.
+ */
+static size_t
+cli_cmd_find(const char *name)
+{
+	size_t	i, near = nitems(cli_cmds);
+	int	d, best = -1;
+
+	for (i = 0; i < nitems(cli_cmds); i++) {
+		if (strcmp(cli_cmds[i].name, name) == 0)
+			return i;
+		if ((d = name_near(name, cli_cmds[i].name)) != -1 &&
+		    (best == -1 || d < best)) {
+			best = d;
+			near = i;
+		}
+	}
+	fprintf(stderr, "perfwatch: unknown command \"%s\"", cli_show(name));
+	if (near < nitems(cli_cmds))
+		fprintf(stderr, " (did you mean %s?)", cli_cmds[near].name);
+	fputc('\n', stderr);
+	usage_all(stderr);
+	return nitems(cli_cmds);
 }
 
 /* Long forms of the options before the command. */
@@ -655,14 +683,25 @@ main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	cmd = argv[0];
-	for (i = 0; i < nitems(cli_cmds); i++)
-		if (strcmp(cli_cmds[i].name, cmd) == 0)
-			break;
-	if (i == nitems(cli_cmds)) {
-		fprintf(stderr, "perfwatch: unknown command \"%s\"\n", cmd);
-		usage_all(stderr);
-		return EXIT_USAGE;
+	if (strcmp(cmd, "help") == 0) {
+		/* perfwatch help [COMMAND]: as --help, on standard output. */
+		if (argc == 1) {
+			usage_all(stdout);
+			return cli_stdout_done(0, 0);
+		}
+		if (argc > 2) {
+			fprintf(stderr, "usage: perfwatch help [COMMAND]\n");
+			return EXIT_USAGE;
+		}
+		cmd = argv[1];
+		if ((i = cli_cmd_find(cmd)) == nitems(cli_cmds))
+			return EXIT_USAGE;
+		printf("usage: perfwatch %s\n  %s\n", cli_cmds[i].usage,
+		    cli_cmds[i].summary);
+		return cli_stdout_done(0, 0);
 	}
+	if ((i = cli_cmd_find(cmd)) == nitems(cli_cmds))
+		return EXIT_USAGE;
 	if (cli_help_asked(argc, argv)) {
 		printf("usage: perfwatch %s\n  %s\n", cli_cmds[i].usage,
 		    cli_cmds[i].summary);

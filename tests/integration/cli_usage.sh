@@ -36,6 +36,24 @@ for args in "--bogus" "-x" "" "nosuchcommand"; do
 done
 pw nosuchcommand 2>&1 | grep -qF 'unknown command "nosuchcommand"' ||
 	fail "an unknown command is not named"
+# A typo names the command meant; help names none but its own words.
+rc=0; pw chek >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 64 ] || fail "perfwatch chek: exit $rc"
+expect_match "$(cat "$T/err")" 'unknown command "chek" (did you mean check?)'
+rc=0; pw help statsu >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 64 ] || fail "perfwatch help statsu: exit $rc"
+[ ! -s "$T/out" ] || fail "perfwatch help statsu wrote on stdout"
+expect_match "$(cat "$T/err")" '"statsu" (did you mean status?)'
+rc=0; pw help check extra >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 64 ] || fail "perfwatch help check extra: exit $rc"
+pw help >"$T/out" || fail "perfwatch help"
+pw --help >"$T/out2"
+cmp -s "$T/out" "$T/out2" || fail "perfwatch help is not perfwatch --help"
+pw help check >"$T/out" || fail "perfwatch help check"
+pw check --help >"$T/out2"
+cmp -s "$T/out" "$T/out2" || fail "perfwatch help check is not check --help"
+grep -q '^\.It Ic help' "$top/man/perfwatch.1" ||
+	fail "perfwatch(1) has no entry for help"
 
 # Every command of the list: --help exits 0 with its usage line, a bad
 # option prints that same line (there is one copy of it, in main.c), and

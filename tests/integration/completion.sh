@@ -48,10 +48,13 @@ expect() {
 	[ "$got" = "$want" ] || fail "completing \"$*\": \"$got\", not \"$want\""
 }
 
-# Every command of the usage list, and only those.
-cmds=$(pw --help | sed -n '/^commands:/,$s/^  \([a-z]*\) .*/\1/p' | sort |
-    tr '\n' ' ')
+# Every command of the usage list and help, and only those; after help,
+# one command name.
+cmds=$( (pw --help | sed -n '/^commands:/,$s/^  \([a-z]*\) .*/\1/p'
+    echo help) | sort | tr '\n' ' ')
 expect "$cmds" "$PERFWATCH" ""
+expect "check " "$PERFWATCH" help che
+expect " " "$PERFWATCH" help check ""
 for c in bisect check runs show; do
 	expect_match " $cmds" " $c "
 done
