@@ -6,7 +6,11 @@
  * reaches whatever it started), /dev/null as stdin, and pipes as stdout
  * and stderr that the daemon reads through bufferevents: stdout is kept
  * (up to JOB_MAX_OUTPUT), stderr is handed over line by line and its last
- * lines are kept for error messages.  On Linux (and FreeBSD) a child gets
+ * lines are kept for error messages.  Those three are all a child keeps
+ * of the daemon's descriptors: the rest are closed before an exec (every
+ * one the daemon opens is close-on-exec as well) or before a forked
+ * function runs, so that no child, however long it lives, holds a
+ * client's connection, a listening socket or the store.  On Linux (and FreeBSD) a child gets
  * SIGTERM if the daemon dies, so that a run left behind marks itself
  * aborted instead of racing a restarted daemon.
  *
@@ -30,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <unistd.h>
 
 #include <event2/buffer.h>
@@ -393,8 +398,9 @@ job_exec(struct daemon *d, const char *what, char *const argv[],
 /*
  * Run fn(fn_arg) in a child; what it writes to stdout is the job's
  * output, each line it writes to stderr is logged as a warning.  The
- * child exits 0 if fn returns 0, else 1.  The child must not touch the
- * event base or the store.
+ * child exits 0 if fn returns 0, else 1.  The child has only stdin,
+ * stdout and stderr: every other descriptor of the daemon is closed
+ * before fn runs, so it must not touch the event base or the store.
  */
 struct job *
 job_fork(struct daemon *d, const char *what, int (*fn)(void *),
@@ -407,6 +413,16 @@ job_fork(struct daemon *d, const char *what, int (*fn)(void *),
 	if (j == NULL && failed)
 		return NULL;
 	if (j == NULL) {
+		/*
+		 * Nothing is exec'd to shed the daemon's descriptors: without
+		 * this, the child would hold every client's connection (the
+		 * dashboard's, the control socket's), and the peer of one the
+		 * daemon closes would not see it closed until the child ends.
+		 * syslog's socket goes too: closed first, so that a line the
+		 * child logs reopens it rather than lands on a reused number.
+		 */
+		closelog();
+		job_closefrom();
 		rc = fn(fn_arg);
 		if (fflush(stdout) == EOF)
 			rc = -1;
