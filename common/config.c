@@ -117,6 +117,9 @@ static const struct config_key config_keys[] = {
 	  .def = "info", .words = "error warning info debug" },
 	{ .section = "perfwatch", .key = "http", .type = CONFIG_LISTEN,
 	  .def = "none", .flags = CONFIG_NONE },
+	/* How long a dashboard connection may say nothing. */
+	{ .section = "perfwatch", .key = "http_timeout",
+	  .type = CONFIG_DURATION, .def = "30s", .min = 1, .max = 3600 },
 
 	/* [schedule] */
 	{ .section = "schedule", .key = "cron", .type = CONFIG_CRON,

@@ -145,7 +145,9 @@ struct control_client;
 LIST_HEAD(control_clients, control_client);
 struct evhttp;
 struct evbuffer;
+struct bufferevent;
 struct http_build;
+struct http_conn;
 
 struct daemon {
 	struct event_base	*base;
@@ -227,6 +229,12 @@ struct daemon {
 	struct http_build	*http_build;	/* /api/changes being built */
 	time_t			 http_build_secs; /* how long the last took */
 	int			 http_built;	/* a build has ended */
+	struct http_conn	*http_conns;	/* the connections served */
+	size_t			 http_nconns;
+	struct bufferevent	**http_new;	/* accepted, not yet counted */
+	size_t			 http_nnew;
+	struct event		*http_count;	/* counts them, after evhttp */
+	size_t			 http_refused;	/* closed since the cap was hit */
 };
 
 /* perfwatchd.c */

@@ -46,6 +46,16 @@
  * too, before evhttp frees the request, and a stopping daemon exits once
  * the child is reaped.
  *
+ * Connections.  One silent for http_timeout (a request not sent in
+ * full, a kept-alive one unused) is closed by evhttp.  At most
+ * HTTP_MAX_CONNS are served at once, which evhttp of libevent 2.1 cannot
+ * do itself: the bufferevent it asks for (evhttp_set_bevcb) marks each
+ * new connection, counted right after evhttp has set it up; one beyond
+ * the limit is shut down, and evhttp frees it on the EOF it reads.
+ * evhttp says nothing when it closes a connection, so the ones counted
+ * are looked at again (their descriptor, socket and peer) each time a
+ * new one comes.
+ *
  * Privileges.  The address is bound at start, before perfwatchd drops to
  * [perfwatch] user (as the control socket is), so a port under 1024 works
  * when the daemon starts as root.  A reload that changes the address binds
@@ -56,6 +66,7 @@
  */
 #include <sys/types.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <netinet/in.h>
@@ -92,7 +103,13 @@
 #define HTTP_HISTORY		400	/* run medians of a metric, per host */
 #define HTTP_MATCH		16	/* metrics of one name (workloads) */
 #define HTTP_METRICS		500	/* metrics linked from / */
-#define HTTP_TIMEOUT		30	/* seconds, per connection */
+/*
+ * Connections served at once.  A browser opens six or so; beyond this
+ * many a new one is closed at once, so that clients that connect and
+ * say nothing cannot take the descriptors the daemon needs for its runs
+ * and its control socket (each is closed after http_timeout idle).
+ */
+#define HTTP_MAX_CONNS		64
 #define HTTP_CHANGES_MAX	(256 * 1024 * 1024) /* bytes of /api/changes */
 #define HTTP_RETRY_AFTER	5	/* seconds, before a build has ended */
 /*
@@ -1329,6 +1346,123 @@ http_request(struct evhttp_request *req, void *arg)
 	http_send(req, &r);
 }
 
+/*
+ * A connection evhttp serves, known by its descriptor, and by its socket
+ * and its peer so that the number reused by another file is not taken
+ * for it: evhttp says nothing when it closes one.
+ */
+struct http_conn {
+	int			 fd;
+	dev_t			 dev;
+	ino_t			 ino;
+	struct sockaddr_storage	 peer;
+	socklen_t		 peerlen;
+};
+
+/* Note fd's socket and peer in c: 0, or -1 if it is not a socket. */
+static int
+http_conn_id(int fd, struct http_conn *c)
+{
+	struct stat	st;
+
+	memset(c, 0, sizeof(*c));
+	c->fd = fd;
+	c->peerlen = sizeof(c->peer);
+	if (fstat(fd, &st) == -1 || !S_ISSOCK(st.st_mode) ||
+	    getpeername(fd, (struct sockaddr *)&c->peer, &c->peerlen) == -1)
+		return -1;
+	c->dev = st.st_dev;
+	c->ino = st.st_ino;
+	return 0;
+}
+
+/* Forget the connections evhttp has closed since the last look. */
+static void
+http_conns_sweep(struct daemon *d)
+{
+	struct http_conn	 now;
+	struct http_conn	*c;
+	size_t			 i = 0;
+
+	while (i < d->http_nconns) {
+		c = &d->http_conns[i];
+		if (http_conn_id(c->fd, &now) == 0 && now.dev == c->dev &&
+		    now.ino == c->ino && now.peerlen == c->peerlen &&
+		    memcmp(&now.peer, &c->peer, c->peerlen) == 0) {
+			i++;
+			continue;
+		}
+		*c = d->http_conns[--d->http_nconns];
+	}
+}
+
+/*
+ * Count the connections accepted since the last call, evhttp having set
+ * them up: each is served if fewer than HTTP_MAX_CONNS are, else shut
+ * down, and evhttp frees it on the EOF it reads.  The first refused
+ * after a connection was served is logged, and the count when one is
+ * served again: one line per burst, not per connection.
+ */
+static void
+http_count(evutil_socket_t unused, short ev, void *arg)
+{
+	struct daemon		*d = arg;
+	struct http_conn	 c;
+	size_t			 i;
+	int			 fd;
+
+	(void)unused;
+	(void)ev;
+	http_conns_sweep(d);
+	for (i = 0; i < d->http_nnew; i++) {
+		fd = bufferevent_getfd(d->http_new[i]);
+		if (fd != -1 && http_conn_id(fd, &c) == 0) {
+			if (d->http_nconns < HTTP_MAX_CONNS) {
+				d->http_conns[d->http_nconns++] = c;
+				if (d->http_refused > 0) {
+					log_info("dashboard: serving new "
+					    "connections again; %zu were "
+					    "closed meanwhile",
+					    d->http_refused);
+					d->http_refused = 0;
+				}
+			} else {
+				if (d->http_refused++ == 0)
+					log_warnx("dashboard: %d connections "
+					    "open, the most served at once; "
+					    "closing new ones until some end",
+					    HTTP_MAX_CONNS);
+				shutdown(fd, SHUT_RDWR);
+			}
+		}
+		/* Its descriptor is closed once evhttp is done with it. */
+		bufferevent_decref(d->http_new[i]);
+	}
+	d->http_nnew = 0;
+}
+
+/*
+ * evhttp's bufferevent for a connection it has just accepted, the one it
+ * would make itself; kept (a reference) until http_count() runs, right
+ * after evhttp has set the connection up and before it reads from it.
+ */
+static struct bufferevent *
+http_new_conn(struct event_base *base, void *arg)
+{
+	struct daemon		*d = arg;
+	struct bufferevent	*bev;
+
+	bev = bufferevent_socket_new(base, -1, BEV_OPT_CLOSE_ON_FREE);
+	if (bev == NULL)
+		fatalx("dashboard: out of memory for a connection");
+	bufferevent_incref(bev);
+	d->http_new = xreallocarray(d->http_new, d->http_nnew + 1,
+	    sizeof(*d->http_new));
+	d->http_new[d->http_nnew++] = bev;
+	event_active(d->http_count, EV_TIMEOUT, 0);
+	return bev;
+}
+
 /* "CONF:LINE: [perfwatch] http = VALUE" for a message, allocated. */
 static char *
 http_where(struct daemon *d, const char *value)
@@ -1429,10 +1563,19 @@ http_start(struct daemon *d)
 	    EVHTTP_REQ_POST | EVHTTP_REQ_PUT | EVHTTP_REQ_DELETE |
 	    EVHTTP_REQ_OPTIONS | EVHTTP_REQ_TRACE | EVHTTP_REQ_CONNECT |
 	    EVHTTP_REQ_PATCH);
-	evhttp_set_timeout(d->http, HTTP_TIMEOUT);
+	evhttp_set_timeout(d->http, (int)config_get_duration(d->cfg,
+	    "perfwatch", "http_timeout"));
 	evhttp_set_max_headers_size(d->http, HTTP_MAX_HEADERS);
 	evhttp_set_max_body_size(d->http, HTTP_MAX_BODY);
 	evhttp_set_gencb(d->http, http_request, d);
+	d->http_conns = xreallocarray(NULL, HTTP_MAX_CONNS,
+	    sizeof(*d->http_conns));
+	d->http_nconns = 0;
+	d->http_refused = 0;
+	if ((d->http_count = event_new(d->base, -1, 0, http_count, d)) ==
+	    NULL)
+		fatalx("event_new");
+	evhttp_set_bevcb(d->http, http_new_conn, d);
 	if (evhttp_accept_socket_with_handle(d->http, d->http_fd) == NULL)
 		fatalx("evhttp: cannot serve %s", spec);
 	/* evhttp owns the socket now, and closes it when freed. */
@@ -1450,6 +1593,18 @@ http_stop(struct daemon *d)
 		evhttp_free(d->http);
 		d->http = NULL;
 	}
+	/* Connections not yet counted: evhttp has freed them. */
+	while (d->http_nnew > 0)
+		bufferevent_decref(d->http_new[--d->http_nnew]);
+	free(d->http_new);
+	d->http_new = NULL;
+	free(d->http_conns);
+	d->http_conns = NULL;
+	d->http_nconns = 0;
+	if (d->http_count != NULL) {
+		event_free(d->http_count);
+		d->http_count = NULL;
+	}
 	if (d->http_fd != -1) {
 		close(d->http_fd);
 		d->http_fd = -1;
@@ -1464,6 +1619,10 @@ http_reload(struct daemon *d)
 	const char	*spec = config_get_str(d->cfg, "perfwatch", "http");
 	char		*cause = NULL;
 
+	/* For the connections to come: those open keep theirs. */
+	if (d->http != NULL)
+		evhttp_set_timeout(d->http, (int)config_get_duration(d->cfg,
+		    "perfwatch", "http_timeout"));
 	if (same_str(spec, d->http_addr))
 		return;
 	/* Let the old address go first: the new one may be the same port. */

@@ -118,7 +118,10 @@ test_unknown_section(void **state)
 	    "{P}:5: [gti]: unknown section; did you mean [git \"name\"]?");
 }
 
-/* [perfwatch] http: off by default, a numeric address and a port. */
+/*
+ * [perfwatch] http: off by default, a numeric address and a port; and
+ * http_timeout.
+ */
 static void
 test_http_key(void **state)
 {
@@ -178,6 +181,23 @@ test_http_key(void **state)
 	expect_errors("[perfwatch]\nhttp = 127.0.0.1:99999\n",
 	    "{P}:2: http: expected a numeric address and a port such as "
 	    "127.0.0.1:8089 or [::1]:8089, or none, got \"127.0.0.1:99999\"");
+	/* http_timeout: 30 s unless said, from a second to an hour. */
+	cfg = load_str("", &cause);
+	assert_non_null(cfg);
+	assert_int_equal(config_get_duration(cfg, "perfwatch",
+	    "http_timeout"), 30);
+	config_free(cfg);
+	cfg = load_str("[perfwatch]\nhttp_timeout = 2m\n", &cause);
+	assert_non_null(cfg);
+	assert_int_equal(config_get_duration(cfg, "perfwatch",
+	    "http_timeout"), 120);
+	config_free(cfg);
+	expect_errors("[perfwatch]\nhttp_timeout = 0\n",
+	    "{P}:2: http_timeout: expected a duration from 1s to 1h, got "
+	    "\"0\"");
+	expect_errors("[perfwatch]\nhttp_timeout = 2h\n",
+	    "{P}:2: http_timeout: expected a duration from 1s to 1h, got "
+	    "\"2h\"");
 }
 
 static void
