@@ -234,6 +234,7 @@ struct daemon {
 	struct bufferevent	**http_new;	/* accepted, not yet counted */
 	size_t			 http_nnew;
 	struct event		*http_count;	/* counts them, after evhttp */
+	struct event		*http_deadline;	/* for a request to arrive */
 	size_t			 http_refused;	/* closed since the cap was hit */
 };
 

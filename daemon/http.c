@@ -47,7 +47,9 @@
  * the child is reaped.
  *
  * Connections.  One silent for http_timeout (a request not sent in
- * full, a kept-alive one unused) is closed by evhttp.  At most
+ * full, a kept-alive one unused) is closed by evhttp; one that has not
+ * sent its first whole request within http_timeout of connecting, by
+ * http_deadline(), however many bytes it sent meanwhile.  At most
  * HTTP_MAX_CONNS are served at once, which evhttp of libevent 2.1 cannot
  * do itself: the bufferevent it asks for (evhttp_set_bevcb) marks each
  * new connection, counted right after evhttp has set it up; one beyond
@@ -1324,28 +1326,6 @@ http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
 	return later;
 }
 
-/* Every request: GET and HEAD answered, other methods 405. */
-static void
-http_request(struct evhttp_request *req, void *arg)
-{
-	struct daemon		*d = arg;
-	struct http_reply	 r;
-	struct evkeyvalq	*out = evhttp_request_get_output_headers(req);
-	enum evhttp_cmd_type	 cmd = evhttp_request_get_command(req);
-
-	http_reply_init(&r, 200, "OK", "text/html; charset=utf-8");
-	if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
-		evhttp_add_header(out, "Allow", "GET, HEAD");
-		http_error_page(&r, 405, "Method Not Allowed", "the dashboard "
-		    "is read-only: GET and HEAD only", NULL);
-	} else if (http_route(d, req, &r) == 1) {
-		/* http_changes_done() replies. */
-		evbuffer_free(r.body);
-		return;
-	}
-	http_send(req, &r);
-}
-
 /*
  * A connection evhttp serves, known by its descriptor, and by its socket
  * and its peer so that the number reused by another file is not taken
@@ -1357,6 +1337,8 @@ struct http_conn {
 	ino_t			 ino;
 	struct sockaddr_storage	 peer;
 	socklen_t		 peerlen;
+	double			 since;		/* accepted, perfwatch_mono() */
+	int			 asked;		/* a whole request came */
 };
 
 /* Note fd's socket and peer in c: 0, or -1 if it is not a socket. */
@@ -1376,24 +1358,107 @@ http_conn_id(int fd, struct http_conn *c)
 	return 0;
 }
 
+/* Whether c is still the connection on its descriptor. */
+static int
+http_conn_alive(const struct http_conn *c)
+{
+	struct http_conn	now;
+
+	return http_conn_id(c->fd, &now) == 0 && now.dev == c->dev &&
+	    now.ino == c->ino && now.peerlen == c->peerlen &&
+	    memcmp(&now.peer, &c->peer, c->peerlen) == 0;
+}
+
 /* Forget the connections evhttp has closed since the last look. */
 static void
 http_conns_sweep(struct daemon *d)
 {
-	struct http_conn	 now;
-	struct http_conn	*c;
-	size_t			 i = 0;
+	size_t	i = 0;
 
 	while (i < d->http_nconns) {
-		c = &d->http_conns[i];
-		if (http_conn_id(c->fd, &now) == 0 && now.dev == c->dev &&
-		    now.ino == c->ino && now.peerlen == c->peerlen &&
-		    memcmp(&now.peer, &c->peer, c->peerlen) == 0) {
+		if (http_conn_alive(&d->http_conns[i]))
 			i++;
-			continue;
-		}
-		*c = d->http_conns[--d->http_nconns];
+		else
+			d->http_conns[i] = d->http_conns[--d->http_nconns];
 	}
+}
+
+/*
+ * Wake up when the oldest connection still without a whole request has
+ * had http_timeout to send it.
+ */
+static void
+http_deadline_arm(struct daemon *d)
+{
+	struct timeval	 tv;
+	double		 first = -1, left;
+	size_t		 i;
+
+	for (i = 0; i < d->http_nconns; i++)
+		if (!d->http_conns[i].asked && (first < 0 ||
+		    d->http_conns[i].since < first))
+			first = d->http_conns[i].since;
+	if (first < 0) {
+		evtimer_del(d->http_deadline);
+		return;
+	}
+	left = first + (double)config_get_duration(d->cfg, "perfwatch",
+	    "http_timeout") - perfwatch_mono();
+	if (left < 0)
+		left = 0;
+	tv.tv_sec = (time_t)left;
+	tv.tv_usec = (suseconds_t)((left - (double)tv.tv_sec) * 1e6);
+	evtimer_add(d->http_deadline, &tv);
+}
+
+/*
+ * evhttp's timeout is of silence: a client that sends its request a
+ * byte at a time, each before the timeout, would keep its connection
+ * for ever.  One that has not sent a whole request within http_timeout
+ * of connecting is shut down (evhttp frees it on the EOF it reads).
+ */
+static void
+http_deadline(evutil_socket_t unused, short ev, void *arg)
+{
+	struct daemon		*d = arg;
+	struct http_conn	*c;
+	double			 now = perfwatch_mono();
+	int64_t			 limit;
+	size_t			 i;
+
+	(void)unused;
+	(void)ev;
+	limit = config_get_duration(d->cfg, "perfwatch", "http_timeout");
+	http_conns_sweep(d);
+	for (i = 0; i < d->http_nconns; i++) {
+		c = &d->http_conns[i];
+		if (c->asked || now - c->since < (double)limit)
+			continue;
+		log_debug("dashboard: a connection without a whole request "
+		    "after %lld s; closed", (long long)limit);
+		shutdown(c->fd, SHUT_RDWR);
+		c->asked = 1;	/* not again: evhttp is closing it */
+	}
+	http_deadline_arm(d);
+}
+
+/* A whole request came on req's connection: its deadline is met. */
+static void
+http_conn_asked(struct daemon *d, struct evhttp_request *req)
+{
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	size_t			 i;
+	int			 fd;
+
+	if (evcon == NULL)
+		return;
+	fd = bufferevent_getfd(evhttp_connection_get_bufferevent(evcon));
+	for (i = 0; i < d->http_nconns; i++)
+		if (d->http_conns[i].fd == fd && !d->http_conns[i].asked &&
+		    http_conn_alive(&d->http_conns[i])) {
+			d->http_conns[i].asked = 1;
+			break;
+		}
 }
 
 /*
@@ -1418,6 +1483,7 @@ http_count(evutil_socket_t unused, short ev, void *arg)
 		fd = bufferevent_getfd(d->http_new[i]);
 		if (fd != -1 && http_conn_id(fd, &c) == 0) {
 			if (d->http_nconns < HTTP_MAX_CONNS) {
+				c.since = perfwatch_mono();
 				d->http_conns[d->http_nconns++] = c;
 				if (d->http_refused > 0) {
 					log_info("dashboard: serving new "
@@ -1439,6 +1505,7 @@ http_count(evutil_socket_t unused, short ev, void *arg)
 		bufferevent_decref(d->http_new[i]);
 	}
 	d->http_nnew = 0;
+	http_deadline_arm(d);
 }
 
 /*
@@ -1461,6 +1528,29 @@ http_new_conn(struct event_base *base, void *arg)
 	d->http_new[d->http_nnew++] = bev;
 	event_active(d->http_count, EV_TIMEOUT, 0);
 	return bev;
+}
+
+/* Every request: GET and HEAD answered, other methods 405. */
+static void
+http_request(struct evhttp_request *req, void *arg)
+{
+	struct daemon		*d = arg;
+	struct http_reply	 r;
+	struct evkeyvalq	*out = evhttp_request_get_output_headers(req);
+	enum evhttp_cmd_type	 cmd = evhttp_request_get_command(req);
+
+	http_conn_asked(d, req);
+	http_reply_init(&r, 200, "OK", "text/html; charset=utf-8");
+	if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
+		evhttp_add_header(out, "Allow", "GET, HEAD");
+		http_error_page(&r, 405, "Method Not Allowed", "the dashboard "
+		    "is read-only: GET and HEAD only", NULL);
+	} else if (http_route(d, req, &r) == 1) {
+		/* http_changes_done() replies. */
+		evbuffer_free(r.body);
+		return;
+	}
+	http_send(req, &r);
 }
 
 /* "CONF:LINE: [perfwatch] http = VALUE" for a message, allocated. */
@@ -1573,7 +1663,8 @@ http_start(struct daemon *d)
 	d->http_nconns = 0;
 	d->http_refused = 0;
 	if ((d->http_count = event_new(d->base, -1, 0, http_count, d)) ==
-	    NULL)
+	    NULL || (d->http_deadline = evtimer_new(d->base, http_deadline,
+	    d)) == NULL)
 		fatalx("event_new");
 	evhttp_set_bevcb(d->http, http_new_conn, d);
 	if (evhttp_accept_socket_with_handle(d->http, d->http_fd) == NULL)
@@ -1605,6 +1696,10 @@ http_stop(struct daemon *d)
 		event_free(d->http_count);
 		d->http_count = NULL;
 	}
+	if (d->http_deadline != NULL) {
+		event_free(d->http_deadline);
+		d->http_deadline = NULL;
+	}
 	if (d->http_fd != -1) {
 		close(d->http_fd);
 		d->http_fd = -1;
@@ -1620,9 +1715,11 @@ http_reload(struct daemon *d)
 	char		*cause = NULL;
 
 	/* For the connections to come: those open keep theirs. */
-	if (d->http != NULL)
+	if (d->http != NULL) {
 		evhttp_set_timeout(d->http, (int)config_get_duration(d->cfg,
 		    "perfwatch", "http_timeout"));
+		http_deadline_arm(d);
+	}
 	if (same_str(spec, d->http_addr))
 		return;
 	/* Let the old address go first: the new one may be the same port. */

@@ -6,7 +6,9 @@
 # burst; the control socket answers meanwhile.  Once http_timeout has
 # closed the idle ones, /api/runs is answered again and the daemon says
 # how many it closed.  Before, every connection was taken: the 65th
-# stayed open, idle, until the timeout closed it with the others.
+# stayed open, idle, until the timeout closed it with the others.  Then
+# a request sent a byte at a time is cut off after http_timeout: before,
+# each byte reset evhttp's timeout, and it held its connection for ever.
 #
 # Nothing here is timed: each step waits for what it needs (with a bound
 # that only a stuck daemon reaches), and http_timeout is long enough
@@ -132,6 +134,46 @@ n=$(grep -c "dashboard: 64 connections open, the most served at once; closing ne
 [ "$n" -eq 1 ] || fail "$n lines for one burst of refused connections, expected 1"
 grep -q "dashboard: serving new connections again; 2 were closed meanwhile" \
     "$LOG" || fail "no line when the dashboard served again"
+
+# A client that sends its request a byte at a time, each well within the
+# timeout, is closed all the same once it has had http_timeout to send
+# it whole (2s after a reload, which sets it for what comes), while one
+# that asked in time is answered.
+sed 's/^http_timeout = .*/http_timeout = 2s/' "$CONF" >"$T/conf.tmp"
+mv "$T/conf.tmp" "$CONF"
+kill -HUP "$DPID"
+wait_until 15 "the reload" grep -q "reloaded" "$LOG" || fail "not reloaded"
+timeout 120 python3 - "$PORT" <<'EOF' || fail "a request sent a byte at a time"
+import socket, sys, time
+
+port = int(sys.argv[1])
+slow = socket.create_connection(("127.0.0.1", port))
+req = b"GET /api/runs HTTP/1.1\r\nHost: x\r\n" + b"X-Slow: y\r\n" * 100
+start = time.monotonic()
+closed = False
+for i in range(len(req)):
+    try:
+        slow.sendall(req[i:i + 1])
+        if slow.recv(1, socket.MSG_DONTWAIT) == b"":
+            closed = True
+    except BlockingIOError:
+        pass
+    except (ConnectionResetError, BrokenPipeError):
+        closed = True
+    if closed or time.monotonic() - start > 30:
+        break
+    time.sleep(0.25)
+if not closed:
+    print("FAIL: still open after %d bytes sent a quarter of a second "
+          "apart" % (i + 1), file=sys.stderr)
+    sys.exit(1)
+quick = socket.create_connection(("127.0.0.1", port))
+quick.settimeout(20)
+quick.sendall(b"GET /api/runs HTTP/1.0\r\n\r\n")
+if not quick.recv(64).startswith(b"HTTP/1.0 200"):
+    print("FAIL: a request sent at once was not answered", file=sys.stderr)
+    sys.exit(1)
+EOF
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 pass
