@@ -7,8 +7,9 @@
 # closed the idle ones, /api/runs is answered again and the daemon says
 # how many it closed.  Before, every connection was taken: the 65th
 # stayed open, idle, until the timeout closed it with the others.  Then
-# a request sent a byte at a time is cut off after http_timeout: before,
-# each byte reset evhttp's timeout, and it held its connection for ever.
+# a request sent a byte at a time is cut off after http_timeout, the
+# first on a connection (before, each byte reset evhttp's timeout, and
+# it held its connection for ever) or the next on one kept alive.
 #
 # Nothing here is timed: each step waits for what it needs (with a bound
 # that only a stuck daemon reaches), and http_timeout is long enough
@@ -137,8 +138,10 @@ grep -q "dashboard: serving new connections again; 2 were closed meanwhile" \
 
 # A client that sends its request a byte at a time, each well within the
 # timeout, is closed all the same once it has had http_timeout to send
-# it whole (2s after a reload, which sets it for what comes), while one
-# that asked in time is answered.
+# it whole (2s after a reload, which sets it for what comes), and so is
+# one that does so with its second request on a connection kept alive
+# (evhttp itself closes that one, http_timeout after its last reply),
+# while one that asked in time is answered.
 sed 's/^http_timeout = .*/http_timeout = 2s/' "$CONF" >"$T/conf.tmp"
 mv "$T/conf.tmp" "$CONF"
 kill -HUP "$DPID"
@@ -147,26 +150,53 @@ timeout 120 python3 - "$PORT" <<'EOF' || fail "a request sent a byte at a time"
 import socket, sys, time
 
 port = int(sys.argv[1])
-slow = socket.create_connection(("127.0.0.1", port))
 req = b"GET /api/runs HTTP/1.1\r\nHost: x\r\n" + b"X-Slow: y\r\n" * 100
-start = time.monotonic()
-closed = False
-for i in range(len(req)):
-    try:
-        slow.sendall(req[i:i + 1])
-        if slow.recv(1, socket.MSG_DONTWAIT) == b"":
+
+
+def trickle(s, what):
+    """Send req a byte at a time until the daemon closes s."""
+    start = time.monotonic()
+    closed = False
+    for i in range(len(req)):
+        try:
+            s.sendall(req[i:i + 1])
+            if s.recv(1, socket.MSG_DONTWAIT) == b"":
+                closed = True
+        except BlockingIOError:
+            pass
+        except (ConnectionResetError, BrokenPipeError):
             closed = True
-    except BlockingIOError:
-        pass
-    except (ConnectionResetError, BrokenPipeError):
-        closed = True
-    if closed or time.monotonic() - start > 30:
-        break
-    time.sleep(0.25)
-if not closed:
-    print("FAIL: still open after %d bytes sent a quarter of a second "
-          "apart" % (i + 1), file=sys.stderr)
+        if closed or time.monotonic() - start > 30:
+            break
+        time.sleep(0.25)
+    if not closed:
+        print("FAIL: %s: still open after %d bytes sent a quarter of a "
+              "second apart" % (what, i + 1), file=sys.stderr)
+        sys.exit(1)
+
+
+trickle(socket.create_connection(("127.0.0.1", port)), "a first request")
+
+# Kept alive: a request answered, then the next sent a byte at a time.
+kept = socket.create_connection(("127.0.0.1", port))
+kept.settimeout(20)
+kept.sendall(b"GET /api/runs HTTP/1.1\r\nHost: x\r\n\r\n")
+head = b""
+while b"\r\n\r\n" not in head:
+    b = kept.recv(1)
+    if not b:
+        print("FAIL: no reply on the kept-alive connection", file=sys.stderr)
+        sys.exit(1)
+    head += b
+length = [int(h.split(b":")[1]) for h in head.split(b"\r\n")
+          if h.lower().startswith(b"content-length:")][0]
+body = b""
+while len(body) < length:
+    body += kept.recv(length - len(body))
+if not head.startswith(b"HTTP/1.1 200"):
+    print("FAIL: kept-alive reply: %r" % head[:40], file=sys.stderr)
     sys.exit(1)
+trickle(kept, "a second request on a kept-alive connection")
 quick = socket.create_connection(("127.0.0.1", port))
 quick.settimeout(20)
 quick.sendall(b"GET /api/runs HTTP/1.0\r\n\r\n")
