@@ -235,7 +235,7 @@ struct daemon {
 	size_t			 http_nnew;
 	struct event		*http_count;	/* counts them, after evhttp */
 	struct event		*http_deadline;	/* for a request to arrive */
-	size_t			 http_refused;	/* closed since the cap was hit */
+	size_t			 http_refused;	/* closed since the cap hit */
 };
 
 /* perfwatchd.c */

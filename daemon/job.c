@@ -10,9 +10,11 @@
  * of the daemon's descriptors: the rest are closed before an exec (every
  * one the daemon opens is close-on-exec as well) or before a forked
  * function runs, so that no child, however long it lives, holds a
- * client's connection, a listening socket or the store.  On Linux (and FreeBSD) a child gets
- * SIGTERM if the daemon dies, so that a run left behind marks itself
- * aborted instead of racing a restarted daemon.
+ * client's connection, a listening socket or the store.
+ *
+ * On Linux (and FreeBSD) a child gets SIGTERM if the daemon dies, so
+ * that a run left behind marks itself aborted instead of racing a
+ * restarted daemon.
  *
  * SIGCHLD is an event; job_reap() collects every child that exited,
  * reads what is left in its pipes without waiting (a grandchild may hold
