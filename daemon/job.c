@@ -278,19 +278,22 @@ job_child_setup(pid_t parent, int out, int err)
 		_exit(1);
 }
 
-/* Close every descriptor from 3 on, before exec. */
-static void
-job_closefrom(void)
+/*
+ * Close every descriptor from low on: before an exec or a forked
+ * function, and at the daemon's start for what it inherited.
+ */
+void
+job_closefrom(int low)
 {
 #if defined(__FreeBSD__) || (defined(__GLIBC__) && \
     (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34)))
-	closefrom(3);
+	closefrom(low);
 #else
 	long	fd, max = sysconf(_SC_OPEN_MAX);
 
 	if (max < 0 || max > 65536)
 		max = 65536;
-	for (fd = 3; fd < max; fd++)
+	for (fd = low; fd < max; fd++)
 		close((int)fd);
 #endif
 }
@@ -382,7 +385,7 @@ job_exec(struct daemon *d, const char *what, char *const argv[],
 	if (j == NULL) {
 		if (flags & JOB_NOSIGPIPE)
 			signal(SIGPIPE, SIG_IGN);
-		job_closefrom();
+		job_closefrom(3);
 		if (cwd != NULL && chdir(cwd) == -1) {
 			fprintf(stderr, "%s: %s\n", cwd, strerror(errno));
 			_exit(127);
@@ -424,7 +427,7 @@ job_fork(struct daemon *d, const char *what, int (*fn)(void *),
 		 * child logs reopens it rather than lands on a reused number.
 		 */
 		closelog();
-		job_closefrom();
+		job_closefrom(3);
 		rc = fn(fn_arg);
 		if (fflush(stdout) == EOF)
 			rc = -1;

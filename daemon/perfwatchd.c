@@ -843,6 +843,14 @@ main(int argc, char **argv)
 	size_t		 marked = 0;
 	int		 ch, check = 0;
 
+	/*
+	 * What we were started with beyond 0-2 (a shell's or a service
+	 * manager's descriptor without close-on-exec) is not ours: kept,
+	 * a forked child would hold it too.  Closed before anything is
+	 * opened; systemd's readiness socket is opened from NOTIFY_SOCKET
+	 * (sdnotify.c), and no socket is passed to us (no LISTEN_FDS).
+	 */
+	job_closefrom(STDERR_FILENO + 1);
 	memset(d, 0, sizeof(*d));
 	d->lock_fd = d->listen_fd = d->pkg_fd = d->http_fd = -1;
 	LIST_INIT(&d->jobs);

@@ -1,6 +1,7 @@
 /*
  * Running a helper program (rpm, pkg, cc) for its output: fork and exec
  * without a shell, on a fixed PATH and in the C locale (PERFWATCH_PATH),
+ * with no descriptor of ours beyond stdin, stdout and stderr,
  * read its stdout through a pipe with poll() against a
  * deadline, and bound what it may write.  An exec failure comes back to
  * the parent through a second close-on-exec pipe, so "rpm: No such file or
@@ -49,6 +50,20 @@ command_child(const char *const argv[], int outfd, int errpipe,
 	    dup2(outfd, STDOUT_FILENO) == -1 ||
 	    dup2(with_stderr ? outfd : null, STDERR_FILENO) == -1)
 		goto fail;
+	/*
+	 * Nothing else of ours goes with it: whatever the caller holds
+	 * without close-on-exec (a descriptor it inherited, a workload's
+	 * file) is not the helper's to keep open.  The error pipe moves to
+	 * 3, close-on-exec, so that it alone survives until the exec.
+	 */
+	if (errpipe != 3) {
+		if (dup2(errpipe, 3) == -1)
+			goto fail;
+		errpipe = 3;
+	}
+	if (fcntl(errpipe, F_SETFD, FD_CLOEXEC) == -1)
+		goto fail;
+	closefrom(4);
 	signal(SIGPIPE, SIG_DFL);
 	/* The machine's helpers, in C, whoever asks (perfwatch.h). */
 	if (setenv("PATH", PERFWATCH_PATH, 1) == -1 ||

@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
+#include <fcntl.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -1175,6 +1176,35 @@ test_command(void **state)
 	free(out);
 }
 
+/*
+ * A helper holds none of the caller's descriptors beyond 0-2, even
+ * those without close-on-exec: the shell says which of them it can read.
+ */
+static void
+test_command_fds(void **state)
+{
+	const char	*sh[] = { "sh", "-c", "for fd in $0; do "
+			    "if (: <&$fd) 2>/dev/null; then echo $fd; fi; "
+			    "done; echo end", NULL, NULL };
+	char		*out, *cause = NULL, fds[64];
+	int		 low, high, status;
+
+	(void)state;
+	/* Two open to any exec: the lowest free number, and a high one. */
+	assert_true((low = open("/dev/null", O_RDONLY)) > 2);
+	assert_int_equal(dup2(low, 47), 47);
+	high = 47;
+	snprintf(fds, sizeof(fds), "%d %d", low, high);
+	sh[3] = fds;
+	assert_int_equal(sysinfo_command(sh, 5000, 1024, 0, &out, NULL,
+	    &status, &cause), 0);
+	assert_int_equal(status, 0);
+	assert_string_equal(out, "end\n");
+	free(out);
+	close(low);
+	close(high);
+}
+
 /* The judge names every limit a sample breaks. */
 static void
 test_quiet_judge(void **state)
@@ -1402,6 +1432,7 @@ main(void)
 		cmocka_unit_test(test_snapshot_fixture_root),
 		cmocka_unit_test(test_snapshot_this_machine),
 		cmocka_unit_test(test_command),
+		cmocka_unit_test(test_command_fds),
 		cmocka_unit_test(test_quiet_judge),
 		cmocka_unit_test(test_quiet_fixture_root),
 		cmocka_unit_test(test_quiet_busy),
