@@ -40,6 +40,8 @@
  * memory) even when it opens one of its own.  One such build at a time
  * (d->http_build): another asked meanwhile gets 503 with Retry-After,
  * the seconds the last build took less those this one has run.  A
+ * build still running after http_timeout (a store locked for ever, a
+ * stuck disk) is killed, its client told 504 (http_changes_expire).  A
  * client that goes away has its build killed (the connection's close
  * callback, or the watch on its socket that sees the EOF evhttp does
  * not look for); a stop, or a reload that moves the dashboard, kills it
@@ -984,6 +986,8 @@ struct http_build {
 	struct evhttp_request	*req;
 	struct job		*job;
 	struct event		*watch;		/* the client's end */
+	struct event		*limit;		/* fires after secs */
+	long long		 secs;		/* http_timeout at the start */
 	time_t			 started;
 };
 
@@ -1033,6 +1037,7 @@ http_changes_done(struct job *j, void *arg)
 	d->http_build_secs = time(NULL) - b->started;
 	d->http_built = 1;
 	event_free(b->watch);
+	event_free(b->limit);
 	evhttp_connection_set_closecb(evhttp_request_get_connection(b->req),
 	    NULL, NULL);
 	http_reply_init(&r, 200, "OK", "application/json");
@@ -1082,6 +1087,7 @@ http_changes_gone(struct evhttp_connection *evcon, void *arg)
 	log_info("http: /api/changes: the client went away; its build "
 	    "(pid %ld) is stopped", (long)job_pid(b->job));
 	event_free(b->watch);
+	event_free(b->limit);
 	job_forget(b->job);
 	d->http_build = NULL;
 	if (evhttp_request_get_connection(b->req) == NULL)
@@ -1133,8 +1139,44 @@ http_changes_cancel(struct daemon *d)
 	evhttp_connection_set_closecb(evhttp_request_get_connection(b->req),
 	    NULL, NULL);
 	event_free(b->watch);
+	event_free(b->limit);
 	job_forget(b->job);
 	d->http_build = NULL;
+	free(b);
+}
+
+/*
+ * The build has run for http_timeout: its group is killed and the client
+ * told so (504), and the next request may start another.  A child that
+ * hangs (a store locked for ever, a stuck disk) would otherwise hold its
+ * client, and every other request for every metric would get 503 until
+ * it ended.
+ */
+static void
+http_changes_expire(evutil_socket_t fd, short what, void *arg)
+{
+	struct http_build	*b = arg;
+	struct daemon		*d = b->d;
+	struct http_reply	 r;
+	char			*why;
+
+	(void)fd;
+	(void)what;
+	xasprintf(&why, "the change points of every metric were not built "
+	    "within %lld s (http_timeout): ask for a metric, a workload or a "
+	    "host, or raise http_timeout", b->secs);
+	log_warnx("http: /api/changes: perfwatch changes (pid %ld) killed: %s",
+	    (long)job_pid(b->job), why);
+	evhttp_connection_set_closecb(evhttp_request_get_connection(b->req),
+	    NULL, NULL);
+	event_free(b->watch);
+	event_free(b->limit);
+	job_forget(b->job);
+	d->http_build = NULL;
+	http_reply_init(&r, 504, "Gateway Timeout", "application/json");
+	http_error_json(&r, 504, "Gateway Timeout", why, NULL);
+	free(why);
+	http_send(b->req, &r);
 	free(b);
 }
 
@@ -1149,14 +1191,19 @@ http_changes_start(struct daemon *d, struct evhttp_request *req,
 {
 	struct http_build	*b;
 	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	struct timeval		 tv;
 	char			*argv[12], *hopt = NULL, *wopt = NULL, s[32];
-	time_t			 left;
+	time_t			 left, ran;
 	int			 i = 0, fd;
 
 	if (d->http_build != NULL) {
 		/* What the last build took, less what this one has run. */
-		left = d->http_built ? d->http_build_secs -
-		    (time(NULL) - d->http_build->started) : HTTP_RETRY_AFTER;
+		ran = time(NULL) - d->http_build->started;
+		left = d->http_built ? d->http_build_secs - ran :
+		    HTTP_RETRY_AFTER;
+		/* It ends by its limit at the latest. */
+		if (left > d->http_build->secs - ran)
+			left = d->http_build->secs - ran;
 		if (left < 1)
 			left = 1;
 		snprintf(s, sizeof(s), "%lld", (long long)left);
@@ -1207,6 +1254,14 @@ http_changes_start(struct daemon *d, struct evhttp_request *req,
 	    EV_CLOSED : EV_READ), http_changes_watch, b);
 	if (b->watch == NULL || event_add(b->watch, NULL) == -1)
 		fatalx("event_new");
+	/* The limit in force when the build began: a reload leaves it. */
+	b->secs = (long long)config_get_duration(d->cfg, "perfwatch",
+	    "http_timeout");
+	tv.tv_sec = (time_t)b->secs;
+	tv.tv_usec = 0;
+	b->limit = evtimer_new(d->base, http_changes_expire, b);
+	if (b->limit == NULL || evtimer_add(b->limit, &tv) == -1)
+		fatalx("evtimer_new");
 	d->http_build = b;
 	return 1;
 }
