@@ -112,9 +112,11 @@ flush_now(const struct notify_opts *opts)
  * split (the rest of its recipients, their next try and answer) set,
  * store_outbox_split() and the new row's id in *id.  The message has
  * left, and a record lost would send it again at the row's next try:
- * while the store refuses (another process holding its write lock past
+ * while the store is busy (another process holding its write lock past
  * the busy timeout), try again, waiting 1, 2, 4 ... seconds, for up to
- * FLUSH_RECORD_WAIT seconds.  As those functions return.
+ * FLUSH_RECORD_WAIT seconds.  Any other error (a read-only file, a disk
+ * error) would only fail again: it ends the wait at once, for the caller
+ * to report.  As those functions return.
  */
 static int
 flush_record(struct store *st, const struct store_outbox *o, int64_t now,
@@ -131,7 +133,7 @@ flush_record(struct store *st, const struct store_outbox *o, int64_t now,
 			    next, split->retry_answer, id);
 		else
 			rc = store_outbox_delivered(st, o->id, now);
-		if (rc != -1)
+		if (rc != -1 || !store_busy(st))
 			return rc;
 		clock_gettime(CLOCK_MONOTONIC, &t);
 		if (t.tv_sec - t0.tv_sec + wait > FLUSH_RECORD_WAIT)
