@@ -306,6 +306,21 @@ smtp_mail_from(const struct notify_sink *sink, const char *hostname)
 }
 
 /*
+ * Whether an SMTP URL names the greeting (EHLO) itself, as its path: then
+ * this machine's name is not needed for it.
+ */
+int
+notify_smtp_url_greets(const char *url)
+{
+	const char	*p, *slash;
+
+	if (url == NULL || (p = strstr(url, "://")) == NULL)
+		return 0;
+	slash = strchr(p + 3, '/');
+	return slash != NULL && slash[1] != '\0';
+}
+
+/*
  * The URL libcurl is given: the sink's, with host as its path when it has
  * none and host is fully qualified.  libcurl greets the server (EHLO)
  * with the URL's path, or with the short host name when there is none,
@@ -320,11 +335,9 @@ smtp_url_greeting(const char *url, const char *host)
 	size_t		 len;
 
 	if (host == NULL || !notify_host_qualified(host) ||
-	    (p = strstr(url, "://")) == NULL)
+	    (p = strstr(url, "://")) == NULL || notify_smtp_url_greets(url))
 		return xstrdup(url);
 	slash = strchr(p + 3, '/');
-	if (slash != NULL && slash[1] != '\0')
-		return xstrdup(url);
 	len = slash != NULL ? (size_t)(slash - url) : strlen(url);
 	xasprintf(&out, "%.*s/%s", (int)len, url, host);
 	return out;

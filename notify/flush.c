@@ -326,6 +326,22 @@ flush_mail_host(const struct notify_sink *sink)
 	return name;
 }
 
+/*
+ * Whether email through sink needs this machine's name (flush_mail_host):
+ * for the default sender when it has no from, and over SMTP for the
+ * greeting unless its smtp_url names one.  Otherwise no look-up is made,
+ * and a slow resolver delays nothing.
+ */
+static int
+flush_needs_mail_host(const struct notify_sink *sink)
+{
+	if (sink->type != NOTIFY_EMAIL)
+		return 0;
+	if (sink->from == NULL)
+		return 1;
+	return !sink->sendmail && !notify_smtp_url_greets(sink->smtp_url);
+}
+
 void
 notify_result_clear(struct notify_result *res)
 {
@@ -348,8 +364,7 @@ notify_deliver(const struct notify_sink *sink, const struct notify_event *ev,
 	char			 host[256], *msg, *id, *body;
 	json_t			*doc;
 
-	if (opts->hostname == NULL && sink->type == NOTIFY_EMAIL &&
-	    (sink->from == NULL || !sink->sendmail))
+	if (opts->hostname == NULL && flush_needs_mail_host(sink))
 		snprintf(host, sizeof(host), "%s", flush_mail_host(sink));
 	else
 		flush_hostname(opts, host, sizeof(host));

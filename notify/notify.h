@@ -249,6 +249,7 @@ void		 notify_curl_init(void);
 void		 notify_smtp(const struct notify_sink *, const char *message,
 		    char *const *rcpt, const struct notify_opts *,
 		    struct notify_result *);
+int		 notify_smtp_url_greets(const char *url);
 void		 notify_sendmail(const struct notify_sink *,
 		    const char *message, char *const *rcpt,
 		    struct notify_result *);

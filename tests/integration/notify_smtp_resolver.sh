@@ -7,57 +7,14 @@
 # set from.  The look-up is made once per process, so a second sink
 # does not wait again.  Linux only, and only where this user may give a
 # shell a host name, /etc/hosts and /etc/resolv.conf of its own
-# (unshare -u -m); the DNS server (a few lines of python on port 53 of
-# a loopback address, below) reads the questions and answers none, so the
-# outcome does not depend on how fast the machine is.
+# (unshare -u -m); the DNS server (slow_resolver in notify.subr) reads
+# the questions and answers none, so the outcome does not depend on how
+# fast the machine is.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/notify.subr"
 
-printf '127.0.0.1 localhost\n' >"$T/hosts"
-: >"$T/resolv.conf"
-if ! unshare -u -m sh -c 'mount --bind "$0" /etc/hosts &&
-    mount --bind "$1" /etc/resolv.conf' "$T/hosts" "$T/resolv.conf" \
-    2>/dev/null; then
-	skip "cannot unshare -u -m here"
-fi
-
-mkdir -p "$T/dns"
-timeout -k 5 300 "$PY" - "$T/dns" <<'EOPY' >>"$T/dns/log" 2>&1 &
-import os, random, socket, sys, threading
-out = sys.argv[1]
-# Port 53 of a loopback address of its own, so that two runs of the
-# test (two checkouts) do not meet.
-for _ in range(100):
-    addr = "127.53.%d.%d" % (random.randrange(256), random.randrange(1, 255))
-    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    t = socket.socket()
-    try:
-        u.bind((addr, 53))
-        t.bind((addr, 53))
-        break
-    except OSError:
-        u.close()
-        t.close()
-else:
-    sys.exit("no free loopback address for port 53")
-t.listen(5)
-open(os.path.join(out, "addr"), "w").write(addr)
-open(os.path.join(out, "ready"), "w").close()
-def tcp():
-    held = []
-    while True:
-        c, _ = t.accept()
-        held.append(c)
-threading.Thread(target=tcp, daemon=True).start()
-while True:
-    u.recvfrom(4096)
-    open(os.path.join(out, "asked"), "a").write("udp\n")
-EOPY
-SERVERS="$SERVERS $!"
-wait_file "$T/dns/ready" || fail "DNS server did not start: $(cat "$T/dns/log")"
-printf 'nameserver %s\noptions timeout:30 attempts:1\n' "$(cat "$T/dns/addr")" \
-    >"$T/resolv.conf"
+slow_resolver
 
 port=$(free_port)
 start_smtp "$T/smtp" "$port"
@@ -77,10 +34,7 @@ timeout = 2s
 EOF2
 
 rc=0
-timeout 60 unshare -u -m sh -c 'mount --bind "$0" /etc/hosts &&
-    mount --bind "$1" /etc/resolv.conf && hostname pwslow && shift &&
-    exec "$@"' "$T/hosts" "$T/resolv.conf" \
-    "$PERFWATCH" -c "$T/sinks.conf" notify test --json \
+slow_resolver_run pwslow "$PERFWATCH" -c "$T/sinks.conf" notify test --json \
     >"$T/t.json" 2>"$T/t.err" || rc=$?
 [ "$rc" -eq 0 ] || fail "notify test: exit $rc: $(cat "$T/t.json" "$T/t.err")"
 [ -s "$T/dns/asked" ] || fail "the resolver did not ask the DNS server"
