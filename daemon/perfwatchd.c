@@ -851,6 +851,16 @@ main(int argc, char **argv)
 	 * (sdnotify.c), and no socket is passed to us (no LISTEN_FDS).
 	 */
 	job_closefrom(STDERR_FILENO + 1);
+	/*
+	 * And 0-2 open: started with one closed (`perfwatchd -d >&-`), the
+	 * first file opened (the lock, the store) would take its number,
+	 * and log lines or a child's output meant for it would land there.
+	 */
+	for (ch = STDIN_FILENO; ch <= STDERR_FILENO; ch++)
+		if (fcntl(ch, F_GETFD) == -1 && errno == EBADF &&
+		    open("/dev/null", ch == STDIN_FILENO ? O_RDONLY :
+		    O_WRONLY) != ch)
+			return 71;	/* EX_OSERR: nowhere to say it */
 	memset(d, 0, sizeof(*d));
 	d->lock_fd = d->listen_fd = d->pkg_fd = d->http_fd = -1;
 	LIST_INIT(&d->jobs);
