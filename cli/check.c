@@ -559,8 +559,7 @@ cli_check_run(struct cli *c, int64_t run, json_t *into)
 		log_warnx("judging the run: %s", cause);
 		free(cause);
 		detect_params_clear(&p);
-		return res.failure == STORE_BUSY ? EXIT_TEMPFAIL :
-		    res.failure == STORE_FAILED ? EXIT_SOFTWARE : EXIT_DATAERR;
+		return cli_failure_status(res.failure, EXIT_DATAERR);
 	}
 	if (into != NULL) {
 		o = check_result_json(&res);
@@ -750,9 +749,7 @@ cmd_check(struct cli *c, int argc, char **argv)
 		free(cause);
 		store_run_clear(&run);
 		detect_params_clear(&p);
-		if (bisect || res.failure == STORE_FOUND_NONE)
-			return err;
-		return k ? EXIT_TEMPFAIL : EXIT_SOFTWARE;
+		return bisect ? err : cli_failure_status(res.failure, err);
 	}
 	store_run_clear(&run);
 

@@ -57,6 +57,7 @@ int		 cli_usage_why(const char *cmd, const char *fmt, ...)
 int		 cli_output_option(struct cli *, const char *);
 int		 cli_store_failed(struct store *);
 int		 cli_store_status(struct store *, int none);
+int		 cli_failure_status(enum store_failure, int none);
 int		 cli_blank_opt(const char *opt, const char *arg);
 int		 cli_option_word(const char *, int *);
 int		 cli_parse_count(const char *, long long, long long,

@@ -231,7 +231,17 @@ cli_store_failed(struct store *st)
 int
 cli_store_status(struct store *st, int none)
 {
-	switch (store_failure(st)) {
+	return cli_failure_status(store_failure(st), none);
+}
+
+/*
+ * The same for a failure kept past the call that met it (detect_check's,
+ * taken before its rollback cleared SQLite's error).
+ */
+int
+cli_failure_status(enum store_failure f, int none)
+{
+	switch (f) {
 	case STORE_FOUND_NONE:
 		return none;
 	case STORE_BUSY:
