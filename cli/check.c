@@ -1073,8 +1073,8 @@ cmd_compare(struct cli *c, int argc, char **argv)
 	for (k = 1; (size_t)k <= nwords; k++) {
 		if (group_parse(st, all, nall, argv[k], &g[ng]) == -1) {
 			ng++;
-			rc = store_failure(st) == STORE_BUSY ? EXIT_TEMPFAIL :
-			    EXIT_DATAERR;
+			/* A run whose lookup failed is no run not there. */
+			rc = cli_store_status(st, EXIT_DATAERR);
 			goto out;
 		}
 		ng++;
@@ -1759,8 +1759,7 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 		for (k = 3; k < argc && rc == 0; k++)
 			if (group_add(st, all, nall, argv[k], 1, skipped,
 			    &g) == -1)
-				rc = store_failure(st) == STORE_BUSY ?
-				    EXIT_TEMPFAIL : EXIT_DATAERR;
+				rc = cli_store_status(st, EXIT_DATAERR);
 		if (rc == 0 && bl_one_host(st, NULL, g.runs, g.nruns) == -1)
 			rc = EXIT_DATAERR;
 		if (rc == 0 && skipped[0] > 0)

@@ -6,9 +6,11 @@
 # check, whose verdicts could not be written (it said 65, "cannot be
 # judged"), and check and baseline list when the setting that names
 # the baseline in use could not be read: they judged by the rolling
-# baseline, or said it was in use, as if none were set.  A page
-# of a table overwritten stands for the disk that fails under it; the
-# lock cases are store_busy.sh's.
+# baseline, or said it was in use, as if none were set; and compare
+# and baseline set when the lookup of a run they were given failed
+# (65, as for a run not there).  A page of a table or index overwritten
+# stands for the disk that fails under it; the lock cases are
+# store_busy.sh's.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -23,10 +25,10 @@ pw env show one >/dev/null || fail "env show one before the damage"
 sqlite3 "$PERFWATCH_DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 cp "$PERFWATCH_DB" "$T/good.db"
 
-# spoil TABLE: overwrite the root page of TABLE in $PERFWATCH_DB.
+# spoil TABLE: overwrite the root page of TABLE (or index) in $PERFWATCH_DB.
 spoil() {
 	page=$(sqlite3 "$PERFWATCH_DB" "SELECT rootpage FROM sqlite_master
-	    WHERE type = 'table' AND name = '$1'")
+	    WHERE name = '$1'")
 	size=$(sqlite3 "$PERFWATCH_DB" 'PRAGMA page_size')
 	python3 - "$PERFWATCH_DB" "$page" "$size" <<'EOPY'
 import sys
@@ -78,4 +80,16 @@ expect_store_error check one
 case "$(cat "$T/out")" in
 *rolling*) fail "check judged by the rolling baseline: $(cat "$T/out")" ;;
 esac
+
+# A lookup of a run by its label that fails, after the list of runs was
+# read: compare and baseline set printed the store's error but exited
+# 65, as for a run not there.  An index on labels (which the lookup
+# uses and the list does not) is what fails.
+cp "$T/good.db" "$PERFWATCH_DB"
+sqlite3 "$PERFWATCH_DB" 'CREATE INDEX runs_by_label ON runs (label);
+    PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+spoil runs_by_label
+pw runs >/dev/null || fail "runs: the list of runs is damaged too"
+expect_store_error compare a=one b=one
+expect_store_error baseline set pin one
 pass
