@@ -31,6 +31,8 @@
 #define STORE_APPLICATION_ID_STR	"1347908707"	/* the same, decimal */
 #define STORE_BUSY_MS		5000	/* how long to wait for a lock */
 
+static enum store_failure store_code_failure(int);
+
 /*
  * Migration N takes a database from version N-1 to N.  Never edit one that
  * has been released: add a new one.
@@ -414,6 +416,22 @@ store_wal(struct store *st)
 	return 0;
 }
 
+/*
+ * SQLite starts a statement: a failure kept by store_rollback() is no
+ * longer the connection's last.
+ */
+static int
+store_stmt_starts(unsigned int type, void *arg, void *stmt, void *sql)
+{
+	struct store	*st = arg;
+
+	(void)type;
+	(void)stmt;
+	(void)sql;
+	st->kept_code = 0;
+	return 0;
+}
+
 /* SQLite's side of name_cmp: COLLATE name, for lists a reader reads. */
 static int
 store_collate_name(void *arg, int la, const void *a, int lb, const void *b)
@@ -449,6 +467,11 @@ store_open_flags(const char *path, int flags, char **cause)
 	}
 	sqlite3_extended_result_codes(st->db, 1);
 	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+	if (sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, store_stmt_starts,
+	    st) != SQLITE_OK) {
+		xasprintf(cause, "%s: %s", path, sqlite3_errmsg(st->db));
+		goto fail;
+	}
 	if (sqlite3_create_collation(st->db, "name", SQLITE_UTF8, NULL,
 	    store_collate_name) != SQLITE_OK) {
 		xasprintf(cause, "%s: %s", path, sqlite3_errmsg(st->db));
@@ -581,6 +604,7 @@ store_close(struct store *st)
 	sqlite3_close(st->db);
 	if (st->runlock_fd != -1)
 		close(st->runlock_fd);
+	free(st->kept_msg);
 	free(st->path);
 	free(st);
 }
@@ -621,12 +645,35 @@ store_commit(struct store *st)
 	return store_exec(st, "COMMIT");
 }
 
+/*
+ * Roll back the open transaction, if any.  A caller rolls back after a
+ * statement failed and reads why (store_failure(), store_errmsg()) after
+ * it returns; ROLLBACK would leave "not an error" in its place, and a
+ * busy store would not be told from a broken one.  That failure is kept
+ * until the next statement starts.  Should the ROLLBACK fail, its own
+ * error is the one that stands.
+ */
 int
 store_rollback(struct store *st)
 {
+	char	*msg = NULL;
+	int	 code;
+
 	if (sqlite3_get_autocommit(st->db))
 		return 0;
-	return store_exec(st, "ROLLBACK");
+	code = sqlite3_extended_errcode(st->db);
+	if (store_code_failure(code) != STORE_FOUND_NONE)
+		msg = xstrdup(sqlite3_errmsg(st->db));
+	if (store_exec(st, "ROLLBACK") == -1) {
+		free(msg);
+		return -1;
+	}
+	if (msg != NULL) {
+		free(st->kept_msg);
+		st->kept_msg = msg;
+		st->kept_code = code;
+	}
+	return 0;
 }
 
 /*
@@ -666,10 +713,20 @@ store_user_version(struct store *st)
 	return v;
 }
 
+/*
+ * Whether the failure a rollback kept is the last: no statement has
+ * started since, nor failed to prepare (which starts none).
+ */
+static int
+store_kept(struct store *st)
+{
+	return st->kept_code != 0 && sqlite3_errcode(st->db) == SQLITE_OK;
+}
+
 const char *
 store_errmsg(struct store *st)
 {
-	return sqlite3_errmsg(st->db);
+	return store_kept(st) ? st->kept_msg : sqlite3_errmsg(st->db);
 }
 
 /*
@@ -677,12 +734,21 @@ store_errmsg(struct store *st)
  * on the connection: a lookup ends with the reset or finalize of its
  * statement, which leaves SQLITE_OK behind when the step found no row,
  * and the error when it failed.  A lookup must therefore make no other
- * call on the connection after its statement when it returns -1.
+ * call on the connection after its statement when it returns -1; a
+ * function that rolls back after a failure may (store_rollback keeps it).
  */
 enum store_failure
 store_failure(struct store *st)
 {
-	switch (sqlite3_errcode(st->db) & 0xff) {
+	return store_code_failure(store_kept(st) ? st->kept_code :
+	    sqlite3_errcode(st->db));
+}
+
+/* What SQLite's (extended) result code says of a call. */
+static enum store_failure
+store_code_failure(int code)
+{
+	switch (code & 0xff) {
 	case SQLITE_OK:
 	case SQLITE_ROW:
 	case SQLITE_DONE:

@@ -51,6 +51,14 @@ struct store {
 	store_import_progress_fn import_progress;	/* or NULL */
 	void		*import_progress_arg;
 	sqlite3_stmt	*stmts[STMT_MAX];
+	/*
+	 * The failure that a transaction was rolled back after (SQLite's
+	 * extended code, 0 for none, and its message), which the ROLLBACK
+	 * replaced with "not an error": what store_failure() and
+	 * store_errmsg() answer until the next statement starts.
+	 */
+	int		 kept_code;
+	char		*kept_msg;
 };
 
 sqlite3_stmt	*store_stmt(struct store *, enum store_stmt_id, const char *);

@@ -927,6 +927,78 @@ test_baseline_delete(void **state)
 	free(p);
 }
 
+/*
+ * store_outbox_split() failing after its transaction began: the caller
+ * (notify's flush) reads why through store_failure() and store_errmsg()
+ * once it returns, and read "not an error" (STORE_FOUND_NONE), which the
+ * ROLLBACK left in the failure's place.  The failure is kept until the
+ * next statement, which a later lookup that finds nothing shows.
+ */
+static void
+test_outbox_split_error(void **state)
+{
+	static const char *const ops[] = { "UPDATE", "INSERT" };
+	struct store_outbox	 o;
+	struct store		*st;
+	sqlite3			*other;
+	char			*p = db_path(), *cause = NULL, sql[256];
+	char			*rest[] = { "b@example.org", NULL };
+	int64_t			 id, nid = 0;
+	size_t			 i;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	id = store_outbox_add(st, 0, "mail", "{}", 100);
+	assert_true(id > 0);
+	for (i = 0; i < nitems(ops); i++) {
+		snprintf(sql, sizeof(sql), "CREATE TEMP TRIGGER refuse BEFORE"
+		    " %s ON main.outbox BEGIN SELECT RAISE(ABORT, 'outbox"
+		    " refuses the %s'); END", ops[i], ops[i]);
+		assert_int_equal(sqlite3_exec(st->db, sql, NULL, NULL, NULL),
+		    SQLITE_OK);
+		assert_int_equal(store_outbox_split(st, id, 101, rest, 160,
+		    "450", &nid), -1);
+		assert_int_equal(store_failure(st), STORE_FAILED);
+		assert_false(store_busy(st));
+		snprintf(sql, sizeof(sql), "outbox refuses the %s", ops[i]);
+		assert_string_equal(store_errmsg(st), sql);
+		assert_int_equal(sqlite3_exec(st->db, "DROP TRIGGER"
+		    " temp.refuse", NULL, NULL, NULL), SQLITE_OK);
+
+		/* Both or neither: the row is still pending, alone. */
+		assert_int_equal(store_outbox_get(st, id, &o), 0);
+		assert_int_equal(o.delivered_at, 0);
+		store_outbox_clear(&o);
+		assert_int_equal(count(st, "outbox"), 1);
+		/* A later lookup of nothing is no failure. */
+		assert_int_equal(store_outbox_get(st, id + 1, &o), -1);
+		assert_int_equal(store_failure(st), STORE_FOUND_NONE);
+	}
+
+	/* Another process holds the write lock: busy, and said so. */
+	assert_int_equal(sqlite3_open(p, &other), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL,
+	    NULL), SQLITE_OK);
+	sqlite3_busy_timeout(st->db, 10);
+	assert_int_equal(store_outbox_split(st, id, 101, rest, 160, "450",
+	    &nid), -1);
+	assert_int_equal(store_failure(st), STORE_BUSY);
+	assert_true(store_busy(st));
+	assert_string_equal(store_errmsg(st), "database is locked");
+	assert_int_equal(sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL),
+	    SQLITE_OK);
+	sqlite3_close(other);
+
+	/* And once nothing is in the way, the split is made. */
+	assert_int_equal(store_outbox_split(st, id, 101, rest, 160, "450",
+	    &nid), 0);
+	assert_true(nid > id);
+	assert_int_equal(count(st, "outbox"), 2);
+	store_close(st);
+	free(p);
+}
+
 /* Interrupt every statement at its first step. */
 static int
 interrupt_now(void *arg)
@@ -1694,6 +1766,7 @@ main(void)
 		cmocka_unit_test(test_resolve_labels),
 		cmocka_unit_test(test_run_workloads_error),
 		cmocka_unit_test(test_baseline_delete),
+		cmocka_unit_test(test_outbox_split_error),
 		cmocka_unit_test(test_lookup_errors),
 		cmocka_unit_test(test_replace),
 		cmocka_unit_test(test_series_cache),
