@@ -471,7 +471,10 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 			if (store_run_delete(is->st, old) == -1)
 				return import_db_error(is, row, r, COL_RUN,
 				    cause, "replacing the run");
-		}
+		} else if (store_failure(is->st) != STORE_FOUND_NONE)
+			/* Not "not there": the INSERT would say "UNIQUE". */
+			return import_db_error(is, row, r, COL_RUN, cause,
+			    "looking up the run");
 		memset(&run, 0, sizeof(run));
 		run.host = hostid;
 		run.label = (char *)r->field[COL_RUN];
@@ -563,7 +566,10 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 			store_metric_clear(&m);
 			if (bad)
 				return -1;
-		} else {
+		} else if (store_failure(is->st) != STORE_FOUND_NONE)
+			return import_db_error(is, row, r, COL_METRIC, cause,
+			    "looking up the metric");
+		else {
 			metricid = store_metric_ensure(is->st,
 			    r->field[COL_WORKLOAD], r->field[COL_METRIC],
 			    r->field[COL_UNIT], r->better, &err);

@@ -63,6 +63,16 @@ store_host_ensure(struct store *st, const char *name, const char *machine_id)
 
 	if (store_host_find(st, name, &id) == 0)
 		return id;
+	/*
+	 * A lookup that failed (busy, an I/O error) is no host not there:
+	 * the INSERT tried then failed on its own, for a host that was
+	 * there ("UNIQUE constraint failed"), and named the wrong thing.
+	 */
+	if (store_failure(st) != STORE_FOUND_NONE) {
+		log_warnx("%s: looking up host %s: %s", st->path, name,
+		    store_errmsg(st));
+		return -1;
+	}
 	stmt = store_stmt(st, STMT_HOST_INSERT,
 	    "INSERT INTO hosts (name, machine_id) VALUES (?, ?)");
 	if (stmt == NULL)
@@ -203,6 +213,12 @@ store_metric_ensure(struct store *st, const char *workload,
 		}
 		store_metric_clear(&m);
 		return id;
+	}
+	/* As for a host: a lookup that failed is no metric not there. */
+	if (store_failure(st) != STORE_FOUND_NONE) {
+		xasprintf(cause, "looking up metric %s %s: %s", workload,
+		    metric, store_errmsg(st));
+		return -1;
 	}
 	stmt = store_stmt(st, STMT_METRIC_INSERT,
 	    "INSERT INTO metrics (workload, metric, unit, better) "

@@ -1032,6 +1032,87 @@ deny_samples(void *arg, int action, const char *a, const char *b,
 	    strcmp(a, "samples") == 0 ? SQLITE_DENY : SQLITE_OK;
 }
 
+/* Refuse any statement that reads the table *arg names. */
+static int
+deny_table(void *arg, int action, const char *a, const char *b,
+    const char *c, const char *d)
+{
+	(void)b;
+	(void)c;
+	(void)d;
+	return action == SQLITE_READ && a != NULL && strcmp(a, arg) == 0 ?
+	    SQLITE_DENY : SQLITE_OK;
+}
+
+/*
+ * A lookup that fails before an INSERT is no "not there": the ensure
+ * functions and an import's lookups of a run and a metric tried the
+ * INSERT, whose own error ("UNIQUE constraint failed" for a host or
+ * metric that was there, "run exists") named the wrong thing.  The
+ * lookup's failure is returned as it is, and nothing is added.
+ */
+static void
+test_ensure_lookup_errors(void **state)
+{
+	struct store	*st;
+	char		*p = db_path(), *cause = NULL;
+	int64_t		 hosts, metrics, runs;
+	int		 once = 0;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(import_str(st, "a.csv", sample_csv, 0, &cause), 0);
+	assert_true(store_host_ensure(st, "box", NULL) > 0);
+	hosts = count(st, "hosts");
+	metrics = count(st, "metrics");
+	runs = count(st, "runs");
+
+	/* The SELECT, the first statement each runs, is interrupted. */
+	sqlite3_progress_handler(st->db, 1, interrupt_once, &once);
+	once = 1;
+	assert_int_equal(store_host_ensure(st, "box", NULL), -1);
+	assert_int_equal(store_failure(st), STORE_FAILED);
+	assert_string_equal(store_errmsg(st), "interrupted");
+	once = 1;
+	assert_int_equal(store_host_ensure(st, "newbox", NULL), -1);
+	assert_string_equal(store_errmsg(st), "interrupted");
+	once = 1;
+	assert_int_equal(store_metric_ensure(st, "disk.bonnie", "write_kps",
+	    "K/sec", BETTER_HIGHER, &cause), -1);
+	assert_int_equal(store_failure(st), STORE_FAILED);
+	assert_string_equal(cause, "looking up metric disk.bonnie write_kps: "
+	    "interrupted");
+	free(cause);
+	cause = NULL;
+	sqlite3_progress_handler(st->db, 0, NULL, NULL);
+	assert_int_equal(count(st, "hosts"), hosts);
+
+	/* An import whose lookup of a run that is there fails. */
+	sqlite3_set_authorizer(st->db, deny_table, "runs");
+	assert_int_equal(import_str(st, "b.csv", "run,time,workload,metric,"
+	    "value,unit,better\nr1,1700000000,disk.bonnie,write_kps,1,K/sec,"
+	    "higher\n", 0, &cause), -1);
+	assert_string_equal(cause, "b.csv:2:1: looking up the run: access to "
+	    "runs.id is prohibited");
+	free(cause);
+	cause = NULL;
+	/* And of a metric that is there, for a new run. */
+	sqlite3_set_authorizer(st->db, deny_table, "metrics");
+	assert_int_equal(import_str(st, "c.csv", "run,time,workload,metric,"
+	    "value,unit,better\nr9,1700000000,disk.bonnie,write_kps,1,K/sec,"
+	    "higher\n", 0, &cause), -1);
+	assert_string_equal(cause, "c.csv:2:4: looking up the metric: access "
+	    "to metrics.id is prohibited");
+	free(cause);
+	sqlite3_set_authorizer(st->db, NULL, NULL);
+	assert_int_equal(count(st, "hosts"), hosts);
+	assert_int_equal(count(st, "metrics"), metrics);
+	assert_int_equal(count(st, "runs"), runs);
+	store_close(st);
+	free(p);
+}
+
 /*
  * Each lookup that returns -1 for "none" leaves a read that failed for
  * store_failure() to tell, so that a caller says the store failed (or was
@@ -1768,6 +1849,7 @@ main(void)
 		cmocka_unit_test(test_baseline_delete),
 		cmocka_unit_test(test_outbox_split_error),
 		cmocka_unit_test(test_lookup_errors),
+		cmocka_unit_test(test_ensure_lookup_errors),
 		cmocka_unit_test(test_replace),
 		cmocka_unit_test(test_series_cache),
 		cmocka_unit_test(test_import_progress),
