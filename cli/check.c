@@ -1430,7 +1430,7 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 	struct table		*t;
 	char			*cause = NULL, *l1, *l2, *l3, *host;
 	char			 b1[32], tbuf[32];
-	json_t			*arr, *attr;
+	json_t			*arr, *attr, *o;
 	const char		*sum;
 	long long		 id;
 	size_t			 n = 0, i;
@@ -1485,19 +1485,34 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		/* The JSON is view.h's, the one the dashboard serves. */
 		if (arr != NULL) {
-			pwjson_append(arr, view_alert_json(st, &a[i]));
+			if (view_alert_get(st, &a[i], &o) == -1)
+				break;
+			pwjson_append(arr, o);
 			continue;
 		}
+		/*
+		 * "?" and "-" for a metric or run not there; one that cannot
+		 * be read is the store's error, not an empty value.
+		 */
 		memset(&m, 0, sizeof(m));
+		l1 = l2 = l3 = host = NULL;
 		if (store_metric_get(st, a[i].metric, &m) == -1) {
+			if (store_failure(st) != STORE_FOUND_NONE)
+				break;
 			m.workload = xstrdup("?");
 			m.metric = xstrdup("?");
 			m.unit = xstrdup("?");
 		}
-		l1 = view_run_label(st, a[i].first_bad_run);
-		l2 = view_run_label(st, a[i].last_good_run);
-		l3 = view_run_label(st, a[i].last_run);
-		host = view_alert_host(st, &a[i]);
+		if (view_run_label_get(st, a[i].first_bad_run, &l1) == -1 ||
+		    view_run_label_get(st, a[i].last_good_run, &l2) == -1 ||
+		    view_run_label_get(st, a[i].last_run, &l3) == -1 ||
+		    view_alert_host(st, &a[i], &host) == -1) {
+			free(l1);
+			free(l2);
+			free(l3);
+			store_metric_clear(&m);
+			break;
+		}
 		fmt_time(tbuf, sizeof(tbuf), a[i].updated);
 		cli_fmt_pct_out(b1, sizeof(b1), a[i].change_pct,
 		    c->out);
@@ -1525,6 +1540,15 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 		free(l2);
 		free(l3);
 		store_metric_clear(&m);
+	}
+	if (i < n) {
+		/* Nothing printed: a list with holes would pass for whole. */
+		if ((k = cli_store_failed(st)) == 0)
+			k = EXIT_SOFTWARE;
+		json_decref(arr);
+		table_free(t);
+		store_alerts_free(a, n);
+		return k;
 	}
 	if (arr != NULL) {
 		check_json_print(arr);

@@ -123,44 +123,77 @@ view_series_json(const struct store_series *s)
 	return pwjson_set(o, "values", vals);
 }
 
+int
+view_run_label_get(struct store *st, int64_t id, char **label)
+{
+	struct store_run	 r;
+
+	*label = NULL;
+	if (id == 0) {
+		*label = xstrdup("-");
+		return 0;
+	}
+	if (store_run_get(st, id, &r) == -1) {
+		if (store_failure(st) != STORE_FOUND_NONE)
+			return -1;
+		*label = xstrdup("-");
+		return 0;
+	}
+	*label = r.label;
+	r.label = NULL;
+	store_run_clear(&r);
+	return 0;
+}
+
 char *
 view_run_label(struct store *st, int64_t id)
 {
-	struct store_run	 r;
-	char			*s;
+	char	*s;
 
-	if (id == 0 || store_run_get(st, id, &r) == -1)
+	if (view_run_label_get(st, id, &s) == -1)
 		return xstrdup("-");
-	s = r.label;
-	r.label = NULL;
-	store_run_clear(&r);
 	return s;
 }
 
-char *
-view_alert_host(struct store *st, const struct store_alert *a)
+int
+view_alert_host(struct store *st, const struct store_alert *a, char **host)
 {
 	struct store_run	 r;
-	char			*s;
 
-	if (store_run_get(st, a->first_bad_run, &r) == -1)
-		return xstrdup("-");
-	s = r.host_name;
+	*host = NULL;
+	if (store_run_get(st, a->first_bad_run, &r) == -1) {
+		if (store_failure(st) != STORE_FOUND_NONE)
+			return -1;
+		*host = xstrdup("-");
+		return 0;
+	}
+	*host = r.host_name;
 	r.host_name = NULL;
 	store_run_clear(&r);
-	return s;
+	return 0;
 }
 
-json_t *
-view_alert_json(struct store *st, const struct store_alert *a)
+/*
+ * Build alert a's object into *out.  A metric or run of it that is not
+ * there is shown as "?" or "-"; one that cannot be read is -1 when
+ * strict, else shown so too.
+ */
+static int
+view_alert_build(struct store *st, const struct store_alert *a, int strict,
+    json_t **out)
 {
 	struct store_metric	 m;
 	struct store_run	 bad;
 	json_t			*o, *attr;
-	char			*l1, *l2, *l3, *host, tbuf[32];
+	char			*l1 = NULL, *l2 = NULL, *l3 = NULL, *host = NULL;
+	char			 tbuf[32];
+	int			 rc = -1;
 
+	*out = NULL;
 	memset(&m, 0, sizeof(m));
 	if (store_metric_get(st, a->metric, &m) == -1) {
+		if (strict && store_failure(st) != STORE_FOUND_NONE)
+			return -1;
 		m.workload = xstrdup("?");
 		m.metric = xstrdup("?");
 		m.unit = xstrdup("?");
@@ -173,12 +206,21 @@ view_alert_json(struct store *st, const struct store_alert *a)
 		bad.label = NULL;
 		bad.host_name = NULL;
 		store_run_clear(&bad);
-	} else {
+	} else if (strict && a->first_bad_run != 0 &&
+	    store_failure(st) != STORE_FOUND_NONE)
+		goto out;
+	else {
 		l1 = xstrdup("-");
 		host = xstrdup("-");
 	}
-	l2 = view_run_label(st, a->last_good_run);
-	l3 = view_run_label(st, a->last_run);
+	if (strict) {
+		if (view_run_label_get(st, a->last_good_run, &l2) == -1 ||
+		    view_run_label_get(st, a->last_run, &l3) == -1)
+			goto out;
+	} else {
+		l2 = view_run_label(st, a->last_good_run);
+		l3 = view_run_label(st, a->last_run);
+	}
 	view_time(tbuf, sizeof(tbuf), a->updated);
 	o = pwjson_object();
 	pwjson_set_int(o, "id", a->id);
@@ -196,12 +238,30 @@ view_alert_json(struct store *st, const struct store_alert *a)
 	attr = a->attribution != NULL ? json_loads(a->attribution, 0, NULL) :
 	    NULL;
 	pwjson_set(o, "attribution", attr != NULL ? attr : json_null());
+	*out = o;
+	rc = 0;
+out:
 	free(host);
 	free(l1);
 	free(l2);
 	free(l3);
 	store_metric_clear(&m);
+	return rc;
+}
+
+json_t *
+view_alert_json(struct store *st, const struct store_alert *a)
+{
+	json_t	*o;
+
+	view_alert_build(st, a, 0, &o);
 	return o;
+}
+
+int
+view_alert_get(struct store *st, const struct store_alert *a, json_t **out)
+{
+	return view_alert_build(st, a, 1, out);
 }
 
 /* History's JSON object for metric m on host (NULL: none), its runs empty. */

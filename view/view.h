@@ -42,11 +42,32 @@ json_t	*view_runs_json(const struct store_run *, size_t);
 /* A series with its summary (median, min, max, stddev) and its samples. */
 json_t	*view_series_json(const struct store_series *);
 
-/* The label of run id, or "-" when none (allocated). */
+/*
+ * The label of run id into *label (allocated), "-" when id is 0 or no
+ * run has it: 0, or -1 when the run cannot be read (store_failure() and
+ * store_errmsg() say why), which is no run not there.
+ */
+int	 view_run_label_get(struct store *, int64_t id, char **label);
+/*
+ * The same, "-" for a run that cannot be read too: the dashboard's, until
+ * it reports a store error as one.
+ */
 char	*view_run_label(struct store *, int64_t id);
-/* The name of the host whose runs alert a follows, or "-" (allocated). */
-char	*view_alert_host(struct store *, const struct store_alert *);
-/* One alert as alerts --json gives it. */
+/*
+ * The name of the host whose runs alert a follows into *host
+ * (allocated), "-" when its first bad run is not there; -1 when it
+ * cannot be read.
+ */
+int	 view_alert_host(struct store *, const struct store_alert *,
+	    char **host);
+/*
+ * One alert as alerts --json gives it into *out: 0, or -1 when its
+ * metric or one of its runs cannot be read (store_failure() says why;
+ * "?" and "-" stand only for one that is not there).
+ */
+int	 view_alert_get(struct store *, const struct store_alert *,
+	    json_t **out);
+/* The same, "?" and "-" for what cannot be read too (the dashboard's). */
 json_t	*view_alert_json(struct store *, const struct store_alert *);
 
 /*

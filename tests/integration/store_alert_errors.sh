@@ -1,0 +1,55 @@
+#!/bin/sh
+# alerts (and alerts --json) read each alert's metric and runs: one that
+# could not be read (a damaged file) was shown as "?" or "-", as if it
+# were not there, and the command exited 0.  Now it names the database
+# and its error, prints no half list and exits 70; "-" stays for what
+# is really absent (an alert with no machine change).  A page of a
+# table overwritten stands for the disk that fails under it.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+command -v sqlite3 >/dev/null || fail "sqlite3 is not installed"
+step_history 8 7 8 7 | pw import - >/dev/null
+rc=0; pw check r-07 >/dev/null || rc=$?
+[ "$rc" -eq 1 ] || fail "check r-07 found no regression: exit $rc"
+expect_match "$(pw alerts --csv)" "suspected"
+sqlite3 "$PERFWATCH_DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+cp "$PERFWATCH_DB" "$T/good.db"
+
+# spoil TABLE: overwrite the root page of TABLE in $PERFWATCH_DB.
+spoil() {
+	page=$(sqlite3 "$PERFWATCH_DB" "SELECT rootpage FROM sqlite_master
+	    WHERE type = 'table' AND name = '$1'")
+	size=$(sqlite3 "$PERFWATCH_DB" 'PRAGMA page_size')
+	python3 - "$PERFWATCH_DB" "$page" "$size" <<'EOPY'
+import sys
+path, page, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(path, "r+b") as f:
+    f.seek((page - 1) * size)
+    f.write(b"\xff" * size)
+EOPY
+}
+
+# expect_store_error ARGS...: exit 70, the store's error, nothing printed.
+expect_store_error() {
+	rc=0; pw "$@" >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 70 ] || fail "$*: exit $rc: $(cat "$T/out") $(cat "$T/err")"
+	expect_match "$(cat "$T/err")" \
+	    "perfwatch alerts: $PERFWATCH_DB: database disk image is malformed"
+	[ ! -s "$T/out" ] || fail "$*: printed: $(cat "$T/out")"
+}
+
+# Before the damage: the metric, the runs, no machine change ("-").
+pw alerts --csv >"$T/out" || fail "alerts before the damage"
+expect_match "$(cat "$T/out")" ",sys.pipe,time,"
+expect_match "$(cat "$T/out")" ",r-07,r-06,r-07,"
+expect_match "$(cat "$T/out")" ",-,box"
+
+for table in metrics runs; do
+	cp "$T/good.db" "$PERFWATCH_DB"
+	spoil "$table"
+	expect_store_error alerts
+	expect_store_error alerts --csv
+	expect_store_error alerts --json
+done
+pass
