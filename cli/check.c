@@ -1796,9 +1796,12 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 			    skipped[1] == 1 ? "" : "s");
 		if (rc == 0 && store_baseline_set(st, argv[2], g.runs, g.nruns,
 		    (int64_t)time(NULL), &cause) == -1) {
-			/* A store busy is to be tried again, not a bad run. */
-			rc = store_failure(st) == STORE_BUSY ? EXIT_TEMPFAIL :
-			    EXIT_DATAERR;
+			/*
+			 * A store busy is to be tried again, not a bad run;
+			 * one that failed is no bad run either (its error
+			 * outlives the rollback).
+			 */
+			rc = cli_store_status(st, EXIT_DATAERR);
 			fprintf(stderr, "perfwatch: %s%s\n", cause,
 			    rc == EXIT_TEMPFAIL ? " (another process holds "
 			    "the store locked); try again" : "");

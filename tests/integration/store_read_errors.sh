@@ -8,7 +8,8 @@
 # the baseline in use could not be read: they judged by the rolling
 # baseline, or said it was in use, as if none were set; and compare
 # and baseline set when the lookup of a run they were given failed
-# (65, as for a run not there).  A page of a table or index overwritten
+# (65, as for a run not there), or baseline set could not write the
+# baseline (65).  A page of a table or index overwritten
 # stands for the disk that fails under it; the lock cases are
 # store_busy.sh's.
 set -eu
@@ -92,4 +93,14 @@ spoil runs_by_label
 pw runs >/dev/null || fail "runs: the list of runs is damaged too"
 expect_store_error compare a=one b=one
 expect_store_error baseline set pin one
+
+# The lookups went well, the writing of the baseline failed: 65 before.
+cp "$T/good.db" "$PERFWATCH_DB"
+pw baseline set pin one >/dev/null || fail "baseline set pin"
+sqlite3 "$PERFWATCH_DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+spoil baselines
+rc=0; pw baseline set other one >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 70 ] || fail "baseline set other: exit $rc: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" \
+    "baseline other: database disk image is malformed"
 pass
