@@ -56,6 +56,13 @@ int		 better_parse(const char *, enum better *);
 char		*perfwatch_path(const char *argv0);
 /* Seconds on the monotonic clock: for intervals, never for dates. */
 double		 perfwatch_mono(void);
+/*
+ * Close every descriptor from low on: closefrom() where the system has
+ * it.  Safe between fork and exec.  The fallback is the loop used where
+ * neither closefrom() nor close_range() exists, named for its test.
+ */
+void		 perfwatch_closefrom(int low);
+void		 perfwatch_closefrom_fallback(int low);
 /* Whether two optional strings (NULL: none) are equal. */
 int		 same_str(const char *, const char *);
 /* Names in the order a reader counts them: tps_t2 before tps_t16. */

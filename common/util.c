@@ -2,8 +2,12 @@
  * Small helpers for the types in perfwatch.h.
  */
 #include <sys/types.h>
+#include <sys/resource.h>
 #if defined(__FreeBSD__)
 #include <sys/sysctl.h>
+#endif
+#if defined(__linux__)
+#include <sys/syscall.h>
 #endif
 #include <ctype.h>
 #include <libgen.h>
@@ -76,6 +80,70 @@ perfwatch_path(const char *argv0)
 		free(path);
 	}
 	return xstrdup(BINDIR "/perfwatch");
+}
+
+/*
+ * closefrom() is not POSIX: FreeBSD has it, and glibc from 2.34; older
+ * glibc and musl do not.  Where it is missing, close_range(2) (Linux
+ * 5.9) through syscall(), else a close() of every number up to the
+ * descriptor limit.  The callers are mostly children between fork and
+ * exec, where only async-signal-safe calls are allowed: sysconf() and
+ * getrlimit() are not on that list, so the limit is read once, when the
+ * program starts (nothing in perfwatch raises it later), and the child
+ * only reads the number.
+ */
+#if defined(__FreeBSD__) || (defined(__GLIBC__) && \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34)))
+#define HAVE_CLOSEFROM	1
+#endif
+
+/*
+ * Past this the loop would take seconds (a limit of a million, or
+ * RLIM_INFINITY), and a descriptor so high is not one of ours.
+ */
+#define CLOSEFROM_LOOP_MAX	65536
+
+static int	closefrom_limit = CLOSEFROM_LOOP_MAX;
+
+static void	closefrom_limit_init(void) __attribute__((constructor));
+
+/* Read the descriptor limit the fallback loops up to (see above). */
+static void
+closefrom_limit_init(void)
+{
+	struct rlimit	rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < CLOSEFROM_LOOP_MAX)
+		closefrom_limit = (int)rl.rlim_cur;
+}
+
+/* Close every descriptor from low on, one close() at a time. */
+void
+perfwatch_closefrom_fallback(int low)
+{
+	int	fd;
+
+	for (fd = low; fd < closefrom_limit; fd++)
+		(void)close(fd);
+}
+
+/*
+ * Close every descriptor from low on.  Async-signal-safe: for a child
+ * between fork and exec.
+ */
+void
+perfwatch_closefrom(int low)
+{
+#ifdef HAVE_CLOSEFROM
+	closefrom(low);
+#else
+#if defined(__linux__) && defined(SYS_close_range)
+	if (syscall(SYS_close_range, (unsigned int)low, ~0U, 0) == 0)
+		return;
+#endif
+	perfwatch_closefrom_fallback(low);
+#endif
 }
 
 double

@@ -261,7 +261,6 @@ struct job	*job_exec(struct daemon *, const char *what,
 struct job	*job_fork(struct daemon *, const char *what,
 		    int (*fn)(void *), void *fn_arg,
 		    void (*done_cb)(struct job *, void *), void *arg);
-void		 job_closefrom(int low);
 void		 job_reap(struct daemon *);
 void		 job_signal(struct job *, int sig);
 void		 job_signal_group(struct job *, int sig);

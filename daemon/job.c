@@ -44,6 +44,7 @@
 #include <event2/event.h>
 
 #include "log.h"
+#include "perfwatch.h"
 #include "xmalloc.h"
 #include "daemon.h"
 
@@ -279,26 +280,6 @@ job_child_setup(pid_t parent, int out, int err)
 }
 
 /*
- * Close every descriptor from low on: before an exec or a forked
- * function, and at the daemon's start for what it inherited.
- */
-void
-job_closefrom(int low)
-{
-#if defined(__FreeBSD__) || (defined(__GLIBC__) && \
-    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34)))
-	closefrom(low);
-#else
-	long	fd, max = sysconf(_SC_OPEN_MAX);
-
-	if (max < 0 || max > 65536)
-		max = 65536;
-	for (fd = low; fd < max; fd++)
-		close((int)fd);
-#endif
-}
-
-/*
  * Fork with two pipes.  In the parent return the job (pid set, pipes
  * read through bufferevents); in the child return NULL with stdout and
  * stderr on the pipes.  On failure log, and return NULL in the parent
@@ -385,7 +366,7 @@ job_exec(struct daemon *d, const char *what, char *const argv[],
 	if (j == NULL) {
 		if (flags & JOB_NOSIGPIPE)
 			signal(SIGPIPE, SIG_IGN);
-		job_closefrom(3);
+		perfwatch_closefrom(3);
 		if (cwd != NULL && chdir(cwd) == -1) {
 			fprintf(stderr, "%s: %s\n", cwd, strerror(errno));
 			_exit(127);
@@ -427,7 +408,7 @@ job_fork(struct daemon *d, const char *what, int (*fn)(void *),
 		 * child logs reopens it rather than lands on a reused number.
 		 */
 		closelog();
-		job_closefrom(3);
+		perfwatch_closefrom(3);
 		rc = fn(fn_arg);
 		if (fflush(stdout) == EOF)
 			rc = -1;

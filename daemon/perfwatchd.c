@@ -850,7 +850,7 @@ main(int argc, char **argv)
 	 * opened; systemd's readiness socket is opened from NOTIFY_SOCKET
 	 * (sdnotify.c), and no socket is passed to us (no LISTEN_FDS).
 	 */
-	job_closefrom(STDERR_FILENO + 1);
+	perfwatch_closefrom(STDERR_FILENO + 1);
 	/*
 	 * And 0-2 open: started with one closed (`perfwatchd -d >&-`), the
 	 * first file opened (the lock, the store) would take its number,

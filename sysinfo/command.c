@@ -63,7 +63,7 @@ command_child(const char *const argv[], int outfd, int errpipe,
 	}
 	if (fcntl(errpipe, F_SETFD, FD_CLOEXEC) == -1)
 		goto fail;
-	closefrom(4);
+	perfwatch_closefrom(4);
 	signal(SIGPIPE, SIG_DFL);
 	/* The machine's helpers, in C, whoever asks (perfwatch.h). */
 	if (setenv("PATH", PERFWATCH_PATH, 1) == -1 ||

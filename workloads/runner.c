@@ -473,7 +473,7 @@ guard_main(int fd)
 	    (null = open("/dev/null", O_WRONLY)) == -1 ||
 	    dup2(null, STDOUT_FILENO) == -1 || dup2(null, STDERR_FILENO) == -1)
 		_exit(1);
-	closefrom(STDERR_FILENO + 1);
+	perfwatch_closefrom(STDERR_FILENO + 1);
 	sigemptyset(&set);
 	(void)sigprocmask(SIG_SETMASK, &set, NULL);
 	while (read(STDIN_FILENO, &c, 1) == -1 && errno == EINTR)
@@ -529,7 +529,7 @@ child_main(const struct wl_workload *wl, const struct wl_params *p,
 	    dup2(errw, STDERR_FILENO) == -1 ||
 	    (native && dup2(outw, 3) == -1))
 		_exit(1);
-	closefrom(native ? 4 : 3);
+	perfwatch_closefrom(native ? 4 : 3);
 
 	for (sig = 1; sig < NSIG; sig++)
 		(void)signal(sig, SIG_DFL);

@@ -3,6 +3,7 @@
  * JSON helpers (json.c).  Expected times were computed with Python's
  * datetime, independently of our calendar code; the calendar is also
  * checked against the C library's gmtime_r() over the whole range.
+ * perfwatch_closefrom()'s fallback loop is run in a child (util.c).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,11 +11,18 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "json.h"
 #include "lines.h"
@@ -707,6 +715,54 @@ test_name_near(void **state)
 	assert_int_equal(name_near(long_name, long_name), 0);
 }
 
+/*
+ * In a child, as between fork and exec: 0-20 and the last number the
+ * limit allows are open, perfwatch_closefrom_fallback(10) runs, then
+ * 0-9 must still be open and the rest closed.  The loop is what runs
+ * where the C library has no closefrom(), so it is called directly.
+ * The child's exit status: 0, or 1 + the first wrong descriptor (200
+ * for the last one).
+ */
+static void
+test_closefrom_fallback(void **state)
+{
+	struct rlimit	rl;
+	pid_t		pid;
+	int		status, null, fd, top = -1;
+
+	(void)state;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 &&
+	    rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur > 21 &&
+	    rl.rlim_cur <= 65536)
+		top = (int)rl.rlim_cur - 1;
+	pid = fork();
+	assert_true(pid != -1);
+	if (pid == 0) {
+		if ((null = open("/dev/null", O_RDWR)) == -1)
+			_exit(255);
+		for (fd = 0; fd <= 20; fd++)
+			if (fd != null && dup2(null, fd) == -1)
+				_exit(254);
+		if (top != -1 && dup2(null, top) == -1)
+			_exit(253);
+		perfwatch_closefrom_fallback(10);
+		for (fd = 0; fd <= 20; fd++)
+			if ((fcntl(fd, F_GETFD) == -1) != (fd >= 10))
+				_exit(1 + fd);
+		if (top != -1 && fcntl(top, F_GETFD) != -1)
+			_exit(200);
+		_exit(0);
+	}
+	while (waitpid(pid, &status, 0) == -1)
+		assert_int_equal(errno, EINTR);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 200)
+		fail_msg("descriptor %d (the limit's last) left open", top);
+	if (WEXITSTATUS(status) != 0)
+		fail_msg("descriptor %d: %s", WEXITSTATUS(status) - 1,
+		    WEXITSTATUS(status) > 10 ? "left open" : "closed");
+}
+
 int
 main(void)
 {
@@ -727,6 +783,7 @@ main(void)
 		cmocka_unit_test(test_json_parse_errors),
 		cmocka_unit_test(test_name_cmp),
 		cmocka_unit_test(test_name_near),
+		cmocka_unit_test(test_closefrom_fallback),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
