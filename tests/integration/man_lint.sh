@@ -1,8 +1,11 @@
 #!/bin/sh
 # The manuals read by the two formatters a distribution checks them
-# with: mandoc -Tlint reports nothing at warning level or above, and
+# with: mandoc -Tlint reports nothing, style messages included, and
 # man-db's groff (as lintian runs it) renders each without a warning.
-# A formatter that is not installed is said to be skipped.
+# Two kinds of mandoc's style messages are about the machine, not the
+# page, and are left out: a manual of .Xr not installed here, and
+# mandoc.db not knowing one.  A formatter that is not installed is said
+# to be skipped.
 set -eu
 . "$(dirname "$0")/lib.sh"
 top=${PERFWATCH_TOP:?}
@@ -11,8 +14,13 @@ skipped=""
 if command -v mandoc >/dev/null 2>&1; then
 	for f in "$top"/man/*.[158]; do
 		rc=0
-		mandoc -Tlint -Wwarning "$f" >"$T/lint.out" 2>&1 || rc=$?
-		[ "$rc" -eq 0 ] && [ ! -s "$T/lint.out" ] ||
+		mandoc -Tlint -Wstyle "$f" >"$T/lint.all" 2>&1 || rc=$?
+		grep -v -e ': STYLE: referenced manual not found: ' \
+		    -e '^mandoc: outdated mandoc.db lacks ' \
+		    "$T/lint.all" >"$T/lint.out" || true
+		# Exit 1 is style messages only: those of the machine, when
+		# nothing is left once they are left out.
+		[ "$rc" -le 1 ] && [ ! -s "$T/lint.out" ] ||
 			fail "mandoc -Tlint ${f##*/}: exit $rc: $(cat "$T/lint.out")"
 	done
 else
