@@ -3,7 +3,9 @@
 # drives it (COMP_WORDS, COMP_CWORD, then COMPREPLY) against the real
 # binary and a real store: commands, options of a command and of a
 # subcommand, run labels, baselines and alerts of the store the line
-# names, sinks and [git] trees of the configuration it names.
+# names, sinks and [git] trees of the configuration it names.  Then
+# every command's options and subcommands against its usage line, and
+# perfwatchd's against its --help.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -148,4 +150,74 @@ expect "linux mesa " "$PERFWATCH" -c "$T/s.conf" bisect --git ""
 expect "mesa " "$PERFWATCH" -c "$T/s.conf" bisect --git m
 
 expect "--help --version -V -d -f -h -n -v " "$PERFWATCHD" -
+
+# Every command against its usage line (perfwatch COMMAND --help), the
+# one place its options are written: after "COMMAND [SUB] --" exactly
+# the options of that part of the line and --help are offered; after
+# "COMMAND ", exactly its subcommands, and nothing for a command that
+# takes no word but options.  The line is split here as a reader would,
+# not with the completion's own functions.
+n=0
+for cmd in $(pw --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p'); do
+	n=$((n + 1))
+	usage=$(pw "$cmd" --help | sed -n '1s/^usage: perfwatch //p')
+	[ -n "$usage" ] || fail "perfwatch $cmd --help: no usage line"
+	# Each part (split at a " | " outside brackets: not notify test's
+	# [--list | SINK]), without the command's name: its subcommand (the
+	# first word, when a plain word; "-" when none), then the part.
+	printf '%s\n' "$usage" |
+	    awk -v c="$cmd" '
+	    function out(p) {
+		if (p == c)
+			p = ""
+		else if (index(p, c " ") == 1)
+			p = substr(p, length(c) + 2)
+		split(p, w, " ")
+		print (w[1] ~ /^[a-z][a-z]*$/ ? w[1] : "-") " " p
+	    }
+	    {
+		depth = 0
+		p = ""
+		for (i = 1; i <= length($0); i++) {
+			ch = substr($0, i, 1)
+			if (ch == "[")
+				depth++
+			else if (ch == "]")
+				depth--
+			if (depth == 0 && substr($0, i, 3) == " | ") {
+				out(p)
+				p = ""
+				i += 2
+				continue
+			}
+			p = p ch
+		}
+		out(p)
+	    }' >"$T/parts"
+	subs=$(cut -d ' ' -f 1 "$T/parts" | grep -v '^-$' | sort -u |
+	    tr '\n' ' ')
+	for sub in $(cut -d ' ' -f 1 "$T/parts" | sort -u); do
+		want=$( (echo --help; grep "^$sub " "$T/parts" |
+		    grep -o -- '--[a-z][a-z-]*') | sort -u | tr '\n' ' ')
+		[ "$sub" != - ] || sub=
+		# shellcheck disable=SC2086 # no subcommand: no word
+		expect "$want" "$PERFWATCH" "$cmd" $sub --
+	done
+	if [ -n "$subs" ]; then
+		expect "$subs" "$PERFWATCH" "$cmd" ""
+	elif [ -z "$(printf '%s\n' "$usage" |
+	    sed "s/^$cmd//; s/\[-[^]]*\]//g; s/\.\.\.//g; s/ //g")" ]; then
+		# Only options ([-...] groups): no word to complete.
+		expect " " "$PERFWATCH" "$cmd" ""
+	fi
+done
+[ "$n" -ge 16 ] || fail "only $n commands"
+
+# perfwatchd: what it offers is what its --help lists.
+# (The first word of each line that starts with one, and the long form
+# after its comma.)
+want=$("$PERFWATCHD" --help |
+    awk '/^  -/ { sub(/,$/, "", $1); print $1; if ($2 ~ /^--/) print $2 }' |
+    sort -u | tr '\n' ' ')
+expect "$want" "$PERFWATCHD" -
 pass
