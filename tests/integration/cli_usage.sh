@@ -3,7 +3,9 @@
 # short) print on stdout and exit 0; a bad option or command prints the
 # usage on stderr, after a line naming the word, and exits 64; every
 # command answers --help with its usage line, and perfwatch(1) describes
-# every command the usage lists.
+# every command the usage lists with the options of its usage line and
+# no other; the manuals and README.md name no option there is not, and
+# perfwatchd(8) gives the options of perfwatchd --help.
 set -eu
 . "$(dirname "$0")/lib.sh"
 top=${PERFWATCH_TOP:?}
@@ -89,12 +91,105 @@ for cmd in $cmds; do
 	    }
 	    on' "$top/man/perfwatch.1" >"$T/entry"
 	[ -s "$T/entry" ] || fail "perfwatch(1): no entry text for $cmd"
-	for opt in $(head -n 1 "$T/out" | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+	head -n 1 "$T/out" | grep -o -- '--[a-z][a-z-]*' | sort -u \
+	    >"$T/opts.$cmd"
+	while read -r opt; do
 		grep -q "Fl -${opt#--}\( \|$\)" "$T/entry" ||
 			fail "perfwatch(1) does not describe $cmd $opt"
-	done
+	done <"$T/opts.$cmd"
+	# And the entry's own first lines (.It Ic cmd ..., the command's
+	# synopsis in the manual) name those options and no other.
+	awk -v c="$cmd" '
+	    /^\.Sh / { sect = $0 }
+	    sect == ".Sh COMMANDS" && ($0 ~ ("^\\.It Ic " c "( |$)") ||
+		$0 ~ ("^\\.It Ic [a-z]+ \\| Ic " c "( |$)"))' \
+	    "$top/man/perfwatch.1" | grep -o 'Fl -[a-z][a-z-]*' |
+	    sed 's/^Fl -/--/' | sort -u >"$T/synopsis"
+	comm -13 "$T/opts.$cmd" "$T/synopsis" >"$T/extra"
+	[ ! -s "$T/extra" ] ||
+		fail "perfwatch(1) gives $cmd $(tr '\n' ' ' <"$T/extra")which" \
+		    "its usage lacks: $(head -n 1 "$T/out")"
+	cmp -s "$T/opts.$cmd" "$T/synopsis" ||
+		fail "perfwatch(1)'s .It Ic $cmd lines lack" \
+		    "$(comm -23 "$T/opts.$cmd" "$T/synopsis" | tr '\n' ' ')"
 done
 [ "$n" -ge 16 ] || fail "only $n commands listed: $cmds"
+
+# Every long option the manuals and README.md name is one there is: each
+# .Fl -option of a manual is an option of a perfwatch command or of
+# perfwatchd, and each option named after a command ("perfwatch COMMAND
+# ... --option", ".Ic COMMAND Fl -option") is one that command takes.
+"$PERFWATCHD" --help >"$T/d.help" || fail "perfwatchd --help"
+# perfwatchd's options: the first word of each line of its --help that
+# starts with one, and the long form after its comma.
+awk '/^  -/ { sub(/,$/, "", $1); print $1; if ($2 ~ /^--/) print $2 }' \
+    "$T/d.help" | sort -u >"$T/opts.perfwatchd"
+(echo --help; echo --version; cat "$T"/opts.*) | sort -u >"$T/all.opts"
+for f in "$top"/man/*.[158]; do
+	grep -o 'Fl -[a-z][a-z-]*' "$f" | sed 's/^Fl -/--/' | sort -u |
+	    comm -23 - "$T/all.opts" >"$T/extra"
+	[ ! -s "$T/extra" ] ||
+		fail "${f##*/} names $(tr '\n' ' ' <"$T/extra")which no" \
+		    "command takes"
+done
+awk -v cmds="$cmds" '
+    BEGIN {
+	n = split(cmds, c, " ")
+	for (i = 1; i <= n; i++)
+		iscmd[c[i]] = 1
+    }
+    {
+	cmd = ""
+	for (i = 1; i <= NF; i++) {
+		w = $i
+		sub(/^\./, "", w)	# .Ic at the start of a macro line
+		gsub(/^[`"(]+|[`"),.;:]+$/, "", w)
+		v = $(i + 1)
+		gsub(/^[`"(]+|[`"),.;:]+$/, "", v)
+		if (w ~ /(^|\/)perfwatch$/ || (w == "Ic" && v in iscmd)) {
+			cmd = v in iscmd ? v : ""
+			i++
+		} else if (cmd != "" && w ~ /^--[a-z][a-z-]*$/)
+			print FILENAME ":" FNR, cmd, w
+		else if (cmd != "" && w == "Fl" && v ~ /^-[a-z][a-z-]*$/)
+			print FILENAME ":" FNR, cmd, "-" v
+	}
+    }' "$top"/man/*.[158] "$top/README.md" >"$T/refs"
+[ "$(wc -l <"$T/refs")" -ge 50 ] ||
+	fail "only $(wc -l <"$T/refs") options named after a command: $(cat "$T/refs")"
+while read -r where cmd opt; do
+	# --help: every command's, as above.
+	[ "$opt" = --help ] || grep -qxF -- "$opt" "$T/opts.$cmd" ||
+		fail "${where#"$top"/}: perfwatch $cmd takes no $opt"
+done <"$T/refs"
+
+# perfwatchd(8) gives the options perfwatchd --help lists, in its
+# SYNOPSIS and in the list of DESCRIPTION, and no other.
+awk '
+    /^\.Sh / { sect = $0 }
+    sect == ".Sh SYNOPSIS" && /^\.Op Fl / {
+	if ($4 == "Ar")
+		print "-" $3
+	else
+		for (i = 1; i <= length($3); i++)
+			print "-" substr($3, i, 1)
+    }' "$top/man/perfwatchd.8" | sort -u >"$T/d.synopsis"
+grep -v -- '^--' "$T/opts.perfwatchd" >"$T/d.short"
+cmp -s "$T/d.short" "$T/d.synopsis" ||
+	fail "perfwatchd(8) SYNOPSIS: $(tr '\n' ' ' <"$T/d.synopsis")," \
+	    "perfwatchd --help: $(tr '\n' ' ' <"$T/d.short")"
+awk '
+    /^\.Sh / { desc = $0 == ".Sh DESCRIPTION" }
+    desc && !done && /^\.Bl / { depth++ }
+    desc && !done && /^\.El/ { if (--depth == 0) done = 1 }
+    desc && !done && depth == 1 && /^\.It Fl / {
+	for (i = 2; i <= NF; i++)
+		if ($(i - 1) == "Fl")
+			print "-" $i
+    }' "$top/man/perfwatchd.8" | sort -u >"$T/d.list"
+cmp -s "$T/opts.perfwatchd" "$T/d.list" ||
+	fail "perfwatchd(8) lists $(tr '\n' ' ' <"$T/d.list")," \
+	    "perfwatchd --help $(tr '\n' ' ' <"$T/opts.perfwatchd")"
 
 # --help after a subcommand or another option, as the completion offers
 # it (notify flush --), is the command's --help: its usage on stdout,
