@@ -132,8 +132,9 @@ check_result_json(const struct detect_result *r)
 {
 	const struct detect_verdict	*v;
 	const struct detect_event	*e;
-	json_t				*o, *arr, *vo, *al;
-	size_t				 i;
+	const struct detect_unjudged	*u;
+	json_t				*o, *arr, *vo, *al, *ma;
+	size_t				 i, j;
 
 	o = pwjson_object();
 	pwjson_set_str(o, "run", r->run.label);
@@ -179,6 +180,20 @@ check_result_json(const struct detect_result *r)
 		pwjson_append(arr, vo);
 	}
 	pwjson_set(o, "verdicts", arr);
+	arr = pwjson_array();
+	for (i = 0; i < r->nunj; i++) {
+		u = &r->unj[i];
+		vo = pwjson_object();
+		pwjson_set_str(vo, "workload", u->workload);
+		pwjson_set_str(vo, "status", u->status);
+		pwjson_set_str(vo, "error", u->error);
+		ma = pwjson_array();
+		for (j = 0; j < u->nmetrics; j++)
+			pwjson_append(ma, pwjson_str(u->metrics[j].metric));
+		pwjson_set(vo, "metrics", ma);
+		pwjson_append(arr, vo);
+	}
+	pwjson_set(o, "not_judged", arr);
 	arr = pwjson_array();
 	for (i = 0; i < r->nev; i++) {
 		e = &r->ev[i];
@@ -240,9 +255,10 @@ check_result_print(struct cli *c, const struct detect_result *r)
 	const int			 csv = c->out == OUT_CSV;
 	const struct detect_verdict	*v;
 	const struct detect_event	*e;
+	const struct detect_unjudged	*u;
 	struct table			*t;
 	char				 b1[32], b2[32], b3[48], b4[32], *why;
-	size_t				 i, most, ninc, nheld, nsep;
+	size_t				 i, j, most, ninc, nheld, nsep;
 	int				 same;
 
 	if (c->out == OUT_TABLE) {
@@ -288,6 +304,23 @@ check_result_print(struct cli *c, const struct detect_result *r)
 	table_print(t, stdout, c->out);
 	table_free(t);
 	if (c->out == OUT_TABLE) {
+		/*
+		 * The metrics that have no row above because their workload
+		 * did not complete: said, so that silence is not taken for
+		 * "unchanged".
+		 */
+		for (i = 0; i < r->nunj; i++) {
+			u = &r->unj[i];
+			printf("%s  %s ", i == 0 ? "\nnot judged, measured "
+			    "by the run before and not by this one:\n" : "",
+			    cli_show(u->workload));
+			for (j = 0; j < u->nmetrics; j++)
+				printf("%s%s", j == 0 ? "" : ", ",
+				    cli_show(u->metrics[j].metric));
+			printf(" (%s%s%s)\n", cli_show(u->status),
+			    u->error != NULL ? ": " : "",
+			    u->error != NULL ? cli_show(u->error) : "");
+		}
 		/* Why a verdict could not be given: its baseline's runs. */
 		for (i = 0, most = 0, ninc = 0, same = 1; i < r->nv; i++) {
 			if (r->v[i].kind != DETECT_INCONCLUSIVE)

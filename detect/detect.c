@@ -2166,6 +2166,47 @@ detect_store_verdict(const struct detect_verdict *v, int64_t run,
 	sv->baseline_runs = (int)v->baseline_runs;
 }
 
+/*
+ * The workloads of run that did not complete, with the metrics the
+ * host's run of each before had (struct detect_unjudged).  0, or -1 on
+ * a store error.
+ */
+static int
+detect_unjudged_load(struct store *st, int64_t run, struct detect_result *res)
+{
+	struct store_run_workload	*rw = NULL;
+	struct store_metric		*ms;
+	struct detect_unjudged		*u;
+	size_t				 nrw = 0, nms, i;
+	int				 rc = -1;
+
+	if (store_run_workloads(st, run, &rw, &nrw) == -1)
+		return -1;
+	for (i = 0; i < nrw; i++) {
+		if (strcmp(rw[i].status, "complete") == 0)
+			continue;
+		if (store_metrics_lost(st, run, rw[i].workload, &ms,
+		    &nms) == -1)
+			goto out;
+		if (nms == 0) {
+			free(ms);
+			continue;
+		}
+		res->unj = xreallocarray(res->unj, res->nunj + 1,
+		    sizeof(*res->unj));
+		u = &res->unj[res->nunj++];
+		u->workload = xstrdup(rw[i].workload);
+		u->status = xstrdup(rw[i].status);
+		u->error = rw[i].error != NULL ? xstrdup(rw[i].error) : NULL;
+		u->metrics = ms;
+		u->nmetrics = nms;
+	}
+	rc = 0;
+out:
+	store_run_workloads_free(rw, nrw);
+	return rc;
+}
+
 static void
 detect_work_free(struct detect_work *w)
 {
@@ -2234,7 +2275,8 @@ detect_check(struct store *st, int64_t run, const struct detect_params *p,
 	if (detect_host_load(st, res->run.host_name, &h) == -1 ||
 	    detect_host_pos(&h, run, &t) == -1)
 		goto fail_store;
-	if (store_run_series(st, run, &ser, &nser) == -1)
+	if (store_run_series(st, run, &ser, &nser) == -1 ||
+	    detect_unjudged_load(st, run, res) == -1)
 		goto fail_store;
 	res->alerts = advance;
 	res->v = xcalloc(nser + 1, sizeof(*res->v));
@@ -2311,6 +2353,13 @@ detect_result_free(struct detect_result *res)
 	free(res->v);
 	free(res->ev);
 	free(res->baseline);
+	for (i = 0; i < res->nunj; i++) {
+		free(res->unj[i].workload);
+		free(res->unj[i].status);
+		free(res->unj[i].error);
+		store_metrics_free(res->unj[i].metrics, res->unj[i].nmetrics);
+	}
+	free(res->unj);
 	store_run_clear(&res->run);
 	memset(res, 0, sizeof(*res));
 }

@@ -117,6 +117,20 @@ struct detect_event {
 	double		 change_pct;
 };
 
+/*
+ * A workload that did not complete in the run (failed, timeout, aborted,
+ * skipped) and whose metrics the host's run of it before had: they have
+ * no verdict, and a check that said nothing of them would pass for one
+ * that found them unchanged.
+ */
+struct detect_unjudged {
+	char			*workload;
+	char			*status;	/* run_workloads' */
+	char			*error;		/* or NULL */
+	struct store_metric	*metrics;	/* the ones lost */
+	size_t			 nmetrics;
+};
+
 struct detect_result {
 	struct store_run	 run;
 	char			*baseline;	/* "rolling" or a pinned name */
@@ -128,6 +142,8 @@ struct detect_result {
 	size_t			 regressions;
 	size_t			 improvements;
 	size_t			 inconclusive;
+	struct detect_unjudged	*unj;
+	size_t			 nunj;
 	enum store_failure	 failure;	/* why detect_check failed:
 						   STORE_FOUND_NONE when the
 						   store did not fail */

@@ -1389,6 +1389,60 @@ store_metrics_list(struct store *st, const char *workload, const char *metric,
 	return 0;
 }
 
+/*
+ * The metrics of workload that this host measured in its latest complete
+ * run before run to hold any (in start order, as detect orders runs) and
+ * that run does not hold: what a check of run cannot judge, when its
+ * workload failed, timed out or was cut short there.  0 with *out (none
+ * is 0 with *nout 0), -1 on a store error.
+ */
+int
+store_metrics_lost(struct store *st, int64_t run, const char *workload,
+    struct store_metric **out, size_t *nout)
+{
+	sqlite3_stmt		*stmt;
+	struct store_metric	*ms = NULL;
+	size_t			 n = 0, cap = 0;
+	int			 rc;
+
+	*out = NULL;
+	*nout = 0;
+	if (sqlite3_prepare_v2(st->db,
+	    "WITH prev AS (SELECT r.id FROM runs r, runs cur"
+	    "  WHERE cur.id = ?1 AND r.host = cur.host"
+	    "  AND (r.started < cur.started OR"
+	    "   (r.started = cur.started AND r.id < cur.id))"
+	    "  AND r.status = 'complete' AND EXISTS (SELECT 1 FROM samples s"
+	    "   JOIN metrics pm ON pm.id = s.metric"
+	    "   WHERE s.run = r.id AND pm.workload = ?2)"
+	    "  ORDER BY r.started DESC, r.id DESC LIMIT 1)"
+	    " SELECT m.id, m.workload, m.metric, m.unit, m.better"
+	    " FROM metrics m WHERE m.workload = ?2"
+	    " AND EXISTS (SELECT 1 FROM samples s, prev"
+	    "  WHERE s.run = prev.id AND s.metric = m.id)"
+	    " AND NOT EXISTS (SELECT 1 FROM samples s"
+	    "  WHERE s.run = ?1 AND s.metric = m.id)"
+	    " ORDER BY m.metric COLLATE name", -1, &stmt, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, run);
+	sqlite3_bind_text(stmt, 2, workload, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 8;
+			ms = xreallocarray(ms, cap, sizeof(*ms));
+		}
+		store_metric_from_row(stmt, 0, &ms[n++]);
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		store_metrics_free(ms, n);
+		return -1;
+	}
+	*out = ms;
+	*nout = n;
+	return 0;
+}
+
 void
 store_metrics_free(struct store_metric *ms, size_t n)
 {

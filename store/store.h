@@ -203,6 +203,9 @@ int		 store_runs_samples(struct store *, const int64_t *runs,
 int		 store_metrics_list(struct store *, const char *workload,
 		    const char *metric, struct store_metric **, size_t *);
 void		 store_metrics_free(struct store_metric *, size_t);
+/* Metrics the host's last run of workload had and this run lacks. */
+int		 store_metrics_lost(struct store *, int64_t run,
+		    const char *workload, struct store_metric **, size_t *);
 void		 store_series_free(struct store_series *, size_t);
 
 /* snapshots.c: machine snapshots, stored once per distinct content. */
