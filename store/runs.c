@@ -1354,24 +1354,21 @@ store_series_free(struct store_series *ser, size_t n)
 	free(ser);
 }
 
-/* Metrics matching workload and metric (NULL matches any), by name. */
-int
-store_metrics_list(struct store *st, const char *workload, const char *metric,
-    struct store_metric **out, size_t *nout)
+/*
+ * Step stmt, whose columns are a metric's (store_metric_from_row), to its
+ * end and finalize it: 0 with *out and *nout (none: NULL and 0), or -1
+ * on a store error with nothing for the caller to free.
+ */
+static int
+store_metrics_rows(sqlite3_stmt *stmt, struct store_metric **out,
+    size_t *nout)
 {
-	sqlite3_stmt		*stmt;
 	struct store_metric	*ms = NULL;
 	size_t			 n = 0, cap = 0;
 	int			 rc;
 
-	if (sqlite3_prepare_v2(st->db, "SELECT id, workload, metric, unit,"
-	    " better FROM metrics WHERE (?1 IS NULL OR workload = ?1)"
-	    " AND (?2 IS NULL OR metric = ?2)"
-	    " ORDER BY workload COLLATE name, metric COLLATE name", -1,
-	    &stmt, NULL) != SQLITE_OK)
-		return -1;
-	bind_text_or_null(stmt, 1, workload);
-	bind_text_or_null(stmt, 2, metric);
+	*out = NULL;
+	*nout = 0;
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 		if (n == cap) {
 			cap = cap ? cap * 2 : 32;
@@ -1389,6 +1386,24 @@ store_metrics_list(struct store *st, const char *workload, const char *metric,
 	return 0;
 }
 
+/* Metrics matching workload and metric (NULL matches any), by name. */
+int
+store_metrics_list(struct store *st, const char *workload, const char *metric,
+    struct store_metric **out, size_t *nout)
+{
+	sqlite3_stmt	*stmt;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT id, workload, metric, unit,"
+	    " better FROM metrics WHERE (?1 IS NULL OR workload = ?1)"
+	    " AND (?2 IS NULL OR metric = ?2)"
+	    " ORDER BY workload COLLATE name, metric COLLATE name", -1,
+	    &stmt, NULL) != SQLITE_OK)
+		return -1;
+	bind_text_or_null(stmt, 1, workload);
+	bind_text_or_null(stmt, 2, metric);
+	return store_metrics_rows(stmt, out, nout);
+}
+
 /*
  * The metrics of workload that this host measured in its latest complete
  * run before run to hold any (in start order, as detect orders runs) and
@@ -1400,13 +1415,8 @@ int
 store_metrics_lost(struct store *st, int64_t run, const char *workload,
     struct store_metric **out, size_t *nout)
 {
-	sqlite3_stmt		*stmt;
-	struct store_metric	*ms = NULL;
-	size_t			 n = 0, cap = 0;
-	int			 rc;
+	sqlite3_stmt	*stmt;
 
-	*out = NULL;
-	*nout = 0;
 	if (sqlite3_prepare_v2(st->db,
 	    "WITH prev AS (SELECT r.id FROM runs r, runs cur"
 	    "  WHERE cur.id = ?1 AND r.host = cur.host"
@@ -1426,21 +1436,7 @@ store_metrics_lost(struct store *st, int64_t run, const char *workload,
 		return -1;
 	sqlite3_bind_int64(stmt, 1, run);
 	sqlite3_bind_text(stmt, 2, workload, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		if (n == cap) {
-			cap = cap ? cap * 2 : 8;
-			ms = xreallocarray(ms, cap, sizeof(*ms));
-		}
-		store_metric_from_row(stmt, 0, &ms[n++]);
-	}
-	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE) {
-		store_metrics_free(ms, n);
-		return -1;
-	}
-	*out = ms;
-	*nout = n;
-	return 0;
+	return store_metrics_rows(stmt, out, nout);
 }
 
 void
