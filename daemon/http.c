@@ -377,15 +377,22 @@ static json_t *
 http_alerts_json(struct daemon *d, size_t max, size_t *total)
 {
 	struct store_alert	*a = NULL;
-	json_t			*arr;
+	json_t			*arr, *o;
 	size_t			 n = 0, i;
 
 	*total = 0;
 	if (store_alerts_list(d->st, 0, &a, &n) == -1)
 		return NULL;
 	arr = pwjson_array();
-	for (i = 0; i < n && (max == 0 || i < max); i++)
-		pwjson_append(arr, view_alert_json(d->st, &a[i]));
+	for (i = 0; i < n && (max == 0 || i < max); i++) {
+		/* A metric or run that cannot be read is no "?" or "-". */
+		if (view_alert_get(d->st, &a[i], &o) == -1) {
+			json_decref(arr);
+			store_alerts_free(a, n);
+			return NULL;
+		}
+		pwjson_append(arr, o);
+	}
 	*total = n;
 	store_alerts_free(a, n);
 	return arr;
@@ -674,11 +681,13 @@ http_metric_args(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv,
  * The alert spans of one host's history of metric m: each alert of that
  * host and metric from its first bad run (or the first charted, when it
  * is older) to the last it has seen, found among the labels of the runs
- * charted.  *titles holds the text.
+ * charted.  *spans and *titles (NULL when there are none) hold them: 0,
+ * or -1 when the host, its alerts or their runs cannot be read.
  */
-static struct html_span *
+static int
 http_spans(struct daemon *d, const struct store_metric *m, const char *host,
-    const char *const *labels, size_t n, size_t *nspans, char ***titles)
+    const char *const *labels, size_t n, struct html_span **spans,
+    size_t *nspans, char ***titles)
 {
 	struct store_alert	*a = NULL;
 	struct html_span	*s = NULL;
@@ -686,16 +695,33 @@ http_spans(struct daemon *d, const struct store_metric *m, const char *host,
 	size_t			 na = 0, i, k, first, last;
 	char			*l1, *l2;
 
+	*spans = NULL;
 	*nspans = 0;
 	*titles = NULL;
-	if (host == NULL || store_host_find(d->st, host, &hid) == -1 ||
-	    store_alerts_metric(d->st, hid, m->id, &a, &na) == -1 || na == 0)
-		return NULL;
+	if (host == NULL)
+		return 0;
+	if (store_host_find(d->st, host, &hid) == -1)
+		return store_failure(d->st) == STORE_FOUND_NONE ? 0 : -1;
+	if (store_alerts_metric(d->st, hid, m->id, &a, &na) == -1)
+		return -1;
+	if (na == 0)
+		return 0;
 	s = xcalloc(na, sizeof(*s));
 	*titles = xcalloc(na, sizeof(**titles));
 	for (i = 0; i < na; i++) {
-		l1 = view_run_label(d->st, a[i].first_bad_run);
-		l2 = view_run_label(d->st, a[i].last_run);
+		l1 = l2 = NULL;
+		if (view_run_label_get(d->st, a[i].first_bad_run, &l1) == -1 ||
+		    view_run_label_get(d->st, a[i].last_run, &l2) == -1) {
+			free(l1);
+			for (k = 0; k < *nspans; k++)
+				free((*titles)[k]);
+			free(*titles);
+			*titles = NULL;
+			*nspans = 0;
+			free(s);
+			store_alerts_free(a, na);
+			return -1;
+		}
 		first = last = n;
 		for (k = 0; k < n; k++) {
 			if (strcmp(labels[k], l1) == 0)
@@ -725,7 +751,8 @@ http_spans(struct daemon *d, const struct store_metric *m, const char *host,
 		free(l2);
 	}
 	store_alerts_free(a, na);
-	return s;
+	*spans = s;
+	return 0;
 }
 
 /*
@@ -810,9 +837,10 @@ http_changes_table(struct evbuffer *b, const struct detect_change *ch,
 
 /*
  * One host's history of metric m (history --json's object): chart,
- * change points (of ch[0..nch), those of its host), table.
+ * change points (of ch[0..nch), those of its host), table.  0, or -1
+ * when its alerts cannot be read (b then holds a part of a page).
  */
-static void
+static int
 http_metric_series(struct daemon *d, struct evbuffer *b,
     const struct store_metric *m, json_t *series,
     const struct detect_change *ch, size_t nch)
@@ -834,7 +862,7 @@ http_metric_series(struct daemon *d, struct evbuffer *b,
 	evbuffer_add_printf(b, "</h2>\n");
 	if (n == 0) {
 		evbuffer_add_printf(b, "<p>No runs.</p>\n");
-		return;
+		return 0;
 	}
 	evbuffer_add_printf(b, "<p>%zu run%s (the newest %d at most): the "
 	    "median of each, in ", n, n == 1 ? "" : "s", HTTP_HISTORY);
@@ -851,7 +879,12 @@ http_metric_series(struct daemon *d, struct evbuffer *b,
 		if (labels[i] == NULL)
 			labels[i] = "?";
 	}
-	spans = http_spans(d, m, host, labels, n, &nspans, &titles);
+	if (http_spans(d, m, host, labels, n, &spans, &nspans,
+	    &titles) == -1) {
+		free(values);
+		free(labels);
+		return -1;
+	}
 	marks = http_marks(ch, nch, host, labels, n, &nmarks, &mtitles);
 	memset(&c, 0, sizeof(c));
 	c.values = values;
@@ -891,6 +924,7 @@ http_metric_series(struct daemon *d, struct evbuffer *b,
 	free(marks);
 	free(values);
 	free(labels);
+	return 0;
 }
 
 /* /metric?name=M[&workload=W][&host=H] */
@@ -945,8 +979,13 @@ http_metric(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 	html_escape(b, title);
 	evbuffer_add_printf(b, "</h1>\n");
 	json_array_foreach(arr, i, series)
-		http_metric_series(d, b, &ms[0], series, ch, nch);
-	http_page_end(b);
+		if (http_metric_series(d, b, &ms[0], series, ch, nch) == -1)
+			break;
+	if (i < json_array_size(arr))
+		http_error_page(r, 500, "Internal Server Error", "the store "
+		    "could not be read:", store_errmsg(d->st));
+	else
+		http_page_end(b);
 	detect_changes_free(ch, nch);
 	free(title);
 	json_decref(arr);

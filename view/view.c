@@ -145,16 +145,6 @@ view_run_label_get(struct store *st, int64_t id, char **label)
 	return 0;
 }
 
-char *
-view_run_label(struct store *st, int64_t id)
-{
-	char	*s;
-
-	if (view_run_label_get(st, id, &s) == -1)
-		return xstrdup("-");
-	return s;
-}
-
 int
 view_alert_host(struct store *st, const struct store_alert *a, char **host)
 {
@@ -173,14 +163,8 @@ view_alert_host(struct store *st, const struct store_alert *a, char **host)
 	return 0;
 }
 
-/*
- * Build alert a's object into *out.  A metric or run of it that is not
- * there is shown as "?" or "-"; one that cannot be read is -1 when
- * strict, else shown so too.
- */
-static int
-view_alert_build(struct store *st, const struct store_alert *a, int strict,
-    json_t **out)
+int
+view_alert_get(struct store *st, const struct store_alert *a, json_t **out)
 {
 	struct store_metric	 m;
 	struct store_run	 bad;
@@ -192,7 +176,7 @@ view_alert_build(struct store *st, const struct store_alert *a, int strict,
 	*out = NULL;
 	memset(&m, 0, sizeof(m));
 	if (store_metric_get(st, a->metric, &m) == -1) {
-		if (strict && store_failure(st) != STORE_FOUND_NONE)
+		if (store_failure(st) != STORE_FOUND_NONE)
 			return -1;
 		m.workload = xstrdup("?");
 		m.metric = xstrdup("?");
@@ -206,21 +190,16 @@ view_alert_build(struct store *st, const struct store_alert *a, int strict,
 		bad.label = NULL;
 		bad.host_name = NULL;
 		store_run_clear(&bad);
-	} else if (strict && a->first_bad_run != 0 &&
+	} else if (a->first_bad_run != 0 &&
 	    store_failure(st) != STORE_FOUND_NONE)
 		goto out;
 	else {
 		l1 = xstrdup("-");
 		host = xstrdup("-");
 	}
-	if (strict) {
-		if (view_run_label_get(st, a->last_good_run, &l2) == -1 ||
-		    view_run_label_get(st, a->last_run, &l3) == -1)
-			goto out;
-	} else {
-		l2 = view_run_label(st, a->last_good_run);
-		l3 = view_run_label(st, a->last_run);
-	}
+	if (view_run_label_get(st, a->last_good_run, &l2) == -1 ||
+	    view_run_label_get(st, a->last_run, &l3) == -1)
+		goto out;
 	view_time(tbuf, sizeof(tbuf), a->updated);
 	o = pwjson_object();
 	pwjson_set_int(o, "id", a->id);
@@ -247,21 +226,6 @@ out:
 	free(l3);
 	store_metric_clear(&m);
 	return rc;
-}
-
-json_t *
-view_alert_json(struct store *st, const struct store_alert *a)
-{
-	json_t	*o;
-
-	view_alert_build(st, a, 0, &o);
-	return o;
-}
-
-int
-view_alert_get(struct store *st, const struct store_alert *a, json_t **out)
-{
-	return view_alert_build(st, a, 1, out);
 }
 
 /* History's JSON object for metric m on host (NULL: none), its runs empty. */

@@ -49,11 +49,6 @@ json_t	*view_series_json(const struct store_series *);
  */
 int	 view_run_label_get(struct store *, int64_t id, char **label);
 /*
- * The same, "-" for a run that cannot be read too: the dashboard's, until
- * it reports a store error as one.
- */
-char	*view_run_label(struct store *, int64_t id);
-/*
  * The name of the host whose runs alert a follows into *host
  * (allocated), "-" when its first bad run is not there; -1 when it
  * cannot be read.
@@ -67,8 +62,6 @@ int	 view_alert_host(struct store *, const struct store_alert *,
  */
 int	 view_alert_get(struct store *, const struct store_alert *,
 	    json_t **out);
-/* The same, "?" and "-" for what cannot be read too (the dashboard's). */
-json_t	*view_alert_json(struct store *, const struct store_alert *);
 
 /*
  * history --json for metric m: appended to arr, one object per host

@@ -1,0 +1,82 @@
+#!/bin/sh
+# The dashboard's alerts over a store whose metrics or runs cannot be
+# read (a damaged file): /api/alerts gave each alert with "?" and "-" in
+# their place and 200, as if they were not there.  Now it answers 500
+# with {"error": ...} naming the store's error, as /api/runs does, and
+# the daemon answers the next request.  The root page of a table
+# overwritten stands for the disk that fails under it, as in
+# store_alert_errors.sh.
+set -eu
+. "$(dirname "$0")/daemon.subr"
+
+command -v curl >/dev/null 2>&1 || fail "curl is not installed"
+command -v sqlite3 >/dev/null 2>&1 || fail "sqlite3 is not installed"
+export PERFWATCH_DB="$DB"
+
+PORT=$(python3 -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])')
+
+# get PATH: fetch into $T/body; print the code.
+get() {
+	curl -sS --max-time 10 -o "$T/body" -w '%{http_code}' \
+	    "http://127.0.0.1:$PORT$1"
+}
+
+# spoil TABLE: overwrite the root page of TABLE in $DB.
+spoil() {
+	page=$(sqlite3 "$DB" "SELECT rootpage FROM sqlite_master
+	    WHERE type = 'table' AND name = '$1'")
+	size=$(sqlite3 "$DB" 'PRAGMA page_size')
+	python3 - "$DB" "$page" "$size" <<'EOPY'
+import sys
+path, page, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(path, "r+b") as f:
+    f.seek((page - 1) * size)
+    f.write(b"\xff" * size)
+EOPY
+}
+
+write_profile
+write_conf_manual
+awk -v v="127.0.0.1:$PORT" '{ print } /^\[perfwatch\]$/ { print "http = " v }' \
+    "$CONF" >"$CONF.new"
+mv "$CONF.new" "$CONF"
+mkdir -p "$T/state"
+step_history 8 7 8 7 >"$T/hist.csv"
+pwc import "$T/hist.csv" >/dev/null || fail "import"
+rc=0; pwc check r-07 >/dev/null || rc=$?
+[ "$rc" -eq 1 ] || fail "check r-07 found no regression: exit $rc"
+sqlite3 "$DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+cp "$DB" "$T/good.db"
+
+# Before the damage: the alert with its metric and runs.
+start_daemon
+[ "$(get /api/alerts)" = 200 ] || fail "/api/alerts: $(cat "$T/body")"
+expect_match "$(cat "$T/body")" '"metric": "time"'
+expect_match "$(cat "$T/body")" '"first_bad_run": "r-07"'
+stop_daemon
+
+for table in metrics runs; do
+	cp "$T/good.db" "$DB"
+	rm -f "$DB-wal" "$DB-shm"
+	spoil "$table"
+	start_daemon
+	code=$(get /api/alerts)
+	[ "$code" = 500 ] ||
+	    fail "$table spoilt: /api/alerts: $code: $(cat "$T/body")"
+	python3 - "$T/body" <<'EOPY' || fail "$table: $(cat "$T/body")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d == {"error": "the store could not be read: "
+    "database disk image is malformed"}, d
+EOPY
+	# The page too, and the daemon still answers.
+	[ "$(get /)" = 500 ] || fail "$table spoilt: /: $(cat "$T/body")"
+	expect_match "$(cat "$T/body")" "database disk image is malformed"
+	[ "$(get /api/alerts)" = 500 ] || fail "$table: second request"
+	kill -0 "$DPID" || fail "perfwatchd died"
+	stop_daemon
+done
+pass
