@@ -1486,13 +1486,18 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 			return cli_store_none(c);
 		check_params(c, &p);
 		if (detect_alert_ack(st, id, &p, &cause) == -1) {
-			k = store_failure(st) == STORE_BUSY;
-			fprintf(stderr, "perfwatch: %s%s\n", cause, k ?
-			    " (another process holds the store locked); try "
-			    "again" : "");
+			/* A store that failed is 70, not "no alert" and 65. */
+			k = cli_store_status(st, EXIT_DATAERR);
+			if (k != EXIT_DATAERR)
+				fprintf(stderr, "perfwatch: %s: %s%s\n",
+				    store_path(st), cause, k == EXIT_TEMPFAIL ?
+				    " (another process holds the store "
+				    "locked); try again" : "");
+			else
+				fprintf(stderr, "perfwatch: %s\n", cause);
 			free(cause);
 			detect_params_clear(&p);
-			return k ? EXIT_TEMPFAIL : EXIT_DATAERR;
+			return k;
 		}
 		detect_params_clear(&p);
 		if (c->out == OUT_TABLE)

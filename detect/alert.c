@@ -779,7 +779,9 @@ detect_alerts_advance(struct store *st, const struct detect_params *p,
 /*
  * Acknowledge alert id: a person has seen it and accepts the new level:
  * later runs are judged against the runs since the shift.  The change is
- * queued for the sinks in the same transaction.
+ * queued for the sinks in the same transaction.  On -1, store_failure()
+ * tells a store that failed (or was busy) from an alert that is not
+ * there or not open.
  */
 int
 detect_alert_ack(struct store *st, int64_t id, const struct detect_params *p,
@@ -802,7 +804,12 @@ detect_alert_ack(struct store *st, int64_t id, const struct detect_params *p,
 		return -1;
 	}
 	if (store_alert_get(st, id, &a) == -1) {
-		xasprintf(cause, "no alert %lld", (long long)id);
+		/* One that cannot be read is no alert not there. */
+		if (store_failure(st) == STORE_FOUND_NONE)
+			xasprintf(cause, "no alert %lld", (long long)id);
+		else
+			xasprintf(cause, "alert %lld: %s", (long long)id,
+			    store_errmsg(st));
 		store_rollback(st);
 		return -1;
 	}
