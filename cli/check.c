@@ -1515,8 +1515,12 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 	if ((st = cli_store(c)) == NULL)
 		return cli_store_none(c);
 	if (store_alerts_list(st, all, &a, &n) == -1) {
-		log_warnx("%s", store_errmsg(st));
-		return EXIT_SOFTWARE;
+		/* 75 for a busy store, as for the alerts' metrics and runs. */
+		if ((k = cli_store_failed(st)) == 0) {
+			log_warnx("%s", store_errmsg(st));
+			k = EXIT_SOFTWARE;
+		}
+		return k;
 	}
 	arr = c->out == OUT_JSON ? pwjson_array() : NULL;
 	t = table_new(nitems(hdr), hdr, al);

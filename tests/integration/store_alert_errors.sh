@@ -66,11 +66,13 @@ for table in metrics runs; do
 done
 
 # alerts ack on a store whose alerts cannot be read: the store's error,
-# not "no alert 1".
+# not "no alert 1"; alerts names the database, as for the runs.
 cp "$T/good.db" "$PERFWATCH_DB"
 rc=0; pw alerts ack 99 2>"$T/err" || rc=$?
 [ "$rc" -eq 65 ] || fail "alerts ack 99: exit $rc"
 expect_match "$(cat "$T/err")" "perfwatch: no alert 99"
 spoil alerts
 expect_ack_error
+expect_store_error alerts
+expect_store_error alerts --all --json
 pass
