@@ -1114,10 +1114,16 @@ cmd_compare(struct cli *c, int argc, char **argv)
 	}
 	check_params(c, &p);
 	if (detect_compare(st, g, ng, &p, &cmp, &cause) == -1) {
-		fprintf(stderr, "perfwatch: %s\n", cause);
+		/* A run's samples that cannot be read are no bad data. */
+		rc = cli_failure_status(cmp.failure, EXIT_DATAERR);
+		if (cmp.failure != STORE_FOUND_NONE)
+			fprintf(stderr, "perfwatch: %s: %s%s\n", store_path(st),
+			    cause, rc == EXIT_TEMPFAIL ? " (another process "
+			    "holds the store locked); try again" : "");
+		else
+			fprintf(stderr, "perfwatch: %s\n", cause);
 		free(cause);
 		detect_params_clear(&p);
-		rc = EXIT_DATAERR;
 		goto out;
 	}
 

@@ -212,7 +212,8 @@ cmp_index(struct detect_comparison *c, const char *workload)
 /*
  * Compare groups g[0..ng) (each one run or more) metric by metric against
  * the first; out holds a cell per metric and group and each group's
- * index (detect_comparison_free).
+ * index (detect_comparison_free).  On -1, out->failure says whether the
+ * store failed (or was busy) reading a run's samples.
  */
 int
 detect_compare(struct store *st, struct detect_group *g, size_t ng,
@@ -235,6 +236,7 @@ detect_compare(struct store *st, struct detect_group *g, size_t ng,
 		for (j = 0; j < g[i].nruns; j++) {
 			if (store_run_series(st, g[i].runs[j], &ser,
 			    &nser) == -1) {
+				out->failure = store_failure(st);
 				xasprintf(cause, "%s", store_errmsg(st));
 				goto fail;
 			}

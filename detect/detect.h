@@ -193,6 +193,9 @@ struct detect_comparison {
 	int			*ups;		/* sign of each cell's shift */
 	struct detect_index	*index;
 	size_t			 nindex;
+	enum store_failure	 failure;	/* why detect_compare failed:
+						   STORE_FOUND_NONE when the
+						   store did not fail */
 };
 
 /* A change point in one metric's history of run medians. */

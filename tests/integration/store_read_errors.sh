@@ -9,7 +9,8 @@
 # baseline, or said it was in use, as if none were set; and compare
 # and baseline set when the lookup of a run they were given failed
 # (65, as for a run not there), or baseline set could not write the
-# baseline (65).  A page of a table or index overwritten
+# baseline (65), and compare when a run's samples could not be read
+# (65).  A page of a table or index overwritten
 # stands for the disk that fails under it; the lock cases are
 # store_busy.sh's.
 set -eu
@@ -93,6 +94,15 @@ spoil runs_by_label
 pw runs >/dev/null || fail "runs: the list of runs is damaged too"
 expect_store_error compare a=one b=one
 expect_store_error baseline set pin one
+
+# The runs looked up, their samples not readable: compare said the
+# store's error but exited 65, as for runs that cannot be compared.
+cp "$T/good.db" "$PERFWATCH_DB"
+spoil samples
+pw runs >/dev/null || fail "runs: the list of runs is damaged too"
+expect_store_error compare a=one b=one
+expect_store_error compare --json a=one b=one
+[ ! -s "$T/out" ] || fail "compare --json printed: $(cat "$T/out")"
 
 # The lookups went well, the writing of the baseline failed: 65 before.
 cp "$T/good.db" "$PERFWATCH_DB"
