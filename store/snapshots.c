@@ -20,7 +20,13 @@
 #include "store.h"
 #include "store_int.h"
 
-/* Find a row id by a text key with the given statement; 0 when found. */
+/*
+ * Find a row id by a text key with the given statement: 0 when found, 1
+ * when no row has it, -1 when the lookup failed (the connection's error
+ * says why).  A failed lookup is no row not there: the INSERT that
+ * followed failed on its own ("UNIQUE constraint failed") and named the
+ * wrong thing.
+ */
 static int
 find_by_hash(struct store *st, enum store_stmt_id id, const char *sql,
     const char *hash, int64_t *out)
@@ -35,7 +41,9 @@ find_by_hash(struct store *st, enum store_stmt_id id, const char *sql,
 	if (rc == SQLITE_ROW)
 		*out = sqlite3_column_int64(stmt, 0);
 	sqlite3_reset(stmt);
-	return rc == SQLITE_ROW ? 0 : -1;
+	if (rc == SQLITE_ROW)
+		return 0;
+	return rc == SQLITE_DONE ? 1 : -1;
 }
 
 /* Store the package set of s unless it is there; its id, or -1. */
@@ -46,11 +54,17 @@ package_set_put(struct store *st, const struct snapshot *s, char **cause)
 	char		 hash[SYSINFO_HASH_LEN + 1];
 	int64_t		 id;
 	size_t		 i;
+	int		 rc;
 
 	sysinfo_packages_hash(s, hash);
-	if (find_by_hash(st, STMT_PKGSET_FIND,
-	    "SELECT id FROM package_sets WHERE hash = ?", hash, &id) == 0)
+	if ((rc = find_by_hash(st, STMT_PKGSET_FIND,
+	    "SELECT id FROM package_sets WHERE hash = ?", hash, &id)) == 0)
 		return id;
+	if (rc == -1) {
+		xasprintf(cause, "%s: looking up a package set: %s", st->path,
+		    sqlite3_errmsg(st->db));
+		return -1;
+	}
 	if ((stmt = store_stmt(st, STMT_PKGSET_INSERT,
 	    "INSERT INTO package_sets (hash, count) VALUES (?, ?)")) == NULL)
 		goto fail;
@@ -95,14 +109,19 @@ store_snapshot_put(struct store *st, const struct snapshot *s, char **cause)
 	char		 fh[SYSINFO_HASH_LEN + 1], ph[SYSINFO_HASH_LEN + 1];
 	char		 key[2 * SYSINFO_HASH_LEN + 2], *fields = NULL;
 	int64_t		 id = -1, set;
-	int		 own = sqlite3_get_autocommit(st->db);
+	int		 own = sqlite3_get_autocommit(st->db), rc;
 
 	sysinfo_fields_hash(s, fh);
 	sysinfo_packages_hash(s, ph);
 	snprintf(key, sizeof(key), "%s/%s", fh, ph);
-	if (find_by_hash(st, STMT_SNAPSHOT_FIND,
-	    "SELECT id FROM snapshots WHERE hash = ?", key, &id) == 0)
+	if ((rc = find_by_hash(st, STMT_SNAPSHOT_FIND,
+	    "SELECT id FROM snapshots WHERE hash = ?", key, &id)) == 0)
 		return id;
+	if (rc == -1) {
+		xasprintf(cause, "%s: looking up a snapshot: %s", st->path,
+		    sqlite3_errmsg(st->db));
+		return -1;
+	}
 	if (own && store_begin(st) == -1) {
 		xasprintf(cause, "%s: %s", st->path, sqlite3_errmsg(st->db));
 		return -1;

@@ -1794,6 +1794,66 @@ test_snapshots(void **state)
 	free(p);
 }
 
+/*
+ * A lookup of a snapshot or package set by its hash that fails is no
+ * "not there": store_snapshot_put tried the INSERT, which failed on the
+ * row that was there ("UNIQUE constraint failed") or added a second
+ * package set.  The lookup's failure is returned, and nothing is added.
+ */
+static void
+test_snapshot_lookup_errors(void **state)
+{
+	struct store	*st;
+	struct snapshot	*a, *b;
+	int64_t		 ia, n1, n2, n3, m1, m2, m3;
+	char		*p = db_path(), *cause = NULL;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	a = sysinfo_snapshot_new();
+	sysinfo_snapshot_set(a, "kernel.release", "6.1.0-18-amd64");
+	sysinfo_snapshot_set(a, "cpu.model", "Test CPU");
+	sysinfo_snapshot_add_package(a, "grep", "3.8-5", "amd64");
+	ia = store_snapshot_put(st, a, &cause);
+	assert_true(ia > 0);
+	assert_int_equal(store_snapshot_usage(st, &n1, &n2, &n3), 0);
+
+	/* The snapshot that is there, its lookup refused. */
+	sqlite3_set_authorizer(st->db, deny_table, "snapshots");
+	assert_int_equal(store_snapshot_put(st, a, &cause), -1);
+	assert_int_equal(store_failure(st), STORE_FAILED);
+	assert_non_null(strstr(cause, ": looking up a snapshot: access to "
+	    "snapshots."));
+	assert_null(strstr(cause, "UNIQUE"));
+	free(cause);
+	cause = NULL;
+
+	/* A new snapshot of the same packages, the set's lookup refused. */
+	b = sysinfo_snapshot_new();
+	sysinfo_snapshot_set(b, "kernel.release", "6.1.0-20-amd64");
+	sysinfo_snapshot_set(b, "cpu.model", "Test CPU");
+	sysinfo_snapshot_add_package(b, "grep", "3.8-5", "amd64");
+	sqlite3_set_authorizer(st->db, deny_table, "package_sets");
+	assert_int_equal(store_snapshot_put(st, b, &cause), -1);
+	assert_non_null(strstr(cause, ": looking up a package set: access to "
+	    "package_sets."));
+	free(cause);
+	cause = NULL;
+	sqlite3_set_authorizer(st->db, NULL, NULL);
+	assert_int_equal(store_snapshot_usage(st, &m1, &m2, &m3), 0);
+	assert_int_equal(m1, n1);
+	assert_int_equal(m2, n2);
+	assert_int_equal(m3, n3);
+
+	/* Whole again, the same content is the same row. */
+	assert_int_equal(store_snapshot_put(st, a, &cause), ia);
+	sysinfo_snapshot_free(a);
+	sysinfo_snapshot_free(b);
+	store_close(st);
+	free(p);
+}
+
 static void
 test_format_double(void **state)
 {
@@ -1856,6 +1916,7 @@ main(void)
 		cmocka_unit_test(test_runs_and_series),
 		cmocka_unit_test(test_runs_sweep),
 		cmocka_unit_test(test_snapshots),
+		cmocka_unit_test(test_snapshot_lookup_errors),
 		cmocka_unit_test(test_snapshot_versions_side_by_side),
 		cmocka_unit_test(test_migrate_short_package_set),
 		cmocka_unit_test(test_format_double),
