@@ -3,7 +3,8 @@
 # read (a damaged file): /api/alerts gave each alert with "?" and "-" in
 # their place and 200, as if they were not there.  Now it answers 500
 # with {"error": ...} naming the store's error, as /api/runs does, and
-# the daemon answers the next request.  The root page of a table
+# the daemon answers the next request.  A metric's page whose alerts
+# cannot be read is a 500 too, not a chart without them.  The root page of a table
 # overwritten stands for the disk that fails under it, as in
 # store_alert_errors.sh.
 set -eu
@@ -78,5 +79,26 @@ EOPY
 	[ "$(get /api/alerts)" = 500 ] || fail "$table: second request"
 	kill -0 "$DPID" || fail "perfwatchd died"
 	stop_daemon
+	[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 done
+
+# A metric's page whose alerts cannot be read: its chart was drawn
+# without the alert's runs shaded, and 200.
+cp "$T/good.db" "$DB"
+rm -f "$DB-wal" "$DB-shm"
+start_daemon
+[ "$(get '/metric?name=time')" = 200 ] || fail "/metric: $(cat "$T/body")"
+expect_match "$(cat "$T/body")" "alert #1"
+stop_daemon
+spoil alerts
+start_daemon
+code=$(get '/metric?name=time')
+[ "$code" = 500 ] || fail "alerts spoilt: /metric: $code"
+expect_match "$(cat "$T/body")" "database disk image is malformed"
+case "$(cat "$T/body")" in
+*"<svg"*) fail "/metric drew a chart: $(cat "$T/body")" ;;
+esac
+[ "$(get /api/runs)" = 200 ] || fail "alerts spoilt: /api/runs"
+stop_daemon
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 pass
