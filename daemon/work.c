@@ -406,6 +406,54 @@ work_git_done(struct daemon *d)
 	}
 }
 
+/*
+ * Warn of the metrics the run's check could not judge: their workload
+ * failed, timed out or was cut short where the host's run before had
+ * measured them (check's "not_judged").  The workload's own error line
+ * comes in at info level with the run's other output; without this
+ * warning a benchmark broken by an upgrade reads, in a log kept at
+ * warning level, as a night when nothing changed.
+ */
+static void
+work_log_unjudged(const char *label, json_t *report)
+{
+	json_t		*arr, *u, *ms, *m;
+	const char	*wl, *status, *error;
+	char		*names, *more, *p;
+	size_t		 i, k;
+
+	arr = json_object_get(json_object_get(report, "check"), "not_judged");
+	if (!json_is_array(arr))
+		return;
+	json_array_foreach(arr, i, u) {
+		wl = json_string_value(json_object_get(u, "workload"));
+		status = json_string_value(json_object_get(u, "status"));
+		error = json_string_value(json_object_get(u, "error"));
+		ms = json_object_get(u, "metrics");
+		if (wl == NULL || status == NULL || !json_is_array(ms))
+			continue;
+		names = xstrdup("");
+		json_array_foreach(ms, k, m) {
+			if (!json_is_string(m))
+				continue;
+			xasprintf(&more, "%s%s%s", names, *names != '\0' ?
+			    ", " : "", json_string_value(m));
+			free(names);
+			names = more;
+		}
+		xasprintf(&more, "run %s: %s %s%s%s; not judged: %s", label,
+		    wl, status, error != NULL ? ": " : "",
+		    error != NULL ? error : "", names);
+		/* The error is a workload's words: one line, no controls. */
+		for (p = more; *p != '\0'; p++)
+			if ((unsigned char)*p < 0x20 || *p == 0x7f)
+				*p = ' ';
+		log_warnx("%s", more);
+		free(more);
+		free(names);
+	}
+}
+
 /* The battery's child exited: read its report, maybe ask for a rerun. */
 static void
 work_run_done(struct job *j, void *arg)
@@ -454,6 +502,7 @@ work_run_done(struct job *j, void *arg)
 			log_warnx("run %s was measured on a busy machine (%s): "
 			    "its verdicts move no alert and no baseline",
 			    label, busy);
+		work_log_unjudged(label, report);
 		set_str(&w->last_label, label);
 		set_str(&w->last_status, status);
 		set_str(&w->last_error, NULL);
