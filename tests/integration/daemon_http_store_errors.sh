@@ -4,8 +4,8 @@
 # their place and 200, as if they were not there.  Now it answers 500
 # with {"error": ...} naming the store's error, as /api/runs does, and
 # the daemon answers the next request.  A metric's page whose alerts
-# cannot be read is a 500 too, not a chart without them.  The root page of a table
-# overwritten stands for the disk that fails under it, as in
+# cannot be read is a 500 too, not a chart without them.  The root page
+# of a table overwritten stands for the disk that fails under it, as in
 # store_alert_errors.sh.
 set -eu
 . "$(dirname "$0")/daemon.subr"
@@ -23,20 +23,6 @@ print(s.getsockname()[1])')
 get() {
 	curl -sS --max-time 10 -o "$T/body" -w '%{http_code}' \
 	    "http://127.0.0.1:$PORT$1"
-}
-
-# spoil TABLE: overwrite the root page of TABLE in $DB.
-spoil() {
-	page=$(sqlite3 "$DB" "SELECT rootpage FROM sqlite_master
-	    WHERE type = 'table' AND name = '$1'")
-	size=$(sqlite3 "$DB" 'PRAGMA page_size')
-	python3 - "$DB" "$page" "$size" <<'EOPY'
-import sys
-path, page, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-with open(path, "r+b") as f:
-    f.seek((page - 1) * size)
-    f.write(b"\xff" * size)
-EOPY
 }
 
 write_profile
@@ -62,7 +48,7 @@ stop_daemon
 for table in metrics runs; do
 	cp "$T/good.db" "$DB"
 	rm -f "$DB-wal" "$DB-shm"
-	spoil "$table"
+	spoil_page "$DB" "$table"
 	start_daemon
 	code=$(get /api/alerts)
 	[ "$code" = 500 ] ||
@@ -90,7 +76,7 @@ start_daemon
 [ "$(get '/metric?name=time')" = 200 ] || fail "/metric: $(cat "$T/body")"
 expect_match "$(cat "$T/body")" "alert #1"
 stop_daemon
-spoil alerts
+spoil_page "$DB" alerts
 start_daemon
 code=$(get '/metric?name=time')
 [ "$code" = 500 ] || fail "alerts spoilt: /metric: $code"

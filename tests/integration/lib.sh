@@ -37,6 +37,23 @@ pass() {
 	echo "ok: $(basename "$0")"
 }
 
+# spoil_page DB NAME: overwrite the root page of the table or index NAME
+# of the SQLite file DB with 0xff bytes, so that reading it fails
+# ("database disk image is malformed") while the rest of the file reads.
+spoil_page() {
+	page=$(sqlite3 "$1" "SELECT rootpage FROM sqlite_master
+	    WHERE name = '$2'")
+	[ -n "$page" ] || fail "spoil_page: no table or index $2 in $1"
+	size=$(sqlite3 "$1" 'PRAGMA page_size')
+	python3 - "$1" "$page" "$size" <<'EOPY'
+import sys
+path, page, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with open(path, "r+b") as f:
+    f.seek((page - 1) * size)
+    f.write(b"\xff" * size)
+EOPY
+}
+
 # skip REASON: this machine cannot run the test (exit 77, which
 # tests/run.sh counts as skipped, neither passed nor failed).
 skip() {

@@ -18,20 +18,6 @@ expect_match "$(pw alerts --csv)" "suspected"
 sqlite3 "$PERFWATCH_DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 cp "$PERFWATCH_DB" "$T/good.db"
 
-# spoil TABLE: overwrite the root page of TABLE in $PERFWATCH_DB.
-spoil() {
-	page=$(sqlite3 "$PERFWATCH_DB" "SELECT rootpage FROM sqlite_master
-	    WHERE type = 'table' AND name = '$1'")
-	size=$(sqlite3 "$PERFWATCH_DB" 'PRAGMA page_size')
-	python3 - "$PERFWATCH_DB" "$page" "$size" <<'EOPY'
-import sys
-path, page, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-with open(path, "r+b") as f:
-    f.seek((page - 1) * size)
-    f.write(b"\xff" * size)
-EOPY
-}
-
 # expect_store_error ARGS...: exit 70, the store's error, nothing printed.
 expect_store_error() {
 	rc=0; pw "$@" >"$T/out" 2>"$T/err" || rc=$?
@@ -58,7 +44,7 @@ expect_match "$(cat "$T/out")" ",-,box"
 
 for table in metrics runs; do
 	cp "$T/good.db" "$PERFWATCH_DB"
-	spoil "$table"
+	spoil_page "$PERFWATCH_DB" "$table"
 	expect_store_error alerts
 	expect_store_error alerts --csv
 	expect_store_error alerts --json
@@ -71,7 +57,7 @@ cp "$T/good.db" "$PERFWATCH_DB"
 rc=0; pw alerts ack 99 2>"$T/err" || rc=$?
 [ "$rc" -eq 65 ] || fail "alerts ack 99: exit $rc"
 expect_match "$(cat "$T/err")" "perfwatch: no alert 99"
-spoil alerts
+spoil_page "$PERFWATCH_DB" alerts
 expect_ack_error
 expect_store_error alerts
 expect_store_error alerts --all --json

@@ -2,9 +2,9 @@
 # A read of the store that fails is no "none": env show said "no
 # snapshot 1" (65) of a run whose snapshot could not be read, and
 # history exited 70 without a word when the runs of a metric could not
-# be read (and history --json said nothing, 70).  Each now names the store and its error, exit 70.  So do
-# check, whose verdicts could not be written (it said 65, "cannot be
-# judged"), and check and baseline list when the setting that names
+# be read (and history --json said nothing, 70).  Each now names the
+# store and its error, exit 70.  So do check, whose verdicts could not
+# be written (it said 65, "cannot be judged"), and check and baseline list when the setting that names
 # the baseline in use could not be read: they judged by the rolling
 # baseline, or said it was in use, as if none were set; and compare
 # and baseline set when the lookup of a run they were given failed
@@ -27,20 +27,6 @@ pw env show one >/dev/null || fail "env show one before the damage"
 sqlite3 "$PERFWATCH_DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
 cp "$PERFWATCH_DB" "$T/good.db"
 
-# spoil TABLE: overwrite the root page of TABLE (or index) in $PERFWATCH_DB.
-spoil() {
-	page=$(sqlite3 "$PERFWATCH_DB" "SELECT rootpage FROM sqlite_master
-	    WHERE name = '$1'")
-	size=$(sqlite3 "$PERFWATCH_DB" 'PRAGMA page_size')
-	python3 - "$PERFWATCH_DB" "$page" "$size" <<'EOPY'
-import sys
-path, page, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-with open(path, "r+b") as f:
-    f.seek((page - 1) * size)
-    f.write(b"\xff" * size)
-EOPY
-}
-
 # expect_store_error ARGS...: exit 70, the store's error, no "no ...".
 expect_store_error() {
 	rc=0; pw "$@" >"$T/out" 2>"$T/err" || rc=$?
@@ -54,21 +40,21 @@ expect_store_error() {
 	esac
 }
 
-spoil snapshots
+spoil_page "$PERFWATCH_DB" snapshots
 expect_store_error env show one
 expect_store_error env show '#1'
 expect_store_error env diff one one
 
 cp "$T/good.db" "$PERFWATCH_DB"
 pw history >/dev/null || fail "history before the damage"
-spoil samples
+spoil_page "$PERFWATCH_DB" samples
 expect_store_error history
 expect_match "$(cat "$T/err")" "perfwatch history: $PERFWATCH_DB:"
 expect_store_error history --json
 [ ! -s "$T/out" ] || fail "history --json printed: $(cat "$T/out")"
 cp "$T/good.db" "$PERFWATCH_DB"
 pw check one >/dev/null || fail "check before the damage"
-spoil verdicts
+spoil_page "$PERFWATCH_DB" verdicts
 expect_store_error check one
 expect_match "$(cat "$T/err")" "checking run one"
 
@@ -76,7 +62,7 @@ cp "$T/good.db" "$PERFWATCH_DB"
 pw baseline set pin one >/dev/null || fail "baseline set"
 pw baseline use pin >/dev/null || fail "baseline use"
 sqlite3 "$PERFWATCH_DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
-spoil settings
+spoil_page "$PERFWATCH_DB" settings
 expect_store_error baseline list
 expect_store_error check one
 case "$(cat "$T/out")" in
@@ -90,7 +76,7 @@ esac
 cp "$T/good.db" "$PERFWATCH_DB"
 sqlite3 "$PERFWATCH_DB" 'CREATE INDEX runs_by_label ON runs (label);
     PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
-spoil runs_by_label
+spoil_page "$PERFWATCH_DB" runs_by_label
 pw runs >/dev/null || fail "runs: the list of runs is damaged too"
 expect_store_error compare a=one b=one
 expect_store_error baseline set pin one
@@ -98,7 +84,7 @@ expect_store_error baseline set pin one
 # The runs looked up, their samples not readable: compare said the
 # store's error but exited 65, as for runs that cannot be compared.
 cp "$T/good.db" "$PERFWATCH_DB"
-spoil samples
+spoil_page "$PERFWATCH_DB" samples
 pw runs >/dev/null || fail "runs: the list of runs is damaged too"
 expect_store_error compare a=one b=one
 expect_store_error compare --json a=one b=one
@@ -108,7 +94,7 @@ expect_store_error compare --json a=one b=one
 cp "$T/good.db" "$PERFWATCH_DB"
 pw baseline set pin one >/dev/null || fail "baseline set pin"
 sqlite3 "$PERFWATCH_DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
-spoil baselines
+spoil_page "$PERFWATCH_DB" baselines
 rc=0; pw baseline set other one >"$T/out" 2>"$T/err" || rc=$?
 [ "$rc" -eq 70 ] || fail "baseline set other: exit $rc: $(cat "$T/err")"
 expect_match "$(cat "$T/err")" \
