@@ -1,18 +1,17 @@
 #!/bin/sh
-# A read of the store that fails is no "none": env show said "no
-# snapshot 1" (65) of a run whose snapshot could not be read, and
-# history exited 70 without a word when the runs of a metric could not
-# be read (and history --json said nothing, 70).  Each now names the
-# store and its error, exit 70.  So do check, whose verdicts could not
-# be written (it said 65, "cannot be judged"), and check and baseline list when the setting that names
-# the baseline in use could not be read: they judged by the rolling
-# baseline, or said it was in use, as if none were set; and compare
-# and baseline set when the lookup of a run they were given failed
-# (65, as for a run not there), or baseline set could not write the
-# baseline (65), and compare when a run's samples could not be read
-# (65).  A page of a table or index overwritten
-# stands for the disk that fails under it; the lock cases are
-# store_busy.sh's.
+# A read of the store that fails is no "none": env show said "no snapshot
+# 1" (65) of a run whose snapshot could not be read, and history exited
+# 70 without a word when the runs of a metric could not be read (and
+# history --json said nothing, 70).  Each now names the store and its
+# error, exit 70.  So do check, whose verdicts could not be written
+# (it said 65, "cannot be judged"), and check and baseline list when the
+# setting that names the baseline in use could not be read: they judged
+# by the rolling baseline, or said it was in use, as if none were set;
+# and compare and baseline set when the lookup of a run they were given
+# failed (65, as for a run not there), or baseline set could not write
+# the baseline (65), and compare when a run's samples could not be read
+# (65).  A page of a table or index overwritten stands for the disk
+# that fails under it; the lock cases are store_busy.sh's.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
