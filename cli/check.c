@@ -126,6 +126,25 @@ check_params(struct cli *c, struct detect_params *p)
 		detect_params_config(p, c->cfg);
 }
 
+/*
+ * Say why a judgement failed, cause its message: a store that failed or
+ * was busy (f) is named by its path, and busy ends in the advice to try
+ * again unless no_retry (a bisection stops rather than waits).  Returns
+ * the exit status: 75 busy, 70 failed, else none.
+ */
+static int
+check_failed(struct store *st, enum store_failure f, const char *cause,
+    int none, int no_retry)
+{
+	if (f == STORE_FOUND_NONE)
+		fprintf(stderr, "perfwatch: %s\n", cause);
+	else
+		fprintf(stderr, "perfwatch: %s: %s%s\n", store_path(st), cause,
+		    f == STORE_BUSY && !no_retry ? " (another process holds "
+		    "the store locked); try again" : "");
+	return cli_failure_status(f, none);
+}
+
 /* The result of a check as JSON; "alerts" lists every open alert. */
 static json_t *
 check_result_json(const struct detect_result *r)
@@ -772,17 +791,11 @@ cmd_check(struct cli *c, int argc, char **argv)
 		 * Busy: to be tried again; the store failed: 70, not the
 		 * 65 of a run that cannot be judged (under bisect: stop).
 		 */
-		k = !bisect && res.failure == STORE_BUSY;
-		if (res.failure != STORE_FOUND_NONE)
-			fprintf(stderr, "perfwatch: %s: %s%s\n", store_path(st),
-			    cause, k ? " (another process holds the store "
-			    "locked); try again" : "");
-		else
-			fprintf(stderr, "perfwatch: %s\n", cause);
+		k = check_failed(st, res.failure, cause, err, bisect);
 		free(cause);
 		store_run_clear(&run);
 		detect_params_clear(&p);
-		return bisect ? err : cli_failure_status(res.failure, err);
+		return bisect ? err : k;
 	}
 	store_run_clear(&run);
 
@@ -1115,13 +1128,7 @@ cmd_compare(struct cli *c, int argc, char **argv)
 	check_params(c, &p);
 	if (detect_compare(st, g, ng, &p, &cmp, &cause) == -1) {
 		/* A run's samples that cannot be read are no bad data. */
-		rc = cli_failure_status(cmp.failure, EXIT_DATAERR);
-		if (cmp.failure != STORE_FOUND_NONE)
-			fprintf(stderr, "perfwatch: %s: %s%s\n", store_path(st),
-			    cause, rc == EXIT_TEMPFAIL ? " (another process "
-			    "holds the store locked); try again" : "");
-		else
-			fprintf(stderr, "perfwatch: %s\n", cause);
+		rc = check_failed(st, cmp.failure, cause, EXIT_DATAERR, 0);
 		free(cause);
 		detect_params_clear(&p);
 		goto out;
@@ -1493,14 +1500,8 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 		check_params(c, &p);
 		if (detect_alert_ack(st, id, &p, &cause) == -1) {
 			/* A store that failed is 70, not "no alert" and 65. */
-			k = cli_store_status(st, EXIT_DATAERR);
-			if (k != EXIT_DATAERR)
-				fprintf(stderr, "perfwatch: %s: %s%s\n",
-				    store_path(st), cause, k == EXIT_TEMPFAIL ?
-				    " (another process holds the store "
-				    "locked); try again" : "");
-			else
-				fprintf(stderr, "perfwatch: %s\n", cause);
+			k = check_failed(st, store_failure(st), cause,
+			    EXIT_DATAERR, 0);
 			free(cause);
 			detect_params_clear(&p);
 			return k;

@@ -235,8 +235,8 @@ cli_store_status(struct store *st, int none)
 }
 
 /*
- * The same for a failure kept past the call that met it (detect_check's,
- * taken before its rollback cleared SQLite's error).
+ * The same for a failure a call kept for its caller (detect_check's and
+ * detect_compare's res->failure), read after the store has moved on.
  */
 int
 cli_failure_status(enum store_failure f, int none)

@@ -2319,8 +2319,8 @@ detect_check(struct store *st, int64_t run, const struct detect_params *p,
 
 fail_store:
 	/*
-	 * Taken before the rollback, which leaves SQLite's error code at
-	 * OK: the caller tells busy from failed by it (res->failure).
+	 * Kept in res->failure: the caller tells busy from failed by it
+	 * after detect_result_free and whatever else it asks of the store.
 	 */
 	if ((failure = store_failure(st)) == STORE_FOUND_NONE)
 		failure = STORE_FAILED;
