@@ -797,18 +797,20 @@ cmd_runs(struct cli *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	/*
-	 * The id last, so that the columns before it stay where they were.
-	 * The length is "seconds" for a person, its unit; "duration" in CSV,
-	 * the key --json gives it under.
+	 * The id, then the workloads that did not complete, last, each added
+	 * after the others so that the columns before it stay where they
+	 * were.  The length is "seconds" for a person, its unit; "duration"
+	 * in CSV, the key --json gives it under.
 	 */
 	static const char *const hdr[] = { "run", "host", "time", "seconds",
-	    "trigger", "profile", "status", "busy", "detail", "id" };
+	    "trigger", "profile", "status", "busy", "detail", "id",
+	    "incomplete" };
 	static const char *const csv_hdr[] = { "run", "host", "time",
 	    "duration", "trigger", "profile", "status", "busy", "detail",
-	    "id" };
+	    "id", "incomplete" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_RIGHT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT,
-	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT };
+	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_LEFT };
 	static const char *const statuses[] = { RUN_RUNNING, RUN_COMPLETE,
 	    RUN_ABORTED, RUN_FAILED };
 	struct store_run_filter	 filt;
@@ -816,7 +818,7 @@ cmd_runs(struct cli *c, int argc, char **argv)
 	struct store		*st;
 	struct table		*t;
 	json_t			*arr;
-	char			 tbuf[32], *cut;
+	char			 tbuf[32], *cut, *incs;
 	size_t			 nruns = 0, i;
 	int			 ch;
 
@@ -874,47 +876,64 @@ cmd_runs(struct cli *c, int argc, char **argv)
 		return ch;
 	if (store_runs_list(st, &filt, &runs, &nruns) == -1)
 		return EXIT_SOFTWARE;
-	if (c->out == OUT_JSON) {
-		arr = view_runs_json(runs, nruns);
-		json_print(arr);
-		json_decref(arr);
-	} else {
-		t = table_new(nitems(hdr), c->out == OUT_CSV ? csv_hdr : hdr,
-		    al);
-		for (i = 0; i < nruns; i++) {
-			fmt_time(tbuf, sizeof(tbuf), runs[i].started);
-			table_addf(t, 0, "%s", runs[i].label);
-			table_addf(t, 1, "%s", runs[i].host_name);
-			table_addf(t, 2, "%s", tbuf);
-			if (view_run_timed(&runs[i]))
-				table_addf(t, 3, "%lld", (long long)
-				    (runs[i].ended - runs[i].started));
-			else
-				table_addf(t, 3, "-");
-			table_addf(t, 4, "%s", runs[i].trigger);
-			table_addf(t, 5, "%s", runs[i].profile != NULL ?
-			    runs[i].profile : "-");
-			table_addf(t, 6, "%s", runs[i].status);
-			table_addf(t, 7, "%s", runs[i].busy ? "yes" : "no");
-			if (runs[i].trigger_detail == NULL)
-				table_addf(t, 8, "-");
-			else if (c->out == OUT_TABLE) {
-				cut = cut_text(runs[i].trigger_detail, 60);
-				table_addf(t, 8, "%s", cut);
-				free(cut);
-			} else
-				table_addf(t, 8, "%s", runs[i].trigger_detail);
-			/* A person types #id; a program reads the number. */
-			table_addf(t, 9, c->out == OUT_TABLE ? "#%lld" : "%lld",
-			    (long long)runs[i].id);
-			table_end_row(t);
+	if (view_runs_get(st, runs, nruns, &arr) == -1) {
+		/* The workloads that did not complete, unreadable. */
+		if ((ch = cli_store_failed(st)) == 0) {
+			log_warnx("%s", store_errmsg(st));
+			ch = EXIT_SOFTWARE;
 		}
-		if (nruns == 0 && c->out == OUT_TABLE)
-			printf("no runs\n");
-		else
-			table_print(t, stdout, c->out);
-		table_free(t);
+		store_runs_free(runs, nruns);
+		return ch;
 	}
+	t = table_new(nitems(hdr), c->out == OUT_CSV ? csv_hdr : hdr, al);
+	for (i = 0; i < nruns && c->out != OUT_JSON; i++) {
+		/* A complete run can have lost a workload: which, and how. */
+		incs = view_incomplete_text(json_object_get(json_array_get(arr,
+		    i), "incomplete"));
+		fmt_time(tbuf, sizeof(tbuf), runs[i].started);
+		table_addf(t, 0, "%s", runs[i].label);
+		table_addf(t, 1, "%s", runs[i].host_name);
+		table_addf(t, 2, "%s", tbuf);
+		if (view_run_timed(&runs[i]))
+			table_addf(t, 3, "%lld", (long long)
+			    (runs[i].ended - runs[i].started));
+		else
+			table_addf(t, 3, "-");
+		table_addf(t, 4, "%s", runs[i].trigger);
+		table_addf(t, 5, "%s", runs[i].profile != NULL ?
+		    runs[i].profile : "-");
+		table_addf(t, 6, "%s", runs[i].status);
+		table_addf(t, 7, "%s", runs[i].busy ? "yes" : "no");
+		if (runs[i].trigger_detail == NULL)
+			table_addf(t, 8, "-");
+		else if (c->out == OUT_TABLE) {
+			cut = cut_text(runs[i].trigger_detail, 60);
+			table_addf(t, 8, "%s", cut);
+			free(cut);
+		} else
+			table_addf(t, 8, "%s", runs[i].trigger_detail);
+		/* A person types #id; a program reads the number. */
+		table_addf(t, 9, c->out == OUT_TABLE ? "#%lld" : "%lld",
+		    (long long)runs[i].id);
+		if (incs == NULL)
+			table_addf(t, 10, "-");
+		else if (c->out == OUT_TABLE) {
+			cut = cut_text(incs, 60);
+			table_addf(t, 10, "%s", cut);
+			free(cut);
+		} else
+			table_addf(t, 10, "%s", incs);
+		table_end_row(t);
+		free(incs);
+	}
+	if (c->out == OUT_JSON)
+		json_print(arr);
+	else if (nruns == 0 && c->out == OUT_TABLE)
+		printf("no runs\n");
+	else
+		table_print(t, stdout, c->out);
+	json_decref(arr);
+	table_free(t);
 	store_runs_free(runs, nruns);
 	return 0;
 }

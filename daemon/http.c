@@ -411,7 +411,8 @@ http_runs_json(struct daemon *d)
 	f.limit = HTTP_RUNS;
 	if (store_runs_list(d->st, &f, &runs, &n) == -1)
 		return NULL;
-	arr = view_runs_json(runs, n);
+	if (view_runs_get(d->st, runs, n, &arr) == -1)
+		arr = NULL;
 	store_runs_free(runs, n);
 	return arr;
 }
@@ -491,6 +492,7 @@ http_runs_table(struct evbuffer *b, json_t *runs)
 {
 	json_t	*r, *secs;
 	size_t	 i;
+	char	*inc;
 
 	evbuffer_add_printf(b, "<h2>Latest runs</h2>\n");
 	if (json_array_size(runs) == 0) {
@@ -500,7 +502,7 @@ http_runs_table(struct evbuffer *b, json_t *runs)
 	evbuffer_add_printf(b, "<p>The newest %d at most, newest first.</p>\n"
 	    "<table class=\"runs\">\n<tr><th>id</th><th>run</th><th>host</th>"
 	    "<th>time</th><th>trigger</th><th>status</th><th>seconds</th>"
-	    "</tr>\n", HTTP_RUNS);
+	    "<th>incomplete</th></tr>\n", HTTP_RUNS);
 	for (i = json_array_size(runs); i-- > 0;) {
 		r = json_array_get(runs, i);
 		evbuffer_add_printf(b, "<tr><td class=\"n\">#%lld</td>",
@@ -521,6 +523,10 @@ http_runs_table(struct evbuffer *b, json_t *runs)
 			    (long long)json_integer_value(secs));
 		else
 			evbuffer_add_printf(b, "<td class=\"n\">-</td>");
+		/* A complete run can have lost a workload: which, and how. */
+		inc = view_incomplete_text(json_object_get(r, "incomplete"));
+		http_cell(b, NULL, inc);
+		free(inc);
 		evbuffer_add_printf(b, "</tr>\n");
 	}
 	evbuffer_add_printf(b, "</table>\n");

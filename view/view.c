@@ -81,21 +81,73 @@ view_run_json(const struct store_run *r)
 	return o;
 }
 
-json_t *
-view_runs_json(const struct store_run *runs, size_t n)
+/*
+ * The workloads of run that did not complete, [{"workload", "status"}]:
+ * a run whose status is "complete" can have lost a workload.
+ */
+static int
+view_run_incomplete(struct store *st, int64_t run, json_t **out)
 {
-	json_t	*arr, *o;
+	struct store_run_workload	*w;
+	json_t				*o;
+	size_t				 nw, i;
+
+	if (store_run_workloads(st, run, &w, &nw) == -1)
+		return -1;
+	*out = pwjson_array();
+	for (i = 0; i < nw; i++) {
+		if (strcmp(w[i].status, "complete") == 0)
+			continue;
+		o = pwjson_object();
+		pwjson_set_str(o, "workload", w[i].workload);
+		pwjson_set_str(o, "status", w[i].status);
+		pwjson_append(*out, o);
+	}
+	store_run_workloads_free(w, nw);
+	return 0;
+}
+
+char *
+view_incomplete_text(const json_t *inc)
+{
+	const json_t	*o;
+	size_t		 i;
+	char		*s = NULL, *t;
+
+	for (i = 0; i < json_array_size(inc); i++) {
+		o = json_array_get(inc, i);
+		xasprintf(&t, "%s%s%s %s", s != NULL ? s : "",
+		    s != NULL ? ", " : "",
+		    json_string_value(json_object_get(o, "workload")),
+		    json_string_value(json_object_get(o, "status")));
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
+int
+view_runs_get(struct store *st, const struct store_run *runs, size_t n,
+    json_t **out)
+{
+	json_t	*arr, *o, *inc;
 	size_t	 i;
 
 	arr = pwjson_array();
 	for (i = 0; i < n; i++) {
+		if (view_run_incomplete(st, runs[i].id, &inc) == -1) {
+			json_decref(arr);
+			return -1;
+		}
 		o = view_run_json(&runs[i]);
 		if (view_run_timed(&runs[i]))
 			pwjson_set_int(o, "duration",
 			    runs[i].ended - runs[i].started);
+		pwjson_set(o, "incomplete", inc);
 		pwjson_append(arr, o);
 	}
-	return arr;
+	*out = arr;
+	return 0;
 }
 
 json_t *

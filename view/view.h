@@ -37,8 +37,19 @@ int	 view_run_timed(const struct store_run *);
 
 /* A run as show --json begins it: label, id, host, time, trigger, ... */
 json_t	*view_run_json(const struct store_run *);
-/* runs --json: each run as view_run_json(), and "seconds" when timed. */
-json_t	*view_runs_json(const struct store_run *, size_t);
+/*
+ * runs --json into *out: each run as view_run_json(), its "duration"
+ * when timed, and "incomplete", the workloads that did not complete
+ * (workload and status; a complete run can have lost one).  0, or -1
+ * when the workloads cannot be read (store_failure() says why).
+ */
+int	 view_runs_get(struct store *, const struct store_run *, size_t,
+	    json_t **out);
+/*
+ * A run's "incomplete" for a person, "mine failed, disk.bonnie timeout"
+ * (allocated), or NULL when the list is empty.
+ */
+char	*view_incomplete_text(const json_t *);
 /* A series with its summary (median, min, max, stddev) and its samples. */
 json_t	*view_series_json(const struct store_series *);
 

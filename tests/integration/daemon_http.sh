@@ -73,6 +73,10 @@ for r in 01 02 03 04 05 06 07 08 09 10 11 12 13 14 15 16 17 18 19 20 \
 		fail "check r-$r: exit $?"
 done
 expect_match "$(pwc alerts)" "confirmed"
+# r-05 lost a workload, as a run that failed one does: the list says so.
+sqlite3 "$DB" "INSERT INTO run_workloads (run, workload, status, error)
+    SELECT id, 'mine<b>', 'failed', 'exited with status 1' FROM runs
+    WHERE label = 'r-05'" || fail "r-05's workload"
 
 start_daemon
 grep -q "dashboard on http://127.0.0.1:$PORT/" "$LOG" ||
@@ -99,15 +103,21 @@ want = [r["run"] for r in runs]
 assert len(want) == 26, want
 # Newest first on the page.
 assert shown == want[::-1], (shown, want)
-# The ids, trigger and status of each, in the same rows.
+# The ids, trigger, status and the workloads that did not complete of
+# each, in the same rows.
 rows = re.findall(r'<tr><td class="n">#(\d+)</td><td class="run">.*?</td>'
     r'<td>(.*?)</td><td>(.*?)</td><td>(.*?)</td><td>(.*?)</td>'
-    r'<td class="n">(.*?)</td></tr>', page)
-assert [(int(i), html.unescape(h), t, tr, st, sec)
-        for i, h, t, tr, st, sec in rows] \
+    r'<td class="n">(.*?)</td><td>(.*?)</td></tr>', page)
+assert [(int(i), html.unescape(h), t, tr, st, sec, html.unescape(inc))
+        for i, h, t, tr, st, sec, inc in rows] \
     == [(r["id"], r["host"], r["time"], r["trigger"], r["status"],
-         str(r["duration"]) if "duration" in r else "-")
+         str(r["duration"]) if "duration" in r else "-",
+         ", ".join(w["workload"] + " " + w["status"]
+                   for w in r["incomplete"]) or "-")
         for r in runs[::-1]], rows
+r05 = [r for r in runs if r["run"] == "r-05"][0]
+assert r05["incomplete"] == [{"workload": "mine<b>", "status": "failed"}], r05
+assert "<td>mine&lt;b&gt; failed</td>" in page, page
 # The daemon's own battery is the newest, its length known.
 assert runs[-1]["trigger"] == "manual" and "duration" in runs[-1], runs[-1]
 # The open alert: metric, change, first bad and last good run, summary.

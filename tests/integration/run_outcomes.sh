@@ -349,7 +349,7 @@ pw -c "$T/pw.conf" run --no-check --profile "$T/after.profile" \
     --label long --detail "$long" >"$T/long.out" 2>&1 ||
 	fail "long: $(cat "$T/long.out")"
 cut=$(printf '\303\251%.0s' $(seq 60))
-pw runs --limit 1 | tail -n 1 | grep -q " $cut\.\.\.  *#[0-9]*\$" ||
+pw runs --limit 1 | tail -n 1 | grep -q " $cut\.\.\.  *#[0-9]*  -\$" ||
 	fail "runs: the detail is not cut to 60: $(pw runs --limit 1)"
 [ "$(pw runs --limit 1 --csv | tail -n 1 | cut -d, -f9)" = "$long" ] ||
 	fail "runs --csv: the detail is cut"
@@ -448,4 +448,37 @@ iterations = 1'
 	expect_match "$(outcome ddfull dd)" "No space left on device; "
 	expect_match "$(cat "$T/ddfull.out")" "No space left on device"
 fi
+
+# A run can be complete with a workload that failed: the runs list says
+# which, last in each row (it listed such a run as complete, and nothing
+# else; only show told).  A run that lost no workload says "-".
+run mixed '[workload "good"]
+command = echo a 1 s
+iterations = 1
+[workload "broken"]
+command = exit 3
+iterations = 1'
+[ "$rc" -eq 0 ] || fail "mixed: exit $rc: $(cat "$T/mixed.out")"
+[ "$(sql "SELECT status FROM runs WHERE label = 'mixed'")" = complete ] ||
+	fail "mixed: run not complete"
+row=$(pw runs --csv --limit 0 | grep '^mixed,')
+expect_eq "${row##*,}" "broken failed"
+expect_eq "$(pw runs --csv --limit 0 | head -n 1)" \
+    "run,host,time,duration,trigger,profile,status,busy,detail,id,incomplete"
+row=$(pw runs --csv --limit 0 | grep '^disabled,')
+expect_eq "${row##*,}" "-"
+row=$(pw runs --limit 0 | grep '^slow ')
+case "$row" in *" tmo timeout") ;; *) fail "runs: slow is \"$row\"" ;; esac
+row=$(pw runs --limit 0 | head -n 1)
+case "$row" in *" id  incomplete") ;; *) fail "runs: header \"$row\"" ;; esac
+pw runs --json --limit 0 | python3 -c '
+import json, sys
+d = {r["run"]: r for r in json.load(sys.stdin)}
+assert d["mixed"]["incomplete"] == [{"workload": "broken",
+    "status": "failed"}], d["mixed"]
+assert d["mixed"]["status"] == "complete", d["mixed"]
+assert d["slow"]["incomplete"] == [{"workload": "tmo",
+    "status": "timeout"}], d["slow"]
+assert d["disabled"]["incomplete"] == [], d["disabled"]
+' || fail "runs --json: $(pw runs --json --limit 0)"
 pass

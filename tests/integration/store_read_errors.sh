@@ -98,4 +98,14 @@ rc=0; pw baseline set other one >"$T/out" 2>"$T/err" || rc=$?
 [ "$rc" -eq 70 ] || fail "baseline set other: exit $rc: $(cat "$T/err")"
 expect_match "$(cat "$T/err")" \
     "baseline other: database disk image is malformed"
+
+# runs lists the workloads each run did not complete: when they cannot be
+# read, the list is the store's error, not runs that lost nothing.
+cp "$T/good.db" "$PERFWATCH_DB"
+expect_eq "$(pw runs --csv | tail -n 1 | sed 's/.*,//')" "-"
+spoil_page "$PERFWATCH_DB" run_workloads
+expect_store_error runs
+[ ! -s "$T/out" ] || fail "runs printed: $(cat "$T/out")"
+expect_store_error runs --json
+[ ! -s "$T/out" ] || fail "runs --json printed: $(cat "$T/out")"
 pass
