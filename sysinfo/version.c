@@ -4,7 +4,8 @@
  * would.  Character classes are ASCII and independent of the locale.
  *
  * dpkg (deb-version(7)): [epoch:]upstream[-revision].  The epoch is a
- *   number; upstream and revision compare by alternating runs: a non-digit
+ *   number (dpkg reads it with strtol, so "+1:" is the epoch 1 too);
+ *   upstream and revision compare by alternating runs: a non-digit
  *   run character by character, where '~' sorts before everything (even
  *   the end), letters before other characters; then a digit run by value.
  *
@@ -146,36 +147,65 @@ dpkg_verrevcmp(const char *a, size_t al, const char *b, size_t bl)
 	return 0;
 }
 
+/* A Debian version cut into its parts, as counted strings. */
+struct dpkg_parts {
+	unsigned long long	 epoch;
+	const char		*upstream;
+	size_t			 upstream_len;
+	const char		*revision;
+	size_t			 revision_len;
+};
+
+/*
+ * Cut [epoch:]upstream[-revision] where dpkg's parser cuts it, so that the
+ * two agree on every version dpkg accepts.  dpkg reads the epoch before
+ * the first colon with strtol, which allows a plus sign: "+1:0" is "1:0".
+ * Text before the colon that is not a number is no epoch (dpkg refuses
+ * such a version; a comparison still needs an answer).
+ */
+static void
+dpkg_split(const char *v, struct dpkg_parts *d)
+{
+	const char	*end, *colon, *hyphen, *p;
+
+	end = v + strlen(v);
+	d->epoch = 0;
+	if ((colon = strchr(v, ':')) != NULL) {
+		p = *v == '+' ? v + 1 : v;
+		if (p < colon &&
+		    strspn(p, "0123456789") == (size_t)(colon - p)) {
+			d->epoch = ver_number(&p, colon);
+			v = colon + 1;
+		}
+	}
+	d->upstream = v;
+	if ((hyphen = strrchr(v, '-')) != NULL) {
+		d->upstream_len = (size_t)(hyphen - v);
+		d->revision = hyphen + 1;
+		d->revision_len = (size_t)(end - d->revision);
+	} else {
+		d->upstream_len = (size_t)(end - v);
+		d->revision = "";
+		d->revision_len = 0;
+	}
+}
+
 /* Compare two Debian versions. */
 int
 sysinfo_version_cmp(const char *a, const char *b)
 {
-	unsigned long long	 ea, eb;
-	const char		*ua, *ub, *ra, *rb;
-	size_t			 ual, ubl;
-	int			 c;
+	struct dpkg_parts	da, db;
+	int			c;
 
-	ua = ver_epoch(a, &ea);
-	ub = ver_epoch(b, &eb);
-	if (ea != eb)
-		return ea < eb ? -1 : 1;
-	if ((ra = strrchr(ua, '-')) != NULL) {
-		ual = (size_t)(ra - ua);
-		ra++;
-	} else {
-		ual = strlen(ua);
-		ra = "";
-	}
-	if ((rb = strrchr(ub, '-')) != NULL) {
-		ubl = (size_t)(rb - ub);
-		rb++;
-	} else {
-		ubl = strlen(ub);
-		rb = "";
-	}
-	if ((c = dpkg_verrevcmp(ua, ual, ub, ubl)) != 0)
+	dpkg_split(a, &da);
+	dpkg_split(b, &db);
+	if (da.epoch != db.epoch)
+		return da.epoch < db.epoch ? -1 : 1;
+	if ((c = dpkg_verrevcmp(da.upstream, da.upstream_len, db.upstream,
+	    db.upstream_len)) != 0)
 		return c;
-	return dpkg_verrevcmp(ra, strlen(ra), rb, strlen(rb));
+	return dpkg_verrevcmp(da.revision, da.revision_len, db.revision,
+	    db.revision_len);
 }
 
 /* rpmvercmp over counted strings. */

@@ -202,6 +202,10 @@ test_version_dpkg(void **state)
 		{ "1.2.3-1-2", "1.2.3-1-1", 1 },	/* revision after the
 							   last '-' */
 		{ "99999999999999999999", "1", 1 },
+		/* dpkg reads the epoch with strtol: a plus sign is allowed. */
+		{ "+1:0", "1:0", 0 },
+		{ "+1:0", ".1", 1 },
+		{ "+0:1.0", "z", -1 },
 	};
 	size_t	i;
 	int	c;
