@@ -3,11 +3,12 @@
  * a diff can say "upgraded" or "downgraded" the way the system's own tools
  * would.  Character classes are ASCII and independent of the locale.
  *
- * dpkg (deb-version(7)): [epoch:]upstream[-revision].  The epoch is a
- *   number (dpkg reads it with strtol, so "+1:" is the epoch 1 too);
- *   upstream and revision compare by alternating runs: a non-digit
- *   run character by character, where '~' sorts before everything (even
- *   the end), letters before other characters; then a digit run by value.
+ * dpkg (deb-version(7)): [epoch:]upstream[-revision], blanks around it
+ *   ignored.  The epoch is a number (dpkg reads it with strtol, so "+1:"
+ *   is the epoch 1 too); upstream and revision compare by alternating
+ *   runs: a non-digit run character by character, where '~' sorts before
+ *   everything (even the end), letters before other characters; then a
+ *   digit run by value.
  *
  * rpm (and pacman, which uses rpm's rules): [epoch:]version[-release].
  *   Epochs by value; version and release by rpmvercmp: separators are
@@ -38,6 +39,13 @@ static int
 ver_isalpha(int c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* A blank as dpkg's parser means it: a space or a tab. */
+static int
+ver_isblank(int c)
+{
+	return c == ' ' || c == '\t';
 }
 
 static int
@@ -158,19 +166,24 @@ struct dpkg_parts {
 
 /*
  * Cut [epoch:]upstream[-revision] where dpkg's parser cuts it, so that the
- * two agree on every version dpkg accepts.  dpkg reads the epoch before
- * the first colon with strtol, which allows a plus sign: "+1:0" is "1:0".
- * Text before the colon that is not a number is no epoch (dpkg refuses
- * such a version; a comparison still needs an answer).
+ * two agree on every version dpkg accepts.  Blanks around the version are
+ * not part of it.  dpkg reads the epoch before the first colon with
+ * strtol, which allows a plus sign: "+1:0" is "1:0".  Text before the
+ * colon that is not a number is no epoch (dpkg refuses such a version; a
+ * comparison still needs an answer).
  */
 static void
 dpkg_split(const char *v, struct dpkg_parts *d)
 {
 	const char	*end, *colon, *hyphen, *p;
 
+	while (ver_isblank(*v))
+		v++;
 	end = v + strlen(v);
+	while (end > v && ver_isblank(end[-1]))
+		end--;
 	d->epoch = 0;
-	if ((colon = strchr(v, ':')) != NULL) {
+	if ((colon = memchr(v, ':', (size_t)(end - v))) != NULL) {
 		p = *v == '+' ? v + 1 : v;
 		if (p < colon &&
 		    strspn(p, "0123456789") == (size_t)(colon - p)) {
@@ -179,10 +192,13 @@ dpkg_split(const char *v, struct dpkg_parts *d)
 		}
 	}
 	d->upstream = v;
-	if ((hyphen = strrchr(v, '-')) != NULL) {
-		d->upstream_len = (size_t)(hyphen - v);
-		d->revision = hyphen + 1;
-		d->revision_len = (size_t)(end - d->revision);
+	/* The revision follows the last hyphen. */
+	for (hyphen = end; hyphen > v && hyphen[-1] != '-'; hyphen--)
+		;
+	if (hyphen > v) {
+		d->upstream_len = (size_t)(hyphen - 1 - v);
+		d->revision = hyphen;
+		d->revision_len = (size_t)(end - hyphen);
 	} else {
 		d->upstream_len = (size_t)(end - v);
 		d->revision = "";

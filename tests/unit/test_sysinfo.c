@@ -206,6 +206,10 @@ test_version_dpkg(void **state)
 		{ "+1:0", "1:0", 0 },
 		{ "+1:0", ".1", 1 },
 		{ "+0:1.0", "z", -1 },
+		/* Blanks around a version are not part of it. */
+		{ " 1.0", "1.0", 0 },
+		{ "1.0\t", "1.0", 0 },
+		{ "\t 1:1.0-2 ", "1.1", 1 },
 	};
 	size_t	i;
 	int	c;
