@@ -1,9 +1,10 @@
 /*
  * Unit tests of sysinfo/: SHA-256 against FIPS vectors, the three version
- * comparisons against their tools' documented orders, the package readers
- * on fixture databases of real content (tests/data/sysinfo/README.md),
- * diffs, JSON and hashes, a snapshot of a fixture tree and of this machine,
- * the command runner, and the quiet check against a CPU hog.
+ * comparisons against their tools' documented orders and dpkg's against
+ * dpkg itself (where it is installed), the package readers on fixture
+ * databases of real content (tests/data/sysinfo/README.md), diffs, JSON
+ * and hashes, a snapshot of a fixture tree and of this machine, the
+ * command runner, and the quiet check against a CPU hog.
  */
 #include <sys/types.h>
 #include <sys/utsname.h>
@@ -341,6 +342,296 @@ test_version_pkgng(void **state)
 		    -t[i].cmp);
 	}
 	assert_true(sysinfo_pkg_version_cmp("pkg", "1.0,1", "2.0") > 0);
+}
+
+/*
+ * The differential tests below hold sysinfo_version_cmp against dpkg
+ * itself, where dpkg is installed: a table can only hold the cases its
+ * writer thought of.  dpkg runs once per question, a few milliseconds
+ * each, so not every pair is asked.  A set of versions is sorted with
+ * ours, ours is checked in-process to order the set the same over every
+ * pair (a total order, no cycles), and dpkg is asked about each pair of
+ * neighbours: where both orders are total and agree on every neighbour,
+ * they agree on every pair of the set.  Versions with a byte above 127
+ * are left out: dpkg weighs such a byte through a plain char, so its
+ * order there differs between machines where char is signed (amd64)
+ * and where it is not (arm64).
+ */
+struct ver_pair {
+	const char	*a;
+	const char	*b;
+};
+
+/* A comparison's result as -1, 0 or 1. */
+static int
+ver_sign3(int c)
+{
+	return c < 0 ? -1 : c > 0;
+}
+
+/* One shell runs the dpkg of every pair; '?' is a version dpkg refused. */
+static const char dpkg_pairs_sh[] =
+	"while [ $# -ge 2 ]; do\n"
+	"	if dpkg --compare-versions \"$1\" lt \"$2\"; then echo '<'\n"
+	"	elif dpkg --compare-versions \"$1\" eq \"$2\"; then echo '='\n"
+	"	elif dpkg --compare-versions \"$1\" gt \"$2\"; then echo '>'\n"
+	"	else echo '?'; fi\n"
+	"	shift 2\n"
+	"done\n";
+
+/* Skip the test where there is no dpkg to compare with. */
+static void
+dpkg_peer_or_skip(void)
+{
+	const char	*argv[] = { "dpkg", "--compare-versions", "1.0~rc1",
+			    "lt", "1.0", NULL };
+	char		*out, *cause = NULL;
+	int		 status;
+
+	if (sysinfo_command(argv, 30000, 4096, 0, &out, NULL, &status,
+	    &cause) == -1) {
+		print_message("no dpkg to compare with (%s)\n", cause);
+		free(cause);
+		skip();
+	}
+	free(out);
+	if (status != 0)
+		fail_msg("dpkg --compare-versions 1.0~rc1 lt 1.0: exit %d",
+		    status);
+}
+
+/*
+ * Ask dpkg about every pair and fail, after naming each pair where ours
+ * and dpkg disagree or that dpkg refused.  A pair is first turned so
+ * that ours says a <= b: dpkg's "lt" then answers most in one process.
+ */
+static void
+dpkg_differential(struct ver_pair *p, size_t n, const char *what)
+{
+	const char	**argv;
+	const char	 *t;
+	char		 *out, *line, *cause = NULL;
+	size_t		  i, wrong = 0;
+	int		  ours, theirs, status;
+
+	argv = xcalloc(2 * n + 5, sizeof(*argv));
+	argv[0] = "sh";
+	argv[1] = "-c";
+	argv[2] = dpkg_pairs_sh;
+	argv[3] = "sh";
+	for (i = 0; i < n; i++) {
+		if (sysinfo_version_cmp(p[i].a, p[i].b) > 0) {
+			t = p[i].a;
+			p[i].a = p[i].b;
+			p[i].b = t;
+		}
+		argv[4 + 2 * i] = p[i].a;
+		argv[5 + 2 * i] = p[i].b;
+	}
+	if (sysinfo_command(argv, 120000, 16 << 20, 0, &out, NULL, &status,
+	    &cause) == -1)
+		fail_msg("%s", cause);
+	assert_int_equal(status, 0);
+	free(argv);
+
+	line = out;
+	for (i = 0; i < n; i++) {
+		if (line[0] == '\0' || line[1] != '\n')
+			fail_msg("%s: dpkg's answer %zu of %zu is not a line "
+			    "of one character", what, i + 1, n);
+		ours = ver_sign3(sysinfo_version_cmp(p[i].a, p[i].b));
+		theirs = line[0] == '<' ? -1 : line[0] == '=' ? 0 :
+		    line[0] == '>' ? 1 : 2;
+		line += 2;
+		if (theirs == 2) {
+			print_message("%s: dpkg refused '%s' or '%s'\n", what,
+			    p[i].a, p[i].b);
+			wrong++;
+		} else if (ours != theirs) {
+			print_message("%s: '%s' vs '%s': ours %d, dpkg %d\n",
+			    what, p[i].a, p[i].b, ours, theirs);
+			wrong++;
+		}
+	}
+	assert_string_equal(line, "");
+	free(out);
+	if (wrong > 0)
+		fail_msg("%s: %zu of %zu pairs ordered unlike dpkg", what,
+		    wrong, n);
+}
+
+/* qsort's view of strcmp and of ours over an array of strings. */
+static int
+strcmp_qsort(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+version_qsort(const void *a, const void *b)
+{
+	return sysinfo_version_cmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Sort the versions with ours, dropping duplicate strings, and check
+ * that ours orders every pair of them as the sorted array says: a pair
+ * is equal exactly when no neighbour between them differs.  Append each
+ * pair of neighbours to p; return how many versions are left.
+ */
+static size_t
+version_chain(const char **v, size_t nv, struct ver_pair *p, size_t *n)
+{
+	size_t	*steps, i, j;
+	int	 want;
+
+	qsort(v, nv, sizeof(*v), strcmp_qsort);
+	for (i = j = 0; i < nv; i++)
+		if (j == 0 || strcmp(v[j - 1], v[i]) != 0)
+			v[j++] = v[i];
+	nv = j;
+	qsort(v, nv, sizeof(*v), version_qsort);
+
+	/* steps[i]: how many neighbours up to v[i] are strictly ordered. */
+	steps = xcalloc(nv + 1, sizeof(*steps));
+	for (i = 1; i < nv; i++)
+		steps[i] = steps[i - 1] +
+		    (sysinfo_version_cmp(v[i - 1], v[i]) != 0);
+	for (i = 0; i < nv; i++)
+		for (j = i + 1; j < nv; j++) {
+			want = steps[j] > steps[i] ? -1 : 0;
+			if (ver_sign3(sysinfo_version_cmp(v[i], v[j])) !=
+			    want ||
+			    ver_sign3(sysinfo_version_cmp(v[j], v[i])) !=
+			    -want)
+				fail_msg("ours orders '%s' and '%s' unlike "
+				    "their neighbours", v[i], v[j]);
+		}
+	free(steps);
+	for (i = 1; i < nv; i++) {
+		p[*n].a = v[i - 1];
+		p[(*n)++].b = v[i];
+	}
+	return nv;
+}
+
+/* A fixed sequence (xorshift64): a failing pair shows up again on rerun. */
+static uint64_t
+pair_random(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+/* Whether s is ASCII (see above for why others are left out). */
+static int
+version_ascii(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if ((unsigned char)*s > 127)
+			return 0;
+	return 1;
+}
+
+/*
+ * Every distinct version of the packages dpkg-query lists here, each
+ * also without its revision and without its epoch, as one chain; and
+ * 300 pairs of them drawn at random.
+ */
+static void
+test_version_dpkg_installed(void **state)
+{
+	const char	*argv[] = { "dpkg-query", "-W", "-f", "${Version}\n",
+			    NULL };
+	struct ver_pair	*p;
+	const char	**v;
+	char		*out, *line, *next, *cause = NULL, **made, *s;
+	size_t		 nv = 0, nmade = 0, n = 0, i, j, lines = 0;
+	uint64_t	 x = 0x9e3779b97f4a7c15ULL;
+	int		 status;
+
+	(void)state;
+	dpkg_peer_or_skip();
+	if (sysinfo_command(argv, 30000, 64 << 20, 0, &out, NULL, &status,
+	    &cause) == -1)
+		fail_msg("%s", cause);
+	assert_int_equal(status, 0);
+	for (line = out; *line != '\0'; line++)
+		lines += *line == '\n';
+	v = xcalloc(3 * (lines + 1), sizeof(*v));
+	made = xcalloc(2 * (lines + 1), sizeof(*made));
+	for (line = out; *line != '\0'; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next == '\n')
+			*next++ = '\0';
+		/* Packages known but never installed have no version. */
+		if (line[0] == '\0' || !version_ascii(line))
+			continue;
+		v[nv++] = line;
+		if ((s = strrchr(line, '-')) != NULL)
+			v[nv++] = made[nmade++] = xstrndup(line,
+			    (size_t)(s - line));
+		if ((s = strchr(line, ':')) != NULL)
+			v[nv++] = made[nmade++] = xstrdup(s + 1);
+	}
+	p = xcalloc(nv + 300, sizeof(*p));
+	nv = version_chain(v, nv, p, &n);
+	assert_true(nv >= 2);
+	for (i = 0; i < 300; i++) {
+		j = (size_t)(pair_random(&x) % nv);
+		p[n].a = v[j];
+		j = (j + 1 + (size_t)(pair_random(&x) % (nv - 1))) % nv;
+		p[n++].b = v[j];
+	}
+	print_message("%zu versions, %zu pairs asked of dpkg\n", nv, n);
+	dpkg_differential(p, n, "installed");
+	for (i = 0; i < nmade; i++)
+		free(made[i]);
+	free(made);
+	free(p);
+	free(v);
+	free(out);
+}
+
+/*
+ * Versions made to sit on the edges of dpkg's rules, as one chain:
+ * tildes against the end, letters against digits and other characters,
+ * leading zeros, numbers beyond 64 bits, epochs and empty revisions, and
+ * versions dpkg only warns about (no leading digit, odd characters).
+ */
+static void
+test_version_dpkg_edges(void **state)
+{
+	static const char *const edges[] = {
+		"~", "~~", "~~a", "~a", "a", "A", "Z", "z", "a1", "aa",
+		"0", "00", "0~", "0.0", "0-0", ".1", "+1",
+		"1", "1~", "1a", "1A", "1.", "1.a", "1.+", "1.~", "1.0~~",
+		"1.0~~a", "1.0~", "1.0", "1.0-0", "1.0-00", "1.0-0~",
+		"1.0-~", "1.0-0.0", "1.0a", "1.0A", "1.0+", "1.0.",
+		"1.0.0", "1.0-1", "1.0-1~bpo", "1.0-1~bpo12+1", "1.0-1+b1",
+		"1.0-1.1", "1.0-a", "1.0-1-1", "1.0_1", "1.0%", "1.0a~",
+		"1.01", "1.1", "1.001", "1.10", "1.9",
+		"0:1.0", "00:1.0", "1:0", "1:1.0", "01:1.0", "1:1.0-1",
+		"1:2:3", "1:2.3", "2147483647:1", "+1:0", "+0:1.0",
+		"18446744073709551615", "18446744073709551616",
+		"99999999999999999999999", "0000000000000000000000001",
+		"1.18446744073709551616", "1.18446744073709551617",
+		"1.0-18446744073709551616",
+		/* dpkg's parser drops blanks around a version. */
+		" 1.0a", "1.0b\t", "\t 1:1.0-2 ",
+	};
+	struct ver_pair	 p[nitems(edges)];
+	const char	*v[nitems(edges)];
+	size_t		 n = 0;
+
+	(void)state;
+	dpkg_peer_or_skip();
+	memcpy(v, edges, sizeof(v));
+	assert_int_equal(version_chain(v, nitems(v), p, &n), nitems(v));
+	print_message("%zu versions, %zu pairs asked of dpkg\n", nitems(v), n);
+	dpkg_differential(p, n, "edges");
 }
 
 /* dpkg-a: trimmed from this Debian 12 machine's own database. */
@@ -1425,6 +1716,8 @@ main(void)
 		cmocka_unit_test(test_version_dpkg),
 		cmocka_unit_test(test_version_rpm),
 		cmocka_unit_test(test_version_pkgng),
+		cmocka_unit_test(test_version_dpkg_installed),
+		cmocka_unit_test(test_version_dpkg_edges),
 		cmocka_unit_test(test_dpkg_fixture_a),
 		cmocka_unit_test(test_dpkg_fixture_b),
 		cmocka_unit_test(test_dpkg_parse_edges),
