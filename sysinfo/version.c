@@ -11,10 +11,11 @@
  *   digit run by value.
  *
  * rpm (and pacman, which uses rpm's rules): [epoch:]version[-release].
- *   Epochs by value; version and release by rpmvercmp: separators are
- *   skipped, '~' sorts before the end, '^' after the end but before any
- *   further segment, a numeric segment beats an alphabetic one, numbers
- *   compare by value, letters bytewise, and the longer string wins.
+ *   Epochs by value, however long; version and release by rpmvercmp:
+ *   separators are skipped, '~' sorts before the end, '^' after the end
+ *   but before any further segment, a numeric segment beats an
+ *   alphabetic one, numbers compare by value, letters bytewise, and the
+ *   longer string wins.
  *
  * FreeBSD ports: version[_revision][,epoch].  Epoch first, then the version
  *   by dot-separated components (number, letter, patch level; "pl",
@@ -83,21 +84,6 @@ static long long
 ver_llong(unsigned long long v)
 {
 	return v > (unsigned long long)LLONG_MAX ? LLONG_MAX : (long long)v;
-}
-
-/* Split [epoch:]rest; epoch is 0 without a numeric prefix and colon. */
-static const char *
-ver_epoch(const char *v, unsigned long long *epoch)
-{
-	const char	*colon, *p = v;
-
-	*epoch = 0;
-	if ((colon = strchr(v, ':')) == NULL)
-		return v;
-	if (colon == v || strspn(v, "0123456789") != (size_t)(colon - v))
-		return v;
-	*epoch = ver_number(&p, colon);
-	return colon + 1;
 }
 
 /* The weight of one character in dpkg's non-digit runs. */
@@ -321,21 +307,42 @@ sysinfo_rpmvercmp(const char *a, const char *b)
 }
 
 /*
+ * Split rpm's [epoch:]rest.  The epoch is the digits before a colon,
+ * kept as text ("0" without one): rpm compares epochs as it compares
+ * numeric segments, by value however long, where a number parsed into
+ * 64 bits would make all the long ones equal.
+ */
+static const char *
+rpm_epoch(const char *v, const char **epoch, size_t *len)
+{
+	size_t	n;
+
+	n = strspn(v, "0123456789");
+	if (n > 0 && v[n] == ':') {
+		*epoch = v;
+		*len = n;
+		return v + n + 1;
+	}
+	*epoch = "0";
+	*len = 1;
+	return v;
+}
+
+/*
  * Compare two rpm or pacman versions, [epoch:]version[-release].  The
  * releases are compared only when both have one, as pacman does.
  */
 int
 sysinfo_rpm_version_cmp(const char *a, const char *b)
 {
-	unsigned long long	 ea, eb;
-	const char		*va, *vb, *ra, *rb;
-	size_t			 val, vbl;
-	int			 c;
+	const char	*ea, *eb, *va, *vb, *ra, *rb;
+	size_t		 eal, ebl, val, vbl;
+	int		 c;
 
-	va = ver_epoch(a, &ea);
-	vb = ver_epoch(b, &eb);
-	if (ea != eb)
-		return ea < eb ? -1 : 1;
+	va = rpm_epoch(a, &ea, &eal);
+	vb = rpm_epoch(b, &eb, &ebl);
+	if ((c = rpm_segcmp(ea, eal, eb, ebl)) != 0)
+		return c;
 	ra = strrchr(va, '-');
 	rb = strrchr(vb, '-');
 	val = ra != NULL ? (size_t)(ra - va) : strlen(va);
