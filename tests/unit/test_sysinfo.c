@@ -1,10 +1,11 @@
 /*
  * Unit tests of sysinfo/: SHA-256 against FIPS vectors, the three version
- * comparisons against their tools' documented orders and dpkg's against
- * dpkg itself (where it is installed), the package readers on fixture
- * databases of real content (tests/data/sysinfo/README.md), diffs, JSON
- * and hashes, a snapshot of a fixture tree and of this machine, the
- * command runner, and the quiet check against a CPU hog.
+ * comparisons against their tools' documented orders and dpkg's and
+ * rpm's against dpkg and rpm themselves (where installed), the package
+ * readers on fixture databases of real content
+ * (tests/data/sysinfo/README.md), diffs, JSON and hashes, a snapshot of
+ * a fixture tree and of this machine, the command runner, and the quiet
+ * check against a CPU hog.
  */
 #include <sys/types.h>
 #include <sys/utsname.h>
@@ -635,6 +636,122 @@ test_version_dpkg_edges(void **state)
 	assert_int_equal(version_chain(v, nitems(v), p, &n), nitems(v));
 	print_message("%zu versions, %zu pairs asked of dpkg\n", nitems(v), n);
 	dpkg_differential(p, n, "edges");
+}
+
+/*
+ * The lua that runs inside "rpm --eval": read pairs of lines from the
+ * file named by %s and print rpm.vercmp of each, one number a line.
+ */
+static const char rpm_pairs_lua[] =
+	"%%{lua:\n"
+	"local f = assert(io.open(\"%s\"))\n"
+	"while true do\n"
+	"	local a = f:read(\"l\")\n"
+	"	if a == nil then break end\n"
+	"	print(rpm.vercmp(a, f:read(\"l\")) .. \"\\n\")\n"
+	"end\n"
+	"f:close()\n"
+	"}";
+
+/*
+ * Ask rpm (rpm.vercmp, rpm's own comparison of two [epoch:]version
+ * [-release] strings) about every pair of v, in one process; skip the
+ * test where there is no rpm.  Fail, after naming each pair where cmp
+ * and rpm disagree.
+ */
+static void
+rpm_differential(const char *const *v, size_t nv,
+    int (*cmp)(const char *, const char *), const char *what)
+{
+	const char	*argv[] = { "rpm", "--eval", NULL, NULL };
+	char		 path[] = "/tmp/perfwatch-rpm.XXXXXX";
+	char		*out, *p, *end, *lua, *cause = NULL;
+	size_t		 i, j, n = 0, wrong = 0;
+	long		 theirs;
+	int		 fd, ours, status;
+	FILE		*f;
+
+	assert_true((fd = mkstemp(path)) != -1);
+	assert_non_null(f = fdopen(fd, "w"));
+	for (i = 0; i < nv; i++)
+		for (j = i + 1; j < nv; j++)
+			fprintf(f, "%s\n%s\n", v[i], v[j]);
+	assert_int_equal(fclose(f), 0);
+	xasprintf(&lua, rpm_pairs_lua, path);
+	argv[2] = lua;
+	if (sysinfo_command(argv, 60000, 16 << 20, 0, &out, NULL, &status,
+	    &cause) == -1) {
+		unlink(path);
+		free(lua);
+		print_message("no rpm to compare with (%s)\n", cause);
+		free(cause);
+		skip();
+	}
+	unlink(path);
+	free(lua);
+	assert_int_equal(status, 0);
+
+	p = out;
+	for (i = 0; i < nv; i++)
+		for (j = i + 1; j < nv; j++) {
+			theirs = strtol(p, &end, 10);
+			if (end == p)
+				fail_msg("%s: rpm's answer %zu is not a number",
+				    what, n + 1);
+			p = end;
+			n++;
+			ours = ver_sign3(cmp(v[i], v[j]));
+			if (ours != ver_sign3((int)theirs)) {
+				print_message("%s: '%s' vs '%s': ours %d, rpm "
+				    "%ld\n", what, v[i], v[j], ours, theirs);
+				wrong++;
+			}
+		}
+	p += strspn(p, " \n");
+	assert_string_equal(p, "");
+	free(out);
+	print_message("%s: %zu pairs asked of rpm\n", what, n);
+	if (wrong > 0)
+		fail_msg("%s: %zu of %zu pairs ordered unlike rpm", what,
+		    wrong, n);
+}
+
+/*
+ * rpm's order against rpm itself, each version against each (rpm runs
+ * once for all of them): version strings alone, for sysinfo_rpmvercmp,
+ * then whole EVRs, for sysinfo_rpm_version_cmp.  Every EVR has a
+ * release: where only one side has one, rpm.vercmp puts the one without
+ * first, while we follow pacman and compare no releases (rpm itself
+ * never meets that: every package it installs has a release).
+ */
+static void
+test_version_rpm_peer(void **state)
+{
+	static const char *const seg[] = {
+		"~", "~~", "^", "^^", "a", "A", "Z", "z", "aa", "a1", "1a",
+		"0", "00", "1", "01", "001.1", "1.0", "1.0.", ".1", "1..0",
+		"1_0", "1+", "1.0~~", "1.0~", "1.0~rc1", "1.0~rc1^git1",
+		"1.0^", "1.0^git1", "1.0^~", "1.0~^", "1.0^20160101",
+		"1.0.1", "1.01", "1.1", "1.a", "1a.0", "1.0a", "1.0A",
+		"5.5p1", "5.5p10", "10xyz", "10.1xyz", "xyz10", "xyz.4",
+		"18446744073709551615", "18446744073709551616",
+		"99999999999999999999999", "1.18446744073709551617",
+	};
+	static const char *const evr[] = {
+		"1.0-1", "1.0-2", "1.0-1.el9", "1.0-1.el9_1", "1.0-10",
+		"0:1.0-1", "1:1.0-1", "01:1.0-1", "2:0.1-1", ":1.0-1",
+		"1.0~rc1-1", "1.0-1~rc1", "1.0-1^post", "1.0^git1-1",
+		"1-2-3", "1:2:3-4", "a:1-1", "+1:0-1", "1.0-a",
+		"6.12.0-124.28.1.el10_1", "6.12.0-55.9.1.el10_0",
+		"99999999999999999998:1-1", "99999999999999999999:1-1",
+	};
+
+	(void)state;
+	rpm_differential(seg, nitems(seg), sysinfo_rpmvercmp, "rpm versions");
+	rpm_differential(seg, nitems(seg), sysinfo_rpm_version_cmp,
+	    "rpm versions as EVRs");
+	rpm_differential(evr, nitems(evr), sysinfo_rpm_version_cmp,
+	    "rpm EVRs");
 }
 
 /* dpkg-a: trimmed from this Debian 12 machine's own database. */
@@ -1721,6 +1838,7 @@ main(void)
 		cmocka_unit_test(test_version_pkgng),
 		cmocka_unit_test(test_version_dpkg_installed),
 		cmocka_unit_test(test_version_dpkg_edges),
+		cmocka_unit_test(test_version_rpm_peer),
 		cmocka_unit_test(test_dpkg_fixture_a),
 		cmocka_unit_test(test_dpkg_fixture_b),
 		cmocka_unit_test(test_dpkg_parse_edges),
