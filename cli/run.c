@@ -183,15 +183,20 @@ run_progress(const struct run_opts *o, const char *label, size_t step,
 	json_decref(j);
 }
 
-/* Find a profile: a path, or NAME.conf in the profile directories. */
+/*
+ * Find a profile: a path, or NAME.conf in the profile directories.  NULL
+ * when there is none, with the directories looked in, "A, B and C", in
+ * *looked (allocated) for the message.
+ */
 static char *
-profile_path(struct cli *c, const char *name)
+profile_path(struct cli *c, const char *name, char **looked)
 {
-	const char	*env, *conf;
-	char		*p, *dir;
-	size_t		 i;
+	const char	*env, *conf, *slash;
+	char		*p, *dir, *t;
+	size_t		 i, k;
 	const char	*dirs[4];
 
+	*looked = NULL;
 	if (strchr(name, '/') != NULL)
 		return xstrdup(name);
 	i = 0;
@@ -199,9 +204,7 @@ profile_path(struct cli *c, const char *name)
 		dirs[i++] = env;
 	dir = NULL;
 	if ((conf = config_file(c->cfg)) != NULL) {
-		const char *slash = strrchr(conf, '/');
-
-		if (slash != NULL)
+		if ((slash = strrchr(conf, '/')) != NULL)
 			xasprintf(&dir, "%.*s/profiles", (int)(slash - conf),
 			    conf);
 		else
@@ -210,13 +213,20 @@ profile_path(struct cli *c, const char *name)
 	}
 	dirs[i++] = SYSCONFDIR "/perfwatch/profiles";
 	dirs[i++] = PROFILEDIR;
-	for (size_t k = 0; k < i; k++) {
+	for (k = 0; k < i; k++) {
 		xasprintf(&p, "%s/%s.conf", dirs[k], name);
 		if (access(p, R_OK) == 0) {
 			free(dir);
 			return p;
 		}
 		free(p);
+	}
+	*looked = xstrdup(dirs[0]);
+	for (k = 1; k < i; k++) {
+		xasprintf(&t, "%s%s%s", *looked, k + 1 < i ? ", " : " and ",
+		    dirs[k]);
+		free(*looked);
+		*looked = t;
 	}
 	free(dir);
 	return NULL;
@@ -828,7 +838,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	struct wl_result	 res;
 	json_t			*quiet = NULL;
 	char			*cause = NULL, *path = NULL, *label = NULL;
-	char			*qtext, *work = NULL, *note;
+	char			*qtext, *work = NULL, *note, *looked;
 	const char		*status = RUN_COMPLETE;
 	size_t			 njobs = 0, nsteps = 0, i, ok = 0, marked;
 	int64_t			 run = -1, host, snapid;
@@ -842,11 +852,15 @@ cmd_run(struct cli *c, int argc, char **argv)
 	}
 	if (o.profile == NULL)
 		o.profile = config_get_str(c->cfg, "perfwatch", "profile");
-	if ((path = profile_path(c, o.profile)) == NULL) {
-		fprintf(stderr, "perfwatch: profile \"%s\" not found (looked in "
-		    "$PERFWATCH_PROFILE_DIR, next to the configuration, "
-		    SYSCONFDIR "/perfwatch/profiles and " PROFILEDIR ")\n",
-		    o.profile);
+	if ((path = profile_path(c, o.profile, &looked)) == NULL) {
+		fprintf(stderr, "perfwatch: profile \"%s\" not found (looked "
+		    "for %s.conf in %s)\n", o.profile, o.profile, looked);
+		/* A file here by that name is meant, but is no name. */
+		if (access(o.profile, F_OK) == 0)
+			fprintf(stderr, "perfwatch: %s is a file here; a file "
+			    "is given with a slash: --profile ./%s\n",
+			    o.profile, o.profile);
+		free(looked);
 		rc = EXIT_CONFIG;
 		goto out;
 	}

@@ -481,4 +481,24 @@ assert d["slow"]["incomplete"] == [{"workload": "tmo",
     "status": "timeout"}], d["slow"]
 assert d["disabled"]["incomplete"] == [], d["disabled"]
 ' || fail "runs --json: $(pw runs --json --limit 0)"
+
+# A profile not found says where it was looked for, by the directories'
+# names (it named $PERFWATCH_PROFILE_DIR and "next to the configuration"
+# whatever they were); a file of that name here is meant, and is given
+# with a slash, which the error says.
+printf '[workload "fast"]\ncommand = echo a 1 s\n' >"$T/here.profile"
+rc=0
+(cd "$T" && PERFWATCH_PROFILE_DIR="$T/pdir" "$PERFWATCH" -c "$T/pw.conf" \
+    run --profile here.profile) >"$T/out" 2>&1 || rc=$?
+[ "$rc" -eq 78 ] || fail "here.profile: exit $rc: $(cat "$T/out")"
+expect_match "$(cat "$T/out")" "perfwatch: profile \"here.profile\" not found (looked for here.profile.conf in $T/pdir, $T/profiles, "
+expect_match "$(cat "$T/out")" "perfwatch: here.profile is a file here; a file is given with a slash: --profile ./here.profile"
+rc=0
+(cd "$T" && "$PERFWATCH" -c "$T/pw.conf" run --profile nosuch) \
+    >"$T/out" 2>&1 || rc=$?
+[ "$rc" -eq 78 ] || fail "nosuch: exit $rc: $(cat "$T/out")"
+expect_match "$(cat "$T/out")" "(looked for nosuch.conf in $T/profiles, "
+case "$(cat "$T/out")" in
+*"a file here"*|*PERFWATCH_PROFILE_DIR*) fail "nosuch: $(cat "$T/out")" ;;
+esac
 pass
