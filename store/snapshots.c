@@ -46,7 +46,11 @@ find_by_hash(struct store *st, enum store_stmt_id id, const char *sql,
 	return rc == SQLITE_DONE ? 1 : -1;
 }
 
-/* Store the package set of s unless it is there; its id, or -1. */
+/*
+ * Store the package set of s unless it is there; its id, or -1.  Called
+ * inside store_snapshot_put()'s transaction only, so that its lookup and
+ * its INSERT are one step for every other writer.
+ */
 static int64_t
 package_set_put(struct store *st, const struct snapshot *s, char **cause)
 {
@@ -99,8 +103,32 @@ fail:
 }
 
 /*
+ * Find the snapshot keyed key: 0 and *id set when found, 1 when no row
+ * has it, -1 with *cause when the lookup failed.
+ */
+static int
+snapshot_find(struct store *st, const char *key, int64_t *id, char **cause)
+{
+	int	rc;
+
+	rc = find_by_hash(st, STMT_SNAPSHOT_FIND,
+	    "SELECT id FROM snapshots WHERE hash = ?", key, id);
+	if (rc == -1)
+		xasprintf(cause, "%s: looking up a snapshot: %s", st->path,
+		    sqlite3_errmsg(st->db));
+	return rc;
+}
+
+/*
  * Store snapshot s, once per distinct content, inside one transaction of
  * its own unless the caller holds one.  Returns its id or -1 with *cause.
+ *
+ * A machine that has not changed finds its row without taking the write
+ * lock.  One that has looks again once it holds the lock (BEGIN
+ * IMMEDIATE): another perfwatch (a bisect beside perfwatchd's nightly
+ * run, say) may have stored the same snapshot in between, and the INSERT
+ * then failed with "UNIQUE constraint failed" where the other's id was
+ * the answer.
  */
 int64_t
 store_snapshot_put(struct store *st, const struct snapshot *s, char **cause)
@@ -114,17 +142,16 @@ store_snapshot_put(struct store *st, const struct snapshot *s, char **cause)
 	sysinfo_fields_hash(s, fh);
 	sysinfo_packages_hash(s, ph);
 	snprintf(key, sizeof(key), "%s/%s", fh, ph);
-	if ((rc = find_by_hash(st, STMT_SNAPSHOT_FIND,
-	    "SELECT id FROM snapshots WHERE hash = ?", key, &id)) == 0)
-		return id;
-	if (rc == -1) {
-		xasprintf(cause, "%s: looking up a snapshot: %s", st->path,
-		    sqlite3_errmsg(st->db));
-		return -1;
-	}
+	if ((rc = snapshot_find(st, key, &id, cause)) != 1)
+		return rc == 0 ? id : -1;
 	if (own && store_begin(st) == -1) {
 		xasprintf(cause, "%s: %s", st->path, sqlite3_errmsg(st->db));
 		return -1;
+	}
+	if (own && (rc = snapshot_find(st, key, &id, cause)) != 1) {
+		if (rc == -1)
+			id = -1;
+		goto out;
 	}
 	if ((set = package_set_put(st, s, cause)) == -1)
 		goto out;

@@ -1854,6 +1854,117 @@ test_snapshot_lookup_errors(void **state)
 	free(p);
 }
 
+/* Another process: its store handle, what it stores, the id it got. */
+struct race {
+	struct store		*other;
+	const struct snapshot	*snap;	/* NULL once stored */
+	int64_t			 id;
+};
+
+/*
+ * Do what another process does while this one is about to take the
+ * write lock: store r->snap through r->other, once, as this one's BEGIN
+ * is prepared (the authorizer is asked about it then), after this one
+ * looked for the snapshot and did not find it.
+ */
+static int
+store_before_begin(void *arg, int action, const char *a, const char *b,
+    const char *c, const char *d)
+{
+	struct race	*r = arg;
+	char		*cause = NULL;
+
+	(void)b;
+	(void)c;
+	(void)d;
+	if (action == SQLITE_TRANSACTION && a != NULL &&
+	    strcmp(a, "BEGIN") == 0 && r->snap != NULL) {
+		r->id = store_snapshot_put(r->other, r->snap, &cause);
+		if (r->id == -1)
+			print_error("the other store_snapshot_put: %s\n", cause);
+		free(cause);
+		r->snap = NULL;
+	}
+	return SQLITE_OK;
+}
+
+/*
+ * Two processes storing the same machine at once: both looked it up
+ * before either had stored it, and the second INSERT failed ("UNIQUE
+ * constraint failed: snapshots.hash") instead of returning the row the
+ * first stored.  The lookup that decides is made under the write lock,
+ * and the second gets the first's id.
+ */
+static void
+test_snapshot_put_race(void **state)
+{
+	struct store	*a, *b;
+	struct snapshot	*s, *t, *u;
+	struct race	 r;
+	int64_t		 id, n1, n2, n3;
+	char		*p = db_path(), *cause = NULL;
+
+	(void)state;
+	a = store_open(p, &cause);
+	b = store_open(p, &cause);
+	assert_non_null(a);
+	assert_non_null(b);
+	s = sysinfo_snapshot_new();
+	sysinfo_snapshot_set(s, "kernel.release", "6.1.0-18-amd64");
+	sysinfo_snapshot_set(s, "cpu.model", "Test CPU");
+	sysinfo_snapshot_add_package(s, "grep", "3.8-5", "amd64");
+
+	r.other = b;
+	r.snap = s;
+	r.id = -1;
+	sqlite3_set_authorizer(a->db, store_before_begin, &r);
+	id = store_snapshot_put(a, s, &cause);
+	sqlite3_set_authorizer(a->db, NULL, NULL);
+	if (id == -1)
+		print_error("store_snapshot_put: %s\n", cause);
+	assert_null(r.snap);
+	assert_true(r.id > 0);
+	assert_int_equal(id, r.id);
+	assert_int_equal(store_snapshot_usage(a, &n1, &n2, &n3), 0);
+	assert_int_equal(n1, 1);
+	assert_int_equal(n2, 1);
+	assert_int_equal(n3, 1);
+
+	/*
+	 * Two new machines of the same packages (two kernels booted), one
+	 * stored by b meanwhile: a's package set is b's, looked up under
+	 * the lock too.
+	 */
+	t = sysinfo_snapshot_new();
+	sysinfo_snapshot_set(t, "kernel.release", "6.1.0-20-amd64");
+	sysinfo_snapshot_set(t, "cpu.model", "Test CPU");
+	sysinfo_snapshot_add_package(t, "grep", "3.8-5", "amd64");
+	u = sysinfo_snapshot_new();
+	sysinfo_snapshot_set(u, "kernel.release", "6.1.0-21-amd64");
+	sysinfo_snapshot_set(u, "cpu.model", "Test CPU");
+	sysinfo_snapshot_add_package(u, "grep", "3.8-5", "amd64");
+	r.snap = u;
+	r.id = -1;
+	sqlite3_set_authorizer(a->db, store_before_begin, &r);
+	id = store_snapshot_put(a, t, &cause);
+	sqlite3_set_authorizer(a->db, NULL, NULL);
+	if (id == -1)
+		print_error("store_snapshot_put: %s\n", cause);
+	assert_true(r.id > 0);
+	assert_true(id > 0 && id != r.id);
+	assert_int_equal(store_snapshot_usage(a, &n1, &n2, &n3), 0);
+	assert_int_equal(n1, 3);
+	assert_int_equal(n2, 1);
+	assert_int_equal(n3, 1);
+	assert_int_equal(store_integrity_check(a, &cause), 0);
+	sysinfo_snapshot_free(s);
+	sysinfo_snapshot_free(t);
+	sysinfo_snapshot_free(u);
+	store_close(b);
+	store_close(a);
+	free(p);
+}
+
 static void
 test_format_double(void **state)
 {
@@ -1917,6 +2028,7 @@ main(void)
 		cmocka_unit_test(test_runs_sweep),
 		cmocka_unit_test(test_snapshots),
 		cmocka_unit_test(test_snapshot_lookup_errors),
+		cmocka_unit_test(test_snapshot_put_race),
 		cmocka_unit_test(test_snapshot_versions_side_by_side),
 		cmocka_unit_test(test_migrate_short_package_set),
 		cmocka_unit_test(test_format_double),
