@@ -42,6 +42,15 @@ complete_words() {
 	' sh "$PERFWATCH_TOP" "$@"
 }
 
+# complete_parts COMMAND USAGE: the completion's own split of a usage line
+# into its parts, one a line.
+complete_parts() {
+	bash -c '
+	. "$1/etc/bash-completion/perfwatch"
+	_perfwatch_parts "$2" "$3"
+	' sh "$PERFWATCH_TOP" "$@"
+}
+
 # expect WANT WORD...: completing WORD... offers exactly WANT.
 expect() {
 	want=$1
@@ -73,6 +82,10 @@ expect "diff show " "$PERFWATCH" env ""
 expect "flush pending test " "$PERFWATCH" notify ""
 expect "--force --help --json --syslog " "$PERFWATCH" notify flush --
 expect "--all --csv --help --json --limit " "$PERFWATCH" notify pending --
+# Before its subcommand notify takes none of theirs ("notify --json flush"
+# is an unknown subcommand); these were all offered.
+expect "--help " "$PERFWATCH" notify --
+expect "--help " "$PERFWATCH" baseline --
 
 # What the store holds, from the store the line names.
 expect "alpha-1 alpha-2 " "$PERFWATCH" show al
@@ -156,7 +169,7 @@ expect "--help --version -V -d -f -h -n -v " "$PERFWATCHD" -
 # the options of that part of the line and --help are offered; after
 # "COMMAND ", exactly its subcommands, and nothing for a command that
 # takes no word but options.  The line is split here as a reader would,
-# not with the completion's own functions.
+# not with the completion's own functions, and their split compared.
 n=0
 for cmd in $(pw --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p'); do
 	n=$((n + 1))
@@ -194,8 +207,21 @@ for cmd in $(pw --help | sed -n 's/^  \([a-z][a-z]*\)  .*/\1/p'); do
 		}
 		out(p)
 	    }' >"$T/parts"
+	# The completion's own split is the same (it split inside brackets:
+	# notify test [--list, then SINK] ...).
+	cut -d ' ' -f 2- "$T/parts" >"$T/want.parts"
+	complete_parts "$cmd" "$usage" >"$T/got.parts"
+	cmp -s "$T/want.parts" "$T/got.parts" ||
+		fail "the completion splits \"$usage\" into" \
+		    "$(tr '\n' '/' <"$T/got.parts"), not" \
+		    "$(tr '\n' '/' <"$T/want.parts")"
 	subs=$(cut -d ' ' -f 1 "$T/parts" | grep -v '^-$' | sort -u |
 	    tr '\n' ' ')
+	# A command whose every form takes a subcommand takes no option
+	# before it but --help.
+	if [ -n "$subs" ] && ! grep -q '^- ' "$T/parts"; then
+		expect "--help " "$PERFWATCH" "$cmd" --
+	fi
 	for sub in $(cut -d ' ' -f 1 "$T/parts" | sort -u); do
 		want=$( (echo --help; grep "^$sub " "$T/parts" |
 		    grep -o -- '--[a-z][a-z-]*') | sort -u | tr '\n' ' ')
