@@ -75,6 +75,8 @@ expect "--csv --help --host --json --limit --metric --workload " \
     "$PERFWATCH" history --
 # export takes --csv and --json, short for --format, as perfwatch(1) says.
 expect "--csv --format --help --json --output --run " "$PERFWATCH" export --
+# ... and -o, short for --output, and -h, which every command takes.
+expect "--csv --format --help --json --output --run -h -o " "$PERFWATCH" export -
 
 # Subcommands, then each subcommand's own options.
 expect "delete list set show use " "$PERFWATCH" baseline ""
