@@ -105,7 +105,8 @@ LINE="perfwatch env diff alpha-1 box2:" expect "delta-1 " \
 LINE="perfwatch check box2:a" expect " " "$PERFWATCH" check box2 : a
 expect "alpha-1 alpha-2 beta-1 delta-1 " "$PERFWATCH" check ""
 expect "base1 rolling " "$PERFWATCH" baseline use ""
-expect "base1 " "$PERFWATCH" check --baseline ""
+# check --baseline takes rolling too, as baseline use does (perfwatch(1)).
+expect "base1 rolling " "$PERFWATCH" check --baseline ""
 expect "m1 m2 " "$PERFWATCH" history --metric ""
 expect "w.one w.two " "$PERFWATCH" changes --workload ""
 expect "aborted " "$PERFWATCH" runs --status ab
