@@ -73,8 +73,15 @@ store_host_ensure(struct store *st, const char *name, const char *machine_id)
 		    store_errmsg(st));
 		return -1;
 	}
+	/*
+	 * Another process (perfwatchd's first run beside a perfwatch run on
+	 * a new store) may add the same host between the lookup and the
+	 * INSERT, which failed then with "UNIQUE constraint failed": the
+	 * row it added is the answer, looked up again.
+	 */
 	stmt = store_stmt(st, STMT_HOST_INSERT,
-	    "INSERT INTO hosts (name, machine_id) VALUES (?, ?)");
+	    "INSERT INTO hosts (name, machine_id) VALUES (?, ?)"
+	    " ON CONFLICT (name) DO NOTHING");
 	if (stmt == NULL)
 		return -1;
 	sqlite3_bind_text(stmt, 1, name, -1, SQLITE_STATIC);
@@ -87,7 +94,15 @@ store_host_ensure(struct store *st, const char *name, const char *machine_id)
 		return -1;
 	}
 	sqlite3_reset(stmt);
-	return sqlite3_last_insert_rowid(st->db);
+	if (sqlite3_changes(st->db) > 0)
+		return sqlite3_last_insert_rowid(st->db);
+	if (store_host_find(st, name, &id) == -1) {
+		log_warnx("%s: looking up host %s: %s", st->path, name,
+		    store_failure(st) == STORE_FOUND_NONE ? "not there" :
+		    store_errmsg(st));
+		return -1;
+	}
+	return id;
 }
 
 /*

@@ -1965,6 +1965,74 @@ test_snapshot_put_race(void **state)
 	free(p);
 }
 
+/* Another process adding the host this one is about to add. */
+struct host_race {
+	struct store	*other;
+	const char	*name;		/* NULL once added */
+	int64_t		 id;
+};
+
+/*
+ * Add r->name through r->other as this process's INSERT of a host is
+ * prepared (the authorizer is asked about it then), after this one
+ * looked for the host and did not find it.
+ */
+static int
+host_before_insert(void *arg, int action, const char *a, const char *b,
+    const char *c, const char *d)
+{
+	struct host_race	*r = arg;
+
+	(void)b;
+	(void)c;
+	(void)d;
+	if (action == SQLITE_INSERT && a != NULL && strcmp(a, "hosts") == 0 &&
+	    r->name != NULL) {
+		r->id = store_host_ensure(r->other, r->name, NULL);
+		r->name = NULL;
+	}
+	return SQLITE_OK;
+}
+
+/*
+ * Two processes meeting a new host at once (perfwatchd's first run
+ * beside a perfwatch run on a new store): both looked it up before
+ * either added it, and the second INSERT failed ("UNIQUE constraint
+ * failed: hosts.name") instead of returning the row the first added.
+ */
+static void
+test_host_ensure_race(void **state)
+{
+	struct store		*a, *b;
+	struct host_race	 r;
+	int64_t			 id, again;
+	char			*p = db_path(), *cause = NULL;
+
+	(void)state;
+	a = store_open(p, &cause);
+	b = store_open(p, &cause);
+	assert_non_null(a);
+	assert_non_null(b);
+	r.other = b;
+	r.name = "box";
+	r.id = -1;
+	sqlite3_set_authorizer(a->db, host_before_insert, &r);
+	id = store_host_ensure(a, "box", "m1");
+	sqlite3_set_authorizer(a->db, NULL, NULL);
+	assert_null(r.name);
+	assert_true(r.id > 0);
+	assert_int_equal(id, r.id);
+	assert_int_equal(store_host_find(a, "box", &again), 0);
+	assert_int_equal(again, id);
+	/* A host new to both is still added, with its own id. */
+	id = store_host_ensure(a, "other", NULL);
+	assert_true(id > 0 && id != r.id);
+	assert_int_equal(store_integrity_check(a, &cause), 0);
+	store_close(b);
+	store_close(a);
+	free(p);
+}
+
 static void
 test_format_double(void **state)
 {
@@ -2029,6 +2097,7 @@ main(void)
 		cmocka_unit_test(test_snapshots),
 		cmocka_unit_test(test_snapshot_lookup_errors),
 		cmocka_unit_test(test_snapshot_put_race),
+		cmocka_unit_test(test_host_ensure_race),
 		cmocka_unit_test(test_snapshot_versions_side_by_side),
 		cmocka_unit_test(test_migrate_short_package_set),
 		cmocka_unit_test(test_format_double),
