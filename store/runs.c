@@ -1546,9 +1546,10 @@ store_run_workloads(struct store *st, int64_t run,
 
 	*out = NULL;
 	*nout = 0;
-	if (sqlite3_prepare_v2(st->db, "SELECT workload, status, wall, cpu,"
-	    " error FROM run_workloads WHERE run = ? ORDER BY workload", -1,
-	    &stmt, NULL) != SQLITE_OK)
+	/* Kept prepared: the runs list asks it once per run it shows. */
+	if ((stmt = store_stmt(st, STMT_RUN_WORKLOADS, "SELECT workload,"
+	    " status, wall, cpu, error FROM run_workloads WHERE run = ?"
+	    " ORDER BY workload")) == NULL)
 		return -1;
 	sqlite3_bind_int64(stmt, 1, run);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
@@ -1560,7 +1561,7 @@ store_run_workloads(struct store *st, int64_t run,
 		w[n].error = store_col_strdup(stmt, 4);
 		n++;
 	}
-	sqlite3_finalize(stmt);
+	sqlite3_reset(stmt);
 	/* On error, nothing for the caller to free. */
 	if (rc != SQLITE_DONE) {
 		store_run_workloads_free(w, n);
