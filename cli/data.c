@@ -874,17 +874,9 @@ cmd_runs(struct cli *c, int argc, char **argv)
 		return cli_store_none(c);
 	if ((ch = cli_host_known(st, filt.host)) != 0)
 		return ch;
-	if (store_runs_list(st, &filt, &runs, &nruns) == -1)
-		return EXIT_SOFTWARE;
-	if (view_runs_get(st, runs, nruns, &arr) == -1) {
-		/* The workloads that did not complete, unreadable. */
-		if ((ch = cli_store_failed(st)) == 0) {
-			log_warnx("%s", store_errmsg(st));
-			ch = EXIT_SOFTWARE;
-		}
-		store_runs_free(runs, nruns);
-		return ch;
-	}
+	/* The runs, and the workloads each did not complete: said why. */
+	if (view_runs_list(st, &filt, &runs, &nruns, &arr) == -1)
+		return cli_store_status(st, EXIT_SOFTWARE);
 	t = table_new(nitems(hdr), c->out == OUT_CSV ? csv_hdr : hdr, al);
 	for (i = 0; i < nruns && c->out != OUT_JSON; i++) {
 		/* A complete run can have lost a workload: which, and how. */

@@ -409,10 +409,8 @@ http_runs_json(struct daemon *d)
 
 	memset(&f, 0, sizeof(f));
 	f.limit = HTTP_RUNS;
-	if (store_runs_list(d->st, &f, &runs, &n) == -1)
+	if (view_runs_list(d->st, &f, &runs, &n, &arr) == -1)
 		return NULL;
-	if (view_runs_get(d->st, runs, n, &arr) == -1)
-		arr = NULL;
 	store_runs_free(runs, n);
 	return arr;
 }

@@ -126,7 +126,8 @@ view_incomplete_text(const json_t *inc)
 	return s;
 }
 
-int
+/* runs --json of the runs given into *out: 0, or -1 (store_failure()). */
+static int
 view_runs_get(struct store *st, const struct store_run *runs, size_t n,
     json_t **out)
 {
@@ -148,6 +149,36 @@ view_runs_get(struct store *st, const struct store_run *runs, size_t n,
 	}
 	*out = arr;
 	return 0;
+}
+
+int
+view_runs_list(struct store *st, const struct store_run_filter *f,
+    struct store_run **runs, size_t *n, json_t **out)
+{
+	int	began;
+
+	*runs = NULL;
+	*n = 0;
+	*out = NULL;
+	if ((began = store_read_begin(st)) == -1) {
+		log_warnx("%s: %s", store_path(st), store_errmsg(st));
+		return -1;
+	}
+	/* store_runs_list says why itself; view_runs_get does not. */
+	if (store_runs_list(st, f, runs, n) == 0) {
+		if (view_runs_get(st, *runs, *n, out) == 0) {
+			store_read_end(st, began);
+			return 0;
+		}
+		log_warnx("%s: %s", store_path(st), store_errmsg(st));
+		store_runs_free(*runs, *n);
+		*runs = NULL;
+		*n = 0;
+	}
+	/* Ended by a rollback, which keeps why for store_failure(). */
+	if (began == 1)
+		(void)store_rollback(st);
+	return -1;
 }
 
 json_t *

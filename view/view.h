@@ -38,13 +38,18 @@ int	 view_run_timed(const struct store_run *);
 /* A run as show --json begins it: label, id, host, time, trigger, ... */
 json_t	*view_run_json(const struct store_run *);
 /*
- * runs --json into *out: each run as view_run_json(), its "duration"
- * when timed, and "incomplete", the workloads that did not complete
- * (workload and status; a complete run can have lost one).  0, or -1
- * when the workloads cannot be read (store_failure() says why).
+ * The runs f selects (store_runs_list) into *runs and *n, and runs --json
+ * into *out: each run as view_run_json(), its "duration" when timed, and
+ * "incomplete", the workloads that did not complete (workload and
+ * status; a complete run can have lost one).  Read inside one read
+ * transaction (store_read_begin), so that each run is seen with its
+ * workloads as they stood at one moment: read one after the other, a
+ * workload that failed in between showed as lost by a run still listed
+ * as running.  0, or -1 with *runs and *out NULL, logged (store_failure()
+ * says whether the store was busy).
  */
-int	 view_runs_get(struct store *, const struct store_run *, size_t,
-	    json_t **out);
+int	 view_runs_list(struct store *, const struct store_run_filter *f,
+	    struct store_run **runs, size_t *n, json_t **out);
 /*
  * A run's "incomplete" for a person, "mine failed, disk.bonnie timeout"
  * (allocated), or NULL when the list is empty.
