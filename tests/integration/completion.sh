@@ -107,6 +107,32 @@ expect "alpha-1 alpha-2 beta-1 delta-1 " "$PERFWATCH" check ""
 expect "base1 rolling " "$PERFWATCH" baseline use ""
 # check --baseline takes rolling too, as baseline use does (perfwatch(1)).
 expect "base1 rolling " "$PERFWATCH" check --baseline ""
+# Each command is offered no more arguments than it takes: show and check
+# one run (or --latest), env show one and env diff two, baseline set a
+# new name (nothing to offer) and then runs, use, show and delete one
+# baseline, import one file; compare any number.  An option's value is
+# not an argument, and host:label, three words to bash, is one.
+all="alpha-1 alpha-2 beta-1 delta-1 "
+expect " " "$PERFWATCH" show alpha-1 ""
+expect " " "$PERFWATCH" check --latest ""
+expect "$all" "$PERFWATCH" check --baseline base1 --json ""
+expect " " "$PERFWATCH" check --baseline base1 alpha-2 --bisect ""
+LINE="perfwatch show box2:delta-1 " expect " " \
+    "$PERFWATCH" show box2 : delta-1 ""
+expect "$all" "$PERFWATCH" compare alpha-1 alpha-2 ""
+expect " " "$PERFWATCH" env show alpha-1 ""
+expect "$all" "$PERFWATCH" env show --packages ""
+expect " " "$PERFWATCH" env diff alpha-1 beta-1 ""
+LINE="perfwatch env diff box2:delta-1 a" expect "alpha-1 alpha-2 " \
+    "$PERFWATCH" env diff box2 : delta-1 a
+expect " " "$PERFWATCH" baseline set ""
+expect "$all" "$PERFWATCH" baseline set new ""
+expect "$all" "$PERFWATCH" baseline set new alpha-1 ""
+expect " " "$PERFWATCH" baseline use base1 ""
+expect " " "$PERFWATCH" baseline show base1 ""
+expect " " "$PERFWATCH" baseline delete base1 ""
+expect " " "$PERFWATCH" import --format csv "$T/h.csv" ""
+expect "$T/h.csv " "$PERFWATCH" import --format csv "$T/h."
 expect "m1 m2 " "$PERFWATCH" history --metric ""
 expect "w.one w.two " "$PERFWATCH" changes --workload ""
 expect "aborted " "$PERFWATCH" runs --status ab
