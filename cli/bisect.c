@@ -34,7 +34,14 @@
  * errors (or --metric), and the commits between are then judged as
  * looking like one end or the other (bisect/search.c), with up to
  * --max-runs runs each (8).  bench/bisect measures how often that finds
- * the right commit, beside a search of one run a commit.  At
+ * the right commit, beside a search of one run a commit.  The answer is
+ * then checked side by side (bisect_side_check): every commit was
+ * judged by the ends' levels of the start, so a machine whose speed
+ * changed during the search (seen on a shared VM: a loop 20% slower for
+ * minutes) made the search follow the machine, and name a commit the
+ * code did not slow.  The last good and the first bad commit measured
+ * one right after the other share the machine's state; when their pairs
+ * show no step, the answer does not hold and it exits 75.  At
  * the end the working tree and HEAD are put back as they were, also on
  * Ctrl-C.
  */
@@ -131,6 +138,18 @@ struct bisect_ctx {
 	char			*metric;
 	char			*unit;
 	enum better		 better;
+};
+
+/*
+ * The answer checked side by side: the last good commit and the first
+ * bad one measured one right after the other, pair by pair.
+ */
+struct bisect_side {
+	enum bisect_mark	 mark;	/* BAD: it holds; GOOD: it does not;
+					   UNTESTED: undecided */
+	size_t			 pairs;
+	double			 llr;
+	double			 diff;	/* mean of bad - good over the pairs */
 };
 
 static volatile sig_atomic_t bisect_signal;
@@ -895,6 +914,113 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 	return rc;
 }
 
+/* A copy of a point with runs, levels and ses of its own. */
+static void
+bisect_point_copy(struct bisect_point *to, const struct bisect_point *from)
+{
+	*to = *from;
+	to->runs = xcalloc(from->nruns + 1, sizeof(*to->runs));
+	if (from->nruns > 0)
+		memcpy(to->runs, from->runs, from->nruns * sizeof(*to->runs));
+	to->levels = to->se = NULL;
+	to->nlevels = 0;
+}
+
+static void
+bisect_point_free(struct bisect_point *p)
+{
+	free(p->runs);
+	free(p->levels);
+	free(p->se);
+}
+
+/*
+ * The differences bad - good of the pairs of runs of g and b measured
+ * one right after the other (b's run the next the store recorded after
+ * g's) into d, room for g->nlevels; how many.  The ends give some (the
+ * good end's last run of the first --runs and the bad end's first, then
+ * the runs made of each in turn), as do the runs bisect_side_check()
+ * makes.
+ */
+static size_t
+bisect_pairs(const struct bisect_point *g, const struct bisect_point *b,
+    double *d)
+{
+	size_t	i, k, n = 0;
+
+	for (i = 0; i < g->nlevels; i++)
+		for (k = 0; k < b->nlevels; k++)
+			if (b->runs[k] == g->runs[i] + 1) {
+				d[n++] = b->levels[k] - g->levels[i];
+				break;
+			}
+	return n;
+}
+
+/*
+ * Check the answer side by side.  Every commit was judged against the
+ * ends' levels, measured at the start: a machine that sped up or slowed
+ * down during the search (a host's other guests, a thermal limit) moves
+ * every level after it, and the search then follows the machine, not the
+ * code.  Measured one right after the other, the last good commit g and
+ * the first bad one b share the machine's state, and their difference is
+ * the step alone: Wald's test between no step and the ends' gap, with
+ * the noise of a difference (sqrt 2 times a run's), a pair at a time up
+ * to most pairs, the pairs the store has first (a bisection started
+ * again asks no new ones).  0 and *side, or the exit status to stop with.
+ */
+static int
+bisect_side_check(struct bisect_ctx *x, const struct bisect_point *good,
+    const struct bisect_point *bad, const struct bisect_sprt *s,
+    size_t most, struct bisect_side *side)
+{
+	struct bisect_sprt	 pair = *s;
+	struct bisect_point	 pg, pb, *g = &pg, *b = &pb;
+	double			*d;
+	size_t			 tries, i;
+	int			 r = 0;
+
+	/*
+	 * Copies: the report gives the runs the search judged by, and the
+	 * pairs apart.
+	 */
+	bisect_point_copy(g, good);
+	bisect_point_copy(b, bad);
+	pair.good = 0;
+	pair.bad = s->bad - s->good;
+	pair.sd = s->sd * sqrt(2.0);
+	memset(side, 0, sizeof(*side));
+	for (tries = 0;; tries++) {
+		bisect_levels(x, g);
+		bisect_levels(x, b);
+		d = xcalloc(g->nlevels + 1, sizeof(*d));
+		side->pairs = bisect_pairs(g, b, d);
+		side->mark = side->pairs == 0 ? BISECT_UNTESTED :
+		    bisect_sprt_decide(&pair, d, side->pairs, &side->llr);
+		side->diff = 0;
+		for (i = 0; i < side->pairs; i++)
+			side->diff += d[i] / (double)side->pairs;
+		free(d);
+		/* Not a run more than most pairs, however many were lost. */
+		if (side->mark != BISECT_UNTESTED || side->pairs >= most ||
+		    tries >= most)
+			break;
+		if (tries == 0)
+			bisect_progress("checking the answer side by side: "
+			    "%.12s then %.12s, a pair of runs at a time",
+			    g->c->id, b->c->id);
+		if ((r = bisect_measure(x, g, g->nruns + 1)) != 0 ||
+		    (r = bisect_measure(x, b, b->nruns + 1)) != 0) {
+			if (r == 1)
+				r = 0;	/* cannot be measured: undecided */
+			break;
+		}
+	}
+	bisect_point_free(g);
+	bisect_point_free(b);
+	return r;
+}
+
 static const char *
 bisect_mark_name(enum bisect_mark m)
 {
@@ -1234,16 +1360,56 @@ bisect_report_none(struct bisect_ctx *x, const struct bisect_point *gp,
 	pwjson_set(o, "tested", pwjson_array());
 	pwjson_set(o, "first_bad", json_null());
 	pwjson_set(o, "candidates", pwjson_array());
+	pwjson_set(o, "side_by_side", json_null());
 	pwjson_set_str(o, "nothing_to_bisect", why);
 	pwjson_print(stdout, o, 0);
 	json_decref(o);
+}
+
+/* The side-by-side check's verdict in a word. */
+static const char *
+bisect_side_name(const struct bisect_side *side)
+{
+	switch (side->mark) {
+	case BISECT_BAD:
+		return "holds";
+	case BISECT_GOOD:
+		return "does not hold";
+	default:
+		return "undecided";
+	}
+}
+
+/*
+ * The side-by-side check for --json: its verdict, pairs, log likelihood
+ * ratio and the pairs' mean change from the good end, in percent.
+ */
+static json_t *
+bisect_side_json(const struct bisect_side *side, double g)
+{
+	json_t	*o;
+	double	 pct = bisect_pct(g + side->diff, g);
+
+	o = pwjson_object();
+	pwjson_set_str(o, "verdict", side->mark == BISECT_BAD ? "holds" :
+	    side->mark == BISECT_GOOD ? "does_not_hold" : "undecided");
+	pwjson_set_int(o, "pairs", (int64_t)side->pairs);
+	if (side->pairs > 0) {
+		pwjson_set_num(o, "llr", side->llr);
+		pwjson_set(o, "change_pct", isfinite(pct) ?
+		    pwjson_num(pct) : json_null());
+	} else {
+		pwjson_set(o, "llr", json_null());
+		pwjson_set(o, "change_pct", json_null());
+	}
+	return o;
 }
 
 /* The report: a table, or JSON. */
 static void
 bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
     struct bisect_point *pts, size_t n, size_t first, size_t last,
-    double sd, size_t tested)
+    double sd, size_t tested, const struct bisect_side *side)
 {
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT,
@@ -1284,6 +1450,7 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 		for (i = first; i <= last; i++)
 			pwjson_append(arr, pwjson_str(pts[i].c->id));
 		pwjson_set(o, "candidates", arr);
+		pwjson_set(o, "side_by_side", bisect_side_json(side, g));
 		pwjson_print(stdout, o, 0);
 		json_decref(o);
 		return;
@@ -1338,6 +1505,11 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 	fmt_value(buf, sizeof(buf), sd);
 	printf("noise of a run: %s %s (both ends' runs, upper 90%% bound); "
 	    "error rates %g each way\n", buf, x->unit, BISECT_ALPHA);
+	cli_fmt_pct(gbuf, sizeof(gbuf), bisect_pct(g + side->diff, g));
+	printf("side by side (the last good and the first bad, one right "
+	    "after the other): %s, %zu pair%s%s%s\n", bisect_side_name(side),
+	    side->pairs, side->pairs == 1 ? "" : "s", side->pairs > 0 ?
+	    ", " : "", side->pairs > 0 ? gbuf : "");
 	if (first == last) {
 		level = bisect_mean(pts[first].levels, pts[first].nlevels);
 		if (isfinite(bisect_pct(level, g)))
@@ -1349,7 +1521,9 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 			snprintf(buf, sizeof(buf), "%s to %s%s%s", gbuf, lbuf,
 			    *x->unit != '\0' ? " " : "", x->unit);
 		}
-		printf("first bad commit: %s %s (%s)\n", pts[first].c->id,
+		printf("%s: %s %s (%s)\n", side->mark == BISECT_GOOD ?
+		    "the search's first bad commit, which does not hold" :
+		    "first bad commit", pts[first].c->id,
 		    cli_show(pts[first].c->summary), buf);
 	} else {
 		printf("the first bad commit is one of these %zu (skipped "
@@ -1374,6 +1548,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	struct bisect_commit	*commits = NULL, good;
 	struct bisect_point	*pts = NULL, gp;
 	struct bisect_sprt	 sprt;
+	struct bisect_side	 side;
 	struct sigaction	 sa, oldint, oldterm, oldhup;
 	struct sysinfo_opts	 so;
 	struct snapshot		*snap = NULL;
@@ -1626,7 +1801,31 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 			    p->c->id, bisect_mark_name(p->mark), p->nlevels,
 			    p->nlevels == 1 ? "" : "s", p->llr);
 	}
-	bisect_report(&x, &gp, pts, n, first, last, sprt.sd, tested);
+	if ((rc = bisect_side_check(&x, first == 0 ? &gp : &pts[first - 1],
+	    &pts[last], &sprt, (size_t)o.max_runs, &side)) != 0)
+		goto out;
+	cli_fmt_pct(pct, sizeof(pct), bisect_pct(sprt.good + side.diff,
+	    sprt.good));
+	if (side.mark == BISECT_BAD)
+		bisect_progress("the answer holds side by side: %zu pair%s, "
+		    "%s (llr %.1f)", side.pairs, side.pairs == 1 ? "" : "s",
+		    pct, side.llr);
+	bisect_report(&x, &gp, pts, n, first, last, sprt.sd, tested, &side);
+	if (side.mark == BISECT_GOOD) {
+		fflush(stdout);
+		cli_fmt_pct(buf, sizeof(buf), bisect_pct(sprt.bad,
+		    sprt.good));
+		fprintf(stderr, "perfwatch: the answer does not hold side by "
+		    "side: %.12s and %.12s, measured one right after the "
+		    "other (%zu pair%s), differ by %s where the ends differ "
+		    "by %s; the machine's speed changed during the search, "
+		    "and each commit was judged by the ends' levels of "
+		    "before: nothing is concluded\n",
+		    first == 0 ? good.id : pts[first - 1].c->id,
+		    pts[last].c->id, side.pairs, side.pairs == 1 ? "" : "s",
+		    pct, buf);
+		rc = EXIT_TEMPFAIL;
+	}
 
 out:
 	if (x.tree != NULL && bisect_tree_close(x.tree, &cause) == -1) {

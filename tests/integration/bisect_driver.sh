@@ -392,6 +392,7 @@ python3 - "$T/out.json" "$(rev main~39)" "$(rev main~20)" "$T/err" <<'PY' ||
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["first_bad"] is None and d["candidates"] == [], d
+assert "side_by_side" in d and d["side_by_side"] is None, d
 assert d["metric"] is None and d["commits"] == 19, d
 assert d["good"]["id"] == sys.argv[2] and d["good"]["runs"] >= 3, d
 assert d["bad"]["id"] == sys.argv[3] and d["bad"]["runs"] >= 3, d
