@@ -20,12 +20,19 @@
  * Noise: normal; Student's t with 3 degrees of freedom scaled to sd 1
  * (heavy tails); and "disturbed": normal, but one run in 20 is moved
  * half the gap toward the bad level (a host that slowed down for a
- * while).  Gaps of 1.5 to 10 sds.
+ * while); and "shift": normal, but the machine moves by the gap, slower
+ * or faster, at a run among the first 12 after the ends' first runs,
+ * and stays there (a host whose speed changed during the search).  Gaps
+ * of 1.5 to 10 sds.
  *
  * For each case and method: the searches that named the first bad
  * commit itself, that named a range of skipped commits holding it, that
  * were wrong (the answer leaves it out), that refused (ends not apart);
  * the mean runs of the commits between and the mean commits measured.
+ * Then the side-by-side check of the answer (bisect_side_decide, pairs
+ * of runs of the last good and the first bad commit, up to M): the
+ * searches whose wrong answer it rejected ("caught"), those whose right
+ * answer it rejected ("lost"), and its mean pairs.
  *
  * usage: bisect [-t TRIALS] [-n COMMITS] [-r END_RUNS] [-R MOST_END_RUNS]
  *               [-T ENDS_T] [-D DF] [-m MAX_RUNS] [-k SEED]
@@ -44,13 +51,19 @@
 #include "bench.h"
 #include "bisect/bisect.h"
 
-enum noise { N_NORMAL, N_T3, N_DISTURBED, N_KINDS };
-static const char *const noise_name[] = { "normal", "t3", "disturbed" };
+enum noise { N_NORMAL, N_T3, N_DISTURBED, N_SHIFT, N_KINDS };
+static const char *const noise_name[] = { "normal", "t3", "disturbed",
+    "shift" };
 
 struct outcome {
 	long	exact, range, wrong, refused;
 	long	runs, measured, end_runs;
+	long	caught, lost, pairs;	/* the side-by-side check */
 };
+
+/* The shift noise's machine: the runs so far, and when it moves by how much. */
+static long	run_no, shift_at;
+static double	shift_by;
 
 static double	tmin = BISECT_ENDS_T;	/* -T: the ends' t to reach */
 static double	t_df = BISECT_T_DF;	/* -D: the likelihood's df, 0 normal */
@@ -62,6 +75,8 @@ run_level(gsl_rng *r, enum noise k, int bad, double gap)
 {
 	double	level = bad ? 100 - gap : 100;
 
+	if (k == N_SHIFT && run_no++ >= shift_at)
+		level += shift_by;
 	switch (k) {
 	case N_T3:
 		/* t3 has variance 3: scaled to sd 1. */
@@ -92,7 +107,7 @@ static void
 search_sprt(gsl_rng *r, enum noise k, double gap, size_t n, size_t truth,
     int end_runs, int max_runs, struct outcome *o)
 {
-	enum bisect_mark	*m = calloc(n, sizeof(*m));
+	enum bisect_mark	*m = calloc(n, sizeof(*m)), mark;
 	double			 g[64], b[64], lv[16], t, p;
 	struct bisect_sprt	 s;
 	size_t			 first, last, i;
@@ -151,6 +166,28 @@ search_sprt(gsl_rng *r, enum noise k, double gap, size_t n, size_t truth,
 		o->measured++;
 	}
 	tally(o, first, last, truth);
+	/*
+	 * The side-by-side check, as cli/bisect.c makes it: pairs of runs
+	 * of the last good commit (the good end when first is 0) and the
+	 * first bad one, one right after the other, up to max_runs.  (The
+	 * driver counts the ends' own pairs first; here every pair is new.)
+	 */
+	mark = BISECT_UNTESTED;
+	for (i = 0; i < (size_t)max_runs && mark == BISECT_UNTESTED; i++) {
+		double	lg, lb, llr;
+
+		lg = run_level(r, k, first > 0 && first - 1 >= truth, gap);
+		lb = run_level(r, k, last >= truth, gap);
+		lv[i] = lb - lg;
+		o->pairs++;
+		mark = bisect_side_decide(&s, lv, i + 1, &llr);
+	}
+	if (mark == BISECT_GOOD) {
+		if (first <= truth && truth <= last)
+			o->lost++;
+		else
+			o->caught++;
+	}
 	free(m);
 }
 
@@ -178,6 +215,24 @@ search_plain(gsl_rng *r, enum noise k, double gap, size_t n, size_t truth,
 	}
 	tally(o, first, last, truth);
 	free(m);
+}
+
+/*
+ * The shift noise: the machine moves by the gap, slower or faster at
+ * random, at a run drawn among the first 12 after the ends' first
+ * runs, and stays there.  The other noises draw nothing here, so their
+ * searches are those of before.
+ */
+static void
+shift_plan(gsl_rng *r, enum noise k, double gap, int end_runs)
+{
+	run_no = 0;
+	shift_at = 0;
+	shift_by = 0;
+	if (k != N_SHIFT)
+		return;
+	shift_at = 2 * end_runs + (long)gsl_rng_uniform_int(r, 12);
+	shift_by = gsl_rng_uniform(r) < 0.5 ? -gap : gap;
 }
 
 static void
@@ -241,9 +296,9 @@ main(int argc, char **argv)
 	printf("%ld searches a case over %zu commits, the first bad one at "
 	    "random; ends %d runs each, at most %d runs a commit between\n",
 	    trials, n, end_runs, max_runs);
-	printf("%-10s %5s  %-6s %7s %7s %7s %7s %7s %9s %5s\n", "noise",
-	    "gap", "method", "exact", "range", "wrong", "refused", "runs",
-	    "measured", "ends");
+	printf("%-10s %5s  %-6s %7s %7s %7s %7s %7s %9s %5s %7s %7s %5s\n",
+	    "noise", "gap", "method", "exact", "range", "wrong", "refused",
+	    "runs", "measured", "ends", "caught", "lost", "pairs");
 	for (k = 0; k < N_KINDS; k++)
 		for (gi = 0; gi < sizeof(gaps) / sizeof(gaps[0]); gi++) {
 			struct outcome	s, p;
@@ -253,22 +308,28 @@ main(int argc, char **argv)
 			for (tr = 0; tr < trials; tr++) {
 				gsl_rng_set(r, seed + (unsigned long)tr);
 				truth = gsl_rng_uniform_int(r, n);
+				shift_plan(r, (enum noise)k, gaps[gi], end_runs);
 				search_sprt(r, (enum noise)k, gaps[gi], n,
 				    truth, end_runs, max_runs, &s);
 				gsl_rng_set(r, seed + (unsigned long)tr);
 				truth = gsl_rng_uniform_int(r, n);
+				shift_plan(r, (enum noise)k, gaps[gi], end_runs);
 				search_plain(r, (enum noise)k, gaps[gi], n,
 				    truth, end_runs, &p);
 			}
 			printf("%-10s %5.1f  %-6s %6.1f%% %6.1f%% %6.1f%% "
-			    "%6.1f%% %7.2f %9.2f %5.1f\n", noise_name[k],
+			    "%6.1f%% %7.2f %9.2f %5.1f %6.1f%% %6.1f%% "
+			    "%5.2f\n", noise_name[k],
 			    gaps[gi], "sprt", 100.0 * s.exact / trials,
 			    100.0 * s.range / trials, 100.0 * s.wrong / trials,
 			    100.0 * s.refused / trials, trials > s.refused ?
 			    (double)s.runs / (double)(trials - s.refused) : 0,
 			    trials > s.refused ? (double)s.measured /
 			    (double)(trials - s.refused) : 0,
-			    (double)s.end_runs / (double)trials);
+			    (double)s.end_runs / (double)trials,
+			    100.0 * s.caught / trials, 100.0 * s.lost / trials,
+			    trials > s.refused ? (double)s.pairs /
+			    (double)(trials - s.refused) : 0);
 			printf("%-10s %5.1f  %-6s %6.1f%% %6.1f%% %6.1f%% "
 			    "%6.1f%% %7.2f %9.2f %5d\n", "", gaps[gi], "plain",
 			    100.0 * p.exact / trials, 100.0 * p.range / trials,

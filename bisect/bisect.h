@@ -127,6 +127,16 @@ struct bisect_sprt {
 #define BISECT_T_DF		4.0
 enum bisect_mark bisect_sprt_decide(const struct bisect_sprt *,
 	    const double *levels, size_t n, double *llr);
+/*
+ * The side-by-side check of an answer: the differences bad - good of
+ * pairs of runs of the last good and the first bad commit, measured
+ * one right after the other, judged by the same test between no step
+ * (0) and the ends' gap (bad - good), with the noise of a difference,
+ * sqrt(2) times a run's.  BAD: the step is there, the answer holds;
+ * GOOD: it is not; UNTESTED: undecided.
+ */
+enum bisect_mark bisect_side_decide(const struct bisect_sprt *,
+	    const double *diffs, size_t n, double *llr);
 
 /*
  * The noise of a run's level from the runs at both ends: the pooled sd

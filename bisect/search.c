@@ -183,6 +183,18 @@ bisect_sprt_decide(const struct bisect_sprt *t, const double *levels,
 	return BISECT_UNTESTED;
 }
 
+enum bisect_mark
+bisect_side_decide(const struct bisect_sprt *t, const double *diffs,
+    size_t n, double *llr)
+{
+	struct bisect_sprt	pair = *t;
+
+	pair.good = 0;
+	pair.bad = t->bad - t->good;
+	pair.sd = t->sd * sqrt(2.0);
+	return bisect_sprt_decide(&pair, diffs, n, llr);
+}
+
 /*
  * The two groups' means, their pooled sd and its degrees of freedom; -1
  * with fewer than three values in all.

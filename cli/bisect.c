@@ -3,7 +3,8 @@
  *
  *   perfwatch bisect [--git NAME | --repo DIR] [--build CMD]
  *       [--workload GLOB]... [--metric M] [--profile P] [--iterations N]
- *       [--runs N] [--max-runs N] [--json|--csv] GOOD..BAD
+ *       [--runs N] [--max-runs N] [--no-side-check] [--json|--csv]
+ *       GOOD..BAD
  *   perfwatch bisect --list-git [--json|--csv]
  *
  * Each commit measured is checked out in the repository (bisect/range.c),
@@ -41,7 +42,9 @@
  * minutes) made the search follow the machine, and name a commit the
  * code did not slow.  The last good and the first bad commit measured
  * one right after the other share the machine's state; when their pairs
- * show no step, the answer does not hold and it exits 75.  At
+ * show no step, the answer does not hold and it exits 75
+ * (--no-side-check leaves it out, where builds are dear and the machine
+ * is steady).  At
  * the end the working tree and HEAD are put back as they were, also on
  * Ctrl-C.
  */
@@ -92,6 +95,7 @@ struct bisect_opts {
 	char		 *good;
 	char		 *bad;
 	int		  list_git;	/* --list-git: the [git] trees */
+	int		  no_side;	/* --no-side-check */
 };
 
 /* Why a commit was skipped. */
@@ -145,6 +149,7 @@ struct bisect_ctx {
  * bad one measured one right after the other, pair by pair.
  */
 struct bisect_side {
+	int			 checked;	/* 0: --no-side-check */
 	enum bisect_mark	 mark;	/* BAD: it holds; GOOD: it does not;
 					   UNTESTED: undecided */
 	size_t			 pairs;
@@ -964,17 +969,16 @@ bisect_pairs(const struct bisect_point *g, const struct bisect_point *b,
  * every level after it, and the search then follows the machine, not the
  * code.  Measured one right after the other, the last good commit g and
  * the first bad one b share the machine's state, and their difference is
- * the step alone: Wald's test between no step and the ends' gap, with
- * the noise of a difference (sqrt 2 times a run's), a pair at a time up
- * to most pairs, the pairs the store has first (a bisection started
- * again asks no new ones).  0 and *side, or the exit status to stop with.
+ * the step alone: Wald's test between no step and the ends' gap
+ * (bisect_side_decide), a pair at a time up to most pairs, the pairs the
+ * store has first (a bisection started again asks no new ones).  0 and
+ * *side, or the exit status to stop with.
  */
 static int
 bisect_side_check(struct bisect_ctx *x, const struct bisect_point *good,
     const struct bisect_point *bad, const struct bisect_sprt *s,
     size_t most, struct bisect_side *side)
 {
-	struct bisect_sprt	 pair = *s;
 	struct bisect_point	 pg, pb, *g = &pg, *b = &pb;
 	double			*d;
 	size_t			 tries, i;
@@ -986,17 +990,15 @@ bisect_side_check(struct bisect_ctx *x, const struct bisect_point *good,
 	 */
 	bisect_point_copy(g, good);
 	bisect_point_copy(b, bad);
-	pair.good = 0;
-	pair.bad = s->bad - s->good;
-	pair.sd = s->sd * sqrt(2.0);
 	memset(side, 0, sizeof(*side));
+	side->checked = 1;
 	for (tries = 0;; tries++) {
 		bisect_levels(x, g);
 		bisect_levels(x, b);
 		d = xcalloc(g->nlevels + 1, sizeof(*d));
 		side->pairs = bisect_pairs(g, b, d);
 		side->mark = side->pairs == 0 ? BISECT_UNTESTED :
-		    bisect_sprt_decide(&pair, d, side->pairs, &side->llr);
+		    bisect_side_decide(s, d, side->pairs, &side->llr);
 		side->diff = 0;
 		for (i = 0; i < side->pairs; i++)
 			side->diff += d[i] / (double)side->pairs;
@@ -1065,6 +1067,7 @@ bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "list-git", no_argument, NULL, 'L' },
+		{ "no-side-check", no_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char	*other = NULL;
@@ -1140,6 +1143,9 @@ bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 			break;
 		case 'L':
 			o->list_git = 1;
+			break;
+		case 'S':
+			o->no_side = 1;
 			break;
 		default:
 			return -1;
@@ -1450,7 +1456,8 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 		for (i = first; i <= last; i++)
 			pwjson_append(arr, pwjson_str(pts[i].c->id));
 		pwjson_set(o, "candidates", arr);
-		pwjson_set(o, "side_by_side", bisect_side_json(side, g));
+		pwjson_set(o, "side_by_side", side->checked ?
+		    bisect_side_json(side, g) : json_null());
 		pwjson_print(stdout, o, 0);
 		json_decref(o);
 		return;
@@ -1506,10 +1513,14 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 	printf("noise of a run: %s %s (both ends' runs, upper 90%% bound); "
 	    "error rates %g each way\n", buf, x->unit, BISECT_ALPHA);
 	cli_fmt_pct(gbuf, sizeof(gbuf), bisect_pct(g + side->diff, g));
-	printf("side by side (the last good and the first bad, one right "
-	    "after the other): %s, %zu pair%s%s%s\n", bisect_side_name(side),
-	    side->pairs, side->pairs == 1 ? "" : "s", side->pairs > 0 ?
-	    ", " : "", side->pairs > 0 ? gbuf : "");
+	if (!side->checked)
+		printf("side by side: not checked (--no-side-check)\n");
+	else
+		printf("side by side (the last good and the first bad, one "
+		    "right after the other): %s, %zu pair%s%s%s\n",
+		    bisect_side_name(side), side->pairs, side->pairs == 1 ?
+		    "" : "s", side->pairs > 0 ? ", " : "", side->pairs > 0 ?
+		    gbuf : "");
 	if (first == last) {
 		level = bisect_mean(pts[first].levels, pts[first].nlevels);
 		if (isfinite(bisect_pct(level, g)))
@@ -1801,8 +1812,11 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 			    p->c->id, bisect_mark_name(p->mark), p->nlevels,
 			    p->nlevels == 1 ? "" : "s", p->llr);
 	}
-	if ((rc = bisect_side_check(&x, first == 0 ? &gp : &pts[first - 1],
-	    &pts[last], &sprt, (size_t)o.max_runs, &side)) != 0)
+	memset(&side, 0, sizeof(side));
+	side.mark = BISECT_UNTESTED;
+	if (!o.no_side && (rc = bisect_side_check(&x, first == 0 ? &gp :
+	    &pts[first - 1], &pts[last], &sprt, (size_t)o.max_runs,
+	    &side)) != 0)
 		goto out;
 	cli_fmt_pct(pct, sizeof(pct), bisect_pct(sprt.good + side.diff,
 	    sprt.good));
@@ -1810,6 +1824,11 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		bisect_progress("the answer holds side by side: %zu pair%s, "
 		    "%s (llr %.1f)", side.pairs, side.pairs == 1 ? "" : "s",
 		    pct, side.llr);
+	else if (side.checked && side.mark == BISECT_UNTESTED)
+		bisect_progress("the answer is undecided side by side after "
+		    "%zu pair%s (%s): it stands on the search alone",
+		    side.pairs, side.pairs == 1 ? "" : "s", side.pairs > 0 ?
+		    pct : "none measured");
 	bisect_report(&x, &gp, pts, n, first, last, sprt.sd, tested, &side);
 	if (side.mark == BISECT_GOOD) {
 		fflush(stdout);

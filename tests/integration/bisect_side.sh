@@ -5,7 +5,8 @@
 # pair; the two ends' own runs give pairs too.  On
 # a machine that slowed down once the ends were measured, every commit
 # after looked bad and the search named the first one: the pair shows
-# no step, the answer does not hold, and it exits 75.
+# no step, the answer does not hold, and it exits 75.  --no-side-check
+# leaves the check out, and takes the wrong answer.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bisect.subr"
@@ -99,4 +100,20 @@ grep -q "^side by side (the last good and the first bad, one right after the oth
     "$T/out" || fail "drift table: $(cat "$T/out")"
 grep -q "^the search's first bad commit, which does not hold: $(rev main~8) c2 (-20.0%)$" \
     "$T/out" || fail "drift table: $(cat "$T/out")"
+# --no-side-check: what the check is for, the wrong answer taken (0).
+rm -f "$T/count"
+PERFWATCH_DB="$T/drift3.db" bisect --no-side-check main~9..main \
+    >"$T/out" 2>"$T/err" || fail "unchecked: exit $?: $(cat "$T/err")"
+grep -q "^side by side: not checked (--no-side-check)$" "$T/out" ||
+	fail "unchecked: $(cat "$T/out")"
+grep -q "^first bad commit: $(rev main~8) c2 (-20.0%)$" "$T/out" ||
+	fail "unchecked: $(cat "$T/out")"
+if grep -q "side by side" "$T/err"; then
+	fail "unchecked: $(cat "$T/err")"
+fi
+rm -f "$T/count"
+PERFWATCH_DB="$T/drift4.db" bisect --no-side-check --json main~9..main \
+    >"$T/out.json" 2>"$T/err" || fail "unchecked JSON: $(cat "$T/err")"
+[ "$(json_field "$T/out.json" side_by_side)" = None ] ||
+	fail "unchecked JSON: $(cat "$T/out.json")"
 pass

@@ -178,6 +178,49 @@ test_ends_more(void **state)
 	assert_true(bisect_ends_more(1, 1, 1, 1, 6, 0));
 }
 
+/*
+ * The side-by-side check: the pairs' differences judged between 0 and
+ * the ends' gap with sqrt(2) times a run's sd, so that one pair at the
+ * gap says less than one run at the bad level does (8.15 with sd 2):
+ * 5/2 log(1 + 20^2 / (4 * 8)) = 5/2 log(13.5).
+ */
+static void
+test_side(void **state)
+{
+	struct bisect_sprt	t = { 100, 80, 2, 0.01, 0.01, 4 };
+	double			d[2], llr;
+
+	(void)state;
+	d[0] = -20;
+	assert_int_equal(bisect_side_decide(&t, d, 1, &llr), BISECT_BAD);
+	NEAR(llr, 6.506724213610959, 1e-12);
+	d[0] = 0;
+	assert_int_equal(bisect_side_decide(&t, d, 1, &llr), BISECT_GOOD);
+	NEAR(llr, -6.506724213610959, 1e-12);
+	/* Half the gap: the middle half decides nothing. */
+	d[0] = -10;
+	assert_int_equal(bisect_side_decide(&t, d, 1, &llr),
+	    BISECT_UNTESTED);
+	NEAR(llr, 0, 1e-12);
+	/* Two pairs: their terms add, -19 one off the gap. */
+	d[0] = -20;
+	d[1] = -19;
+	assert_int_equal(bisect_side_decide(&t, d, 2, &llr), BISECT_BAD);
+	NEAR(llr, 12.699979339617911, 1e-12);
+	/* Higher is worse: a gap of +20, mirrored. */
+	t.good = 80;
+	t.bad = 100;
+	d[0] = 20;
+	assert_int_equal(bisect_side_decide(&t, d, 1, &llr), BISECT_BAD);
+	NEAR(llr, 6.506724213610959, 1e-12);
+	/* Normal likelihoods: gap (x - mid) / (2 sd^2) = 20 * 10 / 8. */
+	t.df = 0;
+	assert_int_equal(bisect_side_decide(&t, d, 1, &llr), BISECT_BAD);
+	NEAR(llr, 25, 1e-12);
+	/* The ends' struct is left as it was. */
+	assert_true(t.good == 80 && t.bad == 100 && t.sd == 2);
+}
+
 static void
 test_sprt(void **state)
 {
@@ -593,6 +636,7 @@ main(void)
 		cmocka_unit_test(test_steps_left),
 		cmocka_unit_test(test_ends_more),
 		cmocka_unit_test(test_sprt),
+		cmocka_unit_test(test_side),
 		cmocka_unit_test(test_noise_and_ends),
 		cmocka_unit_test(test_worse_bound),
 		cmocka_unit_test_setup_teardown(test_range, repo_setup,
