@@ -167,9 +167,9 @@ w = json.load(open(sys.argv[1]))["workloads"]
 assert w == [{"workload": "tmo", "status": "timeout", "wall": w[0]["wall"],
     "cpu": w[0]["cpu"], "error": "timed out after 1 s"}], w
 assert w[0]["wall"] >= 1, w
-# [quiet] look: the machine was looked at for 0.2 s, not the default 1.
+# [quiet] look: the machine was looked at for 0.1 s, not the default 1.
 seen = json.load(open(sys.argv[1]))["quiet"]["seen"]
-assert 0.19 < seen["interval"] < 0.9, seen
+assert 0.09 < seen["interval"] < 0.9, seen
 ' "$T/slow.json" || fail "show --json slow: $(pw show --json slow)"
 [ "$(pw show --csv slow | tail -n +2)" = "" ] || fail "show --csv slow"
 
