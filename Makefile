@@ -6,7 +6,8 @@
 #   make check      install what is missing, build, run every test
 #   make check-asan the same tests under AddressSanitizer and UBSan
 #   make fuzz       each libFuzzer target for a short, bounded time
-#   make test       the tests, without make deps (TESTS='unit/* ...': some)
+#   make test       the tests, without make deps (TESTS='unit/* ...': some;
+#                   JOBS=N at once, default a CPU each)
 #   make dist       build/perfwatch-VERSION.tar.gz of HEAD; distcheck tests it
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make uninstall  the same, the other way (the configuration stays)
@@ -176,15 +177,24 @@ $(BUILD)/hdr/%.ok: %.h $(HDRS) $(FLAGS_STAMP) | \
 # the unit and integration tests.
 build-all: all $(UNIT_BIN) $(BENCH_BIN) $(HDR_OK)
 
-# TESTS: only the tests whose names match these globs (tests/run.sh).
+# TESTS: only the tests whose names match these globs (tests/run.sh);
+# JOBS: how many run at once (default: the CPUs online).
 TESTS	?=
+JOBS	?=
 test: build-all
-	@set -f; BUILD=$(BUILD) sh tests/run.sh $(TESTS)
+	@set -f; BUILD=$(BUILD) $(if $(JOBS),JOBS=$(JOBS)) sh tests/run.sh $(TESTS)
+
+# The checks build with a job a CPU (make -jN on the command line wins).
+NPROC	:= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+JFLAG	 = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(NPROC))
 
 check: deps
+	@$(MAKE) --no-print-directory $(JFLAG) build-all
 	@$(MAKE) --no-print-directory test
 
 check-asan: deps
+	@$(MAKE) --no-print-directory $(JFLAG) BUILD=build-asan SAN=1 \
+	    OPT="-O1 -g" build-all
 	@$(MAKE) --no-print-directory BUILD=build-asan SAN=1 OPT="-O1 -g" test
 
 # What a distribution's build does: clang, then gcc with Debian's hardening
@@ -199,20 +209,22 @@ HARDEN_FLAGS = CPPFLAGS="-Wdate-time -D_FORTIFY_SOURCE=3" \
 	CFLAGS="-fstack-protector-strong -Wformat -Werror=format-security" \
 	LDFLAGS="-Wl,-z,relro -Wl,-z,now"
 check-build: deps
-	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang build-all
+	@$(MAKE) --no-print-directory $(JFLAG) BUILD=build-clang CC=clang \
+	    build-all
 	@rm -rf build-clang/root
 	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang \
 	    DESTDIR=$(CURDIR)/build-clang/root install >/dev/null
 	@sh tests/install_check.sh $(CURDIR)/build-clang/root $(PREFIX) \
 	    $(SYSCONFDIR)
 	@rm -rf build-clang/root
-	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang PREFIX=/usr \
-	    DESTDIR=$(CURDIR)/build-clang/root install >/dev/null
+	@$(MAKE) --no-print-directory $(JFLAG) BUILD=build-clang CC=clang \
+	    PREFIX=/usr DESTDIR=$(CURDIR)/build-clang/root install >/dev/null
 	@sh tests/install_check.sh $(CURDIR)/build-clang/root /usr /etc
 	@$(MAKE) --no-print-directory BUILD=build-clang CC=clang PREFIX=/usr \
 	    DESTDIR=$(CURDIR)/build-clang/root uninstall >/dev/null
 	@sh tests/install_check.sh -u $(CURDIR)/build-clang/root /usr /etc
-	@$(MAKE) --no-print-directory BUILD=build-harden $(HARDEN_FLAGS) build-all
+	@$(MAKE) --no-print-directory $(JFLAG) BUILD=build-harden \
+	    $(HARDEN_FLAGS) build-all
 	@rm -rf build-harden/root
 	@$(MAKE) --no-print-directory BUILD=build-harden $(HARDEN_FLAGS) \
 	    DESTDIR=$(CURDIR)/build-harden/root install >/dev/null
