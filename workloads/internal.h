@@ -31,6 +31,7 @@ int	wl_shell8_run(const struct wl_params *, int, char **);
 int	wl_syscall_run(const struct wl_params *, int, char **);
 int	wl_oltp_run(const struct wl_params *, int, char **);
 int	wl_command_run(const struct wl_params *, int, char **);
+char	**wl_command_words(const char *);
 
 /*
  * The body of a timed loop: run n iterations of the measured operation,

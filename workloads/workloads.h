@@ -129,7 +129,7 @@ struct wl_result {
 	size_t		  nmetrics;
 	char		**notes;	/* '#' lines, without the '#' */
 	size_t		  nnotes;
-	double		  wall;		/* seconds, fork to reap */
+	double		  wall;		/* seconds, child set up to reap */
 	double		  user;		/* CPU seconds from wait4() */
 	double		  sys;
 	double		  cpu_pct;	/* (user + sys) / wall x 100 */

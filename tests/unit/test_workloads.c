@@ -1147,6 +1147,167 @@ test_run_command_ok(void **state)
 	wl_result_clear(&res);
 }
 
+/*
+ * Which commands are executed directly (their words, joined by "|"
+ * here) and which go to /bin/sh -c (NULL): only plain words, and not a
+ * first word that is the shell's own.
+ */
+static void
+test_command_words(void **state)
+{
+	static const struct {
+		const char	*command;
+		const char	*words;
+	} cases[] = {
+		{ "/bin/true", "/bin/true" },
+		{ "  ./bench -n 1000\t--size=10M  ", "./bench|-n|1000|--size=10M" },
+		{ "prog a=b x,y:z+1@2%3 -", "prog|a=b|x,y:z+1@2%3|-" },
+		{ "echoes x", "echoes|x" },
+		{ "./exec", "./exec" },
+		{ "", NULL },
+		{ " \t", NULL },
+		{ "a | b", NULL },
+		{ "a;b", NULL },
+		{ "a && b", NULL },
+		{ "a >out", NULL },
+		{ "a <in", NULL },
+		{ "a &", NULL },
+		{ "FOO=1 prog", NULL },
+		{ "prog 'x y'", NULL },
+		{ "prog \"x\"", NULL },
+		{ "prog a\\ b", NULL },
+		{ "prog $HOME", NULL },
+		{ "prog $(x)", NULL },
+		{ "prog `x`", NULL },
+		{ "prog (x)", NULL },
+		{ "prog *.c", NULL },
+		{ "prog ?", NULL },
+		{ "prog [ab]", NULL },
+		{ "prog {a,b}", NULL },
+		{ "prog ~/x", NULL },
+		{ "prog #c", NULL },
+		{ "prog !x", NULL },
+		{ "prog\nother", NULL },
+		{ "prog caf\xc3\xa9", NULL },
+		{ "echo -e x", NULL },
+		{ "true", NULL },
+		{ "cd /tmp", NULL },
+		{ "exec /bin/true", NULL },
+		{ "time make", NULL },
+		{ ". ./env", NULL },
+		{ ": x", NULL },
+		{ "if true", NULL },
+		{ "ulimit -n 10", NULL },
+	};
+	char	**argv, joined[256];
+	size_t	  i, j;
+
+	(void)state;
+	for (i = 0; i < nitems(cases); i++) {
+		argv = wl_command_words(cases[i].command);
+		if (cases[i].words == NULL) {
+			if (argv != NULL)
+				fail_msg("\"%s\" split, not left to the shell",
+				    cases[i].command);
+			continue;
+		}
+		if (argv == NULL)
+			fail_msg("\"%s\" left to the shell", cases[i].command);
+		joined[0] = '\0';
+		for (j = 0; argv[j] != NULL; j++) {
+			if (j > 0)
+				strcat(joined, "|");
+			strcat(joined, argv[j]);
+		}
+		assert_string_equal(joined, cases[i].words);
+		free(argv);
+	}
+}
+
+/* Write an executable file in dir. */
+static void
+write_program(const char *dir, const char *name, const char *text)
+{
+	char	path[PATH_MAX];
+	FILE	*f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_non_null(f = fopen(path, "w"));
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(chmod(path, 0755), 0);
+}
+
+/*
+ * Plain commands, executed directly, get their words as arguments, the
+ * clean room's environment (PWD too, as the shell would have set it)
+ * and a program found in PATH; a file the kernel cannot execute (no #!)
+ * still runs, by the shell, as do names not in PATH (the shell's "not
+ * found", in test_run_failures).
+ */
+static void
+test_run_command_direct(void **state)
+{
+	static const char prog[] =
+	    "BEGIN {\n"
+	    "	for (k in ENVIRON) n++\n"
+	    "	print \"# env \" n \" PWD=\" ENVIRON[\"PWD\"]\n"
+	    "	printf \"# args %d\", ARGC - 1\n"
+	    "	for (i = 1; i < ARGC; i++) printf \" <%s>\", ARGV[i]\n"
+	    "	print \"\"\n"
+	    "	print \"n 1 x\"\n"
+	    "}\n";
+	struct wl_result	 res;
+	char			 dir[] = "/tmp/pw-cmd.XXXXXX", cmd[PATH_MAX + 64];
+	char			 pwd[PATH_MAX + 32], *text;
+	const struct wl_workload *wl;
+	struct wl_params	 p;
+	const char		*s;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	xasprintf(&text, "#!/usr/bin/awk -f\n%s", prog);
+	write_program(dir, "awkargs", text);
+	free(text);
+	write_program(dir, "prog.awk", prog);
+	write_program(dir, "noshebang", "echo '# ran by the shell'; "
+	    "echo 'n 2 x'\n");
+
+	snprintf(pwd, sizeof(pwd), "env 5 PWD=%s/perfwatch-command.",
+	    test_dir);
+	snprintf(cmd, sizeof(cmd), "%s/awkargs a=b --x=1,2 3", dir);
+	assert_int_equal(run_command(cmd, "10", &res), 0);
+	assert_string_equal(note(&res, "args "), "args 3 <a=b> <--x=1,2> <3>");
+	assert_non_null(s = note(&res, "env "));
+	assert_memory_equal(s, pwd, strlen(pwd));
+	NEAR(res.metrics[0].value, 1, 0);
+	wl_result_clear(&res);
+
+	/* awk from PATH, the program file an argument. */
+	snprintf(cmd, sizeof(cmd), "awk -f %s/prog.awk y", dir);
+	assert_int_equal(run_command(cmd, "10", &res), 0);
+	assert_string_equal(note(&res, "args "), "args 1 <y>");
+	wl_result_clear(&res);
+
+	snprintf(cmd, sizeof(cmd), "%s/noshebang", dir);
+	assert_int_equal(run_command(cmd, "10", &res), 0);
+	assert_non_null(note(&res, "ran by the shell"));
+	NEAR(res.metrics[0].value, 2, 0);
+	wl_result_clear(&res);
+
+	/* measure = time of a plain command: the program's own time. */
+	wl = params_for(&p, "command", test_dir);
+	set(&p, wl, "command", "sleep 0.2");
+	set(&p, wl, "measure", "time");
+	run_ok(wl, &p, &res);
+	assert_true(res.wall >= 0.2);
+	wl_result_clear(&res);
+	wl_params_clear(&p);
+
+	assert_int_equal(dir_entries(test_dir), 0);
+	assert_int_equal(wl_remove_tree(dir), 0);
+}
+
 /* A child group that ignores SIGTERM is killed at the limit. */
 static void
 test_run_timeout(void **state)
@@ -2298,7 +2459,9 @@ main(void)
 		cmocka_unit_test(test_statistics),
 		cmocka_unit_test(test_timed_loop),
 		cmocka_unit_test(test_timed_loop_clock),
+		cmocka_unit_test(test_command_words),
 		cmocka_unit_test(test_run_command_ok),
+		cmocka_unit_test(test_run_command_direct),
 		cmocka_unit_test(test_run_timeout),
 		cmocka_unit_test(test_run_setsid_escapee),
 		cmocka_unit_test(test_run_orphan_reaped),
