@@ -148,6 +148,12 @@ expect "import " "$PERFWATCH" runs --trigger i
 expect " " "$PERFWATCH" run --trigger i
 mkdir "$T/cwd" && cd "$T/cwd" && touch my.conf
 expect "full my.conf nightly quick " "$PERFWATCH" run --profile ""
+# A file name with a blank is one word offered, not two.
+touch "my file.conf"
+expect "my file.conf my.conf " "$PERFWATCH" -c my
+expect "my file.conf my.conf " "$PERFWATCH" run --profile my
+expect "my file.conf my.conf " "$PERFWATCH" import my
+rm "my file.conf"
 expect "$T/h.csv " "$PERFWATCH" import "$T/h."
 
 # After alerts ack, the open alerts' ids (alerts --csv of the store the
