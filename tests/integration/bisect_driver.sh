@@ -321,11 +321,15 @@ kept=$(sqlite3 "$DB" "SELECT count(*) FROM runs WHERE
 	fail "after Ctrl-C: $(json_field "$T/out.json" first_bad.summary)"
 # SIGTERM during a build stops what the build's shell started too (a
 # make under a script), so that nothing writes in the tree once it is
-# put back; SIGHUP (the terminal went away) puts it back as well.
+# put back; SIGHUP (the terminal went away) puts it back as well.  The
+# build writes in the tree only once the test lets it (the file go),
+# after the signal, however slowly the test sees the build start: a
+# build that the signal did not stop then writes, and the tree shows it.
+gated="until [ -e $T/go ]; do sleep 0.1; done; echo late >>counter"
 for sig in TERM:143 HUP:129; do
-	rm -f "$T/term.db"
+	rm -f "$T/term.db" "$T/go"
 	(cd "$T/repo" && exec "$PERFWATCH" -c "$T/pw.conf" -D "$T/term.db" \
-	    bisect --build 'sh -c "sleep 1; echo late >>counter"' \
+	    bisect --build "sh -c '$gated'" \
 	    --workload toy main~3..main) >/dev/null 2>"$T/int.err" &
 	pid=$!
 	i=0
@@ -341,6 +345,7 @@ for sig in TERM:143 HUP:129; do
 		fail "SIG${sig%:*}: exit $rc: $(cat "$T/int.err")"
 	[ "$(git -C "$T/repo" symbolic-ref HEAD)" = refs/heads/main ] ||
 		fail "HEAD not put back after SIG${sig%:*}"
+	touch "$T/go"
 	sleep 1.5
 	[ -z "$(git -C "$T/repo" status --porcelain --untracked-files=no)" ] ||
 		fail "the build went on after SIG${sig%:*}: $(git -C "$T/repo" diff)"
