@@ -12,20 +12,20 @@
  *
  * Design note.  A command of plain words ("/opt/b/run -n 1000",
  * "grep -c foo big.txt") means the same to every shell: no quoting,
- * expansion, redirection or list.  Such a command is executed directly,
- * its program found in PATH as the shell would; anything else, and
- * anything the direct exec cannot run (a script without #!, a name not
- * in PATH, a shell keyword or builtin), goes to /bin/sh -c, as every
- * command did before.  The child's environment holds PWD either way.
- * What it saves is the shell, which measure = time counted in the
- * command's wall and CPU time: an exec of /bin/sh, its dynamic loading
- * and start-up (bench/command measures it).  A plain word is made of
- * letters, digits and _ . / , : + @ % - =, and the first word holds no
- * "=" (an assignment to the shell).
+ * expansion, redirection or list.  Such a command is executed directly
+ * by execvp(), which finds its program in PATH as the shell would and
+ * runs a file without #! by /bin/sh as the shell does.  Anything else,
+ * a first word that is the shell's own (a keyword, a builtin), and a
+ * name execvp() cannot run (not in PATH: the shell then says "not
+ * found" and exits 127, as before) go to /bin/sh -c, as every command
+ * did before.  The child's environment holds PWD either way.  What it
+ * saves is the shell, which measure = time counted in the command's
+ * wall and CPU time: an exec of /bin/sh, its dynamic loading and
+ * start-up, and dash's fork for a lone command (bench/command measures
+ * it).  A plain word is made of letters, digits and _ . / , : + @ % - =,
+ * and the first word holds no "=" (an assignment to the shell).
  */
 #include <errno.h>
-#include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -105,34 +105,6 @@ wl_command_words(const char *command)
 }
 
 /*
- * The path of an executable file named by a word, looked up in PATH
- * when it has no slash; NULL when there is none.  buf holds PATH_MAX.
- */
-static const char *
-command_path(const char *word, char *buf)
-{
-	const char	*path, *p, *end;
-	size_t		 dirlen;
-	int		 n;
-
-	if (strchr(word, '/') != NULL)
-		return word;
-	if ((path = getenv("PATH")) == NULL)
-		return NULL;
-	for (p = path; ; p = end + 1) {
-		end = strchr(p, ':');
-		dirlen = end != NULL ? (size_t)(end - p) : strlen(p);
-		/* An empty entry is the current directory. */
-		n = dirlen == 0 ? snprintf(buf, PATH_MAX, "./%s", word) :
-		    snprintf(buf, PATH_MAX, "%.*s/%s", (int)dirlen, p, word);
-		if (n > 0 && n < PATH_MAX && access(buf, X_OK) == 0)
-			return buf;
-		if (end == NULL)
-			return NULL;
-	}
-}
-
-/*
  * Replace the child with the command: executed directly when it is plain
  * words (see the top), by /bin/sh -c otherwise or when that fails.
  * Returns only on failure.
@@ -140,13 +112,12 @@ command_path(const char *word, char *buf)
 int
 wl_command_run(const struct wl_params *p, int fd, char **cause)
 {
-	char		**argv, buf[PATH_MAX];
-	const char	*path;
+	char	**argv;
 
 	(void)fd;
 	if ((argv = wl_command_words(p->command)) != NULL) {
-		if ((path = command_path(argv[0], buf)) != NULL)
-			execv(path, argv);
+		/* The clean room's PATH (runner.c). */
+		execvp(argv[0], argv);
 		free(argv);
 	}
 	execl("/bin/sh", "sh", "-c", p->command, (char *)NULL);

@@ -1243,7 +1243,10 @@ write_program(const char *dir, const char *name, const char *text)
  * clean room's environment (PWD too, as the shell would have set it)
  * and a program found in PATH; a file the kernel cannot execute (no #!)
  * still runs, by the shell, as do names not in PATH (the shell's "not
- * found", in test_run_failures).
+ * found", in test_run_failures).  Executed directly, the program is the
+ * runner's own child: by /bin/sh -c, dash forks it (Linux, from /proc).
+ * The programs' directory is in /tmp, whatever TMPDIR is, so that its
+ * path is plain words.
  */
 static void
 test_run_command_direct(void **state)
@@ -1252,6 +1255,10 @@ test_run_command_direct(void **state)
 	    "BEGIN {\n"
 	    "	for (k in ENVIRON) n++\n"
 	    "	print \"# env \" n \" PWD=\" ENVIRON[\"PWD\"]\n"
+	    "	if ((getline st < \"/proc/self/stat\") > 0) {\n"
+	    "		split(st, f, \" \")\n"
+	    "		print \"# ppid \" f[4]\n"
+	    "	}\n"
 	    "	printf \"# args %d\", ARGC - 1\n"
 	    "	for (i = 1; i < ARGC; i++) printf \" <%s>\", ARGV[i]\n"
 	    "	print \"\"\n"
@@ -1259,7 +1266,7 @@ test_run_command_direct(void **state)
 	    "}\n";
 	struct wl_result	 res;
 	char			 dir[] = "/tmp/pw-cmd.XXXXXX", cmd[PATH_MAX + 64];
-	char			 pwd[PATH_MAX + 32], *text;
+	char			 pwd[PATH_MAX + 32], ppid[32], *text;
 	const struct wl_workload *wl;
 	struct wl_params	 p;
 	const char		*s;
@@ -1280,6 +1287,11 @@ test_run_command_direct(void **state)
 	assert_string_equal(note(&res, "args "), "args 3 <a=b> <--x=1,2> <3>");
 	assert_non_null(s = note(&res, "env "));
 	assert_memory_equal(s, pwd, strlen(pwd));
+#ifdef __linux__
+	snprintf(ppid, sizeof(ppid), "ppid %ld", (long)getpid());
+	assert_non_null(s = note(&res, "ppid "));
+	assert_string_equal(s, ppid);
+#endif
 	NEAR(res.metrics[0].value, 1, 0);
 	wl_result_clear(&res);
 
