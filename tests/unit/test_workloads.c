@@ -2193,7 +2193,9 @@ test_bonnie(void **state)
 		if (strstr(seen[i], "_cpu") != NULL) {
 			assert_string_equal(m->unit, "%CPU");
 			assert_int_equal(m->better, BETTER_LOWER);
-			assert_true(m->value >= 0 && m->value <= cpu_max);
+			if (!(m->value >= 0 && m->value <= cpu_max))
+				fail_msg("%s %g, not within 0-%g", seen[i],
+				    m->value, cpu_max);
 		} else {
 			assert_string_equal(m->unit,
 			    strcmp(seen[i], "seeks_ps") == 0 ? "/sec" :
