@@ -117,14 +117,16 @@ static struct fid_row	fid_rows[] = {
 	  "buffer; the data differs as for the block write" },
 	{ "bonnie seeks", "/sec", "seeks_ps", { 0 }, { 0 },
 	  "both seek to uniformly random chunks, read one, and rewrite one "
-	  "in ten, with 3 seekers that fsync at the end inside the time.  "
-	  "bonnie++'s seekers are threads that take each seek as a 4-byte "
-	  "ticket from one shared pipe, and its time runs from the first "
-	  "seeker's start to the last one's end; disk.bonnie's are "
-	  "processes that divide the seeks evenly, timed from the start "
-	  "signal to the last one's exit.  The %CPU of both is printed "
-	  "below; -p 1 compares one seeker with one, without the "
-	  "difference in how the seeks are shared" },
+	  "in ten, with as many seekers, which fsync at the end inside the "
+	  "time, and both time the phase from before the seekers start to "
+	  "the last one's end.  bonnie++'s seekers are threads that take "
+	  "each seek as a 4-byte ticket from one shared pipe: a third "
+	  "system call a seek beside the lseek and the read, and threads "
+	  "that wait for each other on it: its %CPU (below) is twice ours "
+	  "or more for as many seeks, and where that overhead rather than "
+	  "the disk sets the pace, the figures part.  disk.bonnie's are "
+	  "processes that divide the seeks evenly.  -p 1 compares one "
+	  "seeker with one, without the shared pipe" },
 	{ "stream write (fio)", "MiB/s", "write_mibps", { 0 }, { 0 },
 	  "both append 1 MiB write()s to a new file with an fsync every "
 	  "fsync_every and at the end, the end inside the time; fio runs "
@@ -503,10 +505,11 @@ main(int argc, char **argv)
 	    un.sysname, un.release, sysconf(_SC_NPROCESSORS_ONLN),
 	    (unsigned long long)(ram >> 20), dir);
 	printf("file %llu MiB for every tool; chunk 8 KiB, %d seeks by %d "
-	    "seekers; disk.bonnie's per-char phases on %llu MiB (bonnie++ -f "
+	    "seeker%s; disk.bonnie's per-char phases on %llu MiB (bonnie++ -f "
 	    "has none); stream and fio fsync every %llu MiB; %d repetitions, "
 	    "%d s of quiet before each run\n", (unsigned long long)(size >> 20),
-	    seeks, seekers, (unsigned long long)(char_size >> 20),
+	    seeks, seekers, seekers == 1 ? "" : "s",
+	    (unsigned long long)(char_size >> 20),
 	    (unsigned long long)(fsync_every >> 20), reps, fid_settle);
 	if (ram > 0 && size < 2 * ram) {
 		printf("the file is smaller than twice the RAM, so the page "

@@ -361,7 +361,6 @@ cron_next(const struct cron *c, time_t after, time_t *next)
 	time_t		t;
 	int		y, mo, d, h0, mi0, h, mi, day;
 
-
 	if (localtime_r(&after, &tm) == NULL)
 		return -1;
 	y = tm.tm_year + 1900;
