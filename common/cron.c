@@ -17,7 +17,17 @@
 #include "timefmt.h"
 #include "xmalloc.h"
 
-#define CRON_SEARCH_DAYS	(8 * 366 + 1)
+/*
+ * How far cron_next looks: 400 Gregorian years, after which the calendar
+ * repeats, so a spec that does not fire within them never does.  Eight
+ * years (the longest wait for a 29 February) is not enough when both
+ * day fields must match (a day of month that starts with '*'): the 1st
+ * of April on a Thursday waits up to 11 years, and 29 February on a
+ * Sunday 40 (tests/unit/test_cron.c has both).  Such a search walks at
+ * most 146,097 days of arithmetic, a millisecond or two; an ordinary
+ * spec ends it within a day.
+ */
+#define CRON_SEARCH_DAYS	146097
 
 struct cron_field {
 	const char		*name;

@@ -41,7 +41,9 @@ int	cron_parse(const char *spec, struct cron *c, char **cause);
 /*
  * The first time strictly after `after` (seconds, rounded to whole
  * minutes) that c fires, in the local time zone.  Return 0 and set
- * *next, or -1 if none is found within eight years.
+ * *next, or -1 if there is none within 400 years (the calendar's cycle:
+ * for a spec cron_parse accepted, only past the year 9999 or outside
+ * what mktime() can represent).
  */
 int	cron_next(const struct cron *c, time_t after, time_t *next);
 

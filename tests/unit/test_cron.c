@@ -198,6 +198,14 @@ test_next_utc(void **state)
 		{ "*/15 8-18 * * MON-FRI", 1796410200, 1796630400 },
 		/* 29 February: from 2026-03-01 to 2028. */
 		{ "0 0 29 2 *", 1772323200, 1835395200 },
+		/*
+		 * Both day fields must match ("*" starts the day of month):
+		 * 1 April on a Thursday, from 1984-06-13 to 1993, and 29
+		 * February on a Sunday, from 2088-03-01 to 2128.  Searched
+		 * only eight years, neither was found.
+		 */
+		{ "0 1 */30 4 4", 456010272, 733626000 },
+		{ "0 0 29 2 */7", 3728937600, 4991068800 },
 		/* Both day fields restricted: the 13th or a Friday. */
 		{ "0 12 13 * 5", 1795996800, 1796385600 },
 		{ "0 12 13 * *", 1795996800, 1797163200 },
