@@ -143,7 +143,7 @@ cron_item(const struct cron_field *f, const char *s, size_t len,
 				goto fail;
 			}
 		} else if (*p == '/')
-			hi = star_max;
+			hi = f->max;	/* "7/7": Sunday, as 7 */
 	}
 	if (*p == '/') {
 		p++;

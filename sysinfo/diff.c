@@ -269,8 +269,11 @@ sysinfo_diff(const struct snapshot *a, const struct snapshot *b)
 		mgr = sysinfo_snapshot_get(a, "pkg.manager");
 
 	while (i < a->npackages || j < b->npackages) {
-		ra = diff_run(a->packages + i, a->npackages - i);
-		rb = diff_run(b->packages + j, b->npackages - j);
+		/* An empty list's array is NULL: no offset to it, even 0. */
+		ra = i < a->npackages ?
+		    diff_run(a->packages + i, a->npackages - i) : 0;
+		rb = j < b->npackages ?
+		    diff_run(b->packages + j, b->npackages - j) : 0;
 		if (ra == 0)
 			c = 1;
 		else if (rb == 0)

@@ -91,6 +91,17 @@ test_parse_fields(void **state)
 	assert_int_equal(c.wdays, (1U << 0) | (1U << 2) | (1U << 4) |
 	    (1U << 6));
 	assert_true(c.wday_star);
+	/*
+	 * "a/step" runs to the field's end, 7 for the day of week, which
+	 * is Sunday: "7/7" was an empty set (the end taken as 6), parsed
+	 * as valid and never fired, and "5/1" lost its Sunday.
+	 */
+	c = parse_ok("* 1 * 7 7/7");
+	assert_int_equal(c.wdays, 1U << 0);
+	c = parse_ok("0 0 * * 5/1");
+	assert_int_equal(c.wdays, (1U << 0) | (1U << 5) | (1U << 6));
+	c = parse_ok("0 0 * * 0/3");
+	assert_int_equal(c.wdays, (1U << 0) | (1U << 3) | (1U << 6));
 	c = parse_ok("0 0 */2 * *");
 	assert_true(c.mday_star);
 	assert_int_equal(c.mdays & 0x7, (1U << 1));
