@@ -75,24 +75,26 @@ b64_decode(const char *s, size_t n, unsigned char *out)
 	return o;
 }
 
-/* What notify_header must say for value: cleaned, blanks collapsed. */
+/*
+ * What notify_header must say for value: the words of the cleaned value
+ * (split at blanks and tabs), joined by one blank.
+ */
 static char *
 expected_value(const char *value)
 {
-	char	*clean, *v;
-	size_t	 i, o = 0;
+	char	*clean, *v, *word, *save = NULL;
+	size_t	 o = 0, len;
 
 	clean = notify_clean(value, 0);
 	v = xmalloc(strlen(clean) + 1);
-	for (i = 0; clean[i] != '\0'; i++) {
-		if (clean[i] == ' ' || clean[i] == '\t') {
-			if (o > 0 && v[o - 1] != ' ')
-				v[o++] = ' ';
-		} else
-			v[o++] = clean[i];
+	for (word = strtok_r(clean, " \t", &save); word != NULL;
+	    word = strtok_r(NULL, " \t", &save)) {
+		if (o > 0)
+			v[o++] = ' ';
+		len = strlen(word);
+		memcpy(v + o, word, len);
+		o += len;
 	}
-	while (o > 0 && v[o - 1] == ' ')
-		o--;
 	v[o] = '\0';
 	free(clean);
 	return v;
