@@ -165,6 +165,49 @@ bisect_on_signal(int sig)
 	bisect_signal = sig;
 }
 
+/* A child's end has only to wake bisect_wait's sigsuspend(). */
+static void
+bisect_on_child(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * Block the signals bisect_wait() waits for, before a fork, into *old.
+ * A signal to stop that comes while a build or run is being started then
+ * waits for the check in bisect_wait(), where it could otherwise come
+ * just after it and go unseen until the child ended; and a child that
+ * bisect_wait() signals before the child's exec keeps it pending until
+ * bisect_child_signals(), where the handler the child inherited would
+ * have taken it and the child gone on (a build that never stopped).
+ */
+static void
+bisect_block(sigset_t *old)
+{
+	sigset_t	set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/*
+ * In the child, before anything else: the default actions back, then the
+ * mask as it was, so that a signal already sent to it ends it now.
+ */
+static void
+bisect_child_signals(const sigset_t *old)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
 /*
  * A line of progress on stderr: "bisect: ...".  Escaped as a table's
  * cells are (table_display): its workload and metric names come from a
@@ -189,25 +232,40 @@ bisect_progress(const char *fmt, ...)
 }
 
 /*
- * Wait for a child; pass on a signal the parent alone was sent, to the
- * child's process group with group (a build: what its shell started
- * would go on writing in the tree once it is put back).
+ * Wait for a child forked with the signals blocked (bisect_block: old is
+ * the mask from before, restored here); pass on a signal the parent
+ * alone was sent, to the child's process group with group (a build:
+ * what its shell started would go on writing in the tree once it is put
+ * back).  The flag is checked with the signals blocked, and sigsuspend()
+ * unblocks them and waits in one step, so none comes unseen between.
  */
 static int
-bisect_wait(pid_t pid, int group, int *status)
+bisect_wait(pid_t pid, int group, int *status, const sigset_t *old)
 {
-	int	sent = 0;
+	sigset_t	wait_mask = *old;
+	pid_t		r;
+	int		sent = 0, rc = -1;
 
+	sigdelset(&wait_mask, SIGINT);
+	sigdelset(&wait_mask, SIGTERM);
+	sigdelset(&wait_mask, SIGHUP);
+	sigdelset(&wait_mask, SIGCHLD);
 	for (;;) {
 		if (bisect_signal && !sent) {
 			kill(group ? -pid : pid, bisect_signal);
 			sent = 1;
 		}
-		if (waitpid(pid, status, 0) != -1)
-			return 0;
-		if (errno != EINTR)
-			return -1;
+		if ((r = waitpid(pid, status, WNOHANG)) == pid) {
+			rc = 0;
+			break;
+		}
+		if (r == -1 && errno != EINTR)
+			break;
+		if (r == 0)
+			sigsuspend(&wait_mask);
 	}
+	sigprocmask(SIG_SETMASK, old, NULL);
+	return rc;
 }
 
 /*
@@ -341,22 +399,27 @@ bisect_log_tail(FILE *f)
 static int
 bisect_build(struct bisect_ctx *x, const struct bisect_commit *c)
 {
-	FILE	*log;
-	pid_t	 pid;
-	int	 status, rc = -1;
+	FILE		*log;
+	sigset_t	 old;
+	pid_t		 pid;
+	int		 status, rc = -1;
 
 	if ((log = tmpfile()) == NULL) {
 		log_warn("a temporary file for the build's output");
 		return -1;
 	}
 	fflush(NULL);
+	bisect_block(&old);
 	if ((pid = fork()) == -1) {
 		log_warn("fork");
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		goto out;
 	}
 	if (pid == 0) {
-		int	null = open("/dev/null", O_RDONLY);
+		int	null;
 
+		bisect_child_signals(&old);
+		null = open("/dev/null", O_RDONLY);
 		setpgid(0, 0);
 		if (null != -1)
 			dup2(null, STDIN_FILENO);
@@ -373,7 +436,7 @@ bisect_build(struct bisect_ctx *x, const struct bisect_commit *c)
 	}
 	/* Its own group, before a signal can come to be passed on. */
 	setpgid(pid, pid);
-	if (bisect_wait(pid, 1, &status) == -1) {
+	if (bisect_wait(pid, 1, &status, &old) == -1) {
 		log_warn("waitpid");
 		goto out;
 	}
@@ -404,6 +467,7 @@ bisect_run_child(struct bisect_ctx *x, const struct bisect_commit *c,
 	const char	**argv;
 	char		 *label = NULL, *commit, iters[16];
 	size_t		  argc = 0, i, k;
+	sigset_t	  old;
 	pid_t		  pid;
 	int		  status, rc;
 
@@ -446,13 +510,18 @@ bisect_run_child(struct bisect_ctx *x, const struct bisect_commit *c,
 	}
 	argv[argc] = NULL;
 	fflush(NULL);
+	bisect_block(&old);
 	if ((pid = fork()) == -1) {
 		log_warn("fork");
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		rc = EXIT_SOFTWARE;
 		goto out;
 	}
 	if (pid == 0) {
-		int	null = open("/dev/null", O_RDWR);
+		int	null;
+
+		bisect_child_signals(&old);
+		null = open("/dev/null", O_RDWR);
 
 		/* The run's report is not ours to print; its errors are. */
 		if (null != -1) {
@@ -464,7 +533,7 @@ bisect_run_child(struct bisect_ctx *x, const struct bisect_commit *c,
 		    strerror(errno));
 		_exit(127);
 	}
-	if (bisect_wait(pid, 0, &status) == -1) {
+	if (bisect_wait(pid, 0, &status, &old) == -1) {
 		log_warn("waitpid");
 		rc = EXIT_SOFTWARE;
 		goto out;
@@ -1560,7 +1629,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	struct bisect_point	*pts = NULL, gp;
 	struct bisect_sprt	 sprt;
 	struct bisect_side	 side;
-	struct sigaction	 sa, oldint, oldterm, oldhup;
+	struct sigaction	 sa, oldint, oldterm, oldhup, oldchld;
 	struct sysinfo_opts	 so;
 	struct snapshot		*snap = NULL;
 	enum bisect_mark	*marks = NULL;
@@ -1663,6 +1732,9 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	sigaction(SIGINT, &sa, &oldint);
 	sigaction(SIGTERM, &sa, &oldterm);
 	sigaction(SIGHUP, &sa, &oldhup);	/* the terminal went away */
+	sa.sa_handler = bisect_on_child;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGCHLD, &sa, &oldchld);
 	signals = 1;
 
 	bisect_progress("%zu commit%s after %.12s up to %.12s (first "
@@ -1857,6 +1929,7 @@ out:
 		sigaction(SIGINT, &oldint, NULL);
 		sigaction(SIGTERM, &oldterm, NULL);
 		sigaction(SIGHUP, &oldhup, NULL);
+		sigaction(SIGCHLD, &oldchld, NULL);
 	}
 	if (bisect_signal) {
 		fprintf(stderr, "perfwatch: bisection stopped by signal %d; "
