@@ -4,7 +4,8 @@
  * four bytes of a time.  A spec that parses can fire (cron_parse refuses
  * one that never does), so cron_next finds its next time: after the time
  * given, on a whole minute, a minute the spec names, and with no minute
- * the spec names in between (checked over the first two days).  A spec
+ * the spec names in between (checked over the first two days, by the
+ * reference test_cron judges by too: tests/unit/cron_ref.h).  A spec
  * that does not parse says why.  Times are UTC here: the calendar, not
  * the zone, is what this exercises.
  */
@@ -17,26 +18,9 @@
 #include "cron.h"
 #include "log.h"
 #include "xmalloc.h"
+#include "tests/unit/cron_ref.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
-
-/* Whether c names the minute of t, by crontab(5)'s rules. */
-static int
-fires_at(const struct cron *c, time_t t)
-{
-	struct tm	tm;
-	int		md, wd;
-
-	if (gmtime_r(&t, &tm) == NULL)
-		abort();
-	if (!(c->minutes & ((uint64_t)1 << tm.tm_min)) ||
-	    !(c->hours & (1U << tm.tm_hour)) ||
-	    !(c->months & (1U << (tm.tm_mon + 1))))
-		return 0;
-	md = (c->mdays >> tm.tm_mday) & 1;
-	wd = (c->wdays >> tm.tm_wday) & 1;
-	return c->mday_star || c->wday_star ? md && wd : md || wd;
-}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -65,12 +49,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (cron_parse(spec, &c, &cause) == 0) {
 		if (cron_next(&c, after, &next) != 0)
 			abort();
-		if (next <= after || next % 60 != 0 || !fires_at(&c, next) ||
+		if (next <= after || next % 60 != 0 ||
+		    !cron_ref_matches(&c, next) ||
 		    next - after > (time_t)146097 * 86400)
 			abort();
 		for (t = after - after % 60 + 60; t < next &&
 		    t < after + 2 * 86400; t += 60)
-			if (fires_at(&c, t))
+			if (cron_ref_matches(&c, t))
 				abort();
 	} else if (cause == NULL)
 		abort();

@@ -19,6 +19,7 @@
 #include "cron.h"
 #include "perfwatch.h"
 #include "xmalloc.h"
+#include "cron_ref.h"
 
 /* Central European time with its EU summer time rule, without tzdata. */
 #define TZ_BERLIN	"CET-1CEST,M3.5.0,M10.5.0/3"
@@ -280,23 +281,6 @@ test_next_dst(void **state)
 	set_tz("UTC0");
 }
 
-/* The reference: does c fire at the UTC minute t (seconds 0)? */
-static int
-ref_matches(const struct cron *c, time_t t)
-{
-	struct tm	tm;
-	int		md, wd;
-
-	gmtime_r(&t, &tm);
-	if (!(c->minutes & ((uint64_t)1 << tm.tm_min)) ||
-	    !(c->hours & (1U << tm.tm_hour)) ||
-	    !(c->months & (1U << (tm.tm_mon + 1))))
-		return 0;
-	md = (c->mdays >> tm.tm_mday) & 1;
-	wd = (c->wdays >> tm.tm_wday) & 1;
-	return (c->mday_star || c->wday_star) ? (md && wd) : (md || wd);
-}
-
 /* One random field: '*', a value, a range, a step or a list of them. */
 static void
 random_field(char *buf, size_t len, int lo, int hi, int *star)
@@ -360,7 +344,7 @@ test_next_brute_force(void **state)
 		limit = after + 400 * 86400;
 		found = 0;
 		for (t = after - after % 60 + 60; t <= limit; t += 60) {
-			if (ref_matches(&c, t)) {
+			if (cron_ref_matches(&c, t)) {
 				found = 1;
 				break;
 			}
