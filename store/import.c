@@ -105,36 +105,39 @@ struct import_state {
 	struct store_import_stats stats;
 };
 
-/* Build "a\x1fb" into the state's key buffer. */
+/*
+ * Append s to the state's key at byte at, after its length and a ':',
+ * so that no name can pass for two (a workload "a\x1fb" of metric "c"
+ * and a workload "a" of metric "b\x1fc" are two keys); the key's length.
+ */
+static size_t
+import_key_add(struct import_state *is, size_t at, const char *s)
+{
+	size_t	len = strlen(s);
+	int	n;
+
+	if (at + len + 32 > is->keycap) {
+		is->keycap = at + len + 64;
+		is->key = xreallocarray(is->key, is->keycap, 1);
+	}
+	n = snprintf(is->key + at, is->keycap - at, "%zu:", len);
+	memcpy(is->key + at + n, s, len + 1);
+	return at + (size_t)n + len;
+}
+
+/* Build the key of a and b into the state's key buffer. */
 static const char *
 import_key(struct import_state *is, const char *a, const char *b)
 {
-	size_t	la = strlen(a), lb = strlen(b);
-
-	if (la + lb + 2 > is->keycap) {
-		is->keycap = la + lb + 64;
-		is->key = xreallocarray(is->key, is->keycap, 1);
-	}
-	memcpy(is->key, a, la);
-	is->key[la] = '\x1f';
-	memcpy(is->key + la + 1, b, lb + 1);
+	import_key_add(is, import_key_add(is, 0, a), b);
 	return is->key;
 }
 
-/* Append "\x1fa\x1fb" to the key built by import_key(). */
+/* Append a and b to the key built by import_key(). */
 static const char *
 import_key2(struct import_state *is, const char *a, const char *b)
 {
-	size_t	lk = strlen(is->key), la = strlen(a), lb = strlen(b);
-
-	if (lk + la + lb + 3 > is->keycap) {
-		is->keycap = lk + la + lb + 64;
-		is->key = xreallocarray(is->key, is->keycap, 1);
-	}
-	is->key[lk] = '\x1f';
-	memcpy(is->key + lk + 1, a, la);
-	is->key[lk + 1 + la] = '\x1f';
-	memcpy(is->key + lk + 2 + la, b, lb + 1);
+	import_key_add(is, import_key_add(is, strlen(is->key), a), b);
 	return is->key;
 }
 

@@ -1215,6 +1215,55 @@ test_lookup_errors(void **state)
 	free(p);
 }
 
+/*
+ * Names that hold the unit separator are names all the same: a workload
+ * "a\x1fb" of metric "c" and a workload "a" of metric "b\x1fc" met in
+ * the import's map of metrics as one, the second's sample stored as the
+ * first metric's iteration 2.
+ */
+static void
+test_import_names_distinct(void **state)
+{
+	struct store		*st;
+	struct store_metric	 m1, m2;
+	struct store_run	 r;
+	struct store_series	*ser;
+	char			*p = db_path(), *cause = NULL;
+	size_t			 n, i;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(import_str(st, "us.csv",
+	    "run,time,workload,metric,value,unit,better\n"
+	    "r1,1700000000,a\x1f" "b,c,1,s,lower\n"
+	    "r1,1700000000,a,b\x1f" "c,2,s,lower\n"
+	    "r1,1700000000,w,m\x1f" "s,3,,lower\n"
+	    "r1,1700000000,w,m,4,s\x1f,lower\n", 0, &cause), 0);
+	assert_int_equal(count(st, "metrics"), 4);
+	assert_int_equal(count(st, "samples"), 4);
+	assert_int_equal(store_metric_find(st, "a\x1f" "b", "c", &m1), 0);
+	assert_int_equal(store_metric_find(st, "a", "b\x1f" "c", &m2), 0);
+	assert_int_not_equal(m1.id, m2.id);
+	assert_int_equal(store_run_resolve(st, "r1", &r, &cause), 0);
+	assert_int_equal(store_run_series(st, r.id, &ser, &n), 0);
+	assert_int_equal(n, 4);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(ser[i].n, 1);
+		assert_int_equal(ser[i].iterations[0], 1);
+		if (ser[i].metric.id == m1.id)
+			assert_true(ser[i].values[0] == 1);
+		else if (ser[i].metric.id == m2.id)
+			assert_true(ser[i].values[0] == 2);
+	}
+	store_series_free(ser, n);
+	store_run_clear(&r);
+	store_metric_clear(&m1);
+	store_metric_clear(&m2);
+	store_close(st);
+	free(p);
+}
+
 /* What the progress hook saw: the samples counted at each call. */
 struct progress_seen {
 	size_t	calls;
@@ -2092,6 +2141,7 @@ main(void)
 		cmocka_unit_test(test_replace),
 		cmocka_unit_test(test_series_cache),
 		cmocka_unit_test(test_import_progress),
+		cmocka_unit_test(test_import_names_distinct),
 		cmocka_unit_test(test_runs_and_series),
 		cmocka_unit_test(test_runs_sweep),
 		cmocka_unit_test(test_snapshots),
