@@ -395,7 +395,11 @@ notify_deliver(const struct notify_sink *sink, const struct notify_event *ev,
 
 /*
  * Take the flush lock of st's database; its descriptor, or -1 (*busy
- * set when another flush holds it).
+ * set when another flush holds it).  The lock file is opened read-only
+ * (flock needs no more) and made readable by all, as the run lock is:
+ * one that root made with a flush by hand (mode 0600, opened for writing)
+ * kept every flush of perfwatchd's user out for good ("Permission
+ * denied").  Without blocking, should it be a FIFO.
  */
 static int
 flush_lock(struct store *st, int *busy, char **cause)
@@ -404,7 +408,8 @@ flush_lock(struct store *st, int *busy, char **cause)
 	int	 fd;
 
 	xasprintf(&path, "%s.notify", store_path(st));
-	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) == -1) {
+	if ((fd = open(path, O_RDONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC,
+	    0644)) == -1) {
 		xasprintf(cause, "%s: %s", path, strerror(errno));
 		free(path);
 		return -1;
