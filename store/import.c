@@ -80,6 +80,7 @@ struct import_row {
 	int64_t		 time;
 	long		 iteration;		/* 0: not given */
 	int64_t		 duration;		/* -1: not given */
+	char		 durtext[24];		/* duration as a number, or "" */
 	enum better	 better;
 };
 
@@ -369,14 +370,19 @@ import_check_row(struct import_state *is, size_t row, struct import_row *r,
 			    IMPORT_DURATION_MAX);
 		r->duration = (int64_t)it;
 	}
+	/* "60" and "60.0" are one duration, as in JSON Lines. */
+	r->durtext[0] = '\0';
+	if (r->duration >= 0)
+		snprintf(r->durtext, sizeof(r->durtext), "%lld",
+		    (long long)r->duration);
 	return 0;
 }
 
 /*
  * What a row says of its run: status (complete when not said; a run
  * exported while it ran is aborted, as nothing will end it where it
- * goes), trigger (import when not said) and the reason it was busy ("" for
- * a quiet machine).
+ * goes), trigger (import when not said), the reason it was busy ("" for
+ * a quiet machine) and its duration (the number, "" when not said).
  */
 static const char *
 import_attr(const struct import_row *r, enum col c)
@@ -386,7 +392,7 @@ import_attr(const struct import_row *r, enum col c)
 	if (c == COL_BUSY)
 		return v == NULL || v[strspn(v, " \t")] == '\0' ? "" : v;
 	if (c == COL_DURATION)
-		return v == NULL ? "" : v;
+		return r->durtext;
 	if (v == NULL || v[0] == '\0')
 		return c == COL_STATUS ? RUN_COMPLETE : RUN_TRIGGER_IMPORT;
 	if (c == COL_STATUS && strcmp(v, RUN_RUNNING) == 0)

@@ -1264,6 +1264,43 @@ test_import_names_distinct(void **state)
 	free(p);
 }
 
+/*
+ * A run's duration is a number: "60", "60.0" and "6e1" are the one
+ * duration that JSON Lines' 60 and 60.0 are.  The CSV's rows were
+ * compared as text and the file refused ("a run has one duration").
+ */
+static void
+test_import_duration_same(void **state)
+{
+	struct store		*st;
+	struct store_run	 r;
+	char			*p = db_path(), *cause = NULL;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	if (import_str(st, "d.csv",
+	    "run,time,workload,metric,value,unit,better,duration\n"
+	    "r1,1700000000,w,m,1,s,lower,60\n"
+	    "r1,1700000000,w,m,2,s,lower,60.0\n"
+	    "r1,1700000000,w,m2,3,s,lower,6e1\n", 0, &cause) != 0)
+		fail_msg("%s", cause);
+	assert_int_equal(count(st, "samples"), 3);
+	assert_int_equal(store_run_resolve(st, "r1", &r, &cause), 0);
+	assert_int_equal(r.ended - r.started, 60);
+	store_run_clear(&r);
+	/* A different one is still refused, at its row and column. */
+	assert_int_equal(import_str(st, "e.csv",
+	    "run,time,workload,metric,value,unit,better,duration\n"
+	    "r2,1700000000,w,m,1,s,lower,60.0\n"
+	    "r2,1700000000,w,m,2,s,lower,61\n", 0, &cause), -1);
+	assert_string_equal(cause, "e.csv:3:8: duration: \"61\", where run "
+	    "\"r2\" has \"60\" in an earlier row (a run has one duration)");
+	free(cause);
+	store_close(st);
+	free(p);
+}
+
 /* What the progress hook saw: the samples counted at each call. */
 struct progress_seen {
 	size_t	calls;
@@ -2142,6 +2179,7 @@ main(void)
 		cmocka_unit_test(test_series_cache),
 		cmocka_unit_test(test_import_progress),
 		cmocka_unit_test(test_import_names_distinct),
+		cmocka_unit_test(test_import_duration_same),
 		cmocka_unit_test(test_runs_and_series),
 		cmocka_unit_test(test_runs_sweep),
 		cmocka_unit_test(test_snapshots),
