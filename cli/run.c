@@ -842,7 +842,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	const char		*status = RUN_COMPLETE;
 	size_t			 njobs = 0, nsteps = 0, i, ok = 0, marked;
 	int64_t			 run = -1, host, snapid;
-	int			 rc = 0, skip = 0, lockfd = -1, busy;
+	int			 rc = 0, skip = 0, lockfd = -1, busy, lost = 0;
 	time_t			 started;
 
 	if (parse_run_opts(&o, argc, argv) == -1) {
@@ -1054,8 +1054,14 @@ cmd_run(struct cli *c, int argc, char **argv)
 
 		if (jobs[i].status == WL_OK && jobs[i].done > 0)
 			ok++;
-		store_run_workload_set(st, run, jobs[i].name, ws,
-		    jobs[i].wall, jobs[i].cpu, jobs[i].error);
+		/* Lost, a failed workload would leave no trace in the run. */
+		if (store_run_workload_set(st, run, jobs[i].name, ws,
+		    jobs[i].wall, jobs[i].cpu, jobs[i].error) == -1) {
+			fprintf(stderr, "perfwatch: run %s: how %s ended (%s) "
+			    "could not be recorded: %s\n", label, jobs[i].name,
+			    ws, store_errmsg(st));
+			lost = 1;
+		}
 	}
 	if (run_signal)
 		status = RUN_ABORTED;
@@ -1095,7 +1101,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	/* The run judges itself (DESIGN.md): exit 1 on a regression. */
 	rc = cli_run_report(c, run, o.json, o.check &&
 	    strcmp(status, RUN_COMPLETE) == 0);
-	if (rc == 0 && strcmp(status, RUN_FAILED) == 0)
+	if (rc == 0 && (strcmp(status, RUN_FAILED) == 0 || lost))
 		rc = EXIT_SOFTWARE;
 
 out:

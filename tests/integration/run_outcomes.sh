@@ -501,4 +501,20 @@ expect_match "$(cat "$T/out")" "(looked for nosuch.conf in $T/profiles, "
 case "$(cat "$T/out")" in
 *"a file here"*|*PERFWATCH_PROFILE_DIR*) fail "nosuch: $(cat "$T/out")" ;;
 esac
+# The store refuses how each workload ended (a trigger again): the run
+# says so for each, naming the store's reason, and exits 70, where it
+# went on without a word and exited 0 with no trace of the failed one.
+run unrecorded "[workload \"fast\"]
+command = sqlite3 $PERFWATCH_DB \"CREATE TRIGGER full BEFORE INSERT ON run_workloads BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END\"; echo a 1 s
+iterations = 1
+[workload \"bad\"]
+command = exit 3
+iterations = 1"
+sql "DROP TRIGGER full"
+[ "$rc" -eq 70 ] || fail "unrecorded: exit $rc: $(cat "$T/unrecorded.out")"
+expect_match "$(cat "$T/unrecorded.out")" "perfwatch: run unrecorded: how \
+bad ended (failed) could not be recorded: database or disk is full"
+expect_match "$(cat "$T/unrecorded.out")" "perfwatch: run unrecorded: how \
+fast ended (complete) could not be recorded: database or disk is full"
+
 pass
