@@ -12,7 +12,8 @@
  *   seg_sd_mibps     their sample standard deviation (0 for one)   MiB/s
  *   write_cpu        (user + system CPU) / elapsed x 100           %CPU
  *
- * The data is pseudo-random, so no layer can compress or deduplicate it.
+ * The data is pseudo-random, and every 512-byte sector starts with its
+ * block's number, so no layer can compress or deduplicate it.
  * direct = yes opens with O_DIRECT (the buffer is page-aligned).  A raw
  * block device is written only when device names it and destroy_data is
  * set; it is written from offset 0 and its contents are lost.  Sizes are
@@ -35,7 +36,23 @@
 
 #define STREAM_BLOCK	(1 << 20)
 #define STREAM_ALIGN	4096
+#define STREAM_SECTOR	512	/* the smallest block a layer dedupes */
 #define STREAM_FILE	"stream.dat"
+
+/*
+ * Make block b of the file unlike every other: its number in the first
+ * bytes of each sector.  The random buffer is written again and again,
+ * and identical blocks are what a deduplicating layer (ZFS dedup, VDO)
+ * stores once.
+ */
+static void
+stream_stamp(char *buf, uint64_t b)
+{
+	size_t	off;
+
+	for (off = 0; off < STREAM_BLOCK; off += STREAM_SECTOR)
+		memcpy(buf + off, &b, sizeof(b));
+}
 
 /* Open the target: the raw device if named, else a new file. */
 static int
@@ -132,6 +149,7 @@ wl_stream_run(const struct wl_params *p, int out, char **cause)
 		inseg = nblocks - b < per ? nblocks - b : per;
 		t0 = wl_now();
 		for (; inseg > 0; inseg--, b++) {
+			stream_stamp(buf, b);
 			if (wl_write_full(fd, buf, STREAM_BLOCK) == -1) {
 				stream_error(p, "write", cause);
 				goto out;

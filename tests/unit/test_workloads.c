@@ -2232,6 +2232,64 @@ test_bonnie(void **state)
 	wl_params_clear(&p);
 }
 
+/* Compare two 4 KiB pages, for qsort. */
+static int
+page_cmp(const void *a, const void *b)
+{
+	return memcmp(a, b, 4096);
+}
+
+/*
+ * What disk.stream writes holds no two equal 4 KiB pages, which a
+ * deduplicating layer would store once: every 1 MiB block was the same.
+ * The file is kept through a second link to it, made before the
+ * workload opens it with O_TRUNC (the same inode) and unlinks it.
+ */
+static void
+test_stream_unique(void **state)
+{
+	struct wl_params	 p;
+	struct stat		 st;
+	char			 dir[PATH_MAX], cwd[PATH_MAX], *cause = NULL;
+	char			*data;
+	size_t			 npages, i, same = 0;
+	int			 fd, out;
+
+	(void)state;
+	snprintf(dir, sizeof(dir), "%s/unique", test_dir);
+	assert_int_equal(mkdir(dir, 0755), 0);
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(dir), 0);
+	assert_int_not_equal(fd = open("stream.dat", O_WRONLY | O_CREAT,
+	    0644), -1);
+	close(fd);
+	assert_int_equal(link("stream.dat", "kept.dat"), 0);
+	params_for(&p, "disk.stream", dir);
+	set(&p, wl_find("disk.stream"), "size", "4M");
+	assert_int_not_equal(out = open("/dev/null", O_WRONLY), -1);
+	if (wl_stream_run(&p, out, &cause) != 0)
+		fail_msg("%s", cause);
+	close(out);
+	assert_int_equal(access("stream.dat", F_OK), -1);
+
+	assert_int_not_equal(fd = open("kept.dat", O_RDONLY), -1);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_size, 4 << 20);
+	data = xmalloc(st.st_size);
+	assert_int_equal(read(fd, data, st.st_size), st.st_size);
+	close(fd);
+	npages = st.st_size / 4096;
+	qsort(data, npages, 4096, page_cmp);
+	for (i = 1; i < npages; i++)
+		same += memcmp(data + (i - 1) * 4096, data + i * 4096,
+		    4096) == 0;
+	free(data);
+	assert_int_equal(chdir(cwd), 0);
+	assert_int_equal(wl_remove_tree(dir), 0);
+	wl_params_clear(&p);
+	assert_int_equal(same, 0);
+}
+
 static void
 test_stream(void **state)
 {
@@ -2495,6 +2553,7 @@ main(void)
 		cmocka_unit_test(test_run_disk_full),
 		cmocka_unit_test(test_bonnie),
 		cmocka_unit_test(test_stream),
+		cmocka_unit_test(test_stream_unique),
 		cmocka_unit_test(test_sys),
 		cmocka_unit_test(test_oltp),
 	};
