@@ -53,7 +53,8 @@ struct dh_state {
 	char		 gch1;
 	char		 gch2;
 	int		 arr1[50];
-	int		 arr2[50][50];
+	/* Unsigned: a pass adds one to an element, past INT_MAX in time. */
+	unsigned int	 arr2[50][50];
 	char		 str1[DH_TEXT];
 	char		 str2[DH_TEXT];
 	struct dh_rec	 recs[2];

@@ -40,6 +40,8 @@
 #include "workloads/workloads.h"
 #include "workloads/internal.h"
 #include "near.h"
+/* Its pass, to run it from a state a long run reaches. */
+#include "../../workloads/dhrystone.c"
 
 #ifndef TMPFS_MAGIC
 #define TMPFS_MAGIC	0x01021994
@@ -2431,6 +2433,35 @@ sys_notes(const char *name, const struct wl_result *res)
 	}
 }
 
+/*
+ * A sys.dhrystone pass adds one to a counter of its array, which a run
+ * of 2^31 passes took past INT_MAX (undefined behaviour): at 25 million
+ * passes a CPU second that is 86 s, and duration goes up to a day.
+ * From the state such a run reaches, the pass wraps the counter.
+ */
+static void
+test_dhrystone_long(void **state)
+{
+	struct dh_state	*st;
+	void		*mem;
+
+	(void)state;
+	assert_int_equal(posix_memalign(&mem, 64, sizeof(*st)), 0);
+	st = mem;
+	memset(st, 0, sizeof(*st));
+	st->recs[0].link = &st->recs[1];
+	st->recs[0].kind = DH_K2;
+	st->head = &st->recs[0];
+	st->spare = &st->recs[1];
+	memcpy(st->str1, "PERFWATCH LOOP, FIRST STRING!!", DH_TEXT);
+	st->arr2[8][7] = INT_MAX;
+	dh_pass(st, 1);
+	assert_true((unsigned int)st->arr2[8][7] == (unsigned int)INT_MAX + 1);
+	dh_pass(st, 2);
+	assert_true((unsigned int)st->arr2[8][7] == (unsigned int)INT_MAX + 2);
+	free(st);
+}
+
 static void
 test_sys(void **state)
 {
@@ -2554,6 +2585,7 @@ main(void)
 		cmocka_unit_test(test_bonnie),
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_stream_unique),
+		cmocka_unit_test(test_dhrystone_long),
 		cmocka_unit_test(test_sys),
 		cmocka_unit_test(test_oltp),
 	};
