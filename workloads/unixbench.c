@@ -7,13 +7,15 @@
  *   sys.execl     exec throughput: a spawned /usr/bin/env executes
  *                 /usr/bin/env 32 times over (each exec replaces the
  *                 process, no fork between them), the last one
- *                 /bin/true; the chain is reaped and the next one
- *                 spawned.  A loop is one exec (33 a chain).  As in
- *                 UnixBench's execl, a process re-executes a small
- *                 program without forking; a re-exec of perfwatch
- *                 itself would measure perfwatch's link map, which
- *                 changes with its builds, so a fixed small system
- *                 binary stands in.                             lps
+ *                 true(1) (/bin/true, or /usr/bin/true where there
+ *                 is none, as on FreeBSD); the chain is reaped and
+ *                 the next one spawned.  A loop is one exec (33 a
+ *                 chain).  As in UnixBench's execl, a process
+ *                 re-executes a small program without forking; a
+ *                 re-exec of perfwatch itself would measure
+ *                 perfwatch's link map, which changes with its
+ *                 builds, so a fixed small system binary stands
+ *                 in.                                           lps
  *   sys.fcopy256  read a file and write a copy with a 256-byte buffer,
  *   sys.fcopy1024 1024- and 4096-byte buffers, over files of 500, 2000
  *   sys.fcopy4096 and 8000 KiB as UnixBench's fstime uses them (its -m
@@ -105,6 +107,10 @@
 
 #define EXECL_PROG		"/usr/bin/env"
 #define EXECL_CHAIN		32
+
+/* Where true(1) is: /bin on Linux, /usr/bin alone on FreeBSD. */
+static const char *const execl_last[] = { "/bin/true", "/usr/bin/true",
+	NULL };
 #define PIPE_BYTES		512
 #define SHELL_COPIES_MAX	8
 #define SHELL_TEXT		"words.txt"
@@ -181,7 +187,7 @@ pin_here(void)
 
 /*
  * sys.execl body: n chains, each a spawned /usr/bin/env that executes
- * itself EXECL_CHAIN times and then /bin/true, reaped at its end.
+ * itself EXECL_CHAIN times and then true(1), reaped at its end.
  */
 static int
 execl_body(void *arg, uint64_t n, char **cause)
@@ -238,13 +244,21 @@ wl_execl_run(const struct wl_params *p, int out, char **cause)
 		xasprintf(cause, "%s: %s", EXECL_PROG, strerror(errno));
 		return -1;
 	}
+	for (i = 0; execl_last[i] != NULL; i++)
+		if (access(execl_last[i], X_OK) == 0)
+			break;
+	if (execl_last[i] == NULL) {
+		xasprintf(cause, "no true(1) in /bin or /usr/bin");
+		return -1;
+	}
+	argv[EXECL_CHAIN] = (char *)execl_last[i];
 	for (i = 0; i < EXECL_CHAIN; i++)
 		argv[i] = (char *)EXECL_PROG;
-	argv[EXECL_CHAIN] = (char *)"/bin/true";
 	argv[EXECL_CHAIN + 1] = NULL;
 	pin_note(out);
 	wl_note(out, "a loop is one exec; %d execs a chain (%s %d times, "
-	    "then /bin/true)", EXECL_CHAIN + 1, EXECL_PROG, EXECL_CHAIN);
+	    "then %s)", EXECL_CHAIN + 1, EXECL_PROG, EXECL_CHAIN,
+	    argv[EXECL_CHAIN]);
 	tree_clock(&clk, 1);
 	if (wl_timed_loop_clock(p->duration, &clk, execl_body, argv, &loop,
 	    cause) == -1)

@@ -2434,6 +2434,92 @@ sys_notes(const char *name, const struct wl_result *res)
 }
 
 /*
+ * sys.execl where true(1) is /usr/bin/true alone, as on FreeBSD (no
+ * /bin/true): a root of the real /usr and library links, with an empty
+ * /bin, in a private mount namespace where that is allowed.  The child
+ * writes why it failed on the pipe.
+ */
+static void
+test_execl_usr_bin_true(void **state)
+{
+	static const char *const top[] = { "lib", "lib32", "lib64", "libx32",
+	    "sbin", NULL };
+	struct wl_params	 p;
+	struct stat		 st;
+	char			 root[PATH_MAX], path[PATH_MAX + 16];
+	char			 link[PATH_MAX];
+	char			 why[512];
+	ssize_t			 n;
+	pid_t			 pid;
+	int			 fds[2], status, out, i;
+	char			*cause = NULL;
+
+	(void)state;
+	if (stat("/usr/bin/true", &st) == -1 || stat("/usr/bin/env", &st) ==
+	    -1) {
+		print_message("no /usr/bin/true or /usr/bin/env\n");
+		skip();
+	}
+	snprintf(root, sizeof(root), "%s/usrroot", test_dir);
+	assert_int_equal(mkdir(root, 0755), 0);
+	assert_int_equal(pipe(fds), 0);
+	assert_int_not_equal(pid = fork(), -1);
+	if (pid == 0) {
+		close(fds[0]);
+		if (unshare(CLONE_NEWNS) == -1 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == -1)
+			_exit(77);
+		snprintf(path, sizeof(path), "%s/usr", root);
+		if (mkdir(path, 0755) == -1 || mount("/usr", path, NULL,
+		    MS_BIND | MS_REC, NULL) == -1)
+			_exit(77);
+		for (i = 0; top[i] != NULL; i++) {
+			snprintf(path, sizeof(path), "%s/%s", root, top[i]);
+			snprintf(link, sizeof(link), "/%s", top[i]);
+			if ((n = readlink(link, why, sizeof(why) - 1)) > 0) {
+				why[n] = '\0';
+				if (symlink(why, path) == -1)
+					_exit(77);
+			} else if (stat(link, &st) == 0 &&
+			    (mkdir(path, 0755) == -1 || mount(link, path,
+			    NULL, MS_BIND | MS_REC, NULL) == -1))
+				_exit(77);
+		}
+		snprintf(path, sizeof(path), "%s/bin", root);
+		if (mkdir(path, 0755) == -1 ||
+		    (out = open("/dev/null", O_WRONLY)) == -1 ||
+		    chroot(root) == -1 || chdir("/") == -1)
+			_exit(77);
+		wl_params_init(&p, wl_find("sys.execl"));
+		p.duration = 0.2;
+		if (wl_execl_run(&p, out, &cause) == 0)
+			_exit(0);
+		dprintf(fds[1], "%s", cause);
+		_exit(1);
+	}
+	close(fds[1]);
+	n = read(fds[0], why, sizeof(why) - 1);
+	why[n > 0 ? n : 0] = '\0';
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	/* rmdir and unlink alone: nothing here may reach the real /usr. */
+	for (i = -2; i < 0 || top[i] != NULL; i++) {
+		snprintf(path, sizeof(path), "%s/%s", root, i == -2 ? "usr" :
+		    i == -1 ? "bin" : top[i]);
+		if (rmdir(path) == -1)
+			(void)unlink(path);
+	}
+	assert_int_equal(rmdir(root), 0);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 77) {
+		print_message("no private mount namespace here\n");
+		skip();
+	}
+	if (WEXITSTATUS(status) != 0)
+		fail_msg("sys.execl: %s", why);
+}
+
+/*
  * A sys.dhrystone pass adds one to a counter of its array, which a run
  * of 2^31 passes took past INT_MAX (undefined behaviour): at 25 million
  * passes a CPU second that is 86 s, and duration goes up to a day.
@@ -2585,6 +2671,7 @@ main(void)
 		cmocka_unit_test(test_bonnie),
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_stream_unique),
+		cmocka_unit_test(test_execl_usr_bin_true),
 		cmocka_unit_test(test_dhrystone_long),
 		cmocka_unit_test(test_sys),
 		cmocka_unit_test(test_oltp),
