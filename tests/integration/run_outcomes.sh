@@ -105,6 +105,18 @@ pw -c "$T/pw.conf" run --no-check --profile "$T/typo.profile" --label typo \
 [ "$rc" -eq 64 ] || fail "sys.pipx: exit $rc: $(cat "$T/typo.out")"
 expect_match "$(cat "$T/typo.out")" "perfwatch: --workload \"sys.pipx\" (did you mean sys.pipe?), \"sys.x*\" match no workload of the profile (its workloads: sys.pipe sys.execl)"
 
+# So too when a workload the globs leave out has a bad key (which does
+# not stop a run of the others): the typo ran fast alone, exit 0.
+printf '[workload "fast"]\ncommand = echo a 1 s\niterations = 1\n[workload "bad"]\ncommand = echo b 1 s\nseeks = 3\n' \
+    >"$T/badkey.profile"
+rc=0
+pw -c "$T/pw.conf" run --no-check --profile "$T/badkey.profile" \
+    --label badkey --workload fast --workload zz >"$T/badkey.out" 2>&1 ||
+	rc=$?
+[ "$rc" -eq 64 ] || fail "badkey: exit $rc: $(cat "$T/badkey.out")"
+expect_match "$(cat "$T/badkey.out")" "perfwatch: --workload \"zz\" matches \
+no workload of the profile (its workloads: fast bad)"
+
 # A section that cannot run is named at its header, in the profile or in
 # the configuration, as perfwatchd -n names it, before anything runs.
 run nocmd '[workload "fast"]
