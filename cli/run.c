@@ -1031,8 +1031,10 @@ cmd_run(struct cli *c, int argc, char **argv)
 			free(j->error);
 			j->error = xstrdup(res.error != NULL ? res.error :
 			    wl_status_name(res.status));
+			/* It quotes the workload's output: escaped. */
 			if (res.status != WL_ABORTED)
-				log_warnx("%s: %s", j->name, j->error);
+				log_warnx("%s: %s", j->name,
+				    cli_show(j->error));
 		} else if (!steps[i].warmup) {
 			if (j->done == 0)	/* the first iteration's say */
 				job_notes(j, &res);

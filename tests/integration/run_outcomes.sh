@@ -382,6 +382,22 @@ grep -qxF 'noted: note: \x1b]0;x\x07' "$T/noted.out" ||
 	fail "noted: $(cat "$T/noted.out")"
 grep -qxF "noted: note: tab\\there $(printf '\303\251')" "$T/noted.out" ||
 	fail "noted: $(cat "$T/noted.out")"
+# So is the error that quotes a line of its output, where the run's
+# warning printed the control characters raw (the report escaped them).
+cat >"$T/garbled.profile" <<'EOF'
+[workload "garbled"]
+command = printf 'a \033]0;x\007 s\n'
+iterations = 1
+EOF
+rc=0
+pw -c "$T/pw.conf" run --no-check --profile "$T/garbled.profile" \
+    --label garbled >"$T/garbled.out" 2>&1 || rc=$?
+[ "$rc" -eq 70 ] || fail "garbled: exit $rc: $(cat "$T/garbled.out")"
+if LC_ALL=C grep -q "$(printf '[\033\007]')" "$T/garbled.out"; then
+	fail "garbled: printed raw: $(od -c "$T/garbled.out" | head)"
+fi
+grep -qxF 'perfwatch: garbled: output line 1: value "\x1b]0;x\x07" is not a finite number, expected "metric value unit [higher|lower]", got "a \x1b]0;x\x07 s"' \
+    "$T/garbled.out" || fail "garbled: $(cat "$T/garbled.out")"
 
 rc=0
 pw runs --status done >"$T/out" 2>&1 || rc=$?
