@@ -307,8 +307,9 @@ report_index(struct store *st, const struct store_run *r, FILE *f,
 		} else {
 			fprintf(f, "  %-16s", wl[i].name);
 			print_num(f, 14, 1, sc);
-			fprintf(f, " %6s", s != NULL ? s->metric.unit :
-			    rs->metric.unit);
+			/* An imported unit is the file's text: escaped. */
+			fprintf(f, " %6s", cli_show(s != NULL ?
+			    s->metric.unit : rs->metric.unit));
 			print_num(f, 14, 1, base[k]);
 			print_num(f, 8, 1, idx);
 			fputc('\n', f);

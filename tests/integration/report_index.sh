@@ -97,4 +97,19 @@ import json, sys
 ix = json.load(sys.stdin)["index"]
 assert round(ix["score"], 1) == 945.4 and ix["partial"] is False, ix
 ' || fail "show --json: full index"
+# An imported unit is the file's text: the index table escapes its
+# control characters, as the metric table under it does, where it
+# printed them raw (here: set the window's title).
+printf 'run,time,workload,metric,value,unit,better\nesc,2026-01-01T00:00:00Z,sys.pipe,lps,100,"l\033]0;x\007",higher\n' \
+    >"$T/esc.csv"
+PERFWATCH_DB="$T/esc.db" pw import "$T/esc.csv" >/dev/null ||
+	fail "import esc.csv"
+PERFWATCH_DB="$T/esc.db" pw show esc >"$T/esc.out" 2>&1 ||
+	fail "show esc: $(cat "$T/esc.out")"
+if LC_ALL=C grep -q "$(printf '[\033\007]')" "$T/esc.out"; then
+	fail "show esc: printed raw: $(od -c "$T/esc.out" | head)"
+fi
+grep -qF '  sys.pipe                  100.0 l\x1b]0;x\x07          100.0   1000.0' \
+    "$T/esc.out" || fail "show esc: $(cat "$T/esc.out")"
+
 pass
