@@ -1047,7 +1047,9 @@ cmd_run(struct cli *c, int argc, char **argv)
 				free(j->error);
 				xasprintf(&j->error, "iteration %d not stored: "
 				    "%s", steps[i].iteration, cause);
-				log_warnx("%s: %s", j->name, j->error);
+				/* It may quote an imported unit: escaped. */
+				log_warnx("%s: %s", j->name,
+				    cli_show(j->error));
 				free(cause);
 				cause = NULL;
 			}

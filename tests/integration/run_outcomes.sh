@@ -398,6 +398,25 @@ if LC_ALL=C grep -q "$(printf '[\033\007]')" "$T/garbled.out"; then
 fi
 grep -qxF 'perfwatch: garbled: output line 1: value "\x1b]0;x\x07" is not a finite number, expected "metric value unit [higher|lower]", got "a \x1b]0;x\x07 s"' \
     "$T/garbled.out" || fail "garbled: $(cat "$T/garbled.out")"
+# And the store's reason for refusing an iteration, which quotes the
+# unit stored, an imported file's text.
+printf 'run,time,workload,metric,value,unit,better\nold,2026-01-01T00:00:00Z,stored,a,1,"s\033]0;x\007",lower\n' \
+    >"$T/stored.csv"
+pw import "$T/stored.csv" >/dev/null || fail "import stored.csv"
+cat >"$T/stored.profile" <<'EOF'
+[workload "stored"]
+command = echo a 1 s
+iterations = 1
+EOF
+rc=0
+pw -c "$T/pw.conf" run --no-check --profile "$T/stored.profile" \
+    --label stored >"$T/stored.out" 2>&1 || rc=$?
+[ "$rc" -eq 70 ] || fail "stored: exit $rc: $(cat "$T/stored.out")"
+if LC_ALL=C grep -q "$(printf '[\033\007]')" "$T/stored.out"; then
+	fail "stored: printed raw: $(od -c "$T/stored.out" | head)"
+fi
+grep -qxF 'perfwatch: stored: iteration 1 not stored: unit of stored a is "s\x1b]0;x\x07" in the store, not "s"' \
+    "$T/stored.out" || fail "stored: $(cat "$T/stored.out")"
 
 rc=0
 pw runs --status done >"$T/out" 2>&1 || rc=$?
