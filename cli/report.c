@@ -26,6 +26,8 @@
 #include "workloads/workloads.h"
 #include "cli.h"
 
+static int	int_cmp(const void *, const void *);
+
 /* The series of workload/metric in ser[], or NULL. */
 static const struct store_series *
 find_series(const struct store_series *ser, size_t n, const char *workload,
@@ -48,6 +50,29 @@ series_median(const struct store_series *s)
 	if (s == NULL || s->n == 0 || stats_median(s->values, s->n, &m) == -1)
 		return NAN;
 	return m;
+}
+
+/*
+ * The iterations that any of the n series s[] (NULL ones skipped) has,
+ * ascending and each once, in *its (free it); returns how many.  A table
+ * has a row for each: an import may number its iterations 1 and 1000000.
+ */
+static size_t
+series_iterations(const struct store_series *const *s, size_t n, int **its)
+{
+	size_t	i, k, total = 0, m = 0;
+
+	for (i = 0; i < n; i++)
+		total += s[i] != NULL ? s[i]->n : 0;
+	*its = xcalloc(total > 0 ? total : 1, sizeof(**its));
+	for (i = 0; i < n; i++)
+		for (k = 0; s[i] != NULL && k < s[i]->n; k++)
+			(*its)[m++] = s[i]->iterations[k];
+	qsort(*its, m, sizeof(**its), int_cmp);
+	for (i = 0, k = 0; i < m; i++)
+		if (k == 0 || (*its)[k - 1] != (*its)[i])
+			(*its)[k++] = (*its)[i];
+	return k;
 }
 
 /* The value of iteration it of s, NAN if absent. */
@@ -119,10 +144,10 @@ report_bonnie(FILE *f, const struct store_series *ser, size_t n)
 {
 	static const char *const cols[] = { "putc", "write", "rewrite",
 	    "getc", "read", "seeks" };
-	const struct store_series *s[12];
+	const struct store_series *s[12], *kps[6];
 	char	 kname[32], cname[32];
-	int	 it, maxit = 0;
-	size_t	 i;
+	int	*its, it;
+	size_t	 i, k, nits;
 
 	for (i = 0; i < 6; i++) {
 		snprintf(kname, sizeof(kname), "%s_%s", cols[i],
@@ -130,12 +155,12 @@ report_bonnie(FILE *f, const struct store_series *ser, size_t n)
 		snprintf(cname, sizeof(cname), "%s_cpu", cols[i]);
 		s[2 * i] = find_series(ser, n, "disk.bonnie", kname);
 		s[2 * i + 1] = find_series(ser, n, "disk.bonnie", cname);
-		if (s[2 * i] != NULL && s[2 * i]->n > 0 &&
-		    s[2 * i]->iterations[s[2 * i]->n - 1] > maxit)
-			maxit = s[2 * i]->iterations[s[2 * i]->n - 1];
+		kps[i] = s[2 * i];
 	}
-	if (maxit == 0)
+	if ((nits = series_iterations(kps, 6, &its)) == 0) {
+		free(its);
 		return 0;
+	}
 	fprintf(f, "disk.bonnie\n     ");
 	banner(f, "Sequential Output", 45);
 	banner(f, "Sequential Input", 30);
@@ -148,7 +173,8 @@ report_bonnie(FILE *f, const struct store_series *ser, size_t n)
 	for (i = 0; i < 6; i++)
 		fprintf(f, " %8s %5s", i == 5 ? "/sec" : "K/sec", "%CPU");
 	fputc('\n', f);
-	for (it = 1; it <= maxit; it++) {
+	for (k = 0; k < nits; k++) {
+		it = its[k];
 		fprintf(f, "%4d ", it);
 		for (i = 0; i < 6; i++) {
 			print_num(f, 8, i == 5 ? 1 : 0,
@@ -157,6 +183,7 @@ report_bonnie(FILE *f, const struct store_series *ser, size_t n)
 		}
 		fputc('\n', f);
 	}
+	free(its);
 	fprintf(f, "med. ");
 	for (i = 0; i < 6; i++) {
 		print_num(f, 8, i == 5 ? 1 : 0, series_median(s[2 * i]));
@@ -170,7 +197,8 @@ static int
 report_stream(FILE *f, const struct store_series *ser, size_t n)
 {
 	const struct store_series *w, *m, *sd, *cpu;
-	int	 it, maxit;
+	int	*its, it;
+	size_t	 k, nits;
 
 	w = find_series(ser, n, "disk.stream", "write_mibps");
 	m = find_series(ser, n, "disk.stream", "seg_mean_mibps");
@@ -178,11 +206,12 @@ report_stream(FILE *f, const struct store_series *ser, size_t n)
 	cpu = find_series(ser, n, "disk.stream", "write_cpu");
 	if (w == NULL || w->n == 0)
 		return 0;
-	maxit = w->iterations[w->n - 1];
+	nits = series_iterations(&w, 1, &its);
 	/* The median row's label fills the iteration column, no more. */
 	fprintf(f, "disk.stream: 1 MiB writes, fsync every N MiB\n"
 	    "  iter   MiB/s   segments MiB/s (mean +- sd)  %%CPU\n");
-	for (it = 1; it <= maxit; it++) {
+	for (k = 0; k < nits; k++) {
+		it = its[k];
 		fprintf(f, "  %4d", it);
 		print_num(f, 7, 1, series_at(w, it));
 		print_num(f, 12, 1, series_at(m, it));
@@ -191,6 +220,7 @@ report_stream(FILE *f, const struct store_series *ser, size_t n)
 		print_num(f, 12, 1, series_at(cpu, it));
 		fputc('\n', f);
 	}
+	free(its);
 	fprintf(f, "%6s", "median");
 	print_num(f, 7, 1, series_median(w));
 	print_num(f, 12, 1, series_median(m));

@@ -30,4 +30,20 @@ expect_eq "$(sed -n 4p "$T/table")" \
     'median  1212.3       1215.1 +-   11.3          8.5'
 expect_eq "$(sed -n 3p "$T/table")" \
     '     2  1512.3       1515.1 +-   10.2          9.5'
+# A row for each iteration the run has, not one for every number up to
+# its last: an import numbered 1 and 1000000 printed a million rows.
+cat >"$T/sparse.csv" <<'EOF2'
+run,time,workload,metric,value,unit,better,host,iteration
+sparse,1700000000,disk.stream,write_mibps,100,MiB/s,higher,h,1
+sparse,1700000000,disk.stream,write_mibps,110,MiB/s,higher,h,1000000
+sparse,1700000000,disk.bonnie,write_kps,100,K/sec,higher,h,2
+sparse,1700000000,disk.bonnie,read_kps,110,K/sec,higher,h,900000
+EOF2
+pw import "$T/sparse.csv" >/dev/null
+pw show sparse >"$T/sparse.out"
+[ "$(wc -l <"$T/sparse.out")" -lt 30 ] ||
+	fail "sparse: $(wc -l <"$T/sparse.out") lines"
+[ "$(grep -c '^ *\(1\|2\|900000\|1000000\) ' "$T/sparse.out")" -eq 4 ] ||
+	fail "sparse: $(cat "$T/sparse.out")"
+
 pass
