@@ -401,7 +401,12 @@ oltp_thread_counts(const struct store_series *ser, size_t n, int **counts)
 		if (strcmp(ser[i].metric.workload, "db.oltp") != 0)
 			continue;
 		m = ser[i].metric.metric;
-		if (strncmp(m, "tps_t", 5) != 0 || !isdigit((unsigned char)m[5]))
+		/*
+		 * As the workload writes it: tps_t01 is no second row for 1
+		 * thread (it printed tps_t1's figures twice).
+		 */
+		if (strncmp(m, "tps_t", 5) != 0 ||
+		    !isdigit((unsigned char)m[5]) || m[5] == '0')
 			continue;
 		errno = 0;
 		t = strtol(m + 5, &end, 10);
