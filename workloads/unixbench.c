@@ -105,6 +105,9 @@
 #include "workloads.h"
 #include "internal.h"
 
+/* POSIX leaves its declaration to the program; glibc alone gives it. */
+extern char	**environ;
+
 #define EXECL_PROG		"/usr/bin/env"
 #define EXECL_CHAIN		32
 
