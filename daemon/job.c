@@ -48,6 +48,14 @@
 #include "xmalloc.h"
 #include "daemon.h"
 
+/*
+ * The most a child that has exited can have left unread in a pipe: what
+ * a pipe holds at most (Linux's pipe-max-size, the largest F_SETPIPE_SZ
+ * an unprivileged process may ask for; FreeBSD's pipes hold less).  More
+ * is a grandchild's, written since.
+ */
+#define JOB_PIPE_REST	(1024 * 1024)
+
 struct job {
 	struct daemon		*d;
 	char			*what;
@@ -175,7 +183,8 @@ job_err_read(struct bufferevent *bev, void *arg)
 /*
  * Read what is left in a pipe without blocking, then close it.  Called
  * at EOF, and when the child has exited (a grandchild may still hold the
- * pipe open: what it writes later is not waited for).
+ * pipe open: what it writes later is not waited for, nor read past
+ * JOB_PIPE_REST bytes).
  */
 static void
 job_close_pipe(struct job *j, struct bufferevent **bevp)
@@ -184,6 +193,7 @@ job_close_pipe(struct job *j, struct bufferevent **bevp)
 	struct evbuffer		*rest;
 	char			 buf[16384];
 	ssize_t			 n;
+	size_t			 total = 0;
 	int			 fd;
 
 	if (bev == NULL)
@@ -198,11 +208,21 @@ job_close_pipe(struct job *j, struct bufferevent **bevp)
 	evbuffer_add_buffer(rest, bufferevent_get_input(bev));
 	fd = bufferevent_getfd(bev);
 	for (;;) {
+		/*
+		 * A grandchild that writes faster than this reads would
+		 * keep the pipe from ever being empty, and the loop here.
+		 */
+		if (total >= JOB_PIPE_REST) {
+			log_debug("%s: a process it left behind still writes; "
+			    "the rest is not read", j->what);
+			break;
+		}
 		n = read(fd, buf, sizeof(buf));
 		if (n == -1 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
+		total += (size_t)n;
 		evbuffer_add(rest, buf, (size_t)n);
 		if (bev == j->out)
 			job_out_take(j, rest);

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,6 +239,92 @@ test_exec_group_and_sigpipe(void **state)
 }
 #endif
 
+#ifdef __linux__
+/*
+ * A process the child left behind that goes on writing to its stderr:
+ * once the child has exited, job_reap() reads what the child left in
+ * the pipe, not what comes after, else it would read for as long as the
+ * other writes and hold the loop meanwhile.  Here the other writer is
+ * the test, through a second write end of the pipe: a line for each line
+ * read, so that the pipe is never empty.
+ */
+struct leftover {
+	int	 wfd;
+	size_t	 lines;
+	int	 done;
+};
+
+#define LEFTOVER_LINE	"leftover\n"
+#define LEFTOVER_STOP	(4 * JOB_PIPE_REST / (sizeof(LEFTOVER_LINE) - 1))
+
+static int
+leftover_line(struct job *j, const char *line, void *arg)
+{
+	struct leftover	*l = arg;
+
+	(void)j;
+	(void)line;
+	l->lines++;
+	/* Fed for ever, it would never stop: give up well past the bound. */
+	if (l->wfd != -1 && (l->lines >= LEFTOVER_STOP ||
+	    write(l->wfd, LEFTOVER_LINE, sizeof(LEFTOVER_LINE) - 1) == -1)) {
+		close(l->wfd);
+		l->wfd = -1;
+	}
+	return 1;
+}
+
+static void
+leftover_done(struct job *j, void *arg)
+{
+	struct leftover	*l = arg;
+
+	(void)j;
+	l->done = 1;
+}
+
+static void
+test_reap_leftover_writer(void **state)
+{
+	struct leftover	 l;
+	struct job	*j;
+	siginfo_t	 si;
+	char		 path[64];
+	char *const	 argv[] = { (char *)"/bin/true", NULL };
+	size_t		 i;
+
+	(void)state;
+	signal(SIGPIPE, SIG_IGN);
+	memset(&l, 0, sizeof(l));
+	j = job_exec(&test_daemon, "true", argv, NULL, 0, leftover_line,
+	    leftover_done, &l);
+	assert_non_null(j);
+	snprintf(path, sizeof(path), "/proc/self/fd/%d",
+	    bufferevent_getfd(j->err));
+	l.wfd = open(path, O_WRONLY | O_CLOEXEC);
+	assert_int_not_equal(l.wfd, -1);
+	for (i = 0; i < 1000; i++)
+		assert_int_equal(write(l.wfd, LEFTOVER_LINE,
+		    sizeof(LEFTOVER_LINE) - 1), sizeof(LEFTOVER_LINE) - 1);
+	memset(&si, 0, sizeof(si));
+	assert_int_equal(waitid(P_PID, (id_t)job_pid(j), &si,
+	    WEXITED | WNOWAIT), 0);
+	job_reap(&test_daemon);
+	assert_true(l.done);
+	/*
+	 * What was there, and then no more than JOB_PIPE_REST bytes (and
+	 * the rest of the read, of 16 KiB, that reached it).
+	 */
+	assert_true(l.lines >= 1000);
+	assert_true(l.lines <= (JOB_PIPE_REST + 16384) /
+	    (sizeof(LEFTOVER_LINE) - 1) + 1);
+	assert_true(LIST_EMPTY(&test_daemon.jobs));
+	if (l.wfd != -1)
+		close(l.wfd);
+	signal(SIGPIPE, SIG_DFL);
+}
+#endif
+
 static void
 test_forget(void **state)
 {
@@ -265,6 +352,7 @@ main(void)
 		cmocka_unit_test(test_exec_missing),
 #ifdef __linux__
 		cmocka_unit_test(test_exec_group_and_sigpipe),
+		cmocka_unit_test(test_reap_leftover_writer),
 #endif
 		cmocka_unit_test(test_forget),
 	};
