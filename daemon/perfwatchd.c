@@ -540,6 +540,25 @@ daemon_on_chld(evutil_socket_t sig, short ev, void *arg)
 }
 
 /*
+ * Where an error about [perfwatch] key points: "FILE:LINE" of the key in
+ * cfg, read from conf_path, or "FILE" when the file leaves it at its
+ * default.  Allocated.
+ */
+static char *
+daemon_key_where(const struct config *cfg, const char *conf_path,
+    const char *key)
+{
+	char	*s;
+	int	 line = config_key_line(cfg, "perfwatch", key);
+
+	if (line > 0)
+		xasprintf(&s, "%s:%d", conf_path, line);
+	else
+		s = xstrdup(conf_path);
+	return s;
+}
+
+/*
  * Resolve [perfwatch] user and group as root does: 0 and the ids, or -1
  * and *cause if either does not exist, or if the user is root without
  * allow_root.  perfwatchd -n asks the same, so that a configuration it
@@ -552,25 +571,32 @@ daemon_account_find(struct config *cfg, const char *conf_path, uid_t *uid,
 	const char	*user, *group;
 	struct passwd	*pw;
 	struct group	*gr;
+	char		*where;
 
 	user = config_get_str(cfg, "perfwatch", "user");
 	group = config_get_str(cfg, "perfwatch", "group");
 	if ((pw = getpwnam(user)) == NULL) {
+		where = daemon_key_where(cfg, conf_path, "user");
 		xasprintf(cause, "%s: [perfwatch] user %s does not exist; "
 		    "create it (systemd-sysusers, pw useradd) or name another",
-		    conf_path, user);
+		    where, user);
+		free(where);
 		return -1;
 	}
 	if ((gr = getgrnam(group)) == NULL) {
+		where = daemon_key_where(cfg, conf_path, "group");
 		xasprintf(cause, "%s: [perfwatch] group %s does not exist",
-		    conf_path, group);
+		    where, group);
+		free(where);
 		return -1;
 	}
 	if (pw->pw_uid == 0 && !config_get_bool(cfg, "perfwatch",
 	    "allow_root")) {
+		where = daemon_key_where(cfg, conf_path, "user");
 		xasprintf(cause, "%s: [perfwatch] user %s is root: workloads "
 		    "never run as root; name an unprivileged user, or set "
-		    "allow_root = yes on a throwaway machine", conf_path, user);
+		    "allow_root = yes on a throwaway machine", where, user);
+		free(where);
 		return -1;
 	}
 	*uid = pw->pw_uid;
@@ -595,7 +621,7 @@ daemon_profile_load(const struct config *cfg, const char *conf_path,
 	const char	*name = config_get_str(cfg, "perfwatch", "profile");
 	const char	*env = getenv("PERFWATCH_PROFILE_DIR");
 	struct config	*prof;
-	char		*dirs[4], *dir, *path = NULL, *err = NULL;
+	char		*dirs[4], *dir, *path = NULL, *err = NULL, *where;
 	size_t		 i;
 
 	if (strchr(name, '/') != NULL)
@@ -619,10 +645,13 @@ daemon_profile_load(const struct config *cfg, const char *conf_path,
 				path = NULL;
 			}
 		}
-		if (path == NULL)
+		if (path == NULL) {
+			where = daemon_key_where(cfg, conf_path, "profile");
 			xasprintf(cause, "%s: [perfwatch] profile \"%s\" not "
-			    "found (looked in %s, %s, %s and %s)", conf_path,
+			    "found (looked in %s, %s, %s and %s)", where,
 			    name, dirs[0], dirs[1], dirs[2], dirs[3]);
+			free(where);
+		}
 		for (i = 0; i < nitems(dirs); i++)
 			free(dirs[i]);
 		if (path == NULL)
@@ -631,8 +660,10 @@ daemon_profile_load(const struct config *cfg, const char *conf_path,
 	if ((prof = config_load(path, &err)) == NULL ||
 	    config_only_sections(prof, "workload", WL_PROFILE_ONLY,
 	    &err) == -1 || wl_config_check(prof, &err) == -1) {
+		where = daemon_key_where(cfg, conf_path, "profile");
 		xasprintf(cause, "%s: [perfwatch] profile \"%s\":\n%s",
-		    conf_path, name, err);
+		    where, name, err);
+		free(where);
 		free(err);
 		config_free(prof);
 		free(path);
@@ -741,9 +772,11 @@ daemon_profile_check(const struct config *cfg, const char *conf_path,
 	if (daemon_workloads(cfg, conf_path, &names, &n, cause) == -1)
 		return -1;
 	if (n == 0) {
+		why = daemon_key_where(cfg, conf_path, "profile");
 		xasprintf(cause, "%s: [perfwatch] profile \"%s\": no workload "
-		    "to run (every one has enabled = no)", conf_path,
+		    "to run (every one has enabled = no)", why,
 		    config_get_str(cfg, "perfwatch", "profile"));
+		free(why);
 		daemon_workloads_free(names, n);
 		return -1;
 	}

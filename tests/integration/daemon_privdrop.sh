@@ -85,7 +85,7 @@ DUSER=root DGROUP=root DALLOW_ROOT=no write_conf
 rc=0
 timeout 10 "$PERFWATCHD" -d -f "$CONF" >"$T/root.out" 2>&1 || rc=$?
 [ "$rc" -eq 78 ] || fail "user root without allow_root: exit $rc"
-grep -q "user root is root: workloads never run as root" "$T/root.out" ||
+grep -qF "$CONF:$(grep -n '^user = ' "$CONF" | cut -d: -f1): [perfwatch] user root is root: workloads never run as root" "$T/root.out" ||
 	fail "$(cat "$T/root.out")"
 
 # A user that does not exist: exit 78, saying which.
@@ -93,6 +93,6 @@ DUSER=perfwatch-no-such-user DGROUP=root DALLOW_ROOT=no write_conf
 rc=0
 timeout 10 "$PERFWATCHD" -d -f "$CONF" >"$T/nouser.out" 2>&1 || rc=$?
 [ "$rc" -eq 78 ] || fail "unknown user: exit $rc"
-grep -q "user perfwatch-no-such-user does not exist" "$T/nouser.out" ||
+grep -qF "$CONF:$(grep -n '^user = ' "$CONF" | cut -d: -f1): [perfwatch] user perfwatch-no-such-user does not exist" "$T/nouser.out" ||
 	fail "$(cat "$T/nouser.out")"
 pass

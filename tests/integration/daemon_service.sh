@@ -162,7 +162,8 @@ rc=0
 out=$(PERFWATCH_PROFILE_DIR="$top/etc/profiles" "$PERFWATCHD" -n \
     -f "$T/prof.conf" 2>&1) || rc=$?
 [ "$rc" -eq 78 ] || fail "perfwatchd -n, profile nighlty: exit $rc: $out"
-expect_match "$out" "$T/prof.conf: [perfwatch] profile \"nighlty\" not found (looked in $top/etc/profiles, $T/state/profiles, "
+# At the line of profile, as every error of the file is.
+expect_match "$out" "$T/prof.conf:$(line_of 'profile = '): [perfwatch] profile \"nighlty\" not found (looked in $top/etc/profiles, $T/state/profiles, "
 sed "s#^profile = .*#profile = nightly#" "$CONF" >"$T/prof.conf"
 out=$(PERFWATCH_PROFILE_DIR="$top/etc/profiles" "$PERFWATCHD" -n \
     -f "$T/prof.conf") || fail "perfwatchd -n, profile nightly: $out"
