@@ -264,7 +264,10 @@ job_free(struct job *j)
 	free(j);
 }
 
-/* In the child: its own group, default signals, the pipes as 1 and 2. */
+/*
+ * In the child: its own group, default signals (blocked by job_start()
+ * until they are), the pipes as 1 and 2.
+ */
 static void
 job_child_setup(pid_t parent, int out, int err)
 {
@@ -309,6 +312,7 @@ static struct job *
 job_start(struct daemon *d, const char *what, int *failed)
 {
 	struct job	*j;
+	sigset_t	 all, old;
 	int		 out[2], err[2];
 	pid_t		 parent = getpid(), pid;
 
@@ -326,7 +330,17 @@ job_start(struct daemon *d, const char *what, int *failed)
 		return NULL;
 	}
 	fflush(NULL);
+	/*
+	 * Until the child has set its signals to their defaults, one sent
+	 * to it would run the daemon's handler (libevent's), which hands
+	 * it to the daemon through the descriptor they share: a SIGTERM
+	 * meant for the child would stop the daemon, and the child would
+	 * go on.  Blocked, it waits for job_child_setup() to unblock it.
+	 */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
 	if ((pid = fork()) == -1) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		log_warn("%s: fork", what);
 		close(out[0]);
 		close(out[1]);
@@ -339,6 +353,7 @@ job_start(struct daemon *d, const char *what, int *failed)
 		job_child_setup(parent, out[1], err[1]);
 		return NULL;
 	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* Both sides set the group, so neither races the other. */
 	setpgid(pid, pid);
 	close(out[1]);

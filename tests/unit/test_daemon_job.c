@@ -325,6 +325,52 @@ test_reap_leftover_writer(void **state)
 }
 #endif
 
+/*
+ * A signal sent to a child at once, before it has set up its signals:
+ * the child must not take it with the daemon's handler (libevent's,
+ * inherited by fork), which would hand it to the daemon, through the
+ * descriptor both share, as if the daemon had got it.  A SIGTERM so
+ * passed on reads as a request to stop perfwatchd, and the child would
+ * go on as if it had got none.
+ */
+static void
+count_signal(evutil_socket_t sig, short ev, void *arg)
+{
+	(void)sig;
+	(void)ev;
+	(*(int *)arg)++;
+}
+
+static void
+test_signal_at_once(void **state)
+{
+	struct outcome	 o;
+	struct event	*term;
+	struct job	*j;
+	char *const	 argv[] = { (char *)"/bin/sleep", (char *)"0.2", NULL };
+	int		 terms = 0, killed = 0, i;
+
+	(void)state;
+	term = evsignal_new(test_daemon.base, SIGTERM, count_signal, &terms);
+	assert_non_null(term);
+	assert_int_equal(evsignal_add(term, NULL), 0);
+	for (i = 0; i < 20; i++) {
+		memset(&o, 0, sizeof(o));
+		j = job_exec(&test_daemon, "sleep", argv, NULL, 0, NULL,
+		    done_cb, &o);
+		assert_non_null(j);
+		assert_int_equal(kill(job_pid(j), SIGTERM), 0);
+		run_until_done(&o);
+		if (WIFSIGNALED(o.status) && WTERMSIG(o.status) == SIGTERM)
+			killed++;
+		outcome_free(&o);
+	}
+	event_free(term);
+	/* Not the daemon's: each child's, and each child died of it. */
+	assert_int_equal(terms, 0);
+	assert_int_equal(killed, 20);
+}
+
 static void
 test_forget(void **state)
 {
@@ -354,6 +400,7 @@ main(void)
 		cmocka_unit_test(test_exec_group_and_sigpipe),
 		cmocka_unit_test(test_reap_leftover_writer),
 #endif
+		cmocka_unit_test(test_signal_at_once),
 		cmocka_unit_test(test_forget),
 	};
 
