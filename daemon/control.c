@@ -465,7 +465,10 @@ control_read(struct bufferevent *bev, void *arg)
 	while (!cc->closing) {
 		line = evbuffer_readln(in, &n, EVBUFFER_EOL_LF);
 		if (line == NULL) {
-			if (evbuffer_get_length(in) > CONTROL_MAX_LINE) {
+			/* A whole request and its CR may wait for the LF. */
+			n = evbuffer_get_length(in);
+			if (n > CONTROL_MAX_LINE && (n > CONTROL_MAX_LINE + 1 ||
+			    evbuffer_pullup(in, -1)[n - 1] != '\r')) {
 				log_debug("control: a request over %d bytes",
 				    CONTROL_MAX_LINE);
 				control_reply(cc, control_error("request "
@@ -474,14 +477,15 @@ control_read(struct bufferevent *bev, void *arg)
 			}
 			break;
 		}
+		/* A CR before the LF ends the line: it is not the request's. */
+		if (n > 0 && line[n - 1] == '\r')
+			n--;
 		if (n > CONTROL_MAX_LINE) {
 			free(line);
 			control_reply(cc, control_error("request longer than "
 			    "%d bytes", CONTROL_MAX_LINE), 1);
 			break;
 		}
-		if (n > 0 && line[n - 1] == '\r')
-			n--;
 		control_reply(cc, control_handle(cc->d, line, n), 0);
 		free(line);
 	}
@@ -507,11 +511,17 @@ control_event(struct bufferevent *bev, short what, void *arg)
 
 	if ((what & BEV_EVENT_EOF) && (what & BEV_EVENT_READING) &&
 	    !cc->closing && (n = evbuffer_get_length(in)) > 0 &&
-	    n <= CONTROL_MAX_LINE) {
-		/* A last request without its newline. */
+	    n <= CONTROL_MAX_LINE + 1) {
+		/* A last request without its newline (a CR is no part). */
 		line = xmalloc(n);
 		evbuffer_remove(in, line, n);
-		control_reply(cc, control_handle(cc->d, line, n), 1);
+		if (line[n - 1] == '\r')
+			n--;
+		if (n > CONTROL_MAX_LINE)
+			control_reply(cc, control_error("request longer than "
+			    "%d bytes", CONTROL_MAX_LINE), 1);
+		else
+			control_reply(cc, control_handle(cc->d, line, n), 1);
 		free(line);
 		return;
 	}

@@ -78,6 +78,43 @@ r = json.loads(lines[0])
 assert r["ok"] is False and "longer than 4096 bytes" in r["error"], r
 EOF
 
+# The longest request there may be, 4096 bytes, is answered whether its
+# line ends in LF or CRLF; a byte more is refused.
+timeout 20 python3 - "$SOCK" <<'EOF'
+import json, socket, sys
+import time
+def ask(req, end, split=False, close=False):
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(10)
+    s.connect(sys.argv[1])
+    if split:
+        # The CR alone first: the daemon reads it before the LF comes.
+        s.sendall(req + end[:1])
+        time.sleep(0.3)
+        end = end[1:]
+    s.sendall(req + end if not split else end)
+    if close:
+        s.shutdown(socket.SHUT_WR)
+    r = json.loads(s.makefile("rb").readline())
+    s.close()
+    return r
+head = b'{"cmd":"status","pad":"'
+req = head + b"x" * (4096 - len(head) - 2) + b'"}'
+assert len(req) == 4096
+for end in (b"\n", b"\r\n"):
+    r = ask(req, end)
+    assert r["ok"] is True and "state" in r, (end, r)
+r = ask(req, b"\r\n", split=True)
+assert r["ok"] is True and "state" in r, ("split", r)
+r = ask(req, b"\r", close=True)
+assert r["ok"] is True and "state" in r, ("CR, then EOF", r)
+req = head + b"x" * (4097 - len(head) - 2) + b'"}'
+for end in (b"\n", b"\r\n"):
+    r = ask(req, end)
+    assert r["ok"] is False and "longer than 4096 bytes" in r["error"], \
+        (end, r)
+EOF
+
 # Too many clients: the 33rd is turned away, the first 32 still work.
 timeout 30 python3 - "$SOCK" <<'EOF'
 import json, socket, sys
