@@ -624,9 +624,21 @@ daemon_profile_load(const struct config *cfg, const char *conf_path,
 	char		*dirs[4], *dir, *path = NULL, *err = NULL, *where;
 	size_t		 i;
 
-	if (strchr(name, '/') != NULL)
+	if (strchr(name, '/') != NULL) {
+		/*
+		 * The runs start in / (and so does the daemon, once it has
+		 * started): a relative file would be looked for there.
+		 */
+		if (name[0] != '/') {
+			where = daemon_key_where(cfg, conf_path, "profile");
+			xasprintf(cause, "%s: [perfwatch] profile \"%s\": a "
+			    "file is named by its absolute path (perfwatchd "
+			    "and its runs work in /)", where, name);
+			free(where);
+			return NULL;
+		}
 		path = xstrdup(name);
-	else {
+	} else {
 		if (env != NULL && *env != '\0')
 			dirs[0] = xstrdup(env);
 		else {

@@ -164,6 +164,15 @@ out=$(PERFWATCH_PROFILE_DIR="$top/etc/profiles" "$PERFWATCHD" -n \
 [ "$rc" -eq 78 ] || fail "perfwatchd -n, profile nighlty: exit $rc: $out"
 # At the line of profile, as every error of the file is.
 expect_match "$out" "$T/prof.conf:$(line_of 'profile = '): [perfwatch] profile \"nighlty\" not found (looked in $top/etc/profiles, $T/state/profiles, "
+# A profile file by a relative name: the daemon and its runs work in /,
+# where it would be looked for, so -n refuses it at its line although a
+# file of that name is here.
+cp "$T/profile.conf" "$T/relprof.conf"
+sed "s#^profile = .*#profile = ./relprof.conf#" "$CONF" >"$T/prof.conf"
+rc=0
+out=$(cd "$T" && "$PERFWATCHD" -n -f "$T/prof.conf" 2>&1) || rc=$?
+[ "$rc" -eq 78 ] || fail "perfwatchd -n, profile ./relprof.conf: exit $rc: $out"
+expect_match "$out" "$T/prof.conf:$(line_of 'profile = '): [perfwatch] profile \"./relprof.conf\": a file is named by its absolute path"
 sed "s#^profile = .*#profile = nightly#" "$CONF" >"$T/prof.conf"
 out=$(PERFWATCH_PROFILE_DIR="$top/etc/profiles" "$PERFWATCHD" -n \
     -f "$T/prof.conf") || fail "perfwatchd -n, profile nightly: $out"
