@@ -116,6 +116,29 @@ usage(int asked)
 	exit(EXIT_USAGE);
 }
 
+/*
+ * Make the path in environment variable name absolute when it is not,
+ * from the directory perfwatchd was started in: the daemon and its runs
+ * work in /, where a relative one would name another file.
+ */
+static void
+daemon_env_absolute(const char *name)
+{
+	const char	*v = getenv(name);
+	char		 cwd[PATH_MAX], *abs;
+
+	if (v == NULL || *v == '\0' || *v == '/')
+		return;
+	if (getcwd(cwd, sizeof(cwd)) == NULL) {
+		log_warn("%s=%s: the current directory", name, v);
+		return;
+	}
+	xasprintf(&abs, "%s/%s", cwd, v);
+	if (setenv(name, abs, 1) == -1)
+		log_warn("%s", name);
+	free(abs);
+}
+
 /* This host's name as the store knows it (store_host_local()). */
 const char *
 daemon_host_name(void)
@@ -942,6 +965,8 @@ main(int argc, char **argv)
 		usage(0);
 	}
 	log_init("perfwatchd", d->foreground || check, d->verbose);
+	daemon_env_absolute("PERFWATCH");
+	daemon_env_absolute("PERFWATCH_PROFILE_DIR");
 	if (check)
 		daemon_check(conf_opt, d->verbose);
 
