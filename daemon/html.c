@@ -11,6 +11,7 @@
  * in a quoted attribute (& < > " ') become references, and bytes that are
  * not UTF-8 become U+FFFD, as the page is declared UTF-8.
  */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -96,12 +97,18 @@ html_range(const double *v, size_t n, double *lo, double *hi)
 		*hi = 1;
 		return;
 	}
+	/* Halves first: b - a of values far apart would overflow. */
 	if (a == b)
 		pad = a == 0 ? 1 : fabs(a) * 0.05;
 	else
-		pad = (b - a) * 0.05;
+		pad = (b / 2 - a / 2) * 0.1;
 	*lo = a - pad;
 	*hi = b + pad;
+	/* At the ends of a double's range, the end itself. */
+	if (isinf(*lo))
+		*lo = -DBL_MAX;
+	if (isinf(*hi))
+		*hi = DBL_MAX;
 }
 
 /*
@@ -114,7 +121,8 @@ html_scale(double v, double lo, double hi, double px0, double px1)
 {
 	if (hi == lo)
 		return (px0 + px1) / 2;
-	return px0 + (v - lo) / (hi - lo) * (px1 - px0);
+	/* In halves, so that neither difference overflows. */
+	return px0 + (v / 2 - lo / 2) / (hi / 2 - lo / 2) * (px1 - px0);
 }
 
 /* A number for an axis label: six significant digits. */
@@ -199,7 +207,7 @@ html_chart(struct evbuffer *out, const struct html_chart *c)
 			    (double)c->marks[k].at, 0, (double)(c->n - 1), x0,
 			    x1), y0, y1);
 	html_axis_label(out, x0 - 6, y1 + 4, "end", hi);
-	html_axis_label(out, x0 - 6, (y0 + y1) / 2 + 4, "end", (lo + hi) / 2);
+	html_axis_label(out, x0 - 6, (y0 + y1) / 2 + 4, "end", lo / 2 + hi / 2);
 	html_axis_label(out, x0 - 6, y0, "end", lo);
 	if (c->n > 0) {
 		evbuffer_add_printf(out, "<text x=\"%.1f\" y=\"%d\" "

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,6 +258,56 @@ test_chart_marks(void **state)
 	free(svg);
 }
 
+/*
+ * Values at the ends of a double's range, which an import takes: the
+ * chart's arithmetic must not overflow into inf, or NaN coordinates.
+ */
+static void
+test_chart_extremes(void **state)
+{
+	const double		 wide[] = { -DBL_MAX, 0, DBL_MAX };
+	const double		 top[] = { DBL_MAX, DBL_MAX };
+	const double		 high[] = { 0.9 * DBL_MAX, DBL_MAX };
+	const char *const	 labels[] = { "r-1", "r-2", "r-3" };
+	struct html_chart	 c;
+	double			 lo, hi;
+	char			*svg;
+
+	(void)state;
+	html_range(wide, 3, &lo, &hi);
+	assert_true(isfinite(lo) && isfinite(hi) && lo < hi);
+	assert_true(lo <= -DBL_MAX && hi >= DBL_MAX);
+	/* The lowest at the bottom, the highest at the top, 0 between. */
+	NEAR(html_scale(-DBL_MAX, lo, hi, 232, 12), 232, 12);
+	NEAR(html_scale(DBL_MAX, lo, hi, 232, 12), 12, 12);
+	NEAR(html_scale(0, lo, hi, 232, 12), 122, 1e-9);
+	html_range(top, 2, &lo, &hi);
+	assert_true(isfinite(lo) && isfinite(hi) && lo < hi);
+	html_range(high, 2, &lo, &hi);
+	assert_true(isfinite(lo) && isfinite(hi) && lo < hi);
+	NEAR(html_scale(high[0], lo, hi, 232, 12), 232, 12);
+	NEAR(html_scale(high[1], lo, hi, 232, 12), 12, 12);
+	memset(&c, 0, sizeof(c));
+	c.values = wide;
+	c.labels = labels;
+	c.n = 3;
+	svg = chart(&c);
+	assert_int_equal(count(svg, "<circle class=\"pt\""), 3);
+	assert_null(strstr(svg, "nan"));
+	assert_null(strstr(svg, "inf"));
+	NEAR(number_after(svg, "cy=\"", 1), (CHART_H - CHART_BOTTOM +
+	    CHART_TOP) / 2.0, 0.05);
+	free(svg);
+	c.values = high;
+	c.n = 2;
+	svg = chart(&c);
+	assert_null(strstr(svg, "nan"));
+	assert_null(strstr(svg, "inf"));
+	assert_true(number_after(svg, "cy=\"", 1) <
+	    number_after(svg, "cy=\"", 0));
+	free(svg);
+}
+
 int
 main(void)
 {
@@ -266,6 +317,7 @@ main(void)
 		cmocka_unit_test(test_scale),
 		cmocka_unit_test(test_chart),
 		cmocka_unit_test(test_chart_marks),
+		cmocka_unit_test(test_chart_extremes),
 	};
 
 	log_init("test_daemon_html", 1, 0);
