@@ -70,7 +70,8 @@ sed -i "s#^profile = .*#profile = $T/nosuch.conf#" "$CONF"
 kill -HUP "$DPID"
 wait_until 10 "the reload refused" grep -q "not reloaded" "$LOG" ||
 	fail "a reload with a missing profile was applied"
-expect_match "$(cat "$LOG")" "$CONF: [perfwatch] profile \"$T/nosuch.conf\":"
+pline=$(grep -n '^profile = ' "$CONF" | cut -d: -f1)
+expect_match "$(cat "$LOG")" "$CONF:$pline: [perfwatch] profile \"$T/nosuch.conf\":"
 grep -q "^profile = $T/profile.conf\$" "$T/state/run.conf" ||
 	fail "run.conf has another profile: $(grep ^profile "$T/state/run.conf")"
 out=$(pwc trigger --workload tiny) ||
