@@ -720,8 +720,9 @@ cmd_check(struct cli *c, int argc, char **argv)
 	memset(&run, 0, sizeof(run));
 	/*
 	 * Under git bisect run the newest run is the commit's own: one that
-	 * failed cannot be told (125), and an older complete run, another
-	 * commit's, must not be judged in its place.
+	 * did not complete (failed, aborted, or left running by a run that
+	 * was killed) cannot be told (125), and an older complete run,
+	 * another commit's, must not be judged in its place.
 	 */
 	if (bisect && what == NULL &&
 	    (k = cli_run_latest(c, NULL, &run)) != 0 &&
@@ -730,8 +731,7 @@ cmd_check(struct cli *c, int argc, char **argv)
 		return EXIT_BISECT_ABORT;
 	}
 	if (bisect && what == NULL && k == 0) {
-		if (strcmp(run.status, RUN_FAILED) == 0 ||
-		    strcmp(run.status, RUN_ABORTED) == 0) {
+		if (strcmp(run.status, RUN_COMPLETE) != 0) {
 			fprintf(stderr, "perfwatch: the newest run, %s, is %s: "
 			    "cannot tell\n", cli_show(run.label), run.status);
 			store_run_clear(&run);
