@@ -318,10 +318,12 @@ cron_day_matches(const struct cron *c, int y, int m, int d)
 }
 
 /*
- * The first time after `after` whose local wall clock reads y-mo-d h:mi.
- * Of the two times of an hour repeated when the clock goes back, the
- * earlier one that is after `after`; for a time skipped when it goes
- * forward, what mktime() makes of it.  Return 0, or -1 if there is none.
+ * The time whose local wall clock reads y-mo-d h:mi, if it is after
+ * `after`.  Of the two times of an hour repeated when the clock goes
+ * back, the earlier one only: when that one is not after `after`, the
+ * reading has come already and does not fire again at the second.  For
+ * a time skipped when it goes forward, what mktime() makes of it.
+ * Return 0, or -1 if there is none.
  */
 static int
 cron_mktime(int y, int mo, int d, int h, int mi, time_t after, time_t *out)
@@ -344,9 +346,11 @@ cron_mktime(int y, int mo, int d, int h, int mi, time_t after, time_t *out)
 		if (chk.tm_mday != d || chk.tm_hour != h || chk.tm_min != mi)
 			continue;	/* not a reading of this wall clock */
 		exists = 1;
-		if (t > after && (best == (time_t)-1 || t < best))
+		if (best == (time_t)-1 || t < best)
 			best = t;
 	}
+	if (exists && best <= after)
+		return -1;
 	if (!exists) {
 		memset(&tm, 0, sizeof(tm));
 		tm.tm_year = y - 1900;

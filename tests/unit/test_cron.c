@@ -262,6 +262,13 @@ test_next_dst(void **state)
 	assert_int_equal(next_of("30 2 * * *", first), 1792978200);
 	/* Started between the two: the wall clock has passed 02:30. */
 	assert_int_equal(next_of("30 2 * * *", first + 60), 1792978200);
+	/*
+	 * Started in the second pass, at 02:10 CET (01:10Z), before its
+	 * 02:30: that time happened at the first pass, so not again (the
+	 * second 02:30, 01:30Z, was taken for a fire of its own).
+	 */
+	assert_int_equal(next_of("30 2 * * *", 1792890600), 1792978200);
+	assert_int_equal(next_of("*/20 * * * *", 1792890600), 1792893600);
 	/* Every minute of the first pass of the repeated hour. */
 	t = next_of("* * * * *", 1792888200 - 60);
 	assert_int_equal(t, 1792888200);
