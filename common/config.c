@@ -27,6 +27,7 @@
  */
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -84,7 +85,8 @@ struct config_key {
 	const char	*key;
 	enum config_type type;
 	const char	*def;		/* as written in a file; NULL: none */
-	int64_t		 min, max;	/* INT, DURATION, SIZE, INTLIST */
+	int64_t		 min, max;	/* INT, DURATION, SIZE, INTLIST;
+					   PATH: max its length, 0 any */
 	double		 fmin, fmax;	/* NUMBER */
 	const char	*words;		/* ENUM: the values; URL: the schemes */
 	const char	*only;		/* sink: the sink types that use it */
@@ -111,8 +113,10 @@ static const struct config_key config_keys[] = {
 	  .def = "perfwatch" },
 	{ .section = "perfwatch", .key = "allow_root", .type = CONFIG_BOOL,
 	  .def = "no" },
+	/* A socket's path must fit in sun_path, with its NUL. */
 	{ .section = "perfwatch", .key = "socket", .type = CONFIG_PATH,
-	  .def = PERFWATCH_SOCKET_DEFAULT },
+	  .def = PERFWATCH_SOCKET_DEFAULT,
+	  .max = sizeof(((struct sockaddr_un *)NULL)->sun_path) - 1 },
 	{ .section = "perfwatch", .key = "log_level", .type = CONFIG_ENUM,
 	  .def = "info", .words = "error warning info debug" },
 	{ .section = "perfwatch", .key = "http", .type = CONFIG_LISTEN,
@@ -989,6 +993,10 @@ config_parse_value(const struct config_key *k, const char *s,
 		if (*s != '/')
 			xasprintf(what, "expected an absolute path%s, got %s",
 			    none, shown);
+		else if (k->max > 0 && (int64_t)strlen(s) > k->max)
+			xasprintf(what, "expected a path of at most %lld "
+			    "bytes, a socket's limit, got %zu bytes: %s",
+			    (long long)k->max, strlen(s), shown);
 		break;
 	case CONFIG_BOOL:
 		if (strcasecmp(s, "yes") == 0 || strcasecmp(s, "true") == 0 ||

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <sys/un.h>
+
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -418,6 +420,36 @@ test_bad_values(void **state)
 	    "{P}:2: state_dir: expected an absolute path, got nothing");
 	expect_errors("[perfwatch]\nstate_dir = var/lib\n",
 	    "{P}:2: state_dir: expected an absolute path, got \"var/lib\"");
+	/*
+	 * A socket path longer than sun_path holds was taken, and perfwatchd
+	 * -n said the configuration was OK; perfwatchd then could not bind
+	 * it and perfwatch status could not reach it, neither saying where
+	 * it was written.
+	 */
+	{
+		struct config	*cfg;
+		char		 conf[512], want[512], path[201], *cause;
+
+		memset(path, 'a', sizeof(path) - 1);
+		path[0] = '/';
+		path[sizeof(path) - 1] = '\0';
+		snprintf(conf, sizeof(conf), "[perfwatch]\nsocket = %s\n",
+		    path);
+		snprintf(want, sizeof(want), "{P}:2: socket: expected a path "
+		    "of at most %zu bytes, a socket's limit, got 200 bytes: "
+		    "\"%.*s...\"", sizeof(((struct sockaddr_un *)NULL)->
+		    sun_path) - 1, CONFIG_SHOW_VALUE, path);
+		expect_errors(conf, want);
+		path[sizeof(((struct sockaddr_un *)NULL)->sun_path) - 1] =
+		    '\0';
+		snprintf(conf, sizeof(conf), "[perfwatch]\nsocket = %s\n",
+		    path);
+		cfg = load_text(conf, &cause);
+		assert_non_null(cfg);
+		assert_string_equal(config_get_str(cfg, "perfwatch",
+		    "socket"), path);
+		config_free(cfg);
+	}
 	expect_errors("[perfwatch]\nprofile =\n",
 	    "{P}:2: profile: expected a value, got nothing");
 	expect_errors("[quiet]\npolicy = sometimes\n",
