@@ -425,6 +425,11 @@ bisect_build(struct bisect_ctx *x, const struct bisect_commit *c)
 			dup2(null, STDIN_FILENO);
 		dup2(fileno(log), STDOUT_FILENO);
 		dup2(fileno(log), STDERR_FILENO);
+		/* The build has 0-2 of ours, and no other descriptor. */
+		if (null > STDERR_FILENO)
+			close(null);
+		if (fileno(log) > STDERR_FILENO)
+			close(fileno(log));
 		if (chdir(x->o->repo) == -1) {
 			fprintf(stderr, "%s: %s\n", x->o->repo,
 			    strerror(errno));
