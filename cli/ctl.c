@@ -24,6 +24,7 @@
 #include "log.h"
 #include "perfwatch.h"
 #include "timefmt.h"
+#include "utf8.h"
 #include "xmalloc.h"
 #include "cli.h"
 
@@ -314,6 +315,15 @@ cmd_trigger(struct cli *c, int argc, char **argv)
 		if (ch != 'w') {
 			json_decref(globs);
 			return cli_usage("trigger");
+		}
+		/*
+		 * JSON text is UTF-8: json_string() refused the glob, which
+		 * was dropped unsaid, and without one the whole profile ran.
+		 */
+		if (utf8_check(optarg, NULL) == -1) {
+			json_decref(globs);
+			return cli_usage_why("trigger", "--workload: not valid "
+			    "UTF-8");
 		}
 		json_array_append_new(globs, json_string(optarg));
 	}

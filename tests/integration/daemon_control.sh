@@ -152,6 +152,14 @@ wait_until 10 "the paused state" sh -c \
 sleep 1
 [ "$(count_runs "1")" -eq 1 ] || fail "a run started while paused"
 [ "$(status_field 'len(d["pending"])')" -eq 1 ] || fail "the trigger is not queued"
+# A glob that is not UTF-8 cannot go in a JSON request: it is refused,
+# not dropped (which queued a battery of the whole profile).
+rc=0
+pwc trigger --workload "$(printf 'tiny\351')" >"$T/trig.out" 2>&1 || rc=$?
+[ "$rc" -eq 64 ] || fail "trigger of a glob not UTF-8: exit $rc: $(cat "$T/trig.out")"
+expect_match "$(cat "$T/trig.out")" "--workload: not valid UTF-8"
+[ "$(status_field 'len(d["pending"])')" -eq 1 ] ||
+	fail "a trigger of a glob not UTF-8 was queued"
 
 # Paused survives a restart (the queue does not: it was in memory).
 stop_daemon TERM
