@@ -325,6 +325,10 @@ cmd_trigger(struct cli *c, int argc, char **argv)
 			return cli_usage_why("trigger", "--workload: not valid "
 			    "UTF-8");
 		}
+		if (cli_blank_opt("--workload", optarg)) {
+			json_decref(globs);
+			return cli_usage("trigger");
+		}
 		json_array_append_new(globs, json_string(optarg));
 	}
 	if (optind != argc) {

@@ -160,6 +160,15 @@ pwc trigger --workload "$(printf 'tiny\351')" >"$T/trig.out" 2>&1 || rc=$?
 expect_match "$(cat "$T/trig.out")" "--workload: not valid UTF-8"
 [ "$(status_field 'len(d["pending"])')" -eq 1 ] ||
 	fail "a trigger of a glob not UTF-8 was queued"
+# An empty or blank glob is a usage error (64), as for run --workload,
+# not a request perfwatchd refuses (1).
+for glob in '' ' '; do
+	rc=0
+	pwc trigger --workload "$glob" >"$T/trig.out" 2>&1 || rc=$?
+	[ "$rc" -eq 64 ] ||
+		fail "trigger --workload '$glob': exit $rc: $(cat "$T/trig.out")"
+	expect_match "$(cat "$T/trig.out")" "--workload: "
+done
 
 # Paused survives a restart (the queue does not: it was in memory).
 stop_daemon TERM
