@@ -63,6 +63,14 @@ double		 perfwatch_mono(void);
  */
 void		 perfwatch_closefrom(int low);
 void		 perfwatch_closefrom_fallback(int low);
+/*
+ * A number drawn uniformly from [0, n) (n > 0): arc4random_uniform()
+ * where the system has it.  The fallback, named for its test, reads
+ * /dev/urandom and is used where the C library lacks it (glibc before
+ * 2.36, musl).  For jitter, not for secrets.
+ */
+uint32_t	 perfwatch_random_below(uint32_t n);
+uint32_t	 perfwatch_random_below_fallback(uint32_t n);
 /* Whether two optional strings (NULL: none) are equal. */
 int		 same_str(const char *, const char *);
 /* Names in the order a reader counts them: tps_t2 before tps_t16. */

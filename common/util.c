@@ -10,8 +10,11 @@
 #include <sys/syscall.h>
 #endif
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -143,6 +146,69 @@ perfwatch_closefrom(int low)
 		return;
 #endif
 	perfwatch_closefrom_fallback(low);
+#endif
+}
+
+/*
+ * arc4random_uniform() is not POSIX either: the BSDs have it, glibc from
+ * 2.36; older glibc and musl do not.
+ */
+#if defined(__FreeBSD__) || defined(__OpenBSD__) || defined(__NetBSD__) || \
+    (defined(__GLIBC__) && \
+    (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 36)))
+#define HAVE_ARC4RANDOM	1
+#endif
+
+/*
+ * Draw from [0, n) with 32 random bits at a time from /dev/urandom,
+ * dropping the draws past the last whole multiple of n so that no value
+ * is favoured.  Without /dev/urandom (a chroot), random() seeded once
+ * from the time and the pid: a jitter needs spread, not secrecy.
+ */
+uint32_t
+perfwatch_random_below_fallback(uint32_t n)
+{
+	static int	seeded;
+	uint32_t	r, limit;
+	ssize_t		got;
+	int		fd;
+
+	if (n <= 1)
+		return 0;
+	/* The largest multiple of n that fits, less one. */
+	limit = UINT32_MAX - (uint32_t)(((uint64_t)UINT32_MAX + 1) % n);
+	fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	for (;;) {
+		got = -1;
+		if (fd != -1) {
+			do
+				got = read(fd, &r, sizeof(r));
+			while (got == -1 && errno == EINTR);
+		}
+		if (got != (ssize_t)sizeof(r)) {
+			if (!seeded) {
+				srandom((unsigned)time(NULL) ^
+				    ((unsigned)getpid() << 16));
+				seeded = 1;
+			}
+			/* random() gives 31 bits: two make 32. */
+			r = ((uint32_t)random() << 16) ^ (uint32_t)random();
+		}
+		if (r <= limit)
+			break;
+	}
+	if (fd != -1)
+		close(fd);
+	return r % n;
+}
+
+uint32_t
+perfwatch_random_below(uint32_t n)
+{
+#ifdef HAVE_ARC4RANDOM
+	return n <= 1 ? 0 : arc4random_uniform(n);
+#else
+	return perfwatch_random_below_fallback(n);
 #endif
 }
 

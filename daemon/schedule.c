@@ -115,7 +115,7 @@ schedule_arm(struct daemon *d, time_t now)
 		jitter = following - d->nominal - 1;
 	d->fire_at = d->nominal;
 	if (jitter > 0)
-		d->fire_at += (time_t)arc4random_uniform((uint32_t)jitter + 1);
+		d->fire_at += (time_t)perfwatch_random_below((uint32_t)jitter + 1);
 	schedule_local(d->fire_at, when, sizeof(when));
 	log_info("schedule: next run %s", when);
 	schedule_sleep(d, now);

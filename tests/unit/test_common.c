@@ -763,6 +763,77 @@ test_closefrom_fallback(void **state)
 		    WEXITSTATUS(status) > 10 ? "left open" : "closed");
 }
 
+/*
+ * The draw of a jitter where the C library has no arc4random_uniform():
+ * always below n, 0 for n of 0 and 1, every value of a small range
+ * reached, and no value of a range that does not divide 2^32 favoured
+ * (n = 3 * 2^30: plain r % n would give [0, 2^30) twice the others' share,
+ * a half of the draws where a third is due).  Then the same with
+ * /dev/urandom out of reach, as in a chroot: the random() path, in a
+ * child whose descriptors are all taken.
+ */
+static void
+test_random_below_fallback(void **state)
+{
+	uint32_t	seen[7], r, big = 3U << 30;
+	size_t		i, low = 0, draws = 30000;
+	struct rlimit	rl;
+	pid_t		pid;
+	int		status, fd, bad;
+
+	(void)state;
+	assert_int_equal(perfwatch_random_below_fallback(0), 0);
+	assert_int_equal(perfwatch_random_below_fallback(1), 0);
+	memset(seen, 0, sizeof(seen));
+	for (i = 0; i < 7000; i++) {
+		r = perfwatch_random_below_fallback(7);
+		assert_true(r < 7);
+		seen[r]++;
+	}
+	for (i = 0; i < 7; i++)
+		assert_true(seen[i] > 700);	/* 1000 due; sd 29 */
+	for (i = 0; i < draws; i++) {
+		r = perfwatch_random_below_fallback(big);
+		assert_true(r < big);
+		if (r < 1U << 30)
+			low++;
+	}
+	/* A third due (10000, sd 82); a biased draw gives a half (15000). */
+	assert_true(low > 9400 && low < 10600);
+	assert_true(perfwatch_random_below(1) == 0);
+	assert_true(perfwatch_random_below(5) < 5);
+
+	pid = fork();
+	assert_true(pid != -1);
+	if (pid == 0) {
+		/* Every descriptor in use: /dev/urandom cannot be opened. */
+		rl.rlim_cur = rl.rlim_max = 16;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
+			_exit(2);
+		while (open("/dev/null", O_RDONLY) != -1)
+			continue;
+		if ((fd = open("/dev/urandom", O_RDONLY)) != -1)
+			_exit(3);
+		memset(seen, 0, sizeof(seen));
+		bad = 0;
+		for (i = 0; i < 7000; i++) {
+			r = perfwatch_random_below_fallback(7);
+			if (r >= 7)
+				bad = 1;
+			else
+				seen[r]++;
+		}
+		for (i = 0; i < 7; i++)
+			if (seen[i] < 700)
+				bad = 1;
+		_exit(bad);
+	}
+	while (waitpid(pid, &status, 0) == -1)
+		assert_int_equal(errno, EINTR);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 int
 main(void)
 {
@@ -784,6 +855,7 @@ main(void)
 		cmocka_unit_test(test_name_cmp),
 		cmocka_unit_test(test_name_near),
 		cmocka_unit_test(test_closefrom_fallback),
+		cmocka_unit_test(test_random_below_fallback),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
