@@ -201,9 +201,14 @@ bisect_block(sigset_t *old)
 static void
 bisect_child_signals(const sigset_t *old)
 {
+	struct sigaction	hup;
+
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	/* Ignored as under nohup, it stays so: the runs go on too. */
+	sigaction(SIGHUP, NULL, &hup);
+	if (hup.sa_handler != SIG_IGN)
+		signal(SIGHUP, SIG_DFL);
 	signal(SIGCHLD, SIG_DFL);
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
@@ -1736,7 +1741,10 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &oldint);
 	sigaction(SIGTERM, &sa, &oldterm);
-	sigaction(SIGHUP, &sa, &oldhup);	/* the terminal went away */
+	/* The terminal went away; unless ignored, as under nohup. */
+	sigaction(SIGHUP, NULL, &oldhup);
+	if (oldhup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = bisect_on_child;
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGCHLD, &sa, &oldchld);

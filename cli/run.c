@@ -11,8 +11,9 @@
  * workload tunes it only where the profile runs it.  The run takes a machine snapshot, checks that the machine is
  * quiet (the [quiet] policy), then runs the plan of workloads/ (warm-ups,
  * then iteration 1 of every workload, then 2 ...), committing each
- * iteration's samples as it finishes.  SIGINT or SIGTERM stops the child
- * and marks the run aborted, keeping what was measured.  At the end the
+ * iteration's samples as it finishes.  SIGINT, SIGTERM or SIGHUP (unless
+ * ignored, as under nohup) stops the child and marks the run aborted,
+ * keeping what was measured.  At the end the
  * run is judged by the same code as `perfwatch check`.
  */
 #include <sys/file.h>
@@ -841,7 +842,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	struct config		*prof = NULL;
 	struct store_run	 r;
 	struct store		*st;
-	struct sigaction	 sa, oldint, oldterm;
+	struct sigaction	 sa, oldint, oldterm, oldhup;
 	struct wl_result	 res;
 	json_t			*quiet = NULL;
 	char			*cause = NULL, *path = NULL, *label = NULL;
@@ -1011,6 +1012,13 @@ cmd_run(struct cli *c, int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &oldint);
 	sigaction(SIGTERM, &sa, &oldterm);
+	/*
+	 * The terminal went away: aborted as by Ctrl-C, not killed with
+	 * the run left running.  Unless ignored (nohup): then it goes on.
+	 */
+	sigaction(SIGHUP, NULL, &oldhup);
+	if (oldhup.sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
 
 	pr = wl_progress_new(steps, nsteps, njobs);
 	for (i = 0; i < nsteps && !run_signal; i++) {
@@ -1059,6 +1067,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	wl_progress_show(pr, nsteps, NULL);
 	sigaction(SIGINT, &oldint, NULL);
 	sigaction(SIGTERM, &oldterm, NULL);
+	sigaction(SIGHUP, &oldhup, NULL);
 
 	for (i = 0; i < njobs; i++) {
 		const char *ws = job_outcome(&jobs[i], run_signal != 0);

@@ -363,6 +363,29 @@ for sig in TERM:143 HUP:129 TERM:143 HUP:129; do
 		fail "the build went on after SIG${sig%:*}: $(git -C "$T/repo" diff)"
 done
 
+# SIGHUP ignored, as under nohup: the bisection goes on through it, its
+# build and runs too, to its end.
+rm -f "$T/term.db" "$T/go"
+(trap '' HUP; cd "$T/repo" && exec "$PERFWATCH" -c "$T/pw.conf" \
+    -D "$T/term.db" bisect --build "until [ -e $T/go ]; do sleep 0.1; done; $BUILD" \
+    --workload toy --json main~11..main~7) >"$T/nohup.json" 2>"$T/int.err" &
+pid=$!
+i=0
+while ! grep -q "bisect: building" "$T/int.err" 2>/dev/null; do
+	i=$((i + 1))
+	[ "$i" -le 300 ] || fail "nohup: no build: $(cat "$T/int.err")"
+	sleep 0.1
+done
+kill -HUP "$pid"
+sleep 0.5
+kill -0 "$pid" 2>/dev/null || fail "nohup: a SIGHUP it ignores stopped it"
+touch "$T/go"
+rc=0
+wait "$pid" || rc=$?
+[ "$rc" -eq 0 ] || fail "nohup: exit $rc: $(cat "$T/int.err")"
+[ "$(json_field "$T/nohup.json" first_bad.summary)" = c31 ] ||
+	fail "nohup: $(json_field "$T/nohup.json" first_bad.summary)"
+
 # 5. Bad input.
 echo local >>"$T/repo/counter"
 rc=0

@@ -268,6 +268,43 @@ wait "$pid" || rc=$?
 [ "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run
     JOIN metrics m ON m.id = s.metric WHERE r.label = 'partly' AND
     m.workload = 'partly'")" = 1 ] || fail "partly: not one sample kept"
+# SIGHUP (the terminal went away) aborts a run as SIGTERM does (129), the
+# sample measured kept; ignored, as under nohup, the run goes on to its end.
+cat >"$T/hup.profile" <<EOF
+[workload "hup"]
+command = if [ -e $T/hupflag ]; then touch $T/hupstarted; while [ ! -e $T/hupgo ]; do sleep 0.1; done; fi; touch $T/hupflag; echo u 1 s
+iterations = 2
+timeout = 60
+EOF
+"$PERFWATCH" -c "$T/pw.conf" run --no-check --profile "$T/hup.profile" \
+    --label hup >"$T/hup.out" 2>&1 &
+pid=$!
+wait_file -e "$T/hupstarted" "$pid" hup
+kill -HUP "$pid"
+rc=0
+wait "$pid" || rc=$?
+[ "$rc" -eq $((128 + 1)) ] || fail "hup: exit $rc: $(cat "$T/hup.out")"
+[ "$(sql "SELECT status FROM runs WHERE label = 'hup'")" = aborted ] ||
+	fail "hup: run not aborted"
+[ "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run
+    WHERE r.label = 'hup'")" = 1 ] || fail "hup: not one sample kept"
+rm -f "$T/hupflag" "$T/hupstarted"
+(trap '' HUP; exec "$PERFWATCH" -c "$T/pw.conf" run --no-check --profile \
+    "$T/hup.profile" --label nohup) >"$T/nohup.out" 2>&1 &
+pid=$!
+wait_file -e "$T/hupstarted" "$pid" nohup
+kill -HUP "$pid"
+sleep 0.3
+kill -0 "$pid" 2>/dev/null || fail "nohup: a SIGHUP it ignores ended the run"
+touch "$T/hupgo"
+rc=0
+wait "$pid" || rc=$?
+[ "$rc" -eq 0 ] || fail "nohup: exit $rc: $(cat "$T/nohup.out")"
+[ "$(sql "SELECT status FROM runs WHERE label = 'nohup'")" = complete ] ||
+	fail "nohup: run not complete"
+[ "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run
+    WHERE r.label = 'nohup'")" = 2 ] || fail "nohup: not two samples"
+
 # `perfwatch run` killed with its whole process group by SIGKILL, as
 # perfwatchd's last resort does: its workload, the workload's children
 # included, dies with it; the iteration directory it leaves is removed by
@@ -320,13 +357,13 @@ if script -qec true /dev/null >/dev/null 2>&1; then	# util-linux script
 fi
 
 # perfwatch runs lists them oldest first, filtered by status: aborted are
-# unended, partly and killed (the next run marked them, their process
-# gone).
+# partly and hup (by a signal) and unended and killed (the next run marked
+# them, their process gone).
 all=$(labels)
 [ "$all" = "$(sql "SELECT label FROM runs ORDER BY started, id" |
     tr '\n' ' ')" ] || fail "runs: lists $all"
-expect_match "$all" "disabled reenabled tuned slow unit unended swept partly killed after"
-[ "$(labels --status aborted)" = "unended partly killed " ] ||
+expect_match "$all" "disabled reenabled tuned slow unit unended swept partly hup nohup killed after"
+[ "$(labels --status aborted)" = "unended partly hup killed " ] ||
 	fail "runs --status aborted: $(labels --status aborted)"
 [ -z "$(labels --status running)" ] ||
 	fail "runs --status running: $(labels --status running)"
