@@ -169,7 +169,7 @@ static FILE *
 export_open(const char *out, char **tmp, char **dest)
 {
 	struct stat	 sb;
-	mode_t		 mask;
+	mode_t		 mask, mode;
 	FILE		*f;
 	int		 fd;
 
@@ -195,10 +195,18 @@ export_open(const char *out, char **tmp, char **dest)
 		*tmp = *dest = NULL;
 		return NULL;
 	}
-	/* The mode a new file gets from the umask, as fopen would give. */
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) == -1 ||
+	/*
+	 * The mode fopen would leave: the file's own when it is there (an
+	 * export kept private stays so), else what the umask gives.
+	 */
+	if (stat(*dest, &sb) == 0)
+		mode = sb.st_mode & 07777;
+	else {
+		mask = umask(0);
+		umask(mask);
+		mode = 0666 & ~mask;
+	}
+	if (fchmod(fd, mode) == -1 ||
 	    (f = fdopen(fd, "w")) == NULL) {
 		log_warn("%s", *tmp);
 		close(fd);

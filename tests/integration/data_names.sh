@@ -98,6 +98,15 @@ pw export -o "$T/link.csv" || fail "export -o a link exited $?"
 [ -L "$T/link.csv" ] || fail "export -o replaced the link with a file"
 pw export | cmp -s - "$T/out.csv" ||
 	fail "the export did not reach the file the link points to"
+# A file kept private stays so: the export that replaces it has its mode,
+# not the umask's.
+chmod 600 "$T/out.csv"
+(umask 022 && pw export -o "$T/out.csv") || fail "export -o a 0600 file"
+mode=$(ls -l "$T/out.csv" | cut -c 1-10)
+expect_eq "$mode" "-rw-------"
+(umask 077 && rm -f "$T/new.csv" && pw export -o "$T/new.csv") ||
+	fail "export -o a new file"
+expect_eq "$(ls -l "$T/new.csv" | cut -c 1-10)" "-rw-------"
 pw export -o /dev/null || fail "export -o /dev/null exited $?"
 [ -c /dev/null ] || fail "export -o /dev/null replaced the device"
 if [ -c /dev/full ]; then
