@@ -26,13 +26,16 @@
  * metrics per name, HTTP_METRICS metrics linked from the front page.  A
  * metric's page scans for change points only the runs it shows;
  * /api/changes?metric=M reads the whole history of M, as `perfwatch
- * changes --metric` does (51 ms on bench/store's).  Each request reads
+ * changes --metric` does (51 ms on bench/store's), when M names one
+ * metric: a name several workloads share is built as every metric is,
+ * below.  Each request reads
  * inside one read transaction (store_read_begin):
  * in WAL mode a reader neither takes the write lock nor waits for a run
  * that writes, and a run never waits for it.
  *
  * /api/changes without metric= scans every history: seconds on a large
- * store (bench/README.md), too long for the loop.  That answer is built
+ * store (bench/README.md), too long for the loop.  That answer (and that
+ * of a metric= that names several metrics) is built
  * by `perfwatch -c run.conf -D DB changes --json` as a child (job.c),
  * whose output is the reply, byte for byte what the command prints:
  * exec'd, not a fork of the daemon, since an SQLite connection must not
@@ -1224,18 +1227,20 @@ http_changes_expire(evutil_socket_t fd, short what, void *arg)
 }
 
 /*
- * Start building the change points of every metric (host and workload
- * as given, checked) for req: 1 when started, the reply to come, or 0
- * with the error in r (503 while another is being built).
+ * Start building the change points of every metric (metric, host and
+ * workload as given, checked) for req: 1 when started, the reply to
+ * come, or 0 with the error in r (503 while another is being built).
  */
 static int
 http_changes_start(struct daemon *d, struct evhttp_request *req,
-    struct http_reply *r, const char *host, const char *workload)
+    struct http_reply *r, const char *metric, const char *host,
+    const char *workload)
 {
 	struct http_build	*b;
 	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
 	struct timeval		 tv;
-	char			*argv[12], *hopt = NULL, *wopt = NULL, s[32];
+	char			*argv[12], *hopt = NULL, *wopt = NULL, *mopt = NULL;
+	char			 s[32];
 	time_t			 left, ran;
 	int			 i = 0, fd;
 
@@ -1274,6 +1279,10 @@ http_changes_start(struct daemon *d, struct evhttp_request *req,
 		xasprintf(&wopt, "--workload=%s", workload);
 		argv[i++] = wopt;
 	}
+	if (metric != NULL) {
+		xasprintf(&mopt, "--metric=%s", metric);
+		argv[i++] = mopt;
+	}
 	argv[i] = NULL;
 	b = xcalloc(1, sizeof(*b));
 	b->d = d;
@@ -1283,6 +1292,7 @@ http_changes_start(struct daemon *d, struct evhttp_request *req,
 	    NULL, http_changes_done, b);
 	free(hopt);
 	free(wopt);
+	free(mopt);
 	if (b->job == NULL) {
 		free(b);
 		http_error_json(r, 500, "Internal Server Error", "could not "
@@ -1311,7 +1321,8 @@ http_changes_start(struct daemon *d, struct evhttp_request *req,
 
 /*
  * /api/changes[?metric=M][&workload=W][&host=H]: 0 with the reply in r,
- * or 1 when a child builds it (without metric=).
+ * or 1 when a child builds it (without metric=, or with a name that
+ * several metrics have).
  */
 static int
 http_api_changes(struct daemon *d, struct evhttp_request *req,
@@ -1330,8 +1341,12 @@ http_api_changes(struct daemon *d, struct evhttp_request *req,
 	    &host, &ms, &nms) == -1)
 		return 0;
 	store_metrics_free(ms, nms);
-	if (metric == NULL)
-		return http_changes_start(d, req, r, host, workload);
+	/*
+	 * A name that several workloads share (a command's "wall") is as
+	 * many whole histories: too long for the loop, as every metric is.
+	 */
+	if (metric == NULL || nms > 1)
+		return http_changes_start(d, req, r, metric, host, workload);
 	cp_params_default(&cpp);
 	if (detect_changes(d->st, host, workload, metric, &cpp, &ch, &n,
 	    &cause) == -1) {

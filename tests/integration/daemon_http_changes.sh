@@ -1,6 +1,7 @@
 #!/bin/sh
 # /api/changes of every metric is built by a child (`perfwatch changes
-# --json`), not in the daemon's loop: while one is being built, /api/runs
+# --json`), not in the daemon's loop, and so is that of a metric name two
+# workloads share: while one is being built, /api/runs
 # and the control socket's status are answered; a second such request
 # gets 503 with Retry-After; the answer, once built, is changes --json to
 # the byte, and HEAD says its length; a client that goes away has its
@@ -72,7 +73,8 @@ gone() {
 	! kill -0 "$1" 2>/dev/null && [ ! -e "/proc/$1" ]
 }
 
-# A step (+20% from q-11) and a spike (q-22) of box2, and a flat metric.
+# A step (+20% from q-11) and a spike (q-22) of box2, a flat metric, and
+# a step (+30% from q-16) of another workload's metric of the same name.
 awk 'BEGIN {
 	print "run,time,workload,metric,value,unit,better,host,iteration"
 	s = 11
@@ -85,6 +87,9 @@ awk 'BEGIN {
 			    r, 1703000000 + r * 3600, level * (1 + 0.02 * u), i
 			printf "q-%02d,%d,cp.demo,flat,%.4f,ms,lower,box2,%d\n",
 			    r, 1703000000 + r * 3600, 50 * (1 + 0.02 * u), i
+			printf "q-%02d,%d,cp.more,level,%.4f,ms,lower,box2,%d\n",
+			    r, 1703000000 + r * 3600,
+			    (r >= 16 ? 91 : 70) * (1 + 0.02 * u), i
 		}
 	}
 }' >"$T/cp.csv"
@@ -137,6 +142,27 @@ glen=$(wc -c <"$T/body")
 [ "$(header Content-Length)" = "$glen" ] ||
 	fail "HEAD: Content-Length $(header Content-Length), GET $glen"
 [ "$(header Content-Type)" = application/json ] || fail "HEAD: type"
+
+# A name that two workloads share is two whole histories: built by a
+# child too, the loop answering meanwhile (it was read in the loop).
+rm -f "$T/gate"
+n=$(builds)
+curl -sS --max-time 60 -o "$T/shared.body" -w '%{http_code}' \
+    "http://127.0.0.1:$PORT/api/changes?metric=level" >"$T/shared.code" \
+    2>"$T/shared.err" &
+CURL=$!
+wait_until 10 "the build started" sh -c "[ \$(wc -l <'$T/changes.pids') -gt $n ]" ||
+	fail "/api/changes?metric=level of two workloads: no child built it"
+[ "$(get /api/runs)" = 200 ] || fail "/api/runs during a build of level"
+kill -0 "$CURL" 2>/dev/null || fail "metric=level answered before its build"
+touch "$T/gate"
+wait "$CURL" || fail "/api/changes?metric=level: curl $(cat "$T/shared.err")"
+[ "$(cat "$T/shared.code")" = 200 ] ||
+	fail "/api/changes?metric=level: $(cat "$T/shared.code")"
+pwc changes --metric level --json >"$T/level.cli"
+cmp -s "$T/shared.body" "$T/level.cli" ||
+	fail "/api/changes?metric=level differs from changes --metric level"
+grep -q '"workload": "cp.more"' "$T/level.cli" || fail "no cp.more in level"
 
 # 2. The client goes away: its build is killed and reaped.
 rm -f "$T/gate"
