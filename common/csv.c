@@ -113,7 +113,12 @@ csv_read(struct csv_reader *r, char **cause)
 				inquote = 1;
 				quoted = 1;
 			} else if (c == '\n' ||
-			    (c == '\r' && p < end && *p == '\n')) {
+			    (c == '\r' && (p == end || *p == '\n'))) {
+				/*
+				 * A CR ends a line before its LF, or as the
+				 * file's last byte: a CRLF file that lost its
+				 * last LF (as $(...) drops it).
+				 */
 				break;
 			} else if (quoted) {
 				xasprintf(cause, "%d:%zu: text after a closing "

@@ -626,6 +626,12 @@ test_import_positions(void **state)
 		  "den.csv:2:5: value: \"1e999\" is beyond a double's range" },
 		{ "den.csv", CSV_HDR "r1,1700000000,w,m,-1e999,s,lower\n",
 		  "den.csv:2:5: value: \"-1e999\" is beyond a double's range" },
+		/*
+		 * A CRLF file whose last LF was lost (as $(...) drops it):
+		 * the CR still ends the line, in a field plain or quoted.
+		 */
+		{ "cr.csv", CSV_HDR "r1,1700000000,w,m,1,s,lower\r", NULL },
+		{ "cr.csv", CSV_HDR "r1,1700000000,w,m,1,s,\"lower\"\r", NULL },
 	};
 	struct store	*st;
 	char		*p, *cause;
