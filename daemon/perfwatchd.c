@@ -980,8 +980,16 @@ main(int argc, char **argv)
 	} else {
 		if (conf_opt == NULL)
 			conf_opt = CONFIG_DEFAULT_PATH;
+		/*
+		 * On standard error as daemon_load()'s errors are: without
+		 * -d the log is syslog, and a mistyped -f exited 78 with
+		 * nothing said where it was started.
+		 */
 		if (realpath(conf_opt, abs) == NULL) {
-			log_warn("%s", conf_opt);
+			ch = errno;
+			fprintf(stderr, "%s: %s\n", conf_opt, strerror(ch));
+			if (!d->foreground)
+				log_warnx("%s: %s", conf_opt, strerror(ch));
 			return EXIT_CONFIG;
 		}
 		d->conf_path = xstrdup(abs);

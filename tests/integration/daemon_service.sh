@@ -233,6 +233,13 @@ rc=0
 [ ! -s "$T/word.out" ] || fail "perfwatchd -n FILE printed: $(cat "$T/word.out")"
 expect_eq "$(cat "$T/word.err")" "perfwatchd: unexpected argument '$CONF'
 usage: perfwatchd [-dhnvV] [-f file]"
+# A -f file that is not there, without -d (the log is syslog then): said
+# on standard error, as every other error of the configuration is, 78.
+rc=0
+timeout 10 "$PERFWATCHD" -f "$T/no-such.conf" >"$T/nofile.out" \
+    2>"$T/nofile.err" || rc=$?
+[ "$rc" -eq 78 ] || fail "a missing -f file: exit $rc"
+expect_eq "$(cat "$T/nofile.err")" "$T/no-such.conf: No such file or directory"
 # A state directory that cannot be created: 73, as perfwatchd(8) says.
 touch "$T/plain"
 write_conf
