@@ -65,7 +65,10 @@ ALL_CFLAGS = -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -pthread $(OPT) \
 	     -I. -Icommon $(PKG_CFLAGS) $(TEST_CFLAGS) $(CPPFLAGS) $(CFLAGS) \
 	     -DSYSCONFDIR='"$(SYSCONFDIR)"' -DBINDIR='"$(BINDIR)"' \
 	     -DPROFILEDIR='"$(EXAMPLEDIR)/profiles"'
-ALL_LDFLAGS = -pthread $(SAN_FLAGS) $(LDFLAGS)
+# CFLAGS link too, as the GNU coding standards want of every compiler
+# call: a flag that changes what the objects need (--coverage, -pg,
+# -fsanitize=, -m32) needs the same at the link.
+ALL_LDFLAGS = -pthread $(SAN_FLAGS) $(CFLAGS) $(LDFLAGS)
 LDLIBS_ALL = $(PKG_LIBS) -lm
 
 # Library modules, most dependent first (the static link order).
