@@ -17,6 +17,18 @@ FreeBSD) list=deps/freebsd.txt jansson=jansson cmocka=cmocka ;;
 *) list=deps/debian.txt jansson=libjansson-dev cmocka=libcmocka-dev ;;
 esac
 
+# The Makefile is GNU make's, which a BSD make (FreeBSD's own make) cannot
+# read: the FreeBSD list must carry gmake, or `make deps` there is a
+# parse error and nothing says what to install.
+if command -v bmake >/dev/null 2>&1; then
+	rc=0
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL bmake -C "$top" -n all \
+	    >"$T/bmake.out" 2>&1 || rc=$?
+	[ "$rc" -ne 0 ] || fail "bmake reads the Makefile: is gmake still needed?"
+fi
+sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$top/deps/freebsd.txt" |
+    grep -qx gmake || fail "deps/freebsd.txt does not list gmake"
+
 # A search path with the modules of this machine, one taken out at a
 # time, behind a pkg-config that notes its calls.
 mkdir -p "$T/pc"
