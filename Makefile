@@ -131,6 +131,10 @@ ifneq ($(FLAGS_NOW),$(strip $(file <$(FLAGS_STAMP))))
 $(shell mkdir -p $(BUILD))
 $(file >$(FLAGS_STAMP),$(FLAGS_NOW))
 endif
+# Written again when a goal before the build removed it (make clean all),
+# which left every object without a rule.
+$(FLAGS_STAMP):
+	$(shell mkdir -p $(dir $@))$(file >$@,$(FLAGS_NOW))
 
 $(BUILD)/%.o: %.c $(FLAGS_STAMP) | $(if $(PKG_MISSING),pkg-missing)
 	@mkdir -p $(dir $@)
