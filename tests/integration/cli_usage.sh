@@ -293,6 +293,12 @@ for label in '' '  '; do
 	[ "$(head -n 1 "$T/err")" = "perfwatch: --label: blank" ] ||
 		fail "run --label '$label': $(cat "$T/err")"
 done
+# ... and perfwatch(1) gives that 64, not the 65 of a label taken.
+grep -q 'must be valid UTF-8 and not blank (a usage error, 64)' \
+    "$top/man/perfwatch.1" || fail "perfwatch(1): run --label blank is not 64"
+sed -n '/^.Sh EXIT STATUS/,/^.Sh /p' "$top/man/perfwatch.1" |
+    grep -q -- '-detail , -label ,' ||
+	fail "perfwatch(1) EXIT STATUS: --label blank is not among the 64s"
 grep -qx '.Op Fl hvV' "$top/man/perfwatch.1" || fail "perfwatch(1): synopsis"
 
 # "--" ends the options of every command, also those that read their
