@@ -43,7 +43,8 @@ else
 fi
 for k in Type=notify User=perfwatch StateDirectory=perfwatch \
     RuntimeDirectory=perfwatch ProtectSystem=strict NoNewPrivileges=yes \
-    PrivateTmp=yes ProtectHome=yes KillMode=mixed; do
+    PrivateTmp=yes ProtectHome=yes KillMode=mixed \
+    'RestartPreventExitStatus=64 78'; do
 	grep -qx "$k" "$top/systemd/perfwatchd.service" || fail "the unit lacks $k"
 done
 
