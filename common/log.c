@@ -17,6 +17,7 @@
 static const char	*log_progname = "perfwatch";
 static int		 log_foreground = 1;
 static int		 log_verbose;
+static int		 log_stderr_too;
 
 /* Set where messages go; safe to call again (e.g. after daemonising). */
 void
@@ -28,6 +29,18 @@ log_init(const char *progname, int foreground, int verbose)
 	log_verbose = verbose;
 	if (!foreground)
 		openlog(log_progname, LOG_PID | LOG_NDELAY, LOG_DAEMON);
+}
+
+/*
+ * While on (a daemon not yet detached, started from a shell), warnings
+ * and errors logged to syslog are said on stderr too: "another perfwatchd
+ * uses ..." and the like went to syslog alone, and the start exited 1
+ * with nothing said where it was typed.
+ */
+void
+log_stderr_also(int on)
+{
+	log_stderr_too = on;
 }
 
 void
@@ -64,6 +77,14 @@ log_emit(int pri, int errnum, const char *fmt, va_list ap)
 			syslog(pri, "%s: %s", msg, strerror(errnum));
 		else
 			syslog(pri, "%s", msg);
+		if (log_stderr_too && pri <= LOG_WARNING) {
+			if (errnum != 0)
+				fprintf(stderr, "%s: %s: %s\n", log_progname,
+				    msg, strerror(errnum));
+			else
+				fprintf(stderr, "%s: %s\n", log_progname, msg);
+			fflush(stderr);
+		}
 	}
 }
 

@@ -1014,6 +1014,13 @@ main(int argc, char **argv)
 	d->start_cfg = d->cfg;
 	daemon_log_level(d);
 	sdnotify_init();
+	/*
+	 * Started from a shell (or rc.d), not yet detached: what stops the
+	 * start (another perfwatchd, a port in use) is said there too.
+	 * Under systemd stderr is the journal, where syslog goes already.
+	 */
+	if (!d->foreground && !sdnotify_enabled())
+		log_stderr_also(1);
 
 	d->state_dir = xstrdup(config_get_str(d->cfg, "perfwatch",
 	    "state_dir"));
@@ -1069,6 +1076,7 @@ main(int argc, char **argv)
 
 	if (!d->foreground && !sdnotify_enabled() && daemon(0, 0) == -1)
 		fatal("daemon");
+	log_stderr_also(0);
 	daemon_write_pid(d->lock_fd, d->state_dir);
 	if (uid != (uid_t)-1) {
 		if (uid != 0)

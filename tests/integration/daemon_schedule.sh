@@ -57,6 +57,13 @@ if "$PERFWATCHD" -d -f "$CONF" >"$T/second.log" 2>&1; then
 fi
 grep -q "another perfwatchd (pid $DPID) uses $T/state" "$T/second.log" ||
 	fail "second daemon: $(cat "$T/second.log")"
+# Without -d, as rc.d starts it: the log is syslog, and the reason it
+# stopped is said on the terminal too (it went to syslog alone).
+rc=0
+env -u NOTIFY_SOCKET "$PERFWATCHD" -f "$CONF" >"$T/third.log" 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || fail "a second perfwatchd without -d exited $rc"
+grep -q "^perfwatchd: another perfwatchd (pid $DPID) uses $T/state" \
+    "$T/third.log" || fail "second daemon without -d: $(cat "$T/third.log")"
 test -S "$SOCK" || fail "the second daemon removed the first one's socket"
 
 stop_daemon TERM
