@@ -331,7 +331,8 @@ kept=$(sqlite3 "$DB" "SELECT count(*) FROM runs WHERE
 # build that never ended (3 of 4 times under ASan before the fix).
 gated="until [ -e $T/go ]; do sleep 0.1; done; echo late >>counter"
 for sig in TERM:143 HUP:129 TERM:143 HUP:129; do
-	rm -f "$T/term.db" "$T/go"
+	# int.err too: the last one's "building" sent the signal at once.
+	rm -f "$T/term.db" "$T/go" "$T/int.err"
 	(cd "$T/repo" && exec "$PERFWATCH" -c "$T/pw.conf" -D "$T/term.db" \
 	    bisect --build "sh -c '$gated'" \
 	    --workload toy main~3..main) >/dev/null 2>"$T/int.err" &
@@ -365,15 +366,16 @@ done
 
 # SIGHUP ignored, as under nohup: the bisection goes on through it, its
 # build and runs too, to its end.
-rm -f "$T/term.db" "$T/go"
+# A fresh log: the loop's own says "building" already.
+rm -f "$T/term.db" "$T/go" "$T/nohup.err"
 (trap '' HUP; cd "$T/repo" && exec "$PERFWATCH" -c "$T/pw.conf" \
     -D "$T/term.db" bisect --build "until [ -e $T/go ]; do sleep 0.1; done; $BUILD" \
-    --workload toy --json main~11..main~7) >"$T/nohup.json" 2>"$T/int.err" &
+    --workload toy --json main~11..main~7) >"$T/nohup.json" 2>"$T/nohup.err" &
 pid=$!
 i=0
-while ! grep -q "bisect: building" "$T/int.err" 2>/dev/null; do
+while ! grep -q "bisect: building" "$T/nohup.err" 2>/dev/null; do
 	i=$((i + 1))
-	[ "$i" -le 300 ] || fail "nohup: no build: $(cat "$T/int.err")"
+	[ "$i" -le 300 ] || fail "nohup: no build: $(cat "$T/nohup.err")"
 	sleep 0.1
 done
 kill -HUP "$pid"
@@ -382,7 +384,7 @@ kill -0 "$pid" 2>/dev/null || fail "nohup: a SIGHUP it ignores stopped it"
 touch "$T/go"
 rc=0
 wait "$pid" || rc=$?
-[ "$rc" -eq 0 ] || fail "nohup: exit $rc: $(cat "$T/int.err")"
+[ "$rc" -eq 0 ] || fail "nohup: exit $rc: $(cat "$T/nohup.err")"
 [ "$(json_field "$T/nohup.json" first_bad.summary)" = c31 ] ||
 	fail "nohup: $(json_field "$T/nohup.json" first_bad.summary)"
 
