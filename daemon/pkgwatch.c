@@ -784,47 +784,84 @@ last_run_snapshot(struct daemon *d, int measured)
 	return s;
 }
 
-/* The kernel release of last_run_snapshot(d, measured). */
+/* Blank runs as one space, none at the ends, in place. */
 static char *
-kernel_last_release(struct daemon *d, int measured)
+kernel_squeeze(char *v)
+{
+	char	*r, *w;
+	int	 blank = 0;
+
+	for (r = w = v; *r != '\0'; r++) {
+		if (*r == ' ' || *r == '\t' || *r == '\n') {
+			blank = 1;
+			continue;
+		}
+		if (blank && w != v)
+			*w++ = ' ';
+		blank = 0;
+		*w++ = *r;
+	}
+	*w = '\0';
+	return v;
+}
+
+/*
+ * Whether the kernel of last_run_snapshot(d, measured) is not the running
+ * one: its release, and its build (uname -v, a kernel built again with
+ * the same release) when the snapshot has it, as far as uname's buffer
+ * holds it (FreeBSD cuts a long kern.version short).  1 with *detail
+ * ("kernel OLD → NEW", with the builds when only they differ), 0 if the
+ * same, -1 if there is no such run or no kernel to compare.
+ */
+static int
+kernel_differs(struct daemon *d, int measured, const struct utsname *u,
+    char **detail)
 {
 	struct snapshot	*s;
-	const char	*rel;
-	char		*out = NULL;
+	const char	*rel, *ver;
+	char		*was = NULL, *now;
+	int		 rc = -1;
 
+	*detail = NULL;
 	if ((s = last_run_snapshot(d, measured)) == NULL)
-		return NULL;
-	if ((rel = sysinfo_snapshot_get(s, "kernel.release")) != NULL)
-		out = xstrdup(rel);
+		return -1;
+	if ((rel = sysinfo_snapshot_get(s, "kernel.release")) != NULL) {
+		now = kernel_squeeze(xstrdup(u->version));
+		if ((ver = sysinfo_snapshot_get(s, "kernel.version")) != NULL)
+			was = kernel_squeeze(xstrdup(ver));
+		if (strcmp(rel, u->release) != 0) {
+			xasprintf(detail, "kernel %s → %s", rel, u->release);
+			rc = 1;
+		} else if (was != NULL && (strlen(u->version) + 1 <
+		    sizeof(u->version) ? strcmp(was, now) :
+		    strncmp(was, now, strlen(now))) != 0) {
+			xasprintf(detail, "kernel %s (%s) → %s (%s)", rel, was,
+			    u->release, now);
+			rc = 1;
+		} else
+			rc = 0;
+		free(was);
+		free(now);
+	}
 	sysinfo_snapshot_free(s);
-	return out;
+	return rc;
 }
 
 /*
  * Whether the running kernel is not the one of this host's last run: 1
- * with *detail ("kernel OLD → NEW"), else 0 (the same, no run, or no
- * kernel to compare).
+ * with *detail, else 0 (the same, no run, or no kernel to compare).
  */
 static int
 kernel_moved(struct daemon *d, char **detail)
 {
 	struct utsname	 u;
-	char		*last;
 
 	*detail = NULL;
 	if (uname(&u) == -1) {
 		log_warn("uname");
 		return 0;
 	}
-	if ((last = kernel_last_release(d, 0)) == NULL)
-		return 0;
-	if (strcmp(last, u.release) == 0) {
-		free(last);
-		return 0;
-	}
-	xasprintf(detail, "kernel %s → %s", last, u.release);
-	free(last);
-	return 1;
+	return kernel_differs(d, 0, &u, detail) == 1;
 }
 
 /*
@@ -839,7 +876,7 @@ kernel_settled(evutil_socket_t fd, short ev, void *arg)
 {
 	struct daemon	*d = arg;
 	struct utsname	 u;
-	char		*last = NULL;
+	char		*detail = NULL;
 
 	(void)fd;
 	(void)ev;
@@ -847,14 +884,13 @@ kernel_settled(evutil_socket_t fd, short ev, void *arg)
 		kernel_stop(d);
 		return;
 	}
-	if (uname(&u) == 0 && (last = kernel_last_release(d, 1)) != NULL &&
-	    strcmp(last, u.release) == 0)
+	if (uname(&u) == 0 && kernel_differs(d, 1, &u, &detail) == 0)
 		log_info("kernel: a run since the start measured kernel %s; "
 		    "no kernel run", u.release);
 	else
 		work_want_run(d, "kernel", d->kernel_detail, NULL, 0, NULL,
 		    NULL);
-	free(last);
+	free(detail);
 	kernel_stop(d);
 }
 

@@ -83,4 +83,37 @@ expect_match "$detail" "kernel: kernel 1.2.3-old → $now"
 	fail "the run's trigger is not the first reason's"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+
+# The same release built again (a kernel rebuilt from another commit
+# without a new version, a distribution's rebuild): only uname -v says
+# so, and that is a new kernel too.  (A new hash, as another machine's
+# snapshot would have: the run takes a snapshot row of its own.)
+write_conf "
+[schedule]
+cron = none
+[triggers]
+packages = no
+kernel = yes
+boot_settle = 0"
+sql "UPDATE snapshots SET fields = json_set(fields,
+    '\$.fields.\"kernel.release\"', '$now',
+    '\$.fields.\"kernel.version\"', '#0 SMP  an older build'),
+    hash = 'older-' || hash"
+nbefore=$(count_runs "1")
+start_daemon
+wait_until 20 "the run of the kernel built again" runs_at_least \
+    $((nbefore + 1)) "status = 'complete'" ||
+	fail "no kernel run for the same release built again"
+detail=$(sql "SELECT trigger_detail FROM runs ORDER BY id DESC LIMIT 1")
+[ "$detail" = "kernel $now (#0 SMP an older build) → $now ($(uname -v))" ] ||
+	fail "the run of the kernel built again: detail $detail"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+# That run measured the running build: the next start runs nothing.
+start_daemon
+sleep 2
+[ "$(count_runs "1")" -eq $((nbefore + 1)) ] ||
+	fail "a kernel run although the last run measured this build"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 pass
