@@ -68,6 +68,7 @@ struct pkg_watch {
 	char		*dir;
 	const char	*names[4];	/* NULL-terminated; none: any name */
 	char		*file;		/* kqueue and poll: the file itself */
+	int		 wd;		/* inotify's watch, -1: none now */
 };
 
 static struct pkg_watch	pkg_watches[PKG_MAX_WATCH];
@@ -201,7 +202,51 @@ pkg_changed(struct daemon *d, const char *what)
 }
 
 #ifdef __linux__
-/* inotify: read the events, note a change if one matters. */
+#define PKG_INOTIFY_MASK (IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | \
+	IN_CREATE | IN_DELETE | IN_MODIFY | IN_MOVE_SELF | IN_DELETE_SELF | \
+	IN_ONLYDIR)
+
+/*
+ * Watch again each directory whose watch is gone (it was moved away or
+ * removed), at its path; with complain, say which cannot be.
+ */
+static void
+pkg_inotify_rewatch(struct daemon *d, int complain)
+{
+	size_t	i;
+
+	for (i = 0; i < pkg_nwatches; i++) {
+		if (pkg_watches[i].wd != -1)
+			continue;
+		pkg_watches[i].wd = inotify_add_watch(d->pkg_fd,
+		    pkg_watches[i].dir, PKG_INOTIFY_MASK);
+		if (pkg_watches[i].wd == -1 && complain)
+			log_warn("packages: %s is gone; it is watched again "
+			    "after a SIGHUP", pkg_watches[i].dir);
+		else if (pkg_watches[i].wd != -1)
+			log_info("packages: watching %s again",
+			    pkg_watches[i].dir);
+	}
+}
+
+/* The watched directory of an inotify watch, or NULL. */
+static struct pkg_watch *
+pkg_inotify_watch(int wd)
+{
+	size_t	i;
+
+	for (i = 0; i < pkg_nwatches; i++)
+		if (pkg_watches[i].wd == wd)
+			return &pkg_watches[i];
+	return NULL;
+}
+
+/*
+ * inotify: read the events, note a change if one matters.  A watched
+ * directory moved away or removed is a change, and the directory then at
+ * its path is watched instead (rpm --rebuilddb renames the old database
+ * directory away and a new one into its place).
+ */
 static void
 pkg_inotify_read(evutil_socket_t fd, short ev, void *arg)
 {
@@ -209,9 +254,11 @@ pkg_inotify_read(evutil_socket_t fd, short ev, void *arg)
 	char				 buf[8192]
 					    __attribute__((aligned(8)));
 	const struct inotify_event	*ie;
+	struct pkg_watch		*w;
 	ssize_t				 n;
-	size_t				 off, i;
+	size_t				 off;
 	const char			*hit = NULL;
+	int				 gone = 0;
 
 	(void)ev;
 	for (;;) {
@@ -227,18 +274,25 @@ pkg_inotify_read(evutil_socket_t fd, short ev, void *arg)
 				hit = "the package database";
 				continue;
 			}
-			if (ie->mask & IN_IGNORED) {
-				log_warnx("packages: a watched directory went "
-				    "away; send SIGHUP to watch it again");
+			/* A watch given up already says nothing more. */
+			if ((w = pkg_inotify_watch(ie->wd)) == NULL)
+				continue;
+			if (ie->mask & (IN_MOVE_SELF | IN_DELETE_SELF |
+			    IN_IGNORED)) {
+				if (ie->mask & IN_MOVE_SELF)
+					inotify_rm_watch(fd, w->wd);
+				w->wd = -1;
+				hit = w->dir;
+				gone = 1;
 				continue;
 			}
-			if (ie->len > 0)
-				for (i = 0; i < pkg_nwatches; i++)
-					if (pkg_name_matters(&pkg_watches[i],
-					    ie->name))
-						hit = pkg_watches[i].dir;
+			if (ie->len > 0 && pkg_name_matters(w, ie->name))
+				hit = w->dir;
 		}
 	}
+	/* Not there yet (between two renames): again once it settles. */
+	if (gone)
+		pkg_inotify_rewatch(d, 0);
 	if (hit != NULL)
 		pkg_changed(d, hit);
 }
@@ -254,9 +308,8 @@ pkg_inotify_start(struct daemon *d)
 		return -1;
 	}
 	for (i = 0; i < pkg_nwatches; i++) {
-		if (inotify_add_watch(fd, pkg_watches[i].dir, IN_CLOSE_WRITE |
-		    IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE |
-		    IN_MODIFY | IN_ONLYDIR) == -1) {
+		if ((pkg_watches[i].wd = inotify_add_watch(fd,
+		    pkg_watches[i].dir, PKG_INOTIFY_MASK)) == -1) {
 			log_warn("packages: inotify_add_watch %s",
 			    pkg_watches[i].dir);
 			close(fd);
@@ -598,6 +651,10 @@ pkg_settled(evutil_socket_t fd, short ev, void *arg)
 	(void)fd;
 	(void)ev;
 	log_info("packages: the database has settled; reading it");
+#ifdef __linux__
+	if (d->pkg_event != NULL && d->pkg_fd != -1)
+		pkg_inotify_rewatch(d, 1);
+#endif
 	pkgwatch_read_start(d);
 }
 

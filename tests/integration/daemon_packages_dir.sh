@@ -1,0 +1,63 @@
+#!/bin/sh
+# The package database's directory put in place anew, as rpm --rebuilddb
+# does (it builds a new database beside it, renames the old directory
+# away, the new one into its place, and removes the old): perfwatchd
+# watches the directory now at that path, and a change made there after
+# it still gets its run.
+set -eu
+. "$(dirname "$0")/daemon.subr"
+
+stanza() {	# name version
+	cat <<EOF
+Package: $1
+Status: install ok installed
+Architecture: amd64
+Version: $2
+
+EOF
+}
+
+# What dpkg does: write status-new, then rename it over status.
+dpkg_write() {
+	cat >"$T/dpkg/status-new"
+	mv "$T/dpkg/status-new" "$T/dpkg/status"
+}
+
+mkdir -p "$T/dpkg"
+{ stanza coreutils 9.1-1; stanza libfoo1 1.0-1; } | dpkg_write
+write_profile
+write_conf "
+[schedule]
+cron = none
+[triggers]
+packages = yes
+package_settle = 1s
+dpkg_admin_dir = $T/dpkg
+kernel = no"
+start_daemon
+wait_until 15 "the package list before any change" \
+    grep -q "packages: 2 packages (dpkg)" "$LOG" ||
+	fail "the daemon did not read the package list"
+
+# The directory rebuilt and swapped in, with the same packages.
+mkdir "$T/dpkg.rebuild"
+{ stanza coreutils 9.1-1; stanza libfoo1 1.0-1; } >"$T/dpkg.rebuild/status"
+mv "$T/dpkg" "$T/dpkg.old"
+mv "$T/dpkg.rebuild" "$T/dpkg"
+rm -rf "$T/dpkg.old"
+wait_until 15 "the rebuilt database judged" grep -q "no package changed" \
+    "$LOG" || fail "the swapped directory was not read"
+[ "$(count_runs "trigger = 'package'")" -eq 0 ] ||
+	fail "a rebuilt database with the same packages started a run"
+
+# An upgrade in the directory now in place.
+{ stanza coreutils 9.1-1; stanza libfoo1 1.1-1; } | dpkg_write
+wait_until 15 "the package run" runs_at_least 1 \
+    "trigger = 'package' AND status = 'complete'" ||
+	fail "no run for a change in the directory put in place"
+detail=$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'package'")
+expect_eq "$detail" "dpkg: libfoo1 1.0-1 → 1.1-1"
+grep -q "send SIGHUP" "$LOG" && fail "the daemon asked for a SIGHUP"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+pass
