@@ -67,7 +67,7 @@
 struct pkg_watch {
 	char		*dir;
 	const char	*names[4];	/* NULL-terminated; none: any name */
-	char		*file;		/* kqueue and poll: the file itself */
+	char		*file;		/* kqueue: the file itself */
 	int		 wd;		/* inotify's watch, -1: none now */
 };
 
@@ -398,28 +398,46 @@ pkg_kqueue_start(struct daemon *d)
 }
 #endif /* __FreeBSD__ */
 
-/* What a stat() of the watched paths says, to compare poll to poll. */
+/* Append what a stat() of path says to *out. */
+static void
+pkg_stamp_add(char **out, const char *path)
+{
+	struct stat	 st;
+	char		*tmp;
+
+	if (stat(path, &st) == -1)
+		xasprintf(&tmp, "%s%s:-;", *out, path);
+	else
+		xasprintf(&tmp, "%s%s:%lld.%09ld:%lld:%llu;", *out, path,
+		    (long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec,
+		    (long long)st.st_size, (unsigned long long)st.st_ino);
+	free(*out);
+	*out = tmp;
+}
+
+/*
+ * What a stat() of the watched paths says, to compare poll to poll: each
+ * name of interest in a directory (rpm's database is one of three, by
+ * its backend), or the directory itself.
+ */
 static char *
 pkg_stamp(void)
 {
-	struct stat	 st;
-	char		*out = xstrdup(""), *tmp;
-	size_t		 i;
-	const char	*p;
+	const struct pkg_watch	*w;
+	char			*out = xstrdup(""), *path;
+	size_t			 i, k;
 
 	for (i = 0; i < pkg_nwatches; i++) {
-		p = pkg_watches[i].file != NULL ? pkg_watches[i].file :
-		    pkg_watches[i].dir;
-		if (stat(p, &st) == -1)
-			xasprintf(&tmp, "%s%s:-;", out, p);
-		else
-			xasprintf(&tmp, "%s%s:%lld.%09ld:%lld:%llu;", out, p,
-			    (long long)st.st_mtim.tv_sec,
-			    (long)st.st_mtim.tv_nsec,
-			    (long long)st.st_size,
-			    (unsigned long long)st.st_ino);
-		free(out);
-		out = tmp;
+		w = &pkg_watches[i];
+		if (w->names[0] == NULL) {
+			pkg_stamp_add(&out, w->dir);
+			continue;
+		}
+		for (k = 0; w->names[k] != NULL; k++) {
+			xasprintf(&path, "%s/%s", w->dir, w->names[k]);
+			pkg_stamp_add(&out, path);
+			free(path);
+		}
 	}
 	return out;
 }

@@ -6,7 +6,8 @@
  * hand: the machine's uptime is whatever it is.  Covered: a new kernel,
  * the same one, one measured while the machine settled (or a run that
  * does not count as measuring it), and a reload (SIGHUP) turning the
- * trigger off or on.
+ * trigger off or on.  And of the package side, what the stat() poll
+ * compares.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -369,6 +370,38 @@ test_reload_on_checks(void **state)
 	free(want);
 }
 
+/*
+ * The stat() poll that stands in for inotify (none to be had) sees a
+ * change of rpm's database whichever of its names the backend uses: here
+ * Berkeley DB's Packages, not the first name watched (rpmdb.sqlite).
+ */
+static void
+test_poll_sees_each_name(void **state)
+{
+	char	 dir[] = "/tmp/test_pkgwatch.XXXXXX", *path, *before, *after;
+	FILE	*f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	xasprintf(&path, "%s/Packages", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs("one package\n", f);
+	fclose(f);
+	pkg_add(dir, "rpmdb.sqlite", "Packages", "Packages.db");
+	before = pkg_stamp();
+	assert_non_null(f = fopen(path, "a"));
+	fputs("and another one\n", f);
+	fclose(f);
+	after = pkg_stamp();
+	assert_string_not_equal(before, after);
+	pkgwatch_unwatch(&test_daemon);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(before);
+	free(after);
+}
+
 int
 main(void)
 {
@@ -384,6 +417,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_reload_off_drops, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_reload_on_checks, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_poll_sees_each_name, setup,
 		    teardown),
 	};
 
