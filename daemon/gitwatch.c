@@ -69,11 +69,16 @@ gitwatch_free(struct gitwatch *g)
 	free(g);
 }
 
-/* Read the branch's commit; queue a build or a run if it moved. */
+/*
+ * Read the commit of the branch (or of the ref, peeled: an annotated tag
+ * names a tag object); queue a build or a run if it moved.
+ */
 static void
 gitwatch_check(struct daemon *d, struct gitwatch *g)
 {
 	git_repository	*repo = NULL;
+	git_reference	*ref = NULL;
+	git_object	*commit = NULL;
 	const git_error	*e;
 	git_oid		 oid;
 	char		 hex[GIT_OID_HEXSZ + 1];
@@ -82,7 +87,8 @@ gitwatch_check(struct daemon *d, struct gitwatch *g)
 	g->checked = time(NULL);
 	if (git_repository_open_ext(&repo, g->path,
 	    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
-	    git_reference_name_to_id(&oid, repo, g->ref) < 0) {
+	    git_reference_lookup(&ref, repo, g->ref) < 0 ||
+	    git_reference_peel(&commit, ref, GIT_OBJECT_COMMIT) < 0) {
 		e = git_error_last();
 		why = e != NULL && e->message != NULL ? e->message :
 		    "cannot read the ref";
@@ -94,9 +100,13 @@ gitwatch_check(struct daemon *d, struct gitwatch *g)
 		free(g->error);
 		g->error = xstrdup(why);
 		g->failing = 1;
+		git_reference_free(ref);
 		git_repository_free(repo);
 		return;
 	}
+	git_oid_cpy(&oid, git_object_id(commit));
+	git_object_free(commit);
+	git_reference_free(ref);
 	/* Said once: a build needs a working tree to build in. */
 	if (!g->looked && g->build != NULL && git_repository_is_bare(repo))
 		log_warnx("git %s: %s is a bare repository: its build runs "
