@@ -881,6 +881,27 @@ kernel_squeeze(char *v)
 }
 
 /*
+ * Whether two kernel build strings, blanks squeezed, are one build: equal,
+ * or one the other's start up to a blank, or now's whole length when
+ * uname cut it short (cut).  FreeBSD's snapshot keeps the
+ * first line of kern.version where uname(3) gives all of it, its
+ * newlines made blanks ("... 2023" against "... 2023 root@host:/usr/obj
+ * ..."), and cuts a long one short at its buffer; Linux's two are equal.
+ */
+static int
+kernel_version_same(const char *was, const char *now, int cut)
+{
+	size_t	lw = strlen(was), ln = strlen(now);
+
+	if (lw == ln)
+		return strcmp(was, now) == 0;
+	if (lw < ln)
+		return strncmp(was, now, lw) == 0 && now[lw] == ' ';
+	/* Now the shorter: cut short by uname's buffer (cut), or at a word. */
+	return strncmp(was, now, ln) == 0 && (cut || was[ln] == ' ');
+}
+
+/*
  * Whether the kernel of last_run_snapshot(d, measured) is not the running
  * one: its release, and its build (uname -v, a kernel built again with
  * the same release) when the snapshot has it, as far as uname's buffer
@@ -907,9 +928,8 @@ kernel_differs(struct daemon *d, int measured, const struct utsname *u,
 		if (strcmp(rel, u->release) != 0) {
 			xasprintf(detail, "kernel %s → %s", rel, u->release);
 			rc = 1;
-		} else if (was != NULL && (strlen(u->version) + 1 <
-		    sizeof(u->version) ? strcmp(was, now) :
-		    strncmp(was, now, strlen(now))) != 0) {
+		} else if (was != NULL && !kernel_version_same(was, now,
+		    strlen(u->version) + 1 >= sizeof(u->version))) {
 			xasprintf(detail, "kernel %s (%s) → %s (%s)", rel, was,
 			    u->release, now);
 			rc = 1;

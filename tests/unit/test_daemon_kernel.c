@@ -402,10 +402,47 @@ test_poll_sees_each_name(void **state)
 	free(after);
 }
 
+/*
+ * A kernel's build string as the snapshot keeps it against uname's, blanks
+ * squeezed.  FreeBSD's snapshot has kern.version's first line, uname(3)
+ * all of it with the newline a blank: one build, not a new kernel at
+ * every start of the daemon.
+ */
+static void
+test_kernel_version_same(void **state)
+{
+	const char	*fb = "FreeBSD 14.0-RELEASE #0 releng/14.0-n265380-"
+	    "f9716eee8ab4: Fri Nov 10 05:57:23 UTC 2023";
+
+	(void)state;
+	/* Linux: /proc/sys/kernel/version is uname -v. */
+	assert_true(kernel_version_same("#1 SMP PREEMPT_DYNAMIC Debian "
+	    "6.1.119-1 (2024-11-22)", "#1 SMP PREEMPT_DYNAMIC Debian "
+	    "6.1.119-1 (2024-11-22)", 0));
+	assert_false(kernel_version_same("#1 SMP PREEMPT_DYNAMIC Debian "
+	    "6.1.119-1 (2024-11-22)", "#2 SMP PREEMPT_DYNAMIC Debian "
+	    "6.1.119-1 (2024-11-29)", 0));
+	/* FreeBSD: the first line against all of it. */
+	assert_true(kernel_version_same(fb, "FreeBSD 14.0-RELEASE #0 releng/"
+	    "14.0-n265380-f9716eee8ab4: Fri Nov 10 05:57:23 UTC 2023 root@"
+	    "releng1.nyi.freebsd.org:/usr/obj/usr/src/amd64.amd64/sys/GENERIC",
+	    0));
+	assert_false(kernel_version_same(fb, "FreeBSD 14.0-RELEASE #1 releng/"
+	    "14.0-n265380-f9716eee8ab4: Sat Nov 11 09:00:00 UTC 2023 root@"
+	    "build:/usr/obj/usr/src/amd64.amd64/sys/GENERIC", 0));
+	/* Not a word's end: 2023 is no start of 20231. */
+	assert_false(kernel_version_same("#1 SMP 2023", "#1 SMP 20231", 0));
+	/* Cut short by uname's buffer: as far as it goes. */
+	assert_true(kernel_version_same(fb, "FreeBSD 14.0-RELEASE #0 rel", 1));
+	assert_false(kernel_version_same(fb, "FreeBSD 14.0-RELEASE #0 rel", 0));
+	assert_false(kernel_version_same(fb, "FreeBSD 14.0-RELEASE #1 rel", 1));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kernel_version_same),
 		cmocka_unit_test_setup_teardown(test_new_kernel_runs, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_same_kernel_nothing,
