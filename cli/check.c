@@ -1417,9 +1417,11 @@ cmd_changes(struct cli *c, int argc, char **argv)
 	store_metrics_free(ms, nms);
 	if (detect_changes(st, host, workload, metric, &cpp, &ch, &n,
 	    &cause) == -1) {
-		fprintf(stderr, "perfwatch: %s\n", cause);
+		/* A history that cannot be read is no bad data. */
+		opt = check_failed(st, store_failure(st), cause, EXIT_DATAERR,
+		    0);
 		free(cause);
-		return EXIT_DATAERR;
+		return opt;
 	}
 	if (c->out == OUT_JSON) {
 		arr = view_changes_json(ch, n);

@@ -10,7 +10,8 @@
 # and compare and baseline set when the lookup of a run they were given
 # failed (65, as for a run not there), or baseline set could not write
 # the baseline (65), and compare when a run's samples could not be read
-# (65).  A page of a table or index overwritten stands for the disk
+# (65), and changes when the history it scans could not be read (65).
+# A page of a table or index overwritten stands for the disk
 # that fails under it; the lock cases are store_busy.sh's.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -88,6 +89,12 @@ pw runs >/dev/null || fail "runs: the list of runs is damaged too"
 expect_store_error compare a=one b=one
 expect_store_error compare --json a=one b=one
 [ ! -s "$T/out" ] || fail "compare --json printed: $(cat "$T/out")"
+# changes, whose history of run levels could not be read, exited 65 as
+# for bad data, its last word the error without the store's name.
+expect_store_error changes
+expect_match "$(tail -n 1 "$T/err")" "perfwatch: $PERFWATCH_DB: "
+expect_store_error changes --json
+[ ! -s "$T/out" ] || fail "changes --json printed: $(cat "$T/out")"
 
 # The lookups went well, the writing of the baseline failed: 65 before.
 cp "$T/good.db" "$PERFWATCH_DB"
