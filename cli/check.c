@@ -1640,7 +1640,7 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 	struct bl_metric	*ms = NULL;
 	struct detect_params	 p;
 	struct table		*t;
-	json_t			*o, *runs, *arr, *mo;
+	json_t			*o, *runs, *arr, *mo, *ro;
 	double			 lvl, sd;
 	char			 b1[32], b2[32], tbuf[32];
 	size_t			 nms = 0, nser, i, j;
@@ -1654,16 +1654,13 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 		return EXIT_DATAERR;
 	}
 	runs = pwjson_array();
-	if (c->out == OUT_TABLE)
-		printf("baseline %s, %zu run%s:\n", cli_show(bl.name), bl.nruns,
-		    bl.nruns == 1 ? "" : "s");
 	for (i = 0; i < bl.nruns; i++) {
-		if (store_run_get(st, bl.runs[i], &r) == -1)
+		if (store_run_get(st, bl.runs[i], &r) == -1) {
+			/* A run that cannot be read is no run not there. */
+			if (store_failure(st) != STORE_FOUND_NONE)
+				break;
 			continue;
-		fmt_time(tbuf, sizeof(tbuf), r.started);
-		if (c->out == OUT_TABLE)
-			printf("  %s:%s  %s\n", cli_show(r.host_name),
-			    cli_show(r.label), tbuf);
+		}
 		pwjson_append(runs, run_ref_json(&r));
 		if (store_run_series(st, r.id, &ser, &nser) == 0) {
 			for (j = 0; j < nser; j++) {
@@ -1693,8 +1690,39 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 				ser[j].n = 0;
 			}
 			store_series_free(ser, nser);
+		} else {
+			store_run_clear(&r);
+			break;
 		}
 		store_run_clear(&r);
+	}
+	if (i < bl.nruns) {
+		/*
+		 * Nothing printed: without a run's samples the table lacked
+		 * its metrics (every one, exit 0) and said nothing of why.
+		 */
+		if ((k = cli_store_failed(st)) == 0)
+			k = EXIT_SOFTWARE;
+		for (i = 0; i < nms; i++) {
+			store_metric_clear(&ms[i].m);
+			for (j = 0; j < ms[i].n; j++)
+				free(ms[i].v[j]);
+			free(ms[i].v);
+			free(ms[i].nv);
+		}
+		free(ms);
+		json_decref(runs);
+		store_baseline_clear(&bl);
+		return k;
+	}
+	if (c->out == OUT_TABLE) {
+		printf("baseline %s, %zu run%s:\n", cli_show(bl.name), bl.nruns,
+		    bl.nruns == 1 ? "" : "s");
+		json_array_foreach(runs, j, ro)
+			printf("  %s:%s  %s\n", cli_show(json_string_value(
+			    json_object_get(ro, "host"))), cli_show(
+			    json_string_value(json_object_get(ro, "run"))),
+			    json_string_value(json_object_get(ro, "time")));
 	}
 	t = table_new(nitems(hdr), hdr, al);
 	arr = pwjson_array();

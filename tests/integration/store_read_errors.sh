@@ -10,9 +10,10 @@
 # and compare and baseline set when the lookup of a run they were given
 # failed (65, as for a run not there), or baseline set could not write
 # the baseline (65), and compare when a run's samples could not be read
-# (65), and changes when the history it scans could not be read (65).
-# A page of a table or index overwritten stands for the disk
-# that fails under it; the lock cases are store_busy.sh's.
+# (65), and changes when the history it scans could not be read (65),
+# and baseline show, which showed no metric (0), when the samples of its
+# runs could not be read.  A page of a table or index overwritten stands
+# for the disk that fails under it; the lock cases are store_busy.sh's.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -105,6 +106,19 @@ rc=0; pw baseline set other one >"$T/out" 2>"$T/err" || rc=$?
 [ "$rc" -eq 70 ] || fail "baseline set other: exit $rc: $(cat "$T/err")"
 expect_match "$(cat "$T/err")" \
     "baseline other: database disk image is malformed"
+
+# baseline show, whose runs' samples could not be read, listed the runs
+# and a table of no metric, exit 0, without a word of the error.
+cp "$T/good.db" "$PERFWATCH_DB"
+pw baseline set pin one >/dev/null || fail "baseline set pin"
+pw baseline show pin >"$T/out" || fail "baseline show before the damage"
+expect_match "$(cat "$T/out")" " wall "
+sqlite3 "$PERFWATCH_DB" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null
+spoil_page "$PERFWATCH_DB" samples
+expect_store_error baseline show pin
+[ ! -s "$T/out" ] || fail "baseline show printed: $(cat "$T/out")"
+expect_store_error baseline show --json pin
+[ ! -s "$T/out" ] || fail "baseline show --json printed: $(cat "$T/out")"
 
 # runs lists the workloads each run did not complete: when they cannot be
 # read, the list is the store's error, not runs that lost nothing.
