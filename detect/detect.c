@@ -137,7 +137,9 @@
  *    - resampling: the chance that M runs drawn with replacement from the
  *      baseline's own (clipped) errors sum as high, with the same
  *      weights, is computed exactly (meet in the middle over k^M
- *      draws), and the larger of it and the
+ *      draws; a stretch of more than 6 runs, or whose draws are too
+ *      many to hold, as from a baseline_runs of 100, is left to the t
+ *      test), and the larger of it and the
  *      t test's p counts: a skewed or two-mode baseline speaks for itself;
  *    - tail: the stretch's lower median run must lie beyond the 95th
  *      percentile (detect_params.tail) of the baseline's runs: a level
@@ -302,6 +304,15 @@
 
 /* Longest stretch resampled (exactly, over k^m draws: k^(m/2) memory). */
 #define DETECT_MAX_RESAMPLE	6
+
+/*
+ * Most sums one side of the resampling's meet in the middle may hold
+ * (k^ceil(m/2), 8 MiB): 90 noise runs, the default, take 729000 for a
+ * stretch of 5 or 6.  A baseline_runs of 100 (900 noise runs) took
+ * 729 million for 5 runs, 11 GB and three minutes a check, or died of
+ * it (exit 1, "regression").
+ */
+#define DETECT_RESAMPLE_SUMS	(1 << 20)
 
 /*
  * Samples a check keeps of the runs its metrics share (store_cache):
@@ -1106,6 +1117,21 @@ detect_resample_p(const double *u, size_t n, size_t m, const double *w,
 }
 
 /*
+ * Whether resampling m runs from k holds at most DETECT_RESAMPLE_SUMS
+ * sums a side (detect_resample_p).
+ */
+static int
+detect_resample_fits(size_t k, size_t m)
+{
+	double	sums = 1;
+	size_t	i;
+
+	for (i = 0; i < m - m / 2; i++)
+		sums *= (double)k;
+	return sums <= DETECT_RESAMPLE_SUMS;
+}
+
+/*
  * Pool runs rs[from..to] (inclusive) against baseline b into pl: the
  * clipped, weighted sum of the runs' standardized prediction errors
  * (detect_errors) over its sd as a t statistic, and the unclipped mean
@@ -1179,10 +1205,14 @@ detect_pool_runs(const struct detect_base *b, struct detect_runstat *const *br,
 	/*
 	 * The same stretch against the baseline's own errors, resampled.  A
 	 * stretch longer than DETECT_MAX_RESAMPLE runs is left to the t
-	 * test: there the resampled p of a real shift is nil anyway.  Each
-	 * draw counts as a lone run (clipped at clip).
+	 * test: there the resampled p of a real shift is nil anyway.  So is
+	 * one whose draws from a long baseline are too many to hold
+	 * (DETECT_RESAMPLE_SUMS), where the t test's noise is measured
+	 * over hundreds of runs.  Each draw counts as a lone run (clipped
+	 * at clip).
 	 */
-	if (pl->sign != 0 && pl->m <= DETECT_MAX_RESAMPLE) {
+	if (pl->sign != 0 && pl->m <= DETECT_MAX_RESAMPLE &&
+	    detect_resample_fits(b->k, pl->m)) {
 		double	*yc;
 
 		yc = xreallocarray(NULL, b->k, sizeof(*yc));
