@@ -63,6 +63,7 @@
  * gives the same interval.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,6 +83,13 @@
 
 /* Samples of this size or more get the normal Moses interval. */
 #define HL_EXACT_MAX	50
+
+/*
+ * Most differences the Hodges-Lehmann shift sorts (32 MiB); beyond, the
+ * order statistics it needs are selected without holding them: two runs
+ * of 30000 samples each asked for 7.2 GB.
+ */
+#define HL_SORT_MAX	(1 << 22)
 
 /* Reject an empty, too small or non-finite sample, naming the caller. */
 static int
@@ -740,19 +748,104 @@ stats_mwu(const double *x, size_t nx, const double *y, size_t ny,
 	return (0);
 }
 
+/* The differences y_j - x_i of two samples, sorted or to select from. */
+struct stats_diffs {
+	double	*d;		/* all of them, sorted; or NULL */
+	double	*x, *y;		/* else both samples, sorted */
+	size_t	 nx, ny;
+	size_t	*lo, *hi, *lt, *le;	/* scratch, nx each */
+};
+
+/*
+ * The k-th smallest (from 0) of the differences y_j - x_i of sorted x
+ * and y, none of them held: row i holds y_j - x_i in the order of j, and
+ * each row's candidates [lo, hi) close in on the answer by the counts
+ * below and at a pivot drawn from them (Monahan's algorithm for the
+ * Hodges-Lehmann estimate).  A difference is computed as for the sort,
+ * so the value has the same bits as the sorted array's k-th.
+ */
+static double
+stats_diffs_select(struct stats_diffs *sd, size_t k)
+{
+	const double	*x = sd->x, *y = sd->y;
+	double		 v, *c;
+	size_t		 i, j, n, left, below, pick, nlt, nle;
+	uint64_t	 seed = 1;
+
+	for (i = 0; i < sd->nx; i++) {
+		sd->lo[i] = 0;
+		sd->hi[i] = sd->ny;
+	}
+	for (;;) {
+		for (i = 0, left = below = 0; i < sd->nx; i++) {
+			left += sd->hi[i] - sd->lo[i];
+			below += sd->lo[i];
+		}
+		if (left <= 4096) {
+			c = xreallocarray(NULL, left, sizeof(*c));
+			for (i = 0, n = 0; i < sd->nx; i++)
+				for (j = sd->lo[i]; j < sd->hi[i]; j++)
+					c[n++] = y[j] - x[i];
+			qsort(c, n, sizeof(*c), stats_cmp);
+			v = c[k - below];
+			free(c);
+			return v;
+		}
+		/* A pivot among the candidates, by a fixed generator. */
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		pick = (size_t)((seed >> 20) % left);
+		for (i = 0; pick >= sd->hi[i] - sd->lo[i]; i++)
+			pick -= sd->hi[i] - sd->lo[i];
+		v = y[sd->lo[i] + pick] - x[i];
+		/* Per row, those below v and those at most v: x rising, more. */
+		nlt = nle = 0;
+		for (i = 0, sd->lt[0] = sd->le[0] = 0; i < sd->nx; i++) {
+			if (i > 0) {
+				sd->lt[i] = sd->lt[i - 1];
+				sd->le[i] = sd->le[i - 1];
+			}
+			while (sd->lt[i] < sd->ny && y[sd->lt[i]] - x[i] < v)
+				sd->lt[i]++;
+			while (sd->le[i] < sd->ny && y[sd->le[i]] - x[i] <= v)
+				sd->le[i]++;
+			nlt += sd->lt[i];
+			nle += sd->le[i];
+		}
+		if (k >= nlt && k < nle)
+			return v;
+		for (i = 0; i < sd->nx; i++) {
+			if (k < nlt && sd->lt[i] < sd->hi[i])
+				sd->hi[i] = sd->lt[i] > sd->lo[i] ? sd->lt[i] :
+				    sd->lo[i];
+			else if (k >= nle && sd->le[i] > sd->lo[i])
+				sd->lo[i] = sd->le[i] < sd->hi[i] ? sd->le[i] :
+				    sd->hi[i];
+		}
+	}
+}
+
+/* The k-th smallest difference. */
+static double
+stats_diffs_at(struct stats_diffs *sd, size_t k)
+{
+	return sd->d != NULL ? sd->d[k] : stats_diffs_select(sd, k);
+}
+
 /*
  * Estimate the Hodges-Lehmann shift from x to y (median of every
  * y_j - x_i) with its Moses confidence interval at level conf (e.g.
  * 0.95), exact below HL_EXACT_MAX values per sample and normal above (see
  * the notes above).  res->conf is the coverage achieved when exact.
- * Memory is nx * ny doubles.
+ * Memory is nx * ny doubles up to HL_SORT_MAX of them, beyond that a few
+ * words per value (stats_diffs_select).
  */
 int
 stats_hl_shift(const double *x, size_t nx, const double *y, size_t ny,
     double conf, struct stats_interval *res)
 {
-	double	*d, *cdf, alpha, mn, k, sd;
-	size_t	 i, j, nd, kmax, q;
+	struct stats_diffs	 df;
+	double			*cdf, alpha, mn, k, sd;
+	size_t			 i, j, nd, kmax, q;
 
 	if (stats_check("stats_hl_shift", x, nx, 1) == -1 ||
 	    stats_check("stats_hl_shift", y, ny, 1) == -1)
@@ -766,12 +859,30 @@ stats_hl_shift(const double *x, size_t nx, const double *y, size_t ny,
 		log_warnx("stats_hl_shift: samples too large");
 		return (-1);
 	}
-	d = xreallocarray(NULL, nd, sizeof(*d));
-	for (i = 0; i < nx; i++)
-		for (j = 0; j < ny; j++)
-			d[i * ny + j] = y[j] - x[i];
-	qsort(d, nd, sizeof(*d), stats_cmp);
-	res->estimate = stats_median_sorted(d, nd);
+	memset(&df, 0, sizeof(df));
+	if (nd <= HL_SORT_MAX) {
+		df.d = xreallocarray(NULL, nd, sizeof(*df.d));
+		for (i = 0; i < nx; i++)
+			for (j = 0; j < ny; j++)
+				df.d[i * ny + j] = y[j] - x[i];
+		qsort(df.d, nd, sizeof(*df.d), stats_cmp);
+		res->estimate = stats_median_sorted(df.d, nd);
+	} else {
+		df.x = stats_sorted(x, nx);
+		df.y = stats_sorted(y, ny);
+		df.nx = nx;
+		df.ny = ny;
+		df.lo = xreallocarray(NULL, nx, sizeof(*df.lo));
+		df.hi = xreallocarray(NULL, nx, sizeof(*df.hi));
+		df.lt = xreallocarray(NULL, nx, sizeof(*df.lt));
+		df.le = xreallocarray(NULL, nx, sizeof(*df.le));
+		/* As stats_median_sorted() takes it. */
+		if (nd % 2 == 1)
+			res->estimate = stats_diffs_select(&df, nd / 2);
+		else
+			res->estimate = stats_diffs_select(&df, nd / 2 - 1) /
+			    2 + stats_diffs_select(&df, nd / 2) / 2;
+	}
 
 	alpha = 1 - conf;
 	mn = (double)nd;
@@ -797,9 +908,15 @@ stats_hl_shift(const double *x, size_t nx, const double *y, size_t ny,
 	}
 	if (q > (nd + 1) / 2)
 		q = (nd + 1) / 2;
-	res->lo = d[q - 1];
-	res->hi = d[nd - q];
-	free(d);
+	res->lo = stats_diffs_at(&df, q - 1);
+	res->hi = stats_diffs_at(&df, nd - q);
+	free(df.d);
+	free(df.x);
+	free(df.y);
+	free(df.lo);
+	free(df.hi);
+	free(df.lt);
+	free(df.le);
 	return (0);
 }
 
