@@ -671,6 +671,9 @@ cmd_check(struct cli *c, int argc, char **argv)
 	for (k = 1; k < argc && strcmp(argv[k], "--") != 0; k++)
 		if (strcmp(argv[k], "--bisect") == 0)
 			bisect = 1;
+	/* Nor may running out of memory: 70 would say "bad" too. */
+	if (bisect)
+		log_set_fatal_status(EXIT_BISECT_ABORT);
 	check_params(c, &p);
 	cli_getopt_reset();
 	while ((ch = getopt_long(argc, argv, "", opts, NULL)) != -1) {

@@ -650,6 +650,8 @@ main(int argc, char **argv)
 	memset(&c, 0, sizeof(c));
 	cli_argv0 = argv[0];
 	log_init("perfwatch", 1, 0);
+	/* A command's 1 says something (check: a regression); a crash 70. */
+	log_set_fatal_status(EXIT_SOFTWARE);
 	while ((ch = getopt_long(argc, argv, "+c:D:hvV", cli_longopts,
 	    NULL)) != -1) {
 		switch (ch) {

@@ -18,6 +18,7 @@ static const char	*log_progname = "perfwatch";
 static int		 log_foreground = 1;
 static int		 log_verbose;
 static int		 log_stderr_too;
+static int		 log_fatal_status = 1;
 
 /* Set where messages go; safe to call again (e.g. after daemonising). */
 void
@@ -41,6 +42,17 @@ void
 log_stderr_also(int on)
 {
 	log_stderr_too = on;
+}
+
+/*
+ * The exit status of fatal() and fatalx(), 1 unless set: where 1 means
+ * something else (perfwatch check: a regression; under git bisect run:
+ * a bad commit), an out-of-memory death must not say it.
+ */
+void
+log_set_fatal_status(int status)
+{
+	log_fatal_status = status;
 }
 
 void
@@ -154,7 +166,7 @@ fatal(const char *fmt, ...)
 	va_start(ap, fmt);
 	log_emit(LOG_CRIT, saved, fmt, ap);
 	va_end(ap);
-	exit(1);
+	exit(log_fatal_status);
 }
 
 void
@@ -165,5 +177,5 @@ fatalx(const char *fmt, ...)
 	va_start(ap, fmt);
 	log_emit(LOG_CRIT, 0, fmt, ap);
 	va_end(ap);
-	exit(1);
+	exit(log_fatal_status);
 }

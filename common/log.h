@@ -14,6 +14,8 @@ void	log_init(const char *progname, int foreground, int verbose);
 void	log_set_verbose(int verbose);
 /* Detached logging only: also say warnings and errors on stderr. */
 void	log_stderr_also(int on);
+/* The exit status of fatal() and fatalx(); 1 by default. */
+void	log_set_fatal_status(int status);
 int	log_get_verbose(void);
 void	log_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void	log_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -9,9 +9,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <syslog.h>
+#include <unistd.h>
 
 static void	test_syslog(int, const char *, ...)
 		    __attribute__((format(printf, 2, 3)));
@@ -79,11 +84,46 @@ test_detached_levels(void **state)
 	assert_string_equal(log_each(2), want);
 }
 
+/* How a child that calls fatalx() ends, with the status set or not. */
+static int
+fatal_status(int status)
+{
+	pid_t	pid;
+	int	st;
+
+	pid = fork();
+	assert_true(pid != -1);
+	if (pid == 0) {
+		log_init("test", 1, 0);
+		if (status != -1)
+			log_set_fatal_status(status);
+		fatalx("out of something");
+	}
+	while (waitpid(pid, &st, 0) == -1)
+		assert_int_equal(errno, EINTR);
+	assert_true(WIFEXITED(st));
+	return WEXITSTATUS(st);
+}
+
+/*
+ * fatal() exits 1 unless told otherwise: perfwatch says 70, and check
+ * --bisect 128, where 1 would be a regression or a bad commit.
+ */
+static void
+test_fatal_status(void **state)
+{
+	(void)state;
+	assert_int_equal(fatal_status(-1), 1);
+	assert_int_equal(fatal_status(70), 70);
+	assert_int_equal(fatal_status(128), 128);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_detached_levels),
+		cmocka_unit_test(test_fatal_status),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
