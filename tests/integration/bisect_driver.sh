@@ -333,8 +333,8 @@ gated="until [ -e $T/go ]; do sleep 0.1; done; echo late >>counter"
 for sig in TERM:143 HUP:129 TERM:143 HUP:129; do
 	# int.err too: the last one's "building" sent the signal at once.
 	rm -f "$T/term.db" "$T/go" "$T/int.err"
-	(cd "$T/repo" && exec "$PERFWATCH" -c "$T/pw.conf" -D "$T/term.db" \
-	    bisect --build "sh -c '$gated'" \
+	(cd "$T/repo" && hup_default "$PERFWATCH" -c "$T/pw.conf" \
+	    -D "$T/term.db" bisect --build "sh -c '$gated'" \
 	    --workload toy main~3..main) >/dev/null 2>"$T/int.err" &
 	pid=$!
 	i=0

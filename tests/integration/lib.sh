@@ -125,3 +125,16 @@ empty_store() {
 	[ "$_rc" -eq 75 ] || fail "empty_store: the skipped run exited $_rc"
 	[ -f "$1" ] || fail "empty_store: no $1"
 }
+
+# hup_default CMD [ARG...]: exec CMD with SIGHUP (and SIGPIPE, SIGXFSZ,
+# which python ignores) at their default actions, as from a terminal.
+# A test run under nohup has SIGHUP ignored, and a shell cannot undo
+# that (POSIX: a signal ignored on entry cannot be trapped or reset),
+# while perfwatch leaves an ignored SIGHUP ignored, as nohup asks.
+hup_default() {
+	exec python3 -c 'import os, signal, sys
+for s in ("SIGHUP", "SIGPIPE", "SIGXFSZ"):
+    if hasattr(signal, s):
+        signal.signal(getattr(signal, s), signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$@"
+}

@@ -276,8 +276,8 @@ command = if [ -e $T/hupflag ]; then touch $T/hupstarted; while [ ! -e $T/hupgo 
 iterations = 2
 timeout = 60
 EOF
-"$PERFWATCH" -c "$T/pw.conf" run --no-check --profile "$T/hup.profile" \
-    --label hup >"$T/hup.out" 2>&1 &
+hup_default "$PERFWATCH" -c "$T/pw.conf" run --no-check --profile \
+    "$T/hup.profile" --label hup >"$T/hup.out" 2>&1 &
 pid=$!
 wait_file -e "$T/hupstarted" "$pid" hup
 kill -HUP "$pid"
