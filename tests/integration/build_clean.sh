@@ -19,8 +19,9 @@ cp -R "$top/common" "$top/scripts" "$T/src/"
 cp "$top/tests/unit/test_cron.c" "$top/tests/unit/cron_ref.h" \
     "$T/src/tests/unit/"
 
+# BUILD too: tests/run.sh exports its own (build-asan under check-asan).
 mk() {
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$gmake" -C "$T/src" \
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL -u BUILD "$gmake" -C "$T/src" \
 	    --no-print-directory "$@"
 }
 # A first build, as a checkout that was built before has.
