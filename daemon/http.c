@@ -1095,9 +1095,9 @@ http_changes_done(struct job *j, void *arg)
 		    (long long)d->http_build_secs, len);
 	} else {
 		if (job_truncated(j))
-			xasprintf(&why, "the change points of every metric "
-			    "come to more than %d bytes: ask for a metric, "
-			    "a workload or a host", HTTP_CHANGES_MAX);
+			xasprintf(&why, "the change points asked for come "
+			    "to more than %d bytes: ask for one workload's "
+			    "metric, a workload or a host", HTTP_CHANGES_MAX);
 		else if ((tail = job_tail(j)) != NULL) {
 			/* Its message, without the program's name. */
 			why = xstrdup(strncmp(tail, "perfwatch: ", 11) == 0 ?
@@ -1208,9 +1208,9 @@ http_changes_expire(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	xasprintf(&why, "the change points of every metric were not built "
-	    "within %lld s (http_timeout): ask for a metric, a workload or a "
-	    "host, or raise http_timeout", b->secs);
+	xasprintf(&why, "the change points asked for were not built within "
+	    "%lld s (http_timeout): ask for one workload's metric, a workload "
+	    "or a host, or raise http_timeout", b->secs);
 	log_warnx("http: /api/changes: perfwatch changes (pid %ld) killed: %s",
 	    (long)job_pid(b->job), why);
 	evhttp_connection_set_closecb(evhttp_request_get_connection(b->req),
@@ -1257,10 +1257,10 @@ http_changes_start(struct daemon *d, struct evhttp_request *req,
 		snprintf(s, sizeof(s), "%lld", (long long)left);
 		evhttp_add_header(evhttp_request_get_output_headers(req),
 		    "Retry-After", s);
-		http_error_json(r, 503, "Service Unavailable", "the change "
-		    "points of every metric are being built for another "
-		    "request, one at a time; retry after the seconds of "
-		    "Retry-After:", s);
+		http_error_json(r, 503, "Service Unavailable", "change "
+		    "points of many histories are being built for another "
+		    "request, one build at a time; retry after the seconds "
+		    "of Retry-After:", s);
 		return 0;
 	}
 	argv[i++] = d->perfwatch;
