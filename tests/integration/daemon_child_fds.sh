@@ -22,27 +22,12 @@ if [ ! -d /proc/self/fd ] || [ "$(uname -s)" != Linux ]; then
 fi
 command -v mkfifo >/dev/null 2>&1 || skip "needs mkfifo(1)"
 
-stanza() {	# name version
-	cat <<EOF
-Package: $1
-Status: install ok installed
-Priority: optional
-Section: utils
-Installed-Size: 100
-Maintainer: Nobody <nobody@example.org>
-Architecture: amd64
-Version: $2
-Description: package $1 for the descriptor test
-
-EOF
-}
-
 PORT=$(python3 -c 'import socket
 s = socket.socket()
 s.bind(("127.0.0.1", 0))
 print(s.getsockname()[1])')
 
-stanza coreutils 9.1-1 >"$T/dpkg/status"
+dpkg_stanza coreutils 9.1-1 >"$T/dpkg/status"
 SLOW=60
 write_profile slow
 write_conf "

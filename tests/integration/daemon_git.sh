@@ -10,17 +10,7 @@
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
-command -v git >/dev/null 2>&1 || fail "git is not installed"
-repo="$T/repo"
-g() {
-	timeout 20 git -C "$repo" -c user.name=Test \
-	    -c user.email=test@example.org -c commit.gpgsign=false "$@"
-}
-mkdir -p "$repo"
-timeout 20 git init -q -b main "$repo"
-echo 1 >"$repo/version.txt"
-g add version.txt
-g commit -q -m "first"
+git_repo
 
 write_profile
 write_conf "

@@ -7,28 +7,7 @@
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
-stanza() {	# name version
-	cat <<EOF
-Package: $1
-Status: install ok installed
-Priority: optional
-Section: utils
-Installed-Size: 100
-Maintainer: Nobody <nobody@example.org>
-Architecture: amd64
-Version: $2
-Description: package $1 for the package trigger test
-
-EOF
-}
-
-# What dpkg does: write status-new, then rename it over status.
-dpkg_write() {
-	cat >"$T/dpkg/status-new"
-	mv "$T/dpkg/status-new" "$T/dpkg/status"
-}
-
-{ stanza coreutils 9.1-1; stanza libfoo1 1.0-1; } | dpkg_write
+{ dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.0-1; } | dpkg_write
 write_profile
 write_conf "
 [schedule]
@@ -44,13 +23,16 @@ wait_until 15 "the package list before any change" \
 	fail "the daemon did not read the package list"
 
 # An upgrade in three steps, each within the settle period of the last.
-{ stanza coreutils 9.1-1; stanza libfoo1 1.0-1; stanza newpkg 2.0-1; } |
+{ dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.0-1;
+    dpkg_stanza newpkg 2.0-1; } |
     dpkg_write
 sleep 0.5
-{ stanza coreutils 9.1-1; stanza libfoo1 1.1-1; stanza newpkg 2.0-1; } |
+{ dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.1-1;
+    dpkg_stanza newpkg 2.0-1; } |
     dpkg_write
 sleep 0.5
-{ stanza coreutils 9.1-1; stanza libfoo1 1.1-2; stanza newpkg 2.0-1; } |
+{ dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.1-2;
+    dpkg_stanza newpkg 2.0-1; } |
     dpkg_write
 t_last=$(date +%s)
 wait_until 20 "the package run" runs_at_least 1 \
@@ -74,7 +56,8 @@ sleep 4
 	fail "$(count_runs "trigger = 'package'") package runs, expected 1"
 
 # The same packages written again: no change, no run.
-{ stanza coreutils 9.1-1; stanza libfoo1 1.1-2; stanza newpkg 2.0-1; } |
+{ dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.1-2;
+    dpkg_stanza newpkg 2.0-1; } |
     dpkg_write
 wait_until 15 "the rewrite judged" grep -q "no package changed" "$LOG" ||
 	fail "the rewrite was not read"
@@ -83,7 +66,7 @@ sleep 1
 	fail "a rewrite without a change started a run"
 
 # A removal is named too.
-{ stanza coreutils 9.1-1; stanza libfoo1 1.1-2; } | dpkg_write
+{ dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.1-2; } | dpkg_write
 wait_until 20 "the second package run" runs_at_least 2 \
     "trigger = 'package' AND status = 'complete'" ||
 	fail "no run after the removal"
@@ -106,7 +89,7 @@ kill -HUP "$DPID"
 wait_until 15 "the first reload" grep -q "reloaded" "$LOG" ||
 	fail "not reloaded"
 seen=$(grep -c "changed; running once" "$LOG")
-{ stanza coreutils 9.1-1; stanza libfoo1 1.2-1; } | dpkg_write
+{ dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.2-1; } | dpkg_write
 wait_until 5 "the change seen" sh -c \
     "[ \$(grep -c 'changed; running once' '$LOG') -gt $seen ]" ||
 	fail "the change was not seen"
@@ -163,7 +146,7 @@ kill -HUP "$DPID"
 wait_until 15 "the reload to an hour" sh -c \
     "[ \$(grep -c 'reloaded' '$LOG') -gt $nreloads ]" || fail "not reloaded"
 nruns=$(count_runs "trigger = 'package'")
-{ stanza coreutils 9.2-1; stanza libfoo1 1.2-1; } | dpkg_write
+{ dpkg_stanza coreutils 9.2-1; dpkg_stanza libfoo1 1.2-1; } | dpkg_write
 wait_until 15 "the change seen" grep -q "still for 3600s" "$LOG" ||
 	fail "the change was not seen"
 conf_settle 1s
@@ -185,7 +168,7 @@ stop_daemon TERM
 # that restarted it): at start the list differs from the last run that
 # measured, which is a change like any other, run once it has settled,
 # its detail the diff against that run.
-{ stanza coreutils 9.2-1; stanza libfoo1 1.3-1; } | dpkg_write
+{ dpkg_stanza coreutils 9.2-1; dpkg_stanza libfoo1 1.3-1; } | dpkg_write
 nruns=$(count_runs "trigger = 'package'")
 start_daemon
 wait_until 20 "the run for the upgrade made while down" runs_at_least \

@@ -7,24 +7,8 @@
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
-stanza() {	# name version
-	cat <<EOF
-Package: $1
-Status: install ok installed
-Architecture: amd64
-Version: $2
-
-EOF
-}
-
-# What dpkg does: write status-new, then rename it over status.
-dpkg_write() {
-	cat >"$T/dpkg/status-new"
-	mv "$T/dpkg/status-new" "$T/dpkg/status"
-}
-
 mkdir -p "$T/dpkg"
-{ stanza coreutils 9.1-1; stanza libfoo1 1.0-1; } | dpkg_write
+{ dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.0-1; } | dpkg_write
 write_profile
 write_conf "
 [schedule]
@@ -41,7 +25,8 @@ wait_until 15 "the package list before any change" \
 
 # The directory rebuilt and swapped in, with the same packages.
 mkdir "$T/dpkg.rebuild"
-{ stanza coreutils 9.1-1; stanza libfoo1 1.0-1; } >"$T/dpkg.rebuild/status"
+{ dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.0-1; } \
+    >"$T/dpkg.rebuild/status"
 mv "$T/dpkg" "$T/dpkg.old"
 mv "$T/dpkg.rebuild" "$T/dpkg"
 rm -rf "$T/dpkg.old"
@@ -51,7 +36,7 @@ wait_until 15 "the rebuilt database judged" grep -q "no package changed" \
 	fail "a rebuilt database with the same packages started a run"
 
 # An upgrade in the directory now in place.
-{ stanza coreutils 9.1-1; stanza libfoo1 1.1-1; } | dpkg_write
+{ dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.1-1; } | dpkg_write
 wait_until 15 "the package run" runs_at_least 1 \
     "trigger = 'package' AND status = 'complete'" ||
 	fail "no run for a change in the directory put in place"

@@ -6,12 +6,6 @@
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
-command -v git >/dev/null 2>&1 || fail "git is not installed"
-repo="$T/repo"
-g() {
-	timeout 20 git -C "$repo" -c user.name=Test \
-	    -c user.email=test@example.org -c commit.gpgsign=false "$@"
-}
 # Whether process $1 is gone (a zombie nobody has reaped counts).
 gone() {
 	! kill -0 "$1" 2>/dev/null ||
@@ -26,11 +20,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-mkdir -p "$repo"
-timeout 20 git init -q -b main "$repo"
-echo 1 >"$repo/v"
-g add v
-g commit -q -m first
+git_repo
 write_profile
 write_conf "
 [schedule]
@@ -47,7 +37,7 @@ workloads = tiny"
 start_daemon
 wait_until 15 "the first look" grep -q "git demo: watching" "$LOG" ||
 	fail "the repository was not read"
-echo 2 >"$repo/v"
+echo 2 >"$repo/version.txt"
 g commit -q -a -m second
 kill -HUP "$DPID"	# reads the branch at once
 wait_until 15 "the build" test -s "$T/child.pid" || fail "the build did not start"

@@ -5,37 +5,22 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-stanza() {	# name version [arch]
-	cat <<EOS
-Package: $1
-Status: install ok installed
-Priority: optional
-Section: utils
-Installed-Size: 100
-Maintainer: Nobody <nobody@example.org>
-Architecture: ${3:-amd64}
-Version: $2
-Description: package $1 for the env diff test
-
-EOS
-}
-
 mkdir -p "$T/dpkg-a" "$T/dpkg-b" "$T/work"
 {
-	stanza auditd 1:3.0.9-1
-	stanza fonts-x 2.1-1 all
-	stanza grep 3.8-5
-	stanza libc6 2.36-9+deb12u4
-	stanza sed 4.9-1
-	stanza zlib1g 1:1.2.13.dfsg-1
+	dpkg_stanza auditd 1:3.0.9-1
+	dpkg_stanza fonts-x 2.1-1 all
+	dpkg_stanza grep 3.8-5
+	dpkg_stanza libc6 2.36-9+deb12u4
+	dpkg_stanza sed 4.9-1
+	dpkg_stanza zlib1g 1:1.2.13.dfsg-1
 } >"$T/dpkg-a/status"
 {
-	stanza auditd 1:3.1-1			# upgraded (epoch kept)
-	stanza fonts-x 2.1-1 amd64		# the same version, another arch
-	stanza grep 3.8-5
-	stanza htop 3.2.2-2			# installed
-	stanza libc6 2.36-9+deb12u4
-	stanza zlib1g 1:1.2.11.dfsg-4		# downgraded
+	dpkg_stanza auditd 1:3.1-1			# upgraded (epoch kept)
+	dpkg_stanza fonts-x 2.1-1 amd64		# the same version, another arch
+	dpkg_stanza grep 3.8-5
+	dpkg_stanza htop 3.2.2-2			# installed
+	dpkg_stanza libc6 2.36-9+deb12u4
+	dpkg_stanza zlib1g 1:1.2.11.dfsg-4		# downgraded
 } >"$T/dpkg-b/status"				# sed removed
 
 cat >"$T/profile.conf" <<EOF2

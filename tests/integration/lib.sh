@@ -138,3 +138,27 @@ for s in ("SIGHUP", "SIGPIPE", "SIGXFSZ"):
         signal.signal(getattr(signal, s), signal.SIG_DFL)
 os.execvp(sys.argv[1], sys.argv[1:])' "$@"
 }
+
+# dpkg_stanza NAME VERSION [ARCH]: a package's record in dpkg's status
+# file, installed (ARCH amd64 unless given).
+dpkg_stanza() {
+	cat <<EOS
+Package: $1
+Status: install ok installed
+Priority: optional
+Section: utils
+Installed-Size: 100
+Maintainer: Nobody <nobody@example.org>
+Architecture: ${3:-amd64}
+Version: $2
+Description: package $1 for perfwatch's tests
+
+EOS
+}
+
+# dpkg_write: standard input as $T/dpkg/status, written as dpkg writes it
+# (status-new, renamed over status).
+dpkg_write() {
+	cat >"$T/dpkg/status-new"
+	mv "$T/dpkg/status-new" "$T/dpkg/status"
+}

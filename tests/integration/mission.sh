@@ -20,10 +20,6 @@ set -eu
 trap 'daemon_cleanup; notify_cleanup' EXIT
 export PERFWATCH_DB="$DB"	# lib.sh's would win over state_dir
 
-dpkg_write() {	# the status file, written as dpkg does (a rename)
-	cat >"$T/dpkg/status-new"
-	mv "$T/dpkg/status-new" "$T/dpkg/status"
-}
 { dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.0-1; } | dpkg_write
 
 # The benchmark: its throughput follows the installed libfoo1.

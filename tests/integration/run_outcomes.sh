@@ -28,6 +28,14 @@ run() {
 	    --label "$1" >"$T/$1.out" 2>&1 || rc=$?
 }
 
+# no_raw NAME: NAME's output holds no ESC or BEL: control characters
+# are printed escaped, never raw, where a terminal would obey them.
+no_raw() {
+	if LC_ALL=C grep -q "$(printf '[\033\007]')" "$T/$1.out"; then
+		fail "$1: printed raw: $(od -c "$T/$1.out" | head)"
+	fi
+}
+
 # outcome RUN WORKLOAD: "status|error" of the workload in that run.
 outcome() {
 	sql "SELECT w.status || '|' || coalesce(w.error, '') FROM run_workloads w
@@ -405,34 +413,22 @@ pw runs --limit 1 | tail -n 1 | grep -q " $cut\.\.\.  *#[0-9]*  -\$" ||
 # A note (a command's '#' line) is the command's text: printed with its
 # control characters escaped as a table's cells are, never raw, where a
 # terminal would take them as commands (here: set the window's title).
-cat >"$T/noted.profile" <<'EOF'
-[workload "noted"]
+run noted "[workload \"noted\"]
 command = printf '# \033]0;x\007\n# tab\there \303\251\n'; echo a 1 s
-iterations = 1
-EOF
-pw -c "$T/pw.conf" run --no-check --profile "$T/noted.profile" \
-    --label noted >"$T/noted.out" 2>&1 || fail "noted: $(cat "$T/noted.out")"
-if LC_ALL=C grep -q "$(printf '[\033\007]')" "$T/noted.out"; then
-	fail "noted: a note printed raw: $(od -c "$T/noted.out" | head)"
-fi
+iterations = 1"
+[ "$rc" -eq 0 ] || fail "noted: exit $rc: $(cat "$T/noted.out")"
+no_raw noted
 grep -qxF 'noted: note: \x1b]0;x\x07' "$T/noted.out" ||
 	fail "noted: $(cat "$T/noted.out")"
 grep -qxF "noted: note: tab\\there $(printf '\303\251')" "$T/noted.out" ||
 	fail "noted: $(cat "$T/noted.out")"
 # So is the error that quotes a line of its output, where the run's
 # warning printed the control characters raw (the report escaped them).
-cat >"$T/garbled.profile" <<'EOF'
-[workload "garbled"]
+run garbled "[workload \"garbled\"]
 command = printf 'a \033]0;x\007 s\n'
-iterations = 1
-EOF
-rc=0
-pw -c "$T/pw.conf" run --no-check --profile "$T/garbled.profile" \
-    --label garbled >"$T/garbled.out" 2>&1 || rc=$?
+iterations = 1"
 [ "$rc" -eq 70 ] || fail "garbled: exit $rc: $(cat "$T/garbled.out")"
-if LC_ALL=C grep -q "$(printf '[\033\007]')" "$T/garbled.out"; then
-	fail "garbled: printed raw: $(od -c "$T/garbled.out" | head)"
-fi
+no_raw garbled
 grep -qxF 'perfwatch: garbled: output line 1: value "\x1b]0;x\x07" is not a finite number, expected "metric value unit [higher|lower]", got "a \x1b]0;x\x07 s"' \
     "$T/garbled.out" || fail "garbled: $(cat "$T/garbled.out")"
 # And the store's reason for refusing an iteration, which quotes the
@@ -440,18 +436,11 @@ grep -qxF 'perfwatch: garbled: output line 1: value "\x1b]0;x\x07" is not a fini
 printf 'run,time,workload,metric,value,unit,better\nold,2026-01-01T00:00:00Z,stored,a,1,"s\033]0;x\007",lower\n' \
     >"$T/stored.csv"
 pw import "$T/stored.csv" >/dev/null || fail "import stored.csv"
-cat >"$T/stored.profile" <<'EOF'
-[workload "stored"]
+run stored '[workload "stored"]
 command = echo a 1 s
-iterations = 1
-EOF
-rc=0
-pw -c "$T/pw.conf" run --no-check --profile "$T/stored.profile" \
-    --label stored >"$T/stored.out" 2>&1 || rc=$?
+iterations = 1'
 [ "$rc" -eq 70 ] || fail "stored: exit $rc: $(cat "$T/stored.out")"
-if LC_ALL=C grep -q "$(printf '[\033\007]')" "$T/stored.out"; then
-	fail "stored: printed raw: $(od -c "$T/stored.out" | head)"
-fi
+no_raw stored
 grep -qxF 'perfwatch: stored: iteration 1 not stored: unit of stored a is "s\x1b]0;x\x07" in the store, not "s"' \
     "$T/stored.out" || fail "stored: $(cat "$T/stored.out")"
 
