@@ -1624,6 +1624,19 @@ struct bl_metric {
 	size_t			  n;
 };
 
+/* Free what a bl_metric holds. */
+static void
+bl_metric_clear(struct bl_metric *bm)
+{
+	size_t	j;
+
+	store_metric_clear(&bm->m);
+	for (j = 0; j < bm->n; j++)
+		free(bm->v[j]);
+	free(bm->v);
+	free(bm->nv);
+}
+
 /*
  * Print baseline name's runs and each metric's level and spread: those a
  * check against it judges by (detect_pinned_level), where this printed
@@ -1706,13 +1719,8 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 		 */
 		if ((k = cli_store_failed(st)) == 0)
 			k = EXIT_SOFTWARE;
-		for (i = 0; i < nms; i++) {
-			store_metric_clear(&ms[i].m);
-			for (j = 0; j < ms[i].n; j++)
-				free(ms[i].v[j]);
-			free(ms[i].v);
-			free(ms[i].nv);
-		}
+		for (i = 0; i < nms; i++)
+			bl_metric_clear(&ms[i]);
 		free(ms);
 		json_decref(runs);
 		store_baseline_clear(&bl);
@@ -1750,11 +1758,7 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 		table_addf(t, 4, "%s", b2);
 		table_addf(t, 5, "%s", ms[i].m.unit);
 		table_end_row(t);
-		store_metric_clear(&ms[i].m);
-		for (j = 0; j < ms[i].n; j++)
-			free(ms[i].v[j]);
-		free(ms[i].v);
-		free(ms[i].nv);
+		bl_metric_clear(&ms[i]);
 	}
 	free(ms);
 	detect_params_clear(&p);

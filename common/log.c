@@ -77,27 +77,20 @@ log_emit(int pri, int errnum, const char *fmt, va_list ap)
 	char	msg[2048];
 
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	if (log_foreground) {
-		if (errnum != 0)
-			fprintf(stderr, "%s: %s: %s\n", log_progname, msg,
-			    strerror(errnum));
-		else
-			fprintf(stderr, "%s: %s\n", log_progname, msg);
-		fflush(stderr);
-	} else {
+	if (!log_foreground) {
 		if (errnum != 0)
 			syslog(pri, "%s: %s", msg, strerror(errnum));
 		else
 			syslog(pri, "%s", msg);
-		if (log_stderr_too && pri <= LOG_WARNING) {
-			if (errnum != 0)
-				fprintf(stderr, "%s: %s: %s\n", log_progname,
-				    msg, strerror(errnum));
-			else
-				fprintf(stderr, "%s: %s\n", log_progname, msg);
-			fflush(stderr);
-		}
+		if (!log_stderr_too || pri > LOG_WARNING)
+			return;
 	}
+	if (errnum != 0)
+		fprintf(stderr, "%s: %s: %s\n", log_progname, msg,
+		    strerror(errnum));
+	else
+		fprintf(stderr, "%s: %s\n", log_progname, msg);
+	fflush(stderr);
 }
 
 void

@@ -242,6 +242,12 @@ struct daemon {
 void		 daemon_status(struct daemon *);
 void		 daemon_exit_if_done(struct daemon *);
 const char	*daemon_host_name(void);
+/*
+ * "FILE:LINE" of [perfwatch] key in cfg (read from conf_path), or "FILE"
+ * when the file leaves it at its default; allocated.  For messages.
+ */
+char		*daemon_key_where(const struct config *cfg, const char *conf_path,
+		    const char *key);
 int		 daemon_workloads(const struct config *, const char *conf_path,
 		    char ***names, size_t *n, char **cause);
 void		 daemon_workloads_free(char **, size_t);

@@ -1670,14 +1670,11 @@ http_request(struct evhttp_request *req, void *arg)
 static char *
 http_where(struct daemon *d, const char *value)
 {
-	char	*s;
-	int	 line = config_key_line(d->cfg, "perfwatch", "http");
+	char	*where, *s;
 
-	if (line > 0)
-		xasprintf(&s, "%s:%d: [perfwatch] http = %s", d->conf_path,
-		    line, value);
-	else
-		xasprintf(&s, "[perfwatch] http = %s", value);
+	where = daemon_key_where(d->cfg, d->conf_path, "http");
+	xasprintf(&s, "%s: [perfwatch] http = %s", where, value);
+	free(where);
 	return s;
 }
 

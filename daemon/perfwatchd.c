@@ -562,12 +562,7 @@ daemon_on_chld(evutil_socket_t sig, short ev, void *arg)
 	daemon_exit_if_done(arg);
 }
 
-/*
- * Where an error about [perfwatch] key points: "FILE:LINE" of the key in
- * cfg, read from conf_path, or "FILE" when the file leaves it at its
- * default.  Allocated.
- */
-static char *
+char *
 daemon_key_where(const struct config *cfg, const char *conf_path,
     const char *key)
 {

@@ -258,24 +258,21 @@ dh_body(void *arg, uint64_t n, char **cause)
 	return 0;
 }
 
-/* sys.dhrystone: passes per second over the configured duration. */
-int
-wl_dhrystone_run(const struct wl_params *p, int out, char **cause)
+/*
+ * The state a run starts from, or NULL when out of memory.  Everything
+ * the loop touches lives in one block aligned to a cache line, so its
+ * placement (and the speed that depends on it) is the same in every run
+ * whatever the address-space randomisation.
+ */
+static struct dh_state *
+dh_state_new(void)
 {
 	struct dh_state	*st;
 	struct dh_rec	*recs;
 	void		*mem;
-	struct wl_loop	 loop;
 
-	/*
-	 * Everything the loop touches lives in one block aligned to a cache
-	 * line, so its placement (and the speed that depends on it) is the
-	 * same in every run whatever the address-space randomisation.
-	 */
-	if (posix_memalign(&mem, 64, sizeof(*st)) != 0) {
-		xasprintf(cause, "posix_memalign: out of memory");
-		return -1;
-	}
+	if (posix_memalign(&mem, 64, sizeof(*st)) != 0)
+		return NULL;
 	st = mem;
 	memset(st, 0, sizeof(*st));
 	recs = st->recs;
@@ -288,7 +285,20 @@ wl_dhrystone_run(const struct wl_params *p, int out, char **cause)
 	st->spare = &recs[1];
 	memcpy(st->str1, "PERFWATCH LOOP, FIRST STRING!!", DH_TEXT);
 	st->arr2[8][7] = 10;
+	return st;
+}
 
+/* sys.dhrystone: passes per second over the configured duration. */
+int
+wl_dhrystone_run(const struct wl_params *p, int out, char **cause)
+{
+	struct dh_state	*st;
+	struct wl_loop	 loop;
+
+	if ((st = dh_state_new()) == NULL) {
+		xasprintf(cause, "posix_memalign: out of memory");
+		return -1;
+	}
 	if (wl_timed_loop(p->duration, WL_LOOP_CPU, dh_body, st, &loop,
 	    cause) == -1) {
 		free(st);
