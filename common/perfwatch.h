@@ -65,9 +65,9 @@ void		 perfwatch_closefrom(int low);
 void		 perfwatch_closefrom_fallback(int low);
 /*
  * A number drawn uniformly from [0, n) (n > 0): arc4random_uniform()
- * where the system has it.  The fallback, named for its test, reads
- * /dev/urandom and is used where the C library lacks it (glibc before
- * 2.36, musl).  For jitter, not for secrets.
+ * where the system has it.  The fallback, named for its test, draws from
+ * random() where the C library lacks it (glibc before 2.36, musl).  For
+ * jitter, not for secrets.
  */
 uint32_t	 perfwatch_random_below(uint32_t n);
 uint32_t	 perfwatch_random_below_fallback(uint32_t n);

@@ -10,8 +10,6 @@
 #include <sys/syscall.h>
 #endif
 #include <ctype.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdint.h>
@@ -160,45 +158,27 @@ perfwatch_closefrom(int low)
 #endif
 
 /*
- * Draw from [0, n) with 32 random bits at a time from /dev/urandom,
+ * Draw from [0, n) with random(), seeded once from the time and the pid,
  * dropping the draws past the last whole multiple of n so that no value
- * is favoured.  Without /dev/urandom (a chroot), random() seeded once
- * from the time and the pid: a jitter needs spread, not secrecy.
+ * is favoured.  A jitter needs spread, not secrecy.
  */
 uint32_t
 perfwatch_random_below_fallback(uint32_t n)
 {
 	static int	seeded;
 	uint32_t	r, limit;
-	ssize_t		got;
-	int		fd;
 
 	if (n <= 1)
 		return 0;
+	if (!seeded) {
+		srandom((unsigned)time(NULL) ^ ((unsigned)getpid() << 16));
+		seeded = 1;
+	}
 	/* The largest multiple of n that fits, less one. */
 	limit = UINT32_MAX - (uint32_t)(((uint64_t)UINT32_MAX + 1) % n);
-	fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-	for (;;) {
-		got = -1;
-		if (fd != -1) {
-			do
-				got = read(fd, &r, sizeof(r));
-			while (got == -1 && errno == EINTR);
-		}
-		if (got != (ssize_t)sizeof(r)) {
-			if (!seeded) {
-				srandom((unsigned)time(NULL) ^
-				    ((unsigned)getpid() << 16));
-				seeded = 1;
-			}
-			/* random() gives 31 bits: two make 32. */
-			r = ((uint32_t)random() << 16) ^ (uint32_t)random();
-		}
-		if (r <= limit)
-			break;
-	}
-	if (fd != -1)
-		close(fd);
+	do	/* random() gives 31 bits: two make 32. */
+		r = ((uint32_t)random() << 16) ^ (uint32_t)random();
+	while (r > limit);
 	return r % n;
 }
 

@@ -768,18 +768,13 @@ test_closefrom_fallback(void **state)
  * always below n, 0 for n of 0 and 1, every value of a small range
  * reached, and no value of a range that does not divide 2^32 favoured
  * (n = 3 * 2^30: plain r % n would give [0, 2^30) twice the others' share,
- * a half of the draws where a third is due).  Then the same with
- * /dev/urandom out of reach, as in a chroot: the random() path, in a
- * child whose descriptors are all taken.
+ * a half of the draws where a third is due).
  */
 static void
 test_random_below_fallback(void **state)
 {
 	uint32_t	seen[7], r, big = 3U << 30;
 	size_t		i, low = 0, draws = 30000;
-	struct rlimit	rl;
-	pid_t		pid;
-	int		status, fd, bad;
 
 	(void)state;
 	assert_int_equal(perfwatch_random_below_fallback(0), 0);
@@ -802,36 +797,6 @@ test_random_below_fallback(void **state)
 	assert_true(low > 9400 && low < 10600);
 	assert_true(perfwatch_random_below(1) == 0);
 	assert_true(perfwatch_random_below(5) < 5);
-
-	pid = fork();
-	assert_true(pid != -1);
-	if (pid == 0) {
-		/* Every descriptor in use: /dev/urandom cannot be opened. */
-		rl.rlim_cur = rl.rlim_max = 16;
-		if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
-			_exit(2);
-		while (open("/dev/null", O_RDONLY) != -1)
-			continue;
-		if ((fd = open("/dev/urandom", O_RDONLY)) != -1)
-			_exit(3);
-		memset(seen, 0, sizeof(seen));
-		bad = 0;
-		for (i = 0; i < 7000; i++) {
-			r = perfwatch_random_below_fallback(7);
-			if (r >= 7)
-				bad = 1;
-			else
-				seen[r]++;
-		}
-		for (i = 0; i < 7; i++)
-			if (seen[i] < 700)
-				bad = 1;
-		_exit(bad);
-	}
-	while (waitpid(pid, &status, 0) == -1)
-		assert_int_equal(errno, EINTR);
-	assert_true(WIFEXITED(status));
-	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
 int
