@@ -17,20 +17,15 @@ awk 'BEGIN {
 }' >"$T/hl.csv"
 pw import "$T/hl.csv" >/dev/null
 
-# A gigabyte is 60 times what the comparison needs.  A sanitizer's
-# shadow memory takes more address space than that: no limit under one.
-limit=1000000
-if ldd "$PERFWATCH" 2>/dev/null | grep -q 'libasan\|libtsan'; then
-	limit=unlimited
-fi
+# A gigabyte is 60 times what the comparison needs.
 rc=0
-sh -c 'ulimit -v "$1"; shift; exec "$@"' sh "$limit" "$PERFWATCH" \
-    compare --csv x1 x2 >"$T/out" 2>"$T/err" || rc=$?
+in_a_gigabyte "$PERFWATCH" compare --csv x1 x2 >"$T/out" 2>"$T/err" ||
+	rc=$?
 [ "$rc" -eq 0 ] || fail "compare: exit $rc: $(cat "$T/err")"
 expect_eq "$(sed -n 2p "$T/out" | cut -d, -f1,2,6,7,8)" \
     'w,a,0,regression,samples'
-sh -c 'ulimit -v "$1"; shift; exec "$@"' sh "$limit" "$PERFWATCH" \
-    compare --json x1 x2 >"$T/out" 2>"$T/err" || fail "compare --json: $(cat "$T/err")"
+in_a_gigabyte "$PERFWATCH" compare --json x1 x2 >"$T/out" 2>"$T/err" ||
+	fail "compare --json: $(cat "$T/err")"
 python3 - "$T/out" <<'EOPY'
 import json, sys
 c = json.load(open(sys.argv[1]))["metrics"][0]["cells"][1]

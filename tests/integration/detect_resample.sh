@@ -22,16 +22,11 @@ awk 'BEGIN {
 pw import "$T/long.csv" >/dev/null
 printf '[detect]\nbaseline_runs = 100\nconfirm_runs = 4\n' >"$T/long.conf"
 
-# A gigabyte is 30 times what such a check needs.  A sanitizer's shadow
-# memory takes more address space than that: no limit under one.
-limit=1000000
-if ldd "$PERFWATCH" 2>/dev/null | grep -q 'libasan\|libtsan'; then
-	limit=unlimited
-fi
+# A gigabyte is 30 times what such a check needs.
 for r in 0901 0902 0903 0904 0905 0906; do
 	rc=0
-	sh -c 'ulimit -v "$1"; shift; exec "$@"' sh "$limit" "$PERFWATCH" \
-	    -c "$T/long.conf" check "r$r" >"$T/out" 2>"$T/err" || rc=$?
+	in_a_gigabyte "$PERFWATCH" -c "$T/long.conf" check "r$r" \
+	    >"$T/out" 2>"$T/err" || rc=$?
 	[ "$rc" -eq 0 ] || fail "check r$r: exit $rc: $(cat "$T/err")"
 	expect_match "$(cat "$T/out")" "unchanged"
 done

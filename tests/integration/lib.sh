@@ -162,3 +162,14 @@ dpkg_write() {
 	cat >"$T/dpkg/status-new"
 	mv "$T/dpkg/status-new" "$T/dpkg/status"
 }
+
+# in_a_gigabyte CMD [ARG...]: CMD with at most a gigabyte of address space
+# (ulimit -v), so that one that asks for far more dies of it; no limit
+# under a sanitizer, whose shadow memory alone takes more than that.
+in_a_gigabyte() {
+	_limit=1000000
+	if ldd "$PERFWATCH" 2>/dev/null | grep -q 'libasan\|libtsan'; then
+		_limit=unlimited
+	fi
+	sh -c 'ulimit -v "$1"; shift; exec "$@"' sh "$_limit" "$@"
+}
