@@ -173,3 +173,12 @@ in_a_gigabyte() {
 	fi
 	sh -c 'ulimit -v "$1"; shift; exec "$@"' sh "$_limit" "$@"
 }
+
+# no_raw FILE: FILE holds no ESC or BEL byte: control characters from
+# the store or a command's output are printed escaped, never raw, where
+# a terminal would obey them.
+no_raw() {
+	if LC_ALL=C grep -q "$(printf '[\033\007]')" "$1"; then
+		fail "$1: printed raw: $(od -c "$1" | head)"
+	fi
+}

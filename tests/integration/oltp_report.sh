@@ -15,10 +15,15 @@ r1,1700000000,db.oltp,p95_ms_t12,1.25,ms,lower
 r1,1700000000,db.oltp,tps_t2048,3000,trans/s,higher
 r1,1700000000,db.oltp,p95_ms_t2048,9.5,ms,lower
 EOF
-pw import "$T/h.csv" >"$T/import.out" 2>&1 || fail "import: $(cat "$T/import.out")"
-pw show r1 >"$T/show.out" 2>&1 || fail "show: $(cat "$T/show.out")"
-rows=$(sed -n '/^db.oltp: /,/^$/p' "$T/show.out" |
-    awk '$1 ~ /^[0-9]+$/ { print $1 "=" $2 "/" $3 }' | tr '\n' ' ')
+# oltp_rows FILE RUN: import FILE, show RUN: its db.oltp table's rows.
+oltp_rows() {
+	pw import "$1" >"$T/import.out" 2>&1 ||
+		fail "import: $(cat "$T/import.out")"
+	pw show "$2" >"$T/show.out" 2>&1 || fail "show: $(cat "$T/show.out")"
+	sed -n '/^db.oltp: /,/^$/p' "$T/show.out" | awk '$1 ~ /^[0-9]+$/'
+}
+rows=$(oltp_rows "$T/h.csv" r1 | awk '{ print $1 "=" $2 "/" $3 }' |
+    tr '\n' ' ')
 [ "$rows" = "1=1000.0/0.50 3=2500.0/0.75 12=4000.0/1.25 2048=3000.0/9.50 " ] ||
 	fail "rows \"$rows\": $(cat "$T/show.out")"
 # A name with a leading zero (tps_t01, an import) is no second row for
@@ -29,10 +34,7 @@ z1,1700000000,db.oltp,tps_t1,1000,trans/s,higher
 z1,1700000000,db.oltp,tps_t01,900,trans/s,higher
 z1,1700000000,db.oltp,tps_t2,1500,trans/s,higher
 EOF
-pw import "$T/z.csv" >"$T/import.out" 2>&1 || fail "import: $(cat "$T/import.out")"
-pw show z1 >"$T/show.out" 2>&1 || fail "show: $(cat "$T/show.out")"
-rows=$(sed -n '/^db.oltp: /,/^$/p' "$T/show.out" |
-    awk '$1 ~ /^[0-9]+$/ { print $1 "=" $2 }' | tr '\n' ' ')
+rows=$(oltp_rows "$T/z.csv" z1 | awk '{ print $1 "=" $2 }' | tr '\n' ' ')
 [ "$rows" = "1=1000.0 2=1500.0 " ] ||
 	fail "rows \"$rows\": $(cat "$T/show.out")"
 

@@ -106,9 +106,7 @@ PERFWATCH_DB="$T/esc.db" pw import "$T/esc.csv" >/dev/null ||
 	fail "import esc.csv"
 PERFWATCH_DB="$T/esc.db" pw show esc >"$T/esc.out" 2>&1 ||
 	fail "show esc: $(cat "$T/esc.out")"
-if LC_ALL=C grep -q "$(printf '[\033\007]')" "$T/esc.out"; then
-	fail "show esc: printed raw: $(od -c "$T/esc.out" | head)"
-fi
+no_raw "$T/esc.out"
 grep -qF '  sys.pipe                  100.0 l\x1b]0;x\x07          100.0   1000.0' \
     "$T/esc.out" || fail "show esc: $(cat "$T/esc.out")"
 

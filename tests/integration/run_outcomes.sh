@@ -28,14 +28,6 @@ run() {
 	    --label "$1" >"$T/$1.out" 2>&1 || rc=$?
 }
 
-# no_raw NAME: NAME's output holds no ESC or BEL: control characters
-# are printed escaped, never raw, where a terminal would obey them.
-no_raw() {
-	if LC_ALL=C grep -q "$(printf '[\033\007]')" "$T/$1.out"; then
-		fail "$1: printed raw: $(od -c "$T/$1.out" | head)"
-	fi
-}
-
 # outcome RUN WORKLOAD: "status|error" of the workload in that run.
 outcome() {
 	sql "SELECT w.status || '|' || coalesce(w.error, '') FROM run_workloads w
@@ -417,7 +409,7 @@ run noted "[workload \"noted\"]
 command = printf '# \033]0;x\007\n# tab\there \303\251\n'; echo a 1 s
 iterations = 1"
 [ "$rc" -eq 0 ] || fail "noted: exit $rc: $(cat "$T/noted.out")"
-no_raw noted
+no_raw "$T/noted.out"
 grep -qxF 'noted: note: \x1b]0;x\x07' "$T/noted.out" ||
 	fail "noted: $(cat "$T/noted.out")"
 grep -qxF "noted: note: tab\\there $(printf '\303\251')" "$T/noted.out" ||
@@ -428,7 +420,7 @@ run garbled "[workload \"garbled\"]
 command = printf 'a \033]0;x\007 s\n'
 iterations = 1"
 [ "$rc" -eq 70 ] || fail "garbled: exit $rc: $(cat "$T/garbled.out")"
-no_raw garbled
+no_raw "$T/garbled.out"
 grep -qxF 'perfwatch: garbled: output line 1: value "\x1b]0;x\x07" is not a finite number, expected "metric value unit [higher|lower]", got "a \x1b]0;x\x07 s"' \
     "$T/garbled.out" || fail "garbled: $(cat "$T/garbled.out")"
 # And the store's reason for refusing an iteration, which quotes the
@@ -440,7 +432,7 @@ run stored '[workload "stored"]
 command = echo a 1 s
 iterations = 1'
 [ "$rc" -eq 70 ] || fail "stored: exit $rc: $(cat "$T/stored.out")"
-no_raw stored
+no_raw "$T/stored.out"
 grep -qxF 'perfwatch: stored: iteration 1 not stored: unit of stored a is "s\x1b]0;x\x07" in the store, not "s"' \
     "$T/stored.out" || fail "stored: $(cat "$T/stored.out")"
 
