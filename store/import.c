@@ -114,16 +114,22 @@ struct import_state {
 static size_t
 import_key_add(struct import_state *is, size_t at, const char *s)
 {
-	size_t	len = strlen(s);
-	int	n;
+	size_t	len = strlen(s), v = len, n = 0;
+	char	digits[24];
 
-	if (at + len + 32 > is->keycap) {
-		is->keycap = at + len + 64;
+	/* By hand: snprintf() made a 500000-row import a tenth slower. */
+	do
+		digits[n++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0);
+	if (at + n + len + 2 > is->keycap) {
+		is->keycap = at + n + len + 64;
 		is->key = xreallocarray(is->key, is->keycap, 1);
 	}
-	n = snprintf(is->key + at, is->keycap - at, "%zu:", len);
-	memcpy(is->key + at + n, s, len + 1);
-	return at + (size_t)n + len;
+	while (n > 0)
+		is->key[at++] = digits[--n];
+	is->key[at++] = ':';
+	memcpy(is->key + at, s, len + 1);
+	return at + len;
 }
 
 /* Build the key of a and b into the state's key buffer. */
