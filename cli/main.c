@@ -545,14 +545,24 @@ cli_store_unmake(struct cli *c)
 	c->made = 0;
 }
 
-/* Load -c CONF, or the system file if it exists, or the defaults. */
+/*
+ * Load -c CONF, or the system file if it exists, or the defaults.  A
+ * system file there but not readable (0640 for a sink's password, and
+ * the user not in its group) is said: without it the defaults name
+ * another database, and every command would answer for that one.
+ */
 static int
 cli_load_config(struct cli *c)
 {
 	char	*cause = NULL;
 
-	if (c->conf_path == NULL && access(CONFIG_DEFAULT_PATH, R_OK) == 0)
-		c->conf_path = CONFIG_DEFAULT_PATH;
+	if (c->conf_path == NULL) {
+		if (access(CONFIG_DEFAULT_PATH, R_OK) == 0)
+			c->conf_path = CONFIG_DEFAULT_PATH;
+		else if (errno != ENOENT)
+			log_warnx("%s: %s; using the built-in defaults",
+			    CONFIG_DEFAULT_PATH, strerror(errno));
+	}
 	if (c->conf_path == NULL) {
 		c->cfg = config_default();
 		return 0;
