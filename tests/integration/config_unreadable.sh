@@ -6,25 +6,31 @@
 # empty one) while the machine's runs sat in the configured one.  A
 # file that is not there is no news and is not said.
 #
-# The system file is perfwatchd -h's default path; a private mount
-# namespace puts an empty tmpfs over its directory's parent, so the
-# machine's own files are neither read nor touched.
+# The system file is perfwatchd -h's default path.  Each case runs in a
+# private mount namespace with a directory made here bound over that
+# file's directory's parent, so the machine's own files are neither read
+# nor touched.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	skip "needs root"
-fi
-getent passwd nobody >/dev/null || fail "no user nobody"
-command -v setpriv >/dev/null 2>&1 || skip "no setpriv"
+need_nobody
 command -v unshare >/dev/null 2>&1 || skip "no unshare"
 unshare -m true 2>/dev/null || skip "no mount namespace here"
 
 conf=$("$PERFWATCHD" -h 2>&1 | sed -n 's/.*(default \(.*\))$/\1/p')
 [ -n "$conf" ] || fail "perfwatchd -h names no default configuration"
-confdir=$(dirname "$conf")
-etc=$(dirname "$confdir")
+etc=$(dirname "$(dirname "$conf")")
 [ -d "$etc" ] || skip "$etc is not a directory to mount over"
+name=$(basename "$(dirname "$conf")")/$(basename "$conf")
+
+# in_etc DIR ARG...: perfwatch as nobody, with DIR standing for $etc.
+in_etc() {
+	_dir=$1
+	shift
+	unshare -m --propagation private sh -c \
+	    'mount --bind "$1" "$2" || exit 99; shift 2; exec "$@"' \
+	    sh "$_dir" "$etc" $NOBODY "$PERFWATCH" "$@"
+}
 
 chmod 755 "$T"
 mkdir -p "$T/state" "$T/home"
@@ -33,63 +39,51 @@ printf 'run,time,workload,metric,value,unit,better\nr1,1700000000,w,m,1,s,lower\
     >"$T/h.csv"
 chmod 644 "$T/h.csv"
 
-# What runs inside the namespace; each case writes its output to $T.
-cat >"$T/inner.sh" <<EOF
-set -u
-as_nobody() {
-	HOME="$T/home" setpriv --reuid=nobody --regid="\$(id -g nobody)" \
-	    --clear-groups "$PERFWATCH" "\$@"
-}
-mount -t tmpfs -o mode=0755 perfwatch-test "$etc" || exit 2
-
-# No file: nothing said.
-as_nobody -D "$T/state/perfwatch.db" import "$T/h.csv" \
-    >"$T/none.out" 2>"$T/none.err"
-echo \$? >"$T/none.rc"
-
-mkdir "$confdir"
-printf '[perfwatch]\nstate_dir = $T/state\n' >"$conf"
-
-# Readable: its state_dir names the database.
-chmod 644 "$conf"
-as_nobody runs >"$T/readable.out" 2>"$T/readable.err"
-echo \$? >"$T/readable.rc"
-
-# Not readable: said, and the defaults (a database in HOME) used.
-chmod 600 "$conf"
-as_nobody runs >"$T/unreadable.out" 2>"$T/unreadable.err"
-echo \$? >"$T/unreadable.rc"
-
-# A directory on the way that the user may not search: the same.
-chmod 644 "$conf"
-chmod 700 "$confdir"
-as_nobody -D "$T/state/perfwatch.db" runs >"$T/dir.out" 2>"$T/dir.err"
-echo \$? >"$T/dir.rc"
-exit 0
-EOF
+# The system directories: none, a readable file, a 0600 file, a file
+# behind a directory nobody may not search.
+mkdir -p "$T/none" "$T/readable/${name%/*}" "$T/closed/${name%/*}" \
+    "$T/hidden/${name%/*}"
+for d in readable closed hidden; do
+	printf '[perfwatch]\nstate_dir = %s\n' "$T/state" >"$T/$d/$name"
+	chmod 644 "$T/$d/$name"
+done
+chmod 600 "$T/closed/$name"
+chmod 700 "$T/hidden/${name%/*}"
 unset PERFWATCH_DB
 before=$(ls -la "$etc")
-unshare -m --propagation private sh "$T/inner.sh" ||
-	fail "the namespace's set-up failed ($?)"
 
-expect_eq "$(cat "$T/none.rc")" 0
+rc=0
+in_etc "$T/none" -D "$T/state/perfwatch.db" import "$T/h.csv" \
+    >"$T/none.out" 2>"$T/none.err" || rc=$?
+expect_eq "$rc" 0
 expect_eq "$(cat "$T/none.err")" ""
 
-expect_eq "$(cat "$T/readable.rc")" 0
+# Readable: its state_dir names the database.
+rc=0
+in_etc "$T/readable" runs >"$T/readable.out" 2>"$T/readable.err" || rc=$?
+expect_eq "$rc" 0
 expect_eq "$(cat "$T/readable.err")" ""
 expect_match "$(cat "$T/readable.out")" "r1"
 
-expect_match "$(cat "$T/unreadable.err")" \
+# Not readable: said, and the defaults (a database in HOME, which lib.sh
+# sets to $T/home) used.
+rc=0
+in_etc "$T/closed" runs >"$T/closed.out" 2>"$T/closed.err" || rc=$?
+[ "$rc" -ne 99 ] || fail "could not mount $T/closed over $etc"
+expect_match "$(cat "$T/closed.err")" \
     "perfwatch: $conf: Permission denied; using the built-in defaults"
-expect_match "$(cat "$T/unreadable.err")" "$T/home/.local/state/perfwatch"
-[ "$(cat "$T/unreadable.rc")" -ne 0 ] ||
-	fail "runs on a database that is not there exited 0"
+expect_match "$(cat "$T/closed.err")" "$T/home/.local/state/perfwatch"
+[ "$rc" -ne 0 ] || fail "runs on a database that is not there exited 0"
 
-expect_eq "$(cat "$T/dir.rc")" 0
-expect_match "$(cat "$T/dir.err")" \
+# Behind a directory nobody may not search: the same.
+rc=0
+in_etc "$T/hidden" -D "$T/state/perfwatch.db" runs >"$T/hidden.out" \
+    2>"$T/hidden.err" || rc=$?
+expect_eq "$rc" 0
+expect_match "$(cat "$T/hidden.err")" \
     "perfwatch: $conf: Permission denied; using the built-in defaults"
-expect_match "$(cat "$T/dir.out")" "r1"
+expect_match "$(cat "$T/hidden.out")" "r1"
 
-# The machine's own directory is as it was: the tmpfs stayed inside.
+# The machine's own directory is as it was: the mounts stayed inside.
 expect_eq "$(ls -la "$etc")" "$before"
 pass

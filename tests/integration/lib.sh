@@ -182,3 +182,18 @@ no_raw() {
 		fail "$1: printed raw: $(od -c "$1" | head)"
 	fi
 }
+
+# need_nobody: skip unless this is root with setpriv(1); then NOBODY is
+# the command words that run a program as user nobody, in nobody's
+# group and no other (as_nobody runs perfwatch so).
+need_nobody() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root"
+	getent passwd nobody >/dev/null || fail "no user nobody"
+	command -v setpriv >/dev/null 2>&1 || skip "no setpriv"
+	NOBODY="setpriv --reuid=nobody --regid=$(id -g nobody) --clear-groups"
+}
+
+# as_nobody ARG...: perfwatch as user nobody (after need_nobody).
+as_nobody() {
+	$NOBODY "$PERFWATCH" "$@"
+}

@@ -6,17 +6,8 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-if [ "$(id -u)" -ne 0 ]; then
-	skip "needs root"
-fi
-getent passwd nobody >/dev/null || fail "no user nobody"
-command -v setpriv >/dev/null 2>&1 || skip "no setpriv"
+need_nobody
 command -v flock >/dev/null 2>&1 || skip "no flock(1)"
-
-as_nobody() {
-	setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
-	    "$PERFWATCH" "$@"
-}
 
 chmod 755 "$T"
 mkdir "$T/db"
@@ -39,8 +30,8 @@ expect_match "$(cat "$T/nobody.out")" "delivered 0, retrying 0, failed 0"
 
 # Held by another flush, the lock still keeps nobody's out (75).
 rc=0
-flock "$DB.notify" setpriv --reuid=nobody --regid="$(id -g nobody)" \
-    --clear-groups "$PERFWATCH" -D "$DB" notify flush >"$T/held.out" 2>&1 ||
+flock "$DB.notify" $NOBODY "$PERFWATCH" -D "$DB" notify flush \
+    >"$T/held.out" 2>&1 ||
 	rc=$?
 [ "$rc" -eq 75 ] || fail "flush beside a held lock exited $rc: $(cat "$T/held.out")"
 expect_match "$(cat "$T/held.out")" "another notify flush is running"
