@@ -238,6 +238,10 @@ ctl_print_status(json_t *r)
 			printf(": %s", ctl_str(item, "detail"));
 		printf("\n");
 	}
+	if (json_is_string(json_object_get(r, "retry_at"))) {
+		ctl_local(json_object_get(r, "retry_at"), t, sizeof(t));
+		printf("  retrying:  at %s (the last start failed)\n", t);
+	}
 	ctl_local(json_object_get(r, "next_run"), t, sizeof(t));
 	printf("  next run:  %s\n", strcmp(t, "-") == 0 ? "none scheduled" :
 	    t);

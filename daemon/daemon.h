@@ -120,6 +120,11 @@ struct work {
 	char		*last_error;
 
 	struct event	*kill_timer;	/* SIGKILL after the grace period */
+
+	/* A child that could not start (fork or pipe failed): tried again. */
+	struct event	*retry_timer;
+	int		 retry_delay;	/* seconds, doubling to a limit */
+	time_t		 retry_at;	/* when, or 0 */
 };
 
 /* A watched git repository ([git "name"]). */

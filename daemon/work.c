@@ -16,6 +16,13 @@
  * report's "alerts" (if the run judged itself) with state "suspected"
  * are re-run at once, just those workloads, unless the battery was itself
  * a rerun, so that a rerun never asks for another.
+ *
+ * A child that cannot be started at all (fork or pipe failed: the
+ * service's process limit, or memory, or descriptors, for the moment)
+ * loses nothing: its reasons or its build stay queued, and the queue is
+ * tried again after WORK_RETRY_FIRST seconds, twice as long after each
+ * failure in a row, at most WORK_RETRY_MAX.  Dropped, a package upgrade's
+ * battery was never run, and nothing but the log said so.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -41,6 +48,8 @@
 #define WORK_MAX_PENDING	64	/* reasons waiting */
 #define WORK_MAX_DETAIL		1000	/* bytes of the merged detail */
 #define WORK_PROGRESS_PREFIX	"perfwatch-progress "
+#define WORK_RETRY_FIRST	10	/* seconds before the first retry */
+#define WORK_RETRY_MAX		600	/* and the longest wait */
 
 static void	work_start_next(struct daemon *);
 
@@ -183,7 +192,7 @@ void
 work_kick(struct daemon *d)
 {
 	if (d->stopping || d->paused || d->starting ||
-	    d->work.kind != WORK_NONE)
+	    d->work.kind != WORK_NONE || d->work.retry_at != 0)
 		return;
 	if (TAILQ_EMPTY(&d->work.builds) && d->work.npending == 0)
 		return;
@@ -194,6 +203,45 @@ int
 work_idle(const struct daemon *d)
 {
 	return d->work.kind == WORK_NONE;
+}
+
+static void
+work_retry_timer(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+
+	(void)fd;
+	(void)ev;
+	d->work.retry_at = 0;
+	work_kick(d);
+	daemon_status(d);
+}
+
+/*
+ * The child for what could not start: keep the queue as it is, say so,
+ * and try it again later.
+ */
+static void
+work_retry_later(struct daemon *d, const char *what)
+{
+	struct work	*w = &d->work;
+	struct timeval	 tv;
+
+	if (w->retry_delay == 0)
+		w->retry_delay = WORK_RETRY_FIRST;
+	else if ((w->retry_delay *= 2) > WORK_RETRY_MAX)
+		w->retry_delay = WORK_RETRY_MAX;
+	if (w->retry_timer == NULL)
+		w->retry_timer = evtimer_new(d->base, work_retry_timer, d);
+	tv.tv_sec = w->retry_delay;
+	tv.tv_usec = 0;
+	evtimer_add(w->retry_timer, &tv);
+	w->retry_at = time(NULL) + w->retry_delay;
+	log_warnx("%s could not start; trying again in %d s", what,
+	    w->retry_delay);
+	free(w->last_error);
+	xasprintf(&w->last_error, "%s could not start; trying again in %d s",
+	    what, w->retry_delay);
 }
 
 /* Forget the battery or build that just ended. */
@@ -693,20 +741,22 @@ work_start_battery(struct daemon *d)
 	w->job = job_exec(d, "run", argv, NULL, JOB_NOSIGPIPE, work_run_line,
 	    work_run_done, d);
 	if (w->job == NULL) {
-		log_warnx("battery (%s) could not start", w->trigger);
-		set_str(&w->last_status, RUN_FAILED);
-		set_str(&w->last_error, "could not start perfwatch run");
+		/* Its reasons stay pending, to be merged again. */
+		xasprintf(&tmp, "the battery (%s)", w->trigger);
 		work_clear_current(w);
-	} else
+		work_retry_later(d, tmp);
+		free(tmp);
+	} else {
 		log_info("battery started (%s%s%s), pid %ld", w->trigger,
 		    detail != NULL ? ": " : "", detail != NULL ? detail : "",
 		    (long)job_pid(w->job));
-
-	for (i = 0; i < w->npending; i++)
-		reason_clear(&w->pending[i]);
-	free(w->pending);
-	w->pending = NULL;
-	w->npending = 0;
+		w->retry_delay = 0;
+		for (i = 0; i < w->npending; i++)
+			reason_clear(&w->pending[i]);
+		free(w->pending);
+		w->pending = NULL;
+		w->npending = 0;
+	}
 	for (i = 0; i < argc; i++)
 		free(argv[i]);
 	free(argv);
@@ -805,10 +855,15 @@ work_start_build(struct daemon *d)
 			if (w->job != NULL) {
 				log_info("build %s at %.12s started: %s",
 				    b->repo, b->commit, g->build);
+				w->retry_delay = 0;
 				return 1;
 			}
+			/* Back to the head of the queue, for the retry. */
+			w->build = NULL;
+			TAILQ_INSERT_HEAD(&w->builds, b, entry);
 			work_clear_current(w);
-			continue;
+			work_retry_later(d, what);
+			return 1;
 		}
 		free(b->repo);
 		free(b->commit);
@@ -877,6 +932,11 @@ work_stop(struct daemon *d)
 	struct timeval	 tv = { DAEMON_STOP_GRACE, 0 };
 
 	work_drop_queue(w);
+	if (w->retry_timer != NULL) {
+		event_free(w->retry_timer);
+		w->retry_timer = NULL;
+		w->retry_at = 0;
+	}
 	if (w->job == NULL)
 		return;
 	if (w->kill_timer != NULL) {
@@ -985,6 +1045,11 @@ work_status_json(struct daemon *d)
 		    pwjson_object(), "repository", b->repo), "commit",
 		    b->commit));
 	json_object_set_new(o, "builds", builds);
+	if (w->retry_at != 0 && timefmt_format(w->retry_at, t,
+	    sizeof(t)) == 0)
+		json_object_set_new(o, "retry_at", json_string(t));
+	else
+		json_object_set_new(o, "retry_at", json_null());
 	return o;
 }
 
@@ -995,6 +1060,10 @@ work_free(struct daemon *d)
 
 	work_drop_queue(w);
 	work_clear_current(w);
+	if (w->retry_timer != NULL)
+		event_free(w->retry_timer);
+	w->retry_timer = NULL;
+	w->retry_at = 0;
 	free(w->last_label);
 	free(w->last_status);
 	free(w->last_error);
