@@ -54,6 +54,12 @@
 /* Replies kept from one SMTP session, and the longest kept of each. */
 #define SMTP_REPLIES	32
 #define SMTP_REPLY_MAX	512
+/*
+ * How often (ms) sendmail is looked at once the message is written and
+ * its output is quiet.
+ */
+#define SENDMAIL_EXIT_POLL	50
+
 /* What is kept of sendmail's own output. */
 #define SENDMAIL_OUTPUT	2048
 
@@ -671,8 +677,12 @@ sendmail_reap(pid_t pid, int *status, const struct timespec *deadline)
  * Hand message to "sendmail_path -t -oi": the recipients are those of
  * its To header; or, with rcpt, to "sendmail_path -oi -- rcpt...".  The
  * message is written and sendmail's output read at the same time, so
- * neither side can block the other.  sendmail runs in a process group of
- * its own; if it has not exited by the timeout, that group is killed.
+ * neither side can block the other.  Once the message is written, the
+ * output is read until its end or until sendmail has exited: a child it
+ * leaves behind (a delivery in the background, as exim's -odb does) may
+ * hold the pipe long after, and is doing the work, not failing it.
+ * sendmail runs in a process group of its own; if it has not exited by
+ * the timeout, that group is killed.
  */
 void
 notify_sendmail(const struct notify_sink *sink, const char *message,
@@ -687,7 +697,8 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 	ssize_t			 n;
 	pid_t			 pid;
 	int			 in[2], outp[2], status = 0, nfd, timedout = 0;
-	int			 wfd, rfd, reaped, werr = 0;
+	int			 wfd, rfd, reaped, werr = 0, wait, nready;
+	pid_t			 r;
 	char			**argv;
 	size_t			 nargv = 0, i;
 
@@ -759,6 +770,7 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 	sigaction(SIGPIPE, &ign, &oldpipe);
 	clock_gettime(CLOCK_MONOTONIC, &deadline);
 	deadline.tv_sec += notify_timeout(sink);
+	reaped = 0;
 	while (wfd != -1 || rfd != -1) {
 		nfd = 0;
 		if (wfd != -1) {
@@ -773,10 +785,26 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 			timedout = 1;
 			break;
 		}
-		if (poll(pfd, (nfds_t)nfd, sendmail_left(&deadline)) == -1) {
+		wait = sendmail_left(&deadline);
+		if (wfd == -1 && wait > SENDMAIL_EXIT_POLL)
+			wait = SENDMAIL_EXIT_POLL;
+		if ((nready = poll(pfd, (nfds_t)nfd, wait)) == -1) {
 			if (errno == EINTR)
 				continue;
 			break;
+		}
+		if (nready == 0 && wfd == -1) {
+			/* Nothing to read: has sendmail exited? */
+			r = waitpid(pid, &status, WNOHANG);
+			if (r == pid)
+				reaped = 1;
+			else if (r == -1 && errno != EINTR) {
+				reaped = -1;
+				werr = errno;
+			}
+			if (reaped != 0)
+				break;
+			continue;
 		}
 		for (int k = 0; k < nfd; k++) {
 			if (pfd[k].revents == 0)
@@ -810,8 +838,8 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 		close(wfd);
 	if (rfd != -1)
 		close(rfd);
-	reaped = timedout ? 0 : sendmail_reap(pid, &status, &deadline);
-	if (reaped == -1)
+	if (reaped == 0 && !timedout &&
+	    (reaped = sendmail_reap(pid, &status, &deadline)) == -1)
 		werr = errno;
 	if (reaped == 0) {
 		timedout = 1;

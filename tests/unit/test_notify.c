@@ -1306,6 +1306,50 @@ test_sendmail_timeout(void **state)
 	free(path);
 }
 
+/*
+ * A sendmail that takes the message and exits at once, leaving a child
+ * of its own (a delivery in the background) that holds its output open:
+ * the message is delivered when sendmail exits, and the child is left to
+ * its work.  The end of the output was waited for, until the timeout
+ * killed the child and the message was retried, to be sent twice.
+ */
+static void
+test_sendmail_background(void **state)
+{
+	struct notify_sink	 sink;
+	struct notify_result	 res;
+	char			*path, *done, *text, *got;
+	int			 i;
+
+	(void)state;
+	path = tmp_path("sendmail");
+	done = tmp_path("sendmail-done");
+	xasprintf(&text, "#!/bin/sh\ncat >/dev/null\necho queued\n"
+	    "(sleep 2; echo delivered >\"%s.tmp\"; mv \"%s.tmp\" \"%s\") &\n"
+	    "exit 0\n", done, done, done);
+	write_file(path, text, 0700);
+	free(text);
+	memset(&sink, 0, sizeof(sink));
+	sink.name = "mail";
+	sink.type = NOTIFY_EMAIL;
+	sink.sendmail = 1;
+	sink.sendmail_path = path;
+	sink.timeout = 1;
+	memset(&res, 0, sizeof(res));
+	notify_sendmail(&sink, "To: ops@example.org\n\nhello\n", NULL, &res);
+	assert_int_equal(res.status, NOTIFY_DELIVERED);
+	assert_non_null(strstr(res.answer, "accepted it: queued"));
+	notify_result_clear(&res);
+	/* Its child lived on, and finished (a bounded wait, no more). */
+	for (i = 0; i < 100 && (got = read_file(done)) == NULL; i++)
+		usleep(100000);
+	assert_non_null(got);
+	assert_string_equal(got, "delivered\n");
+	free(got);
+	free(done);
+	free(path);
+}
+
 /* Flush with one email sink through the sendmail stand-in. */
 static void
 flush_with(struct fixture *fx, const char *sendmail, int64_t max_age,
@@ -1858,6 +1902,7 @@ main(void)
 		cmocka_unit_test(test_sinks_load),
 		cmocka_unit_test(test_event_load),
 		cmocka_unit_test(test_sendmail_timeout),
+		cmocka_unit_test(test_sendmail_background),
 		cmocka_unit_test(test_flush_retry),
 		cmocka_unit_test(test_flush_permanent),
 		cmocka_unit_test(test_flush_expiry),
