@@ -261,13 +261,13 @@ distcheck: deps dist
 	@$(MAKE) --no-print-directory -C $(BUILD)/distcheck/$(DIST) BUILD=build \
 	    TESTS='$(DISTCHECK_TESTS)' test
 	@$(MAKE) --no-print-directory -C $(BUILD)/distcheck/$(DIST) BUILD=build \
-	    DESTDIR=$(CURDIR)/$(BUILD)/distcheck/root install >/dev/null
-	@sh tests/install_check.sh $(CURDIR)/$(BUILD)/distcheck/root $(PREFIX) \
+	    DESTDIR=$(abspath $(BUILD))/distcheck/root install >/dev/null
+	@sh tests/install_check.sh $(abspath $(BUILD))/distcheck/root $(PREFIX) \
 	    $(SYSCONFDIR)
 	@mkdir -p $(BUILD)/distcheck/elsewhere
 	tar -xzf $(BUILD)/$(DIST).tar.gz -C $(BUILD)/distcheck/elsewhere
 	@$(MAKE) --no-print-directory -C $(BUILD)/distcheck/elsewhere/$(DIST) \
-	    BUILD=build -j2 DESTDIR=$(CURDIR)/$(BUILD)/distcheck/root2 \
+	    BUILD=build -j2 DESTDIR=$(abspath $(BUILD))/distcheck/root2 \
 	    install >/dev/null
 	@diff -r $(BUILD)/distcheck/root $(BUILD)/distcheck/root2 || { \
 	    echo "distcheck: built in another directory, the install differs"; \
