@@ -419,6 +419,11 @@ daemon_status(struct daemon *d)
 	else if (d->paused)
 		snprintf(now, sizeof(now), "paused; %zu queued",
 		    d->work.npending);
+	else if (d->work.retry_at != 0 &&
+	    localtime_r(&d->work.retry_at, &tm) != NULL &&
+	    strftime(when, sizeof(when), "%H:%M:%S", &tm) > 0)
+		snprintf(now, sizeof(now), "could not start a child; "
+		    "trying again at %s", when);
 	else if ((next = schedule_next(d)) > 0 &&
 	    localtime_r(&next, &tm) != NULL &&
 	    strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm) > 0)

@@ -29,7 +29,29 @@ build = echo built >>$T/out/builds.log
 workloads = tiny"
 rmdir "$T/work"
 chmod 644 "$CONF" "$T/profile.conf"
-start_daemon
+
+# A datagram socket standing in for systemd's NOTIFY_SOCKET, which the
+# daemon (nobody) may write to.
+python3 - "$T/notify.sock" "$T/notify.out" <<'EOF' &
+import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+s.settimeout(120)
+with open(sys.argv[2], "w") as out:
+    try:
+        while True:
+            msg = s.recv(4096).decode()
+            out.write(msg.replace("\n", "|") + "\n")
+            out.flush()
+            if "STOPPING=1" in msg:
+                break
+    except socket.timeout:
+        pass
+EOF
+wait_until 10 "the notify socket" test -S "$T/notify.sock" ||
+	fail "no notify socket"
+chmod 666 "$T/notify.sock"
+NOTIFY_SOCKET="$T/notify.sock" start_daemon
 wait_until 15 "the first look at the tree" grep -q "git src: watching" \
     "$LOG" || fail "the tree was not read"
 
@@ -79,6 +101,8 @@ grep -q "run: fork: Resource temporarily unavailable" "$LOG" ||
 	fail "the kept reason: $(request '{"cmd":"status"}')"
 [ "$(status_field 'd["retry_at"] is not None')" = True ] ||
 	fail "no retry_at: $(request '{"cmd":"status"}')"
+grep -q "^STATUS=could not start a child; trying again at [0-9:]*$" \
+    "$T/notify.out" || fail "systemd was not told: $(cat "$T/notify.out")"
 pwc status >"$T/status.out" 2>&1 || fail "status: $(cat "$T/status.out")"
 expect_match "$(cat "$T/status.out")" "retrying:  at "
 expect_match "$(cat "$T/status.out")" "queued:    manual: workloads tiny"
