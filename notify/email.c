@@ -697,7 +697,7 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 	ssize_t			 n;
 	pid_t			 pid;
 	int			 in[2], outp[2], status = 0, nfd, timedout = 0;
-	int			 wfd, rfd, reaped, werr = 0, wait, nready;
+	int			 wfd, rfd, reaped, werr = 0, ms, nready;
 	pid_t			 r;
 	char			**argv;
 	size_t			 nargv = 0, i;
@@ -785,10 +785,10 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 			timedout = 1;
 			break;
 		}
-		wait = sendmail_left(&deadline);
-		if (wfd == -1 && wait > SENDMAIL_EXIT_POLL)
-			wait = SENDMAIL_EXIT_POLL;
-		if ((nready = poll(pfd, (nfds_t)nfd, wait)) == -1) {
+		ms = sendmail_left(&deadline);
+		if (wfd == -1 && ms > SENDMAIL_EXIT_POLL)
+			ms = SENDMAIL_EXIT_POLL;
+		if ((nready = poll(pfd, (nfds_t)nfd, ms)) == -1) {
 			if (errno == EINTR)
 				continue;
 			break;
