@@ -292,15 +292,7 @@ write_conf ""
     bisect --build "$BUILD" --workload toy main~39..main) \
     >"$T/int.out" 2>"$T/int.err" &
 pid=$!
-wait_for_step() {
-	i=0
-	while ! grep -q "bisect: step 2 " "$T/int.err" 2>/dev/null; do
-		i=$((i + 1))
-		[ "$i" -le 600 ] || fail "no step 2 in 60 s: $(cat "$T/int.err")"
-		sleep 0.1
-	done
-}
-wait_for_step
+wait_grep "bisect: step 2 " "$T/int.err" "$pid" "Ctrl-C"
 sleep 0.5
 kill -INT "$pid"
 rc=0
@@ -372,12 +364,7 @@ rm -f "$T/term.db" "$T/go" "$T/nohup.err"
     -D "$T/term.db" bisect --build "until [ -e $T/go ]; do sleep 0.1; done; $BUILD" \
     --workload toy --json main~11..main~7) >"$T/nohup.json" 2>"$T/nohup.err" &
 pid=$!
-i=0
-while ! grep -q "bisect: building" "$T/nohup.err" 2>/dev/null; do
-	i=$((i + 1))
-	[ "$i" -le 300 ] || fail "nohup: no build: $(cat "$T/nohup.err")"
-	sleep 0.1
-done
+wait_grep "bisect: building" "$T/nohup.err" "$pid" nohup
 kill -HUP "$pid"
 sleep 0.5
 kill -0 "$pid" 2>/dev/null || fail "nohup: a SIGHUP it ignores stopped it"

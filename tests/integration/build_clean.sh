@@ -7,10 +7,7 @@
 # only and the build is short.
 set -eu
 . "$(dirname "$0")/lib.sh"
-top=${PERFWATCH_TOP:?}
-
-gmake="make"
-command -v gmake >/dev/null 2>&1 && gmake=gmake
+use_gmake
 command -v cc >/dev/null 2>&1 || skip "no cc"
 
 mkdir -p "$T/src/tests/unit"

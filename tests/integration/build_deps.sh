@@ -7,10 +7,7 @@
 # asks $(PKG_CONFIG), as a cross build sets it, never pkg-config itself.
 set -eu
 . "$(dirname "$0")/lib.sh"
-top=${PERFWATCH_TOP:?}
-
-gmake="make"
-command -v gmake >/dev/null 2>&1 && gmake=gmake
+use_gmake
 command -v pkg-config >/dev/null 2>&1 || skip "no pkg-config"
 case $(uname -s) in
 FreeBSD) list=deps/freebsd.txt jansson=jansson cmocka=cmocka ;;

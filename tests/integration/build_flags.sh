@@ -6,10 +6,7 @@
 # with CFLAGS=--coverage, linked, run, and leaves its coverage counts.
 set -eu
 . "$(dirname "$0")/lib.sh"
-top=${PERFWATCH_TOP:?}
-
-gmake="make"
-command -v gmake >/dev/null 2>&1 && gmake=gmake
+use_gmake
 command -v cc >/dev/null 2>&1 || skip "no cc"
 
 rc=0

@@ -30,27 +30,7 @@ workloads = tiny"
 rmdir "$T/work"
 chmod 644 "$CONF" "$T/profile.conf"
 
-# A datagram socket standing in for systemd's NOTIFY_SOCKET, which the
-# daemon (nobody) may write to.
-python3 - "$T/notify.sock" "$T/notify.out" <<'EOF' &
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-s.bind(sys.argv[1])
-s.settimeout(120)
-with open(sys.argv[2], "w") as out:
-    try:
-        while True:
-            msg = s.recv(4096).decode()
-            out.write(msg.replace("\n", "|") + "\n")
-            out.flush()
-            if "STOPPING=1" in msg:
-                break
-    except socket.timeout:
-        pass
-EOF
-wait_until 10 "the notify socket" test -S "$T/notify.sock" ||
-	fail "no notify socket"
-chmod 666 "$T/notify.sock"
+notify_listen
 NOTIFY_SOCKET="$T/notify.sock" start_daemon
 wait_until 15 "the first look at the tree" grep -q "git src: watching" \
     "$LOG" || fail "the tree was not read"

@@ -13,13 +13,7 @@ set -eu
 git_repo
 
 write_profile
-write_conf "
-[schedule]
-cron = none
-[triggers]
-packages = no
-kernel = no
-git_poll = 10s
+write_conf_manual "git_poll = 10s
 
 [git \"demo\"]
 path = $repo

@@ -13,13 +13,7 @@ first=$(g rev-parse HEAD)
 short=$(printf '%.12s' "$first")
 
 write_profile
-write_conf "
-[schedule]
-cron = none
-[triggers]
-packages = no
-kernel = no
-git_poll = 1h
+write_conf_manual "git_poll = 1h
 
 [git \"demo\"]
 path = $repo

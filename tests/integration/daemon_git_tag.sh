@@ -10,13 +10,7 @@ g tag -a -m "nightly" nightly
 first=$(g rev-parse HEAD)
 
 write_profile
-write_conf "
-[schedule]
-cron = none
-[triggers]
-packages = no
-kernel = no
-git_poll = 10s
+write_conf_manual "git_poll = 10s
 
 [git \"demo\"]
 path = $repo

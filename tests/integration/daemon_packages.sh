@@ -9,18 +9,9 @@ set -eu
 
 { dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.0-1; } | dpkg_write
 write_profile
-write_conf "
-[schedule]
-cron = none
-[triggers]
-packages = yes
-package_settle = 2s
-dpkg_admin_dir = $T/dpkg
-kernel = no"
+write_conf_packages 2s
 start_daemon
-wait_until 15 "the package list before any change" \
-    grep -q "packages: 2 packages (dpkg)" "$LOG" ||
-	fail "the daemon did not read the package list"
+wait_packages 2
 
 # An upgrade in three steps, each within the settle period of the last.
 { dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.0-1;

@@ -7,21 +7,11 @@
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
-mkdir -p "$T/dpkg"
 { dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.0-1; } | dpkg_write
 write_profile
-write_conf "
-[schedule]
-cron = none
-[triggers]
-packages = yes
-package_settle = 1s
-dpkg_admin_dir = $T/dpkg
-kernel = no"
+write_conf_packages 1s
 start_daemon
-wait_until 15 "the package list before any change" \
-    grep -q "packages: 2 packages (dpkg)" "$LOG" ||
-	fail "the daemon did not read the package list"
+wait_packages 2
 
 # The directory rebuilt and swapped in, with the same packages.
 mkdir "$T/dpkg.rebuild"

@@ -16,27 +16,7 @@ catch_up = yes
 packages = no
 kernel = no"
 
-# A datagram socket standing in for systemd's NOTIFY_SOCKET.
-python3 - "$T/notify.sock" "$T/notify.out" <<'EOF' &
-import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
-s.bind(sys.argv[1])
-s.settimeout(60)
-with open(sys.argv[2], "w") as out:
-    try:
-        while True:
-            msg = s.recv(4096).decode()
-            out.write(msg.replace("\n", "|") + "\n")
-            out.flush()
-            if "STOPPING=1" in msg:
-                break
-    except socket.timeout:
-        pass
-EOF
-NPID=$!
-wait_until 10 "the notify socket" test -S "$T/notify.sock" ||
-	fail "no notify socket"
-
+notify_listen
 NOTIFY_SOCKET="$T/notify.sock" start_daemon
 wait_until 30 "two scheduled runs" runs_at_least 2 \
     "trigger = 'schedule' AND status = 'complete'" ||

@@ -22,13 +22,7 @@ trap cleanup EXIT
 
 git_repo
 write_profile
-write_conf "
-[schedule]
-cron = none
-[triggers]
-packages = no
-kernel = no
-git_poll = 1h
+write_conf_manual "git_poll = 1h
 
 [git \"demo\"]
 path = $repo

@@ -110,6 +110,27 @@ wait_file() {
 	done
 }
 
+# The tests that run the project's own Makefile: $gmake is GNU make
+# (gmake where there is one, as on FreeBSD), $top the checkout.
+use_gmake() {
+	top=${PERFWATCH_TOP:?}
+	gmake=make
+	command -v gmake >/dev/null 2>&1 && gmake=gmake
+	return 0
+}
+
+# wait_grep TEXT FILE PID WHAT: wait up to 60 s until FILE holds the fixed
+# string TEXT; if it never does, kill PID and fail naming WHAT and what
+# FILE holds.
+wait_grep() {
+	_i=0
+	until grep -qF -- "$1" "$2" 2>/dev/null; do
+		_i=$((_i + 1))
+		[ "$_i" -lt 600 ] || { kill "$3"; fail "$4: no \"$1\" in 60 s: $(cat "$2" 2>/dev/null)"; }
+		sleep 0.1
+	done
+}
+
 # empty_store DB: a database with no run in it, as perfwatchd leaves it
 # when the first run it started was skipped: a run that the [quiet]
 # policy skips (no machine has all of its memory available) makes the

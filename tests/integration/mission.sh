@@ -41,15 +41,7 @@ EOF
 
 port=$(free_port)
 start_smtp "$T/smtp" "$port"
-write_conf "
-[schedule]
-cron = none
-[triggers]
-packages = yes
-package_settle = 1s
-dpkg_admin_dir = $T/dpkg
-kernel = no
-rerun_suspected = yes
+write_conf_packages 1s "rerun_suspected = yes
 [detect]
 baseline_runs = 30
 [sink \"ops\"]
@@ -66,8 +58,7 @@ pwc import "$T/history.csv" >"$T/import.out" 2>&1 ||
 	fail "import: $(cat "$T/import.out")"
 
 start_daemon
-wait_until 15 "the package list" grep -q "packages: 2 packages (dpkg)" \
-    "$LOG" || fail "the daemon did not read the package list"
+wait_packages 2
 # The machine as it is, measured once: the last good run.
 pwc trigger >"$T/trigger.out" 2>&1 || fail "trigger: $(cat "$T/trigger.out")"
 wait_until 30 "the first run" runs_at_least 1 \

@@ -15,6 +15,16 @@ sql() {
 	sqlite3 "$PERFWATCH_DB" "$1"
 }
 
+# run_status LABEL: the status of run LABEL.  run_samples LABEL: how many
+# samples it kept.
+run_status() {
+	sql "SELECT status FROM runs WHERE label = '$1'"
+}
+run_samples() {
+	sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run
+	    WHERE r.label = '$1'"
+}
+
 # labels [OPTION]...: the labels perfwatch runs lists, on one line.
 labels() {
 	pw runs --limit 0 --csv "$@" | tail -n +2 | cut -d, -f1 | tr '\n' ' '
@@ -51,7 +61,7 @@ enabled = no'
 [ "$(sql "SELECT count(*) FROM run_workloads w JOIN runs r ON
     r.id = w.run WHERE r.label = 'disabled' AND w.workload = 'off'")" = 0 ] ||
 	fail "disabled: off has a row"
-[ "$(sql "SELECT status FROM runs WHERE label = 'disabled'")" = complete ] ||
+[ "$(run_status disabled)" = complete ] ||
 	fail "disabled: run not complete"
 
 # The configuration turns a profile's disabled workload back on.
@@ -199,10 +209,9 @@ esac
 expect_match "$o" "unit"
 [ "$(grep -c '^perfwatch: fast: iteration 1 not stored' "$T/unit.out")" -eq 1 ] ||
 	fail "store: $(cat "$T/unit.out")"
-[ "$(sql "SELECT status FROM runs WHERE label = 'unit'")" = failed ] ||
+[ "$(run_status unit)" = failed ] ||
 	fail "store: run not failed"
-[ "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run
-    WHERE r.label = 'unit'")" = 0 ] || fail "store: samples kept"
+[ "$(run_samples unit)" = 0 ] || fail "store: samples kept"
 
 # The store refuses the run's end, as a full disk does (here a trigger
 # that the workload adds): the run says so and exits 70, with no report
@@ -219,14 +228,13 @@ if grep -q '^run unended' "$T/unended.out"; then
 fi
 [ "$(sql "SELECT status || ' ' || coalesce(ended, '-') FROM runs WHERE
     label = 'unended'")" = "running -" ] || fail "unended: not left running"
-[ "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run
-    WHERE r.label = 'unended'")" = 1 ] || fail "unended: sample lost"
+[ "$(run_samples unended)" = 1 ] || fail "unended: sample lost"
 sql "DROP TRIGGER full"
 run swept '[workload "fast"]
 command = echo a 1 s
 iterations = 1'
 [ "$rc" -eq 0 ] || fail "swept: exit $rc: $(cat "$T/swept.out")"
-[ "$(sql "SELECT status FROM runs WHERE label = 'unended'")" = aborted ] ||
+[ "$(run_status unended)" = aborted ] ||
 	fail "unended: not marked aborted by the next run"
 
 # SIGTERM during partly's second iteration (iterations interleave: done 1,
@@ -257,7 +265,7 @@ kill -TERM "$pid"
 rc=0
 wait "$pid" || rc=$?
 [ "$rc" -eq $((128 + 15)) ] || fail "partly: exit $rc: $(cat "$T/partly.out")"
-[ "$(sql "SELECT status FROM runs WHERE label = 'partly'")" = aborted ] ||
+[ "$(run_status partly)" = aborted ] ||
 	fail "partly: run not aborted"
 [ "$(outcome partly partly)" = "aborted|aborted" ] ||
 	fail "partly: partly is $(outcome partly partly)"
@@ -284,10 +292,9 @@ kill -HUP "$pid"
 rc=0
 wait "$pid" || rc=$?
 [ "$rc" -eq $((128 + 1)) ] || fail "hup: exit $rc: $(cat "$T/hup.out")"
-[ "$(sql "SELECT status FROM runs WHERE label = 'hup'")" = aborted ] ||
+[ "$(run_status hup)" = aborted ] ||
 	fail "hup: run not aborted"
-[ "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run
-    WHERE r.label = 'hup'")" = 1 ] || fail "hup: not one sample kept"
+[ "$(run_samples hup)" = 1 ] || fail "hup: not one sample kept"
 rm -f "$T/hupflag" "$T/hupstarted"
 (trap '' HUP; exec "$PERFWATCH" -c "$T/pw.conf" run --no-check --profile \
     "$T/hup.profile" --label nohup) >"$T/nohup.out" 2>&1 &
@@ -300,10 +307,9 @@ touch "$T/hupgo"
 rc=0
 wait "$pid" || rc=$?
 [ "$rc" -eq 0 ] || fail "nohup: exit $rc: $(cat "$T/nohup.out")"
-[ "$(sql "SELECT status FROM runs WHERE label = 'nohup'")" = complete ] ||
+[ "$(run_status nohup)" = complete ] ||
 	fail "nohup: run not complete"
-[ "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run
-    WHERE r.label = 'nohup'")" = 2 ] || fail "nohup: not two samples"
+[ "$(run_samples nohup)" = 2 ] || fail "nohup: not two samples"
 
 # `perfwatch run` killed with its whole process group by SIGKILL, as
 # perfwatchd's last resort does: its workload, the workload's children
@@ -524,7 +530,7 @@ iterations = 1
 command = exit 3
 iterations = 1'
 [ "$rc" -eq 0 ] || fail "mixed: exit $rc: $(cat "$T/mixed.out")"
-[ "$(sql "SELECT status FROM runs WHERE label = 'mixed'")" = complete ] ||
+[ "$(run_status mixed)" = complete ] ||
 	fail "mixed: run not complete"
 row=$(pw runs --csv --limit 0 | grep '^mixed,')
 expect_eq "${row##*,}" "broken failed"

@@ -1265,6 +1265,29 @@ process_gone(pid_t pid)
 }
 
 /*
+ * Hand a one-line message to the sendmail stand-in script (a shell
+ * script's text) under a sink with a 1 s timeout; its result in *res.
+ */
+static void
+sendmail_script(const char *script, struct notify_result *res)
+{
+	struct notify_sink	 sink;
+	char			*path;
+
+	path = tmp_path("sendmail");
+	write_file(path, script, 0700);
+	memset(&sink, 0, sizeof(sink));
+	sink.name = "mail";
+	sink.type = NOTIFY_EMAIL;
+	sink.sendmail = 1;
+	sink.sendmail_path = path;
+	sink.timeout = 1;
+	memset(res, 0, sizeof(*res));
+	notify_sendmail(&sink, "To: ops@example.org\n\nhello\n", NULL, res);
+	free(path);
+}
+
+/*
  * A sendmail that reads the message, closes its output and does not
  * exit (it waits for a child of its own) is killed at the timeout, with
  * its child: the delivery does not wait for it.
@@ -1272,26 +1295,16 @@ process_gone(pid_t pid)
 static void
 test_sendmail_timeout(void **state)
 {
-	struct notify_sink	 sink;
 	struct notify_result	 res;
-	char			*path, *pidfile, *text, *pid;
+	char			*pidfile, *text, *pid;
 	int			 i;
 
 	(void)state;
-	path = tmp_path("sendmail");
 	pidfile = tmp_path("sendmail-child");
 	xasprintf(&text, "#!/bin/sh\ncat >/dev/null\nexec >&- 2>&-\n"
 	    "sleep 30 &\necho $! >\"%s\"\nwait\nexit 75\n", pidfile);
-	write_file(path, text, 0700);
+	sendmail_script(text, &res);
 	free(text);
-	memset(&sink, 0, sizeof(sink));
-	sink.name = "mail";
-	sink.type = NOTIFY_EMAIL;
-	sink.sendmail = 1;
-	sink.sendmail_path = path;
-	sink.timeout = 1;
-	memset(&res, 0, sizeof(res));
-	notify_sendmail(&sink, "To: ops@example.org\n\nhello\n", NULL, &res);
 	assert_int_equal(res.status, NOTIFY_TEMPFAIL);
 	assert_non_null(strstr(res.answer, "no answer after 1 s; killed"));
 	notify_result_clear(&res);
@@ -1303,7 +1316,6 @@ test_sendmail_timeout(void **state)
 	assert_true(process_gone((pid_t)atol(pid)));
 	free(pid);
 	free(pidfile);
-	free(path);
 }
 
 /*
@@ -1316,27 +1328,17 @@ test_sendmail_timeout(void **state)
 static void
 test_sendmail_background(void **state)
 {
-	struct notify_sink	 sink;
 	struct notify_result	 res;
-	char			*path, *done, *text, *got;
+	char			*done, *text, *got;
 	int			 i;
 
 	(void)state;
-	path = tmp_path("sendmail");
 	done = tmp_path("sendmail-done");
 	xasprintf(&text, "#!/bin/sh\ncat >/dev/null\necho queued\n"
 	    "(sleep 2; echo delivered >\"%s.tmp\"; mv \"%s.tmp\" \"%s\") &\n"
 	    "exit 0\n", done, done, done);
-	write_file(path, text, 0700);
+	sendmail_script(text, &res);
 	free(text);
-	memset(&sink, 0, sizeof(sink));
-	sink.name = "mail";
-	sink.type = NOTIFY_EMAIL;
-	sink.sendmail = 1;
-	sink.sendmail_path = path;
-	sink.timeout = 1;
-	memset(&res, 0, sizeof(res));
-	notify_sendmail(&sink, "To: ops@example.org\n\nhello\n", NULL, &res);
 	assert_int_equal(res.status, NOTIFY_DELIVERED);
 	assert_non_null(strstr(res.answer, "accepted it: queued"));
 	notify_result_clear(&res);
@@ -1347,7 +1349,6 @@ test_sendmail_background(void **state)
 	assert_string_equal(got, "delivered\n");
 	free(got);
 	free(done);
-	free(path);
 }
 
 /* Flush with one email sink through the sendmail stand-in. */
