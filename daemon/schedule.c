@@ -13,10 +13,12 @@
  *
  * The timer never sleeps longer than SCHEDULE_MAX_SLEEP: it wakes up,
  * looks at the wall clock and goes back to sleep, so that a suspend or a
- * clock step delays a fire by at most that much.
+ * clock step delays a fire by at most that much.  The fire that comes
+ * late stands for every one due since, and accounts for them all.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +33,8 @@
 
 #define SCHEDULE_MAX_SLEEP	(15 * 60)
 #define SCHEDULE_SETTING	"schedule:last"
+/* Late cron fires counted one by one, at most. */
+#define SCHEDULE_COUNT_MAX	100000
 
 /* "2026-12-01 02:30" in local time. */
 static void
@@ -121,24 +125,69 @@ schedule_arm(struct daemon *d, time_t now)
 	schedule_sleep(d, now);
 }
 
-/* Queue the run due at d->nominal, and account for it. */
-static void
-schedule_fire(struct daemon *d, const struct config *cfg)
+/*
+ * The last nominal fire from d->nominal up to now, and how many after
+ * d->nominal that is.  Fires pile up only while the timer could not
+ * wake: the machine suspended, or its clock stepped forward.  A cron
+ * schedule that fell due very often for very long is accounted for up
+ * to now without counting further: it has no phase to keep.
+ */
+static time_t
+schedule_due_upto(const struct daemon *d, time_t now, unsigned *more)
 {
-	time_t	 nominal = d->nominal;
-	char	 when[32], *detail;
+	time_t		upto = d->nominal, next;
+	int64_t		k;
 
+	*more = 0;
+	if (!d->use_cron) {
+		if (d->interval <= 0 || now <= upto)
+			return upto;
+		k = (int64_t)(now - upto) / d->interval;
+		*more = k > UINT_MAX ? UINT_MAX : (unsigned)k;
+		return upto + (time_t)(k * d->interval);
+	}
+	while ((next = schedule_after(d, upto)) != 0 && next <= now) {
+		if (*more == SCHEDULE_COUNT_MAX)
+			return now;
+		upto = next;
+		(*more)++;
+	}
+	return upto;
+}
+
+/*
+ * Queue the run due at d->nominal, and account for it and for every fire
+ * due after it until now: one run stands for all that fell due while
+ * the machine slept, as one catch-up does for the daemon's downtime, so
+ * that a restart does not catch them up once more.
+ */
+static void
+schedule_fire(struct daemon *d, const struct config *cfg, time_t now)
+{
+	time_t	 nominal = d->nominal, upto;
+	unsigned more;
+	char	 when[32], *detail, *late = NULL;
+
+	upto = schedule_due_upto(d, now, &more);
 	schedule_local(nominal, when, sizeof(when));
+	if (more > 0) {
+		xasprintf(&late, "; %u more fell due before it could start "
+		    "(a suspend or a clock step)", more);
+		log_info("schedule: the run due %s starts late, with %u more "
+		    "due since; it runs once for all", when, more);
+	}
 	if (d->use_cron)
-		xasprintf(&detail, "due %s (cron %s)", when,
-		    config_get_str(cfg, "schedule", "cron"));
+		xasprintf(&detail, "due %s (cron %s)%s", when,
+		    config_get_str(cfg, "schedule", "cron"),
+		    late != NULL ? late : "");
 	else
-		xasprintf(&detail, "due %s (every %llds)", when,
-		    (long long)d->interval);
-	schedule_save(d, nominal);
+		xasprintf(&detail, "due %s (every %llds)%s", when,
+		    (long long)d->interval, late != NULL ? late : "");
+	schedule_save(d, upto);
 	if (!d->use_cron)
-		d->anchor = nominal;
+		d->anchor = upto;
 	work_want_run(d, "schedule", detail, NULL, 0, NULL, NULL);
+	free(late);
 	free(detail);
 }
 
@@ -154,7 +203,7 @@ schedule_timer(evutil_socket_t fd, short ev, void *arg)
 		schedule_sleep(d, now);
 		return;
 	}
-	schedule_fire(d, d->cfg);
+	schedule_fire(d, d->cfg, now);
 	schedule_arm(d, now > nominal ? now : nominal);
 	daemon_status(d);
 }
@@ -281,7 +330,7 @@ schedule_reload(struct daemon *d, const struct config *old, char **cause)
 	if (schedule_same(old, d->cfg))
 		return 0;
 	if (d->fire_at != 0 && d->nominal <= now)
-		schedule_fire(d, old);
+		schedule_fire(d, old, now);
 	schedule_stop(d);
 	if ((rc = schedule_parse(d, cause)) <= 0)
 		return rc;

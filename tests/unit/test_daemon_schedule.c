@@ -4,7 +4,8 @@
  * keep what they are given.  Covered: the catch-up of a run missed while
  * the daemon was down, and a reload (SIGHUP) between a run's nominal time
  * and its jittered start, which must neither drop that run nor start it
- * early as a catch-up.
+ * early as a catch-up; and a fire that comes late, after a suspend,
+ * which runs once for every fire missed and accounts for them all.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -305,6 +306,116 @@ test_jitter_within_period(void **state)
 	assert_true(d->fire_at - d->nominal <= 1800);
 }
 
+/* The run count in a late fire's detail ("; N more fell due ..."). */
+static unsigned
+late_count(const char *detail)
+{
+	const char	*p = strstr(detail, "; ");
+	unsigned	 n;
+
+	if (p == NULL || sscanf(p, "; %u more fell due", &n) != 1)
+		return 0;
+	return n;
+}
+
+/*
+ * A restart right after: nothing is caught up (catch_up = yes), since
+ * the late fire accounted for all that fell due.
+ */
+static void
+restart_catches_nothing(const char *text)
+{
+	struct daemon	*d = &test_daemon;
+	char		*cause = NULL;
+	size_t		 before = test_nruns;
+
+	schedule_stop(d);
+	config_free(d->cfg);
+	d->cfg = conf(text);
+	assert_int_equal(schedule_start(d, &cause), 0);
+	assert_int_equal(test_nruns, before);
+}
+
+/*
+ * The machine slept (or its clock stepped) over five hourly fires: the
+ * timer wakes late, and one run goes for all five, as a catch-up does
+ * for downtime.  All are accounted for, the period keeps its phase, and
+ * a restart does not catch them up a second time.
+ */
+static void
+test_late_fire_interval(void **state)
+{
+	static const char	*text = "[schedule]\ninterval = 1h\n"
+	    "jitter = 0\ncatch_up = yes\n";
+	struct daemon		*d = &test_daemon;
+	char			*cause = NULL;
+	time_t			 now = time(NULL), t0 = now - 5 * 3600 - 100;
+
+	(void)state;
+	d->cfg = conf(text);
+	set_last(now);
+	assert_int_equal(schedule_start(d, &cause), 0);
+	set_last(t0);
+	d->anchor = t0;
+	d->nominal = d->fire_at = t0 + 3600;
+
+	schedule_timer(-1, 0, d);
+	now = time(NULL);
+	assert_int_equal(test_nruns, 1);
+	assert_null(strstr(test_details[0], "catch-up"));
+	assert_non_null(strstr(test_details[0], "(every 3600s)"));
+	assert_int_equal(late_count(test_details[0]), 4);
+	assert_int_equal(strtoll(test_last, NULL, 10), t0 + 5 * 3600);
+	assert_int_equal(d->anchor, t0 + 5 * 3600);
+	assert_int_equal(d->nominal, t0 + 6 * 3600);
+	assert_true(d->nominal > now);
+
+	restart_catches_nothing(text);
+
+	/* On time, a fire says nothing of being late. */
+	d->anchor = now - 3600 - 10;
+	d->nominal = d->fire_at = now - 10;
+	schedule_timer(-1, 0, d);
+	assert_int_equal(test_nruns, 2);
+	assert_null(strstr(test_details[1], "more fell due"));
+	assert_int_equal(strtoll(test_last, NULL, 10), now - 10);
+}
+
+/* Likewise for cron: every 5 minutes, asleep for an hour. */
+static void
+test_late_fire_cron(void **state)
+{
+	static const char	*text = "[schedule]\ncron = */5 * * * *\n"
+	    "jitter = 0\ncatch_up = yes\n";
+	struct daemon		*d = &test_daemon;
+	char			*cause = NULL;
+	time_t			 now = time(NULL), nominal, saved, next;
+
+	(void)state;
+	d->cfg = conf(text);
+	set_last(now);
+	assert_int_equal(schedule_start(d, &cause), 0);
+	assert_int_equal(cron_next(&d->cron, now - 3600, &nominal), 0);
+	set_last(nominal - 1);
+	d->nominal = d->fire_at = nominal;
+
+	schedule_timer(-1, 0, d);
+	now = time(NULL);
+	assert_int_equal(test_nruns, 1);
+	assert_non_null(strstr(test_details[0], "(cron */5 * * * *)"));
+	saved = (time_t)strtoll(test_last, NULL, 10);
+	/* The last fire due by now, every one after the first counted. */
+	assert_true(saved > nominal && saved <= now);
+	assert_int_equal(cron_next(&d->cron, saved, &next), 0);
+	assert_true(next > now);
+	assert_int_equal(d->nominal, next);
+	assert_int_equal(late_count(test_details[0]),
+	    (unsigned)((saved - nominal) / 300));
+	assert_true(late_count(test_details[0]) >= 11);
+
+	restart_catches_nothing(text);
+}
+
 int
 main(void)
 {
@@ -319,6 +430,10 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_jitter_within_period,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_late_fire_interval,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_late_fire_cron, setup,
+		    teardown),
 	};
 
 	log_init("test_daemon_schedule", 1, 0);
