@@ -337,7 +337,8 @@ cmd_export(struct cli *c, int argc, char **argv)
 		else if (cause != NULL)
 			fprintf(stderr, "perfwatch: %s\n", cause);
 		free(cause);
-		return ioerr ? EXIT_IOERR : EXIT_DATAERR;
+		/* A store that failed or was busy is not a run not there. */
+		return ioerr ? EXIT_IOERR : cli_store_status(st, EXIT_DATAERR);
 	}
 	return 0;
 }

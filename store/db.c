@@ -693,12 +693,24 @@ store_read_begin(struct store *st)
 	return store_exec(st, "BEGIN") == -1 ? -1 : 1;
 }
 
-/* End the read transaction store_read_begin began, if it did. */
+/*
+ * End the read transaction store_read_begin began, if it did.  A read
+ * whose last statement failed ends with a rollback, which keeps why for
+ * the caller (store_failure(), store_errmsg()): COMMIT would leave "not
+ * an error" in its place, and a store that failed would be told as a
+ * history with nothing to find.  A read has nothing to lose by it.
+ */
 void
 store_read_end(struct store *st, int began)
 {
-	if (began == 1 && !sqlite3_get_autocommit(st->db) &&
-	    store_exec(st, "COMMIT") == -1)
+	if (began != 1 || sqlite3_get_autocommit(st->db))
+		return;
+	if (store_code_failure(sqlite3_extended_errcode(st->db)) !=
+	    STORE_FOUND_NONE) {
+		(void)store_rollback(st);
+		return;
+	}
+	if (store_exec(st, "COMMIT") == -1)
 		log_warnx("%s: ending a read: %s", st->path,
 		    sqlite3_errmsg(st->db));
 }

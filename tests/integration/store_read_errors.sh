@@ -12,7 +12,8 @@
 # the baseline (65), and compare when a run's samples could not be read
 # (65), and changes when the history it scans could not be read (65),
 # and baseline show, which showed no metric (0), when the samples of its
-# runs could not be read.  A page of a table or index overwritten stands
+# runs could not be read, and export (65) when its samples could not be
+# read.  A page of a table or index overwritten stands
 # for the disk that fails under it; the lock cases are store_busy.sh's.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -129,4 +130,28 @@ expect_store_error runs
 [ ! -s "$T/out" ] || fail "runs printed: $(cat "$T/out")"
 expect_store_error runs --json
 [ ! -s "$T/out" ] || fail "runs --json printed: $(cat "$T/out")"
+
+# export, whose samples could not be read, exited 65 as for a run not
+# there; the run not there is still 65.
+cp "$T/good.db" "$PERFWATCH_DB"
+pw export >/dev/null || fail "export before the damage"
+spoil_page "$PERFWATCH_DB" samples
+expect_store_error export
+expect_store_error export -o "$T/export.csv"
+[ ! -e "$T/export.csv" ] || fail "export -o left a file"
+rc=0; pw export --run nosuch >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "export --run nosuch: exit $rc: $(cat "$T/err")"
+
+# A failure that leaves the read transaction open (a statement that
+# cannot be prepared; a damaged page makes SQLite end it itself): it was
+# ended with COMMIT, which cleared the error, and changes said it with
+# exit 65, for bad data, and without the store's name.
+cp "$T/good.db" "$PERFWATCH_DB"
+sqlite3 "$PERFWATCH_DB" 'ALTER TABLE samples RENAME TO samples_gone' \
+    >/dev/null
+rc=0; pw changes >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 70 ] || fail "changes: exit $rc: $(cat "$T/err")"
+expect_match "$(tail -n 1 "$T/err")" \
+    "perfwatch: $PERFWATCH_DB: no such table: samples"
+[ ! -s "$T/out" ] || fail "changes printed: $(cat "$T/out")"
 pass
