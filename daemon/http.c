@@ -49,7 +49,10 @@
  * callback, or the watch on its socket that sees the EOF evhttp does
  * not look for); a stop, or a reload that moves the dashboard, kills it
  * too, before evhttp frees the request, and a stopping daemon exits once
- * the child is reaped.
+ * the child is reaped.  A client that only shuts down its sending half
+ * (nc -N) cannot be told from one that left: it is taken as gone, as
+ * nginx takes it, since waiting for it would hold the one build slot for
+ * every client that really left.
  *
  * Connections.  One silent for http_timeout (a request not sent in
  * full, a kept-alive one unused) is closed by evhttp; one that has not
