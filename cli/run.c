@@ -81,6 +81,38 @@ run_on_signal(int sig)
 }
 
 /*
+ * Catch SIGINT, SIGTERM and SIGHUP in run_signal, keeping the actions
+ * they had.  The terminal going away aborts the run as Ctrl-C does,
+ * rather than killing it with the run left running; unless SIGHUP is
+ * ignored (nohup): then the run goes on.
+ */
+static void
+run_catch(struct sigaction *oldint, struct sigaction *oldterm,
+    struct sigaction *oldhup)
+{
+	struct sigaction	sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = run_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, oldint);
+	sigaction(SIGTERM, &sa, oldterm);
+	sigaction(SIGHUP, NULL, oldhup);
+	if (oldhup->sa_handler != SIG_IGN)
+		sigaction(SIGHUP, &sa, NULL);
+}
+
+/* Give the signals run_catch() caught their actions back. */
+static void
+run_release(const struct sigaction *oldint, const struct sigaction *oldterm,
+    const struct sigaction *oldhup)
+{
+	sigaction(SIGINT, oldint, NULL);
+	sigaction(SIGTERM, oldterm, NULL);
+	sigaction(SIGHUP, oldhup, NULL);
+}
+
+/*
  * Options for perfwatchd, which starts this command as its child.
  *
  * --git-commit NAME=ID (repeatable) records the commit of a watched
@@ -842,7 +874,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	struct config		*prof = NULL;
 	struct store_run	 r;
 	struct store		*st;
-	struct sigaction	 sa, oldint, oldterm, oldhup;
+	struct sigaction	 oldint, oldterm, oldhup;
 	struct wl_result	 res;
 	json_t			*quiet = NULL;
 	char			*cause = NULL, *path = NULL, *label = NULL;
@@ -851,6 +883,8 @@ cmd_run(struct cli *c, int argc, char **argv)
 	size_t			 njobs = 0, nsteps = 0, i, ok = 0, marked;
 	int64_t			 run = -1, host, snapid;
 	int			 rc = 0, skip = 0, lockfd = -1, busy, lost = 0;
+	int			 finished;
+	sig_atomic_t		 aborted;
 	time_t			 started;
 
 	if (parse_run_opts(&o, argc, argv) == -1) {
@@ -989,10 +1023,17 @@ cmd_run(struct cli *c, int argc, char **argv)
 	if (o.git_commits != NULL)
 		r.git_commits = json_dumps(o.git_commits, JSON_COMPACT |
 		    JSON_SORT_KEYS);
+	/*
+	 * From before the run is in the store until it is recorded as
+	 * ended, a signal is caught: one that killed perfwatch there would
+	 * leave the run "running" with no end, for the next run's sweep.
+	 */
+	run_catch(&oldint, &oldterm, &oldhup);
 	run = store_run_create(st, &r, &cause);
 	free(qtext);
 	free(r.git_commits);
 	if (run < 0) {
+		run_release(&oldint, &oldterm, &oldhup);
 		/* A label taken is the caller's; a full disk is not (74). */
 		if (run == STORE_RUN_EXISTS)
 			fprintf(stderr, "perfwatch: %s\n", cause);
@@ -1006,19 +1047,6 @@ cmd_run(struct cli *c, int argc, char **argv)
 	}
 	log_info("run %s: %zu workloads, %zu steps", label, njobs, nsteps);
 	run_progress(&o, label, 0, nsteps, NULL, NULL);
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = run_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &oldint);
-	sigaction(SIGTERM, &sa, &oldterm);
-	/*
-	 * The terminal went away: aborted as by Ctrl-C, not killed with
-	 * the run left running.  Unless ignored (nohup): then it goes on.
-	 */
-	sigaction(SIGHUP, NULL, &oldhup);
-	if (oldhup.sa_handler != SIG_IGN)
-		sigaction(SIGHUP, &sa, NULL);
 
 	pr = wl_progress_new(steps, nsteps, njobs);
 	for (i = 0; i < nsteps && !run_signal; i++) {
@@ -1065,12 +1093,14 @@ cmd_run(struct cli *c, int argc, char **argv)
 		wl_result_clear(&res);
 	}
 	wl_progress_show(pr, nsteps, NULL);
-	sigaction(SIGINT, &oldint, NULL);
-	sigaction(SIGTERM, &oldterm, NULL);
-	sigaction(SIGHUP, &oldhup, NULL);
+	/*
+	 * A signal from here on came once everything was measured: the run
+	 * is recorded as it ended, then left unjudged.
+	 */
+	aborted = run_signal;
 
 	for (i = 0; i < njobs; i++) {
-		const char *ws = job_outcome(&jobs[i], run_signal != 0);
+		const char *ws = job_outcome(&jobs[i], aborted != 0);
 
 		if (jobs[i].status == WL_OK && jobs[i].done > 0)
 			ok++;
@@ -1083,11 +1113,13 @@ cmd_run(struct cli *c, int argc, char **argv)
 			lost = 1;
 		}
 	}
-	if (run_signal)
+	if (aborted)
 		status = RUN_ABORTED;
 	else if (ok == 0)
 		status = RUN_FAILED;
-	if (store_run_finish(st, run, status, (int64_t)time(NULL)) == -1) {
+	finished = store_run_finish(st, run, status, (int64_t)time(NULL));
+	run_release(&oldint, &oldterm, &oldhup);
+	if (finished == -1) {
 		/*
 		 * Still "running" in the store, with no end: no report to
 		 * print or judge.  Its samples stay; the next run's sweep
@@ -1095,16 +1127,25 @@ cmd_run(struct cli *c, int argc, char **argv)
 		 */
 		fprintf(stderr, "perfwatch: run %s could not be recorded as "
 		    "%s; the samples stored are kept, and the next run marks "
-		    "it aborted\n", label, run_signal ? RUN_ABORTED : status);
+		    "it aborted\n", label, status);
 		if (!run_signal) {
 			rc = EXIT_SOFTWARE;
 			goto out;
 		}
 	}
 
-	if (run_signal) {
+	if (aborted) {
 		fprintf(stderr, "perfwatch: run %s aborted by signal %d; what "
-		    "was measured is kept\n", label, (int)run_signal);
+		    "was measured is kept\n", label, (int)aborted);
+		rc = 128 + (int)aborted;
+		goto out;
+	}
+	if (run_signal) {
+		if (finished == 0)
+			fprintf(stderr, "perfwatch: run %s recorded as %s; "
+			    "stopped by signal %d before it was judged "
+			    "(perfwatch check %s judges it)\n", label, status,
+			    (int)run_signal, label);
 		rc = 128 + (int)run_signal;
 		goto out;
 	}

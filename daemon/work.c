@@ -354,29 +354,40 @@ work_run_line(struct job *j, const char *line, void *arg)
 
 /*
  * Close a run its child left running (the child was killed): mark it
- * aborted, as a restart would.
+ * aborted, as a restart would.  Return the run's status as it now
+ * stands (one the child recorded before a late signal stopped it is
+ * kept), or NULL when the run cannot be read.
  */
-static void
+static const char *
 work_close_run(struct daemon *d, const char *label)
 {
 	struct store_run	 r;
+	const char		*status = NULL;
 	int64_t			 id;
 
 	if (label == NULL || d->st == NULL ||
 	    store_run_lookup(d->st, d->host, label, &id) == -1)
-		return;
+		return NULL;
 	if (store_run_get(d->st, id, &r) == -1)
-		return;
+		return NULL;
 	if (strcmp(r.status, RUN_RUNNING) == 0) {
 		if (store_run_finish(d->st, id, RUN_ABORTED,
 		    (int64_t)time(NULL)) == -1)
 			log_warnx("run %s: cannot mark it aborted: %s", label,
 			    store_errmsg(d->st));
-		else
+		else {
 			log_warnx("run %s: its process was killed; marked "
 			    "aborted", label);
-	}
+			status = RUN_ABORTED;
+		}
+	} else if (strcmp(r.status, RUN_COMPLETE) == 0)
+		status = RUN_COMPLETE;
+	else if (strcmp(r.status, RUN_FAILED) == 0)
+		status = RUN_FAILED;
+	else if (strcmp(r.status, RUN_ABORTED) == 0)
+		status = RUN_ABORTED;
 	store_run_clear(&r);
+	return status;
 }
 
 /*
@@ -511,6 +522,7 @@ work_run_done(struct job *j, void *arg)
 	json_t		*report = NULL, *v;
 	json_error_t	 err;
 	const char	*out, *label = NULL, *status = NULL, *busy = NULL;
+	const char	*closed = NULL;
 	char		*tail, why[64];
 	size_t		 n;
 	int		 ws = job_status(j), rerun = 0;
@@ -569,7 +581,7 @@ work_run_done(struct job *j, void *arg)
 	} else {
 		tail = job_tail(j);
 		if (w->label != NULL)
-			work_close_run(d, w->label);
+			closed = work_close_run(d, w->label);
 		if (d->stopping)
 			log_info("run %s (%s) stopped, %s",
 			    w->label != NULL ? w->label : "(not started)",
@@ -580,8 +592,8 @@ work_run_done(struct job *j, void *arg)
 			    w->trigger, why, tail != NULL ? ": " : "",
 			    tail != NULL ? tail : "");
 		set_str(&w->last_label, w->label);
-		set_str(&w->last_status, w->label != NULL ? RUN_ABORTED :
-		    RUN_FAILED);
+		set_str(&w->last_status, closed != NULL ? closed :
+		    w->label != NULL ? RUN_ABORTED : RUN_FAILED);
 		set_str(&w->last_error, tail != NULL ? tail : why);
 		free(tail);
 	}
