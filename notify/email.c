@@ -19,7 +19,9 @@
  * so the next reply is that recipient's.  The recipients that said
  * "later" (4xx, greylisting) while the others took the message or
  * refused it for good are handed back in the result, so that the flush
- * tries again for them, and for them only.
+ * tries again for them, and for them only; so are those not refused for
+ * good when the server then puts the whole message off (a 4xx after
+ * DATA).
  *
  * sendmail: "sendmail -t -oi" as cron and smartd run it, the message on
  * its standard input; its exit status says whether it took the message
@@ -202,6 +204,41 @@ smtp_rcpt_later(const struct smtp_session *s, char *const *specs,
 			res->retry_answer = tmp;
 		}
 	}
+}
+
+/*
+ * The recipients (of specs) not refused for good at RCPT (a 2xx, a 4xx,
+ * or no reply seen) into res, for a message the server then put off
+ * (a 4xx after DATA): a recipient refused for good is not asked again.
+ * Returns the refusals joined with "; ", or NULL when there were none
+ * (res is then left alone: the row is retried as it is).
+ */
+static char *
+smtp_rcpt_kept(const struct smtp_session *s, char *const *specs,
+    struct notify_result *res)
+{
+	char	*refused = NULL, *tmp;
+	size_t	 i, n = 0;
+
+	if (smtp_rcpt_count(s, 500, 599) == 0 ||
+	    smtp_rcpt_count(s, 500, 599) == s->nrcpt)
+		return NULL;
+	res->retry = xcalloc(s->nrcpt + 1, sizeof(*res->retry));
+	for (i = 0; i < s->nrcpt; i++) {
+		if (s->rcpt[i].code < 500 || s->rcpt[i].code > 599) {
+			res->retry[n++] = xstrdup(specs[i]);
+			continue;
+		}
+		if (refused == NULL)
+			refused = xstrdup(s->rcpt[i].text);
+		else {
+			xasprintf(&tmp, "%s; %s", refused, s->rcpt[i].text);
+			free(refused);
+			refused = tmp;
+		}
+	}
+	res->retry_answer = xstrdup(refused);
+	return refused;
 }
 
 /* libcurl's header callback: for SMTP, each line the server sends. */
@@ -571,6 +608,18 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 		log_warnx("[sink \"%s\"]: refused: %s", sink->name, refused);
 		free(refused);
 		smtp_rcpt_later(&sess, specs, res);
+	} else if (code >= 400 && code < 500 &&
+	    (text = smtp_reply_text(&sess, (int)code)) != NULL &&
+	    (refused = smtp_rcpt_kept(&sess, specs, res)) != NULL) {
+		/*
+		 * The message put off (a 4xx after DATA) once some recipients
+		 * were refused for good: it is tried again for the others.
+		 */
+		email_result(res, NOTIFY_TEMPFAIL, "%s; refused for good, not "
+		    "tried again: %s", text, refused);
+		log_warnx("[sink \"%s\"]: refused for good, not tried again: "
+		    "%s", sink->name, refused);
+		free(refused);
 	} else if (code >= 400 && code < 600 &&
 	    (text = smtp_reply_text(&sess, (int)code)) != NULL) {
 		/* The server said no: its words, permanent if a 5xx. */

@@ -505,6 +505,22 @@ flush_split(struct store *st, struct notify_report *rep,
 	return 0;
 }
 
+/* The recipients of list (NULL-ended) joined with ", ". */
+static char *
+flush_join(char *const *list)
+{
+	char	*all, *tmp;
+	size_t	 i;
+
+	all = xstrdup(list[0]);
+	for (i = 1; list[i] != NULL; i++) {
+		xasprintf(&tmp, "%s, %s", all, list[i]);
+		free(all);
+		all = tmp;
+	}
+	return all;
+}
+
 /*
  * Deliver one due row; -1 only when the store fails, *sent then saying
  * how far the row had got (FLUSH_UNSENT, FLUSH_SENT, FLUSH_DELIVERED).
@@ -519,7 +535,7 @@ flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
 	struct notify_result		 res;
 	int64_t				 now, max_age, next;
 	int				 attempts, rc;
-	char				*cause = NULL, *why;
+	char				*cause = NULL, *why, *who;
 
 	now = flush_now(opts);
 	sink = notify_sink_find(sinks, nsinks, o->sink);
@@ -593,11 +609,13 @@ flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
 		    "%d failed, next at +%llds: %s", (long long)o->id,
 		    (long long)o->alert, o->sink, attempts,
 		    (long long)(next - now), res.answer);
-		if (res.retry != NULL && res.retry[0] != NULL)
+		if (res.retry != NULL && res.retry[0] != NULL) {
+			who = flush_join(res.retry);
 			log_warnx("notification %lld (alert %lld, sink %s): "
-			    "tried again only for those that said later: %s",
-			    (long long)o->id, (long long)o->alert, o->sink,
-			    res.retry_answer);
+			    "tried again only for %s", (long long)o->id,
+			    (long long)o->alert, o->sink, who);
+			free(who);
+		}
 		if (store_outbox_retry(st, o->id, next, res.answer,
 		    res.retry != NULL && res.retry[0] != NULL ? res.retry :
 		    NULL) == -1)

@@ -2,7 +2,7 @@
 
     smtp_server.py --port N --out DIR [--refuse ADDR]... [--greylist ADDR:N]...
         [--auth USER:PASS] [--hang-data SECONDS | --drop-data]
-        [--await-file PATH]
+        [--defer-data N] [--await-file PATH]
 
 Each message accepted is written to DIR/msg-<n>.eml exactly as received
 (after the SMTP dot-unstuffing) and its envelope (with the name the
@@ -16,6 +16,8 @@ only) and refuses mail from a session that did not log in with USER:PASS.
 With --hang-data the server takes the message and withholds its answer
 that long (a server stuck after DATA); with --drop-data it closes the
 connection instead of answering.  Neither keeps the message.
+With --defer-data N the first N messages are put off after DATA with a
+temporary 451, and not kept.
 With --await-file the first message is kept and its answer (250) held
 until PATH exists (30 s at most), so that a test can do something
 between the message's arrival and the client's hearing of it, such as
@@ -36,8 +38,9 @@ from aiosmtpd.smtp import AuthResult
 
 class Handler:
     def __init__(self, out, refuse, greylist, hang_data=0,
-                 drop_data=False, await_file=None):
+                 drop_data=False, await_file=None, defer_data=0):
         self.out = out
+        self.defer_data = defer_data
         self.await_file = await_file
         self.hang_data = hang_data
         self.drop_data = drop_data
@@ -79,6 +82,12 @@ class Handler:
             await asyncio.sleep(self.hang_data)
             return "451 4.3.0 too late"
         with self.lock:
+            defer = self.defer_data > 0
+            if defer:
+                self.defer_data -= 1
+        if defer:
+            return "451 4.3.0 Error: queue file write error, try later"
+        with self.lock:
             self.n += 1
             n = self.n
         base = os.path.join(self.out, "msg-%d" % n)
@@ -109,6 +118,7 @@ def main():
     ap.add_argument("--hang-data", type=float, default=0)
     ap.add_argument("--drop-data", action="store_true")
     ap.add_argument("--await-file")
+    ap.add_argument("--defer-data", type=int, default=0)
     a = ap.parse_args()
 
     kw = {}
@@ -124,7 +134,8 @@ def main():
         kw = dict(authenticator=authenticator, auth_required=True,
                   auth_require_tls=False)
     ctl = Controller(Handler(a.out, a.refuse, a.greylist, a.hang_data,
-                             a.drop_data, a.await_file), hostname="127.0.0.1",
+                             a.drop_data, a.await_file, a.defer_data),
+                     hostname="127.0.0.1",
                      port=a.port, decode_data=False, **kw)
     ctl.start()
     open(os.path.join(a.out, "ready"), "w").close()
