@@ -80,6 +80,7 @@ static int		pkg_since_run;		/* the change is since that run */
 #ifdef __FreeBSD__
 static int		pkg_kq_fds[2 * PKG_MAX_WATCH];
 static size_t		pkg_nkq_fds;
+static int		pkg_kq_missing;	/* a file was not there to open */
 #endif
 
 static void	pkgwatch_read_start(struct daemon *);
@@ -325,7 +326,12 @@ pkg_inotify_start(struct daemon *d)
 #endif /* __linux__ */
 
 #ifdef __FreeBSD__
-/* kqueue: (re)open the directory and the file and register them. */
+/*
+ * kqueue: (re)open the directory and the file and register them.  A file
+ * not there (caught between the removal of the old one and the rename of
+ * the new one) is noted: the directory's event for the new name then
+ * registers it, where it would otherwise be left unwatched for good.
+ */
 static int
 pkg_kqueue_register(struct daemon *d)
 {
@@ -335,6 +341,7 @@ pkg_kqueue_register(struct daemon *d)
 
 	while (pkg_nkq_fds > 0)
 		close(pkg_kq_fds[--pkg_nkq_fds]);
+	pkg_kq_missing = 0;
 	for (i = 0; i < pkg_nwatches; i++) {
 		const char *paths[2] = { pkg_watches[i].dir,
 		    pkg_watches[i].file };
@@ -344,8 +351,12 @@ pkg_kqueue_register(struct daemon *d)
 			if (paths[k] == NULL)
 				continue;
 			fd = open(paths[k], O_RDONLY | O_CLOEXEC);
-			if (fd == -1)
-				continue;	/* the file may be replaced */
+			if (fd == -1) {
+				/* The file may be being replaced. */
+				if (k == 1)
+					pkg_kq_missing = 1;
+				continue;
+			}
 			EV_SET(&kev, fd, EVFILT_VNODE, EV_ADD | EV_CLEAR,
 			    NOTE_WRITE | NOTE_EXTEND | NOTE_DELETE |
 			    NOTE_RENAME | NOTE_ATTRIB, 0, NULL);
@@ -373,7 +384,7 @@ pkg_kqueue_read(evutil_socket_t fd, short ev, void *arg)
 	for (i = 0; i < n; i++)
 		if (kevs[i].fflags & (NOTE_DELETE | NOTE_RENAME))
 			replaced = 1;
-	if (replaced)
+	if (replaced || pkg_kq_missing)
 		pkg_kqueue_register(d);
 	if (n > 0)
 		pkg_changed(d, pkg_watches[0].dir);
