@@ -33,8 +33,11 @@
 
 #define SCHEDULE_MAX_SLEEP	(15 * 60)
 #define SCHEDULE_SETTING	"schedule:last"
-/* Late cron fires counted one by one, at most. */
-#define SCHEDULE_COUNT_MAX	100000
+/*
+ * Late cron fires counted one by one, at most: a week of a fire a
+ * minute, a few milliseconds of cron_next().
+ */
+#define SCHEDULE_COUNT_MAX	10000
 
 /* "2026-12-01 02:30" in local time. */
 static void
@@ -130,7 +133,8 @@ schedule_arm(struct daemon *d, time_t now)
  * d->nominal that is.  Fires pile up only while the timer could not
  * wake: the machine suspended, or its clock stepped forward.  A cron
  * schedule that fell due very often for very long is accounted for up
- * to now without counting further: it has no phase to keep.
+ * to now without counting further (*more is then SCHEDULE_COUNT_MAX + 1,
+ * "more than"): it has no phase to keep.
  */
 static time_t
 schedule_due_upto(const struct daemon *d, time_t now, unsigned *more)
@@ -147,8 +151,10 @@ schedule_due_upto(const struct daemon *d, time_t now, unsigned *more)
 		return upto + (time_t)(k * d->interval);
 	}
 	while ((next = schedule_after(d, upto)) != 0 && next <= now) {
-		if (*more == SCHEDULE_COUNT_MAX)
+		if (*more == SCHEDULE_COUNT_MAX) {
+			(*more)++;
 			return now;
+		}
 		upto = next;
 		(*more)++;
 	}
@@ -171,10 +177,14 @@ schedule_fire(struct daemon *d, const struct config *cfg, time_t now)
 	upto = schedule_due_upto(d, now, &more);
 	schedule_local(nominal, when, sizeof(when));
 	if (more > 0) {
-		xasprintf(&late, "; %u more fell due before it could start "
-		    "(a suspend or a clock step)", more);
-		log_info("schedule: the run due %s starts late, with %u more "
-		    "due since; it runs once for all", when, more);
+		xasprintf(&late, "; %s%u more fell due before it could start "
+		    "(a suspend or a clock step)", more > SCHEDULE_COUNT_MAX ?
+		    "over " : "", more > SCHEDULE_COUNT_MAX ?
+		    SCHEDULE_COUNT_MAX : more);
+		log_info("schedule: the run due %s starts late, with %s%u "
+		    "more due since; it runs once for all", when,
+		    more > SCHEDULE_COUNT_MAX ? "over " : "",
+		    more > SCHEDULE_COUNT_MAX ? SCHEDULE_COUNT_MAX : more);
 	}
 	if (d->use_cron)
 		xasprintf(&detail, "due %s (cron %s)%s", when,

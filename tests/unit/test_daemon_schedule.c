@@ -416,6 +416,41 @@ test_late_fire_cron(void **state)
 	restart_catches_nothing(text);
 }
 
+/*
+ * A fire a minute, asleep for 8 days: counted up to 10000, then
+ * accounted for up to now, and the detail says "over".
+ */
+static void
+test_late_fire_cron_many(void **state)
+{
+	static const char	*text = "[schedule]\ncron = * * * * *\n"
+	    "jitter = 0\ncatch_up = yes\n";
+	struct daemon		*d = &test_daemon;
+	char			*cause = NULL;
+	time_t			 before, after, nominal, saved;
+
+	(void)state;
+	d->cfg = conf(text);
+	before = time(NULL);
+	set_last(before);
+	assert_int_equal(schedule_start(d, &cause), 0);
+	assert_int_equal(cron_next(&d->cron, before - 8 * 86400, &nominal),
+	    0);
+	set_last(nominal - 1);
+	d->nominal = d->fire_at = nominal;
+
+	schedule_timer(-1, 0, d);
+	after = time(NULL);
+	assert_int_equal(test_nruns, 1);
+	assert_non_null(strstr(test_details[0],
+	    "; over 10000 more fell due before it could start"));
+	saved = (time_t)strtoll(test_last, NULL, 10);
+	assert_true(saved >= before && saved <= after);
+	assert_true(d->nominal > saved && d->nominal <= after + 60);
+
+	restart_catches_nothing(text);
+}
+
 int
 main(void)
 {
@@ -434,6 +469,8 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_late_fire_cron, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_late_fire_cron_many,
+		    setup, teardown),
 	};
 
 	log_init("test_daemon_schedule", 1, 0);
