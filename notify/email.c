@@ -167,6 +167,21 @@ smtp_debug(CURL *c, curl_infotype type, char *data, size_t size, void *arg)
 	return 0;
 }
 
+/* Append text to *all (NULL: none yet), after "; ". */
+static void
+smtp_join(char **all, const char *text)
+{
+	char	*tmp;
+
+	if (*all == NULL) {
+		*all = xstrdup(text);
+		return;
+	}
+	xasprintf(&tmp, "%s; %s", *all, text);
+	free(*all);
+	*all = tmp;
+}
+
 /* How many recipients had a RCPT reply from lo to hi. */
 static size_t
 smtp_rcpt_count(const struct smtp_session *s, int lo, int hi)
@@ -187,7 +202,6 @@ static void
 smtp_rcpt_later(const struct smtp_session *s, char *const *specs,
     struct notify_result *res)
 {
-	char	*tmp;
 	size_t	 i, n = 0;
 
 	res->retry = xcalloc(s->nrcpt + 1, sizeof(*res->retry));
@@ -195,14 +209,7 @@ smtp_rcpt_later(const struct smtp_session *s, char *const *specs,
 		if (s->rcpt[i].code < 400 || s->rcpt[i].code > 499)
 			continue;
 		res->retry[n++] = xstrdup(specs[i]);
-		if (res->retry_answer == NULL)
-			res->retry_answer = xstrdup(s->rcpt[i].text);
-		else {
-			xasprintf(&tmp, "%s; %s", res->retry_answer,
-			    s->rcpt[i].text);
-			free(res->retry_answer);
-			res->retry_answer = tmp;
-		}
+		smtp_join(&res->retry_answer, s->rcpt[i].text);
 	}
 }
 
@@ -217,7 +224,7 @@ static char *
 smtp_rcpt_kept(const struct smtp_session *s, char *const *specs,
     struct notify_result *res)
 {
-	char	*refused = NULL, *tmp;
+	char	*refused = NULL;
 	size_t	 i, n = 0;
 
 	if (smtp_rcpt_count(s, 500, 599) == 0 ||
@@ -229,13 +236,7 @@ smtp_rcpt_kept(const struct smtp_session *s, char *const *specs,
 			res->retry[n++] = xstrdup(specs[i]);
 			continue;
 		}
-		if (refused == NULL)
-			refused = xstrdup(s->rcpt[i].text);
-		else {
-			xasprintf(&tmp, "%s; %s", refused, s->rcpt[i].text);
-			free(refused);
-			refused = tmp;
-		}
+		smtp_join(&refused, s->rcpt[i].text);
 	}
 	res->retry_answer = xstrdup(refused);
 	return refused;
@@ -284,19 +285,13 @@ smtp_login_refused(long code)
 static char *
 smtp_refusals(const struct smtp_session *s)
 {
-	char	*all = NULL, *tmp;
+	char	*all = NULL;
 	size_t	 i;
 
 	for (i = 0; i < s->n; i++) {
 		if (s->r[i].code < 400)
 			continue;
-		if (all == NULL)
-			all = xstrdup(s->r[i].text);
-		else {
-			xasprintf(&tmp, "%s; %s", all, s->r[i].text);
-			free(all);
-			all = tmp;
-		}
+		smtp_join(&all, s->r[i].text);
 	}
 	return all;
 }

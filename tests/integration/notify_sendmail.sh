@@ -20,9 +20,7 @@ sendmail = yes
 sendmail_path = $HERE/fake-sendmail
 EOF2
 conf="$T/sinks.conf"
-history_csv box sys.pipe throughput 30 2 1700000000 >"$T/h.csv"
-pwt -c "$conf" import "$T/h.csv" >/dev/null || fail "import"
-confirm "$conf" r31 r32
+confirmed_regression "$conf"
 
 PW_SENDMAIL_EXIT=75 pwt -c "$conf" notify flush >"$T/f1.out" 2>&1 ||
 	fail "flush 1: $(cat "$T/f1.out")"

@@ -22,9 +22,7 @@ smtp_url = smtp://127.0.0.1:$port
 starttls = none
 EOF2
 conf="$T/sinks.conf"
-history_csv box sys.pipe throughput 30 2 1700000000 >"$T/h.csv"
-pwt -c "$conf" import "$T/h.csv" >/dev/null || fail "import"
-confirm "$conf" r31 r32
+confirmed_regression "$conf"
 
 pwt -c "$conf" notify flush --json >"$T/f1.json" 2>"$T/f1.err" ||
 	fail "flush 1: $(cat "$T/f1.err")"

@@ -23,9 +23,7 @@ to = sec@example.org
 smtp_url = smtp://127.0.0.1:$port
 EOF2
 conf="$T/sinks.conf"
-history_csv box sys.pipe throughput 30 2 1700000000 >"$T/h.csv"
-pwt -c "$conf" import "$T/h.csv" >/dev/null || fail "import"
-confirm "$conf" r31 r32
+confirmed_regression "$conf"
 
 # Down: both rows wait, with the reason and the time of the next try.
 before=$(date +%s)

@@ -61,9 +61,7 @@ starttls = none
 timeout = 3s
 EOF2
 conf="$T/sinks.conf"
-history_csv box sys.pipe throughput 30 2 1700000000 >"$T/h.csv"
-pwt -c "$conf" import "$T/h.csv" >/dev/null || fail "import"
-confirm "$conf" r31 r32
+confirmed_regression "$conf"
 
 "$PY" - "$PERFWATCH" "$conf" "$T/f1.json" <<'EOPY' ||
 import subprocess, sys, time

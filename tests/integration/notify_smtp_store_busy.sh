@@ -27,9 +27,7 @@ starttls = none
 timeout = 40s
 EOF2
 conf="$T/sinks.conf"
-history_csv box sys.pipe throughput 30 2 1700000000 >"$T/h.csv"
-pwt -c "$conf" import "$T/h.csv" >/dev/null || fail "import"
-confirm "$conf" r31 r32
+confirmed_regression "$conf"
 
 timeout 90 "$PY" - "$PERFWATCH_DB" "$T/smtp/msg-1.eml" "$T/lock" \
     <<'EOPY' >>"$T/lock/log" 2>&1 &

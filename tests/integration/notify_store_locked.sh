@@ -35,9 +35,7 @@ EOPY
 # regression CONF: thirty runs near 1000, two near 776, checked: rows
 # for the log sink (suspected, confirmed) and the hook (confirmed).
 regression() {
-	history_csv box sys.pipe throughput 30 2 1700000000 >"$T/h.csv"
-	pwt -c "$1" import "$T/h.csv" >/dev/null || fail "import"
-	confirm "$1" r31 r32
+	confirmed_regression "$1"
 }
 
 port=$(free_port)
