@@ -72,6 +72,27 @@ diff_add(struct snapshot_diff *d, size_t *alloc, enum snapshot_change_kind k,
 	return c;
 }
 
+/*
+ * Fields that a snapshot leaves out when its user could not read them,
+ * not because the machine lacks them: one side without such a field is
+ * no change (a root run beside the daemon's, on LXC without systemd).
+ */
+static const char *const diff_unread_keys[] = {
+	"virt.container",
+	NULL
+};
+
+static int
+diff_unread(const char *key)
+{
+	size_t	i;
+
+	for (i = 0; diff_unread_keys[i] != NULL; i++)
+		if (strcmp(key, diff_unread_keys[i]) == 0)
+			return 1;
+	return 0;
+}
+
 /* Walk both sorted field lists together. */
 static void
 diff_fields(struct snapshot_diff *d, size_t *alloc, const struct snapshot *a,
@@ -88,14 +109,16 @@ diff_fields(struct snapshot_diff *d, size_t *alloc, const struct snapshot *a,
 		else
 			c = strcmp(a->fields[i].key, b->fields[j].key);
 		if (c < 0) {
-			diff_add(d, alloc, CHANGE_FIELD_REMOVED,
-			    a->fields[i].key, a->fields[i].value, NULL, NULL,
-			    NULL);
+			if (!diff_unread(a->fields[i].key))
+				diff_add(d, alloc, CHANGE_FIELD_REMOVED,
+				    a->fields[i].key, a->fields[i].value, NULL,
+				    NULL, NULL);
 			i++;
 		} else if (c > 0) {
-			diff_add(d, alloc, CHANGE_FIELD_ADDED,
-			    b->fields[j].key, NULL, b->fields[j].value, NULL,
-			    NULL);
+			if (!diff_unread(b->fields[j].key))
+				diff_add(d, alloc, CHANGE_FIELD_ADDED,
+				    b->fields[j].key, NULL, b->fields[j].value,
+				    NULL, NULL);
 			j++;
 		} else {
 			if (strcmp(a->fields[i].value, b->fields[j].value) != 0)

@@ -698,17 +698,32 @@ linux_dmi_hypervisor(const char *root)
 	return v;
 }
 
-/* The container manager we run under, or NULL. */
+/*
+ * The container manager we run under, or NULL: none, or, with *unknown
+ * set, none that this user can see.  Without systemd in the container
+ * only init's environment may say so, and /proc/1/environ is readable by
+ * root alone: a user's snapshot then leaves virt.container out rather
+ * than say "none" where root's says "lxc", and the diff does not count
+ * it missing (diff.c).
+ */
 static char *
-linux_container(const char *root)
+linux_container(const char *root, int *unknown)
 {
 	char	*v, *path, *env, *p;
 	size_t	 len;
+	int	 unread = 0;
 
+	*unknown = 0;
 	if ((v = sysinfo_read_value(root, "/run/systemd/container")) != NULL)
 		return v;
+	/* The container interface's word to every process (nspawn). */
+	if ((v = sysinfo_read_value(root,
+	    "/run/host/container-manager")) != NULL)
+		return v;
 	path = sysinfo_path(root, "/proc/1/environ");
-	if (sysinfo_read_file(path, 1024 * 1024, &env, &len) == 0) {
+	if (sysinfo_read_file(path, 1024 * 1024, &env, &len) == -1)
+		unread = errno != ENOENT;
+	else {
 		for (p = env; p < env + len; p += strlen(p) + 1) {
 			if (strncmp(p, "container=", 10) == 0 &&
 			    p[10] != '\0') {
@@ -751,6 +766,8 @@ linux_container(const char *root)
 			v = xstrdup("openvz");
 	}
 	free(path);
+	if (v == NULL && unread)
+		*unknown = 1;
 	return v;
 }
 
@@ -759,6 +776,7 @@ static void
 linux_virt(struct snapshot *s, const char *root)
 {
 	char	*v = NULL;
+	int	 unknown;
 
 #if defined(__x86_64__) || defined(__i386__)
 	v = linux_cpuid_hypervisor();
@@ -766,8 +784,10 @@ linux_virt(struct snapshot *s, const char *root)
 	if (v == NULL)
 		v = linux_dmi_hypervisor(root);
 	linux_set(s, "virt", v != NULL ? v : xstrdup("none"));
-	v = linux_container(root);
-	linux_set(s, "virt.container", v != NULL ? v : xstrdup("none"));
+	v = linux_container(root, &unknown);
+	if (!unknown)
+		linux_set(s, "virt.container", v != NULL ? v :
+		    xstrdup("none"));
 }
 
 /* musl says its version when its loader runs without arguments. */

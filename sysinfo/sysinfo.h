@@ -49,7 +49,8 @@
  *   mem.total_kb swap.total_kb mm.hugepages mm.thp mm.thp_defrag
  *   mm.swappiness mm.dirty_ratio mm.dirty_background_ratio mm.zswap
  *   fs.mount fs.type fs.device fs.options fs.scheduler fs.rotational
- *   virt (hypervisor or "none") virt.container (or "none")
+ *   virt (hypervisor or "none") virt.container (or "none"; left out
+ *   when only root could tell, which a diff does not count as a change)
  *   libc cc locale.LANG locale.LC_* pkg.manager
  * FreeBSD adds os.userland and mm.superpages and has no cmdline, governor
  * or scheduler.  The locale is the machine's configured one

@@ -8,10 +8,12 @@
  * check against a CPU hog.
  */
 #include <sys/types.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include <fcntl.h>
+#include <grp.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -1458,6 +1460,159 @@ test_snapshot_fixture_root(void **state)
 	free(admin);
 }
 
+/*
+ * virt.container of a snapshot of tree root (its packages those of the
+ * dpkg database at admin) taken as uid (-1: as we are), in a child:
+ * "absent" when left out.  The child writes the value to a pipe; the
+ * trees must be readable by uid.
+ */
+static char *
+container_as(const char *root, const char *admin, uid_t uid)
+{
+	struct sysinfo_opts	 o;
+	struct snapshot		*s;
+	const char		*v;
+	char			 buf[64], *cause = NULL;
+	ssize_t			 n;
+	pid_t			 pid;
+	int			 fds[2], status;
+
+	assert_int_equal(pipe(fds), 0);
+	if ((pid = fork()) == 0) {
+		close(fds[0]);
+		if (uid != (uid_t)-1 && (setgroups(0, NULL) == -1 ||
+		    setgid((gid_t)uid) == -1 || setuid(uid) == -1))
+			_exit(2);
+		sysinfo_opts_init(&o);
+		o.root = root;
+		o.cc = NULL;
+		o.dpkg_admindir = admin;
+		if ((s = sysinfo_snapshot_take(root, &o, &cause)) == NULL) {
+			dprintf(fds[1], "failed: %s", cause);
+			_exit(1);
+		}
+		v = sysinfo_snapshot_get(s, "virt.container");
+		dprintf(fds[1], "%s", v != NULL ? v : "absent");
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	close(fds[1]);
+	n = read(fds[0], buf, sizeof(buf) - 1);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	buf[n > 0 ? n : 0] = '\0';
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail_msg("snapshot as uid %ld: status %d: %s", (long)uid,
+		    status, buf);
+	return xstrdup(buf);
+}
+
+/*
+ * A container without systemd says so in init's environment alone,
+ * which only root may read: root's snapshot says "lxc", another user's
+ * left "none" (a change in every diff of a root run and the daemon's),
+ * and now leaves the field out, which the diff does not count.
+ */
+static void
+test_container_unreadable(void **state)
+{
+	const char		*argv[5];
+	struct snapshot		*a, *b;
+	struct snapshot_diff	*d;
+	char			*src, *dsrc, *cause = NULL, *environ_path, *v;
+	char			*out;
+	char			 tmpl[] = "/tmp/pw-sysinfo.XXXXXX";
+	char			 root[sizeof(tmpl) + 8], admin[sizeof(tmpl) + 8];
+	size_t			 i;
+	uid_t			 other;
+	int			 fd, status;
+	static const char	 env[] = "PATH=/bin\0container=lxc\0";
+
+	(void)state;
+	src = fixture("root");
+	dsrc = fixture("dpkg-a");
+	assert_non_null(mkdtemp(tmpl));
+	assert_int_equal(chmod(tmpl, 0755), 0);
+	snprintf(root, sizeof(root), "%s/root", tmpl);
+	snprintf(admin, sizeof(admin), "%s/dpkg", tmpl);
+	/* Copies another user can read, wherever the checkout is. */
+	for (i = 0; i < 2; i++) {
+		argv[0] = "cp";
+		argv[1] = "-R";
+		argv[2] = i == 0 ? src : dsrc;
+		argv[3] = i == 0 ? root : admin;
+		argv[4] = NULL;
+		if (sysinfo_command(argv, 10000, 1 << 20, 0, &out, NULL,
+		    &status, &cause) == -1)
+			fail_msg("%s", cause);
+		free(out);
+		assert_int_equal(status, 0);
+	}
+	xasprintf(&environ_path, "%s/proc/1", root);
+	assert_int_equal(mkdir(environ_path, 0755), 0);
+	free(environ_path);
+	xasprintf(&environ_path, "%s/proc/1/environ", root);
+	fd = open(environ_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, env, sizeof(env) - 1),
+	    (ssize_t)sizeof(env) - 1);
+	close(fd);
+
+	/* Readable: lxc. */
+	v = container_as(root, admin, (uid_t)-1);
+	assert_string_equal(v, "lxc");
+	free(v);
+	/* Unreadable, as init's environment is to a user: left out. */
+	assert_int_equal(chmod(environ_path, 0400), 0);
+	other = geteuid() == 0 ? 65534 : (uid_t)-1;
+	if (geteuid() != 0)
+		assert_int_equal(chmod(environ_path, 0), 0);
+	v = container_as(root, admin, other);
+	assert_string_equal(v, "absent");
+	free(v);
+	/* Not there at all (no /proc/1 in the tree): none. */
+	assert_int_equal(unlink(environ_path), 0);
+	v = container_as(root, admin, other);
+	assert_string_equal(v, "none");
+	free(v);
+
+	/* The diff: left out on one side is no change; a value is. */
+	a = sysinfo_snapshot_new();
+	b = sysinfo_snapshot_new();
+	sysinfo_snapshot_set(a, "virt.container", "lxc");
+	sysinfo_snapshot_set(a, "virt", "none");
+	d = sysinfo_diff(a, b);
+	assert_int_equal(d->nfields, 1);
+	check_change(&d->changes[0], CHANGE_FIELD_REMOVED, "virt", "none",
+	    NULL);
+	sysinfo_diff_free(d);
+	d = sysinfo_diff(b, a);
+	assert_int_equal(d->nfields, 1);
+	check_change(&d->changes[0], CHANGE_FIELD_ADDED, "virt", NULL,
+	    "none");
+	sysinfo_diff_free(d);
+	sysinfo_snapshot_set(b, "virt.container", "none");
+	d = sysinfo_diff(a, b);
+	assert_int_equal(d->nfields, 2);
+	check_change(&d->changes[1], CHANGE_FIELD_CHANGED, "virt.container",
+	    "lxc", "none");
+	sysinfo_diff_free(d);
+	sysinfo_snapshot_free(a);
+	sysinfo_snapshot_free(b);
+
+	argv[0] = "rm";
+	argv[1] = "-rf";
+	argv[2] = tmpl;
+	argv[3] = NULL;
+	if (sysinfo_command(argv, 10000, 1 << 20, 0, &out, NULL, &status,
+	    &cause) == -1)
+		fail_msg("%s", cause);
+	free(out);
+	free(environ_path);
+	free(src);
+	free(dsrc);
+}
+
 /* Count what dpkg-query itself calls present: our independent check. */
 static long
 dpkg_query_count(void)
@@ -1852,6 +2007,7 @@ main(void)
 		cmocka_unit_test(test_hashes),
 		cmocka_unit_test(test_json_roundtrip),
 		cmocka_unit_test(test_snapshot_fixture_root),
+		cmocka_unit_test(test_container_unreadable),
 		cmocka_unit_test(test_snapshot_this_machine),
 		cmocka_unit_test(test_command),
 		cmocka_unit_test(test_command_fds),
