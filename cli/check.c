@@ -1672,6 +1672,7 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 	struct detect_params	 p;
 	struct table		*t;
 	json_t			*o, *runs, *arr, *mo, *ro;
+	const char		*status;
 	double			 lvl, sd;
 	char			 b1[32], b2[32], tbuf[32];
 	size_t			 nms = 0, nser, i, j;
@@ -1692,7 +1693,18 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 				break;
 			continue;
 		}
-		pwjson_append(runs, run_ref_json(&r));
+		ro = run_ref_json(&r);
+		pwjson_set_str(ro, "status", r.status);
+		pwjson_append(runs, ro);
+		/*
+		 * A run that did not complete (in a baseline set before
+		 * they were refused) is listed, but check leaves it out
+		 * (detect_pinned_complete), and so do the levels below.
+		 */
+		if (strcmp(r.status, RUN_COMPLETE) != 0) {
+			store_run_clear(&r);
+			continue;
+		}
 		if (store_run_series(st, r.id, &ser, &nser) == 0) {
 			for (j = 0; j < nser; j++) {
 				size_t	mi;
@@ -1744,11 +1756,18 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 	if (c->out == OUT_TABLE) {
 		printf("baseline %s, %zu run%s:\n", cli_show(bl.name), bl.nruns,
 		    bl.nruns == 1 ? "" : "s");
-		json_array_foreach(runs, j, ro)
-			printf("  %s:%s  %s\n", cli_show(json_string_value(
+		json_array_foreach(runs, j, ro) {
+			status = json_string_value(json_object_get(ro,
+			    "status"));
+			printf("  %s:%s  %s", cli_show(json_string_value(
 			    json_object_get(ro, "host"))), cli_show(
 			    json_string_value(json_object_get(ro, "run"))),
 			    json_string_value(json_object_get(ro, "time")));
+			if (strcmp(status, RUN_COMPLETE) != 0)
+				printf("  (%s: left out, as check leaves it "
+				    "out)", status);
+			putchar('\n');
+		}
 	}
 	t = table_new(nitems(hdr), hdr, al);
 	arr = pwjson_array();

@@ -199,6 +199,26 @@ v = json.load(open(sys.argv[2]))["verdicts"][0]
 assert m["level"] == v["baseline_level"], (m, v)
 assert m["noise"] == v["noise"], (m, v)
 ' "$T/show.json" "$T/check.json" || fail "baseline show against check"
+# A run of the baseline that did not complete (set before they were
+# refused) is left out by check, and by show too, which counted b3 at
+# 130 in a level of 108.4 beside check's 100.9 of b1 and b2.
+sqlite3 "$PERFWATCH_DB" "UPDATE runs SET status = 'aborted'
+    WHERE label = 'b3'"
+expect_eq "$(pw baseline show rel | grep '^w ' | awk '{ print $3, $4 }')" \
+    '2 100.9'
+expect_match "$(pw baseline show rel)" "b3  2023-11-14T22:13:23Z  (aborted: left out"
+pw baseline show --json rel >"$T/show.json"
+pw check --baseline rel --json b4 >"$T/check.json" || true
+python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))
+m, v = s["metrics"][0], json.load(open(sys.argv[2]))["verdicts"][0]
+assert [r["status"] for r in s["runs"]] == ["complete", "complete",
+    "aborted"], s["runs"]
+assert m["runs"] == v["baseline_runs"] == 2, (m, v)
+assert m["level"] == v["baseline_level"], (m, v)
+assert m["noise"] == v["noise"], (m, v)
+' "$T/show.json" "$T/check.json" || fail "show of a baseline with an aborted run"
 # A baseline is of one host's runs.  Two hosts with the same labels, one
 # twice as slow: a baseline of both was taken, and checked either host's
 # run against the mean of two machines ("unchanged" at -33% and +33%).
