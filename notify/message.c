@@ -385,11 +385,23 @@ msg_headline(FILE *f, const struct notify_event *ev, const char *host,
 		snprintf(by, sizeof(by), " by %s", num + 1);
 	}
 	fprintf(f, "perfwatch on %s: ", host);
+	/*
+	 * A resolution says the shift is over, whichever way it went: an
+	 * improvement's, whose change is that of the run back at the old
+	 * level, read "improved by 0.0% (resolved)".
+	 */
 	if (strcmp(ev->state, "resolved") == 0 && ev->superseded_by > 0)
 		fprintf(f, "%s moved on from this %s: a further shift the "
 		    "same way is alert #%lld (resolved).\n", name,
 		    msg_improvement(ev) ? "improvement" : "regression",
 		    (long long)ev->superseded_by);
+	else if (strcmp(ev->state, "resolved") == 0 && ev->previous != NULL &&
+	    strcmp(ev->previous, "suspected") == 0)
+		fprintf(f, "the suspected %s of %s is cleared (resolved).\n",
+		    msg_improvement(ev) ? "improvement" : "regression", name);
+	else if (strcmp(ev->state, "resolved") == 0)
+		fprintf(f, "%s is back within the noise of its baseline "
+		    "(resolved).\n", name);
 	else if (msg_improvement(ev))
 		fprintf(f, "%s improved%s (%s).\n", name, by, ev->state);
 	else if (strcmp(ev->state, "suspected") == 0)
@@ -400,13 +412,6 @@ msg_headline(FILE *f, const struct notify_event *ev, const char *host,
 	else if (strcmp(ev->state, "acknowledged") == 0)
 		fprintf(f, "the regression of %s%s was acknowledged.\n", name,
 		    by);
-	else if (strcmp(ev->state, "resolved") == 0 && ev->previous != NULL &&
-	    strcmp(ev->previous, "suspected") == 0)
-		fprintf(f, "the suspected regression of %s is cleared "
-		    "(resolved).\n", name);
-	else if (strcmp(ev->state, "resolved") == 0)
-		fprintf(f, "%s is back within the noise of its baseline "
-		    "(resolved).\n", name);
 	else
 		fprintf(f, "%s changed%s (%s).\n", name, by, ev->state);
 }

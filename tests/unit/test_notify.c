@@ -505,7 +505,7 @@ static void
 test_render(void **state)
 {
 	struct notify_event	 ev;
-	char			*s, *p, *k, *old, *cause = NULL;
+	char			*s, *p, *k, *k2, *old, *cause = NULL;
 
 	(void)state;
 	event_of(&ev, "box", "throughput", "confirmed", "suspected", 100);
@@ -544,6 +544,40 @@ test_render(void **state)
 	    "throughput is cleared"));
 	assert_null(strstr(s, "alerts ack"));
 	free(s);
+	notify_event_clear(&ev);
+
+	/*
+	 * An improvement's end is said as a regression's is: it read
+	 * "improved by 0.0% (resolved)", the change of the run back at
+	 * the old level.
+	 */
+	p = payload("box", "sys.pipe", "throughput", "resolved", "confirmed");
+	assert_non_null(k = strstr(p, "\"regression\""));
+	assert_non_null(k2 = strstr(p, "\"change_pct\":"));
+	xasprintf(&old, "%.*s\"improvement\"%.*s\"change_pct\":0.01,%s",
+	    (int)(k - p), p, (int)(k2 - (k + 12)), k + 12,
+	    strstr(k2, "\"ci_low\""));
+	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
+	assert_null(cause);
+	s = notify_text(&ev);
+	assert_non_null(strstr(s, "perfwatch on box: sys.pipe throughput is "
+	    "back within the noise of its baseline (resolved).\n"));
+	assert_null(strstr(s, "improved"));
+	free(s);
+	free(old);
+	free(p);
+	notify_event_clear(&ev);
+	p = payload("box", "sys.pipe", "throughput", "resolved", "suspected");
+	assert_non_null(k = strstr(p, "\"regression\""));
+	xasprintf(&old, "%.*s\"improvement\"%s", (int)(k - p), p, k + 12);
+	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
+	assert_null(cause);
+	s = notify_text(&ev);
+	assert_non_null(strstr(s, "perfwatch on box: the suspected "
+	    "improvement of sys.pipe throughput is cleared (resolved).\n"));
+	free(s);
+	free(old);
+	free(p);
 	notify_event_clear(&ev);
 
 	/* A confirmed alert left behind by a further shift names it. */
