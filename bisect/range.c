@@ -14,7 +14,8 @@
  * in place with HEAD detached, so that an incremental build rebuilds
  * only what changed, and files git does not track (build output) stay.
  * Tracked files with changes are refused at the start, as they would be
- * overwritten or measured with every commit.
+ * overwritten or measured with every commit; what a build changes in
+ * them is undone before the tree moves on.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -268,21 +269,26 @@ fail:
 }
 
 /*
- * Check out a commit's tree with a checkout strategy; leave HEAD alone.
+ * Check out a commit's tree (oid NULL: HEAD's) with a checkout strategy;
+ * leave HEAD alone.
  */
 static int
 bisect_tree_put(struct bisect_tree *t, const git_oid *oid, const char *hex,
     unsigned int strategy, char **cause)
 {
 	git_checkout_options	 opts;
-	git_commit		*commit;
+	git_commit		*commit = NULL;
 	int			 r;
 
-	if (git_commit_lookup(&commit, t->repo, oid) < 0)
+	if (oid != NULL && git_commit_lookup(&commit, t->repo, oid) < 0)
 		return bisect_git_error(cause, "commit", hex);
 	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
 	opts.checkout_strategy = strategy;
-	r = git_checkout_tree(t->repo, (const git_object *)commit, &opts);
+	if (commit != NULL)
+		r = git_checkout_tree(t->repo, (const git_object *)commit,
+		    &opts);
+	else
+		r = git_checkout_head(t->repo, &opts);
 	git_commit_free(commit);
 	if (r < 0)
 		return bisect_git_error(cause, "checking out", hex);
@@ -296,6 +302,18 @@ bisect_tree_checkout(struct bisect_tree *t, const char *hex, char **cause)
 
 	if (git_oid_fromstr(&oid, hex) < 0)
 		return bisect_git_error(cause, "commit id", hex);
+	/*
+	 * The commit checked out last first, forced: the tracked files had
+	 * no changes at the start, so any they have now are its build's,
+	 * which the next build would start from and the runs measure, or
+	 * which would make the safe checkout below refuse ("1 conflict
+	 * prevents checkout") where this commit changes the file.  Files git
+	 * does not track stay; one in the way of a file this commit tracks
+	 * still stops it, as it may be the user's.
+	 */
+	if (t->moved && bisect_tree_put(t, NULL, "HEAD", GIT_CHECKOUT_FORCE,
+	    cause) == -1)
+		return -1;
 	t->moved = 1;
 	if (bisect_tree_put(t, &oid, hex, GIT_CHECKOUT_SAFE, cause) == -1)
 		return -1;
