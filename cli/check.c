@@ -818,7 +818,20 @@ cmd_check(struct cli *c, int argc, char **argv)
 			rc = EXIT_BISECT_SKIP;
 		} else if (res.regressions > 0)
 			rc = 1;
-		else if (res.nv == 0 || res.inconclusive == res.nv)
+		else if (res.nunj > 0) {
+			/*
+			 * The commit's run did not measure a workload that
+			 * was measured before (it failed or timed out at
+			 * this commit): the metric bisected may be one of
+			 * its, and "good" would say it did not get worse.
+			 */
+			fprintf(stderr, "perfwatch: run %s: workload %s did "
+			    "not complete (%s): cannot tell\n",
+			    cli_show(res.run.label),
+			    cli_show(res.unj[0].workload),
+			    cli_show(res.unj[0].status));
+			rc = EXIT_BISECT_SKIP;
+		} else if (res.nv == 0 || res.inconclusive == res.nv)
 			rc = EXIT_BISECT_SKIP;
 		else
 			rc = 0;
