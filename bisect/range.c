@@ -268,6 +268,23 @@ fail:
 	return NULL;
 }
 
+/* The first file that a checkout cannot write, into *arg. */
+static int
+bisect_tree_conflict(git_checkout_notify_t why, const char *path,
+    const git_diff_file *baseline, const git_diff_file *target,
+    const git_diff_file *workdir, void *arg)
+{
+	char	**first = arg;
+
+	(void)why;
+	(void)baseline;
+	(void)target;
+	(void)workdir;
+	if (*first == NULL && path != NULL)
+		*first = xstrdup(path);
+	return 0;
+}
+
 /*
  * Check out a commit's tree (oid NULL: HEAD's) with a checkout strategy;
  * leave HEAD alone.
@@ -278,18 +295,41 @@ bisect_tree_put(struct bisect_tree *t, const git_oid *oid, const char *hex,
 {
 	git_checkout_options	 opts;
 	git_commit		*commit = NULL;
+	const git_error		*e;
+	char			*first = NULL;
 	int			 r;
 
 	if (oid != NULL && git_commit_lookup(&commit, t->repo, oid) < 0)
 		return bisect_git_error(cause, "commit", hex);
 	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
 	opts.checkout_strategy = strategy;
+	opts.notify_flags = GIT_CHECKOUT_NOTIFY_CONFLICT;
+	opts.notify_cb = bisect_tree_conflict;
+	opts.notify_payload = &first;
 	if (commit != NULL)
 		r = git_checkout_tree(t->repo, (const git_object *)commit,
 		    &opts);
 	else
 		r = git_checkout_head(t->repo, &opts);
 	git_commit_free(commit);
+	if (r == GIT_ECONFLICT && first != NULL) {
+		/*
+		 * libgit2 says only "1 conflict prevents checkout".  The
+		 * tracked files were put back first (bisect_tree_checkout),
+		 * so what is in the way is a file git does not track: a
+		 * build's output that a later commit tracks, or the user's.
+		 * An ignored one is overwritten, as git checkout does.
+		 */
+		e = git_error_last();
+		xasprintf(cause, "checking out %s: %s, which git does not "
+		    "track, is where the commit has a file; move it away, "
+		    "or if a build writes it, ignore it in .git/info/exclude "
+		    "(%s)", hex, first, e != NULL && e->message != NULL ?
+		    e->message : "a conflict prevents checkout");
+		free(first);
+		return -1;
+	}
+	free(first);
 	if (r < 0)
 		return bisect_git_error(cause, "checking out", hex);
 	return 0;

@@ -548,6 +548,7 @@ test_tree(void **state)
 {
 	struct bisect_tree	*t;
 	char			 id[BISECT_OID_HEX], head[BISECT_OID_HEX];
+	char			 next[BISECT_OID_HEX];
 	char			*cause = NULL, *path;
 	FILE			*f;
 
@@ -623,6 +624,27 @@ test_tree(void **state)
 	sh("! git symbolic-ref -q HEAD && test \"$(git rev-parse HEAD)\" = "
 	    "%s", head);
 	sh("git checkout -q main");
+
+	/*
+	 * A file git does not track where the next commit has one (f4,
+	 * which c4 adds) stops the checkout, and the message names it:
+	 * libgit2's alone says "1 conflict prevents checkout".
+	 */
+	rev("main~3", next);
+	if ((t = bisect_tree_open(repo, &cause)) == NULL)
+		fail_msg("%s", cause);
+	if (bisect_tree_checkout(t, id, &cause) == -1)
+		fail_msg("%s", cause);
+	sh("echo mine >f4");
+	assert_int_equal(bisect_tree_checkout(t, next, &cause), -1);
+	assert_non_null(strstr(cause, "f4, which git does not track, is "
+	    "where the commit has a file"));
+	free(cause);
+	sh("test \"$(cat f4)\" = mine");
+	if (bisect_tree_close(t, &cause) == -1)
+		fail_msg("%s", cause);
+	sh("test \"$(git symbolic-ref HEAD)\" = refs/heads/main");
+	sh("test -z \"$(git status --porcelain)\"");
 }
 
 int
