@@ -862,28 +862,18 @@ group_put(struct detect_group *g, int64_t id)
 	g->runs[g->nruns++] = id;
 }
 
-/* Whether run r was measured by a bisection (trigger bisect). */
-static int
-group_bisect(const struct store_run *r)
-{
-	return r->trigger != NULL &&
-	    strcmp(r->trigger, DETECT_TRIGGER_BISECT) == 0;
-}
-
 /*
  * Add the runs that pattern names to g: one run as store_run_resolve
  * reads it, else a glob over labels (or host:label).  With
  * complete_only (a pinned baseline), a run named alone must be complete,
- * and one measured on a busy machine or by a bisection is taken with a
- * warning; a glob passes over the runs that did not complete, counted
- * in skipped[0], over those measured on a busy machine, in skipped[1],
- * and over a bisection's, in skipped[2], as the rolling baseline does:
- * a bisection's runs measure the commits it tried, not the host, and a
- * glob over a store where one ran took them into the baseline's level.
+ * and one measured on a busy machine is taken with a warning; a glob
+ * passes over the runs that did not complete, counted in skipped[0],
+ * and over those measured on a busy machine, in skipped[1], as the
+ * rolling baseline does.
  */
 static int
 group_add(struct store *st, const struct store_run *all, size_t nall,
-    const char *pattern, int complete_only, size_t skipped[3],
+    const char *pattern, int complete_only, size_t skipped[2],
     struct detect_group *g)
 {
 	struct store_run	 r;
@@ -916,9 +906,6 @@ group_add(struct store *st, const struct store_run *all, size_t nall,
 			    pattern, why);
 			free(why);
 		}
-		if (complete_only && group_bisect(&r))
-			fprintf(stderr, "perfwatch: run %s was measured by a "
-			    "bisection; taken, as it is named\n", pattern);
 		group_put(g, r.id);
 		store_run_clear(&r);
 		return 0;
@@ -932,8 +919,6 @@ group_add(struct store *st, const struct store_run *all, size_t nall,
 				skipped[0]++;
 			else if (complete_only && all[i].busy)
 				skipped[1]++;
-			else if (complete_only && group_bisect(&all[i]))
-				skipped[2]++;
 			else {
 				group_put(g, all[i].id);
 				matched++;
@@ -1859,7 +1844,7 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	char			*cause = NULL, *inuse = NULL, *hosts, tbuf[32];
 	json_t			*arr, *o;
 	size_t			 n = 0, nall = 0, i, j, nh;
-	size_t			 skipped[3] = { 0, 0, 0 };
+	size_t			 skipped[2] = { 0, 0 };
 	int			 k, opt, rc = 0, ended = 0;
 
 	if (argc < 2)
@@ -1927,10 +1912,6 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 			fprintf(stderr, "perfwatch: left out %zu run%s "
 			    "measured on a busy machine\n", skipped[1],
 			    skipped[1] == 1 ? "" : "s");
-		if (rc == 0 && skipped[2] > 0)
-			fprintf(stderr, "perfwatch: left out %zu run%s "
-			    "of a bisection\n", skipped[2],
-			    skipped[2] == 1 ? "" : "s");
 		if (rc == 0 && store_baseline_set(st, argv[2], g.runs, g.nruns,
 		    (int64_t)time(NULL), &cause) == -1) {
 			/*
