@@ -892,6 +892,13 @@ cmd_run(struct cli *c, int argc, char **argv)
 		json_decref(o.git_commits);
 		return cli_usage("run");
 	}
+	/*
+	 * SIGCHLD ignored by whoever started us (an ignored signal stays so
+	 * across exec) has the kernel reap every child as it exits: wait4()
+	 * then finds none, and every workload failed as "killed by signal
+	 * 9", its CPU time lost, the snapshot's helpers failing too.
+	 */
+	(void)signal(SIGCHLD, SIG_DFL);
 	if (o.profile == NULL)
 		o.profile = config_get_str(c->cfg, "perfwatch", "profile");
 	if ((path = profile_path(c, o.profile, &looked)) == NULL) {
