@@ -566,6 +566,26 @@ cli_workloads_print(FILE *f, const struct store_run_workload *w, size_t nw)
 }
 
 /*
+ * Say why the report of a run cannot be read back from the store, just
+ * after the read that failed: the run measured and is recorded, and an
+ * exit of 70 without a word left the user to guess what went wrong.
+ * Returns the exit status: 75 for a store another process held locked,
+ * else 70.
+ */
+static int
+report_unreadable(struct cli *c)
+{
+	int	rc;
+
+	if ((rc = cli_store_failed(c->st)) != 0)
+		return rc;
+	/* Nothing failed: the run's row is gone (deleted meanwhile). */
+	fprintf(stderr, "perfwatch: the run is no longer in %s; no report\n",
+	    store_path(c->st));
+	return EXIT_SOFTWARE;
+}
+
+/*
  * Print the report of run: its header, the classic tables, and how each
  * workload ended; with check, the verdicts too (and return 1 when there
  * is a regression).  With json, one JSON document instead.
@@ -583,12 +603,13 @@ cli_run_report(struct cli *c, int64_t run, int json, int check)
 	int				 rc = 0;
 
 	if (store_run_get(c->st, run, &r) == -1)
-		return EXIT_SOFTWARE;
+		return report_unreadable(c);
+	/* No call on the store before report_unreadable() reads why. */
 	if (store_run_series(c->st, run, &ser, &n) == -1 ||
 	    store_run_workloads(c->st, run, &w, &nw) == -1) {
 		store_run_clear(&r);
 		store_series_free(ser, n);
-		return EXIT_SOFTWARE;
+		return report_unreadable(c);
 	}
 	fmt_time(tbuf, sizeof(tbuf), r.started);
 	if (json) {
