@@ -466,6 +466,19 @@ phase_seeks(uint64_t nchunks, int seeks, int seekers,
 	return failed ? -1 : 0;
 }
 
+/*
+ * Is a file of size bytes smaller than twice the RAM, so that its reads
+ * rely on page-cache eviction?  Twice the RAM is taken as size = 2x makes
+ * it, in whole MiB (wl_params_size): the RAM is seldom a whole number of
+ * MiB, and the note said that the file of 2x, less than a MiB short of
+ * twice the RAM, was smaller than twice the RAM.
+ */
+static int
+bonnie_below_twice_ram(uint64_t size, uint64_t ram)
+{
+	return ram > 0 && size < ((2 * ram) & ~(uint64_t)((1 << 20) - 1));
+}
+
 /* Write the twelve figures, in bonnie's order. */
 static int
 emit_figures(int out, const struct bonnie_figures *f)
@@ -526,7 +539,7 @@ wl_bonnie_run(const struct wl_params *p, int out, char **cause)
 		    "block-written file", (unsigned long long)(chars %
 		    (1 << 20) == 0 ? chars >> 20 : chars >> 10),
 		    chars % (1 << 20) == 0 ? "MiB" : "KiB");
-	if (ram > 0 && size < 2 * ram) {
+	if (bonnie_below_twice_ram(size, ram)) {
 		wl_note(out, "file %llu MiB is smaller than twice the RAM "
 		    "(%llu MiB): reads rely on page-cache eviction",
 		    (unsigned long long)(size >> 20),

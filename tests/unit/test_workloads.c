@@ -42,6 +42,8 @@
 #include "near.h"
 /* Its pass, to run it from a state a long run reaches. */
 #include "../../workloads/dhrystone.c"
+/* Its note of a file below twice the RAM. */
+#include "../../workloads/bonnie.c"
 
 #ifndef TMPFS_MAGIC
 #define TMPFS_MAGIC	0x01021994
@@ -2151,6 +2153,32 @@ test_run_disk_full(void **state)
 	free(err[1]);
 }
 
+/*
+ * bonnie notes a file smaller than twice the RAM, and not the file of
+ * size = 2x, which is twice the RAM in whole MiB: on a VM of 25324953600
+ * bytes (24151 MiB and 776 KiB) it said "file 48303 MiB is smaller than
+ * twice the RAM (24151 MiB)".
+ */
+static void
+test_bonnie_twice_ram(void **state)
+{
+	struct wl_params	p;
+	uint64_t		ram = UINT64_C(25324953600), mib = 1 << 20;
+
+	(void)state;
+	assert_false(bonnie_below_twice_ram(UINT64_C(50649366528), ram));
+	assert_true(bonnie_below_twice_ram(UINT64_C(50649366528) - mib, ram));
+	assert_false(bonnie_below_twice_ram(1024 * mib, 512 * mib));
+	assert_true(bonnie_below_twice_ram(1023 * mib, 512 * mib));
+	assert_false(bonnie_below_twice_ram(mib, 0));	/* RAM unknown */
+	/* This machine's 2x, bonnie's default. */
+	wl_params_init(&p, wl_find("disk.bonnie"));
+	assert_true(p.size_ram == 2);
+	assert_false(bonnie_below_twice_ram(wl_params_size(&p) / BONNIE_CHUNK *
+	    BONNIE_CHUNK, wl_ram_bytes()));
+	wl_params_clear(&p);
+}
+
 static void
 test_bonnie(void **state)
 {
@@ -2660,6 +2688,7 @@ main(void)
 		cmocka_unit_test(test_run_measure_time),
 		cmocka_unit_test(test_run_file_limit),
 		cmocka_unit_test(test_run_disk_full),
+		cmocka_unit_test(test_bonnie_twice_ram),
 		cmocka_unit_test(test_bonnie),
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_stream_unique),
