@@ -302,18 +302,20 @@ noclock:
 
 /*
  * Write a timed loop's figure (its rate times scale) and a note with the
- * count behind it.
+ * count behind it.  The note's wall-clock figure is scaled as the
+ * figure is, so it is in the figure's unit (lpm is per minute, not "a
+ * second").
  */
 int
 wl_loop_report(int out, const char *name, const char *unit, double scale,
     const struct wl_loop *loop, char **cause)
 {
 	wl_note(out, "%llu loops in %.3f s (%.3f s of CPU over %d CPU%s), "
-	    "%.6g a second by the wall clock; rate the 80th percentile of %zu "
+	    "%.6g %s by the wall clock; rate the 80th percentile of %zu "
 	    "slices",
 	    (unsigned long long)loop->count, loop->elapsed, loop->cpu,
 	    loop->cpus, loop->cpus == 1 ? "" : "s", loop->wall_rate * scale,
-	    loop->slices);
+	    unit, loop->slices);
 	if (wl_emit(out, name, loop->rate * scale, unit, BETTER_HIGHER) == -1) {
 		xasprintf(cause, "writing results: %s", strerror(errno));
 		return -1;

@@ -2431,6 +2431,28 @@ sys_notes(const char *name, const struct wl_result *res)
 		if (strcmp(name, fcopy[i].name) == 0)
 			assert_non_null(note(res, fcopy[i].note));
 	}
+	/*
+	 * The wall-clock figure is in the figure's unit: shell1 and shell8
+	 * said "N a second" of loops a minute, 60 times their rate.
+	 */
+	snprintf(want, sizeof(want), " %s by the wall clock; ",
+	    res->metrics[0].unit);
+	if (strstr(loop, want) == NULL)
+		fail_msg("%s: no \"%s\" in \"%s\"", name, want, loop);
+	if (strcmp(name, "sys.shell1") == 0 ||
+	    strcmp(name, "sys.shell8") == 0) {
+		unsigned long long	count;
+		double			elapsed, wall;
+
+		assert_int_equal(sscanf(loop, "%llu loops in %lf s", &count,
+		    &elapsed), 2);
+		assert_int_equal(sscanf(strstr(loop, "), ") + 3, "%lf lpm",
+		    &wall), 1);
+		/* The note's own figures, as printed (3 decimals of time). */
+		assert_true(elapsed > 0);
+		assert_true(fabs(wall - count / elapsed * 60) <=
+		    0.01 * count / elapsed * 60);
+	}
 	if (strcmp(name, "sys.execl") == 0)
 		assert_non_null(note(res, "a loop is one exec; 33 execs a "
 		    "chain (/usr/bin/env 32 times, then /bin/true)"));
