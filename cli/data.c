@@ -140,10 +140,13 @@ cmd_import(struct cli *c, int argc, char **argv)
 		/*
 		 * A full disk is no fault of the file: not a data error; a
 		 * store locked by another process is to be tried again, as
-		 * for the other locks a command meets.
+		 * for the other locks a command meets; an input that fails
+		 * to read is one that cannot be read, as one not there.
 		 */
 		if (stats.store_busy)
 			return EXIT_TEMPFAIL;
+		if (stats.read_failed)
+			return EXIT_NOINPUT;
 		return stats.store_failed ? EXIT_IOERR : EXIT_DATAERR;
 	}
 	if (json)

@@ -1,6 +1,7 @@
 /*
  * Lines of a stream after bytes already read from it.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,14 @@ lines_reserve(struct lines *l, size_t need)
 	}
 }
 
+/* After a getline() of -1: keep why, when it was a read that failed. */
+static void
+lines_failed(struct lines *l)
+{
+	if (ferror(l->f) && l->error == 0)
+		l->error = errno != 0 ? errno : EIO;
+}
+
 ssize_t
 lines_next(struct lines *l)
 {
@@ -47,8 +56,11 @@ lines_next(struct lines *l)
 	size_t		 len;
 	ssize_t		 n;
 
-	if (l->heldoff == l->heldlen)
-		return getline(&l->line, &l->linecap, l->f);
+	if (l->heldoff == l->heldlen) {
+		if ((n = getline(&l->line, &l->linecap, l->f)) == -1)
+			lines_failed(l);
+		return n;
+	}
 	start = l->held + l->heldoff;
 	len = l->heldlen - l->heldoff;
 	if ((nl = memchr(start, '\n', len)) != NULL) {
@@ -61,8 +73,10 @@ lines_next(struct lines *l)
 	}
 	/* The held bytes end inside a line: the stream has the rest. */
 	l->heldoff = l->heldlen;
-	if ((n = getline(&l->more, &l->morecap, l->f)) < 0)
+	if ((n = getline(&l->more, &l->morecap, l->f)) < 0) {
+		lines_failed(l);
 		n = 0;
+	}
 	lines_reserve(l, len + (size_t)n + 1);
 	memcpy(l->line, start, len);
 	if (n > 0)

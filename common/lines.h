@@ -20,12 +20,18 @@ struct lines {
 	size_t	 linecap;
 	char	*more;		/* getline() buffer for a cut held line */
 	size_t	 morecap;
+	int	 error;	/* errno of the read that failed, 0 if none */
 };
 
 /* Start reading f after the len bytes at held (copied; may be NULL). */
 void	lines_init(struct lines *, FILE *, const char *held, size_t len);
 void	lines_free(struct lines *);
-/* Read one line into l->line with its newline; its length, or -1 at EOF. */
+/*
+ * Read one line into l->line with its newline; its length, or -1 at EOF
+ * or on a read error (then l->error is set: an end of file and a read
+ * that failed are told apart there, not by errno, which later calls may
+ * change).
+ */
 ssize_t	lines_next(struct lines *);
 
 #endif

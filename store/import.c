@@ -103,6 +103,8 @@ struct import_state {
 	long			 last_iter;
 	int			 store_failed;	/* the store's fault, not the input's */
 	int			 store_busy;	/* locked by another process */
+	int			 read_error;	/* errno of a read that failed */
+	int			 read_failed;	/* the input could not be read */
 	struct store_import_stats stats;
 };
 
@@ -650,6 +652,15 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 	return 0;
 }
 
+/* Done with rd: keep why a read failed, for store_import to say. */
+static void
+import_csv_free(struct import_state *is, struct csv_reader *rd)
+{
+	if (rd->in.error != 0)
+		is->read_error = rd->in.error;
+	csv_reader_free(rd);
+}
+
 /* Import CSV: the header names the columns. */
 static int
 import_csv(struct import_state *is, FILE *f, const char *held, size_t heldlen,
@@ -669,7 +680,7 @@ import_csv(struct import_state *is, FILE *f, const char *held, size_t heldlen,
 			xasprintf(cause, "%s:%s", is->name, err);
 			free(err);
 		}
-		csv_reader_free(&rd);
+		import_csv_free(is, &rd);
 		return -1;
 	}
 	for (c = 0; c < COL_MAX; c++)
@@ -687,7 +698,7 @@ import_csv(struct import_state *is, FILE *f, const char *held, size_t heldlen,
 			    "optionally host, iteration, status, trigger, "
 			    "busy and duration; found \"%s\"",
 			    is->name, rd.row, i + 1, h);
-			csv_reader_free(&rd);
+			import_csv_free(is, &rd);
 			return -1;
 		}
 		map[c] = (int)i;
@@ -696,7 +707,7 @@ import_csv(struct import_state *is, FILE *f, const char *held, size_t heldlen,
 		xasprintf(cause, "%s:%zu:%zu: header: expected \"run,time,"
 		    "workload,metric,value,unit,better\"", is->name, rd.row,
 		    rd.nfields + 1);
-		csv_reader_free(&rd);
+		import_csv_free(is, &rd);
 		return -1;
 	}
 	need = rd.nfields;
@@ -706,7 +717,7 @@ import_csv(struct import_state *is, FILE *f, const char *held, size_t heldlen,
 			    "found %zu", is->name, rd.row,
 			    rd.nfields < need ? rd.nfields + 1 : need + 1, need,
 			    rd.nfields);
-			csv_reader_free(&rd);
+			import_csv_free(is, &rd);
 			return -1;
 		}
 		memset(&r, 0, sizeof(r));
@@ -718,11 +729,11 @@ import_csv(struct import_state *is, FILE *f, const char *held, size_t heldlen,
 		}
 		if (import_check_row(is, rd.row, &r, cause) == -1 ||
 		    import_store_row(is, rd.row, &r, cause) == -1) {
-			csv_reader_free(&rd);
+			import_csv_free(is, &rd);
 			return -1;
 		}
 	}
-	csv_reader_free(&rd);
+	import_csv_free(is, &rd);
 	if (rc == -1) {
 		xasprintf(cause, "%s:%s", is->name, err);
 		free(err);
@@ -927,6 +938,8 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 		if (rc == -1)
 			break;
 	}
+	if (in.error != 0)
+		is->read_error = in.error;
 	lines_free(&in);
 	return rc;
 }
@@ -1005,7 +1018,8 @@ store_import_progress(struct store *st, store_import_progress_fn fn,
  * Import the history in f (called name in messages) in one transaction.
  * On error, nothing is changed and *cause says file:row:column: what, or,
  * when the store failed (a full disk) rather than the input, the database
- * and why, with stats->store_failed set.
+ * and why, with stats->store_failed set, or when the input could not be
+ * read, the file and why, with stats->read_failed set.
  */
 int
 store_import(struct store *st, FILE *f, const char *name,
@@ -1052,11 +1066,17 @@ store_import(struct store *st, FILE *f, const char *name,
 	else
 		rc = import_jsonl(&is, f, held, heldlen, cause);
 	free(held);
-	/* A read error is the cause, whatever the rows read said. */
+	/*
+	 * A read error is the cause, whatever the rows read said, and with
+	 * the system's reason: the input could not be read, which is no
+	 * fault of its data.
+	 */
 	if (ferror(f)) {
 		if (rc == -1)
 			free(*cause);
-		xasprintf(cause, "%s: read error", name);
+		xasprintf(cause, "%s: %s", name, strerror(is.read_error != 0 ?
+		    is.read_error : EIO));
+		is.read_failed = 1;
 		rc = -1;
 	}
 	if (rc == 0 && is.stats.samples == 0) {
@@ -1077,6 +1097,7 @@ store_import(struct store *st, FILE *f, const char *name,
 		if (stats != NULL) {
 			stats->store_failed = is.store_failed;
 			stats->store_busy = is.store_busy;
+			stats->read_failed = is.read_failed;
 		}
 	} else if (stats != NULL)
 		*stats = is.stats;

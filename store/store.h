@@ -230,6 +230,7 @@ struct store_import_stats {
 	size_t	samples;
 	int	store_failed;	/* on error: the store's (a full disk) */
 	int	store_busy;	/* and it was locked by another process */
+	int	read_failed;	/* on error: the input could not be read */
 };
 
 int		 store_import(struct store *, FILE *, const char *name,

@@ -490,6 +490,7 @@ test_bad_rows_leave_store(void **state)
 		  "\"value\":1,\"unit\":\"u\",\"better\":\"higher\"}\n{\"run\"\n",
 		  "bad.jsonl:2:" },
 	};
+	struct store_import_stats stats;
 	struct store	*st;
 	char		*p = db_path(), *cause, *before, *after;
 	size_t		 i;
@@ -516,14 +517,19 @@ test_bad_rows_leave_store(void **state)
 		assert_int_equal(count(st, "metrics"), 3);
 		assert_int_equal(count(st, "samples"), 6);
 	}
-	/* A stream that cannot be read says so, not "empty file". */
+	/*
+	 * A stream that cannot be read says so, not "empty file", with the
+	 * system's reason, and as an input that could not be read.
+	 */
 	f = fopen(".", "r");
 	assert_non_null(f);
 	cause = NULL;
 	assert_int_equal(store_import(st, f, "dir.csv", STORE_FORMAT_AUTO, 0,
-	    NULL, &cause), -1);
+	    &stats, &cause), -1);
 	fclose(f);
-	assert_string_equal(cause, "dir.csv: read error");
+	assert_string_equal(cause, "dir.csv: Is a directory");
+	assert_int_equal(stats.read_failed, 1);
+	assert_int_equal(stats.store_failed, 0);
 	free(cause);
 	assert_int_equal(count(st, "samples"), 6);
 	free(before);
