@@ -704,15 +704,19 @@ cmd_show(struct cli *c, int argc, char **argv)
 		free(cause);
 		return cli_store_status(st, EXIT_DATAERR);
 	}
+	/*
+	 * A read that fails is said, with the store and its error: this
+	 * exited 70 without a word.
+	 */
 	if (store_run_series(st, run.id, &ser, &n) == -1) {
 		store_run_clear(&run);
-		return EXIT_SOFTWARE;
+		return (k = cli_store_failed(st)) != 0 ? k : EXIT_SOFTWARE;
 	}
 	/* How each workload ended: a failed one has no metric to show. */
 	if (store_run_workloads(st, run.id, &w, &nw) == -1) {
 		store_series_free(ser, n);
 		store_run_clear(&run);
-		return EXIT_SOFTWARE;
+		return (k = cli_store_failed(st)) != 0 ? k : EXIT_SOFTWARE;
 	}
 	if (c->out == OUT_JSON) {
 		o = view_run_json(&run);

@@ -13,7 +13,7 @@
 # (65), and changes when the history it scans could not be read (65),
 # and baseline show, which showed no metric (0), when the samples of its
 # runs could not be read, and export (65) when its samples could not be
-# read.  A page of a table or index overwritten stands
+# read, and show (70 without a word) when its run's samples could not.  A page of a table or index overwritten stands
 # for the disk that fails under it; the lock cases are store_busy.sh's.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -141,6 +141,20 @@ expect_store_error export -o "$T/export.csv"
 [ ! -e "$T/export.csv" ] || fail "export -o left a file"
 rc=0; pw export --run nosuch >/dev/null 2>"$T/err" || rc=$?
 [ "$rc" -eq 65 ] || fail "export --run nosuch: exit $rc: $(cat "$T/err")"
+
+# show, whose run was found but whose samples, or how its workloads
+# ended, could not be read, exited 70 without a word, and printed nothing
+# to say why.
+for table in samples run_workloads; do
+	cp "$T/good.db" "$PERFWATCH_DB"
+	pw show one >/dev/null || fail "show before the damage"
+	spoil_page "$PERFWATCH_DB" "$table"
+	for out in '' --json --csv; do
+		expect_store_error show $out one
+		[ ! -s "$T/out" ] || fail "show $out ($table): $(cat "$T/out")"
+	done
+	expect_store_error show
+done
 
 # A failure that leaves the read transaction open (a statement that
 # cannot be prepared; a damaged page makes SQLite end it itself): it was
