@@ -66,6 +66,8 @@ enum col {
 
 /* A run's length, seconds: a year. */
 #define IMPORT_DURATION_MAX	(366 * 86400)
+/* The last iteration of a metric in a run, given or numbered. */
+#define IMPORT_ITERATION_MAX	1000000
 
 static const char *const col_names[COL_MAX] = {
 	"run", "time", "workload", "metric", "value", "unit", "better",
@@ -358,11 +360,12 @@ import_check_row(struct import_state *is, size_t row, struct import_row *r,
 	    r->field[COL_ITERATION][0] != '\0') {
 		errno = 0;
 		it = strtod(r->field[COL_ITERATION], &end);
-		if (*end != '\0' || errno != 0 || it < 1 || it > 1000000 ||
-		    it != floor(it))
+		if (*end != '\0' || errno != 0 || it < 1 ||
+		    it > IMPORT_ITERATION_MAX || it != floor(it))
 			return import_error(is, row, r, COL_ITERATION, cause,
 			    "iteration: \"%s\" is not a whole number from 1 "
-			    "to 1000000", r->field[COL_ITERATION]);
+			    "to %d", r->field[COL_ITERATION],
+			    IMPORT_ITERATION_MAX);
 		r->iteration = (long)it;
 	}
 	r->duration = -1;
@@ -631,6 +634,17 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 	}
 	if (r->iteration > 0)
 		iter = r->iteration;
+	/*
+	 * Numbered after the row before it, an iteration can pass the bound
+	 * a given one is held to: stored, it was exported, and the export
+	 * refused on import.
+	 */
+	if (iter > IMPORT_ITERATION_MAX)
+		return import_error(is, row, r, r->field[COL_ITERATION] != NULL ?
+		    COL_ITERATION : COL_METRIC, cause, "iteration %ld of %s %s "
+		    "in run \"%s\" is beyond %d", iter, r->field[COL_WORKLOAD],
+		    r->field[COL_METRIC], r->field[COL_RUN],
+		    IMPORT_ITERATION_MAX);
 	if (store_sample_add(is->st, runid, metricid, (int)iter,
 	    r->value) == -1) {
 		if (sqlite3_extended_errcode(is->st->db) ==

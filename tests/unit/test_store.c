@@ -431,6 +431,15 @@ test_bad_rows_leave_store(void **state)
 		  "r9,1,w,m,12.5\t,u,higher\n",
 		  "bad.csv:2:5: value: \"12.5\t\" has a blank before or after "
 		  "the number" },
+		/*
+		 * An iteration numbered after the last one given is held to
+		 * the same bound: 1000001 was stored, and its export was then
+		 * refused on import.
+		 */
+		{ "run,time,workload,metric,value,unit,better,iteration\n"
+		  "r9,1,w,m,1,u,higher,1000000\nr9,1,w,m,2,u,higher,\n",
+		  "bad.csv:3:8: iteration 1000001 of w m in run \"r9\" is "
+		  "beyond 1000000" },
 		{ "run,time,workload,metric,value,unit,better,iteration\n"
 		  "r9,1,w,m,1,u,higher, 2\n",
 		  "bad.csv:2:8: iteration: \" 2\" has a blank before or after "
