@@ -273,7 +273,6 @@ import_check_row(struct import_state *is, size_t row, struct import_row *r,
     char **cause)
 {
 	const char	*why = NULL;
-	char		*end;
 	enum col	 c;
 	double		 it;
 	size_t		 bad;
@@ -355,12 +354,14 @@ import_check_row(struct import_state *is, size_t row, struct import_row *r,
 		return import_error(is, row, r, COL_TRIGGER, cause,
 		    "trigger: \"%s\" is not one perfwatch records",
 		    r->field[COL_TRIGGER]);
+	/*
+	 * Read as a value is (parse_number), which refuses hexadecimal:
+	 * strtod alone took "0x2" for iteration 2.
+	 */
 	r->iteration = 0;
 	if (r->field[COL_ITERATION] != NULL &&
 	    r->field[COL_ITERATION][0] != '\0') {
-		errno = 0;
-		it = strtod(r->field[COL_ITERATION], &end);
-		if (*end != '\0' || errno != 0 || it < 1 ||
+		if (parse_number(r->field[COL_ITERATION], &it) != 0 || it < 1 ||
 		    it > IMPORT_ITERATION_MAX || it != floor(it))
 			return import_error(is, row, r, COL_ITERATION, cause,
 			    "iteration: \"%s\" is not a whole number from 1 "
@@ -371,9 +372,7 @@ import_check_row(struct import_state *is, size_t row, struct import_row *r,
 	r->duration = -1;
 	if (r->field[COL_DURATION] != NULL &&
 	    r->field[COL_DURATION][0] != '\0') {
-		errno = 0;
-		it = strtod(r->field[COL_DURATION], &end);
-		if (*end != '\0' || errno != 0 || it < 0 ||
+		if (parse_number(r->field[COL_DURATION], &it) != 0 || it < 0 ||
 		    it > IMPORT_DURATION_MAX || it != floor(it))
 			return import_error(is, row, r, COL_DURATION, cause,
 			    "duration: \"%s\" is not a whole number of seconds "

@@ -431,6 +431,13 @@ test_bad_rows_leave_store(void **state)
 		  "r9,1,w,m,12.5\t,u,higher\n",
 		  "bad.csv:2:5: value: \"12.5\t\" has a blank before or after "
 		  "the number" },
+		/* Hexadecimal is no number here, as it is no value. */
+		{ "run,time,workload,metric,value,unit,better,iteration\n"
+		  "r9,1,w,m,1,u,higher,0x2\n",
+		  "bad.csv:2:8: iteration: \"0x2\" is not a whole number" },
+		{ "run,time,workload,metric,value,unit,better,duration\n"
+		  "r9,1,w,m,1,u,higher,0x3c\n",
+		  "bad.csv:2:8: duration: \"0x3c\" is not a whole number" },
 		/*
 		 * An iteration numbered after the last one given is held to
 		 * the same bound: 1000001 was stored, and its export was then
