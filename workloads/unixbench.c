@@ -52,8 +52,9 @@
  *                 since 2.25, FreeBSD's and musl's libc make getpid a
  *                 system call every time; none caches it).      lps
  *
- * All rates are higher-is-better, the 80th percentile of the rates of ten
- * time slices of the loop (see wl_timed_loop_clock in util.c); each
+ * All rates are higher-is-better, the 80th percentile of the rates of
+ * the loop's time slices, nine or ten (see wl_timed_loop_clock in
+ * util.c); each
  * leaves a note with the loop count, the time, the CPU time and the plain
  * wall-clock rate (the file copies one with the file's size).  No rate counts
  * the wall clock: the loops that never wait (fcopy*, pipe, syscall;

@@ -9,10 +9,10 @@
  * ends, so overshooting the duration biases nothing; loops count the CPU
  * time they (and the processes they start) received instead of the wall
  * clock, which other processes on the machine cannot move; and the
- * reported rate is a high percentile of the rates of ten time slices,
- * because what still moves a CPU-time rate (another process on the same
- * core or host evicting caches, a hypervisor taking memory back) can only
- * slow a slice, never speed it up.
+ * reported rate is a high percentile of the rates of (up to) ten time
+ * slices, because what still moves a CPU-time rate (another process on
+ * the same core or host evicting caches, a hypervisor taking memory
+ * back) can only slow a slice, never speed it up.
  */
 #include <sys/resource.h>
 #include <sys/time.h>
@@ -215,9 +215,13 @@ wl_timed_loop(double duration, int flags, wl_loop_body body, void *arg,
  * Run body in batches until duration seconds (wall clock) have passed,
  * and take the rate.  The loop is cut into LOOP_SLICES slices of equal
  * time, each a whole number of batches timed exactly, and the rate is the
- * 80th percentile of the slices' rates (of ten, the third fastest): the
- * fastest slices are the least disturbed, and not the single fastest, so
- * that one slice cannot set the figure.  On an idle machine the slices
+ * 80th percentile of the slices' rates by nearest rank: the fastest
+ * slices are the least disturbed, and not the single fastest, so that one
+ * slice cannot set the figure.  Each slice ends at the first batch end
+ * past its length, so their overshoot adds up and the tenth is usually
+ * still open when the duration is reached: it is dropped, not taken
+ * short, and the rate is then the second fastest of nine (of ten, the
+ * third); the note says how many slices there were.  On an idle machine the slices
  * agree and this is the median within 1 or 2%; on a 2-vCPU VM shared with
  * other work (load 1 to 3), the coefficient of variation over six runs of
  * the quick profile's run medians went, median of slices against this:
