@@ -538,7 +538,8 @@ history_metric(struct store *st, const struct store_metric *m,
 	if (store_metric_series(st, m->id, ids, nruns, &ser, &nser) == -1) {
 		free(ids);
 		store_runs_free(runs, nruns);
-		return EXIT_SOFTWARE;
+		/* Said as for the runs above: it exited 70 without a word. */
+		return (rc = cli_store_failed(st)) != 0 ? rc : EXIT_SOFTWARE;
 	}
 	for (j = 0; j < nser; j++) {
 		if (ser[j].n == 0)
