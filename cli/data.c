@@ -73,7 +73,7 @@ cmd_import(struct cli *c, int argc, char **argv)
 	struct store_import_stats stats;
 	struct import_progress	 pr;
 	struct stat		 sb;
-	enum store_format	 format = STORE_FORMAT_AUTO;
+	enum store_format	 format = STORE_FORMAT_AUTO, given;
 	struct store		*st;
 	const char		*name;
 	char			*cause = NULL;
@@ -87,8 +87,13 @@ cmd_import(struct cli *c, int argc, char **argv)
 			replace = 1;
 			break;
 		case 'f':
-			if (parse_format(optarg, &format) == -1)
+			if (parse_format(optarg, &given) == -1)
 				return cli_usage("import");
+			/* Two formats named: the last one won, unsaid. */
+			if (format != STORE_FORMAT_AUTO && format != given)
+				return cli_usage_why("import", "one --format: "
+				    "csv or jsonl");
+			format = given;
 			break;
 		case 'j':
 			json = 1;

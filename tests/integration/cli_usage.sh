@@ -272,6 +272,7 @@ env diff --json --csv a|perfwatch env: --json or --csv, not both
 notify pending --csv --json|perfwatch notify: --json or --csv, not both
 export --csv --format jsonl|perfwatch export: one format: --format csv or --csv, or --format jsonl or --json
 export --format jsonl --csv|perfwatch export: one format: --format csv or --csv, or --format jsonl or --json
+import --format csv --format jsonl -|perfwatch import: one --format: csv or jsonl
 runs --trigger cron|perfwatch: --trigger: "cron" is not schedule, package, kernel, git, manual, rerun, bisect or import
 notify pending --limit x|perfwatch: --limit: "x" is not a count (0 for all)
 changes --window 3.5|perfwatch: --window: "3.5" is not a whole number from 3 to 1000
