@@ -242,6 +242,25 @@ smtp_rcpt_kept(const struct smtp_session *s, char *const *specs,
 	return refused;
 }
 
+/*
+ * The RCPT replies of every recipient joined with "; ", when each was
+ * refused (a 4xx or a 5xx) and there were several; else NULL.  The
+ * server's last reply, which is what libcurl reports then, names only
+ * the last of them.
+ */
+static char *
+smtp_rcpt_all_refused(const struct smtp_session *s)
+{
+	char	*all = NULL;
+	size_t	 i;
+
+	if (s->nrcpt < 2 || smtp_rcpt_count(s, 400, 599) != s->nrcpt)
+		return NULL;
+	for (i = 0; i < s->nrcpt; i++)
+		smtp_join(&all, s->rcpt[i].text);
+	return all;
+}
+
 /* libcurl's header callback: for SMTP, each line the server sends. */
 static size_t
 smtp_header(char *buf, size_t size, size_t nitems, void *arg)
@@ -617,9 +636,17 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 		free(refused);
 	} else if (code >= 400 && code < 600 &&
 	    (text = smtp_reply_text(&sess, (int)code)) != NULL) {
-		/* The server said no: its words, permanent if a 5xx. */
+		/*
+		 * The server said no: its words, permanent if a 5xx.  When
+		 * it refused every recipient alike (all for good, or all for
+		 * now), each refusal is said: the last alone named one
+		 * address and hid the others'.
+		 */
+		refused = smtp_rcpt_all_refused(&sess);
 		email_result(res, code >= 500 && !smtp_login_refused(code) ?
-		    NOTIFY_PERMFAIL : NOTIFY_TEMPFAIL, "%s", text);
+		    NOTIFY_PERMFAIL : NOTIFY_TEMPFAIL, "%s",
+		    refused != NULL ? refused : text);
+		free(refused);
 	} else if (rc == CURLE_OPERATION_TIMEDOUT && sess.n == 0 &&
 	    sess.cur == NULL && smtp_connected(c)) {
 		/*
