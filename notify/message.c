@@ -264,16 +264,25 @@ notify_event_id(const struct notify_event *ev)
 	return out;
 }
 
-/* The right-hand side of a Message-ID: the alert's host as a domain. */
+/* The longest domain name there is (RFC 1035), and one label. */
+#define MSG_DOMAIN_MAX	253
+#define MSG_LABEL_MAX	63
+
+/*
+ * host as a domain, at most max characters: the right-hand side of a
+ * Message-ID (the alert's host, cut at a label's length, as it need only
+ * be unique) or of the default sender (this machine's name, which must
+ * stay whole: a long canonical name cut at 63 was a domain nobody has).
+ */
 static char *
-msg_id_domain(const char *host)
+msg_id_domain(const char *host, size_t max)
 {
 	char	*out;
 	size_t	 o = 0;
 	int	 dot = 1;
 
 	out = xmalloc(strlen(host) + sizeof("perfwatch.invalid"));
-	for (; *host != '\0' && o < 63; host++) {
+	for (; *host != '\0' && o < max; host++) {
 		if ((*host >= 'a' && *host <= 'z') ||
 		    (*host >= 'A' && *host <= 'Z') ||
 		    (*host >= '0' && *host <= '9') || *host == '-') {
@@ -302,7 +311,7 @@ msg_message_id_state(const struct notify_event *ev, const char *state)
 
 	msg_alert_hash(ev, hash);
 	msg_state_word(word, sizeof(word), state);
-	domain = msg_id_domain(ev->host);
+	domain = msg_id_domain(ev->host, MSG_LABEL_MAX);
 	if (ev->test)
 		xasprintf(&out, "<perfwatch-test-%s@%s>", hash, domain);
 	else
@@ -960,7 +969,8 @@ notify_from(const struct notify_sink *sink, const char *hostname)
 
 	if (sink != NULL && sink->from != NULL)
 		return xstrdup(sink->from);
-	domain = msg_id_domain(hostname != NULL ? hostname : "");
+	domain = msg_id_domain(hostname != NULL ? hostname : "",
+	    MSG_DOMAIN_MAX);
 	xasprintf(&out, "perfwatch <perfwatch@%s>", domain);
 	free(domain);
 	return out;

@@ -9,7 +9,8 @@
 # host name of its own (unshare -u), the test also runs under a
 # qualified name and a short one that nothing resolves, whatever the
 # machine's own name is, and under a short name that the machine's
-# /etc/hosts (the test's own) gives a canonical name with a domain.
+# /etc/hosts (the test's own) gives a canonical name with a domain, and
+# one whose canonical name is longer than 63 characters.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/notify.subr"
@@ -133,5 +134,13 @@ printf '127.0.0.1 localhost\n127.0.1.1 pwbox.example.org pwbox\n' \
 if unshare -u -m sh -c 'mount --bind "$0" /etc/hosts' "$T/hosts" \
     2>/dev/null; then
 	check canon pwbox.example.org 1 pwbox "$T/hosts"
+	# A canonical name longer than a DNS label (63), as a cloud
+	# machine's often is: the sender's domain is that name whole, as
+	# the greeting's is, not cut at 63 characters.
+	long=pwbox.eu-central-1.compute.internal.perf-lab.corp.example.org
+	long=pwbox.build-farm-07.$long
+	printf '127.0.0.1 localhost\n127.0.1.1 %s pwbox\n' "$long" \
+	    >"$T/hosts-long"
+	check canonlong "$long" 1 pwbox "$T/hosts-long"
 fi
 pass
