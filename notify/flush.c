@@ -522,12 +522,13 @@ flush_join(char *const *list)
 }
 
 /*
- * Deliver one due row; -1 only when the store fails, *sent then saying
- * how far the row had got (FLUSH_UNSENT, FLUSH_SENT, FLUSH_DELIVERED).
+ * Deliver one due row, which the flush found due at `found`; -1 only
+ * when the store fails, *sent then saying how far the row had got
+ * (FLUSH_UNSENT, FLUSH_SENT, FLUSH_DELIVERED).
  */
 static int
 flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
-    const struct notify_opts *opts, int64_t due,
+    const struct notify_opts *opts, int64_t due, int64_t found,
     const struct store_outbox *o, struct notify_report *rep, int *sent)
 {
 	const struct notify_sink	*sink;
@@ -540,7 +541,13 @@ flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
 	now = flush_now(opts);
 	sink = notify_sink_find(sinks, nsinks, o->sink);
 	max_age = sink != NULL ? sink->max_age : NOTIFY_DEFAULT_MAX_AGE;
-	if (now > o->created + max_age) {
+	/*
+	 * Too old when the flush found it, not when its turn came: the
+	 * last try is scheduled for the moment the row is max_age old, and
+	 * a slow server for an earlier row (up to its timeout) would
+	 * otherwise make it fail without that try.
+	 */
+	if (found > o->created + max_age) {
 		xasprintf(&why, "not delivered within %lld s (%d attempts); "
 		    "last answer: %s", (long long)max_age, o->attempts,
 		    o->last_error != NULL ? o->last_error : "none");
@@ -703,13 +710,14 @@ notify_flush(struct store *st, const struct notify_sink *sinks,
 {
 	struct store_outbox	*rows;
 	size_t			 n, i;
-	int64_t			 due, next;
+	int64_t			 due, found, next;
 	int			 lock, sent, rc = 0;
 
 	memset(rep, 0, sizeof(*rep));
 	if ((lock = flush_lock(st, &rep->busy, cause)) == -1)
 		return -1;
-	due = opts->force ? INT64_MAX : flush_now(opts);
+	found = flush_now(opts);
+	due = opts->force ? INT64_MAX : found;
 	if (store_outbox_due(st, due, &rows, &n) == -1) {
 		*cause = flush_store_cause(st, rep, 0, 0);
 		close(lock);
@@ -717,8 +725,8 @@ notify_flush(struct store *st, const struct notify_sink *sinks,
 	}
 	for (i = 0; i < n && rc == 0; i++) {
 		sent = FLUSH_UNSENT;
-		if (flush_one(st, sinks, nsinks, opts, due, &rows[i], rep,
-		    &sent) == -1) {
+		if (flush_one(st, sinks, nsinks, opts, due, found, &rows[i],
+		    rep, &sent) == -1) {
 			*cause = flush_store_cause(st, rep, rows[i].id, sent);
 			rc = -1;
 		}
