@@ -29,6 +29,8 @@
 
 /* Longest header line we write, and the bytes of text per encoded word. */
 #define MIME_LINE		78
+/* The longest line that holds an encoded word (RFC 2047, section 2). */
+#define MIME_ENCODED_LINE	76
 /* The longest line RFC 5322 allows at all. */
 #define MIME_LINE_MAX		998
 #define MIME_WORD_BYTES		36
@@ -122,12 +124,13 @@ mime_plain(const char *s, size_t word_max)
 }
 
 /*
- * Append the RFC 2047 "B" encoded words of s (clean UTF-8) to f, one a
- * folded line after the first; each holds whole characters and is at most
- * 60 characters long.
+ * Append the RFC 2047 "B" encoded words of s (clean UTF-8) to f, the
+ * first at column col, one a folded line after the first; each holds
+ * whole characters and is at most 60 characters long.  Returns the
+ * column after the last.
  */
-static void
-mime_encoded_words(FILE *f, const char *s)
+static size_t
+mime_encoded_words(FILE *f, const char *s, size_t col)
 {
 	const unsigned char	*p = (const unsigned char *)s;
 	unsigned char		 b64[4 * ((MIME_WORD_BYTES + 2) / 3) + 1];
@@ -146,11 +149,16 @@ mime_encoded_words(FILE *f, const char *s)
 			take += len;
 		}
 		EVP_EncodeBlock(b64, p + i, (int)take);
-		if (i > 0)
+		if (i > 0) {
 			fputs("\n ", f);
+			col = 1;
+		}
 		fprintf(f, "=?UTF-8?B?%s?=", b64);
+		/* The word's b64 text within "=?UTF-8?B?" and "?=". */
+		col += 12 + strlen((char *)b64);
 		i += take;
 	}
+	return col;
 }
 
 /*
@@ -198,7 +206,7 @@ notify_header(const char *name, const char *value)
 		}
 	} else {
 		fputc(' ', f);
-		mime_encoded_words(f, v);
+		mime_encoded_words(f, v, col + 1);
 	}
 	fputc('\n', f);
 	fclose(f);
@@ -256,9 +264,12 @@ mime_unquote(const char *name, size_t len)
 	return out;
 }
 
-/* Write one address with its display name, quoted or encoded. */
+/*
+ * Write one address with its display name, quoted or encoded, starting
+ * at column col.
+ */
 static void
-mime_address(FILE *f, const char *address)
+mime_address(FILE *f, const char *address, size_t col)
 {
 	const char	*lt;
 	char		*spec, *name, *p;
@@ -289,8 +300,14 @@ mime_address(FILE *f, const char *address)
 		}
 		fprintf(f, "\" <%s>", spec);
 	} else {
-		mime_encoded_words(f, name);
-		fprintf(f, " <%s>", spec);
+		/*
+		 * A line with an encoded word is at most 76 characters: the
+		 * address (and the comma after it) goes on a line of its
+		 * own when it would make the last word's line longer.
+		 */
+		col = mime_encoded_words(f, name, col);
+		fprintf(f, "%s<%s>", col + strlen(spec) + 4 >
+		    MIME_ENCODED_LINE ? "\n " : " ", spec);
 	}
 	free(name);
 	free(spec);
@@ -310,7 +327,7 @@ notify_address_header(const char *name, char *const *addresses)
 	for (i = 0; addresses[i] != NULL; i++) {
 		if (i > 0)
 			fputs(",\n ", f);
-		mime_address(f, addresses[i]);
+		mime_address(f, addresses[i], i > 0 ? 1 : strlen(name) + 2);
 	}
 	fputc('\n', f);
 	fclose(f);

@@ -385,6 +385,9 @@ test_address_header(void **state)
 	    "\"Q. \\\"Public\\\"\" <q@example.org>",
 	    "\"J\xc3\xb6rg\" <j@example.org>", "\"\\\"\" <x@example.org>",
 	    NULL };
+	char	*long_name[] = { "\xc3\x89quipe perf du noyau (astreinte) "
+	    "<kernel-performance-team@example.org>", "J\xc3\xb6rg "
+	    "<j@example.org>", NULL };
 	char	*h, *s;
 
 	(void)state;
@@ -399,6 +402,18 @@ test_address_header(void **state)
 	    "\"Q. \\\"Public\\\"\" <q@example.org>,\n "
 	    "=?UTF-8?B?SsO2cmc=?= <j@example.org>,\n "
 	    "\"\\\"\" <x@example.org>\n");
+	free(h);
+	/*
+	 * A line with an encoded word is at most 76 characters (RFC 2047):
+	 * an address that would make it longer goes on the next line.  The
+	 * name's one word and the address together made 99.
+	 */
+	h = notify_address_header("To", long_name);
+	assert_string_equal(h, "To: =?UTF-8?B?w4lxdWlwZSBwZXJmIGR1IG5veWF1"
+	    "IChhc3RyZWludGUp?=\n <kernel-performance-team@example.org>,\n "
+	    "=?UTF-8?B?SsO2cmc=?= <j@example.org>\n");
+	for (s = h; *s != '\0'; s = strchr(s, '\n') + 1)
+		assert_true(strchr(s, '\n') - s <= 76);
 	free(h);
 	s = notify_addr_spec("Ops <ops@example.org>");
 	assert_string_equal(s, "ops@example.org");
