@@ -299,7 +299,9 @@ smtp_login_refused(long code)
 /*
  * The refusals of a session that delivered (RCPT replies of 4xx or 5xx:
  * the server took the message for the other recipients), joined with
- * "; ", or NULL if none.
+ * "; ", or NULL if none.  Only the recipients' replies: a 502 to EHLO
+ * (libcurl then greets with HELO) or a 454 to an optional STARTTLS
+ * refused nobody.
  */
 static char *
 smtp_refusals(const struct smtp_session *s)
@@ -307,10 +309,10 @@ smtp_refusals(const struct smtp_session *s)
 	char	*all = NULL;
 	size_t	 i;
 
-	for (i = 0; i < s->n; i++) {
-		if (s->r[i].code < 400)
+	for (i = 0; i < s->nrcpt; i++) {
+		if (s->rcpt[i].code < 400)
 			continue;
-		smtp_join(&all, s->r[i].text);
+		smtp_join(&all, s->rcpt[i].text);
 	}
 	return all;
 }

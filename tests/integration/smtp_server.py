@@ -2,7 +2,7 @@
 
     smtp_server.py --port N --out DIR [--refuse ADDR]... [--greylist ADDR:N]...
         [--auth USER:PASS] [--hang-data SECONDS | --drop-data]
-        [--defer-data N] [--await-file PATH]
+        [--defer-data N] [--refuse-ehlo] [--await-file PATH]
 
 Each message accepted is written to DIR/msg-<n>.eml exactly as received
 (after the SMTP dot-unstuffing) and its envelope (with the name the
@@ -17,7 +17,8 @@ With --hang-data the server takes the message and withholds its answer
 that long (a server stuck after DATA); with --drop-data it closes the
 connection instead of answering.  Neither keeps the message.
 With --defer-data N the first N messages are put off after DATA with a
-temporary 451, and not kept.
+temporary 451, and not kept.  With --refuse-ehlo EHLO is answered 502,
+as by a server that speaks plain SMTP only; HELO works.
 With --await-file the first message is kept and its answer (250) held
 until PATH exists (30 s at most), so that a test can do something
 between the message's arrival and the client's hearing of it, such as
@@ -38,8 +39,10 @@ from aiosmtpd.smtp import AuthResult
 
 class Handler:
     def __init__(self, out, refuse, greylist, hang_data=0,
-                 drop_data=False, await_file=None, defer_data=0):
+                 drop_data=False, await_file=None, defer_data=0,
+                 refuse_ehlo=False):
         self.out = out
+        self.refuse_ehlo = refuse_ehlo
         self.defer_data = defer_data
         self.await_file = await_file
         self.hang_data = hang_data
@@ -56,6 +59,13 @@ class Handler:
         with open(os.path.join(self.out, "rcpt.log"), "a") as f:
             f.write("%s %s\n" % (address, reply[:3]))
         return reply
+
+    async def handle_EHLO(self, server, session, envelope, hostname,
+                          responses):
+        if self.refuse_ehlo:
+            return ["502 5.5.2 Error: command not recognized"]
+        session.host_name = hostname
+        return responses
 
     async def handle_RCPT(self, server, session, envelope, address, options):
         key = address.lower()
@@ -119,6 +129,7 @@ def main():
     ap.add_argument("--drop-data", action="store_true")
     ap.add_argument("--await-file")
     ap.add_argument("--defer-data", type=int, default=0)
+    ap.add_argument("--refuse-ehlo", action="store_true")
     a = ap.parse_args()
 
     kw = {}
@@ -134,7 +145,8 @@ def main():
         kw = dict(authenticator=authenticator, auth_required=True,
                   auth_require_tls=False)
     ctl = Controller(Handler(a.out, a.refuse, a.greylist, a.hang_data,
-                             a.drop_data, a.await_file, a.defer_data),
+                             a.drop_data, a.await_file, a.defer_data,
+                             a.refuse_ehlo),
                      hostname="127.0.0.1",
                      port=a.port, decode_data=False, **kw)
     ctl.start()
