@@ -167,15 +167,18 @@ int		 sysinfo_pkgmgr_parse(const char *, enum sysinfo_pkgmgr *);
 /*
  * Version comparison; each returns <0, 0 or >0 like strcmp.
  *   sysinfo_version_cmp	dpkg: [epoch:]upstream[-revision], '~' first
- *   sysinfo_rpm_version_cmp	rpm and pacman: [epoch:]version[-release],
- *				each part by rpmvercmp ('~' first, '^' after)
+ *   sysinfo_rpm_version_cmp	rpm: [epoch:]version[-release], each part
+ *				by rpmvercmp ('~' first, '^' after)
  *   sysinfo_rpmvercmp		rpm's segment comparison of one part
+ *   sysinfo_pacman_version_cmp	pacman: the same form, by libalpm's older
+ *				rpmvercmp ("1.0rc" before "1.0")
  *   sysinfo_pkgng_version_cmp	FreeBSD ports: version[_revision][,epoch]
  *   sysinfo_pkg_version_cmp	the one that belongs to a manager name
  */
 int		 sysinfo_version_cmp(const char *, const char *);
 int		 sysinfo_rpm_version_cmp(const char *, const char *);
 int		 sysinfo_rpmvercmp(const char *, const char *);
+int		 sysinfo_pacman_version_cmp(const char *, const char *);
 int		 sysinfo_pkgng_version_cmp(const char *, const char *);
 int		 sysinfo_pkg_version_cmp(const char *manager, const char *,
 		    const char *);

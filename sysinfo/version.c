@@ -10,12 +10,18 @@
  *   everything (even the end), letters before other characters; then a
  *   digit run by value.
  *
- * rpm (and pacman, which uses rpm's rules): [epoch:]version[-release].
- *   Epochs by value, however long; version and release by rpmvercmp:
- *   separators are skipped, '~' sorts before the end, '^' after the end
- *   but before any further segment, a numeric segment beats an
- *   alphabetic one, numbers compare by value, letters bytewise, and the
- *   longer string wins.
+ * rpm: [epoch:]version[-release].  Epochs by value, however long;
+ *   version and release by rpmvercmp: separators are skipped, '~' sorts
+ *   before the end, '^' after the end but before any further segment, a
+ *   numeric segment beats an alphabetic one, numbers compare by value,
+ *   letters bytewise, and the longer string wins.
+ *
+ * pacman (libalpm's alpm_pkg_vercmp): the same [epoch:]version[-release],
+ *   but its rpmvercmp is an older rpm's, and differs: no '~' or '^' (they
+ *   are separators), separators of other lengths before a segment decide
+ *   ("1..0" after "1.0"), and when one string runs out the rest wins only
+ *   if it does not start with a letter, so "6.8rc7" is before "6.8".  The
+ *   releases are compared only when both have one.
  *
  * FreeBSD ports: version[_revision][,epoch].  Epoch first, then the version
  *   by dot-separated components (number, letter, patch level; "pl",
@@ -329,8 +335,9 @@ rpm_epoch(const char *v, const char **epoch, size_t *len)
 }
 
 /*
- * Compare two rpm or pacman versions, [epoch:]version[-release].  The
- * releases are compared only when both have one, as pacman does.
+ * Compare two rpm versions, [epoch:]version[-release].  The releases are
+ * compared only when both have one, as pacman does (every package rpm
+ * lists has one).
  */
 int
 sysinfo_rpm_version_cmp(const char *a, const char *b)
@@ -352,6 +359,109 @@ sysinfo_rpm_version_cmp(const char *a, const char *b)
 	if (ra == NULL || rb == NULL)
 		return 0;
 	return rpm_segcmp(ra + 1, strlen(ra + 1), rb + 1, strlen(rb + 1));
+}
+
+/*
+ * libalpm's rpmvercmp over counted strings: rpm's before it learnt '~'
+ * and '^'.  It differs from rpm_segcmp where one string runs out first:
+ * a rest that starts with a letter is older than nothing ("1.0rc" before
+ * "1.0", pacman's way of writing a candidate), any other rest newer.
+ */
+static int
+pacman_segcmp(const char *a, size_t al, const char *b, size_t bl)
+{
+	const char	*p = a, *pe = a + al, *q = b, *qe = b + bl;
+	const char	*s1, *s2, *ps = a, *qs = b;
+	size_t		 n1, n2;
+	int		 isnum, c;
+
+	if (al == bl && memcmp(a, b, al) == 0)
+		return 0;
+	while (p < pe && q < qe) {
+		while (p < pe && !ver_isdigit(*p) && !ver_isalpha(*p))
+			p++;
+		while (q < qe && !ver_isdigit(*q) && !ver_isalpha(*q))
+			q++;
+		if (p == pe || q == qe)
+			break;
+		/* Separators since the last segment: the fewer, the older. */
+		if (p - ps != q - qs)
+			return p - ps < q - qs ? -1 : 1;
+		s1 = p;
+		s2 = q;
+		isnum = ver_isdigit(*p);
+		if (isnum) {
+			while (p < pe && ver_isdigit(*p))
+				p++;
+			while (q < qe && ver_isdigit(*q))
+				q++;
+		} else {
+			while (p < pe && ver_isalpha(*p))
+				p++;
+			while (q < qe && ver_isalpha(*q))
+				q++;
+		}
+		/* Segments of different kinds: the numeric one is newer. */
+		if (q == s2)
+			return isnum ? 1 : -1;
+		if (isnum) {
+			while (s1 < p && *s1 == '0')
+				s1++;
+			while (s2 < q && *s2 == '0')
+				s2++;
+		}
+		n1 = (size_t)(p - s1);
+		n2 = (size_t)(q - s2);
+		if (isnum && n1 != n2)
+			return n1 < n2 ? -1 : 1;
+		if ((c = memcmp(s1, s2, n1 < n2 ? n1 : n2)) != 0)
+			return ver_sign(c);
+		if (n1 != n2)
+			return n1 < n2 ? -1 : 1;
+		ps = p;
+		qs = q;
+	}
+	if (p == pe && q == qe)
+		return 0;
+	/* One ran out, or both have only separators left. */
+	if ((p == pe && !ver_isalpha(*q)) || (p < pe && ver_isalpha(*p)))
+		return -1;
+	return 1;
+}
+
+/*
+ * Compare two pacman versions, [epoch:]version[-release], as
+ * alpm_pkg_vercmp does: the epoch is the digits before a colon ("0"
+ * without one, or when they are none), each part by pacman_segcmp, and
+ * the releases only when both have one.
+ */
+int
+sysinfo_pacman_version_cmp(const char *a, const char *b)
+{
+	const char	*ea, *eb, *va, *vb, *ra, *rb;
+	size_t		 eal, ebl, val, vbl;
+	int		 c;
+
+	if (strcmp(a, b) == 0)
+		return 0;
+	va = rpm_epoch(a, &ea, &eal);
+	vb = rpm_epoch(b, &eb, &ebl);
+	/* An empty epoch, ":1.0", is 0 too. */
+	if (va == a && *a == ':')
+		va++;
+	if (vb == b && *b == ':')
+		vb++;
+	if ((c = pacman_segcmp(ea, eal, eb, ebl)) != 0)
+		return c;
+	ra = strrchr(va, '-');
+	rb = strrchr(vb, '-');
+	val = ra != NULL ? (size_t)(ra - va) : strlen(va);
+	vbl = rb != NULL ? (size_t)(rb - vb) : strlen(vb);
+	if ((c = pacman_segcmp(va, val, vb, vbl)) != 0)
+		return c;
+	if (ra == NULL || rb == NULL)
+		return 0;
+	return pacman_segcmp(ra + 1, strlen(ra + 1), rb + 1, strlen(rb + 1));
 }
 
 /* One component of a FreeBSD port version: number, letter, patch level. */
@@ -516,9 +626,10 @@ int
 sysinfo_pkg_version_cmp(const char *manager, const char *a, const char *b)
 {
 	if (manager != NULL) {
-		if (strcmp(manager, "rpm") == 0 ||
-		    strcmp(manager, "pacman") == 0)
+		if (strcmp(manager, "rpm") == 0)
 			return sysinfo_rpm_version_cmp(a, b);
+		if (strcmp(manager, "pacman") == 0)
+			return sysinfo_pacman_version_cmp(a, b);
 		if (strcmp(manager, "pkg") == 0)
 			return sysinfo_pkgng_version_cmp(a, b);
 	}

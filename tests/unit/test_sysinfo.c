@@ -756,6 +756,75 @@ test_version_rpm_peer(void **state)
 	    "rpm EVRs");
 }
 
+/*
+ * pacman's order, which is libalpm's alpm_pkg_vercmp and not rpm's: its
+ * rpmvercmp is rpm 4.8's, without '~' or '^', with separators counted,
+ * and a rest that starts with a letter older than no rest ("6.8rc7" is
+ * before "6.8", as vercmp(8) lists "1.0a < 1.0alpha < ... < 1.0rc <
+ * 1.0 < 1.0.a < 1.0.1").  Every pair was asked of libalpm 13.0.2
+ * (pacman 6.0.2); a pacman snapshot is diffed by these rules.
+ */
+static void
+test_version_pacman(void **state)
+{
+	static const struct {
+		const char	*a;
+		const char	*b;
+		int		 cmp;
+	} ref[] = {
+		{ "1.0a", "1.0", -1 }, { "1.0alpha", "1.0a", 1 },
+		{ "1.0b", "1.0alpha", 1 }, { "1.0beta", "1.0b", 1 },
+		{ "1.0p", "1.0beta", 1 }, { "1.0pre", "1.0p", 1 },
+		{ "1.0rc", "1.0pre", 1 }, { "1.0", "1.0rc", 1 },
+		{ "1.0.a", "1.0", 1 }, { "1.0.1", "1.0.a", 1 },
+		{ "6.8rc7-1", "6.8-1", -1 }, { "9.6", "9.6p1", 1 },
+		{ "1.0a", "1.0a1", -1 }, { "1.0.0", "1.0a", 1 },
+		/* No tilde or caret of rpm's: separators like the others. */
+		{ "1.0~rc1", "1.0", 1 }, { "1.0^", "1.0", 1 },
+		/* Separators count, when a segment follows them. */
+		{ "1.0", "1..0", -1 }, { "1.0", "1.0.", -1 },
+		{ "1.0_1", "1.0.1", 0 }, { "1.0+r1", "1.0.r1", 0 },
+		/* Epochs, and releases only when both have one. */
+		{ "1.0-1", "1.0", 0 }, { "1.0-1", "1.0-2", -1 },
+		{ "1:1.0-1", "2.0-1", 1 }, { "2:1.0-1", "1:3.0-1", 1 },
+		{ "0:1.0", "1.0", 0 }, { ":1.0", "1.0", 0 },
+		{ "1.0-rc1", "1.0", 0 }, { "1.2.3-1.1", "1.2.3-1", 1 },
+		{ "5.2.037-1", "5.2.37-1", 0 }, { "3.10.1-1", "3.9.18-2", 1 },
+		{ "r1000.b481c3c", "r37.e481c3c", 1 }, { "20141130", "012", 1 },
+		{ "2.0", "2.011", -1 }, { "1.0.0.0.0.0", "1.0", 1 },
+		{ "1", "1.0", -1 }, { "a1", "1", -1 },
+	};
+	struct snapshot		*a, *b;
+	struct snapshot_diff	*d;
+	size_t			 i;
+	int			 c;
+
+	(void)state;
+	for (i = 0; i < nitems(ref); i++) {
+		c = sysinfo_pkg_version_cmp("pacman", ref[i].a, ref[i].b);
+		if ((c > 0) - (c < 0) != ref[i].cmp)
+			fail_msg("pacman %s vs %s: %d, want %d", ref[i].a,
+			    ref[i].b, c, ref[i].cmp);
+		c = sysinfo_pkg_version_cmp("pacman", ref[i].b, ref[i].a);
+		assert_int_equal((c > 0) - (c < 0), -ref[i].cmp);
+	}
+
+	/* A release after its candidates is an upgrade in a diff. */
+	a = sysinfo_snapshot_new();
+	b = sysinfo_snapshot_new();
+	sysinfo_snapshot_set(a, "pkg.manager", "pacman");
+	sysinfo_snapshot_set(b, "pkg.manager", "pacman");
+	sysinfo_snapshot_add_package(a, "linux-mainline", "6.8rc7-1",
+	    "x86_64");
+	sysinfo_snapshot_add_package(b, "linux-mainline", "6.8-1", "x86_64");
+	d = sysinfo_diff(a, b);
+	assert_int_equal(d->nchanges, 1);
+	assert_int_equal(d->changes[0].kind, CHANGE_PKG_UPGRADED);
+	sysinfo_diff_free(d);
+	sysinfo_snapshot_free(a);
+	sysinfo_snapshot_free(b);
+}
+
 /* dpkg-a: trimmed from this Debian 12 machine's own database. */
 static void
 test_dpkg_fixture_a(void **state)
@@ -1994,6 +2063,7 @@ main(void)
 		cmocka_unit_test(test_version_dpkg_installed),
 		cmocka_unit_test(test_version_dpkg_edges),
 		cmocka_unit_test(test_version_rpm_peer),
+		cmocka_unit_test(test_version_pacman),
 		cmocka_unit_test(test_dpkg_fixture_a),
 		cmocka_unit_test(test_dpkg_fixture_b),
 		cmocka_unit_test(test_dpkg_parse_edges),
