@@ -628,7 +628,13 @@ http_metrics_find(struct daemon *d, struct http_reply *r, int api,
 	*ms = NULL;
 	*nms = 0;
 	if (host != NULL && store_host_find(d->st, host, &id) == -1) {
-		err(r, 404, "Not Found", "no host in the store named", host);
+		/* A lookup that failed is no host not there. */
+		if (store_failure(d->st) != STORE_FOUND_NONE)
+			err(r, 500, "Internal Server Error", "the store could "
+			    "not be read:", store_errmsg(d->st));
+		else
+			err(r, 404, "Not Found", "no host in the store named",
+			    host);
 		return -1;
 	}
 	if (store_metrics_list(d->st, workload, metric, ms, nms) == -1) {
