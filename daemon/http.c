@@ -320,24 +320,41 @@ http_num_cell(struct evbuffer *b, const json_t *v)
 }
 
 /*
+ * Why http_params() would refuse s as a value, for a link not to give
+ * it: too long, or not UTF-8 (a name of a store older than import's
+ * check; the page could not pass it on to perfwatch changes either).
+ * NULL when it would take it.
+ */
+static const char *
+http_param_refused(const char *s)
+{
+	if (strlen(s) > HTTP_MAX_PARAM)
+		return "a name too long for its page";
+	if (utf8_check(s, NULL) == -1)
+		return "a name not UTF-8, which its page does not take";
+	return NULL;
+}
+
+/*
  * A link to a metric's page: /metric?workload=W&name=M[&host=H], each
- * encoded.  A name longer than a request may give (HTTP_MAX_PARAM) is
- * written without a link, rather than one that the page would refuse.
+ * encoded.  A name that a request may not give (http_param_refused)
+ * is written without a link, rather than one that the page would
+ * refuse.
  */
 static void
 http_metric_link(struct evbuffer *b, const char *workload, const char *metric,
     const char *host)
 {
-	char	*w, *m, *h = NULL;
+	const char	*why;
+	char		*w, *m, *h = NULL;
 
-	if (strlen(workload) > HTTP_MAX_PARAM || strlen(metric) >
-	    HTTP_MAX_PARAM || (host != NULL && strlen(host) >
-	    HTTP_MAX_PARAM)) {
+	if ((why = http_param_refused(workload)) != NULL ||
+	    (why = http_param_refused(metric)) != NULL ||
+	    (host != NULL && (why = http_param_refused(host)) != NULL)) {
 		html_escape(b, workload);
 		evbuffer_add_printf(b, " ");
 		html_escape(b, metric);
-		evbuffer_add_printf(b, " <small>(a name too long for its "
-		    "page)</small>");
+		evbuffer_add_printf(b, " <small>(%s)</small>", why);
 		return;
 	}
 	w = evhttp_encode_uri(workload);

@@ -314,16 +314,23 @@ EOF
 
 # Every link of / answers: a metric of a 300-byte name (import takes any
 # length) was linked, and its page refused the name as too long; one of
-# 1100 bytes is listed without a link.
+# 1100 bytes is listed without a link, and so is one not UTF-8.
 long300=$(printf '%0300d' 0 | tr 0 L)
 long1100=$(printf '%01100d' 0 | tr 0 M)
 printf 'run,time,workload,metric,value,unit,better,host,iteration\nlong-1,1703500000,w.long,%s,5,s,lower,box3,1\nlong-1,1703500000,w.long,%s,5,s,lower,box3,1\n' \
     "$long300" "$long1100" >"$T/long.csv"
 pwc import "$T/long.csv" >/dev/null || fail "import long.csv"
+# A workload whose name is not UTF-8, as a store from before import
+# checked holds: it was linked, and its page refused the name (400).
+sqlite3 "$DB" "INSERT INTO metrics (workload, metric, unit, better)
+    VALUES (CAST(X'6F6C64FE' AS TEXT), 'legacy', 's', 'lower')" ||
+	fail "the legacy metric"
 [ "$(get /)" = 200 ] || fail "/ with long names"
 cp "$T/body" "$T/index2.html"
 grep -q "w.long $long1100 <small>(a name too long for its page)</small>" \
     "$T/index2.html" || fail "/: the 1100-byte name not listed unlinked"
+grep -q "$(printf 'old\357\277\275') legacy <small>(a name not UTF-8, which its page does not take)</small>" \
+    "$T/index2.html" || fail "/: the name not UTF-8 not listed unlinked"
 python3 - "$T/index2.html" <<'EOF' >"$T/links" || fail "/: links"
 import html, re, sys
 page = open(sys.argv[1], encoding="utf-8").read()
