@@ -189,6 +189,28 @@ run_progress_wait(const struct run_opts *o, const char *why,
 	json_decref(j);
 }
 
+/*
+ * Write a --progress line saying the [quiet] policy skipped the run, and
+ * why: perfwatchd tells that 75 from one of a store locked by another
+ * process, which it tries again.
+ */
+static void
+run_progress_skipped(const struct run_opts *o, const char *why)
+{
+	json_t	*j;
+	char	*text;
+
+	if (!o->progress)
+		return;
+	j = pwjson_object();
+	pwjson_set_str(j, "skipped", why != NULL ? why : "the machine was busy");
+	text = pwjson_dumps(j, PWJSON_COMPACT);
+	fprintf(stderr, RUN_PROGRESS_PREFIX "%s\n", text);
+	fflush(stderr);
+	free(text);
+	json_decref(j);
+}
+
 /* Write a --progress line: the run and, for a step, what it measures. */
 static void
 run_progress(const struct run_opts *o, const char *label, size_t step,
@@ -1009,6 +1031,8 @@ cmd_run(struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	if (skip) {
+		run_progress_skipped(&o, json_string_value(json_object_get(quiet,
+		    "why")));
 		rc = EXIT_TEMPFAIL;
 		goto out;
 	}

@@ -106,6 +106,15 @@ struct work {
 	time_t		 wait_until;	/* at the latest */
 	char		**gits;		/* its git commits, "NAME=COMMIT" */
 	size_t		 ngits;
+	/*
+	 * The reasons the battery in progress was started for, kept until
+	 * it has run: one that could not record its run (the store locked
+	 * by another process) is queued again from them.
+	 */
+	struct reason	*started_for;
+	size_t		 nstarted_for;
+	int		 started_delay;	/* retry_delay when it started */
+	int		 skipped;	/* the run said [quiet] skipped it */
 	/* The build in progress. */
 	struct build	*build;
 
@@ -125,6 +134,7 @@ struct work {
 	struct event	*retry_timer;
 	int		 retry_delay;	/* seconds, doubling to a limit */
 	time_t		 retry_at;	/* when, or 0 */
+	const char	*retry_short;	/* why, for systemd's STATUS */
 };
 
 /* A watched git repository ([git "name"]). */

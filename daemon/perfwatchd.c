@@ -422,8 +422,9 @@ daemon_status(struct daemon *d)
 	else if (d->work.retry_at != 0 &&
 	    localtime_r(&d->work.retry_at, &tm) != NULL &&
 	    strftime(when, sizeof(when), "%H:%M:%S", &tm) > 0)
-		snprintf(now, sizeof(now), "could not start a child; "
-		    "trying again at %s", when);
+		snprintf(now, sizeof(now), "%s; trying again at %s",
+		    d->work.retry_short != NULL ? d->work.retry_short :
+		    "could not start a child", when);
 	else if ((next = schedule_next(d)) > 0 &&
 	    localtime_r(&next, &tm) != NULL &&
 	    strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &tm) > 0)

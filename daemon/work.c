@@ -219,10 +219,11 @@ work_retry_timer(evutil_socket_t fd, short ev, void *arg)
 
 /*
  * The child for what could not start: keep the queue as it is, say so,
- * and try it again later.
+ * and try it again later.  why: what went wrong, "could not start" if
+ * NULL.
  */
 static void
-work_retry_later(struct daemon *d, const char *what)
+work_retry_later(struct daemon *d, const char *what, const char *why)
 {
 	struct work	*w = &d->work;
 	struct timeval	 tv;
@@ -237,11 +238,59 @@ work_retry_later(struct daemon *d, const char *what)
 	tv.tv_usec = 0;
 	evtimer_add(w->retry_timer, &tv);
 	w->retry_at = time(NULL) + w->retry_delay;
-	log_warnx("%s could not start; trying again in %d s", what,
-	    w->retry_delay);
+	w->retry_short = why == NULL ? "could not start a child" :
+	    "a run could not record itself";
+	if (why == NULL)
+		why = "could not start";
+	log_warnx("%s %s; trying again in %d s", what, why, w->retry_delay);
 	free(w->last_error);
-	xasprintf(&w->last_error, "%s could not start; trying again in %d s",
-	    what, w->retry_delay);
+	xasprintf(&w->last_error, "%s %s; trying again in %d s", what, why,
+	    w->retry_delay);
+}
+
+/*
+ * The last line of a child's tail (job_tail joins them with " | "),
+ * without the program's name and a closing "; try again", which the
+ * daemon says its own way; in place.
+ */
+static const char *
+work_last_words(char *tail)
+{
+	char	*p, *last = tail;
+	size_t	 len;
+
+	while ((p = strstr(last, " | ")) != NULL)
+		last = p + 3;
+	if (strncmp(last, "perfwatch: ", 11) == 0)
+		last += 11;
+	len = strlen(last);
+	if (len > 11 && strcmp(last + len - 11, "; try again") == 0)
+		last[len - 11] = '\0';
+	return last;
+}
+
+/*
+ * The battery that just ended did not run (its run could not be
+ * recorded): its reasons go back to the head of the queue.
+ */
+static void
+work_requeue(struct work *w)
+{
+	struct reason	*all;
+	size_t		 n = w->nstarted_for + w->npending;
+
+	all = xreallocarray(NULL, n > 0 ? n : 1, sizeof(*all));
+	if (w->nstarted_for > 0)
+		memcpy(all, w->started_for, w->nstarted_for * sizeof(*all));
+	if (w->npending > 0)
+		memcpy(all + w->nstarted_for, w->pending,
+		    w->npending * sizeof(*all));
+	free(w->pending);
+	free(w->started_for);
+	w->pending = all;
+	w->npending = n;
+	w->started_for = NULL;
+	w->nstarted_for = 0;
 }
 
 /* Forget the battery or build that just ended. */
@@ -275,6 +324,12 @@ work_clear_current(struct work *w)
 	w->step = w->steps = 0;
 	w->iteration = w->count = w->warmup = 0;
 	w->rerun_ok = 0;
+	for (i = 0; i < w->nstarted_for; i++)
+		reason_clear(&w->started_for[i]);
+	free(w->started_for);
+	w->started_for = NULL;
+	w->nstarted_for = 0;
+	w->skipped = 0;
 	if (w->kill_timer != NULL) {
 		event_free(w->kill_timer);
 		w->kill_timer = NULL;
@@ -298,6 +353,12 @@ work_progress(struct daemon *d, const char *text)
 
 	if ((j = json_loads(text, 0, &err)) == NULL || !json_is_object(j)) {
 		log_debug("run: unreadable progress: %s", text);
+		json_decref(j);
+		return;
+	}
+	/* The [quiet] policy skipped the run: nothing to try again. */
+	if ((v = json_object_get(j, "skipped")) != NULL && json_is_string(v)) {
+		w->skipped = 1;
 		json_decref(j);
 		return;
 	}
@@ -523,7 +584,7 @@ work_run_done(struct job *j, void *arg)
 	json_error_t	 err;
 	const char	*out, *label = NULL, *status = NULL, *busy = NULL;
 	const char	*closed = NULL;
-	char		*tail, why[64];
+	char		*tail, why[64], *again = NULL, *what = NULL;
 	size_t		 n;
 	int		 ws = job_status(j), rerun = 0;
 
@@ -569,6 +630,22 @@ work_run_done(struct job *j, void *arg)
 		if (w->rerun_ok && !d->stopping &&
 		    config_get_bool(d->cfg, "triggers", "rerun_suspected"))
 			rerun = work_rerun_suspected(d, label, report);
+	} else if (WIFEXITED(ws) && WEXITSTATUS(ws) == EXIT_TEMPFAIL &&
+	    !w->skipped && !d->stopping) {
+		/*
+		 * Not the [quiet] policy, which says so first: the run could
+		 * not record itself, the store locked by another process
+		 * past the busy timeout (a long import, a backup).  Its
+		 * reasons are queued again and tried later, as those of a
+		 * child that could not start are: dropped, a package
+		 * upgrade's battery was lost to an import.
+		 */
+		tail = job_tail(j);
+		xasprintf(&again, "could not record its run: %s",
+		    tail != NULL ? work_last_words(tail) : why);
+		free(tail);
+		xasprintf(&what, "the battery (%s)", w->trigger);
+		work_requeue(w);
 	} else if (WIFEXITED(ws) && WEXITSTATUS(ws) == EXIT_TEMPFAIL) {
 		log_warnx("battery (%s) skipped: the machine was busy",
 		    w->trigger);
@@ -601,6 +678,13 @@ work_run_done(struct job *j, void *arg)
 	if (d->stopping)
 		job_kill_leftovers(j);
 	work_clear_current(w);
+	if (again != NULL) {
+		/* The delay goes on doubling from the start's. */
+		w->retry_delay = w->started_delay;
+		work_retry_later(d, what, again);
+		free(what);
+		free(again);
+	}
 	if (d->stopping)
 		daemon_exit_if_done(d);
 	else {
@@ -756,16 +840,17 @@ work_start_battery(struct daemon *d)
 		/* Its reasons stay pending, to be merged again. */
 		xasprintf(&tmp, "the battery (%s)", w->trigger);
 		work_clear_current(w);
-		work_retry_later(d, tmp);
+		work_retry_later(d, tmp, NULL);
 		free(tmp);
 	} else {
 		log_info("battery started (%s%s%s), pid %ld", w->trigger,
 		    detail != NULL ? ": " : "", detail != NULL ? detail : "",
 		    (long)job_pid(w->job));
+		w->started_delay = w->retry_delay;
 		w->retry_delay = 0;
-		for (i = 0; i < w->npending; i++)
-			reason_clear(&w->pending[i]);
-		free(w->pending);
+		/* Kept until it has run (work_run_done). */
+		w->started_for = w->pending;
+		w->nstarted_for = w->npending;
 		w->pending = NULL;
 		w->npending = 0;
 	}
@@ -874,7 +959,7 @@ work_start_build(struct daemon *d)
 			w->build = NULL;
 			TAILQ_INSERT_HEAD(&w->builds, b, entry);
 			work_clear_current(w);
-			work_retry_later(d, what);
+			work_retry_later(d, what, NULL);
 			return 1;
 		}
 		free(b->repo);

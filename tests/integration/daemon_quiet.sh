@@ -32,6 +32,11 @@ pwc trigger >/dev/null || fail "trigger refused"
 wait_until 30 "the skipped battery" grep -q "skipped: the machine was busy" \
     "$LOG" || fail "the battery was not skipped"
 [ "$(count_runs "1")" -eq 0 ] || fail "a skipped battery recorded a run"
+# Skipped is done with: not queued again, as a store that was locked is.
+[ "$(status_field 'len(d["pending"])')" = 0 ] ||
+	fail "a skipped battery was queued again"
+[ "$(status_field 'd["retry_at"]')" = None ] ||
+	fail "a skipped battery is to be tried again"
 st=$(pwc status)
 printf '%s\n' "$st" >"$T/status.out"
 expect_match "$st" "problem:   perfwatch: machine busy: another perfwatch run is measuring; skipping the run"

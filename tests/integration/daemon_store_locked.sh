@@ -1,0 +1,59 @@
+#!/bin/sh
+# A battery whose run cannot record itself, another process holding the
+# store's write lock past SQLite's busy timeout (5 s; a long import, a
+# backup): the run exits 75, as one the [quiet] policy skips does, and
+# perfwatchd took it for that: it logged "skipped: the machine was busy"
+# and dropped the battery's reasons, so a package upgrade's battery was
+# lost.  It is now queued again and tried after 10 s, the status and
+# systemd's STATUS say so, and it runs once the lock is let go.  (A
+# [quiet] skip is still dropped: daemon_quiet.sh.)
+set -eu
+. "$(dirname "$0")/daemon.subr"
+
+write_profile
+write_conf_manual
+notify_listen
+NOTIFY_SOCKET="$T/notify.sock" start_daemon
+
+# The lock, held for 13 s: past the run's two waits of a busy timeout
+# (its sweep of dead runs, then its snapshot), not past the retry.
+python3 - "$DB" "$T/locked" 13 <<'EOPY' &
+import sqlite3, sys, time
+con = sqlite3.connect(sys.argv[1], isolation_level=None)
+con.execute("BEGIN IMMEDIATE")
+open(sys.argv[2], "w").close()
+time.sleep(float(sys.argv[3]))
+con.execute("ROLLBACK")
+EOPY
+locker=$!
+wait_file -e "$T/locked" "$locker" "the locker"
+
+request '{"cmd":"trigger","workloads":["tiny"]}' | grep -q '"ok":true' ||
+	fail "trigger refused"
+wait_until 30 "the run that found the store locked" grep -q \
+    "the battery (manual) could not record its run: machine snapshot: .*database is locked (another process holds the store locked); trying again in 10 s" \
+    "$LOG" || fail "no retry said after the locked store"
+if grep -q "skipped: the machine was busy" "$LOG"; then
+	fail "the locked store was taken for a busy machine"
+fi
+[ "$(status_field 'len(d["pending"])')" = 1 ] ||
+	fail "the reason was not kept: $(request '{"cmd":"status"}')"
+[ "$(status_field 'd["pending"][0]["detail"]')" = "workloads tiny" ] ||
+	fail "the kept reason: $(request '{"cmd":"status"}')"
+[ "$(status_field 'd["retry_at"] is not None')" = True ] ||
+	fail "no retry_at: $(request '{"cmd":"status"}')"
+grep -q "^STATUS=a run could not record itself; trying again at [0-9:]*$" \
+    "$T/notify.out" || fail "systemd was not told: $(cat "$T/notify.out")"
+[ "$(count_runs "1")" -eq 0 ] || fail "a run was recorded"
+
+wait "$locker" || fail "the locker failed"
+wait_until 40 "the battery after the retry" runs_at_least 1 \
+    "trigger = 'manual' AND status = 'complete'" ||
+	fail "the kept battery never ran"
+expect_eq "$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'manual'")" \
+    "workloads tiny"
+[ "$(status_field 'len(d["pending"])')" = 0 ] || fail "still queued"
+[ "$(status_field 'd["retry_at"]')" = None ] || fail "a retry still armed"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+pass
