@@ -366,7 +366,8 @@ report_index(struct store *st, const struct store_run *r, FILE *f,
 			    "Index Score");
 		fprintf(f, "  %-16s %14s %6s %14s %8s\n", "", "", "",
 		    "", "========");
-		fprintf(f, "  %-51s", label);
+		/* Over test, score, unit and reference: 16 + 15 + 7 + 15. */
+		fprintf(f, "  %-53s", label);
 		print_num(f, 8, 1, idx);
 		fprintf(f, "\n\n");
 	}

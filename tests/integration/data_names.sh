@@ -187,11 +187,11 @@ pw import "$T/A.csv" >/dev/null
 pw import "$T/B.csv" >/dev/null
 out=$(pw show B)
 expect_match "$out" 'System Benchmarks (reference run A)'
-expect_match "$out" 'System Benchmarks Index Score                         1500.0'
+expect_match "$out" 'System Benchmarks Index Score                           1500.0'
 pw import --replace "$T/A.csv" >/dev/null
 out=$(pw show B)
 expect_match "$out" 'System Benchmarks (reference run A)'
-expect_match "$out" 'System Benchmarks Index Score                         1500.0'
+expect_match "$out" 'System Benchmarks Index Score                           1500.0'
 
 # A database that is read-only to its reader, in a directory it cannot
 # write (a member of perfwatchd's group, perfwatchd not running): SQLite

@@ -41,9 +41,18 @@ pw import "$T/ub.csv" >/dev/null
 out=$(pw show opensuse-10.3-new)
 expect_match "$out" 'System Benchmarks (reference run suse-10.0)'
 expect_match "$out" '  sys.syscall               772.0    lps          882.0    875.3'
-expect_match "$out" 'System Benchmarks Index Score                          945.4'
+expect_match "$out" 'System Benchmarks Index Score                            945.4'
 out=$(pw show opensuse-10.3-old)
-expect_match "$out" 'System Benchmarks Index Score                          765.7'
+expect_match "$out" 'System Benchmarks Index Score                            765.7'
+# The Index Score sits in the index column, under its rule, where it
+# stood two columns to the left of both.
+printf '%s\n' "$out" | awk '
+/^  test .* index$/ { col = length($0) }
+/^  sys\./ { if (length($0) != col) bad = bad "\n" $0 }
+/^ *========$/ { if (length($0) != col) bad = bad "\n" $0 }
+/Index Score/ { if (length($0) != col) bad = bad "\n" $0; seen = 1 }
+END { if (!col || !seen || bad != "") { print bad; exit 1 } }
+' || fail "index columns: $out"
 
 # 10.3 as released without its system call test: the row is there with no
 # index, and the score of the other 11 says that it is partial.
@@ -51,7 +60,7 @@ grep -v '^opensuse-10.3-old,.*sys.syscall' "$T/ub.csv" >"$T/part.csv"
 PERFWATCH_DB="$T/part.db" pw import "$T/part.csv" >/dev/null
 out=$(PERFWATCH_DB="$T/part.db" pw show opensuse-10.3-old)
 expect_match "$out" '  sys.syscall                   -    lps          882.0        -'
-expect_match "$out" 'System Benchmarks Index Score (partial: 11 of 12)      815.8'
+expect_match "$out" 'System Benchmarks Index Score (partial: 11 of 12)        815.8'
 
 # A test that scored 0 or less has no index either: the geometric mean
 # is of the others, partial, where the Index Score was "-" (and a
@@ -67,7 +76,7 @@ out=$(PERFWATCH_DB="$T/zero.db" pw show opensuse-10.3-old)
 expect_match "$out" '  sys.syscall                 0.0    lps          882.0        -'
 expect_match "$out" '  sys.pipe                 -295.0    lps          479.0        -'
 # exp(mean(log(score / reference))) x 1000 over the other ten tests.
-expect_match "$out" 'System Benchmarks Index Score (partial: 10 of 12)      839.1'
+expect_match "$out" 'System Benchmarks Index Score (partial: 10 of 12)        839.1'
 PERFWATCH_DB="$T/zero.db" pw show --json opensuse-10.3-old | python3 -c '
 import json, sys
 ix = json.load(sys.stdin)["index"]
