@@ -267,6 +267,8 @@ wl_execl_run(const struct wl_params *p, int out, char **cause)
 	if (wl_timed_loop_clock(p->duration, &clk, execl_body, argv, &loop,
 	    cause) == -1)
 		return -1;
+	/* The body counts chains; the note counts execs, as the figure. */
+	loop.count *= EXECL_CHAIN + 1;
 	return wl_loop_report(out, "lps", "lps", EXECL_CHAIN + 1, &loop,
 	    cause);
 }
