@@ -2043,8 +2043,10 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 		json_decref(o);
 	} else {
 		json_decref(arr);
+		/* A name set by baseline set can hold a control character. */
 		if (c->out == OUT_TABLE)
-			printf("in use: %s\n%s", inuse, n > 0 ? "\n" : "");
+			printf("in use: %s\n%s", cli_show(inuse), n > 0 ?
+			    "\n" : "");
 		if (n > 0 || c->out == OUT_CSV)
 			table_print(t, stdout, c->out);
 	}
