@@ -26,4 +26,28 @@ d = json.load(sys.stdin)
 assert d["in_use"] == "b\x1b[31mX", d
 assert d["baselines"][0]["in_use"] is True, d
 '
+# A table's columns line up after an emoji outside the CJK blocks, which
+# a terminal shows two columns wide (U+1F680, U+2615), as after one of
+# them (U+1F600); a symbol of the same blocks that it shows narrow
+# (U+2605) takes one.  The rocket and the cup were counted one column
+# wide, and the columns after them stood a column too far to the right.
+{
+	echo 'run,time,workload,metric,value,unit,better,host'
+	for l in abcdef "$(printf '\360\237\232\200go')" \
+	    "$(printf '\342\230\225go')" "$(printf '\360\237\230\200go')" \
+	    "$(printf '\342\230\205go')"; do
+		echo "$l,1700000000,w,m,1,s,lower,box"
+	done
+} >"$T/wide.csv"
+pw -D "$T/wide.db" import "$T/wide.csv" >/dev/null
+pw -D "$T/wide.db" runs | sed -n 's/\(.*box\).*/\1/p' >"$T/out"
+cat >"$T/want" <<EOF2
+abcdef  box
+$(printf '\360\237\232\200go')    box
+$(printf '\342\230\225go')    box
+$(printf '\360\237\230\200go')    box
+$(printf '\342\230\205go')     box
+EOF2
+cmp -s "$T/out" "$T/want" ||
+	fail "runs' columns: $(diff "$T/want" "$T/out")"
 pass
