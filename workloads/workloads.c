@@ -76,7 +76,7 @@ static const struct wl_workload wl_table[] = {
 	    SYS_KEYS, WL_F_INDEX, "lpm", sys_defaults, wl_shell1_run },
 	{ "sys.shell8", "shell script, 8 concurrent copies",
 	    SYS_KEYS, WL_F_INDEX, "lpm", sys_defaults, wl_shell8_run },
-	{ "sys.syscall", "system call overhead: dup, close, getppid, "
+	{ "sys.syscall", "system call overhead: dup, close, getpid, "
 	    "getuid, umask",
 	    SYS_KEYS, WL_F_INDEX, "lps", sys_defaults, wl_syscall_run },
 	{ "db.oltp", "sysbench OLTP read-only on SQLite, swept over "
