@@ -115,6 +115,57 @@ for cmd in $cmds; do
 done
 [ "$n" -ge 16 ] || fail "only $n commands listed: $cmds"
 
+# ... and brackets each option as the usage line does: an .Op takes the
+# rest of its line, so one before another option's Oo ... Oc made
+# "[--no-side-check [--json | --csv] good..bad]" of bisect's synopsis.
+# Each option with its depth in brackets, by command: from the usage
+# lines, and from the .It Ic lines of the manual's COMMANDS.
+for cmd in $cmds; do
+	pw "$cmd" --help | head -n 1
+done | awk '{
+	line = $0; d = 0
+	while (line != "") {
+		if (match(line, /^--[a-z][a-z-]*/)) {
+			print $3, substr(line, 1, RLENGTH), d
+			line = substr(line, RLENGTH + 1)
+			continue
+		}
+		c = substr(line, 1, 1)
+		if (c == "[") d++
+		else if (c == "]") d--
+		line = substr(line, 2)
+	}
+    }' | sort -u >"$T/depth.usage"
+awk -v cmds="$cmds" '
+    BEGIN {
+	n = split(cmds, c, " ")
+	for (i = 1; i <= n; i++)
+		iscmd[c[i]] = 1
+    }
+    /^\.Sh / { sect = $0 }
+    sect == ".Sh COMMANDS" && /^\.It Ic / {
+	cmd = $3
+	if ($4 == "|" && $5 == "Ic")
+		cmd = $6
+	if (!(cmd in iscmd))
+		next
+	d = 0
+	for (i = 3; i <= NF; i++) {
+		if ($i == "Oo" || $i == "Op")	# Op: to the end of the line
+			d++
+		else if ($i == "Oc")
+			d--
+		else if ($i == "Fl" && $(i + 1) ~ /^-[a-z][a-z-]*$/)
+			print cmd, "-" $(i + 1), d
+	}
+    }' "$top/man/perfwatch.1" | sort -u >"$T/depth.man"
+[ "$(wc -l <"$T/depth.usage")" -ge 50 ] ||
+	fail "only $(wc -l <"$T/depth.usage") options in the usage lines"
+cmp -s "$T/depth.usage" "$T/depth.man" ||
+	fail "perfwatch(1) brackets options otherwise than the usage lines" \
+	    "(command, option, depth; < usage, > manual):" \
+	    "$(diff "$T/depth.usage" "$T/depth.man" | grep '^[<>]')"
+
 # Every long option the manuals and README.md name is one there is: each
 # .Fl -option of a manual is an option of a perfwatch command or of
 # perfwatchd, and each option named after a command ("perfwatch COMMAND
