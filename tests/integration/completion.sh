@@ -11,6 +11,11 @@ set -eu
 
 export LC_ALL=C
 command -v bash >/dev/null 2>&1 || fail "no bash to complete with"
+# FreeBSD's base system has no bash: its dependency list must carry it,
+# as Debian's need not (bash is essential there), or `make check` there
+# fails here with nothing saying what to install.
+sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$PERFWATCH_TOP/deps/freebsd.txt" |
+    grep -qx bash || fail "deps/freebsd.txt does not list bash"
 cat >"$T/h.csv" <<EOF
 run,time,workload,metric,value,unit,better
 alpha-1,1700000000,w.one,m1,10,s,lower
