@@ -22,6 +22,19 @@ if command -v mandoc >/dev/null 2>&1; then
 		# nothing is left once they are left out.
 		[ "$rc" -le 1 ] && [ ! -s "$T/lint.out" ] ||
 			fail "mandoc -Tlint ${f##*/}: exit $rc: $(cat "$T/lint.out")"
+		# A quote opened inside another: Ql, Dq and the like
+		# enclose the rest of their line, the next Ql too, so that
+		# ".Pq Ql a No or Ql b" read "(‘a or ‘b’’)"; neither
+		# formatter warns of it.
+		# (The text without its overstrikes, on one line.)
+		LC_ALL=C.UTF-8 mandoc -Tutf8 "$f" |
+		    LC_ALL=C.UTF-8 sed "s/.$(printf '\b')//g" |
+		    tr '\n' ' ' >"$T/text"
+		# shellcheck disable=SC1112 # mandoc's quotes, meant
+		nested=$(LC_ALL=C.UTF-8 grep -Eo '‘[^’]*‘[^’]*’|“[^”]*“[^”]*”' \
+		    "$T/text" || true)
+		[ -z "$nested" ] ||
+			fail "${f##*/}: a quote inside a quote: $nested"
 	done
 else
 	skipped="$skipped mandoc"
