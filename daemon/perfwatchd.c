@@ -968,6 +968,7 @@ main(int argc, char **argv)
 	log_init("perfwatchd", d->foreground || check, d->verbose);
 	daemon_env_absolute("PERFWATCH");
 	daemon_env_absolute("PERFWATCH_PROFILE_DIR");
+	daemon_env_absolute("PERFWATCH_LOCK");	/* read by the runs */
 	if (check)
 		daemon_check(conf_opt, d->verbose);
 
