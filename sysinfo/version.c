@@ -216,14 +216,59 @@ sysinfo_version_cmp(const char *a, const char *b)
 	    db.revision_len);
 }
 
+/*
+ * Compare the segments (a run of digits, or one of letters) that *pp and
+ * *qq begin, and move both past them: rpm's rule, which libalpm keeps.
+ * A numeric segment is newer than one of letters; numbers compare by
+ * value (their leading zeros left out), letters byte by byte, the longer
+ * newer when one begins the other.  -1, 0 or 1.
+ */
+static int
+ver_segment(const char **pp, const char *pe, const char **qq, const char *qe)
+{
+	const char	*p = *pp, *q = *qq, *s1 = p, *s2 = q;
+	size_t		 n1, n2;
+	int		 isnum = ver_isdigit(*p), c;
+
+	if (isnum) {
+		while (p < pe && ver_isdigit(*p))
+			p++;
+		while (q < qe && ver_isdigit(*q))
+			q++;
+	} else {
+		while (p < pe && ver_isalpha(*p))
+			p++;
+		while (q < qe && ver_isalpha(*q))
+			q++;
+	}
+	*pp = p;
+	*qq = q;
+	/* Segments of different kinds: the numeric one is newer. */
+	if (q == s2)
+		return isnum ? 1 : -1;
+	if (isnum) {
+		while (s1 < p && *s1 == '0')
+			s1++;
+		while (s2 < q && *s2 == '0')
+			s2++;
+	}
+	n1 = (size_t)(p - s1);
+	n2 = (size_t)(q - s2);
+	if (isnum && n1 != n2)
+		return n1 < n2 ? -1 : 1;
+	if ((c = memcmp(s1, s2, n1 < n2 ? n1 : n2)) != 0)
+		return ver_sign(c);
+	if (n1 != n2)
+		return n1 < n2 ? -1 : 1;
+	return 0;
+}
+
 /* rpmvercmp over counted strings. */
 static int
 rpm_segcmp(const char *a, size_t al, const char *b, size_t bl)
 {
 	const char	*p = a, *pe = a + al, *q = b, *qe = b + bl;
-	const char	*s1, *s2;
-	size_t		 n1, n2;
-	int		 isnum, c;
+	int		 c;
 
 	if (al == bl && memcmp(a, b, al) == 0)
 		return 0;
@@ -262,43 +307,8 @@ rpm_segcmp(const char *a, size_t al, const char *b, size_t bl)
 		if (p == pe || q == qe)
 			break;
 
-		s1 = p;
-		s2 = q;
-		isnum = ver_isdigit(*p);
-		if (isnum) {
-			while (p < pe && ver_isdigit(*p))
-				p++;
-			while (q < qe && ver_isdigit(*q))
-				q++;
-		} else {
-			while (p < pe && ver_isalpha(*p))
-				p++;
-			while (q < qe && ver_isalpha(*q))
-				q++;
-		}
-		/* Segments of different kinds: the numeric one is newer. */
-		if (q == s2)
-			return isnum ? 1 : -1;
-		if (isnum) {
-			while (s1 < p && *s1 == '0')
-				s1++;
-			while (s2 < q && *s2 == '0')
-				s2++;
-			n1 = (size_t)(p - s1);
-			n2 = (size_t)(q - s2);
-			if (n1 != n2)
-				return n1 < n2 ? -1 : 1;
-			if ((c = memcmp(s1, s2, n1)) != 0)
-				return ver_sign(c);
-		} else {
-			n1 = (size_t)(p - s1);
-			n2 = (size_t)(q - s2);
-			c = memcmp(s1, s2, n1 < n2 ? n1 : n2);
-			if (c != 0)
-				return ver_sign(c);
-			if (n1 != n2)
-				return n1 < n2 ? -1 : 1;
-		}
+		if ((c = ver_segment(&p, pe, &q, qe)) != 0)
+			return c;
 	}
 	if (p == pe && q == qe)
 		return 0;
@@ -371,9 +381,8 @@ static int
 pacman_segcmp(const char *a, size_t al, const char *b, size_t bl)
 {
 	const char	*p = a, *pe = a + al, *q = b, *qe = b + bl;
-	const char	*s1, *s2, *ps = a, *qs = b;
-	size_t		 n1, n2;
-	int		 isnum, c;
+	const char	*ps = a, *qs = b;
+	int		 c;
 
 	if (al == bl && memcmp(a, b, al) == 0)
 		return 0;
@@ -387,37 +396,8 @@ pacman_segcmp(const char *a, size_t al, const char *b, size_t bl)
 		/* Separators since the last segment: the fewer, the older. */
 		if (p - ps != q - qs)
 			return p - ps < q - qs ? -1 : 1;
-		s1 = p;
-		s2 = q;
-		isnum = ver_isdigit(*p);
-		if (isnum) {
-			while (p < pe && ver_isdigit(*p))
-				p++;
-			while (q < qe && ver_isdigit(*q))
-				q++;
-		} else {
-			while (p < pe && ver_isalpha(*p))
-				p++;
-			while (q < qe && ver_isalpha(*q))
-				q++;
-		}
-		/* Segments of different kinds: the numeric one is newer. */
-		if (q == s2)
-			return isnum ? 1 : -1;
-		if (isnum) {
-			while (s1 < p && *s1 == '0')
-				s1++;
-			while (s2 < q && *s2 == '0')
-				s2++;
-		}
-		n1 = (size_t)(p - s1);
-		n2 = (size_t)(q - s2);
-		if (isnum && n1 != n2)
-			return n1 < n2 ? -1 : 1;
-		if ((c = memcmp(s1, s2, n1 < n2 ? n1 : n2)) != 0)
-			return ver_sign(c);
-		if (n1 != n2)
-			return n1 < n2 ? -1 : 1;
+		if ((c = ver_segment(&p, pe, &q, qe)) != 0)
+			return c;
 		ps = p;
 		qs = q;
 	}
