@@ -17,14 +17,7 @@ NOTIFY_SOCKET="$T/notify.sock" start_daemon
 
 # The lock, held for 13 s: past the run's two waits of a busy timeout
 # (its sweep of dead runs, then its snapshot), not past the retry.
-python3 - "$DB" "$T/locked" 13 <<'EOPY' &
-import sqlite3, sys, time
-con = sqlite3.connect(sys.argv[1], isolation_level=None)
-con.execute("BEGIN IMMEDIATE")
-open(sys.argv[2], "w").close()
-time.sleep(float(sys.argv[3]))
-con.execute("ROLLBACK")
-EOPY
+hold_store_lock "$DB" "$T/locked" 13 &
 locker=$!
 wait_file -e "$T/locked" "$locker" "the locker"
 

@@ -110,6 +110,21 @@ wait_file() {
 	done
 }
 
+# hold_store_lock DB READY SECONDS: hold DB's write lock (BEGIN
+# IMMEDIATE) for SECONDS, creating the file READY once it is held; run
+# it in the background and wait for READY (wait_file).  It execs python,
+# so that $! is the process to kill to let the lock go.
+hold_store_lock() {
+	exec python3 - "$1" "$2" "$3" <<'EOPY'
+import sqlite3, sys, time
+con = sqlite3.connect(sys.argv[1], isolation_level=None)
+con.execute("BEGIN IMMEDIATE")
+open(sys.argv[2], "w").close()
+time.sleep(float(sys.argv[3]))
+con.execute("ROLLBACK")
+EOPY
+}
+
 # The tests that run the project's own Makefile: $gmake is GNU make
 # (gmake where there is one, as on FreeBSD), $top the checkout.
 use_gmake() {

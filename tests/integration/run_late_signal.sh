@@ -17,14 +17,6 @@ set -eu
 mkdir -p "$T/work"
 printf '[perfwatch]\nwork_dir = %s\n[quiet]\n%s\n' \
     "$T/work" "$QUIET_ANY_LOAD" >"$T/pw.conf"
-cat >"$T/locker.py" <<'EOPY'
-import sqlite3, sys, time
-con = sqlite3.connect(sys.argv[1], isolation_level=None)
-con.execute("BEGIN IMMEDIATE")
-open(sys.argv[2], "w").close()
-time.sleep(3)
-con.execute("ROLLBACK")
-EOPY
 # The workloads' environment is clean: the paths are in the commands.
 cat >"$T/late.profile" <<EOPROF
 [workload "first"]
@@ -39,7 +31,7 @@ EOPROF
     --label late >"$T/late.out" 2>&1 &
 pid=$!
 wait_file -e "$T/last" "$pid" "the last workload"
-python3 "$T/locker.py" "$PERFWATCH_DB" "$T/locked" &
+hold_store_lock "$PERFWATCH_DB" "$T/locked" 3 &
 locker=$!
 wait_file -e "$T/locked" "$locker" "the locker"
 sleep 0.5

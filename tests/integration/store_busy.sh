@@ -18,15 +18,7 @@ printf '[perfwatch]\nwork_dir = %s/work\n[quiet]\n%s\n' "$T" \
 printf '[workload "t"]\ncommand = true\nmeasure = time\niterations = 1\n' \
     >"$T/t.profile"
 
-# lock DB READY SECONDS: hold the write lock (BEGIN IMMEDIATE) for SECONDS.
-python3 - "$PERFWATCH_DB" "$T/locked" 60 <<'EOPY' &
-import sqlite3, sys, time
-con = sqlite3.connect(sys.argv[1], isolation_level=None)
-con.execute("BEGIN IMMEDIATE")
-open(sys.argv[2], "w").close()
-time.sleep(float(sys.argv[3]))
-con.execute("ROLLBACK")
-EOPY
+hold_store_lock "$PERFWATCH_DB" "$T/locked" 60 &
 locker=$!
 wait_file -e "$T/locked" "$locker" "the locking process"
 
