@@ -856,30 +856,99 @@ sysinfo_os_fields(struct snapshot *s, const char *workdir,
 	return 0;
 }
 
-/* Sum of every thermal throttling counter; 0 if none is exposed. */
+/* A number of the CPU directory cpu's topology, or -1. */
+static long
+linux_topology(const char *cpu, const char *name)
+{
+	char	*path, *v, *end;
+	long	 n = -1;
+
+	xasprintf(&path, "%s/topology/%s", cpu, name);
+	if ((v = sysinfo_read_value(NULL, path)) != NULL) {
+		n = strtol(v, &end, 10);
+		if (end == v || *end != '\0' || n < 0)
+			n = -1;
+		free(v);
+	}
+	free(path);
+	return n;
+}
+
+/* One counter of dir (a thermal_throttle directory) added to *sum. */
+static int
+linux_throttle_add(const char *dir, const char *name, uint64_t *sum)
+{
+	char	*path, *v;
+
+	xasprintf(&path, "%s/%s", dir, name);
+	v = sysinfo_read_value(NULL, path);
+	free(path);
+	if (v == NULL)
+		return 0;
+	*sum += strtoull(v, NULL, 10);
+	free(v);
+	return 1;
+}
+
+/*
+ * The thermal throttling events counted so far, or 0 if none is exposed:
+ * each core's counter once, and each package's once.  The kernel shows
+ * a package's counter in the directory of every CPU of the package, and
+ * a core's in that of each of its hardware threads, so the sum over the
+ * CPUs counted one event of a package of eight threads eight times.  A
+ * CPU whose topology cannot be read counts on its own.
+ */
 static int
 linux_throttle(const char *root, uint64_t *sum)
 {
 	glob_t	 g;
-	char	*pattern, *v;
-	size_t	 i;
+	char	*pattern, *cpu, *slash;
+	long	*pkgs, (*cores)[2], pkg, core;
+	size_t	 i, k, npkgs = 0, ncores = 0;
 	int	 found = 0;
 
 	*sum = 0;
 	pattern = sysinfo_path(root, "/sys/devices/system/cpu/cpu[0-9]*/"
-	    "thermal_throttle/*_throttle_count");
-	if (glob(pattern, 0, NULL, &g) != 0) {
+	    "thermal_throttle");
+	if (glob(pattern, GLOB_ONLYDIR, NULL, &g) != 0) {
 		free(pattern);
 		return 0;
 	}
 	free(pattern);
+	pkgs = xcalloc(g.gl_pathc, sizeof(*pkgs));
+	cores = xcalloc(g.gl_pathc, sizeof(*cores));
 	for (i = 0; i < g.gl_pathc; i++) {
-		if ((v = sysinfo_read_value(NULL, g.gl_pathv[i])) == NULL)
-			continue;
-		*sum += strtoull(v, NULL, 10);
-		found = 1;
-		free(v);
+		cpu = xstrdup(g.gl_pathv[i]);
+		if ((slash = strrchr(cpu, '/')) != NULL)
+			*slash = '\0';
+		pkg = linux_topology(cpu, "physical_package_id");
+		core = pkg == -1 ? -1 : linux_topology(cpu, "core_id");
+		free(cpu);
+		for (k = 0; core != -1 && k < ncores; k++)
+			if (cores[k][0] == pkg && cores[k][1] == core)
+				break;
+		if (core == -1 || k == ncores) {
+			if (linux_throttle_add(g.gl_pathv[i],
+			    "core_throttle_count", sum))
+				found = 1;
+			if (core != -1) {
+				cores[ncores][0] = pkg;
+				cores[ncores++][1] = core;
+			}
+		}
+		for (k = 0; pkg != -1 && k < npkgs; k++)
+			if (pkgs[k] == pkg)
+				break;
+		if (pkg == -1 || k == npkgs) {
+			if (linux_throttle_add(g.gl_pathv[i],
+			    "package_throttle_count", sum))
+				found = 1;
+			if (pkg != -1)
+				pkgs[npkgs++] = pkg;
+		}
 	}
+	free(pkgs);
+	free(cores);
 	globfree(&g);
 	return found;
 }
