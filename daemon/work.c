@@ -846,6 +846,9 @@ work_start_battery(struct daemon *d)
 		log_info("battery started (%s%s%s), pid %ld", w->trigger,
 		    detail != NULL ? ": " : "", detail != NULL ? detail : "",
 		    (long)job_pid(w->job));
+		/* Started at last: the retry's message is no problem now. */
+		if (w->retry_delay != 0)
+			set_str(&w->last_error, NULL);
 		w->started_delay = w->retry_delay;
 		w->retry_delay = 0;
 		/* Kept until it has run (work_run_done). */
@@ -952,6 +955,8 @@ work_start_build(struct daemon *d)
 			if (w->job != NULL) {
 				log_info("build %s at %.12s started: %s",
 				    b->repo, b->commit, g->build);
+				if (w->retry_delay != 0)
+					set_str(&w->last_error, NULL);
 				w->retry_delay = 0;
 				return 1;
 			}

@@ -10,7 +10,7 @@
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
-write_profile
+SLOW=5 write_profile slow
 write_conf_manual
 notify_listen
 NOTIFY_SOCKET="$T/notify.sock" start_daemon
@@ -21,7 +21,7 @@ hold_store_lock "$DB" "$T/locked" 13 &
 locker=$!
 wait_file -e "$T/locked" "$locker" "the locker"
 
-request '{"cmd":"trigger","workloads":["tiny"]}' | grep -q '"ok":true' ||
+request '{"cmd":"trigger","workloads":["slow"]}' | grep -q '"ok":true' ||
 	fail "trigger refused"
 wait_until 30 "the run that found the store locked" grep -q \
     "the battery (manual) could not record its run: machine snapshot: .*database is locked (another process holds the store locked); trying again in 10 s" \
@@ -31,7 +31,7 @@ if grep -q "skipped: the machine was busy" "$LOG"; then
 fi
 [ "$(status_field 'len(d["pending"])')" = 1 ] ||
 	fail "the reason was not kept: $(request '{"cmd":"status"}')"
-[ "$(status_field 'd["pending"][0]["detail"]')" = "workloads tiny" ] ||
+[ "$(status_field 'd["pending"][0]["detail"]')" = "workloads slow" ] ||
 	fail "the kept reason: $(request '{"cmd":"status"}')"
 [ "$(status_field 'd["retry_at"] is not None')" = True ] ||
 	fail "no retry_at: $(request '{"cmd":"status"}')"
@@ -40,11 +40,17 @@ grep -q "^STATUS=a run could not record itself; trying again at [0-9:]*$" \
 [ "$(count_runs "1")" -eq 0 ] || fail "a run was recorded"
 
 wait "$locker" || fail "the locker failed"
+# Started at last: the retry's message is no longer the problem.
+wait_until 30 "the retried battery's start" sh -c \
+    "[ \$(grep -c 'battery started (manual' '$LOG') -ge 2 ]" ||
+	fail "the battery was not started again"
+[ "$(status_field 'd["work"] is not None and d["last_error"] is None')" = \
+    True ] || fail "status while it runs: $(request '{"cmd":"status"}')"
 wait_until 40 "the battery after the retry" runs_at_least 1 \
     "trigger = 'manual' AND status = 'complete'" ||
 	fail "the kept battery never ran"
 expect_eq "$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'manual'")" \
-    "workloads tiny"
+    "workloads slow"
 [ "$(status_field 'len(d["pending"])')" = 0 ] || fail "still queued"
 [ "$(status_field 'd["retry_at"]')" = None ] || fail "a retry still armed"
 stop_daemon TERM
