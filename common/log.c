@@ -70,13 +70,50 @@ log_get_verbose(void)
 static void	log_emit(int, int, const char *, va_list)
 		    __attribute__((format(printf, 3, 0)));
 
+/*
+ * Copy msg to out (at least 4 * strlen(msg) + 1 bytes) with its control
+ * characters escaped as \n, \r or \xHH: messages carry names from
+ * outside (an imported metric, a label, a benchmark's output, a request's
+ * target), and a newline in one started a line of its own in the log,
+ * one that read as ours ("perfwatchd: ..."), while an escape sequence
+ * reached the terminal of whoever read it.
+ */
+static void
+log_escape(char *out, const char *msg)
+{
+	const unsigned char	*p;
+
+	for (p = (const unsigned char *)msg; *p != '\0'; p++) {
+		/* A tab moves no line and sends no command: kept. */
+		if ((*p >= 0x20 && *p != 0x7f) || *p == '\t') {
+			*out++ = (char)*p;
+			continue;
+		}
+		*out++ = '\\';
+		switch (*p) {
+		case '\n':
+			*out++ = 'n';
+			break;
+		case '\r':
+			*out++ = 'r';
+			break;
+		default:
+			snprintf(out, 4, "x%02x", *p);
+			out += 3;
+			break;
+		}
+	}
+	*out = '\0';
+}
+
 /* Emit one message at priority pri, with the error text of errnum if set. */
 static void
 log_emit(int pri, int errnum, const char *fmt, va_list ap)
 {
-	char	msg[2048];
+	char	raw[2048], msg[4 * sizeof(raw)];
 
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	log_escape(msg, raw);
 	if (!log_foreground) {
 		if (errnum != 0)
 			syslog(pri, "%s: %s", msg, strerror(errnum));

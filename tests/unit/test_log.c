@@ -118,12 +118,51 @@ test_fatal_status(void **state)
 	assert_int_equal(fatal_status(128), 128);
 }
 
+/*
+ * A newline, a carriage return or an escape sequence in what a message
+ * names is escaped, to syslog and to stderr alike: the message stays one
+ * line, and no line of it reads as another message of ours.
+ */
+static void
+test_control_escaped(void **state)
+{
+	const char	*forged = "r1\nperfwatchd: run r2: complete\r\x1b[2J\x7f";
+	char		 want[256], err[256];
+	FILE		*tmp;
+	ssize_t		 n;
+	int		 saved;
+
+	(void)state;
+	logged[0] = '\0';
+	log_init("test", 0, 0);
+	log_warnx("run %s: aborted\tnow", forged);
+	snprintf(want, sizeof(want), "%d run r1\\nperfwatchd: run r2: "
+	    "complete\\r\\x1b[2J\\x7f: aborted\tnow\n", LOG_WARNING);
+	assert_string_equal(logged, want);
+
+	/* In the foreground, on stderr. */
+	assert_non_null(tmp = tmpfile());
+	assert_true((saved = dup(STDERR_FILENO)) != -1);
+	assert_true(dup2(fileno(tmp), STDERR_FILENO) != -1);
+	log_init("test", 1, 0);
+	log_warnx("run %s: aborted", forged);
+	assert_true(dup2(saved, STDERR_FILENO) != -1);
+	close(saved);
+	n = pread(fileno(tmp), err, sizeof(err) - 1, 0);
+	assert_true(n > 0);
+	err[n] = '\0';
+	fclose(tmp);
+	assert_string_equal(err, "test: run r1\\nperfwatchd: run r2: "
+	    "complete\\r\\x1b[2J\\x7f: aborted\n");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_detached_levels),
 		cmocka_unit_test(test_fatal_status),
+		cmocka_unit_test(test_control_escaped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
