@@ -736,11 +736,12 @@ main(int argc, char **argv)
 	const char		*db = NULL, *pw = "build/bin/perfwatch";
 	double			 sd[N_MAX], t0, elapsed, rate, secs = 0;
 	unsigned long		 seed = 1;
-	long			 h, nh = 32, checks = 0, md;
-	size_t			 ci;
+	long			 h, nh = 32, checks = 0, md, th = 0;
+	size_t			 ci, tci = 0;
 	pid_t			*pids;
 	int			 ch, jobs = 2, j, ni, d, fds[2], *rfd;
 	int			 repeat = 5, ok_fa = 1, ok_recall = 1, job;
+	int			 tni = 0;
 	char			 cell[64], *cp, *ep;
 
 	log_init("bench-detect", 1, 0);
@@ -831,9 +832,12 @@ main(int argc, char **argv)
 			seed = strtoul(optarg, NULL, 10);
 			break;
 		case 't':
-			/* NOISE,CHANGE,HISTORY: replay that one, verbosely. */
-			if (sscanf(optarg, "%d,%zu,%ld", &ni, &ci, &h) != 3 ||
-			    ni < 0 || ni >= N_MAX || ci >= N_CHANGES || h < 0)
+			/*
+			 * NOISE,CHANGE,HISTORY: replay that one, verbosely.
+			 * Variables of its own: -o parses into ni.
+			 */
+			if (sscanf(optarg, "%d,%zu,%ld", &tni, &tci, &th) != 3 ||
+			    tni < 0 || tni >= N_MAX || tci >= N_CHANGES || th < 0)
 				usage();
 			trace = 1;
 			log_set_verbose(2);
@@ -851,11 +855,11 @@ main(int argc, char **argv)
 		return 0;
 	}
 	if (trace) {
-		printf("%s, %s, history %ld\n", noise_names[ni],
-		    changes[ci].name, h);
-		run_history((enum noise)ni, ci, h, seed * 1000003UL +
-		    (unsigned long)(((long)ni * (long)N_CHANGES + (long)ci) *
-		    nh + h), &par);
+		printf("%s, %s, history %ld\n", noise_names[tni],
+		    changes[tci].name, th);
+		run_history((enum noise)tni, tci, th, seed * 1000003UL +
+		    (unsigned long)(((long)tni * (long)N_CHANGES + (long)tci) *
+		    nh + th), &par);
 		return 0;
 	}
 	if (par.pool_level == 0)
