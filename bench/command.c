@@ -26,6 +26,12 @@
  *
  *   -n reps   timings of each way (300)
  *   -d dir    the runner's work_dir ($TMPDIR or /tmp)
+ *
+ * The program is named by its full path, and it and its arguments must
+ * be plain words (workloads/command.c): direct runs the words joined by
+ * spaces, which only such words survive; any other sends the command
+ * through the shell, so that direct would be the shell again, timing
+ * what the shell makes of the words rather than the program bare ran.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -117,6 +123,32 @@ params(struct wl_params *p, const struct wl_workload *wl, const char *dir,
 	}
 }
 
+/*
+ * Whether every word is one the runner executes directly: workloads/
+ * command.c's plain word (letters, digits and _ . / , : + @ % - =), not
+ * empty.  Otherwise the words joined by spaces are not the program's
+ * arguments, and the runner sends them through /bin/sh -c.
+ */
+static int
+plain_words(char *const *words)
+{
+	const char	*s;
+	size_t		 i;
+
+	for (i = 0; words[i] != NULL; i++) {
+		if (words[i][0] == '\0')
+			return 0;
+		for (s = words[i]; *s != '\0'; s++) {
+			if (!((*s >= 'a' && *s <= 'z') ||
+			    (*s >= 'A' && *s <= 'Z') ||
+			    (*s >= '0' && *s <= '9') ||
+			    strchr("_./,:+@%-=", *s) != NULL))
+				return 0;
+		}
+	}
+	return 1;
+}
+
 static double
 pct(const double *sorted, size_t n, double q)
 {
@@ -158,6 +190,13 @@ main(int argc, char **argv)
 	if (prog[0][0] != '/') {
 		fprintf(stderr, "command: name the program by its full path, "
 		    "as the bare way does not search PATH\n");
+		return 2;
+	}
+	if (!plain_words(prog)) {
+		fprintf(stderr, "command: the runner executes directly only "
+		    "plain words (letters, digits and _ . / , : + @ %% - =); "
+		    "these would go through the shell, or split, and the "
+		    "ways would not time the same command\n");
 		return 2;
 	}
 
