@@ -163,27 +163,6 @@ usage(void)
 	exit(2);
 }
 
-/* Whether a program is found in PATH. */
-static int
-in_path(const char *prog)
-{
-	const char	*path;
-	char		*copy, *dir, *last, *full;
-	int		 found = 0;
-
-	if ((path = getenv("PATH")) == NULL)
-		path = WL_PATH;
-	copy = xstrdup(path);
-	for (dir = strtok_r(copy, ":", &last); dir != NULL && !found;
-	    dir = strtok_r(NULL, ":", &last)) {
-		xasprintf(&full, "%s/%s", dir, prog);
-		found = access(full, X_OK) == 0;
-		free(full);
-	}
-	free(copy);
-	return found;
-}
-
 /* Parse a size as the workloads do ("2G", "2x"); bytes, whole MiB. */
 static uint64_t
 parse_size(const char *what, const char *text)
@@ -470,7 +449,7 @@ main(int argc, char **argv)
 	size = parse_size("size", size_arg);
 	fsync_every = parse_size("fsync_every", fsync_arg);
 	char_size = parse_size("char_size", char_arg);
-	if (!in_path("bonnie++") || !in_path("fio")) {
+	if (!peer_in_path("bonnie++") || !peer_in_path("fio")) {
 		fprintf(stderr, "fidelity: bonnie++ and fio must be in PATH\n");
 		return 2;
 	}

@@ -1040,6 +1040,8 @@ main(int argc, char **argv)
 	int			 keep = 0, measure[2] = { 0, 0 };
 	int			 run, misses;
 	const char		*others[] = { "nightly", "full" };
+	const char		*peer_tools[][2] = { { "disk.bonnie",
+				    "bonnie++" }, { "disk.stream", "fio" } };
 	size_t			 k;
 
 	while ((ch = getopt(argc, argv, "EFNP:d:kn:p:w:")) != -1) {
@@ -1090,6 +1092,17 @@ main(int argc, char **argv)
 	if (profile_read(profile, &quick) == -1) {
 		fprintf(stderr, "noise: cannot read profile %s\n", profile);
 		return 2;
+	}
+	/* Each peer the profile needs, before a run of ours, not after. */
+	for (k = 0; k < nitems(peer_tools); k++) {
+		if (profile_job(&quick, peer_tools[k][0]) != NULL &&
+		    !peer_in_path(peer_tools[k][1])) {
+			fprintf(stderr, "noise: %s, %s's peer, is not in PATH "
+			    "(Debian installs bonnie++ in /usr/sbin)\n",
+			    peer_tools[k][1], peer_tools[k][0]);
+			profile_free(&quick);
+			return 2;
+		}
 	}
 	if (evict && geteuid() != 0) {
 		fprintf(stderr, "noise: not root: no page-cache eviction for "

@@ -68,6 +68,30 @@ struct peer_bonnie {
 	double	wall;		/* seconds the whole bonnie++ run took */
 };
 
+/*
+ * Whether a program is found in PATH, as peer_capture's execvp looks
+ * for it.
+ */
+PEER_FN int
+peer_in_path(const char *prog)
+{
+	const char	*path;
+	char		*copy, *dir, *last, *full;
+	int		 found = 0;
+
+	if ((path = getenv("PATH")) == NULL)
+		path = WL_PATH;
+	copy = xstrdup(path);
+	for (dir = strtok_r(copy, ":", &last); dir != NULL && !found;
+	    dir = strtok_r(NULL, ":", &last)) {
+		xasprintf(&full, "%s/%s", dir, prog);
+		found = access(full, X_OK) == 0;
+		free(full);
+	}
+	free(copy);
+	return found;
+}
+
 /* Append up to n bytes read from fd to a growing buffer; 0 at EOF. */
 PEER_FN ssize_t
 peer_slurp(int fd, char **buf, size_t *len, size_t *cap)
