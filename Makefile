@@ -105,6 +105,7 @@ TEST_MODS_daemon_kernel = sysinfo common
 TEST_MODS_daemon_html = common
 TEST_MODS_view     = view detect store sysinfo common
 TEST_MODS_notify   = notify detect store sysinfo common
+TEST_MODS_bench_noise = workloads common
 test_mods = $(filter $(or $(TEST_MODS_$(1)),$(1) common),$(MODULES))
 test_libs = $(foreach m,$(call test_mods,$(1)),$(if $(SRC_$(m)),$(LIB_$(m))))
 

@@ -742,10 +742,11 @@ duration_text(double s)
 
 	if (!isfinite(s))
 		return "unknown";
-	if (t >= 3600)
-		snprintf(buf, sizeof(buf), "%ld h %02ld min", t / 3600,
-		    (t % 3600 + 30) / 60);
-	else
+	if (t >= 3600) {
+		/* To the minute first, so that 1 h 59 min 45 s is 2 h 00. */
+		t = (t + 30) / 60;
+		snprintf(buf, sizeof(buf), "%ld h %02ld min", t / 60, t % 60);
+	} else
 		snprintf(buf, sizeof(buf), "%ld min %02ld s", t / 60, t % 60);
 	return buf;
 }
