@@ -124,28 +124,18 @@ params(struct wl_params *p, const struct wl_workload *wl, const char *dir,
 }
 
 /*
- * Whether every word is one the runner executes directly: workloads/
- * command.c's plain word (letters, digits and _ . / , : + @ % - =), not
- * empty.  Otherwise the words joined by spaces are not the program's
- * arguments, and the runner sends them through /bin/sh -c.
+ * Whether every word is one the runner executes directly (a plain word,
+ * workloads/command.c).  Otherwise the words joined by spaces are not the
+ * program's arguments, and the runner sends them through /bin/sh -c.
  */
 static int
 plain_words(char *const *words)
 {
-	const char	*s;
-	size_t		 i;
+	size_t	i;
 
-	for (i = 0; words[i] != NULL; i++) {
-		if (words[i][0] == '\0')
+	for (i = 0; words[i] != NULL; i++)
+		if (!wl_command_plain_word(words[i]))
 			return 0;
-		for (s = words[i]; *s != '\0'; s++) {
-			if (!((*s >= 'a' && *s <= 'z') ||
-			    (*s >= 'A' && *s <= 'Z') ||
-			    (*s >= '0' && *s <= '9') ||
-			    strchr("_./,:+@%-=", *s) != NULL))
-				return 0;
-		}
-	}
 	return 1;
 }
 

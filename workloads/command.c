@@ -58,6 +58,17 @@ plain_char(int c)
 	    (c >= '0' && c <= '9') || strchr("_./,:+@%-=", c) != NULL);
 }
 
+int
+wl_command_plain_word(const char *w)
+{
+	if (*w == '\0')
+		return 0;
+	for (; *w != '\0'; w++)
+		if (!plain_char((unsigned char)*w))
+			return 0;
+	return 1;
+}
+
 /*
  * Split a command of plain words into a NULL-terminated argv (one
  * allocation, free() it); NULL when the command needs the shell.

@@ -183,6 +183,8 @@ void		 wl_result_clear(struct wl_result *);
 const char	*wl_status_name(enum wl_status);
 int		 wl_remove_tree(const char *);
 int		 wl_sweep_work_dir(const char *);
+/* Whether a command's word is plain: executed directly, not by sh -c. */
+int		 wl_command_plain_word(const char *);
 
 /* output.c: the result protocol. */
 int		 wl_parse_output(const char *, size_t, struct wl_result *,
