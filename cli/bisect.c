@@ -15,8 +15,8 @@
  * Runs a commit already has there (an earlier bisection, one stopped
  * half way, perfwatchd's runs of the watched tree) are used again when
  * they measured the machine as it is now (the same snapshot) built by
- * the same build command (bisect_stored_runs), so a
- * bisection started again goes on where it stopped; one whose machine
+ * the same build command, of the same workloads (bisect_stored_runs),
+ * so a bisection started again goes on where it stopped; one whose machine
  * changed under it stops (75).  A run measured on a busy machine (the
  * [quiet] policy measured anyway) is not counted: another is made in its
  * place, and BISECT_BUSY_MAX of them in a row stop the bisection (75),
@@ -85,6 +85,7 @@ struct bisect_opts {
 	const char	 *build;
 	char		**globs;
 	size_t		  nglobs;
+	int		  own_globs;	/* --workload, not [git]'s */
 	char		**conf_globs;	/* [git] workloads, owned */
 	const char	 *git_build;	/* [git] build: perfwatchd's runs' */
 	const char	 *metric;
@@ -130,7 +131,8 @@ struct bisect_ctx {
 	char			*self;		/* the perfwatch to start */
 	char			*key;		/* the git_commits name */
 	char			*detail;	/* "bisect RANGE" + tail */
-	char			*tail;		/* " of REPO, build: CMD" */
+	char			*tail;		/* " of REPO, workloads: W,
+						   build: CMD" */
 	/* The commit checked out, and the one whose build is in the tree. */
 	char			 current[BISECT_OID_HEX];
 	char			 built[BISECT_OID_HEX];
@@ -300,7 +302,8 @@ bisect_run_fits(struct bisect_ctx *x, int64_t run)
 
 /*
  * Whether a bisection run's detail, "bisect GOOD..BAD" and a tail, has
- * this bisection's tail: the same repository and build command.
+ * this bisection's tail: the same repository, workloads (and profile and
+ * iterations) and build command.
  */
 static int
 bisect_detail_fits(const struct bisect_ctx *x, const char *detail)
@@ -315,6 +318,23 @@ bisect_detail_fits(const struct bisect_ctx *x, const char *detail)
 	return strcmp(range + len, x->tail) == 0;
 }
 
+/* Append to a detail's tail. */
+static void __attribute__((format(printf, 2, 3)))
+bisect_tail_add(char **tail, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*more, *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&more, fmt, ap) == -1)
+		fatal("vasprintf");
+	va_end(ap);
+	xasprintf(&s, "%s%s", *tail, more);
+	free(*tail);
+	free(more);
+	*tail = s;
+}
+
 /*
  * The runs of a commit the store has, oldest first: a bisection's, or
  * perfwatchd's of the watched tree (trigger git: the ends of a range
@@ -324,10 +344,15 @@ bisect_detail_fits(const struct bisect_ctx *x, const char *detail)
  * run counts only when it was queued for this commit (its detail names
  * it): perfwatchd records in every battery the commit each watched tree
  * holds, so a run queued for another tree's new commit names this one
- * too, and measured both.  And each was built as this bisection builds:
- * a bisection's run by the same build command (its detail ends with
- * it), perfwatchd's only when the build is its [git] section's; a build
- * command mended (a flag forgotten) must not find the runs of the old.
+ * too, and measured both.  And each was built and measured as this
+ * bisection builds and measures: a bisection's run by the same build
+ * command, of the same --workload globs, --profile and --iterations (its
+ * detail's tail names them), perfwatchd's only when the build and the
+ * workloads are its [git] section's and its profile and iterations the
+ * configuration's; a build command mended (a flag forgotten) must not
+ * find the runs of the old, nor a bisection of every workload the runs
+ * of one of a single workload, which never measured the others (it
+ * found nothing to bisect in what they did measure).
  */
 static int
 bisect_stored_runs(struct bisect_ctx *x, const char *id, int64_t **out,
@@ -356,7 +381,9 @@ bisect_stored_runs(struct bisect_ctx *x, const char *id, int64_t **out,
 		if (strcmp(runs[i].trigger, "git") == 0 &&
 		    (runs[i].trigger_detail == NULL ||
 		    strstr(runs[i].trigger_detail, id) == NULL ||
-		    !same_str(x->o->build, x->o->git_build)))
+		    !same_str(x->o->build, x->o->git_build) ||
+		    x->o->own_globs || x->o->profile != NULL ||
+		    x->o->iterations > 0))
 			continue;
 		if (strcmp(runs[i].trigger, "bisect") == 0 &&
 		    !bisect_detail_fits(x, runs[i].trigger_detail))
@@ -1184,6 +1211,7 @@ bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 			o->globs = xreallocarray(o->globs, o->nglobs + 1,
 			    sizeof(*o->globs));
 			o->globs[o->nglobs++] = optarg;
+			o->own_globs = 1;
 			break;
 		case 'm':
 			if (cli_blank_opt("--metric", optarg))
@@ -1724,10 +1752,24 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	x.self = perfwatch_path(cli_argv0);
+	/*
+	 * The tail names what makes a run this bisection's to use again:
+	 * the repository, what the runs measure and how it is built.
+	 */
+	xasprintf(&x.tail, " of %s, ", o.repo);
+	if (o.nglobs == 0)
+		bisect_tail_add(&x.tail, "%s", "every workload");
+	for (i = 0; i < o.nglobs; i++)
+		bisect_tail_add(&x.tail, "%s%s", i == 0 ? "workloads: " : " ",
+		    o.globs[i]);
+	if (o.profile != NULL)
+		bisect_tail_add(&x.tail, ", profile: %s", o.profile);
+	if (o.iterations > 0)
+		bisect_tail_add(&x.tail, ", iterations: %d", o.iterations);
 	if (o.build != NULL)
-		xasprintf(&x.tail, " of %s, build: %s", o.repo, o.build);
+		bisect_tail_add(&x.tail, ", build: %s", o.build);
 	else
-		xasprintf(&x.tail, " of %s, no build", o.repo);
+		bisect_tail_add(&x.tail, "%s", ", no build");
 	xasprintf(&x.detail, "bisect %.12s..%.12s%s", good.id,
 	    commits[n - 1].id, x.tail);
 	pts = xcalloc(n, sizeof(*pts));

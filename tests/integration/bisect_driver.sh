@@ -172,7 +172,7 @@ check_builds
 [ "$(runs_in_store)" -ge $((before + 6)) ] ||
 	fail "another build: $before runs, then $(runs_in_store): old runs reused"
 [ "$(sqlite3 "$DB" "SELECT count(*) FROM runs WHERE trigger = 'bisect' AND
-    trigger_detail LIKE '% of $T/repo, build: $BUILD && true'")" -ge 6 ] ||
+    trigger_detail LIKE '% of $T/repo, workloads: toy, build: $BUILD && true'")" -ge 6 ] ||
 	fail "the runs' detail does not name the build"
 before=$(runs_in_store)
 # Once the machine changed (a package upgraded), those runs measured
