@@ -1403,8 +1403,14 @@ bisect_point_json(const struct bisect_point *p, double good_level, int end)
 	pwjson_set_int(o, "runs", (int64_t)p->nlevels);
 	pwjson_set_num(o, "level", level);
 	pwjson_set_num(o, "change_pct", bisect_pct(level, good_level));
+	/*
+	 * A commit skipped for a failed build or runs without the metric
+	 * was never judged: no ratio (the table's "-"), not a 0 that reads
+	 * as runs at the middle between the ends.
+	 */
 	if (!end)
-		pwjson_set_num(o, "llr", p->llr);
+		pwjson_set_num(o, "llr", p->mark == BISECT_SKIP &&
+		    p->skip != SKIP_UNDECIDED ? NAN : p->llr);
 	if (p->mark == BISECT_SKIP)
 		pwjson_set_str(o, "skipped", p->skip == SKIP_FAILED ?
 		    "failed" : p->skip == SKIP_NO_METRIC ? "no_metric" :

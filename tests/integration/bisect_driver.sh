@@ -199,6 +199,13 @@ rm -f "$DB" "$DB-wal" "$DB-shm"
     "[\"$(rev main~7)\", \"$(rev main~6)\", \"$(rev main~5)\"]" ] ||
 	fail "candidates $(json_field "$T/out.json" candidates), not c9 c10 c11"
 grep -q "build at .* failed (exit 1)" "$T/err" || fail "no build error shown"
+# c9, whose build failed, was never judged: no llr, as the table's "-"
+# (it was 0, which reads as runs right between the ends).
+c9=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print([(t["skipped"], t["llr"]) for t in d["tested"] if t["id"] == sys.argv[2]])' \
+    "$T/out.json" "$(rev main~7)")
+expect_eq "$c9" "[('failed', None)]"
 check_builds
 (cd "$T/repo" && bisect --build "$BUILD" --workload toy main~15..main) \
     >"$T/out.txt" 2>/dev/null || fail "skips, table"
