@@ -1092,6 +1092,7 @@ main(int argc, char **argv)
 	}
 	if (profile_read(profile, &quick) == -1) {
 		fprintf(stderr, "noise: cannot read profile %s\n", profile);
+		free(pw);
 		return 2;
 	}
 	/* Each peer the profile needs, before a run of ours, not after. */
@@ -1102,6 +1103,7 @@ main(int argc, char **argv)
 			    "(Debian installs bonnie++ in /usr/sbin)\n",
 			    peer_tools[k][1], peer_tools[k][0]);
 			profile_free(&quick);
+			free(pw);
 			return 2;
 		}
 	}
