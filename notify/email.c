@@ -195,6 +195,23 @@ smtp_rcpt_count(const struct smtp_session *s, int lo, int hi)
 }
 
 /*
+ * The RCPT replies from lo to hi joined with "; ", or NULL if none.  Only
+ * the recipients' replies: a 502 to EHLO (libcurl then greets with HELO)
+ * or a 454 to an optional STARTTLS refused nobody.
+ */
+static char *
+smtp_rcpt_texts(const struct smtp_session *s, int lo, int hi)
+{
+	char	*all = NULL;
+	size_t	 i;
+
+	for (i = 0; i < s->nrcpt; i++)
+		if (s->rcpt[i].code >= lo && s->rcpt[i].code <= hi)
+			smtp_join(&all, s->rcpt[i].text);
+	return all;
+}
+
+/*
  * The recipients (of specs) whose RCPT reply was a 4xx, and their
  * replies joined with "; ", into res.
  */
@@ -224,22 +241,17 @@ static char *
 smtp_rcpt_kept(const struct smtp_session *s, char *const *specs,
     struct notify_result *res)
 {
-	char	*refused = NULL;
 	size_t	 i, n = 0;
 
 	if (smtp_rcpt_count(s, 500, 599) == 0 ||
 	    smtp_rcpt_count(s, 500, 599) == s->nrcpt)
 		return NULL;
 	res->retry = xcalloc(s->nrcpt + 1, sizeof(*res->retry));
-	for (i = 0; i < s->nrcpt; i++) {
-		if (s->rcpt[i].code < 500 || s->rcpt[i].code > 599) {
+	for (i = 0; i < s->nrcpt; i++)
+		if (s->rcpt[i].code < 500 || s->rcpt[i].code > 599)
 			res->retry[n++] = xstrdup(specs[i]);
-			continue;
-		}
-		smtp_join(&refused, s->rcpt[i].text);
-	}
-	res->retry_answer = xstrdup(refused);
-	return refused;
+	res->retry_answer = smtp_rcpt_texts(s, 500, 599);
+	return xstrdup(res->retry_answer);
 }
 
 /*
@@ -251,14 +263,9 @@ smtp_rcpt_kept(const struct smtp_session *s, char *const *specs,
 static char *
 smtp_rcpt_all_refused(const struct smtp_session *s)
 {
-	char	*all = NULL;
-	size_t	 i;
-
 	if (s->nrcpt < 2 || smtp_rcpt_count(s, 400, 599) != s->nrcpt)
 		return NULL;
-	for (i = 0; i < s->nrcpt; i++)
-		smtp_join(&all, s->rcpt[i].text);
-	return all;
+	return smtp_rcpt_texts(s, 400, 599);
 }
 
 /* libcurl's header callback: for SMTP, each line the server sends. */
@@ -294,27 +301,6 @@ static int
 smtp_login_refused(long code)
 {
 	return code == 530 || code == 534 || code == 535 || code == 538;
-}
-
-/*
- * The refusals of a session that delivered (RCPT replies of 4xx or 5xx:
- * the server took the message for the other recipients), joined with
- * "; ", or NULL if none.  Only the recipients' replies: a 502 to EHLO
- * (libcurl then greets with HELO) or a 454 to an optional STARTTLS
- * refused nobody.
- */
-static char *
-smtp_refusals(const struct smtp_session *s)
-{
-	char	*all = NULL;
-	size_t	 i;
-
-	for (i = 0; i < s->nrcpt; i++) {
-		if (s->rcpt[i].code < 400)
-			continue;
-		smtp_join(&all, s->rcpt[i].text);
-	}
-	return all;
 }
 
 static void
@@ -600,7 +586,7 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
 	if (rc == CURLE_OK) {
 		text = smtp_reply_text(&sess, 250);
-		refused = smtp_refusals(&sess);
+		refused = smtp_rcpt_texts(&sess, 400, 599);
 		email_result(res, NOTIFY_DELIVERED, "%s%s%s", text != NULL ?
 		    text : "accepted", refused != NULL ? "; refused: " : "",
 		    refused != NULL ? refused : "");
@@ -619,7 +605,7 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 		 * Every recipient refused it, some for good, some for now:
 		 * those are tried again, whichever reply came last.
 		 */
-		refused = smtp_refusals(&sess);
+		refused = smtp_rcpt_texts(&sess, 400, 599);
 		email_result(res, NOTIFY_TEMPFAIL, "refused: %s", refused);
 		log_warnx("[sink \"%s\"]: refused: %s", sink->name, refused);
 		free(refused);

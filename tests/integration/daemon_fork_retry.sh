@@ -75,14 +75,7 @@ grep -q "run: fork: Resource temporarily unavailable" "$LOG" ||
 	fail "the fork's error was not logged"
 
 # Still queued, and the status says when it is tried again.
-[ "$(status_field 'len(d["pending"])')" = 1 ] ||
-	fail "the reason was not kept: $(request '{"cmd":"status"}')"
-[ "$(status_field 'd["pending"][0]["detail"]')" = "workloads tiny" ] ||
-	fail "the kept reason: $(request '{"cmd":"status"}')"
-[ "$(status_field 'd["retry_at"] is not None')" = True ] ||
-	fail "no retry_at: $(request '{"cmd":"status"}')"
-grep -q "^STATUS=could not start a child; trying again at [0-9:]*$" \
-    "$T/notify.out" || fail "systemd was not told: $(cat "$T/notify.out")"
+expect_retry "workloads tiny" "could not start a child"
 pwc status >"$T/status.out" 2>&1 || fail "status: $(cat "$T/status.out")"
 expect_match "$(cat "$T/status.out")" "retrying:  at "
 expect_match "$(cat "$T/status.out")" "queued:    manual: workloads tiny"
