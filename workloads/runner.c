@@ -57,6 +57,10 @@
  * - The iteration directory is removed whatever happened.  The runner
  *   holds an flock(2) on it meanwhile, so that wl_sweep_work_dir() can
  *   tell the directory of a killed runner (unlocked) from one in use.
+ *   It also holds an empty file, DIR_MARK, made before the workload
+ *   starts: the sweep removes only a directory holding it, so that a
+ *   user's own perfwatch-src.backup in a shared work directory is not
+ *   taken for a killed runner's (the name alone cannot tell them apart).
  * - With settle set (the disk workloads' default), the runner syncs and
  *   waits that long before it forks, abortable, outside the timing:
  *   every iteration starts from a machine that has written back and put
@@ -107,6 +111,7 @@
 #define DIR_PREFIX		"perfwatch-"	/* iteration directories */
 #define DIR_SUFFIX_LEN		7		/* ".XXXXXX" of mkdtemp */
 #define DIR_TRIES		3
+#define DIR_MARK		".perfwatch-iteration"	/* in each of them */
 #define ESCAPE_ROUNDS		32	/* of killing escapees' orphans */
 
 static volatile sig_atomic_t	 wl_abort_flag;
@@ -353,7 +358,7 @@ make_iteration_dir(const struct wl_workload *wl, const struct wl_params *p,
 {
 	const char	*work_dir;
 	char		*tmpl, *name, *s, *path;
-	int		 try;
+	int		 try, fd;
 
 	work_dir = p->work_dir != NULL ? p->work_dir : DEFAULT_WORK_DIR;
 	if (mkdir(work_dir, 0755) == -1 && errno != EEXIST) {
@@ -385,14 +390,20 @@ make_iteration_dir(const struct wl_workload *wl, const struct wl_params *p,
 		free(tmpl);
 		return NULL;
 	}
-	if ((path = realpath(tmpl, NULL)) == NULL) {
+	if ((fd = openat(*lock, DIR_MARK, O_WRONLY | O_CREAT | O_EXCL |
+	    O_NOFOLLOW | O_CLOEXEC, 0644)) == -1 ||
+	    (path = realpath(tmpl, NULL)) == NULL) {
 		xasprintf(cause, "%s: %s", tmpl, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		(void)unlinkat(*lock, DIR_MARK, 0);
 		(void)rmdir(tmpl);
 		close(*lock);
 		*lock = -1;
 		free(tmpl);
 		return NULL;
 	}
+	close(fd);
 	free(tmpl);
 	return path;
 }
@@ -417,8 +428,9 @@ iteration_dir_name(const char *name)
 /*
  * Remove the iteration directories that a killed runner left in
  * work_dir: directories named perfwatch-NAME.XXXXXX, owned by this user,
- * that no runner holds locked.  Returns how many were removed (-1 if
- * work_dir cannot be read; a missing one has none).
+ * holding the runner's mark, that no runner holds locked.  Returns how
+ * many were removed (-1 if work_dir cannot be read; a missing one has
+ * none).
  */
 int
 wl_sweep_work_dir(const char *work_dir)
@@ -442,6 +454,11 @@ wl_sweep_work_dir(const char *work_dir)
 			continue;
 		if ((fd = lock_dir(dirfd(d), de->d_name)) == -1)
 			continue;	/* a live runner's */
+		if (fstatat(fd, DIR_MARK, &st, AT_SYMLINK_NOFOLLOW) == -1 ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+			close(fd);	/* not the runner's */
+			continue;
+		}
 		if (remove_at(dirfd(d), de->d_name, 0) == 0)
 			n++;
 		close(fd);

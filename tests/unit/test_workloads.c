@@ -1954,8 +1954,10 @@ pid_ends(pid_t pid)
  * A runner killed by SIGKILL together with its process group (perfwatchd's
  * last resort against `perfwatch run`) takes its workload with it, the
  * workload's own children included.  The iteration directory it leaves
- * is removed by wl_sweep_work_dir(), which keeps a locked (live) one and
- * whatever is not named like an iteration directory.
+ * is removed by wl_sweep_work_dir(), which keeps a locked (live) one,
+ * whatever is not named like an iteration directory, and a directory
+ * named like one that does not hold the runner's mark (a user's
+ * perfwatch-src.backup, with a file in it).
  */
 static void
 test_run_runner_killed(void **state)
@@ -1996,24 +1998,36 @@ test_run_runner_killed(void **state)
 	assert_int_equal(unlink(sleeppid), 0);
 	wl_params_clear(&p);
 
-	/* Left behind: the killed runner's directory, unlocked. */
+	/* Left behind: the killed runner's directory, unlocked, marked. */
 	assert_int_equal(dir_entries(test_dir), 1);
 	snprintf(path, sizeof(path), "%s/perfwatch-live.Ab12Cd", test_dir);
 	assert_int_equal(mkdir(path, 0700), 0);
 	fd = open(path, O_RDONLY | O_DIRECTORY);
 	assert_true(fd != -1);
 	assert_int_equal(flock(fd, LOCK_EX), 0);
+	assert_int_equal(close(openat(fd, ".perfwatch-iteration",
+	    O_CREAT | O_WRONLY, 0644)), 0);
 	snprintf(path, sizeof(path), "%s/perfwatch-notmine", test_dir);
 	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/perfwatch-src.backup", test_dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/perfwatch-src.backup/main.c",
+	    test_dir);
+	assert_int_equal(close(open(path, O_CREAT | O_WRONLY, 0600)), 0);
 	snprintf(path, sizeof(path), "%s/perfwatch-file.Ab12Cd", test_dir);
 	assert_int_equal(close(open(path, O_CREAT | O_WRONLY, 0600)), 0);
 	assert_int_equal(wl_sweep_work_dir(test_dir), 1);
-	assert_int_equal(dir_entries(test_dir), 3);
+	assert_int_equal(dir_entries(test_dir), 4);
 	/* Once its runner lets go, the live one goes too. */
 	assert_int_equal(close(fd), 0);
 	assert_int_equal(wl_sweep_work_dir(test_dir), 1);
-	assert_int_equal(dir_entries(test_dir), 2);
+	assert_int_equal(dir_entries(test_dir), 3);
 	assert_int_equal(rmdir(path) == 0 || unlink(path) == 0, 1);
+	snprintf(path, sizeof(path), "%s/perfwatch-src.backup/main.c",
+	    test_dir);
+	assert_int_equal(unlink(path), 0);
+	snprintf(path, sizeof(path), "%s/perfwatch-src.backup", test_dir);
+	assert_int_equal(rmdir(path), 0);
 	snprintf(path, sizeof(path), "%s/perfwatch-notmine", test_dir);
 	assert_int_equal(rmdir(path), 0);
 	assert_int_equal(dir_entries(test_dir), 0);
