@@ -203,15 +203,16 @@ bisect_block(sigset_t *old)
 static void
 bisect_child_signals(const sigset_t *old)
 {
-	struct sigaction	hup;
+	struct sigaction	dfl, was;
 
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	/* Ignored as under nohup, it stays so: the runs go on too. */
-	sigaction(SIGHUP, NULL, &hup);
-	if (hup.sa_handler != SIG_IGN)
-		signal(SIGHUP, SIG_DFL);
-	signal(SIGCHLD, SIG_DFL);
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGTERM, &dfl, NULL);
+	sigaction(SIGCHLD, &dfl, NULL);
+	/* Ignored as by nohup, they stay so: the runs go on too. */
+	cli_catch(SIGINT, &dfl, &was);
+	cli_catch(SIGHUP, &dfl, &was);
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
@@ -1787,12 +1788,14 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = bisect_on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &oldint);
 	sigaction(SIGTERM, &sa, &oldterm);
-	/* The terminal went away; unless ignored, as under nohup. */
-	sigaction(SIGHUP, NULL, &oldhup);
-	if (oldhup.sa_handler != SIG_IGN)
-		sigaction(SIGHUP, &sa, NULL);
+	/*
+	 * Ctrl-C and the terminal going away; unless ignored (started
+	 * with & by a shell without job control, nohup): then the
+	 * bisection, its builds and its runs go on.
+	 */
+	cli_catch(SIGINT, &sa, &oldint);
+	cli_catch(SIGHUP, &sa, &oldhup);
 	sa.sa_handler = bisect_on_child;
 	sa.sa_flags = SA_RESTART;
 	sigaction(SIGCHLD, &sa, &oldchld);

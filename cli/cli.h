@@ -64,6 +64,9 @@ int		 cli_parse_count(const char *, long long, long long,
 		    long long *);
 int		 cli_parse_real(const char *, double, double, double *);
 void		 cli_getopt_reset(void);
+struct sigaction;
+void		 cli_catch(int, const struct sigaction *,
+		    struct sigaction *);
 
 /* table.c: a text table, or the same rows as CSV. */
 struct table;

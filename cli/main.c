@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -326,6 +327,21 @@ cli_getopt_reset(void)
 #else
 	optind = 0;
 #endif
+}
+
+/*
+ * Give sig the action sa, its old one in *old, unless it was ignored: a
+ * shell without job control starts a command with & with SIGINT
+ * ignored, nohup(1) with SIGHUP ignored, and such a signal is not for
+ * the command.  An ignored signal stays so across exec, for the
+ * command's children too.
+ */
+void
+cli_catch(int sig, const struct sigaction *sa, struct sigaction *old)
+{
+	sigaction(sig, NULL, old);
+	if (old->sa_handler != SIG_IGN)
+		sigaction(sig, sa, NULL);
 }
 
 /* Accept --json or --csv; 1 if arg was one of them. */

@@ -11,9 +11,10 @@
  * workload tunes it only where the profile runs it.  The run takes a machine snapshot, checks that the machine is
  * quiet (the [quiet] policy), then runs the plan of workloads/ (warm-ups,
  * then iteration 1 of every workload, then 2 ...), committing each
- * iteration's samples as it finishes.  SIGINT, SIGTERM or SIGHUP (unless
- * ignored, as under nohup) stops the child and marks the run aborted,
- * keeping what was measured.  At the end the
+ * iteration's samples as it finishes.  SIGINT, SIGTERM or SIGHUP (SIGINT
+ * and SIGHUP unless ignored, as for a command started with & by a shell
+ * without job control, or under nohup) stops the child and marks the run
+ * aborted, keeping what was measured.  At the end the
  * run is judged by the same code as `perfwatch check`.
  */
 #include <sys/file.h>
@@ -84,7 +85,10 @@ run_on_signal(int sig)
  * Catch SIGINT, SIGTERM and SIGHUP in run_signal, keeping the actions
  * they had.  The terminal going away aborts the run as Ctrl-C does,
  * rather than killing it with the run left running; unless SIGHUP is
- * ignored (nohup): then the run goes on.
+ * ignored (nohup): then the run goes on.  So does a run started with
+ * SIGINT ignored, as a shell without job control starts a command with
+ * & (sh -c 'perfwatch run & ...'): the terminal's Ctrl-C is for the
+ * foreground, not for it.
  */
 static void
 run_catch(struct sigaction *oldint, struct sigaction *oldterm,
@@ -95,11 +99,9 @@ run_catch(struct sigaction *oldint, struct sigaction *oldterm,
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = run_on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, oldint);
 	sigaction(SIGTERM, &sa, oldterm);
-	sigaction(SIGHUP, NULL, oldhup);
-	if (oldhup->sa_handler != SIG_IGN)
-		sigaction(SIGHUP, &sa, NULL);
+	cli_catch(SIGINT, &sa, oldint);
+	cli_catch(SIGHUP, &sa, oldhup);
 }
 
 /* Give the signals run_catch() caught their actions back. */

@@ -295,8 +295,8 @@ bisect --git toy --build "$BUILD && true" --json main~4..main \
 make_repo 40 31
 rm -f "$DB" "$DB-wal" "$DB-shm"
 write_conf ""
-(cd "$T/repo" && SLOW_MEASURE=0.3 exec "$PERFWATCH" -c "$T/pw.conf" \
-    bisect --build "$BUILD" --workload toy main~39..main) \
+(cd "$T/repo" && SLOW_MEASURE=0.3 from_terminal "$PERFWATCH" \
+    -c "$T/pw.conf" bisect --build "$BUILD" --workload toy main~39..main) \
     >"$T/int.out" 2>"$T/int.err" &
 pid=$!
 wait_grep "bisect: step 2 " "$T/int.err" "$pid" "Ctrl-C"
@@ -332,7 +332,7 @@ gated="until [ -e $T/go ]; do sleep 0.1; done; echo late >>counter"
 for sig in TERM:143 HUP:129 TERM:143 HUP:129; do
 	# int.err too: the last one's "building" sent the signal at once.
 	rm -f "$T/term.db" "$T/go" "$T/int.err"
-	(cd "$T/repo" && hup_default "$PERFWATCH" -c "$T/pw.conf" \
+	(cd "$T/repo" && from_terminal "$PERFWATCH" -c "$T/pw.conf" \
 	    -D "$T/term.db" bisect --build "sh -c '$gated'" \
 	    --workload toy main~3..main) >/dev/null 2>"$T/int.err" &
 	pid=$!

@@ -162,14 +162,16 @@ empty_store() {
 	[ -f "$1" ] || fail "empty_store: no $1"
 }
 
-# hup_default CMD [ARG...]: exec CMD with SIGHUP (and SIGPIPE, SIGXFSZ,
-# which python ignores) at their default actions, as from a terminal.
-# A test run under nohup has SIGHUP ignored, and a shell cannot undo
-# that (POSIX: a signal ignored on entry cannot be trapped or reset),
-# while perfwatch leaves an ignored SIGHUP ignored, as nohup asks.
-hup_default() {
+# from_terminal CMD [ARG...]: exec CMD with SIGINT, SIGQUIT and SIGHUP
+# (and SIGPIPE, SIGXFSZ, which python ignores) at their default actions,
+# as a terminal's foreground job has them.  A command a test starts with
+# & has SIGINT and SIGQUIT ignored (a shell without job control does
+# that), one run under nohup SIGHUP, and a shell cannot undo it (POSIX:
+# a signal ignored on entry cannot be trapped or reset), while perfwatch
+# leaves an ignored SIGINT or SIGHUP ignored, as the shell asks.
+from_terminal() {
 	exec python3 -c 'import os, signal, sys
-for s in ("SIGHUP", "SIGPIPE", "SIGXFSZ"):
+for s in ("SIGINT", "SIGQUIT", "SIGHUP", "SIGPIPE", "SIGXFSZ"):
     if hasattr(signal, s):
         signal.signal(getattr(signal, s), signal.SIG_DFL)
 os.execvp(sys.argv[1], sys.argv[1:])' "$@"

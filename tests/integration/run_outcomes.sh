@@ -276,40 +276,57 @@ wait "$pid" || rc=$?
 [ "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run
     JOIN metrics m ON m.id = s.metric WHERE r.label = 'partly' AND
     m.workload = 'partly'")" = 1 ] || fail "partly: not one sample kept"
-# SIGHUP (the terminal went away) aborts a run as SIGTERM does (129), the
-# sample measured kept; ignored, as under nohup, the run goes on to its end.
-cat >"$T/hup.profile" <<EOF
-[workload "hup"]
-command = if [ -e $T/hupflag ]; then touch $T/hupstarted; while [ ! -e $T/hupgo ]; do sleep 0.1; done; fi; touch $T/hupflag; echo u 1 s
+# SIGHUP (the terminal went away) and Ctrl-C abort a run as SIGTERM does
+# (129, 130), the sample measured kept.  Ignored when the run starts, as
+# under nohup, or by a shell without job control for a command started
+# with & (SIGINT: it is not the terminal's foreground), the run goes on
+# to its end.
+cat >"$T/sig.profile" <<EOF
+[workload "sig"]
+command = if [ -e $T/sigflag ]; then touch $T/sigstarted; while [ ! -e $T/siggo ]; do sleep 0.1; done; fi; touch $T/sigflag; echo u 1 s
 iterations = 2
 timeout = 60
 EOF
-hup_default "$PERFWATCH" -c "$T/pw.conf" run --no-check --profile \
-    "$T/hup.profile" --label hup >"$T/hup.out" 2>&1 &
-pid=$!
-wait_file -e "$T/hupstarted" "$pid" hup
-kill -HUP "$pid"
-rc=0
-wait "$pid" || rc=$?
-[ "$rc" -eq $((128 + 1)) ] || fail "hup: exit $rc: $(cat "$T/hup.out")"
-[ "$(run_status hup)" = aborted ] ||
-	fail "hup: run not aborted"
-[ "$(run_samples hup)" = 1 ] || fail "hup: not one sample kept"
-rm -f "$T/hupflag" "$T/hupstarted"
-(trap '' HUP; exec "$PERFWATCH" -c "$T/pw.conf" run --no-check --profile \
-    "$T/hup.profile" --label nohup) >"$T/nohup.out" 2>&1 &
-pid=$!
-wait_file -e "$T/hupstarted" "$pid" nohup
-kill -HUP "$pid"
-sleep 0.3
-kill -0 "$pid" 2>/dev/null || fail "nohup: a SIGHUP it ignores ended the run"
-touch "$T/hupgo"
-rc=0
-wait "$pid" || rc=$?
-[ "$rc" -eq 0 ] || fail "nohup: exit $rc: $(cat "$T/nohup.out")"
-[ "$(run_status nohup)" = complete ] ||
-	fail "nohup: run not complete"
-[ "$(run_samples nohup)" = 2 ] || fail "nohup: not two samples"
+# signal_run SIG LABEL default|ignored: run sig.profile as LABEL with SIG
+# at its default action or ignored, send SIG once the second iteration
+# has started, let that iteration end, and wait; $rc is the exit status.
+signal_run() {
+	rm -f "$T/sigflag" "$T/sigstarted" "$T/siggo"
+	if [ "$3" = default ]; then
+		from_terminal "$PERFWATCH" -c "$T/pw.conf" run --no-check \
+		    --profile "$T/sig.profile" --label "$2" >"$T/$2.out" 2>&1 &
+	else
+		(trap '' "$1"; exec "$PERFWATCH" -c "$T/pw.conf" run \
+		    --no-check --profile "$T/sig.profile" --label "$2") \
+		    >"$T/$2.out" 2>&1 &
+	fi
+	pid=$!
+	wait_file -e "$T/sigstarted" "$pid" "$2"
+	kill -s "$1" "$pid"
+	sleep 0.3
+	touch "$T/siggo"
+	rc=0
+	wait "$pid" || rc=$?
+}
+for case in HUP:1:hup:nohup INT:2:int:bg; do
+	IFS=: read -r sig num aborted goes_on <<EOC
+$case
+EOC
+	signal_run "$sig" "$aborted" default
+	[ "$rc" -eq $((128 + num)) ] ||
+		fail "$aborted: exit $rc: $(cat "$T/$aborted.out")"
+	[ "$(run_status "$aborted")" = aborted ] ||
+		fail "$aborted: run not aborted"
+	[ "$(run_samples "$aborted")" = 1 ] ||
+		fail "$aborted: not one sample kept"
+	signal_run "$sig" "$goes_on" ignored
+	[ "$rc" -eq 0 ] || fail "$goes_on: SIG$sig ignored: exit $rc: $(cat \
+	    "$T/$goes_on.out")"
+	[ "$(run_status "$goes_on")" = complete ] ||
+		fail "$goes_on: run not complete"
+	[ "$(run_samples "$goes_on")" = 2 ] ||
+		fail "$goes_on: not two samples"
+done
 
 # `perfwatch run` killed with its whole process group by SIGKILL, as
 # perfwatchd's last resort does: its workload, the workload's children
@@ -368,8 +385,8 @@ fi
 all=$(labels)
 [ "$all" = "$(sql "SELECT label FROM runs ORDER BY started, id" |
     tr '\n' ' ')" ] || fail "runs: lists $all"
-expect_match "$all" "disabled reenabled tuned slow unit unended swept partly hup nohup killed after"
-[ "$(labels --status aborted)" = "unended partly hup killed " ] ||
+expect_match "$all" "disabled reenabled tuned slow unit unended swept partly hup nohup int bg killed after"
+[ "$(labels --status aborted)" = "unended partly hup int killed " ] ||
 	fail "runs --status aborted: $(labels --status aborted)"
 [ -z "$(labels --status running)" ] ||
 	fail "runs --status running: $(labels --status running)"
