@@ -393,23 +393,27 @@ bonnie_ceiling(const char *metric, const struct nz_job *bonnie)
  * phase shorter than half a second, so of a fast phase it gives only
  * the slower iterations.  For a rate, an unprinted iteration is known to
  * lie above the ceiling (the amount over half a second): counted at the
- * ceiling, the median is exact while fewer than half are unprinted, and
- * unknown otherwise (NAN: the run says nothing of the spread).  For a
- * %CPU figure nothing is known of an unprinted iteration, and the median
- * is over the printed ones.  x[] is changed.
+ * ceiling, the median is exact while every value it is taken from was
+ * printed, and unknown otherwise (NAN: the run says nothing of the
+ * spread).  Of n values that is fewer than n / 2 unprinted, rounded up:
+ * 2 of 5, but 1 of 4, whose median is the mean of the two middle ones.
+ * For a %CPU figure nothing is known of an unprinted iteration, and the
+ * median is over the printed ones.  x[] is changed.
  */
 static double
 bonnie_rule_median(double *x, size_t n, double ceiling)
 {
-	double	m;
-	size_t	i;
+	size_t	i, up = 0;
 
 	for (i = 0; isfinite(ceiling) && i < n; i++) {
-		if (isnan(x[i]) || x[i] > ceiling)
+		if (isnan(x[i]) || x[i] >= ceiling) {
 			x[i] = ceiling;
+			up++;
+		}
 	}
-	m = peer_median(x, n);
-	return isfinite(ceiling) && m >= ceiling ? NAN : m;
+	if (n == 0 || up >= (n + 1) / 2)
+		return NAN;
+	return peer_median(x, n);
 }
 
 /*

@@ -29,11 +29,40 @@ test_duration_text(void **state)
 	assert_string_equal(duration_text(NAN), "unknown");
 }
 
+/*
+ * A bonnie++ median with unprinted iterations ("+++++", counted at the
+ * ceiling): known while every value it is taken from was printed.  Of
+ * four, the median is the mean of the middle two, so two unprinted
+ * leave it unknown (it was (2 + 10) / 2 = 6, below the ceiling).
+ */
+static void
+test_bonnie_rule_median(void **state)
+{
+	double	odd[] = { 3, NAN, 1, 2, NAN };
+	double	odd3[] = { 3, NAN, 1, NAN, NAN };
+	double	even1[] = { 4, 2, NAN, 1 };
+	double	even2[] = { NAN, 2, NAN, 1 };
+	double	cpu[] = { 40, NAN, 20, NAN };
+	double	over[] = { 12, 2, 3 };
+
+	(void)state;
+	assert_true(bonnie_rule_median(odd, 5, 10) == 3);
+	assert_true(isnan(bonnie_rule_median(odd3, 5, 10)));
+	assert_true(bonnie_rule_median(even1, 4, 10) == 3);
+	assert_true(isnan(bonnie_rule_median(even2, 4, 10)));
+	/* A printed figure over the ceiling was fast: at the ceiling. */
+	assert_true(bonnie_rule_median(over, 3, 10) == 3);
+	/* %CPU (no ceiling): the median of the printed ones. */
+	assert_true(bonnie_rule_median(cpu, 4, NAN) == 30);
+	assert_true(isnan(bonnie_rule_median(cpu, 0, 10)));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_duration_text),
+		cmocka_unit_test(test_bonnie_rule_median),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
