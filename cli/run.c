@@ -171,24 +171,32 @@ run_git_commit(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+/* Write j as a --progress line, and free it. */
+static void
+run_progress_emit(json_t *j)
+{
+	char	*text;
+
+	text = pwjson_dumps(j, PWJSON_COMPACT);
+	fprintf(stderr, RUN_PROGRESS_PREFIX "%s\n", text);
+	fflush(stderr);
+	free(text);
+	json_decref(j);
+}
+
 /* Write a --progress line: waiting up to max_wait seconds, and why. */
 static void
 run_progress_wait(const struct run_opts *o, const char *why,
     int64_t max_wait)
 {
 	json_t	*j;
-	char	*text;
 
 	if (!o->progress)
 		return;
 	j = pwjson_object();
 	pwjson_set_str(j, "waiting", why);
 	pwjson_set_int(j, "max_wait", max_wait);
-	text = pwjson_dumps(j, PWJSON_COMPACT);
-	fprintf(stderr, RUN_PROGRESS_PREFIX "%s\n", text);
-	fflush(stderr);
-	free(text);
-	json_decref(j);
+	run_progress_emit(j);
 }
 
 /*
@@ -200,17 +208,12 @@ static void
 run_progress_skipped(const struct run_opts *o, const char *why)
 {
 	json_t	*j;
-	char	*text;
 
 	if (!o->progress)
 		return;
 	j = pwjson_object();
 	pwjson_set_str(j, "skipped", why != NULL ? why : "the machine was busy");
-	text = pwjson_dumps(j, PWJSON_COMPACT);
-	fprintf(stderr, RUN_PROGRESS_PREFIX "%s\n", text);
-	fflush(stderr);
-	free(text);
-	json_decref(j);
+	run_progress_emit(j);
 }
 
 /* Write a --progress line: the run and, for a step, what it measures. */
@@ -219,7 +222,6 @@ run_progress(const struct run_opts *o, const char *label, size_t step,
     size_t nsteps, const char *workload, const struct wl_step *s)
 {
 	json_t	*j;
-	char	*text;
 
 	if (!o->progress)
 		return;
@@ -233,11 +235,7 @@ run_progress(const struct run_opts *o, const char *label, size_t step,
 		pwjson_set_int(j, "count", s->count);
 		pwjson_set_bool(j, "warmup", s->warmup);
 	}
-	text = pwjson_dumps(j, PWJSON_COMPACT);
-	fprintf(stderr, RUN_PROGRESS_PREFIX "%s\n", text);
-	fflush(stderr);
-	free(text);
-	json_decref(j);
+	run_progress_emit(j);
 }
 
 /*
