@@ -19,6 +19,7 @@
 #include <jansson.h>
 
 #include "json.h"
+#include "utf8.h"
 #include "xmalloc.h"
 #include "sysinfo_int.h"
 
@@ -373,7 +374,8 @@ diff_display_version(struct sysinfo_buf *b, const struct snapshot_change *c,
  *   upgraded    auditd  1:3.0.9-1 → 1:3.1-1
  *   installed   libfoo  1.2-1
  *
- * An empty diff is an empty string.
+ * Columns are as wide as a terminal shows them (utf8_width).  An empty
+ * diff is an empty string.
  */
 char *
 sysinfo_diff_text(const struct snapshot_diff *d)
@@ -386,24 +388,24 @@ sysinfo_diff_text(const struct snapshot_diff *d)
 	for (i = 0; i < d->nchanges; i++) {
 		c = &d->changes[i];
 		if (i < d->nfields) {
-			if (strlen(c->name) > kw)
-				kw = strlen(c->name);
+			if (utf8_width(c->name) > kw)
+				kw = utf8_width(c->name);
 			continue;
 		}
 		memset(&name, 0, sizeof(name));
 		diff_display_name(&name, c);
 		s = sysinfo_buf_finish(&name);
-		if ((len = strlen(s)) > nw)
+		if ((len = utf8_width(s)) > nw)
 			nw = len;
 		free(s);
 	}
 	for (i = 0; i < d->nchanges; i++) {
 		c = &d->changes[i];
 		if (i < d->nfields) {
-			sysinfo_buf_addf(&b, "%-*s  %s → %s\n", (int)kw,
-			    c->name, c->old_value != NULL ? c->old_value :
-			    "(unset)", c->new_value != NULL ? c->new_value :
-			    "(unset)");
+			sysinfo_buf_addcol(&b, c->name, kw, "  ");
+			sysinfo_buf_addf(&b, "%s → %s\n", c->old_value != NULL ?
+			    c->old_value : "(unset)", c->new_value != NULL ?
+			    c->new_value : "(unset)");
 			continue;
 		}
 		if (i == d->nfields && i > 0)
@@ -411,8 +413,9 @@ sysinfo_diff_text(const struct snapshot_diff *d)
 		memset(&name, 0, sizeof(name));
 		diff_display_name(&name, c);
 		s = sysinfo_buf_finish(&name);
-		sysinfo_buf_addf(&b, "%-10s  %-*s  ",
-		    sysinfo_change_kind_name(c->kind), (int)nw, s);
+		sysinfo_buf_addf(&b, "%-10s  ",
+		    sysinfo_change_kind_name(c->kind));
+		sysinfo_buf_addcol(&b, s, nw, "  ");
 		free(s);
 		switch (c->kind) {
 		case CHANGE_PKG_INSTALLED:

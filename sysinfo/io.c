@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "utf8.h"
 #include "xmalloc.h"
 #include "sysinfo_int.h"
 
@@ -67,6 +68,23 @@ sysinfo_buf_addf(struct sysinfo_buf *b, const char *fmt, ...)
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	b->len += (size_t)n;
+}
+
+/*
+ * Append s and the blanks that fill it to width columns as a terminal
+ * shows them (utf8_width), then sep: a column of a readable listing,
+ * where "café" is five bytes but four columns.
+ */
+void
+sysinfo_buf_addcol(struct sysinfo_buf *b, const char *s, size_t width,
+    const char *sep)
+{
+	size_t	w = utf8_width(s);
+
+	sysinfo_buf_adds(b, s);
+	for (; w < width; w++)
+		sysinfo_buf_add(b, " ", 1);
+	sysinfo_buf_adds(b, sep);
 }
 
 /* Hand the string over to the caller (never NULL) and reset the buffer. */

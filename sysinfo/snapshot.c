@@ -537,7 +537,9 @@ sysinfo_snapshot_load(const char *text, char **cause)
 
 /*
  * A readable listing: one "key  value" line per field, then a count of
- * packages and, with SYSINFO_PACKAGES, one line each.
+ * packages and, with SYSINFO_PACKAGES, one line each.  Columns are as
+ * wide as a terminal shows them (a package "café" is five bytes, four
+ * columns).
  */
 char *
 sysinfo_snapshot_text(const struct snapshot *s, int what)
@@ -548,29 +550,33 @@ sysinfo_snapshot_text(const struct snapshot *s, int what)
 	size_t				 i, w = 0, nw = 0, vw = 0;
 
 	for (i = 0; i < s->nfields; i++) {
-		if (strlen(s->fields[i].key) > w)
-			w = strlen(s->fields[i].key);
+		if (utf8_width(s->fields[i].key) > w)
+			w = utf8_width(s->fields[i].key);
 	}
 	if (what & SYSINFO_FIELDS) {
-		for (i = 0; i < s->nfields; i++)
-			sysinfo_buf_addf(&b, "%-*s  %s\n", (int)w,
-			    s->fields[i].key, s->fields[i].value);
+		for (i = 0; i < s->nfields; i++) {
+			sysinfo_buf_addcol(&b, s->fields[i].key, w, "  ");
+			sysinfo_buf_addf(&b, "%s\n", s->fields[i].value);
+		}
 	}
 	mgr = sysinfo_snapshot_get(s, "pkg.manager");
-	sysinfo_buf_addf(&b, "%-*s  %zu (%s)\n", (int)w, "packages",
-	    s->npackages, mgr != NULL ? mgr : "none");
+	sysinfo_buf_addcol(&b, "packages", w, "  ");
+	sysinfo_buf_addf(&b, "%zu (%s)\n", s->npackages,
+	    mgr != NULL ? mgr : "none");
 	if (what & SYSINFO_PACKAGES) {
 		for (i = 0; i < s->npackages; i++) {
 			p = &s->packages[i];
-			if (strlen(p->name) > nw)
-				nw = strlen(p->name);
-			if (strlen(p->version) > vw)
-				vw = strlen(p->version);
+			if (utf8_width(p->name) > nw)
+				nw = utf8_width(p->name);
+			if (utf8_width(p->version) > vw)
+				vw = utf8_width(p->version);
 		}
 		for (i = 0; i < s->npackages; i++) {
 			p = &s->packages[i];
-			sysinfo_buf_addf(&b, "  %-*s  %-*s  %s\n", (int)nw,
-			    p->name, (int)vw, p->version, p->arch);
+			sysinfo_buf_adds(&b, "  ");
+			sysinfo_buf_addcol(&b, p->name, nw, "  ");
+			sysinfo_buf_addcol(&b, p->version, vw, "  ");
+			sysinfo_buf_addf(&b, "%s\n", p->arch);
 		}
 	}
 	return sysinfo_buf_finish(&b);

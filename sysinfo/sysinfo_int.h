@@ -62,6 +62,8 @@ void	 sysinfo_buf_add(struct sysinfo_buf *, const char *, size_t);
 void	 sysinfo_buf_adds(struct sysinfo_buf *, const char *);
 void	 sysinfo_buf_addf(struct sysinfo_buf *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+void	 sysinfo_buf_addcol(struct sysinfo_buf *, const char *, size_t width,
+	    const char *sep);
 char	*sysinfo_buf_finish(struct sysinfo_buf *);
 
 /* Files. */

@@ -5,7 +5,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-mkdir -p "$T/dpkg-a" "$T/dpkg-b" "$T/work"
+mkdir -p "$T/dpkg-a" "$T/dpkg-b"
 {
 	dpkg_stanza auditd 1:3.0.9-1
 	dpkg_stanza fonts-x 2.1-1 all
@@ -23,25 +23,7 @@ mkdir -p "$T/dpkg-a" "$T/dpkg-b" "$T/work"
 	dpkg_stanza zlib1g 1:1.2.11.dfsg-4		# downgraded
 } >"$T/dpkg-b/status"				# sed removed
 
-cat >"$T/profile.conf" <<EOF2
-[workload "tiny"]
-command = true
-measure = time
-iterations = 1
-EOF2
-for x in a b; do
-	cat >"$T/$x.conf" <<EOF2
-[perfwatch]
-work_dir = $T/work
-[quiet]
-$QUIET_ANY_LOAD
-[triggers]
-dpkg_admin_dir = $T/dpkg-$x
-EOF2
-	pw -c "$T/$x.conf" run --no-check --profile "$T/profile.conf" \
-	    --label "run-$x" >"$T/run-$x.out" 2>&1 ||
-		fail "run $x: $(cat "$T/run-$x.out")"
-done
+dpkg_runs
 
 out=$(pw env diff run-a run-b)
 printf '%s\n' "$out" >"$T/diff.out"

@@ -194,6 +194,32 @@ Description: package $1 for perfwatch's tests
 EOS
 }
 
+# dpkg_runs: two runs of a one-workload profile, run-a and run-b, each
+# recorded against the dpkg database the test wrote in $T/dpkg-a or
+# $T/dpkg-b, under the configuration $T/a.conf or $T/b.conf.
+dpkg_runs() {
+	mkdir -p "$T/work"
+	cat >"$T/profile.conf" <<EOS
+[workload "tiny"]
+command = true
+measure = time
+iterations = 1
+EOS
+	for x in a b; do
+		cat >"$T/$x.conf" <<EOS
+[perfwatch]
+work_dir = $T/work
+[quiet]
+$QUIET_ANY_LOAD
+[triggers]
+dpkg_admin_dir = $T/dpkg-$x
+EOS
+		pw -c "$T/$x.conf" run --no-check --profile "$T/profile.conf" \
+		    --label "run-$x" >"$T/run-$x.out" 2>&1 ||
+			fail "run $x: $(cat "$T/run-$x.out")"
+	done
+}
+
 # dpkg_write: standard input as $T/dpkg/status, written as dpkg writes it
 # (status-new, renamed over status).
 dpkg_write() {

@@ -570,6 +570,33 @@ test_utf8_check(void **state)
 	}
 }
 
+/*
+ * utf8_width counts the columns a terminal shows: a combining accent
+ * none, a CJK character or an emoji two, a byte outside UTF-8 one.
+ */
+static void
+test_utf8_width(void **state)
+{
+	static const struct {
+		const char	*in;
+		size_t		 width;
+	} cases[] = {
+		{ "", 0 },
+		{ "zlib1g", 6 },
+		{ "caf\xc3\xa9", 4 },			/* é precomposed */
+		{ "cafe\xcc\x81", 4 },			/* e and U+0301 */
+		{ "fonts-\xe6\x97\xa5\xe6\x9c\xac", 10 },	/* 日本 */
+		{ "\xf0\x9f\x9a\x80 go", 5 },		/* U+1F680 */
+		{ "\xe2\x98\x85", 1 },			/* U+2605, narrow */
+		{ "r\xff" "1", 3 },
+	};
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < nitems(cases); i++)
+		assert_int_equal(utf8_width(cases[i].in), cases[i].width);
+}
+
 static void
 test_json_getters(void **state)
 {
@@ -814,6 +841,7 @@ main(void)
 		cmocka_unit_test(test_json_print),
 		cmocka_unit_test(test_json_strings),
 		cmocka_unit_test(test_utf8_check),
+		cmocka_unit_test(test_utf8_width),
 		cmocka_unit_test(test_lines_held),
 		cmocka_unit_test(test_json_getters),
 		cmocka_unit_test(test_json_parse_errors),

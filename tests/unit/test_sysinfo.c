@@ -1177,6 +1177,59 @@ test_diff_fields_and_rpm(void **state)
 	sysinfo_snapshot_free(b);
 }
 
+/*
+ * The readable listing and diff line their columns up by what a terminal
+ * shows, not by bytes: "café" takes four columns and five bytes, "日本"
+ * four and six, so padding by strlen() pushed the next column left.
+ * Values are cleaned to valid UTF-8 without controls, keys are ASCII.
+ */
+static void
+test_text_display_width(void **state)
+{
+	struct snapshot		*a, *b;
+	struct snapshot_diff	*d;
+	char			*text;
+
+	(void)state;
+	a = sysinfo_snapshot_new();
+	sysinfo_snapshot_set(a, "cpu.model", "Intel® Xeon®");
+	sysinfo_snapshot_set(a, "host.name", "bücher");
+	sysinfo_snapshot_set(a, "pkg.manager", "dpkg");
+	sysinfo_snapshot_add_package(a, "café", "1.0-1", "amd64");
+	sysinfo_snapshot_add_package(a, "fonts-日本", "2.0~ü1", "all");
+	sysinfo_snapshot_add_package(a, "zlib1g", "1:1.2.13", "amd64");
+	text = sysinfo_snapshot_text(a, SYSINFO_ALL);
+	assert_string_equal(text,
+	    "cpu.model    Intel® Xeon®\n"
+	    "host.name    bücher\n"
+	    "pkg.manager  dpkg\n"
+	    "packages     3 (dpkg)\n"
+	    "  café        1.0-1     amd64\n"
+	    "  fonts-日本  2.0~ü1    all\n"
+	    "  zlib1g      1:1.2.13  amd64\n");
+	free(text);
+
+	b = sysinfo_snapshot_new();
+	sysinfo_snapshot_set(b, "cpu.model", "Intel® Xeon®");
+	sysinfo_snapshot_set(b, "host.name", "bücherei");
+	sysinfo_snapshot_set(b, "pkg.manager", "dpkg");
+	sysinfo_snapshot_add_package(b, "café", "1.1-1", "amd64");
+	sysinfo_snapshot_add_package(b, "zlib1g", "1:1.2.13", "amd64");
+	sysinfo_snapshot_add_package(b, "ñandú", "3.0-1", "amd64");
+	d = sysinfo_diff(a, b);
+	text = sysinfo_diff_text(d);
+	assert_string_equal(text,
+	    "host.name  bücher → bücherei\n"
+	    "\n"
+	    "upgraded    café        1.0-1 → 1.1-1\n"
+	    "removed     fonts-日本  2.0~ü1\n"
+	    "installed   ñandú       3.0-1\n");
+	free(text);
+	sysinfo_diff_free(d);
+	sysinfo_snapshot_free(a);
+	sysinfo_snapshot_free(b);
+}
+
 /* rpm -qa through our query format: AlmaLinux 10, epochs 1 and 2. */
 static void
 test_rpm_fixture(void **state)
@@ -2074,6 +2127,7 @@ main(void)
 		cmocka_unit_test(test_dpkg_cut_short),
 		cmocka_unit_test(test_diff_dpkg),
 		cmocka_unit_test(test_diff_fields_and_rpm),
+		cmocka_unit_test(test_text_display_width),
 		cmocka_unit_test(test_rpm_fixture),
 		cmocka_unit_test(test_pacman_fixture),
 		cmocka_unit_test(test_pkgng_fixture),
