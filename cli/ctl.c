@@ -136,7 +136,7 @@ ctl_exchange(struct cli *c, json_t *req, json_t **reply)
 	if (!json_is_true(json_object_get(*reply, "ok"))) {
 		err = json_string_value(json_object_get(*reply, "error"));
 		fprintf(stderr, "perfwatch: perfwatchd: %s\n", err != NULL ?
-		    err : "request refused");
+		    cli_show(err) : "request refused");
 		json_decref(*reply);
 		*reply = NULL;
 		return 1;
@@ -163,12 +163,20 @@ ctl_local(json_t *v, char *buf, size_t len)
 		snprintf(buf, len, "%s", json_string_value(v));
 }
 
+/*
+ * A string of a reply as the status text prints it, "-" when absent:
+ * names and messages come from outside (a workload's glob, a git tree's
+ * error, what a failed child said last), and are escaped as the tables
+ * escape them (cli_show), so that a newline in one cannot forge a line
+ * nor an escape sequence reach the terminal.  As cli_show() keeps it,
+ * one printf may take a few.
+ */
 static const char *
 ctl_str(json_t *o, const char *key)
 {
 	const char	*s = json_string_value(json_object_get(o, key));
 
-	return s != NULL ? s : "-";
+	return s != NULL ? cli_show(s) : "-";
 }
 
 /* The readable form of a status reply. */
@@ -252,7 +260,7 @@ ctl_print_status(json_t *r)
 		first = 1;
 		json_object_foreach(json_object_get(last, "verdicts"), key, v) {
 			printf("%s%lld %s", first ? ", verdicts: " : ", ",
-			    (long long)json_integer_value(v), key);
+			    (long long)json_integer_value(v), cli_show(key));
 			first = 0;
 		}
 		printf("\n");
@@ -384,7 +392,7 @@ ctl_pause(struct cli *c, int argc, char **argv, const char *cmd)
 		printf("resumed\n");
 	if ((warn = json_string_value(json_object_get(reply,
 	    "warning"))) != NULL)
-		fprintf(stderr, "perfwatch: perfwatchd: %s\n", warn);
+		fprintf(stderr, "perfwatch: perfwatchd: %s\n", cli_show(warn));
 	json_decref(reply);
 	return 0;
 }
