@@ -146,6 +146,8 @@ struct gitwatch {
 	char			**globs;	/* NULL: every workload */
 	size_t			 nglobs;
 	char			 seen[65];	/* commit id, hex; "" unknown */
+	int			 seen_kept;	/* the store keeps seen as dealt
+						   with since it was seen */
 	char			 inplace[65];	/* whose build the tree holds */
 	int			 looked;	/* read once by this process */
 	int			 failing;	/* the last look failed */

@@ -15,6 +15,18 @@
  * therefore measured when it comes back.  The commit seen last is kept in
  * memory, across reloads too, so that a poll does not queue it twice.
  *
+ * The store's commit follows the order in which the commits were seen,
+ * not their ancestry.  Builds go before batteries, so a commit's battery
+ * may end after the build of a newer one has failed: once the newest
+ * commit seen is kept (seen_kept), an older one dealt with later does not
+ * replace it, or a restart would build the newer one again.  A branch
+ * forced back to an older commit is a change like any other: that commit
+ * is seen last, so it is built, measured and kept.  (An ancestry rule,
+ * git_graph_descendant_of, would refuse to keep it, and every restart
+ * would measure it again; and it walks history inside the loop.)  Only
+ * the commit seen last counts: a restart measures the branch's commit
+ * when the store has any other.
+ *
  * Every battery records, besides the commit it was queued for, the commit
  * each watched tree holds the build of (gitwatch's inplace): the commit
  * seen when there is no build command, else the one found at the first
@@ -141,6 +153,7 @@ gitwatch_check(struct daemon *d, struct gitwatch *g)
 	log_info("git %s: %s moved from %.12s to %.12s", g->name, g->ref,
 	    g->seen, hex);
 	snprintf(g->seen, sizeof(g->seen), "%s", hex);
+	g->seen_kept = 0;
 	if (g->build != NULL)
 		work_want_build(d, g->name, hex);
 	else
@@ -163,17 +176,29 @@ gitwatch_poll(evutil_socket_t fd, short ev, void *arg)
 /*
  * A commit of repository name has been dealt with: its battery ran, or
  * its build failed.  Keep it as the last one, so that a restart does not
- * measure it again.
+ * measure it again; unless it is not the commit seen last and that one
+ * is kept already (see the notes at the top).
  */
 void
 gitwatch_done(struct daemon *d, const char *name, const char *commit)
 {
-	char	*key;
+	struct gitwatch	*g;
+	char		*key;
+	int		 last;
 
+	g = gitwatch_find(d, name);
+	last = g != NULL && strcmp(commit, g->seen) == 0;
+	if (g != NULL && !last && g->seen_kept) {
+		log_debug("git %s: %.12s dealt with after %.12s, which stays "
+		    "the last", name, commit, g->seen);
+		return;
+	}
 	xasprintf(&key, "git:%s", name);
 	if (store_setting_set(d->st, key, commit) == -1)
 		log_warnx("git %s: cannot save its commit: %s", name,
 		    store_errmsg(d->st));
+	else if (last)
+		g->seen_kept = 1;
 	free(key);
 }
 
@@ -210,9 +235,11 @@ gitwatch_load(struct daemon *d)
 			config_list_free(list);
 		key = gitwatch_setting(g);
 		if (store_setting_get(d->st, key, &seen) == 0) {
-			if (strlen(seen) < sizeof(g->seen))
+			if (strlen(seen) < sizeof(g->seen)) {
 				snprintf(g->seen, sizeof(g->seen), "%s",
 				    seen);
+				g->seen_kept = 1;
+			}
 			free(seen);
 		}
 		free(key);
@@ -289,6 +316,7 @@ gitwatch_reload(struct daemon *d)
 				continue;
 			if (o->seen[0] != '\0') {
 				memcpy(g->seen, o->seen, sizeof(g->seen));
+				g->seen_kept = o->seen_kept;
 				memcpy(g->inplace, o->inplace,
 				    sizeof(g->inplace));
 				g->looked = o->looked;

@@ -1,0 +1,91 @@
+#!/bin/sh
+# The commit the store keeps as dealt with ("git:NAME") never goes back
+# to one the daemon saw before the newest: a commit B is built while the
+# newer C comes, so B's battery waits behind C's build; C's build fails
+# (C is dealt with) and B's battery runs after it.  The store keeps C,
+# and a restart does not build C again.  A branch forced back to B is a
+# change: B is built and measured again, and kept.
+set -eu
+. "$(dirname "$0")/daemon.subr"
+
+git_repo
+
+# The build fails in a tree with "fail" (looked at first: the tree is
+# shared, and C brings it while B's build waits), else says so in
+# $T/waiting and waits while $T/hold exists.
+cat >"$T/build.sh" <<EOF
+test ! -e fail || exit 1
+touch "$T/waiting"
+while [ -e "$T/hold" ]; do sleep 0.1; done
+EOF
+write_profile
+write_conf_manual "git_poll = 1h
+
+[git \"demo\"]
+path = $repo
+branch = main
+build = sh $T/build.sh
+workloads = tiny"
+start_daemon
+wait_until 15 "the first look at the repository" \
+    grep -q "git demo: watching refs/heads/main" "$LOG" ||
+	fail "the repository was not read"
+
+# short ID: the first 12 hex digits, as the log writes a commit.
+short() {
+	printf %.12s "$1"
+}
+kept() {
+	sql "SELECT value FROM settings WHERE key = 'git:demo'"
+}
+
+# B's build is held; C comes meanwhile and queues its build (a reload
+# reads the branch at once).
+touch "$T/hold"
+echo 2 >"$repo/version.txt"
+g commit -q -a -m "second"
+b=$(g rev-parse HEAD)
+kill -HUP "$DPID"
+wait_until 15 "the build of B" test -e "$T/waiting" ||
+	fail "the build of $b did not start"
+touch "$repo/fail"
+g add fail
+g commit -q -m "breaks the build"
+c=$(g rev-parse HEAD)
+kill -HUP "$DPID"
+wait_until 15 "C's queued build" grep -q "queued a build of demo at $(short "$c")" \
+    "$LOG" || fail "the commit $c was not seen"
+
+# B's build ends: C's build runs (and fails) before B's battery.
+rm "$T/hold"
+wait_until 30 "C's failed build" grep -q "build demo at $(short "$c") failed" \
+    "$LOG" || fail "the build of $c did not fail"
+wait_until 30 "B's battery" grep -q "run .*: complete (git)" "$LOG" ||
+	fail "no battery after the build of $b"
+[ "$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'git'")" = "$b" ] ||
+	fail "the git run is not of $b"
+[ "$(kept)" = "$c" ] ||
+	fail "B's battery, run after C was dealt with, left $(kept) kept, not $c"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+
+# After a restart C, dealt with, is not built again.  (The first look
+# is taken before the daemon says it is ready.)
+start_daemon
+[ "$(grep -c "queued a build of demo at $(short "$c")" "$LOG")" -eq 1 ] ||
+	fail "the commit $c was queued again after a restart"
+
+# Forced back to B: a change, built, measured and kept again.
+g reset -q --hard HEAD~1
+kill -HUP "$DPID"
+wait_until 30 "the run after the rewind" runs_at_least 2 \
+    "trigger = 'git' AND status = 'complete'" ||
+	fail "no run after the branch went back to $b"
+[ "$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'git'
+    ORDER BY id DESC LIMIT 1")" = "$b" ] || fail "the run is not of $b"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+[ "$(kept)" = "$b" ] || fail "the rewound commit $b was not kept: $(kept)"
+[ "$(count_runs "trigger = 'git'")" -eq 2 ] ||
+	fail "$(count_runs "trigger = 'git'") git runs, expected 2"
+pass
