@@ -46,12 +46,8 @@ commits=$(manual_commits)
 echo 2 >"$repo/version.txt"
 g commit -q -a -m "second"
 head=$(g rev-parse HEAD)
-wait_until 30 "the git run" runs_at_least 1 \
-    "trigger = 'git' AND status = 'complete'" ||
-	fail "no run after the commit"
+wait_git_run 1 "$head" "the commit"
 [ "$(cat "$T/built.txt")" = 2 ] || fail "the build did not see the commit"
-[ "$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'git'")" = "$head" ] ||
-	fail "the run's detail is not $head"
 commits=$(sql "SELECT git_commits FROM runs WHERE trigger = 'git'")
 [ "$commits" = "{\"demo\":\"$head\"}" ] || fail "git_commits: $commits"
 # Only the workloads of the [git] section were run.
@@ -85,7 +81,7 @@ commits=$(manual_commits)
 	fail "a manual run after failed builds recorded $commits, not $head"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
-[ "$(sql "SELECT value FROM settings WHERE key = 'git:demo'")" = "$bad" ] ||
+[ "$(git_kept)" = "$bad" ] ||
 	fail "the last commit seen was not kept"
 
 # A commit whose build is still queued when the daemon stops is not
@@ -101,18 +97,14 @@ wait_until 15 "the queued build" grep -q "queued a build of demo at $(printf %.1
 	fail "the mending commit was not seen"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
-[ "$(sql "SELECT value FROM settings WHERE key = 'git:demo'")" = "$bad" ] ||
+[ "$(git_kept)" = "$bad" ] ||
 	fail "a commit neither built nor measured was kept as dealt with"
 start_daemon
 request '{"cmd":"resume"}' | grep -q '"paused":false' || fail "resume refused"
-wait_until 30 "the git run after the restart" runs_at_least 2 \
-    "trigger = 'git' AND status = 'complete'" ||
-	fail "the commit queued at the stop was not measured after the restart"
-[ "$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'git'
-    ORDER BY id DESC LIMIT 1")" = "$mended" ] || fail "the run is not of $mended"
+wait_git_run 2 "$mended" "the restart"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
-[ "$(sql "SELECT value FROM settings WHERE key = 'git:demo'")" = "$mended" ] ||
+[ "$(git_kept)" = "$mended" ] ||
 	fail "the measured commit was not kept"
 
 # Commits that arrive together are one: the newest is built and
@@ -125,20 +117,12 @@ for v in 4 5 6; do
 done
 newest=$(g rev-parse HEAD)
 kill -HUP "$DPID"
-wait_until 30 "the run of the newest commit" runs_at_least 3 \
-    "trigger = 'git' AND status = 'complete'" ||
-	fail "no run after three commits"
-[ "$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'git'
-    ORDER BY id DESC LIMIT 1")" = "$newest" ] || fail "the run is not of $newest"
+wait_git_run 3 "$newest" "three commits"
 [ "$(cat "$T/built.txt")" = 6 ] || fail "the build did not see the newest commit"
 g reset -q --hard HEAD~2
 back=$(g rev-parse HEAD)
 kill -HUP "$DPID"
-wait_until 30 "the run after the rewind" runs_at_least 4 \
-    "trigger = 'git' AND status = 'complete'" ||
-	fail "no run after the branch went back"
-[ "$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'git'
-    ORDER BY id DESC LIMIT 1")" = "$back" ] || fail "the run is not of $back"
+wait_git_run 4 "$back" "the rewind"
 [ "$(cat "$T/built.txt")" = 4 ] || fail "the build did not see $back"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"

@@ -35,9 +35,6 @@ wait_until 15 "the first look at the repository" \
 short() {
 	printf %.12s "$1"
 }
-kept() {
-	sql "SELECT value FROM settings WHERE key = 'git:demo'"
-}
 
 # B's build is held; C comes meanwhile and queues its build (a reload
 # reads the branch at once).
@@ -53,19 +50,22 @@ g add fail
 g commit -q -m "breaks the build"
 c=$(g rev-parse HEAD)
 kill -HUP "$DPID"
-wait_until 15 "C's queued build" grep -q "queued a build of demo at $(short "$c")" \
-    "$LOG" || fail "the commit $c was not seen"
+wait_until 15 "C's queued build" \
+    grep -q "queued a build of demo at $(short "$c")" "$LOG" ||
+	fail "the commit $c was not seen"
 
 # B's build ends: C's build runs (and fails) before B's battery.
 rm "$T/hold"
-wait_until 30 "C's failed build" grep -q "build demo at $(short "$c") failed" \
-    "$LOG" || fail "the build of $c did not fail"
-wait_until 30 "B's battery" grep -q "run .*: complete (git)" "$LOG" ||
-	fail "no battery after the build of $b"
-[ "$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'git'")" = "$b" ] ||
-	fail "the git run is not of $b"
-[ "$(kept)" = "$c" ] ||
-	fail "B's battery, run after C was dealt with, left $(kept) kept, not $c"
+wait_until 30 "C's failed build" \
+    grep -q "build demo at $(short "$c") failed" "$LOG" ||
+	fail "the build of $c did not fail"
+wait_git_run 1 "$b" "the build of B"
+# The daemon has dealt with it once it says so.
+wait_until 15 "B's battery" grep -q "run .*: complete (git)" "$LOG" ||
+	fail "the daemon did not see the run of $b end"
+[ "$(git_kept)" = "$c" ] ||
+	fail "B's battery, run after C was dealt with, left $(git_kept)" \
+	    "kept, not $c"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 
@@ -78,14 +78,11 @@ start_daemon
 # Forced back to B: a change, built, measured and kept again.
 g reset -q --hard HEAD~1
 kill -HUP "$DPID"
-wait_until 30 "the run after the rewind" runs_at_least 2 \
-    "trigger = 'git' AND status = 'complete'" ||
-	fail "no run after the branch went back to $b"
-[ "$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'git'
-    ORDER BY id DESC LIMIT 1")" = "$b" ] || fail "the run is not of $b"
+wait_git_run 2 "$b" "the rewind to B"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
-[ "$(kept)" = "$b" ] || fail "the rewound commit $b was not kept: $(kept)"
+[ "$(git_kept)" = "$b" ] ||
+	fail "the rewound commit $b was not kept: $(git_kept)"
 [ "$(count_runs "trigger = 'git'")" -eq 2 ] ||
 	fail "$(count_runs "trigger = 'git'") git runs, expected 2"
 pass
