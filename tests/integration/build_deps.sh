@@ -16,13 +16,23 @@ esac
 
 # The Makefile is GNU make's, which a BSD make (FreeBSD's own make) cannot
 # read: the FreeBSD list must carry gmake, or `make deps` there is a
-# parse error and nothing says what to install.
-if command -v bmake >/dev/null 2>&1; then
-	rc=0
-	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL bmake -C "$top" -n all \
-	    >"$T/bmake.out" 2>&1 || rc=$?
-	[ "$rc" -ne 0 ] || fail "bmake reads the Makefile: is gmake still needed?"
-fi
+# parse error and nothing says what to install.  FreeBSD's make is a
+# bmake; elsewhere the list installs one (bmake), so a BSD make missing
+# is a failure, not a check quietly left out.
+case $(uname -s) in
+FreeBSD) bsdmake=/usr/bin/make ;;
+*)
+	bsdmake=bmake
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$top/$list" | grep -qx bmake ||
+		fail "$list does not list bmake"
+	;;
+esac
+command -v "$bsdmake" >/dev/null 2>&1 ||
+	fail "no $bsdmake: make deps installs it (listed in $list)"
+rc=0
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$bsdmake" -C "$top" -n all \
+    >"$T/bmake.out" 2>&1 || rc=$?
+[ "$rc" -ne 0 ] || fail "$bsdmake reads the Makefile: is gmake still needed?"
 sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$top/deps/freebsd.txt" |
     grep -qx gmake || fail "deps/freebsd.txt does not list gmake"
 
