@@ -308,6 +308,15 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(ALL_MODLIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_LDFLAGS) -o $@ $< $(ALL_MODLIBS) $(LDLIBS_ALL)
 
+# The manuals and the sample configuration name /etc/perfwatch,
+# /usr/share/perfwatch (or /usr/local/share/perfwatch) and
+# /usr/share/bash-completion: install writes the paths of this install
+# in their place, the ones compiled into the programs.
+INSTALL_PATHS = -e 's\#/etc/perfwatch/\#$(SYSCONFDIR)/perfwatch/\#g' \
+	-e 's\#/usr/local/share/perfwatch/\#$(EXAMPLEDIR)/\#g' \
+	-e 's\#/usr/share/perfwatch/\#$(EXAMPLEDIR)/\#g' \
+	-e 's\#/usr/share/bash-completion/completions/\#$(BASHCOMPDIR)/\#g'
+
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR)
 	install -m 0755 $(PERFWATCH) $(DESTDIR)$(BINDIR)/perfwatch
@@ -316,15 +325,14 @@ install: all
 	for s in 1 5 8; do \
 	    for f in man/*.$$s; do [ -f "$$f" ] || continue; \
 	        install -d $(DESTDIR)$(MANDIR)/man$$s; \
-	        sed -e 's#/etc/perfwatch/#$(SYSCONFDIR)/perfwatch/#g' \
-	            -e 's#/usr/local/share/perfwatch/#$(EXAMPLEDIR)/#g' \
-	            -e 's#/usr/share/perfwatch/#$(EXAMPLEDIR)/#g' \
-	            -e 's#/usr/share/bash-completion/completions/#$(BASHCOMPDIR)/#g' \
+	        sed $(INSTALL_PATHS) \
 	            $$f >$(DESTDIR)$(MANDIR)/man$$s/$${f##*/}; \
 	        chmod 0644 $(DESTDIR)$(MANDIR)/man$$s/$${f##*/}; done; done
 	install -d $(DESTDIR)$(SYSCONFDIR)/perfwatch/profiles \
 	    $(DESTDIR)$(EXAMPLEDIR)/profiles $(DESTDIR)$(EXAMPLEDIR)/examples
-	install -m 0644 etc/perfwatch.conf $(DESTDIR)$(EXAMPLEDIR)/
+	sed $(INSTALL_PATHS) etc/perfwatch.conf \
+	    >$(DESTDIR)$(EXAMPLEDIR)/perfwatch.conf
+	chmod 0644 $(DESTDIR)$(EXAMPLEDIR)/perfwatch.conf
 	install -m 0644 etc/profiles/*.conf $(DESTDIR)$(EXAMPLEDIR)/profiles/
 	install -m 0644 etc/examples/* $(DESTDIR)$(EXAMPLEDIR)/examples/
 	install -d $(DESTDIR)$(BASHCOMPDIR)
@@ -333,7 +341,8 @@ install: all
 	install -m 0644 etc/bash-completion/perfwatch \
 	    $(DESTDIR)$(BASHCOMPDIR)/perfwatchd
 	[ -f $(DESTDIR)$(SYSCONFDIR)/perfwatch/perfwatch.conf ] || \
-	    install -m 0644 etc/perfwatch.conf $(DESTDIR)$(SYSCONFDIR)/perfwatch/
+	    install -m 0644 $(DESTDIR)$(EXAMPLEDIR)/perfwatch.conf \
+	        $(DESTDIR)$(SYSCONFDIR)/perfwatch/
 	for f in etc/profiles/*.conf; do \
 	    [ -f $(DESTDIR)$(SYSCONFDIR)/perfwatch/profiles/$${f##*/} ] || \
 	    install -m 0644 $$f $(DESTDIR)$(SYSCONFDIR)/perfwatch/profiles/; done

@@ -1,9 +1,11 @@
 #!/bin/sh
 # What `make install` put under a DESTDIR: every file in its place, the
-# service file and the manuals naming the installed daemon and files, and
-# binaries whose compiled-in paths are those of the PREFIX installed to
-# (make install compiles again a build made for another PREFIX).  Run by
-# `make check-build`.
+# service file, the manuals and the sample configuration naming the
+# installed daemon and files, the defaults the sample shows those of the
+# installed daemon, and binaries whose compiled-in paths are those of the
+# PREFIX installed to (make install compiles again a build made for
+# another PREFIX).  Run by `make check-build`, `make distcheck` and
+# tests/integration/install_paths.sh.
 #
 # With -u, after `make uninstall`: nothing is left under DESTDIR but the
 # configuration (which a person may have edited) and empty directories.
@@ -128,4 +130,74 @@ for f in man1/perfwatch.1 man5/perfwatch.conf.5 man8/perfwatchd.8; do
 	    grep -v "^$etc/perfwatch/" || true)
 	[ -z "$other" ] || fail "$f names $other, not under $etc/perfwatch"
 done
+
+# The sample configuration, the one in SYSCONFDIR and the pristine copy
+# beside the examples, names its files (a sink's credentials) under this
+# SYSCONFDIR, as the manuals do.
+for f in "$etc/perfwatch/perfwatch.conf" \
+    "$prefix/share/perfwatch/perfwatch.conf"; do
+	other=$(grep -o '[^ ]*/etc/perfwatch/[^ ]*' "$root$f" |
+	    grep -v "^$etc/perfwatch/" || true)
+	[ -z "$other" ] || fail "$f names $other, not under $etc/perfwatch"
+	grep -qxF "#credentials = $etc/perfwatch/smtp-credentials" "$root$f" ||
+		fail "$f does not name $etc/perfwatch/smtp-credentials"
+done
+# Each default the sample shows (a "#key = value" line of a section the
+# daemon reads, before the examples of named sections) is the one the
+# installed daemon uses: perfwatchd -n -v prints every value.  The
+# sample shows Linux's state_dir, socket and lock, and says in words
+# where the BSDs keep them.  As root, -n wants [perfwatch] user to
+# exist: a copy of the sample names nobody, whose user and group are
+# then not compared.
+sample="$root$etc/perfwatch/perfwatch.conf"
+skip_keys=
+case $(uname -s) in
+Linux) ;;
+*) skip_keys="[perfwatch] state_dir|[perfwatch] socket|[quiet] lock" ;;
+esac
+mkdir "$T/conf"
+ln -s "$root$etc/perfwatch/profiles" "$T/conf/profiles"
+if [ "$(id -u)" -eq 0 ] && ! getent passwd perfwatch >/dev/null; then
+	sed -e 's/^#user = perfwatch$/user = nobody/' \
+	    -e "s/^#group = perfwatch\$/group = $(id -gn nobody)/" \
+	    "$sample" >"$T/conf/perfwatch.conf"
+	skip_keys="$skip_keys|[perfwatch] user|[perfwatch] group"
+else
+	cp "$sample" "$T/conf/perfwatch.conf"
+fi
+"$root$prefix/sbin/perfwatchd" -n -v -f "$T/conf/perfwatch.conf" \
+    >"$T/dump" 2>&1 || fail "perfwatchd -n -v: $(cat "$T/dump")"
+differ=$(awk -v skip="$skip_keys" '
+BEGIN {
+	n = split(skip, s, "|")
+	for (i = 1; i <= n; i++)
+		skipped[s[i]] = 1
+}
+FNR == 1 { file++; sec = "" }
+/^\[[a-z]+\]$/ { sec = $0; next }
+file == 1 && /^#\[/ { examples = 1 }
+file == 1 && !examples && sec != "" && /^#[a-z_]+ = / {
+	k = substr($0, 2)
+	sub(/ = .*/, "", k)
+	if (!((sec " " k) in skipped)) {
+		want[sec " " k] = substr($0, 2)
+		keys[++nk] = sec " " k
+	}
+	next
+}
+file == 2 && sec != "" && / = / {
+	k = $0
+	sub(/ = .*/, "", k)
+	got[sec " " k] = $0
+}
+END {
+	if (nk == 0)
+		print "no default found in the sample"
+	for (i = 1; i <= nk; i++)
+		if (got[keys[i]] != want[keys[i]])
+			printf "%s: the sample says \"%s\", perfwatchd \"%s\"; ",
+			    keys[i], want[keys[i]], got[keys[i]]
+}' "$sample" "$T/dump")
+[ -z "$differ" ] ||
+	fail "the sample's defaults are not the daemon's: ${differ%; }"
 echo "install_check: $prefix ok"
