@@ -9,9 +9,14 @@
 #   make test       the tests, without make deps (TESTS='unit/* ...': some;
 #                   JOBS=N at once, default a CPU each)
 #   make dist       build/perfwatch-VERSION.tar.gz of HEAD; distcheck tests it
-#   make install    PREFIX=/usr/local DESTDIR=
+#   make install    PREFIX=/usr/local DESTDIR= (SYSCONFDIR and the other
+#                   directories below; the service files are those of the
+#                   system, UNAME_S: systemd's on Linux, rc.d on FreeBSD)
 #   make uninstall  the same, the other way (the configuration stays)
 
+# The system installed for: its service files (make UNAME_S=NetBSD
+# installs as on NetBSD).
+UNAME_S	:= $(shell uname -s)
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
 SBINDIR	?= $(PREFIX)/sbin
@@ -19,9 +24,15 @@ MANDIR	?= $(PREFIX)/share/man
 SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 DOCDIR	?= $(PREFIX)/share/doc/perfwatch
 EXAMPLEDIR ?= $(PREFIX)/share/perfwatch
-SYSTEMDDIR ?= $(PREFIX)/lib/systemd/system
-SYSUSERSDIR ?= $(PREFIX)/lib/sysusers.d
-TMPFILESDIR ?= $(PREFIX)/lib/tmpfiles.d
+# systemd's unit, sysusers.d and tmpfiles.d files, on Linux only, where
+# systemd may run; a directory left empty installs none (a Linux without
+# systemd: SYSTEMDDIR= SYSUSERSDIR= TMPFILESDIR=).  FreeBSD's rc.d
+# script, on FreeBSD only (RCDIR= none).
+LINUX	 = $(filter Linux,$(UNAME_S))
+SYSTEMDDIR ?= $(if $(LINUX),$(PREFIX)/lib/systemd/system)
+SYSUSERSDIR ?= $(if $(LINUX),$(PREFIX)/lib/sysusers.d)
+TMPFILESDIR ?= $(if $(LINUX),$(PREFIX)/lib/tmpfiles.d)
+RCDIR	?= $(if $(filter FreeBSD,$(UNAME_S)),$(PREFIX)/etc/rc.d)
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR	?=
 
@@ -346,25 +357,36 @@ install: all
 	for f in etc/profiles/*.conf; do \
 	    [ -f $(DESTDIR)$(SYSCONFDIR)/perfwatch/profiles/$${f##*/} ] || \
 	    install -m 0644 $$f $(DESTDIR)$(SYSCONFDIR)/perfwatch/profiles/; done
-	if [ "$$(uname -s)" = FreeBSD ]; then \
-	    install -d $(DESTDIR)$(PREFIX)/etc/rc.d; \
-	    sed -e 's#/usr/local/sbin/#$(SBINDIR)/#g' \
-	        -e 's#/usr/local/etc/perfwatch/#$(SYSCONFDIR)/perfwatch/#g' \
-	        rc.d/perfwatchd >$(DESTDIR)$(PREFIX)/etc/rc.d/perfwatchd; \
-	    chmod 0755 $(DESTDIR)$(PREFIX)/etc/rc.d/perfwatchd; \
-	elif [ -f systemd/perfwatchd.service ]; then \
-	    install -d $(DESTDIR)$(SYSTEMDDIR) $(DESTDIR)$(SYSUSERSDIR) \
-	        $(DESTDIR)$(TMPFILESDIR); \
-	    sed -e 's#/usr/sbin/perfwatchd#$(SBINDIR)/perfwatchd#g' \
-	        -e 's#/etc/perfwatch/#$(SYSCONFDIR)/perfwatch/#g' \
-	        systemd/perfwatchd.service \
-	        >$(DESTDIR)$(SYSTEMDDIR)/perfwatchd.service; \
-	    chmod 0644 $(DESTDIR)$(SYSTEMDDIR)/perfwatchd.service; \
-	    install -m 0644 systemd/perfwatch.sysusers \
-	        $(DESTDIR)$(SYSUSERSDIR)/perfwatch.conf; \
-	    install -m 0644 systemd/perfwatch.tmpfiles \
-	        $(DESTDIR)$(TMPFILESDIR)/perfwatch.conf; \
-	fi
+ifneq ($(RCDIR),)
+	install -d $(DESTDIR)$(RCDIR)
+	sed -e 's#/usr/local/sbin/#$(SBINDIR)/#g' \
+	    -e 's#/usr/local/etc/perfwatch/#$(SYSCONFDIR)/perfwatch/#g' \
+	    rc.d/perfwatchd >$(DESTDIR)$(RCDIR)/perfwatchd
+	chmod 0755 $(DESTDIR)$(RCDIR)/perfwatchd
+endif
+ifneq ($(SYSTEMDDIR),)
+	install -d $(DESTDIR)$(SYSTEMDDIR)
+	sed -e 's#/usr/sbin/perfwatchd#$(SBINDIR)/perfwatchd#g' \
+	    -e 's#/etc/perfwatch/#$(SYSCONFDIR)/perfwatch/#g' \
+	    systemd/perfwatchd.service >$(DESTDIR)$(SYSTEMDDIR)/perfwatchd.service
+	chmod 0644 $(DESTDIR)$(SYSTEMDDIR)/perfwatchd.service
+endif
+ifneq ($(SYSUSERSDIR),)
+	install -d $(DESTDIR)$(SYSUSERSDIR)
+	install -m 0644 systemd/perfwatch.sysusers \
+	    $(DESTDIR)$(SYSUSERSDIR)/perfwatch.conf
+endif
+ifneq ($(TMPFILESDIR),)
+	install -d $(DESTDIR)$(TMPFILESDIR)
+	install -m 0644 systemd/perfwatch.tmpfiles \
+	    $(DESTDIR)$(TMPFILESDIR)/perfwatch.conf
+endif
+
+# The service files install wrote, those whose directory is not empty.
+SERVICE_FILES = $(if $(RCDIR),$(RCDIR)/perfwatchd) \
+	$(if $(SYSTEMDDIR),$(SYSTEMDDIR)/perfwatchd.service) \
+	$(if $(SYSUSERSDIR),$(SYSUSERSDIR)/perfwatch.conf) \
+	$(if $(TMPFILESDIR),$(TMPFILESDIR)/perfwatch.conf)
 
 # What install put there, but the configuration in SYSCONFDIR, which a
 # person may have edited: as a package removal keeps a conffile.
@@ -375,10 +397,7 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man8/perfwatchd.8
 	rm -rf $(DESTDIR)$(EXAMPLEDIR)
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/perfwatch $(DESTDIR)$(BASHCOMPDIR)/perfwatchd
-	rm -f $(DESTDIR)$(PREFIX)/etc/rc.d/perfwatchd \
-	    $(DESTDIR)$(SYSTEMDDIR)/perfwatchd.service \
-	    $(DESTDIR)$(SYSUSERSDIR)/perfwatch.conf \
-	    $(DESTDIR)$(TMPFILESDIR)/perfwatch.conf
+	rm -f $(addprefix $(DESTDIR),$(SERVICE_FILES))
 
 clean:
 	rm -rf build build-asan build-fuzz build-clang build-harden

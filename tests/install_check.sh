@@ -70,8 +70,19 @@ if command -v readelf >/dev/null 2>&1; then
 fi
 
 # The service file starts the daemon that was installed, on the
-# configuration that was installed.
-case $(uname -s) in
+# configuration that was installed.  systemd's files are Linux's only,
+# the rc.d script FreeBSD's only.
+os=$(uname -s)
+if [ "$os" != Linux ]; then
+	for d in systemd/system sysusers.d tmpfiles.d; do
+		[ ! -e "$root$prefix/lib/$d" ] ||
+			fail "systemd's $prefix/lib/$d installed on $os"
+	done
+fi
+if [ "$os" != FreeBSD ] && [ -e "$root$prefix/etc/rc.d/perfwatchd" ]; then
+	fail "FreeBSD's rc.d script installed on $os"
+fi
+case $os in
 FreeBSD)
 	rc="$root$prefix/etc/rc.d/perfwatchd"
 	[ -x "$rc" ] || fail "no rc.d script"
@@ -80,7 +91,7 @@ FreeBSD)
 	grep -qF ":=$etc/perfwatch/perfwatch.conf}" "$rc" ||
 		fail "the rc.d script reads another configuration"
 	;;
-*)
+Linux)
 	unit="$root$prefix/lib/systemd/system/perfwatchd.service"
 	[ -f "$unit" ] || fail "no systemd unit"
 	want="ExecStart=$prefix/sbin/perfwatchd -f $etc/perfwatch/perfwatch.conf"

@@ -5,7 +5,9 @@
 # configuration and the service file all name the paths of that install
 # (tests/install_check.sh), and make uninstall takes back all but the
 # configuration.  Both are under $T, so that no file of this machine
-# stands in for one the install did not write where it says.
+# stands in for one the install did not write where it says.  Then the
+# service files of each system (UNAME_S): systemd's on Linux only, and
+# none where their directories are left empty; rc.d on FreeBSD only.
 set -eu
 . "$(dirname "$0")/lib.sh"
 use_gmake
@@ -45,4 +47,63 @@ mk DESTDIR="$T/root" uninstall >"$T/out" 2>&1 ||
 	fail "make uninstall: $(tail -n 5 "$T/out")"
 sh "$top/tests/install_check.sh" -u "$T/root" "$prefix" "$etc" \
     >"$T/check" 2>&1 || fail "$(cat "$T/check")"
+
+# The service files of the system installed for (UNAME_S, uname -s by
+# default): systemd's unit, sysusers.d and tmpfiles.d files on Linux
+# alone, where systemd may run, and none there when a packager empties
+# their directories; FreeBSD's rc.d script on FreeBSD alone.
+# service_files DESTDIR: what is installed under DESTDIR but the
+# programs, what is shared under PREFIX and the configuration.
+p=.$prefix
+service_files() {
+	(cd "$1" && find . ! -type d ! -path "$p/bin/*" ! -path "$p/sbin/*" \
+	    ! -path "$p/share/*" ! -path ".$etc/perfwatch/*" | sort |
+	    tr '\n' ' ')
+}
+for os in Linux FreeBSD NetBSD OpenBSD DragonFly 'Linux SYSTEMDDIR='; do
+	rm -rf "$T/os"
+	case $os in
+	*=*) set -- UNAME_S=Linux SYSTEMDDIR= SYSUSERSDIR= TMPFILESDIR= ;;
+	*) set -- UNAME_S="$os" ;;
+	esac
+	mk DESTDIR="$T/os" "$@" install >"$T/out" 2>&1 ||
+		fail "make install $*: $(tail -n 5 "$T/out")"
+	case $os in
+	Linux) want="$p/lib/systemd/system/perfwatchd.service \
+$p/lib/sysusers.d/perfwatch.conf $p/lib/tmpfiles.d/perfwatch.conf " ;;
+	FreeBSD) want="$p/etc/rc.d/perfwatchd " ;;
+	*) want= ;;
+	esac
+	got=$(service_files "$T/os")
+	[ "$got" = "$want" ] ||
+		fail "make install $*: service files \"$got\", not \"$want\""
+	[ -x "$T/os$prefix/sbin/perfwatchd" ] ||
+		fail "make install $*: no perfwatchd"
+done
+
+# make uninstall where systemd's directories are empty removes nothing
+# outside the install: not DESTDIR/perfwatchd.service, nor
+# DESTDIR/perfwatch.conf.
+mk DESTDIR="$T/os" UNAME_S=NetBSD install >"$T/out" 2>&1 ||
+	fail "make install UNAME_S=NetBSD: $(tail -n 5 "$T/out")"
+: >"$T/os/perfwatchd.service"
+: >"$T/os/perfwatch.conf"
+mk DESTDIR="$T/os" UNAME_S=NetBSD uninstall >"$T/out" 2>&1 ||
+	fail "make uninstall UNAME_S=NetBSD: $(tail -n 5 "$T/out")"
+[ ! -e "$T/os$prefix/sbin/perfwatchd" ] ||
+	fail "make uninstall UNAME_S=NetBSD left perfwatchd"
+for f in perfwatchd.service perfwatch.conf; do
+	[ -e "$T/os/$f" ] || fail "make uninstall UNAME_S=NetBSD removed /$f"
+done
+
+# FreeBSD's script starts the installed daemon on the installed
+# configuration.
+mk DESTDIR="$T/os" UNAME_S=FreeBSD install >"$T/out" 2>&1 ||
+	fail "make install UNAME_S=FreeBSD: $(tail -n 5 "$T/out")"
+rc="$T/os$prefix/etc/rc.d/perfwatchd"
+[ -x "$rc" ] || fail "the rc.d script is not executable"
+grep -qF "command=\"$prefix/sbin/\${name}\"" "$rc" ||
+	fail "the rc.d script runs another perfwatchd: $(grep 'command=' "$rc")"
+grep -qF ":=$conf}" "$rc" ||
+	fail "the rc.d script reads another configuration: $(grep '_config' "$rc")"
 pass
