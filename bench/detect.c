@@ -492,6 +492,7 @@ run_history(enum noise noise, size_t ci, long h, unsigned long seed,
 		r.trigger = "schedule";
 		r.started = 1700000000 + (int64_t)i * 86400;
 		r.ended = r.started + 600;
+		r.has_end = 1;
 		r.status = RUN_COMPLETE;
 		if (g.busy && !busy_unmarked)
 			r.quiet = "{\"busy\":true,\"why\":\"a busy night\"}";

@@ -198,7 +198,7 @@ control_last_run(struct daemon *d)
 	pwjson_set_str(o, "detail", runs[0].trigger_detail);
 	if (timefmt_format(runs[0].started, t, sizeof(t)) == 0)
 		json_object_set_new(o, "started", json_string(t));
-	if (runs[0].ended > 0 && timefmt_format(runs[0].ended, t,
+	if (runs[0].has_end && timefmt_format(runs[0].ended, t,
 	    sizeof(t)) == 0)
 		json_object_set_new(o, "ended", json_string(t));
 	counts = json_object();

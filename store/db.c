@@ -278,6 +278,21 @@ static const char *const store_migrations[] = {
 	 */
 	("ALTER TABLE outbox ADD COLUMN recipients TEXT;"
 	"ALTER TABLE outbox ADD COLUMN split_from INTEGER;"),
+
+	/*
+	 * 6: a run whose length is unknown has no end (NULL), and every
+	 * end is a length, 0 s included.  Up to 5 a reader took for
+	 * unknown, besides NULL, a running run, an end at or before the
+	 * epoch, and an import whose end is its start (what an import
+	 * that gave no length recorded before the duration column): an
+	 * import measured in 0 s could not be told from one that did not
+	 * say.  Such a file cannot tell them apart either, so what that
+	 * rule read as unknown becomes NULL, and every run reads as it
+	 * did; a 0 s import comes back only by importing it again.
+	 */
+	("UPDATE runs SET ended = NULL WHERE ended IS NOT NULL AND"
+	"  (ended <= 0 OR status = 'running' OR"
+	"  (ended = started AND trigger = 'import'));"),
 };
 
 /* Run one pragma or statement that returns nothing of interest. */

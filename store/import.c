@@ -1,13 +1,15 @@
 /*
  * Import and export of sample histories: CSV with the header
  *   run,time,workload,metric,value,unit,better[,host][,iteration]
- *   [,status][,trigger][,busy]
+ *   [,status][,trigger][,busy][,duration]
  * (the optional columns in any order after the required ones), and JSON
  * Lines with the same keys.  status, trigger and busy are what decide
  * whether a run counts in a baseline (complete, not a bisection's, not
  * measured on a busy machine): without them every run imported is
  * complete, of trigger import and quiet, and an aborted or busy run moved
- * from one store to another would count where it did not.
+ * from one store to another would count where it did not.  duration is
+ * the run's length in whole seconds, 0 included; a run without one is
+ * stored with no end (its length unknown), never with a 0.
  *
  * An import is one transaction: the first bad row rolls everything back,
  * so a failed import leaves the store exactly as it was.  Errors name
@@ -22,8 +24,9 @@
  * column says otherwise.  A run's start time is its first row's time.
  * Export writes runs in start order, metrics by name, iterations in order,
  * always with the host, iteration, status and trigger columns (and busy,
- * empty in a CSV and left out of JSON Lines for a quiet run), so that
- * import -> export -> import -> export is byte-identical.
+ * empty in a CSV and left out of JSON Lines for a quiet run, and
+ * duration, the same where unknown), so that import -> export -> import
+ * -> export is byte-identical.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -502,8 +505,9 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 		if (strcmp(run.trigger, RUN_TRIGGER_IMPORT) == 0)
 			run.trigger_detail = (char *)is->name;
 		run.started = r->time;
-		/* Unknown unless said: none (NULL), shown as "-". */
-		run.ended = r->duration >= 0 ? r->time + r->duration : 0;
+		/* Unknown unless said: no end (NULL), shown as "-". */
+		run.has_end = r->duration >= 0;
+		run.ended = run.has_end ? r->time + r->duration : 0;
 		run.status = (char *)import_attr(r, COL_STATUS);
 		if ((runid = store_run_create(is->st, &run, &err)) < 0) {
 			if (import_store_failure(is->st))

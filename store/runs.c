@@ -1,5 +1,10 @@
 /*
  * Hosts, metrics, runs and their samples.
+ *
+ * A run's end (runs.ended) is NULL while it runs and when its length is
+ * not known (an import that gave no duration), and set otherwise: its
+ * length is its end minus its start, 0 s included.  Nothing else says
+ * "unknown", neither a 0 nor an end equal to the start.
  */
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -310,7 +315,7 @@ store_run_create(struct store *st, const struct store_run *r, char **cause)
 	bind_text_or_null(stmt, 5, r->trigger_detail);
 	bind_text_or_null(stmt, 6, r->profile);
 	sqlite3_bind_int64(stmt, 7, r->started);
-	if (r->ended > 0)
+	if (r->has_end)
 		sqlite3_bind_int64(stmt, 8, r->ended);
 	else
 		sqlite3_bind_null(stmt, 8);
@@ -447,7 +452,8 @@ store_run_from_row(sqlite3_stmt *stmt, struct store_run *r)
 	r->trigger_detail = store_col_strdup(stmt, 6);
 	r->profile = store_col_strdup(stmt, 7);
 	r->started = sqlite3_column_int64(stmt, 8);
-	r->ended = sqlite3_column_int64(stmt, 9);
+	r->has_end = sqlite3_column_type(stmt, 9) != SQLITE_NULL;
+	r->ended = r->has_end ? sqlite3_column_int64(stmt, 9) : 0;
 	r->status = store_col_strdup(stmt, 10);
 	r->git_commits = store_col_strdup(stmt, 11);
 	r->quiet = store_col_strdup(stmt, 12);
@@ -455,17 +461,15 @@ store_run_from_row(sqlite3_stmt *stmt, struct store_run *r)
 }
 
 /*
- * Whether run r's length is known: it has ended, and is not an import
- * that did not say (before the duration column, an import recorded its
- * start as its end).
+ * Whether run r's length is known: it has an end, which a run has not
+ * while it runs, nor an import that gave no duration.  An end equal to
+ * the start is a run of 0 s (schema version 6 cleared the ends that
+ * said "unknown" otherwise).
  */
 int
 store_run_timed(const struct store_run *r)
 {
-	if (r->ended <= 0 || strcmp(r->status, RUN_RUNNING) == 0)
-		return 0;
-	return !(r->ended == r->started &&
-	    strcmp(r->trigger, RUN_TRIGGER_IMPORT) == 0);
+	return r->has_end;
 }
 
 void

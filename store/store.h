@@ -13,7 +13,7 @@
 
 #include "perfwatch.h"
 
-#define STORE_SCHEMA_VERSION	5
+#define STORE_SCHEMA_VERSION	6
 
 struct store;
 
@@ -22,7 +22,7 @@ struct store;
 #define RUN_COMPLETE	"complete"
 #define RUN_ABORTED	"aborted"
 #define RUN_FAILED	"failed"
-#define RUN_TRIGGER_IMPORT "import"	/* an imported run: its length unknown */
+#define RUN_TRIGGER_IMPORT "import"	/* an imported run */
 /* Whether name is a trigger the runs table takes (import among them). */
 int	store_trigger_known(const char *name);
 
@@ -36,7 +36,10 @@ struct store_run {
 	char		*trigger_detail;
 	char		*profile;
 	int64_t		 started;	/* epoch seconds */
-	int64_t		 ended;		/* 0 while running */
+	int64_t		 ended;		/* epoch seconds, when has_end */
+	int		 has_end;	/* its length is known (ended NOT
+					   NULL): not while running, nor for
+					   an import that gave none */
 	char		*status;
 	char		*git_commits;	/* JSON text or NULL */
 	char		*quiet;		/* JSON text or NULL */

@@ -32,7 +32,10 @@ void	 view_time(char *, size_t, long long);
 char	*view_busy_why(const struct store_run *);
 /* Set "busy" in o, and "busy_why" when the run was busy. */
 void	 view_busy_json(json_t *o, const struct store_run *);
-/* Whether a run's length is known: it ended, and was measured here. */
+/*
+ * Whether a run's length is known: it has an end (none while running,
+ * nor for an import that gave no duration); 0 s is a length.
+ */
 int	 view_run_timed(const struct store_run *);
 
 /* A run as show --json begins it: label, id, host, time, trigger, ... */

@@ -3,7 +3,8 @@
 # reads --json and --csv, or moves histories between machines, relies on.
 # Alerts name their host; baseline show and compare name each run's host;
 # history and show --csv give figures in full; export -o takes its format
-# from the name; awkward names round-trip through CSV and JSON Lines; a
+# from the name; awkward names round-trip through CSV and JSON Lines, as
+# does a run of 0 s, told from one of unknown length; a
 # blank name, a JSON Lines iteration of 2.0 and a bad type are handled;
 # compare --json of an infinite index; hosts with ':' in their names;
 # a directory to import; integers beyond 64 bits in JSON Lines.
@@ -225,6 +226,38 @@ rows = list(csv.DictReader(sys.stdin))
 assert [r["run"] for r in rows][:3] == ["a,b", "say \"hi\"", "two\nlines"], rows
 assert rows[7]["run"] == "=1+2" and rows[5]["run"] == " lead", rows
 '
+PERFWATCH_DB="$T/perfwatch.db"
+
+# A run of 0 s has a length, told from one whose length is unknown:
+# runs shows 0 and "-", --json 0 and none (show --json too), and export
+# writes each back as it came, through CSV and JSON Lines.  An import
+# of 0 s read as unknown, and was exported without its 0.
+PERFWATCH_DB="$T/zero.db"
+printf '%s\n' 'run,time,workload,metric,value,unit,better,host,iteration,status,trigger,busy,duration' \
+    'z,2023-11-14T22:13:20Z,w,m,1,s,lower,h,1,complete,import,,0' \
+    'n,2023-11-14T22:13:21Z,w,m,2,s,lower,h,1,complete,import,,' \
+    >"$T/zero.csv"
+pw import "$T/zero.csv" >/dev/null
+pw export | cmp -s - "$T/zero.csv" ||
+	fail "0 s did not round-trip: $(pw export)"
+pw export --json | PERFWATCH_DB="$T/zero2.db" pw import - >/dev/null
+PERFWATCH_DB="$T/zero2.db" pw export | cmp -s - "$T/zero.csv" ||
+	fail "0 s did not round-trip through JSON Lines"
+expect_eq "$(pw runs --csv | awk -F, 'NR > 1 { print $1 "=" $4 }' |
+    tr '\n' ' ')" "z=0 n=- "
+expect_eq "$(pw runs | awk 'NR > 1 { print $1, $4 }' | tr '\n' ' ')" \
+    "z 0 n - "
+pw runs --json | python3 -c '
+import json, sys
+d = {r["run"]: r.get("duration") for r in json.load(sys.stdin)}
+assert d == {"z": 0, "n": None}, d
+'
+for r in z n; do
+	pw show --json "h:$r" | python3 -c '
+import json, sys
+print(json.load(sys.stdin).get("duration"))'
+done >"$T/zero.out"
+expect_eq "$(cat "$T/zero.out" | tr '\n' ' ')" "0 None "
 PERFWATCH_DB="$T/perfwatch.db"
 
 # A name of blanks alone is refused, as run --label refuses one, with its

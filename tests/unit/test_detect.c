@@ -104,6 +104,7 @@ add_run(struct fix *f, double time_level, double rate_level)
 	r.trigger = "schedule";
 	r.started = 1700000000 + (int64_t)f->nruns * 86400;
 	r.ended = r.started + 600;
+	r.has_end = 1;
 	r.status = RUN_COMPLETE;
 	r.git_commits = (char *)f->git;
 	r.quiet = (char *)f->quiet;

@@ -1073,6 +1073,7 @@ fixture_open(struct fixture *fx)
 		r.trigger = "manual";
 		r.started = 1700000000 + i * 86400;
 		r.ended = r.started + 600;
+		r.has_end = 1;
 		r.status = RUN_COMPLETE;
 		r.snapshot = i < 10 ? snap_a : snap_b;
 		/* The app tree moved at r11; the lib tree did not. */
@@ -1260,6 +1261,7 @@ test_event_load(void **state)
 		r.trigger = "manual";
 		r.started = 1700000000;
 		r.ended = r.started + 600;
+		r.has_end = 1;
 		r.status = RUN_COMPLETE;
 		assert_true(store_run_create(fx.st, &r, &cause) > 0);
 	}

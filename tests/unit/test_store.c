@@ -1329,6 +1329,88 @@ test_import_duration_same(void **state)
 	free(p);
 }
 
+/* A run and the length it must read back with: seconds, -1 for none. */
+struct run_length {
+	const char	*label;
+	int64_t		 seconds;
+};
+
+/* Check that each run of want reads back with its length, or none. */
+static void
+check_run_lengths(struct store *st, const struct run_length *want, size_t n)
+{
+	struct store_run	 r;
+	char			*cause = NULL;
+	int64_t			 got;
+	size_t			 i;
+
+	for (i = 0; i < n; i++) {
+		if (store_run_resolve(st, want[i].label, &r, &cause) != 0)
+			fail_msg("%s: %s", want[i].label, cause);
+		got = store_run_timed(&r) ? r.ended - r.started : -1;
+		if (got != want[i].seconds)
+			fail_msg("%s: length %lld, not %lld (-1: none)",
+			    want[i].label, (long long)got,
+			    (long long)want[i].seconds);
+		store_run_clear(&r);
+	}
+}
+
+/*
+ * A run measured in 0 s is a length like any other, and one whose length
+ * was not given has none: the two read back apart, at any start time
+ * (the epoch itself, a time before it), and export writes each as it
+ * came in.  An import of trigger "import" and duration 0 read as unknown
+ * (its end equal to its start), so was exported without its 0; one
+ * starting at or before the epoch lost its length altogether.
+ */
+static void
+test_import_duration_zero(void **state)
+{
+	static const char	 in[] =
+	    "run,time,workload,metric,value,unit,better,host,iteration,"
+	    "status,trigger,busy,duration\n"
+	    "b,1969-12-31T23:59:00Z,w,m,4,s,lower,h,1,complete,manual,,30\n"
+	    "e,1970-01-01T00:00:00Z,w,m,3,s,lower,h,1,complete,import,,0\n"
+	    "z,2023-11-14T22:13:20Z,w,m,1,s,lower,h,1,complete,import,,0\n"
+	    "n,2023-11-14T22:13:21Z,w,m,2,s,lower,h,1,complete,import,,\n";
+	static const struct run_length want[] = {
+		{ "h:z", 0 }, { "h:n", -1 }, { "h:e", 0 }, { "h:b", 30 },
+	};
+	struct store		*st, *st2;
+	char			*p = db_path(), *p2 = db_path(), *cause = NULL;
+	char			*out, *jl;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	if (import_str(st, "z.csv", in, 0, &cause) != 0)
+		fail_msg("%s", cause);
+	check_run_lengths(st, want, nitems(want));
+	/* Unknown is NULL in the store, 0 s a row whose end is its start. */
+	assert_int_equal(count(st, "runs WHERE ended IS NULL"), 1);
+	assert_int_equal(count(st, "runs WHERE ended = started"), 2);
+	out = export_str(st, STORE_FORMAT_CSV);
+	assert_string_equal(out, in);
+	free(out);
+	/* The same through JSON Lines, where unknown has no key. */
+	jl = export_str(st, STORE_FORMAT_JSONL);
+	assert_non_null(strstr(jl, "\"run\":\"z\""));
+	assert_non_null(strstr(jl, "\"trigger\":\"import\",\"duration\":0}"));
+	st2 = store_open(p2, &cause);
+	assert_non_null(st2);
+	if (import_str(st2, "z.jsonl", jl, 0, &cause) != 0)
+		fail_msg("%s", cause);
+	out = export_str(st2, STORE_FORMAT_CSV);
+	assert_string_equal(out, in);
+	free(out);
+	free(jl);
+	store_close(st2);
+	store_close(st);
+	free(p2);
+	free(p);
+}
+
 /* What the progress hook saw: the samples counted at each call. */
 struct progress_seen {
 	size_t	calls;
@@ -1856,6 +1938,51 @@ test_migrate_short_package_set(void **state)
 	free(p);
 }
 
+/*
+ * A file of schema version 5, whose runs say "unknown length" the old
+ * way: an end equal to the start on an import, an end at or before the
+ * epoch.  After the migration each of those has no end (NULL) and reads
+ * as unknown still; every other length reads as it did, 0 s of a run
+ * that was not imported among them.  A measured 0 s import cannot be
+ * told from an unknown one in such a file: it stays unknown, as it read.
+ */
+static void
+test_migrate_unknown_duration(void **state)
+{
+	static const struct run_length want[] = {
+		{ "imp-same", -1 }, { "imp-60", 60 }, { "imp-none", -1 },
+		{ "man-0", 0 }, { "sched-neg", -1 }, { "aborted-0", 0 },
+		{ "running", -1 },
+	};
+	struct store	*st;
+	sqlite3		*db;
+	char		*p = db_path(), *cause = NULL;
+
+	(void)state;
+	make_old_version(p, 5);
+	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db,
+	    "INSERT INTO runs (host, label, trigger, started, ended, status)"
+	    "  VALUES (1, 'imp-same', 'import', 1000, 1000, 'complete'),"
+	    "  (1, 'imp-60', 'import', 1000, 1060, 'complete'),"
+	    "  (1, 'imp-none', 'import', 1000, NULL, 'complete'),"
+	    "  (1, 'man-0', 'manual', 1000, 1000, 'complete'),"
+	    "  (1, 'sched-neg', 'schedule', -5, -5, 'complete'),"
+	    "  (1, 'aborted-0', 'manual', 1000, 1000, 'aborted'),"
+	    "  (1, 'running', 'manual', 1000, NULL, 'running');",
+	    NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(store_user_version(st), STORE_SCHEMA_VERSION);
+	/* r-old, imp-same, imp-none, sched-neg, running. */
+	assert_int_equal(count(st, "runs WHERE ended IS NULL"), 5);
+	check_run_lengths(st, want, nitems(want));
+	store_close(st);
+	free(p);
+}
+
 static void
 test_snapshots(void **state)
 {
@@ -2208,6 +2335,7 @@ main(void)
 		cmocka_unit_test(test_import_progress),
 		cmocka_unit_test(test_import_names_distinct),
 		cmocka_unit_test(test_import_duration_same),
+		cmocka_unit_test(test_import_duration_zero),
 		cmocka_unit_test(test_runs_and_series),
 		cmocka_unit_test(test_runs_sweep),
 		cmocka_unit_test(test_snapshots),
@@ -2216,6 +2344,7 @@ main(void)
 		cmocka_unit_test(test_host_ensure_race),
 		cmocka_unit_test(test_snapshot_versions_side_by_side),
 		cmocka_unit_test(test_migrate_short_package_set),
+		cmocka_unit_test(test_migrate_unknown_duration),
 		cmocka_unit_test(test_format_double),
 	};
 
