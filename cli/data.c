@@ -726,9 +726,6 @@ cmd_show(struct cli *c, int argc, char **argv)
 	}
 	if (c->out == OUT_JSON) {
 		o = view_run_json(&run);
-		/* As runs --json gives it: none while running or imported. */
-		if (view_run_timed(&run))
-			pwjson_set_int(o, "duration", run.ended - run.started);
 		if (run.quiet != NULL &&
 		    (quiet = json_loads(run.quiet, 0, NULL)) != NULL)
 			pwjson_set(o, "quiet", quiet);

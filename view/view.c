@@ -78,6 +78,11 @@ view_run_json(const struct store_run *r)
 		pwjson_set_str(o, "profile", r->profile);
 	if (r->trigger_detail != NULL)
 		pwjson_set_str(o, "trigger_detail", r->trigger_detail);
+	/* Its length: null while running and where an import gave none. */
+	if (view_run_timed(r))
+		pwjson_set_int(o, "duration", r->ended - r->started);
+	else
+		pwjson_set(o, "duration", json_null());
 	return o;
 }
 
@@ -141,9 +146,6 @@ view_runs_get(struct store *st, const struct store_run *runs, size_t n,
 			return -1;
 		}
 		o = view_run_json(&runs[i]);
-		if (view_run_timed(&runs[i]))
-			pwjson_set_int(o, "duration",
-			    runs[i].ended - runs[i].started);
 		pwjson_set(o, "incomplete", inc);
 		pwjson_append(arr, o);
 	}

@@ -38,11 +38,14 @@ void	 view_busy_json(json_t *o, const struct store_run *);
  */
 int	 view_run_timed(const struct store_run *);
 
-/* A run as show --json begins it: label, id, host, time, trigger, ... */
+/*
+ * A run as show --json begins it: label, id, host, time, trigger, ...,
+ * and "duration", its length in seconds or null where it is not known.
+ */
 json_t	*view_run_json(const struct store_run *);
 /*
  * The runs f selects (store_runs_list) into *runs and *n, and runs --json
- * into *out: each run as view_run_json(), its "duration" when timed, and
+ * into *out: each run as view_run_json() (its "duration" with it), and
  * "incomplete", the workloads that did not complete (workload and
  * status; a complete run can have lost one).  Read inside one read
  * transaction (store_read_begin), so that each run is seen with its

@@ -111,7 +111,7 @@ rows = re.findall(r'<tr><td class="n">#(\d+)</td><td class="run">.*?</td>'
 assert [(int(i), html.unescape(h), t, tr, st, sec, html.unescape(inc))
         for i, h, t, tr, st, sec, inc in rows] \
     == [(r["id"], r["host"], r["time"], r["trigger"], r["status"],
-         str(r["duration"]) if "duration" in r else "-",
+         "-" if r["duration"] is None else str(r["duration"]),
          ", ".join(w["workload"] + " " + w["status"]
                    for w in r["incomplete"]) or "-")
         for r in runs[::-1]], rows
@@ -119,7 +119,8 @@ r05 = [r for r in runs if r["run"] == "r-05"][0]
 assert r05["incomplete"] == [{"workload": "mine<b>", "status": "failed"}], r05
 assert "<td>mine&lt;b&gt; failed</td>" in page, page
 # The daemon's own battery is the newest, its length known.
-assert runs[-1]["trigger"] == "manual" and "duration" in runs[-1], runs[-1]
+assert runs[-1]["trigger"] == "manual" and runs[-1]["duration"] is not None, \
+    runs[-1]
 # The open alert: metric, change, first bad and last good run, summary.
 a = re.search(r'<table class="alerts">.*?</table>', page, re.S).group(0)
 assert "sys.pipe time</a>" in a and ">r-21</td>" in a and ">r-20</td>" in a, a

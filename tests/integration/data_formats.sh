@@ -229,7 +229,7 @@ assert rows[7]["run"] == "=1+2" and rows[5]["run"] == " lead", rows
 PERFWATCH_DB="$T/perfwatch.db"
 
 # A run of 0 s has a length, told from one whose length is unknown:
-# runs shows 0 and "-", --json 0 and none (show --json too), and export
+# runs shows 0 and "-", --json 0 and null (show --json too), and export
 # writes each back as it came, through CSV and JSON Lines.  An import
 # of 0 s read as unknown, and was exported without its 0.
 PERFWATCH_DB="$T/zero.db"
@@ -249,13 +249,13 @@ expect_eq "$(pw runs | awk 'NR > 1 { print $1, $4 }' | tr '\n' ' ')" \
     "z 0 n - "
 pw runs --json | python3 -c '
 import json, sys
-d = {r["run"]: r.get("duration") for r in json.load(sys.stdin)}
+d = {r["run"]: r["duration"] for r in json.load(sys.stdin)}
 assert d == {"z": 0, "n": None}, d
 '
 for r in z n; do
 	pw show --json "h:$r" | python3 -c '
 import json, sys
-print(json.load(sys.stdin).get("duration"))'
+print(json.load(sys.stdin)["duration"])'
 done >"$T/zero.out"
 expect_eq "$(cat "$T/zero.out" | tr '\n' ' ')" "0 None "
 PERFWATCH_DB="$T/perfwatch.db"
