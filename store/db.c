@@ -288,11 +288,15 @@ static const char *const store_migrations[] = {
 	 * import measured in 0 s could not be told from one that did not
 	 * say.  Such a file cannot tell them apart either, so what that
 	 * rule read as unknown becomes NULL, and every run reads as it
-	 * did; a 0 s import comes back only by importing it again.
+	 * did; a 0 s import comes back only by importing it again.  An
+	 * aborted run whose end is its start is, but for one stopped in
+	 * its first second, one a sweep found left running by a dead
+	 * process and gave its start as its end, a length it never had:
+	 * NULL too.
 	 */
 	("UPDATE runs SET ended = NULL WHERE ended IS NOT NULL AND"
-	"  (ended <= 0 OR status = 'running' OR"
-	"  (ended = started AND trigger = 'import'));"),
+	"  (ended <= 0 OR status = 'running' OR (ended = started AND"
+	"  (trigger = 'import' OR status = 'aborted')));"),
 };
 
 /* Run one pragma or statement that returns nothing of interest. */

@@ -2,7 +2,8 @@
  * Hosts, metrics, runs and their samples.
  *
  * A run's end (runs.ended) is NULL while it runs and when its length is
- * not known (an import that gave no duration), and set otherwise: its
+ * not known (an import that gave no duration, a run whose process died
+ * and a later sweep marked aborted), and set otherwise: its
  * length is its end minus its start, 0 s included.  Nothing else says
  * "unknown", neither a 0 nor an end equal to the start.
  */
@@ -837,6 +838,7 @@ store_runs_free(struct store_run *runs, size_t n)
 /*
  * Mark the runs of host still "running" as aborted, live or not: see
  * store_runs_sweep(), which calls it only when none can be in flight.
+ * Their end stays unknown (NULL): the process that knew it is gone.
  */
 int
 store_runs_mark_stale(struct store *st, int64_t host, size_t *marked)
@@ -844,9 +846,9 @@ store_runs_mark_stale(struct store *st, int64_t host, size_t *marked)
 	sqlite3_stmt	*stmt;
 	int		 rc;
 
-	if (sqlite3_prepare_v2(st->db, "UPDATE runs SET status = 'aborted',"
-	    " ended = coalesce(ended, started) WHERE host = ? AND"
-	    " status = 'running'", -1, &stmt, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(st->db, "UPDATE runs SET status = 'aborted'"
+	    " WHERE host = ? AND status = 'running'", -1, &stmt, NULL) !=
+	    SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(stmt, 1, host);
 	rc = sqlite3_step(stmt);

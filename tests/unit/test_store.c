@@ -1573,6 +1573,8 @@ test_runs_and_series(void **state)
 	assert_int_equal(marked, 1);
 	assert_int_equal(store_run_get(st, run, &r), 0);
 	assert_string_equal(r.status, "aborted");
+	/* Its length died with its process. */
+	assert_false(store_run_timed(&r));
 	store_run_clear(&r);
 	assert_int_equal(store_run_latest(st, "complete", &r), 0);
 	assert_string_equal(r.label, "r2");
@@ -1945,14 +1947,16 @@ test_migrate_short_package_set(void **state)
  * as unknown still; every other length reads as it did, 0 s of a run
  * that was not imported among them.  A measured 0 s import cannot be
  * told from an unknown one in such a file: it stays unknown, as it read.
+ * Nor can a run aborted in its first second from one a sweep marked
+ * aborted with its start as its end (a length it never had): unknown.
  */
 static void
 test_migrate_unknown_duration(void **state)
 {
 	static const struct run_length want[] = {
 		{ "imp-same", -1 }, { "imp-60", 60 }, { "imp-none", -1 },
-		{ "man-0", 0 }, { "sched-neg", -1 }, { "aborted-0", 0 },
-		{ "running", -1 },
+		{ "man-0", 0 }, { "sched-neg", -1 }, { "aborted-0", -1 },
+		{ "aborted-5", 5 }, { "running", -1 },
 	};
 	struct store	*st;
 	sqlite3		*db;
@@ -1969,6 +1973,7 @@ test_migrate_unknown_duration(void **state)
 	    "  (1, 'man-0', 'manual', 1000, 1000, 'complete'),"
 	    "  (1, 'sched-neg', 'schedule', -5, -5, 'complete'),"
 	    "  (1, 'aborted-0', 'manual', 1000, 1000, 'aborted'),"
+	    "  (1, 'aborted-5', 'manual', 1000, 1005, 'aborted'),"
 	    "  (1, 'running', 'manual', 1000, NULL, 'running');",
 	    NULL, NULL, NULL), SQLITE_OK);
 	sqlite3_close(db);
@@ -1976,8 +1981,8 @@ test_migrate_unknown_duration(void **state)
 	st = store_open(p, &cause);
 	assert_non_null(st);
 	assert_int_equal(store_user_version(st), STORE_SCHEMA_VERSION);
-	/* r-old, imp-same, imp-none, sched-neg, running. */
-	assert_int_equal(count(st, "runs WHERE ended IS NULL"), 5);
+	/* r-old, imp-same, imp-none, sched-neg, aborted-0, running. */
+	assert_int_equal(count(st, "runs WHERE ended IS NULL"), 6);
 	check_run_lengths(st, want, nitems(want));
 	store_close(st);
 	free(p);
