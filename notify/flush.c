@@ -11,9 +11,10 @@
  * A row's life: due -> claimed (attempts + 1, next attempt moved on by
  * the backoff in case this flush dies) -> delivered, or failed
  * (permanent refusal, or no success within max_age), or back to waiting
- * with the server's answer and its next attempt.  A row found due after
- * its max_age (the daemon was down) is not tried: it is failed with a log
- * line, as perfwatch.conf(5) says of max_age.
+ * with the server's answer and its next attempt (after the backoff, or
+ * the webhook receiver's Retry-After when that is longer).  A row found
+ * due after its max_age (the daemon was down) is not tried: it is failed
+ * with a log line, as perfwatch.conf(5) says of max_age.
  *
  * An SMTP server may take the message for some recipients and say
  * "later" (4xx, as greylisting does) to others: the row is delivered,
@@ -85,19 +86,24 @@ notify_backoff(int attempts)
 
 /*
  * When to try a row created at `created` again after its attempts-th
- * attempt failed at now: after the backoff, but no later than when the
- * row is max_age old, so that it is tried until then.  -1 once it is
- * that old: then it is given up.
+ * attempt failed at now: after the backoff, or after wait seconds (what
+ * the server asked for, 0: nothing) if that is longer, but no later
+ * than when the row is max_age old, so that it is tried until then.  -1
+ * once it is that old: then it is given up.
  */
 int64_t
-notify_retry_at(int64_t created, int64_t max_age, int attempts, int64_t now)
+notify_retry_at(int64_t created, int64_t max_age, int attempts, int64_t wait,
+    int64_t now)
 {
-	int64_t	next = now + notify_backoff(attempts);
+	int64_t	delay = notify_backoff(attempts);
 	int64_t	last = created + max_age;
 
 	if (now >= last)
 		return -1;
-	return next < last ? next : last;
+	if (wait > delay)
+		delay = wait < NOTIFY_RETRY_AFTER_MAX ? wait :
+		    NOTIFY_RETRY_AFTER_MAX;
+	return now + delay < last ? now + delay : last;
 }
 
 /* The clock of a flush. */
@@ -485,7 +491,7 @@ flush_split(struct store *st, struct notify_report *rep,
 	struct store_outbox	 left;
 	int64_t			 next, id;
 
-	if ((next = notify_retry_at(o->created, max_age, 1, now)) == -1)
+	if ((next = notify_retry_at(o->created, max_age, 1, 0, now)) == -1)
 		next = now;
 	switch (flush_record(st, o, now, res, next, &id)) {
 	case -1:
@@ -557,7 +563,8 @@ flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
 	}
 	attempts = o->attempts + 1;
 	/* Should this flush die, the row is due again as a retry would be. */
-	if ((next = notify_retry_at(o->created, max_age, attempts, now)) == -1)
+	if ((next = notify_retry_at(o->created, max_age, attempts, 0,
+	    now)) == -1)
 		next = now + notify_backoff(attempts);
 	switch (store_outbox_claim(st, o->id, due, next)) {
 	case -1:
@@ -604,7 +611,8 @@ flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
 		rc = flush_fail(st, rep, o, attempts, 0, now, res.answer);
 		break;
 	case NOTIFY_TEMPFAIL:
-		next = notify_retry_at(o->created, max_age, attempts, now);
+		next = notify_retry_at(o->created, max_age, attempts,
+		    res.retry_after, now);
 		if (next == -1) {
 			xasprintf(&why, "gave up after %d attempts within %lld "
 			    "s: %s", attempts, (long long)max_age, res.answer);

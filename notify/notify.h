@@ -13,7 +13,8 @@
  *   - it is marked delivered only when the server (or sendmail) accepted
  *     it;
  *   - a temporary failure is retried with exponential backoff
- *     (notify_backoff) until the row is max_age old, then it is marked
+ *     (notify_backoff), or later when a webhook's receiver says so
+ *     (Retry-After), until the row is max_age old, then it is marked
  *     failed with the server's last answer and that is logged;
  *   - a permanent refusal (an SMTP 5xx, a webhook 4xx, sendmail's
  *     permanent exit codes) marks it failed at once with the answer;
@@ -58,6 +59,8 @@ struct snapshot_diff;
 /* Backoff: the first retry after this, doubling up to the cap. */
 #define NOTIFY_BACKOFF_FIRST	60
 #define NOTIFY_BACKOFF_MAX	(4 * 3600)
+/* The longest Retry-After taken as it is: max_age's own bound. */
+#define NOTIFY_RETRY_AFTER_MAX	(365 * 24 * 3600)
 
 /* How long one delivery may take before it counts as failed, unless the
    sink's timeout says otherwise. */
@@ -118,6 +121,9 @@ enum notify_status {
 struct notify_result {
 	enum notify_status	 status;
 	char			*answer;	/* the server's words, or why */
+	int64_t			 retry_after;	/* a webhook's Retry-After: not
+						   to be tried again sooner,
+						   seconds; 0: none */
 	/*
 	 * SMTP: the recipients (addr-specs, NULL-terminated) that said
 	 * "later" (4xx) while the others took the message (delivered) or
@@ -289,7 +295,7 @@ int64_t		 notify_backoff(int attempts);
 long		 notify_timeout(const struct notify_sink *);
 char		*notify_url_shown(const char *);
 int64_t		 notify_retry_at(int64_t created, int64_t max_age,
-		    int attempts, int64_t now);
+		    int attempts, int64_t wait, int64_t now);
 void		 notify_deliver(const struct notify_sink *,
 		    const struct notify_event *, char *const *rcpt,
 		    const struct notify_opts *, struct notify_result *);

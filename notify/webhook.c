@@ -12,7 +12,10 @@
  * 425, 429 and 5xx answers and transport errors are retried, and so are
  * 401 and 403: a receiver that refuses the signature refuses our secret,
  * which is ours to mend, and the alert waits for that; any other answer
- * (a 4xx, or a redirect, which is not followed) is permanent.
+ * (a 4xx, or a redirect, which is not followed) is permanent.  A
+ * Retry-After with a failure to retry (a 429 or a 503, usually), in
+ * seconds or as a date, is when the receiver wants to be asked again:
+ * the row waits that long if it is longer than its backoff.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -90,6 +93,27 @@ webhook_temporary(long code)
 {
 	return code == 401 || code == 403 || code == 408 || code == 425 ||
 	    code == 429 || code >= 500;
+}
+
+/*
+ * The seconds the answer's Retry-After asks to wait (curl reads both of
+ * its forms, a date being counted from now), at most
+ * NOTIFY_RETRY_AFTER_MAX; 0 when there is none.
+ */
+static int64_t
+webhook_retry_after(CURL *c)
+{
+	curl_off_t	wait = 0;
+
+#if LIBCURL_VERSION_NUM >= 0x074200
+	if (curl_easy_getinfo(c, CURLINFO_RETRY_AFTER, &wait) != CURLE_OK ||
+	    wait < 0)
+		wait = 0;
+#else
+	(void)c;
+#endif
+	return wait < NOTIFY_RETRY_AFTER_MAX ? (int64_t)wait :
+	    NOTIFY_RETRY_AFTER_MAX;
 }
 
 /*
@@ -194,6 +218,8 @@ notify_webhook(const struct notify_sink *sink, const char *body,
 		    NOTIFY_DELIVERED : webhook_temporary(code) ?
 		    NOTIFY_TEMPFAIL : NOTIFY_PERMFAIL, "HTTP %ld%s%s", code,
 		    *clean != '\0' ? ": " : "", clean);
+		if (res->status == NOTIFY_TEMPFAIL)
+			res->retry_after = webhook_retry_after(c);
 	}
 	free(clean);
 	curl_slist_free_all(hdrs);

@@ -2,6 +2,7 @@
 
     webhook_server.py --port N --out DIR [--fail-first K] [--status S]
                       [--hang SECONDS] [--location URL]
+                      [--retry-after VALUE]
                       [--lock-db PATH --lock-for SECONDS] [--reply TEXT]
 
 Each POST is kept: its raw body in DIR/req-<n>.body and its headers in
@@ -11,7 +12,9 @@ by default).  With
 --hang the body is read and the answer withheld that long (or until
 SIGTERM): a receiver that has stopped answering.  With --location the
 answer carries that Location header (give a 3xx --status: a receiver
-that has moved).  With --lock-db the first request takes the SQLite
+that has moved).  With --retry-after the answer carries that
+Retry-After header, as given (seconds or an HTTP-date: a receiver that
+asks to be left alone for a while, with a 429 or 503 --status).  With --lock-db the first request takes the SQLite
 database PATH's write lock (BEGIN EXCLUSIVE) before it is answered and
 holds it --lock-for seconds: another process busy with the store just
 as the delivery is to be recorded.
@@ -35,6 +38,7 @@ def main():
     ap.add_argument("--status", type=int, default=200)
     ap.add_argument("--hang", type=float, default=0)
     ap.add_argument("--location")
+    ap.add_argument("--retry-after")
     ap.add_argument("--reply", default="thanks")
     ap.add_argument("--lock-db")
     ap.add_argument("--lock-for", type=float, default=0)
@@ -81,6 +85,8 @@ def main():
             self.send_header("Content-Type", "text/plain")
             if a.location is not None:
                 self.send_header("Location", a.location)
+            if a.retry_after is not None:
+                self.send_header("Retry-After", a.retry_after)
             self.send_header("Content-Length", str(len(reply)))
             self.end_headers()
             self.wfile.write(reply)

@@ -876,18 +876,29 @@ test_backoff(void **state)
 	assert_int_equal(notify_backoff(9), 4 * 3600);
 	assert_int_equal(notify_backoff(1000), 4 * 3600);
 	/* Created at 1000 with max_age 600: tries at +60, +120, +240 fit. */
-	assert_int_equal(notify_retry_at(1000, 600, 1, 1000), 1060);
-	assert_int_equal(notify_retry_at(1000, 600, 2, 1060), 1180);
-	assert_int_equal(notify_retry_at(1000, 600, 3, 1180), 1420);
+	assert_int_equal(notify_retry_at(1000, 600, 1, 0, 1000), 1060);
+	assert_int_equal(notify_retry_at(1000, 600, 2, 0, 1060), 1180);
+	assert_int_equal(notify_retry_at(1000, 600, 3, 0, 1180), 1420);
 	/* 1420 + 480 = 1900 > 1600: the last try comes at 1600. */
-	assert_int_equal(notify_retry_at(1000, 600, 4, 1420), 1600);
-	assert_int_equal(notify_retry_at(1000, 600, 1, 1540), 1600);
-	assert_int_equal(notify_retry_at(1000, 600, 1, 1541), 1600);
+	assert_int_equal(notify_retry_at(1000, 600, 4, 0, 1420), 1600);
+	assert_int_equal(notify_retry_at(1000, 600, 1, 0, 1540), 1600);
+	assert_int_equal(notify_retry_at(1000, 600, 1, 0, 1541), 1600);
 	/* Failed when max_age old: given up. */
-	assert_int_equal(notify_retry_at(1000, 600, 5, 1600), -1);
+	assert_int_equal(notify_retry_at(1000, 600, 5, 0, 1600), -1);
 	/* max_age 1m: one retry, a minute after the first try. */
-	assert_int_equal(notify_retry_at(1000, 60, 1, 1000), 1060);
-	assert_int_equal(notify_retry_at(1000, 60, 2, 1060), -1);
+	assert_int_equal(notify_retry_at(1000, 60, 1, 0, 1000), 1060);
+	assert_int_equal(notify_retry_at(1000, 60, 2, 0, 1060), -1);
+	/*
+	 * A receiver's Retry-After longer than the backoff is waited; a
+	 * shorter one is not taken for a reason to hurry; max_age still
+	 * has the last try.
+	 */
+	assert_int_equal(notify_retry_at(1000, 86400, 1, 3600, 1000), 4600);
+	assert_int_equal(notify_retry_at(1000, 86400, 3, 5, 1000), 1240);
+	assert_int_equal(notify_retry_at(1000, 1800, 1, 3600, 1000), 2800);
+	assert_int_equal(notify_retry_at(1000, 1800, 1, 3600, 2800), -1);
+	assert_int_equal(notify_retry_at(1000, 400 * 86400, 1, INT64_MAX,
+	    1000), 1000 + NOTIFY_RETRY_AFTER_MAX);
 }
 
 /* RFC 4231 test cases 1, 2 and 6 (a key longer than the block). */
