@@ -13,8 +13,9 @@
  * (permanent refusal, or no success within max_age), or back to waiting
  * with the server's answer and its next attempt (after the backoff, or
  * the webhook receiver's Retry-After when that is longer).  A row found
- * due after its max_age (the daemon was down) is not tried: it is failed
- * with a log line, as perfwatch.conf(5) says of max_age.
+ * due after its max_age (the daemon was down; a flush woken a few seconds
+ * late for the last try still makes it) is not tried: it is failed with
+ * a log line, as perfwatch.conf(5) says of max_age.
  *
  * An SMTP server may take the message for some recipients and say
  * "later" (4xx, as greylisting does) to others: the row is delivered,
@@ -45,6 +46,13 @@
 
 /* Used for a row whose sink is not configured (any more). */
 #define NOTIFY_DEFAULT_MAX_AGE	(2 * 24 * 3600)
+/*
+ * How late past a row's max_age a flush may find it and still make its
+ * last try: perfwatchd wakes the flush in whole seconds from a clock it
+ * read truncated, and the flush starts a moment later, often in the
+ * second after the one the try was due in.
+ */
+#define FLUSH_LATE		60
 /* How long a delivery made may wait for the store to record it. */
 #ifndef FLUSH_RECORD_WAIT
 #define FLUSH_RECORD_WAIT	120
@@ -551,9 +559,11 @@ flush_one(struct store *st, const struct notify_sink *sinks, size_t nsinks,
 	 * Too old when the flush found it, not when its turn came: the
 	 * last try is scheduled for the moment the row is max_age old, and
 	 * a slow server for an earlier row (up to its timeout) would
-	 * otherwise make it fail without that try.
+	 * otherwise make it fail without that try; nor when a flush woken
+	 * for that try comes a little late (FLUSH_LATE).  One found later
+	 * than that waited for a daemon that was down.
 	 */
-	if (found > o->created + max_age) {
+	if (found > o->created + max_age + FLUSH_LATE) {
 		xasprintf(&why, "not delivered within %lld s (%d attempts); "
 		    "last answer: %s", (long long)max_age, o->attempts,
 		    o->last_error != NULL ? o->last_error : "none");
