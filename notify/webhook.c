@@ -12,10 +12,13 @@
  * 425, 429 and 5xx answers and transport errors are retried, and so are
  * 401 and 403: a receiver that refuses the signature refuses our secret,
  * which is ours to mend, and the alert waits for that; any other answer
- * (a 4xx, or a redirect, which is not followed) is permanent.  A
- * Retry-After with a failure to retry (a 429 or a 503, usually), in
- * seconds or as a date, is when the receiver wants to be asked again:
- * the row waits that long if it is longer than its backoff.
+ * (a 4xx, or a redirect, which is not followed) is permanent.  The
+ * status decides, once it has come: a receiver that answered 200 has
+ * the alert even if the body of its answer stalls or never ends (only
+ * its first WEBHOOK_ANSWER_MAX bytes are read).  A Retry-After with a
+ * failure to retry (a 429 or a 503, usually), in seconds or as a date,
+ * is when the receiver wants to be asked again: the row waits that long
+ * if it is longer than its backoff.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -36,6 +39,7 @@
 struct webhook_answer {
 	char	buf[WEBHOOK_ANSWER_MAX + 1];
 	size_t	len;
+	int	full;		/* the rest was not read */
 };
 
 /* HMAC-SHA256 of data under key, as 64 lowercase hex digits. */
@@ -54,7 +58,12 @@ notify_hmac_sha256_hex(const void *key, size_t keylen, const void *data,
 	out[64] = '\0';
 }
 
-/* Keep the start of the answer's body. */
+/*
+ * Keep the start of the answer's body, and stop the transfer once that
+ * is kept: a long answer, or one that never ends, would otherwise hold
+ * the delivery until its timeout, long after its status said whether
+ * the receiver took the alert.
+ */
 static size_t
 webhook_write(char *buf, size_t size, size_t nitems, void *arg)
 {
@@ -65,7 +74,10 @@ webhook_write(char *buf, size_t size, size_t nitems, void *arg)
 		n = WEBHOOK_ANSWER_MAX - a->len;
 	memcpy(a->buf + a->len, buf, n);
 	a->len += n;
-	return len;
+	if (a->len < WEBHOOK_ANSWER_MAX)
+		return len;
+	a->full = 1;
+	return 0;
 }
 
 static void
@@ -129,6 +141,7 @@ notify_webhook(const struct notify_sink *sink, const char *body,
 	CURL			*c;
 	CURLcode		 rc;
 	char			 errbuf[CURL_ERROR_SIZE], sig[65], *h, *clean;
+	const char		*why;
 	char			*secret = NULL, *cause = NULL, *id, *url;
 	size_t			 slen = 0;
 	char			*loc = NULL;
@@ -191,13 +204,27 @@ notify_webhook(const struct notify_sink *sink, const char *body,
 	rc = curl_easy_perform(c);
 	ans.buf[ans.len] = '\0';
 	clean = notify_clean(ans.buf, WEBHOOK_ANSWER_MAX);
-	if (rc != CURLE_OK) {
+	why = errbuf[0] != '\0' ? errbuf : curl_easy_strerror(rc);
+	if (curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code) != CURLE_OK)
+		code = 0;
+	/*
+	 * A status (not an interim 1xx) is the receiver's answer, whatever
+	 * becomes of the body after it: a 2xx has taken the alert, and a
+	 * retry would give it to the receiver again.  No status is a
+	 * failure to retry.
+	 */
+	if (code < 200) {
 		url = notify_url_shown(sink->url);
-		webhook_result(res, NOTIFY_TEMPFAIL, "%s: %s", url,
-		    errbuf[0] != '\0' ? errbuf : curl_easy_strerror(rc));
+		webhook_result(res, NOTIFY_TEMPFAIL, "%s: %s", url, why);
 		free(url);
 	} else {
-		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
+		if (rc != CURLE_OK && !ans.full) {
+			xasprintf(&h, "%s%s(the rest of the answer not read: "
+			    "%s)", clean, *clean != '\0' ? " " : "", why);
+			free(clean);
+			clean = notify_clean(h, 2 * WEBHOOK_ANSWER_MAX);
+			free(h);
+		}
 		/*
 		 * A redirect is not followed (a POST's body would be lost
 		 * on a 301 or 302, or go where nobody checked); say where

@@ -2,7 +2,7 @@
 
     webhook_server.py --port N --out DIR [--fail-first K] [--status S]
                       [--hang SECONDS] [--location URL]
-                      [--retry-after VALUE]
+                      [--retry-after VALUE] [--stall | --endless]
                       [--lock-db PATH --lock-for SECONDS] [--reply TEXT]
 
 Each POST is kept: its raw body in DIR/req-<n>.body and its headers in
@@ -18,6 +18,11 @@ asks to be left alone for a while, with a 429 or 503 --status).  With --lock-db 
 database PATH's write lock (BEGIN EXCLUSIVE) before it is answered and
 holds it --lock-for seconds: another process busy with the store just
 as the delivery is to be recorded.
+With --stall the status line, the headers and the body TEXT are sent but
+the Content-Length promises more, which never comes (until SIGTERM); with
+--endless the body, of no stated length, is TEXT and then eight lines
+every tenth of a second for ever: receivers that have answered and then
+keep the connection busy.
 DIR/ready appears once the server listens; SIGTERM stops it.
 """
 import argparse
@@ -39,6 +44,8 @@ def main():
     ap.add_argument("--hang", type=float, default=0)
     ap.add_argument("--location")
     ap.add_argument("--retry-after")
+    ap.add_argument("--stall", action="store_true")
+    ap.add_argument("--endless", action="store_true")
     ap.add_argument("--reply", default="thanks")
     ap.add_argument("--lock-db")
     ap.add_argument("--lock-for", type=float, default=0)
@@ -87,9 +94,17 @@ def main():
                 self.send_header("Location", a.location)
             if a.retry_after is not None:
                 self.send_header("Retry-After", a.retry_after)
-            self.send_header("Content-Length", str(len(reply)))
+            if not a.endless:
+                self.send_header("Content-Length",
+                                 str(len(reply) + (1000 if a.stall else 0)))
             self.end_headers()
             self.wfile.write(reply)
+            self.wfile.flush()
+            if a.stall:
+                stop.wait()
+            while a.endless and not stop.wait(0.1):
+                self.wfile.write(b"and more\n" * 8)
+                self.wfile.flush()
 
         def log_message(self, *args):
             pass
