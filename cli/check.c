@@ -613,6 +613,8 @@ cli_check_run(struct cli *c, int64_t run, json_t *into)
 		detect_params_clear(&p);
 		return cli_failure_status(res.failure, EXIT_DATAERR);
 	}
+	if (res.nev > 0)
+		cli_notify_daemon(c);
 	if (into != NULL) {
 		o = check_result_json(&res);
 		al = json_object_get(o, "alerts");
@@ -801,6 +803,8 @@ cmd_check(struct cli *c, int argc, char **argv)
 		return bisect ? err : k;
 	}
 	store_run_clear(&run);
+	if (res.nev > 0)
+		cli_notify_daemon(c);
 
 	if (c->out == OUT_JSON) {
 		o = check_result_json(&res);
@@ -1525,6 +1529,7 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 			return k;
 		}
 		detect_params_clear(&p);
+		cli_notify_daemon(c);
 		if (c->out == OUT_TABLE)
 			printf("alert #%lld acknowledged\n", id);
 		return 0;

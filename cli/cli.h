@@ -64,6 +64,7 @@ int		 cli_parse_count(const char *, long long, long long,
 		    long long *);
 int		 cli_parse_real(const char *, double, double, double *);
 void		 cli_getopt_reset(void);
+void		 cli_notify_daemon(struct cli *);
 struct sigaction;
 void		 cli_catch(int, const struct sigaction *,
 		    struct sigaction *);

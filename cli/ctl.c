@@ -29,7 +29,70 @@
 #include "cli.h"
 
 #define CTL_TIMEOUT	10		/* seconds for the whole exchange */
+#define CTL_NOTIFY_TIMEOUT 2		/* the same for cli_notify_daemon() */
 #define CTL_MAX_REPLY	(1024 * 1024)
+
+/*
+ * Connect to perfwatchd's socket, path, with timeout seconds for each
+ * send and receive: the descriptor, or minus an exit code, after a
+ * message unless quiet.
+ */
+static int
+ctl_connect(const char *path, int timeout, int quiet)
+{
+	struct sockaddr_un	 sun;
+	struct timeval		 tv = { timeout, 0 };
+	int			 fd;
+
+	memset(&sun, 0, sizeof(sun));
+	sun.sun_family = AF_UNIX;
+	if (strlen(path) >= sizeof(sun.sun_path)) {
+		if (!quiet)
+			fprintf(stderr, "perfwatch: %s: socket path too "
+			    "long\n", path);
+		return -EXIT_CONFIG;
+	}
+	memcpy(sun.sun_path, path, strlen(path));
+	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
+		if (!quiet)
+			log_warn("socket");
+		return -EXIT_SOFTWARE;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+		if (!quiet)
+			fprintf(stderr, "perfwatch: cannot reach perfwatchd "
+			    "at %s: %s\n", path, strerror(errno));
+		close(fd);
+		return -EXIT_TEMPFAIL;
+	}
+	return fd;
+}
+
+/*
+ * Tell perfwatchd, if one listens on the configured socket, that this
+ * command queued alerts in the outbox, so that they go out now rather
+ * than with its next battery's flush.  Quiet: with no daemon there, or
+ * no right to its socket, the rows wait for `perfwatch notify flush` or
+ * the daemon's next flush, as perfwatch(1) says.
+ */
+void
+cli_notify_daemon(struct cli *c)
+{
+	static const char	 req[] = "{\"cmd\":\"notify\"}\n";
+	char			 reply[256];
+	int			 fd;
+
+	if ((fd = ctl_connect(config_get_str(c->cfg, "perfwatch", "socket"),
+	    CTL_NOTIFY_TIMEOUT, 1)) < 0)
+		return;
+	/* Its answer (read, not kept) says the request was taken. */
+	if (send(fd, req, sizeof(req) - 1, MSG_NOSIGNAL) ==
+	    (ssize_t)sizeof(req) - 1)
+		(void)recv(fd, reply, sizeof(reply), 0);
+	close(fd);
+}
 
 /*
  * Send req, read the reply line.  Return 0 with *reply set, or an exit
@@ -38,8 +101,6 @@
 static int
 ctl_request(struct cli *c, json_t *req, json_t **reply)
 {
-	struct sockaddr_un	 sun;
-	struct timeval		 tv = { CTL_TIMEOUT, 0 };
 	const char		*path;
 	json_error_t		 err;
 	char			*text, *buf = NULL;
@@ -48,25 +109,8 @@ ctl_request(struct cli *c, json_t *req, json_t **reply)
 	int			 fd, saved;
 
 	path = config_get_str(c->cfg, "perfwatch", "socket");
-	memset(&sun, 0, sizeof(sun));
-	sun.sun_family = AF_UNIX;
-	if (strlen(path) >= sizeof(sun.sun_path)) {
-		fprintf(stderr, "perfwatch: %s: socket path too long\n", path);
-		return EXIT_CONFIG;
-	}
-	memcpy(sun.sun_path, path, strlen(path));
-	if ((fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0)) == -1) {
-		log_warn("socket");
-		return EXIT_SOFTWARE;
-	}
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
-		fprintf(stderr, "perfwatch: cannot reach perfwatchd at %s: "
-		    "%s\n", path, strerror(errno));
-		close(fd);
-		return EXIT_TEMPFAIL;
-	}
+	if ((fd = ctl_connect(path, CTL_TIMEOUT, 0)) < 0)
+		return -fd;
 	text = json_dumps(req, JSON_COMPACT);
 	xasprintf(&buf, "%s\n", text);
 	free(text);

@@ -9,6 +9,10 @@
  *   {"cmd":"trigger","workloads":["sys.*"]}
  *   {"cmd":"pause"}			start nothing new (kept across restarts)
  *   {"cmd":"resume"}
+ *   {"cmd":"notify"}			flush the outbox: a perfwatch command
+ *					queued alerts ("flush": "now"), or
+ *					after the battery or rerun in hand
+ *					("flush": "after the battery")
  *
  * Every reply has "ok"; a failure has "error" too.  A request longer than
  * CONTROL_MAX_LINE bytes gets an error and the connection is closed; any
@@ -384,6 +388,22 @@ control_pause(struct daemon *d, int pause)
 	return reply;
 }
 
+/*
+ * A perfwatch command (a check, a run, an ack typed by hand) queued
+ * alerts in the outbox: flush it now, unless the work in hand holds the
+ * alerts (work_holds_alerts), whose flush after it sends these too.
+ */
+static json_t *
+control_notify(struct daemon *d)
+{
+	int	later = work_holds_alerts(d);
+
+	if (!later)
+		notifier_kick(d);
+	return json_pack("{s:b, s:s}", "ok", 1, "flush", later ?
+	    "after the battery" : "now");
+}
+
 /* Answer one request line (not NUL-terminated, len bytes). */
 json_t *
 control_handle(struct daemon *d, const char *line, size_t len)
@@ -408,7 +428,7 @@ control_handle(struct daemon *d, const char *line, size_t len)
 	if (!json_is_string(cmd)) {
 		json_decref(req);
 		return control_error("expected \"cmd\": status, trigger, "
-		    "pause or resume");
+		    "pause, resume or notify");
 	}
 	c = json_string_value(cmd);
 	if (strcmp(c, "status") == 0)
@@ -419,9 +439,11 @@ control_handle(struct daemon *d, const char *line, size_t len)
 		reply = control_pause(d, 1);
 	else if (strcmp(c, "resume") == 0)
 		reply = control_pause(d, 0);
+	else if (strcmp(c, "notify") == 0)
+		reply = control_notify(d);
 	else
 		reply = control_error("unknown cmd \"%.64s\": expected status, "
-		    "trigger, pause or resume", c);
+		    "trigger, pause, resume or notify", c);
 	json_decref(req);
 	return reply;
 }

@@ -308,6 +308,7 @@ void		 work_want_build(struct daemon *, const char *repo,
 void		 work_kick(struct daemon *);
 void		 work_stop(struct daemon *);
 int		 work_idle(const struct daemon *);
+int		 work_holds_alerts(const struct daemon *);
 json_t		*work_status_json(struct daemon *);
 char		*work_status_line(struct daemon *);
 void		 work_free(struct daemon *);

@@ -205,6 +205,26 @@ work_idle(const struct daemon *d)
 	return d->work.kind == WORK_NONE;
 }
 
+/*
+ * Whether alerts are to wait for the work in hand before they go out: a
+ * battery running (the flush after it sends them), or a rerun queued
+ * while not paused (it confirms or clears the battery's suspicions
+ * before anyone is told; see work_battery_done).
+ */
+int
+work_holds_alerts(const struct daemon *d)
+{
+	size_t	i;
+
+	if (d->work.kind == WORK_BATTERY)
+		return 1;
+	for (i = 0; !d->paused && i < d->work.npending; i++) {
+		if (strcmp(d->work.pending[i].trigger, "rerun") == 0)
+			return 1;
+	}
+	return 0;
+}
+
 static void
 work_retry_timer(evutil_socket_t fd, short ev, void *arg)
 {
