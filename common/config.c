@@ -428,11 +428,15 @@ config_shown(const char *s)
 }
 
 /*
- * A URL as an error may quote it: the password of a user:password@ shown
- * as ***, since errors go to syslog and to people the file is not for.
+ * A URL as an error, a log line, a server's answer or the outbox may show
+ * it, read by more people than the configuration file is: the password of
+ * a user:password@ as "***" (curl sends it as the login), and a user with
+ * no password, which is then often a token (https://TOKEN@host/), as
+ * "***" too.  The host, the path and the rest are kept.  The caller frees
+ * the copy.
  */
-static char *
-config_url_hidden(const char *s)
+char *
+config_url_shown(const char *s)
 {
 	const char	*start, *end, *at = NULL, *colon, *p;
 	char		*out;
@@ -443,9 +447,11 @@ config_url_hidden(const char *s)
 	for (p = start; p < end; p++)
 		if (*p == '@')
 			at = p;
-	if (at == NULL || (colon = memchr(start, ':', at - start)) == NULL)
+	if (at == NULL)
 		return xstrdup(s);
-	xasprintf(&out, "%.*s***%s", (int)(colon + 1 - s), s, at);
+	if ((colon = memchr(start, ':', at - start)) != NULL)
+		start = colon + 1;
+	xasprintf(&out, "%.*s***%s", (int)(start - s), s, at);
 	return out;
 }
 
@@ -976,7 +982,7 @@ config_parse_value(const struct config_key *k, const char *s,
 		return 0;
 	}
 	if (k->type == CONFIG_URL) {
-		words = config_url_hidden(s);
+		words = config_url_shown(s);
 		shown = config_shown(words);
 		free(words);
 	} else

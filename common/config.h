@@ -77,6 +77,7 @@ int		 config_only_sections(const struct config *, const char *type,
  * Typed getters.  A key without a value (no default, or "none") reads as
  * NULL, 0 or an empty list.
  */
+char		*config_url_shown(const char *);
 const char	*config_get_str(const struct config *, const char *section,
 		    const char *key);
 int64_t		 config_get_int(const struct config *, const char *section,

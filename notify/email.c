@@ -49,6 +49,7 @@
 
 #include <curl/curl.h>
 
+#include "config.h"
 #include "log.h"
 #include "xmalloc.h"
 #include "notify.h"
@@ -642,19 +643,19 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 		 * milliseconds with 0 bytes received") do not say that the
 		 * server took the connection and then said nothing at all.
 		 */
-		url = notify_url_shown(sink->smtp_url);
+		url = config_url_shown(sink->smtp_url);
 		email_result(res, NOTIFY_TEMPFAIL, "%s: connected, but the "
 		    "server sent no greeting (220) within the timeout, %ld s",
 		    url, notify_timeout(sink));
 		free(url);
 	} else if (rc == CURLE_USE_SSL_FAILED) {
-		url = notify_url_shown(sink->smtp_url);
+		url = config_url_shown(sink->smtp_url);
 		email_result(res, NOTIFY_TEMPFAIL, "%s: the server offers no "
 		    "STARTTLS and [sink \"%s\"] starttls is required", url,
 		    sink->name);
 		free(url);
 	} else {
-		url = notify_url_shown(sink->smtp_url);
+		url = config_url_shown(sink->smtp_url);
 		email_result(res, NOTIFY_TEMPFAIL, "%s: %s", url,
 		    errbuf[0] != '\0' ? errbuf : curl_easy_strerror(rc));
 		free(url);

@@ -293,7 +293,6 @@ struct notify_report {
 
 int64_t		 notify_backoff(int attempts);
 long		 notify_timeout(const struct notify_sink *);
-char		*notify_url_shown(const char *);
 int64_t		 notify_retry_at(int64_t created, int64_t max_age,
 		    int attempts, int64_t wait, int64_t now);
 void		 notify_deliver(const struct notify_sink *,

@@ -47,32 +47,6 @@ notify_timeout(const struct notify_sink *sink)
 	return sink->timeout > 0 ? sink->timeout : NOTIFY_TIMEOUT;
 }
 
-/*
- * A URL as an answer, a log line or the outbox may show it: a password
- * in it (http://user:password@host/, which curl sends as the login) is
- * replaced by "***", since those are read by more people than the
- * configuration file is.  The caller frees the copy.
- */
-char *
-notify_url_shown(const char *url)
-{
-	const char	*auth, *end, *at, *colon, *p;
-	char		*out;
-
-	if ((p = strstr(url, "://")) == NULL)
-		return xstrdup(url);
-	auth = p + 3;
-	end = auth + strcspn(auth, "/?#");
-	at = NULL;
-	for (p = auth; p < end; p++)
-		if (*p == '@')
-			at = p;
-	if (at == NULL || (colon = memchr(auth, ':', at - auth)) == NULL)
-		return xstrdup(url);
-	xasprintf(&out, "%.*s***%s", (int)(colon + 1 - url), url, at);
-	return out;
-}
-
 /* Fill s from the section "sink <name>". */
 static void
 sink_load_one(const struct config *cfg, const char *name,

@@ -29,6 +29,7 @@
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 
+#include "config.h"
 #include "log.h"
 #include "xmalloc.h"
 #include "notify.h"
@@ -214,7 +215,7 @@ notify_webhook(const struct notify_sink *sink, const char *body,
 	 * failure to retry.
 	 */
 	if (code < 200) {
-		url = notify_url_shown(sink->url);
+		url = config_url_shown(sink->url);
 		webhook_result(res, NOTIFY_TEMPFAIL, "%s: %s", url, why);
 		free(url);
 	} else {
@@ -232,7 +233,7 @@ notify_webhook(const struct notify_sink *sink, const char *body,
 		 */
 		if (code >= 300 && code < 400 && curl_easy_getinfo(c,
 		    CURLINFO_REDIRECT_URL, &loc) == CURLE_OK && loc != NULL) {
-			h = notify_url_shown(loc);
+			h = config_url_shown(loc);
 			url = notify_clean(h, WEBHOOK_ANSWER_MAX);
 			free(h);
 			free(clean);

@@ -205,7 +205,10 @@ event_of(struct notify_event *ev, const char *host, const char *metric,
 	free(p);
 }
 
-/* notify_url_shown: a URL's password as "***", and nothing else. */
+/*
+ * config_url_shown, as the notifiers show a sink's URL: a password as
+ * "***", a user with none (a token, as often) too, and nothing else.
+ */
 static void
 test_url_shown(void **state)
 {
@@ -214,7 +217,9 @@ test_url_shown(void **state)
 		    "http://bot:***@hooks.example.org/x" },
 		{ "smtp://me:pa@ss@127.0.0.1:25", "smtp://me:***@127.0.0.1:25" },
 		{ "https://bot@hooks.example.org/x",
-		    "https://bot@hooks.example.org/x" },
+		    "https://***@hooks.example.org/x" },
+		{ "https://ghp_T0K3N@hooks.example.org/x?a=b@c",
+		    "https://***@hooks.example.org/x?a=b@c" },
 		{ "https://hooks.example.org/a:b@c?d=e:f@g#h:i@j",
 		    "https://hooks.example.org/a:b@c?d=e:f@g#h:i@j" },
 		{ "http://u:p@h?q", "http://u:***@h?q" },
@@ -226,7 +231,7 @@ test_url_shown(void **state)
 
 	(void)state;
 	for (i = 0; i < nitems(cases); i++) {
-		s = notify_url_shown(cases[i][0]);
+		s = config_url_shown(cases[i][0]);
 		assert_string_equal(s, cases[i][1]);
 		free(s);
 	}
