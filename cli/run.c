@@ -318,22 +318,15 @@ job_check_error(const struct config *cfg, const struct config *prof,
     const struct run_job *j, const char *why)
 {
 	const struct config	*where = prof;
-	char			*section;
-	size_t			 len = strlen(j->wl->name);
-	int			 line;
+	char			*section, *cause;
 
-	/* Its message starts with the workload's kind ("command: "). */
-	if (strncmp(why, j->wl->name, len) == 0 &&
-	    strncmp(why + len, ": ", 2) == 0)
-		why += len + 2;
 	xasprintf(&section, "workload %s", j->name);
 	if (config_file(cfg) != NULL && config_section_line(cfg, section) > 0)
 		where = cfg;
-	line = config_section_line(where, section);
-	fprintf(stderr, "perfwatch: %s:%d: [workload \"%s\"]: %s%s\n",
-	    config_file(where), line, j->name, why,
-	    wl_find(j->name) == NULL && j->params.command == NULL ?
-	    ", and it is not a workload of the battery" : "");
+	cause = wl_check_cause(config_file(where), config_section_line(where,
+	    section), j->name, j->wl, &j->params, why);
+	fprintf(stderr, "perfwatch: %s\n", cause);
+	free(cause);
 	free(section);
 }
 

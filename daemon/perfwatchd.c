@@ -726,13 +726,59 @@ daemon_name_add(char ***names, int **on, size_t *n, const char *name)
 }
 
 /*
+ * Whether workload name can run as a battery reads it: its section of the
+ * profile, then the configuration's over it, checked whole, as cli/run.c
+ * checks each job before it measures anything.  Each file alone may be
+ * right where the two together are not (a command the profile leaves to
+ * a configuration that has none, a profile's duration that the
+ * configuration's timeout leaves no room for), and then every battery
+ * would stop at its start.  0, or -1 and *cause in the run's words, at
+ * the header of the configuration's section when it has one.
+ */
+static int
+daemon_workload_check(const struct config *prof, const struct config *cfg,
+    const char *name, char **cause)
+{
+	const struct config		*from[2], *where = prof;
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	char				*section, *why;
+	size_t				 f;
+	int				 rc = 0;
+
+	if ((wl = wl_find(name)) == NULL)
+		wl = wl_find("command");
+	wl_params_init(&p, wl);
+	xasprintf(&section, "workload %s", name);
+	from[0] = prof;
+	from[1] = cfg;
+	for (f = 0; f < nitems(from) && rc == 0; f++) {
+		if (config_file(from[f]) == NULL ||
+		    config_section_line(from[f], section) == 0)
+			continue;
+		where = from[f];
+		rc = wl_params_apply(&p, wl, from[f], section, cause);
+	}
+	if (rc == 0 && wl_params_check(&p, wl, &why) == -1) {
+		*cause = wl_check_cause(config_file(where),
+		    config_section_line(where, section), name, wl, &p, why);
+		free(why);
+		rc = -1;
+	}
+	free(section);
+	wl_params_clear(&p);
+	return rc;
+}
+
+/*
  * The workloads a battery of the whole profile runs, as cli/run.c picks
  * them: the profile's [workload] sections, and those of the configuration
  * that are not battery workloads (a battery workload the profile leaves
  * out is only tuned there, never added), less those that enabled = no
  * turns off, the configuration's word over the profile's.  0 with the
  * names (free with daemon_workloads_free()), or -1 and *cause when the
- * profile cannot be had.
+ * profile cannot be had or a workload could not run (see
+ * daemon_workload_check()).
  */
 int
 daemon_workloads(const struct config *cfg, const char *conf_path,
@@ -775,6 +821,16 @@ daemon_workloads(const struct config *cfg, const char *conf_path,
 	}
 	*n = kept;
 	free(on);
+	for (i = 0; i < *n; i++) {
+		if (daemon_workload_check(prof, cfg, (*names)[i],
+		    cause) == -1) {
+			daemon_workloads_free(*names, *n);
+			*names = NULL;
+			*n = 0;
+			config_free(prof);
+			return -1;
+		}
+	}
 	config_free(prof);
 	return 0;
 }

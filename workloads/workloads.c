@@ -764,6 +764,30 @@ wl_params_check(const struct wl_params *p, const struct wl_workload *wl,
 }
 
 /*
+ * Why the workload name (of kind wl, with parameters p) cannot run, why
+ * being what wl_params_check() said, said at the header of its section
+ * (file, line): "file:line: [workload "name"]: why", and for a name that
+ * is no workload of the battery and has no command, that it is not one.
+ * perfwatch run, the configuration's check and perfwatchd -n say it so.
+ */
+char *
+wl_check_cause(const char *file, int line, const char *name,
+    const struct wl_workload *wl, const struct wl_params *p, const char *why)
+{
+	char	*cause;
+	size_t	 len = strlen(wl->name);
+
+	/* Its message starts with the workload's kind ("command: "). */
+	if (strncmp(why, wl->name, len) == 0 &&
+	    strncmp(why + len, ": ", 2) == 0)
+		why += len + 2;
+	xasprintf(&cause, "%s:%d: [workload \"%s\"]: %s%s", file, line, name,
+	    why, wl_find(name) == NULL && p->command == NULL ?
+	    ", and it is not a workload of the battery" : "");
+	return cause;
+}
+
+/*
  * Check every [workload "name"] section of cfg as a run reads it: each
  * key through wl_params_set() (wl_params_apply) and, for a section not
  * turned off, the whole through wl_params_check(), on the workload's own
@@ -795,9 +819,9 @@ wl_config_check(const struct config *cfg, char **cause)
 {
 	const struct wl_workload	*wl;
 	struct wl_params		 p;
-	const char			*name, *file, *why;
+	const char			*name, *file;
 	char				*section, *err, *out = NULL, *tmp;
-	size_t				 i, len;
+	size_t				 i;
 
 	file = config_file(cfg) != NULL ? config_file(cfg) : "(defaults)";
 	for (i = 0; (name = config_sections(cfg, "workload", i)) != NULL;
@@ -814,16 +838,8 @@ wl_config_check(const struct config *cfg, char **cause)
 		    (wl_find(name) != NULL || p.command != NULL ||
 		    wl_in_family(name)) &&
 		    wl_params_check(&p, wl, &tmp) == -1) {
-			/* Its message starts with the workload's name. */
-			why = tmp;
-			len = strlen(wl->name);
-			if (strncmp(why, wl->name, len) == 0 &&
-			    strncmp(why + len, ": ", 2) == 0)
-				why += len + 2;
-			xasprintf(&err, "%s:%d: [workload \"%s\"]: %s%s", file,
-			    config_section_line(cfg, section), name, why,
-			    wl_find(name) == NULL && p.command == NULL ?
-			    ", and it is not a workload of the battery" : "");
+			err = wl_check_cause(file, config_section_line(cfg,
+			    section), name, wl, &p, tmp);
 			free(tmp);
 		}
 		wl_params_clear(&p);

@@ -169,6 +169,9 @@ int		 wl_params_apply(struct wl_params *,
 		     const struct wl_workload *, const struct config *,
 		     const char *, char **);
 int		 wl_config_check(const struct config *, char **);
+char		*wl_check_cause(const char *, int, const char *,
+		     const struct wl_workload *, const struct wl_params *,
+		     const char *);
 /* Why a profile's section other than [workload] is refused. */
 #define WL_PROFILE_ONLY	"a profile holds [workload] sections only; this " \
 			"one belongs in the configuration (perfwatch.conf(5))"
