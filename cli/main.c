@@ -77,6 +77,9 @@ static const struct cli_cmd cli_cmds[] = {
 	    "deliver alerts to the sinks, test a sink, list the outbox" },
 };
 
+/* help's own usage: it is not in the list of commands that it prints. */
+static const char	cli_help_usage[] = "help [COMMAND]";
+
 static void
 usage_all(FILE *f)
 {
@@ -727,8 +730,15 @@ main(int argc, char **argv)
 			usage_all(stdout);
 			return cli_stdout_done(0, 0);
 		}
+		/* help is a command too: its --help, and help help. */
+		if (cli_help_asked(argc, argv) || (argc == 2 &&
+		    strcmp(argv[1], "help") == 0)) {
+			printf("usage: perfwatch %s\n  %s\n", cli_help_usage,
+			    "the commands, or a command's usage");
+			return cli_stdout_done(0, 0);
+		}
 		if (argc > 2) {
-			fprintf(stderr, "usage: perfwatch help [COMMAND]\n");
+			fprintf(stderr, "usage: perfwatch %s\n", cli_help_usage);
 			return EXIT_USAGE;
 		}
 		cmd = argv[1];

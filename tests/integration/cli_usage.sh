@@ -54,6 +54,14 @@ cmp -s "$T/out" "$T/out2" || fail "perfwatch help is not perfwatch --help"
 pw help check >"$T/out" || fail "perfwatch help check"
 pw check --help >"$T/out2"
 cmp -s "$T/out" "$T/out2" || fail "perfwatch help check is not check --help"
+# help is a command of perfwatch(1) too: its --help (wherever it stands,
+# as for any command) and help help give its usage, as they do for the
+# others, not "unknown command".
+for args in "help --help" "help -h" "help help" "help check --help"; do
+	rc=0; pw $args >"$T/out" 2>"$T/err" || rc=$?
+	[ "$rc" -eq 0 ] || fail "perfwatch $args: exit $rc: $(cat "$T/err")"
+	expect_eq "$(head -n 1 "$T/out")" "usage: perfwatch help [COMMAND]"
+done
 grep -q '^\.It Ic help' "$top/man/perfwatch.1" ||
 	fail "perfwatch(1) has no entry for help"
 
