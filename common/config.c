@@ -1887,15 +1887,28 @@ config_key_applies(const struct config_section *s, size_t ki)
 int
 config_dump(const struct config *cfg, FILE *fp)
 {
+	return config_dump_except(cfg, fp, NULL);
+}
+
+/*
+ * config_dump() less the sections of type skip (NULL: none), for a
+ * caller that writes those itself: the defaults of a [workload] key are
+ * the workload's (workloads/), which this table does not know.
+ */
+int
+config_dump_except(const struct config *cfg, FILE *fp, const char *skip)
+{
 	const struct config_section	*s;
 	const struct config_value	*v;
 	char				*label;
-	size_t				 i, j;
+	size_t				 i, j, n;
 
-	for (i = 0; i < cfg->nsections; i++) {
+	for (i = n = 0; i < cfg->nsections; i++) {
 		s = cfg->sections[i];
+		if (skip != NULL && strcmp(s->type->name, skip) == 0)
+			continue;
 		label = config_section_label(s);
-		fprintf(fp, "%s[%s]\n", i == 0 ? "" : "\n", label);
+		fprintf(fp, "%s[%s]\n", n++ == 0 ? "" : "\n", label);
 		free(label);
 		for (j = 0; j < nitems(config_keys); j++) {
 			if (strcmp(config_keys[j].section, s->type->name) != 0 ||

@@ -47,6 +47,8 @@ const char	*config_file(const struct config *);
 int		 config_check(const char *path, FILE *out, int verbose);
 /* Write every effective value as a loadable file. */
 int		 config_dump(const struct config *, FILE *);
+int		 config_dump_except(const struct config *, FILE *,
+		     const char *);
 
 /*
  * The name of the index-th section of a named type ("workload") in file

@@ -935,8 +935,11 @@ daemon_check(const char *path, int verbose)
 	else
 		printf("%s: not found; every key at its default: "
 		    "configuration OK\n", CONFIG_DEFAULT_PATH);
-	if (verbose)
-		config_dump(cfg, stdout);
+	/* Each [workload] key at its workload's default, not its kind's. */
+	if (verbose) {
+		config_dump_except(cfg, stdout, "workload");
+		wl_config_dump(cfg, stdout);
+	}
 	config_free(cfg);
 	free(text);
 	stdout_exit(0);

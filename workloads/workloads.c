@@ -25,12 +25,14 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "config.h"
+#include "timefmt.h"
 #include "xmalloc.h"
 #include "workloads.h"
 #include "internal.h"
@@ -788,6 +790,26 @@ wl_check_cause(const char *file, int line, const char *name,
 }
 
 /*
+ * Read the section [workload "name"] of cfg as a run reads it: its kind
+ * in *wl (a command of the user's own for a name not in the battery),
+ * "workload NAME" in *section (the caller frees it), and p at the kind's
+ * defaults with the section's keys over them.  0, or -1 with *err
+ * ("file:line: ...") on a bad key; *err is NULL otherwise.
+ */
+static int
+wl_section_params(const struct config *cfg, const char *name,
+    const struct wl_workload **wl, char **section, struct wl_params *p,
+    char **err)
+{
+	if ((*wl = wl_find(name)) == NULL)
+		*wl = wl_find("command");
+	xasprintf(section, "workload %s", name);
+	wl_params_init(p, *wl);
+	*err = NULL;
+	return wl_params_apply(p, *wl, cfg, *section, err);
+}
+
+/*
  * Check every [workload "name"] section of cfg as a run reads it: each
  * key through wl_params_set() (wl_params_apply) and, for a section not
  * turned off, the whole through wl_params_check(), on the workload's own
@@ -826,13 +848,9 @@ wl_config_check(const struct config *cfg, char **cause)
 	file = config_file(cfg) != NULL ? config_file(cfg) : "(defaults)";
 	for (i = 0; (name = config_sections(cfg, "workload", i)) != NULL;
 	    i++) {
-		if ((wl = wl_find(name)) == NULL)
-			wl = wl_find("command");
-		xasprintf(&section, "workload %s", name);
-		wl_params_init(&p, wl);
-		err = NULL;
 		/* On a bad key, err has the file and line already. */
-		if (wl_params_apply(&p, wl, cfg, section, &err) == 0 &&
+		if (wl_section_params(cfg, name, &wl, &section, &p,
+		    &err) == 0 &&
 		    (!config_is_set(cfg, section, "enabled") ||
 		    config_get_bool(cfg, section, "enabled")) &&
 		    (wl_find(name) != NULL || p.command != NULL ||
@@ -859,6 +877,173 @@ wl_config_check(const struct config *cfg, char **cause)
 		return 0;
 	*cause = out;
 	return -1;
+}
+
+/* A size as the configuration writes one: "128M", or bytes. */
+static void
+wl_size_text(uint64_t bytes, char *buf, size_t len)
+{
+	static const char	units[] = "TGMK";
+	size_t			i;
+
+	for (i = 0; bytes > 0 && i < sizeof(units) - 1; i++) {
+		if (bytes % (UINT64_C(1) << (10 * (4 - i))) == 0) {
+			snprintf(buf, len, "%llu%c", (unsigned long long)
+			    (bytes >> (10 * (4 - i))), units[i]);
+			return;
+		}
+	}
+	snprintf(buf, len, "%llu", (unsigned long long)bytes);
+}
+
+/* Seconds as the configuration writes them: "10m", "1h30m", or "2.5". */
+static void
+wl_seconds_text(double secs, char *buf, size_t len)
+{
+	if (secs != floor(secs) || timefmt_format_duration((int64_t)secs,
+	    buf, len) == -1)
+		snprintf(buf, len, "%g", secs);
+}
+
+/*
+ * How the configuration writes each plain key of struct wl_params: 'n' an
+ * int, 'y' an int as yes or no, 'u' a uint64_t count, 's' seconds (a
+ * double), 'b' bytes, 'B' bytes where 0 is none (no file_limit, a
+ * char_size of the whole file).
+ */
+static const struct {
+	unsigned int	 key;
+	char		 kind;
+	size_t		 off;
+} wl_key_texts[] = {
+	{ WL_K_ITERATIONS, 'n', offsetof(struct wl_params, iterations) },
+	{ WL_K_WARMUP, 'n', offsetof(struct wl_params, warmup) },
+	{ WL_K_SEEKS, 'n', offsetof(struct wl_params, seeks) },
+	{ WL_K_SEEKERS, 'n', offsetof(struct wl_params, seekers) },
+	{ WL_K_DIRECT, 'y', offsetof(struct wl_params, direct) },
+	{ WL_K_DESTROY_DATA, 'y', offsetof(struct wl_params, destroy_data) },
+	{ WL_K_TABLE_SIZE, 'u', offsetof(struct wl_params, table_size) },
+	{ WL_K_TIMEOUT, 's', offsetof(struct wl_params, timeout) },
+	{ WL_K_GRACE, 's', offsetof(struct wl_params, grace) },
+	{ WL_K_SETTLE, 's', offsetof(struct wl_params, settle) },
+	{ WL_K_DURATION, 's', offsetof(struct wl_params, duration) },
+	{ WL_K_FSYNC_EVERY, 'b', offsetof(struct wl_params, fsync_every) },
+	{ WL_K_FILE_LIMIT, 'B', offsetof(struct wl_params, file_limit) },
+	{ WL_K_CHAR_SIZE, 'B', offsetof(struct wl_params, char_size) },
+};
+
+/*
+ * The value of key in p as the configuration would write it, in buf; 0,
+ * or -1 for a key without one (no command, device or work directory of
+ * its own, no file_limit, char_size the whole file).
+ */
+static int
+wl_param_text(const struct wl_params *p, unsigned int key, char *buf,
+    size_t len)
+{
+	const char	*field;
+	int		 threads[WL_THREADS_MAX], v;
+	uint64_t	 u;
+	double		 d;
+	size_t		 n, i, off;
+
+	for (i = 0; i < nitems(wl_key_texts); i++) {
+		if (wl_key_texts[i].key != key)
+			continue;
+		field = (const char *)p + wl_key_texts[i].off;
+		switch (wl_key_texts[i].kind) {
+		case 'n':
+		case 'y':
+			memcpy(&v, field, sizeof(v));
+			if (wl_key_texts[i].kind == 'y')
+				snprintf(buf, len, "%s", v ? "yes" : "no");
+			else
+				snprintf(buf, len, "%d", v);
+			return 0;
+		case 's':
+			memcpy(&d, field, sizeof(d));
+			wl_seconds_text(d, buf, len);
+			return 0;
+		default:
+			memcpy(&u, field, sizeof(u));
+			if (u == 0 && wl_key_texts[i].kind == 'B')
+				return -1;
+			if (wl_key_texts[i].kind == 'u')
+				snprintf(buf, len, "%llu",
+				    (unsigned long long)u);
+			else
+				wl_size_text(u, buf, len);
+			return 0;
+		}
+	}
+	switch (key) {
+	case WL_K_SIZE:
+		if (p->size_ram > 0)
+			snprintf(buf, len, "%gx", p->size_ram);
+		else
+			wl_size_text(p->size, buf, len);
+		return 0;
+	case WL_K_MEASURE:
+		snprintf(buf, len, "%s", p->measure == WL_MEASURE_TIME ?
+		    "time" : "output");
+		return 0;
+	case WL_K_THREADS:
+		/* Without a list, this machine's sweep. */
+		n = wl_params_threads(p, threads, WL_THREADS_MAX);
+		buf[0] = '\0';
+		for (i = off = 0; i < n && off < len; i++)
+			off += snprintf(buf + off, len - off, "%s%d",
+			    i > 0 ? ", " : "", threads[i]);
+		return 0;
+	}
+	/* command, device, work_dir: text, given or none. */
+	return -1;
+}
+
+/*
+ * Write the [workload] sections of cfg with their effective values:
+ * enabled, then each key that its workload reads, as the section gives
+ * it or else at that workload's own default (sys.pipe's timeout is 10m,
+ * disk.bonnie's 6h), and none that it does not read, which the file
+ * would refuse.  A key without a default that the section does not give
+ * is left out.  perfwatchd -n -v prints them after the other sections
+ * (config_dump_except()), so that what it prints reads back as the same
+ * configuration.  0, or -1 when fp cannot be written.
+ */
+int
+wl_config_dump(const struct config *cfg, FILE *fp)
+{
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	const char			*name;
+	char				*section, *err, buf[256];
+	size_t				 i, k;
+
+	for (i = 0; (name = config_sections(cfg, "workload", i)) != NULL;
+	    i++) {
+		/* A loaded configuration's values were checked already. */
+		if (wl_section_params(cfg, name, &wl, &section, &p,
+		    &err) == -1)
+			free(err);
+		fprintf(fp, "\n[workload \"%s\"]\nenabled = %s\n", name,
+		    config_get_bool(cfg, section, "enabled") ? "yes" : "no");
+		for (k = 0; k < nitems(wl_keys); k++) {
+			if (!(wl->keys & wl_keys[k].key))
+				continue;
+			if (config_is_set(cfg, section, wl_keys[k].name))
+				fprintf(fp, "%s = %s\n", wl_keys[k].name,
+				    config_get_str(cfg, section,
+				    wl_keys[k].name));
+			else if (wl_param_text(&p, wl_keys[k].key, buf,
+			    sizeof(buf)) == 0)
+				fprintf(fp, "%s = %s\n", wl_keys[k].name, buf);
+		}
+		wl_params_clear(&p);
+		free(section);
+	}
+	if (fflush(fp) == EOF || ferror(fp))
+		return -1;
+	return 0;
 }
 
 /*

@@ -22,6 +22,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "perfwatch.h"
 
@@ -169,6 +170,7 @@ int		 wl_params_apply(struct wl_params *,
 		     const struct wl_workload *, const struct config *,
 		     const char *, char **);
 int		 wl_config_check(const struct config *, char **);
+int		 wl_config_dump(const struct config *, FILE *);
 char		*wl_check_cause(const char *, int, const char *,
 		     const struct wl_workload *, const struct wl_params *,
 		     const char *);

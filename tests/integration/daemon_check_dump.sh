@@ -1,0 +1,46 @@
+#!/bin/sh
+# perfwatchd -n -v prints every effective value, and what it prints is a
+# configuration: read back, it prints the same.  A [workload] section
+# used to get the defaults of any workload's kind (measure = output and
+# destroy_data = no for sys.pipe, which the file refuses: "key
+# destroy_data does not apply to sys.pipe") and none of the workload's
+# own (sys.pipe's timeout of 10m, disk.bonnie's 6h and 10s of settle).
+set -eu
+. "$(dirname "$0")/daemon.subr"
+
+write_profile
+write_conf_manual '
+[workload "sys.pipe"]
+iterations = 3
+
+[workload "disk.bonnie"]
+enabled = no
+
+[workload "disk.stream"]
+size = 1536M
+
+[workload "app"]
+command = true
+measure = time'
+"$PERFWATCHD" -n -v -f "$CONF" >"$T/dump" 2>"$T/err" ||
+	fail "perfwatchd -n -v: $(cat "$T/err")"
+expect_eq "$(head -n 1 "$T/dump")" "$CONF: configuration OK"
+
+# section NAME: the keys of [workload "NAME"] in the dump, one line.
+section() {
+	sed -n "/^\[workload \"$1\"\]\$/,/^\$/p" "$T/dump" | sed '1d;/^$/d' |
+	    tr '\n' '|'
+}
+expect_eq "$(section sys.pipe)" "enabled = yes|iterations = 3|warmup = 0|timeout = 10m|grace = 5s|duration = 10s|settle = 0s|"
+expect_eq "$(section disk.bonnie)" "enabled = no|iterations = 5|warmup = 0|timeout = 6h|grace = 5s|size = 2x|seeks = 8000|seekers = 3|settle = 10s|"
+expect_eq "$(section disk.stream)" "enabled = yes|iterations = 5|warmup = 0|timeout = 30m|grace = 5s|size = 1536M|fsync_every = 128M|direct = no|destroy_data = no|settle = 10s|"
+expect_eq "$(section app)" "enabled = yes|iterations = 5|warmup = 0|timeout = 30m|grace = 5s|command = true|measure = time|settle = 0s|"
+
+# Read back, the dump is the same configuration.
+sed 1d "$T/dump" >"$T/again.conf"
+"$PERFWATCHD" -n -v -f "$T/again.conf" >"$T/dump2" 2>"$T/err" ||
+	fail "the dump read back: $(cat "$T/err")"
+sed 1d "$T/dump2" | cmp -s - "$T/again.conf" ||
+	fail "the dump read back differs: $(sed 1d "$T/dump2" |
+	    diff "$T/again.conf" - || :)"
+pass
