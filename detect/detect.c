@@ -362,6 +362,27 @@ detect_level_parse(const char *s)
 }
 
 /*
+ * Say that there is no baseline name.  One that nobody typed, named by
+ * [detect] baseline, is said to be the configuration's, at its line, or
+ * every check and every run would fail on a name the user never gave.
+ */
+static void
+detect_baseline_unknown(const struct detect_params *p, const char *name,
+    char **cause)
+{
+	if (p->baseline != NULL || p->config_baseline == NULL ||
+	    strcmp(name, p->config_baseline) != 0) {
+		xasprintf(cause, "no baseline \"%s\"", name);
+		return;
+	}
+	xasprintf(cause, "no baseline \"%s\", which [detect] baseline names"
+	    "%s%s: pin one so named with perfwatch baseline set, or name "
+	    "another there", name, p->config_baseline_at != NULL ? " at " :
+	    " in the configuration", p->config_baseline_at != NULL ?
+	    p->config_baseline_at : "");
+}
+
+/*
  * Take the [detect] keys and the [sink] sections of cfg into p (which
  * holds the defaults or earlier settings).
  */
@@ -381,10 +402,16 @@ detect_params_config(struct detect_params *p, const struct config *cfg)
 	if (p->window < p->confirm_runs + 1)
 		p->window = p->confirm_runs + 1;
 	free(p->config_baseline);
-	p->config_baseline = NULL;
+	free(p->config_baseline_at);
+	p->config_baseline = p->config_baseline_at = NULL;
 	s = config_get_str(cfg, "detect", "baseline");
-	if (s != NULL && *s != '\0' && strcmp(s, DETECT_ROLLING) != 0)
+	if (s != NULL && *s != '\0' && strcmp(s, DETECT_ROLLING) != 0) {
 		p->config_baseline = xstrdup(s);
+		if (config_file(cfg) != NULL)
+			xasprintf(&p->config_baseline_at, "%s:%d",
+			    config_file(cfg), config_key_line(cfg, "detect",
+			    "baseline"));
+	}
 	for (i = 0; i < p->nsinks; i++) {
 		free(p->sinks[i].name);
 		free(p->sinks[i].type);
@@ -419,6 +446,7 @@ detect_params_clear(struct detect_params *p)
 	free(p->sinks);
 	free(p->baseline);
 	free(p->config_baseline);
+	free(p->config_baseline_at);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -2290,7 +2318,7 @@ detect_check(struct store *st, int64_t run, const struct detect_params *p,
 		if (store_baseline_get(st, res->baseline, &bl) == -1) {
 			if ((failure = store_failure(st)) != STORE_FOUND_NONE)
 				goto fail_store;
-			xasprintf(cause, "no baseline \"%s\"", res->baseline);
+			detect_baseline_unknown(p, res->baseline, cause);
 			goto out;
 		}
 		detect_pinned_complete(st, &bl);

@@ -75,6 +75,7 @@ struct detect_params {
 	char		*baseline;	/* this check only: pinned name, or
 					   NULL for the baseline in use */
 	char		*config_baseline; /* [detect] baseline; NULL: rolling */
+	char		*config_baseline_at; /* its "file:line", or NULL */
 	int		 alerts;	/* advance alerts, queue outbox (1) */
 	struct detect_sink *sinks;	/* configured [sink] sections */
 	size_t		 nsinks;
