@@ -594,6 +594,32 @@ work_log_unjudged(const char *label, json_t *report)
 	}
 }
 
+/*
+ * The run label recorded itself but was not judged (it exited why, with
+ * no "check" in its report: a pinned baseline that [detect] baseline
+ * names and the store lacks, a store error): no alert can come of it,
+ * nor of any battery after it while the cause stays.  Say so, and keep
+ * it as the problem perfwatch status shows, until a run is judged.
+ */
+static void
+work_run_unjudged(struct work *w, const struct job *j, const char *label,
+    const char *why)
+{
+	const char	*words = why;
+	char		*tail;
+
+	if ((tail = job_tail(j)) != NULL) {
+		words = work_last_words(tail);
+		/* cli_check_run()'s words before the reason. */
+		if (strncmp(words, "judging the run: ", 17) == 0)
+			words += 17;
+	}
+	log_warnx("run %s was not judged (%s): %s", label, why, words);
+	free(w->last_error);
+	xasprintf(&w->last_error, "run %s not judged: %s", label, words);
+	free(tail);
+}
+
 /* The battery's child exited: read its report, maybe ask for a rerun. */
 static void
 work_run_done(struct job *j, void *arg)
@@ -647,6 +673,9 @@ work_run_done(struct job *j, void *arg)
 		set_str(&w->last_label, label);
 		set_str(&w->last_status, status);
 		set_str(&w->last_error, NULL);
+		if (WIFEXITED(ws) && WEXITSTATUS(ws) != 0 &&
+		    !json_is_object(json_object_get(report, "check")))
+			work_run_unjudged(w, j, label, why);
 		if (w->rerun_ok && !d->stopping &&
 		    config_get_bool(d->cfg, "triggers", "rerun_suspected"))
 			rerun = work_rerun_suspected(d, label, report);
