@@ -1033,6 +1033,26 @@ compare_name_taken(char **words, size_t k)
  * a test to tell, else empty);
  * for a program it is the q, the verdict's name and the test's.
  */
+/*
+ * The name of the test a cell of a group after the first was judged by,
+ * and its verdict's, for --csv and --json; NULL for a metric the group
+ * lacks, which is not judged (the table's blank mark).
+ */
+static const char *
+compare_test_name(const struct detect_cell *cell)
+{
+	if (cell->runs == 0)
+		return NULL;
+	return cell->test == DETECT_TEST_RUNS ? "runs" :
+	    cell->test == DETECT_TEST_SAMPLES ? "samples" : "none";
+}
+
+static const char *
+compare_verdict_name(const struct detect_cell *cell)
+{
+	return cell->runs == 0 ? NULL : detect_kind_name(cell->kind);
+}
+
 static void
 compare_cell_columns(struct table *t, size_t first,
     const struct detect_cell *cell, size_t col, enum cli_output out)
@@ -1053,10 +1073,8 @@ compare_cell_columns(struct table *t, size_t first,
 	if (out == OUT_CSV) {
 		fmt_p(v, sizeof(v), cell->q, out);
 		table_addf(t, first + 2, "%s", v);
-		table_addf(t, first + 3, "%s", detect_kind_name(cell->kind));
-		table_addf(t, first + 4, "%s",
-		    cell->test == DETECT_TEST_RUNS ? "runs" :
-		    cell->test == DETECT_TEST_SAMPLES ? "samples" : "none");
+		table_addf(t, first + 3, "%s", compare_verdict_name(cell));
+		table_addf(t, first + 4, "%s", compare_test_name(cell));
 		return;
 	}
 	if (cell->kind == DETECT_REGRESSION)
@@ -1199,12 +1217,9 @@ cmd_compare(struct cli *c, int argc, char **argv)
 					pwjson_set_num(co, "p", cell->p);
 					pwjson_set_num(co, "q", cell->q);
 					pwjson_set_str(co, "test",
-					    cell->test == DETECT_TEST_RUNS ?
-					    "runs" : cell->test ==
-					    DETECT_TEST_SAMPLES ? "samples" :
-					    "none");
+					    compare_test_name(cell));
 					pwjson_set_str(co, "verdict",
-					    detect_kind_name(cell->kind));
+					    compare_verdict_name(cell));
 				}
 				pwjson_append(cells, co);
 			}
