@@ -292,33 +292,40 @@ daemon_chown_dir(const char *path, uid_t uid, gid_t gid)
 	close(fd);
 }
 
-/* mkdir -p; the last directory, if created, goes to uid:gid. */
+/*
+ * mkdir -p of path, which [perfwatch] key names (the directory of socket);
+ * the last directory, if created, goes to uid:gid.  A failure names the
+ * key and its file:line.
+ */
 static int
-daemon_mkdirs(const char *path, mode_t mode, uid_t uid, gid_t gid)
+daemon_mkdirs(const struct daemon *d, const char *key, const char *path,
+    mode_t mode, uid_t uid, gid_t gid)
 {
-	char	*s = xstrdup(path), *p;
+	char	*s = xstrdup(path), *p, *where;
+	int	 rc = 0, saved;
 
-	for (p = s + 1; *p != '\0'; p++) {
+	for (p = s + 1; *p != '\0' && rc == 0; p++) {
 		if (*p != '/')
 			continue;
 		*p = '\0';
-		if (mkdir(s, 0755) == -1 && errno != EEXIST) {
-			log_warn("mkdir %s", s);
-			free(s);
-			return -1;
-		}
-		*p = '/';
+		if (mkdir(s, 0755) == -1 && errno != EEXIST)
+			rc = -1;
+		else
+			*p = '/';
 	}
-	if (mkdir(s, mode) == 0) {
+	if (rc == 0 && mkdir(s, mode) == 0) {
 		if (uid != (uid_t)-1)
 			daemon_chown_dir(s, uid, gid);
-	} else if (errno != EEXIST) {
-		log_warn("mkdir %s", s);
-		free(s);
-		return -1;
+	} else if (rc == -1 || errno != EEXIST) {
+		saved = errno;
+		where = daemon_key_where(d->cfg, d->conf_path, key);
+		errno = saved;
+		log_warn("%s: [perfwatch] %s: mkdir %s", where, key, s);
+		free(where);
+		rc = -1;
 	}
 	free(s);
-	return 0;
+	return rc;
 }
 
 /*
@@ -1093,13 +1100,16 @@ main(int argc, char **argv)
 	/* Root: the account to become, and directories it can write. */
 	if (geteuid() == 0)
 		daemon_account(d, &uid, &gid, &user);
-	if (daemon_mkdirs(d->state_dir, 0750, uid, gid) == -1 ||
-	    daemon_mkdirs(config_get_str(d->cfg, "perfwatch", "work_dir"),
-	    0750, uid, gid) == -1)
+	if (daemon_mkdirs(d, "state_dir", d->state_dir, 0750, uid,
+	    gid) == -1 || daemon_mkdirs(d, "work_dir",
+	    config_get_str(d->cfg, "perfwatch", "work_dir"), 0750, uid,
+	    gid) == -1)
 		return EXIT_CANTCREAT;
 	dir = xstrdup(d->socket_path);
-	if (daemon_mkdirs(dirname(dir), 0750, uid, gid) == -1)
+	if (daemon_mkdirs(d, "socket", dirname(dir), 0750, uid, gid) == -1) {
+		free(dir);
 		return EXIT_CANTCREAT;
+	}
 	free(dir);
 	d->lock_fd = daemon_lock(d->state_dir, uid, gid);
 
