@@ -398,7 +398,8 @@ mkdir_parents(const char *path, char **made)
 			if (*made == NULL)
 				*made = xstrdup(dir);
 		} else if (errno != EEXIST) {
-			log_warn("%s", dir);
+			/* The path alone read as the database's own fault. */
+			log_warn("%s: cannot make its directory %s", path, dir);
 			free(dir);
 			return -1;
 		}
