@@ -1745,8 +1745,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	 * is in the snapshot, which failed ("No such file or directory")
 	 * on a machine that had not run perfwatch yet.
 	 */
-	if (mkdir(cli_work_dir(c), 0755) == -1 && errno != EEXIST) {
-		log_warn("work directory %s", cli_work_dir(c));
+	if (cli_work_dir_make(c) == -1) {
 		rc = EXIT_CANTCREAT;
 		goto out;
 	}

@@ -49,6 +49,7 @@ struct store	*cli_store(struct cli *);
 void		 cli_store_unmake(struct cli *);
 int		 cli_store_none(struct cli *);
 int		 cli_usage(const char *cmd);
+int		 cli_mkdir_parents(const char *, char **);
 void		 cli_name(char **argv, const char *cmd, const char *sub);
 int		 cli_bad_arg(const char *cmd, const char *arg);
 int		 cli_bad_sub(const char *cmd, const char *word);
@@ -140,6 +141,7 @@ struct sysinfo_opts;
 int		 cmd_env(struct cli *, int, char **);
 void		 cli_sysinfo_opts(struct cli *, struct sysinfo_opts *);
 const char	*cli_work_dir(struct cli *);
+int		 cli_work_dir_make(struct cli *);
 
 /* check.c */
 /* A change in percent as tables show it: +2.3%, +250%, +1.5e+06%, -. */

@@ -50,6 +50,28 @@ cli_work_dir(struct cli *c)
 	return w != NULL ? w : "/var/tmp";
 }
 
+/*
+ * Make the work directory, with the directories above it, as perfwatchd
+ * does at its start: made by its last name alone, a work_dir whose
+ * parent was not there yet stopped a run by hand on a machine where the
+ * daemon had never started.  0, or -1 with the reason said.
+ */
+int
+cli_work_dir_make(struct cli *c)
+{
+	const char	*work = cli_work_dir(c);
+	char		*made = NULL;
+
+	if (cli_mkdir_parents(work, &made) == -1)
+		return -1;
+	free(made);
+	if (mkdir(work, 0755) == -1 && errno != EEXIST) {
+		log_warn("work directory %s", work);
+		return -1;
+	}
+	return 0;
+}
+
 /* The snapshot of a run, or NULL with a message. */
 static struct snapshot *
 run_snapshot(struct cli *c, const char *what, struct store_run *r)

@@ -384,8 +384,8 @@ cli_option_word(const char *arg, int *ended)
  * mkdir -p of the directory that will hold path; *made is the first
  * directory it made (allocated), or NULL when they were all there.
  */
-static int
-mkdir_parents(const char *path, char **made)
+int
+cli_mkdir_parents(const char *path, char **made)
 {
 	char	*dir = xstrdup(path), *p;
 
@@ -487,7 +487,7 @@ cli_store(struct cli *c)
 		return NULL;
 	}
 	c->made = access(c->db_path, F_OK) == -1 && errno == ENOENT;
-	if (mkdir_parents(c->db_path, &c->made_dir) == -1)
+	if (cli_mkdir_parents(c->db_path, &c->made_dir) == -1)
 		return NULL;
 	if ((c->st = store_open(c->db_path, &cause)) == NULL) {
 		c->busy = errno == EBUSY;

@@ -944,8 +944,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	}
 	/* Every job gets the work directory and, if asked, an iteration count. */
 	work = xstrdup(cli_work_dir(c));
-	if (mkdir(work, 0755) == -1 && errno != EEXIST) {
-		log_warn("work directory %s", work);
+	if (cli_work_dir_make(c) == -1) {
 		rc = EXIT_CANTCREAT;
 		goto out;
 	}

@@ -1,0 +1,31 @@
+#!/bin/sh
+# perfwatchd makes work_dir with the directories above it at its start;
+# perfwatch run made only the last one, so a run by hand before the
+# daemon had ever started (work_dir = /srv/perfwatch/work on a fresh
+# machine) stopped at once: "work directory ...: No such file or
+# directory", exit 73.  run and bisect now make it as the daemon does.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+cat >"$T/run.conf" <<EOC
+[perfwatch]
+work_dir = $T/srv/perfwatch/work
+
+[quiet]
+$QUIET_ANY_LOAD
+EOC
+printf '[workload "tiny"]\ncommand = true\nmeasure = time\niterations = 1\n' \
+    >"$T/profile.conf"
+pw -c "$T/run.conf" run --no-check --profile "$T/profile.conf" \
+    >/dev/null 2>"$T/err" || fail "run: exit $?: $(cat "$T/err")"
+[ -d "$T/srv/perfwatch/work" ] || fail "no work directory made"
+
+# One that cannot be made is still said, and exits 73.
+: >"$T/file"
+sed -i "s#^work_dir = .*#work_dir = $T/file/work#" "$T/run.conf"
+rc=0
+pw -c "$T/run.conf" run --no-check --profile "$T/profile.conf" \
+    >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 73 ] || fail "run in $T/file/work: exit $rc: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" "work directory $T/file/work: Not a directory"
+pass
