@@ -673,7 +673,9 @@ work_run_done(struct job *j, void *arg)
 		set_str(&w->last_label, label);
 		set_str(&w->last_status, status);
 		set_str(&w->last_error, NULL);
+		/* An aborted run is not judged, by design: status says it. */
 		if (WIFEXITED(ws) && WEXITSTATUS(ws) != 0 &&
+		    strcmp(status, RUN_ABORTED) != 0 &&
 		    !json_is_object(json_object_get(report, "check")))
 			work_run_unjudged(w, j, label, why);
 		if (w->rerun_ok && !d->stopping &&
