@@ -14,7 +14,8 @@
  * JSON form, when the first non-blank character is '{': one object whose
  * members are metrics, each either a number ({"x": 1.2}: no unit, higher
  * is better) or an object {"value": 1.2, "unit": "s", "better": "lower"}
- * with "value" required and the same defaults as the line form.
+ * with "value" required and the same defaults as the line form.  Every
+ * number, whole or not, is read as a double, within a double's range.
  *
  * Every error names the output line it is on (for JSON semantic errors,
  * the metric) and what was expected.
@@ -363,7 +364,13 @@ parse_json(const char *buf, size_t len, struct wl_result *res, char **cause)
 	const char	*name;
 	int		 rc = 0;
 
-	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &err);
+	/*
+	 * JSON has one kind of number: a whole one past a long long (a byte
+	 * counter) is read into a double, as the line form reads it, not
+	 * refused as "too big integer".  One past a double still is.
+	 */
+	root = json_loadb(buf, len, JSON_REJECT_DUPLICATES |
+	    JSON_DECODE_INT_AS_REAL, &err);
 	if (root == NULL) {
 		xasprintf(cause, "output line %d column %d: invalid JSON: %s",
 		    err.line, err.column, err.text);

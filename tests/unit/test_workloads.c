@@ -305,12 +305,21 @@ test_parse_line_errors(void **state)
 	}
 }
 
+/* 400 zeros: a whole number past a double's range behind a 1. */
+#define ZEROS10		"0000000000"
+#define ZEROS100	ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 ZEROS10 \
+			ZEROS10 ZEROS10 ZEROS10 ZEROS10
+#define ZEROS400	ZEROS100 ZEROS100 ZEROS100 ZEROS100
+
 static void
 test_parse_json(void **state)
 {
 	const char	*good = "  {\"a\": 1.5,\n \"b\": {\"value\": 2, "
 	    "\"unit\": \"s\"},\n \"c\": {\"value\": 3, \"unit\": \"ops\", "
 	    "\"better\": \"lower\"}}\n";
+	const char	*big = "{\"bytes\": 18446744073709551615, "
+	    "\"neg\": {\"value\": -100000000000000000000}, "
+	    "\"odd\": 9007199254740993}";
 	static const struct {
 		const char	*text;
 		const char	*error;
@@ -324,6 +333,9 @@ test_parse_json(void **state)
 		    "unknown member \"colour\"" },
 		{ "{\"a\": 1, \"a\": 2}", "output line 1" },
 		{ "{\"a b\": 1}", "bad metric name \"a b\"" },
+		/* An integer past a double's range, as a real past it is. */
+		{ "{\"a\": 1e400}", "output line 1 column" },
+		{ "{\"a\": 1" ZEROS400 "}", "output line 1 column" },
 	};
 	struct wl_result res;
 	char		*cause = NULL;
@@ -341,6 +353,18 @@ test_parse_json(void **state)
 	assert_int_equal(res.metrics[1].better, BETTER_LOWER);
 	assert_string_equal(res.metrics[2].unit, "ops");
 	assert_int_equal(res.metrics[2].better, BETTER_LOWER);
+	wl_result_clear(&res);
+
+	/*
+	 * A whole number too big for a long long (a byte counter) is read
+	 * as the line form reads it, into the nearest double.
+	 */
+	memset(&res, 0, sizeof(res));
+	assert_int_equal(wl_parse_output(big, strlen(big), &res, &cause), 0);
+	assert_int_equal(res.nmetrics, 3);
+	assert_true(res.metrics[0].value == 18446744073709551615.0);
+	assert_true(res.metrics[1].value == -1e20);
+	assert_true(res.metrics[2].value == 9007199254740993.0);
 	wl_result_clear(&res);
 
 	for (i = 0; i < nitems(bad); i++) {
