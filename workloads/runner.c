@@ -328,21 +328,28 @@ wl_remove_tree(const char *path)
 
 /*
  * Open dir and take its flock without waiting: the descriptor, or -1
- * when another process holds it or dir is gone (a sweep removed it).
+ * with errno when another process holds it (EWOULDBLOCK), dir is gone
+ * (ENOENT: a sweep removed it) or cannot be opened.
  */
 static int
 lock_dir(int parent, const char *dir)
 {
 	struct stat	st;
-	int		fd;
+	int		fd, saved;
 
 	fd = openat(parent, dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 	    O_CLOEXEC);
 	if (fd == -1)
 		return -1;
-	if (flock(fd, LOCK_EX | LOCK_NB) == -1 || fstat(fd, &st) == -1 ||
-	    st.st_nlink == 0) {
+	if (flock(fd, LOCK_EX | LOCK_NB) == -1 || fstat(fd, &st) == -1) {
+		saved = errno;
 		close(fd);
+		errno = saved;
+		return -1;
+	}
+	if (st.st_nlink == 0) {
+		close(fd);
+		errno = ENOENT;
 		return -1;
 	}
 	return fd;
@@ -358,7 +365,7 @@ make_iteration_dir(const struct wl_workload *wl, const struct wl_params *p,
 {
 	const char	*work_dir;
 	char		*tmpl, *name, *s, *path;
-	int		 try, fd;
+	int		 try, fd, saved;
 
 	work_dir = p->work_dir != NULL ? p->work_dir : DEFAULT_WORK_DIR;
 	if (mkdir(work_dir, 0755) == -1 && errno != EEXIST) {
@@ -374,7 +381,11 @@ make_iteration_dir(const struct wl_workload *wl, const struct wl_params *p,
 	}
 	xasprintf(&tmpl, "%s/" DIR_PREFIX "%s.XXXXXX", work_dir, name);
 	free(name);
-	/* A sweep may take a new directory before it is locked: again. */
+	/*
+	 * Another run's sweep may hold a new directory's lock for a moment:
+	 * make another.  One that cannot be locked has no mark yet, so no
+	 * sweep will ever remove it: it is removed here.
+	 */
 	for (try = 0, *lock = -1; try < DIR_TRIES && *lock == -1; try++) {
 		memcpy(tmpl + strlen(tmpl) - 6, "XXXXXX", 6);
 		if (mkdtemp(tmpl) == NULL) {
@@ -383,10 +394,15 @@ make_iteration_dir(const struct wl_workload *wl, const struct wl_params *p,
 			free(tmpl);
 			return NULL;
 		}
-		*lock = lock_dir(AT_FDCWD, tmpl);
+		if ((*lock = lock_dir(AT_FDCWD, tmpl)) == -1) {
+			saved = errno;
+			(void)rmdir(tmpl);
+			errno = saved;
+		}
 	}
 	if (*lock == -1) {
-		xasprintf(cause, "%s: cannot lock it", tmpl);
+		xasprintf(cause, "%s: cannot lock it: %s", tmpl,
+		    strerror(errno));
 		free(tmpl);
 		return NULL;
 	}

@@ -15,6 +15,7 @@
 
 #include <sys/file.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/time.h>
@@ -1661,6 +1662,72 @@ test_run_temp_removed(void **state)
 	assert_int_equal(access("/bin/sh", X_OK), 0);
 }
 
+/*
+ * A directory the runner made and could not lock is removed, not left:
+ * it holds no mark yet, so no sweep would ever take it.  Out of
+ * descriptors (in a child, whose limit is lowered), every try fails to
+ * open the directory it made.
+ */
+static void
+test_run_dir_unlocked(void **state)
+{
+	struct wl_result	 res;
+	struct rlimit		 rl;
+	struct dirent		*de;
+	DIR			*d;
+	char			 path[PATH_MAX + 256];
+	pid_t			 pid;
+	int			 status, fd, first = -1, last = -1, bad = 0;
+
+	(void)state;
+	pid = fork();
+	assert_true(pid != -1);
+	if (pid == 0) {
+		/* Once, so that the runner's own pipe is made. */
+		if (run_command("echo 'x 1 s'", "10", &res) != 0)
+			_exit(1);
+		wl_result_clear(&res);
+		if (getrlimit(RLIMIT_NOFILE, &rl) == -1)
+			_exit(1);
+		rl.rlim_cur = 64;
+		if (setrlimit(RLIMIT_NOFILE, &rl) == -1)
+			_exit(1);
+		while ((fd = dup(STDIN_FILENO)) != -1) {
+			if (first == -1)
+				first = fd;
+			last = fd;
+		}
+		if (run_command("echo 'x 1 s'", "10", &res) != -1 ||
+		    res.status != WL_FAILED)
+			_exit(1);
+		/* The error says why it could not be locked. */
+		if (strstr(res.error, "Too many open files") == NULL) {
+			dprintf(STDERR_FILENO, "error: %s\n", res.error);
+			bad |= 2;
+		}
+		wl_result_clear(&res);
+		for (fd = first; first != -1 && fd <= last; fd++)
+			close(fd);
+		_exit(bad);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	/* What the tries made, left for the other tests' sake. */
+	d = opendir(test_dir);
+	assert_non_null(d);
+	while ((de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, ".") == 0 ||
+		    strcmp(de->d_name, "..") == 0)
+			continue;
+		fprintf(stderr, "left behind: %s\n", de->d_name);
+		snprintf(path, sizeof(path), "%s/%s", test_dir, de->d_name);
+		(void)wl_remove_tree(path);
+		bad |= 4;
+	}
+	closedir(d);
+	assert_int_equal(WEXITSTATUS(status) | bad, 0);
+}
+
 static void
 test_run_failures(void **state)
 {
@@ -2746,6 +2813,7 @@ main(void)
 		cmocka_unit_test(test_run_settle),
 		cmocka_unit_test(test_run_clean_environment),
 		cmocka_unit_test(test_run_temp_removed),
+		cmocka_unit_test(test_run_dir_unlocked),
 		cmocka_unit_test(test_run_failures),
 		cmocka_unit_test(test_run_stderr_cause),
 		cmocka_unit_test(test_run_output_over),
