@@ -45,8 +45,10 @@
  *                 them.  One copy runs pinned to one CPU, its pipes
  *                 and all; eight are placed round-robin on the CPUs
  *                 the workload may use (each copy and its children on
- *                 one).  The script runs with set -e, so a missing or
- *                 failing tool fails the workload.              lpm
+ *                 one).  The script runs with set -e, which fails
+ *                 the workload when a pipeline's last tool fails;
+ *                 every tool is looked up in PATH beforehand, as a
+ *                 missing one elsewhere would go unnoticed.     lpm
  *   sys.syscall   close(dup(0)), getpid(), getuid(), umask(): one mix
  *                 a loop, as UnixBench's "System Call Overhead" (glibc
  *                 since 2.25, FreeBSD's and musl's libc make getpid a
@@ -569,6 +571,47 @@ wl_spawn_run(const struct wl_params *p, int out, char **cause)
 	return wl_loop_report(out, "lps", "lps", 1, &loop, cause);
 }
 
+/*
+ * The tools the script runs.  Under set -e a pipeline's status is its
+ * last command's, so one missing from a pipeline (od, grep, tee) would
+ * fail nothing: each loop would do less work and the figure would rise.
+ */
+static const char *const shell_tools[] = { "sort", "od", "grep", "tee",
+	"wc", "rm", NULL };
+
+/* Find every tool of the script in PATH, as sh will look; 0 or -1. */
+static int
+shell_tools_check(char **cause)
+{
+	const char	*path, *dir, *end;
+	char		*file;
+	size_t		 i, len;
+	int		 found;
+
+	if ((path = getenv("PATH")) == NULL)
+		path = "";
+	for (i = 0; shell_tools[i] != NULL; i++) {
+		found = 0;
+		for (dir = path; !found; dir = end + 1) {
+			end = strchr(dir, ':');
+			len = end != NULL ? (size_t)(end - dir) : strlen(dir);
+			/* An empty entry is the current directory. */
+			xasprintf(&file, "%.*s/%s", len > 0 ? (int)len : 1,
+			    len > 0 ? dir : ".", shell_tools[i]);
+			found = access(file, X_OK) == 0;
+			free(file);
+			if (end == NULL)
+				break;
+		}
+		if (!found) {
+			xasprintf(cause, "%s, which the shell script runs, is "
+			    "not in PATH (%s)", shell_tools[i], path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Write the shell test's text and script into the cwd. */
 static int
 shell_setup(char **cause)
@@ -577,6 +620,8 @@ shell_setup(char **cause)
 	uint64_t	 rng = 0x5e11;
 	int		 line, w, nw;
 
+	if (shell_tools_check(cause) == -1)
+		return -1;
 	if ((f = fopen(SHELL_TEXT, "we")) == NULL) {
 		xasprintf(cause, "create %s: %s", SHELL_TEXT, strerror(errno));
 		return -1;

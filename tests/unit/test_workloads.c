@@ -2597,6 +2597,40 @@ sys_notes(const char *name, const struct wl_result *res)
 }
 
 /*
+ * In a forked child: run a sys.* workload's run function (internal.h)
+ * for 0.2 s, results to out, and leave: 0 when it succeeded, else 1 with
+ * its error written to fd.
+ */
+static void __attribute__((noreturn))
+child_run_sys(const char *name, int (*run)(const struct wl_params *, int,
+    char **), int out, int fd)
+{
+	struct wl_params	 p;
+	char			*cause = NULL;
+
+	wl_params_init(&p, wl_find(name));
+	p.duration = 0.2;
+	if (run(&p, out, &cause) == 0)
+		_exit(0);
+	dprintf(fd, "%s", cause);
+	_exit(1);
+}
+
+/* Read into why what child pid wrote on fd (then closed), reap it. */
+static int
+child_reap(pid_t pid, int fd, char *why, size_t len)
+{
+	ssize_t	n;
+	int	status;
+
+	n = read(fd, why, len - 1);
+	why[n > 0 ? n : 0] = '\0';
+	close(fd);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	return status;
+}
+
+/*
  * sys.execl where true(1) is /usr/bin/true alone, as on FreeBSD (no
  * /bin/true): a root of the real /usr and library links, with an empty
  * /bin, in a private mount namespace where that is allowed.  The child
@@ -2607,7 +2641,6 @@ test_execl_usr_bin_true(void **state)
 {
 	static const char *const top[] = { "lib", "lib32", "lib64", "libx32",
 	    "sbin", NULL };
-	struct wl_params	 p;
 	struct stat		 st;
 	char			 root[PATH_MAX], path[PATH_MAX + 16];
 	char			 link[PATH_MAX];
@@ -2615,7 +2648,6 @@ test_execl_usr_bin_true(void **state)
 	ssize_t			 n;
 	pid_t			 pid;
 	int			 fds[2], status, out, i;
-	char			*cause = NULL;
 
 	(void)state;
 	if (stat("/usr/bin/true", &st) == -1 || stat("/usr/bin/env", &st) ==
@@ -2653,18 +2685,10 @@ test_execl_usr_bin_true(void **state)
 		    (out = open("/dev/null", O_WRONLY)) == -1 ||
 		    chroot(root) == -1 || chdir("/") == -1)
 			_exit(77);
-		wl_params_init(&p, wl_find("sys.execl"));
-		p.duration = 0.2;
-		if (wl_execl_run(&p, out, &cause) == 0)
-			_exit(0);
-		dprintf(fds[1], "%s", cause);
-		_exit(1);
+		child_run_sys("sys.execl", wl_execl_run, out, fds[1]);
 	}
 	close(fds[1]);
-	n = read(fds[0], why, sizeof(why) - 1);
-	why[n > 0 ? n : 0] = '\0';
-	close(fds[0]);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
+	status = child_reap(pid, fds[0], why, sizeof(why));
 	/* rmdir and unlink alone: nothing here may reach the real /usr. */
 	for (i = -2; i < 0 || top[i] != NULL; i++) {
 		snprintf(path, sizeof(path), "%s/%s", root, i == -2 ? "usr" :
@@ -2701,6 +2725,64 @@ test_dhrystone_long(void **state)
 	dh_pass(st, 2);
 	assert_true((unsigned int)st->arr2[8][7] == (unsigned int)INT_MAX + 2);
 	free(st);
+}
+
+/*
+ * The shell test's script runs with set -e, but a pipeline's status is
+ * its last command's: without od, grep or tee every loop did less work,
+ * nothing failed, and the figure rose.  Each tool of the script must be
+ * found in PATH before the loop starts.  Run in a child whose PATH holds
+ * all of them but od.
+ */
+static void
+test_shell_tools(void **state)
+{
+	static const char *const tools[] = { "sort", "grep", "tee", "wc",
+		"rm", NULL };
+	static const char *const dirs[] = { "/usr/bin", "/bin", NULL };
+	char			 bin[PATH_MAX], work[PATH_MAX], from[PATH_MAX];
+	char			 to[2 * PATH_MAX], why[512];
+	pid_t			 pid;
+	int			 fds[2], status, out, i, k;
+
+	(void)state;
+	snprintf(bin, sizeof(bin), "%s/bin", test_dir);
+	snprintf(work, sizeof(work), "%s/work", test_dir);
+	assert_int_equal(mkdir(bin, 0755), 0);
+	assert_int_equal(mkdir(work, 0755), 0);
+	for (i = 0; tools[i] != NULL; i++) {
+		for (k = 0; dirs[k] != NULL; k++) {
+			snprintf(from, sizeof(from), "%s/%s", dirs[k],
+			    tools[i]);
+			if (access(from, X_OK) == 0)
+				break;
+		}
+		assert_non_null(dirs[k]);
+		snprintf(to, sizeof(to), "%s/%s", bin, tools[i]);
+		assert_int_equal(symlink(from, to), 0);
+	}
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid != -1);
+	if (pid == 0) {
+		close(fds[0]);
+		/* The script's "od: not found", once a loop. */
+		if ((out = open("/dev/null", O_WRONLY)) == -1 ||
+		    dup2(out, STDERR_FILENO) == -1 ||
+		    setenv("PATH", bin, 1) == -1 || chdir(work) == -1)
+			_exit(2);
+		child_run_sys("sys.shell1", wl_shell1_run, out, fds[1]);
+	}
+	close(fds[1]);
+	status = child_reap(pid, fds[0], why, sizeof(why));
+	assert_int_equal(wl_remove_tree(bin), 0);
+	assert_int_equal(wl_remove_tree(work), 0);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 0)
+		fail_msg("sys.shell1 measured a script without od");
+	assert_int_equal(WEXITSTATUS(status), 1);
+	if (strstr(why, "od") == NULL || strstr(why, bin) == NULL)
+		fail_msg("sys.shell1 without od: %s", why);
 }
 
 static void
@@ -2831,6 +2913,7 @@ main(void)
 		cmocka_unit_test(test_execl_usr_bin_true),
 		cmocka_unit_test(test_dhrystone_long),
 		cmocka_unit_test(test_sys),
+		cmocka_unit_test(test_shell_tools),
 		cmocka_unit_test(test_oltp),
 	};
 
