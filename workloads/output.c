@@ -29,6 +29,7 @@
 
 #include <jansson.h>
 
+#include "hmap.h"
 #include "xmalloc.h"
 #include "workloads.h"
 
@@ -105,28 +106,63 @@ parse_value(const char *s, double *v)
 	return 0;
 }
 
-/* Find a metric by name; its index or -1. */
-static ssize_t
-find_metric(const struct wl_result *res, const char *name)
+/*
+ * What the parse of one output keeps beside res: the names res holds,
+ * each with the output line it came from (0: before this output), and
+ * the slots its arrays have.  1 MiB of output holds some 100,000
+ * metrics: each looked for among all before it, and each array grown by
+ * one, took the runner half a minute of CPU (minutes under ASan, whose
+ * realloc always copies).
+ */
+struct parse {
+	struct wl_result	*res;
+	struct hmap		*names;
+	size_t			 metrics_room;
+	size_t			 notes_room;
+};
+
+/* Start parsing an output into res, after what it holds. */
+static void
+parse_start(struct parse *ps, struct wl_result *res)
 {
 	size_t	i;
 
-	for (i = 0; i < res->nmetrics; i++) {
-		if (strcmp(res->metrics[i].name, name) == 0)
-			return (ssize_t)i;
-	}
-	return -1;
+	ps->res = res;
+	ps->names = hmap_new();
+	for (i = 0; i < res->nmetrics; i++)
+		hmap_put(ps->names, res->metrics[i].name, 0);
+	ps->metrics_room = res->nmetrics;
+	ps->notes_room = res->nnotes;
+}
+
+/* Drop what the parse kept beside res. */
+static void
+parse_end(struct parse *ps)
+{
+	hmap_free(ps->names);
+	ps->names = NULL;
+}
+
+/* Slots for one more element of an array of n, doubling its room. */
+static void *
+parse_grow(void *array, size_t n, size_t *room, size_t size)
+{
+	if (n < *room)
+		return array;
+	*room = n < 8 ? 8 : 2 * n;
+	return xreallocarray(array, *room, size);
 }
 
 /* Append a metric to a result. */
 static void
-add_metric(struct wl_result *res, const char *name, double value,
+add_metric(struct parse *ps, const char *name, double value,
     const char *unit, enum better better)
 {
+	struct wl_result	*res = ps->res;
 	struct wl_metric	*m;
 
-	res->metrics = xreallocarray(res->metrics, res->nmetrics + 1,
-	    sizeof(*res->metrics));
+	res->metrics = parse_grow(res->metrics, res->nmetrics,
+	    &ps->metrics_room, sizeof(*res->metrics));
 	m = &res->metrics[res->nmetrics++];
 	memset(m, 0, sizeof(*m));
 	snprintf(m->name, sizeof(m->name), "%s", name);
@@ -137,11 +173,13 @@ add_metric(struct wl_result *res, const char *name, double value,
 
 /* Append a note to a result. */
 static void
-add_note(struct wl_result *res, const char *text, size_t len)
+add_note(struct parse *ps, const char *text, size_t len)
 {
+	struct wl_result	*res = ps->res;
+
 	while (len > 0 && isspace((unsigned char)text[len - 1]))
 		len--;
-	res->notes = xreallocarray(res->notes, res->nnotes + 1,
+	res->notes = parse_grow(res->notes, res->nnotes, &ps->notes_room,
 	    sizeof(*res->notes));
 	res->notes[res->nnotes++] = xstrndup(text, len);
 }
@@ -171,14 +209,13 @@ line_text(char *text, size_t len)
 
 /* Parse one line (NUL-terminated, modified in place). */
 static int
-parse_line(char *line, size_t lineno, size_t *first_line,
-    struct wl_result *res, char **cause)
+parse_line(char *line, size_t lineno, struct parse *ps, char **cause)
 {
 	char		*tok[5], *p, *start, *save = NULL;
 	size_t		 n = 0, len;
 	double		 value;
 	enum better	 better;
-	ssize_t		 dup;
+	int64_t		 first;
 
 	start = line + strspn(line, BLANKS);
 	if (*start == '\0')
@@ -187,7 +224,7 @@ parse_line(char *line, size_t lineno, size_t *first_line,
 		p = start + 1;
 		if (*p == ' ')
 			p++;
-		add_note(res, p, strlen(p));
+		add_note(ps, p, strlen(p));
 		return 0;
 	}
 	len = strlen(start);
@@ -236,13 +273,13 @@ parse_line(char *line, size_t lineno, size_t *first_line,
 		}
 	} else
 		better = default_better(tok[2]);
-	if ((dup = find_metric(res, tok[0])) != -1) {
+	if (hmap_get(ps->names, tok[0], &first) == 0) {
 		xasprintf(cause, "output line %zu: metric %s repeated (first "
-		    "on line %zu)", lineno, tok[0], first_line[dup]);
+		    "on line %lld)", lineno, tok[0], (long long)first);
 		return -1;
 	}
-	first_line[res->nmetrics] = lineno;
-	add_metric(res, tok[0], value, tok[2], better);
+	hmap_put(ps->names, tok[0], (int64_t)lineno);
+	add_metric(ps, tok[0], value, tok[2], better);
 	return 0;
 }
 
@@ -251,14 +288,11 @@ static int
 parse_lines(const char *buf, size_t len, struct wl_result *res,
     char **cause)
 {
+	struct parse	 ps;
 	char		*copy, *line, *nl;
-	size_t		*first_line, lineno = 0, maxlines = 1, i;
+	size_t		 lineno = 0, i;
 	int		 rc = 0;
 
-	for (i = 0; i < len; i++) {
-		if (buf[i] == '\n')
-			maxlines++;
-	}
 	copy = xstrndup(buf, len);
 	if (strlen(copy) != len) {
 		for (i = 0; buf[i] != '\0'; i++)
@@ -268,26 +302,27 @@ parse_lines(const char *buf, size_t len, struct wl_result *res,
 		free(copy);
 		return -1;
 	}
-	first_line = xcalloc(maxlines + res->nmetrics, sizeof(*first_line));
+	parse_start(&ps, res);
 	for (line = copy; line != NULL && rc == 0; line = nl) {
 		lineno++;
 		if ((nl = strchr(line, '\n')) != NULL)
 			*nl++ = '\0';
-		rc = parse_line(line, lineno, first_line, res, cause);
+		rc = parse_line(line, lineno, &ps, cause);
 	}
-	free(first_line);
+	parse_end(&ps);
 	free(copy);
 	return rc;
 }
 
 /* Parse one member of the JSON object. */
 static int
-parse_json_metric(const char *name, json_t *v, struct wl_result *res,
+parse_json_metric(const char *name, json_t *v, struct parse *ps,
     char **cause)
 {
 	const char	*key, *unit = "", *dir;
 	json_t		*val = NULL, *m;
 	enum better	 better;
+	int64_t		 first;
 	int		 have_better = 0;
 
 	if (!name_valid(name, strlen(name))) {
@@ -347,11 +382,13 @@ parse_json_metric(const char *name, json_t *v, struct wl_result *res,
 	}
 	if (!have_better)
 		better = default_better(unit);
-	if (find_metric(res, name) != -1) {
+	/* The object's own keys are unique (JSON_REJECT_DUPLICATES). */
+	if (hmap_get(ps->names, name, &first) == 0) {
 		xasprintf(cause, "JSON output: metric %s repeated", name);
 		return -1;
 	}
-	add_metric(res, name, json_number_value(val), unit, better);
+	hmap_put(ps->names, name, 0);
+	add_metric(ps, name, json_number_value(val), unit, better);
 	return 0;
 }
 
@@ -361,6 +398,7 @@ parse_json(const char *buf, size_t len, struct wl_result *res, char **cause)
 {
 	json_error_t	 err;
 	json_t		*root, *v;
+	struct parse	 ps;
 	const char	*name;
 	int		 rc = 0;
 
@@ -382,10 +420,12 @@ parse_json(const char *buf, size_t len, struct wl_result *res, char **cause)
 		json_decref(root);
 		return -1;
 	}
+	parse_start(&ps, res);
 	json_object_foreach(root, name, v) {
-		if ((rc = parse_json_metric(name, v, res, cause)) == -1)
+		if ((rc = parse_json_metric(name, v, &ps, cause)) == -1)
 			break;
 	}
+	parse_end(&ps);
 	json_decref(root);
 	return rc;
 }
