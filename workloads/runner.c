@@ -9,8 +9,9 @@
  *   writer is the runner: when the runner dies, even by SIGKILL or with
  *   the whole group of `perfwatch run` killed (perfwatchd's last resort),
  *   the guard reads end of file and kills its group, so no workload
- *   outlives the process that times it.  The child itself also gets
- *   SIGKILL when its parent dies (PR_SET_PDEATHSIG, FreeBSD's
+ *   outlives the process that times it (a process that left the group,
+ *   below, does: only the runner knows of it).  The child itself also
+ *   gets SIGKILL when its parent dies (PR_SET_PDEATHSIG, FreeBSD's
  *   PROC_PDEATHSIG_CTL), in case it could not join the group.
  * - The caller's signal handlers must not run in the child: every signal
  *   is blocked across fork() and unblocked in the child only once each
