@@ -479,6 +479,24 @@ bonnie_below_twice_ram(uint64_t size, uint64_t ram)
 	return ram > 0 && size < ((2 * ram) & ~(uint64_t)((1 << 20) - 1));
 }
 
+/*
+ * A size as a note says it, exactly: whole MiB, else whole KiB, else
+ * bytes (a file of 1544K is not "1 MiB").
+ */
+static const char *
+bonnie_size_text(uint64_t bytes, char *buf, size_t len)
+{
+	if (bytes % (1 << 20) == 0)
+		snprintf(buf, len, "%llu MiB",
+		    (unsigned long long)(bytes >> 20));
+	else if (bytes % 1024 == 0)
+		snprintf(buf, len, "%llu KiB",
+		    (unsigned long long)(bytes >> 10));
+	else
+		snprintf(buf, len, "%llu bytes", (unsigned long long)bytes);
+	return buf;
+}
+
 /* Write the twelve figures, in bonnie's order. */
 static int
 emit_figures(int out, const struct bonnie_figures *f)
@@ -518,7 +536,7 @@ wl_bonnie_run(const struct wl_params *p, int out, char **cause)
 {
 	struct bonnie_figures	 f;
 	uint64_t		 size, nchunks, ram, chars;
-	char			*buf;
+	char			*buf, file[32], part[32];
 	int			 rc = -1;
 
 	size = wl_params_size(p) / BONNIE_CHUNK * BONNIE_CHUNK;
@@ -530,19 +548,17 @@ wl_bonnie_run(const struct wl_params *p, int out, char **cause)
 	}
 	chars = p->char_size != 0 && p->char_size < size ? p->char_size : size;
 	ram = wl_ram_bytes();
-	wl_note(out, "file %llu MiB, chunk %d, %d seeks by %d processes",
-	    (unsigned long long)(size >> 20), BONNIE_CHUNK, p->seeks,
-	    p->seekers);
+	bonnie_size_text(size, file, sizeof(file));
+	wl_note(out, "file %s, chunk %d, %d seeks by %d processes", file,
+	    BONNIE_CHUNK, p->seeks, p->seekers);
 	if (chars != size)
-		wl_note(out, "per-char phases on %llu %s (char_size): putc "
+		wl_note(out, "per-char phases on %s (char_size): putc "
 		    "writes a file of that size, getc reads that much of the "
-		    "block-written file", (unsigned long long)(chars %
-		    (1 << 20) == 0 ? chars >> 20 : chars >> 10),
-		    chars % (1 << 20) == 0 ? "MiB" : "KiB");
+		    "block-written file", bonnie_size_text(chars, part,
+		    sizeof(part)));
 	if (bonnie_below_twice_ram(size, ram)) {
-		wl_note(out, "file %llu MiB is smaller than twice the RAM "
-		    "(%llu MiB): reads rely on page-cache eviction",
-		    (unsigned long long)(size >> 20),
+		wl_note(out, "file %s is smaller than twice the RAM "
+		    "(%llu MiB): reads rely on page-cache eviction", file,
 		    (unsigned long long)(ram >> 20));
 	}
 

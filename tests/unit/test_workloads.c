@@ -2411,6 +2411,20 @@ test_bonnie(void **state)
 	run_ok(wl, &p, &res);
 	assert_null(note(&res, "per-char phases on"));
 	wl_result_clear(&res);
+	/*
+	 * Sizes that are not whole MiB (or KiB) are said as they are, not
+	 * cut down: a file of 1544K was "file 1 MiB", 1048577 bytes "1024
+	 * KiB".
+	 */
+	set(&p, wl, "size", "1544K");
+	set(&p, wl, "char_size", "1048577");
+	run_ok(wl, &p, &res);
+	assert_non_null(note(&res, "file 1544 KiB, chunk 8192"));
+	assert_non_null(note(&res, "file 1544 KiB is smaller than twice the "
+	    "RAM"));
+	assert_non_null(note(&res, "per-char phases on 1048577 bytes "
+	    "(char_size)"));
+	wl_result_clear(&res);
 	wl_params_clear(&p);
 }
 
