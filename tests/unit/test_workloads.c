@@ -247,24 +247,25 @@ test_parse_underflow(void **state)
 
 /*
  * 1 MiB of output, the most a child may print, holds 80,000 to 100,000
- * metrics.  Each was looked for among those before it, half a minute of
- * the runner's CPU after such an iteration; a hash takes well under a
- * second.  The bound, in CPU seconds, is far from either.
+ * metrics, each name looked up among those before it (in a hash: a scan
+ * of them all took the runner half a minute of CPU).  Every one is read,
+ * and a name repeated at the very end is still found, with the line of
+ * its first.  How long it takes is not asserted here (a shared machine's
+ * CPU time is no test); the commit that made it a hash says what it
+ * measured.
  */
 static void
 test_parse_many(void **state)
 {
 	struct wl_result	 res;
-	struct timespec		 t0, t1;
 	char			*buf, *cause = NULL;
 	size_t			 len = 0, n, json;
-	double			 cpu;
 
 	(void)state;
 	buf = xmalloc(WL_OUTPUT_MAX);
 	for (json = 0; json < 2; json++) {
 		len = json ? (size_t)snprintf(buf, WL_OUTPUT_MAX, "{") : 0;
-		for (n = 0; len + 32 < WL_OUTPUT_MAX; n++) {
+		for (n = 0; len + 64 < WL_OUTPUT_MAX; n++) {
 			if (json)
 				len += snprintf(buf + len, WL_OUTPUT_MAX - len,
 				    "%s\"m%zu\": 1", n > 0 ? "," : "", n);
@@ -275,20 +276,21 @@ test_parse_many(void **state)
 		if (json)
 			len += snprintf(buf + len, WL_OUTPUT_MAX - len, "}");
 		memset(&res, 0, sizeof(res));
-		assert_int_equal(clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0),
-		    0);
 		assert_int_equal(wl_parse_output(buf, len, &res, &cause), 0);
-		assert_int_equal(clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1),
-		    0);
-		cpu = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) /
-		    1e9;
 		assert_int_equal(res.nmetrics, n);
 		assert_true(n > 50000);
-		if (cpu > 5)
-			fail_msg("%zu metrics (%s) took %.1f s of CPU", n,
-			    json ? "JSON" : "lines", cpu);
 		wl_result_clear(&res);
 	}
+	/* The line form again, m7 repeated last. */
+	for (len = 0, n = 0; len + 64 < WL_OUTPUT_MAX; n++)
+		len += snprintf(buf + len, WL_OUTPUT_MAX - len, "m%zu 1 x\n",
+		    n);
+	len += snprintf(buf + len, WL_OUTPUT_MAX - len, "m7 2 x\n");
+	memset(&res, 0, sizeof(res));
+	assert_int_equal(wl_parse_output(buf, len, &res, &cause), -1);
+	assert_non_null(strstr(cause, "repeated (first on line 8)"));
+	free(cause);
+	wl_result_clear(&res);
 	free(buf);
 }
 
