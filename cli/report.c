@@ -6,8 +6,8 @@
  * The system index is the geometric mean over the sys.* tests of
  * (score / the reference run's score) x 1000; the reference is pinned per
  * host in the setting "index_reference:HOST" and defaults to the host's
- * first complete run with sys.* samples (again when the pinned run is
- * deleted).
+ * first complete run with a score of a test of the index (again when the
+ * pinned run is deleted).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -231,29 +231,90 @@ report_stream(FILE *f, const struct store_series *ser, size_t n)
 	return 1;
 }
 
+/* Whether any of the n series ser[] is a test of the index with a score. */
+static int
+index_tested(const struct store_series *ser, size_t n)
+{
+	const struct wl_workload	*wl;
+	const struct store_series	*s;
+	size_t				 nwl, i;
+
+	wl = wl_list(&nwl);
+	for (i = 0; i < nwl; i++)
+		if ((wl[i].flags & WL_F_INDEX) &&
+		    (s = find_series(ser, n, wl[i].name,
+		    wl[i].index_metric)) != NULL && s->n > 0)
+			return 1;
+	return 0;
+}
+
+/*
+ * Whether the pinned run ref can be the reference: it is there and has a
+ * test of the index (a run of a workload of the user's own called sys.*,
+ * that an older perfwatch pinned, has none).  A store that cannot be read
+ * says yes: the table then shows what it can.
+ */
+static int
+index_pinned_ok(struct store *st, int64_t ref)
+{
+	struct store_run	 pinned;
+	struct store_series	*ser = NULL;
+	size_t			 n = 0;
+	int			 ok = 1;
+
+	memset(&pinned, 0, sizeof(pinned));
+	if (ref <= 0 || store_run_get(st, ref, &pinned) == -1)
+		ok = 0;
+	else if (store_run_series(st, ref, &ser, &n) == 0)
+		ok = index_tested(ser, n);
+	store_series_free(ser, n);
+	store_run_clear(&pinned);
+	return ok;
+}
+
+/*
+ * The host's first complete run with a score of a test of the index, in
+ * *ref: 0, or -1 when there is none.  A run of a workload of the user's
+ * own that is called sys.* is none: pinned, it left every later index
+ * without a reference.
+ */
+static int
+index_first_run(struct store *st, const struct store_run *r, int64_t *ref)
+{
+	const struct wl_workload	*wl;
+	const char			*names[32], *metrics[32];
+	size_t				 nwl, i, n = 0;
+
+	wl = wl_list(&nwl);
+	for (i = 0; i < nwl && n < nitems(names); i++)
+		if (wl[i].flags & WL_F_INDEX) {
+			names[n] = wl[i].name;
+			metrics[n++] = wl[i].index_metric;
+		}
+	return store_run_first_with(st, r->host, names, metrics, n, ref);
+}
+
 /*
  * The reference run of the system index for the run's host.  A pinned run
- * that is gone (import --replace deletes the run it replaces) is pinned
- * anew as if nothing were pinned: the host's first complete run with sys.*
- * samples, which is the replacement when the run was the first.
+ * that is gone (import --replace deletes the run it replaces), or that has
+ * no test of the index, is pinned anew as if nothing were pinned: the
+ * host's first complete run with a test of the index, which is the
+ * replacement when the run was the first.
  */
 static int64_t
 index_reference(struct store *st, const struct store_run *r)
 {
-	struct store_run	 pinned;
-	char			*key, *val = NULL, buf[32];
-	int64_t			 ref = 0;
+	char	*key, *val = NULL, buf[32];
+	int64_t	 ref = 0;
 
 	xasprintf(&key, "index_reference:%s", r->host_name);
 	if (store_setting_get(st, key, &val) == 0) {
 		ref = strtoll(val, NULL, 10);
 		free(val);
-		memset(&pinned, 0, sizeof(pinned));
-		if (ref <= 0 || store_run_get(st, ref, &pinned) == -1)
+		if (!index_pinned_ok(st, ref))
 			ref = 0;
-		store_run_clear(&pinned);
 	}
-	if (ref == 0 && store_run_first_with(st, r->host, "sys.", &ref) == 0) {
+	if (ref == 0 && index_first_run(st, r, &ref) == 0) {
 		snprintf(buf, sizeof(buf), "%lld", (long long)ref);
 		if (store_setting_set(st, key, buf) == -1)
 			log_warnx("%s: %s", key, store_errmsg(st));
@@ -282,16 +343,10 @@ report_index(struct store *st, const struct store_run *r, FILE *f,
 	char				 label[96];
 	size_t				 nwl, i, nref = 0, k = 0, rows = 0;
 	int64_t				 refid;
-	int				 any = 0;
 
-	wl = wl_list(&nwl);
-	for (i = 0; i < nwl && !any; i++)
-		if ((wl[i].flags & WL_F_INDEX) &&
-		    (s = find_series(ser, n, wl[i].name,
-		    wl[i].index_metric)) != NULL && s->n > 0)
-			any = 1;
-	if (!any)
+	if (!index_tested(ser, n))
 		return 0;
+	wl = wl_list(&nwl);
 	refid = index_reference(st, r);
 	if (refid > 0 && store_run_series(st, refid, &ref, &nref) == -1)
 		nref = 0;

@@ -1512,29 +1512,50 @@ store_setting_set(struct store *st, const char *key, const char *value)
 }
 
 /*
- * The host's first complete run with samples of a workload whose name
- * starts with prefix; 0 and *run set when there is one.
+ * The host's first complete run (by start, then id) with a sample of any
+ * of the n metrics workloads[i]/metrics[i]; 0 and *run set when there is
+ * one, else -1 (store_failure() says whether the store failed).
  */
 int
-store_run_first_with(struct store *st, int64_t host, const char *prefix,
+store_run_first_with(struct store *st, int64_t host,
+    const char *const *workloads, const char *const *metrics, size_t n,
     int64_t *run)
 {
 	sqlite3_stmt	*stmt;
-	int		 rc;
+	int64_t		 id, best = 0, started, best_started = 0;
+	size_t		 i;
+	int		 rc = SQLITE_DONE;
 
-	if (sqlite3_prepare_v2(st->db, "SELECT r.id FROM runs r WHERE"
-	    " r.host = ?1 AND r.status = 'complete' AND EXISTS (SELECT 1"
+	if (sqlite3_prepare_v2(st->db, "SELECT r.id, r.started FROM runs r"
+	    " WHERE r.host = ?1 AND r.status = 'complete' AND EXISTS (SELECT 1"
 	    " FROM samples s JOIN metrics m ON m.id = s.metric WHERE"
-	    " s.run = r.id AND substr(m.workload, 1, length(?2)) = ?2)"
+	    " s.run = r.id AND m.workload = ?2 AND m.metric = ?3)"
 	    " ORDER BY r.started, r.id LIMIT 1", -1, &stmt, NULL) != SQLITE_OK)
 		return -1;
-	sqlite3_bind_int64(stmt, 1, host);
-	sqlite3_bind_text(stmt, 2, prefix, -1, SQLITE_STATIC);
-	rc = sqlite3_step(stmt);
-	if (rc == SQLITE_ROW)
-		*run = sqlite3_column_int64(stmt, 0);
+	for (i = 0; i < n; i++) {
+		sqlite3_reset(stmt);
+		sqlite3_bind_int64(stmt, 1, host);
+		sqlite3_bind_text(stmt, 2, workloads[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 3, metrics[i], -1, SQLITE_STATIC);
+		if ((rc = sqlite3_step(stmt)) != SQLITE_ROW) {
+			if (rc != SQLITE_DONE)
+				break;
+			continue;
+		}
+		id = sqlite3_column_int64(stmt, 0);
+		started = sqlite3_column_int64(stmt, 1);
+		if (best == 0 || started < best_started ||
+		    (started == best_started && id < best)) {
+			best = id;
+			best_started = started;
+		}
+		rc = SQLITE_DONE;
+	}
 	sqlite3_finalize(stmt);
-	return rc == SQLITE_ROW ? 0 : -1;
+	if (rc != SQLITE_DONE || best == 0)
+		return -1;
+	*run = best;
+	return 0;
 }
 
 /*

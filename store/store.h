@@ -166,7 +166,8 @@ int		 store_run_workloads(struct store *, int64_t run,
 		    struct store_run_workload **, size_t *);
 void		 store_run_workloads_free(struct store_run_workload *, size_t);
 int		 store_run_first_with(struct store *, int64_t host,
-		    const char *workload_prefix, int64_t *run);
+		    const char *const *workloads, const char *const *metrics,
+		    size_t n, int64_t *run);
 int		 store_setting_get(struct store *, const char *key,
 		    char **value);
 int		 store_setting_set(struct store *, const char *key,

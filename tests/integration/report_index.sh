@@ -119,4 +119,23 @@ no_raw "$T/esc.out"
 grep -qF '  sys.pipe                  100.0 l\x1b]0;x\x07          100.0   1000.0' \
     "$T/esc.out" || fail "show esc: $(cat "$T/esc.out")"
 
+# The reference is the host's first run with a test of the index: an
+# earlier run of a workload of the user's own called sys.* (no test of
+# the index) was taken, pinned, and every index had no reference.
+{ echo 'run,time,workload,metric,value,unit,better'
+  echo 'own,1100000000,sys.latency,ms,3,ms,lower'
+  tail -n +2 "$T/ub.csv"; } >"$T/own.csv"
+PERFWATCH_DB="$T/own.db" pw import "$T/own.csv" >/dev/null
+out=$(PERFWATCH_DB="$T/own.db" pw show opensuse-10.3-new)
+expect_match "$out" 'System Benchmarks (reference run suse-10.0)'
+expect_match "$out" 'System Benchmarks Index Score                            945.4'
+# A store where an older perfwatch pinned that run has the reference
+# pinned anew.
+n=$(sqlite3 "$T/own.db" "UPDATE settings SET value = (SELECT id FROM runs
+    WHERE label = 'own') WHERE key LIKE 'index_reference:%'; SELECT changes()")
+[ "$n" -eq 1 ] || fail "pinning the run own: $n settings"
+out=$(PERFWATCH_DB="$T/own.db" pw show opensuse-10.3-old)
+expect_match "$out" 'System Benchmarks (reference run suse-10.0)'
+expect_match "$out" 'System Benchmarks Index Score                            765.7'
+
 pass

@@ -1187,7 +1187,9 @@ test_lookup_errors(void **state)
 	FAILED(store_run_lookup(st, host, "r1", &id));
 	FAILED(store_run_get(st, run, &r));
 	FAILED(store_run_latest_of(st, host, NULL, &r));
-	FAILED(store_run_first_with(st, host, "disk.", &id));
+	FAILED(store_run_first_with(st, host,
+	    (const char *const []){ "disk.bonnie" },
+	    (const char *const []){ "write_kps" }, 1, &id));
 	FAILED(store_setting_get(st, "k", &val));
 	FAILED(store_baseline_get(st, "b", &b));
 	FAILED(store_alert_get(st, 1, &a));
