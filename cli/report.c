@@ -94,7 +94,8 @@ series_at(const struct store_series *s, int it)
  * it; a value too large for the column (1e20 trans/s, an imported 1e300
  * K/sec) with an exponent, in as many significant digits as fit (three
  * at least), where %f printed all 301 digits of 1e300 and pushed the
- * row out of its columns.
+ * row out of its columns.  A value past a double's range (an index of
+ * 1e300 over 1e-300) is "-", as --json's null, not "inf".
  */
 static void
 print_num(FILE *f, int width, int prec, double v)
@@ -102,7 +103,7 @@ print_num(FILE *f, int width, int prec, double v)
 	char	buf[32];
 	int	len, digits;
 
-	if (isnan(v)) {
+	if (!isfinite(v)) {
 		fprintf(f, " %*s", width, "-");
 		return;
 	}

@@ -260,12 +260,14 @@ table_free(struct table *t)
 /*
  * A measured value for a person: six significant digits, no exponent from
  * 0.001 to 1e15 (whole numbers above 1e5); beyond, an exponent, as %.0f
- * would not fit a caller's buffer (and was cut short in it).
+ * would not fit a caller's buffer (and was cut short in it).  A figure
+ * past a double's range (the spread of 1.7e308 and -1.7e308) is "-", as
+ * --json's null, not "inf".
  */
 void
 fmt_value(char *buf, size_t len, double v)
 {
-	if (isnan(v))
+	if (!isfinite(v))
 		snprintf(buf, len, "-");
 	else if (fabs(v) >= 1e15)
 		snprintf(buf, len, "%.6g", v);
@@ -286,7 +288,7 @@ fmt_value(char *buf, size_t len, double v)
 void
 cli_fmt_figure(char *buf, size_t len, double v, enum cli_output out)
 {
-	if (out == OUT_CSV && !isnan(v))
+	if (out == OUT_CSV && isfinite(v))
 		store_format_double(buf, len, v);
 	else
 		fmt_value(buf, len, v);

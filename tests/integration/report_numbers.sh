@@ -169,4 +169,41 @@ expect_match "$out" '
 expect_match "$out" 'scalability (peak / 1 thread): 1e+300x'
 printf '%s\n' "$out" | awk 'length($0) > 100 { exit 1 }' ||
     fail "a line too long: $out"
+# A figure past a double's range is "-", as --json's null, never "inf":
+# the spread of 1.7e308 and -1.7e308 in show, history and their CSV, and
+# an index of 1e300 over a reference of 1e-300 in show's index table.
+export PERFWATCH_DB="$T/inf.db"
+printf '%s\n' 'run,time,workload,metric,value,unit,better,host,iteration' \
+    'ref,1700000000,sys.pipe,lps,1e-300,lps,higher,h,1' \
+    'ref,1700000000,sys.syscall,lps,2,lps,higher,h,1' \
+    'wide,1700000001,w,m,1.7e308,u,lower,h,1' \
+    'wide,1700000001,w,m,-1.7e308,u,lower,h,2' \
+    'wide,1700000001,sys.pipe,lps,1e300,lps,higher,h,1' \
+    'wide,1700000001,sys.syscall,lps,4,lps,higher,h,1' | pw import - >/dev/null
+out=$(pw show wide)
+case $out in
+*inf*) fail "show wide: $out" ;;
+esac
+expect_match "$out" '
+  sys.pipe                 1e+300    lps            0.0        -
+  sys.syscall                 4.0    lps            2.0   2000.0
+                                                        ========
+  System Benchmarks Index Score                                -
+'
+expect_match "$out" '
+w            m            0  -1.7e+308  1.7e+308       -  2  u     lower'
+expect_eq "$(pw show --csv wide | grep '^w,')" \
+    'w,m,0,-1.7e+308,1.7e+308,-,2,u,lower'
+expect_eq "$(pw history --csv --metric m | tail -n 1 | cut -d, -f5-9)" \
+    '0,-1.7e+308,1.7e+308,-,2'
+expect_eq "$(pw history --metric m | tail -n 1 | awk '{ print $8 }')" '-'
+pw show --json wide | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+m = [x for x in d["metrics"] if x["metric"] == "m"][0]
+assert m["stddev"] is None, m
+ix = d["index"]
+assert ix["score"] is None and ix["tests"][0]["index"] is None, ix
+' || fail "show --json wide: $(pw show --json wide)"
+export PERFWATCH_DB="$T/perfwatch.db"
 pass
