@@ -107,7 +107,14 @@ print_num(FILE *f, int width, int prec, double v)
 		fprintf(f, " %*s", width, "-");
 		return;
 	}
+	/*
+	 * A value that rounds to nothing is 0 (0.0), as no value is: -0.2
+	 * K/sec printed "-0" and -0.04 %CPU "-0.0".
+	 */
 	len = snprintf(buf, sizeof(buf), "%.*f", prec, v);
+	if (len > 0 && buf[0] == '-' && strspn(buf + 1, "0.") ==
+	    (size_t)len - 1)
+		memmove(buf, buf + 1, (size_t)len--);
 	if (len >= 0 && len <= width && (size_t)len < sizeof(buf)) {
 		fprintf(f, " %*s", width, buf);
 		return;

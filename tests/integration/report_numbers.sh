@@ -169,6 +169,24 @@ expect_match "$out" '
 expect_match "$out" 'scalability (peak / 1 thread): 1e+300x'
 printf '%s\n' "$out" | awk 'length($0) > 100 { exit 1 }' ||
     fail "a line too long: $out"
+# A value that rounds to nothing in a classic table's column is 0, as no
+# value is, not -0 (-0.2 K/sec) or -0.0 (-0.04 %CPU, -0.02 MiB/s).
+printf '%s\n' 'run,time,workload,metric,value,unit,better' \
+    'neg,1700000000,disk.bonnie,write_kps,-0.2,K/sec,higher' \
+    'neg,1700000000,disk.bonnie,write_cpu,-0.04,%CPU,lower' \
+    'neg,1700000000,disk.bonnie,seeks_ps,-1.5,/sec,higher' \
+    'neg,1700000000,disk.stream,write_mibps,-0.02,MiB/s,higher' |
+    PERFWATCH_DB="$T/neg.db" pw import - >/dev/null
+out=$(PERFWATCH_DB="$T/neg.db" pw show neg)
+expect_match "$out" '
+   1         -     -        0   0.0        -     -        -     -        -     -     -1.5     -
+med.         -     -        0   0.0        -     -        -     -        -     -     -1.5     -
+'
+expect_match "$out" '
+     1     0.0            - +-      -            -
+median     0.0            - +-      -            -
+'
+
 # A figure past a double's range is "-", as --json's null, never "inf":
 # the spread of 1.7e308 and -1.7e308 in show, history and their CSV, and
 # an index of 1e300 over a reference of 1e-300 in show's index table.
