@@ -146,6 +146,20 @@ banner(FILE *f, const char *label, int width)
 		fputc('-', f);
 }
 
+/*
+ * The unit over a classic table's column of s: label, the one the tool
+ * prints, when s is stored in the workload's own unit (native) or absent,
+ * else s's own unit, escaped: the stream table said MiB/s over an import
+ * of MB/s, as bonnie's said K/sec over KB/s.
+ */
+static const char *
+col_unit(const struct store_series *s, const char *native, const char *label)
+{
+	if (s == NULL || strcmp(s->metric.unit, native) == 0)
+		return label;
+	return cli_show(s->metric.unit);
+}
+
 /* bonnie's classic table: a row per iteration and one of medians. */
 static int
 report_bonnie(FILE *f, const struct store_series *ser, size_t n)
@@ -179,7 +193,9 @@ report_bonnie(FILE *f, const struct store_series *ser, size_t n)
 		    "Per Char", "Block", "Seeks" }[i], 15);
 	fprintf(f, "\niter ");
 	for (i = 0; i < 6; i++)
-		fprintf(f, " %8s %5s", i == 5 ? "/sec" : "K/sec", "%CPU");
+		fprintf(f, " %8s %5s", i == 5 ? col_unit(s[2 * i], "/sec",
+		    "/sec") : col_unit(s[2 * i], "K/sec", "K/sec"),
+		    col_unit(s[2 * i + 1], "%CPU", "%CPU"));
 	fputc('\n', f);
 	for (k = 0; k < nits; k++) {
 		it = its[k];
@@ -205,6 +221,7 @@ static int
 report_stream(FILE *f, const struct store_series *ser, size_t n)
 {
 	const struct store_series *w, *m, *sd, *cpu;
+	char	*seg;
 	int	*its, it;
 	size_t	 k, nits;
 
@@ -216,8 +233,12 @@ report_stream(FILE *f, const struct store_series *ser, size_t n)
 		return 0;
 	nits = series_iterations(&w, 1, &its);
 	/* The median row's label fills the iteration column, no more. */
+	xasprintf(&seg, "segments %s (mean +- sd)",
+	    col_unit(m != NULL ? m : sd, "MiB/s", "MiB/s"));
 	fprintf(f, "disk.stream: 1 MiB writes, fsync every N MiB\n"
-	    "  iter   MiB/s   segments MiB/s (mean +- sd)  %%CPU\n");
+	    "  iter %7s %29s %5s\n", col_unit(w, "MiB/s", "MiB/s"), seg,
+	    col_unit(cpu, "%CPU", "%CPU"));
+	free(seg);
 	for (k = 0; k < nits; k++) {
 		it = its[k];
 		fprintf(f, "  %4d", it);
@@ -487,7 +508,7 @@ report_oltp(FILE *f, const struct store_series *ser, size_t n)
 {
 	const struct store_series	*tps, *p95, *sc;
 	double				 v;
-	char				 name[32];
+	char				 name[32], *lat;
 	int				*counts, t, any = 0;
 	size_t				 i, nt;
 
@@ -499,10 +520,13 @@ report_oltp(FILE *f, const struct store_series *ser, size_t n)
 			continue;
 		snprintf(name, sizeof(name), "p95_ms_t%d", t);
 		p95 = find_series(ser, n, "db.oltp", name);
-		if (!any)
+		if (!any) {
+			xasprintf(&lat, "p95 %s", col_unit(p95, "ms", "ms"));
 			fprintf(f, "db.oltp: sysbench OLTP read-only on "
 			    "SQLite (medians)\n  %8s %12s %10s\n", "threads",
-			    "trans/s", "p95 ms");
+			    col_unit(tps, "tps", "trans/s"), lat);
+			free(lat);
+		}
 		any = 1;
 		fprintf(f, "  %8d", t);
 		print_num(f, 12, 1, series_median(tps));

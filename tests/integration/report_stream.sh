@@ -5,17 +5,21 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-cat >"$T/s.csv" <<EOF2
-run,time,workload,metric,value,unit,better,host,iteration
-s1,1700000000,disk.stream,write_mibps,912.3,MiB/s,higher,h,1
-s1,1700000000,disk.stream,seg_mean_mibps,915.1,MiB/s,higher,h,1
-s1,1700000000,disk.stream,seg_sd_mibps,12.4,MiB/s,lower,h,1
-s1,1700000000,disk.stream,write_cpu,7.5,%CPU,lower,h,1
-s1,1700000000,disk.stream,write_mibps,1512.3,MiB/s,higher,h,2
-s1,1700000000,disk.stream,seg_mean_mibps,1515.1,MiB/s,higher,h,2
-s1,1700000000,disk.stream,seg_sd_mibps,10.2,MiB/s,lower,h,2
-s1,1700000000,disk.stream,write_cpu,9.5,%CPU,lower,h,2
-EOF2
+HEADER=run,time,workload,metric,value,unit,better,host,iteration
+# stream_rows RUN ITERATION UNIT WRITE MEAN SD CPU: the four disk.stream
+# rows of an iteration, its rates in UNIT.
+stream_rows() {
+	for m in "write_mibps $4 $3 higher" "seg_mean_mibps $5 $3 higher" \
+	    "seg_sd_mibps $6 $3 lower" "write_cpu $7 %CPU lower"; do
+		set -- "$1" "$2" "$3" "$4" "$5" "$6" "$7" $m
+		echo "$1,1700000000,disk.stream,$8,$9,${10},${11},h,$2"
+	done
+}
+{
+	echo "$HEADER"
+	stream_rows s1 1 MiB/s 912.3 915.1 12.4 7.5
+	stream_rows s1 2 MiB/s 1512.3 1515.1 10.2 9.5
+} >"$T/s.csv"
 pw import "$T/s.csv" >/dev/null
 pw show s1 >"$T/show.out"
 sed -n '/^disk.stream: /,/^$/p' "$T/show.out" | sed -n '2,$p' |
@@ -45,5 +49,31 @@ pw show sparse >"$T/sparse.out"
 	fail "sparse: $(wc -l <"$T/sparse.out") lines"
 [ "$(grep -c '^ *\(1\|2\|900000\|1000000\) ' "$T/sparse.out")" -eq 4 ] ||
 	fail "sparse: $(cat "$T/sparse.out")"
+
+# A column's unit is the one its figures are stored in: the LKML
+# write-up's 41 MB/s imported as disk.stream, a bonnie run in KB/s and
+# an OLTP latency in seconds were headed MiB/s, K/sec and "p95 ms".
+{
+	echo "$HEADER"
+	stream_rows mb 1 MB/s 41 41 2 7
+	cat <<'EOF2'
+mb,1700000000,disk.bonnie,write_kps,19004,KB/s,higher,h,1
+mb,1700000000,disk.bonnie,write_cpu,9.1,%CPU,lower,h,1
+mb,1700000000,db.oltp,tps_t1,1000,tps,higher,h,1
+mb,1700000000,db.oltp,p95_ms_t1,0.0005,s,lower,h,1
+EOF2
+} >"$T/units.csv"
+PERFWATCH_DB="$T/units.db" pw import "$T/units.csv" >/dev/null
+out=$(PERFWATCH_DB="$T/units.db" pw show mb)
+expect_match "$out" '
+iter     K/sec  %CPU     KB/s  %CPU    K/sec  %CPU    K/sec  %CPU    K/sec  %CPU     /sec  %CPU
+'
+expect_match "$out" '
+  iter    MB/s    segments MB/s (mean +- sd)  %CPU
+     1    41.0         41.0 +-    2.0          7.0
+'
+expect_match "$out" '
+   threads      trans/s      p95 s
+'
 
 pass
