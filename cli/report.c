@@ -75,6 +75,21 @@ series_iterations(const struct store_series *const *s, size_t n, int **its)
 	return k;
 }
 
+/*
+ * The width of a table's iteration column for the n iterations its[],
+ * ascending: 4 ("iter"), or as many digits as the last has, so that an
+ * import's iteration 1000000 does not push its row out of its columns.
+ */
+static int
+iter_width(const int *its, size_t n)
+{
+	char	buf[16];
+	int	len;
+
+	len = n > 0 ? snprintf(buf, sizeof(buf), "%d", its[n - 1]) : 0;
+	return len > 4 ? len : 4;
+}
+
 /* The value of iteration it of s, NAN if absent. */
 static double
 series_at(const struct store_series *s, int it)
@@ -168,7 +183,7 @@ report_bonnie(FILE *f, const struct store_series *ser, size_t n)
 	    "getc", "read", "seeks" };
 	const struct store_series *s[12], *kps[6];
 	char	 kname[32], cname[32];
-	int	*its, it;
+	int	*its, it, iw;
 	size_t	 i, k, nits;
 
 	for (i = 0; i < 6; i++) {
@@ -183,15 +198,16 @@ report_bonnie(FILE *f, const struct store_series *ser, size_t n)
 		free(its);
 		return 0;
 	}
-	fprintf(f, "disk.bonnie\n     ");
+	iw = iter_width(its, nits);
+	fprintf(f, "disk.bonnie\n%*s", iw + 1, "");
 	banner(f, "Sequential Output", 45);
 	banner(f, "Sequential Input", 30);
 	banner(f, "Random", 15);
-	fprintf(f, "\n     ");
+	fprintf(f, "\n%*s", iw + 1, "");
 	for (i = 0; i < 6; i++)
 		banner(f, (const char *[]){ "Per Char", "Block", "Rewrite",
 		    "Per Char", "Block", "Seeks" }[i], 15);
-	fprintf(f, "\niter ");
+	fprintf(f, "\n%-*s ", iw, "iter");
 	for (i = 0; i < 6; i++)
 		fprintf(f, " %8s %5s", i == 5 ? col_unit(s[2 * i], "/sec",
 		    "/sec") : col_unit(s[2 * i], "K/sec", "K/sec"),
@@ -199,7 +215,7 @@ report_bonnie(FILE *f, const struct store_series *ser, size_t n)
 	fputc('\n', f);
 	for (k = 0; k < nits; k++) {
 		it = its[k];
-		fprintf(f, "%4d ", it);
+		fprintf(f, "%*d ", iw, it);
 		for (i = 0; i < 6; i++) {
 			print_num(f, 8, i == 5 ? 1 : 0,
 			    series_at(s[2 * i], it));
@@ -208,7 +224,7 @@ report_bonnie(FILE *f, const struct store_series *ser, size_t n)
 		fputc('\n', f);
 	}
 	free(its);
-	fprintf(f, "med. ");
+	fprintf(f, "%-*s ", iw, "med.");
 	for (i = 0; i < 6; i++) {
 		print_num(f, 8, i == 5 ? 1 : 0, series_median(s[2 * i]));
 		print_num(f, 5, 1, series_median(s[2 * i + 1]));
@@ -222,7 +238,7 @@ report_stream(FILE *f, const struct store_series *ser, size_t n)
 {
 	const struct store_series *w, *m, *sd, *cpu;
 	char	*seg;
-	int	*its, it;
+	int	*its, it, iw;
 	size_t	 k, nits;
 
 	w = find_series(ser, n, "disk.stream", "write_mibps");
@@ -232,16 +248,17 @@ report_stream(FILE *f, const struct store_series *ser, size_t n)
 	if (w == NULL || w->n == 0)
 		return 0;
 	nits = series_iterations(&w, 1, &its);
+	iw = iter_width(its, nits);
 	/* The median row's label fills the iteration column, no more. */
 	xasprintf(&seg, "segments %s (mean +- sd)",
 	    col_unit(m != NULL ? m : sd, "MiB/s", "MiB/s"));
 	fprintf(f, "disk.stream: 1 MiB writes, fsync every N MiB\n"
-	    "  iter %7s %29s %5s\n", col_unit(w, "MiB/s", "MiB/s"), seg,
-	    col_unit(cpu, "%CPU", "%CPU"));
+	    "  %*s %7s %29s %5s\n", iw, "iter", col_unit(w, "MiB/s",
+	    "MiB/s"), seg, col_unit(cpu, "%CPU", "%CPU"));
 	free(seg);
 	for (k = 0; k < nits; k++) {
 		it = its[k];
-		fprintf(f, "  %4d", it);
+		fprintf(f, "  %*d", iw, it);
 		print_num(f, 7, 1, series_at(w, it));
 		print_num(f, 12, 1, series_at(m, it));
 		fprintf(f, " +-");
@@ -250,7 +267,7 @@ report_stream(FILE *f, const struct store_series *ser, size_t n)
 		fputc('\n', f);
 	}
 	free(its);
-	fprintf(f, "%6s", "median");
+	fprintf(f, "%*s", iw + 2, "median");
 	print_num(f, 7, 1, series_median(w));
 	print_num(f, 12, 1, series_median(m));
 	fprintf(f, " +-");

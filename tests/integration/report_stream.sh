@@ -49,6 +49,23 @@ pw show sparse >"$T/sparse.out"
 	fail "sparse: $(wc -l <"$T/sparse.out") lines"
 [ "$(grep -c '^ *\(1\|2\|900000\|1000000\) ' "$T/sparse.out")" -eq 4 ] ||
 	fail "sparse: $(cat "$T/sparse.out")"
+# The iteration column is as wide as its widest number: 900000 and
+# 1000000 pushed their rows three columns out of the table.
+expect_match "$(cat "$T/sparse.out")" '
+iter       K/sec  %CPU    K/sec  %CPU    K/sec  %CPU    K/sec  %CPU    K/sec  %CPU     /sec  %CPU
+     2         -     -      100     -        -     -        -     -        -     -        -     -
+900000         -     -        -     -        -     -        -     -      110     -        -     -
+med.           -     -      100     -        -     -        -     -      110     -        -     -
+'
+expect_match "$(cat "$T/sparse.out")" '
+     iter   MiB/s   segments MiB/s (mean +- sd)  %CPU
+        1   100.0            - +-      -            -
+  1000000   110.0            - +-      -            -
+   median   105.0            - +-      -            -
+'
+sed -n '/^disk.bonnie$/,/^$/p' "$T/sparse.out" | sed '1d;/^$/d' |
+    awk 'NR == 1 { want = length($0) } length($0) != want { exit 1 }' ||
+	fail "sparse: ragged bonnie table: $(cat "$T/sparse.out")"
 
 # A column's unit is the one its figures are stored in: the LKML
 # write-up's 41 MB/s imported as disk.stream, a bonnie run in KB/s and
