@@ -41,6 +41,8 @@
 
 #define CPU_LIMIT	0.05		/* seconds */
 #define RSS_LIMIT	(10 * 1024)	/* KiB */
+/* The daemon's longest sleep: SCHEDULE_MAX_SLEEP of daemon/schedule.c. */
+#define IDLE_LONGEST_SLEEP	(15 * 60)	/* seconds */
 
 struct sample {
 	double		cpu;		/* seconds on CPU since start */
@@ -156,6 +158,7 @@ main(int argc, char **argv)
 {
 	struct sample	 a, b;
 	const char	*daemon = NULL, *user;
+	char		*end;
 	char		 conf[PATH_MAX], logp[PATH_MAX], sock[PATH_MAX];
 	char		 stracep[PATH_MAX], cmd[2 * PATH_MAX];
 	FILE		*f;
@@ -174,9 +177,21 @@ main(int argc, char **argv)
 			use_strace = 1;
 			break;
 		case 't':
-			seconds = strtol(optarg, NULL, 10);
-			if (seconds < 1 || seconds > 3600)
+			/*
+			 * Shorter than the daemon's longest sleep: a longer
+			 * window holds a timer's wake-up, and the check of
+			 * "no wake-up" would fail a daemon that is right.
+			 */
+			errno = 0;
+			seconds = strtol(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    seconds < 1 || seconds >= IDLE_LONGEST_SLEEP) {
+				fprintf(stderr, "idle: -t %s: expected seconds "
+				    "from 1 to %d (the daemon's longest sleep "
+				    "is %d s)\n", optarg,
+				    IDLE_LONGEST_SLEEP - 1, IDLE_LONGEST_SLEEP);
 				usage();
+			}
 			break;
 		default:
 			usage();

@@ -1,0 +1,19 @@
+#!/bin/sh
+# bench/idle checks that perfwatchd does not wake up while no timer is
+# due, which holds only in a window shorter than the daemon's longest
+# sleep (15 minutes): -t 900 or more would count the schedule's own
+# wake-up against it.  Such a window is refused before the daemon
+# starts, and so is one that is not a whole number of seconds ("60s"
+# was read as 60, "1e3" as 1).
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+bench="$(dirname "$PERFWATCH")/../bench/idle"
+[ -x "$bench" ] || fail "no $bench (make build-all builds it)"
+for t in 900 3600 0 60s 1e3 ""; do
+	rc=0
+	"$bench" -t "$t" -d /nonexistent/perfwatchd >"$T/out" 2>&1 || rc=$?
+	[ "$rc" -eq 2 ] || fail "-t '$t': exit $rc: $(cat "$T/out")"
+	expect_match "$(cat "$T/out")" "idle: -t $t: expected seconds from 1 to 899 (the daemon's longest sleep is 900 s)"
+done
+pass
