@@ -447,27 +447,21 @@ linux_merge_options(const char *mnt, const char *super)
 }
 
 /*
- * The scheduler and rotational flag of a block device: its queue, or the
- * whole disk's for a partition, or the first disk beneath a device-mapper
- * or md device (whose own queue says "none").
+ * The scheduler and rotational flag of the block device whose sysfs
+ * directory link is: its queue, or the whole disk's for a partition, or
+ * the first disk beneath a device-mapper or md device (whose own queue
+ * says "none").
  */
 static void
-linux_block(struct snapshot *s, const char *root, unsigned int maj,
-    unsigned int min)
+linux_block(struct snapshot *s, const char *link)
 {
 	struct dirent	*de;
 	DIR		*d;
-	char		*link, real[PATH_MAX], *path, *v, *slave = NULL;
+	char		 real[PATH_MAX], *path, *v, *slave = NULL;
 	int		 depth;
 
-	xasprintf(&path, "/sys/dev/block/%u:%u", maj, min);
-	link = sysinfo_path(root, path);
-	free(path);
-	if (realpath(link, real) == NULL) {
-		free(link);
+	if (realpath(link, real) == NULL)
 		return;
-	}
-	free(link);
 	for (depth = 0; depth < 4; depth++) {
 		xasprintf(&path, "%s/partition", real);
 		if (access(path, F_OK) == 0) {
@@ -508,6 +502,61 @@ linux_block(struct snapshot *s, const char *root, unsigned int maj,
 }
 
 /*
+ * The sysfs directory, under root, of the block device a mount's source
+ * names: /sys/class/block/<name> for /dev/<name>, and for
+ * /dev/mapper/<name> the device-mapper device whose dm/name it is; NULL
+ * if sysfs knows none.  Read from sysfs, not by stat() of the node: a
+ * service with PrivateDevices= (perfwatchd's unit) or a container has no
+ * /dev/sda2, so its snapshot would lack what a hand run's has.
+ */
+static char *
+linux_source_sysfs(const char *root, const char *source)
+{
+	glob_t		 g;
+	const char	*name;
+	char		*path = NULL, *v;
+	size_t		 i;
+
+	if (strncmp(source, "/dev/", 5) != 0)
+		return NULL;
+	name = source + 5;
+	if (strncmp(name, "mapper/", 7) == 0) {
+		name += 7;
+		path = sysinfo_path(root, "/sys/class/block/dm-*/dm/name");
+		if (glob(path, 0, NULL, &g) != 0) {
+			free(path);
+			return NULL;
+		}
+		free(path);
+		path = NULL;
+		for (i = 0; i < g.gl_pathc && path == NULL; i++) {
+			if ((v = sysinfo_read_value(NULL, g.gl_pathv[i])) ==
+			    NULL)
+				continue;
+			if (strcmp(v, name) == 0) {
+				path = xstrdup(g.gl_pathv[i]);
+				/* .../dm-0/dm/name: up to .../dm-0. */
+				*strrchr(path, '/') = '\0';
+				*strrchr(path, '/') = '\0';
+			}
+			free(v);
+		}
+		globfree(&g);
+		return path;
+	}
+	if (name[0] == '\0' || name[0] == '.' || strchr(name, '/') != NULL)
+		return NULL;
+	xasprintf(&v, "/sys/class/block/%s", name);
+	path = sysinfo_path(root, v);
+	free(v);
+	if (access(path, F_OK) != 0) {
+		free(path);
+		return NULL;
+	}
+	return path;
+}
+
+/*
  * The filesystem that holds workdir: the mountinfo entry with its device
  * whose mount point is the longest prefix of the real path.
  */
@@ -515,9 +564,9 @@ static int
 linux_fs(struct snapshot *s, const char *root, const char *workdir,
     char **cause)
 {
-	struct stat	 st, bst;
+	struct stat	 st;
 	char		 real[PATH_MAX], *path, *text, *line, *next, *tok[64];
-	char		*best = NULL, *save;
+	char		*best = NULL, *save, *link;
 	unsigned int	 maj, min, bmaj = 0, bmin = 0;
 	size_t		 plen, bestlen = 0, n;
 	int		 bestdev = 0, samedev, i;
@@ -585,13 +634,15 @@ linux_fs(struct snapshot *s, const char *root, const char *workdir,
 		    n + 3 < (size_t)i ? tok[n + 3] : ""));
 		/* btrfs and the like show an anonymous device: use the
 		 * source's. */
-		if (bmaj == 0 && strncmp(tok[n + 2], "/dev/", 5) == 0 &&
-		    stat(tok[n + 2], &bst) == 0 && S_ISBLK(bst.st_mode)) {
-			bmaj = major(bst.st_rdev);
-			bmin = minor(bst.st_rdev);
-		}
-		if (bmaj != 0)
-			linux_block(s, root, bmaj, bmin);
+		if (bmaj != 0) {
+			xasprintf(&path, "/sys/dev/block/%u:%u", bmaj, bmin);
+			link = sysinfo_path(root, path);
+			free(path);
+		} else
+			link = linux_source_sysfs(root, tok[n + 2]);
+		if (link != NULL)
+			linux_block(s, link);
+		free(link);
 	}
 	free(text);
 	return 0;

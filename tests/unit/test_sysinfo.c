@@ -1582,6 +1582,91 @@ test_snapshot_fixture_root(void **state)
 	free(admin);
 }
 
+/* fs.scheduler and fs.rotational of a snapshot of tree root (NULL: absent),
+ * with no packages. */
+static void
+fs_queue_of(const char *root, const char *type, const char *scheduler,
+    const char *rotational)
+{
+	struct sysinfo_opts	 o;
+	struct snapshot		*s;
+	const char		*v;
+	char			*cause = NULL;
+
+	sysinfo_opts_init(&o);
+	o.root = root;
+	o.cc = NULL;
+	o.pkgmgr = SYSINFO_PKG_NONE;
+	if ((s = sysinfo_snapshot_take(".", &o, &cause)) == NULL)
+		fail_msg("%s", cause);
+	assert_string_equal(sysinfo_snapshot_get(s, "fs.type"), type);
+	v = sysinfo_snapshot_get(s, "fs.scheduler");
+	if (v == NULL || strcmp(v, scheduler) != 0)
+		fail_msg("%s: fs.scheduler %s, want %s", root,
+		    v != NULL ? v : "absent", scheduler);
+	v = sysinfo_snapshot_get(s, "fs.rotational");
+	if (v == NULL || strcmp(v, rotational) != 0)
+		fail_msg("%s: fs.rotational %s, want %s", root,
+		    v != NULL ? v : "absent", rotational);
+	sysinfo_snapshot_free(s);
+}
+
+/*
+ * btrfs shows an anonymous device (0:35) in the mount table: the queue is
+ * that of the mount's source, which is found in sysfs under the tree,
+ * not by stat() of /dev, which a service with PrivateDevices= (as
+ * perfwatchd's unit has) or a container lacks: the daemon's snapshots had
+ * no fs.scheduler where a hand run's had one.  The tree's / is btrfs on
+ * /dev/mapper/luks-... (dm-0, over nvme0n1p3), as Fedora installs it;
+ * a copy of its mount table names the partition itself.
+ */
+static void
+test_snapshot_btrfs_source(void **state)
+{
+	char	 tmpl[] = "/tmp/pw-sysinfo.XXXXXX";
+	char	*src, *sys, *path, *text;
+	FILE	*f;
+
+	(void)state;
+	src = fixture("root-btrfs");
+	fs_queue_of(src, "btrfs", "none", "0");
+
+	assert_non_null(mkdtemp(tmpl));
+	xasprintf(&sys, "%s/sys", src);
+	xasprintf(&path, "%s/sys", tmpl);
+	assert_int_equal(symlink(sys, path), 0);
+	free(path);
+	xasprintf(&path, "%s/proc", tmpl);
+	assert_int_equal(mkdir(path, 0755), 0);
+	free(path);
+	xasprintf(&path, "%s/proc/self", tmpl);
+	assert_int_equal(mkdir(path, 0755), 0);
+	free(path);
+	xasprintf(&path, "%s/proc/self/mountinfo", tmpl);
+	text = "22 1 0:35 /root / rw,relatime shared:1 - btrfs "
+	    "/dev/nvme0n1p3 rw,seclabel,compress=zstd:1,ssd,discard=async,"
+	    "space_cache=v2,subvolid=257,subvol=/root\n";
+	assert_non_null(f = fopen(path, "w"));
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+	fs_queue_of(tmpl, "btrfs", "none", "0");
+
+	unlink(path);
+	free(path);
+	xasprintf(&path, "%s/proc/self", tmpl);
+	rmdir(path);
+	free(path);
+	xasprintf(&path, "%s/proc", tmpl);
+	rmdir(path);
+	free(path);
+	xasprintf(&path, "%s/sys", tmpl);
+	unlink(path);
+	free(path);
+	rmdir(tmpl);
+	free(sys);
+	free(src);
+}
+
 /*
  * virt.container of a snapshot of tree root (its packages those of the
  * dpkg database at admin) taken as uid (-1: as we are), in a child:
@@ -2135,6 +2220,7 @@ main(void)
 		cmocka_unit_test(test_hashes),
 		cmocka_unit_test(test_json_roundtrip),
 		cmocka_unit_test(test_snapshot_fixture_root),
+		cmocka_unit_test(test_snapshot_btrfs_source),
 		cmocka_unit_test(test_container_unreadable),
 		cmocka_unit_test(test_snapshot_this_machine),
 		cmocka_unit_test(test_command),
