@@ -163,7 +163,12 @@ linux_os(struct snapshot *s, const char *root)
 	    "/etc/debian_version"));
 }
 
-/* The value of "key : value" in the first processor of /proc/cpuinfo. */
+/*
+ * The value of the first "key : value" of /proc/cpuinfo: the first
+ * processor's.  Not only in the file's first paragraph: LoongArch puts a
+ * "system type" paragraph before the processors, s390x a summary of all
+ * of them.
+ */
 static char *
 linux_cpuinfo(const char *text, const char *key)
 {
@@ -172,8 +177,6 @@ linux_cpuinfo(const char *text, const char *key)
 
 	while (*p != '\0') {
 		eol = p + strcspn(p, "\n");
-		if (eol == p && p != text)
-			break;		/* end of the first processor */
 		colon = memchr(p, ':', (size_t)(eol - p));
 		if (colon != NULL) {
 			n = (size_t)(colon - p);
@@ -263,22 +266,24 @@ linux_onoff(char *v, int inverted)
 static void
 linux_cpu(struct snapshot *s, const char *root)
 {
-	char	*path, *text = NULL, *v, *impl, *part;
+	static const char *const model_keys[] = {
+		"model name",	/* x86, arm32 */
+		"Model Name",	/* LoongArch */
+		"cpu model",	/* MIPS */
+		"uarch",	/* RISC-V */
+		"cpu",		/* POWER */
+		"Processor",	/* arm32 before 3.8 */
+	};
+	char	*path, *text = NULL, *v = NULL, *impl, *part;
+	size_t	 i;
 
 	path = sysinfo_path(root, "/proc/cpuinfo");
 	if (sysinfo_read_file(path, 16 * 1024 * 1024, &text, NULL) == -1)
 		text = NULL;
 	free(path);
 	if (text != NULL) {
-		v = linux_cpuinfo(text, "model name");
-		if (v == NULL)
-			v = linux_cpuinfo(text, "cpu model");
-		if (v == NULL)
-			v = linux_cpuinfo(text, "uarch");
-		if (v == NULL)
-			v = linux_cpuinfo(text, "cpu");
-		if (v == NULL)
-			v = linux_cpuinfo(text, "Processor");
+		for (i = 0; i < nitems(model_keys) && v == NULL; i++)
+			v = linux_cpuinfo(text, model_keys[i]);
 		if (v == NULL) {
 			/* arm64 says only who made the core and which. */
 			impl = linux_cpuinfo(text, "CPU implementer");
@@ -286,6 +291,16 @@ linux_cpu(struct snapshot *s, const char *root)
 			if (impl != NULL && part != NULL)
 				xasprintf(&v, "implementer %s part %s", impl,
 				    part);
+			free(impl);
+			free(part);
+		}
+		if (v == NULL) {
+			/* s390x: the machine type (8561 is a z15). */
+			impl = linux_cpuinfo(text, "vendor_id");
+			part = linux_cpuinfo(text, "machine");
+			if (impl != NULL && part != NULL &&
+			    strcmp(impl, "IBM/S390") == 0)
+				xasprintf(&v, "%s machine %s", impl, part);
 			free(impl);
 			free(part);
 		}

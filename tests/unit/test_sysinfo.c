@@ -1582,6 +1582,49 @@ test_snapshot_fixture_root(void **state)
 	free(admin);
 }
 
+/*
+ * cpu.model where /proc/cpuinfo has no "model name": arm64 names the
+ * core by implementer and part; LoongArch says "Model Name" after a
+ * "system type" paragraph, and s390x gives its machine type in each CPU's
+ * paragraph after a summary of all of them, so neither has the model in
+ * the file's first paragraph.
+ */
+static void
+test_cpuinfo_models(void **state)
+{
+	static const struct {
+		const char	*tree;
+		const char	*model;
+	} t[] = {
+		{ "cpuinfo-arm64", "implementer 0x41 part 0xd0c" },
+		{ "cpuinfo-loong64", "Loongson-3A5000" },
+		{ "cpuinfo-s390x", "IBM/S390 machine 8561" },
+	};
+	struct sysinfo_opts	 o;
+	struct snapshot		*s;
+	const char		*v;
+	char			*root, *cause = NULL;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < nitems(t); i++) {
+		root = fixture(t[i].tree);
+		sysinfo_opts_init(&o);
+		o.root = root;
+		o.cc = NULL;
+		o.pkgmgr = SYSINFO_PKG_NONE;
+		if ((s = sysinfo_snapshot_take(".", &o, &cause)) == NULL)
+			fail_msg("%s", cause);
+		v = sysinfo_snapshot_get(s, "cpu.model");
+		if (v == NULL || strcmp(v, t[i].model) != 0)
+			fail_msg("%s: cpu.model %s, want %s", t[i].tree,
+			    v != NULL ? v : "absent", t[i].model);
+		assert_null(sysinfo_snapshot_get(s, "cpu.microcode"));
+		sysinfo_snapshot_free(s);
+		free(root);
+	}
+}
+
 /* fs.scheduler and fs.rotational of a snapshot of tree root (NULL: absent),
  * with no packages. */
 static void
@@ -2220,6 +2263,7 @@ main(void)
 		cmocka_unit_test(test_hashes),
 		cmocka_unit_test(test_json_roundtrip),
 		cmocka_unit_test(test_snapshot_fixture_root),
+		cmocka_unit_test(test_cpuinfo_models),
 		cmocka_unit_test(test_snapshot_btrfs_source),
 		cmocka_unit_test(test_container_unreadable),
 		cmocka_unit_test(test_snapshot_this_machine),
