@@ -109,28 +109,38 @@ path_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
+/* Watch dpkg's status file in the admin directory dpkg. */
+static void
+pkg_watch_dpkg(const char *dpkg)
+{
+	pkg_manager = "dpkg";
+	pkg_add(dpkg, "status", NULL, NULL);
+}
+
 /*
  * Choose what to watch, as sysinfo chooses what to read; with
  * dpkg_admin_dir set, dpkg's database there or nothing (said once, with
- * complain).
+ * complain).  An empty dpkg database (an rpm or pacman system's dpkg
+ * tool) is watched only when there is nothing else.
  */
 static void
 pkg_choose(struct daemon *d, int complain)
 {
 	const char	*dpkg;
 	char		*path;
-	int		 err;
+	int		 err, set, have;
 
 	dpkg = config_get_str(d->cfg, "triggers", "dpkg_admin_dir");
+	set = config_is_set(d->cfg, "triggers", "dpkg_admin_dir");
 	xasprintf(&path, "%s/status", dpkg);
-	if (path_exists(path)) {
+	have = path_exists(path);
+	err = errno;
+	if (have && (set || sysinfo_dpkg_in_use(dpkg))) {
 		free(path);
-		pkg_manager = "dpkg";
-		pkg_add(dpkg, "status", NULL, NULL);
+		pkg_watch_dpkg(dpkg);
 		return;
 	}
-	err = errno;
-	if (config_is_set(d->cfg, "triggers", "dpkg_admin_dir")) {
+	if (set) {
 		if (complain)
 			log_warnx("packages: %s: %s (dpkg_admin_dir); the "
 			    "package database is not watched", path,
@@ -167,7 +177,10 @@ pkg_choose(struct daemon *d, int complain)
 		return;
 	}
 #endif
-	pkg_manager = "none";
+	if (have)
+		pkg_watch_dpkg(dpkg);
+	else
+		pkg_manager = "none";
 }
 
 /* Whether a name in a watched directory matters. */

@@ -1095,19 +1095,23 @@ sysinfo_os_counters(const char *root, struct quiet_counters *c, char **cause)
 	return 0;
 }
 
-/* dpkg, then pacman, then rpm: a Debian system may carry an rpm tool. */
+/*
+ * dpkg, then pacman, then rpm: a Debian system may carry an rpm tool.  An
+ * empty dpkg database is an rpm or pacman system's dpkg tool, chosen only
+ * when there is nothing else.
+ */
 enum sysinfo_pkgmgr
 sysinfo_os_pkgmgr(const struct sysinfo_opts *o)
 {
 	struct stat	 st;
 	char		*path;
-	int		 found;
+	int		 found, dpkg;
 
-	xasprintf(&path, "%s/status", o->dpkg_admindir);
-	found = stat(path, &st) == 0;
-	free(path);
-	if (found)
+	if (sysinfo_dpkg_in_use(o->dpkg_admindir))
 		return SYSINFO_PKG_DPKG;
+	xasprintf(&path, "%s/status", o->dpkg_admindir);
+	dpkg = stat(path, &st) == 0;
+	free(path);
 	xasprintf(&path, "%s/local", o->pacman_dbpath);
 	found = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 	free(path);
@@ -1117,7 +1121,7 @@ sysinfo_os_pkgmgr(const struct sysinfo_opts *o)
 	    stat("/var/lib/rpm", &st) == 0 ||
 	    stat("/usr/lib/sysimage/rpm", &st) == 0)
 		return SYSINFO_PKG_RPM;
-	return SYSINFO_PKG_NONE;
+	return dpkg ? SYSINFO_PKG_DPKG : SYSINFO_PKG_NONE;
 }
 
 #endif /* __linux__ */

@@ -341,6 +341,26 @@ dpkg_updates(const char *admindir, char ***names)
 }
 
 /*
+ * Whether admindir holds a dpkg database that records packages: a status
+ * file with something in it.  Fedora's dpkg package (to build .debs,
+ * for debootstrap) brings an empty /var/lib/dpkg/status: there the
+ * machine's packages are rpm's, and a snapshot of dpkg's would list none
+ * of them.
+ */
+int
+sysinfo_dpkg_in_use(const char *admindir)
+{
+	struct stat	 st;
+	char		*path;
+	int		 rc;
+
+	xasprintf(&path, "%s/status", admindir);
+	rc = stat(path, &st) == 0 && st.st_size > 0;
+	free(path);
+	return rc;
+}
+
+/*
  * Read dpkg's database under admindir (normally /var/lib/dpkg): status and
  * then its pending journal entries.  Adds the packages and sets
  * pkg.manager.

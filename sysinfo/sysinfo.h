@@ -163,6 +163,7 @@ int		 sysinfo_pkgng_parse(struct snapshot *, const char *text,
 		    size_t len, char **cause);
 const char	*sysinfo_pkgmgr_name(enum sysinfo_pkgmgr);
 int		 sysinfo_pkgmgr_parse(const char *, enum sysinfo_pkgmgr *);
+int		 sysinfo_dpkg_in_use(const char *admindir);
 
 /*
  * Version comparison; each returns <0, 0 or >0 like strcmp.

@@ -1297,6 +1297,50 @@ test_pacman_fixture(void **state)
 	sysinfo_snapshot_free(s);
 }
 
+/*
+ * Fedora's dpkg package (for building .debs, for debootstrap) brings an
+ * empty /var/lib/dpkg/status: on such a machine the packages are rpm's
+ * (or, with another distribution's such package, pacman's), not none of
+ * dpkg's.  A dpkg database with packages
+ * is still chosen first.
+ */
+static void
+test_pkgmgr_empty_dpkg(void **state)
+{
+	struct sysinfo_opts	 o;
+	struct snapshot		*s;
+	char			 dir[] = "/tmp/perfwatch-dpkg.XXXXXX", *path;
+	char			*cause = NULL, *pacman, *full;
+
+	(void)state;
+	dpkg_status_write(dir, "", &path);
+	pacman = fixture("pacman");
+	sysinfo_opts_init(&o);
+	o.dpkg_admindir = dir;
+	o.pacman_dbpath = pacman;
+	s = sysinfo_snapshot_new();
+	if (sysinfo_packages_read(s, &o, &cause) == -1)
+		fail_msg("%s", cause);
+	assert_string_equal(sysinfo_snapshot_get(s, "pkg.manager"), "pacman");
+	assert_int_equal(s->npackages, 7);
+	sysinfo_snapshot_free(s);
+	assert_int_equal(sysinfo_dpkg_in_use(dir), 0);
+
+	full = fixture("dpkg-a");
+	o.dpkg_admindir = full;
+	s = sysinfo_snapshot_new();
+	if (sysinfo_packages_read(s, &o, &cause) == -1)
+		fail_msg("%s", cause);
+	assert_string_equal(sysinfo_snapshot_get(s, "pkg.manager"), "dpkg");
+	assert_int_equal(s->npackages, 49);
+	sysinfo_snapshot_free(s);
+	assert_int_equal(sysinfo_dpkg_in_use(full), 1);
+	assert_int_equal(sysinfo_dpkg_in_use("/nonexistent"), 0);
+	free(full);
+	free(pacman);
+	dpkg_status_remove(dir, path);
+}
+
 /* FreeBSD pkg query '%n %v %q'. */
 static void
 test_pkgng_fixture(void **state)
@@ -2258,6 +2302,7 @@ main(void)
 		cmocka_unit_test(test_text_display_width),
 		cmocka_unit_test(test_rpm_fixture),
 		cmocka_unit_test(test_pacman_fixture),
+		cmocka_unit_test(test_pkgmgr_empty_dpkg),
 		cmocka_unit_test(test_pkgng_fixture),
 		cmocka_unit_test(test_clean_strings),
 		cmocka_unit_test(test_hashes),
