@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <setjmp.h>
@@ -1297,43 +1298,46 @@ test_pacman_fixture(void **state)
 	sysinfo_snapshot_free(s);
 }
 
+/* The packages o finds on its own: those of manager, n of them. */
+static void
+check_packages_auto(const struct sysinfo_opts *o, const char *manager,
+    size_t n)
+{
+	struct snapshot	*s;
+	char		*cause = NULL;
+
+	s = sysinfo_snapshot_new();
+	if (sysinfo_packages_read(s, o, &cause) == -1)
+		fail_msg("%s", cause);
+	assert_string_equal(sysinfo_snapshot_get(s, "pkg.manager"), manager);
+	assert_int_equal(s->npackages, n);
+	sysinfo_snapshot_free(s);
+}
+
 /*
  * Fedora's dpkg package (for building .debs, for debootstrap) brings an
  * empty /var/lib/dpkg/status: on such a machine the packages are rpm's
  * (or, with another distribution's such package, pacman's), not none of
- * dpkg's.  A dpkg database with packages
- * is still chosen first.
+ * dpkg's.  A dpkg database with packages is still chosen first.
  */
 static void
 test_pkgmgr_empty_dpkg(void **state)
 {
 	struct sysinfo_opts	 o;
-	struct snapshot		*s;
 	char			 dir[] = "/tmp/perfwatch-dpkg.XXXXXX", *path;
-	char			*cause = NULL, *pacman, *full;
+	char			*pacman, *full;
 
 	(void)state;
 	dpkg_status_write(dir, "", &path);
 	pacman = fixture("pacman");
+	full = fixture("dpkg-a");
 	sysinfo_opts_init(&o);
 	o.dpkg_admindir = dir;
 	o.pacman_dbpath = pacman;
-	s = sysinfo_snapshot_new();
-	if (sysinfo_packages_read(s, &o, &cause) == -1)
-		fail_msg("%s", cause);
-	assert_string_equal(sysinfo_snapshot_get(s, "pkg.manager"), "pacman");
-	assert_int_equal(s->npackages, 7);
-	sysinfo_snapshot_free(s);
+	check_packages_auto(&o, "pacman", 7);
 	assert_int_equal(sysinfo_dpkg_in_use(dir), 0);
-
-	full = fixture("dpkg-a");
 	o.dpkg_admindir = full;
-	s = sysinfo_snapshot_new();
-	if (sysinfo_packages_read(s, &o, &cause) == -1)
-		fail_msg("%s", cause);
-	assert_string_equal(sysinfo_snapshot_get(s, "pkg.manager"), "dpkg");
-	assert_int_equal(s->npackages, 49);
-	sysinfo_snapshot_free(s);
+	check_packages_auto(&o, "dpkg", 49);
 	assert_int_equal(sysinfo_dpkg_in_use(full), 1);
 	assert_int_equal(sysinfo_dpkg_in_use("/nonexistent"), 0);
 	free(full);
@@ -1626,6 +1630,37 @@ test_snapshot_fixture_root(void **state)
 	free(admin);
 }
 
+/* A snapshot of tree root, of its fields alone (no packages, no cc). */
+static struct snapshot *
+snapshot_of_tree(const char *root)
+{
+	struct sysinfo_opts	 o;
+	struct snapshot		*s;
+	char			*cause = NULL;
+
+	sysinfo_opts_init(&o);
+	o.root = root;
+	o.cc = NULL;
+	o.pkgmgr = SYSINFO_PKG_NONE;
+	if ((s = sysinfo_snapshot_take(".", &o, &cause)) == NULL)
+		fail_msg("%s: %s", root, cause);
+	return s;
+}
+
+/* Fail unless field key of s is want (NULL: absent); what names s. */
+static void
+check_field(const struct snapshot *s, const char *what, const char *key,
+    const char *want)
+{
+	const char	*v = sysinfo_snapshot_get(s, key);
+
+	if (v == NULL && want == NULL)
+		return;
+	if (v == NULL || want == NULL || strcmp(v, want) != 0)
+		fail_msg("%s: %s %s, want %s", what, key,
+		    v != NULL ? v : "absent", want != NULL ? want : "absent");
+}
+
 /*
  * cpu.model where /proc/cpuinfo has no "model name": arm64 names the
  * core by implementer and part; LoongArch says "Model Name" after a
@@ -1644,58 +1679,54 @@ test_cpuinfo_models(void **state)
 		{ "cpuinfo-loong64", "Loongson-3A5000" },
 		{ "cpuinfo-s390x", "IBM/S390 machine 8561" },
 	};
-	struct sysinfo_opts	 o;
-	struct snapshot		*s;
-	const char		*v;
-	char			*root, *cause = NULL;
-	size_t			 i;
+	struct snapshot	*s;
+	char		*root;
+	size_t		 i;
 
 	(void)state;
 	for (i = 0; i < nitems(t); i++) {
 		root = fixture(t[i].tree);
-		sysinfo_opts_init(&o);
-		o.root = root;
-		o.cc = NULL;
-		o.pkgmgr = SYSINFO_PKG_NONE;
-		if ((s = sysinfo_snapshot_take(".", &o, &cause)) == NULL)
-			fail_msg("%s", cause);
-		v = sysinfo_snapshot_get(s, "cpu.model");
-		if (v == NULL || strcmp(v, t[i].model) != 0)
-			fail_msg("%s: cpu.model %s, want %s", t[i].tree,
-			    v != NULL ? v : "absent", t[i].model);
-		assert_null(sysinfo_snapshot_get(s, "cpu.microcode"));
+		s = snapshot_of_tree(root);
+		check_field(s, t[i].tree, "cpu.model", t[i].model);
+		check_field(s, t[i].tree, "cpu.microcode", NULL);
 		sysinfo_snapshot_free(s);
 		free(root);
 	}
 }
 
-/* fs.scheduler and fs.rotational of a snapshot of tree root (NULL: absent),
- * with no packages. */
+/* Write text to the file rel under root, making its directories. */
 static void
-fs_queue_of(const char *root, const char *type, const char *scheduler,
-    const char *rotational)
+tree_write(const char *root, const char *rel, const char *text)
 {
-	struct sysinfo_opts	 o;
-	struct snapshot		*s;
-	const char		*v;
-	char			*cause = NULL;
+	char	*path, *p;
+	FILE	*f;
 
-	sysinfo_opts_init(&o);
-	o.root = root;
-	o.cc = NULL;
-	o.pkgmgr = SYSINFO_PKG_NONE;
-	if ((s = sysinfo_snapshot_take(".", &o, &cause)) == NULL)
+	xasprintf(&path, "%s/%s", root, rel);
+	for (p = path + strlen(root) + 1; (p = strchr(p, '/')) != NULL; p++) {
+		*p = '\0';
+		if (mkdir(path, 0755) == -1 && errno != EEXIST)
+			fail_msg("mkdir %s: %s", path, strerror(errno));
+		*p = '/';
+	}
+	assert_non_null(f = fopen(path, "w"));
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+	free(path);
+}
+
+/* rm -rf dir. */
+static void
+tree_remove(const char *dir)
+{
+	const char	*argv[] = { "rm", "-rf", dir, NULL };
+	char		*out, *cause = NULL;
+	int		 status;
+
+	if (sysinfo_command(argv, 10000, 1 << 20, 0, &out, NULL, &status,
+	    &cause) == -1)
 		fail_msg("%s", cause);
-	assert_string_equal(sysinfo_snapshot_get(s, "fs.type"), type);
-	v = sysinfo_snapshot_get(s, "fs.scheduler");
-	if (v == NULL || strcmp(v, scheduler) != 0)
-		fail_msg("%s: fs.scheduler %s, want %s", root,
-		    v != NULL ? v : "absent", scheduler);
-	v = sysinfo_snapshot_get(s, "fs.rotational");
-	if (v == NULL || strcmp(v, rotational) != 0)
-		fail_msg("%s: fs.rotational %s, want %s", root,
-		    v != NULL ? v : "absent", rotational);
-	sysinfo_snapshot_free(s);
+	free(out);
+	assert_int_equal(status, 0);
 }
 
 /*
@@ -1710,48 +1741,33 @@ fs_queue_of(const char *root, const char *type, const char *scheduler,
 static void
 test_snapshot_btrfs_source(void **state)
 {
-	char	 tmpl[] = "/tmp/pw-sysinfo.XXXXXX";
-	char	*src, *sys, *path, *text;
-	FILE	*f;
+	char		 tmpl[] = "/tmp/pw-sysinfo.XXXXXX";
+	char		*roots[2], *sys, *link;
+	struct snapshot	*s;
+	size_t		 i;
 
 	(void)state;
-	src = fixture("root-btrfs");
-	fs_queue_of(src, "btrfs", "none", "0");
-
+	roots[0] = fixture("root-btrfs");
+	roots[1] = tmpl;
 	assert_non_null(mkdtemp(tmpl));
-	xasprintf(&sys, "%s/sys", src);
-	xasprintf(&path, "%s/sys", tmpl);
-	assert_int_equal(symlink(sys, path), 0);
-	free(path);
-	xasprintf(&path, "%s/proc", tmpl);
-	assert_int_equal(mkdir(path, 0755), 0);
-	free(path);
-	xasprintf(&path, "%s/proc/self", tmpl);
-	assert_int_equal(mkdir(path, 0755), 0);
-	free(path);
-	xasprintf(&path, "%s/proc/self/mountinfo", tmpl);
-	text = "22 1 0:35 /root / rw,relatime shared:1 - btrfs "
-	    "/dev/nvme0n1p3 rw,seclabel,compress=zstd:1,ssd,discard=async,"
-	    "space_cache=v2,subvolid=257,subvol=/root\n";
-	assert_non_null(f = fopen(path, "w"));
-	assert_true(fputs(text, f) >= 0);
-	assert_int_equal(fclose(f), 0);
-	fs_queue_of(tmpl, "btrfs", "none", "0");
-
-	unlink(path);
-	free(path);
-	xasprintf(&path, "%s/proc/self", tmpl);
-	rmdir(path);
-	free(path);
-	xasprintf(&path, "%s/proc", tmpl);
-	rmdir(path);
-	free(path);
-	xasprintf(&path, "%s/sys", tmpl);
-	unlink(path);
-	free(path);
-	rmdir(tmpl);
+	xasprintf(&sys, "%s/sys", roots[0]);
+	xasprintf(&link, "%s/sys", tmpl);
+	assert_int_equal(symlink(sys, link), 0);
+	tree_write(tmpl, "proc/self/mountinfo", "22 1 0:35 /root / "
+	    "rw,relatime shared:1 - btrfs /dev/nvme0n1p3 rw,seclabel,"
+	    "compress=zstd:1,ssd,discard=async,space_cache=v2,subvolid=257,"
+	    "subvol=/root\n");
+	for (i = 0; i < nitems(roots); i++) {
+		s = snapshot_of_tree(roots[i]);
+		check_field(s, roots[i], "fs.type", "btrfs");
+		check_field(s, roots[i], "fs.scheduler", "none");
+		check_field(s, roots[i], "fs.rotational", "0");
+		sysinfo_snapshot_free(s);
+	}
+	tree_remove(tmpl);
+	free(link);
 	free(sys);
-	free(src);
+	free(roots[0]);
 }
 
 /*
@@ -1894,14 +1910,7 @@ test_container_unreadable(void **state)
 	sysinfo_snapshot_free(a);
 	sysinfo_snapshot_free(b);
 
-	argv[0] = "rm";
-	argv[1] = "-rf";
-	argv[2] = tmpl;
-	argv[3] = NULL;
-	if (sysinfo_command(argv, 10000, 1 << 20, 0, &out, NULL, &status,
-	    &cause) == -1)
-		fail_msg("%s", cause);
-	free(out);
+	tree_remove(tmpl);
 	free(environ_path);
 	free(src);
 	free(dsrc);
