@@ -571,6 +571,91 @@ linux_source_sysfs(const char *root, const char *source)
 	return path;
 }
 
+/* One line of /proc/self/mountinfo, cut up in a copy and unescaped. */
+struct linux_mount {
+	char		*buf;
+	unsigned int	 maj;
+	unsigned int	 min;
+	char		*root;		/* the directory of the filesystem */
+	char		*point;		/* where it is mounted */
+	char		*options;
+	char		*type;
+	char		*source;
+	char		*super;		/* the superblock's options */
+};
+
+/*
+ * Cut line (up to its newline) into m: "id parent maj:min root
+ * mountpoint options [optional...] - type source superoptions".  -1 if
+ * it is not such a line; otherwise free m->buf.
+ */
+static int
+linux_mount_parse(const char *line, struct linux_mount *m)
+{
+	char	*tok[64], *save;
+	size_t	 n;
+	int	 i;
+
+	memset(m, 0, sizeof(*m));
+	m->buf = xstrndup(line, strcspn(line, "\n"));
+	for (i = 0, tok[0] = strtok_r(m->buf, " ", &save); tok[i] != NULL &&
+	    i < 63; )
+		tok[++i] = strtok_r(NULL, " ", &save);
+	for (n = 6; n < (size_t)i && strcmp(tok[n], "-") != 0; n++)
+		;
+	if (i < 6 || n + 2 >= (size_t)i ||
+	    sscanf(tok[2], "%u:%u", &m->maj, &m->min) != 2) {
+		free(m->buf);
+		m->buf = NULL;
+		return -1;
+	}
+	m->root = tok[3];
+	m->point = tok[4];
+	m->options = tok[5];
+	m->type = tok[n + 1];
+	m->source = tok[n + 2];
+	m->super = n + 3 < (size_t)i ? tok[n + 3] : "";
+	linux_unescape(m->root);
+	linux_unescape(m->point);
+	linux_unescape(m->source);
+	return 0;
+}
+
+/*
+ * Where the filesystem that mount m shows part of is itself mounted: the
+ * mount point of the entry of the same superblock (device and options:
+ * a btrfs subvolume is no part of the top one) that shows the most of it,
+ * or NULL when none shows more than m.  A bind mount shows a directory of
+ * a filesystem mounted elsewhere: systemd's PrivateTmp= puts
+ * /var/tmp/systemd-private-.../tmp on /var/tmp in perfwatchd's namespace,
+ * where a run typed by hand sees the same filesystem on /.
+ */
+static char *
+linux_fs_whole(const char *text, const struct linux_mount *m)
+{
+	struct linux_mount	 e;
+	const char		*line, *next;
+	char			*point = NULL;
+	size_t			 rootlen = strlen(m->root);
+
+	for (line = text; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			next++;
+		if (linux_mount_parse(line, &e) == -1)
+			continue;
+		if (e.maj == m->maj && e.min == m->min &&
+		    strcmp(e.super, m->super) == 0 &&
+		    strlen(e.root) < rootlen &&
+		    linux_mount_prefix(e.root, m->root) > 0) {
+			free(point);
+			point = xstrdup(e.point);
+			rootlen = strlen(e.root);
+		}
+		free(e.buf);
+	}
+	return point;
+}
+
 /*
  * The filesystem that holds workdir: the mountinfo entry with its device
  * whose mount point is the longest prefix of the real path.
@@ -579,12 +664,12 @@ static int
 linux_fs(struct snapshot *s, const char *root, const char *workdir,
     char **cause)
 {
-	struct stat	 st;
-	char		 real[PATH_MAX], *path, *text, *line, *next, *tok[64];
-	char		*best = NULL, *save, *link;
-	unsigned int	 maj, min, bmaj = 0, bmin = 0;
-	size_t		 plen, bestlen = 0, n;
-	int		 bestdev = 0, samedev, i;
+	struct linux_mount	 m, best;
+	struct stat		 st;
+	char			 real[PATH_MAX], *path, *text, *line, *next;
+	char			*link, *whole;
+	size_t			 plen, bestlen = 0;
+	int			 bestdev = 0, samedev;
 
 	if (stat(workdir, &st) == -1 || realpath(workdir, real) == NULL) {
 		xasprintf(cause, "%s: %s", workdir, strerror(errno));
@@ -597,68 +682,46 @@ linux_fs(struct snapshot *s, const char *root, const char *workdir,
 	}
 	free(path);
 
-	/* Pick the line first; its tokens are cut up after. */
+	memset(&best, 0, sizeof(best));
 	for (line = text; line != NULL && *line != '\0'; line = next) {
 		if ((next = strchr(line, '\n')) != NULL)
 			next++;
-		if (sscanf(line, "%*s %*s %u:%u %*s", &maj, &min) != 2)
+		if (linux_mount_parse(line, &m) == -1)
 			continue;
-		n = strcspn(line, "\n");
-		path = xstrndup(line, n);
-		for (i = 0, tok[0] = strtok_r(path, " ", &save);
-		    tok[i] != NULL && i < 63; )
-			tok[++i] = strtok_r(NULL, " ", &save);
-		if (i < 5) {
-			free(path);
-			continue;
-		}
-		linux_unescape(tok[4]);
-		samedev = makedev(maj, min) == st.st_dev;
-		plen = linux_mount_prefix(tok[4], real);
-		free(path);
-		if (plen == 0 || (bestdev && !samedev))
-			continue;
-		if ((samedev && !bestdev) || plen >= bestlen) {
-			best = line;
+		samedev = makedev(m.maj, m.min) == st.st_dev;
+		plen = linux_mount_prefix(m.point, real);
+		if (plen != 0 && (!bestdev || samedev) &&
+		    ((samedev && !bestdev) || plen >= bestlen)) {
+			free(best.buf);
+			best = m;
 			bestlen = plen;
 			bestdev = samedev;
-			bmaj = maj;
-			bmin = min;
-		}
+		} else
+			free(m.buf);
 	}
-	if (best == NULL) {
+	if (best.buf == NULL) {
 		free(text);
 		return 0;
 	}
 
-	best[strcspn(best, "\n")] = '\0';
-	for (i = 0, tok[0] = strtok_r(best, " ", &save); tok[i] != NULL &&
-	    i < 63; )
-		tok[++i] = strtok_r(NULL, " ", &save);
-	/* id parent maj:min root mountpoint options [optional...] - type
-	 * source superoptions */
-	for (n = 6; n < (size_t)i && strcmp(tok[n], "-") != 0; n++)
-		;
-	if (n + 2 < (size_t)i) {
-		linux_unescape(tok[4]);
-		linux_unescape(tok[n + 2]);
-		sysinfo_snapshot_set(s, "fs.mount", tok[4]);
-		sysinfo_snapshot_set(s, "fs.type", tok[n + 1]);
-		sysinfo_snapshot_set(s, "fs.device", tok[n + 2]);
-		linux_set(s, "fs.options", linux_merge_options(tok[5],
-		    n + 3 < (size_t)i ? tok[n + 3] : ""));
-		/* btrfs and the like show an anonymous device: use the
-		 * source's. */
-		if (bmaj != 0) {
-			xasprintf(&path, "/sys/dev/block/%u:%u", bmaj, bmin);
-			link = sysinfo_path(root, path);
-			free(path);
-		} else
-			link = linux_source_sysfs(root, tok[n + 2]);
-		if (link != NULL)
-			linux_block(s, link);
-		free(link);
-	}
+	whole = linux_fs_whole(text, &best);
+	sysinfo_snapshot_set(s, "fs.mount", whole != NULL ? whole : best.point);
+	free(whole);
+	sysinfo_snapshot_set(s, "fs.type", best.type);
+	sysinfo_snapshot_set(s, "fs.device", best.source);
+	linux_set(s, "fs.options", linux_merge_options(best.options,
+	    best.super));
+	/* btrfs and the like show an anonymous device: use the source's. */
+	if (best.maj != 0) {
+		xasprintf(&path, "/sys/dev/block/%u:%u", best.maj, best.min);
+		link = sysinfo_path(root, path);
+		free(path);
+	} else
+		link = linux_source_sysfs(root, best.source);
+	if (link != NULL)
+		linux_block(s, link);
+	free(link);
+	free(best.buf);
 	free(text);
 	return 0;
 }

@@ -52,6 +52,10 @@
  *   virt (hypervisor or "none") virt.container (or "none"; left out
  *   when only root could tell, which a diff does not count as a change)
  *   libc cc locale.LANG locale.LC_* pkg.manager
+ * fs.mount is where the work directory's filesystem is mounted, not a
+ * bind mount of part of it that this process's mount namespace has
+ * (perfwatchd's PrivateTmp=), so that the daemon and a run typed by hand
+ * agree.
  * FreeBSD adds os.userland and mm.superpages and has no cmdline, governor
  * or scheduler.  The locale is the machine's configured one
  * (/etc/locale.conf, /etc/default/locale), not perfwatch's environment,

@@ -9,12 +9,14 @@
  */
 #include <sys/types.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -1770,6 +1772,94 @@ test_snapshot_btrfs_source(void **state)
 	free(roots[0]);
 }
 
+/* A path as the mount table writes it: blanks and '\\' in octal. */
+static char *
+mountinfo_escape(const char *path)
+{
+	char	*out, *o;
+
+	o = out = xmalloc(4 * strlen(path) + 1);
+	for (; *path != '\0'; path++) {
+		if (strchr(" \t\n\\", *path) != NULL)
+			o += snprintf(o, 5, "\\%03o", (unsigned char)*path);
+		else
+			*o++ = *path;
+	}
+	*o = '\0';
+	return out;
+}
+
+/*
+ * perfwatchd's unit has PrivateTmp=: in its mount namespace /var/tmp is a
+ * bind mount of /var/tmp/systemd-private-.../tmp, a directory of the
+ * filesystem that / holds.  Its snapshots said fs.mount "/var/tmp" where
+ * a run typed by hand says "/", a change in every diff between the two.
+ * The mount point is now where the filesystem itself is mounted; the
+ * options stay those of the mount that holds the work directory.  The
+ * tables are made here with this directory's device, so that it is the
+ * one they describe; a btrfs subvolume is no bind mount of the top
+ * subvolume mounted elsewhere.
+ */
+static void
+test_snapshot_bind_mount(void **state)
+{
+	struct stat	 st;
+	struct snapshot	*host, *ns;
+	char		 tmpl[] = "/tmp/pw-sysinfo.XXXXXX", cwd[PATH_MAX];
+	char		*text, *up, *upesc;
+	unsigned int	 maj, min;
+
+	(void)state;
+	assert_int_equal(stat(".", &st), 0);
+	assert_non_null(realpath(".", cwd));
+	maj = major(st.st_dev);
+	min = minor(st.st_dev);
+	/* The directory above ours is where the bind mount goes. */
+	up = xstrdup(cwd);
+	*strrchr(up, '/') = '\0';
+	if (up[0] == '\0')
+		skip();
+	upesc = mountinfo_escape(up);
+	assert_non_null(mkdtemp(tmpl));
+
+	xasprintf(&text, "27 1 %u:%u / / rw,relatime shared:1 - ext4 "
+	    "/dev/sda2 rw,errors=remount-ro\n", maj, min);
+	tree_write(tmpl, "proc/self/mountinfo", text);
+	free(text);
+	host = snapshot_of_tree(tmpl);
+	check_field(host, "host", "fs.mount", "/");
+
+	xasprintf(&text, "270 269 %u:%u / / ro,relatime master:1 - ext4 "
+	    "/dev/sda2 rw,errors=remount-ro\n"
+	    "281 270 %u:%u /var/tmp/systemd-private-6f1c-perfwatchd.service-"
+	    "Ab12Cd/tmp %s rw,relatime master:1 - ext4 /dev/sda2 "
+	    "rw,errors=remount-ro\n", maj, min, maj, min, upesc);
+	tree_write(tmpl, "proc/self/mountinfo", text);
+	free(text);
+	ns = snapshot_of_tree(tmpl);
+	check_field(ns, "namespace", "fs.mount", "/");
+	check_field(ns, "namespace", "fs.options",
+	    sysinfo_snapshot_get(host, "fs.options"));
+	sysinfo_snapshot_free(ns);
+
+	/* btrfs: / is subvolume "root", the top one is on /mnt/top. */
+	xasprintf(&text, "22 1 %u:%u /root / rw,relatime shared:1 - btrfs "
+	    "/dev/sda3 rw,ssd,space_cache=v2,subvolid=256,subvol=/root\n"
+	    "60 22 %u:%u / /mnt/top rw,relatime shared:30 - btrfs /dev/sda3 "
+	    "rw,ssd,space_cache=v2,subvolid=5,subvol=/\n", maj, min, maj,
+	    min);
+	tree_write(tmpl, "proc/self/mountinfo", text);
+	free(text);
+	ns = snapshot_of_tree(tmpl);
+	check_field(ns, "btrfs", "fs.mount", "/");
+	sysinfo_snapshot_free(ns);
+
+	sysinfo_snapshot_free(host);
+	tree_remove(tmpl);
+	free(upesc);
+	free(up);
+}
+
 /*
  * virt.container of a snapshot of tree root (its packages those of the
  * dpkg database at admin) taken as uid (-1: as we are), in a child:
@@ -2319,6 +2409,7 @@ main(void)
 		cmocka_unit_test(test_snapshot_fixture_root),
 		cmocka_unit_test(test_cpuinfo_models),
 		cmocka_unit_test(test_snapshot_btrfs_source),
+		cmocka_unit_test(test_snapshot_bind_mount),
 		cmocka_unit_test(test_container_unreadable),
 		cmocka_unit_test(test_snapshot_this_machine),
 		cmocka_unit_test(test_command),
