@@ -28,6 +28,11 @@
  * took 0.37 ms, the 40-year wait 0.06 ms and a nightly spec 0.025 ms.
  */
 #define CRON_SEARCH_DAYS	146097
+/*
+ * The longest jump forward of a clock, in minutes: a day and a half (a
+ * whole day skipped, as Samoa skipped 30 December 2011, and a little).
+ */
+#define CRON_JUMP_MINUTES	(36 * 60)
 
 struct cron_field {
 	const char		*name;
@@ -318,18 +323,15 @@ cron_day_matches(const struct cron *c, int y, int m, int d)
 }
 
 /*
- * The time whose local wall clock reads y-mo-d h:mi, if it is after
- * `after`.  Of the two times of an hour repeated when the clock goes
- * back, the earlier one only: when that one is not after `after`, the
- * reading has come already and does not fire again at the second.  For
- * a time skipped when it goes forward, what mktime() makes of it.
- * Return 0, or -1 if there is none.
+ * Whether the local wall clock reads y-mo-d h:mi at some time; if so,
+ * *out is the earliest (of an hour repeated when the clock goes back,
+ * the first pass).
  */
 static int
-cron_mktime(int y, int mo, int d, int h, int mi, time_t after, time_t *out)
+cron_reading(int y, int mo, int d, int h, int mi, time_t *out)
 {
 	struct tm	tm, chk;
-	time_t		t, best = (time_t)-1;
+	time_t		t;
 	int		isdst, exists = 0;
 
 	for (isdst = -1; isdst <= 1; isdst++) {
@@ -345,26 +347,50 @@ cron_mktime(int y, int mo, int d, int h, int mi, time_t after, time_t *out)
 			continue;
 		if (chk.tm_mday != d || chk.tm_hour != h || chk.tm_min != mi)
 			continue;	/* not a reading of this wall clock */
+		if (!exists || t < *out)
+			*out = t;
 		exists = 1;
-		if (best == (time_t)-1 || t < best)
-			best = t;
 	}
-	if (exists && best <= after)
-		return -1;
-	if (!exists) {
-		memset(&tm, 0, sizeof(tm));
-		tm.tm_year = y - 1900;
-		tm.tm_mon = mo - 1;
-		tm.tm_mday = d;
-		tm.tm_hour = h;
-		tm.tm_min = mi;
-		tm.tm_isdst = -1;
-		if ((t = mktime(&tm)) != (time_t)-1 && t > after)
-			best = t;
+	return exists;
+}
+
+/*
+ * The time whose local wall clock reads y-mo-d h:mi, if it is after
+ * `after`.  Of the two times of an hour repeated when the clock goes
+ * back, the earlier one only: when that one is not after `after`, the
+ * reading has come already and does not fire again at the second.  A
+ * time the clock jumps over when it goes forward is the time it jumps,
+ * the first minute it reads after; not what mktime() makes of it, which
+ * depends on the C library and the zone (glibc moves Irish time's 01:30
+ * back to 00:30 GMT) and may be past other fires of the spec.  Return
+ * 0, or -1 if there is none.
+ */
+static int
+cron_mktime(int y, int mo, int d, int h, int mi, time_t after, time_t *out)
+{
+	time_t	t = 0;
+	int	n;
+
+	for (n = 0; !cron_reading(y, mo, d, h, mi, &t); n++) {
+		if (n == CRON_JUMP_MINUTES)
+			return -1;
+		if (++mi < 60)
+			continue;
+		mi = 0;
+		if (++h < 24)
+			continue;
+		h = 0;
+		if (++d <= timefmt_days_in_month(y, mo))
+			continue;
+		d = 1;
+		if (++mo > 12) {
+			mo = 1;
+			y++;
+		}
 	}
-	if (best == (time_t)-1)
+	if (t <= after)
 		return -1;
-	*out = best;
+	*out = t;
 	return 0;
 }
 

@@ -12,8 +12,10 @@
  * does, otherwise it must match both.
  *
  * Times are local wall-clock times.  When the clock goes back, a time
- * that happens twice fires once; when it goes forward over a time, the
- * C library's mktime() decides (glibc: that time plus the hour skipped).
+ * that happens twice fires once, at the first; when it goes forward
+ * over a time, that time fires at the jump, the first minute the clock
+ * reads after it (02:30 of a night that goes from 02:00 to 03:00 fires
+ * at 03:00), as Vixie cron runs a job whose time was skipped.
  */
 #ifndef PERFWATCH_CRON_H
 #define PERFWATCH_CRON_H

@@ -275,16 +275,64 @@ test_next_dst(void **state)
 	assert_int_equal(next_of("* * * * *", t), 1792888200 + 60);
 
 	/*
-	 * 2026-03-29: 02:30 does not exist.  Whatever mktime() makes of it,
-	 * the fire is after the start and before the next day's 02:30.
+	 * 2026-03-29: 02:30 does not exist.  It fires when the clock jumps
+	 * over it, at 03:00 CEST (01:00Z), as Vixie cron runs a job whose
+	 * time was skipped.
 	 */
 	t = next_of("30 2 * * *", 1774695600);
-	assert_true(t > 1774695600 && t < 1774830600);
-#ifdef __GLIBC__
-	/* glibc moves it by the hour skipped: 03:30 CEST, 01:30Z. */
-	assert_int_equal(t, 1774747800);
-#endif
+	assert_int_equal(t, 1774746000);
 	assert_int_equal(next_of("30 2 * * *", t), 1774830600);
+	set_tz("UTC0");
+}
+
+/* Whether spec fires at want[0..n-1] after `after`, and only there. */
+static void
+fires_at(const char *spec, time_t after, const time_t *want, size_t n)
+{
+	size_t	i;
+	time_t	t = after;
+
+	for (i = 0; i < n; i++) {
+		t = next_of(spec, t);
+		if (t != want[i])
+			fail_msg("\"%s\" in %s, fire %zu: got %lld, want %lld",
+			    spec, getenv("TZ"), i, (long long)t,
+			    (long long)want[i]);
+	}
+}
+
+/*
+ * A time the clock jumps over fires at the jump, whatever the zone and
+ * however the C library's mktime() normalises it.  glibc moved 01:30 of
+ * Irish time's spring day back to 00:30 GMT (its winter time is the
+ * one with the DST flag), so a start at 00:45 lost the day's run and
+ * "30 0,1" ran once; it moved 02:10 of a 30-minute jump to 02:40, past
+ * the 02:35 that exists; and 02:00 of a two-hour jump to 04:00, past
+ * 03:00.
+ */
+static void
+test_next_dst_skipped(void **state)
+{
+	/* 2026-03-29 01:00Z: 01:00 GMT becomes 02:00 IST. */
+	static const time_t	dublin_start[] = { 1774746000, 1774830600 };
+	static const time_t	dublin_two[] = { 1774744200, 1774746000,
+				    1774827000 };
+	/* 2026-10-03 15:30Z: 02:00 +1030 becomes 02:30 +11. */
+	static const time_t	lord_howe[] = { 1791041400, 1791041700,
+				    1791126600 };
+	/* 2026-03-29 01:00Z: 01:00 +00 becomes 03:00 +02. */
+	static const time_t	two_hours[] = { 1774746000, 1774828800,
+				    1774832400 };
+
+	(void)state;
+	set_tz("IST-1GMT0,M10.5.0,M3.5.0/1");
+	fires_at("30 1 * * *", 1774745100, dublin_start,
+	    nitems(dublin_start));
+	fires_at("30 0,1 * * *", 1774738800, dublin_two, nitems(dublin_two));
+	set_tz("<+1030>-10:30<+11>-11,M10.1.0,M4.1.0");
+	fires_at("10,35 2 * * *", 1791028800, lord_howe, nitems(lord_howe));
+	set_tz("<+00>0<+02>-2,M3.5.0/1,M10.5.0/3");
+	fires_at("0 2,3 * * *", 1774699200, two_hours, nitems(two_hours));
 	set_tz("UTC0");
 }
 
@@ -380,6 +428,7 @@ main(void)
 		cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_next_utc),
 		cmocka_unit_test(test_next_dst),
+		cmocka_unit_test(test_next_dst_skipped),
 		cmocka_unit_test(test_next_brute_force),
 	};
 
