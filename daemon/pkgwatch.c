@@ -23,10 +23,10 @@
  * start that measured them (the schedule's catch-up) leaves none to do.
  *
  * Kernel.  At start, if the running kernel is not the one of this host's
- * last run with a snapshot, a run is asked for once the machine has been
- * up for [triggers] boot_settle, unless a run since (the schedule's
- * catch-up, one by hand) has measured the running kernel by then,
- * complete and on a quiet machine.
+ * last run that measured (else its last run with a snapshot), a run is
+ * asked for once the machine has been up for [triggers] boot_settle,
+ * unless a run since (the schedule's catch-up, one by hand) has
+ * measured the running kernel by then, complete and on a quiet machine.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -967,20 +967,27 @@ kernel_differs(struct daemon *d, int measured, const struct utsname *u,
 }
 
 /*
- * Whether the running kernel is not the one of this host's last run: 1
- * with *detail, else 0 (the same, no run, or no kernel to compare).
+ * Whether the running kernel is not the one of this host's last run that
+ * measured (complete, on a quiet machine), or of its last run at all if
+ * none of the latest did: 1 with *detail, else 0 (the same, no run, or
+ * no kernel to compare).  A run on this kernel that did not measure it
+ * (the kernel run cut short by a reboot or a stop, a run on a machine
+ * busy with its boot) leaves it new, as it does while boot_settle runs.
  */
 static int
 kernel_moved(struct daemon *d, char **detail)
 {
 	struct utsname	 u;
+	int		 rc;
 
 	*detail = NULL;
 	if (uname(&u) == -1) {
 		log_warn("uname");
 		return 0;
 	}
-	return kernel_differs(d, 0, &u, detail) == 1;
+	if ((rc = kernel_differs(d, 1, &u, detail)) == -1)
+		rc = kernel_differs(d, 0, &u, detail);
+	return rc == 1;
 }
 
 /*

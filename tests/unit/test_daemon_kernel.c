@@ -5,7 +5,8 @@
  * runs asked for.  The timer that waits for boot_settle is fired by
  * hand: the machine's uptime is whatever it is.  Covered: a new kernel,
  * the same one, one measured while the machine settled (or a run that
- * does not count as measuring it), and a reload (SIGHUP) turning the
+ * does not count as measuring it), a start after a run on the new
+ * kernel that did not measure it, and a reload (SIGHUP) turning the
  * trigger off or on.  And of the package side, what the stat() poll
  * compares.
  */
@@ -281,35 +282,73 @@ test_measured_meanwhile(void **state)
 }
 
 /*
- * A run since the start that has not measured the kernel: still running,
- * aborted, or measured on a busy machine.  The kernel run is asked for.
+ * For each kind of run that does not measure a kernel (still running or
+ * left so by a crash, aborted, failed, measured on a busy machine), one
+ * on the running kernel after a run that measured the old: made before
+ * the start's check (at_start) or while boot_settle runs, it leaves the
+ * kernel run to be asked for.
  */
 static void
-test_not_measured_meanwhile(void **state)
+unmeasured_leaves_kernel_run(void **state, int at_start)
 {
 	static const struct {
 		const char	*status;
 		int		 busy;
-	} meanwhile[] = {
-		{ RUN_RUNNING, 0 }, { RUN_ABORTED, 0 }, { RUN_COMPLETE, 1 },
+	} unmeasured[] = {
+		{ RUN_RUNNING, 0 }, { RUN_ABORTED, 0 }, { RUN_FAILED, 0 },
+		{ RUN_COMPLETE, 1 },
 	};
 	struct daemon	*d = &test_daemon;
 	char		*want;
 	size_t		 i;
 
 	xasprintf(&want, "kernel 1.2.3-old → %s", test_running);
-	for (i = 0; i < nitems(meanwhile); i++) {
+	for (i = 0; i < nitems(unmeasured); i++) {
 		set_conf(KERNEL_ON);
 		add_run("1.2.3-old", RUN_COMPLETE, 0);
+		if (at_start)
+			add_run(test_running, unmeasured[i].status,
+			    unmeasured[i].busy);
 		kernel_check(d);
 		assert_non_null(d->kernel_timer);
-		add_run(test_running, meanwhile[i].status, meanwhile[i].busy);
+		if (!at_start)
+			add_run(test_running, unmeasured[i].status,
+			    unmeasured[i].busy);
 		kernel_settled(-1, EV_TIMEOUT, d);
 		assert_int_equal(test_nruns, 1);
 		assert_string_equal(test_details[0], want);
 		teardown(state);
 		setup(state);
 	}
+	free(want);
+}
+
+/* A run since the start that has not measured the kernel. */
+static void
+test_not_measured_meanwhile(void **state)
+{
+	unmeasured_leaves_kernel_run(state, 0);
+}
+
+/*
+ * A start after a run on the new kernel that did not measure it (the
+ * kernel run cut short by a reboot or a stop, a run on a machine busy
+ * with its boot): the kernel is still new, against the last run that
+ * measured.  Without any such run, against the last run at all.
+ */
+static void
+test_restart_after_unmeasured(void **state)
+{
+	struct daemon	*d = &test_daemon;
+	char		*want;
+
+	unmeasured_leaves_kernel_run(state, 1);
+	set_conf(KERNEL_ON);
+	add_run("1.2.3-old", RUN_ABORTED, 0);
+	kernel_check(d);
+	assert_non_null(d->kernel_timer);
+	xasprintf(&want, "kernel 1.2.3-old → %s", test_running);
+	assert_string_equal(d->kernel_detail, want);
 	free(want);
 }
 
@@ -450,6 +489,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_measured_meanwhile,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_measured_meanwhile,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restart_after_unmeasured,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reload_off_drops, setup,
 		    teardown),
