@@ -8,7 +8,10 @@
  * FreeBSD) with inotify on Linux, kqueue on FreeBSD, and a stat() poll
  * every PKG_POLL seconds where neither can be had.  Every change restarts
  * the settle timer ([triggers] package_settle), so that a whole upgrade
- * is one trigger.  When it expires, a child reads the package list
+ * is one trigger.  With inotify, a watched directory gone (removed,
+ * moved away) is watched again when it is back at its path: at once if
+ * it is, else looked for every package_settle or PKG_POLL, whichever is
+ * sooner.  When the settle timer expires, a child reads the package list
  * (sysinfo_packages_read(), which may run rpm or pkg) and the daemon
  * diffs it against the list read at start or after the last change; the
  * run's detail is the diff's summary.  A database rewritten without a
@@ -77,6 +80,9 @@ static const char	*pkg_manager = "none";
 static int		pkg_phase_after;	/* the read is after a change */
 static int		pkg_check_last;		/* at start: against the last run */
 static int		pkg_since_run;		/* the change is since that run */
+#ifdef __linux__
+static struct event	*pkg_retry;	/* looks for a directory gone */
+#endif
 #ifdef __FreeBSD__
 static int		pkg_kq_fds[2 * PKG_MAX_WATCH];
 static size_t		pkg_nkq_fds;
@@ -221,13 +227,28 @@ pkg_changed(struct daemon *d, const char *what)
 	IN_ONLYDIR)
 
 /*
- * Watch again each directory whose watch is gone (it was moved away or
- * removed), at its path; with complain, say which cannot be.
+ * How often a directory gone is looked for: every package_settle, from
+ * 1 s to PKG_POLL.
  */
-static void
+static time_t
+pkg_retry_seconds(const struct daemon *d)
+{
+	int64_t	settle;
+
+	settle = config_get_duration(d->cfg, "triggers", "package_settle");
+	return (time_t)(settle < 1 ? 1 : settle > PKG_POLL ? PKG_POLL : settle);
+}
+
+/*
+ * Watch again each directory whose watch is gone (it was moved away or
+ * removed), at its path; with complain, say which cannot be.  Return
+ * the last one watched again, or NULL.
+ */
+static struct pkg_watch *
 pkg_inotify_rewatch(struct daemon *d, int complain)
 {
-	size_t	i;
+	struct pkg_watch	*back = NULL;
+	size_t			 i;
 
 	for (i = 0; i < pkg_nwatches; i++) {
 		if (pkg_watches[i].wd != -1)
@@ -235,12 +256,50 @@ pkg_inotify_rewatch(struct daemon *d, int complain)
 		pkg_watches[i].wd = inotify_add_watch(d->pkg_fd,
 		    pkg_watches[i].dir, PKG_INOTIFY_MASK);
 		if (pkg_watches[i].wd == -1 && complain)
-			log_warn("packages: %s is gone; it is watched again "
-			    "after a SIGHUP", pkg_watches[i].dir);
-		else if (pkg_watches[i].wd != -1)
+			log_warn("packages: %s is gone; looking for it every "
+			    "%llds", pkg_watches[i].dir,
+			    (long long)pkg_retry_seconds(d));
+		else if (pkg_watches[i].wd != -1) {
 			log_info("packages: watching %s again",
 			    pkg_watches[i].dir);
+			back = &pkg_watches[i];
+		}
 	}
+	return back;
+}
+
+/* Look for the directories gone again later, if there are any. */
+static void
+pkg_inotify_retry_arm(struct daemon *d)
+{
+	struct timeval	tv = { 0, 0 };
+	size_t		i;
+
+	for (i = 0; i < pkg_nwatches; i++) {
+		if (pkg_watches[i].wd == -1) {
+			tv.tv_sec = pkg_retry_seconds(d);
+			evtimer_add(pkg_retry, &tv);
+			return;
+		}
+	}
+}
+
+/*
+ * A directory gone for longer than package_settle: watch it once it is
+ * back at its path, and read the list then, as after any change (it
+ * may come back from a backup, or with an upgrade made meanwhile).
+ */
+static void
+pkg_inotify_retry(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon		*d = arg;
+	struct pkg_watch	*back;
+
+	(void)fd;
+	(void)ev;
+	if ((back = pkg_inotify_rewatch(d, 0)) != NULL)
+		pkg_changed(d, back->dir);
+	pkg_inotify_retry_arm(d);
 }
 
 /* The watched directory of an inotify watch, or NULL. */
@@ -334,6 +393,7 @@ pkg_inotify_start(struct daemon *d)
 	d->pkg_event = event_new(d->base, fd, EV_READ | EV_PERSIST,
 	    pkg_inotify_read, d);
 	event_add(d->pkg_event, NULL);
+	pkg_retry = evtimer_new(d->base, pkg_inotify_retry, d);
 	return 0;
 }
 #endif /* __linux__ */
@@ -694,8 +754,10 @@ pkg_settled(evutil_socket_t fd, short ev, void *arg)
 	(void)ev;
 	log_info("packages: the database has settled; reading it");
 #ifdef __linux__
-	if (d->pkg_event != NULL && d->pkg_fd != -1)
+	if (d->pkg_event != NULL && d->pkg_fd != -1) {
 		pkg_inotify_rewatch(d, 1);
+		pkg_inotify_retry_arm(d);
+	}
 #endif
 	pkgwatch_read_start(d);
 }
@@ -731,6 +793,12 @@ pkgwatch_unwatch(struct daemon *d)
 		close(d->pkg_fd);
 		d->pkg_fd = -1;
 	}
+#ifdef __linux__
+	if (pkg_retry != NULL) {
+		event_free(pkg_retry);
+		pkg_retry = NULL;
+	}
+#endif
 #ifdef __FreeBSD__
 	while (pkg_nkq_fds > 0)
 		close(pkg_kq_fds[--pkg_nkq_fds]);

@@ -7,11 +7,7 @@
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
-{ dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.0-1; } | dpkg_write
-write_profile
-write_conf_packages 2s
-start_daemon
-wait_packages 2
+start_packages_daemon 2s
 
 # An upgrade in three steps, each within the settle period of the last.
 { dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.0-1;
@@ -58,12 +54,8 @@ sleep 1
 
 # A removal is named too.
 { dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.1-2; } | dpkg_write
-wait_until 20 "the second package run" runs_at_least 2 \
-    "trigger = 'package' AND status = 'complete'" ||
-	fail "no run after the removal"
-detail=$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'package'
-    ORDER BY id DESC LIMIT 1")
-expect_match "$detail" "-newpkg 2.0-1"
+wait_package_run 2 "no run after the removal"
+expect_match "$(package_detail)" "-newpkg 2.0-1"
 
 # A reload while a change settles keeps it, and the list from before it:
 # the upgrade still gets its run.  (The settle period is made longer

@@ -7,11 +7,7 @@
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
-{ dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.0-1; } | dpkg_write
-write_profile
-write_conf_packages 1s
-start_daemon
-wait_packages 2
+start_packages_daemon 1s
 
 # The directory rebuilt and swapped in, with the same packages.
 mkdir "$T/dpkg.rebuild"
