@@ -4,6 +4,8 @@
 #ifndef PERFWATCH_H
 #define PERFWATCH_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,6 +58,14 @@ int		 better_parse(const char *, enum better *);
 char		*perfwatch_path(const char *argv0);
 /* Seconds on the monotonic clock: for intervals, never for dates. */
 double		 perfwatch_mono(void);
+/*
+ * Reap the child pid, waiting no later than until (perfwatch_mono()
+ * seconds): 1 once reaped (*status set), 0 if it is still there then, -1
+ * if it cannot be waited for (errno set).  For a child that may never
+ * end: one that closed its output and kept running, or one stuck in the
+ * kernel after SIGKILL.
+ */
+int		 perfwatch_reap_until(pid_t pid, int *status, double until);
 /*
  * Close every descriptor from low on: closefrom() where the system has
  * it.  Safe between fork and exec.  The fallback is the loop used where

@@ -3,6 +3,7 @@
  */
 #include <sys/types.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #if defined(__FreeBSD__)
 #include <sys/sysctl.h>
 #endif
@@ -10,6 +11,7 @@
 #include <sys/syscall.h>
 #endif
 #include <ctype.h>
+#include <errno.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdint.h>
@@ -199,6 +201,29 @@ perfwatch_mono(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int
+perfwatch_reap_until(pid_t pid, int *status, double until)
+{
+	struct timespec	ts;
+	double		left;
+	pid_t		r;
+
+	for (;;) {
+		if ((r = waitpid(pid, status, WNOHANG)) == pid)
+			return 1;
+		if (r == -1 && errno != EINTR)
+			return -1;
+		if ((left = until - perfwatch_mono()) <= 0)
+			return 0;
+		/* Sleep at most 10 ms between looks. */
+		if (left > 0.01)
+			left = 0.01;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)(left * 1e9);
+		nanosleep(&ts, NULL);
+	}
 }
 
 /* Whether two optional strings are equal: both NULL, or the same text. */

@@ -7,8 +7,13 @@
  * the parent through a second close-on-exec pipe, so "rpm: No such file or
  * directory" is told apart from a program that ran and failed.
  *
+ * The same deadline bounds the wait for its exit once its output ends:
+ * a helper that closes its stdout and keeps running is killed when time
+ * is up, not waited for.  One that SIGKILL does not end either (stuck in
+ * the kernel) is left behind after COMMAND_KILL_WAIT_MS.
+ *
  * This runs in the run child (never in perfwatchd's event loop): blocking
- * here for at most timeout_ms is fine.
+ * here for at most timeout_ms (and COMMAND_KILL_WAIT_MS) is fine.
  */
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -26,6 +31,10 @@
 #include "perfwatch.h"
 #include "xmalloc.h"
 #include "sysinfo_int.h"
+
+#ifndef COMMAND_KILL_WAIT_MS
+#define COMMAND_KILL_WAIT_MS	2000	/* for a SIGKILLed helper to end */
+#endif
 
 /* Milliseconds on the monotonic clock. */
 static int64_t
@@ -76,16 +85,10 @@ fail:
 	_exit(127);
 }
 
-/* Wait for pid, retrying on EINTR; the exit code or 128 + signal. */
+/* A wait status as the exit code, or 128 + signal; -1 if neither. */
 static int
-command_reap(pid_t pid)
+command_status(int st)
 {
-	int	st;
-
-	while (waitpid(pid, &st, 0) == -1) {
-		if (errno != EINTR)
-			return -1;
-	}
 	if (WIFEXITED(st))
 		return WEXITSTATUS(st);
 	if (WIFSIGNALED(st))
@@ -103,7 +106,8 @@ sysinfo_command(const char *const argv[], int timeout_ms, size_t max_out,
 	ssize_t		 r;
 	int64_t		 deadline, left;
 	pid_t		 pid;
-	int		 outp[2], errp[2], e, rc, failed = 0;
+	int		 outp[2], errp[2], e, rc = -1, st = 0, reaped = 0;
+	int		 failed = 0;
 
 	*out = NULL;
 	if (pipe2(outp, O_CLOEXEC) == -1) {
@@ -178,20 +182,47 @@ sysinfo_command(const char *const argv[], int timeout_ms, size_t max_out,
 		}
 	}
 	close(outp[0]);
-	if (failed)
+	if (!failed) {
+		/* Its output ended: its exit is due by the same deadline. */
+		left = deadline - command_now_ms();
+		reaped = perfwatch_reap_until(pid, &st,
+		    perfwatch_mono() + (left > 0 ? left : 0) / 1000.0);
+		if (reaped == 0) {
+			xasprintf(cause, "%s: closed its output but did not "
+			    "exit within %d ms", argv[0], timeout_ms);
+			failed = 1;
+		} else if (reaped == -1) {
+			xasprintf(cause, "%s: wait: %s", argv[0],
+			    strerror(errno));
+			failed = 1;
+		}
+	}
+	if (failed && reaped != 1) {
 		kill(pid, SIGKILL);
-	rc = command_reap(pid);
+		reaped = perfwatch_reap_until(pid, &st,
+		    perfwatch_mono() + COMMAND_KILL_WAIT_MS / 1000.0);
+		if (reaped == 0)
+			log_warnx("%s: process %ld still there %d ms after "
+			    "SIGKILL; not waiting for it", argv[0], (long)pid,
+			    COMMAND_KILL_WAIT_MS);
+	}
 
-	/* An errno in the error pipe means exec never happened. */
-	while ((r = read(errp[0], &e, sizeof(e))) == -1 && errno == EINTR)
+	/*
+	 * An errno in the error pipe means exec never happened.  Read only
+	 * from a helper reaped: one still there might hold the pipe open.
+	 */
+	r = 0;
+	while (reaped == 1 &&
+	    (r = read(errp[0], &e, sizeof(e))) == -1 && errno == EINTR)
 		;
 	close(errp[0]);
 	if (!failed && r == (ssize_t)sizeof(e)) {
 		xasprintf(cause, "%s: %s", argv[0], strerror(e));
 		failed = 1;
 	}
-	if (!failed && rc == -1) {
-		xasprintf(cause, "%s: wait: %s", argv[0], strerror(errno));
+	if (!failed && (rc = command_status(st)) == -1) {
+		xasprintf(cause, "%s: wait: unexpected status %#x", argv[0],
+		    st);
 		failed = 1;
 	}
 	if (failed) {

@@ -2095,9 +2095,12 @@ test_command(void **state)
 	const char	*none[] = { "/nonexistent/perfwatch-tool", NULL };
 	const char	*slow[] = { "sleep", "10", NULL };
 	const char	*yes[] = { "yes", NULL };
+	const char	*mute[] = { "sh", "-c", "exec >&-; exec sleep 10",
+			    NULL };
 	const char	*err[] = { "ls", "/nonexistent/perfwatch-dir", NULL };
 	char		*out, *cause = NULL;
 	size_t		 len;
+	double		 start;
 	int		 status;
 
 	(void)state;
@@ -2125,6 +2128,20 @@ test_command(void **state)
 	    &status, &cause), -1);
 	assert_string_equal(cause, "sleep: timed out after 200 ms");
 	free(cause);
+
+	/*
+	 * A helper that closes its output and keeps running is killed at
+	 * the deadline, not waited for: the deadline covers its exit too.
+	 */
+	start = perfwatch_mono();
+	assert_int_equal(sysinfo_command(mute, 300, 1024, 0, &out, &len,
+	    &status, &cause), -1);
+	assert_string_equal(cause,
+	    "sh: closed its output but did not exit within 300 ms");
+	free(cause);
+	if (perfwatch_mono() - start > 3.0)
+		fail_msg("the muted helper took %.1f s",
+		    perfwatch_mono() - start);
 
 	assert_int_equal(sysinfo_command(yes, 5000, 100000, 0, &out, &len,
 	    &status, &cause), -1);
