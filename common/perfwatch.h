@@ -60,10 +60,10 @@ char		*perfwatch_path(const char *argv0);
 double		 perfwatch_mono(void);
 /*
  * Reap the child pid, waiting no later than until (perfwatch_mono()
- * seconds): 1 once reaped (*status set), 0 if it is still there then, -1
- * if it cannot be waited for (errno set).  For a child that may never
- * end: one that closed its output and kept running, or one stuck in the
- * kernel after SIGKILL.
+ * seconds): 1 once reaped (*status set, unless NULL), 0 if it is still
+ * there then, -1 if it cannot be waited for (errno set).  For a child
+ * that may never end: one that closed its output and kept running, or
+ * one stuck in the kernel after SIGKILL.
  */
 int		 perfwatch_reap_until(pid_t pid, int *status, double until);
 /*

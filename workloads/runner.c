@@ -114,6 +114,9 @@
 #define DIR_TRIES		3
 #define DIR_MARK		".perfwatch-iteration"	/* in each of them */
 #define ESCAPE_ROUNDS		32	/* of killing escapees' orphans */
+#ifndef ESCAPE_WAIT_SECONDS
+#define ESCAPE_WAIT_SECONDS	2.0	/* for killed escapees to end */
+#endif
 
 static volatile sig_atomic_t	 wl_abort_flag;
 static int			 wl_abort_pipe[2] = { -1, -1 };
@@ -951,24 +954,40 @@ children_list(pid_t **out)
 }
 #endif
 
+/* Whether pid is one of v[0..n). */
+static int
+pid_in(const pid_t *v, size_t n, pid_t pid)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (v[i] == pid)
+			return 1;
+	}
+	return 0;
+}
+
 /*
  * Kill and reap every child of this process not in before[0..nbefore),
  * each with the group it leads, round after round while their orphans
- * come back to it.  Returns how many there were.
+ * come back to it.  Each round waits at most ESCAPE_WAIT_SECONDS for
+ * those it killed: one that SIGKILL does not end (stuck in the kernel,
+ * or held by a tracer) is named in the log and left behind, not waited
+ * for, nor killed again.  Returns how many there were.
  */
 static size_t
-escapees_reap(const pid_t *before, size_t nbefore)
+escapees_reap(const char *name, const pid_t *before, size_t nbefore)
 {
-	pid_t	*now, *kill_list = NULL;
-	size_t	 n, i, j, nkill, total = 0, round;
+	pid_t	*now, *kill_list = NULL, *left = NULL;
+	size_t	 n, i, nkill, nleft = 0, total = 0, round;
+	double	 until;
 
 	for (round = 0; round < ESCAPE_ROUNDS; round++) {
 		n = children_list(&now);
 		nkill = 0;
 		for (i = 0; i < n; i++) {
-			for (j = 0; j < nbefore && before[j] != now[i]; j++)
-				;
-			if (j == nbefore)
+			if (!pid_in(before, nbefore, now[i]) &&
+			    !pid_in(left, nleft, now[i]))
 				pid_push(&kill_list, &nkill, now[i]);
 		}
 		free(now);
@@ -976,17 +995,25 @@ escapees_reap(const pid_t *before, size_t nbefore)
 			(void)kill(-kill_list[i], SIGKILL);
 			(void)kill(kill_list[i], SIGKILL);
 		}
-		/* SIGKILLed: each ends, and its orphans are ours by then. */
-		for (i = 0; i < nkill; i++)
-			while (waitpid(kill_list[i], NULL, 0) == -1 &&
-			    errno == EINTR)
-				;
+		/* Once reaped, each one's orphans are ours. */
+		until = wl_now() + ESCAPE_WAIT_SECONDS;
+		for (i = 0; i < nkill; i++) {
+			if (perfwatch_reap_until(kill_list[i], NULL,
+			    until) != 0)
+				continue;
+			log_warnx("%s: process %ld that left the workload's "
+			    "process group did not end %.1f s after SIGKILL; "
+			    "not waiting for it", name, (long)kill_list[i],
+			    ESCAPE_WAIT_SECONDS);
+			pid_push(&left, &nleft, kill_list[i]);
+		}
 		free(kill_list);
 		kill_list = NULL;
 		total += nkill;
 		if (nkill == 0)
 			break;
 	}
+	free(left);
 	return total;
 }
 
@@ -1319,7 +1346,7 @@ wl_run_iteration(const struct wl_workload *wl, const struct wl_params *p,
 
 	imposed = watch_child(&w, p, start, mark, &wstatus, &ru, &end);
 	group_reap(w.pgid, guard);
-	if ((escaped = escapees_reap(before, nbefore)) > 0)
+	if ((escaped = escapees_reap(wl->name, before, nbefore)) > 0)
 		log_warnx("%s: killed %zu process%s that left the workload's "
 		    "process group (setsid) and outlived it", wl->name,
 		    escaped, escaped == 1 ? "" : "es");

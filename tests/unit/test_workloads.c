@@ -15,6 +15,7 @@
 
 #include <sys/file.h>
 #include <sys/mount.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -1478,6 +1479,137 @@ test_run_setsid_escapee(void **state)
 	if (alive > 0)
 		fail_msg("%d of the escapee's processes outlived the "
 		    "iteration", alive);
+}
+
+/*
+ * In a child: wait up to 10 s for a pid in path, trace it (PTRACE_SEIZE),
+ * say so in path.traced, and hold it for at most 20 s without waiting
+ * for it: killed meanwhile, it stays a zombie its parent cannot reap,
+ * as one stuck in the kernel after SIGKILL cannot be reaped.
+ */
+static void __attribute__((noreturn))
+tracer_main(const char *path)
+{
+	char	done[PATH_MAX + 16];
+	FILE	*f;
+	long	 pid = 0;
+	int	 i, fd;
+
+	for (i = 0; i < 1000 && pid <= 0; i++) {
+		if ((f = fopen(path, "r")) != NULL) {
+			if (fscanf(f, "%ld", &pid) != 1)
+				pid = 0;
+			fclose(f);
+		}
+		if (pid <= 0)
+			usleep(10000);
+	}
+	if (pid <= 0 || ptrace(PTRACE_SEIZE, (pid_t)pid, NULL, NULL) == -1)
+		_exit(1);
+	snprintf(done, sizeof(done), "%s.traced", path);
+	if ((fd = open(done, O_WRONLY | O_CREAT, 0644)) == -1)
+		_exit(1);
+	close(fd);
+	sleep(20);
+	_exit(0);
+}
+
+/* A process of a workload that a tracer holds (tracer_main()). */
+struct held {
+	char	pidf[PATH_MAX + 8];	/* the workload writes its pid */
+	char	tracedf[PATH_MAX + 16];	/* the tracer holds it */
+	pid_t	tracer;
+};
+
+/*
+ * Start the tracer, before the iteration: it is not one of the
+ * iteration's escapees.
+ */
+static void
+held_start(struct held *h)
+{
+	snprintf(h->pidf, sizeof(h->pidf), "%s.pid", test_dir);
+	snprintf(h->tracedf, sizeof(h->tracedf), "%s.traced", h->pidf);
+	(void)unlink(h->pidf);
+	(void)unlink(h->tracedf);
+	if ((h->tracer = fork()) == 0)
+		tracer_main(h->pidf);
+	assert_true(h->tracer > 0);
+}
+
+/*
+ * Run the command workload "<before>echo <pid> >PIDF; <until the tracer
+ * holds that process>; <after>" with the time limit timeout: its return,
+ * and the seconds it took in *elapsed.
+ */
+static int
+held_run(struct held *h, const char *before, const char *pid,
+    const char *after, const char *timeout, struct wl_result *res,
+    double *elapsed)
+{
+	char	*command;
+	double	 start;
+	int	 rc;
+
+	xasprintf(&command, "%secho %s >%s.tmp; mv %s.tmp %s; "
+	    "while [ ! -e %s ]; do sleep 0.01; done; %s", before, pid,
+	    h->pidf, h->pidf, h->pidf, h->tracedf, after);
+	start = wl_now();
+	rc = run_command(command, timeout, res);
+	*elapsed = wl_now() - start;
+	free(command);
+	return rc;
+}
+
+/*
+ * After the iteration, which took elapsed seconds: the tracer held the
+ * process, the iteration did not wait limit seconds for it, and, the
+ * tracer gone, its parent (this process, the runner) reaps it, killed.
+ */
+static void
+held_end(struct held *h, double elapsed, double limit, const char *what)
+{
+	FILE	*f;
+	long	 pid;
+	int	 status;
+
+	assert_int_equal(access(h->tracedf, F_OK), 0);
+	f = fopen(h->pidf, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%ld", &pid), 1);
+	fclose(f);
+	(void)unlink(h->pidf);
+	(void)unlink(h->tracedf);
+	(void)kill(h->tracer, SIGKILL);
+	assert_int_equal(waitpid(h->tracer, &status, 0), h->tracer);
+	if (elapsed >= limit)
+		fail_msg("the iteration waited %.1f s for its killed %s",
+		    elapsed, what);
+	assert_int_equal(waitpid((pid_t)pid, &status, 0), (pid_t)pid);
+	assert_true(WIFSIGNALED(status));
+	assert_int_equal(WTERMSIG(status), SIGKILL);
+}
+
+/*
+ * An escapee that SIGKILL does not end (here one held by a tracer) is
+ * left behind after ESCAPE_WAIT_SECONDS (2 s), not waited for: the
+ * iteration ends, and the escapee is still this process's child.
+ */
+static void
+test_run_escapee_unreapable(void **state)
+{
+	struct wl_result	 res;
+	struct held		 h;
+	double			 elapsed;
+
+	(void)state;
+	held_start(&h);
+	assert_int_equal(held_run(&h, "setsid sleep 300 </dev/null "
+	    ">/dev/null 2>&1 & ", "$!", "echo 'x 1 s'", "30", &res,
+	    &elapsed), 0);
+	assert_true(group_gone(res.pgid));
+	wl_result_clear(&res);
+	held_end(&h, elapsed, 6.0, "escapee");
 }
 
 /*
@@ -2954,6 +3086,7 @@ main(void)
 		cmocka_unit_test(test_run_command_direct),
 		cmocka_unit_test(test_run_timeout),
 		cmocka_unit_test(test_run_setsid_escapee),
+		cmocka_unit_test(test_run_escapee_unreapable),
 		cmocka_unit_test(test_run_orphan_reaped),
 		cmocka_unit_test(test_run_abort),
 		cmocka_unit_test(test_run_settle),
