@@ -30,7 +30,9 @@
  *   SIGCHLD handler: the runner never installs or blocks a signal, that
  *   belongs to its caller.
  * - Over time (or on abort, or on too much output) the whole group gets
- *   SIGTERM and, grace seconds later, SIGKILL.  Once the child is reaped,
+ *   SIGTERM and, grace seconds later, SIGKILL; a child that SIGKILL does
+ *   not end either (stuck in the kernel) is given up CHILD_WAIT_SECONDS
+ *   later, not waited for.  Once the child is reaped,
  *   whatever is left of its group gets SIGKILL too, and the runner waits
  *   (bounded) until the group is empty, so no benchmark process outlives
  *   its iteration.
@@ -114,6 +116,9 @@
 #define DIR_TRIES		3
 #define DIR_MARK		".perfwatch-iteration"	/* in each of them */
 #define ESCAPE_ROUNDS		32	/* of killing escapees' orphans */
+#ifndef CHILD_WAIT_SECONDS
+#define CHILD_WAIT_SECONDS	2.0	/* for the SIGKILLed child to end */
+#endif
 #ifndef ESCAPE_WAIT_SECONDS
 #define ESCAPE_WAIT_SECONDS	2.0	/* for killed escapees to end */
 #endif
@@ -152,6 +157,8 @@ struct watch {
 	size_t		 outlen;
 	int		 out_over;
 	struct errlines	 err;	/* of stderr */
+	const char	*name;	/* the workload's, for the log */
+	int		 unreaped;	/* SIGKILL did not end it in time */
 };
 
 /*
@@ -1020,7 +1027,10 @@ escapees_reap(const char *name, const pid_t *before, size_t nbefore)
 /*
  * Watch the child until it is reaped, enforcing the time limit and the
  * abort flag.  Returns the status it had to impose (WL_OK if none); the
- * wait status, rusage and end time come back through the pointers.
+ * wait status, rusage and end time come back through the pointers.  A
+ * child still there CHILD_WAIT_SECONDS after SIGKILL (stuck in the
+ * kernel, or held by a tracer) is named in the log and left behind, with
+ * w->unreaped set, as if SIGKILL had ended it, and no CPU time.
  */
 static enum wl_status
 watch_child(struct watch *w, const struct wl_params *p, double start,
@@ -1068,6 +1078,15 @@ watch_child(struct watch *w, const struct wl_params *p, double start,
 			(void)killpg(w->pgid, SIGKILL);
 			signalled = 2;
 		}
+		if (signalled == 2 && now >= kill_at + CHILD_WAIT_SECONDS) {
+			log_warnx("%s: workload process %ld did not end %.1f s "
+			    "after SIGKILL; not waiting for it", w->name,
+			    (long)w->pid, CHILD_WAIT_SECONDS);
+			w->unreaped = 1;
+			*wstatus = W_EXITCODE(0, SIGKILL);
+			memset(ru, 0, sizeof(*ru));
+			break;
+		}
 
 		n = 0;
 		if (w->fd_out != -1) {
@@ -1096,6 +1115,8 @@ watch_child(struct watch *w, const struct wl_params *p, double start,
 			next = deadline;
 		else if (signalled == 1)
 			next = kill_at;
+		else if (signalled == 2)
+			next = kill_at + CHILD_WAIT_SECONDS;
 		timeout = next > 0 ? ms_until(next, now, cap) : cap;
 
 		if (poll(pfd, n, timeout) == -1) {
@@ -1114,6 +1135,14 @@ watch_child(struct watch *w, const struct wl_params *p, double start,
 				while (read(wl_abort_pipe[0], buf,
 				    sizeof(buf)) > 0)
 					;
+			} else if (pfd[i].fd == w->fd_pid) {
+				/*
+				 * It has exited: wait4() above reaps it, or,
+				 * if a tracer holds it, the readable pidfd
+				 * would spin this loop until it lets go.
+				 */
+				close(w->fd_pid);
+				w->fd_pid = -1;
 			}
 		}
 	}
@@ -1344,8 +1373,12 @@ wl_run_iteration(const struct wl_workload *wl, const struct wl_params *p,
 	(void)fcntl(w.fd_err, F_SETFL, O_NONBLOCK);
 	w.fd_pid = exit_fd(w.pid);
 
+	w.name = wl->name;
 	imposed = watch_child(&w, p, start, mark, &wstatus, &ru, &end);
 	group_reap(w.pgid, guard);
+	/* Left behind, it is not an escapee to kill and wait for again. */
+	if (w.unreaped)
+		pid_push(&before, &nbefore, w.pid);
 	if ((escaped = escapees_reap(wl->name, before, nbefore)) > 0)
 		log_warnx("%s: killed %zu process%s that left the workload's "
 		    "process group (setsid) and outlived it", wl->name,

@@ -1613,6 +1613,31 @@ test_run_escapee_unreapable(void **state)
 }
 
 /*
+ * A workload process that SIGKILL does not end (here one held by a
+ * tracer) is left behind CHILD_WAIT_SECONDS (2 s) after SIGKILL, not
+ * waited for: the iteration ends, timed out, without its CPU time.
+ */
+static void
+test_run_child_unreapable(void **state)
+{
+	struct wl_result	 res;
+	struct held		 h;
+	double			 elapsed;
+
+	(void)state;
+	held_start(&h);
+	/* The shell is the runner's child; traced, it stops at once. */
+	assert_int_equal(held_run(&h, "", "$$", "sleep 30", "1", &res,
+	    &elapsed), -1);
+	held_end(&h, elapsed, 10.0, "child");
+	assert_int_equal(res.status, WL_TIMEOUT);
+	assert_true(WIFSIGNALED(res.wait_status));
+	assert_int_equal(WTERMSIG(res.wait_status), SIGKILL);
+	assert_true(res.user == 0 && res.sys == 0);
+	wl_result_clear(&res);
+}
+
+/*
  * A process the workload left in the background is killed with its group
  * once the iteration ends, and, an orphan of the runner (its subreaper),
  * reaped at once: the runner does not wait for the group to empty in
@@ -3087,6 +3112,7 @@ main(void)
 		cmocka_unit_test(test_run_timeout),
 		cmocka_unit_test(test_run_setsid_escapee),
 		cmocka_unit_test(test_run_escapee_unreapable),
+		cmocka_unit_test(test_run_child_unreapable),
 		cmocka_unit_test(test_run_orphan_reaped),
 		cmocka_unit_test(test_run_abort),
 		cmocka_unit_test(test_run_settle),
