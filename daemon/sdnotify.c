@@ -48,7 +48,13 @@ sdnotify_init(void)
 	if (path[0] == '@')
 		sdnotify_addr.sun_path[0] = '\0';	/* abstract */
 	sdnotify_len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + n);
-	sdnotify_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	/*
+	 * Non-blocking: a reader that stops reading fills its queue
+	 * (net.unix.max_dgram_qlen, 10 datagrams on Linux), and a blocking
+	 * sendto() would then stop the event loop for ever.
+	 */
+	sdnotify_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
+	    0);
 	if (sdnotify_fd == -1)
 		log_warn("NOTIFY_SOCKET: socket");
 out:
@@ -79,6 +85,12 @@ sdnotify(const char *fmt, ...)
 	if ((size_t)n >= sizeof(msg))
 		n = sizeof(msg) - 1;
 	if (sendto(sdnotify_fd, msg, (size_t)n, MSG_NOSIGNAL,
-	    (struct sockaddr *)&sdnotify_addr, sdnotify_len) == -1)
+	    (struct sockaddr *)&sdnotify_addr, sdnotify_len) != -1)
+		return;
+	if (errno == EAGAIN || errno == EWOULDBLOCK)
+		log_warnx("NOTIFY_SOCKET: its queue is full (the service "
+		    "manager does not read it): %.*s not sent",
+		    (int)strcspn(msg, "\n"), msg);
+	else
 		log_debug("NOTIFY_SOCKET: sendto: %s", strerror(errno));
 }
