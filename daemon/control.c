@@ -23,6 +23,7 @@
 #include <sys/types.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 
 #include <errno.h>
@@ -51,6 +52,10 @@
 #define CONTROL_MAX_GLOB	256
 #define CONTROL_ACCEPT_PAUSE	1	/* seconds without accept() when out
 					   of descriptors */
+#ifndef CONTROL_PROBE_WAIT
+#define CONTROL_PROBE_WAIT	2	/* seconds for a listener to take
+					   the start-up probe */
+#endif
 
 static int	control_bind(const char *, uid_t, gid_t, char **);
 
@@ -96,6 +101,7 @@ control_bind(const char *path, uid_t uid, gid_t gid, char **cause)
 {
 	struct sockaddr_un	 sun;
 	struct stat		 sb;
+	struct timeval		 probe_wait = { CONTROL_PROBE_WAIT, 0 };
 	mode_t			 old;
 	int			 fd, probe;
 
@@ -111,10 +117,23 @@ control_bind(const char *path, uid_t uid, gid_t gid, char **cause)
 		xasprintf(cause, "socket: %s", strerror(errno));
 		return -1;
 	}
+	/*
+	 * A listener that takes no connection (stuck, its backlog full)
+	 * would keep a blocking connect() waiting for ever.
+	 */
+	(void)setsockopt(probe, SOL_SOCKET, SO_SNDTIMEO, &probe_wait,
+	    sizeof(probe_wait));
 	if (connect(probe, (struct sockaddr *)&sun, sizeof(sun)) == 0) {
 		close(probe);
 		xasprintf(cause, "%s: another perfwatchd answers on this "
 		    "socket", path);
+		return -1;
+	}
+	if (errno == EAGAIN || errno == EWOULDBLOCK) {
+		close(probe);
+		xasprintf(cause, "%s: a process listens on this socket but "
+		    "has taken no connection in %d s (another perfwatchd, "
+		    "stuck?)", path, CONTROL_PROBE_WAIT);
 		return -1;
 	}
 	close(probe);
