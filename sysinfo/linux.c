@@ -1093,10 +1093,12 @@ sysinfo_os_counters(const char *root, struct quiet_counters *c, char **cause)
 	memset(c, 0, sizeof(*c));
 
 	path = sysinfo_path(root, "/proc/loadavg");
-	if (sysinfo_read_file(path, 4096, &text, NULL) == -1 ||
-	    sscanf(text, "%lf %lf %lf", &c->load[0], &c->load[1],
-	    &c->load[2]) != 3) {
+	if (sysinfo_read_file(path, 4096, &text, NULL) == -1)
+		text = NULL;
+	if (text == NULL || sscanf(text, "%lf %lf %lf", &c->load[0],
+	    &c->load[1], &c->load[2]) != 3) {
 		xasprintf(cause, "%s: cannot read the load", path);
+		free(text);
 		free(path);
 		return -1;
 	}

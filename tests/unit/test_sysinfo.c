@@ -2306,6 +2306,30 @@ test_quiet_fixture_root(void **state)
 	assert_int_equal(sysinfo_quiet_sample(&q, 0, "/nonexistent"), -1);
 }
 
+/*
+ * A /proc/loadavg that holds no three loads fails the sample, and the
+ * file read is freed: it leaked on each sample (found by
+ * tests/fuzz/fuzz_procfs; LeakSanitizer fails this test without the
+ * fix, under make check-asan).
+ */
+static void
+test_quiet_bad_loadavg(void **state)
+{
+	/* The loadavg of the input fuzz_procfs found it with. */
+	static const char	 loadavg[] = "0-3,8,10-11\n";
+	char			 tmpl[] = "/tmp/pw-sysinfo.XXXXXX";
+	char			*cause = NULL;
+	struct quiet_counters	 c;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	tree_write(tmpl, "proc/loadavg", loadavg);
+	assert_int_equal(sysinfo_os_counters(tmpl, &c, &cause), -1);
+	assert_non_null(strstr(cause, "/proc/loadavg: cannot read the load"));
+	free(cause);
+	tree_remove(tmpl);
+}
+
 /* Start n children that spin until killed (or for 30 s at most). */
 static void
 hogs_start(pid_t *pids, int n)
@@ -2433,6 +2457,7 @@ main(void)
 		cmocka_unit_test(test_command_fds),
 		cmocka_unit_test(test_quiet_judge),
 		cmocka_unit_test(test_quiet_fixture_root),
+		cmocka_unit_test(test_quiet_bad_loadavg),
 		cmocka_unit_test(test_quiet_busy),
 	};
 
