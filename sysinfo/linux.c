@@ -56,7 +56,16 @@ linux_selected(char *v)
 	return v;
 }
 
-/* Count the CPUs of a list such as "0-3,8,10-11"; -1 if malformed. */
+/*
+ * CPU numbers a list may hold: far above any kernel's NR_CPUS, far below
+ * where counting them could overflow.
+ */
+#define LINUX_CPU_MAX	(1L << 20)
+
+/*
+ * Count the CPUs of a list such as "0-3,8,10-11"; -1 if malformed, and
+ * if it names a CPU past LINUX_CPU_MAX or more than INT_MAX of them.
+ */
 static int
 linux_cpulist_count(const char *s)
 {
@@ -74,6 +83,8 @@ linux_cpulist_count(const char *s)
 			if (hi < lo)
 				return -1;
 		}
+		if (hi > LINUX_CPU_MAX || hi - lo + 1 > INT_MAX - n)
+			return -1;
 		n += (int)(hi - lo + 1);
 		s = end;
 		if (*s == ',')

@@ -2330,6 +2330,44 @@ test_quiet_bad_loadavg(void **state)
 	tree_remove(tmpl);
 }
 
+/*
+ * A list of online CPUs too large to count is malformed, and the count
+ * is sysconf's: "0-9223372036854775807" overflowed a long (undefined
+ * behaviour, which check-asan's UBSan stops on; found reading the
+ * parser beside tests/fuzz/fuzz_procfs), and "0-4294967296" counted one
+ * CPU, the count cut to an int; and 2100 ranges of 2^20 CPUs each
+ * overflowed the int sum.
+ */
+static void
+test_quiet_cpulist_huge(void **state)
+{
+	static const char *const lists[] = {
+		"0-9223372036854775807\n",
+		"0-4294967296\n",
+	};
+	static const char	 range[] = "0-1048575,";
+	char			 tmpl[] = "/tmp/pw-sysinfo.XXXXXX";
+	char			*cause = NULL, *many;
+	struct quiet_counters	 c;
+	size_t			 i;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	tree_write(tmpl, "proc/loadavg", "0.52 0.58 0.59 3/1213 45231\n");
+	tree_write(tmpl, "proc/stat", "cpu  1 2 3 4 5 6 7 8 0 0\n");
+	many = xcalloc(2100, strlen(range) + 1);
+	for (i = 0; i < 2100; i++)
+		strcat(many, range);
+	for (i = 0; i <= nitems(lists); i++) {
+		tree_write(tmpl, "sys/devices/system/cpu/online",
+		    i < nitems(lists) ? lists[i] : many);
+		assert_int_equal(sysinfo_os_counters(tmpl, &c, &cause), 0);
+		assert_int_equal(c.ncpu, sysconf(_SC_NPROCESSORS_ONLN));
+	}
+	free(many);
+	tree_remove(tmpl);
+}
+
 /* Start n children that spin until killed (or for 30 s at most). */
 static void
 hogs_start(pid_t *pids, int n)
@@ -2458,6 +2496,7 @@ main(void)
 		cmocka_unit_test(test_quiet_judge),
 		cmocka_unit_test(test_quiet_fixture_root),
 		cmocka_unit_test(test_quiet_bad_loadavg),
+		cmocka_unit_test(test_quiet_cpulist_huge),
 		cmocka_unit_test(test_quiet_busy),
 	};
 
