@@ -125,9 +125,14 @@ smtp_line(struct smtp_session *s, const char *line, size_t len)
 		free(t);
 		s->cur = piece;
 	}
-	/* "250-..." goes on; "250 ..." or a bare "250" ends the reply. */
+	/*
+	 * "250-..." goes on; "250 ..." or a bare "250" ends the reply.  Three
+	 * digits, as libcurl wants them for the end of a reply: a line such
+	 * as "22S ..." ends none (it ended one with the code 255).
+	 */
 	if (len >= 3 && line[0] >= '1' && line[0] <= '5' &&
-	    (len == 3 || line[3] == ' ')) {
+	    line[1] >= '0' && line[1] <= '9' && line[2] >= '0' &&
+	    line[2] <= '9' && (len == 3 || line[3] == ' ')) {
 		code = (line[0] - '0') * 100 + (line[1] - '0') * 10 +
 		    (line[2] - '0');
 		if (s->n == SMTP_REPLIES) {

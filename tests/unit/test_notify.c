@@ -1,11 +1,12 @@
 /*
- * notify/: header encoding that nothing from the store can break out of,
- * message rendering (subject, table, machine diff, chart, Message-ID),
- * the backoff schedule, HMAC-SHA256 against RFC 4231, the secret file
- * checks, a sendmail that does not exit killed at the timeout, and whole
- * flushes over a real store with a sendmail stand-in (a shell script
- * whose exit status the test chooses, or one that has the store locked
- * before the delivery is recorded).
+ * notify/: SMTP replies as they are kept, header encoding that nothing
+ * from the store can break out of, message rendering (subject, table,
+ * machine diff, chart, Message-ID), the backoff schedule, HMAC-SHA256
+ * against RFC 4231, the secret file checks, a sendmail that does not
+ * exit killed at the timeout, and whole flushes over a real store with
+ * a sendmail stand-in (a shell script whose exit status the test
+ * chooses, or one that has the store locked before the delivery is
+ * recorded).
  */
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -38,6 +39,8 @@
  */
 #define FLUSH_RECORD_WAIT	1
 #include "../../notify/flush.c"
+/* And notify/email.c, for the SMTP replies as they are kept. */
+#include "../../notify/email.c"
 
 static char	tmpdir[] = "/tmp/pw-test-notify.XXXXXX";
 static int	nfile;
@@ -1975,6 +1978,39 @@ teardown(void **state)
 	return 0;
 }
 
+/*
+ * A server line is the end of a reply only with a code of three digits:
+ * "22S mail.example.org" (found by tests/fuzz/fuzz_smtp) ended the reply
+ * to a RCPT TO with the code 255, so that a recipient the server then
+ * refused with a 550 counted as one that took the message.
+ */
+static void
+test_smtp_reply_code(void **state)
+{
+	static char		 rcpt[] = "RCPT TO:<ops@example.org>\r\n";
+	static char		 odd[] = "22S mail.example.org\r\n";
+	static char		 refused[] = "550 5.1.1 <ops@example.org>: "
+	    "User unknown\r\n";
+	struct smtp_session	 s;
+
+	(void)state;
+	memset(&s, 0, sizeof(s));
+	s.nrcpt = 1;
+	s.rcpt = xcalloc(2, sizeof(*s.rcpt));
+	smtp_debug(NULL, CURLINFO_HEADER_OUT, rcpt, strlen(rcpt), &s);
+	smtp_header(odd, 1, strlen(odd), &s);
+	assert_int_equal(s.n, 0);
+	assert_non_null(s.cur);
+	smtp_header(refused, 1, strlen(refused), &s);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.r[0].code, 550);
+	assert_int_equal(s.rcpt[0].code, 550);
+	assert_int_equal(smtp_rcpt_count(&s, 200, 299), 0);
+	assert_string_equal(s.rcpt[0].text, "22S mail.example.org / 550 "
+	    "5.1.1 <ops@example.org>: User unknown");
+	smtp_session_clear(&s);
+}
+
 int
 main(void)
 {
@@ -2006,6 +2042,7 @@ main(void)
 		cmocka_unit_test(test_split),
 		cmocka_unit_test(test_retry_recipients),
 		cmocka_unit_test(test_sendmail_recipients),
+		cmocka_unit_test(test_smtp_reply_code),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
