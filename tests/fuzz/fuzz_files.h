@@ -22,7 +22,7 @@
 
 static char	*fuzz_scratch;
 
-static int
+static inline int
 fuzz_remove_one(const char *path, const struct stat *st, int flag,
     struct FTW *ftw)
 {
@@ -47,14 +47,14 @@ fuzz_remove_tree(const char *dir, const char *rel)
 }
 
 /* Take the scratch directory away when the fuzzer exits. */
-static void
+static inline void
 fuzz_remove_scratch(void)
 {
 	nftw(fuzz_scratch, fuzz_remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* The scratch directory /tmp/<name>.XXXXXX, made on the first call. */
-static const char *
+static inline const char *
 fuzz_scratch_dir(const char *name)
 {
 	if (fuzz_scratch == NULL) {
@@ -70,7 +70,7 @@ fuzz_scratch_dir(const char *name)
  * Write data[0..len) to dir/rel, whole, making the directories of rel;
  * data NULL removes the file instead.  Aborts on an error.
  */
-static void
+static inline void
 fuzz_put_file(const char *dir, const char *rel, const uint8_t *data,
     size_t len)
 {
@@ -106,7 +106,7 @@ fuzz_put_file(const char *dir, const char *rel, const uint8_t *data,
  * Part i (from 0) of data, the parts separated by form feeds; NULL when
  * data has fewer parts.
  */
-static const uint8_t *
+static inline const uint8_t *
 fuzz_part(const uint8_t *data, size_t size, size_t i, size_t *len)
 {
 	const uint8_t	*p = data, *end = data + size, *ff;

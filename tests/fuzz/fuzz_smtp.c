@@ -19,23 +19,9 @@
 #include <stdint.h>
 
 #include "../../notify/email.c"
-#include "utf8.h"
+#include "fuzz_string.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
-
-/* abort() unless text is kept as the server's words are: cleaned. */
-static void
-check_text(const char *text)
-{
-	const unsigned char	*p;
-	size_t			 bad;
-
-	if (text == NULL || utf8_check(text, &bad) != 0)
-		abort();
-	for (p = (const unsigned char *)text; *p != '\0'; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			abort();
-}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -91,11 +77,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < s.n; i++) {
 		if (s.r[i].code < 100 || s.r[i].code > 599)
 			abort();
-		check_text(s.r[i].text);
+		check_string(s.r[i].text);
 	}
 	for (i = 0; i < s.nrcpt; i++)
 		if (s.rcpt[i].code != 0)
-			check_text(s.rcpt[i].text);
+			check_string(s.rcpt[i].text);
 
 	memset(&res, 0, sizeof(res));
 	t = smtp_rcpt_texts(&s, 400, 599);

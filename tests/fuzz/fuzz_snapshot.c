@@ -21,20 +21,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > 1 << 16)
 		return 0;
 	text = xstrndup((const char *)data, size);
-	if ((s = sysinfo_snapshot_load(text, &cause)) != NULL) {
-		check_snapshot(s);
+	s = sysinfo_snapshot_load(text, &cause);
+	if (check_read(s != NULL ? 0 : -1, s, cause) == 0)
 		sysinfo_snapshot_free(s);
-	} else if (cause == NULL)
-		abort();
-	free(cause);
-	cause = NULL;
 
+	cause = NULL;
 	s = sysinfo_snapshot_new();
-	if (sysinfo_rpm_parse(s, (const char *)data, size, &cause) == 0)
-		check_snapshot(s);
-	else if (cause == NULL)
-		abort();
-	free(cause);
+	check_read(sysinfo_rpm_parse(s, (const char *)data, size, &cause), s,
+	    cause);
 	sysinfo_snapshot_free(s);
 	free(text);
 	return 0;

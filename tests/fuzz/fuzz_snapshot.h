@@ -1,10 +1,11 @@
 /*
  * What every snapshot a fuzz target builds must satisfy (fuzz_snapshot,
- * fuzz_dpkg): every string valid UTF-8 without control characters, the
+ * fuzz_dpkg, fuzz_pacman, fuzz_procfs): every string valid UTF-8 without control characters, the
  * fields sorted with no key twice, the packages sorted; dumped and
  * loaded again, the same snapshot with the same hashes; and its diff
  * against no packages lists each installed one way and removed the
- * other.  check_snapshot() aborts where one does not hold.
+ * other.  check_snapshot() aborts where one does not hold; check_read()
+ * checks a read that gave a snapshot or failed with a cause.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -12,25 +13,12 @@
 #include <string.h>
 
 #include "log.h"
-#include "utf8.h"
+#include "fuzz_string.h"
 #include "xmalloc.h"
 #include "sysinfo/sysinfo.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
-/* abort() unless s is valid UTF-8 without a control character. */
-static void
-check_string(const char *s)
-{
-	const unsigned char	*p;
-	size_t			 bad;
-
-	if (s == NULL || utf8_check(s, &bad) != 0)
-		abort();
-	for (p = (const unsigned char *)s; *p != '\0'; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			abort();
-}
 
 static void
 check_snapshot(const struct snapshot *s)
@@ -89,4 +77,19 @@ check_snapshot(const struct snapshot *s)
 		abort();
 	sysinfo_snapshot_free(bare);
 	sysinfo_snapshot_free(back);
+}
+
+/*
+ * A read's outcome, rc: 0 and a snapshot s that check_snapshot()
+ * accepts, or -1 and a cause, which is freed here; rc is returned.
+ */
+static int
+check_read(int rc, const struct snapshot *s, char *cause)
+{
+	if (rc == 0)
+		check_snapshot(s);
+	else if (cause == NULL)
+		abort();
+	free(cause);
+	return rc;
 }
