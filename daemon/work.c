@@ -48,6 +48,12 @@
 #define WORK_MAX_PENDING	64	/* reasons waiting */
 #define WORK_MAX_DETAIL		1000	/* bytes of the merged detail */
 #define WORK_PROGRESS_PREFIX	"perfwatch-progress "
+/*
+ * The longest wait for a quiet machine a progress line may announce: a
+ * week, past [quiet] max_wait's day; a longer one (or a number that
+ * overflowed the wait's end) is no end known.
+ */
+#define WORK_MAX_WAIT		(7 * 24 * 3600)
 #define WORK_RETRY_FIRST	10	/* seconds before the first retry */
 #define WORK_RETRY_MAX		600	/* and the longest wait */
 
@@ -388,7 +394,8 @@ work_progress(struct daemon *d, const char *text)
 		w->wait_since = time(NULL);
 		v = json_object_get(j, "max_wait");
 		w->wait_until = json_is_integer(v) && json_integer_value(v) >
-		    0 ? w->wait_since + (time_t)json_integer_value(v) : 0;
+		    0 && json_integer_value(v) <= WORK_MAX_WAIT ?
+		    w->wait_since + (time_t)json_integer_value(v) : 0;
 		json_decref(j);
 		daemon_status(d);
 		return;

@@ -350,6 +350,29 @@ test_detail_cut(void **state)
 	free(detail);
 }
 
+/*
+ * A progress line's wait for a quiet machine ends max_wait seconds after
+ * it began; one that would end past a week (found by
+ * tests/fuzz/fuzz_child: 9223372036854775807 overflowed the end, which
+ * came before the start) has no end known.
+ */
+static void
+test_progress_wait(void **state)
+{
+	struct work	*w = &test_daemon.work;
+
+	(void)state;
+	work_run_line(NULL, "perfwatch-progress {\"waiting\":\"load 3.1\","
+	    "\"max_wait\":600}", &test_daemon);
+	assert_string_equal(w->waiting, "load 3.1");
+	assert_int_equal(w->wait_until - w->wait_since, 600);
+	work_run_line(NULL, "perfwatch-progress {\"waiting\":\"load\","
+	    "\"max_wait\":9223372036854775807}", &test_daemon);
+	assert_string_equal(w->waiting, "load");
+	assert_true(w->wait_since > 0);
+	assert_int_equal(w->wait_until, 0);
+}
+
 int
 main(void)
 {
@@ -358,6 +381,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_merge_whole, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_detail_cut, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_progress_wait, setup,
 		    teardown),
 	};
 
