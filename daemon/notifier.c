@@ -130,11 +130,15 @@ notifier_done(struct job *j, void *arg)
 		next = json_object_get(rep, "next_due_epoch");
 		if (json_is_integer(next) && d->notify_timer != NULL &&
 		    !d->stopping) {
-			due = json_integer_value(next) - (json_int_t)now;
-			if (due < 1)
+			/* Compared before the subtraction, which a time far
+			 * off either way would overflow. */
+			due = json_integer_value(next);
+			if (due <= (json_int_t)now)
 				due = 1;
-			if (due > NOTIFY_MAX_WAIT)
+			else if (due - (json_int_t)now > NOTIFY_MAX_WAIT)
 				due = NOTIFY_MAX_WAIT;
+			else
+				due -= (json_int_t)now;
 			tv.tv_sec = (time_t)due;
 			evtimer_add(d->notify_timer, &tv);
 		}

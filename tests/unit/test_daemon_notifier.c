@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/types.h>
 
 #include <errno.h>
@@ -158,6 +159,45 @@ test_retry_without_report(void **state)
 	free(reports);
 }
 
+/*
+ * A report's next_due_epoch long past is due now, one far ahead is
+ * looked at again within a day: -9223372036854775807 (found writing
+ * tests/fuzz/fuzz_child) overflowed the subtraction of now and waited
+ * a day, and 9223372036854775807 is the day.
+ */
+static void
+test_report_due_far(void **state)
+{
+	static const char *const due[] = {
+		"-9223372036854775807", "9223372036854775807", "0",
+	};
+	static const long	 wait[] = { 1, 24 * 3600, 1 };
+	struct daemon		*d = &test_daemon;
+	struct timeval		 tv, now;
+	char			*count, *name, *body;
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < nitems(due); i++) {
+		xasprintf(&count, "%s/count-due%zu", test_dir, i);
+		xasprintf(&name, "due%zu", i);
+		xasprintf(&body, "echo >>%s\necho '{\"delivered\": 0, "
+		    "\"retrying\": 1, \"failed\": 0, \"next_due_epoch\": %s}'",
+		    count, due[i]);
+		d->perfwatch = script(name, body);
+		notifier_kick(d);
+		run_until_flushes(count, 1);
+		assert_true(evtimer_pending(d->notify_timer, &tv));
+		gettimeofday(&now, NULL);
+		assert_true(tv.tv_sec - now.tv_sec >= wait[i] - 2 &&
+		    tv.tv_sec - now.tv_sec <= wait[i]);
+		free(d->perfwatch);
+		free(body);
+		free(name);
+		free(count);
+	}
+}
+
 /* A flush that does not end is killed with its group, then retried. */
 static void
 test_kill_hung_flush(void **state)
@@ -203,6 +243,8 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_retry_without_report,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_report_due_far, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_kill_hung_flush, setup,
 		    teardown),
 	};
