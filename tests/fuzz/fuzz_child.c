@@ -3,8 +3,8 @@
  * (daemon/work.c and daemon/notifier.c, included to reach their
  * statics): a run's --progress lines on its standard error, the report
  * a run prints at its end, and the report of a notify flush.  The rest
- * of the daemon is stood in for below; no child is started (the daemon
- * is paused, and job_exec starts nothing).
+ * of the daemon is stood in for (fuzz_daemon.h); no child is started
+ * (the daemon is paused, and job_exec starts nothing).
  *
  * The input is the three, separated by form feeds: the run's standard
  * error lines, its report, the flush's report.  Whatever the children
@@ -18,123 +18,9 @@
 #include "../../daemon/work.c"
 #include "../../daemon/notifier.c"
 #include "fuzz_files.h"
+#include "fuzz_daemon.h"
 
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
-
-static char		 fuzz_job;	/* the child's job: only its address */
-static const uint8_t	*fuzz_out;	/* what the child printed */
-static size_t		 fuzz_outlen;
-
-void
-daemon_exit_if_done(struct daemon *d)
-{
-	(void)d;
-}
-
-void
-daemon_status(struct daemon *d)
-{
-	(void)d;
-}
-
-void
-gitwatch_done(struct daemon *d, const char *name, const char *commit)
-{
-	(void)d;
-	(void)name;
-	(void)commit;
-}
-
-struct gitwatch *
-gitwatch_find(struct daemon *d, const char *name)
-{
-	(void)d;
-	(void)name;
-	return NULL;
-}
-
-struct job *
-job_exec(struct daemon *d, const char *what, char *const argv[],
-    const char *cwd, int flags, int (*line_cb)(struct job *, const char *,
-    void *), void (*done_cb)(struct job *, void *), void *arg)
-{
-	(void)d;
-	(void)what;
-	(void)argv;
-	(void)cwd;
-	(void)flags;
-	(void)line_cb;
-	(void)done_cb;
-	(void)arg;
-	return NULL;
-}
-
-/* Nothing is started, so nothing is signalled. */
-void
-job_kill_group(struct job *j)
-{
-	(void)j;
-	abort();
-}
-
-void
-job_kill_leftovers(struct job *j)
-{
-	(void)j;
-	abort();
-}
-
-void
-job_signal(struct job *j, int sig)
-{
-	(void)j;
-	(void)sig;
-	abort();
-}
-
-void
-job_signal_group(struct job *j, int sig)
-{
-	(void)j;
-	(void)sig;
-	abort();
-}
-
-pid_t
-job_pid(const struct job *j)
-{
-	(void)j;
-	return 12345;
-}
-
-const char *
-job_output(struct job *j, size_t *len)
-{
-	(void)j;
-	*len = fuzz_outlen;
-	return (const char *)fuzz_out;
-}
-
-int
-job_status(const struct job *j)
-{
-	(void)j;
-	return 0;
-}
-
-int
-job_truncated(const struct job *j)
-{
-	(void)j;
-	return 0;
-}
-
-char *
-job_tail(const struct job *j)
-{
-	(void)j;
-	return NULL;
-}
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -139,32 +139,7 @@ job_output(struct job *j, size_t *len)
 	return "";
 }
 
-int
-job_status(const struct job *j)
-{
-	(void)j;
-	return 0;
-}
-
-int
-job_truncated(const struct job *j)
-{
-	(void)j;
-	return 0;
-}
-
-char *
-job_tail(const struct job *j)
-{
-	(void)j;
-	return NULL;
-}
-
-void
-job_forget(struct job *j)
-{
-	(void)j;
-}
+#include "job_quiet.h"
 
 static struct daemon	test_daemon;
 static char		test_running[sizeof(((struct utsname *)0)->release)];
