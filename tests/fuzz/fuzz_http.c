@@ -1,0 +1,116 @@
+/*
+ * libFuzzer target: the dashboard's query parameters (daemon/http.c and
+ * daemon/html.c, included to reach their statics), over an in-memory
+ * store that holds a few runs of two metrics.  The rest of the daemon
+ * is stood in for (fuzz_daemon.h).
+ *
+ * The input is a query string, as evhttp hands it over after the "?".
+ * For each page that takes parameters, http_params() takes it or refuses
+ * it with what and which; a query taken has only that page's names, each
+ * once, with a value of 1 to HTTP_MAX_PARAM bytes of UTF-8; and the
+ * metric page and the history API then answer it with a status of their
+ * own and a body.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../daemon/html.c"
+#include "../../daemon/http.c"
+#include "fuzz_daemon.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+static const char fuzz_http_runs[] =
+    "run,time,workload,metric,value,unit,better,host,iteration\n"
+    "r1,959817600,disk.bonnie,putc_kps,9403,K/sec,higher,ml350,1\n"
+    "r1,959817600,disk.bonnie,putc_kps,9377,K/sec,higher,ml350,2\n"
+    "r2,959904000,disk.bonnie,putc_kps,9120,K/sec,higher,ml350,1\n"
+    "r2,959904000,sys.pipe,putc_kps,51200,K/sec,higher,ml350,1\n"
+    "r3,959990400,sys.pipe,lat_us,3.5,us,lower,h\xc3\xa9te,1\n";
+
+char *
+daemon_key_where(const struct config *cfg, const char *conf_path,
+    const char *key)
+{
+	(void)cfg;
+	(void)key;
+	return xstrdup(conf_path != NULL ? conf_path : "fuzz.conf");
+}
+
+/* Check that http_params() took only names of known, each once. */
+static void
+check_params(struct evkeyvalq *kv, const char *const *known)
+{
+	struct evkeyval	*e, *f;
+	size_t		 i, bad;
+
+	TAILQ_FOREACH(e, kv, next) {
+		for (i = 0; known[i] != NULL; i++)
+			if (strcmp(e->key, known[i]) == 0)
+				break;
+		if (known[i] == NULL || strlen(e->value) == 0 ||
+		    strlen(e->value) > HTTP_MAX_PARAM ||
+		    utf8_check(e->value, &bad) != 0)
+			abort();
+		for (f = TAILQ_NEXT(e, next); f != NULL; f = TAILQ_NEXT(f,
+		    next))
+			if (strcmp(e->key, f->key) == 0)
+				abort();
+	}
+}
+
+/* One page of path over query, answered with a status and a body. */
+static void
+fuzz_page(struct daemon *d, const char *query, const char *const *known,
+    void (*page)(struct daemon *, struct http_reply *,
+    struct evkeyvalq *))
+{
+	struct http_reply	 r;
+	struct evkeyvalq	 kv;
+	const char		*what = NULL, *value = NULL;
+
+	if (http_params(query, known, &kv, &what, &value) == -1) {
+		if (what == NULL || value == NULL)
+			abort();
+		evhttp_clear_headers(&kv);
+		return;
+	}
+	check_params(&kv, known);
+	http_reply_init(&r, 200, "OK", "text/html; charset=utf-8");
+	page(d, &r, &kv);
+	if (r.code < 200 || r.code > 599 || r.reason == NULL ||
+	    evbuffer_get_length(r.body) == 0)
+		abort();
+	evbuffer_free(r.body);
+	evhttp_clear_headers(&kv);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const metric_keys[] = { "name", "workload",
+	    "host", NULL };
+	static const char *const history_keys[] = { "metric", "workload",
+	    "host", NULL };
+	static struct daemon	 d;
+	FILE			*f;
+	char			*query, *cause = NULL;
+
+	log_init("fuzz", 1, 0);
+	if (size > 4 * HTTP_MAX_PARAM)
+		return 0;
+	if (d.st == NULL) {
+		if ((d.st = store_open(":memory:", &cause)) == NULL ||
+		    (f = fmemopen((void *)fuzz_http_runs,
+		    sizeof(fuzz_http_runs) - 1, "r")) == NULL ||
+		    store_import(d.st, f, "runs.csv", STORE_FORMAT_CSV, 0,
+		    NULL, &cause) != 0)
+			abort();
+		fclose(f);
+	}
+	query = xstrndup((const char *)data, size);
+	fuzz_page(&d, query, metric_keys, http_metric);
+	fuzz_page(&d, query, history_keys, http_api_history);
+	free(query);
+	return 0;
+}
