@@ -161,6 +161,7 @@ main(int argc, char **argv)
 	char		*end;
 	char		 conf[PATH_MAX], logp[PATH_MAX], sock[PATH_MAX];
 	char		 stracep[PATH_MAX], cmd[2 * PATH_MAX];
+	char		 profile[PATH_MAX], bindir[PATH_MAX + 32];
 	FILE		*f;
 	pid_t		 strace_pid = -1;
 	long		 seconds = 60, wakeups, syscalls = -1;
@@ -215,6 +216,16 @@ main(int argc, char **argv)
 	}
 	fprintf(f, "[perfwatch]\nstate_dir = %s/state\nwork_dir = %s/work\n"
 	    "socket = %s\nlog_level = debug\n", scratch, scratch, sock);
+	/*
+	 * A perfwatchd of a build tree (build/bin) has the tree's nightly
+	 * profile, which it does not look for there: name it.  An installed
+	 * one finds its own.
+	 */
+	snprintf(bindir, sizeof(bindir), "%s", daemon);
+	snprintf(cmd, sizeof(cmd), "%s/../../etc/profiles/nightly.conf",
+	    dirname(bindir));
+	if (strchr(daemon, '/') != NULL && realpath(cmd, profile) != NULL)
+		fprintf(f, "profile = %s\n", profile);
 	if (user != NULL)
 		fprintf(f, "user = root\ngroup = root\nallow_root = yes\n");
 	fprintf(f, "\n[schedule]\ncron = 30 2 * * *\njitter = 15m\n"
