@@ -195,6 +195,8 @@ static const struct config_key config_keys[] = {
 	  .def = "main" },
 	{ .section = "git", .key = "build", .type = CONFIG_STRING,
 	  .flags = CONFIG_SHELL },
+	{ .section = "git", .key = "build_timeout", .type = CONFIG_DURATION,
+	  .def = "2h", .min = 1, .max = 7 * DAY },
 	{ .section = "git", .key = "workloads", .type = CONFIG_LIST },
 
 	/*

@@ -129,6 +129,8 @@ struct work {
 	char		*last_error;
 
 	struct event	*kill_timer;	/* SIGKILL after the grace period */
+	struct event	*build_timer;	/* the build's build_timeout */
+	int		 build_over;	/* it ran out: killed */
 
 	/* A child that could not start (fork or pipe failed): tried again. */
 	struct event	*retry_timer;
@@ -143,6 +145,7 @@ struct gitwatch {
 	char			*path;
 	char			*ref;		/* refs/heads/BRANCH */
 	char			*build;		/* or NULL */
+	int64_t			 build_timeout;	/* seconds */
 	char			**globs;	/* NULL: every workload */
 	size_t			 nglobs;
 	char			 seen[65];	/* commit id, hex; "" unknown */

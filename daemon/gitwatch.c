@@ -225,6 +225,8 @@ gitwatch_load(struct daemon *d)
 			xasprintf(&g->ref, "refs/heads/%s", branch);
 		if ((build = config_get_str(d->cfg, section, "build")) != NULL)
 			g->build = xstrdup(build);
+		g->build_timeout = config_get_duration(d->cfg, section,
+		    "build_timeout");
 		list = config_get_list(d->cfg, section, "workloads");
 		for (n = 0; list[n] != NULL; n++)
 			;

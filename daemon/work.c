@@ -360,6 +360,11 @@ work_clear_current(struct work *w)
 		event_free(w->kill_timer);
 		w->kill_timer = NULL;
 	}
+	if (w->build_timer != NULL) {
+		event_free(w->build_timer);
+		w->build_timer = NULL;
+	}
+	w->build_over = 0;
 }
 
 static void
@@ -953,13 +958,15 @@ work_build_done(struct job *j, void *arg)
 			    g->nglobs, b->repo, b->commit);
 	} else {
 		tail = job_tail(j);
-		log_warnx("build %s at %.12s failed (%s %d)%s%s; no run",
+		log_warnx("build %s at %.12s failed (%s %d%s)%s%s; no run",
 		    b->repo, b->commit, WIFSIGNALED(ws) ? "signal" : "exit",
 		    WIFSIGNALED(ws) ? WTERMSIG(ws) : WEXITSTATUS(ws),
+		    w->build_over ? ": over its build_timeout" : "",
 		    tail != NULL ? ": " : "", tail != NULL ? tail : "");
 		free(w->last_error);
-		xasprintf(&w->last_error, "build %s at %.12s failed",
-		    b->repo, b->commit);
+		xasprintf(&w->last_error, "build %s at %.12s %s", b->repo,
+		    b->commit, w->build_over ? "ran over its build_timeout" :
+		    "failed");
 		free(tail);
 		/* Not built is dealt with, unless shutdown stopped it. */
 		if (!d->stopping)
@@ -976,6 +983,28 @@ work_build_done(struct job *j, void *arg)
 }
 
 /*
+ * The build ran over its repository's build_timeout: kill its whole
+ * process group (a hung build would hold back every battery after it);
+ * work_build_done() then takes it as failed, the commit dealt with.
+ */
+static void
+work_build_timer(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+	struct work	*w = &d->work;
+
+	(void)fd;
+	(void)ev;
+	if (w->kind != WORK_BUILD || w->job == NULL)
+		return;
+	log_warnx("build %s at %.12s still running after %lld s "
+	    "(build_timeout); killing it", w->build->repo, w->build->commit,
+	    (long long)(time(NULL) - w->started));
+	w->build_over = 1;
+	job_kill_group(w->job);
+}
+
+/*
  * Start the first queued build whose repository is still watched.  A
  * repository that no longer has a build command gets its battery queued,
  * not started: this runs inside work_kick(), and must start one thing at
@@ -987,6 +1016,7 @@ work_start_build(struct daemon *d)
 	struct work	*w = &d->work;
 	struct build	*b;
 	struct gitwatch	*g;
+	struct timeval	 tv = { 0, 0 };
 	char		*argv[4], what[128];
 
 	while ((b = TAILQ_FIRST(&w->builds)) != NULL) {
@@ -1013,6 +1043,10 @@ work_start_build(struct daemon *d)
 			if (w->job != NULL) {
 				log_info("build %s at %.12s started: %s",
 				    b->repo, b->commit, g->build);
+				tv.tv_sec = (time_t)g->build_timeout;
+				w->build_timer = evtimer_new(d->base,
+				    work_build_timer, d);
+				evtimer_add(w->build_timer, &tv);
 				if (w->retry_delay != 0)
 					set_str(&w->last_error, NULL);
 				w->retry_delay = 0;

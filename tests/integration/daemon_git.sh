@@ -13,13 +13,7 @@ set -eu
 git_repo
 
 write_profile
-write_conf_manual "git_poll = 10s
-
-[git \"demo\"]
-path = $repo
-branch = main
-build = test ! -e fail && cp version.txt $T/built.txt
-workloads = tiny"
+write_conf_git "build = test ! -e fail && cp version.txt $T/built.txt"
 start_daemon
 wait_until 15 "the first look at the repository" \
     grep -q "git demo: watching refs/heads/main" "$LOG" ||
