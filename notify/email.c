@@ -62,6 +62,7 @@
  * its output is quiet.
  */
 #define SENDMAIL_EXIT_POLL	50
+#define SENDMAIL_KILL_WAIT	2.0	/* s, for a SIGKILLed sendmail to end */
 
 /* What is kept of sendmail's own output. */
 #define SENDMAIL_OUTPUT	2048
@@ -714,28 +715,11 @@ sendmail_left(const struct timespec *deadline)
 	return ms > 60000 ? 60000 : (int)ms;
 }
 
-/*
- * Reap sendmail, waiting no later than deadline: it may close its output
- * and still not exit.  1 once reaped (*status set), 0 if it is still
- * there at the deadline, -1 if it cannot be waited for (errno set).
- */
-static int
-sendmail_reap(pid_t pid, int *status, const struct timespec *deadline)
+/* A CLOCK_MONOTONIC time as perfwatch_mono() gives it, in seconds. */
+static double
+sendmail_mono(const struct timespec *t)
 {
-	pid_t	r;
-	int	left;
-
-	for (;;) {
-		r = waitpid(pid, status, WNOHANG);
-		if (r == pid)
-			return 1;
-		if (r == -1 && errno != EINTR)
-			return -1;
-		if ((left = sendmail_left(deadline)) == 0)
-			return 0;
-		/* A sleep of at most 20 ms: poll() with no descriptors. */
-		poll(NULL, 0, left < 20 ? left : 20);
-	}
+	return (double)t->tv_sec + (double)t->tv_nsec / 1e9;
 }
 
 /*
@@ -903,15 +887,20 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 		close(wfd);
 	if (rfd != -1)
 		close(rfd);
-	if (reaped == 0 && !timedout &&
-	    (reaped = sendmail_reap(pid, &status, &deadline)) == -1)
+	/* It may close its output and still not exit. */
+	if (reaped == 0 && !timedout && (reaped = perfwatch_reap_until(pid,
+	    &status, sendmail_mono(&deadline))) == -1)
 		werr = errno;
 	if (reaped == 0) {
 		timedout = 1;
 		if (kill(-pid, SIGKILL) == -1)
 			kill(pid, SIGKILL);
-		while (waitpid(pid, &status, 0) == -1 && errno == EINTR)
-			;
+		/* One that SIGKILL does not end (stuck in the kernel) is left. */
+		if (perfwatch_reap_until(pid, &status, perfwatch_mono() +
+		    SENDMAIL_KILL_WAIT) == 0)
+			log_warnx("%s: process %ld still there %.0f s after "
+			    "SIGKILL; not waiting for it", path, (long)pid,
+			    SENDMAIL_KILL_WAIT);
 	}
 	sigaction(SIGPIPE, &oldpipe, NULL);
 
