@@ -295,30 +295,6 @@ index_tested(const struct store_series *ser, size_t n)
 }
 
 /*
- * Whether the pinned run ref can be the reference: it is there and has a
- * test of the index (a run of a workload of the user's own called sys.*,
- * that an older perfwatch pinned, has none).  A store that cannot be read
- * says yes: the table then shows what it can.
- */
-static int
-index_pinned_ok(struct store *st, int64_t ref)
-{
-	struct store_run	 pinned;
-	struct store_series	*ser = NULL;
-	size_t			 n = 0;
-	int			 ok = 1;
-
-	memset(&pinned, 0, sizeof(pinned));
-	if (ref <= 0 || store_run_get(st, ref, &pinned) == -1)
-		ok = 0;
-	else if (store_run_series(st, ref, &ser, &n) == 0)
-		ok = index_tested(ser, n);
-	store_series_free(ser, n);
-	store_run_clear(&pinned);
-	return ok;
-}
-
-/*
  * The host's first complete run with a score of a test of the index, in
  * *ref: 0, or -1 when there is none.  A run of a workload of the user's
  * own that is called sys.* is none: pinned, it left every later index
@@ -341,14 +317,46 @@ index_first_run(struct store *st, const struct store_run *r, int64_t *ref)
 }
 
 /*
- * The reference run of the system index for the run's host.  A pinned run
- * that is gone (import --replace deletes the run it replaces), or that has
- * no test of the index, is pinned anew as if nothing were pinned: the
- * host's first complete run with a test of the index, which is the
- * replacement when the run was the first.
+ * Read run ref, the reference, into *rr and its series into *ser, *n:
+ * 0, or -1 when it is not there or, read, has no test of the index (a run
+ * of a workload of the user's own called sys.*, that an older perfwatch
+ * pinned).  Series that cannot be read leave it the reference, with none:
+ * the table then shows what it can.
  */
-static int64_t
-index_reference(struct store *st, const struct store_run *r)
+static int
+index_reference_read(struct store *st, int64_t ref, struct store_run *rr,
+    struct store_series **ser, size_t *n)
+{
+	*ser = NULL;
+	*n = 0;
+	memset(rr, 0, sizeof(*rr));
+	if (ref <= 0 || store_run_get(st, ref, rr) == -1)
+		return -1;
+	if (store_run_series(st, ref, ser, n) == -1) {
+		*ser = NULL;
+		*n = 0;
+	} else if (!index_tested(*ser, *n)) {
+		store_series_free(*ser, *n);
+		*ser = NULL;
+		*n = 0;
+		store_run_clear(rr);
+		memset(rr, 0, sizeof(*rr));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The reference run of the system index for the run's host, read once
+ * into *rr and its series (index_reference_read); *rr is all zero when
+ * there is none.  A pinned run that is gone (import --replace deletes the run
+ * it replaces), or that has no test of the index, is pinned anew as if
+ * nothing were pinned: the host's first complete run with a test of the
+ * index, which is the replacement when the run was the first.
+ */
+static void
+index_reference(struct store *st, const struct store_run *r,
+    struct store_run *rr, struct store_series **ser, size_t *n)
 {
 	char	*key, *val = NULL, buf[32];
 	int64_t	 ref = 0;
@@ -357,16 +365,16 @@ index_reference(struct store *st, const struct store_run *r)
 	if (store_setting_get(st, key, &val) == 0) {
 		ref = strtoll(val, NULL, 10);
 		free(val);
-		if (!index_pinned_ok(st, ref))
+		if (index_reference_read(st, ref, rr, ser, n) == -1)
 			ref = 0;
 	}
 	if (ref == 0 && index_first_run(st, r, &ref) == 0) {
 		snprintf(buf, sizeof(buf), "%lld", (long long)ref);
 		if (store_setting_set(st, key, buf) == -1)
 			log_warnx("%s: %s", key, store_errmsg(st));
+		(void)index_reference_read(st, ref, rr, ser, n);
 	}
 	free(key);
-	return ref;
 }
 
 /*
@@ -388,17 +396,12 @@ report_index(struct store *st, const struct store_run *r, FILE *f,
 	double				 score[32], base[32], idx, sc;
 	char				 label[96];
 	size_t				 nwl, i, nref = 0, k = 0, rows = 0;
-	int64_t				 refid;
 
 	if (!index_tested(ser, n))
 		return 0;
 	wl = wl_list(&nwl);
-	refid = index_reference(st, r);
-	if (refid > 0 && store_run_series(st, refid, &ref, &nref) == -1)
-		nref = 0;
 	memset(&rr, 0, sizeof(rr));
-	if (refid > 0)
-		store_run_get(st, refid, &rr);
+	index_reference(st, r, &rr, &ref, &nref);
 	if (json != NULL)
 		arr = pwjson_array();
 	else
