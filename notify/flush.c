@@ -375,7 +375,7 @@ notify_deliver(const struct notify_sink *sink, const struct notify_event *ev,
     struct notify_result *res)
 {
 	struct notify_opts	 o = *opts;
-	char			 host[256], *msg, *id, *body;
+	char			 host[256], *msg, *id, *delivery, *body;
 	json_t			*doc;
 
 	if (opts->hostname == NULL && flush_needs_mail_host(sink))
@@ -400,7 +400,9 @@ notify_deliver(const struct notify_sink *sink, const struct notify_event *ev,
 		body = pwjson_dumps(doc, PWJSON_COMPACT);
 		json_decref(doc);
 		id = notify_event_id(ev);
-		notify_webhook(sink, body, id, res);
+		delivery = notify_delivery_id(ev);
+		notify_webhook(sink, body, id, delivery, res);
+		free(delivery);
 		free(id);
 		free(body);
 		break;

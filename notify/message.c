@@ -264,6 +264,25 @@ notify_event_id(const struct notify_event *ev)
 	return out;
 }
 
+/*
+ * The id of one delivery, the same on every attempt at it: the event's
+ * id and the outbox row's number, "alert-1-confirmed-0123456789abcdef-42"
+ * (0 for a test message, which has no row).  The event id alone is the
+ * same for the rows of several sinks, and the row number alone for two
+ * databases; together they name one row of one host's outbox.  Letters,
+ * digits and '-' only, as the signed string wants (webhook.c).
+ */
+char *
+notify_delivery_id(const struct notify_event *ev)
+{
+	char	*event, *out;
+
+	event = notify_event_id(ev);
+	xasprintf(&out, "%s-%lld", event, (long long)ev->outbox);
+	free(event);
+	return out;
+}
+
 /* The longest domain name there is (RFC 1035), and one label. */
 #define MSG_DOMAIN_MAX	253
 #define MSG_LABEL_MAX	63

@@ -229,6 +229,7 @@ void		 notify_event_clear(struct notify_event *);
 /* message.c: what the event says. */
 char		*notify_subject(const struct notify_event *);
 char		*notify_event_id(const struct notify_event *);
+char		*notify_delivery_id(const struct notify_event *);
 char		*notify_message_id(const struct notify_event *);
 char		*notify_text(const struct notify_event *);
 char		*notify_log_line(const struct notify_event *);
@@ -260,7 +261,11 @@ void		 notify_sendmail(const struct notify_sink *,
 		    const char *message, char *const *rcpt,
 		    struct notify_result *);
 void		 notify_webhook(const struct notify_sink *, const char *body,
-		    const char *event_id, struct notify_result *);
+		    const char *event_id, const char *delivery_id,
+		    struct notify_result *);
+char		*notify_webhook_signature(const void *key, size_t keylen,
+		    int64_t timestamp, const char *delivery_id,
+		    const char *body);
 void		 notify_hmac_sha256_hex(const void *key, size_t keylen,
 		    const void *data, size_t len, char out[65]);
 void		 notify_log(const struct notify_event *,

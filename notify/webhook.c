@@ -1,14 +1,31 @@
 /*
  * Webhooks: an HTTP POST of the event's JSON document.
  *
- * With a secret_file, the body is signed with HMAC-SHA256 under the
- * file's contents and the signature sent as
+ * Every request carries
+ *
+ *   X-Perfwatch-Event: alert-7-confirmed-0123456789abcdef
+ *   X-Perfwatch-Delivery: alert-7-confirmed-0123456789abcdef-42
+ *   X-Perfwatch-Timestamp: 1765000000
+ *
+ * the event id (the same for every sink told of that change), the
+ * delivery id (notify_delivery_id: one outbox row, the same on every
+ * attempt at it) and the Unix time of this attempt.  With a secret_file,
+ * the request is signed with HMAC-SHA256 under the file's contents:
  *
  *   X-Perfwatch-Signature: sha256=<64 lowercase hex digits>
  *
- * so a receiver recomputes it over the raw body it got and compares.
- * X-Perfwatch-Event carries the event id, the same on every attempt, for
- * a receiver that wants to drop duplicates.  A 2xx answer delivers; 408,
+ * over TIMESTAMP "." DELIVERY "." BODY, the raw body as sent.  The body
+ * alone was signed before, and a request captured once verified for
+ * ever: anyone could post it to the receiver again.  The timestamp lets
+ * the receiver refuse an old one (perfwatch(1) gives the recipe and the
+ * tolerance), and the delivery id, signed too so that a replay cannot
+ * pass for a new delivery, lets it drop one it has already taken (a
+ * retry after its answer was lost, or a replay within the tolerance).
+ * The timestamp is all digits and the delivery id has no '.', so the
+ * signed string cannot be read two ways.  A retry posts the same body
+ * with the same delivery id, and a fresh timestamp and signature.
+ *
+ * A 2xx answer delivers; 408,
  * 425, 429 and 5xx answers and transport errors are retried, and so are
  * 401 and 403: a receiver that refuses the signature refuses our secret,
  * which is ours to mend, and the alert waits for that; any other answer
@@ -20,10 +37,12 @@
  * is when the receiver wants to be asked again: the row waits that long
  * if it is longer than its backoff.
  */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <curl/curl.h>
 #include <openssl/evp.h>
@@ -57,6 +76,26 @@ notify_hmac_sha256_hex(const void *key, size_t keylen, const void *data,
 	for (i = 0; i < mdlen; i++)
 		snprintf(out + 2 * i, 3, "%02x", md[i]);
 	out[64] = '\0';
+}
+
+/*
+ * The X-Perfwatch-Signature value of a request: "sha256=" and the
+ * HMAC-SHA256 under key of TIMESTAMP "." DELIVERY "." BODY.
+ */
+char *
+notify_webhook_signature(const void *key, size_t keylen, int64_t timestamp,
+    const char *delivery_id, const char *body)
+{
+	char	*data, *out, hex[65];
+	int	 n;
+
+	assert(strchr(delivery_id, '.') == NULL);
+	n = xasprintf(&data, "%lld.%s.%s", (long long)timestamp, delivery_id,
+	    body);
+	notify_hmac_sha256_hex(key, keylen, data, (size_t)n, hex);
+	free(data);
+	xasprintf(&out, "sha256=%s", hex);
+	return out;
 }
 
 /*
@@ -130,23 +169,25 @@ webhook_retry_after(CURL *c)
 }
 
 /*
- * POST body (the event's JSON) to the sink's URL, signed when the sink
- * has a secret.  res gets the outcome and the answer.
+ * POST body (the event's JSON) to the sink's URL as delivery delivery_id
+ * of event event_id, stamped with the time and signed when the sink has
+ * a secret.  res gets the outcome and the answer.
  */
 void
 notify_webhook(const struct notify_sink *sink, const char *body,
-    const char *event_id, struct notify_result *res)
+    const char *event_id, const char *delivery_id, struct notify_result *res)
 {
 	struct webhook_answer	 ans;
 	struct curl_slist	*hdrs = NULL;
 	CURL			*c;
 	CURLcode		 rc;
-	char			 errbuf[CURL_ERROR_SIZE], sig[65], *h, *clean;
+	char			 errbuf[CURL_ERROR_SIZE], *h, *clean, *sig;
 	const char		*why;
 	char			*secret = NULL, *cause = NULL, *id, *url;
 	size_t			 slen = 0;
 	char			*loc = NULL;
 	long			 code = 0;
+	int64_t			 now;
 
 	if (sink->url == NULL) {
 		webhook_result(res, NOTIFY_TEMPFAIL, "[sink \"%s\"]: no url",
@@ -175,11 +216,21 @@ notify_webhook(const struct notify_sink *sink, const char *body,
 	hdrs = curl_slist_append(hdrs, h);
 	free(h);
 	free(id);
+	xasprintf(&h, "X-Perfwatch-Delivery: %s", delivery_id);
+	hdrs = curl_slist_append(hdrs, h);
+	free(h);
+	/* The receiver's clock is the real one: not opts->now. */
+	now = (int64_t)time(NULL);
+	xasprintf(&h, "X-Perfwatch-Timestamp: %lld", (long long)now);
+	hdrs = curl_slist_append(hdrs, h);
+	free(h);
 	if (secret != NULL) {
-		notify_hmac_sha256_hex(secret, slen, body, strlen(body), sig);
-		xasprintf(&h, "X-Perfwatch-Signature: sha256=%s", sig);
+		sig = notify_webhook_signature(secret, slen, now, delivery_id,
+		    body);
+		xasprintf(&h, "X-Perfwatch-Signature: %s", sig);
 		hdrs = curl_slist_append(hdrs, h);
 		free(h);
+		free(sig);
 		explicit_bzero(secret, slen);
 		free(secret);
 	}

@@ -1,8 +1,8 @@
 #!/bin/sh
 # A webhook received by a local HTTP server: the JSON document (the
 # alert, its numbers, the last runs and the machine diff) signed with
-# HMAC-SHA256 under the secret file, the signature verified here with
-# Python's hmac.  The receiver answers 500 first: the row is retried and
+# HMAC-SHA256 under the secret file (with the timestamp and delivery id,
+# as perfwatch(1) says), the signature verified here with Python's hmac.  The receiver answers 500 first: the row is retried and
 # the retry posts the same document.  A 404 is permanent; a 401 (the
 # receiver refuses our signature: a secret to mend) is retried.  A receiver
 # that never answers is given up on at the sink's timeout.
@@ -71,10 +71,13 @@ for n in (1, 2):
     h = {k.lower(): v for k, v in req["headers"].items()}
     assert req["path"] == "/perfwatch", req
     assert h["content-type"].startswith("application/json"), h
-    want = "sha256=" + hmac.new(secret, body, hashlib.sha256).hexdigest()
+    signed = b"%s.%s." % (h["x-perfwatch-timestamp"].encode(),
+                          h["x-perfwatch-delivery"].encode())
+    want = "sha256=" + hmac.new(secret, signed + body,
+                                hashlib.sha256).hexdigest()
     assert hmac.compare_digest(h["x-perfwatch-signature"], want), (h, want)
     # A tampered body does not verify.
-    bad = hmac.new(secret, body + b" ", hashlib.sha256).hexdigest()
+    bad = hmac.new(secret, signed + body + b" ", hashlib.sha256).hexdigest()
     assert h["x-perfwatch-signature"] != "sha256=" + bad
 doc = json.loads(body)
 assert h["x-perfwatch-event"] == doc["event"], (h, doc["event"])
@@ -119,8 +122,10 @@ d, secret = sys.argv[1], open(sys.argv[2], "rb").read().strip()
 body = open("%s/req-3.body" % d, "rb").read()
 h = {k.lower(): v for k, v in json.load(open("%s/req-3.json" % d))
      ["headers"].items()}
+signed = b"%s.%s.%s" % (h["x-perfwatch-timestamp"].encode(),
+                        h["x-perfwatch-delivery"].encode(), body)
 assert h["x-perfwatch-signature"] == "sha256=" + hmac.new(
-    secret, body, hashlib.sha256).hexdigest()
+    secret, signed, hashlib.sha256).hexdigest()
 doc = json.loads(body)
 assert doc["test"] is True and doc["alert"]["sink"] == "hook", doc
 assert doc["subject"].endswith(": test message (sink hook)"), doc

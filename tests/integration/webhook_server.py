@@ -4,6 +4,7 @@
                       [--hang SECONDS] [--location URL]
                       [--retry-after VALUE] [--stall | --endless]
                       [--lock-db PATH --lock-for SECONDS] [--reply TEXT]
+                      [--verify SECRET_FILE [--skew SECONDS]]
 
 Each POST is kept: its raw body in DIR/req-<n>.body and its headers in
 DIR/req-<n>.json.  The first K requests are answered 500 (a receiver
@@ -23,9 +24,20 @@ the Content-Length promises more, which never comes (until SIGTERM); with
 --endless the body, of no stated length, is TEXT and then eight lines
 every tenth of a second for ever: receivers that have answered and then
 keep the connection busy.
+With --verify, the receiver checks each request as perfwatch(1) tells
+a receiver to (the recipe is verify() below): the X-Perfwatch-Timestamp
+within TOLERANCE seconds of its clock (which --skew sets that many
+seconds ahead), the X-Perfwatch-Signature the HMAC-SHA256 under the
+secret file's contents of TIMESTAMP "." DELIVERY "." BODY, and the
+X-Perfwatch-Delivery not one it has already taken (answered 2xx).  A
+request that fails is answered 401 with the reason; a delivery taken
+before is answered 200 and not taken again.  The verdict ("ok",
+"duplicate", or the reason) is kept in DIR/req-<n>.json.
 DIR/ready appears once the server listens; SIGTERM stops it.
 """
 import argparse
+import hashlib
+import hmac
 import http.server
 import json
 import os
@@ -33,6 +45,33 @@ import sqlite3
 import signal
 import sys
 import threading
+import time
+
+# How far a request's timestamp may be from the receiver's clock.
+TOLERANCE = 300
+
+
+def verify(secret, headers, body, now, seen):
+    """The verdict on one request: "ok", "duplicate" or why it is refused.
+
+    secret is the secret file's contents without its trailing newline;
+    seen holds the delivery ids already taken."""
+    ts = headers.get("X-Perfwatch-Timestamp", "")
+    delivery = headers.get("X-Perfwatch-Delivery", "")
+    sig = headers.get("X-Perfwatch-Signature", "")
+    if not ts.isascii() or not ts.isdigit():
+        return "no timestamp"
+    if not delivery or "." in delivery:
+        return "no delivery id"
+    if abs(now - int(ts)) > TOLERANCE:
+        return "stale timestamp"
+    signed = ts.encode() + b"." + delivery.encode() + b"." + body
+    want = "sha256=" + hmac.new(secret, signed, hashlib.sha256).hexdigest()
+    if not hmac.compare_digest(sig.encode(), want.encode()):
+        return "bad signature"
+    if delivery in seen:
+        return "duplicate"
+    return "ok"
 
 
 def main():
@@ -49,7 +88,14 @@ def main():
     ap.add_argument("--reply", default="thanks")
     ap.add_argument("--lock-db")
     ap.add_argument("--lock-for", type=float, default=0)
+    ap.add_argument("--verify")
+    ap.add_argument("--skew", type=float, default=0)
     a = ap.parse_args()
+    secret = None
+    if a.verify is not None:
+        with open(a.verify, "rb") as f:
+            secret = f.read().rstrip(b"\r\n")
+    seen = set()
     count = [0]
     lock = threading.Lock()
     stop = threading.Event()
@@ -71,13 +117,27 @@ def main():
             with lock:
                 count[0] += 1
                 k = count[0]
+            verdict = None
+            if secret is not None:
+                with lock:
+                    verdict = verify(secret, self.headers, body,
+                                     time.time() + a.skew, seen)
             base = os.path.join(a.out, "req-%d" % k)
             with open(base + ".body", "wb") as f:
                 f.write(body)
             with open(base + ".json", "w") as f:
-                json.dump({"path": self.path,
+                json.dump({"path": self.path, "verdict": verdict,
                            "headers": {h: v for h, v in
                                        self.headers.items()}}, f)
+            if verdict not in (None, "ok"):
+                refused = verdict != "duplicate"
+                reply = verdict.encode()
+                self.send_response(401 if refused else 200)
+                self.send_header("Content-Type", "text/plain")
+                self.send_header("Content-Length", str(len(reply)))
+                self.end_headers()
+                self.wfile.write(reply)
+                return
             if a.lock_db is not None and k == 1:
                 taken = threading.Event()
                 threading.Thread(target=hold_lock, args=(taken,),
@@ -86,6 +146,9 @@ def main():
             if a.hang > 0 and stop.wait(a.hang):
                 return
             status = 500 if k <= a.fail_first else a.status
+            if verdict == "ok" and 200 <= status < 300:
+                with lock:
+                    seen.add(self.headers["X-Perfwatch-Delivery"])
             reply = b"receiver busy, try later" if status == 500 \
                 else a.reply.encode()
             self.send_response(status)

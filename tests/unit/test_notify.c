@@ -775,7 +775,7 @@ static void
 test_message_id(void **state)
 {
 	struct notify_event	 a, b, c;
-	char			*ia, *ib, *ic, *ea;
+	char			*ia, *ib, *ic, *ea, *da;
 
 	(void)state;
 	event_of(&a, "box", "throughput", "confirmed", "suspected", 100);
@@ -795,6 +795,12 @@ test_message_id(void **state)
 	ea = notify_event_id(&a);
 	assert_int_equal(strncmp(ea, "alert-7-confirmed-", 18), 0);
 	assert_memory_equal(ea + 18, ia + 29, 16);
+	/* A delivery: the event's id and the outbox row's number. */
+	a.outbox = 42;
+	da = notify_delivery_id(&a);
+	assert_int_equal(strncmp(da, ea, strlen(ea)), 0);
+	assert_string_equal(da + strlen(ea), "-42");
+	free(da);
 	free(ia);
 	free(ib);
 	free(ic);
@@ -931,6 +937,31 @@ test_hmac(void **state)
 	notify_hmac_sha256_hex(key, sizeof(key), big, strlen(big), out);
 	assert_string_equal(out, "60e431591ee0b67f0d8a26aacbf5b77f"
 	    "8e0bc6213728c5140546040f0ee37f54");
+}
+
+/*
+ * A webhook's signature covers the timestamp and the delivery id with
+ * the body, as perfwatch(1) says; the value computed with Python's hmac.
+ */
+static void
+test_webhook_signature(void **state)
+{
+	char	*sig, *other;
+
+	(void)state;
+	sig = notify_webhook_signature("k3y-for-perfwatch", 17, 1765000000,
+	    "alert-7-confirmed-0123456789abcdef-42", "{\"event\":1}");
+	assert_string_equal(sig, "sha256=5802ff6ece12d6862ea9a54cc0c9b629"
+	    "b1eef209c59cfaabe532bbbdc7e84aed");
+	other = notify_webhook_signature("k3y-for-perfwatch", 17, 1765000001,
+	    "alert-7-confirmed-0123456789abcdef-42", "{\"event\":1}");
+	assert_string_not_equal(sig, other);
+	free(other);
+	other = notify_webhook_signature("k3y-for-perfwatch", 17, 1765000000,
+	    "alert-7-confirmed-0123456789abcdef-43", "{\"event\":1}");
+	assert_string_not_equal(sig, other);
+	free(other);
+	free(sig);
 }
 
 /* A secret others can read or write is refused; the newline is not kept. */
@@ -2029,6 +2060,7 @@ main(void)
 		cmocka_unit_test(test_email_injection),
 		cmocka_unit_test(test_backoff),
 		cmocka_unit_test(test_hmac),
+		cmocka_unit_test(test_webhook_signature),
 		cmocka_unit_test(test_secret_file),
 		cmocka_unit_test(test_sinks_load),
 		cmocka_unit_test(test_event_load),
