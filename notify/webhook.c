@@ -28,8 +28,12 @@
  * A 2xx answer delivers; 408,
  * 425, 429 and 5xx answers and transport errors are retried, and so are
  * 401 and 403: a receiver that refuses the signature refuses our secret,
- * which is ours to mend, and the alert waits for that; any other answer
- * (a 4xx, or a redirect, which is not followed) is permanent.  The
+ * which is ours to mend, and the alert waits for that.  So does a
+ * redirect (3xx), which is not followed: the signed alert would go
+ * wherever an answer points, another host perhaps, and a 301, 302 or
+ * 303 would turn the POST into a GET without it.  The url is ours to
+ * mend, and the answer names where the redirect points.  Any other
+ * answer (a 4xx) is permanent.  The
  * status decides, once it has come: a receiver that answered 200 has
  * the alert even if the body of its answer stalls or never ends (only
  * its first WEBHOOK_ANSWER_MAX bytes are read).  A Retry-After with a
@@ -139,12 +143,15 @@ webhook_result(struct notify_result *res, enum notify_status st,
 	va_end(ap);
 }
 
-/* Whether an HTTP status is worth another try. */
+/*
+ * Whether an HTTP status is worth another try: a redirect is, as the
+ * url it calls for is ours to set.
+ */
 static int
 webhook_temporary(long code)
 {
-	return code == 401 || code == 403 || code == 408 || code == 425 ||
-	    code == 429 || code >= 500;
+	return (code >= 300 && code < 400) || code == 401 || code == 403 ||
+	    code == 408 || code == 425 || code == 429 || code >= 500;
 }
 
 /*
@@ -280,7 +287,8 @@ notify_webhook(const struct notify_sink *sink, const char *body,
 		/*
 		 * A redirect is not followed (a POST's body would be lost
 		 * on a 301 or 302, or go where nobody checked); say where
-		 * it points, which is what the url should now say.
+		 * it points, which is what the url should now say, or that
+		 * it points nowhere.
 		 */
 		if (code >= 300 && code < 400 && curl_easy_getinfo(c,
 		    CURLINFO_REDIRECT_URL, &loc) == CURLE_OK && loc != NULL) {
@@ -292,6 +300,11 @@ notify_webhook(const struct notify_sink *sink, const char *body,
 			    "followed: set [sink \"%s\"] url to it if it is "
 			    "right", url, sink->name);
 			free(url);
+		} else if (code >= 300 && code < 400) {
+			h = clean;
+			xasprintf(&clean, "a redirect with no Location, not "
+			    "followed%s%s", *h != '\0' ? ": " : "", h);
+			free(h);
 		}
 		webhook_result(res, code >= 200 && code < 300 ?
 		    NOTIFY_DELIVERED : webhook_temporary(code) ?

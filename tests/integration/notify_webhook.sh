@@ -174,8 +174,9 @@ assert r["login"]["answer"].startswith(
     "http://bot:***@127.0.0.1:%s/hook: " % none), r
 EOPY
 # A receiver that has moved (308, Location: the new URL): not followed,
-# a permanent failure whose answer says where it points.  It said only
-# "HTTP 308", leaving the new URL to be found by hand.
+# a failure to retry (the url is to be mended) whose answer says where
+# it points.  It said only "HTTP 308", leaving the new URL to be found
+# by hand.
 port_moved=$(free_port)
 start_webhook "$T/moved" "$port_moved" --status 308 \
     --location "http://127.0.0.1:$port_moved/v2/perfwatch"
@@ -191,7 +192,7 @@ pwt -c "$T/moved.conf" notify test moved --json >"$T/moved.out" \
 "$PY" - "$T/moved.out" "$port_moved" <<'EOPY'
 import json, sys
 r = json.load(open(sys.argv[1]))
-assert len(r) == 1 and r[0]["outcome"] == "failed", r
+assert len(r) == 1 and r[0]["outcome"] == "retry", r
 assert r[0]["answer"] == ("HTTP 308: redirected to http://127.0.0.1:%s/v2/"
     "perfwatch, which is not followed: set [sink \"moved\"] url to it if "
     "it is right" % sys.argv[2]), r
