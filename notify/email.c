@@ -5,7 +5,11 @@
  * (required by default: a server that does not offer it gets nothing),
  * smtps:// is TLS from the start; certificates are verified.  The login,
  * if any, comes from the credentials file ("user:password"), which must
- * not be readable by others.  The server's replies are kept as they come
+ * not be readable by others.  A login is never made in clear unless
+ * starttls is none: with "optional", one who removes STARTTLS from the
+ * server's EHLO answer on the way would be handed the password, so a
+ * sink with credentials requires TLS then, and says why when the server
+ * offers none.  The server's replies are kept as they come
  * (libcurl hands them to the header callback), so that a refusal is
  * reported in the server's own words.  The message goes to the
  * recipients the server takes, the others' refusals said beside the
@@ -578,7 +582,9 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 		curl_easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
 		break;
 	case NOTIFY_TLS_OPTIONAL:
-		curl_easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_TRY);
+		/* The password goes over TLS or not at all. */
+		curl_easy_setopt(c, CURLOPT_USE_SSL, user != NULL ?
+		    (long)CURLUSESSL_ALL : (long)CURLUSESSL_TRY);
 		break;
 	case NOTIFY_TLS_NONE:
 		curl_easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_NONE);
@@ -653,6 +659,14 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 		email_result(res, NOTIFY_TEMPFAIL, "%s: connected, but the "
 		    "server sent no greeting (220) within the timeout, %ld s",
 		    url, notify_timeout(sink));
+		free(url);
+	} else if (rc == CURLE_USE_SSL_FAILED &&
+	    sink->starttls == NOTIFY_TLS_OPTIONAL) {
+		url = config_url_shown(sink->smtp_url);
+		email_result(res, NOTIFY_TEMPFAIL, "%s: the server offers no "
+		    "STARTTLS, and [sink \"%s\"] does not send its "
+		    "credentials in clear (starttls = none would)", url,
+		    sink->name);
 		free(url);
 	} else if (rc == CURLE_USE_SSL_FAILED) {
 		url = config_url_shown(sink->smtp_url);

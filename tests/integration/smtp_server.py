@@ -12,7 +12,9 @@ one given with --greylist ADDR:N is refused with a temporary 450 (as a
 greylisting server does) at its first N RCPTs, and taken after that.
 Every RCPT is logged to DIR/rcpt.log as "<address> <code>", one a line.
 With --auth the server offers AUTH PLAIN and LOGIN without TLS (loopback
-only) and refuses mail from a session that did not log in with USER:PASS.
+only) and refuses mail from a session that did not log in with USER:PASS;
+each login it is given, with the password it came with, is noted in
+DIR/auth.log as "<mechanism> <user> <password>", one a line.
 With --hang-data the server takes the message and withholds its answer
 that long (a server stuck after DATA); with --drop-data it closes the
 connection instead of answering.  Neither keeps the message.
@@ -137,6 +139,9 @@ def main():
         user, password = a.auth.split(":", 1)
 
         def authenticator(server, session, envelope, mechanism, data):
+            with open(os.path.join(a.out, "auth.log"), "a") as f:
+                f.write("%s %s %s\n" % (mechanism, data.login.decode(),
+                                        data.password.decode()))
             ok = (data.login.decode() == user and
                   data.password.decode() == password)
             return AuthResult(success=ok, handled=False,
