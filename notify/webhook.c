@@ -103,6 +103,25 @@ notify_webhook_signature(const void *key, size_t keylen, int64_t timestamp,
 }
 
 /*
+ * The server of a webhook's url, as an answer names it: scheme, host and
+ * port, with any user or password hidden (config_url_shown), and not the
+ * path or the query, which often hold the receiver's token (a chat's
+ * incoming webhook, an automation's hook id); they say nothing of why no
+ * answer came, and the answer goes to the log and the outbox.
+ */
+static char *
+webhook_server_shown(const char *url)
+{
+	char	*shown, *p;
+
+	shown = config_url_shown(url);
+	p = strstr(shown, "://");
+	p = p != NULL ? p + 3 : shown;
+	p[strcspn(p, "/?#")] = '\0';
+	return shown;
+}
+
+/*
  * Keep the start of the answer's body, and stop the transfer once that
  * is kept: a long answer, or one that never ends, would otherwise hold
  * the delivery until its timeout, long after its status said whether
@@ -273,7 +292,7 @@ notify_webhook(const struct notify_sink *sink, const char *body,
 	 * failure to retry.
 	 */
 	if (code < 200) {
-		url = config_url_shown(sink->url);
+		url = webhook_server_shown(sink->url);
 		webhook_result(res, NOTIFY_TEMPFAIL, "%s: %s", url, why);
 		free(url);
 	} else {

@@ -171,7 +171,7 @@ assert "s3cret" not in text + open(out[:-4] + ".err").read(), text
 r = {x["sink"]: x for x in json.loads(text)}
 assert r["login"]["outcome"] == "retry", r
 assert r["login"]["answer"].startswith(
-    "http://bot:***@127.0.0.1:%s/hook: " % none), r
+    "http://bot:***@127.0.0.1:%s: " % none), r
 EOPY
 # A receiver that has moved (308, Location: the new URL): not followed,
 # a failure to retry (the url is to be mended) whose answer says where
