@@ -7,6 +7,12 @@
  * cpufreq governor (powerd or hwpstate's EPP) and no thermal throttling
  * counters; those fields are left out, as linux.c leaves out what a Linux
  * machine does not expose.
+ *
+ * The limits a run has, which linux.c reads from cgroups (cgroup.*,
+ * cpu.affinity), are not read here yet: a jail's or a process's rctl(8)
+ * rules (pcpu, memoryuse, readbps, writebps ... through rctl_get_limits(2),
+ * when kern.racct.enable is on) and its cpuset(1) (cpuset_getaffinity(2))
+ * are where they would come from.
  */
 #ifdef __FreeBSD__
 

@@ -1,8 +1,10 @@
 /*
  * Linux: where each snapshot field and quiet counter lives.  Everything is
  * read from /proc, /sys and /etc under opts->root (a fixture tree in the
- * tests); only what has no file (the work directory's stat, cpuid, the
- * running libc) comes from system calls.
+ * tests), the cgroup limits too (/proc/self/cgroup, then the hierarchy
+ * where the mount table says it is mounted); only what has no file (the
+ * work directory's stat, cpuid, the running libc, the CPU affinity mask)
+ * comes from system calls.
  *
  * A field whose file is missing is left out: a machine without cpufreq
  * has no governor, which is different from a governor called "unknown".
@@ -18,6 +20,7 @@
 #include <errno.h>
 #include <glob.h>
 #include <limits.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -737,6 +740,507 @@ linux_fs(struct snapshot *s, const char *root, const char *workdir,
 	return 0;
 }
 
+/*
+ * The limits the processes of a run have, which the machine's own figures
+ * do not show: in a container or a systemd unit with CPUQuota= or
+ * MemoryMax=, cpu.count and mem.total_kb are the host's, so a run under a
+ * tighter quota would look like one on the same machine and a changed
+ * limit would never be in a diff.  Read from the control group this
+ * process is in (/proc/self/cgroup), which the workloads it forks inherit:
+ *
+ *   cgroup.cpu.max	"quota period" (microseconds) of the group, on the
+ *			way up to the hierarchy's root, that allows the
+ *			fewest CPUs (quota / period)
+ *   cgroup.cpuset.cpus	the CPUs the nearest cpuset allows, as the kernel
+ *			lists them
+ *   cgroup.memory.max	bytes, the lowest limit on the way up
+ *   cgroup.memory.high	bytes, likewise (v2 only)
+ *   cgroup.io.max	per device, the lowest of each of rbps, wbps, riops
+ *			and wiops on the way up:
+ *			"8:0 wbps=10485760; 259:0 riops=1000"
+ *   cpu.affinity	how many CPUs sched_getaffinity() allows (taskset,
+ *			numactl, a cpuset), a count
+ *
+ * A resource without a limit leaves its key out: cgroup v2's "max", v1's
+ * quota of -1 and its "unlimited" memory (LONG_MAX rounded down to a page;
+ * anything of 4 EiB or more is taken as none), a cpuset or an affinity
+ * that allows every online CPU.  A machine without limits thus keeps the
+ * snapshot (and hash) it had before these keys existed, and a limit set,
+ * changed or lifted is a field added, changed or removed in a diff.
+ *
+ * cgroup v2 first; on a v1 or hybrid machine each v1 controller's own
+ * hierarchy fills the same keys (cpu.cfs_quota_us and cpu.cfs_period_us,
+ * cpuset.effective_cpus, memory.limit_in_bytes, blkio.throttle.*).  v1's
+ * memory.soft_limit_in_bytes is no ceiling and is left out.  The walk up
+ * stops at the hierarchy's mount: a container sees the limits set on its
+ * own group (its cgroup namespace's root), not the host's above it.  The
+ * group's path is not recorded: perfwatchd's service and a login shell's
+ * session differ although their limits may be the same.
+ *
+ * FreeBSD has rctl(8) (pcpu, memoryuse, readbps ...) and cpuset(1) for a
+ * jail or a process; freebsd.c does not read them yet.
+ */
+
+/* Does the comma-separated list hold word? */
+static int
+linux_word_in(const char *list, const char *word)
+{
+	const char	*p;
+	size_t		 n = strlen(word);
+
+	for (p = list; *p != '\0'; p += strcspn(p, ","), p += *p == ',') {
+		if (strncmp(p, word, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The directories, deepest first and under root, from this process's
+ * group up to the mount of the hierarchy of cgroup v2 (controller NULL)
+ * or of the v1 controller named; NULL (*n 0) when none is mounted or the
+ * group lies outside the mount (above a cgroup namespace's root, "/..").
+ * groups is /proc/self/cgroup ("id:controllers:path" lines), mounts
+ * /proc/self/mountinfo.
+ */
+static char **
+linux_cgroup_dirs(const char *root, const char *groups, const char *mounts,
+    const char *controller, size_t *n)
+{
+	struct linux_mount	 m;
+	const char		*line, *next, *rel, *up;
+	char			*copy = NULL, *ctl, *path = NULL, *top, *dir;
+	char			*slash, **dirs = NULL;
+	size_t			 toplen = 0;
+
+	*n = 0;
+	for (line = groups; line != NULL && *line != '\0'; line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			next++;
+		copy = xstrndup(line, strcspn(line, "\n"));
+		if ((ctl = strchr(copy, ':')) != NULL &&
+		    (path = strchr(ctl + 1, ':')) != NULL) {
+			*ctl++ = '\0';
+			*path++ = '\0';
+			if (controller == NULL ? strcmp(copy, "0") == 0 &&
+			    *ctl == '\0' : linux_word_in(ctl, controller))
+				break;
+		}
+		free(copy);
+		copy = NULL;
+	}
+	if (copy == NULL)
+		return NULL;
+	if (path[0] != '/' || ((up = strstr(path, "/..")) != NULL &&
+	    (up[3] == '/' || up[3] == '\0'))) {
+		free(copy);
+		return NULL;
+	}
+
+	dir = NULL;
+	for (line = mounts; line != NULL && *line != '\0' && dir == NULL;
+	    line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			next++;
+		if (linux_mount_parse(line, &m) == -1)
+			continue;
+		if (controller == NULL ? strcmp(m.type, "cgroup2") == 0 :
+		    strcmp(m.type, "cgroup") == 0 &&
+		    linux_word_in(m.super, controller)) {
+			/* A container's mount may show a group as its root. */
+			rel = NULL;
+			if (strcmp(m.root, "/") == 0)
+				rel = path;
+			else if (linux_mount_prefix(m.root, path) > 0)
+				rel = path + strlen(m.root);
+			if (rel != NULL) {
+				top = sysinfo_path(root, m.point);
+				rel += strspn(rel, "/");
+				if (*rel == '\0')
+					dir = xstrdup(top);
+				else
+					xasprintf(&dir, "%s/%s", top, rel);
+				toplen = strlen(top);
+				free(top);
+			}
+		}
+		free(m.buf);
+	}
+	free(copy);
+	if (dir == NULL)
+		return NULL;
+
+	for (;;) {
+		dirs = xreallocarray(dirs, *n + 1, sizeof(*dirs));
+		dirs[(*n)++] = xstrdup(dir);
+		if (strlen(dir) <= toplen || (slash = strrchr(dir, '/')) ==
+		    NULL || slash < dir + toplen)
+			break;
+		*slash = '\0';
+	}
+	free(dir);
+	return dirs;
+}
+
+static void
+linux_cgroup_dirs_free(char **dirs, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(dirs[i]);
+	free(dirs);
+}
+
+/* Limits of 4 EiB or more are none: v1's "unlimited" is about 8 EiB. */
+#define LINUX_CGROUP_NONE	(UINT64_C(1) << 62)
+
+/*
+ * A limit as a cgroup file writes it, below LINUX_CGROUP_NONE; -1 for
+ * "max", v1's -1 and anything else.
+ */
+static int
+linux_cgroup_number(const char *s, uint64_t *v)
+{
+	char			*end;
+	unsigned long long	 n;
+
+	if (!isdigit((unsigned char)s[0]))
+		return -1;
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno != 0 || *end != '\0' || n >= LINUX_CGROUP_NONE)
+		return -1;
+	*v = n;
+	return 0;
+}
+
+/* The value of file in directory dir, or NULL. */
+static char *
+linux_cgroup_read(const char *dir, const char *file)
+{
+	char	*path, *v;
+
+	xasprintf(&path, "%s/%s", dir, file);
+	v = sysinfo_read_value(NULL, path);
+	free(path);
+	return v;
+}
+
+/* The lowest limit file sets in the directories; 0 if none does. */
+static int
+linux_cgroup_min(char **dirs, size_t n, const char *file, uint64_t *min)
+{
+	uint64_t	 v;
+	char		*s;
+	size_t		 i;
+	int		 found = 0;
+
+	for (i = 0; i < n; i++) {
+		if ((s = linux_cgroup_read(dirs[i], file)) == NULL)
+			continue;
+		if (linux_cgroup_number(s, &v) == 0 && (!found || v < *min)) {
+			*min = v;
+			found = 1;
+		}
+		free(s);
+	}
+	return found;
+}
+
+/* A group's CPU quota and period: v2's cpu.max, else v1's pair. */
+static int
+linux_cgroup_quota(const char *dir, int v1, uint64_t *quota,
+    uint64_t *period)
+{
+	char	*q, *p = NULL;
+	int	 rc = -1;
+
+	if (!v1) {
+		if ((q = linux_cgroup_read(dir, "cpu.max")) == NULL)
+			return -1;
+		if ((p = strchr(q, ' ')) != NULL)
+			*p++ = '\0';
+	} else {
+		if ((q = linux_cgroup_read(dir, "cpu.cfs_quota_us")) == NULL)
+			return -1;
+		p = linux_cgroup_read(dir, "cpu.cfs_period_us");
+	}
+	if (p != NULL && linux_cgroup_number(q, quota) == 0 &&
+	    linux_cgroup_number(p, period) == 0 && *quota > 0 && *period > 0)
+		rc = 0;
+	if (v1)
+		free(p);
+	free(q);
+	return rc;
+}
+
+/* cgroup.cpu.max: the quota that allows the fewest CPUs. */
+static void
+linux_cgroup_cpu(struct snapshot *s, char **dirs, size_t n, int v1)
+{
+	uint64_t	 q, p, bq = 0, bp = 0;
+	char		*t;
+	size_t		 i;
+
+	for (i = 0; i < n; i++) {
+		if (linux_cgroup_quota(dirs[i], v1, &q, &p) == -1)
+			continue;
+		if (bp == 0 || (double)q * (double)bp < (double)bq * (double)p) {
+			bq = q;
+			bp = p;
+		}
+	}
+	if (bp == 0)
+		return;
+	xasprintf(&t, "%llu %llu", (unsigned long long)bq,
+	    (unsigned long long)bp);
+	linux_set(s, "cgroup.cpu.max", t);
+}
+
+/* cgroup.cpuset.cpus: the nearest cpuset, if it leaves a CPU out. */
+static void
+linux_cgroup_cpuset(struct snapshot *s, const char *root, char **dirs,
+    size_t n, int v1)
+{
+	char	*v = NULL;
+	size_t	 i;
+	int	 count;
+
+	for (i = 0; i < n && v == NULL; i++) {
+		v = linux_cgroup_read(dirs[i], v1 ? "cpuset.effective_cpus" :
+		    "cpuset.cpus.effective");
+		if (v == NULL && v1)
+			v = linux_cgroup_read(dirs[i], "cpuset.cpus");
+		if (v != NULL && v[0] == '\0') {
+			free(v);
+			v = NULL;
+		}
+	}
+	if (v == NULL)
+		return;
+	count = linux_cpulist_count(v);
+	if (count > 0 && count < linux_ncpu(root))
+		linux_set(s, "cgroup.cpuset.cpus", v);
+	else
+		free(v);
+}
+
+/* One device's I/O limits: rbps, wbps, riops, wiops (UINT64_MAX: none). */
+struct linux_io_limit {
+	unsigned int	 maj;
+	unsigned int	 min;
+	uint64_t	 v[4];
+};
+
+static const char *const linux_io_keys[4] = {
+	"rbps", "wbps", "riops", "wiops"
+};
+
+/* Lower the limit k of device maj:min to v. */
+static void
+linux_io_note(struct linux_io_limit **t, size_t *n, unsigned int maj,
+    unsigned int min, int k, uint64_t v)
+{
+	size_t	i, j;
+
+	for (i = 0; i < *n; i++) {
+		if ((*t)[i].maj == maj && (*t)[i].min == min)
+			break;
+	}
+	if (i == *n) {
+		*t = xreallocarray(*t, *n + 1, sizeof(**t));
+		(*t)[i].maj = maj;
+		(*t)[i].min = min;
+		for (j = 0; j < nitems((*t)[i].v); j++)
+			(*t)[i].v[j] = UINT64_MAX;
+		(*n)++;
+	}
+	if (v < (*t)[i].v[k])
+		(*t)[i].v[k] = v;
+}
+
+/*
+ * cgroup.io.max from v2's io.max ("8:0 rbps=max wbps=10485760 ...") or
+ * v1's blkio.throttle.{read,write}_{bps,iops}_device ("8:0 10485760").
+ */
+static void
+linux_cgroup_io(struct snapshot *s, char **dirs, size_t n, int v1)
+{
+	static const char *const v1_files[4] = {
+		"blkio.throttle.read_bps_device",
+		"blkio.throttle.write_bps_device",
+		"blkio.throttle.read_iops_device",
+		"blkio.throttle.write_iops_device",
+	};
+	struct linux_io_limit	*t = NULL, x;
+	struct sysinfo_buf	 b = { NULL, 0, 0 };
+	unsigned int		 maj, min;
+	uint64_t		 v;
+	char			*text, *line, *next, *tok, *save, *eq;
+	size_t			 i, j, nt = 0, nk;
+	int			 k, off, first;
+
+	for (i = 0; i < n; i++) {
+		for (nk = 0; nk < (v1 ? 4 : 1); nk++) {
+			text = linux_cgroup_read(dirs[i], v1 ? v1_files[nk] :
+			    "io.max");
+			for (line = text; line != NULL && *line != '\0';
+			    line = next) {
+				if ((next = strchr(line, '\n')) != NULL)
+					*next++ = '\0';
+				if (sscanf(line, "%u:%u%n", &maj, &min, &off) !=
+				    2)
+					continue;
+				for (tok = strtok_r(line + off, " ", &save);
+				    tok != NULL; tok = strtok_r(NULL, " ",
+				    &save)) {
+					k = (int)nk;
+					if (!v1) {
+						if ((eq = strchr(tok, '=')) ==
+						    NULL)
+							continue;
+						*eq++ = '\0';
+						for (k = 0; k < 4; k++)
+							if (strcmp(tok,
+							    linux_io_keys[k])
+							    == 0)
+								break;
+						if (k == 4)
+							continue;
+						tok = eq;
+					}
+					if (linux_cgroup_number(tok, &v) == 0)
+						linux_io_note(&t, &nt, maj, min,
+						    k, v);
+				}
+			}
+			free(text);
+		}
+	}
+	/* A few devices at most: insertion sort by number. */
+	for (i = 1; i < nt; i++) {
+		for (j = i; j > 0 && (t[j - 1].maj > t[j].maj ||
+		    (t[j - 1].maj == t[j].maj && t[j - 1].min > t[j].min));
+		    j--) {
+			x = t[j];
+			t[j] = t[j - 1];
+			t[j - 1] = x;
+		}
+	}
+	for (i = 0; i < nt; i++) {
+		for (k = 0, first = 1; k < 4; k++) {
+			if (t[i].v[k] == UINT64_MAX)
+				continue;
+			if (first)
+				sysinfo_buf_addf(&b, "%s%u:%u", b.len > 0 ?
+				    "; " : "", t[i].maj, t[i].min);
+			sysinfo_buf_addf(&b, " %s=%llu", linux_io_keys[k],
+			    (unsigned long long)t[i].v[k]);
+			first = 0;
+		}
+	}
+	free(t);
+	linux_set(s, "cgroup.io.max", sysinfo_buf_finish(&b));
+}
+
+/* Set key to a number of bytes. */
+static void
+linux_cgroup_set_bytes(struct snapshot *s, const char *key, char **dirs,
+    size_t n, const char *file)
+{
+	uint64_t	v;
+
+	if (linux_cgroup_min(dirs, n, file, &v))
+		linux_set_number(s, key, (long long)v);
+}
+
+/* The cgroup.* fields: v2's hierarchy, else each v1 controller's. */
+static void
+linux_cgroup(struct snapshot *s, const char *root)
+{
+	char		*path, *groups = NULL, *mounts = NULL, **v2, **v1;
+	size_t		 n2, n1;
+
+	path = sysinfo_path(root, "/proc/self/cgroup");
+	if (sysinfo_read_file(path, 1024 * 1024, &groups, NULL) == -1)
+		groups = NULL;
+	free(path);
+	path = sysinfo_path(root, "/proc/self/mountinfo");
+	if (groups == NULL || sysinfo_read_file(path, 16 * 1024 * 1024,
+	    &mounts, NULL) == -1) {
+		free(path);
+		free(groups);
+		return;
+	}
+	free(path);
+
+	v2 = linux_cgroup_dirs(root, groups, mounts, NULL, &n2);
+	linux_cgroup_cpu(s, v2, n2, 0);
+	linux_cgroup_cpuset(s, root, v2, n2, 0);
+	linux_cgroup_set_bytes(s, "cgroup.memory.max", v2, n2, "memory.max");
+	linux_cgroup_set_bytes(s, "cgroup.memory.high", v2, n2,
+	    "memory.high");
+	linux_cgroup_io(s, v2, n2, 0);
+	linux_cgroup_dirs_free(v2, n2);
+
+	/*
+	 * A controller is bound to one hierarchy: where v2 set nothing, a
+	 * v1 controller may.
+	 */
+	if (sysinfo_snapshot_get(s, "cgroup.cpu.max") == NULL) {
+		v1 = linux_cgroup_dirs(root, groups, mounts, "cpu", &n1);
+		linux_cgroup_cpu(s, v1, n1, 1);
+		linux_cgroup_dirs_free(v1, n1);
+	}
+	if (sysinfo_snapshot_get(s, "cgroup.cpuset.cpus") == NULL) {
+		v1 = linux_cgroup_dirs(root, groups, mounts, "cpuset", &n1);
+		linux_cgroup_cpuset(s, root, v1, n1, 1);
+		linux_cgroup_dirs_free(v1, n1);
+	}
+	if (sysinfo_snapshot_get(s, "cgroup.memory.max") == NULL) {
+		v1 = linux_cgroup_dirs(root, groups, mounts, "memory", &n1);
+		linux_cgroup_set_bytes(s, "cgroup.memory.max", v1, n1,
+		    "memory.limit_in_bytes");
+		linux_cgroup_dirs_free(v1, n1);
+	}
+	if (sysinfo_snapshot_get(s, "cgroup.io.max") == NULL) {
+		v1 = linux_cgroup_dirs(root, groups, mounts, "blkio", &n1);
+		linux_cgroup_io(s, v1, n1, 1);
+		linux_cgroup_dirs_free(v1, n1);
+	}
+	free(mounts);
+	free(groups);
+}
+
+/* cpu.affinity: the CPUs this process may run on, if not every one. */
+static void
+linux_affinity(struct snapshot *s)
+{
+	cpu_set_t	*set;
+	size_t		 ncpu = 1024;
+	long		 online;
+	int		 n = -1;
+
+	for (;;) {
+		if ((set = CPU_ALLOC(ncpu)) == NULL)
+			fatal("%s", __func__);
+		if (sched_getaffinity(0, CPU_ALLOC_SIZE(ncpu), set) == 0) {
+			n = CPU_COUNT_S(CPU_ALLOC_SIZE(ncpu), set);
+			CPU_FREE(set);
+			break;
+		}
+		CPU_FREE(set);
+		if (errno != EINVAL || ncpu >= LINUX_CPU_MAX)
+			break;
+		ncpu *= 2;
+	}
+	/* The live machine's CPUs, as the mask is: not those of a root. */
+	online = sysconf(_SC_NPROCESSORS_ONLN);
+	if (n > 0 && online > 0 && n < online)
+		linux_set_number(s, "cpu.affinity", n);
+}
+
 #if defined(__x86_64__) || defined(__i386__)
 /* The hypervisor cpuid announces, or NULL on bare metal. */
 static char *
@@ -991,6 +1495,8 @@ sysinfo_os_fields(struct snapshot *s, const char *workdir,
 	linux_cpu(s, o->root);
 	linux_mitigations(s, o->root);
 	linux_memory(s, o->root);
+	linux_cgroup(s, o->root);
+	linux_affinity(s);
 	linux_virt(s, o->root);
 	linux_libc(s, o->root);
 	return 0;

@@ -52,12 +52,16 @@
  *   virt (hypervisor or "none") virt.container (or "none"; left out
  *   when only root could tell, which a diff does not count as a change)
  *   libc cc locale.LANG locale.LC_* pkg.manager
+ *   cgroup.cpu.max cgroup.cpuset.cpus cgroup.memory.max
+ *   cgroup.memory.high cgroup.io.max cpu.affinity: the limits of the
+ *   control group and the CPU mask the run's processes have, each only
+ *   where there is a limit (linux.c says how each is read)
  * fs.mount is where the work directory's filesystem is mounted, not a
  * bind mount of part of it that this process's mount namespace has
  * (perfwatchd's PrivateTmp=), so that the daemon and a run typed by hand
  * agree.
  * FreeBSD adds os.userland and mm.superpages and has no cmdline, governor
- * or scheduler.  The locale is the machine's configured one
+ * or scheduler, nor (yet) the limits of a jail: rctl(8) and cpuset(1).  The locale is the machine's configured one
  * (/etc/locale.conf, /etc/default/locale), not perfwatch's environment,
  * so that a run typed by hand and one the daemon starts agree.
  */

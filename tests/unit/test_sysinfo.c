@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <grp.h>
 #include <limits.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -1772,6 +1773,250 @@ test_snapshot_btrfs_source(void **state)
 	free(roots[0]);
 }
 
+/* A new directory under $TMPDIR (else /tmp). */
+static char *
+tmp_tree(void)
+{
+	const char	*t = getenv("TMPDIR");
+	char		*p;
+
+	xasprintf(&p, "%s/pw-cgroup.XXXXXX", t != NULL && t[0] != '\0' ?
+	    t : "/tmp");
+	if (mkdtemp(p) == NULL)
+		fail_msg("mkdtemp %s: %s", p, strerror(errno));
+	return p;
+}
+
+/* cp -R fixture name to dir/name; returns that copy. */
+static char *
+tree_copy(const char *name, const char *dir)
+{
+	const char	*argv[5];
+	char		*src, *dst, *out, *cause = NULL;
+	int		 status;
+
+	src = fixture(name);
+	xasprintf(&dst, "%s/%s", dir, name);
+	argv[0] = "cp";
+	argv[1] = "-R";
+	argv[2] = src;
+	argv[3] = dst;
+	argv[4] = NULL;
+	if (sysinfo_command(argv, 10000, 1 << 20, 0, &out, NULL, &status,
+	    &cause) == -1)
+		fail_msg("%s", cause);
+	free(out);
+	assert_int_equal(status, 0);
+	free(src);
+	return dst;
+}
+
+/* Fail unless s has no cgroup.* field. */
+static void
+check_no_cgroup(const struct snapshot *s, const char *what)
+{
+	size_t	i;
+
+	for (i = 0; i < s->nfields; i++) {
+		if (strncmp(s->fields[i].key, "cgroup.", 7) == 0)
+			fail_msg("%s: %s %s, want absent", what,
+			    s->fields[i].key, s->fields[i].value);
+	}
+}
+
+#define V2_SCOPE "system.slice/run-r5f0c3e2b1a9d48e7b6c5d4e3f2a1b0c9.scope"
+
+/*
+ * The limits of a cgroup v2 group, which cpu.count and mem.total_kb (the
+ * host's) do not show: a run under systemd-run --scope -p CPUQuota=50%
+ * -p MemoryMax=1G -p MemoryHigh=768M -p AllowedCPUs=0-3 -p
+ * IOWriteBandwidthMax="/dev/sda 10M" had the same snapshot as one
+ * without, so a changed limit was never in a diff.  The tightest limit on
+ * the way up counts; "max" everywhere leaves every key out.
+ */
+static void
+test_cgroup_v2_limits(void **state)
+{
+	struct snapshot		*s, *u;
+	struct snapshot_diff	*d;
+	char			*dir, *root, *v;
+	size_t			 i;
+
+	(void)state;
+	v = fixture("cgroup-v2");
+	s = snapshot_of_tree(v);
+	free(v);
+	check_field(s, "v2", "cpu.count", "8");
+	check_field(s, "v2", "cgroup.cpu.max", "50000 100000");
+	check_field(s, "v2", "cgroup.cpuset.cpus", "0-3");
+	check_field(s, "v2", "cgroup.memory.max", "1073741824");
+	check_field(s, "v2", "cgroup.memory.high", "805306368");
+	check_field(s, "v2", "cgroup.io.max", "8:0 wbps=10000000");
+
+	dir = tmp_tree();
+	root = tree_copy("cgroup-v2", dir);
+
+	/* The daemon's service, without limits: no key, and a diff. */
+	tree_write(root, "proc/self/cgroup",
+	    "0::/system.slice/perfwatchd.service\n");
+	u = snapshot_of_tree(root);
+	check_no_cgroup(u, "unlimited");
+	check_field(u, "unlimited", "cpu.count", "8");
+	d = sysinfo_diff(u, s);
+	assert_int_equal(d->nfields, 5);
+	for (i = 0; i < d->nfields; i++) {
+		assert_int_equal(d->changes[i].kind, CHANGE_FIELD_ADDED);
+		assert_int_equal(strncmp(d->changes[i].name, "cgroup.", 7), 0);
+	}
+	sysinfo_diff_free(d);
+	sysinfo_snapshot_free(u);
+	sysinfo_snapshot_free(s);
+
+	/* A slice tighter than the scope below it wins. */
+	tree_write(root, "proc/self/cgroup", "0::/" V2_SCOPE "\n");
+	tree_write(root, "sys/fs/cgroup/system.slice/cpu.max",
+	    "20000 100000\n");
+	tree_write(root, "sys/fs/cgroup/system.slice/memory.max",
+	    "536870912\n");
+	tree_write(root, "sys/fs/cgroup/system.slice/io.max",
+	    "8:16 rbps=1048576 wbps=max riops=max wiops=max\n"
+	    "8:0 rbps=max wbps=5242880 riops=500 wiops=max\n");
+	s = snapshot_of_tree(root);
+	check_field(s, "slice", "cgroup.cpu.max", "20000 100000");
+	check_field(s, "slice", "cgroup.memory.max", "536870912");
+	check_field(s, "slice", "cgroup.memory.high", "805306368");
+	check_field(s, "slice", "cgroup.io.max",
+	    "8:0 wbps=5242880 riops=500; 8:16 rbps=1048576");
+	sysinfo_snapshot_free(s);
+
+	/*
+	 * A container without a cgroup namespace: its /sys/fs/cgroup is
+	 * its group, which the mount table shows as the mount's root.
+	 * With one, the group is "/", a group outside it "/../..".
+	 */
+	tree_write(root, "proc/self/mountinfo", "26 1 8:2 / / rw,relatime "
+	    "- ext4 /dev/sda2 rw\n29 26 0:25 /" V2_SCOPE " /sys/fs/cgroup "
+	    "ro,nosuid,nodev,noexec,relatime - cgroup2 cgroup2 rw\n");
+	tree_write(root, "sys/fs/cgroup/cpu.max", "200000 100000\n");
+	tree_write(root, "sys/fs/cgroup/memory.max", "268435456\n");
+	s = snapshot_of_tree(root);
+	check_field(s, "container", "cgroup.cpu.max", "200000 100000");
+	check_field(s, "container", "cgroup.memory.max", "268435456");
+	sysinfo_snapshot_free(s);
+	tree_write(root, "proc/self/cgroup", "0::/../../user.slice\n");
+	s = snapshot_of_tree(root);
+	check_no_cgroup(s, "outside");
+	sysinfo_snapshot_free(s);
+
+	tree_remove(dir);
+	free(root);
+	free(dir);
+}
+
+/*
+ * cgroup v1, from this build machine's hierarchies (hybrid: cpu, cpuset,
+ * memory and blkio under v1): a group with cfs_quota_us 50000, cpuset
+ * "1" of "0-1" and two blkio throttles, in a memory group without a
+ * limit (LONG_MAX rounded to a page), then with one.
+ */
+static void
+test_cgroup_v1_limits(void **state)
+{
+	struct snapshot	*s;
+	char		*dir, *root;
+
+	(void)state;
+	root = fixture("cgroup-v1");
+	s = snapshot_of_tree(root);
+	free(root);
+	check_field(s, "v1", "cgroup.cpu.max", "50000 100000");
+	check_field(s, "v1", "cgroup.cpuset.cpus", "1");
+	check_field(s, "v1", "cgroup.io.max", "254:0 wbps=10485760 "
+	    "riops=2000");
+	check_field(s, "v1", "cgroup.memory.max", NULL);
+	check_field(s, "v1", "cgroup.memory.high", NULL);
+	sysinfo_snapshot_free(s);
+
+	dir = tmp_tree();
+	root = tree_copy("cgroup-v1", dir);
+	tree_write(root, "sys/fs/cgroup/memory/process_api/"
+	    "961e3d4ca9a55d5538bcc3d2ec48a51a/memory.limit_in_bytes",
+	    "536870912\n");
+	tree_write(root, "sys/fs/cgroup/cpu/pw-fixture/cpu.cfs_quota_us",
+	    "-1\n");
+	s = snapshot_of_tree(root);
+	check_field(s, "limited", "cgroup.memory.max", "536870912");
+	check_field(s, "limited", "cgroup.cpu.max", NULL);
+	sysinfo_snapshot_free(s);
+	tree_remove(dir);
+	free(root);
+	free(dir);
+}
+
+/*
+ * cpu.affinity on this machine: left out while every online CPU is
+ * allowed, and "1" in a child pinned to one CPU (taskset -c N).
+ */
+static void
+test_affinity_live(void **state)
+{
+	struct sysinfo_opts	 o;
+	struct snapshot		*s;
+	cpu_set_t		 set;
+	const char		*v;
+	char			 buf[64], *cause = NULL, *want;
+	ssize_t			 n;
+	pid_t			 pid;
+	long			 online;
+	int			 fds[2], status, cpu, count;
+
+	(void)state;
+	online = sysconf(_SC_NPROCESSORS_ONLN);
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	count = CPU_COUNT(&set);
+	if (online < 2 || count < 1)
+		skip();
+	sysinfo_opts_init(&o);
+	o.cc = NULL;
+	o.pkgmgr = SYSINFO_PKG_NONE;
+	if ((s = sysinfo_snapshot_take(".", &o, &cause)) == NULL)
+		fail_msg("%s", cause);
+	/* The tests may run pinned themselves. */
+	if (count < online)
+		xasprintf(&want, "%d", count);
+	else
+		want = NULL;
+	check_field(s, "this process", "cpu.affinity", want);
+	free(want);
+	sysinfo_snapshot_free(s);
+
+	for (cpu = 0; !CPU_ISSET(cpu, &set); cpu++)
+		;
+	assert_int_equal(pipe(fds), 0);
+	if ((pid = fork()) == 0) {
+		close(fds[0]);
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) == -1)
+			_exit(2);
+		if ((s = sysinfo_snapshot_take(".", &o, &cause)) == NULL) {
+			dprintf(fds[1], "failed: %s", cause);
+			_exit(1);
+		}
+		v = sysinfo_snapshot_get(s, "cpu.affinity");
+		dprintf(fds[1], "%s", v != NULL ? v : "absent");
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	close(fds[1]);
+	n = read(fds[0], buf, sizeof(buf) - 1);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	buf[n > 0 ? n : 0] = '\0';
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_string_equal(buf, "1");
+}
+
 /* A path as the mount table writes it: blanks and '\\' in octal. */
 static char *
 mountinfo_escape(const char *path)
@@ -2486,6 +2731,9 @@ main(void)
 		cmocka_unit_test(test_hashes),
 		cmocka_unit_test(test_json_roundtrip),
 		cmocka_unit_test(test_snapshot_fixture_root),
+		cmocka_unit_test(test_cgroup_v2_limits),
+		cmocka_unit_test(test_cgroup_v1_limits),
+		cmocka_unit_test(test_affinity_live),
 		cmocka_unit_test(test_cpuinfo_models),
 		cmocka_unit_test(test_snapshot_btrfs_source),
 		cmocka_unit_test(test_snapshot_bind_mount),
