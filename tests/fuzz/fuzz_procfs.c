@@ -1,7 +1,9 @@
 /*
  * libFuzzer target: the files of /proc, /sys and /etc that a snapshot
  * and a quiet sample read (sysinfo/linux.c, sysinfo/snapshot.c), in a
- * scratch tree that stands for the root.
+ * scratch tree that stands for the root.  The cgroup files are those of
+ * a group whose hierarchy the mount table puts on /sys/fs/cgroup, as v2
+ * or as a v1 controller's.
  *
  * The input is the files below, in this order, separated by form feeds;
  * a file the input does not reach is absent.  Whatever they hold, the
@@ -26,6 +28,13 @@ static const char *const fuzz_procfs_files[] = {
 	"etc/locale.conf",
 	"sys/kernel/mm/transparent_hugepage/enabled",
 	"proc/1/environ",
+	"proc/self/cgroup",
+	"sys/fs/cgroup/cpu.max",
+	"sys/fs/cgroup/memory.max",
+	"sys/fs/cgroup/io.max",
+	"sys/fs/cgroup/cpuset.cpus.effective",
+	"sys/fs/cgroup/cpu.cfs_quota_us",
+	"sys/fs/cgroup/blkio.throttle.write_bps_device",
 };
 
 int
