@@ -4,8 +4,9 @@
  * rpm's against dpkg and rpm themselves (where installed), the package
  * readers on fixture databases of real content
  * (tests/data/sysinfo/README.md), diffs, JSON and hashes, a snapshot of
- * a fixture tree and of this machine, the command runner, and the quiet
- * check against a CPU hog.
+ * a fixture tree and of this machine, the cgroup limits of fixture
+ * hierarchies and of a group made on this machine, the command runner,
+ * and the quiet check against a CPU hog.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -2017,6 +2018,132 @@ test_affinity_live(void **state)
 	assert_string_equal(buf, "1");
 }
 
+/* Write text to path, a file that exists (a cgroup's). */
+static int
+file_put(const char *path, const char *text)
+{
+	ssize_t	n;
+	int	fd;
+
+	if ((fd = open(path, O_WRONLY)) == -1)
+		return -1;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+/* Where this machine mounts the cgroup v1 hierarchy of ctl, or NULL. */
+static char *
+v1_mount(const char *ctl)
+{
+	char	*text, *line, *next, *tok[32], *save, *opt, *found = NULL;
+	size_t	 n, i;
+
+	if (sysinfo_read_file("/proc/self/mountinfo", 1 << 24, &text,
+	    NULL) == -1)
+		return NULL;
+	for (line = text; line != NULL && *line != '\0' && found == NULL;
+	    line = next) {
+		if ((next = strchr(line, '\n')) != NULL)
+			*next++ = '\0';
+		n = 0;
+		for (tok[n] = strtok_r(line, " ", &save); tok[n] != NULL &&
+		    n < nitems(tok) - 1; tok[++n] = strtok_r(NULL, " ", &save))
+			;
+		for (i = 6; i + 3 < n && strcmp(tok[i], "-") != 0; i++)
+			;
+		if (i + 3 >= n || strcmp(tok[i + 1], "cgroup") != 0)
+			continue;
+		for (opt = strtok_r(tok[i + 3], ",", &save); opt != NULL;
+		    opt = strtok_r(NULL, ",", &save))
+			if (strcmp(opt, ctl) == 0)
+				found = xstrdup(tok[4]);
+	}
+	free(text);
+	return found;
+}
+
+/*
+ * cgroup.cpu.max of a child of this machine's, in a cpu group of its own
+ * with a quota of a quarter CPU: the kernel's own files and the child's
+ * own /proc/self/cgroup, not a fixture.  Needs root and the v1 cpu
+ * controller (this build machine's hybrid layout); on a cgroup v2 machine
+ * moving a process would take it out of its systemd unit, so it skips.
+ */
+static void
+test_cgroup_live(void **state)
+{
+	struct sysinfo_opts	 o;
+	struct snapshot		*s;
+	const char		*v;
+	char			*mount, *dir, *path, *period, *want, *cause;
+	char			 buf[128];
+	ssize_t			 n;
+	pid_t			 pid;
+	int			 fds[2], status;
+
+	(void)state;
+	if (geteuid() != 0 || (mount = v1_mount("cpu")) == NULL)
+		skip();
+	xasprintf(&dir, "%s/pw-test.%ld", mount, (long)getpid());
+	free(mount);
+	if (mkdir(dir, 0755) == -1) {
+		free(dir);
+		skip();
+	}
+	/* Any failure from here on takes the group away first. */
+	xasprintf(&path, "%s/cpu.cfs_quota_us", dir);
+	if (file_put(path, "25000\n") == -1) {
+		rmdir(dir);
+		fail_msg("%s: %s", path, strerror(errno));
+	}
+	free(path);
+	xasprintf(&path, "%s/cpu.cfs_period_us", dir);
+	if ((period = sysinfo_read_value(NULL, path)) == NULL) {
+		rmdir(dir);
+		fail_msg("%s: %s", path, strerror(errno));
+	}
+	free(path);
+	xasprintf(&want, "25000 %s", period);
+	free(period);
+
+	assert_int_equal(pipe(fds), 0);
+	if ((pid = fork()) == 0) {
+		close(fds[0]);
+		xasprintf(&path, "%s/cgroup.procs", dir);
+		snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+		if (file_put(path, buf) == -1) {
+			dprintf(fds[1], "failed: %s: %s", path,
+			    strerror(errno));
+			_exit(1);
+		}
+		sysinfo_opts_init(&o);
+		o.cc = NULL;
+		o.pkgmgr = SYSINFO_PKG_NONE;
+		cause = NULL;
+		if ((s = sysinfo_snapshot_take(".", &o, &cause)) == NULL) {
+			dprintf(fds[1], "failed: %s", cause);
+			_exit(1);
+		}
+		v = sysinfo_snapshot_get(s, "cgroup.cpu.max");
+		dprintf(fds[1], "%s", v != NULL ? v : "absent");
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	close(fds[1]);
+	n = read(fds[0], buf, sizeof(buf) - 1);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	buf[n > 0 ? n : 0] = '\0';
+	/* The child has exited: its group is empty and goes. */
+	assert_int_equal(rmdir(dir), 0);
+	free(dir);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail_msg("child: status %d: %s", status, buf);
+	assert_string_equal(buf, want);
+	free(want);
+}
+
 /* A path as the mount table writes it: blanks and '\\' in octal. */
 static char *
 mountinfo_escape(const char *path)
@@ -2734,6 +2861,7 @@ main(void)
 		cmocka_unit_test(test_cgroup_v2_limits),
 		cmocka_unit_test(test_cgroup_v1_limits),
 		cmocka_unit_test(test_affinity_live),
+		cmocka_unit_test(test_cgroup_live),
 		cmocka_unit_test(test_cpuinfo_models),
 		cmocka_unit_test(test_snapshot_btrfs_source),
 		cmocka_unit_test(test_snapshot_bind_mount),
