@@ -64,10 +64,20 @@
  *   starts: the sweep removes only a directory holding it, so that a
  *   user's own perfwatch-src.backup in a shared work directory is not
  *   taken for a killed runner's (the name alone cannot tell them apart).
- * - With settle set (the disk workloads' default), the runner syncs and
- *   waits that long before it forks, abortable, outside the timing:
- *   every iteration starts from a machine that has written back and put
- *   away what the one before it left (see WL_DISK_SETTLE).
+ * - With settle set (the disk workloads' default), the runner flushes the
+ *   filesystem of the work directory and waits that long before it
+ *   forks, abortable, outside the timing: every iteration starts from a
+ *   machine that has written back and put away what the one before it
+ *   left (see WL_DISK_SETTLE).  Not sync(): it writes back every
+ *   filesystem of the machine, and on one with a hung NFS mount it never
+ *   returns, in an uninterruptible sleep that not even SIGKILL ends, and
+ *   with it would hang the run and the daemon's battery.  So a child
+ *   does the flush (wl_flush()), syncfs(2) of the work directory on
+ *   Linux, and the runner waits for it at most WL_FLUSH_WAIT seconds (or
+ *   until wl_abort()); a flush still going then is named in the log and
+ *   left behind, and the workload runs without it.  While one is left
+ *   behind no other is started: it would hang as well, one more process
+ *   stuck per iteration.
  */
 #include <sys/types.h>
 #include <sys/file.h>
@@ -201,17 +211,159 @@ wl_abort_clear(void)
 }
 
 /*
- * Sync, then stay idle for seconds, unless wl_abort() is called; returns
- * -1 if it was.
+ * The flush child wl_flush() left behind, still going when its wait
+ * ended, and the directory it flushes; -1 for none.
+ */
+static pid_t	 flush_pid = -1;
+static char	*flush_dir;
+static double	 flush_start;
+
+/*
+ * In the flush child: write back the filesystem that holds dir, and exit
+ * 0, or with the errno of what failed.  A work directory not made yet
+ * (the runner makes it next) is on the filesystem of the nearest parent
+ * that is there.  Every descriptor is closed first: one left stuck
+ * would otherwise hold the caller's pipes open (perfwatchd reads a run's
+ * stderr to its end).  On Linux syncfs(2) writes back that one
+ * filesystem and waits for it.  Elsewhere (FreeBSD, the other BSDs)
+ * there is no call for one filesystem, and sync(2), the portable one,
+ * writes back all of them; FreeBSD's may return before the writes are
+ * done.  Either way it is this child, not the runner, that waits.
+ */
+static void __attribute__((noreturn))
+flush_main(const char *dir)
+{
+	char	path[PATH_MAX], *slash;
+	int	fd, rc = 0;
+
+	perfwatch_closefrom(0);
+	if (strlen(dir) >= sizeof(path))
+		_exit(ENAMETOOLONG);
+	memcpy(path, dir, strlen(dir) + 1);
+	while ((fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 &&
+	    errno == ENOENT && strcmp(path, "/") != 0 &&
+	    strcmp(path, ".") != 0) {
+		/* "/a/b" to "/a", "/a" to "/", "a" to ".". */
+		if ((slash = strrchr(path, '/')) == NULL)
+			memcpy(path, ".", 2);
+		else
+			slash[slash == path ? 1 : 0] = '\0';
+	}
+	if (fd == -1)
+		_exit(errno > 0 && errno < 256 ? errno : EIO);
+#ifdef __linux__
+	if (syncfs(fd) == -1)
+		rc = errno > 0 && errno < 256 ? errno : EIO;
+#else
+	sync();
+#endif
+	close(fd);
+	_exit(rc);
+}
+
+/*
+ * Wait for the flush child until the monotonic time until, or
+ * wl_abort(), looking at the abort flag every FLUSH_LOOK seconds: as
+ * perfwatch_reap_until(), 1 once reaped, 0 if not yet.
+ */
+#define FLUSH_LOOK	0.05
+static int
+flush_reap(double until, int *status)
+{
+	double	next;
+	int	r;
+
+	for (;;) {
+		next = wl_now() + FLUSH_LOOK;
+		if (next > until)
+			next = until;
+		r = perfwatch_reap_until(flush_pid, status, next);
+		if (r != 0 || wl_abort_flag || wl_now() >= until)
+			return r;
+	}
+}
+
+/*
+ * Write back the filesystem that holds dir (see the notes at the top), in
+ * a child, waiting for it at most wait seconds (WL_FLUSH_WAIT if 0 or
+ * less) or until wl_abort().  Returns 0 once it is done; -1 if it failed,
+ * is still going (then left behind), or a flush left behind before is
+ * still going (then none is started), each said in the log with name in
+ * front; -1 too, without a word, on wl_abort().
+ */
+int
+wl_flush(const char *name, const char *dir, double wait)
+{
+	sigset_t	all, old;
+	int		status, r;
+
+	if (wait <= 0)
+		wait = WL_FLUSH_WAIT;
+	if (flush_pid != -1) {
+		r = perfwatch_reap_until(flush_pid, NULL, 0);
+		if (r == 0) {
+			log_warnx("%s: the flush of the filesystem of %s, "
+			    "process %ld, is still going after %.0f s; the "
+			    "workload runs without a flush", name, flush_dir,
+			    (long)flush_pid, wl_now() - flush_start);
+			return -1;
+		}
+		flush_pid = -1;
+		free(flush_dir);
+		flush_dir = NULL;
+	}
+
+	/* No handler of the caller's may run in the child. */
+	sigfillset(&all);
+	(void)sigprocmask(SIG_BLOCK, &all, &old);
+	if ((flush_pid = fork()) == 0)
+		flush_main(dir);
+	(void)sigprocmask(SIG_SETMASK, &old, NULL);
+	if (flush_pid == -1) {
+		log_warn("%s: fork for the flush of %s", name, dir);
+		return -1;
+	}
+	flush_start = wl_now();
+	if ((r = flush_reap(flush_start + wait, &status)) == 0) {
+		/* Left behind: a later call reaps it. */
+		flush_dir = xstrdup(dir);
+		if (!wl_abort_flag)
+			log_warnx("%s: the flush of the filesystem of %s, "
+			    "process %ld, did not end in %.0f s; not waiting "
+			    "for it, the workload runs without it", name, dir,
+			    (long)flush_pid, wait);
+		return -1;
+	}
+	flush_pid = -1;
+	if (r == -1) {
+		log_warn("%s: wait for the flush of %s", name, dir);
+		return -1;
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (WIFEXITED(status))
+		log_warnx("%s: cannot flush the filesystem of %s: %s", name,
+		    dir, strerror(WEXITSTATUS(status)));
+	else
+		log_warnx("%s: the flush of the filesystem of %s was killed "
+		    "by signal %d", name, dir, WTERMSIG(status));
+	return -1;
+}
+
+/*
+ * Flush the filesystem of the work directory (wl_flush()), then stay
+ * idle for p->settle seconds, unless wl_abort() is called; returns -1 if
+ * it was.  The workload runs after a flush that failed or did not end.
  */
 static int
-settle(double seconds)
+settle(const struct wl_workload *wl, const struct wl_params *p)
 {
 	struct pollfd	pfd;
 	double		end, left;
 
-	sync();
-	end = wl_now() + seconds;
+	(void)wl_flush(wl->name, p->work_dir != NULL ? p->work_dir :
+	    DEFAULT_WORK_DIR, p->flush_wait);
+	end = wl_now() + p->settle;
 	while (!wl_abort_flag && (left = end - wl_now()) > 0) {
 		pfd.fd = wl_abort_pipe[0];
 		pfd.events = POLLIN;
@@ -1301,7 +1453,7 @@ wl_run_iteration(const struct wl_workload *wl, const struct wl_params *p,
 		xasprintf(&error, "pipe: %s", strerror(errno));
 		return finish(res, WL_FAILED, error, cause);
 	}
-	if (p->settle > 0 && settle(p->settle) == -1)
+	if (p->settle > 0 && settle(wl, p) == -1)
 		return finish(res, WL_ABORTED, xstrdup("aborted"), cause);
 	if ((dir = make_iteration_dir(wl, p, &lock, &error)) == NULL)
 		return finish(res, WL_FAILED, error, cause);

@@ -118,7 +118,7 @@ static const struct {
 
 /*
  * How long the disk workloads let the machine settle before each
- * iteration, after a sync.  On a virtual machine whose balloon takes
+ * iteration, after a flush.  On a virtual machine whose balloon takes
  * freed memory back (free page reporting), a file written right after
  * another was deleted gets its page cache from memory the guest still
  * holds, and one written seconds later from memory the host must hand

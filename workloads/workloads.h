@@ -32,6 +32,18 @@
 #define WL_OUTPUT_MAX	(1024 * 1024)	/* result bytes a child may print */
 #define WL_PATH		PERFWATCH_PATH	/* perfwatch.h */
 
+/*
+ * How long the flush before an iteration (settle, wl_flush()) is waited
+ * for, in seconds.  Long enough for a healthy disk: at the kernel's
+ * default dirty limit (vm.dirty_ratio, 20 % of the memory) a machine of
+ * 64 GiB may hold 13 GiB to write back, 2 minutes for a disk of 100 MiB/s,
+ * and a benchmark leaves far less, its own writes fsynced.  Not longer:
+ * 120 s is when Linux's hung-task watchdog (hung_task_timeout_secs)
+ * takes a task blocked in the kernel for hung, as a flush to a dead NFS
+ * server is.
+ */
+#define WL_FLUSH_WAIT	120
+
 /* Keys of a [workload "name"] section; a workload accepts some of them. */
 #define WL_K_ITERATIONS		0x00001
 #define WL_K_WARMUP		0x00002
@@ -74,7 +86,9 @@ struct wl_params {
 	double		 grace;		/* SIGTERM to SIGKILL */
 	char		*work_dir;	/* NULL: /var/tmp */
 	uint64_t	 file_limit;	/* RLIMIT_FSIZE of the child; 0 none */
-	double		 settle;	/* sync, then this long idle, before each */
+	double		 settle;	/* flush, then this long idle, before each */
+	double		 flush_wait;	/* for that flush at most; 0: WL_FLUSH_WAIT
+					   (not a key: for tests and benches) */
 
 	uint64_t	 size;		/* bonnie, stream: file size */
 	double		 size_ram;	/* > 0: size is this many times RAM */
@@ -182,6 +196,7 @@ char		*wl_check_cause(const char *, int, const char *,
 int		 wl_run_iteration(const struct wl_workload *,
 		     const struct wl_params *, struct wl_result *, char **);
 void		 wl_abort(void);
+int		 wl_flush(const char *, const char *, double);
 int		 wl_aborted(void);
 void		 wl_abort_clear(void);
 void		 wl_result_clear(struct wl_result *);

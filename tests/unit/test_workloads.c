@@ -4,7 +4,8 @@
  * configuration loader), the plan and progress, the system index on
  * the openSUSE UnixBench data, the runner (time limit against a child
  * that ignores SIGTERM, abort, a full disk, the clean environment, the
- * iteration directory removed in every case), and every native workload
+ * iteration directory removed in every case, the flush before an
+ * iteration, held stopped by a tracer), and every native workload
  * on tiny sizes.  No assertion depends on how fast the machine is.
  */
 #include <stdarg.h>
@@ -19,6 +20,9 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
 #include <sys/time.h>
 #include <sys/wait.h>
 
@@ -1800,6 +1804,306 @@ test_run_settle(void **state)
 	wl_params_clear(&p);
 }
 
+/*
+ * The flush before an iteration, seen from outside: a child of this
+ * process, the runner, runs iterations of "echo 'x 1 s'" in test_dir
+ * with a settle of 0.01 s and the flush waited for flush_wait seconds at
+ * most, its stderr (the log) in a file.  This process traces the runner
+ * (PTRACE_O_TRACEFORK) until its first fork, settle's flush child, and
+ * then lets the runner go on untraced while it keeps hold of the flush
+ * child.  Where tracing is not allowed (a container without the right)
+ * the test is skipped.
+ */
+struct flushrun {
+	pid_t	runner;
+	pid_t	flusher;	/* traced by this process */
+	int	status;		/* the runner's wait status, once reaped */
+	char	log[PATH_MAX];
+};
+
+/*
+ * In the runner: the iterations, exit 0 if each went well (with abort,
+ * if each was aborted: SIGALRM calls wl_abort()), else 1.
+ */
+static void __attribute__((noreturn))
+flushrun_main(int go, const char *log, double flush_wait, int iterations,
+    int abort)
+{
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	struct wl_result		 res;
+	struct sigaction		 sa;
+	char				 c, *cause = NULL;
+	int				 fd, i, rc = 0;
+
+	if ((fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644)) == -1 ||
+	    dup2(fd, STDERR_FILENO) == -1)
+		_exit(2);
+	close(fd);
+	/* Until this process traces it. */
+	if (read(go, &c, 1) != 1)
+		_exit(2);
+	close(go);
+	wl = wl_find("command");
+	wl_params_init(&p, wl);
+	if (wl_params_set(&p, wl, "work_dir", test_dir, &cause) == -1 ||
+	    wl_params_set(&p, wl, "command", "echo 'x 1 s'", &cause) == -1)
+		_exit(2);
+	p.settle = 0.01;
+	p.flush_wait = flush_wait;
+	if (abort) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = alarm_abort;
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(SIGALRM, &sa, NULL) == -1)
+			_exit(2);
+	}
+	for (i = 0; i < iterations; i++) {
+		if (abort ? wl_run_iteration(wl, &p, &res, NULL) != -1 ||
+		    res.status != WL_ABORTED : wl_run_iteration(wl, &p, &res,
+		    NULL) != 0 || res.nmetrics != 1)
+			rc = 1;
+		wl_result_clear(&res);
+	}
+	_exit(rc);
+}
+
+/*
+ * Start the runner and trace it to its flush child; 0, or -1 (and the
+ * runner reaped) if this process may not trace it.
+ */
+static int
+flushrun_start(struct flushrun *fr, double flush_wait, int iterations,
+    int abort)
+{
+	unsigned long	msg;
+	int		go[2], st;
+
+	memset(fr, 0, sizeof(*fr));
+	snprintf(fr->log, sizeof(fr->log), "%s.log", test_dir);
+	assert_int_equal(pipe(go), 0);
+	if ((fr->runner = fork()) == 0) {
+		close(go[1]);
+		flushrun_main(go[0], fr->log, flush_wait, iterations, abort);
+	}
+	assert_true(fr->runner > 0);
+	close(go[0]);
+	if (ptrace(PTRACE_SEIZE, fr->runner, NULL,
+	    (void *)(long)PTRACE_O_TRACEFORK) == -1) {
+		close(go[1]);
+		assert_int_equal(waitpid(fr->runner, &st, 0), fr->runner);
+		(void)unlink(fr->log);
+		return -1;
+	}
+	assert_int_equal(write(go[1], "g", 1), 1);
+	close(go[1]);
+	for (;;) {
+		assert_int_equal(waitpid(fr->runner, &st, __WALL), fr->runner);
+		if (!WIFSTOPPED(st))
+			fail_msg("the runner ended (status %#x) before any "
+			    "fork: no flush child", st);
+		if (st >> 8 == (SIGTRAP | (PTRACE_EVENT_FORK << 8)))
+			break;
+		/* Pass on a signal it was sent; nothing else stops it. */
+		assert_int_equal(ptrace(PTRACE_CONT, fr->runner, NULL,
+		    (void *)(long)(st >> 16 == 0 ? WSTOPSIG(st) : 0)), 0);
+	}
+	assert_int_equal(ptrace(PTRACE_GETEVENTMSG, fr->runner, NULL, &msg),
+	    0);
+	fr->flusher = (pid_t)msg;
+	assert_true(fr->flusher > 0);
+	assert_int_equal(ptrace(PTRACE_DETACH, fr->runner, NULL, NULL), 0);
+	/* Its first stop, traced from birth. */
+	assert_int_equal(waitpid(fr->flusher, &st, __WALL), fr->flusher);
+	assert_true(WIFSTOPPED(st));
+	return 0;
+}
+
+/* Wait (at most 60 s) for the runner to end; 1 if it did. */
+static int
+flushrun_reaped(struct flushrun *fr)
+{
+	return perfwatch_reap_until(fr->runner, &fr->status,
+	    wl_now() + 60) == 1;
+}
+
+/* Whether the runner's log has text in it. */
+static int
+flushrun_logged(const struct flushrun *fr, const char *text)
+{
+	char	buf[8192];
+	FILE	*f;
+	size_t	 n;
+
+	f = fopen(fr->log, "r");
+	assert_non_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return strstr(buf, text) != NULL;
+}
+
+/* The state letter of pid in /proc/PID/stat, or 0. */
+static char
+proc_state(pid_t pid)
+{
+	char	path[64], buf[512], *paren;
+	FILE	*f;
+	size_t	 n;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if ((paren = strrchr(buf, ')')) == NULL || paren[1] != ' ')
+		return 0;
+	return paren[2];
+}
+
+/*
+ * A flush that does not end (here a flush child held stopped by this
+ * process, its tracer, as a flush to a hung NFS server is held in the
+ * kernel) does not hold up the runner: the iteration runs, the log
+ * says the flush did not end, and the next iteration starts no second
+ * flush while the first is still going, saying so.  Without the bound
+ * the runner would wait as long as the flush child is held; after 60 s
+ * the test fails instead.
+ */
+static void
+test_run_settle_flush_stuck(void **state)
+{
+	struct flushrun	fr;
+	int		reaped, st;
+	char		held;
+
+	(void)state;
+	if (flushrun_start(&fr, 1, 2, 0) == -1)
+		skip();
+	reaped = flushrun_reaped(&fr);
+	/* Still held: the runner did not wait for it to end. */
+	held = proc_state(fr.flusher);
+	(void)kill(fr.flusher, SIGKILL);
+	while (waitpid(fr.flusher, &st, __WALL) == fr.flusher &&
+	    !WIFEXITED(st) && !WIFSIGNALED(st))
+		;
+	if (!reaped) {
+		(void)kill(fr.runner, SIGKILL);
+		(void)waitpid(fr.runner, NULL, 0);
+		fail_msg("the runner still waits for its stopped flush child "
+		    "after 60 s");
+	}
+	assert_int_equal(held, 't');
+	assert_true(WIFEXITED(fr.status));
+	assert_int_equal(WEXITSTATUS(fr.status), 0);
+	assert_true(flushrun_logged(&fr, "command: the flush of the "
+	    "filesystem of "));
+	assert_true(flushrun_logged(&fr, "did not end in 1 s; not waiting "
+	    "for it, the workload runs without it"));
+	assert_true(flushrun_logged(&fr, "is still going after"));
+	assert_int_equal(dir_entries(test_dir), 0);
+	(void)unlink(fr.log);
+}
+
+/*
+ * wl_abort() during a flush that does not end (held as above, and waited
+ * for up to 1000 s), called once the flush child is there, ends the
+ * wait: the iteration returns aborted, no workload started, with nothing
+ * said of the flush, and the flush child is left as it is.
+ */
+static void
+test_run_settle_flush_abort(void **state)
+{
+	struct flushrun	fr;
+	int		reaped, st;
+	char		held;
+
+	(void)state;
+	if (flushrun_start(&fr, 1000, 1, 1) == -1)
+		skip();
+	assert_int_equal(kill(fr.runner, SIGALRM), 0);
+	reaped = flushrun_reaped(&fr);
+	held = proc_state(fr.flusher);
+	(void)kill(fr.flusher, SIGKILL);
+	while (waitpid(fr.flusher, &st, __WALL) == fr.flusher &&
+	    !WIFEXITED(st) && !WIFSIGNALED(st))
+		;
+	if (!reaped) {
+		(void)kill(fr.runner, SIGKILL);
+		(void)waitpid(fr.runner, NULL, 0);
+		fail_msg("an abort did not end the wait for a stopped flush "
+		    "child in 60 s");
+	}
+	assert_int_equal(held, 't');
+	assert_true(WIFEXITED(fr.status));
+	assert_int_equal(WEXITSTATUS(fr.status), 0);
+	assert_false(flushrun_logged(&fr, "flush"));
+	assert_int_equal(dir_entries(test_dir), 0);
+	(void)unlink(fr.log);
+}
+
+#if defined(__linux__) && defined(SYS_syncfs) && \
+    defined(PTRACE_GET_SYSCALL_INFO)
+/*
+ * The flush writes back the filesystem of the work directory, and no
+ * other: the flush child calls syncfs(2) on a descriptor of test_dir
+ * (its system calls traced up to that one), then ends, and the
+ * iteration runs with nothing said in the log.
+ */
+static void
+test_run_settle_flush_dir(void **state)
+{
+	struct __ptrace_syscall_info	 info;
+	struct flushrun			 fr;
+	char				 link[64], target[PATH_MAX];
+	char				 want[PATH_MAX];
+	ssize_t				 n;
+	int				 st, found = 0;
+
+	(void)state;
+	if (flushrun_start(&fr, 0, 1, 0) == -1)
+		skip();
+	assert_int_equal(ptrace(PTRACE_SETOPTIONS, fr.flusher, NULL,
+	    (void *)(long)PTRACE_O_TRACESYSGOOD), 0);
+	for (;;) {
+		assert_int_equal(ptrace(PTRACE_SYSCALL, fr.flusher, NULL,
+		    NULL), 0);
+		assert_int_equal(waitpid(fr.flusher, &st, __WALL),
+		    fr.flusher);
+		if (!WIFSTOPPED(st))
+			break;	/* it ended without a syncfs */
+		if (WSTOPSIG(st) != (SIGTRAP | 0x80))
+			continue;
+		memset(&info, 0, sizeof(info));
+		assert_true(ptrace(PTRACE_GET_SYSCALL_INFO, fr.flusher,
+		    (void *)sizeof(info), &info) > 0);
+		if (info.op != PTRACE_SYSCALL_INFO_ENTRY ||
+		    info.entry.nr != SYS_syncfs)
+			continue;
+		snprintf(link, sizeof(link), "/proc/%ld/fd/%llu",
+		    (long)fr.flusher, (unsigned long long)info.entry.args[0]);
+		n = readlink(link, target, sizeof(target) - 1);
+		assert_true(n > 0);
+		target[n] = '\0';
+		found = 1;
+		break;
+	}
+	/* Let it go: it flushes and ends, and the runner reaps it. */
+	if (found)
+		assert_int_equal(ptrace(PTRACE_DETACH, fr.flusher, NULL,
+		    NULL), 0);
+	assert_true(flushrun_reaped(&fr));
+	assert_true(found);
+	assert_non_null(realpath(test_dir, want));
+	assert_string_equal(target, want);
+	assert_true(WIFEXITED(fr.status));
+	assert_int_equal(WEXITSTATUS(fr.status), 0);
+	assert_false(flushrun_logged(&fr, "flush"));
+	(void)unlink(fr.log);
+}
+#endif
+
 /* Nothing of the caller's environment reaches the child. */
 static void
 test_run_clean_environment(void **state)
@@ -3138,6 +3442,12 @@ main(void)
 		cmocka_unit_test(test_run_orphan_reaped),
 		cmocka_unit_test(test_run_abort),
 		cmocka_unit_test(test_run_settle),
+		cmocka_unit_test(test_run_settle_flush_stuck),
+		cmocka_unit_test(test_run_settle_flush_abort),
+#if defined(__linux__) && defined(SYS_syncfs) && \
+    defined(PTRACE_GET_SYSCALL_INFO)
+		cmocka_unit_test(test_run_settle_flush_dir),
+#endif
 		cmocka_unit_test(test_run_clean_environment),
 		cmocka_unit_test(test_run_temp_removed),
 		cmocka_unit_test(test_run_dir_unlocked),
