@@ -27,7 +27,7 @@
  *                   disk.bonnie, fio before disk.stream)
  *   -b              balanced: ours first in odd repetitions, theirs
  *                   first in even ones
- *   -w settle       seconds of quiet (after a sync) before every run of
+ *   -w settle       seconds of quiet (after a flush) before every run of
  *                   every tool (15), so each starts from the same state
  *   -E              no page-cache eviction for bonnie++ (see peers.h):
  *                   bonnie++ as run by hand with -r, reading what the
@@ -188,13 +188,19 @@ parse_size(const char *what, const char *text)
 	return v;
 }
 
-/* Sync and wait fid_settle seconds before a measured run. */
+/*
+ * Flush the filesystem of dir and wait fid_settle seconds before a
+ * measured run.  The flush is the runner's (wl_flush()): that one
+ * filesystem, not the machine's every one as sync() did, and waited for
+ * WL_FLUSH_WAIT seconds at most, so that a hung NFS mount elsewhere
+ * cannot hang the benchmark.
+ */
 static void
-settle(void)
+settle(const char *dir)
 {
 	struct timespec	ts;
 
-	sync();
+	(void)wl_flush("fidelity", dir, 0);
 	ts.tv_sec = fid_settle;
 	ts.tv_nsec = 0;
 	while (!fid_stop && nanosleep(&ts, &ts) == -1 && errno == EINTR)
@@ -326,7 +332,7 @@ repetition(struct fid_rep *r, int swap)
 		}
 	}
 	for (i = 0; i < nitems(steps); i++) {
-		settle();
+		settle(r->dir);
 		if (fid_stop)
 			return -1;
 		if (steps[i](r, &cause) == -1) {

@@ -14,7 +14,7 @@
  * see peers.h) and fio as disk.stream's (--rw=write --bs=1M --fsync=N
  * --end_fsync=1 on the same size), interleaved as the runner interleaves
  * iterations, and takes the median of each run in the same way.  Each
- * peer run starts after a sync and as many seconds of quiet as the
+ * peer run starts after a flush and as many seconds of quiet as the
  * profile gives its disk.bonnie or disk.stream (settle; -w sets one
  * figure for both), as each iteration of ours does: on a VM the time since
  * the last large file was deleted decides much of a disk figure (see
@@ -755,14 +755,18 @@ duration_text(double s)
 	return buf;
 }
 
-/* Sync and wait before a peer run: -w, or the job's own settle. */
+/*
+ * Flush the filesystem of dir, as the runner does before each iteration
+ * (wl_flush(): that filesystem alone, waited for at most WL_FLUSH_WAIT
+ * seconds), and wait before a peer run: -w, or the job's own settle.
+ */
 static void
-settle(const struct nz_job *j)
+settle(const struct nz_job *j, const char *dir)
 {
 	struct timespec	ts;
 	double		s = nz_settle >= 0 ? nz_settle : j->params.settle;
 
-	sync();
+	(void)wl_flush(j->name, dir, 0);
 	ts.tv_sec = (time_t)s;
 	ts.tv_nsec = (long)((s - (double)ts.tv_sec) * 1e9);
 	while (!nz_stop && nanosleep(&ts, &ts) == -1 && errno == EINTR)
@@ -791,7 +795,7 @@ peers_run(const char *dir, struct nz_profile *quick, int run, int evict)
 		n = sj->params.iterations;
 	for (it = 0; it < n && it < NZ_ITER_MAX && !nz_stop; it++) {
 		if (bj != NULL && it < bj->params.iterations) {
-			settle(bj);
+			settle(bj, dir);
 			if (peer_bonnie_run(dir, wl_params_size(&bj->params) >>
 			    20 << 20, bj->params.seeks, bj->params.seekers,
 			    evict, &b, &cause) == -1)
@@ -806,7 +810,7 @@ peers_run(const char *dir, struct nz_profile *quick, int run, int evict)
 			nz_peers[7].it[nz_peers[7].nit++] = b.seeks_cpu;
 		}
 		if (sj != NULL && it < sj->params.iterations) {
-			settle(sj);
+			settle(sj, dir);
 			if (peer_fio_run(dir, wl_params_size(&sj->params) >>
 			    20 << 20, sj->params.fsync_every, &mibps, &cpu,
 			    &cause) == -1)
