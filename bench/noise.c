@@ -205,6 +205,7 @@ nz_on_signal(int sig)
 {
 	(void)sig;
 	nz_stop = 1;
+	wl_abort();	/* ends the wait for a flush (wl_flush) too */
 }
 
 static void __attribute__((noreturn))
