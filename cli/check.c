@@ -262,15 +262,19 @@ check_held(const struct detect_verdict *v)
 static void
 check_result_print(struct cli *c, const struct detect_result *r)
 {
-	/* For a program the interval is two fields, its ends in percent. */
+	/*
+	 * For a program the interval is two fields, its ends in percent.
+	 * The unit of baseline and current last, so that the columns before
+	 * it stay where they were.
+	 */
 	static const char *const hdr[] = { "workload", "metric", "baseline",
-	    "current", "change", "95% CI", "q", "verdict", "alert" };
+	    "current", "change", "95% CI", "q", "verdict", "alert", "unit" };
 	static const char *const csv_hdr[] = { "workload", "metric",
 	    "baseline", "current", "change", "ci low", "ci high", "q",
-	    "verdict", "alert" };
+	    "verdict", "alert", "unit" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT,
-	    ALIGN_LEFT, ALIGN_LEFT };
+	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT };
 	const int			 csv = c->out == OUT_CSV;
 	const struct detect_verdict	*v;
 	const struct detect_event	*e;
@@ -318,6 +322,7 @@ check_result_print(struct cli *c, const struct detect_result *r)
 		if (v->alert != 0)
 			table_addf(t, 8 + csv, "#%lld %s",
 			    (long long)v->alert, v->alert_state);
+		table_addf(t, 9 + csv, "%s", v->metric.unit);
 		table_end_row(t);
 	}
 	table_print(t, stdout, c->out);
@@ -1010,7 +1015,7 @@ fmt_index(char *buf, size_t len, double v, enum cli_output out)
 static int
 compare_name_taken(char **words, size_t k)
 {
-	static const char *const fixed[] = { "workload", "metric" };
+	static const char *const fixed[] = { "workload", "metric", "unit" };
 	size_t	 len, i;
 
 	len = compare_name_len(words[k]);
@@ -1248,15 +1253,17 @@ cmd_compare(struct cli *c, int argc, char **argv)
 		 * The first group's level, then each other group's level,
 		 * change and verdict (a mark for a person; the q, the
 		 * verdict's and the test's names for a program, each column
-		 * named after its group).
+		 * named after its group), and last the metric's unit, which
+		 * every level is in.
 		 */
 		per = c->out == OUT_CSV ? 5 : 3;
-		ncols = 3 + (ng - 1) * per;
+		ncols = 3 + (ng - 1) * per + 1;
 		hdr = xcalloc(ncols, sizeof(*hdr));
 		al = xcalloc(ncols, sizeof(*al));
 		names = xcalloc(ncols, sizeof(*names));
 		hdr[0] = "workload";
 		hdr[1] = "metric";
+		hdr[ncols - 1] = "unit";
 		for (i = 0; i < ng; i++) {
 			col = compare_column(i, per);
 			hdr[col] = g[i].name;
@@ -1283,6 +1290,7 @@ cmd_compare(struct cli *c, int argc, char **argv)
 			for (i = 0; i < ng; i++)
 				compare_cell_columns(t, compare_column(i, per),
 				    &cmp.cells[mi * ng + i], i, c->out);
+			table_addf(t, ncols - 1, "%s", cmp.metrics[mi].unit);
 			table_end_row(t);
 		}
 		for (j = 0; j < cmp.nindex; j++) {
@@ -1363,11 +1371,12 @@ cmd_changes(struct cli *c, int argc, char **argv)
 		{ "csv", no_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 }
 	};
+	/* The unit last, so that the columns before it stay where they were. */
 	static const char *const hdr[] = { "host", "workload", "metric",
-	    "run", "kind", "before", "after", "change", "p", "runs" };
+	    "run", "kind", "before", "after", "change", "p", "runs", "unit" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_RIGHT,
-	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT };
+	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT };
 	struct cp_params	 cpp;
 	struct detect_change	*ch = NULL;
 	struct store_metric	*ms = NULL;
@@ -1481,6 +1490,7 @@ cmd_changes(struct cli *c, int argc, char **argv)
 			table_addf(t, 7, "%s", b3);
 			table_addf(t, 8, "%s", b4);
 			table_addf(t, 9, "%zu", ch[i].cp.length);
+			table_addf(t, 10, "%s", ch[i].metric.unit);
 			table_end_row(t);
 		}
 		if (n == 0 && c->out == OUT_TABLE)

@@ -17,7 +17,7 @@ b1,2020-01-03T00:00:00Z,w,both,10,s,lower
 b2,2020-01-04T00:00:00Z,w,both,12,s,lower
 EOC
 pw import "$T/h.csv" >/dev/null
-expect_eq "$(pw compare --csv 'a*' 'b*' | grep only_a)" "w,only_a,5,-,-,,,"
+expect_eq "$(pw compare --csv 'a*' 'b*' | grep only_a)" "w,only_a,5,-,-,,,,s"
 pw compare --json 'a*' 'b*' | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
