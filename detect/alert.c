@@ -32,6 +32,7 @@
 #include "json.h"
 #include "sysinfo/sysinfo.h"
 #include "log.h"
+#include "timefmt.h"
 #include "xmalloc.h"
 #include "detect_int.h"
 
@@ -135,18 +136,32 @@ detect_outbox_queue(struct store *st, const struct detect_params *p,
 	return rc;
 }
 
-/* A run as JSON for an attribution: its label, start and snapshot. */
+/* t as --json gives a time: RFC 3339 in UTC (the number if out of range). */
+static void
+alert_time(char *buf, size_t len, int64_t t)
+{
+	if (timefmt_format(t, buf, len) == -1)
+		snprintf(buf, len, "%lld", (long long)t);
+}
+
+/*
+ * A run as JSON for an attribution, named as every --json names a run:
+ * its label ("run"), its host, its start ("time") and its snapshot.
+ */
 static json_t *
 alert_run_json(struct store *st, int64_t id)
 {
 	struct store_run	 r;
 	json_t			*o;
+	char			 tbuf[32];
 
 	if (id == 0 || store_run_get(st, id, &r) == -1)
 		return json_null();
+	alert_time(tbuf, sizeof(tbuf), r.started);
 	o = pwjson_object();
-	pwjson_set_str(o, "label", r.label);
-	pwjson_set_int(o, "started", r.started);
+	pwjson_set_str(o, "run", r.label);
+	pwjson_set_str(o, "host", r.host_name);
+	pwjson_set_str(o, "time", tbuf);
 	if (r.snapshot != 0)
 		pwjson_set_int(o, "snapshot", r.snapshot);
 	else
@@ -277,9 +292,35 @@ alert_git_json(struct store *st, int64_t good, int64_t bad, json_t *o)
 	}
 }
 
+void
+detect_attribution_upgrade(json_t *attr, const char *host)
+{
+	static const char *const runs[] = { "last_good_run", "first_bad_run" };
+	json_t	*o, *v;
+	char	 tbuf[32];
+	size_t	 i;
+
+	for (i = 0; i < nitems(runs); i++) {
+		if (!json_is_object(o = json_object_get(attr, runs[i])))
+			continue;
+		if (json_object_get(o, "run") == NULL &&
+		    (v = json_object_get(o, "label")) != NULL)
+			pwjson_set(o, "run", json_incref(v));
+		json_object_del(o, "label");
+		if (json_object_get(o, "host") == NULL && host != NULL)
+			pwjson_set_str(o, "host", host);
+		v = json_object_get(o, "started");
+		if (json_object_get(o, "time") == NULL && json_is_integer(v)) {
+			alert_time(tbuf, sizeof(tbuf), json_integer_value(v));
+			pwjson_set_str(o, "time", tbuf);
+		}
+		json_object_del(o, "started");
+	}
+}
+
 /*
  * What changed between alert a's last good run and its first bad one, as
- * JSON text (allocated): the two runs (label, start, snapshot id), whether
+ * JSON text (allocated): the two runs (run, host, time, snapshot id), whether
  * they ran on the same machine snapshot, the machine diff between their
  * snapshots ("diff": fields and packages), the watched git trees that
  * moved ("git") and a one-line "summary" of both.
@@ -380,6 +421,8 @@ alert_payload(const struct store_alert *a, const char *from,
 	pwjson_set(o, "baseline", b);
 	if (a->attribution != NULL)
 		attr = json_loads(a->attribution, 0, NULL);
+	/* One confirmed by an older version is stored as it named its runs. */
+	detect_attribution_upgrade(attr, host);
 	pwjson_set(o, "attribution", attr != NULL ? attr : json_null());
 	if (n->superseded_by > 0)
 		pwjson_set_int(o, "superseded_by", n->superseded_by);

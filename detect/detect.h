@@ -245,6 +245,14 @@ json_t		*detect_git_moved(struct store *, int64_t good, int64_t bad);
 int		 detect_alert_ack(struct store *, int64_t alert,
 		    const struct detect_params *, char **cause);
 char		*detect_attribution(struct store *, const struct store_alert *);
+/*
+ * Name the runs of attribution attr (a JSON object, or NULL) as today's
+ * detect_attribution() does: an alert confirmed by a version before
+ * called a run's label "label" and its start "started", in epoch
+ * seconds, where every --json says "run" and "time" (RFC 3339); host,
+ * unless NULL, is the one they lacked.
+ */
+void		 detect_attribution_upgrade(json_t *attr, const char *host);
 
 /* compare.c */
 int		 detect_compare(struct store *, struct detect_group *, size_t,

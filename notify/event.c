@@ -151,6 +151,9 @@ notify_event_parse(struct notify_event *ev, int64_t outbox,
 	 */
 	event_rename(b, "median", "level");
 	event_rename(b, "spread", "noise");
+	/* And the attribution's runs "run", "host" and "time" (RFC 3339). */
+	detect_attribution_upgrade(json_object_get(ev->payload, "attribution"),
+	    ev->host);
 	ev->baseline = event_num(b, "level");
 	ev->noise = event_num(b, "noise");
 	ev->baseline_runs = json_integer_value(json_object_get(b, "runs"));

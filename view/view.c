@@ -301,6 +301,8 @@ view_alert_get(struct store *st, const struct store_alert *a, json_t **out)
 	pwjson_set_str(o, "updated", tbuf);
 	attr = a->attribution != NULL ? json_loads(a->attribution, 0, NULL) :
 	    NULL;
+	/* Its runs named as every --json names one, however old the alert. */
+	detect_attribution_upgrade(attr, host);
 	pwjson_set(o, "attribution", attr != NULL ? attr : json_null());
 	*out = o;
 	rc = 0;

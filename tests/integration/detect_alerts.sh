@@ -35,11 +35,34 @@ a = d[0]
 assert a["state"] == "confirmed" and a["direction"] == "regression", a
 assert a["first_bad_run"] == "r-21" and a["last_good_run"] == "r-20", a
 assert a["last_run"] == "r-22" and 13 < a["change_pct"] < 17, a
-assert a["attribution"]["first_bad_run"]["label"] == "r-21", a
 # Imported runs have no machine snapshot: no diff, and it says so.
 assert a["attribution"]["diff"] is None, a
 assert "no machine snapshot" in a["attribution"]["summary"], a
 '
+# The attribution, as perfwatch(1) lists it, its runs named as every
+# --json names a run (run, host, time in RFC 3339: runs --json's), where
+# it gave "label" and "started" in epoch seconds.
+attribution_as_man() {
+	pw runs --json >"$T/runs.json"
+	pw alerts --all --json | python3 -c '
+import json, sys
+runs = {r["run"]: r for r in json.load(open(sys.argv[1]))}
+a = json.load(sys.stdin)[0]
+at = a["attribution"]
+assert set(at) <= {"same_snapshot", "last_good_run", "first_bad_run",
+    "diff", "git", "summary"}, at
+assert {"last_good_run", "first_bad_run", "diff", "git", "summary"} <= \
+    set(at), at
+for key, label in (("last_good_run", "r-20"), ("first_bad_run", "r-21")):
+    r = at[key]
+    assert set(r) == {"run", "host", "time", "snapshot"}, r
+    assert r["run"] == label == a[key], (r, a)
+    assert r["host"] == "box" == a["host"], (r, a)
+    assert r["time"] == runs[label]["time"], (r, runs[label])
+    assert r["snapshot"] is None, r
+' "$T/runs.json"
+}
+attribution_as_man
 expect_match "$(pw alerts)" "no machine snapshot of either run"
 # The document ends with one line feed, as every command's does: no blank
 # line after it (alerts, changes, baseline list all print it so).
@@ -84,6 +107,15 @@ expect_match "$out" "alert #1 acknowledged"
 [ "$(pw alerts)" = "no open alerts" ] || fail "open list after ack: $(pw alerts)"
 expect_match "$(pw alerts --all)" "acknowledged"
 pw alerts ack 1 2>/dev/null && fail "acknowledged twice"
+# An alert confirmed by an older version keeps its attribution as it was
+# written then ("label", "started"): it is given by today's names too.
+sqlite3 "$PERFWATCH_DB" "UPDATE alerts SET attribution = json_object(
+    'last_good_run', json_object('label', 'r-20', 'started', 1701728000,
+    'snapshot', NULL), 'first_bad_run', json_object('label', 'r-21',
+    'started', 1701814400, 'snapshot', NULL), 'diff', NULL,
+    'git', json_array(), 'summary', 'no machine snapshot of either run')
+    WHERE id = 1"
+attribution_as_man
 [ "$(outbox)" -eq 3 ] || fail "ack queued $(outbox) rows, not 3"
 pw alerts --all --csv | grep -q '^1,acknowledged,regression,sys.pipe,time,' ||
 	fail "alerts --csv: $(pw alerts --all --csv)"

@@ -89,6 +89,12 @@ assert a["host"] == host and a["workload"] == "app.pipe", a
 assert a["metric"] == "throughput" and a["direction"] == "regression", a
 assert a["first_bad_run"] == "bad1" and a["last_good_run"] == "good", a
 assert -23 < a["change_pct"] < -22 and a["current"] == 776, a
+# The attribution's runs as alerts --json names them.
+for k, run in (("last_good_run", "good"), ("first_bad_run", "bad1")):
+    r = a["attribution"][k]
+    assert r["run"] == run and r["host"] == host, r
+    assert r["time"].endswith("Z") and "label" not in r, r
+    assert "started" not in r, r
 assert a["ci_low"] < a["change_pct"] < a["ci_high"] and a["q"] < 0.001, a
 assert doc["subject"].startswith("[perfwatch] %s: app.pipe throughput -22." %
                                  host), doc["subject"]

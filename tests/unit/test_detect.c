@@ -315,8 +315,17 @@ test_step_suspected_then_confirmed(void **state)
 	assert_int_equal(a[0].confirmed_run, next);
 	assert_int_equal(a[0].last_run, next);
 	assert_non_null(a[0].attribution);
-	assert_non_null(strstr(a[0].attribution, "\"label\":\"r-20\""));
-	assert_non_null(strstr(a[0].attribution, "\"label\":\"r-21\""));
+	/* Its runs named as every --json names a run: run, host, time. */
+	assert_non_null(strstr(a[0].attribution, "\"last_good_run\":{\"run\":"
+	    "\"r-20\",\"host\":"));
+	assert_non_null(strstr(a[0].attribution, "\"first_bad_run\":{\"run\":"
+	    "\"r-21\",\"host\":"));
+	assert_non_null(strstr(a[0].attribution,
+	    "\"time\":\"2023-12-03T22:13:20Z\""));
+	assert_non_null(strstr(a[0].attribution,
+	    "\"time\":\"2023-12-04T22:13:20Z\""));
+	assert_null(strstr(a[0].attribution, "\"label\""));
+	assert_null(strstr(a[0].attribution, "\"started\""));
 	/* Runs without snapshots: no diff, and the summary says why. */
 	assert_non_null(strstr(a[0].attribution, "\"diff\":null"));
 	assert_non_null(strstr(a[0].attribution, "\"summary\":"

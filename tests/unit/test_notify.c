@@ -768,6 +768,51 @@ test_render(void **state)
 	free(old);
 	free(p);
 	notify_event_clear(&ev);
+
+	/*
+	 * Nor one whose attribution named its runs as they were before
+	 * every --json's: "label" and "started" in epoch seconds.  A webhook
+	 * receives them as alerts --json gives them: run, host, time.
+	 */
+	p = payload("box", "sys.pipe", "throughput", "confirmed", "suspected");
+	assert_non_null(k = strstr(p, "\"attribution\":null"));
+	xasprintf(&old, "%.*s\"attribution\":{\"same_snapshot\":false,"
+	    "\"last_good_run\":{\"label\":\"r-20\",\"started\":1700000000,"
+	    "\"snapshot\":4},\"first_bad_run\":{\"label\":\"r-21\","
+	    "\"started\":1700086400,\"snapshot\":5},\"diff\":null,"
+	    "\"git\":[],\"summary\":\"kernel 6.1 -> 6.2\"}%s", (int)(k - p), p,
+	    k + strlen("\"attribution\":null"));
+	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
+	assert_null(cause);
+	{
+		json_t	*doc = notify_webhook_json(&ev), *at, *r;
+
+		at = json_object_get(json_object_get(doc, "alert"),
+		    "attribution");
+		r = json_object_get(at, "last_good_run");
+		assert_string_equal(json_string_value(json_object_get(r,
+		    "run")), "r-20");
+		assert_string_equal(json_string_value(json_object_get(r,
+		    "host")), "box");
+		assert_string_equal(json_string_value(json_object_get(r,
+		    "time")), "2023-11-14T22:13:20Z");
+		assert_int_equal(json_integer_value(json_object_get(r,
+		    "snapshot")), 4);
+		assert_null(json_object_get(r, "label"));
+		assert_null(json_object_get(r, "started"));
+		r = json_object_get(at, "first_bad_run");
+		assert_string_equal(json_string_value(json_object_get(r,
+		    "run")), "r-21");
+		assert_string_equal(json_string_value(json_object_get(r,
+		    "time")), "2023-11-15T22:13:20Z");
+		assert_null(json_object_get(r, "started"));
+		assert_string_equal(json_string_value(json_object_get(at,
+		    "summary")), "kernel 6.1 -> 6.2");
+		json_decref(doc);
+	}
+	free(old);
+	free(p);
+	notify_event_clear(&ev);
 }
 
 /* One Message-ID per alert and state, whatever the attempt or clock. */
