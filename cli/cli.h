@@ -118,6 +118,37 @@ int		 cli_report_classic(struct cli *, const struct store_run *,
 		    const struct store_series *, size_t, FILE *);
 void		 cli_report_index_json(struct cli *, const struct store_run *,
 		    const struct store_series *, size_t, json_t *);
+/*
+ * The system index of run (report.c: UnixBench's index over the sys.*
+ * tests, against the host's reference run): a test of it that the run or
+ * its reference measured, with its score, the reference's, and its index
+ * (NAN for none: a test only one of them has, or a score of 0 or less).
+ */
+struct cli_index_test {
+	const char	*workload;	/* the workload's, static */
+	const char	*metric;	/* its metric in the index, static */
+	char		*unit;
+	enum better	 better;
+	int		 measured;	/* the run has samples of it */
+	double		 score;		/* the run's median */
+	double		 reference;	/* the reference run's median */
+	double		 index;
+};
+struct cli_index {
+	char			*reference;	/* its label, NULL: none */
+	struct cli_index_test	*tests;
+	size_t			 ntests;
+	double			 score;		/* the Index Score, or NAN */
+	size_t			 scored;	/* the tests it is of */
+};
+/*
+ * Read run's system index into *ix: 1, or 0 when the run measured no
+ * test of it (*ix then empty).  Pins the host's reference run the first
+ * time, as the report does.  cli_index_clear() frees it.
+ */
+int		 cli_index_get(struct store *, const struct store_run *,
+		    const struct store_series *, size_t, struct cli_index *);
+void		 cli_index_clear(struct cli_index *);
 json_t		*cli_workloads_json(const struct store_run_workload *,
 		    size_t);
 void		 cli_workloads_print(FILE *, const struct store_run_workload *,

@@ -655,15 +655,97 @@ cmd_history(struct cli *c, int argc, char **argv)
 	return rc;
 }
 
+/*
+ * The system index's columns of a row of show --csv, for test t (NULL: a
+ * metric not of the index, left empty): the reference run, its score and
+ * the test's index.
+ */
+static void
+show_index_cells(struct table *t, size_t col, const struct cli_index *ix,
+    const struct cli_index_test *it)
+{
+	char	buf[32];
+
+	if (it == NULL)
+		return;
+	table_addf(t, col, "%s", ix->reference != NULL ? ix->reference : "-");
+	cli_fmt_figure(buf, sizeof(buf), it->reference, OUT_CSV);
+	table_addf(t, col + 1, "%s", buf);
+	cli_fmt_figure(buf, sizeof(buf), it->index, OUT_CSV);
+	table_addf(t, col + 2, "%s", buf);
+}
+
+/*
+ * The rows of show --csv for the system index that the metrics' rows do
+ * not hold: a test that only the reference run measured, with "-" for
+ * the run's figures, as the text's index table has it; then the Index
+ * Score, workload "all" and metric "index", with the number of tests it
+ * is of as its n (fewer than the index's rows: partial).
+ */
+static void
+show_index_rows(struct table *t, const struct cli_index *ix,
+    const struct store_series *ser, size_t n)
+{
+	const struct cli_index_test	*it;
+	char				 buf[32];
+	size_t				 i, j;
+
+	for (i = 0; i < ix->ntests; i++) {
+		it = &ix->tests[i];
+		for (j = 0; j < n; j++)
+			if (strcmp(ser[j].metric.workload, it->workload) == 0 &&
+			    strcmp(ser[j].metric.metric, it->metric) == 0)
+				break;
+		if (j < n)
+			continue;
+		table_addf(t, 0, "%s", it->workload);
+		table_addf(t, 1, "%s", it->metric);
+		for (j = 2; j <= 5; j++)
+			table_addf(t, j, "-");
+		table_addf(t, 6, "0");
+		table_addf(t, 7, "%s", it->unit);
+		table_addf(t, 8, "%s", better_name(it->better));
+		show_index_cells(t, 9, ix, it);
+		table_end_row(t);
+	}
+	table_addf(t, 0, "all");
+	table_addf(t, 1, "index");
+	table_addf(t, 6, "%zu", ix->scored);
+	table_addf(t, 8, "%s", better_name(BETTER_HIGHER));
+	table_addf(t, 9, "%s", ix->reference != NULL ? ix->reference : "-");
+	cli_fmt_figure(buf, sizeof(buf), ix->score, OUT_CSV);
+	table_addf(t, 11, "%s", buf);
+	table_end_row(t);
+}
+
+/* The test of the index that series s is, or NULL. */
+static const struct cli_index_test *
+show_index_test(const struct cli_index *ix, const struct store_series *s)
+{
+	size_t	i;
+
+	for (i = 0; i < ix->ntests; i++)
+		if (strcmp(ix->tests[i].workload, s->metric.workload) == 0 &&
+		    strcmp(ix->tests[i].metric, s->metric.metric) == 0)
+			return &ix->tests[i];
+	return NULL;
+}
+
 /* perfwatch show [RUN|--latest] [--json|--csv]: RUN by default the newest */
 int
 cmd_show(struct cli *c, int argc, char **argv)
 {
+	/*
+	 * The CSV has the text's system index table in three more columns
+	 * (show_index_cells) and a row of its own for the Index Score.
+	 */
 	static const char *const hdr[] = { "workload", "metric", "median",
-	    "min", "max", "stddev", "n", "unit", "better" };
+	    "min", "max", "stddev", "n", "unit", "better", "reference run",
+	    "reference", "index" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT,
 	    ALIGN_LEFT, ALIGN_LEFT };
+	struct cli_index	 ix;
 	struct store_run	 run;
 	struct store_run_workload *w = NULL;
 	struct store_series	*ser;
@@ -753,15 +835,25 @@ cmd_show(struct cli *c, int argc, char **argv)
 			putchar('\n');
 			cli_report_classic(c, &run, ser, n, stdout);
 		}
-		t = table_new(nitems(hdr), hdr, al);
+		/* The table's columns, or the CSV's with the index's. */
+		t = table_new(c->out == OUT_CSV ? nitems(hdr) : nitems(al), hdr,
+		    c->out == OUT_CSV ? NULL : al);
+		memset(&ix, 0, sizeof(ix));
+		if (c->out == OUT_CSV)
+			(void)cli_index_get(st, &run, ser, n, &ix);
 		for (i = 0; i < n; i++) {
 			table_addf(t, 0, "%s", ser[i].metric.workload);
 			table_addf(t, 1, "%s", ser[i].metric.metric);
 			summary_cells(t, 2, &ser[i], c->out);
 			table_addf(t, 7, "%s", ser[i].metric.unit);
 			table_addf(t, 8, "%s", better_name(ser[i].metric.better));
+			show_index_cells(t, 9, &ix, show_index_test(&ix,
+			    &ser[i]));
 			table_end_row(t);
 		}
+		if (ix.ntests > 0)
+			show_index_rows(t, &ix, ser, n);
+		cli_index_clear(&ix);
 		table_print(t, stdout, c->out);
 		table_free(t);
 		/* Under the table, as run's report says it. */

@@ -377,6 +377,78 @@ index_reference(struct store *st, const struct store_run *r,
 	free(key);
 }
 
+int
+cli_index_get(struct store *st, const struct store_run *r,
+    const struct store_series *ser, size_t n, struct cli_index *ix)
+{
+	const struct wl_workload	*wl;
+	const struct store_series	*s, *rs;
+	struct store_series		*ref = NULL;
+	struct store_run		 rr;
+	struct cli_index_test		*t;
+	double				*score, *base;
+	size_t				 nwl, i, nref = 0;
+
+	memset(ix, 0, sizeof(*ix));
+	if (!index_tested(ser, n))
+		return 0;
+	wl = wl_list(&nwl);
+	memset(&rr, 0, sizeof(rr));
+	index_reference(st, r, &rr, &ref, &nref);
+	ix->reference = rr.label;
+	rr.label = NULL;
+	ix->tests = xcalloc(nwl, sizeof(*ix->tests));
+	score = xcalloc(nwl, sizeof(*score));
+	base = xcalloc(nwl, sizeof(*base));
+	for (i = 0; i < nwl; i++) {
+		if (!(wl[i].flags & WL_F_INDEX))
+			continue;
+		s = find_series(ser, n, wl[i].name, wl[i].index_metric);
+		rs = find_series(ref, nref, wl[i].name, wl[i].index_metric);
+		if ((s == NULL || s->n == 0) && (rs == NULL || rs->n == 0))
+			continue;
+		t = &ix->tests[ix->ntests++];
+		t->workload = wl[i].name;
+		t->metric = wl[i].index_metric;
+		t->unit = xstrdup(s != NULL ? s->metric.unit : rs->metric.unit);
+		t->better = s != NULL ? s->metric.better : rs->metric.better;
+		t->measured = s != NULL && s->n > 0;
+		t->score = series_median(s);
+		t->reference = series_median(rs);
+		/*
+		 * A geometric mean takes positive scores only: a test that
+		 * scored 0 or less (an import of a broken run) has no index,
+		 * and the score is of the others, partial, where it made the
+		 * whole Index Score "-" and a negative score an index of
+		 * -1000.
+		 */
+		t->index = !(t->score > 0) || !(t->reference > 0) ? NAN :
+		    t->score / t->reference * 1000.0;
+		if (!isnan(t->index)) {
+			score[ix->scored] = t->score;
+			base[ix->scored++] = t->reference;
+		}
+	}
+	ix->score = ix->scored > 0 ? wl_index(score, base, ix->scored) : NAN;
+	free(score);
+	free(base);
+	store_series_free(ref, nref);
+	store_run_clear(&rr);
+	return 1;
+}
+
+void
+cli_index_clear(struct cli_index *ix)
+{
+	size_t	i;
+
+	for (i = 0; i < ix->ntests; i++)
+		free(ix->tests[i].unit);
+	free(ix->tests);
+	free(ix->reference);
+	memset(ix, 0, sizeof(*ix));
+}
+
 /*
  * UnixBench's index table; adds "index" to json when it is not NULL.  A
  * test that the run or its reference lacks (a workload that failed, a
@@ -388,83 +460,54 @@ static int
 report_index(struct store *st, const struct store_run *r, FILE *f,
     const struct store_series *ser, size_t n, json_t *json)
 {
-	const struct wl_workload	*wl;
-	const struct store_series	*s, *rs;
-	struct store_series		*ref = NULL;
-	struct store_run		 rr;
-	json_t				*arr = NULL;
-	double				 score[32], base[32], idx, sc;
+	const struct cli_index_test	*t;
+	struct cli_index		 ix;
+	json_t				*arr = NULL, *o;
 	char				 label[96];
-	size_t				 nwl, i, nref = 0, k = 0, rows = 0;
+	size_t				 i;
 
-	if (!index_tested(ser, n))
+	if (cli_index_get(st, r, ser, n, &ix) == 0)
 		return 0;
-	wl = wl_list(&nwl);
-	memset(&rr, 0, sizeof(rr));
-	index_reference(st, r, &rr, &ref, &nref);
 	if (json != NULL)
 		arr = pwjson_array();
 	else
 		fprintf(f, "System Benchmarks (reference run %s)\n"
 		    "  %-16s %14s %6s %14s %8s\n",
-		    rr.label != NULL ? cli_show(rr.label) : "-", "test", "score",
-		    "unit", "reference", "index");
-	for (i = 0; i < nwl && k < nitems(score); i++) {
-		if (!(wl[i].flags & WL_F_INDEX))
-			continue;
-		s = find_series(ser, n, wl[i].name, wl[i].index_metric);
-		rs = find_series(ref, nref, wl[i].name, wl[i].index_metric);
-		if ((s == NULL || s->n == 0) && (rs == NULL || rs->n == 0))
-			continue;
-		rows++;
-		sc = series_median(s);
-		base[k] = series_median(rs);
-		/*
-		 * A geometric mean takes positive scores only: a test that
-		 * scored 0 or less (an import of a broken run) has no index,
-		 * and the score is of the others, partial, where it made the
-		 * whole Index Score "-" and a negative score an index of
-		 * -1000.
-		 */
-		idx = !(sc > 0) || !(base[k] > 0) ? NAN :
-		    sc / base[k] * 1000.0;
+		    ix.reference != NULL ? cli_show(ix.reference) : "-", "test",
+		    "score", "unit", "reference", "index");
+	for (i = 0; i < ix.ntests; i++) {
+		t = &ix.tests[i];
 		if (json != NULL) {
-			json_t *t = pwjson_object();
-
-			pwjson_set_str(t, "test", wl[i].name);
-			pwjson_set_num(t, "score", sc);
-			pwjson_set_str(t, "unit", s != NULL ? s->metric.unit :
-			    rs->metric.unit);
-			pwjson_set_num(t, "reference", base[k]);
-			pwjson_set_num(t, "index", idx);
-			pwjson_append(arr, t);
+			o = pwjson_object();
+			pwjson_set_str(o, "test", t->workload);
+			pwjson_set_num(o, "score", t->score);
+			pwjson_set_str(o, "unit", t->unit);
+			pwjson_set_num(o, "reference", t->reference);
+			pwjson_set_num(o, "index", t->index);
+			pwjson_append(arr, o);
 		} else {
-			fprintf(f, "  %-16s", wl[i].name);
-			print_num(f, 14, 1, sc);
+			fprintf(f, "  %-16s", t->workload);
+			print_num(f, 14, 1, t->score);
 			/* An imported unit is the file's text: escaped. */
-			fprintf(f, " %6s", cli_show(s != NULL ?
-			    s->metric.unit : rs->metric.unit));
-			print_num(f, 14, 1, base[k]);
-			print_num(f, 8, 1, idx);
+			fprintf(f, " %6s", cli_show(t->unit));
+			print_num(f, 14, 1, t->reference);
+			print_num(f, 8, 1, t->index);
 			fputc('\n', f);
 		}
-		if (!isnan(idx))
-			score[k++] = sc;
 	}
-	idx = k > 0 ? wl_index(score, base, k) : NAN;
 	if (json != NULL) {
-		json_t *ix = pwjson_object();
-
-		pwjson_set(ix, "tests", arr);
-		pwjson_set_str(ix, "reference", rr.label);
-		pwjson_set_num(ix, "score", idx);
-		pwjson_set_int(ix, "scored", (int64_t)k);
-		pwjson_set_bool(ix, "partial", k < rows);
-		pwjson_set(json, "index", ix);
+		o = pwjson_object();
+		pwjson_set(o, "tests", arr);
+		pwjson_set_str(o, "reference", ix.reference);
+		pwjson_set_num(o, "score", ix.score);
+		pwjson_set_int(o, "scored", (int64_t)ix.scored);
+		pwjson_set_bool(o, "partial", ix.scored < ix.ntests);
+		pwjson_set(json, "index", o);
 	} else {
-		if (k < rows)
+		if (ix.scored < ix.ntests)
 			snprintf(label, sizeof(label), "System Benchmarks "
-			    "Index Score (partial: %zu of %zu)", k, rows);
+			    "Index Score (partial: %zu of %zu)", ix.scored,
+			    ix.ntests);
 		else
 			snprintf(label, sizeof(label), "System Benchmarks "
 			    "Index Score");
@@ -472,11 +515,10 @@ report_index(struct store *st, const struct store_run *r, FILE *f,
 		    "", "========");
 		/* Over test, score, unit and reference: 16 + 15 + 7 + 15. */
 		fprintf(f, "  %-53s", label);
-		print_num(f, 8, 1, idx);
+		print_num(f, 8, 1, ix.score);
 		fprintf(f, "\n\n");
 	}
-	store_series_free(ref, nref);
-	store_run_clear(&rr);
+	cli_index_clear(&ix);
 	return 1;
 }
 

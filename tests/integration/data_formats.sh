@@ -80,8 +80,8 @@ d1,1700000000,w,lat,0.0001236,s,lower
 d1,1700000000,w,lat,0.0001234,s,lower
 d1,1700000000,w,ops,123456.7,ops/s,higher
 ' | pw import - >/dev/null
-expect_eq "$(pw show --csv d1 | tail -n +2)" 'w,lat,0.0001234,0.0001231,0.0001236,2.516611478423501e-07,3,s,lower
-w,ops,123456.7,123456.7,123456.7,-,1,ops/s,higher'
+expect_eq "$(pw show --csv d1 | tail -n +2)" 'w,lat,0.0001234,0.0001231,0.0001236,2.516611478423501e-07,3,s,lower,,,
+w,ops,123456.7,123456.7,123456.7,-,1,ops/s,higher,,,'
 expect_eq "$(pw history --csv | tail -n +2 | cut -d, -f4-9)" \
     'lat,0.0001234,0.0001231,0.0001236,2.516611478423501e-07,3
 ops,123456.7,123456.7,123456.7,-,1'
@@ -376,8 +376,8 @@ x,2,w,m,2,s,lower,c
 x,3,w,m,3,s,lower,a:b
 b:x,4,w,m,4,s,lower,a
 ' | pw import - >/dev/null
-expect_eq "$(pw show --csv fe80::1:x | tail -n 1)" 'w,m,1,1,1,-,1,s,lower'
-expect_eq "$(pw show --csv c:x | tail -n 1)" 'w,m,2,2,2,-,1,s,lower'
+expect_eq "$(pw show --csv fe80::1:x | tail -n 1)" 'w,m,1,1,1,-,1,s,lower,,,'
+expect_eq "$(pw show --csv c:x | tail -n 1)" 'w,m,2,2,2,-,1,s,lower,,,'
 expect_eq "$(pw export --run fe80::1:x | tail -n 1)" \
     'x,1970-01-01T00:00:01Z,w,m,1,s,lower,fe80::1,1,complete,import,,'
 pw show a:b:x >/dev/null 2>"$T/err" && fail "a:b:x named one run of two"
@@ -391,7 +391,7 @@ id=$(pw runs --json | python3 -c '
 import json, sys
 print([r["id"] for r in json.load(sys.stdin) if r["host"] == "a:b"][0])')
 expect_eq "$id" 3
-expect_eq "$(pw show --csv "#$id" | tail -n 1)" 'w,m,3,3,3,-,1,s,lower'
+expect_eq "$(pw show --csv "#$id" | tail -n 1)" 'w,m,3,3,3,-,1,s,lower,,,'
 expect_eq "$(pw show --json "#$id" | python3 -c '
 import json, sys
 d = json.load(sys.stdin)

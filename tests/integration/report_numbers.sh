@@ -211,7 +211,7 @@ expect_match "$out" '
 expect_match "$out" '
 w            m            0  -1.7e+308  1.7e+308       -  2  u     lower'
 expect_eq "$(pw show --csv wide | grep '^w,')" \
-    'w,m,0,-1.7e+308,1.7e+308,-,2,u,lower'
+    'w,m,0,-1.7e+308,1.7e+308,-,2,u,lower,,,'
 expect_eq "$(pw history --csv --metric m | tail -n 1 | cut -d, -f5-9)" \
     '0,-1.7e+308,1.7e+308,-,2'
 expect_eq "$(pw history --metric m | tail -n 1 | awk '{ print $8 }')" '-'
