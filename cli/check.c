@@ -1689,8 +1689,9 @@ bl_metric_clear(struct bl_metric *bm)
 static int
 baseline_show(struct cli *c, struct store *st, const char *name)
 {
+	/* The between-run noise, "noise" as --json and check call it. */
 	static const char *const hdr[] = { "workload", "metric", "runs",
-	    "level", "spread", "unit" };
+	    "level", "noise", "unit" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT };
 	struct store_baseline	 bl;
