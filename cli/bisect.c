@@ -1419,9 +1419,12 @@ bisect_point_json(const struct bisect_point *p, double good_level, int end)
 	return o;
 }
 
-/* The report's columns; the table has all but the last. */
+/*
+ * The report's columns; the table has all but the last two (its first
+ * line names the metric and its unit, which the CSV's rows say).
+ */
 static const char *const bisect_csv_hdr[] = { "verdict", "commit", "runs",
-    "level", "change", "llr", "summary", "first_bad" };
+    "level", "change", "llr", "summary", "first_bad", "unit" };
 
 /* A report end with no metric chosen: its commit and runs. */
 static json_t *
@@ -1464,6 +1467,7 @@ bisect_report_none(struct bisect_ctx *x, const struct bisect_point *gp,
 			table_addf(t, 5, "-");
 			table_addf(t, 6, "%s", p->c->summary);
 			table_addf(t, 7, "%s", "");
+			/* No metric chosen: no unit either. */
 			table_end_row(t);
 		}
 		table_print(t, stdout, OUT_CSV);
@@ -1531,9 +1535,12 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
     struct bisect_point *pts, size_t n, size_t first, size_t last,
     double sd, size_t tested, const struct bisect_side *side)
 {
+	/* One for each of bisect_csv_hdr: table_new() reads as many. */
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT,
-	    ALIGN_LEFT };
+	    ALIGN_LEFT, ALIGN_LEFT };
+	_Static_assert(nitems(al) == nitems(bisect_csv_hdr),
+	    "a column without its alignment");
 	int		 csv = x->c->out == OUT_CSV;
 	struct table	*t;
 	json_t		*o, *arr, *m;
@@ -1577,12 +1584,16 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 		return;
 	}
 	if (!csv)
-		printf("%s %s (%s is better), %zu commit%s of %s: %zu "
+		printf("%s %s%s%s (%s is better), %zu commit%s of %s: %zu "
 		    "measured\n", cli_show(x->workload), cli_show(x->metric),
+		    *x->unit != '\0' ? " in " : "", cli_show(x->unit),
 		    better_name(x->better), n, n == 1 ? "" : "s", x->o->repo,
 		    tested);
-	/* CSV: the full ids, and which is the first bad one (or may be). */
-	t = table_new(nitems(bisect_csv_hdr) - (csv ? 0 : 1), bisect_csv_hdr,
+	/*
+	 * CSV: the full ids, which is the first bad one (or may be), and
+	 * the unit of the levels.
+	 */
+	t = table_new(nitems(bisect_csv_hdr) - (csv ? 0 : 2), bisect_csv_hdr,
 	    al);
 	for (i = 0; i <= n; i++) {
 		const struct bisect_point *p = i == 0 ? gp : &pts[i - 1];
@@ -1617,6 +1628,8 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 			table_addf(t, 7, "%s", i == 0 || i - 1 < first ||
 			    i - 1 > last ? "" : first == last ? "yes" :
 			    "maybe");
+		if (csv)
+			table_addf(t, 8, "%s", x->unit);
 		table_end_row(t);
 	}
 	table_print(t, stdout, csv ? OUT_CSV : OUT_TABLE);

@@ -215,11 +215,11 @@ grep -q "^the first bad commit is one of these 3" "$T/out.txt" ||
 (cd "$T/repo" && bisect --build "$BUILD" --workload toy --csv main~15..main) \
     >"$T/out.csv" 2>/dev/null || fail "skips, CSV"
 head -n 1 "$T/out.csv" | grep -qx \
-    'verdict,commit,runs,level,change,llr,summary,first_bad' ||
+    'verdict,commit,runs,level,change,llr,summary,first_bad,unit' ||
 	fail "CSV header: $(head -n 1 "$T/out.csv")"
-[ "$(grep -c ',maybe$' "$T/out.csv")" = 3 ] ||
+[ "$(grep -c ',maybe,ops/s$' "$T/out.csv")" = 3 ] ||
 	fail "CSV: not three candidates marked: $(cat "$T/out.csv")"
-grep -q "^skip,$(rev main~7),0,.*,c9,maybe$" "$T/out.csv" ||
+grep -q "^skip,$(rev main~7),0,.*,c9,maybe,ops/s$" "$T/out.csv" ||
 	fail "CSV: c9 not a skipped candidate: $(cat "$T/out.csv")"
 
 # One run at each end says nothing of the noise: a second of each is
@@ -450,11 +450,11 @@ python3 - "$T/out.csv" "$(rev main~39)" "$(rev main~20)" <<'PY' ||
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
 assert rows[0] == ["verdict", "commit", "runs", "level", "change", "llr",
-    "summary", "first_bad"], rows
+    "summary", "first_bad", "unit"], rows
 assert [r[:2] for r in rows[1:]] == [["good", sys.argv[2]],
     ["bad", sys.argv[3]]], rows
 for r in rows[1:]:
-	assert int(r[2]) >= 3 and r[3:6] == ["-", "-", "-"] and r[7] == "", r
+	assert int(r[2]) >= 3 and r[3:6] == ["-", "-", "-"] and r[7:] == ["", ""], r
 PY
 	fail "no change, CSV: $(cat "$T/out.csv") $(cat "$T/err")"
 # Ends 1% apart, with 0.1% noise (so -0.9 to -1.1% as measured), under

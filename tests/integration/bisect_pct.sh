@@ -52,10 +52,14 @@ assert c3["verdict"] == "bad" and c3["first_bad"] == "yes", c3
 assert 19.9 < float(c3["change"].rstrip("%")) < 20.1, c3
 # More digits than the table's one decimal.
 assert len(c3["change"]) > len("+20.0%") and len(c3["level"]) > 6, c3
+# The levels' unit beside them, in every row.
+assert {r["unit"] for r in rows.values()} == {"ms"}, rows
 PY
 	fail "small: $(cat "$T/out.csv")"
 bisect main~2..main >"$T/out.txt" 2>"$T/err" ||
 	fail "small, table: $(cat "$T/err")"
+# ... and in the table's first line, after the metric.
+expect_match "$(head -n 1 "$T/out.txt")" "lat in ms (lower is better), "
 grep -q "^good  *$(rev main~1 | cut -c1-12) .* +0\.0% " "$T/out.txt" ||
 	fail "small, table: c2's change: $(cat "$T/out.txt")"
 if grep -q -- "-0\.0%" "$T/out.txt"; then
