@@ -911,14 +911,15 @@ cmd_runs(struct cli *c, int argc, char **argv)
 	 * The id, then the workloads that did not complete, last, each added
 	 * after the others so that the columns before it stay where they
 	 * were.  The length is "seconds" for a person, its unit; "duration"
-	 * in CSV, the key --json gives it under.
+	 * in CSV, the key --json gives it under, as the trigger's detail is
+	 * "trigger_detail" there.
 	 */
 	static const char *const hdr[] = { "run", "host", "time", "seconds",
 	    "trigger", "profile", "status", "busy", "detail", "id",
 	    "incomplete" };
 	static const char *const csv_hdr[] = { "run", "host", "time",
-	    "duration", "trigger", "profile", "status", "busy", "detail",
-	    "id", "incomplete" };
+	    "duration", "trigger", "profile", "status", "busy",
+	    "trigger_detail", "id", "incomplete" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_RIGHT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_LEFT };

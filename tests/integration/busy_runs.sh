@@ -66,7 +66,7 @@ assert h["r-21"] is True and h["r-20"] is False, h
 # runs lists which runs were busy.
 [ "$(pw runs --csv --limit 0 | awk -F, '$8 == "yes" { printf "%s ", $1 }')" = "r-21 r-22 " ] ||
 	fail "runs: busy runs: $(pw runs --csv --limit 0)"
-[ "$(pw runs --csv --limit 0 | head -1)" = "run,host,time,duration,trigger,profile,status,busy,detail,id,incomplete" ] ||
+[ "$(pw runs --csv --limit 0 | head -1)" = "run,host,time,duration,trigger,profile,status,busy,trigger_detail,id,incomplete" ] ||
 	fail "runs: header $(pw runs --csv | head -1)"
 pw runs --json --limit 0 | python3 -c '
 import json, sys

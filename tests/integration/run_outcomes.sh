@@ -425,6 +425,15 @@ pw runs --limit 1 | tail -n 1 | grep -q " $cut\.\.\.  *#[0-9]*  -\$" ||
 	fail "runs: the detail is not cut to 60: $(pw runs --limit 1)"
 [ "$(pw runs --limit 1 --csv | tail -n 1 | cut -d, -f9)" = "$long" ] ||
 	fail "runs --csv: the detail is cut"
+# ... under the name --json gives it, as the length is "duration" in both.
+pw runs --limit 1 --json >"$T/long.json"
+pw runs --limit 1 --csv | python3 -c '
+import csv, json, sys
+r = list(csv.DictReader(sys.stdin))[0]
+j = json.load(open(sys.argv[1]))[0]
+assert "detail" not in r, r
+assert r["trigger_detail"] == j["trigger_detail"] == sys.argv[2], (r, j)
+' "$T/long.json" "$long" || fail "runs --csv: trigger_detail: $(pw runs --csv --limit 1)"
 # A note (a command's '#' line) is the command's text: printed with its
 # control characters escaped as a table's cells are, never raw, where a
 # terminal would take them as commands (here: set the window's title).
@@ -552,7 +561,7 @@ iterations = 1'
 row=$(pw runs --csv --limit 0 | grep '^mixed,')
 expect_eq "${row##*,}" "broken failed"
 expect_eq "$(pw runs --csv --limit 0 | head -n 1)" \
-    "run,host,time,duration,trigger,profile,status,busy,detail,id,incomplete"
+    "run,host,time,duration,trigger,profile,status,busy,trigger_detail,id,incomplete"
 row=$(pw runs --csv --limit 0 | grep '^disabled,')
 expect_eq "${row##*,}" "-"
 row=$(pw runs --limit 0 | grep '^slow ')
