@@ -763,15 +763,12 @@ cli_run_report(struct cli *c, int64_t run, int json, int check)
 	}
 	fmt_time(tbuf, sizeof(tbuf), r.started);
 	if (json) {
-		o = pwjson_object();
-		pwjson_set_str(o, "run", r.label);
-		pwjson_set_str(o, "host", r.host_name);
-		pwjson_set_str(o, "time", tbuf);
-		pwjson_set_str(o, "trigger", r.trigger);
-		pwjson_set_str(o, "profile", r.profile ? r.profile : "");
-		pwjson_set_str(o, "status", r.status);
-		pwjson_set_int(o, "duration", r.ended - r.started);
-		view_busy_json(o, &r);
+		/*
+		 * The run as show --json and runs --json begin it (view.h),
+		 * its id and trigger detail with it, where this built its own
+		 * that lacked them.
+		 */
+		o = view_run_json(&r);
 		pwjson_set(o, "workloads", cli_workloads_json(w, nw));
 		arr = pwjson_array();
 		for (i = 0; i < n; i++) {

@@ -434,6 +434,21 @@ j = json.load(open(sys.argv[1]))[0]
 assert "detail" not in r, r
 assert r["trigger_detail"] == j["trigger_detail"] == sys.argv[2], (r, j)
 ' "$T/long.json" "$long" || fail "runs --csv: trigger_detail: $(pw runs --csv --limit 1)"
+# run --json begins with the run as show --json gives it: its id and
+# trigger detail too, where run --json had neither.
+pw -c "$T/pw.conf" run --no-check --json --profile "$T/after.profile" \
+    --label js --detail "by hand" >"$T/js.json" 2>"$T/js.err" ||
+	fail "run --json: $(cat "$T/js.err")"
+pw show --json js >"$T/js-show.json"
+python3 -c '
+import json, sys
+r, s = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+keys = ("run", "id", "host", "time", "trigger", "profile", "status",
+    "busy", "trigger_detail", "duration")
+for k in keys:
+    assert k in r and r[k] == s[k], (k, r.get(k), s[k])
+assert r["trigger_detail"] == "by hand" and isinstance(r["id"], int), r
+' "$T/js.json" "$T/js-show.json" || fail "run --json: $(cat "$T/js.json")"
 # A note (a command's '#' line) is the command's text: printed with its
 # control characters escaped as a table's cells are, never raw, where a
 # terminal would take them as commands (here: set the window's title).
