@@ -105,6 +105,20 @@ for cmd in $cmds; do
 		grep -q "Fl -${opt#--}\( \|$\)" "$T/entry" ||
 			fail "perfwatch(1) does not describe $cmd $opt"
 	done <"$T/opts.$cmd"
+	# ... and in its text, not only in the synopsis at its head: run's
+	# --trigger, runs' filters and changes --json were named there
+	# alone, with no word on what they take or do.  --csv is left out:
+	# DESCRIPTION says what it is for every listing.
+	awk -v c="$cmd" '
+	    !($0 ~ ("^\\.It Ic " c "( |$)") ||
+		$0 ~ ("^\\.It Ic [a-z]+ \\| Ic " c "( |$)"))' \
+	    "$T/entry" >"$T/body"
+	while read -r opt; do
+		[ "$opt" = --csv ] ||
+		    grep -q -- "Fl \(.* \)\{0,1\}-${opt#--}\( \|$\)" "$T/body" ||
+			fail "perfwatch(1) names $cmd $opt in its synopsis" \
+			    "alone: its text does not say what it does"
+	done <"$T/opts.$cmd"
 	# And the entry's own first lines (.It Ic cmd ..., the command's
 	# synopsis in the manual) name those options and no other.
 	awk -v c="$cmd" '
