@@ -112,6 +112,7 @@ PERFWATCH_DB="$T/x.db" "$root$prefix/bin/perfwatch" \
 [ "$rc" -eq 78 ] || fail "perfwatch run --profile no-such-profile: exit $rc"
 grep -qF "$etc/perfwatch/profiles and $prefix/share/perfwatch/profiles)" \
     "$T/out" || fail "perfwatch looks elsewhere: $(cat "$T/out")"
+cp "$T/out" "$T/out.profile"
 # The installed configuration is one the installed daemon accepts.  As
 # root, -n also asks for the account the daemon becomes, which a build
 # machine lacks until the package's sysusers creates it: that answer (78)
@@ -136,6 +137,22 @@ grep -qF "$prefix/share/perfwatch/examples/" "$man/man1/perfwatch.1" ||
 	fail "perfwatch(1) does not name the examples in $prefix/share/perfwatch"
 grep -qF "$prefix/share/bash-completion/completions/perfwatch" \
     "$man/man1/perfwatch.1" || fail "perfwatch(1) names another completion"
+# ... and the directories where perfwatch run looked for its profile
+# above, those compiled in (not the one beside the configuration): the
+# run's entry of perfwatch(1) and perfwatchd(8), whose runs look there
+# too.  perfwatch(1) said "the installed examples", perfwatchd(8) named
+# none of them.
+sed -n 's/.*(looked for [^ ]* in \(.*\))$/\1/p' "$T/out.profile" |
+    awk '{ gsub(/, | and /, "\n"); print }' | grep -v "^$root" \
+    >"$T/dirs" || true
+[ "$(wc -l <"$T/dirs")" -eq 2 ] ||
+	fail "perfwatch run looked in: $(cat "$T/out.profile")"
+while read -r d; do
+	for f in man1/perfwatch.1 man8/perfwatchd.8; do
+		grep -qF "$d" "$man/$f" ||
+			fail "$f does not name $d, where a profile is looked for"
+	done
+done <"$T/dirs"
 for f in man1/perfwatch.1 man5/perfwatch.conf.5 man8/perfwatchd.8; do
 	other=$(grep -o '[^ ]*/etc/perfwatch/[^ ]*' "$man/$f" |
 	    grep -v "^$etc/perfwatch/" || true)
