@@ -34,7 +34,7 @@ static const struct cli_cmd cli_cmds[] = {
 	{ "import", cmd_import, "import [--replace] [--format csv|jsonl] "
 	    "[--json] FILE|-", "add a history of samples from CSV or JSON Lines" },
 	{ "export", cmd_export, "export [--format csv|jsonl] [--csv|--json] "
-	    "[--run LABEL]... [-o|--output FILE]", "write samples in the import format" },
+	    "[--run RUN]... [-o|--output FILE]", "write samples in the import format" },
 	{ "history", cmd_history, "history [--workload W] [--metric M] "
 	    "[--host H] [--limit N] [--json|--csv]", "a metric's summary run by run" },
 	{ "runs", cmd_runs, "runs [--host H] [--status S] [--trigger T] "

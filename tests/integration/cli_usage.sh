@@ -188,6 +188,24 @@ cmp -s "$T/depth.usage" "$T/depth.man" ||
 	    "(command, option, depth; < usage, > manual):" \
 	    "$(diff "$T/depth.usage" "$T/depth.man" | grep '^[<>]')"
 
+# An option that takes a run in perfwatch(1)'s synopsis (Fl -run Ar run)
+# says RUN in its usage line, as the commands' own run words do: a run
+# is named by its label, host:label or #id, where export's "--run LABEL"
+# said a label alone.
+awk '
+    /^\.Sh / { sect = $0 }
+    sect == ".Sh COMMANDS" && /^\.It Ic / {
+	for (i = 3; i < NF; i++)
+		if ($i == "Fl" && $(i + 2) == "Ar" && $(i + 3) == "run")
+			print $3, "-" $(i + 1)
+    }' "$top/man/perfwatch.1" | sort -u >"$T/run.opts"
+[ -s "$T/run.opts" ] || fail "perfwatch(1) has no option that takes a run"
+while read -r cmd opt; do
+	pw "$cmd" --help | head -n 1 | grep -qF -- "$opt RUN" ||
+		fail "perfwatch $cmd --help: $opt does not take a RUN:" \
+		    "$(pw "$cmd" --help | head -n 1)"
+done <"$T/run.opts"
+
 # Every long option the manuals and README.md name is one there is: each
 # .Fl -option of a manual is an option of a perfwatch command or of
 # perfwatchd, and each option named after a command ("perfwatch COMMAND
