@@ -1325,6 +1325,76 @@ test_manual_in_step(void **state)
 	free(text);
 }
 
+/*
+ * The item of value kind kind in the manual's Values list (".It Ar
+ * kind" to the next item), its lines joined by blanks; NULL if none.
+ */
+static char *
+manual_value_item(const char *text, const char *kind)
+{
+	char		 head[32];
+	const char	*p, *end;
+	char		*item, *q;
+
+	snprintf(head, sizeof(head), "\n.It Ar %s\n", kind);
+	if ((p = strstr(text, ".Ss Values")) == NULL ||
+	    (p = strstr(p, head)) == NULL)
+		return NULL;
+	p += strlen(head);
+	if ((end = strstr(p, "\n.It ")) == NULL)
+		end = p + strlen(p);
+	item = xstrndup(p, (size_t)(end - p));
+	for (q = item; *q != '\0'; q++)
+		if (*q == '\n')
+			*q = ' ';
+	return item;
+}
+
+/*
+ * A duration and a size are whole numbers with their unit: 1.5h and
+ * 1.5G are refused, as 1h30m and 1536M are taken.  perfwatch.conf(5)
+ * says so; it said "numbers" and "a number", which its own Values list
+ * defines as decimal ("0.5").
+ */
+static void
+test_manual_values(void **state)
+{
+	char		*text, *item;
+	const char	*err, *why;
+	int64_t		 v;
+
+	(void)state;
+	assert_int_equal(timefmt_parse_duration("1h30m", &v, &err), 0);
+	assert_int_equal(v, 5400);
+	assert_int_equal(timefmt_parse_duration("1.5h", &v, &err), -1);
+	assert_int_equal(config_parse_size("1536M", &v), 0);
+	assert_int_equal(v, 1536 * MIB);
+	assert_int_equal(config_parse_size("1.5G", &v), -1);
+	assert_int_equal(config_parse_size("512m", &v), 0);
+	assert_int_equal(v, 512 * MIB);
+	expect_errors("[workload \"disk.stream\"]\nsize = 1.5G\n",
+	    "{P}:2: size: expected a size such as 4096, 512M or 2G or a "
+	    "multiple of RAM such as 2x, got \"1.5G\"");
+
+	text = read_top_file("man/perfwatch.conf.5", NULL);
+	item = manual_value_item(text, "duration");
+	assert_non_null(item);
+	if (strstr(item, "whole numbers each followed by a unit") == NULL)
+		fail_msg("manual: a duration: %s", item);
+	free(item);
+	item = manual_value_item(text, "size");
+	assert_non_null(item);
+	why = NULL;
+	if (strstr(item, "a whole number followed by") == NULL)
+		why = "not said to be a whole number";
+	else if (strstr(item, "lower case too") == NULL)
+		why = "512m not said to be taken";
+	if (why != NULL)
+		fail_msg("manual: a size: %s: %s", why, item);
+	free(item);
+	free(text);
+}
+
 /* A profile's sections: [workload] ones only, the others each refused. */
 static void
 test_only_sections(void **state)
@@ -1392,6 +1462,7 @@ main(void)
 		cmocka_unit_test(test_schema),
 		cmocka_unit_test(test_sample_in_step),
 		cmocka_unit_test(test_manual_in_step),
+		cmocka_unit_test(test_manual_values),
 		cmocka_unit_test(test_only_sections),
 	};
 
