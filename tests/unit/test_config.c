@@ -1221,7 +1221,7 @@ section_of(const char *line, const char *prefix, char *buf, size_t len)
 static void
 test_sample_in_step(void **state)
 {
-	char		*text, *line, *save = NULL, sec[32], *found;
+	char		*text, *line, *save = NULL, sec[32], *found, *end;
 	const char	*cur = "";
 	const struct config_key *k;
 	size_t		 i, klen;
@@ -1259,6 +1259,26 @@ test_sample_in_step(void **state)
 			fail_msg("sample: no %s.%s", config_keys[i].section,
 			    config_keys[i].key);
 	free(found);
+	free(text);
+
+	/*
+	 * The named sections' values are examples (char_size = 256M is
+	 * none's default): the manual's FILES says so of the sample, which
+	 * it called "every key at its default".
+	 */
+	text = read_top_file("man/perfwatch.conf.5", NULL);
+	if ((line = strstr(text, "\n.It Pa /usr/share/perfwatch/perfwatch.conf"
+	    "\n")) == NULL)
+		fail_msg("manual: FILES has no sample");
+	line = strchr(line + 1, '\n') + 1;
+	if ((end = strstr(line, "\n.El")) != NULL)
+		*end = '\0';
+	for (end = line; *end != '\0'; end++)
+		if (*end == '\n')
+			*end = ' ';
+	if (strstr(line, "every key at its default.") != NULL ||
+	    strstr(line, "and examples of the named sections") == NULL)
+		fail_msg("manual: the sample is \"%s\"", line);
 	free(text);
 }
 
