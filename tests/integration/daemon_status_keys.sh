@@ -1,0 +1,54 @@
+#!/bin/sh
+# Every key of the control socket's status reply, with a battery in
+# progress and another queued behind it, is named in perfwatchd(8)'s
+# entry for {"cmd":"status"}, which named state, waiting, waiting_since,
+# wait_until and git alone and left the rest (work, its pid and step,
+# pending, retry_at, last_run, by_state ...) for a client to guess.
+set -eu
+. "$(dirname "$0")/daemon.subr"
+top=${PERFWATCH_TOP:?}
+
+write_profile slow
+write_conf_manual
+start_daemon
+# slow_running: the battery's workload in progress is slow.
+slow_running() {
+	[ "$(status_field 'd["work"] and d["work"]["workload"]')" = slow ]
+}
+pwc trigger --workload slow >/dev/null || fail "trigger slow"
+wait_until 30 "the slow workload" slow_running || fail "slow did not start"
+pwc trigger --workload tiny >/dev/null || fail "trigger tiny"
+request '{"cmd":"status"}' >"$T/status.json"
+stop_daemon
+
+python3 - "$T/status.json" >"$T/keys" <<'EOF' || fail "the status reply"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["state"] == "running" and d["work"]["kind"] == "battery", d
+assert len(d["pending"]) == 1, d
+keys = set()
+def walk(o):
+    if isinstance(o, dict):
+        for k, v in o.items():
+            keys.add(k)
+            walk(v)
+    elif isinstance(o, list):
+        for v in o:
+            walk(v)
+walk(d)
+print("\n".join(sorted(keys)))
+EOF
+[ "$(wc -l <"$T/keys")" -ge 25 ] || fail "few keys: $(cat "$T/keys")"
+
+# The entry: from its .It to the next request's.
+awk '/^\.It Li \{"cmd":"status"\}/ { on = 1; next } /^\.It Li / { on = 0 }
+    on' "$top/man/perfwatchd.8" >"$T/entry"
+# ok is every reply's, said after the list of requests.
+grep -A1 -x 'Every reply has' "$top/man/perfwatchd.8" | grep -qx '.Li ok ;' ||
+	fail "perfwatchd(8) does not give every reply its ok"
+grep -vx ok "$T/keys" >"$T/keys.status" || true
+while read -r k; do
+	grep -Eq "^\\.Li ([a-z_]+ , )*$k( |$)" "$T/entry" ||
+		fail "perfwatchd(8) status does not name the key $k"
+done <"$T/keys.status"
+pass
