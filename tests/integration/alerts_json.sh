@@ -1,0 +1,60 @@
+#!/bin/sh
+# alerts --json as perfwatch(1) gives it: every time a string in RFC
+# 3339, UTC, the attribution's runs' "time" too, and every key named in
+# the alerts entry or among DESCRIPTION's common keys; the entry named
+# only host, attribution, diff and summary.
+set -eu
+. "$(dirname "$0")/lib.sh"
+top=${PERFWATCH_TOP:?}
+
+# 30 runs, 20% slower from r25: r25 opens an alert, r26 and r27 confirm
+# it, and a confirmed alert carries its attribution.
+awk 'BEGIN {
+	print "run,time,workload,metric,value,unit,better"
+	for (r = 1; r <= 30; r++)
+		for (i = 1; i <= 5; i++)
+			printf "r%02d,%d,w,m,%.1f,s,lower\n", r,
+			    1700000000 + r * 3600,
+			    (r >= 25 ? 120 : 100) + ((i * 7 + r * 3) % 5) * 0.3
+}' >"$T/step.csv"
+pw import "$T/step.csv" >/dev/null || fail "import"
+for r in r25 r26 r27; do
+	rc=0
+	pw check "$r" >/dev/null || rc=$?
+	expect_eq "$rc" 1
+done
+pw alerts --json >"$T/alerts.json" || fail "alerts --json"
+pw runs --json --limit 0 >"$T/runs.json" || fail "runs --json"
+
+python3 - "$T/alerts.json" "$T/runs.json" >"$T/keys" <<'EOF' ||
+import json, sys
+alerts = json.load(open(sys.argv[1]))
+times = {r["run"]: r["time"] for r in json.load(open(sys.argv[2]))}
+assert len(alerts) == 1 and alerts[0]["state"] == "confirmed", alerts
+a = alerts[0]["attribution"]
+for k, label in (("last_good_run", "r24"), ("first_bad_run", "r25")):
+    assert a[k]["run"] == label, a
+    assert a[k]["time"] == times[label], (a[k], times[label])
+keys = set()
+def walk(o):
+    if isinstance(o, dict):
+        for k, v in o.items():
+            keys.add(k)
+            walk(v)
+    elif isinstance(o, list):
+        for v in o:
+            walk(v)
+walk(alerts)
+print("\n".join(sorted(keys)))
+EOF
+	fail "alerts --json: $(cat "$T/alerts.json")"
+
+awk '/^\.It Ic alerts / { on = 1; next } /^\.It Ic / || /^\.Sh / { on = 0 }
+    on' "$top/man/perfwatch.1" >"$T/entry"
+awk '/^\.Bl -tag -width change_pct/ { on = 1 } on; on && /^\.El/ { exit }' \
+    "$top/man/perfwatch.1" >>"$T/entry"
+while read -r k; do
+	grep -qw -- "$k" "$T/entry" ||
+		fail "perfwatch(1) alerts does not name the --json key $k"
+done <"$T/keys"
+pass
