@@ -1,9 +1,10 @@
 #!/bin/sh
-# The keys of show --json, runs --json and history --json are named in
-# their commands' entries of perfwatch(1) (show's may be in the runs
-# entry, whose document it extends), or among the keys that DESCRIPTION
-# gives for every command.  show's metrics and its quiet look,
-# history's figures and runs' trigger_detail were named nowhere.
+# The keys of run --json, show --json, runs --json and history --json
+# are named in their commands' entries of perfwatch(1) (show's may be in
+# the runs entry, whose document it extends; run's in check's, whose
+# document it holds), or among the keys that DESCRIPTION gives for every
+# command.  show's metrics and its quiet look, history's figures, runs'
+# trigger_detail and run's document were named nowhere.
 set -eu
 . "$(dirname "$0")/lib.sh"
 top=${PERFWATCH_TOP:?}
@@ -49,6 +50,20 @@ awk '/^\.Bl -tag -width change_pct/ { on = 1 } on; on && /^\.El/ { exit }' \
 entry show | cat - "$T/common" >"$T/show.entry"
 entry runs | cat - "$T/common" >"$T/runs.entry"
 entry history | cat - "$T/common" >"$T/history.entry"
+
+# run --json: its own entry, and check's for the check inside it.
+pw -c "$T/perfwatch.conf" run --profile "$T/profile.conf" --label r2 \
+    --json >"$T/run.json" || fail "run --json"
+keys "$T/run.json" >"$T/run.keys"
+for k in workloads metrics check verdicts; do
+	grep -qx "$k" "$T/run.keys" || fail "run --json has no $k"
+done
+entry check >"$T/check.entry"
+entry run | cat - "$T/common" >"$T/run.entry"
+while read -r k; do
+	cat "$T/run.entry" "$T/check.entry" | grep -qiw -- "$k" ||
+		fail "perfwatch(1) run does not name the --json key $k"
+done <"$T/run.keys"
 
 pw show --json r1 >"$T/show.json" || fail "show --json"
 keys "$T/show.json" >"$T/show.keys"
