@@ -538,4 +538,9 @@ for json in "" --json; do
 	[ ! -s "$T/out" ] || fail "notify test $json nosuch printed: $(cat "$T/out")"
 	expect_match "$(cat "$T/err")" 'no sink "nosuch" in the configuration'
 done
+# ... which notify test's entry in perfwatch(1) gives, beside its 1.
+awk '/^\.It Ic notify test / { on = 1; next } /^\.It Ic / { on = 0 } on' \
+    "$top/man/perfwatch.1" | tr '\n' ' ' |
+    grep -qF 'Exits 1 if any sink did not take it, and 78 for a .Ar sink that the configuration does not have' ||
+	fail "perfwatch(1) notify test does not give the 78 of a sink not there"
 pass
