@@ -38,9 +38,9 @@ printf '[detect]\nmin_change = 0.5\n' >"$T/floor.conf"
 expect_eq "$(cell "$T/default.conf")" "unchanged True True True"
 expect_eq "$(cell "$T/floor.conf")" "regression True True True"
 pw -c "$T/default.conf" compare 'a*' 'b*' >"$T/out"
-expect_eq "$(sed -n 2p "$T/out" | awk '{ print $NF }')" "+1.0%"
+expect_eq "$(sed -n 2p "$T/out" | awk '{ print $(NF - 1) }')" "+1.0%"
 pw -c "$T/floor.conf" compare 'a*' 'b*' >"$T/out"
-expect_eq "$(sed -n 2p "$T/out" | awk '{ print $NF }')" "worse"
+expect_eq "$(sed -n 2p "$T/out" | awk '{ print $(NF - 1) }')" "worse"
 
 # perfwatch(1)'s compare says both.
 tr '\n' ' ' <"$top/man/perfwatch.1" >"$T/man"
