@@ -209,7 +209,13 @@ struct daemon {
 						   from it */
 	time_t			 nominal;	/* next fire without jitter */
 	time_t			 fire_at;	/* with jitter; 0: none */
+	time_t			 armed_from;	/* nominal is the first fire
+						   after it */
 	struct event		*sched_timer;
+	struct event		*tz_event;	/* the zone's directory
+						   watched (its fd), or NULL */
+	char			*tz_stamp;	/* the zone file as seen */
+	char			*tz_desc;	/* the zone, for the log */
 
 	/* pkgwatch.c */
 	int			 pkg_fd;	/* inotify or kqueue; -1 */

@@ -15,14 +15,42 @@
  * looks at the wall clock and goes back to sleep, so that a suspend or a
  * clock step delays a fire by at most that much.  The fire that comes
  * late stands for every one due since, and accounts for them all.
+ *
+ * The time zone.  cron is read in local time, and the C library reads
+ * the zone once and keeps it: a daemon that did nothing more would fire
+ * on the old zone after the administrator changed it (timedatectl
+ * set-timezone replaces the /etc/localtime link) until restarted.  So
+ * the zone's file (TZ=":/path" or "/path", else /etc/localtime) is
+ * watched: its directory, for the name being replaced (inotify on Linux,
+ * kqueue on FreeBSD), and at each wake-up a stat() of it, which also
+ * sees the file the link points to rewritten (a tzdata upgrade) and
+ * covers the systems with neither.  When the file is another, the zone
+ * is read again (schedule_tz_reload() says how) and a cron schedule's
+ * next fire is worked out again in it, from the time the one it replaces
+ * was worked out from: a time that the change made the local clock jump
+ * over fires at once, as cron.h says of a jump forward, and a run due
+ * already that waits for its jitter is left as it is.  A zone file gone
+ * (between the removal of a link and its new one) changes nothing.
  */
+#include <sys/types.h>
+#include <sys/stat.h>
+#ifdef __linux__
+#include <sys/inotify.h>
+#endif
+#ifdef __FreeBSD__
+#include <sys/event.h>
+#endif
+
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <event2/event.h>
 
@@ -38,6 +66,8 @@
  * minute, a few milliseconds of cron_next().
  */
 #define SCHEDULE_COUNT_MAX	10000
+/* The zone when TZ is unset: tzfile(5)'s TZDEFAULT on glibc and FreeBSD. */
+#define SCHEDULE_TZ_DEFAULT	"/etc/localtime"
 
 /* "2026-12-01 02:30" in local time. */
 static void
@@ -98,19 +128,20 @@ schedule_sleep(struct daemon *d, time_t now)
 }
 
 /*
- * Work out the next fire after now, with a fresh jitter, and sleep.  The
- * jitter stays short of the nominal time after it: a longer one would
- * pass over that run (interval = 5m with the default jitter of 15m would
- * run every 12 minutes or so, not every 5).
+ * Work out the next fire after from, with a fresh jitter, and sleep from
+ * now.  The jitter stays short of the nominal time after it: a longer
+ * one would pass over that run (interval = 5m with the default jitter of
+ * 15m would run every 12 minutes or so, not every 5).
  */
 static void
-schedule_arm(struct daemon *d, time_t now)
+schedule_arm(struct daemon *d, time_t from, time_t now)
 {
 	int64_t	jitter;
 	time_t	following;
 	char	when[32];
 
-	d->nominal = schedule_after(d, now);
+	d->armed_from = from;
+	d->nominal = schedule_after(d, from);
 	if (d->nominal == 0) {
 		d->fire_at = 0;
 		log_warnx("schedule: no fire time found; nothing is scheduled");
@@ -201,20 +232,300 @@ schedule_fire(struct daemon *d, const struct config *cfg, time_t now)
 	free(detail);
 }
 
+/* The file of the zone in force, or NULL when TZ names none by its path. */
+static const char *
+schedule_tz_file(void)
+{
+	const char	*tz = getenv("TZ");
+
+	if (tz == NULL)
+		return SCHEDULE_TZ_DEFAULT;
+	if (*tz == ':')
+		tz++;
+	return *tz == '/' ? tz : NULL;
+}
+
+/*
+ * What a look at the zone's file finds: where the link points, and the
+ * identity and time of the file it reaches; NULL if there is none.
+ */
+static char *
+schedule_tz_stamp(void)
+{
+	const char	*path = schedule_tz_file();
+	struct stat	 sb;
+	char		 target[PATH_MAX], *stamp;
+	ssize_t		 n;
+
+	if (path == NULL || stat(path, &sb) == -1)
+		return NULL;
+	if ((n = readlink(path, target, sizeof(target) - 1)) == -1)
+		n = 0;
+	target[n] = '\0';
+	xasprintf(&stamp, "%s|%llu:%llu:%lld.%09ld:%lld", target,
+	    (unsigned long long)sb.st_dev, (unsigned long long)sb.st_ino,
+	    (long long)sb.st_mtim.tv_sec, (long)sb.st_mtim.tv_nsec,
+	    (long long)sb.st_size);
+	return stamp;
+}
+
+/*
+ * The zone as the log names it: the name its link gives, from below
+ * "zoneinfo/", and what the clock reads in it now
+ * ("Asia/Tokyo (JST +0900)").
+ */
+static char *
+schedule_tz_desc(time_t now)
+{
+	const char	*path = schedule_tz_file(), *name = NULL, *p;
+	struct tm	 tm;
+	char		 target[PATH_MAX], zone[64], *desc;
+	ssize_t		 n;
+
+	if (localtime_r(&now, &tm) == NULL ||
+	    strftime(zone, sizeof(zone), "%Z %z", &tm) == 0)
+		snprintf(zone, sizeof(zone), "?");
+	if (path != NULL &&
+	    (n = readlink(path, target, sizeof(target) - 1)) > 0) {
+		target[n] = '\0';
+		name = target;
+		if ((p = strstr(target, "zoneinfo/")) != NULL)
+			name = p + strlen("zoneinfo/");
+	}
+	if (name != NULL)
+		xasprintf(&desc, "%s (%s)", name, zone);
+	else
+		xasprintf(&desc, "%s", zone);
+	return desc;
+}
+
+/*
+ * Make the C library read the zone again.  tzset() alone does not do it
+ * everywhere: glibc reads the file again only when TZ is unset (it then
+ * looks whether /etc/localtime is another file), not when TZ is set and
+ * has kept its value, even TZ=":/etc/localtime", which is set to spare
+ * that look; musl, and FreeBSD's tzcode unless built to look, do not
+ * read it again while TZ keeps its value or stays unset.  Each compares
+ * TZ with the value it last read, so TZ is given another value for one
+ * tzset() and then its own back for another: every one of them reads
+ * the zone afresh.  The daemon has one thread and forks nothing in
+ * between, so no one sees the other value.
+ */
+static void
+schedule_tz_reload(void)
+{
+	const char	*tz = getenv("TZ");
+	char		*was = tz != NULL ? xstrdup(tz) : NULL;
+
+	if (setenv("TZ", was != NULL && strcmp(was, "UTC0") == 0 ? "GMT0" :
+	    "UTC0", 1) == -1) {
+		log_warn("schedule: setenv TZ");
+		free(was);
+		return;
+	}
+	tzset();
+	if (was != NULL ? setenv("TZ", was, 1) == -1 : unsetenv("TZ") == -1)
+		log_warn("schedule: TZ");
+	tzset();
+	free(was);
+}
+
+/*
+ * Whether the zone's file is another than the one seen last; if so,
+ * read the zone again and work out the next fire in it (see the top of
+ * the file).
+ */
+static void
+schedule_tz_check(struct daemon *d, time_t now)
+{
+	char	*stamp, *was, when[32];
+	time_t	 nominal = d->nominal;
+
+	if ((stamp = schedule_tz_stamp()) == NULL)
+		return;		/* gone, or none: the zone stays */
+	if (d->tz_stamp != NULL && strcmp(stamp, d->tz_stamp) == 0) {
+		free(stamp);
+		return;
+	}
+	free(d->tz_stamp);
+	d->tz_stamp = stamp;
+	schedule_tz_reload();
+	was = d->tz_desc;
+	d->tz_desc = schedule_tz_desc(now);
+	if (d->use_cron && d->fire_at != 0 && d->nominal > now) {
+		d->nominal = schedule_after(d, d->armed_from);
+		if (d->nominal != 0 && d->nominal <= now) {
+			schedule_local(d->nominal, when, sizeof(when));
+			log_info("schedule: in time zone %s the run due %s "
+			    "has come with the change; it starts now",
+			    d->tz_desc, when);
+			schedule_fire(d, d->cfg, now);
+		}
+		if (d->nominal <= now || d->nominal != nominal)
+			schedule_arm(d, now, now);
+		else
+			d->nominal = nominal;
+	}
+	schedule_local(d->fire_at, when, sizeof(when));
+	if (was != NULL && strcmp(was, d->tz_desc) != 0)
+		log_info("schedule: time zone changed: %s -> %s, next battery "
+		    "at %s", was, d->tz_desc, when);
+	else if (was != NULL && d->nominal != nominal)
+		log_info("schedule: the time zone file changed (%s), next "
+		    "battery at %s", d->tz_desc, when);
+	else
+		log_debug("schedule: the time zone file %s changed; the zone "
+		    "is the same", schedule_tz_file());
+	free(was);
+	daemon_status(d);
+}
+
+#ifdef __linux__
+/* inotify: something in the zone's directory; look at the zone's name. */
+static void
+schedule_tz_read(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon			*d = arg;
+	char				 buf[4096]
+					    __attribute__((aligned(8)));
+	const struct inotify_event	*ie;
+	const char			*path = schedule_tz_file();
+	char				*copy, *base;
+	ssize_t				 n;
+	size_t				 off;
+	int				 hit = 0;
+
+	(void)ev;
+	if (path == NULL)
+		return;
+	copy = xstrdup(path);
+	base = basename(copy);
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		for (off = 0; off + sizeof(*ie) <= (size_t)n;
+		    off += sizeof(*ie) + ie->len) {
+			ie = (const struct inotify_event *)(buf + off);
+			if ((ie->mask & IN_Q_OVERFLOW) || (ie->len > 0 &&
+			    strcmp(ie->name, base) == 0))
+				hit = 1;
+		}
+	}
+	free(copy);
+	if (hit)
+		schedule_tz_check(d, time(NULL));
+}
+
+/* An inotify descriptor on the directory of path, or -1. */
+static int
+schedule_tz_open(const char *dir)
+{
+	int	fd;
+
+	if ((fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) == -1)
+		return -1;
+	if (inotify_add_watch(fd, dir, IN_CREATE | IN_MOVED_TO |
+	    IN_MOVED_FROM | IN_DELETE | IN_CLOSE_WRITE | IN_ATTRIB |
+	    IN_ONLYDIR) == -1) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+#elif defined(__FreeBSD__)
+static int	schedule_tz_dir_fd = -1;	/* the directory kqueue watches */
+
+/* kqueue: the zone's directory was written (a name came or went). */
+static void
+schedule_tz_read(evutil_socket_t fd, short ev, void *arg)
+{
+	struct kevent	kevs[4];
+	struct timespec	zero = { 0, 0 };
+
+	(void)ev;
+	if (kevent(fd, NULL, 0, kevs, 4, &zero) > 0)
+		schedule_tz_check(arg, time(NULL));
+}
+
+/* A kqueue watching the directory dir for writes, or -1. */
+static int
+schedule_tz_open(const char *dir)
+{
+	struct kevent	kev;
+	int		kq, fd;
+
+	if ((kq = kqueue()) == -1)
+		return -1;
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		close(kq);
+		return -1;
+	}
+	EV_SET(&kev, fd, EVFILT_VNODE, EV_ADD | EV_CLEAR, NOTE_WRITE |
+	    NOTE_DELETE | NOTE_RENAME, 0, NULL);
+	if (kevent(kq, &kev, 1, NULL, 0, NULL) == -1) {
+		close(fd);
+		close(kq);
+		return -1;
+	}
+	schedule_tz_dir_fd = fd;
+	return kq;
+}
+#endif
+
+/*
+ * Watch the zone's directory, where the system can; the zone read as it
+ * is now.  Without a watch, the wake-ups look at the file alone.
+ */
+static void
+schedule_tz_watch(struct daemon *d, time_t now)
+{
+	const char	*path;
+	char		*copy;
+	int		 fd = -1;
+
+	if (d->tz_stamp == NULL && (d->tz_stamp = schedule_tz_stamp()) != NULL)
+		schedule_tz_reload();
+	if (d->tz_desc == NULL)
+		d->tz_desc = schedule_tz_desc(now);
+	if (d->tz_event != NULL || (path = schedule_tz_file()) == NULL)
+		return;
+	copy = xstrdup(path);
+#if defined(__linux__) || defined(__FreeBSD__)
+	if ((fd = schedule_tz_open(dirname(copy))) == -1)
+		log_debug("schedule: cannot watch the directory of %s: %s; "
+		    "looked at every %d s", path, strerror(errno),
+		    SCHEDULE_MAX_SLEEP);
+	else {
+		d->tz_event = event_new(d->base, fd, EV_READ | EV_PERSIST,
+		    schedule_tz_read, d);
+		event_add(d->tz_event, NULL);
+	}
+#endif
+	(void)fd;
+	free(copy);
+	log_debug("schedule: time zone %s, from %s", d->tz_desc, path);
+}
+
 static void
 schedule_timer(evutil_socket_t fd, short ev, void *arg)
 {
 	struct daemon	*d = arg;
-	time_t		 now = time(NULL), nominal = d->nominal;
+	time_t		 now = time(NULL), nominal, from;
 
 	(void)fd;
 	(void)ev;
+	schedule_tz_check(d, now);
+	nominal = d->nominal;
 	if (now < d->fire_at) {
 		schedule_sleep(d, now);
 		return;
 	}
 	schedule_fire(d, d->cfg, now);
-	schedule_arm(d, now > nominal ? now : nominal);
+	from = now > nominal ? now : nominal;
+	schedule_arm(d, from, from);
 	daemon_status(d);
 }
 
@@ -243,6 +554,7 @@ schedule_parse(struct daemon *d, char **cause)
 	}
 	if (d->sched_timer == NULL)
 		d->sched_timer = evtimer_new(d->base, schedule_timer, d);
+	schedule_tz_watch(d, time(NULL));
 	return 1;
 }
 
@@ -303,7 +615,7 @@ schedule_start(struct daemon *d, char **cause)
 		schedule_save(d, now);
 		d->anchor = now;
 	}
-	schedule_arm(d, now);
+	schedule_arm(d, now, now);
 	return 0;
 }
 
@@ -347,18 +659,36 @@ schedule_reload(struct daemon *d, const struct config *old, char **cause)
 	if ((last = schedule_last(d, now)) == 0)
 		last = now;
 	d->anchor = last;
-	schedule_arm(d, now);
+	schedule_arm(d, now, now);
 	return 0;
 }
 
 void
 schedule_stop(struct daemon *d)
 {
+	int	fd;
+
 	if (d->sched_timer != NULL) {
 		event_free(d->sched_timer);
 		d->sched_timer = NULL;
 	}
 	d->fire_at = d->nominal = 0;
+	if (d->tz_event != NULL) {
+		fd = event_get_fd(d->tz_event);
+		event_free(d->tz_event);
+		d->tz_event = NULL;
+		close(fd);
+	}
+#ifdef __FreeBSD__
+	if (schedule_tz_dir_fd != -1) {
+		close(schedule_tz_dir_fd);
+		schedule_tz_dir_fd = -1;
+	}
+#endif
+	free(d->tz_stamp);
+	d->tz_stamp = NULL;
+	free(d->tz_desc);
+	d->tz_desc = NULL;
 }
 
 /* When the next scheduled run starts (with its jitter), or 0. */
