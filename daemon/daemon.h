@@ -212,6 +212,8 @@ struct daemon {
 	time_t			 armed_from;	/* nominal is the first fire
 						   after it */
 	struct event		*sched_timer;
+	time_t			 slept_wall;	/* the clocks when the timer */
+	double			 slept_mono;	/* was last set */
 	struct event		*tz_event;	/* the zone's directory
 						   watched (its fd), or NULL */
 	char			*tz_stamp;	/* the zone file as seen */

@@ -13,8 +13,18 @@
  *
  * The timer never sleeps longer than SCHEDULE_MAX_SLEEP: it wakes up,
  * looks at the wall clock and goes back to sleep, so that a suspend or a
- * clock step delays a fire by at most that much.  The fire that comes
- * late stands for every one due since, and accounts for them all.
+ * clock step forward delays a fire by at most that much.  The fire that
+ * comes late stands for every one due since, and accounts for them all.
+ * A step back (date -s, an NTP step) is seen at the wake-up too: the
+ * wall clock reads less than the monotonic clock says has passed since
+ * the timer was set.  Left alone, the next fire, worked out on the clock
+ * before, would wait for the clock to come back to it: a day late after
+ * a step of a day.  So an interval's times are moved back by the step
+ * (its periods keep their length in real time), and a cron schedule set
+ * back by more than SCHEDULE_MAX_SLEEP is armed again from the time the
+ * clock reads now, its fires being readings of the wall clock; a smaller
+ * step is waited out, so that a run just started does not start again
+ * when the clock reads its time a second time.
  *
  * The time zone.  cron is read in local time, and the C library reads
  * the zone once and keeps it: a daemon that did nothing more would fire
@@ -125,6 +135,8 @@ schedule_sleep(struct daemon *d, time_t now)
 		left = 0;
 	tv.tv_sec = left > SCHEDULE_MAX_SLEEP ? SCHEDULE_MAX_SLEEP : left;
 	evtimer_add(d->sched_timer, &tv);
+	d->slept_wall = time(NULL);
+	d->slept_mono = perfwatch_mono();
 }
 
 /*
@@ -509,6 +521,42 @@ schedule_tz_watch(struct daemon *d, time_t now)
 	log_debug("schedule: time zone %s, from %s", d->tz_desc, path);
 }
 
+/*
+ * Whether the wall clock was set back since the timer was set, and if
+ * so by how much is more than rounding (see the top of the file): move
+ * an interval's times back by as much, arm a cron schedule set back by
+ * more than SCHEDULE_MAX_SLEEP again from now.
+ */
+static void
+schedule_clock_back(struct daemon *d, time_t now)
+{
+	double	behind;
+	time_t	step;
+	char	when[32];
+
+	if (d->fire_at == 0)
+		return;
+	behind = (double)d->slept_wall + (perfwatch_mono() - d->slept_mono) -
+	    (double)now;
+	if (behind < 2.0)
+		return;
+	step = (time_t)(behind + 0.5);
+	if (!d->use_cron) {
+		d->anchor -= step;
+		d->armed_from -= step;
+		d->nominal -= step;
+		d->fire_at -= step;
+		schedule_save(d, d->anchor);
+	} else if (step > SCHEDULE_MAX_SLEEP && d->nominal > now) {
+		schedule_save(d, now);
+		schedule_arm(d, now, now);
+	}
+	schedule_local(d->fire_at, when, sizeof(when));
+	log_info("schedule: the clock went back %llds; next battery at %s",
+	    (long long)step, when);
+	daemon_status(d);
+}
+
 static void
 schedule_timer(evutil_socket_t fd, short ev, void *arg)
 {
@@ -517,6 +565,7 @@ schedule_timer(evutil_socket_t fd, short ev, void *arg)
 
 	(void)fd;
 	(void)ev;
+	schedule_clock_back(d, now);
 	schedule_tz_check(d, now);
 	nominal = d->nominal;
 	if (now < d->fire_at) {

@@ -1,0 +1,95 @@
+#!/bin/sh
+# perfwatchd's schedule after the wall clock is set back (date -s, an NTP
+# step): the next battery is not held back by the step.  The clock of a
+# real machine is not the test's to set, so the daemon (and its runs)
+# see it through libfaketime, whose offset the test changes while the
+# daemon runs; the monotonic clock, by which the daemon's timer sleeps
+# and which sees the step, is left as it is.  An interval schedule moves
+# its times back with the clock; a cron schedule set back by more than a
+# quarter of an hour is armed again from the time the clock now reads.
+set -eu
+. "$(dirname "$0")/daemon.subr"
+
+lib=
+for f in /usr/lib/*/faketime/libfaketime.so.1 /usr/lib/faketime/libfaketime.so.1 \
+    /usr/local/lib/faketime/libfaketime.so.1; do
+	[ -f "$f" ] && lib=$f && break
+done
+[ -n "$lib" ] || skip "no libfaketime (Debian: faketime)"
+
+# perfwatchd through libfaketime: its wall clock is the real one moved
+# by the offset in $T/faketime, read again at each look.  A sanitizer's
+# runtime must come first of the libraries: preloaded before it.
+real=$PERFWATCHD
+san=$(ldd "$real" 2>/dev/null | awk '/libasan|libtsan/ { print $3; exit }')
+[ -z "$san" ] || lib="$san $lib"
+PERFWATCHD="$T/perfwatchd-faketime"
+cat >"$PERFWATCHD" <<EOS
+#!/bin/sh
+exec env LD_PRELOAD="$lib" FAKETIME_TIMESTAMP_FILE="$T/faketime" \
+    FAKETIME_NO_CACHE=1 FAKETIME_DONT_FAKE_MONOTONIC=1 "$real" "\$@"
+EOS
+chmod +x "$PERFWATCHD"
+
+# clock_offset SECONDS: the daemon's clock is the real one plus SECONDS.
+clock_offset() {
+	printf '%+d\n' "$1" >"$T/faketime.new"
+	mv -f "$T/faketime.new" "$T/faketime"
+}
+
+# went_back N: the daemon has said N times that the clock went back.
+went_back() {
+	[ "$(grep -c "schedule: the clock went back" "$LOG")" -ge "$1" ]
+}
+
+write_profile
+
+# An interval of 10 s: a run, then the clock goes back a day.
+write_conf "
+[schedule]
+interval = 10s
+jitter = 0
+catch_up = no
+[triggers]
+packages = no
+kernel = no"
+clock_offset 0
+start_daemon
+wait_until 30 "the first scheduled run" runs_at_least 1 \
+    "trigger = 'schedule' AND status = 'complete'" ||
+	fail "the interval schedule did not run"
+clock_offset -86400
+# Not a day later: within the next period or so.
+wait_until 30 "a run after the step" runs_at_least 2 \
+    "trigger = 'schedule' AND status = 'complete'" ||
+	fail "no scheduled run after the clock went back"
+went_back 1 || fail "the step back was not said"
+grep -q "schedule: the clock went back 864[0-9][0-9]s" "$LOG" ||
+	fail "the step said: $(grep "went back" "$LOG")"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+
+# cron, every minute: the daemon starts when its clock reads ten seconds
+# before a minute, so that its timer wakes soon; before that the clock
+# goes back a day less fifty seconds, so that the wake-up reads ten
+# seconds before a minute of the day before.
+write_conf "
+[schedule]
+cron = * * * * *
+jitter = 0
+catch_up = no
+[triggers]
+packages = no
+kernel = no"
+before=$(count_runs "trigger = 'schedule'")
+off=$(( (50 - $(date +%s) % 60 + 60) % 60 ))
+clock_offset "$off"
+start_daemon
+clock_offset $((off - 86400 + 50))
+wait_until 90 "a cron run after the step" runs_at_least $((before + 1)) \
+    "trigger = 'schedule' AND status = 'complete'" ||
+	fail "no cron run after the clock went back"
+went_back 2 || fail "the step back was not said by the cron schedule"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+pass
