@@ -211,6 +211,8 @@ struct daemon {
 	time_t			 fire_at;	/* with jitter; 0: none */
 	time_t			 armed_from;	/* nominal is the first fire
 						   after it */
+	char			*sched_spec;	/* "cron SPEC", "interval N",
+						   "none": what it counts */
 	struct event		*sched_timer;
 	time_t			 slept_wall;	/* the clocks when the timer */
 	double			 slept_mono;	/* was last set */

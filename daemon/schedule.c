@@ -10,6 +10,13 @@
  * schedules count their periods from that time too.  A reload misses
  * nothing: it keeps the next fire of a schedule it does not change,
  * even one whose nominal time has passed and that waits for its jitter.
+ * The time is followed by the schedule it was accounted under ("cron 30
+ * 2 * * *", "interval 3600", "none"), and a start whose schedule is
+ * another judges what was missed by that one: the fires of a cron
+ * expression the file no longer has are not the new one's (a new "0 3"
+ * after a last fire at 02:30 is no run missed).  A value of a bare time,
+ * from before the schedule was kept with it, is taken as the schedule in
+ * force.
  *
  * The timer never sleeps longer than SCHEDULE_MAX_SLEEP: it wakes up,
  * looks at the wall clock and goes back to sleep, so that a suspend or a
@@ -110,16 +117,51 @@ schedule_after(const struct daemon *d, time_t t)
 	return d->anchor + (time_t)(k * d->interval);
 }
 
-/* Remember the fires accounted for, up to t. */
+/* Remember the fires accounted for, up to t, under d->sched_spec. */
 static void
 schedule_save(struct daemon *d, time_t t)
 {
-	char	buf[32];
+	char	*buf;
 
-	snprintf(buf, sizeof(buf), "%lld", (long long)t);
+	if (d->sched_spec != NULL)
+		xasprintf(&buf, "%lld %s", (long long)t, d->sched_spec);
+	else
+		xasprintf(&buf, "%lld", (long long)t);
 	if (store_setting_set(d->st, SCHEDULE_SETTING, buf) == -1)
 		log_warnx("schedule: cannot save %s: %s", SCHEDULE_SETTING,
 		    store_errmsg(d->st));
+	free(buf);
+}
+
+/*
+ * The first fire strictly after t of the schedule spec (as
+ * d->sched_spec has it), its periods counted from anchor; 0 if it has
+ * none, or if spec cannot be read.
+ */
+static time_t
+schedule_after_spec(const char *spec, time_t anchor, time_t t)
+{
+	struct cron	 c;
+	char		*cause = NULL, *end;
+	long long	 n;
+	time_t		 next;
+
+	if (strncmp(spec, "cron ", 5) == 0) {
+		if (cron_parse(spec + 5, &c, &cause) == -1) {
+			free(cause);
+			return 0;
+		}
+		return cron_next(&c, t, &next) == 0 ? next : 0;
+	}
+	if (strncmp(spec, "interval ", 9) != 0)
+		return 0;
+	errno = 0;
+	n = strtoll(spec + 9, &end, 10);
+	if (errno != 0 || *end != '\0' || n <= 0)
+		return 0;
+	if (t < anchor)
+		return anchor + (time_t)n;
+	return anchor + (time_t)(((long long)(t - anchor) / n + 1) * n);
 }
 
 static void	schedule_timer(evutil_socket_t, short, void *);
@@ -591,13 +633,19 @@ schedule_parse(struct daemon *d, char **cause)
 	d->use_cron = 0;
 	d->interval = config_get_duration(d->cfg, "schedule", "interval");
 	spec = config_get_str(d->cfg, "schedule", "cron");
+	free(d->sched_spec);
+	d->sched_spec = NULL;
 	if (d->interval <= 0 && spec != NULL) {
 		if (cron_parse(spec, &d->cron, cause) == -1)
 			return -1;
 		d->use_cron = 1;
-	}
+		xasprintf(&d->sched_spec, "cron %s", spec);
+	} else if (d->interval > 0)
+		xasprintf(&d->sched_spec, "interval %lld",
+		    (long long)d->interval);
 	d->fire_at = d->nominal = 0;
 	if (!d->use_cron && d->interval <= 0) {
+		d->sched_spec = xstrdup("none");
 		log_info("schedule: none (cron = none, interval = none)");
 		return 0;
 	}
@@ -607,19 +655,28 @@ schedule_parse(struct daemon *d, char **cause)
 	return 1;
 }
 
-/* The fires accounted for (SCHEDULE_SETTING), or 0 if unknown. */
+/*
+ * The fires accounted for (SCHEDULE_SETTING), or 0 if unknown; *spec
+ * the schedule they were accounted under (free it), or NULL if the
+ * setting does not say.
+ */
 static time_t
-schedule_last(struct daemon *d, time_t now)
+schedule_last(struct daemon *d, time_t now, char **spec)
 {
 	char		*text = NULL, *end;
 	long long	 v;
 	time_t		 last = 0;
 
+	*spec = NULL;
 	if (store_setting_get(d->st, SCHEDULE_SETTING, &text) == 0) {
 		errno = 0;
 		v = strtoll(text, &end, 10);
-		if (errno == 0 && *end == '\0' && v > 0 && v <= (long long)now)
+		if (errno == 0 && (*end == '\0' || *end == ' ') && v > 0 &&
+		    v <= (long long)now) {
 			last = (time_t)v;
+			if (*end == ' ' && end[1] != '\0')
+				*spec = xstrdup(end + 1);
+		}
 		free(text);
 	}
 	return last;
@@ -627,43 +684,64 @@ schedule_last(struct daemon *d, time_t now)
 
 /*
  * At start: read [schedule], catch up a run missed while the daemon was
- * down if asked to, and arm the timer.  Return -1 with *cause if the
+ * down if asked to, and arm the timer.  What was missed is judged by the
+ * schedule the last fires were accounted under, when it is not the one
+ * now in force (see the top of the file).  Return -1 with *cause if the
  * cron expression is unusable.
  */
 int
 schedule_start(struct daemon *d, char **cause)
 {
-	char		 when[32];
+	char		 when[32], *was, *detail, *under = NULL;
 	time_t		 now = time(NULL), last, missed;
-	int		 rc;
+	int		 rc, changed;
 
-	if ((rc = schedule_parse(d, cause)) <= 0)
+	if ((rc = schedule_parse(d, cause)) < 0)
 		return rc;
-	if ((last = schedule_last(d, now)) == 0) {
+	if ((last = schedule_last(d, now, &was)) == 0) {
 		/* First start (or a clock gone back): nothing was missed. */
 		schedule_save(d, now);
 		last = now;
 	}
+	changed = was != NULL && strcmp(was, d->sched_spec) != 0;
+	if (rc == 0) {
+		/* Nothing scheduled: nothing is missed from now on. */
+		if (was == NULL || changed)
+			schedule_save(d, now);
+		free(was);
+		return 0;
+	}
 	d->anchor = last;
-	missed = schedule_after(d, last);
+	if (changed) {
+		missed = schedule_after_spec(was, last, last);
+		xasprintf(&under, " (under the schedule then, %s)", was);
+	} else
+		missed = schedule_after(d, last);
 	if (missed != 0 && missed <= now) {
 		schedule_local(missed, when, sizeof(when));
 		if (config_get_bool(d->cfg, "schedule", "catch_up")) {
-			char *detail;
-
-			xasprintf(&detail, "catch-up of the run due %s, "
-			    "missed while perfwatchd was down", when);
-			log_info("schedule: the run due %s was missed; "
-			    "catching up", when);
+			xasprintf(&detail, "catch-up of the run due %s%s, "
+			    "missed while perfwatchd was down", when,
+			    under != NULL ? under : "");
+			log_info("schedule: the run due %s%s was missed; "
+			    "catching up", when, under != NULL ? under : "");
 			work_want_run(d, "schedule", detail, NULL, 0, NULL,
 			    NULL);
 			free(detail);
 		} else
-			log_info("schedule: the run due %s was missed "
-			    "(catch_up = no)", when);
+			log_info("schedule: the run due %s%s was missed "
+			    "(catch_up = no)", when, under != NULL ? under : "");
+		schedule_save(d, now);
+		d->anchor = now;
+	} else if (changed) {
+		log_info("schedule: %s since the last fire accounted for, "
+		    "under %s, which missed none; counted from now",
+		    d->sched_spec, was);
 		schedule_save(d, now);
 		d->anchor = now;
 	}
+	free(under);
+	free(was);
 	schedule_arm(d, now, now);
 	return 0;
 }
@@ -695,19 +773,28 @@ schedule_same(const struct config *a, const struct config *b)
 int
 schedule_reload(struct daemon *d, const struct config *old, char **cause)
 {
-	time_t	now = time(NULL), last;
-	int	rc;
+	time_t	 now = time(NULL), last;
+	char	*was;
+	int	 rc;
 
 	if (schedule_same(old, d->cfg))
 		return 0;
 	if (d->fire_at != 0 && d->nominal <= now)
 		schedule_fire(d, old, now);
 	schedule_stop(d);
-	if ((rc = schedule_parse(d, cause)) <= 0)
+	if ((rc = schedule_parse(d, cause)) < 0)
 		return rc;
-	if ((last = schedule_last(d, now)) == 0)
-		last = now;
-	d->anchor = last;
+	/*
+	 * Saved under the new schedule: a cron expression is armed from
+	 * now, and the old one's fires are accounted for up to now; an
+	 * interval counts its periods from the last fire accounted for.
+	 */
+	last = schedule_last(d, now, &was);
+	free(was);
+	d->anchor = last != 0 ? last : now;
+	schedule_save(d, rc == 1 && !d->use_cron ? d->anchor : now);
+	if (rc == 0)
+		return 0;
 	schedule_arm(d, now, now);
 	return 0;
 }
@@ -738,6 +825,8 @@ schedule_stop(struct daemon *d)
 	d->tz_stamp = NULL;
 	free(d->tz_desc);
 	d->tz_desc = NULL;
+	free(d->sched_spec);
+	d->sched_spec = NULL;
 }
 
 /* When the next scheduled run starts (with its jitter), or 0. */
