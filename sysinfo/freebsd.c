@@ -9,21 +9,26 @@
  * machine does not expose.
  *
  * The limits a run has, which linux.c reads from cgroups (cgroup.*,
- * cpu.affinity), are not read here yet: a jail's or a process's rctl(8)
- * rules (pcpu, memoryuse, readbps, writebps ... through rctl_get_limits(2),
- * when kern.racct.enable is on) and its cpuset(1) (cpuset_getaffinity(2))
- * are where they would come from.
+ * cpu.affinity), are not in a snapshot here yet: a jail's or a process's
+ * rctl(8) rules (pcpu, memoryuse, readbps, writebps ... through
+ * rctl_get_limits(2), when kern.racct.enable is on) and its cpuset(1)
+ * (cpuset_getaffinity(2)) are where they would come from.  What the
+ * workloads size themselves by (sysinfo_allowed) counts the cpuset;
+ * rctl's pcpu and memoryuse are not read, so a run under them still
+ * sizes itself to the cpuset and hw.physmem.
  */
 #ifdef __FreeBSD__
 
 #include <sys/types.h>
 #include <sys/param.h>
+#include <sys/cpuset.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/sysctl.h>
 #include <sys/vmmeter.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -349,6 +354,32 @@ sysinfo_os_counters(const char *root, struct quiet_counters *c, char **cause)
 		c->ncpu = 1;
 	c->throttle_known = 0;
 	return 0;
+}
+
+/*
+ * What this process may use (sysinfo.h): the CPUs of its cpuset
+ * (cpuset_getaffinity, which a jail's cpuset narrows as well), and
+ * hw.physmem.  root is unused: sysctls have no file to redirect.
+ */
+void
+sysinfo_allowed(const char *root, struct sysinfo_allowed *a)
+{
+	cpuset_t	mask;
+	uint64_t	v;
+
+	(void)root;
+	memset(a, 0, sizeof(*a));
+	if (fbsd_number("hw.ncpu", &v) == 0 && v > 0 && v < INT_MAX)
+		a->online = (int)v;
+	else
+		a->online = 1;
+	a->cpus = a->online;
+	CPU_ZERO(&mask);
+	if (cpuset_getaffinity(CPU_LEVEL_WHICH, CPU_WHICH_PID, -1,
+	    sizeof(mask), &mask) == 0 && CPU_COUNT(&mask) > 0)
+		a->cpus = CPU_COUNT(&mask);
+	if (fbsd_number("hw.physmem", &v) == 0)
+		a->ram = a->memory = v;
 }
 
 /* pkg(8) once it is bootstrapped: /usr/sbin/pkg alone only installs it. */

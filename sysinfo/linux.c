@@ -975,23 +975,35 @@ linux_cgroup_quota(const char *dir, int v1, uint64_t *quota,
 	return rc;
 }
 
+/* The quota and period that allow the fewest CPUs; 0 if none is set. */
+static int
+linux_cgroup_fewest(char **dirs, size_t n, int v1, uint64_t *bq,
+    uint64_t *bp)
+{
+	uint64_t	 q, p;
+	size_t		 i;
+
+	*bq = *bp = 0;
+	for (i = 0; i < n; i++) {
+		if (linux_cgroup_quota(dirs[i], v1, &q, &p) == -1)
+			continue;
+		if (*bp == 0 ||
+		    (double)q * (double)*bp < (double)*bq * (double)p) {
+			*bq = q;
+			*bp = p;
+		}
+	}
+	return *bp != 0;
+}
+
 /* cgroup.cpu.max: the quota that allows the fewest CPUs. */
 static void
 linux_cgroup_cpu(struct snapshot *s, char **dirs, size_t n, int v1)
 {
-	uint64_t	 q, p, bq = 0, bp = 0;
+	uint64_t	 bq, bp;
 	char		*t;
-	size_t		 i;
 
-	for (i = 0; i < n; i++) {
-		if (linux_cgroup_quota(dirs[i], v1, &q, &p) == -1)
-			continue;
-		if (bp == 0 || (double)q * (double)bp < (double)bq * (double)p) {
-			bq = q;
-			bp = p;
-		}
-	}
-	if (bp == 0)
+	if (!linux_cgroup_fewest(dirs, n, v1, &bq, &bp))
 		return;
 	xasprintf(&t, "%llu %llu", (unsigned long long)bq,
 	    (unsigned long long)bp);
@@ -1155,25 +1167,42 @@ linux_cgroup_set_bytes(struct snapshot *s, const char *key, char **dirs,
 		linux_set_number(s, key, (long long)v);
 }
 
+/*
+ * This process's /proc/self/cgroup and /proc/self/mountinfo under root;
+ * -1 (nothing to free) when either cannot be read.
+ */
+static int
+linux_cgroup_tables(const char *root, char **groups, char **mounts)
+{
+	char	*path;
+	int	 rc = -1;
+
+	*groups = *mounts = NULL;
+	path = sysinfo_path(root, "/proc/self/cgroup");
+	if (sysinfo_read_file(path, 1024 * 1024, groups, NULL) == -1)
+		*groups = NULL;
+	free(path);
+	path = sysinfo_path(root, "/proc/self/mountinfo");
+	if (*groups != NULL && sysinfo_read_file(path, 16 * 1024 * 1024,
+	    mounts, NULL) == 0)
+		rc = 0;
+	free(path);
+	if (rc == -1) {
+		free(*groups);
+		*groups = *mounts = NULL;
+	}
+	return rc;
+}
+
 /* The cgroup.* fields: v2's hierarchy, else each v1 controller's. */
 static void
 linux_cgroup(struct snapshot *s, const char *root)
 {
-	char		*path, *groups = NULL, *mounts = NULL, **v2, **v1;
+	char		*groups, *mounts, **v2, **v1;
 	size_t		 n2, n1;
 
-	path = sysinfo_path(root, "/proc/self/cgroup");
-	if (sysinfo_read_file(path, 1024 * 1024, &groups, NULL) == -1)
-		groups = NULL;
-	free(path);
-	path = sysinfo_path(root, "/proc/self/mountinfo");
-	if (groups == NULL || sysinfo_read_file(path, 16 * 1024 * 1024,
-	    &mounts, NULL) == -1) {
-		free(path);
-		free(groups);
+	if (linux_cgroup_tables(root, &groups, &mounts) == -1)
 		return;
-	}
-	free(path);
 
 	v2 = linux_cgroup_dirs(root, groups, mounts, NULL, &n2);
 	linux_cgroup_cpu(s, v2, n2, 0);
@@ -1213,13 +1242,12 @@ linux_cgroup(struct snapshot *s, const char *root)
 	free(groups);
 }
 
-/* cpu.affinity: the CPUs this process may run on, if not every one. */
-static void
-linux_affinity(struct snapshot *s)
+/* How many CPUs sched_getaffinity() allows this process; -1 if unknown. */
+static int
+linux_affinity_count(void)
 {
 	cpu_set_t	*set;
 	size_t		 ncpu = 1024;
-	long		 online;
 	int		 n = -1;
 
 	for (;;) {
@@ -1235,10 +1263,103 @@ linux_affinity(struct snapshot *s)
 			break;
 		ncpu *= 2;
 	}
+	return n > 0 ? n : -1;
+}
+
+/* cpu.affinity: the CPUs this process may run on, if not every one. */
+static void
+linux_affinity(struct snapshot *s)
+{
+	long	online;
+	int	n;
+
+	n = linux_affinity_count();
 	/* The live machine's CPUs, as the mask is: not those of a root. */
 	online = sysconf(_SC_NPROCESSORS_ONLN);
 	if (n > 0 && online > 0 && n < online)
 		linux_set_number(s, "cpu.affinity", n);
+}
+
+/*
+ * What this process may use (sysinfo.h).  The CPUs: the affinity mask
+ * (which a cpuset already narrows), capped by the CPU quota that allows
+ * the fewest CPUs, rounded up, as Go's runtime and the JVM size their
+ * thread pools: a quota of 1.5 CPUs is two threads that the quota
+ * throttles, rather than one that leaves half a CPU unused.  The memory:
+ * MemTotal (else sysconf), capped by the lowest memory.max or
+ * memory.high on the way up (v2), else memory.limit_in_bytes (v1).
+ * memory.high is no hard limit, but a group above it is throttled and
+ * reclaimed until it is back below: a working set sized past it measures
+ * that reclaim, not the machine.  The page cache counts against both, so
+ * a file of twice the limit is as far out of the cache as one of twice
+ * the RAM is on a machine without limits.
+ */
+void
+sysinfo_allowed(const char *root, struct sysinfo_allowed *a)
+{
+	char		*path, *text, *groups, *mounts, **dirs;
+	uint64_t	 q, p, limit = 0, high;
+	long long	 kb = -1;
+	long		 pages, pagesize;
+	size_t		 n;
+	int		 n_aff, quota = 0, limited = 0;
+
+	memset(a, 0, sizeof(*a));
+	a->online = linux_ncpu(root);
+	path = sysinfo_path(root, "/proc/meminfo");
+	if (sysinfo_read_file(path, 1024 * 1024, &text, NULL) == 0) {
+		kb = linux_meminfo(text, "MemTotal");
+		free(text);
+	}
+	free(path);
+	if (kb > 0)
+		a->ram = (uint64_t)kb * 1024;
+	else if ((pages = sysconf(_SC_PHYS_PAGES)) > 0 &&
+	    (pagesize = sysconf(_SC_PAGESIZE)) > 0)
+		a->ram = (uint64_t)pages * (uint64_t)pagesize;
+
+	if (linux_cgroup_tables(root, &groups, &mounts) == 0) {
+		dirs = linux_cgroup_dirs(root, groups, mounts, NULL, &n);
+		quota = linux_cgroup_fewest(dirs, n, 0, &q, &p);
+		limited = linux_cgroup_min(dirs, n, "memory.max", &limit);
+		if (linux_cgroup_min(dirs, n, "memory.high", &high) &&
+		    (!limited || high < limit)) {
+			limit = high;
+			limited = 1;
+		}
+		linux_cgroup_dirs_free(dirs, n);
+		/* A controller is bound to one hierarchy, as above. */
+		if (!quota) {
+			dirs = linux_cgroup_dirs(root, groups, mounts, "cpu",
+			    &n);
+			quota = linux_cgroup_fewest(dirs, n, 1, &q, &p);
+			linux_cgroup_dirs_free(dirs, n);
+		}
+		if (!limited) {
+			dirs = linux_cgroup_dirs(root, groups, mounts,
+			    "memory", &n);
+			limited = linux_cgroup_min(dirs, n,
+			    "memory.limit_in_bytes", &limit);
+			linux_cgroup_dirs_free(dirs, n);
+		}
+		free(mounts);
+		free(groups);
+	}
+
+	/* The mask is the live process's, whatever root is. */
+	n_aff = linux_affinity_count();
+	a->cpus = n_aff > 0 ? n_aff : a->online;
+	if (quota && (double)q / (double)p < (double)a->cpus) {
+		a->cpus = (int)((q + p - 1) / p);
+		a->cpu_quota = 1;
+	}
+	if (a->cpus < 1)
+		a->cpus = 1;
+	a->memory = a->ram;
+	if (limited && (a->ram == 0 || limit < a->ram)) {
+		a->memory = limit;
+		a->memory_limited = 1;
+	}
 }
 
 #if defined(__x86_64__) || defined(__i386__)

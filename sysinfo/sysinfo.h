@@ -192,6 +192,27 @@ int		 sysinfo_pkgng_version_cmp(const char *, const char *);
 int		 sysinfo_pkg_version_cmp(const char *manager, const char *,
 		    const char *);
 
+/*
+ * What this process may use, as opposed to what the machine has: the one
+ * answer the workloads size themselves by (one thread a CPU, a file of
+ * twice the memory), so that a run under taskset, a cpuset, a CPU quota
+ * or a memory limit does not oversubscribe its CPUs or run into its
+ * memory limit.  root prefixes /proc and /sys as in sysinfo_opts (NULL:
+ * the real ones); the affinity mask is always this process's own.
+ * Linux reads the control group as the snapshot's cgroup.* fields are
+ * read (linux.c); FreeBSD the cpuset (freebsd.c).
+ */
+struct sysinfo_allowed {
+	int		 cpus;		/* CPUs it may keep busy at once, >= 1 */
+	int		 online;	/* the machine's online CPUs */
+	int		 cpu_quota;	/* a CPU quota is below the mask */
+	uint64_t	 memory;	/* bytes it may use; 0 if unknown */
+	uint64_t	 ram;		/* the machine's memory; 0 if unknown */
+	int		 memory_limited; /* memory is a limit below ram */
+};
+
+void		 sysinfo_allowed(const char *root, struct sysinfo_allowed *);
+
 /* What changed between two snapshots. */
 enum snapshot_change_kind {
 	CHANGE_FIELD_CHANGED,

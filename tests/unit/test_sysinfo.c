@@ -2073,6 +2073,7 @@ v1_mount(const char *ctl)
 static void
 test_cgroup_live(void **state)
 {
+	struct sysinfo_allowed	 a;
 	struct sysinfo_opts	 o;
 	struct snapshot		*s;
 	const char		*v;
@@ -2104,7 +2105,8 @@ test_cgroup_live(void **state)
 		fail_msg("%s: %s", path, strerror(errno));
 	}
 	free(path);
-	xasprintf(&want, "25000 %s", period);
+	/* A quarter CPU: one to size by, however many the mask allows. */
+	xasprintf(&want, "25000 %s; 1 CPU", period);
 	free(period);
 
 	assert_int_equal(pipe(fds), 0);
@@ -2126,7 +2128,9 @@ test_cgroup_live(void **state)
 			_exit(1);
 		}
 		v = sysinfo_snapshot_get(s, "cgroup.cpu.max");
-		dprintf(fds[1], "%s", v != NULL ? v : "absent");
+		sysinfo_allowed(NULL, &a);
+		dprintf(fds[1], "%s; %d CPU", v != NULL ? v : "absent",
+		    a.cpus);
 		_exit(0);
 	}
 	assert_true(pid > 0);
@@ -2142,6 +2146,133 @@ test_cgroup_live(void **state)
 		fail_msg("child: status %d: %s", status, buf);
 	assert_string_equal(buf, want);
 	free(want);
+}
+
+/* The affinity mask's CPU count of this process. */
+static int
+affinity_count(void)
+{
+	cpu_set_t	set;
+
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	return CPU_COUNT(&set);
+}
+
+/* This machine's memory as sysconf gives it. */
+static uint64_t
+sysconf_ram(void)
+{
+	return (uint64_t)sysconf(_SC_PHYS_PAGES) *
+	    (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/*
+ * What a process may use, which the workloads size themselves by: in the
+ * v2 fixture's scope (CPUQuota=50%, MemoryMax=1G, MemoryHigh=768M) one
+ * CPU and 768M, where the mask and the RAM alone said every CPU and all
+ * the machine's memory; a quota of 1.5 CPUs is two; in the v1 fixture,
+ * half a CPU is one and the memory group without a limit leaves the RAM;
+ * a root's /proc/meminfo is its RAM.
+ */
+static void
+test_allowed_fixtures(void **state)
+{
+	struct sysinfo_allowed	 a;
+	uint64_t		 ram;
+	char			*dir, *root;
+	int			 mask;
+
+	(void)state;
+	mask = affinity_count();
+	ram = sysconf_ram();
+
+	root = fixture("cgroup-v2");
+	sysinfo_allowed(root, &a);
+	free(root);
+	assert_int_equal(a.cpus, 1);
+	assert_int_equal(a.cpu_quota, 1);
+	assert_true(a.ram == ram);
+	assert_true(a.memory == (ram < 805306368 ? ram : 805306368));
+	assert_int_equal(a.memory_limited, ram > 805306368);
+
+	dir = tmp_tree();
+	root = tree_copy("cgroup-v2", dir);
+	tree_write(root, "sys/fs/cgroup/" V2_SCOPE "/cpu.max",
+	    "150000 100000\n");
+	tree_write(root, "sys/fs/cgroup/" V2_SCOPE "/memory.high", "max\n");
+	sysinfo_allowed(root, &a);
+	assert_int_equal(a.cpus, mask < 2 ? mask : 2);
+	assert_true(a.memory == (ram < 1073741824 ? ram : 1073741824));
+	tree_write(root, "proc/self/cgroup",
+	    "0::/system.slice/perfwatchd.service\n");
+	sysinfo_allowed(root, &a);
+	assert_int_equal(a.cpus, mask);
+	assert_int_equal(a.cpu_quota, 0);
+	assert_true(a.memory == ram);
+	assert_int_equal(a.memory_limited, 0);
+	tree_remove(dir);
+	free(root);
+	free(dir);
+
+	root = fixture("cgroup-v1");
+	sysinfo_allowed(root, &a);
+	free(root);
+	assert_int_equal(a.cpus, 1);
+	assert_int_equal(a.online, 2);
+	assert_true(a.memory == ram);
+	assert_int_equal(a.memory_limited, 0);
+
+	dir = tmp_tree();
+	root = tree_copy("cgroup-v1", dir);
+	tree_write(root, "sys/fs/cgroup/memory/process_api/"
+	    "961e3d4ca9a55d5538bcc3d2ec48a51a/memory.limit_in_bytes",
+	    "536870912\n");
+	sysinfo_allowed(root, &a);
+	assert_true(a.memory == (ram < 536870912 ? ram : 536870912));
+	tree_remove(dir);
+	free(root);
+	free(dir);
+
+	root = fixture("root");
+	sysinfo_allowed(root, &a);
+	free(root);
+	assert_true(a.ram == UINT64_C(16203268) * 1024);
+	assert_true(a.memory == a.ram);
+}
+
+/*
+ * A child pinned to one CPU (taskset -c N) may use one CPU: the mask is
+ * the live process's even under a fixture root.
+ */
+static void
+test_allowed_live(void **state)
+{
+	struct sysinfo_allowed	 a;
+	cpu_set_t		 set;
+	pid_t			 pid;
+	int			 status, cpu;
+
+	(void)state;
+	sysinfo_allowed(NULL, &a);
+	assert_true(a.cpus >= 1 && a.cpus <= affinity_count());
+	assert_true(a.memory > 0 && a.memory <= a.ram);
+	if (affinity_count() < 2)
+		skip();
+	assert_int_equal(sched_getaffinity(0, sizeof(set), &set), 0);
+	for (cpu = 0; !CPU_ISSET(cpu, &set); cpu++)
+		;
+	if ((pid = fork()) == 0) {
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set) == -1)
+			_exit(2);
+		sysinfo_allowed(NULL, &a);
+		_exit(a.cpus == 1 ? 0 : 1);
+	}
+	assert_true(pid > 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
 /* A path as the mount table writes it: blanks and '\\' in octal. */
@@ -2862,6 +2993,8 @@ main(void)
 		cmocka_unit_test(test_cgroup_v1_limits),
 		cmocka_unit_test(test_affinity_live),
 		cmocka_unit_test(test_cgroup_live),
+		cmocka_unit_test(test_allowed_fixtures),
+		cmocka_unit_test(test_allowed_live),
 		cmocka_unit_test(test_cpuinfo_models),
 		cmocka_unit_test(test_snapshot_btrfs_source),
 		cmocka_unit_test(test_snapshot_bind_mount),
