@@ -108,7 +108,7 @@ TEST_MODS_store    = store sysinfo common
 TEST_MODS_detect   = detect store sysinfo common
 TEST_MODS_stats    = detect common
 TEST_MODS_sysinfo  = sysinfo common
-TEST_MODS_workloads = workloads common
+TEST_MODS_workloads = workloads sysinfo common
 TEST_MODS_config   = common
 TEST_MODS_cron     = common
 TEST_MODS_daemon_job = common
@@ -116,7 +116,7 @@ TEST_MODS_daemon_kernel = sysinfo common
 TEST_MODS_daemon_html = common
 TEST_MODS_view     = view detect store sysinfo common
 TEST_MODS_notify   = notify detect store sysinfo common
-TEST_MODS_bench_noise = workloads common
+TEST_MODS_bench_noise = workloads sysinfo common
 test_mods = $(filter $(or $(TEST_MODS_$(1)),$(1) common),$(MODULES))
 test_libs = $(foreach m,$(call test_mods,$(1)),$(if $(SRC_$(m)),$(LIB_$(m))))
 

@@ -34,6 +34,13 @@
  *   measure the disk even when the file is smaller than RAM; bonnie and
  *   bonnie++ instead need a file of twice the RAM.  A note says when the
  *   file is smaller than that.  The file is deleted afterwards.
+ * - "The RAM" is the memory this process may use (wl_memory_bytes): under
+ *   a memory limit of its control group (MemoryMax=, a container's
+ *   limit) it is the limit, which the page cache of the file counts
+ *   against as well.  The default file of 2x is then twice the limit,
+ *   not twice the machine's RAM: a figure taken under a limit is of a
+ *   smaller file, and a note says so, as the snapshot's
+ *   cgroup.memory.max does.
  * - The file is created anew (unlinked, then created) before the putc and
  *   block-write phases, outside the timing, as bonnie does.
  * - The per-char phases move a byte at a time through stdio and take
@@ -64,6 +71,7 @@
 #include <unistd.h>
 
 #include "xmalloc.h"
+#include "sysinfo/sysinfo.h"
 #include "workloads.h"
 #include "internal.h"
 
@@ -534,6 +542,7 @@ emit_figures(int out, const struct bonnie_figures *f)
 int
 wl_bonnie_run(const struct wl_params *p, int out, char **cause)
 {
+	struct sysinfo_allowed	 allowed;
 	struct bonnie_figures	 f;
 	uint64_t		 size, nchunks, ram, chars;
 	char			*buf, file[32], part[32];
@@ -547,7 +556,8 @@ wl_bonnie_run(const struct wl_params *p, int out, char **cause)
 		return -1;
 	}
 	chars = p->char_size != 0 && p->char_size < size ? p->char_size : size;
-	ram = wl_ram_bytes();
+	sysinfo_allowed(NULL, &allowed);
+	ram = allowed.memory;
 	bonnie_size_text(size, file, sizeof(file));
 	wl_note(out, "file %s, chunk %d, %d seeks by %d processes", file,
 	    BONNIE_CHUNK, p->seeks, p->seekers);
@@ -556,6 +566,11 @@ wl_bonnie_run(const struct wl_params *p, int out, char **cause)
 		    "writes a file of that size, getc reads that much of the "
 		    "block-written file", bonnie_size_text(chars, part,
 		    sizeof(part)));
+	if (allowed.memory_limited)
+		wl_note(out, "memory limited to %llu MiB of the RAM's %llu MiB "
+		    "(control group): the RAM below is the limit",
+		    (unsigned long long)(allowed.memory >> 20),
+		    (unsigned long long)(allowed.ram >> 20));
 	if (bonnie_below_twice_ram(size, ram)) {
 		wl_note(out, "file %s is smaller than twice the RAM "
 		    "(%llu MiB): reads rely on page-cache eviction", file,

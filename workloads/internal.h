@@ -66,7 +66,7 @@ struct wl_loop {
 /* util.c */
 double		 wl_now(void);
 double		 wl_cpu_seconds(int);
-uint64_t	 wl_ram_bytes(void);
+uint64_t	 wl_memory_bytes(void);
 int		 wl_ncpu(void);
 uint64_t	 wl_rng_next(uint64_t *);
 void		 wl_fill_random(void *, size_t, uint64_t);

@@ -23,6 +23,11 @@
  * For each thread count (1, 2, 4 ... up to at least twice the CPUs, or
  * the configured list) that many threads, each with its own connection,
  * start together and run transactions back to back for duration seconds.
+ * The CPUs are those this process may use (wl_ncpu: its affinity mask,
+ * capped by a CPU quota), not the machine's: pinned to one CPU of eight,
+ * a sweep to 16 threads would measure the scheduler's time slicing.  A
+ * run under such a limit therefore has fewer tps_tN (and a scalability
+ * of the CPUs it had); a note names the limit.
  *
  *   tps_tN       transactions per second with N threads (all threads'
  *                transactions over the time from the common start to the
@@ -42,6 +47,7 @@
 #include <sqlite3.h>
 
 #include "xmalloc.h"
+#include "sysinfo/sysinfo.h"
 #include "workloads.h"
 #include "internal.h"
 
@@ -337,6 +343,7 @@ out:
 int
 wl_oltp_run(const struct wl_params *p, int out, char **cause)
 {
+	struct sysinfo_allowed	allowed;
 	int	threads[WL_THREADS_MAX];
 	double	tps, p95, one = 0, peak = 0;
 	char	name[WL_NAME_MAX], list[WL_THREADS_MAX * 6] = "";
@@ -361,6 +368,12 @@ wl_oltp_run(const struct wl_params *p, int out, char **cause)
 		goto out;
 	wl_note(out, "sbtest1 %llu rows; threads %s; %g s each",
 	    (unsigned long long)p->table_size, list, p->duration);
+	sysinfo_allowed(NULL, &allowed);
+	if (p->nthreads == 0 && allowed.cpus < allowed.online)
+		wl_note(out, "threads sized to the %d CPU%s this run may use "
+		    "of %d online (%s)", allowed.cpus, allowed.cpus == 1 ?
+		    "" : "s", allowed.online, allowed.cpu_quota ?
+		    "CPU quota" : "affinity");
 	for (i = 0; i < n; i++) {
 		if (oltp_step(p, threads[i], &tps, &p95, cause) == -1)
 			goto out;

@@ -1,6 +1,16 @@
 /*
- * Helpers shared by the native workloads: clocks, CPU time, a small
- * random generator, result lines, the timed loop and two statistics.
+ * Helpers shared by the native workloads: clocks, CPU time, the CPUs
+ * and memory a workload may use, a small random generator, result
+ * lines, the timed loop and two statistics.
+ *
+ * A workload sizes itself (a thread a CPU, a file of twice the memory)
+ * by what this process may use, sysinfo_allowed(), not by what the
+ * machine has: under taskset, a cpuset, a CPU quota or a memory limit,
+ * one thread per online CPU oversubscribes the CPUs it has (the figure
+ * then measures the scheduler, not the machine) and a working set sized
+ * from the RAM runs into the memory limit.  A figure taken under a limit
+ * is thus of a smaller machine; the snapshot diff shows the limit, and
+ * the workloads whose sizing follows it say so in their notes.
  *
  * The timed loop is how every sys.* workload stays precise: the clock is
  * read once per batch, never per iteration, and the batch grows until it
@@ -28,6 +38,7 @@
 #include <unistd.h>
 
 #include "xmalloc.h"
+#include "sysinfo/sysinfo.h"
 #include "internal.h"
 
 #define LOOP_BATCH_SECONDS	0.001
@@ -54,27 +65,30 @@ wl_cpu_seconds(int who)
 	    ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
-/* Return the machine's physical memory in bytes (0 if unknown). */
+/*
+ * Return the memory in bytes this process may use: the RAM, or a lower
+ * memory limit of its control group (0 if unknown).
+ */
 uint64_t
-wl_ram_bytes(void)
+wl_memory_bytes(void)
 {
-	long	pages, pagesize;
+	struct sysinfo_allowed	a;
 
-	pages = sysconf(_SC_PHYS_PAGES);
-	pagesize = sysconf(_SC_PAGESIZE);
-	if (pages <= 0 || pagesize <= 0)
-		return 0;
-	return (uint64_t)pages * (uint64_t)pagesize;
+	sysinfo_allowed(NULL, &a);
+	return a.memory;
 }
 
-/* Return the number of online CPUs, at least 1. */
+/*
+ * Return the number of CPUs this process may keep busy at once, at least
+ * 1: its affinity mask, capped by a CPU quota rounded up.
+ */
 int
 wl_ncpu(void)
 {
-	long	n;
+	struct sysinfo_allowed	a;
 
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n < 1 ? 1 : (int)n;
+	sysinfo_allowed(NULL, &a);
+	return a.cpus;
 }
 
 /* Return the next value of a splitmix64 sequence; any seed is good. */

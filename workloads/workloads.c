@@ -11,12 +11,15 @@
  *   size      a number of bytes with an optional unit K, M, G, T (powers
  *             of 1024; "KiB", "MB" and the like read the same): size,
  *             fsync_every, file_limit, char_size.  size also takes "<n>x" (or
- *             "<n>xRAM"), n times the machine's memory.
+ *             "<n>xRAM"), n times the memory the run may use: the
+ *             machine's, or a lower limit of its control group
+ *             (sysinfo_allowed).
  *   The forms are those of the configuration file (common/config.c), plus
  *   fractions, which the runner's tests use.
  *   boolean   yes/no, true/false, on/off, 1/0: direct, destroy_data
  *             (warmup also takes yes = 1, no = 0)
- *   threads   "auto" (1, 2, 4 ... up to at least twice the CPUs) or a
+ *   threads   "auto" (1, 2, 4 ... up to at least twice the CPUs the
+ *             run may use: its affinity, capped by a CPU quota) or a
  *             list such as "1,2,4,8"
  *   measure   "output" (the command prints its metrics) or "time"
  *   command, device, work_dir: text; device and work_dir absolute paths
@@ -643,19 +646,26 @@ bad:
 	return -1;
 }
 
-/* The file size in bytes, with "<n>xRAM" resolved on this machine. */
+/*
+ * The file size in bytes, with "<n>xRAM" resolved to the memory this
+ * process may use (a memory limit's page cache is the limit's, so twice
+ * the limit is as far out of the cache as twice the RAM).
+ */
 uint64_t
 wl_params_size(const struct wl_params *p)
 {
 	if (p->size_ram > 0)
-		return (uint64_t)(p->size_ram * wl_ram_bytes()) & ~(MIB - 1);
+		return (uint64_t)(p->size_ram * wl_memory_bytes()) &
+		    ~(MIB - 1);
 	return p->size;
 }
 
 /*
  * The thread counts of the OLTP sweep: the configured list, or 1, 2, 4 ...
- * up to the first power of two at least twice the CPUs.  Returns how many
- * were stored in out (at most max).
+ * up to the first power of two at least twice the CPUs this process may
+ * use (wl_ncpu), so that a run pinned to one CPU sweeps 1 and 2 rather
+ * than up to twice the machine.  Returns how many were stored in out (at
+ * most max).
  */
 size_t
 wl_params_threads(const struct wl_params *p, int *out, size_t max)

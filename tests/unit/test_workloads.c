@@ -497,7 +497,7 @@ test_params(void **state)
 	config_free(dc);
 	assert_int_equal(p.seeks, 8000);
 	assert_int_equal(p.seekers, 3);
-	assert_true(wl_params_size(&p) >= 2 * (wl_ram_bytes() & ~0xfffffULL)
+	assert_true(wl_params_size(&p) >= 2 * (wl_memory_bytes() & ~0xfffffULL)
 	    - 2 * 1048576);
 
 	set(&p, bonnie, "size", "256M");
@@ -2812,8 +2812,110 @@ test_bonnie_twice_ram(void **state)
 	wl_params_init(&p, wl_find("disk.bonnie"));
 	assert_true(p.size_ram == 2);
 	assert_false(bonnie_below_twice_ram(wl_params_size(&p) / BONNIE_CHUNK *
-	    BONNIE_CHUNK, wl_ram_bytes()));
+	    BONNIE_CHUNK, wl_memory_bytes()));
 	wl_params_clear(&p);
+}
+
+/*
+ * The directory of this process's group in the cgroup v1 memory
+ * hierarchy, or NULL (no such hierarchy, or mounted from a group).
+ */
+static char *
+memory_group_dir(void)
+{
+	char	line[4096], mnt[1024], root[1024], *group = NULL, *dir = NULL;
+	char	*p;
+	FILE	*f;
+
+	if ((f = fopen("/proc/self/mountinfo", "re")) == NULL)
+		return NULL;
+	while (fgets(line, sizeof(line), f) != NULL && dir == NULL) {
+		if ((p = strstr(line, " - cgroup ")) == NULL ||
+		    strstr(p, ",memory") == NULL)
+			continue;
+		if (sscanf(line, "%*s %*s %*s %1023s %1023s", root, mnt) == 2 &&
+		    strcmp(root, "/") == 0)
+			dir = xstrdup(mnt);
+	}
+	fclose(f);
+	if (dir == NULL || (f = fopen("/proc/self/cgroup", "re")) == NULL) {
+		free(dir);
+		return NULL;
+	}
+	while (fgets(line, sizeof(line), f) != NULL && group == NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		if ((p = strstr(line, ":memory:/")) != NULL)
+			xasprintf(&group, "%s%s", dir, p + 8);
+	}
+	fclose(f);
+	free(dir);
+	return group;
+}
+
+/*
+ * bonnie's file of 2x in a memory group of this machine limited to 256
+ * MiB: twice the limit, 512 MiB, where it was twice the machine's RAM
+ * (a file the group's page cache cannot hold either way, the larger one
+ * only slower to write).  A child moved into a group made under this
+ * process's own, as root on a cgroup v1 memory hierarchy (this build
+ * machine's); elsewhere it skips.
+ */
+static void
+test_bonnie_memory_limit(void **state)
+{
+	struct wl_params	 p;
+	char			*group, *dir, *path, buf[64];
+	ssize_t			 n;
+	pid_t			 pid;
+	int			 fds[2], status, fd;
+
+	(void)state;
+	if (geteuid() != 0 || (group = memory_group_dir()) == NULL)
+		skip();
+	if (wl_memory_bytes() <= (UINT64_C(256) << 20)) {
+		free(group);
+		skip();
+	}
+	xasprintf(&dir, "%s/pw-test.%ld", group, (long)getpid());
+	free(group);
+	if (mkdir(dir, 0755) == -1) {
+		free(dir);
+		skip();
+	}
+	/* Any failure from here on takes the group away first. */
+	xasprintf(&path, "%s/memory.limit_in_bytes", dir);
+	if ((fd = open(path, O_WRONLY)) == -1 ||
+	    write(fd, "268435456\n", 10) != 10) {
+		rmdir(dir);
+		fail_msg("%s: %s", path, strerror(errno));
+	}
+	close(fd);
+	free(path);
+	assert_int_equal(pipe(fds), 0);
+	if ((pid = fork()) == 0) {
+		close(fds[0]);
+		xasprintf(&path, "%s/cgroup.procs", dir);
+		snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+		if ((fd = open(path, O_WRONLY)) == -1 ||
+		    write(fd, buf, strlen(buf)) != (ssize_t)strlen(buf))
+			_exit(1);
+		close(fd);
+		wl_params_init(&p, wl_find("disk.bonnie"));
+		dprintf(fds[1], "%llu",
+		    (unsigned long long)wl_params_size(&p));
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	close(fds[1]);
+	n = read(fds[0], buf, sizeof(buf) - 1);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	buf[n > 0 ? n : 0] = '\0';
+	/* The child has exited: its group is empty and goes. */
+	assert_int_equal(rmdir(dir), 0);
+	free(dir);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_string_equal(buf, "536870912");
 }
 
 static void
@@ -3413,6 +3515,62 @@ test_oltp(void **state)
 	wl_params_clear(&p);
 }
 
+/*
+ * db.oltp's default sweep in a run pinned to one CPU (taskset -c N): up
+ * to twice the one CPU it may use, 1 and 2 threads, with a note of the
+ * limit, where it swept up to twice the machine's online CPUs (1, 2, 4
+ * on two), threads that could only take turns on the one CPU.  The
+ * runner's child inherits the mask of this process, restored before any
+ * assertion.
+ */
+static void
+test_oltp_pinned(void **state)
+{
+#ifdef __linux__
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	struct wl_result		 res;
+	cpu_set_t			 all, one;
+	char				*cause = NULL, want[128];
+	long				 online;
+	int				 rc, cpu, pinned;
+
+	(void)state;
+	online = sysconf(_SC_NPROCESSORS_ONLN);
+	assert_int_equal(sched_getaffinity(0, sizeof(all), &all), 0);
+	if (CPU_COUNT(&all) < 2)
+		skip();
+	for (cpu = 0; !CPU_ISSET(cpu, &all); cpu++)
+		;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	wl = params_for(&p, "db.oltp", test_dir);
+	set(&p, wl, "table_size", "1000");
+	set(&p, wl, "duration", "0.1");
+	assert_int_equal(sched_setaffinity(0, sizeof(one), &one), 0);
+	pinned = wl_ncpu();
+	rc = wl_run_iteration(wl, &p, &res, &cause);
+	assert_int_equal(sched_setaffinity(0, sizeof(all), &all), 0);
+	if (rc != 0)
+		fail_msg("db.oltp: %s", cause);
+	assert_int_equal(res.status, WL_OK);
+	assert_non_null(note(&res, "sbtest1 1000 rows; threads 1,2; 0.1 s "
+	    "each"));
+	assert_int_equal(pinned, 1);
+	snprintf(want, sizeof(want), "threads sized to the 1 CPU this run "
+	    "may use of %ld online (affinity)", online);
+	assert_non_null(note(&res, want));
+	assert_int_equal(res.nmetrics, 5);
+	assert_non_null(metric(&res, "tps_t2"));
+	assert_null(metric(&res, "tps_t4"));
+	wl_result_clear(&res);
+	wl_params_clear(&p);
+#else
+	(void)state;
+	skip();
+#endif
+}
+
 int
 main(void)
 {
@@ -3462,6 +3620,7 @@ main(void)
 		cmocka_unit_test(test_run_file_limit),
 		cmocka_unit_test(test_run_disk_full),
 		cmocka_unit_test(test_bonnie_twice_ram),
+		cmocka_unit_test(test_bonnie_memory_limit),
 		cmocka_unit_test(test_bonnie),
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_stream_unique),
@@ -3470,6 +3629,7 @@ main(void)
 		cmocka_unit_test(test_sys),
 		cmocka_unit_test(test_shell_tools),
 		cmocka_unit_test(test_oltp),
+		cmocka_unit_test(test_oltp_pinned),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
