@@ -756,7 +756,11 @@ shell_body(void *arg, uint64_t n, char **cause)
  * One shell test: copies concurrent scripts a loop, loops a minute.  One
  * copy runs pinned to the CPU it starts on; several are placed round-robin
  * on the CPUs this process may use, and the CPU time of the scripts
- * counts divided by the CPUs they occupy.
+ * counts divided by the CPUs they occupy.  Under a CPU quota below those
+ * CPUs (a container's, CPUQuota=) the scripts share no more than the
+ * quota, rounded up (wl_ncpu), and the time is divided by that: divided
+ * by the CPUs of the mask, the figure would be of a machine the quota
+ * does not let the run have.  The note names the quota.
  */
 static int
 shell_run(const struct wl_params *p, int out, int copies, char **cause)
@@ -764,7 +768,7 @@ shell_run(const struct wl_params *p, int out, int copies, char **cause)
 	struct shell	sh;
 	struct wl_clock	clk;
 	struct wl_loop	loop;
-	int		cpus, avail;
+	int		cpus, avail, quota;
 
 	memset(&sh, 0, sizeof(sh));
 	sh.copies = copies;
@@ -775,8 +779,15 @@ shell_run(const struct wl_params *p, int out, int copies, char **cause)
 		cpus = 1;
 	} else if ((avail = shell_cpus(&sh)) > 1) {
 		cpus = copies < sh.ncpu ? copies : sh.ncpu;
-		wl_note(out, "%d copies placed round-robin on %d CPUs; the "
-		    "rate is per CPU second times %d", copies, cpus, cpus);
+		if ((quota = wl_ncpu()) < cpus) {
+			wl_note(out, "%d copies placed round-robin on %d CPUs "
+			    "under a CPU quota of %d; the rate is per CPU "
+			    "second times %d", copies, cpus, quota, quota);
+			cpus = quota;
+		} else
+			wl_note(out, "%d copies placed round-robin on %d "
+			    "CPUs; the rate is per CPU second times %d",
+			    copies, cpus, cpus);
 	} else {
 		/* One CPU allowed, or the platform does not say. */
 		if (avail < 1)

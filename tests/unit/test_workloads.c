@@ -5,8 +5,10 @@
  * the openSUSE UnixBench data, the runner (time limit against a child
  * that ignores SIGTERM, abort, a full disk, the clean environment, the
  * iteration directory removed in every case, the flush before an
- * iteration, held stopped by a tracer), and every native workload
- * on tiny sizes.  No assertion depends on how fast the machine is.
+ * iteration, held stopped by a tracer), every native workload on tiny
+ * sizes, and the sizing of db.oltp, disk.bonnie and sys.shell8 under a
+ * CPU mask, a memory limit and a CPU quota (real cgroup v1 groups, as
+ * root).  No assertion depends on how fast the machine is.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -2816,22 +2818,40 @@ test_bonnie_twice_ram(void **state)
 	wl_params_clear(&p);
 }
 
+/* Does the list of words, separated by any of sep, hold word? */
+static int
+word_in(const char *list, const char *word, const char *sep)
+{
+	size_t	n = strlen(word);
+
+	for (; *list != '\0'; list += strcspn(list, sep),
+	    list += *list != '\0') {
+		if (strncmp(list, word, n) == 0 && (list[n] == '\0' ||
+		    strchr(sep, list[n]) != NULL))
+			return 1;
+	}
+	return 0;
+}
+
 /*
- * The directory of this process's group in the cgroup v1 memory
- * hierarchy, or NULL (no such hierarchy, or mounted from a group).
+ * The directory of this process's group in the cgroup v1 hierarchy of
+ * controller ctl, or NULL (no such hierarchy, or mounted from a group).
  */
 static char *
-memory_group_dir(void)
+v1_group_dir(const char *ctl)
 {
 	char	line[4096], mnt[1024], root[1024], *group = NULL, *dir = NULL;
-	char	*p;
+	char	*p, *q;
 	FILE	*f;
 
 	if ((f = fopen("/proc/self/mountinfo", "re")) == NULL)
 		return NULL;
 	while (fgets(line, sizeof(line), f) != NULL && dir == NULL) {
+		line[strcspn(line, "\n")] = '\0';
+		/* "... - cgroup cgroup rw,cpu,cpuacct" */
 		if ((p = strstr(line, " - cgroup ")) == NULL ||
-		    strstr(p, ",memory") == NULL)
+		    (p = strchr(p + 10, ' ')) == NULL ||
+		    !word_in(p + 1, ctl, ","))
 			continue;
 		if (sscanf(line, "%*s %*s %*s %1023s %1023s", root, mnt) == 2 &&
 		    strcmp(root, "/") == 0)
@@ -2842,14 +2862,34 @@ memory_group_dir(void)
 		free(dir);
 		return NULL;
 	}
+	/* "4:cpu,cpuacct:/path" */
 	while (fgets(line, sizeof(line), f) != NULL && group == NULL) {
 		line[strcspn(line, "\n")] = '\0';
-		if ((p = strstr(line, ":memory:/")) != NULL)
-			xasprintf(&group, "%s%s", dir, p + 8);
+		if ((p = strchr(line, ':')) == NULL ||
+		    (q = strchr(p + 1, ':')) == NULL)
+			continue;
+		*q = '\0';
+		if (word_in(p + 1, ctl, ",") && q[1] == '/')
+			xasprintf(&group, "%s%s", dir, strcmp(q + 1, "/") == 0 ?
+			    "" : q + 1);
 	}
 	fclose(f);
 	free(dir);
 	return group;
+}
+
+/* Write text to the existing file path (a cgroup's); 0 or -1. */
+static int
+file_put(const char *path, const char *text)
+{
+	ssize_t	n;
+	int	fd;
+
+	if ((fd = open(path, O_WRONLY)) == -1)
+		return -1;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -1;
 }
 
 /*
@@ -2867,10 +2907,10 @@ test_bonnie_memory_limit(void **state)
 	char			*group, *dir, *path, buf[64];
 	ssize_t			 n;
 	pid_t			 pid;
-	int			 fds[2], status, fd;
+	int			 fds[2], status;
 
 	(void)state;
-	if (geteuid() != 0 || (group = memory_group_dir()) == NULL)
+	if (geteuid() != 0 || (group = v1_group_dir("memory")) == NULL)
 		skip();
 	if (wl_memory_bytes() <= (UINT64_C(256) << 20)) {
 		free(group);
@@ -2884,22 +2924,18 @@ test_bonnie_memory_limit(void **state)
 	}
 	/* Any failure from here on takes the group away first. */
 	xasprintf(&path, "%s/memory.limit_in_bytes", dir);
-	if ((fd = open(path, O_WRONLY)) == -1 ||
-	    write(fd, "268435456\n", 10) != 10) {
+	if (file_put(path, "268435456\n") == -1) {
 		rmdir(dir);
 		fail_msg("%s: %s", path, strerror(errno));
 	}
-	close(fd);
 	free(path);
 	assert_int_equal(pipe(fds), 0);
 	if ((pid = fork()) == 0) {
 		close(fds[0]);
 		xasprintf(&path, "%s/cgroup.procs", dir);
 		snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
-		if ((fd = open(path, O_WRONLY)) == -1 ||
-		    write(fd, buf, strlen(buf)) != (ssize_t)strlen(buf))
+		if (file_put(path, buf) == -1)
 			_exit(1);
-		close(fd);
 		wl_params_init(&p, wl_find("disk.bonnie"));
 		dprintf(fds[1], "%llu",
 		    (unsigned long long)wl_params_size(&p));
@@ -3238,6 +3274,9 @@ sys_notes(const char *name, const struct wl_result *res)
 			assert_non_null(note(res, want));
 		} else
 			assert_non_null(note(res, "8 copies not placed"));
+		/* Under a CPU quota, over the CPUs it allows. */
+		if (wl_ncpu() < cpus)
+			cpus = wl_ncpu();
 		snprintf(want, sizeof(want), " of CPU over %d CPU%s)", cpus,
 		    cpus == 1 ? "" : "s");
 		assert_non_null(strstr(loop, want));
@@ -3571,6 +3610,102 @@ test_oltp_pinned(void **state)
 #endif
 }
 
+/*
+ * sys.shell8 through the runner in a real cgroup v1 cpu group with a
+ * quota of one CPU (cfs_quota_us = the period), on a machine whose mask
+ * allows two or more: the copies are still placed on the mask's CPUs,
+ * but the time is divided by the one CPU the quota lets them have, not
+ * by the CPUs of the mask (which made the figure that of a machine the
+ * run did not have).  Root and a v1 cpu hierarchy only (this build
+ * machine's); elsewhere, or on one CPU, it skips.
+ */
+static void
+test_shell8_quota(void **state)
+{
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	struct wl_result		 res;
+	cpu_set_t			 mask;
+	char				*group, *dir, *path, *period;
+	char				 buf[4096], want[128], *cause = NULL;
+	ssize_t				 n;
+	size_t				 i;
+	pid_t				 pid;
+	int				 fds[2], status, placed;
+
+	(void)state;
+	assert_int_equal(sched_getaffinity(0, sizeof(mask), &mask), 0);
+	if (CPU_COUNT(&mask) < 2 || geteuid() != 0 ||
+	    (group = v1_group_dir("cpu")) == NULL)
+		skip();
+	placed = CPU_COUNT(&mask) < 8 ? CPU_COUNT(&mask) : 8;
+	xasprintf(&dir, "%s/pw-test.%ld", group, (long)getpid());
+	free(group);
+	if (mkdir(dir, 0755) == -1) {
+		free(dir);
+		skip();
+	}
+	/* Any failure from here on takes the group away first. */
+	xasprintf(&path, "%s/cpu.cfs_period_us", dir);
+	period = NULL;
+	if ((fds[0] = open(path, O_RDONLY)) != -1) {
+		n = read(fds[0], buf, sizeof(buf) - 1);
+		close(fds[0]);
+		buf[n > 0 ? n : 0] = '\0';
+		period = xstrdup(buf);
+	}
+	free(path);
+	xasprintf(&path, "%s/cpu.cfs_quota_us", dir);
+	if (period == NULL || file_put(path, period) == -1) {
+		rmdir(dir);
+		fail_msg("%s: %s", path, strerror(errno));
+	}
+	free(path);
+	free(period);
+
+	assert_int_equal(pipe(fds), 0);
+	if ((pid = fork()) == 0) {
+		close(fds[0]);
+		xasprintf(&path, "%s/cgroup.procs", dir);
+		snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
+		if (file_put(path, buf) == -1) {
+			dprintf(fds[1], "failed: %s: %s", path,
+			    strerror(errno));
+			_exit(1);
+		}
+		dprintf(fds[1], "|");
+		wl = params_for(&p, "sys.shell8", test_dir);
+		set(&p, wl, "duration", "0.2");
+		if (wl_run_iteration(wl, &p, &res, &cause) != 0) {
+			dprintf(fds[1], "failed: %s", cause);
+			_exit(1);
+		}
+		for (i = 0; i < res.nnotes; i++)
+			dprintf(fds[1], "%s|", res.notes[i]);
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	close(fds[1]);
+	/* To the end: the child writes its notes one by one. */
+	for (i = 0; i < sizeof(buf) - 1 && (n = read(fds[0], buf + i,
+	    sizeof(buf) - 1 - i)) > 0; i += (size_t)n)
+		;
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	buf[i] = '\0';
+	/* The child has exited: its group is empty and goes. */
+	assert_int_equal(rmdir(dir), 0);
+	free(dir);
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		fail_msg("child: status %d: %s", status, buf);
+	snprintf(want, sizeof(want), "|8 copies placed round-robin on %d "
+	    "CPUs under a CPU quota of 1; the rate is per CPU second times "
+	    "1|", placed);
+	if (strstr(buf, want) == NULL || strstr(buf, " of CPU over 1 CPU)") ==
+	    NULL)
+		fail_msg("want the time over 1 CPU: %s", buf);
+}
+
 int
 main(void)
 {
@@ -3630,6 +3765,7 @@ main(void)
 		cmocka_unit_test(test_shell_tools),
 		cmocka_unit_test(test_oltp),
 		cmocka_unit_test(test_oltp_pinned),
+		cmocka_unit_test(test_shell8_quota),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
