@@ -677,7 +677,10 @@ run_quiet(struct cli *c, const struct run_opts *o, json_t *quiet, int *skip,
 	}
 	max -= (int64_t)waited;
 	sysinfo_quiet_limits_default(&lim);
-	/* max_load is per CPU (perfwatch.conf(5)). */
+	/*
+	 * max_load is per CPU (perfwatch.conf(5)): online CPU of the machine,
+	 * whose load it is (sysinfo_quiet_limits_default says why).
+	 */
 	if (config_is_set(c->cfg, "quiet", "max_load"))
 		lim.max_load1 = config_get_number(c->cfg, "quiet", "max_load") *
 		    (double)sysconf(_SC_NPROCESSORS_ONLN);

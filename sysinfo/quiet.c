@@ -23,7 +23,16 @@
 #include "xmalloc.h"
 #include "sysinfo_int.h"
 
-/* The defaults documented in sysinfo.h, scaled to the online CPUs. */
+/*
+ * The defaults documented in sysinfo.h, scaled to the online CPUs.  Not to
+ * the CPUs this process may use (sysinfo_allowed), which the workloads
+ * size themselves to: the load, runnable tasks and CPU time a sample
+ * reads are the whole machine's (a container's too, unless something
+ * like lxcfs narrows /proc and the online CPUs alike), and the scheduler
+ * spreads other work over every CPU, so half a task per online CPU is
+ * half a task on each of the run's CPUs as well.  Scaled to one allowed
+ * CPU of 64, one busy process anywhere would keep every run waiting.
+ */
 void
 sysinfo_quiet_limits_default(struct quiet_limits *l)
 {
