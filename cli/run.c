@@ -133,6 +133,8 @@ run_release(const struct sigaction *oldint, const struct sigaction *oldterm,
  * so that the daemon can say what its child is doing.
  */
 #define RUN_PROGRESS_PREFIX	"perfwatch-progress "
+/* How long a run that has measured waits for the store's lock, ms. */
+#define RUN_STORE_WAIT_MS	(10 * 60 * 1000)
 
 /* Add one --git-commit NAME=ID to the run's commits. */
 static int
@@ -1071,6 +1073,13 @@ cmd_run(struct cli *c, int argc, char **argv)
 		    EXIT_IOERR;
 		goto out;
 	}
+	/*
+	 * From here on what the store refuses is measured and lost: wait
+	 * out another process's lock (a long import holds it for the whole
+	 * file) rather than SQLite's few seconds.  Before, a run that finds
+	 * the store busy exits 75, and perfwatchd tries it again.
+	 */
+	store_busy_wait(st, RUN_STORE_WAIT_MS, &run_signal);
 	log_info("run %s: %zu workloads, %zu steps", label, njobs, nsteps);
 	run_progress(&o, label, 0, nsteps, NULL, NULL);
 

@@ -436,6 +436,49 @@ store_wal(struct store *st)
 }
 
 /*
+ * SQLite's busy handler: another process holds the lock this call needs.
+ * Wait for it in short sleeps, up to st->busy_ms from the first call of
+ * this wait (count 0); return 0 to give up, and the call fails busy.  A
+ * wait longer than the default says so once, on the first such wait: a
+ * writer that waits minutes without a word looks hung.
+ */
+static int
+store_busy_handler(void *arg, int count)
+{
+	struct store	*st = arg;
+	double		 now = perfwatch_mono(), waited;
+
+	if (count == 0)
+		st->busy_since = now;
+	waited = (now - st->busy_since) * 1000;
+	if (waited >= (st->busy_stop != NULL && *st->busy_stop ?
+	    STORE_BUSY_MS : st->busy_ms))
+		return 0;
+	if (waited >= STORE_BUSY_MS && !st->busy_said) {
+		st->busy_said = 1;
+		log_warnx("%s: another process holds it locked; waiting up to "
+		    "%d s for it to let go", st->path, st->busy_ms / 1000);
+	}
+	sqlite3_sleep(count < 10 ? 1 + count * 2 : 25);
+	return 1;
+}
+
+/*
+ * Wait up to ms, not the default STORE_BUSY_MS, for a lock that another
+ * process holds: for a writer with something it cannot make again, as a
+ * run's samples once measured, which a long import (one transaction for
+ * the whole file) would otherwise see refused.  Once *stop (NULL: never)
+ * is set, by a signal to end, the default wait is back: the writer has
+ * been asked to be done.
+ */
+void
+store_busy_wait(struct store *st, int ms, const volatile sig_atomic_t *stop)
+{
+	st->busy_ms = ms > STORE_BUSY_MS ? ms : STORE_BUSY_MS;
+	st->busy_stop = stop;
+}
+
+/*
  * SQLite starts a statement: a failure kept by store_rollback() is no
  * longer the connection's last.
  */
@@ -485,7 +528,8 @@ store_open_flags(const char *path, int flags, char **cause)
 		goto fail;
 	}
 	sqlite3_extended_result_codes(st->db, 1);
-	sqlite3_busy_timeout(st->db, STORE_BUSY_MS);
+	st->busy_ms = STORE_BUSY_MS;
+	sqlite3_busy_handler(st->db, store_busy_handler, st);
 	if (sqlite3_trace_v2(st->db, SQLITE_TRACE_STMT, store_stmt_starts,
 	    st) != SQLITE_OK) {
 		xasprintf(cause, "%s: %s", path, sqlite3_errmsg(st->db));

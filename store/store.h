@@ -8,6 +8,7 @@
 #ifndef PERFWATCH_STORE_H
 #define PERFWATCH_STORE_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -98,6 +99,8 @@ enum store_failure {
 };
 enum store_failure store_failure(struct store *);
 int		 store_busy(struct store *);
+void		 store_busy_wait(struct store *, int ms,
+		    const volatile sig_atomic_t *stop);
 int		 store_writable(struct store *);
 const char	*store_path(struct store *);
 int		 store_integrity_check(struct store *, char **cause);

@@ -5,6 +5,8 @@
 #ifndef PERFWATCH_STORE_INT_H
 #define PERFWATCH_STORE_INT_H
 
+#include <signal.h>
+
 #include <sqlite3.h>
 
 #include "store/store.h"
@@ -52,6 +54,10 @@ struct store {
 	store_import_progress_fn import_progress;	/* or NULL */
 	void		*import_progress_arg;
 	sqlite3_stmt	*stmts[STMT_MAX];
+	int		 busy_ms;	/* how long to wait for a lock */
+	double		 busy_since;	/* when this wait began (mono) */
+	int		 busy_said;	/* a long wait has been said */
+	const volatile sig_atomic_t *busy_stop;	/* set: wait no longer */
 	/*
 	 * The failure that a transaction was rolled back after (SQLite's
 	 * extended code, 0 for none, and its message), which the ROLLBACK
