@@ -10,6 +10,9 @@
  *   without it is somebody else's and is refused too.
  * - Each migration runs in its own transaction together with the
  *   user_version bump, so a crash leaves the file at a whole version.
+ * - A file that is read-only to this user (SQLite opens it read-only
+ *   without a word) is read as it is, WAL or not: nothing is written to
+ *   it, and one that would need a migration is refused.
  * - Several processes may open (and so migrate) one file at once: the
  *   version a migration starts from is read under the write lock, so no
  *   migration runs twice.
@@ -611,6 +614,22 @@ store_open_flags(const char *path, int flags, char **cause)
 			xasprintf(cause, "%s: schema version %d is older than "
 			    "%d; open it once read-write to migrate it", path,
 			    version, STORE_SCHEMA_VERSION);
+			goto fail;
+		}
+	} else if (sqlite3_db_readonly(st->db, "main") == 1) {
+		/*
+		 * Read-only to this user (or on a read-only file system),
+		 * which SQLite opens read-only without a word: read it as it
+		 * is.  The switch to WAL is a write, which failed every read
+		 * of a file in rollback mode (a copy made by VACUUM INTO) as
+		 * "attempt to write a readonly database"; a migration would
+		 * fail as one too.
+		 */
+		if (version < STORE_SCHEMA_VERSION) {
+			xasprintf(cause, "%s: read-only to this user, and its "
+			    "schema version %d is older than %d: open it once "
+			    "as its owner to migrate it", path, version,
+			    STORE_SCHEMA_VERSION);
 			goto fail;
 		}
 	} else {
