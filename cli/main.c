@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -461,7 +462,8 @@ cli_db_empty(const char *path)
 struct store *
 cli_store(struct cli *c)
 {
-	char	*cause = NULL;
+	struct statvfs	 sv;
+	char		*cause = NULL;
 
 	if (c->st != NULL)
 		return c->st;
@@ -503,9 +505,15 @@ cli_store(struct cli *c)
 	 * baseline delete said there was no such baseline).
 	 */
 	if ((c->creates || c->writes) && !store_writable(c->st)) {
-		log_warnx("%s: read-only to this user, and %s writes to it: "
-		    "run it as the database's owner", c->db_path,
-		    cli_name_buf);
+		/* Its owner cannot write it either. */
+		if (statvfs(c->db_path, &sv) == 0 &&
+		    (sv.f_flag & ST_RDONLY) != 0)
+			log_warnx("%s: on a read-only file system, and %s "
+			    "writes to it", c->db_path, cli_name_buf);
+		else
+			log_warnx("%s: read-only to this user, and %s writes "
+			    "to it: run it as the database's owner",
+			    c->db_path, cli_name_buf);
 		store_close(c->st);
 		c->st = NULL;
 		return NULL;

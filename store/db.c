@@ -12,11 +12,17 @@
  *   user_version bump, so a crash leaves the file at a whole version.
  * - A file that is read-only to this user (SQLite opens it read-only
  *   without a word) is read as it is, WAL or not: nothing is written to
- *   it, and one that would need a migration is refused.
+ *   it, and one that would need a migration is refused.  On a read-only
+ *   file system, where no -shm can be made, one whose log is empty is
+ *   read as immutable: nothing can change it there.
  * - Several processes may open (and so migrate) one file at once: the
  *   version a migration starts from is read under the write lock, so no
  *   migration runs twice.
  */
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -505,15 +511,80 @@ store_collate_name(void *arg, int la, const void *a, int lb, const void *b)
 	return name_ncmp(a, (size_t)la, b, (size_t)lb);
 }
 
-/* Open path with the given SQLite flags and check what the file is. */
+/*
+ * Whether path lies on a file system mounted read-only (a snapshot, a
+ * backup mounted to be looked at): nothing can write it, this process
+ * nor any other.
+ */
+static int
+store_on_rdonly_fs(const char *path)
+{
+	struct statvfs	sv;
+
+	return statvfs(path, &sv) == 0 && (sv.f_flag & ST_RDONLY) != 0;
+}
+
+/*
+ * Whether the write-ahead log beside path is absent or empty: the file
+ * itself holds the whole database.
+ */
+static int
+store_wal_empty(const char *path)
+{
+	struct stat	 sb;
+	char		*wal;
+	int		 empty;
+
+	xasprintf(&wal, "%s-wal", path);
+	empty = stat(wal, &sb) == -1 ? errno == ENOENT : sb.st_size == 0;
+	free(wal);
+	return empty;
+}
+
+/*
+ * The URI that opens path as immutable: SQLite takes no lock and makes
+ * no -shm, and reads a WAL-mode file where neither can be made.  Every
+ * byte but the unreserved ones and '/' is %-escaped.  Allocated.
+ */
+static char *
+store_immutable_uri(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	const unsigned char *p;
+	char		*uri, *q;
+
+	uri = xmalloc(strlen(path) * 3 + sizeof("file:?immutable=1"));
+	q = uri + sprintf(uri, "file:");
+	for (p = (const unsigned char *)path; *p != '\0'; p++) {
+		if (isalnum(*p) || strchr("-._~/", *p) != NULL)
+			*q++ = (char)*p;
+		else {
+			*q++ = '%';
+			*q++ = hex[*p >> 4];
+			*q++ = hex[*p & 15];
+		}
+	}
+	strcpy(q, "?immutable=1");
+	return uri;
+}
+
+/*
+ * Open path with the given SQLite flags and check what the file is;
+ * with immutable, read-only as a file nothing can change.
+ */
 static struct store *
-store_open_flags(const char *path, int flags, char **cause)
+store_open_flags(const char *path, int flags, int immutable, char **cause)
 {
 	struct store	*st;
+	char		*uri = NULL;
 	int		 version, appid, objects, err, busy;
 
 	st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
+	if (immutable) {
+		flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_URI;
+		uri = store_immutable_uri(path);
+	}
 	st->readonly = (flags & SQLITE_OPEN_READONLY) != 0;
 	st->runlock_fd = -1;
 	/*
@@ -521,8 +592,10 @@ store_open_flags(const char *path, int flags, char **cause)
 	 * own connections), so SQLite's per-call mutexes are pure cost: a
 	 * tenth of check --latest's instructions on bench/store's history.
 	 */
-	if (sqlite3_open_v2(path, &st->db, flags | SQLITE_OPEN_NOMUTEX,
-	    NULL) != SQLITE_OK) {
+	err = sqlite3_open_v2(uri != NULL ? uri : path, &st->db,
+	    flags | SQLITE_OPEN_NOMUTEX, NULL);
+	free(uri);
+	if (err != SQLITE_OK) {
 		/* "unable to open database file": the system says why. */
 		err = st->db != NULL ? sqlite3_system_errno(st->db) : 0;
 		xasprintf(cause, "%s: cannot open database: %s%s%s", path,
@@ -555,6 +628,20 @@ store_open_flags(const char *path, int flags, char **cause)
 	    store_schema_objects(st, &objects) == -1 ||
 	    store_exec(st, "COMMIT") == -1) {
 		/*
+		 * A WAL-mode file on a read-only file system cannot be read
+		 * the usual way, its -shm cannot be made; but nothing can
+		 * write it either, so while its log holds nothing, it is
+		 * read as immutable.  The commands that write are refused
+		 * as for any file read-only to them.
+		 */
+		if (!immutable && ((sqlite3_errcode(st->db) & 0xff) ==
+		    SQLITE_CANTOPEN ||
+		    (sqlite3_errcode(st->db) & 0xff) == SQLITE_READONLY) &&
+		    store_on_rdonly_fs(path) && store_wal_empty(path)) {
+			store_close(st);
+			return store_open_flags(path, flags, 1, cause);
+		}
+		/*
 		 * A WAL file that is read-only to us (a member of perfwatchd's
 		 * group) can be read only through a -shm file that exists
 		 * already: one perfwatchd keeps while it has the file open.
@@ -564,6 +651,16 @@ store_open_flags(const char *path, int flags, char **cause)
 			xasprintf(cause, "%s: busy, locked by another "
 			    "process (%s); try again", path,
 			    sqlite3_errmsg(st->db));
+		else if (!immutable && ((sqlite3_errcode(st->db) & 0xff) ==
+		    SQLITE_CANTOPEN ||
+		    (sqlite3_errcode(st->db) & 0xff) == SQLITE_READONLY) &&
+		    store_on_rdonly_fs(path))
+			/* Not immutable: its log has rows. */
+			xasprintf(cause, "%s: on a read-only file system, with "
+			    "rows in its write-ahead log (%s-wal) that can be "
+			    "read only where its -shm file can be made: copy "
+			    "the database and its -wal to a writable place",
+			    path, path);
 		else if ((sqlite3_extended_errcode(st->db) ==
 		    SQLITE_READONLY_DIRECTORY ||
 		    sqlite3_extended_errcode(st->db) ==
@@ -664,14 +761,14 @@ struct store *
 store_open(const char *path, char **cause)
 {
 	return store_open_flags(path,
-	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, cause);
+	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, 0, cause);
 }
 
 /* Open an existing, current database for reading only. */
 struct store *
 store_open_readonly(const char *path, char **cause)
 {
-	return store_open_flags(path, SQLITE_OPEN_READONLY, cause);
+	return store_open_flags(path, SQLITE_OPEN_READONLY, 0, cause);
 }
 
 void
