@@ -1178,6 +1178,10 @@ main(int argc, char **argv)
 		log_info("a perfwatch run is in progress: runs left running "
 		    "are looked at by the next run");
 		break;
+	case 2:
+		log_info("%s: busy, locked by another process: runs left "
+		    "running are looked at by the next run", d->db_path);
+		break;
 	default:
 		if (marked > 0)
 			log_warnx("%zu run%s left running by a process that "

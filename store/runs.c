@@ -899,7 +899,9 @@ store_runlock_try(int fd, int op, const char *path, char **cause)
  * With hold, the lock is then kept shared, for the run the caller is
  * about to record, until store_close().  Returns 0 when it swept (*marked
  * says how many), 1 when a live run holds the lock (nothing is marked:
- * which runs are stale cannot be told), -1 with *cause on an error (with
+ * which runs are stale cannot be told), 2 when another process held the
+ * store locked past the busy timeout (nothing is marked, the lock is
+ * held as for 0), -1 with *cause on an error (with
  * hold, the caller's run then goes unguarded: a perfwatchd started
  * meanwhile would mark it aborted).
  */
@@ -932,9 +934,18 @@ store_runs_sweep(struct store *st, int64_t host, int hold, size_t *marked,
 	}
 	if ((busy = store_runlock_try(fd, LOCK_EX, path, cause)) == -1)
 		goto fail;
+	/*
+	 * A store that another process holds locked past the busy timeout
+	 * (a long import) is no reason to drop the lock: the run the caller
+	 * is about to record needs it all the same, and the next sweep marks
+	 * what this one could not.
+	 */
 	if (!busy && store_runs_mark_stale(st, host, marked) == -1) {
-		xasprintf(cause, "%s: %s", st->path, store_errmsg(st));
-		goto fail;
+		if (store_failure(st) != STORE_BUSY) {
+			xasprintf(cause, "%s: %s", st->path, store_errmsg(st));
+			goto fail;
+		}
+		busy = 2;
 	}
 	if (!hold) {
 		close(fd);
