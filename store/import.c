@@ -16,8 +16,10 @@
  * file:row:column as the file shows them: the row is the line in the file
  * (blank lines counted), the column the CSV field number, or for JSON
  * Lines the byte column of the offending key (of the object's '{' when
- * the key is missing).  A leading UTF-8 byte order mark is dropped in
- * either format and takes no column.
+ * the key is missing).  JSON Lines reads each line on its own: a JSON
+ * array or an object spread over lines is said to be no JSON Lines, not
+ * left to Jansson's "near end of file".  A leading UTF-8 byte order mark
+ * is dropped in either format and takes no column.
  *
  * Rows with the same host, run and workload/metric are that metric's
  * iterations, numbered in the order they appear unless an iteration
@@ -859,8 +861,8 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 	json_error_t		 jerr;
 	json_t			*obj, *v;
 	char			*line, numbuf[COL_MAX][64], *raw = NULL;
-	const char		*key;
-	size_t			 row = 0;
+	const char		*key, *p;
+	size_t			 row = 0, first;
 	ssize_t			 len;
 	enum col		 c;
 	int			 rc = 0;
@@ -885,12 +887,56 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 			obj = json_loadb(line, (size_t)len,
 			    JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL,
 			    &jerr);
+		first = strspn(line, " \t");
+		if (obj == NULL && line[first] == '[') {
+			/*
+			 * A JSON array, whole on its line or spread over
+			 * several: what Jansson says of either ("']' expected
+			 * near end of file") does not tell what is wrong.
+			 */
+			xasprintf(cause, "%s:%zu:%zu: a JSON array, where JSON "
+			    "Lines (one object a line) is expected",
+			    is->name, row, first + 1);
+			rc = -1;
+			break;
+		}
+		if (obj == NULL && jerr.position >= len &&
+		    (p = strstr(jerr.text, " near end of file")) != NULL) {
+			/*
+			 * The line ended inside the object: one cut short, or
+			 * one spread over lines (pretty-printed JSON), each of
+			 * whose lines is read on its own.  It is the line's
+			 * end, not the file's, that came too soon.
+			 */
+			xasprintf(cause, "%s:%zu:%zu: %.*s at the end of the "
+			    "line: JSON Lines holds each object whole on one "
+			    "line", is->name, row, (size_t)len + 1,
+			    (int)(p - jerr.text), jerr.text);
+			rc = -1;
+			break;
+		}
 		if (obj == NULL) {
-			/* jansson's column counts characters; ours, bytes. */
-			xasprintf(cause, "%s:%zu:%zu: %s", is->name, row,
+			/*
+			 * jansson's column counts characters; ours, bytes.
+			 * What follows an object on its line is no "end of
+			 * file" either.
+			 */
+			xasprintf(cause, "%s:%zu:%zu: %s%s", is->name, row,
 			    jerr.position > 0 ? (size_t)jerr.position : 1,
 			    strstr(jerr.text, "JSON_ALLOW_NUL") != NULL ?
-			    "\\u0000 in a string" : jerr.text);
+			    "\\u0000 in a string" :
+			    strncmp(jerr.text, "end of file ", 12) == 0 ?
+			    "end of the line " : jerr.text,
+			    strncmp(jerr.text, "end of file ", 12) == 0 ?
+			    jerr.text + 12 : "");
+			rc = -1;
+			break;
+		}
+		if (json_is_array(obj)) {
+			xasprintf(cause, "%s:%zu:%zu: a JSON array, where JSON "
+			    "Lines (one object a line) is expected",
+			    is->name, row, first + 1);
+			json_decref(obj);
 			rc = -1;
 			break;
 		}

@@ -649,6 +649,27 @@ test_import_positions(void **state)
 		{ "den.csv", CSV_HDR "r1,1700000000,w,m,-1e999,s,lower\n",
 		  "den.csv:2:5: value: \"-1e999\" is beyond a double's range" },
 		/*
+		 * JSON that is not JSON Lines says so: an array, on one line
+		 * or on several, an object spread over lines (each is read
+		 * on its own) or cut short, and one object after another on
+		 * a line; Jansson said "']' expected near end of file", or
+		 * "expected a JSON object", of the lines of an array.
+		 */
+		{ "arr.json", "[" JL_ROW("1") "]\n",
+		  "arr.json:1:1: a JSON array, where JSON Lines (one object a "
+		  "line) is expected" },
+		{ "arr.json", "  [1, 2]\n",
+		  "arr.json:1:3: a JSON array, where JSON Lines (one object a "
+		  "line) is expected" },
+		{ "pretty.json", "{\n  \"run\": \"a\",\n",
+		  "pretty.json:1:2: string or '}' expected at the end of the "
+		  "line: JSON Lines holds each object whole on one line" },
+		{ "cut.jsonl", JL_ROW("1") "{\"run\":\"a\"\n",
+		  "cut.jsonl:2:11: '}' expected at the end of the line: JSON "
+		  "Lines holds each object whole on one line" },
+		{ "two.jsonl", "{\"a\":1}{\"b\":2}\n",
+		  "two.jsonl:1:8: end of the line expected near '{'" },
+		/*
 		 * A CRLF file whose last LF was lost (as $(...) drops it):
 		 * the CR still ends the line, in a field plain or quoted.
 		 */
