@@ -818,10 +818,16 @@ store_begin(struct store *st)
 	return store_exec(st, "BEGIN IMMEDIATE");
 }
 
+/*
+ * Commit, without a word: every caller says why it failed, with what it
+ * was committing (the import, the run checked), and the bare reason
+ * logged here first said it twice.
+ */
 int
 store_commit(struct store *st)
 {
-	return store_exec(st, "COMMIT");
+	return sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL) == SQLITE_OK ?
+	    0 : -1;
 }
 
 /*

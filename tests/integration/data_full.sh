@@ -38,6 +38,9 @@ grep -q "^perfwatch: $PERFWATCH_DB: disk I/O error.* (importing $T/big.csv, \
 \(row [0-9]*\|at its commit\))\$" "$T/err" ||
 	fail "import past the limit: $(cat "$T/err")"
 expect_match "$(cat "$T/err")" "perfwatch: nothing was imported"
+# Said once: a failed COMMIT was logged bare before the message.
+[ "$(wc -l <"$T/err")" -eq 2 ] ||
+	fail "import past the limit said: $(cat "$T/err")"
 [ ! -s "$T/out" ] || fail "import past the limit printed: $(cat "$T/out")"
 expect_eq "$(sqlite3 "$PERFWATCH_DB" "SELECT count(*) FROM runs")" 1
 expect_eq "$(sqlite3 "$PERFWATCH_DB" "SELECT count(*) FROM samples")" 100
