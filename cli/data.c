@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,43 @@ import_progress_line(const struct store_import_stats *s, void *arg)
 	    "%.0f s\n", s->samples, s->runs, now - pr->start);
 }
 
+static volatile sig_atomic_t import_signal;
+
+static void
+import_on_signal(int sig)
+{
+	import_signal = sig;
+}
+
+/*
+ * Catch SIGINT, SIGTERM and SIGHUP (unless ignored) in import_signal,
+ * for the import to stop at its next row and roll back: killed there,
+ * it left the store it was making, empty, and the directories made for
+ * it, which a refused import removes.  Without SA_RESTART, so that a
+ * read waiting on a terminal or a pipe is cut short too.
+ */
+static void
+import_catch(struct sigaction *old)
+{
+	struct sigaction	sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = import_on_signal;
+	sigemptyset(&sa.sa_mask);
+	cli_catch(SIGINT, &sa, &old[0]);
+	sigaction(SIGTERM, &sa, &old[1]);
+	cli_catch(SIGHUP, &sa, &old[2]);
+}
+
+/* Give the signals import_catch() caught their actions back. */
+static void
+import_release(const struct sigaction *old)
+{
+	sigaction(SIGINT, &old[0], NULL);
+	sigaction(SIGTERM, &old[1], NULL);
+	sigaction(SIGHUP, &old[2], NULL);
+}
+
 /* perfwatch import [--replace] [--format csv|jsonl] FILE|- */
 int
 cmd_import(struct cli *c, int argc, char **argv)
@@ -72,6 +110,7 @@ cmd_import(struct cli *c, int argc, char **argv)
 	};
 	struct store_import_stats stats;
 	struct import_progress	 pr;
+	struct sigaction	 old[3];
 	struct stat		 sb;
 	enum store_format	 format = STORE_FORMAT_AUTO, given;
 	struct store		*st;
@@ -123,7 +162,10 @@ cmd_import(struct cli *c, int argc, char **argv)
 			fclose(f);
 		return EXIT_NOINPUT;
 	}
+	/* Before the store is made: a signal then leaves none behind. */
+	import_catch(old);
 	if ((st = cli_store(c)) == NULL) {
+		import_release(old);
 		if (f != stdin)
 			fclose(f);
 		return cli_store_none(c);
@@ -132,10 +174,20 @@ cmd_import(struct cli *c, int argc, char **argv)
 		pr.start = pr.last = perfwatch_mono();
 		store_import_progress(st, import_progress_line, &pr);
 	}
+	store_import_stop(st, &import_signal);
 	rc = store_import(st, f, name, format, replace, &stats, &cause);
+	store_import_stop(st, NULL);
+	import_release(old);
 	store_import_progress(st, NULL, NULL);
 	if (f != stdin)
 		fclose(f);
+	if (rc == -1 && stats.stopped) {
+		fprintf(stderr, "perfwatch: %s by signal %d\nperfwatch: "
+		    "nothing was imported\n", cause, (int)import_signal);
+		free(cause);
+		cli_store_unmake(c);
+		return 128 + (int)import_signal;
+	}
 	if (rc == -1) {
 		fprintf(stderr, "perfwatch: %s%s\nperfwatch: nothing was "
 		    "imported\n", cause, stats.store_busy ? " (another "

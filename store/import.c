@@ -12,7 +12,8 @@
  * stored with no end (its length unknown), never with a 0.
  *
  * An import is one transaction: the first bad row rolls everything back,
- * so a failed import leaves the store exactly as it was.  Errors name
+ * so a failed import leaves the store exactly as it was; so does a stop
+ * asked for by a signal (store_import_stop), at the next row.  Errors name
  * file:row:column as the file shows them: the row is the line in the file
  * (blank lines counted), the column the CSV field number, or for JSON
  * Lines the byte column of the offending key (of the object's '{' when
@@ -112,6 +113,7 @@ struct import_state {
 	int			 store_busy;	/* locked by another process */
 	int			 read_error;	/* errno of a read that failed */
 	int			 read_failed;	/* the input could not be read */
+	int			 stopped;	/* asked to stop */
 	struct store_import_stats stats;
 };
 
@@ -470,6 +472,13 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 	char			*err = NULL, idbuf[48];
 	int64_t			 hostid, runid, metricid, old;
 	long			 iter;
+
+	/* A signal asked the import to stop: the rollback undoes it all. */
+	if (is->st->import_stop != NULL && *is->st->import_stop) {
+		is->stopped = 1;
+		xasprintf(cause, "%s: stopped at row %zu", is->name, row);
+		return -1;
+	}
 
 	/* Host. */
 	if (host == NULL || host[0] == '\0')
@@ -1077,6 +1086,12 @@ store_import_progress(struct store *st, store_import_progress_fn fn,
 	st->import_progress_arg = arg;
 }
 
+void
+store_import_stop(struct store *st, const volatile sig_atomic_t *stop)
+{
+	st->import_stop = stop;
+}
+
 /*
  * Import the history in f (called name in messages) in one transaction.
  * On error, nothing is changed and *cause says file:row:column: what, or,
@@ -1134,7 +1149,16 @@ store_import(struct store *st, FILE *f, const char *name,
 	 * the system's reason: the input could not be read, which is no
 	 * fault of its data.
 	 */
-	if (ferror(f)) {
+	/* A read that a signal cut short is the signal's doing too. */
+	if ((rc == -1 || ferror(f)) && !is.stopped &&
+	    st->import_stop != NULL && *st->import_stop) {
+		if (rc == -1)
+			free(*cause);
+		xasprintf(cause, "%s: stopped", name);
+		is.stopped = 1;
+		rc = -1;
+	}
+	if (ferror(f) && !is.stopped) {
 		if (rc == -1)
 			free(*cause);
 		xasprintf(cause, "%s: %s", name, strerror(is.read_error != 0 ?
@@ -1161,6 +1185,7 @@ store_import(struct store *st, FILE *f, const char *name,
 			stats->store_failed = is.store_failed;
 			stats->store_busy = is.store_busy;
 			stats->read_failed = is.read_failed;
+			stats->stopped = is.stopped;
 		}
 	} else if (stats != NULL)
 		*stats = is.stats;

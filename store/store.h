@@ -238,6 +238,7 @@ struct store_import_stats {
 	int	store_failed;	/* on error: the store's (a full disk) */
 	int	store_busy;	/* and it was locked by another process */
 	int	read_failed;	/* on error: the input could not be read */
+	int	stopped;	/* on error: asked to stop (a signal) */
 };
 
 int		 store_import(struct store *, FILE *, const char *name,
@@ -252,6 +253,12 @@ typedef void	(*store_import_progress_fn)(const struct store_import_stats *,
 		    void *);
 void		 store_import_progress(struct store *, store_import_progress_fn,
 		    void *arg);
+/*
+ * Have store_import stop, importing nothing, at the first row read once
+ * *stop is set (by a signal); NULL: never.
+ */
+void		 store_import_stop(struct store *,
+		    const volatile sig_atomic_t *stop);
 int		 store_export(struct store *, FILE *, enum store_format,
 		    const char *const *labels, size_t nlabels, char **cause);
 /* The format a file's name says (.csv; .jsonl, .ndjson, .json), or AUTO. */
