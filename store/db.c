@@ -525,19 +525,25 @@ store_on_rdonly_fs(const char *path)
 }
 
 /*
- * Whether the write-ahead log beside path is absent or empty: the file
- * itself holds the whole database.
+ * Whether the write-ahead log and the rollback journal beside path are
+ * absent or empty: the file itself holds the whole database, and no
+ * transaction cut short is to be undone in it.
  */
 static int
-store_wal_empty(const char *path)
+store_logs_empty(const char *path)
 {
+	static const char *const side[] = { "-wal", "-journal" };
 	struct stat	 sb;
-	char		*wal;
-	int		 empty;
+	char		*log;
+	size_t		 i;
+	int		 empty = 1;
 
-	xasprintf(&wal, "%s-wal", path);
-	empty = stat(wal, &sb) == -1 ? errno == ENOENT : sb.st_size == 0;
-	free(wal);
+	for (i = 0; i < nitems(side) && empty; i++) {
+		xasprintf(&log, "%s%s", path, side[i]);
+		empty = stat(log, &sb) == -1 ? errno == ENOENT :
+		    sb.st_size == 0;
+		free(log);
+	}
 	return empty;
 }
 
@@ -637,7 +643,7 @@ store_open_flags(const char *path, int flags, int immutable, char **cause)
 		if (!immutable && ((sqlite3_errcode(st->db) & 0xff) ==
 		    SQLITE_CANTOPEN ||
 		    (sqlite3_errcode(st->db) & 0xff) == SQLITE_READONLY) &&
-		    store_on_rdonly_fs(path) && store_wal_empty(path)) {
+		    store_on_rdonly_fs(path) && store_logs_empty(path)) {
 			store_close(st);
 			return store_open_flags(path, flags, 1, cause);
 		}
@@ -655,12 +661,12 @@ store_open_flags(const char *path, int flags, int immutable, char **cause)
 		    SQLITE_CANTOPEN ||
 		    (sqlite3_errcode(st->db) & 0xff) == SQLITE_READONLY) &&
 		    store_on_rdonly_fs(path))
-			/* Not immutable: its log has rows. */
+			/* Not immutable: a log or journal has rows. */
 			xasprintf(cause, "%s: on a read-only file system, with "
-			    "rows in its write-ahead log (%s-wal) that can be "
-			    "read only where its -shm file can be made: copy "
-			    "the database and its -wal to a writable place",
-			    path, path);
+			    "rows in its write-ahead log or journal beside it, "
+			    "which can be read only where files can be made: "
+			    "copy the database and the files beside it to a "
+			    "writable place", path);
 		else if ((sqlite3_extended_errcode(st->db) ==
 		    SQLITE_READONLY_DIRECTORY ||
 		    sqlite3_extended_errcode(st->db) ==
