@@ -53,10 +53,11 @@ struct store {
 	int		 runlock_fd;	/* store_runs_sweep(): held, or -1 */
 	store_import_progress_fn import_progress;	/* or NULL */
 	void		*import_progress_arg;
-	const volatile sig_atomic_t *import_stop;	/* set: stop, or NULL */
+	/* Set (by a signal): the import stops; or NULL. */
+	const volatile sig_atomic_t *import_stop;
 	sqlite3_stmt	*stmts[STMT_MAX];
 	int		 busy_ms;	/* how long to wait for a lock */
-	double		 busy_since;	/* when this wait began (mono) */
+	double		 busy_since;	/* when this wait began */
 	int		 busy_said;	/* a long wait has been said */
 	const volatile sig_atomic_t *busy_stop;	/* set: wait no longer */
 	/*
