@@ -263,9 +263,10 @@ ctl_print_status(json_t *r)
 				    (long long)json_integer_value(
 				    json_object_get(w, "steps")));
 			printf(", since %s\n", t);
-			if (json_is_string(json_object_get(w, "detail")))
+			if (json_is_string(json_object_get(w,
+			    "trigger_detail")))
 				printf("             (%s)\n",
-				    ctl_str(w, "detail"));
+				    ctl_str(w, "trigger_detail"));
 			if (json_is_string(json_object_get(w, "waiting"))) {
 				ctl_local(json_object_get(w, "waiting_since"),
 				    t, sizeof(t));
@@ -286,8 +287,8 @@ ctl_print_status(json_t *r)
 	p = json_object_get(r, "pending");
 	json_array_foreach(p, i, item) {
 		printf("  queued:    %s", ctl_str(item, "trigger"));
-		if (json_is_string(json_object_get(item, "detail")))
-			printf(": %s", ctl_str(item, "detail"));
+		if (json_is_string(json_object_get(item, "trigger_detail")))
+			printf(": %s", ctl_str(item, "trigger_detail"));
 		printf("\n");
 	}
 	if (json_is_string(json_object_get(r, "retry_at"))) {

@@ -45,6 +45,7 @@
 #include "timefmt.h"
 #include "xmalloc.h"
 #include "store/store.h"
+#include "view/view.h"
 #include "workloads/workloads.h"
 #include "daemon.h"
 
@@ -195,7 +196,11 @@ control_error(const char *fmt, ...)
 	    "error", msg);
 }
 
-/* The last run of this host, with the count of each verdict. */
+/*
+ * The last run of this host as runs --json gives a run (its keys named as
+ * every --json names them: "time", "trigger_detail", "duration"), with
+ * the count of each verdict.
+ */
 static json_t *
 control_last_run(struct daemon *d)
 {
@@ -205,7 +210,6 @@ control_last_run(struct daemon *d)
 	size_t			 n = 0, nv = 0, i;
 	json_t			*o, *counts;
 	json_int_t		 c;
-	char			 t[32];
 
 	memset(&f, 0, sizeof(f));
 	f.host = daemon_host_name();
@@ -214,16 +218,7 @@ control_last_run(struct daemon *d)
 		store_runs_free(runs, n);
 		return json_null();
 	}
-	o = pwjson_object();
-	pwjson_set_str(o, "run", runs[0].label);
-	pwjson_set_str(o, "status", runs[0].status);
-	pwjson_set_str(o, "trigger", runs[0].trigger);
-	pwjson_set_str(o, "detail", runs[0].trigger_detail);
-	if (timefmt_format(runs[0].started, t, sizeof(t)) == 0)
-		json_object_set_new(o, "started", json_string(t));
-	if (runs[0].has_end && timefmt_format(runs[0].ended, t,
-	    sizeof(t)) == 0)
-		json_object_set_new(o, "ended", json_string(t));
+	o = view_run_json(&runs[0]);
 	counts = json_object();
 	if (store_verdicts_get(d->st, runs[0].id, &v, &nv) == 0) {
 		for (i = 0; i < nv; i++) {

@@ -1195,15 +1195,15 @@ work_status_json(struct daemon *d)
 		    w->kind == WORK_BUILD ? "build" : "battery"));
 		json_object_set_new(cur, "pid", json_integer(
 		    w->job != NULL ? job_pid(w->job) : 0));
-		if (w->started > 0 && timefmt_format(w->started, t,
-		    sizeof(t)) == 0)
-			json_object_set_new(cur, "started", json_string(t));
+		/* A key without a value is null, as in every --json. */
+		pwjson_set_str(cur, "started", w->started > 0 &&
+		    timefmt_format(w->started, t, sizeof(t)) == 0 ? t : NULL);
 		if (w->kind == WORK_BUILD) {
 			pwjson_set_str(cur, "repository", w->build->repo);
 			pwjson_set_str(cur, "commit", w->build->commit);
 		} else {
 			pwjson_set_str(cur, "trigger", w->trigger);
-			pwjson_set_str(cur, "detail", w->detail);
+			pwjson_set_str(cur, "trigger_detail", w->detail);
 			pwjson_set_str(cur, "run", w->label);
 			pwjson_set_str(cur, "workload", w->workload);
 			json_object_set_new(cur, "step", json_integer(w->step));
@@ -1216,14 +1216,12 @@ work_status_json(struct daemon *d)
 			json_object_set_new(cur, "warmup",
 			    json_boolean(w->warmup));
 			pwjson_set_str(cur, "waiting", w->waiting);
-			if (w->waiting != NULL && timefmt_format(w->wait_since,
-			    t, sizeof(t)) == 0)
-				json_object_set_new(cur, "waiting_since",
-				    json_string(t));
-			if (w->waiting != NULL && w->wait_until > 0 &&
-			    timefmt_format(w->wait_until, t, sizeof(t)) == 0)
-				json_object_set_new(cur, "wait_until",
-				    json_string(t));
+			pwjson_set_str(cur, "waiting_since",
+			    w->waiting != NULL && timefmt_format(w->wait_since,
+			    t, sizeof(t)) == 0 ? t : NULL);
+			pwjson_set_str(cur, "wait_until", w->waiting != NULL &&
+			    w->wait_until > 0 && timefmt_format(w->wait_until,
+			    t, sizeof(t)) == 0 ? t : NULL);
 		}
 		json_object_set_new(o, "work", cur);
 	}
@@ -1231,7 +1229,7 @@ work_status_json(struct daemon *d)
 	for (i = 0; i < w->npending; i++)
 		pwjson_append(arr, pwjson_set_str(pwjson_set_str(
 		    pwjson_object(), "trigger", w->pending[i].trigger),
-		    "detail", w->pending[i].detail));
+		    "trigger_detail", w->pending[i].detail));
 	json_object_set_new(o, "pending", arr);
 	builds = json_array();
 	TAILQ_FOREACH(b, &w->builds, entry)

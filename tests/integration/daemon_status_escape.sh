@@ -39,11 +39,11 @@ status='{
  "work": {"kind": "battery", "trigger": "manual\x1b]0;t\x07",
   "run": "r-1\nperfwatchd: forged", "workload": "wl\x1b[2J",
   "warmup": False, "iteration": 1, "count": 3, "step": 2, "steps": 4,
-  "started": "2026-12-06T10:00:00Z", "detail": "workloads w\x9b31m",
+  "started": "2026-12-06T10:00:00Z", "trigger_detail": "workloads w\x9b31m",
   "waiting": "load \x1b[1m9", "waiting_since": "2026-12-06T10:01:00Z",
   "wait_until": "2026-12-06T11:00:00Z"},
  "builds": [{"repository": "repo\x1b[A", "commit": "0123456789abcdef"}],
- "pending": [{"trigger": "package", "detail": "dpkg: +evil\x1b[31m 1.0"}],
+ "pending": [{"trigger": "package", "trigger_detail": "dpkg: +evil\x1b[31m 1.0"}],
  "retry_at": "2026-12-06T10:05:00Z", "next_run": "2026-12-06T12:00:00Z",
  "last_run": {"run": "r-0\r", "status": "failed", "trigger": "schedule",
   "verdicts": {"regression\x1b[K": 2}},
@@ -86,7 +86,7 @@ timeout 20 "$PERFWATCH" -c "$T/fake.conf" status --json |
 import json, sys
 d = json.load(sys.stdin)
 assert d["last_error"] == "child said \x1b[31mboom\nperfwatchd: all good", d
-assert d["work"]["detail"] == "workloads w\x9b31m", d
+assert d["work"]["trigger_detail"] == "workloads w\x9b31m", d
 ' || fail "status --json changed the text"
 # A refusal's reason, on standard error, is one line too.
 rc=0

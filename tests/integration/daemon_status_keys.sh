@@ -26,6 +26,10 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["state"] == "running" and d["work"]["kind"] == "battery", d
 assert len(d["pending"]) == 1, d
+# Not waiting for a quiet machine: the keys are there, null.
+w = d["work"]
+assert w["waiting"] is None and w["waiting_since"] is None, w
+assert w["wait_until"] is None, w
 keys = set()
 def walk(o):
     if isinstance(o, dict):

@@ -1,0 +1,44 @@
+#!/bin/sh
+# status --json names a run as every other --json does: last_run is the
+# run as runs --json gives it (run, host, "time", "trigger_detail",
+# "duration"), with its verdicts, and a battery queued has its
+# "trigger_detail".  last_run had "started", "ended" (left out while a
+# run had no end) and "detail", and the queue "detail", for a script
+# reading both documents to map.
+set -eu
+. "$(dirname "$0")/daemon.subr"
+
+write_profile
+write_conf_manual
+start_daemon
+pwc trigger --workload tiny >/dev/null || fail "trigger tiny"
+wait_until 20 "the tiny run" runs_at_least 1 \
+    "trigger = 'manual' AND status = 'complete'" || fail "no tiny run"
+# A battery queued while paused: its trigger and detail in "pending".
+pwc pause >/dev/null || fail "pause"
+pwc trigger --workload other >/dev/null || fail "trigger other"
+pwc status --json >"$T/status.json" || fail "status --json"
+pw -D "$DB" runs --json >"$T/runs.json" || fail "runs --json"
+stop_daemon
+
+python3 - "$T/status.json" "$T/runs.json" <<'EOF' || fail "status --json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+runs = json.load(open(sys.argv[2]))
+last = d["last_run"]
+run = runs[0]
+# The same run, the same keys and values; runs --json's "incomplete"
+# alone is not the daemon's, and "verdicts" not runs'.
+del run["incomplete"]
+verdicts = last.pop("verdicts")
+assert isinstance(verdicts, dict), verdicts
+assert last == run, (last, run)
+for k in ("started", "ended", "detail"):
+    assert k not in last, (k, last)
+assert isinstance(last["duration"], int) and last["time"].endswith("Z"), last
+assert last["trigger_detail"] == "workloads tiny", last
+p = d["pending"]
+assert len(p) == 1 and p[0] == {"trigger": "manual",
+    "trigger_detail": "workloads other"}, p
+EOF
+pass
