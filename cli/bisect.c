@@ -1409,13 +1409,12 @@ bisect_point_json(const struct bisect_point *p, double good_level, int end)
 	 * was never judged: no ratio (the table's "-"), not a 0 that reads
 	 * as runs at the middle between the ends.
 	 */
-	if (!end)
-		pwjson_set_num(o, "llr", p->mark == BISECT_SKIP &&
-		    p->skip != SKIP_UNDECIDED ? NAN : p->llr);
-	if (p->mark == BISECT_SKIP)
-		pwjson_set_str(o, "skipped", p->skip == SKIP_FAILED ?
-		    "failed" : p->skip == SKIP_NO_METRIC ? "no_metric" :
-		    "undecided");
+	pwjson_set_num(o, "llr", end || (p->mark == BISECT_SKIP &&
+	    p->skip != SKIP_UNDECIDED) ? NAN : p->llr);
+	/* Null for a commit that was not skipped, as a key without value. */
+	pwjson_set_str(o, "skipped", p->mark != BISECT_SKIP ? NULL :
+	    p->skip == SKIP_FAILED ? "failed" : p->skip == SKIP_NO_METRIC ?
+	    "no_metric" : "undecided");
 	return o;
 }
 

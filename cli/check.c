@@ -1134,7 +1134,7 @@ cmd_compare(struct cli *c, int argc, char **argv)
 	json_t			*o, *arr, *mo, *cells, *co, *runs;
 	size_t			 ng = 0, nwords = 0, nall = 0, i, j, mi, per, col;
 	size_t			 ncols = 0;
-	int			 k, opt, rc = 0, ended = 0;
+	int			 k, opt, rc = 0, ended = 0, ref;
 
 	/* The words move to argv[1 .. nwords], in their order. */
 	for (k = 1; k < argc; k++) {
@@ -1210,22 +1210,26 @@ cmd_compare(struct cli *c, int argc, char **argv)
 				    (int64_t)cell->samples);
 				pwjson_set_num(co, "level", cell->runs > 0 ?
 				    cell->level : NAN);
-				if (i > 0) {
-					pwjson_set_num(co, "change_pct",
-					    cell->change_pct);
-					pwjson_set_num(co, "shift_pct",
-					    cell->shift_pct);
-					pwjson_set_num(co, "ci_low",
-					    cell->ci_low);
-					pwjson_set_num(co, "ci_high",
-					    cell->ci_high);
-					pwjson_set_num(co, "p", cell->p);
-					pwjson_set_num(co, "q", cell->q);
-					pwjson_set_str(co, "test",
-					    compare_test_name(cell));
-					pwjson_set_str(co, "verdict",
-					    compare_verdict_name(cell));
-				}
+				/*
+				 * The first column is what the others are
+				 * judged against: its change and test are
+				 * null, the keys there as in the others'.
+				 */
+				ref = i == 0;
+				pwjson_set_num(co, "change_pct", ref ? NAN :
+				    cell->change_pct);
+				pwjson_set_num(co, "shift_pct", ref ? NAN :
+				    cell->shift_pct);
+				pwjson_set_num(co, "ci_low", ref ? NAN :
+				    cell->ci_low);
+				pwjson_set_num(co, "ci_high", ref ? NAN :
+				    cell->ci_high);
+				pwjson_set_num(co, "p", ref ? NAN : cell->p);
+				pwjson_set_num(co, "q", ref ? NAN : cell->q);
+				pwjson_set_str(co, "test", ref ? NULL :
+				    compare_test_name(cell));
+				pwjson_set_str(co, "verdict", ref ? NULL :
+				    compare_verdict_name(cell));
 				pwjson_append(cells, co);
 			}
 			pwjson_set(mo, "cells", cells);

@@ -860,9 +860,9 @@ cmd_show(struct cli *c, int argc, char **argv)
 	}
 	if (c->out == OUT_JSON) {
 		o = view_run_json(&run);
-		if (run.quiet != NULL &&
-		    (quiet = json_loads(run.quiet, 0, NULL)) != NULL)
-			pwjson_set(o, "quiet", quiet);
+		quiet = run.quiet != NULL ? json_loads(run.quiet, 0, NULL) :
+		    NULL;
+		pwjson_set(o, "quiet", quiet != NULL ? quiet : json_null());
 		pwjson_set(o, "workloads", cli_workloads_json(w, nw));
 		arr = pwjson_array();
 		for (i = 0; i < n; i++)

@@ -240,11 +240,12 @@ env_show(struct cli *c, int argc, char **argv)
 		env_show_csv(s, pk);
 	else if (c->out == OUT_JSON) {
 		j = sysinfo_snapshot_json(s, pk ? SYSINFO_ALL : SYSINFO_FIELDS);
-		/* A label alone is ambiguous in a store of several hosts. */
-		if (r.label != NULL) {
-			pwjson_set_str(j, "run", r.label);
-			pwjson_set_str(j, "host", r.host_name);
-		}
+		/*
+		 * A label alone is ambiguous in a store of several hosts;
+		 * both null for this machine now, which no stored name says.
+		 */
+		pwjson_set_str(j, "run", r.label);
+		pwjson_set_str(j, "host", r.host_name);
 		json_object_set_new(j, "package_count",
 		    json_integer((json_int_t)s->npackages));
 		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);

@@ -512,9 +512,10 @@ sysinfo_diff_json(const struct snapshot_diff *d)
 		    c->old_arch);
 		pwjson_set_str(o, "old", c->old_value);
 		pwjson_set_str(o, "new", c->new_value);
-		if (c->old_arch != NULL && c->new_arch != NULL &&
-		    strcmp(c->old_arch, c->new_arch) != 0)
-			pwjson_set_str(o, "old_arch", c->old_arch);
+		/* Null unless the change moved the arch. */
+		pwjson_set_str(o, "old_arch", c->old_arch != NULL &&
+		    c->new_arch != NULL && strcmp(c->old_arch,
+		    c->new_arch) != 0 ? c->old_arch : NULL);
 		json_array_append_new(pkgs, o);
 	}
 	json_object_set_new(root, "fields", fields);

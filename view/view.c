@@ -48,8 +48,8 @@ view_busy_json(json_t *o, const struct store_run *r)
 	char	*why;
 
 	pwjson_set_bool(o, "busy", r->busy);
-	if ((why = view_busy_why(r)) != NULL)
-		pwjson_set_str(o, "busy_why", why);
+	why = view_busy_why(r);
+	pwjson_set_str(o, "busy_why", why);	/* null for a quiet run */
 	free(why);
 }
 
@@ -74,10 +74,9 @@ view_run_json(const struct store_run *r)
 	pwjson_set_str(o, "trigger", r->trigger);
 	pwjson_set_str(o, "status", r->status);
 	view_busy_json(o, r);
-	if (r->profile != NULL)
-		pwjson_set_str(o, "profile", r->profile);
-	if (r->trigger_detail != NULL)
-		pwjson_set_str(o, "trigger_detail", r->trigger_detail);
+	/* Null where there is none, as every key without a value. */
+	pwjson_set_str(o, "profile", r->profile);
+	pwjson_set_str(o, "trigger_detail", r->trigger_detail);
 	/* Its length: null while running and where an import gave none. */
 	if (view_run_timed(r))
 		pwjson_set_int(o, "duration", r->ended - r->started);

@@ -30,7 +30,7 @@ void	 view_time(char *, size_t, long long);
  * (allocated), or NULL when it was not.
  */
 char	*view_busy_why(const struct store_run *);
-/* Set "busy" in o, and "busy_why" when the run was busy. */
+/* Set "busy" in o, and "busy_why": why, or null when it was not. */
 void	 view_busy_json(json_t *o, const struct store_run *);
 /*
  * Whether a run's length is known: it has an end (none while running,

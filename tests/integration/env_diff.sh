@@ -54,6 +54,10 @@ assert got == {
     "sed": ("removed", "4.9-1", None),
     "zlib1g": ("downgraded", "1:1.2.13.dfsg-1", "1:1.2.11.dfsg-4"),
 }, got
+# old_arch is in every change, null unless the arch moved.
+arch = {c["name"]: c["old_arch"] for c in d["changes"]["packages"]}
+assert arch == {"auditd": None, "fonts-x": "all", "htop": None,
+    "sed": None, "zlib1g": None}, arch
 '
 
 # Each run is named with its host, as runs --json and alerts --json name
@@ -82,7 +86,7 @@ assert d["run"] == "run-a" and d["host"] == sys.argv[1], d
 pw env show --json | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert "run" not in d and "host" not in d, d
+assert d["run"] is None and d["host"] is None, d
 '
 
 # The CSV form: a row a change, a field each.

@@ -114,7 +114,7 @@ md = doc["machine_diff"]
 assert md["from"] == "good" and md["to"] == "bad1", md
 assert md["changes"]["fields"] == [], md
 assert md["changes"]["packages"] == [{"name": "libc6", "change": "upgraded",
-    "arch": "amd64", "old": "2.36-9", "new": "2.36-10"}], md
+    "arch": "amd64", "old": "2.36-9", "new": "2.36-10", "old_arch": None}], md
 assert "What changed on the machine from good" in doc["text"]
 EOPY
 
