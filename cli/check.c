@@ -1240,7 +1240,8 @@ cmd_compare(struct cli *c, int argc, char **argv)
 		for (j = 0; j < cmp.nindex; j++) {
 			mo = pwjson_object();
 			pwjson_set_str(mo, "workload", cmp.index[j].workload);
-			pwjson_set_int(mo, "metrics",
+			/* A count: "metrics" is a list in every --json. */
+			pwjson_set_int(mo, "metric_count",
 			    (int64_t)cmp.index[j].metrics);
 			cells = pwjson_array();
 			for (i = 0; i < ng; i++)

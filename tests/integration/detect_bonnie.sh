@@ -66,6 +66,18 @@ assert -65 < w["change_pct"] < -63.5 and w["q"] < 0.01, w
 assert r["verdict"] == "improvement", r
 assert 23.5 < r["change_pct"] < 24.5 and r["q"] < 0.01, r
 assert d["index"][0]["values"][0] == 1000
+# How many metrics a row is of is a count, metric_count; "metrics" is a
+# list wherever a document has it.
+assert d["index"][0]["metric_count"] == 12, d["index"][0]
+def walk(o):
+    if isinstance(o, dict):
+        for k, v in o.items():
+            assert k != "metrics" or isinstance(v, list), (k, v)
+            walk(v)
+    elif isinstance(o, list):
+        for v in o:
+            walk(v)
+walk(d)
 '
 
 # The named-group form, A/A: nothing.  Three runs against four cannot
