@@ -1324,7 +1324,7 @@ bisect_list_git(struct cli *c)
 		free(section);
 	}
 	if (arr != NULL) {
-		pwjson_print(stdout, arr, PWJSON_PRETTY);
+		cli_json_print(arr);
 		json_decref(arr);
 	} else
 		table_print(t, stdout, c->out);
@@ -1485,7 +1485,7 @@ bisect_report_none(struct bisect_ctx *x, const struct bisect_point *gp,
 	pwjson_set(o, "candidates", pwjson_array());
 	pwjson_set(o, "side_by_side", json_null());
 	pwjson_set_str(o, "nothing_to_bisect", why);
-	pwjson_print(stdout, o, 0);
+	cli_json_print(o);
 	json_decref(o);
 }
 
@@ -1578,7 +1578,7 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 		pwjson_set(o, "candidates", arr);
 		pwjson_set(o, "side_by_side", side->checked ?
 		    bisect_side_json(side, g) : json_null());
-		pwjson_print(stdout, o, 0);
+		cli_json_print(o);
 		json_decref(o);
 		return;
 	}

@@ -21,13 +21,6 @@
 #include "detect/detect.h"
 #include "cli.h"
 
-/* Print a JSON value as the other commands do: one line feed after it. */
-static void
-check_json_print(json_t *o)
-{
-	pwjson_print(stdout, o, PWJSON_PRETTY);
-}
-
 /*
  * Percent v as it is printed to one decimal: a change that rounds to
  * nothing (7489 against 7489.5) is +0.0, as no change is, not -0.0.
@@ -813,7 +806,7 @@ cmd_check(struct cli *c, int argc, char **argv)
 
 	if (c->out == OUT_JSON) {
 		o = check_result_json(&res);
-		check_json_print(o);
+		cli_json_print(o);
 		json_decref(o);
 	} else
 		check_result_print(c, &res);
@@ -1251,7 +1244,7 @@ cmd_compare(struct cli *c, int argc, char **argv)
 			pwjson_append(arr, mo);
 		}
 		pwjson_set(o, "index", arr);
-		check_json_print(o);
+		cli_json_print(o);
 		json_decref(o);
 	} else {
 		/*
@@ -1474,7 +1467,7 @@ cmd_changes(struct cli *c, int argc, char **argv)
 	}
 	if (c->out == OUT_JSON) {
 		arr = view_changes_json(ch, n);
-		check_json_print(arr);
+		cli_json_print(arr);
 		json_decref(arr);
 	} else {
 		t = table_new(nitems(hdr), hdr, al);
@@ -1653,7 +1646,7 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 		return k;
 	}
 	if (arr != NULL) {
-		check_json_print(arr);
+		cli_json_print(arr);
 		json_decref(arr);
 	} else if (n == 0 && c->out == OUT_TABLE)
 		printf("no %salerts\n", all ? "" : "open ");
@@ -1838,7 +1831,7 @@ baseline_show(struct cli *c, struct store *st, const char *name)
 		pwjson_set_str(o, "created", tbuf);
 		pwjson_set(o, "runs", runs);
 		pwjson_set(o, "metrics", arr);
-		check_json_print(o);
+		cli_json_print(o);
 		json_decref(o);
 	} else {
 		if (c->out == OUT_TABLE)
@@ -2075,7 +2068,7 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 		o = pwjson_object();
 		pwjson_set_str(o, "in_use", inuse);
 		pwjson_set(o, "baselines", arr);
-		check_json_print(o);
+		cli_json_print(o);
 		json_decref(o);
 	} else {
 		json_decref(arr);

@@ -347,8 +347,7 @@ cmd_status(struct cli *c, int argc, char **argv)
 	    &reply)) != 0)
 		return rc;
 	if (c->out == OUT_JSON) {
-		json_dumpf(reply, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', stdout);
+		cli_json_print(reply);
 	} else
 		ctl_print_status(reply);
 	json_decref(reply);

@@ -431,12 +431,6 @@ summary_cells(struct table *t, size_t col, const struct store_series *s,
 	table_addf(t, col + 4, "%zu", sum.n);
 }
 
-static void
-json_print(json_t *o)
-{
-	pwjson_print(stdout, o, PWJSON_PRETTY);
-}
-
 /* 0 when host is NULL or a host of the store; else 65 after a message. */
 int
 cli_host_known(struct store *st, const char *host)
@@ -695,7 +689,7 @@ cmd_history(struct cli *c, int argc, char **argv)
 	store_read_end(st, began);
 	if (rc == 0) {
 		if (arr != NULL)
-			json_print(arr);
+			cli_json_print(arr);
 		else if (nms == 0 && c->out == OUT_TABLE)
 			printf("no runs\n");
 		else
@@ -869,7 +863,7 @@ cmd_show(struct cli *c, int argc, char **argv)
 			pwjson_append(arr, view_series_json(&ser[i]));
 		pwjson_set(o, "metrics", arr);
 		cli_report_index_json(c, &run, ser, n, o);
-		json_print(o);
+		cli_json_print(o);
 		json_decref(o);
 	} else {
 		if (c->out == OUT_TABLE) {
@@ -1083,7 +1077,7 @@ cmd_runs(struct cli *c, int argc, char **argv)
 		free(incs);
 	}
 	if (c->out == OUT_JSON)
-		json_print(arr);
+		cli_json_print(arr);
 	else if (nruns == 0 && c->out == OUT_TABLE)
 		printf("no runs\n");
 	else

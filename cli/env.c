@@ -248,8 +248,7 @@ env_show(struct cli *c, int argc, char **argv)
 		pwjson_set_str(j, "host", r.host_name);
 		json_object_set_new(j, "package_count",
 		    json_integer((json_int_t)s->npackages));
-		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_SORT_KEYS);
-		fputc('\n', stdout);
+		cli_json_print(j);
 		json_decref(j);
 	} else {
 		if (r.label != NULL)
@@ -311,8 +310,7 @@ env_diff(struct cli *c, int argc, char **argv)
 		/* "now" is this machine, which no stored name says. */
 		pwjson_set_str(j, "to_host", n == 2 ? rb.host_name : NULL);
 		pwjson_set(j, "changes", sysinfo_diff_json(d));
-		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		fputc('\n', stdout);
+		cli_json_print(j);
 		json_decref(j);
 	} else {
 		printf("from %s to %s: %zu change%s\n", cli_show(ra.label),

@@ -213,7 +213,7 @@ notify_cmd_flush(struct cli *c, int argc, char **argv)
 			pwjson_append(arr, r);
 		}
 		pwjson_set(root, "rows", arr);
-		pwjson_print(stdout, root, PWJSON_PRETTY);
+		cli_json_print(root);
 		json_decref(root);
 	} else {
 		printf("delivered %zu, retrying %zu, failed %zu\n",
@@ -277,7 +277,7 @@ notify_list_sinks(struct cli *c, const struct notify_sink *sinks,
 		pwjson_set_str(r, "type", notify_type_name(sinks[i].type));
 		pwjson_append(arr, r);
 	}
-	pwjson_print(stdout, arr, PWJSON_PRETTY);
+	cli_json_print(arr);
 	json_decref(arr);
 }
 
@@ -368,7 +368,7 @@ notify_cmd_test(struct cli *c, int argc, char **argv)
 		notify_event_clear(&ev);
 	}
 	if (arr != NULL) {
-		pwjson_print(stdout, arr, PWJSON_PRETTY);
+		cli_json_print(arr);
 		json_decref(arr);
 	}
 	notify_sinks_free(sinks, nsinks);
@@ -482,7 +482,7 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 				pwjson_set(r, "split_from", json_null());
 			pwjson_append(arr, r);
 		}
-		pwjson_print(stdout, arr, PWJSON_PRETTY);
+		cli_json_print(arr);
 		json_decref(arr);
 	} else if (n == 0 && c->out == OUT_TABLE) {
 		printf(all ? "the outbox is empty\n" : "nothing pending\n");

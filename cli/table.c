@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "csv.h"
+#include "json.h"
 #include "timefmt.h"
 #include "utf8.h"
 #include "xmalloc.h"
@@ -299,4 +300,16 @@ void
 fmt_time(char *buf, size_t len, long long t)
 {
 	view_time(buf, len, t);
+}
+
+/*
+ * Print v as every command prints its --json document: pretty (a member
+ * a line, two-space indent), members in the order they were set, each
+ * real in the fewest digits that read back as it (json.h), and a line
+ * feed.  A write error shows when main() checks stdout at the end.
+ */
+void
+cli_json_print(const json_t *v)
+{
+	(void)pwjson_print(stdout, v, PWJSON_PRETTY);
 }

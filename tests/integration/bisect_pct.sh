@@ -14,6 +14,9 @@ make_repo "score -5 pt higher" "score -5 pt higher" "score -8 pt higher" \
     "score -8 pt higher"
 bisect --json main~3..main >"$T/out.json" 2>"$T/err" ||
 	fail "negative: $(cat "$T/err")"
+# Printed as the other commands print --json: it was on one line.
+json_as_printed "$T/out.json" ||
+	fail "bisect --json is not printed as --json is: $(cat "$T/out.json")"
 expect_eq "$(json_field "$T/out.json" first_bad.summary)" c3
 for k in first_bad.change_pct bad.change_pct; do
 	c=$(json_field "$T/out.json" "$k")

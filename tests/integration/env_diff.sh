@@ -78,6 +78,18 @@ d = json.load(sys.stdin)
 assert d["from"] == "run-a" and d["from_host"] == sys.argv[1], d
 assert d["to"] == "now" and d["to_host"] is None, d
 ' "$host"
+# Both printed as every --json is (cli_json_print), env show's members in
+# the order they were set, its host beside its run, as DESCRIPTION has
+# it: they were sorted (host, package_count, run).
+pw env diff --json run-a run-b >"$T/diff.json"
+json_as_printed "$T/diff.json" || fail "env diff --json: $(cat "$T/diff.json")"
+pw env show --json --packages run-a >"$T/show.json"
+json_as_printed "$T/show.json" || fail "env show --json: $(cat "$T/show.json")"
+python3 -c '
+import json, sys
+k = list(json.load(open(sys.argv[1])))
+assert k.index("host") == k.index("run") + 1, k
+' "$T/show.json" || fail "env show --json: the run and its host apart"
 pw env show --json run-a | python3 -c '
 import json, sys
 d = json.load(sys.stdin)

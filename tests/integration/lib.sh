@@ -75,6 +75,15 @@ expect_eq() {
 	[ "$1" = "$2" ] || fail "expected \"$2\", got \"$1\""
 }
 
+# json_as_printed FILE: FILE is a JSON document written as every --json
+# writes one (cli_json_print): a member a line, two spaces of indent, the
+# text as it is (no \u escapes of UTF-8), a line feed at the end.
+json_as_printed() {
+	python3 -c 'import json, sys
+t = open(sys.argv[1], encoding="utf-8").read()
+sys.exit(t != json.dumps(json.loads(t), indent=2, ensure_ascii=False) + "\n")' "$1"
+}
+
 # step_history RUNS FIRST LAST SEED [rate]: a CSV history of RUNS runs
 # r-01 ... of sys.pipe time on host box, five iterations a run about 1%
 # apart (a fixed generator, so every test sees the same numbers), 15%

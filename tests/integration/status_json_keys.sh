@@ -18,6 +18,8 @@ wait_until 20 "the tiny run" runs_at_least 1 \
 pwc pause >/dev/null || fail "pause"
 pwc trigger --workload other >/dev/null || fail "trigger other"
 pwc status --json >"$T/status.json" || fail "status --json"
+json_as_printed "$T/status.json" ||
+	fail "status --json is not printed as --json is: $(cat "$T/status.json")"
 pw -D "$DB" runs --json >"$T/runs.json" || fail "runs --json"
 stop_daemon
 
