@@ -11,7 +11,9 @@
  * With --csv a row is a field or a package: env show gives type (field
  * or package), name, value (a package's version) and arch; env diff gives
  * type, name, change, old, new, arch and old_arch (the arch before, when
- * it moved: without it a crossgrade reads "1.0-1 → 1.0-1").
+ * it moved: without it a crossgrade reads "1.0-1 → 1.0-1").  With --json
+ * a package is an object, name, version and arch, as env diff's are (the
+ * stored snapshot keeps its compact [name, version, arch]).
  */
 #include <sys/stat.h>
 
@@ -145,6 +147,28 @@ env_now(struct cli *c)
 	return s;
 }
 
+/*
+ * The packages of s as env show --json gives them: objects with the keys
+ * that env diff --json's packages have (name, arch; version for its old
+ * and new), not the positional [name, version, arch] of the store.
+ */
+static json_t *
+env_packages_json(const struct snapshot *s)
+{
+	json_t	*arr, *o;
+	size_t	 i;
+
+	arr = pwjson_array();
+	for (i = 0; i < s->npackages; i++) {
+		o = pwjson_object();
+		pwjson_set_str(o, "name", s->packages[i].name);
+		pwjson_set_str(o, "version", s->packages[i].version);
+		pwjson_set_str(o, "arch", s->packages[i].arch);
+		pwjson_append(arr, o);
+	}
+	return arr;
+}
+
 /* env show --csv: the fields, then with pk the packages. */
 static void
 env_show_csv(const struct snapshot *s, int pk)
@@ -239,7 +263,9 @@ env_show(struct cli *c, int argc, char **argv)
 	if (c->out == OUT_CSV)
 		env_show_csv(s, pk);
 	else if (c->out == OUT_JSON) {
-		j = sysinfo_snapshot_json(s, pk ? SYSINFO_ALL : SYSINFO_FIELDS);
+		j = sysinfo_snapshot_json(s, SYSINFO_FIELDS);
+		if (pk)
+			pwjson_set(j, "packages", env_packages_json(s));
 		/*
 		 * A label alone is ambiguous in a store of several hosts;
 		 * both null for this machine now, which no stored name says.

@@ -90,6 +90,16 @@ import json, sys
 k = list(json.load(open(sys.argv[1])))
 assert k.index("host") == k.index("run") + 1, k
 ' "$T/show.json" || fail "env show --json: the run and its host apart"
+# A package is an object with env diff'"'"'s keys, not [name, version, arch].
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = {x["name"]: x for x in d["packages"]}
+assert p["fonts-x"] == {"name": "fonts-x", "version": "2.1-1",
+    "arch": "all"}, p
+assert p["auditd"]["version"] == "1:3.0.9-1", p
+assert d["package_count"] == len(p) == 6, d
+' "$T/show.json" || fail "env show --json: packages: $(cat "$T/show.json")"
 pw env show --json run-a | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
