@@ -228,7 +228,8 @@ check_result_json(const struct detect_result *r)
 		if (v->alert == 0)
 			continue;
 		vo = pwjson_object();
-		pwjson_set_int(vo, "alert", v->alert);
+		/* An alert: its number is "id", as alerts --json has it. */
+		pwjson_set_int(vo, "id", v->alert);
 		pwjson_set_str(vo, "workload", v->metric.workload);
 		pwjson_set_str(vo, "metric", v->metric.metric);
 		pwjson_set_str(vo, "state", v->alert_state);

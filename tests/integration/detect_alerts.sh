@@ -93,7 +93,8 @@ v = {x["metric"]: x for x in d["verdicts"]}
 assert v["time"]["alert"] == 1 and v["time"]["alert_state"] == "confirmed", v
 assert v["rate"]["alert"] is None, v
 assert d["events"] == [], d["events"]
-assert d["alerts"] == [{"alert": 1, "workload": "sys.pipe", "metric": "time",
+# An alert of the list is numbered "id", as alerts --json numbers it.
+assert d["alerts"] == [{"id": 1, "workload": "sys.pipe", "metric": "time",
     "state": "confirmed", "can_confirm": True}], d["alerts"]
 '
 # A run before the alert's first bad run names none.
