@@ -300,6 +300,10 @@ detect_attribution_upgrade(json_t *attr, const char *host)
 	char	 tbuf[32];
 	size_t	 i;
 
+	/* Stored before every key without a value was null: left out. */
+	if (json_is_object(attr) && json_object_get(attr,
+	    "same_snapshot") == NULL)
+		pwjson_set(attr, "same_snapshot", json_null());
 	for (i = 0; i < nitems(runs); i++) {
 		if (!json_is_object(o = json_object_get(attr, runs[i])))
 			continue;
@@ -341,8 +345,11 @@ detect_attribution(struct store *st, const struct store_alert *a)
 		gid = json_integer_value(gs);
 	if (json_is_integer(bs))
 		bid = json_integer_value(bs);
+	/* Null, not left out, when a run has no snapshot to compare. */
 	if (gid != 0 && bid != 0)
 		pwjson_set_bool(o, "same_snapshot", gid == bid);
+	else
+		pwjson_set(o, "same_snapshot", json_null());
 	pwjson_set(o, "last_good_run", good);
 	pwjson_set(o, "first_bad_run", bad);
 	alert_diff_json(st, gid, bid, o);

@@ -250,7 +250,8 @@ char		*detect_attribution(struct store *, const struct store_alert *);
  * detect_attribution() does: an alert confirmed by a version before
  * called a run's label "label" and its start "started", in epoch
  * seconds, where every --json says "run" and "time" (RFC 3339); host,
- * unless NULL, is the one they lacked.
+ * unless NULL, is the one they lacked; a "same_snapshot" left out (as
+ * it was when a run had no snapshot) is null.
  */
 void		 detect_attribution_upgrade(json_t *attr, const char *host);
 
