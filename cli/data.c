@@ -112,6 +112,7 @@ cmd_import(struct cli *c, int argc, char **argv)
 	struct import_progress	 pr;
 	struct sigaction	 old[3];
 	struct stat		 sb;
+	json_t			*o;
 	enum store_format	 format = STORE_FORMAT_AUTO, given;
 	struct store		*st;
 	const char		*name;
@@ -206,10 +207,15 @@ cmd_import(struct cli *c, int argc, char **argv)
 			return EXIT_NOINPUT;
 		return stats.store_failed ? EXIT_IOERR : EXIT_DATAERR;
 	}
-	if (json)
-		printf("{\"runs\": %zu, \"metrics\": %zu, \"samples\": %zu}\n",
-		    stats.runs, stats.metrics, stats.samples);
-	else
+	if (json) {
+		/* "metrics" is a list in every --json: a count is not it. */
+		o = pwjson_object();
+		pwjson_set_int(o, "runs", (int64_t)stats.runs);
+		pwjson_set_int(o, "new_metric_count", (int64_t)stats.metrics);
+		pwjson_set_int(o, "samples", (int64_t)stats.samples);
+		cli_json_print(o);
+		json_decref(o);
+	} else
 		printf("imported %zu run%s, %zu sample%s (%zu new metric%s) "
 		    "into %s\n", stats.runs, stats.runs == 1 ? "" : "s",
 		    stats.samples, stats.samples == 1 ? "" : "s",
