@@ -399,6 +399,7 @@ alert_payload(const struct store_alert *a, const char *from,
     const char *last_good, const struct alert_numbers *n, int64_t now)
 {
 	json_t	*o, *b, *attr = NULL;
+	char	 tbuf[32];
 
 	o = pwjson_object();
 	pwjson_set_int(o, "alert", a->id);
@@ -420,11 +421,13 @@ alert_payload(const struct store_alert *a, const char *from,
 	pwjson_set_num(o, "current", n->current);
 	b = pwjson_object();
 	pwjson_set_str(b, "name", n->baseline);
-	if (n->base != NULL) {
-		pwjson_set_num(b, "level", n->base->center);
-		pwjson_set_num(b, "noise", n->base->noise);
+	/* Every key there, null without a baseline, as in every --json. */
+	pwjson_set_num(b, "level", n->base != NULL ? n->base->center : NAN);
+	pwjson_set_num(b, "noise", n->base != NULL ? n->base->noise : NAN);
+	if (n->base != NULL)
 		pwjson_set_int(b, "runs", (int64_t)n->base->k);
-	}
+	else
+		pwjson_set(b, "runs", json_null());
 	pwjson_set(o, "baseline", b);
 	if (a->attribution != NULL)
 		attr = json_loads(a->attribution, 0, NULL);
@@ -433,7 +436,11 @@ alert_payload(const struct store_alert *a, const char *from,
 	pwjson_set(o, "attribution", attr != NULL ? attr : json_null());
 	if (n->superseded_by > 0)
 		pwjson_set_int(o, "superseded_by", n->superseded_by);
-	pwjson_set_int(o, "time", now);
+	else
+		pwjson_set(o, "superseded_by", json_null());
+	/* A time as every --json gives one: RFC 3339, UTC. */
+	alert_time(tbuf, sizeof(tbuf), now);
+	pwjson_set_str(o, "time", tbuf);
 	return o;
 }
 

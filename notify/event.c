@@ -17,6 +17,7 @@
 
 #include "json.h"
 #include "log.h"
+#include "timefmt.h"
 #include "xmalloc.h"
 #include "detect/detect.h"
 #include "detect/stats.h"
@@ -59,6 +60,35 @@ event_rename(json_t *o, const char *from, const char *to)
 		return;
 	pwjson_set(o, to, json_incref(v));
 	json_object_del(o, from);
+}
+
+/*
+ * Give a payload queued by an older version what today's has: its time
+ * in epoch seconds as RFC 3339 (UTC), as every --json gives a time, and
+ * the keys it left out without a value (superseded_by, a missing
+ * baseline's figures) as null.
+ */
+static void
+event_upgrade(json_t *payload, json_t *baseline)
+{
+	static const char *const figures[] = { "level", "noise", "runs" };
+	json_t	*v;
+	char	 tbuf[32];
+	size_t	 i;
+
+	v = json_object_get(payload, "time");
+	if (json_is_integer(v) && timefmt_format(json_integer_value(v), tbuf,
+	    sizeof(tbuf)) == 0)
+		pwjson_set_str(payload, "time", tbuf);
+	/* A test's made-up alert has none of an alert change's keys. */
+	if (json_object_get(payload, "alert") != NULL &&
+	    json_object_get(payload, "superseded_by") == NULL)
+		pwjson_set(payload, "superseded_by", json_null());
+	if (!json_is_object(baseline))
+		return;
+	for (i = 0; i < nitems(figures); i++)
+		if (json_object_get(baseline, figures[i]) == NULL)
+			pwjson_set(baseline, figures[i], json_null());
 }
 
 /* The alert's own metric line, from the payload. */
@@ -151,6 +181,7 @@ notify_event_parse(struct notify_event *ev, int64_t outbox,
 	 */
 	event_rename(b, "median", "level");
 	event_rename(b, "spread", "noise");
+	event_upgrade(ev->payload, b);
 	/* And the attribution's runs "run", "host" and "time" (RFC 3339). */
 	detect_attribution_upgrade(json_object_get(ev->payload, "attribution"),
 	    ev->host);
@@ -178,7 +209,7 @@ notify_event_test(struct notify_event *ev, const char *host,
 	pwjson_set_str(o, "workload", "perfwatch");
 	pwjson_set_str(o, "metric", "notify test");
 	pwjson_set_str(o, "sink", sink);
-	pwjson_set_int(o, "time", now);
+	pwjson_set_int(o, "time", now);	/* RFC 3339 once parsed */
 	text = pwjson_dumps(o, PWJSON_COMPACT);
 	json_decref(o);
 	if (notify_event_parse(ev, 0, text, now, &err) == -1)

@@ -96,6 +96,9 @@ for k, run in (("last_good_run", "good"), ("first_bad_run", "bad1")):
     assert r["time"].endswith("Z") and "label" not in r, r
     assert "started" not in r, r
 assert a["ci_low"] < a["change_pct"] < a["ci_high"] and a["q"] < 0.001, a
+# Its time as every --json gives one, and superseded_by null, not absent.
+assert isinstance(a["time"], str) and a["time"].endswith("Z"), a
+assert a["superseded_by"] is None, a
 assert doc["subject"].startswith("[perfwatch] %s: app.pipe throughput -22." %
                                  host), doc["subject"]
 m = doc["metrics"]
@@ -134,6 +137,7 @@ assert h["x-perfwatch-signature"] == "sha256=" + hmac.new(
     secret, signed, hashlib.sha256).hexdigest()
 doc = json.loads(body)
 assert doc["test"] is True and doc["alert"]["sink"] == "hook", doc
+assert doc["alert"]["time"].endswith("Z"), doc
 assert doc["subject"].endswith(": test message (sink hook)"), doc
 EOPY
 

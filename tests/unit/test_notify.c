@@ -808,6 +808,15 @@ test_render(void **state)
 		assert_null(json_object_get(r, "started"));
 		assert_string_equal(json_string_value(json_object_get(at,
 		    "summary")), "kernel 6.1 -> 6.2");
+		/*
+		 * Its time, queued in epoch seconds, as every --json gives
+		 * one; superseded_by, left out, null.
+		 */
+		r = json_object_get(doc, "alert");
+		assert_string_equal(json_string_value(json_object_get(r,
+		    "time")), "2023-11-14T22:13:20Z");
+		assert_true(json_is_null(json_object_get(r,
+		    "superseded_by")));
 		json_decref(doc);
 	}
 	free(old);
