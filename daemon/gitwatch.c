@@ -391,9 +391,9 @@ gitwatch_status_json(struct daemon *d)
 		pwjson_set_str(o, "ref", g->ref);
 		pwjson_set_str(o, "commit", g->seen[0] != '\0' ? g->seen :
 		    NULL);
-		if (g->build != NULL)
-			pwjson_set_str(o, "built", g->inplace[0] != '\0' ?
-			    g->inplace : NULL);
+		/* Null without a build command, as a key without value. */
+		pwjson_set_str(o, "built", g->build != NULL &&
+		    g->inplace[0] != '\0' ? g->inplace : NULL);
 		pwjson_set_str(o, "checked", g->checked > 0 &&
 		    timefmt_format(g->checked, t, sizeof(t)) == 0 ? t : NULL);
 		pwjson_set_str(o, "error", g->failing ? g->error : NULL);

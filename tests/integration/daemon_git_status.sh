@@ -43,6 +43,8 @@ demo_failing() {
 	fail "status --json git: $(git_json g)"
 [ "$(git_json 'g[0]["commit"]')" = "$first" ] || fail "demo's commit"
 [ "$(git_json 'g[0]["error"]')" = None ] || fail "demo has an error"
+# Without a build command nothing was built: "built" is null, not absent.
+[ "$(git_json 'g[0]["built"]')" = None ] || fail "demo's built: $(git_json g)"
 [ "$(git_json 'g[0]["ref"]')" = refs/heads/main ] || fail "demo's ref"
 [ "$(git_json 'g[0]["checked"] is not None')" = True ] || fail "demo checked"
 [ "$(git_json 'g[1]["commit"]')" = None ] || fail "gone has a commit"
