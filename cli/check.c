@@ -252,6 +252,21 @@ check_held(const struct detect_verdict *v)
 	    strcmp(v->alert_state, "suspected") == 0 && !v->can_confirm;
 }
 
+/*
+ * The most runs with a metric of r's in its baseline: 0 when the
+ * baseline measured none of the run's metrics.
+ */
+static size_t
+check_base_most(const struct detect_result *r)
+{
+	size_t	i, most = 0;
+
+	for (i = 0; i < r->nv; i++)
+		if (r->v[i].baseline_runs > most)
+			most = r->v[i].baseline_runs;
+	return most;
+}
+
 /* The result of a check as a table (or CSV) on stdout. */
 static void
 check_result_print(struct cli *c, const struct detect_result *r)
@@ -662,6 +677,7 @@ cmd_check(struct cli *c, int argc, char **argv)
 	const char		*what = NULL;
 	char			*cause = NULL;
 	json_t			*o;
+	size_t			 most;
 	int			 ch, k, latest = 0, bisect = 0, rc, err;
 
 	/*
@@ -834,9 +850,28 @@ cmd_check(struct cli *c, int argc, char **argv)
 			    cli_show(res.unj[0].workload),
 			    cli_show(res.unj[0].status));
 			rc = EXIT_BISECT_SKIP;
-		} else if (res.nv == 0 || res.inconclusive == res.nv)
+		} else if (res.nv > 0 && res.inconclusive == res.nv &&
+		    (most = check_base_most(&res)) > 0) {
+			/*
+			 * The baseline measured the run's metrics, too few
+			 * times for a verdict: so it will at every commit,
+			 * and 125 made git bisect run build and measure
+			 * each, skip each, and end with nothing found.
+			 */
+			fprintf(stderr, "perfwatch: baseline %s has %zu "
+			    "run%s with the metric%s, a verdict needs %d: "
+			    "every commit would be skipped; stopping\n",
+			    cli_show(res.baseline), most, most == 1 ? "" :
+			    "s", res.nv == 1 ? "" : "s", DETECT_MIN_BASE);
+			rc = EXIT_BISECT_ABORT;
+		} else if (res.nv == 0 || res.inconclusive == res.nv) {
+			if (res.nv > 0)
+				fprintf(stderr, "perfwatch: run %s: baseline "
+				    "%s has no run with its metrics: cannot "
+				    "tell\n", cli_show(res.run.label),
+				    cli_show(res.baseline));
 			rc = EXIT_BISECT_SKIP;
-		else
+		} else
 			rc = 0;
 	} else
 		rc = res.regressions > 0 ? 1 : 0;
