@@ -39,7 +39,11 @@ void	bisect_commit_clear(struct bisect_commit *);
  * where HEAD is; bisect_tree_checkout() moves the tree and a detached
  * HEAD to a commit; bisect_tree_close() puts HEAD (a branch, or a
  * detached commit) and the tree back as they were, undoing what builds
- * did to tracked files or wrote in their way.
+ * did to tracked files or wrote in their way.  Where HEAD was is kept in
+ * the git directory while the tree is moved, so that a bisection killed
+ * outright is put back by the next one: bisect_tree_left_at() is where
+ * it left HEAD (NULL if none did), bisect_tree_head() where HEAD goes
+ * back to.
  */
 struct bisect_tree;
 struct bisect_tree *bisect_tree_open(const char *repo, char **cause);
@@ -47,6 +51,7 @@ int	bisect_tree_checkout(struct bisect_tree *, const char *id,
 	    char **cause);
 int	bisect_tree_close(struct bisect_tree *, char **cause);
 const char *bisect_tree_head(const struct bisect_tree *);
+const char *bisect_tree_left_at(const struct bisect_tree *);
 
 /*
  * The driver's constants, which bench/bisect replays.  The ends are

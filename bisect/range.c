@@ -16,25 +16,42 @@
  * Tracked files with changes are refused at the start, as they would be
  * overwritten or measured with every commit; what a build changes in
  * them is undone before the tree moves on.
+ *
+ * Where HEAD was is written to BISECT_HEAD_FILE in the git directory
+ * before the tree first moves, and removed once it is put back, as git
+ * bisect keeps BISECT_START: a bisection killed outright (SIGKILL, the
+ * OOM killer, a power cut) left HEAD detached at a commit half way,
+ * and the next one took that for where to put it back, so the user's
+ * branch was never checked out again, and nothing said so.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <git2.h>
 
 #include "xmalloc.h"
 #include "bisect.h"
 
+#define BISECT_HEAD_FILE	"perfwatch-bisect-head"
+
 struct bisect_tree {
 	git_repository	*repo;
 	char		*ref;		/* HEAD's branch, or NULL if detached */
 	git_oid		 head;		/* HEAD's commit */
 	char		 head_hex[BISECT_OID_HEX];
+	char		*file;		/* BISECT_HEAD_FILE's path */
+	char		 left[BISECT_OID_HEX]; /* where one that did not end
+					   left HEAD, or "" */
 	int		 moved;
 };
 
 static int	bisect_git_ready;
+
+static int	bisect_tree_left(struct bisect_tree *, char **);
+static int	bisect_tree_mark(struct bisect_tree *, char **);
 
 static void
 bisect_git_init(void)
@@ -261,11 +278,68 @@ bisect_tree_open(const char *path, char **cause)
 	git_oid_cpy(&t->head, git_reference_target(head));
 	git_oid_tostr(t->head_hex, sizeof(t->head_hex), &t->head);
 	git_reference_free(head);
+	xasprintf(&t->file, "%s%s", git_repository_path(t->repo),
+	    BISECT_HEAD_FILE);
+	if (bisect_tree_left(t, cause) == -1)
+		goto fail;
 	return t;
 fail:
 	git_repository_free(t->repo);
+	free(t->ref);
+	free(t->file);
 	free(t);
 	return NULL;
+}
+
+/*
+ * Where a bisection that did not end found HEAD, from BISECT_HEAD_FILE:
+ * with HEAD still detached, that is where this one puts it back, and
+ * t->left says where it was left.  With HEAD on a branch the user has
+ * moved it since, and the file is stale.
+ */
+static int
+bisect_tree_left(struct bisect_tree *t, char **cause)
+{
+	git_reference	*ref, *target;
+	FILE		*f;
+	char		 line[1024];
+	size_t		 len;
+	git_oid		 oid;
+	int		 r;
+
+	if ((f = fopen(t->file, "r")) == NULL)
+		return 0;
+	if (fgets(line, sizeof(line), f) == NULL)
+		line[0] = '\0';
+	fclose(f);
+	len = strcspn(line, "\n");
+	line[len] = '\0';
+	if (t->ref != NULL) {
+		unlink(t->file);
+		return 0;
+	}
+	if (strncmp(line, "refs/", 5) == 0) {
+		if (git_reference_lookup(&ref, t->repo, line) < 0)
+			goto bad;
+		r = git_reference_resolve(&target, ref);
+		git_reference_free(ref);
+		if (r < 0)
+			goto bad;
+		git_oid_cpy(&oid, git_reference_target(target));
+		git_reference_free(target);
+		t->ref = xstrdup(line);
+	} else if (len != BISECT_OID_HEX - 1 ||
+	    git_oid_fromstr(&oid, line) < 0)
+		goto bad;
+	memcpy(t->left, t->head_hex, sizeof(t->left));
+	git_oid_cpy(&t->head, &oid);
+	git_oid_tostr(t->head_hex, sizeof(t->head_hex), &t->head);
+	return 0;
+bad:
+	xasprintf(cause, "%s: a bisection that did not end left HEAD "
+	    "detached, and where it was before (\"%s\") is not a branch or "
+	    "commit; check out yours and remove the file", t->file, line);
+	return -1;
 }
 
 /* The first file that a checkout cannot write, into *arg. */
@@ -335,6 +409,43 @@ bisect_tree_put(struct bisect_tree *t, const git_oid *oid, const char *hex,
 	return 0;
 }
 
+/*
+ * Write where HEAD is to BISECT_HEAD_FILE before the tree first moves,
+ * whole (a file beside it renamed) so that a crash leaves it or none.
+ */
+static int
+bisect_tree_mark(struct bisect_tree *t, char **cause)
+{
+	FILE	*f;
+	char	*tmp;
+	int	 bad;
+
+	xasprintf(&tmp, "%s.tmp", t->file);
+	if ((f = fopen(tmp, "w")) == NULL) {
+		xasprintf(cause, "%s: %s", tmp, strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	fprintf(f, "%s\n", bisect_tree_head(t));
+	bad = ferror(f);
+	errno = 0;
+	if (fclose(f) != 0 || bad || rename(tmp, t->file) == -1) {
+		xasprintf(cause, "%s: %s", t->file, strerror(errno != 0 ?
+		    errno : EIO));
+		unlink(tmp);
+		free(tmp);
+		return -1;
+	}
+	free(tmp);
+	return 0;
+}
+
+const char *
+bisect_tree_left_at(const struct bisect_tree *t)
+{
+	return t->left[0] != '\0' ? t->left : NULL;
+}
+
 int
 bisect_tree_checkout(struct bisect_tree *t, const char *hex, char **cause)
 {
@@ -353,6 +464,8 @@ bisect_tree_checkout(struct bisect_tree *t, const char *hex, char **cause)
 	 */
 	if (t->moved && bisect_tree_put(t, NULL, "HEAD", GIT_CHECKOUT_FORCE,
 	    cause) == -1)
+		return -1;
+	if (!t->moved && bisect_tree_mark(t, cause) == -1)
 		return -1;
 	t->moved = 1;
 	if (bisect_tree_put(t, &oid, hex, GIT_CHECKOUT_SAFE, cause) == -1)
@@ -391,7 +504,11 @@ bisect_tree_close(struct bisect_tree *t, char **cause)
 			rc = bisect_git_error(cause, "putting HEAD back at",
 			    bisect_tree_head(t));
 	}
+	/* Put back: no longer where to put it back. */
+	if (rc == 0 && t->moved)
+		unlink(t->file);
 	git_repository_free(t->repo);
+	free(t->file);
 	free(t->ref);
 	free(t);
 	return rc;

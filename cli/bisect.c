@@ -174,6 +174,13 @@ bisect_on_child(int sig)
 	(void)sig;
 }
 
+/* Whether a revision is read from HEAD: HEAD~3, @, @{-1}, HEAD^2 ... */
+static int
+bisect_names_head(const char *rev)
+{
+	return strstr(rev, "HEAD") != NULL || strchr(rev, '@') != NULL;
+}
+
 /*
  * Block the signals bisect_wait() waits for, before a fork, into *old.
  * A signal to stop that comes while a build or run is being started then
@@ -1691,6 +1698,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	struct snapshot		*snap = NULL;
 	enum bisect_mark	*marks = NULL;
 	char			*cause = NULL, *why = NULL, *repo_abs = NULL;
+	const char		*left_at, *back;
 	size_t			 n = 0, i, first = 0, last = 0, tested = 0;
 	size_t			 step = 0, want, ends_max;
 	unsigned		 left;
@@ -1742,6 +1750,26 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		fprintf(stderr, "perfwatch: %s\n", cause);
 		rc = EXIT_DATAERR;
 		goto out;
+	}
+	if ((left_at = bisect_tree_left_at(x.tree)) != NULL) {
+		back = bisect_tree_head(x.tree);
+		if (strncmp(back, "refs/heads/", 11) == 0)
+			back += 11;
+		/*
+		 * The range was read with HEAD where the bisection left
+		 * it, not where the user had it: another range than meant.
+		 */
+		if (bisect_names_head(o.good) || bisect_names_head(o.bad)) {
+			fprintf(stderr, "perfwatch: HEAD is at %.12s, where "
+			    "a bisection that did not end left it, not at "
+			    "%s: name the range without HEAD, or check out "
+			    "%s first\n", left_at, back, back);
+			rc = EXIT_DATAERR;
+			goto out;
+		}
+		bisect_progress("HEAD is at %.12s, where a bisection that "
+		    "did not end left it: it goes back to %s", left_at,
+		    back);
 	}
 	if ((x.st = cli_store(c)) == NULL) {
 		rc = cli_store_none(c);

@@ -1,0 +1,56 @@
+#!/bin/sh
+# perfwatch bisect killed outright (SIGKILL: nothing puts the tree back)
+# leaves HEAD detached at the commit it measured.  The next bisection
+# took that for where HEAD was, put it back there at its end, and the
+# user's branch was never checked out again.  Where HEAD was is kept in
+# the git directory now: the next bisection puts HEAD back on the branch
+# and says so, and refuses a range named from HEAD, which it would read
+# from the commit left checked out.
+set -eu
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/bisect.subr"
+
+make_repo "lat 100 ms lower" "lat 100 ms lower" "lat 100 ms lower" \
+    "lat 130 ms lower" "lat 130 ms lower"
+git -C "$T/repo" checkout -q -b topic
+# The build of c3 (a good commit next to the first bad one, which the
+# search must measure) kills the bisection, its parent, while $T/kill
+# exists.
+BUILD="$BUILD"' && { [ ! -e '"$T"'/kill ] || [ "$(cat counter)" != 3 ] ||
+    kill -KILL $PPID; }'
+touch "$T/kill"
+rc=0
+bisect main~4..main >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 137 ] || fail "killed bisection: exit $rc: $(cat "$T/err")"
+rm "$T/kill"
+git -C "$T/repo" symbolic-ref -q HEAD >/dev/null &&
+	fail "the killed bisection left HEAD on a branch"
+expect_eq "$(git -C "$T/repo" rev-parse HEAD)" "$(rev main~2)"
+
+# HEAD~2..HEAD would be read from the commit left checked out (c1..c3),
+# not from topic.
+rc=0
+bisect HEAD~2..HEAD >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "range from HEAD: exit $rc: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" \
+    "HEAD is at $(rev main~2 | cut -c1-12), where a bisection that did not end left it, not at topic: name the range without HEAD, or check out topic first"
+
+bisect main~4..main >"$T/out" 2>"$T/err" ||
+	fail "bisect after the kill: exit $?: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" \
+    "bisect: HEAD is at $(rev main~2 | cut -c1-12), where a bisection that did not end left it: it goes back to topic"
+grep -q "^first bad commit: $(rev main~1) c4 (+30.0%)$" "$T/out" ||
+	fail "bisect after the kill: $(cat "$T/out")"
+expect_eq "$(git -C "$T/repo" symbolic-ref HEAD)" refs/heads/topic
+expect_eq "$(git -C "$T/repo" status --porcelain)" ""
+[ ! -e "$T/repo/.git/perfwatch-bisect-head" ] ||
+	fail "where HEAD was is still kept after it was put back"
+
+# A bisection that ends as it should leaves nothing behind, and one
+# started with HEAD on a branch again puts it back there.
+bisect main~4..main >/dev/null 2>"$T/err" ||
+	fail "bisect again: exit $?: $(cat "$T/err")"
+expect_eq "$(git -C "$T/repo" symbolic-ref HEAD)" refs/heads/topic
+[ ! -e "$T/repo/.git/perfwatch-bisect-head" ] ||
+	fail "where HEAD was is kept after a bisection that ended"
+pass
