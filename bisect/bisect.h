@@ -31,6 +31,14 @@ int	bisect_range(const char *repo, const char *good, const char *bad,
 	    struct bisect_commit **, size_t *, struct bisect_commit *good_out,
 	    char **cause);
 void	bisect_commits_free(struct bisect_commit *, size_t);
+/*
+ * The submodules whose commit differs between good and bad (full ids):
+ * their count, with their paths in *names ("a, b"), or -1 with *cause.
+ * A checkout moves the tree, not what is checked out in a submodule, as
+ * git checkout without --recurse-submodules does not.
+ */
+int	bisect_range_submodules(const char *repo, const char *good,
+	    const char *bad, char **names, char **cause);
 void	bisect_commit_clear(struct bisect_commit *);
 
 /*

@@ -199,6 +199,56 @@ out:
 	return rc;
 }
 
+int
+bisect_range_submodules(const char *path, const char *good, const char *bad,
+    char **names, char **cause)
+{
+	git_repository		*repo = NULL;
+	git_commit		*gc = NULL, *bc = NULL;
+	git_tree		*gt = NULL, *bt = NULL;
+	git_diff		*diff = NULL;
+	const git_diff_delta	*d;
+	git_oid			 g, b;
+	char			*all = NULL, *more;
+	size_t			 i, n;
+	int			 rc = -1, found = 0;
+
+	*names = NULL;
+	if (bisect_open(&repo, path, cause) == -1)
+		return -1;
+	if (git_oid_fromstr(&g, good) < 0 || git_oid_fromstr(&b, bad) < 0 ||
+	    git_commit_lookup(&gc, repo, &g) < 0 ||
+	    git_commit_lookup(&bc, repo, &b) < 0 ||
+	    git_commit_tree(&gt, gc) < 0 || git_commit_tree(&bt, bc) < 0 ||
+	    git_diff_tree_to_tree(&diff, repo, gt, bt, NULL) < 0) {
+		bisect_git_error(cause, "comparing the ends", NULL);
+		goto out;
+	}
+	n = git_diff_num_deltas(diff);
+	for (i = 0; i < n; i++) {
+		d = git_diff_get_delta(diff, i);
+		if (d->old_file.mode != GIT_FILEMODE_COMMIT &&
+		    d->new_file.mode != GIT_FILEMODE_COMMIT)
+			continue;
+		xasprintf(&more, "%s%s%s", all != NULL ? all : "",
+		    all != NULL ? ", " : "", d->new_file.path != NULL ?
+		    d->new_file.path : d->old_file.path);
+		free(all);
+		all = more;
+		found++;
+	}
+	*names = all;
+	rc = found;
+out:
+	git_diff_free(diff);
+	git_tree_free(gt);
+	git_tree_free(bt);
+	git_commit_free(gc);
+	git_commit_free(bc);
+	git_repository_free(repo);
+	return rc;
+}
+
 void
 bisect_commit_clear(struct bisect_commit *c)
 {

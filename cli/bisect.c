@@ -1746,6 +1746,27 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		rc = EXIT_DATAERR;
 		goto out;
 	}
+	/*
+	 * A checkout leaves what is checked out in a submodule as it is:
+	 * every commit would be built with the submodules of now, and a
+	 * change a submodule's update brought in found nowhere, with
+	 * nothing to say why.
+	 */
+	if ((r = bisect_range_submodules(o.repo, good.id, commits[n - 1].id,
+	    &why, &cause)) == -1) {
+		fprintf(stderr, "perfwatch: %s\n", cause);
+		rc = EXIT_DATAERR;
+		goto out;
+	}
+	if (r > 0)
+		bisect_progress("submodule%s %s change%s between the ends; "
+		    "checking out a commit does not move a submodule (nor "
+		    "does git checkout): each commit is built with %s as "
+		    "%s now, unless the build command runs `git submodule "
+		    "update`", r == 1 ? "" : "s", why, r == 1 ? "s" : "",
+		    r == 1 ? "it" : "them", r == 1 ? "it is" : "they are");
+	free(why);
+	why = NULL;
 	if ((x.tree = bisect_tree_open(o.repo, &cause)) == NULL) {
 		fprintf(stderr, "perfwatch: %s\n", cause);
 		rc = EXIT_DATAERR;
