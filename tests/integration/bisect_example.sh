@@ -1,0 +1,61 @@
+#!/bin/sh
+# The git bisect run script of perfwatch(1)'s EXAMPLES, taken from the
+# page as it is and run on a real repository: it finds the first bad
+# commit, and a perfwatch run that fails for a reason every commit
+# shares (here a --workload that matches none) stops the bisection at
+# the first commit.  The script mapped every failed run to 125, so git
+# bisect run built, measured and skipped every commit of the range.
+set -eu
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/bisect.subr"
+
+# The script, from the line after "$ cat bisect.sh" to the one before
+# the next prompt, its roff escapes read.
+awk '/^\$ cat bisect\.sh$/ { on = 1; next }
+    on && /^\$ / { exit }
+    on { gsub(/\\e/, "\\"); print }' \
+    "$PERFWATCH_TOP/man/perfwatch.1" >"$T/example.sh"
+expect_match "$(cat "$T/example.sh")" "exec perfwatch check --bisect"
+# Its workload is ours, its perfwatch this build with the test's
+# configuration, and make copies the commit's value where the workload
+# reads it, a line to $T/steps each.
+sed "s/'sys\\.pipe'/toy/" "$T/example.sh" >"$T/bisect.sh"
+chmod +x "$T/bisect.sh"
+mkdir -p "$T/bin"
+printf '#!/bin/sh\nexec "%s" -c "%s" "$@"\n' "$PERFWATCH" "$T/pw.conf" \
+    >"$T/bin/perfwatch"
+chmod +x "$T/bin/perfwatch"
+export PATH="$T/bin:$PATH"
+
+make_repo "lat 100 ms lower" "lat 100 ms lower" "lat 100 ms lower" \
+    "lat 130 ms lower" "lat 130 ms lower" "lat 130 ms lower"
+printf 'all:\n\tcp value built\n\techo x >>%s/steps\n' "$T" \
+    >"$T/repo/Makefile"
+echo Makefile >>"$T/repo/.git/info/exclude"
+git -C "$T/repo" checkout -q main~5
+make -s -C "$T/repo" >/dev/null
+for i in 1 2 3; do
+	perfwatch run --trigger bisect --no-check --workload toy \
+	    --label "good$i" >/dev/null
+done
+perfwatch baseline set good good1 good2 good3 >/dev/null
+git -C "$T/repo" checkout -q main
+
+rm -f "$T/steps"
+(cd "$T/repo" && git bisect start main main~5 &&
+    git bisect run "$T/bisect.sh") >"$T/gb.out" 2>&1 ||
+	fail "git bisect run: $(cat "$T/gb.out")"
+expect_match "$(cat "$T/gb.out")" "$(rev main~2) is the first bad commit"
+git -C "$T/repo" bisect reset >/dev/null 2>&1
+
+# A workload that matches none: perfwatch run exits 64 at every commit.
+sed "s/'sys\\.pipe'/nosuch/" "$T/example.sh" >"$T/bisect.sh"
+rm -f "$T/steps"
+rc=0
+(cd "$T/repo" && git bisect start main main~5 &&
+    git bisect run "$T/bisect.sh") >"$T/gb.out" 2>&1 || rc=$?
+[ "$rc" -ne 0 ] || fail "git bisect run went on: $(cat "$T/gb.out")"
+expect_match "$(cat "$T/gb.out")" "exit code 128"
+expect_eq "$(wc -l <"$T/steps" | tr -d ' ')" 1
+git -C "$T/repo" bisect reset >/dev/null 2>&1
+pass
