@@ -127,6 +127,35 @@ bisect_commit_fill(git_repository *repo, const git_oid *oid,
 		c->summary = xstrdup("");
 }
 
+/*
+ * *cause for a good end that is not an ancestor of the bad one.  git
+ * bisect measures their merge base first in such a case, and goes on
+ * from it when it is good; the search here is over one line of commits,
+ * so the message names that base for the user to measure and give as
+ * the good end.
+ */
+static void
+bisect_not_ancestor(git_repository *repo, const char *good, const char *bad,
+    const git_oid *g, const git_oid *b, char **cause)
+{
+	struct bisect_commit	base;
+	git_oid			oid;
+
+	if (git_merge_base(&oid, repo, g, b) < 0) {
+		xasprintf(cause, "the good commit %s is not an ancestor of "
+		    "the bad one %s, and they have no commit in common",
+		    good, bad);
+		return;
+	}
+	bisect_commit_fill(repo, &oid, &base);
+	xasprintf(cause, "the good commit %s is not an ancestor of the bad "
+	    "one %s, and a bisection searches the line from one to the "
+	    "other: their merge base is %.12s (%s); if it is good too, "
+	    "bisect %.12s..%s (git bisect measures it first for you)",
+	    good, bad, base.id, base.summary, base.id, bad);
+	bisect_commit_clear(&base);
+}
+
 int
 bisect_range(const char *path, const char *good, const char *bad,
     struct bisect_commit **out, size_t *nout, struct bisect_commit *good_out,
@@ -161,8 +190,7 @@ bisect_range(const char *path, const char *good, const char *bad,
 			    "the good one %s: the range is GOOD..BAD, the "
 			    "older commit first", bad, good);
 		else
-			xasprintf(cause, "the good commit %s is not an "
-			    "ancestor of the bad one %s", good, bad);
+			bisect_not_ancestor(repo, good, bad, &g, &b, cause);
 		goto out;
 	}
 	if (git_revwalk_new(&walk, repo) < 0 ||

@@ -476,7 +476,7 @@ static void
 test_range(void **state)
 {
 	struct bisect_commit	*c, good;
-	char			 id[BISECT_OID_HEX], *cause = NULL;
+	char			 id[BISECT_OID_HEX], *cause = NULL, *want_base;
 	const char		*want[] = { "c3", "c4", "m", "c5", "c6" };
 	size_t			 n, i;
 
@@ -536,6 +536,12 @@ test_range(void **state)
 	assert_int_equal(bisect_range(repo, "other", "main", &c, &n, &good,
 	    &cause), -1);
 	assert_non_null(strstr(cause, "is not an ancestor of the bad one"));
+	/* With the merge base to start from, as git bisect would. */
+	rev("main~5", id);
+	xasprintf(&want_base, "their merge base is %.12s (c2); if it is "
+	    "good too, bisect %.12s..main", id, id);
+	assert_non_null(strstr(cause, want_base));
+	free(want_base);
 	free(cause);
 	assert_int_equal(bisect_range("/nonexistent", "a", "b", &c, &n,
 	    &good, &cause), -1);
