@@ -338,15 +338,6 @@ bisect_tree_open(const char *path, char **cause)
 	t = xcalloc(1, sizeof(*t));
 	if (bisect_open(&t->repo, path, cause) == -1)
 		goto fail;
-	if ((r = bisect_tree_changed(t->repo, &changed, cause)) == -1)
-		goto fail;
-	if (r == 1) {
-		xasprintf(cause, "%s: %s has changes that are not committed; "
-		    "commit or stash them first (a bisection checks out "
-		    "every commit it measures)", path, changed);
-		free(changed);
-		goto fail;
-	}
 	if (git_repository_head(&head, t->repo) < 0) {
 		bisect_git_error(cause, "reading HEAD of", path);
 		goto fail;
@@ -360,6 +351,28 @@ bisect_tree_open(const char *path, char **cause)
 	    BISECT_HEAD_FILE);
 	if (bisect_tree_left(t, cause) == -1)
 		goto fail;
+	if ((r = bisect_tree_changed(t->repo, &changed, cause)) == -1)
+		goto fail;
+	/*
+	 * Left by a bisection that did not end, the changes are most
+	 * likely its build's; but they may be the user's since, so they
+	 * are named, not undone.
+	 */
+	if (r == 1 && t->left[0] != '\0')
+		xasprintf(cause, "%s: %s has changes that are not committed, "
+		    "and HEAD is at %.12s, where a bisection that did not "
+		    "end left it: if they are its build's, `git checkout -f "
+		    "%s` puts the tree back", path, changed, t->left,
+		    t->ref != NULL && strncmp(t->ref, "refs/heads/", 11) ==
+		    0 ? t->ref + 11 : t->head_hex);
+	else if (r == 1)
+		xasprintf(cause, "%s: %s has changes that are not committed; "
+		    "commit or stash them first (a bisection checks out "
+		    "every commit it measures)", path, changed);
+	if (r == 1) {
+		free(changed);
+		goto fail;
+	}
 	return t;
 fail:
 	git_repository_free(t->repo);

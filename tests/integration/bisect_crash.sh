@@ -4,8 +4,9 @@
 # took that for where HEAD was, put it back there at its end, and the
 # user's branch was never checked out again.  Where HEAD was is kept in
 # the git directory now: the next bisection puts HEAD back on the branch
-# and says so, and refuses a range named from HEAD, which it would read
-# from the commit left checked out.
+# and says so, refuses a range named from HEAD, which it would read from
+# the commit left checked out, and names a tracked file the killed
+# build changed as likely its build's, with how to put the tree back.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bisect.subr"
@@ -14,10 +15,10 @@ make_repo "lat 100 ms lower" "lat 100 ms lower" "lat 100 ms lower" \
     "lat 130 ms lower" "lat 130 ms lower"
 git -C "$T/repo" checkout -q -b topic
 # The build of c3 (a good commit next to the first bad one, which the
-# search must measure) kills the bisection, its parent, while $T/kill
-# exists.
+# search must measure) changes a tracked file and kills the bisection,
+# its parent, while $T/kill exists.
 BUILD="$BUILD"' && { [ ! -e '"$T"'/kill ] || [ "$(cat counter)" != 3 ] ||
-    kill -KILL $PPID; }'
+    { echo built >>counter; kill -KILL $PPID; }; }'
 touch "$T/kill"
 rc=0
 bisect main~4..main >"$T/out" 2>"$T/err" || rc=$?
@@ -26,6 +27,16 @@ rm "$T/kill"
 git -C "$T/repo" symbolic-ref -q HEAD >/dev/null &&
 	fail "the killed bisection left HEAD on a branch"
 expect_eq "$(git -C "$T/repo" rev-parse HEAD)" "$(rev main~2)"
+
+# Its build's change to a tracked file is named as likely its, with how
+# to put the tree back; it is not undone, as it may be the user's.
+rc=0
+bisect main~4..main >"$T/out" 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "tree with changes: exit $rc: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" \
+    "counter has changes that are not committed, and HEAD is at $(rev main~2 | cut -c1-12), where a bisection that did not end left it: if they are its build's, \`git checkout -f topic\` puts the tree back"
+expect_eq "$(git -C "$T/repo" status --porcelain)" " M counter"
+git -C "$T/repo" checkout -q -- counter
 
 # HEAD~2..HEAD would be read from the commit left checked out (c1..c3),
 # not from topic.
