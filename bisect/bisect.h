@@ -39,6 +39,16 @@ void	bisect_commits_free(struct bisect_commit *, size_t);
  */
 int	bisect_range_submodules(const char *repo, const char *good,
 	    const char *bad, char **names, char **cause);
+/*
+ * Whether commit id is a merge, whose first parent is on the line
+ * searched: 1 with its merged branch as a range to bisect next, from
+ * the merge base of its first two parents (base) to its second parent
+ * (tip); 0 when it is no merge (or its parents share no history); -1
+ * with *cause.
+ */
+int	bisect_merged_branch(const char *repo, const char *id,
+	    char base[BISECT_OID_HEX], char tip[BISECT_OID_HEX],
+	    char **cause);
 void	bisect_commit_clear(struct bisect_commit *);
 
 /*

@@ -277,6 +277,36 @@ out:
 	return rc;
 }
 
+int
+bisect_merged_branch(const char *path, const char *id,
+    char base[BISECT_OID_HEX], char tip[BISECT_OID_HEX], char **cause)
+{
+	git_repository	*repo = NULL;
+	git_commit	*c = NULL;
+	git_oid		 oid, b;
+	int		 rc = -1;
+
+	if (bisect_open(&repo, path, cause) == -1)
+		return -1;
+	if (git_oid_fromstr(&oid, id) < 0 ||
+	    git_commit_lookup(&c, repo, &oid) < 0) {
+		bisect_git_error(cause, "commit", id);
+		goto out;
+	}
+	rc = 0;
+	if (git_commit_parentcount(c) < 2 ||
+	    git_merge_base(&b, repo, git_commit_parent_id(c, 0),
+	    git_commit_parent_id(c, 1)) < 0)
+		goto out;
+	git_oid_tostr(base, BISECT_OID_HEX, &b);
+	git_oid_tostr(tip, BISECT_OID_HEX, git_commit_parent_id(c, 1));
+	rc = 1;
+out:
+	git_commit_free(c);
+	git_repository_free(repo);
+	return rc;
+}
+
 void
 bisect_commit_clear(struct bisect_commit *c)
 {

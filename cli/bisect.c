@@ -1552,8 +1552,16 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 	json_t		*o, *arr, *m;
 	double		 g = bisect_mean(gp->levels, gp->nlevels), level;
 	char		 buf[96], gbuf[32], lbuf[32];
+	char		 base[BISECT_OID_HEX], tip[BISECT_OID_HEX];
+	char		*cause = NULL;
 	size_t		 i;
+	int		 merge = 0;
 
+	if (first == last && (merge = bisect_merged_branch(x->o->repo,
+	    pts[first].c->id, base, tip, &cause)) == -1) {
+		log_warnx("%s", cause);
+		free(cause);
+	}
 	if (x->c->out == OUT_JSON) {
 		o = pwjson_object();
 		pwjson_set_str(o, "repo", x->o->repo);
@@ -1585,6 +1593,13 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 		pwjson_set(o, "candidates", arr);
 		pwjson_set(o, "side_by_side", side->checked ?
 		    bisect_side_json(side, g) : json_null());
+		if (merge == 1) {
+			m = pwjson_object();
+			pwjson_set_str(m, "good", base);
+			pwjson_set_str(m, "bad", tip);
+			pwjson_set(o, "merged_branch", m);
+		} else
+			pwjson_set(o, "merged_branch", json_null());
 		cli_json_print(o);
 		json_decref(o);
 		return;
@@ -1669,6 +1684,16 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 		    "the search's first bad commit, which does not hold" :
 		    "first bad commit", pts[first].c->id,
 		    cli_show(pts[first].c->summary), buf);
+		/*
+		 * git bisect would go on into the merged branch; the search
+		 * here keeps to the first parents (bisect/range.c), so it
+		 * says where to go on.
+		 */
+		if (side->mark != BISECT_GOOD && merge == 1)
+			printf("it is a merge: the change came in with the "
+			    "branch it merged, or with the merge itself; "
+			    "bisect the branch next: %.12s..%.12s (the merge "
+			    "base to the branch's tip)\n", base, tip);
 	} else {
 		printf("the first bad commit is one of these %zu (skipped "
 		    "commits hide it):\n", last - first + 1);
