@@ -294,6 +294,10 @@ struct job	*job_exec(struct daemon *, const char *what,
 		    char *const argv[], const char *cwd, int flags,
 		    int (*line_cb)(struct job *, const char *, void *),
 		    void (*done_cb)(struct job *, void *), void *arg);
+struct job	*job_exec_to(struct daemon *, const char *what,
+		    char *const argv[], const char *cwd, int flags, int file,
+		    int (*line_cb)(struct job *, const char *, void *),
+		    void (*done_cb)(struct job *, void *), void *arg);
 struct job	*job_fork(struct daemon *, const char *what,
 		    int (*fn)(void *), void *fn_arg,
 		    void (*done_cb)(struct job *, void *), void *arg);

@@ -37,7 +37,14 @@
  * store (bench/README.md), too long for the loop.  That answer (and that
  * of a metric= that names several metrics) is built
  * by `perfwatch -c run.conf -D DB changes --json` as a child (job.c),
- * whose output is the reply, byte for byte what the command prints:
+ * whose output is the reply, byte for byte what the command prints.
+ * The child writes it to a file in state_dir, unlinked as soon as made
+ * (http_answer_file), never to the daemon's memory: once it has exited
+ * well the file is sent HTTP_PIECE bytes at a time, the next read only
+ * when the last has left for the client (http_file_next), so that a
+ * client that reads slowly holds a piece of the daemon's memory, not the
+ * whole answer (up to HTTP_CHANGES_MAX), and several of them as many
+ * pieces.  The child is
  * exec'd, not a fork of the daemon, since an SQLite connection must not
  * cross a fork, and a fork holds the daemon's (its locks, its shared
  * memory) even when it opens one of its own.  One such build at a time
@@ -82,6 +89,7 @@
 #include <netinet/in.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <netdb.h>
 #include <stdio.h>
@@ -121,6 +129,11 @@
  */
 #define HTTP_MAX_CONNS		64
 #define HTTP_CHANGES_MAX	(256 * 1024 * 1024) /* bytes of /api/changes */
+/*
+ * Bytes of a built /api/changes read from its file at a time, once the
+ * last piece has left for the client: what a slow reader holds of it.
+ */
+#define HTTP_PIECE		(64 * 1024)
 #define HTTP_RETRY_AFTER	5	/* seconds, before a build has ended */
 /*
  * A request line and its headers: room for the three names of a metric's
@@ -1061,38 +1074,164 @@ struct http_build {
 	struct event		*limit;		/* fires after secs */
 	long long		 secs;		/* http_timeout at the start */
 	time_t			 started;
+	int			 fd;		/* the child's stdout, a file */
 };
 
-/* The headers of every reply; HEAD's length; send r and free its body. */
+/* A built /api/changes being sent from its file, a piece at a time. */
+struct http_file {
+	struct evhttp_request	*req;
+	struct evbuffer		*piece;
+	int			 fd;
+	off_t			 off;
+	off_t			 len;
+};
+
+/* The headers of every reply, of type, and the request logged. */
 static void
-http_send(struct evhttp_request *req, struct http_reply *r)
+http_headers(struct evhttp_request *req, const char *type, int code)
 {
 	struct evkeyvalq	*out = evhttp_request_get_output_headers(req);
 	enum evhttp_cmd_type	 cmd = evhttp_request_get_command(req);
-	char			 len[32];
 
-	evhttp_add_header(out, "Content-Type", r->type);
+	evhttp_add_header(out, "Content-Type", type);
 	evhttp_add_header(out, "Cache-Control", "no-store");
 	evhttp_add_header(out, "X-Content-Type-Options", "nosniff");
 	evhttp_add_header(out, "Content-Security-Policy", HTTP_CSP);
-	if (cmd == EVHTTP_REQ_HEAD) {
+	log_debug("http: %s %s: %d", cmd == EVHTTP_REQ_GET ? "GET" :
+	    cmd == EVHTTP_REQ_HEAD ? "HEAD" : "other",
+	    evhttp_request_get_uri(req), code);
+}
+
+/* Send r, with the headers of every reply and HEAD's length; free it. */
+static void
+http_send(struct evhttp_request *req, struct http_reply *r)
+{
+	char	len[32];
+
+	http_headers(req, r->type, r->code);
+	if (evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
 		/* The length a GET would have, and no body. */
 		snprintf(len, sizeof(len), "%zu",
 		    evbuffer_get_length(r->body));
-		evhttp_add_header(out, "Content-Length", len);
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+		    "Content-Length", len);
 		evbuffer_drain(r->body, evbuffer_get_length(r->body));
 	}
-	log_debug("http: %s %s: %d", cmd == EVHTTP_REQ_GET ? "GET" :
-	    cmd == EVHTTP_REQ_HEAD ? "HEAD" : "other",
-	    evhttp_request_get_uri(req), r->code);
 	evhttp_send_reply(req, r->code, r->reason, r->body);
 	evbuffer_free(r->body);
 	r->body = NULL;
 }
 
+static void
+http_file_free(struct http_file *f)
+{
+	close(f->fd);
+	evbuffer_free(f->piece);
+	free(f);
+}
+
 /*
- * The child has exited: its output is the reply, or its last words the
- * error.  The job is freed when this returns.
+ * The connection of an answer being sent from its file is going away
+ * (the client left, or was silent for http_timeout): the rest is not
+ * sent.  A request that evhttp took off the connection is freed here.
+ */
+static void
+http_file_gone(struct evhttp_connection *evcon, void *arg)
+{
+	struct http_file	*f = arg;
+
+	(void)evcon;
+	log_debug("http: %s: the client went away after %lld of %lld bytes",
+	    evhttp_request_get_uri(f->req), (long long)f->off,
+	    (long long)f->len);
+	if (evhttp_request_get_connection(f->req) == NULL)
+		evhttp_request_free(f->req);
+	http_file_free(f);
+}
+
+/*
+ * The last piece has left for the client (or none has been sent yet):
+ * send the next, or end the reply.  One piece at a time is read, so that
+ * a client that reads slowly holds HTTP_PIECE bytes of the daemon, not
+ * the whole answer.
+ */
+static void
+http_file_next(struct evhttp_connection *evcon, void *arg)
+{
+	struct http_file	*f = arg;
+	struct evbuffer_iovec	 v;
+	size_t			 want;
+	ssize_t			 n;
+
+	if (f->off == f->len) {
+		evhttp_connection_set_closecb(evcon, NULL, NULL);
+		evhttp_send_reply_end(f->req);
+		http_file_free(f);
+		return;
+	}
+	want = f->len - f->off > HTTP_PIECE ? HTTP_PIECE :
+	    (size_t)(f->len - f->off);
+	if (evbuffer_reserve_space(f->piece, (ev_ssize_t)want, &v, 1) < 1)
+		fatalx("http: out of memory for a reply");
+	do
+		n = pread(f->fd, v.iov_base, want, f->off);
+	while (n == -1 && errno == EINTR);
+	if (n <= 0) {
+		/* The length is said: the client must see it cut short. */
+		if (n == -1)
+			log_warn("http: %s: the answer's file",
+			    evhttp_request_get_uri(f->req));
+		else
+			log_warnx("http: %s: the answer's file ended at %lld "
+			    "of %lld bytes", evhttp_request_get_uri(f->req),
+			    (long long)f->off, (long long)f->len);
+		/* Its close callback, http_file_gone(), frees f. */
+		evhttp_connection_free(evcon);
+		return;
+	}
+	v.iov_len = (size_t)n;
+	evbuffer_commit_space(f->piece, &v, 1);
+	f->off += n;
+	evhttp_send_reply_chunk_with_cb(f->req, f->piece, http_file_next, f);
+}
+
+/*
+ * Reply 200 to req with the len bytes of the file fd (which this takes
+ * and closes), a piece at a time as the client reads them; HEAD gets
+ * the length alone.
+ */
+static void
+http_send_file(struct evhttp_request *req, const char *type, int fd,
+    off_t len)
+{
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	struct http_file	*f;
+	char			 s[32];
+
+	http_headers(req, type, 200);
+	snprintf(s, sizeof(s), "%lld", (long long)len);
+	/* Said before the start: no chunked encoding, and HEAD's length. */
+	evhttp_add_header(evhttp_request_get_output_headers(req),
+	    "Content-Length", s);
+	evhttp_send_reply_start(req, 200, "OK");
+	if (evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
+		close(fd);
+		evhttp_send_reply_end(req);
+		return;
+	}
+	f = xcalloc(1, sizeof(*f));
+	f->req = req;
+	f->fd = fd;
+	f->len = len;
+	if ((f->piece = evbuffer_new()) == NULL)
+		fatalx("evbuffer_new");
+	evhttp_connection_set_closecb(evcon, http_file_gone, f);
+	http_file_next(evcon, f);
+}
+
+/*
+ * The child has exited: its output (in b->fd) is the reply, or its last
+ * words the error.  The job is freed when this returns.
  */
 static void
 http_changes_done(struct job *j, void *arg)
@@ -1100,10 +1239,9 @@ http_changes_done(struct job *j, void *arg)
 	struct http_build	*b = arg;
 	struct daemon		*d = b->d;
 	struct http_reply	 r;
-	const char		*out;
+	struct stat		 st;
 	char			*tail, *why;
-	size_t			 len;
-	int			 status = job_status(j);
+	int			 status = job_status(j), ok;
 
 	d->http_build = NULL;
 	d->http_build_secs = time(NULL) - b->started;
@@ -1112,33 +1250,37 @@ http_changes_done(struct job *j, void *arg)
 	event_free(b->limit);
 	evhttp_connection_set_closecb(evhttp_request_get_connection(b->req),
 	    NULL, NULL);
-	http_reply_init(&r, 200, "OK", "application/json");
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
-	    !job_truncated(j)) {
-		out = job_output(j, &len);
-		evbuffer_add(r.body, out, len);
-		log_debug("http: /api/changes built in %lld s, %zu bytes",
-		    (long long)d->http_build_secs, len);
-	} else {
-		if (job_truncated(j))
-			xasprintf(&why, "the change points asked for come "
-			    "to more than %d bytes: ask for one workload's "
-			    "metric, a workload or a host", HTTP_CHANGES_MAX);
-		else if ((tail = job_tail(j)) != NULL) {
-			/* Its message, without the program's name. */
-			why = xstrdup(strncmp(tail, "perfwatch: ", 11) == 0 ?
-			    tail + 11 : tail);
-			free(tail);
-		} else if (WIFSIGNALED(status))
-			xasprintf(&why, "perfwatch changes was killed by "
-			    "signal %d", WTERMSIG(status));
-		else
-			xasprintf(&why, "perfwatch changes exited %d",
-			    WEXITSTATUS(status));
-		log_warnx("http: /api/changes: %s", why);
-		http_error_json(&r, 500, "Internal Server Error", why, NULL);
-		free(why);
+	ok = fstat(b->fd, &st) == 0;
+	if (ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
+	    st.st_size <= HTTP_CHANGES_MAX) {
+		log_debug("http: /api/changes built in %lld s, %lld bytes",
+		    (long long)d->http_build_secs, (long long)st.st_size);
+		http_send_file(b->req, "application/json", b->fd, st.st_size);
+		free(b);
+		return;
 	}
+	if (!ok)
+		xasprintf(&why, "the file of its answer: %s", strerror(errno));
+	else if (st.st_size > HTTP_CHANGES_MAX)
+		xasprintf(&why, "the change points asked for come to more "
+		    "than %d bytes: ask for one workload's metric, a workload "
+		    "or a host", HTTP_CHANGES_MAX);
+	else if ((tail = job_tail(j)) != NULL) {
+		/* Its message, without the program's name. */
+		why = xstrdup(strncmp(tail, "perfwatch: ", 11) == 0 ?
+		    tail + 11 : tail);
+		free(tail);
+	} else if (WIFSIGNALED(status))
+		xasprintf(&why, "perfwatch changes was killed by signal %d",
+		    WTERMSIG(status));
+	else
+		xasprintf(&why, "perfwatch changes exited %d",
+		    WEXITSTATUS(status));
+	log_warnx("http: /api/changes: %s", why);
+	http_reply_init(&r, 200, "OK", "application/json");
+	http_error_json(&r, 500, "Internal Server Error", why, NULL);
+	free(why);
+	close(b->fd);
 	http_send(b->req, &r);
 	free(b);
 }
@@ -1161,6 +1303,7 @@ http_changes_gone(struct evhttp_connection *evcon, void *arg)
 	event_free(b->watch);
 	event_free(b->limit);
 	job_forget(b->job);
+	close(b->fd);
 	d->http_build = NULL;
 	if (evhttp_request_get_connection(b->req) == NULL)
 		evhttp_request_free(b->req);
@@ -1213,6 +1356,7 @@ http_changes_cancel(struct daemon *d)
 	event_free(b->watch);
 	event_free(b->limit);
 	job_forget(b->job);
+	close(b->fd);
 	d->http_build = NULL;
 	free(b);
 }
@@ -1244,12 +1388,41 @@ http_changes_expire(evutil_socket_t fd, short what, void *arg)
 	event_free(b->watch);
 	event_free(b->limit);
 	job_forget(b->job);
+	close(b->fd);
 	d->http_build = NULL;
 	http_reply_init(&r, 504, "Gateway Timeout", "application/json");
 	http_error_json(&r, 504, "Gateway Timeout", why, NULL);
 	free(why);
 	http_send(b->req, &r);
 	free(b);
+}
+
+/*
+ * A file for the answer of a build, in state_dir and unlinked there at
+ * once: gone with its descriptor, whatever becomes of the daemon.  The
+ * descriptor, or -1 (logged).
+ */
+static int
+http_answer_file(struct daemon *d)
+{
+	char	*path;
+	int	 fd;
+
+	xasprintf(&path, "%s/changes.XXXXXX", d->state_dir);
+	if ((fd = mkstemp(path)) == -1) {
+		log_warn("http: %s", path);
+		free(path);
+		return -1;
+	}
+	if (unlink(path) == -1 || fcntl(fd, F_SETFD, FD_CLOEXEC) == -1) {
+		log_warn("http: %s", path);
+		(void)unlink(path);
+		close(fd);
+		free(path);
+		return -1;
+	}
+	free(path);
+	return fd;
 }
 
 /*
@@ -1314,18 +1487,31 @@ http_changes_start(struct daemon *d, struct evhttp_request *req,
 	b->d = d;
 	b->req = req;
 	b->started = time(NULL);
-	b->job = job_exec(d, "dashboard: perfwatch changes", argv, NULL, 0,
-	    NULL, http_changes_done, b);
+	/*
+	 * Its output goes to a file, not the daemon's memory: a client
+	 * that reads slowly would hold it all, and a few of them as many.
+	 */
+	if ((b->fd = http_answer_file(d)) == -1) {
+		free(hopt);
+		free(wopt);
+		free(mopt);
+		free(b);
+		http_error_json(r, 500, "Internal Server Error", "no file for "
+		    "the answer could be made in", d->state_dir);
+		return 0;
+	}
+	b->job = job_exec_to(d, "dashboard: perfwatch changes", argv, NULL,
+	    0, b->fd, NULL, http_changes_done, b);
 	free(hopt);
 	free(wopt);
 	free(mopt);
 	if (b->job == NULL) {
+		close(b->fd);
 		free(b);
 		http_error_json(r, 500, "Internal Server Error", "could not "
 		    "start perfwatch changes:", d->perfwatch);
 		return 0;
 	}
-	job_max_output(b->job, HTTP_CHANGES_MAX);
 	evhttp_connection_set_closecb(evcon, http_changes_gone, b);
 	fd = bufferevent_getfd(evhttp_connection_get_bufferevent(evcon));
 	b->watch = event_new(d->base, fd, EV_PERSIST |

@@ -303,13 +303,14 @@ job_child_setup(pid_t parent, int out, int err)
 }
 
 /*
- * Fork with two pipes.  In the parent return the job (pid set, pipes
- * read through bufferevents); in the child return NULL with stdout and
- * stderr on the pipes.  On failure log, and return NULL in the parent
- * with *failed set.
+ * Fork with two pipes, or one when stdout is to be file (not -1): the
+ * child writes there, and the job keeps no output.  In the parent return
+ * the job (pid set, pipes read through bufferevents); in the child return
+ * NULL with stdout and stderr on the pipes (or file).  On failure log,
+ * and return NULL in the parent with *failed set.
  */
 static struct job *
-job_start(struct daemon *d, const char *what, int *failed)
+job_start(struct daemon *d, const char *what, int file, int *failed)
 {
 	struct job	*j;
 	sigset_t	 all, old;
@@ -317,15 +318,18 @@ job_start(struct daemon *d, const char *what, int *failed)
 	pid_t		 parent = getpid(), pid;
 
 	*failed = 0;
-	if (pipe2(out, O_CLOEXEC) == -1) {
+	out[0] = out[1] = -1;
+	if (file == -1 && pipe2(out, O_CLOEXEC) == -1) {
 		log_warn("%s: pipe", what);
 		*failed = 1;
 		return NULL;
 	}
 	if (pipe2(err, O_CLOEXEC) == -1) {
 		log_warn("%s: pipe", what);
-		close(out[0]);
-		close(out[1]);
+		if (file == -1) {
+			close(out[0]);
+			close(out[1]);
+		}
 		*failed = 1;
 		return NULL;
 	}
@@ -342,21 +346,24 @@ job_start(struct daemon *d, const char *what, int *failed)
 	if ((pid = fork()) == -1) {
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		log_warn("%s: fork", what);
-		close(out[0]);
-		close(out[1]);
+		if (file == -1) {
+			close(out[0]);
+			close(out[1]);
+		}
 		close(err[0]);
 		close(err[1]);
 		*failed = 1;
 		return NULL;
 	}
 	if (pid == 0) {
-		job_child_setup(parent, out[1], err[1]);
+		job_child_setup(parent, file == -1 ? out[1] : file, err[1]);
 		return NULL;
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	/* Both sides set the group, so neither races the other. */
 	setpgid(pid, pid);
-	close(out[1]);
+	if (file == -1)
+		close(out[1]);
 	close(err[1]);
 	j = xcalloc(1, sizeof(*j));
 	j->d = d;
@@ -364,15 +371,21 @@ job_start(struct daemon *d, const char *what, int *failed)
 	j->pid = pid;
 	j->output = evbuffer_new();
 	j->max_output = JOB_MAX_OUTPUT;
-	evutil_make_socket_nonblocking(out[0]);
 	evutil_make_socket_nonblocking(err[0]);
-	j->out = bufferevent_socket_new(d->base, out[0], BEV_OPT_CLOSE_ON_FREE);
 	j->err = bufferevent_socket_new(d->base, err[0], BEV_OPT_CLOSE_ON_FREE);
-	if (j->output == NULL || j->out == NULL || j->err == NULL)
+	if (j->output == NULL || j->err == NULL)
 		fatalx("%s: out of memory for its pipes", what);
-	bufferevent_setcb(j->out, job_out_read, NULL, job_pipe_event, j);
+	if (file == -1) {
+		evutil_make_socket_nonblocking(out[0]);
+		j->out = bufferevent_socket_new(d->base, out[0],
+		    BEV_OPT_CLOSE_ON_FREE);
+		if (j->out == NULL)
+			fatalx("%s: out of memory for its pipes", what);
+		bufferevent_setcb(j->out, job_out_read, NULL, job_pipe_event,
+		    j);
+		bufferevent_enable(j->out, EV_READ);
+	}
 	bufferevent_setcb(j->err, job_err_read, NULL, job_pipe_event, j);
-	bufferevent_enable(j->out, EV_READ);
 	bufferevent_enable(j->err, EV_READ);
 	LIST_INSERT_HEAD(&d->jobs, j, entry);
 	log_debug("%s: started, pid %ld", what, (long)pid);
@@ -392,10 +405,25 @@ job_exec(struct daemon *d, const char *what, char *const argv[],
     int (*line_cb)(struct job *, const char *, void *),
     void (*done_cb)(struct job *, void *), void *arg)
 {
+	return job_exec_to(d, what, argv, cwd, flags, -1, line_cb, done_cb,
+	    arg);
+}
+
+/*
+ * job_exec() with the child's stdout on file (a descriptor of the
+ * daemon's, which it keeps; -1: a pipe, kept as the job's output), for
+ * an output too large to hold in memory.
+ */
+struct job *
+job_exec_to(struct daemon *d, const char *what, char *const argv[],
+    const char *cwd, int flags, int file,
+    int (*line_cb)(struct job *, const char *, void *),
+    void (*done_cb)(struct job *, void *), void *arg)
+{
 	struct job	*j;
 	int		 failed;
 
-	j = job_start(d, what, &failed);
+	j = job_start(d, what, file, &failed);
 	if (j == NULL && failed)
 		return NULL;
 	if (j == NULL) {
@@ -430,7 +458,7 @@ job_fork(struct daemon *d, const char *what, int (*fn)(void *),
 	struct job	*j;
 	int		 failed, rc;
 
-	j = job_start(d, what, &failed);
+	j = job_start(d, what, -1, &failed);
 	if (j == NULL && failed)
 		return NULL;
 	if (j == NULL) {

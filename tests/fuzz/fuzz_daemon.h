@@ -1,8 +1,8 @@
 /*
  * The rest of perfwatchd, stood in for, for the fuzz targets that
  * include one of its files (fuzz_child, fuzz_http): a daemon that
- * starts no child (job_exec gives none, and nothing is signalled), a
- * job whose output is fuzz_out, and no watched git tree.  Included
+ * starts no child (job_exec and job_exec_to give none, and nothing is
+ * signalled), a job whose output is fuzz_out, and no watched git tree.  Included
  * after the daemon's files.
  */
 #ifndef PERFWATCH_FUZZ_DAEMON_H
@@ -50,6 +50,23 @@ job_exec(struct daemon *d, const char *what, char *const argv[],
 	(void)argv;
 	(void)cwd;
 	(void)flags;
+	(void)line_cb;
+	(void)done_cb;
+	(void)arg;
+	return NULL;
+}
+
+struct job *
+job_exec_to(struct daemon *d, const char *what, char *const argv[],
+    const char *cwd, int flags, int file, int (*line_cb)(struct job *,
+    const char *, void *), void (*done_cb)(struct job *, void *), void *arg)
+{
+	(void)d;
+	(void)what;
+	(void)argv;
+	(void)cwd;
+	(void)flags;
+	(void)file;
 	(void)line_cb;
 	(void)done_cb;
 	(void)arg;

@@ -1,0 +1,125 @@
+#!/bin/sh
+# Clients that read /api/changes (every metric) slowly do not each hold
+# its whole answer in the daemon's memory.  The answer is built into a
+# file and sent from it a piece at a time, the next piece read only once
+# the last has left; before, every slow reader kept the whole answer (up
+# to 256 MiB) in the daemon, and several slow readers multiplied it.
+#
+# The store holds 1200 metrics with a step each and names of 16 KiB, an
+# answer of some 19 MiB.  Four python3 clients each ask for it with a
+# 4 KiB receive buffer and then read 64 bytes every quarter second; once
+# all four have their reply headers, the daemon's resident memory must
+# have grown by less than 24 MiB (the four answers are 76 MiB).  A fast
+# client then gets the answer whole, as `perfwatch changes --json`
+# prints it, and HEAD its length.
+set -eu
+. "$(dirname "$0")/daemon.subr"
+
+command -v curl >/dev/null 2>&1 || fail "curl is not installed"
+command -v sqlite3 >/dev/null 2>&1 || skip "sqlite3 is not installed"
+export PERFWATCH_DB="$DB"
+
+PORT=$(python3 -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])')
+
+# rss: the daemon's resident memory in KiB.
+rss() {
+	awk '/^VmRSS:/ { print $2 }' "/proc/$DPID/status"
+}
+
+write_profile
+write_conf_manual
+# Long enough that no slow reader is cut while the test looks.
+awk -v v="127.0.0.1:$PORT" '{ print } /^\[perfwatch\]$/ {
+	print "http = " v; print "http_timeout = 300" }' "$CONF" >"$CONF.new"
+mv "$CONF.new" "$CONF"
+mkdir -p "$T/state"
+# One metric with a step, imported; then 1200 more of the same samples.
+awk 'BEGIN {
+	print "run,time,workload,metric,value,unit,better,host,iteration"
+	s = 7
+	for (r = 1; r <= 16; r++)
+		for (i = 1; i <= 3; i++) {
+			s = (s * 1103515245 + 12345) % 2147483648
+			v = (r <= 8 ? 100 : 130) * (1 + 0.02 * (s / 2147483648 - 0.5))
+			printf "r%02d,%d,w,seed,%.4f,ms,lower,box,%d\n",
+			    r, 1703000000 + r * 86400, v, i
+		}
+}' >"$T/seed.csv"
+pwc import "$T/seed.csv" >/dev/null || fail "import"
+sql "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n
+	WHERE i < 1200)
+    INSERT INTO metrics (workload, metric, unit, better)
+	SELECT 'w', printf('m%04d-', i) || hex(zeroblob(8192)), 'ms', 'lower'
+	FROM n;
+    INSERT INTO samples (run, metric, iteration, value)
+	SELECT s.run, m.id, s.iteration, s.value FROM samples s, metrics m
+	WHERE s.metric = (SELECT id FROM metrics WHERE metric = 'seed')
+	AND m.metric <> 'seed';" || fail "the metrics were not made"
+pwc changes --json >"$T/changes.cli" || fail "changes --json"
+size=$(wc -c <"$T/changes.cli" | tr -d ' ')
+[ "$size" -gt $((18 * 1024 * 1024)) ] ||
+	fail "changes --json is only $size bytes"
+start_daemon
+
+before=$(rss)
+python3 - "$PORT" "$T/slow.ready" <<'EOF' &
+import socket, sys, threading, time
+port, ready = int(sys.argv[1]), sys.argv[2]
+def slow(s):
+    # A few bytes a second, until the daemon is stopped.
+    while s.recv(64):
+        time.sleep(0.25)
+conns = []
+for k in range(4):
+    # One build at a time: each asks once the last has its answer.
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.connect(("127.0.0.1", port))
+    s.sendall(b"GET /api/changes HTTP/1.1\r\nHost: x\r\n\r\n")
+    head = b""
+    while b"\r\n\r\n" not in head:
+        b = s.recv(1)
+        if not b:
+            sys.exit("connection %d closed before its headers" % k)
+        head += b
+    if not head.startswith(b"HTTP/1.1 200 "):
+        sys.exit("reply %d: %r" % (k, head))
+    threading.Thread(target=slow, args=(s,), daemon=True).start()
+    conns.append(s)
+open(ready, "w").close()
+time.sleep(600)
+EOF
+SLOWPY=$!
+wait_until 120 "four slow readers with their headers" test -e "$T/slow.ready" ||
+	fail "the slow readers did not get their answers"
+after=$(rss)
+grown=$(( (after - before) / 1024 ))
+echo "rss before ${before} KiB, with four slow readers ${after} KiB"
+[ "$grown" -lt 24 ] ||
+	fail "four slow readers grew the daemon by $grown MiB (24 at most)"
+
+# A client that reads at once gets it all, as the command prints it.
+curl -sS --max-time 120 -o "$T/all.body" -D "$T/all.headers" \
+    -w '%{http_code}' "http://127.0.0.1:$PORT/api/changes" >"$T/all.code" ||
+	fail "/api/changes: curl failed"
+[ "$(cat "$T/all.code")" = 200 ] || fail "/api/changes: $(cat "$T/all.code")"
+cmp -s "$T/all.body" "$T/changes.cli" ||
+	fail "/api/changes differs from changes --json"
+grep -qi '^content-type: application/json' "$T/all.headers" ||
+	fail "no Content-Type: $(cat "$T/all.headers")"
+grep -qi '^x-content-type-options: nosniff' "$T/all.headers" ||
+	fail "no nosniff: $(cat "$T/all.headers")"
+# HEAD: the length of the answer, and no body.
+curl -sS --max-time 120 -I -o "$T/head.headers" \
+    "http://127.0.0.1:$PORT/api/changes" || fail "HEAD /api/changes"
+grep -qi "^content-length: $size" "$T/head.headers" ||
+	fail "HEAD: not $size bytes: $(cat "$T/head.headers")"
+
+kill "$SLOWPY" 2>/dev/null || true
+wait "$SLOWPY" 2>/dev/null || true
+stop_daemon
+[ "$DSTATUS" = 0 ] || fail "perfwatchd exited $DSTATUS"
+pass
