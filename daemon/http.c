@@ -73,6 +73,12 @@
  * are looked at again (their descriptor, socket and peer) each time a
  * new one comes.
  *
+ * Host.  On a loopback address only a Host that is an address or
+ * localhost is answered (http_host_ok), else 421: the dashboard has no
+ * password, and a page of another site that makes its own name resolve
+ * to 127.0.0.1 (DNS rebinding) would otherwise read it through the
+ * browser of someone on the machine.
+ *
  * Privileges.  The address is bound at start, before perfwatchd drops to
  * [perfwatch] user (as the control socket is), so a port under 1024 works
  * when the daemon starts as root.  A reload that changes the address binds
@@ -87,6 +93,7 @@
 #include <sys/wait.h>
 
 #include <netinet/in.h>
+#include <arpa/inet.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -95,6 +102,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -1855,6 +1863,63 @@ http_new_conn(struct event_base *base, void *arg)
 	return bev;
 }
 
+/*
+ * Whether req may be answered for its Host.  On a loopback address only
+ * an address (IPv4, or IPv6 in brackets) or localhost is, with or
+ * without a port, or no Host at all (HTTP/1.0): a browser that shows a
+ * page of another site, whose name that site makes resolve to 127.0.0.1
+ * (DNS rebinding), sends that name, and the page must not read the
+ * dashboard through it.  On another address every Host is, as the names
+ * it is reached by are not known.
+ */
+static int
+http_host_ok(struct daemon *d, struct evhttp_request *req)
+{
+	struct in6_addr	 a6;
+	struct in_addr	 a4;
+	const char	*h, *name, *rest;
+	char		 bound[INET6_ADDRSTRLEN], s[256];
+	size_t		 n;
+	int		 port, v6;
+
+	if (d->http_addr == NULL || config_listen_parse(d->http_addr, bound,
+	    sizeof(bound), &port) == -1)
+		return 1;
+	if (inet_pton(AF_INET, bound, &a4) == 1) {
+		if ((ntohl(a4.s_addr) >> 24) != 127)
+			return 1;
+	} else if (inet_pton(AF_INET6, bound, &a6) != 1 ||
+	    !IN6_IS_ADDR_LOOPBACK(&a6))
+		return 1;
+	h = evhttp_find_header(evhttp_request_get_input_headers(req), "Host");
+	if (h == NULL)
+		return 1;
+	if ((v6 = *h == '[')) {
+		name = h + 1;
+		if ((rest = strchr(name, ']')) == NULL)
+			return 0;
+		n = (size_t)(rest - name);
+		rest++;
+	} else {
+		name = h;
+		n = strcspn(h, ":");
+		rest = h + n;
+	}
+	/* A port, if any, is digits. */
+	if (*rest != '\0' && (rest[0] != ':' || rest[1] == '\0' ||
+	    strspn(rest + 1, "0123456789") != strlen(rest + 1) ||
+	    strlen(rest + 1) > 5))
+		return 0;
+	if (n == 0 || n >= sizeof(s))
+		return 0;
+	memcpy(s, name, n);
+	s[n] = '\0';
+	if (v6)
+		return inet_pton(AF_INET6, s, &a6) == 1;
+	return inet_pton(AF_INET, s, &a4) == 1 ||
+	    strcasecmp(s, "localhost") == 0 || strcasecmp(s, "localhost.") == 0;
+}
+
 /* Every request: GET and HEAD answered, other methods 405. */
 static void
 http_request(struct evhttp_request *req, void *arg)
@@ -1863,10 +1928,20 @@ http_request(struct evhttp_request *req, void *arg)
 	struct http_reply	 r;
 	struct evkeyvalq	*out = evhttp_request_get_output_headers(req);
 	enum evhttp_cmd_type	 cmd = evhttp_request_get_command(req);
+	const struct evhttp_uri	*uri = evhttp_request_get_evhttp_uri(req);
+	const char		*path = uri != NULL ? evhttp_uri_get_path(uri) :
+				    NULL;
 
 	http_conn_asked(d, req);
 	http_reply_init(&r, 200, "OK", "text/html; charset=utf-8");
-	if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
+	if (!http_host_ok(d, req)) {
+		/* Its Host is not repeated: it is another site's name. */
+		(path != NULL && strncmp(path, "/api/", 5) == 0 ?
+		    http_error_json : http_error_page)(&r, 421,
+		    "Misdirected Request", "this dashboard is on a loopback "
+		    "address, and answers only a Host that is an address or "
+		    "localhost", NULL);
+	} else if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
 		evhttp_add_header(out, "Allow", "GET, HEAD");
 		http_error_page(&r, 405, "Method Not Allowed", "the dashboard "
 		    "is read-only: GET and HEAD only", NULL);

@@ -231,7 +231,7 @@ glen=$(wc -c <"$T/body")
 python3 - "$PORT" "$glen" <<'EOF' || fail "HEAD /"
 import socket, sys
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
-s.sendall(b"HEAD / HTTP/1.0\r\nHost: x\r\n\r\n")
+s.sendall(b"HEAD / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
 data = b""
 while True:
     b = s.recv(65536)

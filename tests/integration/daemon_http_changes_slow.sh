@@ -78,7 +78,7 @@ for k in range(4):
     s = socket.socket()
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     s.connect(("127.0.0.1", port))
-    s.sendall(b"GET /api/changes HTTP/1.1\r\nHost: x\r\n\r\n")
+    s.sendall(b"GET /api/changes HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     head = b""
     while b"\r\n\r\n" not in head:
         b = s.recv(1)

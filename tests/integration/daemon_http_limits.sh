@@ -150,7 +150,7 @@ timeout 120 python3 - "$PORT" <<'EOF' || fail "a request sent a byte at a time"
 import socket, sys, time
 
 port = int(sys.argv[1])
-req = b"GET /api/runs HTTP/1.1\r\nHost: x\r\n" + b"X-Slow: y\r\n" * 100
+req = b"GET /api/runs HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"X-Slow: y\r\n" * 100
 
 
 def trickle(s, what):
@@ -180,7 +180,7 @@ trickle(socket.create_connection(("127.0.0.1", port)), "a first request")
 # Kept alive: a request answered, then the next sent a byte at a time.
 kept = socket.create_connection(("127.0.0.1", port))
 kept.settimeout(20)
-kept.sendall(b"GET /api/runs HTTP/1.1\r\nHost: x\r\n\r\n")
+kept.sendall(b"GET /api/runs HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 head = b""
 while b"\r\n\r\n" not in head:
     b = kept.recv(1)
