@@ -259,6 +259,7 @@ struct daemon {
 	struct http_build	*http_build;	/* /api/changes being built */
 	time_t			 http_build_secs; /* how long the last took */
 	int			 http_built;	/* a build has ended */
+	size_t			 http_sending;	/* built answers being sent */
 	struct http_conn	*http_conns;	/* the connections served */
 	size_t			 http_nconns;
 	struct bufferevent	**http_new;	/* accepted, not yet counted */

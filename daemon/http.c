@@ -44,7 +44,10 @@
  * when the last has left for the client (http_file_next), so that a
  * client that reads slowly holds a piece of the daemon's memory, not the
  * whole answer (up to HTTP_CHANGES_MAX), and several of them as many
- * pieces.  The child is
+ * pieces.  Each holds its file in state_dir meanwhile: while
+ * HTTP_SENDING answers are being sent, a request that needs a build
+ * gets 503 with Retry-After, so that slow readers cannot fill the disk
+ * of the store.  The child is
  * exec'd, not a fork of the daemon, since an SQLite connection must not
  * cross a fork, and a fork holds the daemon's (its locks, its shared
  * memory) even when it opens one of its own.  One such build at a time
@@ -142,6 +145,12 @@
  * last piece has left for the client: what a slow reader holds of it.
  */
 #define HTTP_PIECE		(64 * 1024)
+/*
+ * Built answers of /api/changes being sent at once: each holds its file
+ * (up to HTTP_CHANGES_MAX) in state_dir until its client has read it.
+ */
+#define HTTP_SENDING		4
+#define HTTP_SENDING_S		"4"
 #define HTTP_RETRY_AFTER	5	/* seconds, before a build has ended */
 /*
  * A request line and its headers: room for the three names of a metric's
@@ -1087,6 +1096,7 @@ struct http_build {
 
 /* A built /api/changes being sent from its file, a piece at a time. */
 struct http_file {
+	struct daemon		*d;
 	struct evhttp_request	*req;
 	struct evbuffer		*piece;
 	int			 fd;
@@ -1133,6 +1143,7 @@ http_send(struct evhttp_request *req, struct http_reply *r)
 static void
 http_file_free(struct http_file *f)
 {
+	f->d->http_sending--;
 	close(f->fd);
 	evbuffer_free(f->piece);
 	free(f);
@@ -1209,8 +1220,8 @@ http_file_next(struct evhttp_connection *evcon, void *arg)
  * the length alone.
  */
 static void
-http_send_file(struct evhttp_request *req, const char *type, int fd,
-    off_t len)
+http_send_file(struct daemon *d, struct evhttp_request *req,
+    const char *type, int fd, off_t len)
 {
 	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
 	struct http_file	*f;
@@ -1228,6 +1239,8 @@ http_send_file(struct evhttp_request *req, const char *type, int fd,
 		return;
 	}
 	f = xcalloc(1, sizeof(*f));
+	f->d = d;
+	d->http_sending++;
 	f->req = req;
 	f->fd = fd;
 	f->len = len;
@@ -1263,7 +1276,8 @@ http_changes_done(struct job *j, void *arg)
 	    st.st_size <= HTTP_CHANGES_MAX) {
 		log_debug("http: /api/changes built in %lld s, %lld bytes",
 		    (long long)d->http_build_secs, (long long)st.st_size);
-		http_send_file(b->req, "application/json", b->fd, st.st_size);
+		http_send_file(d, b->req, "application/json", b->fd,
+		    st.st_size);
 		free(b);
 		return;
 	}
@@ -1468,6 +1482,18 @@ http_changes_start(struct daemon *d, struct evhttp_request *req,
 		    "points of many histories are being built for another "
 		    "request, one build at a time; retry after the seconds "
 		    "of Retry-After:", s);
+		return 0;
+	}
+	if (d->http_sending >= HTTP_SENDING) {
+		/* How long their clients take to read them is not known. */
+		snprintf(s, sizeof(s), "%d", HTTP_RETRY_AFTER);
+		evhttp_add_header(evhttp_request_get_output_headers(req),
+		    "Retry-After", s);
+		http_error_json(r, 503, "Service Unavailable", "the change "
+		    "points of many histories built for " HTTP_SENDING_S
+		    " other requests, the most at once, are still being "
+		    "read by their clients; retry after the seconds of "
+		    "Retry-After:", s);
 		return 0;
 	}
 	argv[i++] = d->perfwatch;

@@ -9,9 +9,12 @@
 # answer of some 19 MiB.  Four python3 clients each ask for it with a
 # 4 KiB receive buffer and then read 64 bytes every quarter second; once
 # all four have their reply headers, the daemon's resident memory must
-# have grown by less than 24 MiB (the four answers are 76 MiB).  A fast
-# client then gets the answer whole, as `perfwatch changes --json`
-# prints it, and HEAD its length.
+# have grown by less than 24 MiB (the four answers are 76 MiB).  Four
+# answers being read are the most: a fifth request gets 503 with
+# Retry-After, and starts no build (before, every slow reader kept a
+# file of up to 256 MiB in state_dir).  Once the four have left, a fast
+# client gets the answer whole, as `perfwatch changes --json` prints
+# it, and HEAD its length.
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
@@ -101,11 +104,33 @@ echo "rss before ${before} KiB, with four slow readers ${after} KiB"
 [ "$grown" -lt 24 ] ||
 	fail "four slow readers grew the daemon by $grown MiB (24 at most)"
 
-# A client that reads at once gets it all, as the command prints it.
-curl -sS --max-time 120 -o "$T/all.body" -D "$T/all.headers" \
-    -w '%{http_code}' "http://127.0.0.1:$PORT/api/changes" >"$T/all.code" ||
-	fail "/api/changes: curl failed"
-[ "$(cat "$T/all.code")" = 200 ] || fail "/api/changes: $(cat "$T/all.code")"
+# Their files are on no path of state_dir.
+ls "$T/state" | grep -q changes && fail "an answer's file left in state_dir"
+
+# A fifth while the four are read: 503 with Retry-After, and no build.
+builds=$(grep -c 'dashboard: perfwatch changes: started' "$LOG")
+c=$(curl -sS --max-time 60 -o "$T/five.body" -D "$T/five.headers" \
+    -w '%{http_code}' "http://127.0.0.1:$PORT/api/changes")
+[ "$c" = 503 ] || fail "a fifth answer while four are read: $c, not 503"
+grep -qi '^retry-after: 5' "$T/five.headers" ||
+	fail "503 without Retry-After: $(cat "$T/five.headers")"
+grep -q 'still being read' "$T/five.body" ||
+	fail "503 does not say why: $(cat "$T/five.body")"
+[ "$(grep -c 'dashboard: perfwatch changes: started' "$LOG")" = "$builds" ] ||
+	fail "the fifth request started a build"
+
+# The slow readers leave; then a client that reads at once gets it all,
+# as the command prints it.
+kill "$SLOWPY" 2>/dev/null || true
+wait "$SLOWPY" 2>/dev/null || true
+# all: GET /api/changes into $T/all.*, true when it is answered 200.
+all() {
+	curl -sS --max-time 120 -o "$T/all.body" -D "$T/all.headers" \
+	    -w '%{http_code}' "http://127.0.0.1:$PORT/api/changes" \
+	    >"$T/all.code" && [ "$(cat "$T/all.code")" = 200 ]
+}
+wait_until 60 "an answer once the slow readers left" all ||
+	fail "/api/changes once the slow readers left: $(cat "$T/all.code")"
 cmp -s "$T/all.body" "$T/changes.cli" ||
 	fail "/api/changes differs from changes --json"
 grep -qi '^content-type: application/json' "$T/all.headers" ||
@@ -118,8 +143,6 @@ curl -sS --max-time 120 -I -o "$T/head.headers" \
 grep -qi "^content-length: $size" "$T/head.headers" ||
 	fail "HEAD: not $size bytes: $(cat "$T/head.headers")"
 
-kill "$SLOWPY" 2>/dev/null || true
-wait "$SLOWPY" 2>/dev/null || true
 stop_daemon
 [ "$DSTATUS" = 0 ] || fail "perfwatchd exited $DSTATUS"
 pass
