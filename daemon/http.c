@@ -22,13 +22,15 @@
  * Bounds.  The store is read in the event loop, so what one request may
  * read is bounded: the newest HTTP_RUNS runs, the open alerts up to
  * HTTP_ALERTS on / (all of them on /api/alerts, as the command prints),
- * a metric's newest HTTP_HISTORY run medians on each host, HTTP_MATCH
- * metrics per name, HTTP_METRICS metrics linked from the front page.  A
+ * a metric's newest HTTP_HISTORY run medians on each host of at most
+ * HTTP_HOSTS (more need host=), HTTP_MATCH metrics per name,
+ * HTTP_METRICS metrics linked from the front page.  A
  * metric's page scans for change points only the runs it shows;
  * /api/changes?metric=M reads the whole history of M, as `perfwatch
  * changes --metric` does (51 ms on bench/store's), when M names one
- * metric: a name several workloads share is built as every metric is,
- * below.  Each request reads
+ * metric of at most HTTP_HOSTS hosts (or host= is given): a name
+ * several workloads share, or one of more hosts, is built as every
+ * metric is, below.  Each request reads
  * inside one read transaction (store_read_begin):
  * in WAL mode a reader neither takes the write lock nor waits for a run
  * that writes, and a run never waits for it.
@@ -132,6 +134,12 @@
 #define HTTP_HISTORY		400	/* run medians of a metric, per host */
 #define HTTP_MATCH		16	/* metrics of one name (workloads) */
 #define HTTP_METRICS		500	/* metrics linked from / */
+/*
+ * Hosts of a metric's page or history without host=: each is read in
+ * the loop, up to HTTP_HISTORY runs of it, and charted.
+ */
+#define HTTP_HOSTS		32
+#define HTTP_HOSTS_S		"32"
 /*
  * Connections served at once.  A browser opens six or so; beyond this
  * many a new one is closed at once, so that clients that connect and
@@ -741,6 +749,32 @@ http_metric_args(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv,
 }
 
 /*
+ * Whether one of ms[0..nms) has runs on more than HTTP_HOSTS hosts when
+ * no host is named, and so is too long to read in the loop: 1, 0, or -1
+ * after filling r with the store's error (a page, or JSON if api).
+ */
+static int
+http_many_hosts(struct daemon *d, struct http_reply *r, int api,
+    const struct store_metric *ms, size_t nms, const char *host)
+{
+	size_t	i, n;
+
+	if (host != NULL)
+		return 0;
+	for (i = 0; i < nms; i++) {
+		if (store_metric_hosts(d->st, ms[i].id, HTTP_HOSTS, &n) == -1) {
+			(api ? http_error_json : http_error_page)(r, 500,
+			    "Internal Server Error", "the store could not be "
+			    "read:", store_errmsg(d->st));
+			return -1;
+		}
+		if (n > HTTP_HOSTS)
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * The alert spans of one host's history of metric m: each alert of that
  * host and metric from its first bad run (or the first charted, when it
  * is older) to the last it has seen, found among the labels of the runs
@@ -1002,6 +1036,7 @@ http_metric(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 	json_t			*arr, *series;
 	char			*title;
 	size_t			 nms, i, nch = 0;
+	int			 many;
 
 	if (http_metric_args(d, r, kv, 0, "name", "which metric? "
 	    "/metric?name=METRIC[&workload=WORKLOAD][&host=HOST]", HTTP_MATCH,
@@ -1021,6 +1056,14 @@ http_metric(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 		}
 		evbuffer_add_printf(b, "</ul>\n");
 		http_page_end(b);
+		store_metrics_free(ms, nms);
+		return;
+	}
+	if ((many = http_many_hosts(d, r, 0, ms, nms, host)) != 0) {
+		if (many == 1)
+			http_error_page(r, 400, "Bad Request", "this metric "
+			    "has runs on more than " HTTP_HOSTS_S " hosts, too "
+			    "many for one page; name one (host=):", name);
 		store_metrics_free(ms, nms);
 		return;
 	}
@@ -1063,11 +1106,20 @@ http_api_history(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 	const char		*metric, *workload, *host;
 	json_t			*arr;
 	size_t			 nms, i;
+	int			 many;
 
 	if (http_metric_args(d, r, kv, 1, "metric", "which metric? "
 	    "/api/history?metric=METRIC[&workload=WORKLOAD][&host=HOST]",
 	    HTTP_MATCH, &metric, &workload, &host, &ms, &nms) == -1)
 		return;
+	if ((many = http_many_hosts(d, r, 1, ms, nms, host)) != 0) {
+		if (many == 1)
+			http_error_json(r, 400, "Bad Request", "this metric "
+			    "has runs on more than " HTTP_HOSTS_S " hosts; name "
+			    "one (host=):", metric);
+		store_metrics_free(ms, nms);
+		return;
+	}
 	arr = pwjson_array();
 	for (i = 0; i < nms; i++)
 		if (view_history_json(d->st, &ms[i], host, HTTP_HISTORY,
@@ -1567,8 +1619,9 @@ http_changes_start(struct daemon *d, struct evhttp_request *req,
 
 /*
  * /api/changes[?metric=M][&workload=W][&host=H]: 0 with the reply in r,
- * or 1 when a child builds it (without metric=, or with a name that
- * several metrics have).
+ * or 1 when a child builds it (without metric=, with a name that
+ * several metrics have, or without host= for a metric of more than
+ * HTTP_HOSTS hosts).
  */
 static int
 http_api_changes(struct daemon *d, struct evhttp_request *req,
@@ -1581,17 +1634,24 @@ http_api_changes(struct daemon *d, struct evhttp_request *req,
 	char			*cause = NULL;
 	size_t			 nms = 0, n = 0;
 	json_t			*arr;
+	int			 many = 0;
 
 	/* A name mistyped is said to be one, as by the command. */
 	if (http_metric_args(d, r, kv, 1, "metric", NULL, 0, &metric, &workload,
 	    &host, &ms, &nms) == -1)
 		return 0;
+	if (metric != NULL && nms == 1 &&
+	    (many = http_many_hosts(d, r, 1, ms, nms, host)) == -1) {
+		store_metrics_free(ms, nms);
+		return 0;
+	}
 	store_metrics_free(ms, nms);
 	/*
-	 * A name that several workloads share (a command's "wall") is as
-	 * many whole histories: too long for the loop, as every metric is.
+	 * A name that several workloads share (a command's "wall"), or one
+	 * metric of many hosts, is as many whole histories: too long for
+	 * the loop, as every metric is.
 	 */
-	if (metric == NULL || nms > 1)
+	if (metric == NULL || nms > 1 || many)
 		return http_changes_start(d, req, r, metric, host, workload);
 	cp_params_default(&cpp);
 	if (detect_changes(d->st, host, workload, metric, &cpp, &ch, &n,

@@ -825,6 +825,38 @@ store_metric_runs(struct store *st, int64_t metric, const char *host,
 	return 0;
 }
 
+/*
+ * How many hosts have runs with samples of metric, counted up to max + 1
+ * only (0: all), for a caller that takes at most max of them: 0 with *n,
+ * or -1.  Host by host down runs_by_time, as store_metric_runs() goes.
+ */
+int
+store_metric_hosts(struct store *st, int64_t metric, size_t max, size_t *n)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	*n = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM"
+	    " (SELECT h.id FROM hosts h WHERE EXISTS (SELECT 1 FROM runs r"
+	    "   WHERE r.host = h.id AND EXISTS (SELECT 1 FROM samples s"
+	    "     WHERE s.run = r.id AND s.metric = ?1))"
+	    "  LIMIT ?2)", -1, &stmt, NULL) != SQLITE_OK) {
+		log_warnx("%s: %s", st->path, sqlite3_errmsg(st->db));
+		return -1;
+	}
+	sqlite3_bind_int64(stmt, 1, metric);
+	sqlite3_bind_int64(stmt, 2, max > 0 ? (int64_t)max + 1 : -1);
+	if ((rc = sqlite3_step(stmt)) != SQLITE_ROW) {
+		log_warnx("%s: %s", st->path, sqlite3_errmsg(st->db));
+		sqlite3_finalize(stmt);
+		return -1;
+	}
+	*n = (size_t)sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	return 0;
+}
+
 void
 store_runs_free(struct store_run *runs, size_t n)
 {

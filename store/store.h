@@ -145,6 +145,8 @@ int		 store_runs_list(struct store *, const struct store_run_filter *,
 int		 store_metric_runs(struct store *, int64_t metric,
 		    const char *host, size_t limit, struct store_run **,
 		    size_t *);
+int		 store_metric_hosts(struct store *, int64_t metric,
+		    size_t max, size_t *);
 void		 store_runs_free(struct store_run *, size_t);
 int		 store_runs_mark_stale(struct store *, int64_t host,
 		    size_t *marked);
