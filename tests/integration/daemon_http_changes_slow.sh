@@ -72,10 +72,13 @@ python3 - "$PORT" "$T/slow.ready" <<'EOF' &
 import socket, sys, threading, time
 port, ready = int(sys.argv[1]), sys.argv[2]
 def slow(s):
-    # A few bytes a second, until the daemon is stopped.
-    while s.recv(64):
-        time.sleep(0.25)
-conns = []
+    # A few bytes a second, until the daemon closes the connection.
+    try:
+        while s.recv(64):
+            time.sleep(0.25)
+    except OSError:
+        pass
+threads = []
 for k in range(4):
     # One build at a time: each asks once the last has its answer.
     s = socket.socket()
@@ -90,10 +93,13 @@ for k in range(4):
         head += b
     if not head.startswith(b"HTTP/1.1 200 "):
         sys.exit("reply %d: %r" % (k, head))
-    threading.Thread(target=slow, args=(s,), daemon=True).start()
-    conns.append(s)
+    t = threading.Thread(target=slow, args=(s,))
+    t.start()
+    threads.append(t)
 open(ready, "w").close()
-time.sleep(600)
+# Until killed, or the daemon is gone (a test that fails kills it).
+for t in threads:
+    t.join()
 EOF
 SLOWPY=$!
 wait_until 120 "four slow readers with their headers" test -e "$T/slow.ready" ||
