@@ -1115,8 +1115,8 @@ http_api_history(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 	if ((many = http_many_hosts(d, r, 1, ms, nms, host)) != 0) {
 		if (many == 1)
 			http_error_json(r, 400, "Bad Request", "this metric "
-			    "has runs on more than " HTTP_HOSTS_S " hosts; name "
-			    "one (host=):", metric);
+			    "has runs on more than " HTTP_HOSTS_S " hosts; "
+			    "name one (host=):", metric);
 		store_metrics_free(ms, nms);
 		return;
 	}

@@ -2,8 +2,8 @@
  * The rest of perfwatchd, stood in for, for the fuzz targets that
  * include one of its files (fuzz_child, fuzz_http): a daemon that
  * starts no child (job_exec and job_exec_to give none, and nothing is
- * signalled), a job whose output is fuzz_out, and no watched git tree.  Included
- * after the daemon's files.
+ * signalled), a job whose output is fuzz_out, and no watched git tree.
+ * Included after the daemon's files.
  */
 #ifndef PERFWATCH_FUZZ_DAEMON_H
 #define PERFWATCH_FUZZ_DAEMON_H
