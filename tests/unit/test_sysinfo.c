@@ -2078,7 +2078,7 @@ test_cgroup_live(void **state)
 	struct sysinfo_opts	 o;
 	struct snapshot		*s;
 	const char		*v;
-	char			*mount, *dir, *path, *period, *want, *cause;
+	char			*mount = NULL, *dir, *path, *period, *want, *cause;
 	char			 buf[128];
 	ssize_t			 n;
 	pid_t			 pid;

@@ -2904,7 +2904,7 @@ static void
 test_bonnie_memory_limit(void **state)
 {
 	struct wl_params	 p;
-	char			*group, *dir, *path, buf[64];
+	char			*group = NULL, *dir, *path, buf[64];
 	ssize_t			 n;
 	pid_t			 pid;
 	int			 fds[2], status;
@@ -3626,7 +3626,7 @@ test_shell8_quota(void **state)
 	struct wl_params		 p;
 	struct wl_result		 res;
 	cpu_set_t			 mask;
-	char				*group, *dir, *path, *period;
+	char				*group = NULL, *dir, *path, *period;
 	char				 buf[4096], want[128], *cause = NULL;
 	ssize_t				 n;
 	size_t				 i;
