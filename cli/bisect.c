@@ -1483,6 +1483,8 @@ bisect_report_none(struct bisect_ctx *x, const struct bisect_point *gp,
 	o = pwjson_object();
 	pwjson_set_str(o, "repo", x->o->repo);
 	pwjson_set(o, "metric", json_null());
+	/* Every key of bisect_report()'s, null without a value. */
+	pwjson_set(o, "noise", json_null());
 	pwjson_set_int(o, "commits", (int64_t)n);
 	pwjson_set_int(o, "measured", 0);
 	pwjson_set(o, "good", bisect_end_json(gp));
@@ -1491,6 +1493,7 @@ bisect_report_none(struct bisect_ctx *x, const struct bisect_point *gp,
 	pwjson_set(o, "first_bad", json_null());
 	pwjson_set(o, "candidates", pwjson_array());
 	pwjson_set(o, "side_by_side", json_null());
+	pwjson_set(o, "merged_branch", json_null());
 	pwjson_set_str(o, "nothing_to_bisect", why);
 	cli_json_print(o);
 	json_decref(o);

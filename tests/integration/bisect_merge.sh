@@ -48,4 +48,20 @@ esac
 bisect --json "$base..side" >"$T/json" 2>"$T/err" ||
 	fail "bisect --json the branch: exit $?: $(cat "$T/err")"
 expect_eq "$(json_field "$T/json" merged_branch)" None
+
+# Nothing to bisect (the same level at both ends): the report has every
+# key of the one above, "merged_branch" and "noise" null among them,
+# where it left them out.
+rc=0
+bisect --json main~1..main >"$T/none.json" 2>"$T/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "bisect --json, nothing to bisect: exit $rc: $(cat "$T/err")"
+python3 - "$T/json" "$T/none.json" <<'PY' || fail "nothing to bisect: $(cat "$T/none.json")"
+import json, sys
+report = json.load(open(sys.argv[1]))
+none = json.load(open(sys.argv[2]))
+assert none["nothing_to_bisect"], none
+missing = set(report) - set(none)
+assert not missing, missing
+assert none["merged_branch"] is None and none["noise"] is None, none
+PY
 pass
