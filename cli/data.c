@@ -223,7 +223,7 @@ cmd_import(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
-/* perfwatch export [--format csv|jsonl] [--run LABEL]... [-o FILE] */
+/* perfwatch export [--format csv|jsonl] [--run RUN]... [-o FILE] */
 /*
  * Open export file out for writing.  A regular file (or a new one) is
  * written as a temporary file *tmp beside the file *dest it is to replace

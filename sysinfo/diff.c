@@ -480,8 +480,9 @@ sysinfo_diff_summary(const struct snapshot_diff *d, size_t max_items)
 
 /*
  * {"fields": [{"key", "change", "old", "new"}, ...],
- *  "packages": [{"name", "change", "arch", "old", "new"[, "old_arch"]}]}
- * with null for a side that is absent; "old_arch" only when it differs.
+ *  "packages": [{"name", "change", "arch", "old", "new", "old_arch"}]}
+ * with null for a side that is absent; "old_arch" is null unless it
+ * differs (a key without a value is null, as in every --json).
  */
 json_t *
 sysinfo_diff_json(const struct snapshot_diff *d)
