@@ -70,11 +70,13 @@ import_on_signal(int sig)
 }
 
 /*
- * Catch SIGINT, SIGTERM and SIGHUP (unless ignored) in import_signal,
- * for the import to stop at its next row and roll back: killed there,
- * it left the store it was making, empty, and the directories made for
- * it, which a refused import removes.  Without SA_RESTART, so that a
- * read waiting on a terminal or a pipe is cut short too.
+ * Catch SIGTERM, and SIGINT and SIGHUP unless ignored (as run does: a
+ * job started in the background, or under nohup, keeps them ignored),
+ * in import_signal, for the import to stop at its next row and roll
+ * back: killed there, it left the store it was making, empty, and the
+ * directories made for it, which a refused import removes.  Without
+ * SA_RESTART, so that a read waiting on a terminal or a pipe is cut
+ * short too.
  */
 static void
 import_catch(struct sigaction *old)
