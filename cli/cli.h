@@ -146,7 +146,8 @@ struct cli_index {
 /*
  * Read run's system index into *ix: 1, or 0 when the run measured no
  * test of it (*ix then empty).  Pins the host's reference run the first
- * time, as the report does.  cli_index_clear() frees it.
+ * time, as the report does, unless the store is read-only to this user.
+ * cli_index_clear() frees it.
  */
 int		 cli_index_get(struct store *, const struct store_run *,
 		    const struct store_series *, size_t, struct cli_index *);

@@ -369,8 +369,13 @@ index_reference(struct store *st, const struct store_run *r,
 			ref = 0;
 	}
 	if (ref == 0 && index_first_run(st, r, &ref) == 0) {
+		/*
+		 * Pinned where the store can be written: a store read-only
+		 * to its reader (a backup, a read-only file system) is read
+		 * as it is, its first run the reference all the same.
+		 */
 		snprintf(buf, sizeof(buf), "%lld", (long long)ref);
-		if (store_setting_set(st, key, buf) == -1)
+		if (store_writable(st) && store_setting_set(st, key, buf) == -1)
 			log_warnx("%s: %s", key, store_errmsg(st));
 		(void)index_reference_read(st, ref, rr, ser, n);
 	}
