@@ -1950,36 +1950,20 @@ http_new_conn(struct event_base *base, void *arg)
 }
 
 /*
- * Whether req may be answered for its Host.  On a loopback address only
- * an address (IPv4, or IPv6 in brackets) or localhost is, with or
- * without a port, or no Host at all (HTTP/1.0): a browser that shows a
- * page of another site, whose name that site makes resolve to 127.0.0.1
- * (DNS rebinding), sends that name, and the page must not read the
- * dashboard through it.  On another address every Host is, as the names
- * it is reached by are not known.
+ * Whether a Host header's value h names this machine by an address
+ * (IPv4, or IPv6 in brackets) or as localhost, with or without a port of
+ * up to five digits.
  */
 static int
-http_host_ok(struct daemon *d, struct evhttp_request *req)
+http_host_local(const char *h)
 {
 	struct in6_addr	 a6;
 	struct in_addr	 a4;
-	const char	*h, *name, *rest;
-	char		 bound[INET6_ADDRSTRLEN], s[256];
+	const char	*name, *rest;
+	char		 s[256];
 	size_t		 n;
-	int		 port, v6;
+	int		 v6;
 
-	if (d->http_addr == NULL || config_listen_parse(d->http_addr, bound,
-	    sizeof(bound), &port) == -1)
-		return 1;
-	if (inet_pton(AF_INET, bound, &a4) == 1) {
-		if ((ntohl(a4.s_addr) >> 24) != 127)
-			return 1;
-	} else if (inet_pton(AF_INET6, bound, &a6) != 1 ||
-	    !IN6_IS_ADDR_LOOPBACK(&a6))
-		return 1;
-	h = evhttp_find_header(evhttp_request_get_input_headers(req), "Host");
-	if (h == NULL)
-		return 1;
 	if ((v6 = *h == '[')) {
 		name = h + 1;
 		if ((rest = strchr(name, ']')) == NULL)
@@ -2004,6 +1988,36 @@ http_host_ok(struct daemon *d, struct evhttp_request *req)
 		return inet_pton(AF_INET6, s, &a6) == 1;
 	return inet_pton(AF_INET, s, &a4) == 1 ||
 	    strcasecmp(s, "localhost") == 0 || strcasecmp(s, "localhost.") == 0;
+}
+
+/*
+ * Whether req may be answered for its Host.  On a loopback address only
+ * an address or localhost is (http_host_local), or no Host at all
+ * (HTTP/1.0): a browser that shows a page of another site, whose name
+ * that site makes resolve to 127.0.0.1 (DNS rebinding), sends that name,
+ * and the page must not read the dashboard through it.  On another
+ * address every Host is, as the names it is reached by are not known.
+ */
+static int
+http_host_ok(struct daemon *d, struct evhttp_request *req)
+{
+	struct in6_addr	 a6;
+	struct in_addr	 a4;
+	const char	*h;
+	char		 bound[INET6_ADDRSTRLEN];
+	int		 port;
+
+	if (d->http_addr == NULL || config_listen_parse(d->http_addr, bound,
+	    sizeof(bound), &port) == -1)
+		return 1;
+	if (inet_pton(AF_INET, bound, &a4) == 1) {
+		if ((ntohl(a4.s_addr) >> 24) != 127)
+			return 1;
+	} else if (inet_pton(AF_INET6, bound, &a6) != 1 ||
+	    !IN6_IS_ADDR_LOOPBACK(&a6))
+		return 1;
+	h = evhttp_find_header(evhttp_request_get_input_headers(req), "Host");
+	return h == NULL || http_host_local(h);
 }
 
 /* Every request: GET and HEAD answered, other methods 405. */

@@ -9,7 +9,9 @@
  * it with what and which; a query taken has only that page's names, each
  * once, with a value of 1 to HTTP_MAX_PARAM bytes of UTF-8; and the
  * metric page and the history API then answer it with a status of their
- * own and a body.
+ * own and a body.  The same bytes are also a Host header's value for
+ * http_host_local(), the dashboard's defence against DNS rebinding: one
+ * it takes is an address or localhost, and a port of digits.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -85,6 +87,44 @@ fuzz_page(struct daemon *d, const char *query, const char *const *known,
 	evhttp_clear_headers(&kv);
 }
 
+/*
+ * Check a Host value that http_host_local() took: "[v6]", or an IPv4
+ * address or localhost, then at most ":" and 1-5 digits.
+ */
+static void
+check_host(const char *h)
+{
+	struct in6_addr	 a6;
+	struct in_addr	 a4;
+	const char	*port;
+	char		 name[256];
+	size_t		 n;
+
+	if (*h == '[') {
+		port = strchr(h, ']');
+		if (port == NULL)
+			abort();
+		n = (size_t)(port - h - 1);
+		port++;
+	} else {
+		n = strcspn(h, ":");
+		port = h + n;
+	}
+	if (n == 0 || n >= sizeof(name))
+		abort();
+	memcpy(name, *h == '[' ? h + 1 : h, n);
+	name[n] = '\0';
+	if (*h == '[' ? inet_pton(AF_INET6, name, &a6) != 1 :
+	    inet_pton(AF_INET, name, &a4) != 1 &&
+	    strcasecmp(name, "localhost") != 0 &&
+	    strcasecmp(name, "localhost.") != 0)
+		abort();
+	if (*port != '\0' && (*port != ':' || strlen(port + 1) < 1 ||
+	    strlen(port + 1) > 5 ||
+	    strspn(port + 1, "0123456789") != strlen(port + 1)))
+		abort();
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -109,6 +149,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fclose(f);
 	}
 	query = xstrndup((const char *)data, size);
+	if (http_host_local(query))
+		check_host(query);
 	fuzz_page(&d, query, metric_keys, http_metric);
 	fuzz_page(&d, query, history_keys, http_api_history);
 	free(query);
