@@ -380,7 +380,7 @@ control_pause(struct daemon *d, int pause)
 	char	*warning = NULL;
 
 	/* Paused or not now, whatever the store says; a restart asks it. */
-	if (store_setting_set(d->st, "daemon:paused", pause ? "yes" : NULL)
+	if (daemon_setting_set(d, "daemon:paused", pause ? "yes" : NULL)
 	    == -1) {
 		xasprintf(&warning, "%s, but not saved (%s): a restart will "
 		    "%s", pause ? "paused" : "resumed", store_errmsg(d->st),
@@ -669,6 +669,8 @@ void
 control_stop(struct daemon *d)
 {
 	struct control_client	*cc;
+	struct evbuffer		*out;
+	size_t			 len;
 
 	if (d->listen_event != NULL) {
 		event_free(d->listen_event);
@@ -684,6 +686,19 @@ control_stop(struct daemon *d)
 		if (unlink(d->socket_path) == -1 && errno != ENOENT)
 			log_warn("%s", d->socket_path);
 	}
-	while ((cc = LIST_FIRST(&d->clients)) != NULL)
+	/*
+	 * A reply already made goes out, as far as the socket takes it
+	 * without waiting: the request that stopped the daemon (its write
+	 * found the store migrated by a newer perfwatch) is answered.
+	 * evbuffer_write() on the bufferevent's output failed here (EAGAIN
+	 * on a socket with room), so the bytes are sent as they are.
+	 */
+	while ((cc = LIST_FIRST(&d->clients)) != NULL) {
+		out = bufferevent_get_output(cc->bev);
+		if ((len = evbuffer_get_length(out)) > 0)
+			(void)send(bufferevent_getfd(cc->bev),
+			    evbuffer_pullup(out, -1), len,
+			    MSG_NOSIGNAL | MSG_DONTWAIT);
 		control_client_free(cc);
+	}
 }

@@ -192,6 +192,7 @@ struct daemon {
 	int			 paused;
 	int			 starting;	/* start-up: reasons gather */
 	int			 stopping;
+	int			 exit_status;	/* of main(), once stopped */
 
 	struct event		*ev_term;
 	struct event		*ev_int;
@@ -272,6 +273,9 @@ struct daemon {
 /* perfwatchd.c */
 void		 daemon_status(struct daemon *);
 void		 daemon_exit_if_done(struct daemon *);
+int		 daemon_store_begin(struct daemon *);
+int		 daemon_setting_set(struct daemon *, const char *,
+		     const char *);
 const char	*daemon_host_name(void);
 /*
  * "FILE:LINE" of [perfwatch] key in cfg (read from conf_path), or "FILE"

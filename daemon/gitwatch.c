@@ -194,7 +194,7 @@ gitwatch_done(struct daemon *d, const char *name, const char *commit)
 		return;
 	}
 	xasprintf(&key, "git:%s", name);
-	if (store_setting_set(d->st, key, commit) == -1)
+	if (daemon_setting_set(d, key, commit) == -1)
 		log_warnx("git %s: cannot save its commit: %s", name,
 		    store_errmsg(d->st));
 	else if (last)

@@ -466,21 +466,12 @@ daemon_hard_stop(evutil_socket_t fd, short ev, void *arg)
 	event_base_loopexit(d->base, NULL);
 }
 
-/* SIGTERM, SIGINT: stop the work in progress, then leave. */
+/* Stop the work in progress and the triggers; leave once all is done. */
 static void
-daemon_on_stop(evutil_socket_t sig, short ev, void *arg)
+daemon_stop(struct daemon *d)
 {
-	struct daemon	*d = arg;
 	struct timeval	 tv = { DAEMON_HARD_STOP, 0 };
 
-	(void)ev;
-	if (d->stopping) {
-		log_info("signal %d again: killing the children now",
-		    (int)sig);
-		job_kill_all(d, SIGKILL);
-		return;
-	}
-	log_info("signal %d: stopping", (int)sig);
 	d->stopping = 1;
 	sdnotify("STOPPING=1");
 	daemon_status(d);
@@ -494,6 +485,91 @@ daemon_on_stop(evutil_socket_t sig, short ev, void *arg)
 	work_stop(d);
 	event_base_once(d->base, -1, EV_TIMEOUT, daemon_hard_stop, d, &tv);
 	daemon_exit_if_done(d);
+}
+
+/* SIGTERM, SIGINT: stop the work in progress, then leave. */
+static void
+daemon_on_stop(evutil_socket_t sig, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+
+	(void)ev;
+	if (d->stopping) {
+		log_info("signal %d again: killing the children now",
+		    (int)sig);
+		job_kill_all(d, SIGKILL);
+		return;
+	}
+	log_info("signal %d: stopping", (int)sig);
+	daemon_stop(d);
+}
+
+/*
+ * Set (or with value NULL, delete) a setting of the store, in a write
+ * transaction of daemon_store_begin()'s; -1 when it was not saved, with
+ * store_errmsg() saying why.
+ */
+int
+daemon_setting_set(struct daemon *d, const char *key, const char *value)
+{
+	if (daemon_store_begin(d) == -1)
+		return -1;
+	if (store_setting_set(d->st, key, value) == -1) {
+		(void)store_rollback(d->st);
+		return -1;
+	}
+	if (store_commit(d->st) == -1) {
+		(void)store_rollback(d->st);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+daemon_stop_later(evutil_socket_t fd, short ev, void *arg)
+{
+	struct daemon	*d = arg;
+
+	(void)fd;
+	(void)ev;
+	if (!d->stopping)
+		daemon_stop(d);
+}
+
+/*
+ * Begin a write transaction on the store, as store_begin(): every write
+ * of the daemon's own goes through here.  When a newer perfwatch has
+ * migrated the store since it was opened (the package was upgraded, and
+ * its `perfwatch` run, before perfwatchd was restarted), the daemon
+ * writes nothing more and stops, exiting EXIT_TEMPFAIL (75) once its
+ * children are gone.  Why exit, not re-exec: the daemon has dropped root
+ * and cannot take again what start-up took as root (the directories, a
+ * privileged address); the supervisor starts the new binary the way it
+ * started this one.  systemd's Restart=on-failure restarts on 75, which
+ * RestartPreventExitStatus= does not name; 75 says "try again", where a
+ * configuration error (78) would not be restarted.
+ */
+int
+daemon_store_begin(struct daemon *d)
+{
+	struct timeval	 tv = { 0, 0 };
+	int		 version;
+
+	if (store_begin(d->st) == 0)
+		return 0;
+	if ((version = store_newer_schema(d->st)) == 0)
+		return -1;
+	if (d->exit_status == 0) {
+		log_warnx("%s: the store was migrated to schema %d by a newer "
+		    "perfwatch; this perfwatchd knows %d: restart it",
+		    d->db_path, version, STORE_SCHEMA_VERSION);
+		d->exit_status = EXIT_TEMPFAIL;
+		/* Not from here: the caller (a control request) goes on. */
+		if (!d->stopping)
+			event_base_once(d->base, -1, EV_TIMEOUT,
+			    daemon_stop_later, d, &tv);
+	}
+	return -1;
 }
 
 /*
@@ -1265,5 +1341,5 @@ main(int argc, char **argv)
 	free(d->perfwatch);
 	free(d->conf_path);
 	close(d->lock_fd);
-	return 0;
+	return d->exit_status;
 }

@@ -127,7 +127,7 @@ schedule_save(struct daemon *d, time_t t)
 		xasprintf(&buf, "%lld %s", (long long)t, d->sched_spec);
 	else
 		xasprintf(&buf, "%lld", (long long)t);
-	if (store_setting_set(d->st, SCHEDULE_SETTING, buf) == -1)
+	if (daemon_setting_set(d, SCHEDULE_SETTING, buf) == -1)
 		log_warnx("schedule: cannot save %s: %s", SCHEDULE_SETTING,
 		    store_errmsg(d->st));
 	free(buf);

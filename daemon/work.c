@@ -464,11 +464,13 @@ work_close_run(struct daemon *d, const char *label)
 	if (store_run_get(d->st, id, &r) == -1)
 		return NULL;
 	if (strcmp(r.status, RUN_RUNNING) == 0) {
-		if (store_run_finish(d->st, id, RUN_ABORTED,
-		    (int64_t)time(NULL)) == -1)
+		if (daemon_store_begin(d) == -1 ||
+		    store_run_finish(d->st, id, RUN_ABORTED,
+		    (int64_t)time(NULL)) == -1 || store_commit(d->st) == -1) {
+			(void)store_rollback(d->st);
 			log_warnx("run %s: cannot mark it aborted: %s", label,
 			    store_errmsg(d->st));
-		else {
+		} else {
 			log_warnx("run %s: its process was killed; marked "
 			    "aborted", label);
 			status = RUN_ABORTED;

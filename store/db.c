@@ -8,6 +8,9 @@
  *   the WAL switch, which rewrites the header).
  * - PRAGMA application_id marks the file as ours; a non-empty database
  *   without it is somebody else's and is refused too.
+ * - A process that keeps the store open (perfwatchd) reads the version
+ *   again in each store_begin(), under the write lock, and writes nothing
+ *   to a file that a newer perfwatch has migrated since.
  * - Each migration runs in its own transaction together with the
  *   user_version bump, so a crash leaves the file at a whole version.
  * - A file that is read-only to this user (SQLite opens it read-only
@@ -818,10 +821,48 @@ store_stmt(struct store *st, enum store_stmt_id id, const char *sql)
 	return stmt;
 }
 
+/*
+ * Begin a write transaction, under the write lock.  A long-lived process
+ * (perfwatchd) may find that a newer perfwatch migrated the file since it
+ * opened it (an upgrade that replaced the binaries before the daemon was
+ * restarted): the schema it would write is then not the file's.  The
+ * version is read here, under the lock, so that no migration can come
+ * between the look and the write; reading it costs a look at page 1,
+ * which the lock has just checked for change anyway.  Such a store is
+ * not written again: the transaction is rolled back, -1 returned with
+ * the reason in store_errmsg() and the version in store_newer_schema().
+ */
 int
 store_begin(struct store *st)
 {
-	return store_exec(st, "BEGIN IMMEDIATE");
+	int	 version;
+
+	if (store_exec(st, "BEGIN IMMEDIATE") == -1)
+		return -1;
+	if (store_pragma_int(st, "user_version", &version) == -1) {
+		(void)store_rollback(st);
+		return -1;
+	}
+	if (version <= STORE_SCHEMA_VERSION)
+		return 0;
+	(void)store_exec(st, "ROLLBACK");
+	st->newer_schema = version;
+	free(st->kept_msg);
+	xasprintf(&st->kept_msg, "the store was migrated to schema %d by a "
+	    "newer perfwatch; this one knows %d", version,
+	    STORE_SCHEMA_VERSION);
+	st->kept_code = SQLITE_ERROR;
+	return -1;
+}
+
+/*
+ * The schema version, above this perfwatch's, that store_begin() found
+ * the store migrated to; 0 while none was found.
+ */
+int
+store_newer_schema(struct store *st)
+{
+	return st->newer_schema;
 }
 
 /*

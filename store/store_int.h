@@ -68,6 +68,7 @@ struct store {
 	 */
 	int		 kept_code;
 	char		*kept_msg;
+	int		 newer_schema;	/* found by store_begin(), or 0 */
 };
 
 sqlite3_stmt	*store_stmt(struct store *, enum store_stmt_id, const char *);

@@ -40,9 +40,9 @@ store_setting_get(struct store *st, const char *key, char **value)
 }
 
 int
-store_setting_set(struct store *st, const char *key, const char *value)
+daemon_setting_set(struct daemon *d, const char *key, const char *value)
 {
-	(void)st;
+	(void)d;
 	assert_string_equal(key, SCHEDULE_SETTING);
 	free(test_last);
 	test_last = value != NULL ? xstrdup(value) : NULL;

@@ -168,6 +168,30 @@ store_run_finish(struct store *st, int64_t id, const char *status,
 }
 
 int
+daemon_store_begin(struct daemon *d)
+{
+	(void)d;
+	fail();
+	return -1;
+}
+
+int
+store_commit(struct store *st)
+{
+	(void)st;
+	fail();
+	return -1;
+}
+
+int
+store_rollback(struct store *st)
+{
+	(void)st;
+	fail();
+	return -1;
+}
+
+int
 store_run_get(struct store *st, int64_t id, struct store_run *r)
 {
 	(void)st;
