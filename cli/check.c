@@ -123,7 +123,7 @@ check_params(struct cli *c, struct detect_params *p)
  * Say why a judgement failed, cause its message: a store that failed or
  * was busy (f) is named by its path, and busy ends in the advice to try
  * again unless no_retry (a bisection stops rather than waits).  Returns
- * the exit status: 75 busy, 70 failed, else none.
+ * the exit status: 75 busy, 74 a full disk, 70 failed, else none.
  */
 static int
 check_failed(struct store *st, enum store_failure f, const char *cause,
@@ -808,8 +808,9 @@ cmd_check(struct cli *c, int argc, char **argv)
 	}
 	if (detect_check(st, run.id, &p, &res, &cause) == -1) {
 		/*
-		 * Busy: to be tried again; the store failed: 70, not the
-		 * 65 of a run that cannot be judged (under bisect: stop).
+		 * Busy: to be tried again; the store failed: 70 (74 on a
+		 * full disk), not the 65 of a run that cannot be judged
+		 * (under bisect: stop).
 		 */
 		k = check_failed(st, res.failure, cause, err, bisect);
 		free(cause);

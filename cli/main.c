@@ -205,7 +205,8 @@ cli_bad_sub(const char *cmd, const char *word)
  * when nothing failed, for the caller to say what is not there; else say
  * what failed and return the exit status, 75 (EX_TEMPFAIL: try again)
  * for a store that another process held locked past the busy timeout, as
- * for the other locks a command waits on, 70 for any other error.  A
+ * for the other locks a command waits on, 74 (EX_IOERR) for a full disk,
+ * as import and run exit on one, 70 for any other error.  A
  * store that was only busy was reported as "no baseline" or "no run",
  * which sent the user looking for a typo.
  */
@@ -223,15 +224,15 @@ cli_store_failed(struct store *st)
 	default:
 		fprintf(stderr, "%s: %s: %s\n", cli_name_buf, store_path(st),
 		    store_errmsg(st));
-		return EXIT_SOFTWARE;
+		return cli_failure_status(store_failure(st), EXIT_SOFTWARE);
 	}
 }
 
 /*
  * The exit status after a store call that returned -1 with its own
  * message (a cause naming the store's error): 75 when the store was
- * busy, 70 when it failed, none when nothing failed (there is no such
- * thing).
+ * busy, 74 when the disk was full, 70 when it failed otherwise, none
+ * when nothing failed (there is no such thing).
  */
 int
 cli_store_status(struct store *st, int none)
@@ -251,6 +252,9 @@ cli_failure_status(enum store_failure f, int none)
 		return none;
 	case STORE_BUSY:
 		return EXIT_TEMPFAIL;
+	case STORE_FULL:
+		/* A write the disk could not take, as import's and run's. */
+		return EXIT_IOERR;
 	default:
 		return EXIT_SOFTWARE;
 	}

@@ -1000,6 +1000,8 @@ store_code_failure(int code)
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
 		return STORE_BUSY;
+	case SQLITE_FULL:
+		return STORE_FULL;
 	default:
 		return STORE_FAILED;
 	}

@@ -90,12 +90,15 @@ const char	*store_errmsg(struct store *);
  * Why the store's last call failed, for one that returned -1 where that
  * also means "not found": STORE_FOUND_NONE when nothing failed (there is
  * no such thing), STORE_BUSY when another process held the store locked
- * for longer than the busy timeout (try again later), STORE_FAILED for
- * any other error (store_errmsg() says which).
+ * for longer than the busy timeout (try again later), STORE_FULL when the
+ * file could not grow ("database or disk is full": output that cannot be
+ * written, as perfwatch(1) counts it), STORE_FAILED for any other error
+ * (store_errmsg() says which).
  */
 enum store_failure {
 	STORE_FOUND_NONE = 0,
 	STORE_BUSY,
+	STORE_FULL,
 	STORE_FAILED,
 };
 enum store_failure store_failure(struct store *);
