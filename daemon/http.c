@@ -7,7 +7,7 @@
  *			a metric's run medians: an SVG chart, alert spans
  *			shaded, and a table
  *   /api/runs		perfwatch runs --json --limit 50
- *   /api/alerts		perfwatch alerts --json
+ *   /api/alerts		perfwatch alerts --json, the newest HTTP_ALERTS
  *   /api/history?metric=M[&workload=W][&host=H]
  *			perfwatch history --json --limit 400 with the same
  *   /api/changes[?metric=M][&workload=W][&host=H]
@@ -21,7 +21,7 @@
  *
  * Bounds.  The store is read in the event loop, so what one request may
  * read is bounded: the newest HTTP_RUNS runs, the open alerts up to
- * HTTP_ALERTS on / (all of them on /api/alerts, as the command prints),
+ * HTTP_ALERTS on / and /api/alerts (each read for its metric and runs),
  * a metric's newest HTTP_HISTORY run medians on each host of at most
  * HTTP_HOSTS (more need host=), HTTP_MATCH metrics per name,
  * HTTP_METRICS metrics linked from the front page.  A
@@ -130,7 +130,7 @@
 #include "daemon.h"
 
 #define HTTP_RUNS		50	/* runs on / and /api/runs */
-#define HTTP_ALERTS		100	/* open alerts on / */
+#define HTTP_ALERTS		100	/* open alerts on / and /api/alerts */
 #define HTTP_HISTORY		400	/* run medians of a metric, per host */
 #define HTTP_MATCH		16	/* metrics of one name (workloads) */
 #define HTTP_METRICS		500	/* metrics linked from / */
@@ -1731,7 +1731,7 @@ http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
 		later = http_api_changes(d, req, r, &kv);
 	else {
 		v = strcmp(path, "/api/runs") == 0 ? http_runs_json(d) :
-		    http_alerts_json(d, 0, &total);
+		    http_alerts_json(d, HTTP_ALERTS, &total);
 		if (v == NULL)
 			http_error_json(r, 500, "Internal Server Error",
 			    "the store could not be read:",
