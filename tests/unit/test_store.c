@@ -338,6 +338,45 @@ test_newer_refused_untouched(void **state)
 	free(p);
 }
 
+/*
+ * A store open while a newer perfwatch migrates the file (an upgrade with
+ * perfwatchd running): the next write transaction is refused, with the
+ * versions said, and nothing is written; store_newer_schema() tells.
+ */
+static void
+test_newer_while_open(void **state)
+{
+	struct store	*st;
+	sqlite3		*db;
+	char		*p = db_path(), *cause = NULL, sql[64];
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(store_newer_schema(st), 0);
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_setting_set(st, "k", "before"), 0);
+	assert_int_equal(store_commit(st), 0);
+
+	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d",
+	    STORE_SCHEMA_VERSION + 1);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+
+	assert_int_equal(store_begin(st), -1);
+	assert_int_equal(store_newer_schema(st), STORE_SCHEMA_VERSION + 1);
+	assert_int_equal(store_failure(st), STORE_FAILED);
+	snprintf(sql, sizeof(sql), "migrated to schema %d by a newer",
+	    STORE_SCHEMA_VERSION + 1);
+	assert_non_null(strstr(store_errmsg(st), sql));
+	/* No transaction left open: the other process can write. */
+	assert_int_equal(sqlite3_exec(db, "UPDATE settings SET value = 'other'"
+	    " WHERE key = 'k'", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	store_close(st);
+	free(p);
+}
+
 static void
 test_foreign_refused(void **state)
 {
@@ -2343,6 +2382,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_empty),
 		cmocka_unit_test(test_migrate_each_version),
+		cmocka_unit_test(test_newer_while_open),
 		cmocka_unit_test(test_concurrent_open),
 		cmocka_unit_test(test_migration_error),
 		cmocka_unit_test(test_newer_refused_untouched),
