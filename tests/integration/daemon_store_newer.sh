@@ -16,7 +16,8 @@ known=$(sql "PRAGMA user_version")
 newer=$((known + 1))
 # What a newer perfwatch's migration leaves: a table of its own and the
 # version bumped, in one transaction.
-sql "BEGIN IMMEDIATE; CREATE TABLE from_newer (x); PRAGMA user_version = $newer; COMMIT;"
+sql "BEGIN IMMEDIATE; CREATE TABLE from_newer (x);
+    PRAGMA user_version = $newer; COMMIT;"
 sql ".dump" >"$T/before.sql"
 
 out=$(pwc pause 2>&1) || true
@@ -33,13 +34,16 @@ DSTATUS=0
 wait "$DPID" || DSTATUS=$?
 DPID=
 expect_eq "$DSTATUS" 75
-grep -q "the store was migrated to schema $newer by a newer perfwatch; this perfwatchd knows $known: restart it" "$LOG" ||
+said="the store was migrated to schema $newer by a newer perfwatch;"
+said="$said this perfwatchd knows $known: restart it"
+grep -qF "$said" "$LOG" ||
 	fail "the daemon's log does not say why it stopped"
 
 # Nothing written after the bump: not the pause, nor anything else.
 sql ".dump" >"$T/after.sql"
 cmp -s "$T/before.sql" "$T/after.sql" ||
-	fail "the store changed after the migration: $(diff "$T/before.sql" "$T/after.sql")"
+	fail "the store changed after the migration:" \
+	    "$(diff "$T/before.sql" "$T/after.sql")"
 [ -z "$(sql "SELECT value FROM settings WHERE key = 'daemon:paused'")" ] ||
 	fail "the pause was saved into the newer schema"
 expect_eq "$(sql "PRAGMA user_version")" "$newer"
