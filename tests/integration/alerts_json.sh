@@ -26,7 +26,7 @@ done
 pw alerts --json >"$T/alerts.json" || fail "alerts --json"
 pw runs --json --limit 0 >"$T/runs.json" || fail "runs --json"
 
-python3 - "$T/alerts.json" "$T/runs.json" >"$T/keys" <<'EOF' ||
+python3 - "$T/alerts.json" "$T/runs.json" <<'EOF' ||
 import json, sys
 alerts = json.load(open(sys.argv[1]))
 times = {r["run"]: r["time"] for r in json.load(open(sys.argv[2]))}
@@ -35,19 +35,9 @@ a = alerts[0]["attribution"]
 for k, label in (("last_good_run", "r24"), ("first_bad_run", "r25")):
     assert a[k]["run"] == label, a
     assert a[k]["time"] == times[label], (a[k], times[label])
-keys = set()
-def walk(o):
-    if isinstance(o, dict):
-        for k, v in o.items():
-            keys.add(k)
-            walk(v)
-    elif isinstance(o, list):
-        for v in o:
-            walk(v)
-walk(alerts)
-print("\n".join(sorted(keys)))
 EOF
 	fail "alerts --json: $(cat "$T/alerts.json")"
+json_keys "$T/alerts.json" >"$T/keys"
 
 awk '/^\.It Ic alerts / { on = 1; next } /^\.It Ic / || /^\.Sh / { on = 0 }
     on' "$top/man/perfwatch.1" >"$T/entry"

@@ -25,25 +25,15 @@ pw baseline set early r01 r02 r03 r04 r05 >/dev/null || fail "baseline set"
 rc=0
 pw check --json r25 >"$T/r25.json" || rc=$?
 expect_eq "$rc" 1
-python3 - "$T/r25.json" >"$T/keys" <<'EOF' || fail "check --json r25"
+python3 - "$T/r25.json" <<'EOF' || fail "check --json r25"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["alerts_advanced"] is True, d
 assert len(d["verdicts"]) == 1 and len(d["events"]) == 1, d
 assert d["events"][0]["from"] is None, d
 assert len(d["alerts"]) == 1, d
-keys = set()
-def walk(o):
-    if isinstance(o, dict):
-        for k, v in o.items():
-            keys.add(k)
-            walk(v)
-    elif isinstance(o, list):
-        for v in o:
-            walk(v)
-walk(d)
-print("\n".join(sorted(keys)))
 EOF
+json_keys "$T/r25.json" >"$T/keys"
 [ "$(wc -l <"$T/keys")" -ge 30 ] || fail "few keys: $(cat "$T/keys")"
 
 # Each is named in the entry, as .Ic KEY (alone, or in a list of them).

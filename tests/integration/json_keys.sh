@@ -34,18 +34,7 @@ keys_named() {
 	shift
 	pw "$@" --json >"$T/out.json" || [ $? -eq 1 ] ||
 		fail "perfwatch $* --json"
-	python3 -c 'import json, sys
-keys = set()
-def walk(o):
-    if isinstance(o, dict):
-        for k, v in o.items():
-            keys.add(k)
-            walk(v)
-    elif isinstance(o, list):
-        for v in o:
-            walk(v)
-walk(json.load(open(sys.argv[1])))
-print("\n".join(sorted(keys)))' "$T/out.json" >"$T/keys"
+	json_keys "$T/out.json" >"$T/keys"
 	[ -s "$T/keys" ] || fail "perfwatch $* --json has no key"
 	awk -v c="$cmd" '/^\.It Ic / { on = $3 == c; next } /^\.Sh / { on = 0 }
 	    on' "$top/man/perfwatch.1" | cat - "$T/common" >"$T/entry"

@@ -84,6 +84,23 @@ t = open(sys.argv[1], encoding="utf-8").read()
 sys.exit(t != json.dumps(json.loads(t), indent=2, ensure_ascii=False) + "\n")' "$1"
 }
 
+# json_keys FILE: every key of the JSON document in FILE, at any depth,
+# one a line, sorted, each once.
+json_keys() {
+	python3 -c 'import json, sys
+keys = set()
+def walk(o):
+    if isinstance(o, dict):
+        for k, v in o.items():
+            keys.add(k)
+            walk(v)
+    elif isinstance(o, list):
+        for v in o:
+            walk(v)
+walk(json.load(open(sys.argv[1], encoding="utf-8")))
+print("\n".join(sorted(keys)))' "$1"
+}
+
 # step_history RUNS FIRST LAST SEED [rate]: a CSV history of RUNS runs
 # r-01 ... of sys.pipe time on host box, five iterations a run about 1%
 # apart (a fixed generator, so every test sees the same numbers), 15%

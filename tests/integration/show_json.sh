@@ -22,21 +22,6 @@ EOF
 pw -c "$T/perfwatch.conf" run --profile "$T/profile.conf" --label r1 \
     --detail 'by hand' --no-check >/dev/null || fail "run"
 
-# keys FILE: every key of the JSON document, one a line.
-keys() {
-	python3 -c 'import json, sys
-keys = set()
-def walk(o):
-    if isinstance(o, dict):
-        for k, v in o.items():
-            keys.add(k)
-            walk(v)
-    elif isinstance(o, list):
-        for v in o:
-            walk(v)
-walk(json.load(open(sys.argv[1])))
-print("\n".join(sorted(keys)))' "$1"
-}
 # entry CMD: the text of perfwatch(1)'s entry for CMD.
 entry() {
 	awk -v c="$1" '/^\.It Ic / { on = $3 == c; next } /^\.Sh / { on = 0 }
@@ -54,7 +39,7 @@ entry history | cat - "$T/common" >"$T/history.entry"
 # run --json: its own entry, and check's for the check inside it.
 pw -c "$T/perfwatch.conf" run --profile "$T/profile.conf" --label r2 \
     --json >"$T/run.json" || fail "run --json"
-keys "$T/run.json" >"$T/run.keys"
+json_keys "$T/run.json" >"$T/run.keys"
 for k in workloads metrics check verdicts; do
 	grep -qx "$k" "$T/run.keys" || fail "run --json has no $k"
 done
@@ -66,7 +51,7 @@ while read -r k; do
 done <"$T/run.keys"
 
 pw show --json r1 >"$T/show.json" || fail "show --json"
-keys "$T/show.json" >"$T/show.keys"
+json_keys "$T/show.json" >"$T/show.keys"
 for k in seen cpu_busy throttle_events values stddev; do
 	grep -qx "$k" "$T/show.keys" || fail "show --json has no $k"
 done
@@ -76,7 +61,7 @@ while read -r k; do
 done <"$T/show.keys"
 
 pw runs --json >"$T/runs.json" || fail "runs --json"
-keys "$T/runs.json" >"$T/runs.keys"
+json_keys "$T/runs.json" >"$T/runs.keys"
 grep -qx trigger_detail "$T/runs.keys" || fail "runs --json: no detail"
 while read -r k; do
 	grep -qiw -- "$k" "$T/runs.entry" ||
@@ -84,7 +69,7 @@ while read -r k; do
 done <"$T/runs.keys"
 
 pw history --json --metric wall >"$T/history.json" || fail "history --json"
-keys "$T/history.json" >"$T/history.keys"
+json_keys "$T/history.json" >"$T/history.keys"
 while read -r k; do
 	grep -qiw -- "$k" "$T/history.entry" ||
 		fail "perfwatch(1) history does not name the --json key $k"
