@@ -35,6 +35,13 @@ daemon_status(struct daemon *d)
 	(void)d;
 }
 
+/* A setting saved as perfwatchd saves it, less its newer-schema stop. */
+int
+daemon_setting_set(struct daemon *d, const char *key, const char *value)
+{
+	return store_setting_set(d->st, key, value);
+}
+
 int
 daemon_workloads(const struct config *cfg, const char *conf_path,
     char ***names, size_t *n, char **cause)

@@ -24,6 +24,13 @@ daemon_status(struct daemon *d)
 	(void)d;
 }
 
+/* The daemon's transaction, less its stop on a newer schema. */
+int
+daemon_store_begin(struct daemon *d)
+{
+	return store_begin(d->st);
+}
+
 void
 gitwatch_done(struct daemon *d, const char *name, const char *commit)
 {
