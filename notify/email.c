@@ -43,7 +43,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -328,25 +327,6 @@ smtp_session_clear(struct smtp_session *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Set a result. */
-static void
-email_result(struct notify_result *res, enum notify_status st,
-    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void
-email_result(struct notify_result *res, enum notify_status st,
-    const char *fmt, ...)
-{
-	va_list	ap;
-
-	res->status = st;
-	free(res->answer);
-	va_start(ap, fmt);
-	if (vasprintf(&res->answer, fmt, ap) == -1)
-		fatal("vasprintf");
-	va_end(ap);
-}
-
 /* The envelope sender: the address of the messages' From. */
 static char *
 smtp_mail_from(const struct notify_sink *sink, const char *hostname)
@@ -503,13 +483,13 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 
 	memset(&sess, 0, sizeof(sess));
 	if (sink->smtp_url == NULL) {
-		email_result(res, NOTIFY_TEMPFAIL, "[sink \"%s\"]: no smtp_url",
-		    sink->name);
+		notify_answer(res, NOTIFY_TEMPFAIL,
+		    "[sink \"%s\"]: no smtp_url", sink->name);
 		return;
 	}
 	if (sink->credentials != NULL && smtp_credentials(sink->credentials,
 	    &user, &password, &cause) == -1) {
-		email_result(res, NOTIFY_TEMPFAIL, "%s", cause);
+		notify_answer(res, NOTIFY_TEMPFAIL, "%s", cause);
 		free(cause);
 		return;
 	}
@@ -600,7 +580,7 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 	if (rc == CURLE_OK) {
 		text = smtp_reply_text(&sess, 250);
 		refused = smtp_rcpt_texts(&sess, 400, 599);
-		email_result(res, NOTIFY_DELIVERED, "%s%s%s", text != NULL ?
+		notify_answer(res, NOTIFY_DELIVERED, "%s%s%s", text != NULL ?
 		    text : "accepted", refused != NULL ? "; refused: " : "",
 		    refused != NULL ? refused : "");
 		if (refused != NULL)
@@ -619,7 +599,7 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 		 * those are tried again, whichever reply came last.
 		 */
 		refused = smtp_rcpt_texts(&sess, 400, 599);
-		email_result(res, NOTIFY_TEMPFAIL, "refused: %s", refused);
+		notify_answer(res, NOTIFY_TEMPFAIL, "refused: %s", refused);
 		log_warnx("[sink \"%s\"]: refused: %s", sink->name, refused);
 		free(refused);
 		smtp_rcpt_later(&sess, specs, res);
@@ -630,7 +610,7 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 		 * The message put off (a 4xx after DATA) once some recipients
 		 * were refused for good: it is tried again for the others.
 		 */
-		email_result(res, NOTIFY_TEMPFAIL, "%s; refused for good, not "
+		notify_answer(res, NOTIFY_TEMPFAIL, "%s; refused for good, not "
 		    "tried again: %s", text, refused);
 		log_warnx("[sink \"%s\"]: refused for good, not tried again: "
 		    "%s", sink->name, refused);
@@ -644,7 +624,7 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 		 * address and hid the others'.
 		 */
 		refused = smtp_rcpt_all_refused(&sess);
-		email_result(res, code >= 500 && !smtp_login_refused(code) ?
+		notify_answer(res, code >= 500 && !smtp_login_refused(code) ?
 		    NOTIFY_PERMFAIL : NOTIFY_TEMPFAIL, "%s",
 		    refused != NULL ? refused : text);
 		free(refused);
@@ -656,27 +636,27 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 		 * server took the connection and then said nothing at all.
 		 */
 		url = config_url_shown(sink->smtp_url);
-		email_result(res, NOTIFY_TEMPFAIL, "%s: connected, but the "
+		notify_answer(res, NOTIFY_TEMPFAIL, "%s: connected, but the "
 		    "server sent no greeting (220) within the timeout, %ld s",
 		    url, notify_timeout(sink));
 		free(url);
 	} else if (rc == CURLE_USE_SSL_FAILED &&
 	    sink->starttls == NOTIFY_TLS_OPTIONAL) {
 		url = config_url_shown(sink->smtp_url);
-		email_result(res, NOTIFY_TEMPFAIL, "%s: the server offers no "
+		notify_answer(res, NOTIFY_TEMPFAIL, "%s: the server offers no "
 		    "STARTTLS, and [sink \"%s\"] does not send its "
 		    "credentials in clear (starttls = none would)", url,
 		    sink->name);
 		free(url);
 	} else if (rc == CURLE_USE_SSL_FAILED) {
 		url = config_url_shown(sink->smtp_url);
-		email_result(res, NOTIFY_TEMPFAIL, "%s: the server offers no "
+		notify_answer(res, NOTIFY_TEMPFAIL, "%s: the server offers no "
 		    "STARTTLS and [sink \"%s\"] starttls is required", url,
 		    sink->name);
 		free(url);
 	} else {
 		url = config_url_shown(sink->smtp_url);
-		email_result(res, NOTIFY_TEMPFAIL, "%s: %s", url,
+		notify_answer(res, NOTIFY_TEMPFAIL, "%s: %s", url,
 		    errbuf[0] != '\0' ? errbuf : curl_easy_strerror(rc));
 		free(url);
 	}
@@ -782,12 +762,14 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 	}
 	argv[nargv] = NULL;
 	if (pipe2(in, O_CLOEXEC) == -1) {
-		email_result(res, NOTIFY_TEMPFAIL, "pipe: %s", strerror(errno));
+		notify_answer(res, NOTIFY_TEMPFAIL, "pipe: %s",
+		    strerror(errno));
 		free(argv);
 		return;
 	}
 	if (pipe2(outp, O_CLOEXEC) == -1) {
-		email_result(res, NOTIFY_TEMPFAIL, "pipe: %s", strerror(errno));
+		notify_answer(res, NOTIFY_TEMPFAIL, "pipe: %s",
+		    strerror(errno));
 		close(in[0]);
 		close(in[1]);
 		free(argv);
@@ -795,7 +777,8 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 	}
 	fflush(NULL);
 	if ((pid = fork()) == -1) {
-		email_result(res, NOTIFY_TEMPFAIL, "fork: %s", strerror(errno));
+		notify_answer(res, NOTIFY_TEMPFAIL, "fork: %s",
+		    strerror(errno));
 		close(in[0]);
 		close(in[1]);
 		close(outp[0]);
@@ -923,24 +906,25 @@ notify_sendmail(const struct notify_sink *sink, const char *message,
 	for (char *p = clean + strlen(clean); p > clean && p[-1] == ' ';)
 		*--p = '\0';
 	if (timedout)
-		email_result(res, NOTIFY_TEMPFAIL, "%s: no answer after %ld s; "
-		    "killed", path, notify_timeout(sink));
+		notify_answer(res, NOTIFY_TEMPFAIL,
+		    "%s: no answer after %ld s; killed", path,
+		    notify_timeout(sink));
 	else if (reaped == -1)
-		email_result(res, NOTIFY_TEMPFAIL, "%s: cannot wait for it: %s",
-		    path, strerror(werr));
+		notify_answer(res, NOTIFY_TEMPFAIL,
+		    "%s: cannot wait for it: %s", path, strerror(werr));
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && off == len)
-		email_result(res, NOTIFY_DELIVERED, "%s accepted it%s%s", path,
+		notify_answer(res, NOTIFY_DELIVERED, "%s accepted it%s%s", path,
 		    *clean != '\0' ? ": " : "", clean);
 	else if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		email_result(res, NOTIFY_TEMPFAIL, "%s exited before reading "
+		notify_answer(res, NOTIFY_TEMPFAIL, "%s exited before reading "
 		    "the whole message", path);
 	else if (WIFEXITED(status))
-		email_result(res, sendmail_temporary(WEXITSTATUS(status)) ?
+		notify_answer(res, sendmail_temporary(WEXITSTATUS(status)) ?
 		    NOTIFY_TEMPFAIL : NOTIFY_PERMFAIL, "%s exited with %d%s%s",
 		    path, WEXITSTATUS(status), *clean != '\0' ? ": " : "",
 		    clean);
 	else
-		email_result(res, NOTIFY_TEMPFAIL, "%s killed by signal %d",
+		notify_answer(res, NOTIFY_TEMPFAIL, "%s killed by signal %d",
 		    path, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 	free(clean);
 }

@@ -33,6 +33,8 @@
 #include <netdb.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -354,6 +356,21 @@ flush_needs_mail_host(const struct notify_sink *sink)
 	if (sink->from == NULL)
 		return 1;
 	return !sink->sendmail && !notify_smtp_url_greets(sink->smtp_url);
+}
+
+/* Set res's status and its answer, printf-style (the sinks' outcome). */
+void
+notify_answer(struct notify_result *res, enum notify_status st,
+    const char *fmt, ...)
+{
+	va_list	ap;
+
+	res->status = st;
+	free(res->answer);
+	va_start(ap, fmt);
+	if (vasprintf(&res->answer, fmt, ap) == -1)
+		fatal("vasprintf");
+	va_end(ap);
 }
 
 void

@@ -307,6 +307,8 @@ int		 notify_flush(struct store *, const struct notify_sink *,
 		    size_t, const struct notify_opts *, struct notify_report *,
 		    char **cause);
 void		 notify_report_free(struct notify_report *);
+void		 notify_answer(struct notify_result *, enum notify_status,
+		    const char *, ...) __attribute__((format(printf, 3, 4)));
 void		 notify_result_clear(struct notify_result *);
 const char	*notify_status_name(enum notify_status);
 

@@ -42,7 +42,6 @@
  * if it is longer than its backoff.
  */
 #include <assert.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,25 +142,6 @@ webhook_write(char *buf, size_t size, size_t nitems, void *arg)
 	return 0;
 }
 
-static void
-webhook_result(struct notify_result *res, enum notify_status st,
-    const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-/* Set a result. */
-static void
-webhook_result(struct notify_result *res, enum notify_status st,
-    const char *fmt, ...)
-{
-	va_list	ap;
-
-	res->status = st;
-	free(res->answer);
-	va_start(ap, fmt);
-	if (vasprintf(&res->answer, fmt, ap) == -1)
-		fatal("vasprintf");
-	va_end(ap);
-}
-
 /*
  * Whether an HTTP status is worth another try: a redirect is, as the
  * url it calls for is ours to set.
@@ -216,13 +196,13 @@ notify_webhook(const struct notify_sink *sink, const char *body,
 	int64_t			 now;
 
 	if (sink->url == NULL) {
-		webhook_result(res, NOTIFY_TEMPFAIL, "[sink \"%s\"]: no url",
+		notify_answer(res, NOTIFY_TEMPFAIL, "[sink \"%s\"]: no url",
 		    sink->name);
 		return;
 	}
 	if (sink->secret_file != NULL && notify_secret_read(sink->secret_file,
 	    &secret, &slen, &cause) == -1) {
-		webhook_result(res, NOTIFY_TEMPFAIL, "%s", cause);
+		notify_answer(res, NOTIFY_TEMPFAIL, "%s", cause);
 		free(cause);
 		return;
 	}
@@ -293,7 +273,7 @@ notify_webhook(const struct notify_sink *sink, const char *body,
 	 */
 	if (code < 200) {
 		url = webhook_server_shown(sink->url);
-		webhook_result(res, NOTIFY_TEMPFAIL, "%s: %s", url, why);
+		notify_answer(res, NOTIFY_TEMPFAIL, "%s: %s", url, why);
 		free(url);
 	} else {
 		if (rc != CURLE_OK && !ans.full) {
@@ -325,7 +305,7 @@ notify_webhook(const struct notify_sink *sink, const char *body,
 			    "followed%s%s", *h != '\0' ? ": " : "", h);
 			free(h);
 		}
-		webhook_result(res, code >= 200 && code < 300 ?
+		notify_answer(res, code >= 200 && code < 300 ?
 		    NOTIFY_DELIVERED : webhook_temporary(code) ?
 		    NOTIFY_TEMPFAIL : NOTIFY_PERMFAIL, "HTTP %ld%s%s", code,
 		    *clean != '\0' ? ": " : "", clean);
