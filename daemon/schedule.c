@@ -37,17 +37,18 @@
  * the zone once and keeps it: a daemon that did nothing more would fire
  * on the old zone after the administrator changed it (timedatectl
  * set-timezone replaces the /etc/localtime link) until restarted.  So
- * the zone's file (TZ=":/path" or "/path", else /etc/localtime) is
- * watched: its directory, for the name being replaced (inotify on Linux,
- * kqueue on FreeBSD), and at each wake-up a stat() of it, which also
- * sees the file the link points to rewritten (a tzdata upgrade) and
- * covers the systems with neither.  When the file is another, the zone
- * is read again (schedule_tz_reload() says how) and a cron schedule's
- * next fire is worked out again in it, from the time the one it replaces
- * was worked out from: a time that the change made the local clock jump
- * over fires at once, as cron.h says of a jump forward, and a run due
- * already that waits for its jitter is left as it is.  A zone file gone
- * (between the removal of a link and its new one) changes nothing.
+ * the file the C library reads the zone from (schedule_tz_file() says
+ * which, after tzset(3)) is watched: its directory, for the name being
+ * replaced (inotify on Linux, kqueue on FreeBSD), and at each wake-up a
+ * stat() of it, which also sees the file the link points to rewritten
+ * (a tzdata upgrade) and covers the systems with neither.  When the file
+ * is another, the zone is read again (schedule_tz_reload() says how) and
+ * a cron schedule's next fire is worked out again in it, from the time
+ * the one it replaces was worked out from: a time that the change made
+ * the local clock jump over fires at once, as cron.h says of a jump
+ * forward, and a run due already that waits for its jitter is left as it
+ * is.  A zone file gone (between the removal of a link and its new one)
+ * changes nothing.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -85,6 +86,8 @@
 #define SCHEDULE_COUNT_MAX	10000
 /* The zone when TZ is unset: tzfile(5)'s TZDEFAULT on glibc and FreeBSD. */
 #define SCHEDULE_TZ_DEFAULT	"/etc/localtime"
+/* Where a zone named without a path is: tzfile(5)'s TZDIR. */
+#define SCHEDULE_TZ_DIR		"/usr/share/zoneinfo"
 
 /* "2026-12-01 02:30" in local time. */
 static void
@@ -286,17 +289,53 @@ schedule_fire(struct daemon *d, const struct config *cfg, time_t now)
 	free(detail);
 }
 
-/* The file of the zone in force, or NULL when TZ names none by its path. */
+/*
+ * The name TZ gives the zone without a path ("Europe/Paris" of
+ * TZ=":Europe/Paris"), or NULL if it gives a path or no name at all.
+ */
 static const char *
-schedule_tz_file(void)
+schedule_tz_name(void)
 {
 	const char	*tz = getenv("TZ");
 
 	if (tz == NULL)
-		return SCHEDULE_TZ_DEFAULT;
+		return NULL;
 	if (*tz == ':')
 		tz++;
-	return *tz == '/' ? tz : NULL;
+	return *tz != '\0' && *tz != '/' ? tz : NULL;
+}
+
+/*
+ * The file the C library reads the zone in force from (free it), as
+ * tzset(3) says: with TZ unset, /etc/localtime; with TZ empty none (UTC);
+ * else TZ without the ':' it may begin with, a path if it begins with
+ * '/', else a name under the zoneinfo directory: $TZDIR if set and not
+ * empty, as glibc reads it, else /usr/share/zoneinfo (FreeBSD's libc and
+ * musl do not look at TZDIR).  glibc tries that file for any TZ, and
+ * only reads TZ as a POSIX rule ("JST-9") when there is no such file:
+ * then the file is absent, and should one appear, the zone is read from
+ * it, as glibc would at its next tzset().
+ */
+static char *
+schedule_tz_file(void)
+{
+	const char	*tz = getenv("TZ"), *dir = NULL, *name;
+	char		*path;
+
+	if (tz == NULL)
+		return xstrdup(SCHEDULE_TZ_DEFAULT);
+	if ((name = schedule_tz_name()) == NULL) {
+		if (*tz == ':')
+			tz++;
+		return *tz == '/' ? xstrdup(tz) : NULL;
+	}
+#ifdef __GLIBC__
+	dir = getenv("TZDIR");
+#endif
+	if (dir == NULL || *dir == '\0')
+		dir = SCHEDULE_TZ_DIR;
+	xasprintf(&path, "%s/%s", dir, name);
+	return path;
 }
 
 /*
@@ -306,16 +345,20 @@ schedule_tz_file(void)
 static char *
 schedule_tz_stamp(void)
 {
-	const char	*path = schedule_tz_file();
 	struct stat	 sb;
-	char		 target[PATH_MAX], *stamp;
+	char		 target[PATH_MAX], *path, *stamp;
 	ssize_t		 n;
 
-	if (path == NULL || stat(path, &sb) == -1)
+	if ((path = schedule_tz_file()) == NULL)
 		return NULL;
+	if (stat(path, &sb) == -1) {
+		free(path);
+		return NULL;
+	}
 	if ((n = readlink(path, target, sizeof(target) - 1)) == -1)
 		n = 0;
 	target[n] = '\0';
+	free(path);
 	xasprintf(&stamp, "%s|%llu:%llu:%lld.%09ld:%lld", target,
 	    (unsigned long long)sb.st_dev, (unsigned long long)sb.st_ino,
 	    (long long)sb.st_mtim.tv_sec, (long)sb.st_mtim.tv_nsec,
@@ -325,27 +368,28 @@ schedule_tz_stamp(void)
 
 /*
  * The zone as the log names it: the name its link gives, from below
- * "zoneinfo/", and what the clock reads in it now
- * ("Asia/Tokyo (JST +0900)").
+ * "zoneinfo/", else the one TZ gives, and what the clock reads in it
+ * now ("Asia/Tokyo (JST +0900)").
  */
 static char *
 schedule_tz_desc(time_t now)
 {
-	const char	*path = schedule_tz_file(), *name = NULL, *p;
+	const char	*name = schedule_tz_name(), *p;
 	struct tm	 tm;
-	char		 target[PATH_MAX], zone[64], *desc;
+	char		 target[PATH_MAX], zone[64], *path, *desc;
 	ssize_t		 n;
 
 	if (localtime_r(&now, &tm) == NULL ||
 	    strftime(zone, sizeof(zone), "%Z %z", &tm) == 0)
 		snprintf(zone, sizeof(zone), "?");
-	if (path != NULL &&
+	if ((path = schedule_tz_file()) != NULL &&
 	    (n = readlink(path, target, sizeof(target) - 1)) > 0) {
 		target[n] = '\0';
 		name = target;
 		if ((p = strstr(target, "zoneinfo/")) != NULL)
 			name = p + strlen("zoneinfo/");
 	}
+	free(path);
 	if (name != NULL)
 		xasprintf(&desc, "%s (%s)", name, zone);
 	else
@@ -392,7 +436,7 @@ schedule_tz_reload(void)
 static void
 schedule_tz_check(struct daemon *d, time_t now)
 {
-	char	*stamp, *was, when[32];
+	char	*stamp, *was, *path, when[32];
 	time_t	 nominal = d->nominal;
 
 	if ((stamp = schedule_tz_stamp()) == NULL)
@@ -427,9 +471,12 @@ schedule_tz_check(struct daemon *d, time_t now)
 	else if (was != NULL && d->nominal != nominal)
 		log_info("schedule: the time zone file changed (%s), next "
 		    "battery at %s", d->tz_desc, when);
-	else
+	else {
+		path = schedule_tz_file();
 		log_debug("schedule: the time zone file %s changed; the zone "
-		    "is the same", schedule_tz_file());
+		    "is the same", path != NULL ? path : "?");
+		free(path);
+	}
 	free(was);
 	daemon_status(d);
 }
@@ -443,17 +490,15 @@ schedule_tz_read(evutil_socket_t fd, short ev, void *arg)
 	char				 buf[4096]
 					    __attribute__((aligned(8)));
 	const struct inotify_event	*ie;
-	const char			*path = schedule_tz_file();
-	char				*copy, *base;
+	char				*path, *base;
 	ssize_t				 n;
 	size_t				 off;
 	int				 hit = 0;
 
 	(void)ev;
-	if (path == NULL)
+	if ((path = schedule_tz_file()) == NULL)
 		return;
-	copy = xstrdup(path);
-	base = basename(copy);
+	base = basename(path);
 	for (;;) {
 		n = read(fd, buf, sizeof(buf));
 		if (n == -1 && errno == EINTR)
@@ -468,7 +513,7 @@ schedule_tz_read(evutil_socket_t fd, short ev, void *arg)
 				hit = 1;
 		}
 	}
-	free(copy);
+	free(path);
 	if (hit)
 		schedule_tz_check(d, time(NULL));
 }
@@ -536,8 +581,7 @@ schedule_tz_open(const char *dir)
 static void
 schedule_tz_watch(struct daemon *d, time_t now)
 {
-	const char	*path;
-	char		*copy;
+	char		*path, *copy;
 	int		 fd = -1;
 
 	if (d->tz_stamp == NULL && (d->tz_stamp = schedule_tz_stamp()) != NULL)
@@ -561,6 +605,7 @@ schedule_tz_watch(struct daemon *d, time_t now)
 	(void)fd;
 	free(copy);
 	log_debug("schedule: time zone %s, from %s", d->tz_desc, path);
+	free(path);
 }
 
 /*

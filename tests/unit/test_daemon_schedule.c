@@ -5,7 +5,8 @@
  * the daemon was down, and a reload (SIGHUP) between a run's nominal time
  * and its jittered start, which must neither drop that run nor start it
  * early as a catch-up; and a fire that comes late, after a suspend,
- * which runs once for every fire missed and accounts for them all.
+ * which runs once for every fire missed and accounts for them all; and
+ * the zone file watched for each form of TZ.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -451,6 +452,72 @@ test_late_fire_cron_many(void **state)
 	restart_catches_nothing(text);
 }
 
+/* Set the variable name to value, or unset it for NULL. */
+static void
+test_env(const char *name, const char *value)
+{
+	if (value != NULL)
+		assert_int_equal(setenv(name, value, 1), 0);
+	else
+		assert_int_equal(unsetenv(name), 0);
+}
+
+/*
+ * The zone file the daemon watches is the one the C library reads, for
+ * each form of TZ tzset(3) knows: unset, empty, a path with or without
+ * ':', and a name without a path, looked for under $TZDIR (glibc) or
+ * the zoneinfo directory, which the daemon watched none of.
+ */
+static void
+test_tz_file(void **state)
+{
+	static const struct {
+		const char	*tz;
+		const char	*tzdir;
+		const char	*file;
+	} t[] = {
+		{ NULL, NULL, "/etc/localtime" },
+		{ NULL, "/srv/zones", "/etc/localtime" },
+		{ "", NULL, NULL },
+		{ ":", NULL, NULL },
+		{ "/srv/tz/here", NULL, "/srv/tz/here" },
+		{ ":/etc/localtime", "/srv/zones", "/etc/localtime" },
+		{ "Europe/Paris", NULL, "/usr/share/zoneinfo/Europe/Paris" },
+		{ ":Europe/Paris", "", "/usr/share/zoneinfo/Europe/Paris" },
+		{ "UTC", NULL, "/usr/share/zoneinfo/UTC" },
+#ifdef __GLIBC__
+		{ "Europe/Paris", "/srv/zones", "/srv/zones/Europe/Paris" },
+		{ ":Asia/Tokyo", "/srv/zones", "/srv/zones/Asia/Tokyo" },
+#else
+		{ "Europe/Paris", "/srv/zones",
+		    "/usr/share/zoneinfo/Europe/Paris" },
+#endif
+	};
+	char	*tz, *tzdir, *file;
+	size_t	 i;
+
+	(void)state;
+	tz = getenv("TZ") != NULL ? xstrdup(getenv("TZ")) : NULL;
+	tzdir = getenv("TZDIR") != NULL ? xstrdup(getenv("TZDIR")) : NULL;
+	for (i = 0; i < nitems(t); i++) {
+		test_env("TZ", t[i].tz);
+		test_env("TZDIR", t[i].tzdir);
+		file = schedule_tz_file();
+		if (t[i].file == NULL && file != NULL)
+			fail_msg("TZ=%s: %s, want none", t[i].tz, file);
+		if (t[i].file != NULL && (file == NULL ||
+		    strcmp(file, t[i].file) != 0))
+			fail_msg("TZ=%s TZDIR=%s: %s, want %s", t[i].tz,
+			    t[i].tzdir != NULL ? t[i].tzdir : "(unset)",
+			    file != NULL ? file : "none", t[i].file);
+		free(file);
+	}
+	test_env("TZ", tz);
+	test_env("TZDIR", tzdir);
+	free(tzdir);
+	free(tz);
+}
+
 int
 main(void)
 {
@@ -471,6 +538,7 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_late_fire_cron_many,
 		    setup, teardown),
+		cmocka_unit_test(test_tz_file),
 	};
 
 	log_init("test_daemon_schedule", 1, 0);
