@@ -14,10 +14,10 @@
  * how it was built.  So inih reads through config_reader(), which hands it
  * one line per call and counts them, and which first makes each line
  * plain: no leading blanks (so no continuation lines), no comment (a
- * shell command's value, CONFIG_SHELL, is the rest of its line), no
- * control characters, a section header parsed and checked by us, a key
- * line written back as "key=".  The handler then knows the line being
- * parsed, the section and the value from the reader's state: inih's line
+ * shell command's value, CONFIG_SHELL, is the rest of its line), UTF-8
+ * without control characters, a section header parsed and checked by us,
+ * a key line written back as "key=".  The handler then knows the line
+ * being parsed, the section and the value from the reader's state: inih's line
  * buffer (200 bytes in Debian's build) would cut a command line or a list
  * of recipients short, so the value never passes through it.
  *
@@ -48,6 +48,7 @@
 #include "log.h"
 #include "perfwatch.h"
 #include "timefmt.h"
+#include "utf8.h"
 #include "xmalloc.h"
 
 #define CONFIG_MAX_FILE		(1024 * 1024)
@@ -1454,7 +1455,7 @@ config_line(struct config_parse *p, const char *line, size_t len,
     char *out, int num)
 {
 	const char			*eq;
-	size_t				 i, klen, vstart;
+	size_t				 i, n, klen, vstart;
 	char				*label, *key;
 
 	out[0] = '\0';
@@ -1470,14 +1471,32 @@ config_line(struct config_parse *p, const char *line, size_t len,
 		line++;
 		len--;
 	}
-	for (i = 0; i < len; i++) {
+	/*
+	 * UTF-8 text, comments too: what the file says reaches logs, JSON
+	 * and mail, which carry nothing else, and the copy the daemon's
+	 * runs read (run.conf) is the whole file.  A header refused here is
+	 * a bad section, whose keys are skipped, not the last good one's.
+	 */
+	for (i = 0; i < len; i += n) {
+		n = 1;
 		if (((unsigned char)line[i] < 0x20 && line[i] != '\t') ||
-		    line[i] == 0x7f) {
+		    line[i] == 0x7f)
 			config_error(p, p->line, "expected text, found a "
 			    "control character (0x%02x) at byte %zu of the "
 			    "line", (unsigned char)line[i], i + 1);
-			return;
+		else if ((unsigned char)line[i] >= 0x80 &&
+		    (n = utf8_seq_len((const unsigned char *)line + i,
+		    len - i)) == 0)
+			config_error(p, p->line, "expected UTF-8 text, found "
+			    "an invalid byte (0x%02x) at byte %zu of the line",
+			    (unsigned char)line[i], i + 1);
+		else
+			continue;
+		if (len > 0 && line[0] == '[') {
+			p->cur = NULL;
+			p->seen_header = 1;
 		}
+		return;
 	}
 	if (len == 0 || line[0] == '#' || line[0] == ';')
 		return;

@@ -59,8 +59,15 @@ section_without_name|[workload]\n|{F}:1: [workload]: expected a name, as in [wor
 key_before_section|jitter = 1m\n|{F}:1: jitter: expected a [section] header before the first key
 value_too_long|[workload "x"]\ncommand = @VALUE@\n|{F}:2: command: value too long, expected at most 4096 bytes
 control_character|[quiet]\npolicy = wa\001it\n|{F}:2: expected text, found a control character (0x01) at byte 12 of the line
+not_utf8_value|[perfwatch]\nprofile = qu\0377ick\n|{F}:2: expected UTF-8 text, found an invalid byte (0xff) at byte 13 of the line
+not_utf8_latin1|[git "src"]\npath = /srv/src\nbranch = caf\0351\n|{F}:3: expected UTF-8 text, found an invalid byte (0xe9) at byte 13 of the line
+not_utf8_command|[workload "x"]\ncommand = echo caf\0351 au lait\n|{F}:2: expected UTF-8 text, found an invalid byte (0xe9) at byte 19 of the line
+not_utf8_comment|[schedule]\n# r\0351sum\0351\njitter = 1m\n|{F}:2: expected UTF-8 text, found an invalid byte (0xe9) at byte 4 of the line
+not_utf8_overlong|[perfwatch]\nuser = \0300\0257\n|{F}:2: expected UTF-8 text, found an invalid byte (0xc0) at byte 8 of the line
+not_utf8_key|[perfwatch]\nprof\0351le = quick\n|{F}:2: expected UTF-8 text, found an invalid byte (0xe9) at byte 5 of the line
+not_utf8_section|[workload "caf\0351"]\ncommand = true\n|{F}:1: expected UTF-8 text, found an invalid byte (0xe9) at byte 15 of the line
 EOF
-[ "$n" -ge 17 ] || fail "only $n cases were read"
+[ "$n" -ge 24 ] || fail "only $n cases were read"
 [ "$bad" -eq 0 ] || fail "$bad of the answers to $n bad files were wrong"
 
 # Valid UTF-8 stays valid: a comment and a command in French are taken.

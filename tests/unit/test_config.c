@@ -576,6 +576,64 @@ test_control_characters(void **state)
 	free(cause);
 }
 
+/*
+ * A byte that is not UTF-8 was taken, in a value, a key, a section name
+ * or a comment: a Latin-1 "caf\xe9" reached the logs, the status JSON
+ * and mail as it was, and an error quoting it was not UTF-8 either.
+ */
+static void
+test_not_utf8(void **state)
+{
+	struct config	*cfg;
+	char		*cause;
+
+	(void)state;
+	expect_errors("[git \"src\"]\npath = /srv/src\nbranch = caf\xe9\n",
+	    "{P}:3: expected UTF-8 text, found an invalid byte (0xe9) at "
+	    "byte 13 of the line");
+	expect_errors("[schedule]\n# r\xe9sum\xe9\njitter = 1m\n",
+	    "{P}:2: expected UTF-8 text, found an invalid byte (0xe9) at "
+	    "byte 4 of the line");
+	expect_errors("[workload \"caf\xe9\"]\ncommand = true\n",
+	    "{P}:1: expected UTF-8 text, found an invalid byte (0xe9) at "
+	    "byte 15 of the line");
+	expect_errors("[perfwatch]\nprof\xe9le = x\n",
+	    "{P}:2: expected UTF-8 text, found an invalid byte (0xe9) at "
+	    "byte 5 of the line");
+	/* The keys of a section refused so are not the section before's. */
+	expect_errors("[quiet]\n[workload \"caf\xe9\"]\ncommand = true\n",
+	    "{P}:2: expected UTF-8 text, found an invalid byte (0xe9) at "
+	    "byte 15 of the line");
+	expect_errors("[quiet]\n[workload \"a\x01\"]\ncommand = true\n",
+	    "{P}:2: expected text, found a control character (0x01) at "
+	    "byte 13 of the line");
+	/* An overlong '/', a surrogate, a sequence cut by the line's end. */
+	expect_errors("[perfwatch]\nuser = \xc0\xaf\n",
+	    "{P}:2: expected UTF-8 text, found an invalid byte (0xc0) at "
+	    "byte 8 of the line");
+	expect_errors("[perfwatch]\nuser = a\xed\xa0\x80\n",
+	    "{P}:2: expected UTF-8 text, found an invalid byte (0xed) at "
+	    "byte 9 of the line");
+	expect_errors("[perfwatch]\nuser = ab\xe2\x82\n[quiet]\n",
+	    "{P}:2: expected UTF-8 text, found an invalid byte (0xe2) at "
+	    "byte 10 of the line");
+	/* One error per line, the first bad byte's. */
+	expect_errors("[perfwatch]\nuser = \xff\xfe\ngroup = \xfe\n",
+	    "{P}:2: expected UTF-8 text, found an invalid byte (0xff) at "
+	    "byte 8 of the line\n"
+	    "{P}:3: expected UTF-8 text, found an invalid byte (0xfe) at "
+	    "byte 9 of the line");
+
+	/* UTF-8 is text, up to four bytes a character. */
+	cfg = load_str("# r\xc3\xa9sum\xc3\xa9 \xe2\x82\xac \xf0\x9f\x93\x88\n"
+	    "[git \"src\"]\npath = /srv/src\nbranch = caf\xc3\xa9\n", &cause);
+	if (cfg == NULL)
+		fail_msg("%s", cause);
+	assert_string_equal(config_get_str(cfg, "git src", "branch"),
+	    "caf\xc3\xa9");
+	config_free(cfg);
+}
+
 static void
 test_line_length(void **state)
 {
@@ -1470,6 +1528,7 @@ main(void)
 		cmocka_unit_test(test_sinks_and_git),
 		cmocka_unit_test(test_control_characters),
 		cmocka_unit_test(test_line_length),
+		cmocka_unit_test(test_not_utf8),
 		cmocka_unit_test(test_many_errors),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_defaults),
