@@ -458,6 +458,59 @@ config_url_shown(const char *s)
 	return out;
 }
 
+/*
+ * A value written in quotes, as other formats want it, or with a quote
+ * that is not closed: an error that shows the value without them.  The
+ * quotes would be part of the value here, which a string key takes as
+ * it is (a branch "main" that no repository has) and every other key
+ * refuses as the wrong kind, quoting it back in quotes again.  A shell
+ * command and an address may begin with a quote ("Ops Team" <...>).
+ * NULL if s is not so written, else the text for *what.
+ */
+static char *
+config_quoted(const struct config_key *k, const char *s)
+{
+	char	*inner, *shown, *out;
+	size_t	 len = strlen(s), n;
+	int	 closed;
+
+	if ((*s != '"' && *s != '\'') || (k->flags & CONFIG_SHELL) ||
+	    k->type == CONFIG_EMAIL || k->type == CONFIG_EMAILS)
+		return NULL;
+	closed = len >= 2 && s[len - 1] == s[0];
+	inner = xstrndup(s + 1, len - 1 - (closed ? 1 : 0));
+	if (*inner == '\0') {
+		free(inner);
+		xasprintf(&out, "expected a value without quotes%s, got only "
+		    "quotes", (k->flags & CONFIG_NONE) ? ", or none" : "");
+		return out;
+	}
+	if (k->type == CONFIG_URL) {
+		shown = config_url_shown(inner);
+		free(inner);
+		inner = shown;
+	}
+	/* Shortened on a character boundary, as config_shown() does. */
+	n = strlen(inner);
+	if (n > CONFIG_SHOW_VALUE) {
+		n = CONFIG_SHOW_VALUE;
+		while (n > 0 && ((unsigned char)inner[n] & 0xc0) == 0x80)
+			n--;
+		xasprintf(&shown, "%.*s...", (int)n, inner);
+	} else
+		shown = xstrdup(inner);
+	free(inner);
+	if (closed)
+		xasprintf(&out, "expected a value without quotes, as in "
+		    "\"%s = %s\": a value is the rest of its line, quotes and "
+		    "all", k->key, shown);
+	else
+		xasprintf(&out, "found a quote that is not closed; expected a "
+		    "value without quotes, as in \"%s = %s\"", k->key, shown);
+	free(shown);
+	return out;
+}
+
 /* ASCII letters and digits, whatever the locale says. */
 static int
 config_alnum(char c)
@@ -984,6 +1037,8 @@ config_parse_value(const struct config_key *k, const char *s,
 		v->real = 0;
 		return 0;
 	}
+	if ((*what = config_quoted(k, s)) != NULL)
+		return -1;
 	if (k->type == CONFIG_URL) {
 		words = config_url_shown(s);
 		shown = config_shown(words);
@@ -1372,6 +1427,14 @@ config_header(struct config_parse *p, const char *line, size_t len)
 		while (name < in + inlen && (*name == ' ' || *name == '\t'))
 			name++;
 		nlen = in + inlen - name;
+		if (name != in + tlen && name[0] == '"' &&
+		    memchr(name + 1, '"', nlen - 1) == NULL) {
+			config_error(p, p->line, "[%s]: expected a '\"' to close "
+			    "the name, as in [%.*s \"name\"]", shown, (int)tlen,
+			    in);
+			free(shown);
+			return;
+		}
 		if (name == in + tlen || nlen < 2 || name[0] != '"' ||
 		    name[nlen - 1] != '"' ||
 		    memchr(name + 1, '"', nlen - 2) != NULL) {

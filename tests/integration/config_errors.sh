@@ -66,8 +66,13 @@ not_utf8_comment|[schedule]\n# r\0351sum\0351\njitter = 1m\n|{F}:2: expected UTF
 not_utf8_overlong|[perfwatch]\nuser = \0300\0257\n|{F}:2: expected UTF-8 text, found an invalid byte (0xc0) at byte 8 of the line
 not_utf8_key|[perfwatch]\nprof\0351le = quick\n|{F}:2: expected UTF-8 text, found an invalid byte (0xe9) at byte 5 of the line
 not_utf8_section|[workload "caf\0351"]\ncommand = true\n|{F}:1: expected UTF-8 text, found an invalid byte (0xe9) at byte 15 of the line
+unterminated_quote|[perfwatch]\nprofile = "quick\n|{F}:2: profile: found a quote that is not closed; expected a value without quotes, as in "profile = quick"
+quoted_value|[git "src"]\npath = /srv/src\nbranch = "main"\n|{F}:3: branch: expected a value without quotes, as in "branch = main": a value is the rest of its line, quotes and all
+quoted_single|[detect]\nbaseline = 'release'\n|{F}:2: baseline: expected a value without quotes, as in "baseline = release": a value is the rest of its line, quotes and all
+quoted_enum|[perfwatch]\nlog_level = "debug"\n|{F}:2: log_level: expected a value without quotes, as in "log_level = debug": a value is the rest of its line, quotes and all
+unterminated_header|[workload "x]\ncommand = true\n|{F}:1: [workload "x]: expected a '"' to close the name, as in [workload "name"]
 EOF
-[ "$n" -ge 24 ] || fail "only $n cases were read"
+[ "$n" -ge 29 ] || fail "only $n cases were read"
 [ "$bad" -eq 0 ] || fail "$bad of the answers to $n bad files were wrong"
 
 # Valid UTF-8 stays valid: a comment and a command in French are taken.

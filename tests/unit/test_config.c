@@ -634,6 +634,80 @@ test_not_utf8(void **state)
 	config_free(cfg);
 }
 
+/*
+ * Values take no quotes.  A quoted one was taken with its quotes by a
+ * string key (a branch "\"main\"" that no repository has, seen only when
+ * the daemon polled), or refused as got "\"debug\""; a quote left open
+ * was taken too.  A shell command and an address may start with one.
+ */
+static void
+test_quotes(void **state)
+{
+	struct config	*cfg;
+	char		*cause;
+
+	(void)state;
+	expect_errors("[git \"src\"]\npath = /srv/src\nbranch = \"main\"\n",
+	    "{P}:3: branch: expected a value without quotes, as in "
+	    "\"branch = main\": a value is the rest of its line, quotes and "
+	    "all");
+	expect_errors("[perfwatch]\nprofile = \"quick\n",
+	    "{P}:2: profile: found a quote that is not closed; expected a "
+	    "value without quotes, as in \"profile = quick\"");
+	expect_errors("[detect]\nbaseline = 'release'\n",
+	    "{P}:2: baseline: expected a value without quotes, as in "
+	    "\"baseline = release\": a value is the rest of its line, quotes "
+	    "and all");
+	expect_errors("[perfwatch]\nlog_level = \"debug\"\n",
+	    "{P}:2: log_level: expected a value without quotes, as in "
+	    "\"log_level = debug\": a value is the rest of its line, quotes "
+	    "and all");
+	expect_errors("[perfwatch]\nhttp = \"\"\nuser = ''\n",
+	    "{P}:2: http: expected a value without quotes, or none, got only "
+	    "quotes\n"
+	    "{P}:3: user: expected a value without quotes, got only quotes");
+	/* A token in a URL is not shown, quoted or not. */
+	expect_errors("[sink \"h\"]\ntype = webhook\n"
+	    "url = \"https://t0ken@hooks.example.org/x\"\n",
+	    "{P}:3: url: expected a value without quotes, as in \"url = "
+	    "https://***@hooks.example.org/x\": a value is the rest of its "
+	    "line, quotes and all");
+	/* A long value is shown shortened. */
+	expect_errors("[git \"src\"]\npath = /srv/src\nbranch = \""
+	    "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\n",
+	    "{P}:3: branch: found a quote that is not closed; expected a "
+	    "value without quotes, as in \"branch = "
+	    "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+	    "...\"");
+	/* A section name's quote left open. */
+	expect_errors("[workload \"x]\ncommand = true\n",
+	    "{P}:1: [workload \"x]: expected a '\"' to close the name, as in "
+	    "[workload \"name\"]");
+	expect_errors("[sink \"]\n",
+	    "{P}:1: [sink \"]: expected a '\"' to close the name, as in "
+	    "[sink \"name\"]");
+
+	/* What may start with a quote still does. */
+	cfg = load_str("[workload \"x\"]\ncommand = \"/opt/my bench/run\" -q\n"
+	    "[sink \"m\"]\ntype = email\nsendmail = yes\n"
+	    "from = \"Perf Watch\" <perfwatch@example.org>\n"
+	    "to = \"Ops\" <ops@example.org>, dev@example.org\n", &cause);
+	if (cfg == NULL)
+		fail_msg("%s", cause);
+	assert_string_equal(config_get_str(cfg, "workload x", "command"),
+	    "\"/opt/my bench/run\" -q");
+	assert_string_equal(config_get_str(cfg, "sink m", "from"),
+	    "\"Perf Watch\" <perfwatch@example.org>");
+	config_free(cfg);
+	/* And a quote inside a value is the value's. */
+	cfg = load_str("[git \"src\"]\npath = /srv/src\nbranch = it's\n",
+	    &cause);
+	if (cfg == NULL)
+		fail_msg("%s", cause);
+	assert_string_equal(config_get_str(cfg, "git src", "branch"), "it's");
+	config_free(cfg);
+}
+
 static void
 test_line_length(void **state)
 {
@@ -1529,6 +1603,7 @@ main(void)
 		cmocka_unit_test(test_control_characters),
 		cmocka_unit_test(test_line_length),
 		cmocka_unit_test(test_not_utf8),
+		cmocka_unit_test(test_quotes),
 		cmocka_unit_test(test_many_errors),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_defaults),
