@@ -1592,7 +1592,12 @@ config_line(struct config_parse *p, const char *line, size_t len,
 	}
 
 	if ((eq = memchr(line, '=', len)) == NULL) {
-		config_error(p, p->line, "expected key = value");
+		key = xstrndup(line, len);
+		label = config_shown(key);
+		config_error(p, p->line, "expected key = value, found no '=' "
+		    "in %s", label);
+		free(label);
+		free(key);
 		return;
 	}
 	for (klen = eq - line; klen > 0 && (line[klen - 1] == ' ' ||
@@ -1622,9 +1627,13 @@ config_line(struct config_parse *p, const char *line, size_t len,
 		return;
 	}
 	key = xstrndup(line, klen);
-	if (klen + 3 > (size_t)num)
-		config_error(p, p->line, "%.40s...: unknown key", key);
-	else if (len - vstart > CONFIG_MAX_VALUE)
+	if (klen + 3 > (size_t)num) {
+		/* Longer than inih's line: longer than any key too. */
+		label = config_section_label(p->cur);
+		config_error(p, p->line, "%.40s...: unknown key in [%s]", key,
+		    label);
+		free(label);
+	} else if (len - vstart > CONFIG_MAX_VALUE)
 		config_error(p, p->line, "%s: value too long, expected at "
 		    "most %d bytes", key, CONFIG_MAX_VALUE);
 	else {

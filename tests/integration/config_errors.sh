@@ -71,8 +71,11 @@ quoted_value|[git "src"]\npath = /srv/src\nbranch = "main"\n|{F}:3: branch: expe
 quoted_single|[detect]\nbaseline = 'release'\n|{F}:2: baseline: expected a value without quotes, as in "baseline = release": a value is the rest of its line, quotes and all
 quoted_enum|[perfwatch]\nlog_level = "debug"\n|{F}:2: log_level: expected a value without quotes, as in "log_level = debug": a value is the rest of its line, quotes and all
 unterminated_header|[workload "x]\ncommand = true\n|{F}:1: [workload "x]: expected a '"' to close the name, as in [workload "name"]
+missing_equals|[schedule]\njitter 1m\n|{F}:2: expected key = value, found no '=' in "jitter 1m"
+missing_equals_bare|[schedule]\n# the next line is a key alone\ncatch_up\n|{F}:3: expected key = value, found no '=' in "catch_up"
+key_too_long|[schedule]\n@LONG@ = 1\n|{F}:2: @LONG40@...: unknown key in [schedule]
 EOF
-[ "$n" -ge 29 ] || fail "only $n cases were read"
+[ "$n" -ge 32 ] || fail "only $n cases were read"
 [ "$bad" -eq 0 ] || fail "$bad of the answers to $n bad files were wrong"
 
 # Valid UTF-8 stays valid: a comment and a command in French are taken.

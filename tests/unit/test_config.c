@@ -387,7 +387,13 @@ test_syntax(void **state)
 	expect_errors("state_dir = /x\n",
 	    "{P}:1: state_dir: expected a [section] header before the first "
 	    "key");
-	expect_errors("[quiet]\npolicy wait\n", "{P}:2: expected key = value");
+	/* What was found is shown: "expected key = value" alone was not. */
+	expect_errors("[quiet]\npolicy wait\n", "{P}:2: expected key = value, "
+	    "found no '=' in \"policy wait\"");
+	expect_errors("[quiet]\n  policy\t# a comment\n",
+	    "{P}:2: expected key = value, found no '=' in \"policy\"");
+	expect_errors("wait\n", "{P}:1: expected key = value, found no '=' in "
+	    "\"wait\"");
 	expect_errors("[quiet]\nmax load = 1\n",
 	    "{P}:2: \"max load\": expected key = value, the key made of "
 	    "letters, digits and '_'");
@@ -739,6 +745,14 @@ test_line_length(void **state)
 	assert_non_null(strstr(to, "<dba@example.org>"));
 	assert_true(strlen(to) > INI_MAX_LINE);
 	config_free(cfg);
+
+	/* A key past inih's line is unknown, and said in which section. */
+	memset(text, 'k', sizeof(text));
+	memcpy(text, "[quiet]\n", 8);
+	memcpy(text + 8 + INI_MAX_LINE, " = 1\n", 6);
+	xasprintf(&want, "{P}:2: %.40s...: unknown key in [quiet]", text + 8);
+	expect_errors(text, want);
+	free(want);
 
 	snprintf(text, sizeof(text), "[git \"x\"]\npath = /%0*d\n",
 	    CONFIG_MAX_VALUE, 0);
