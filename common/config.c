@@ -1608,8 +1608,19 @@ config_line(struct config_parse *p, const char *line, size_t len,
 			break;
 	if (klen == 0 || i < klen) {
 		key = xstrndup(line, klen);
+		/* catch-up for catch_up, as other files spell their keys. */
+		label = xstrdup("");
+		if (p->cur != NULL) {
+			for (i = 0; i < klen; i++)
+				if (key[i] == '-')
+					key[i] = '_';
+			free(label);
+			label = config_key_hint(p->cur->type->name, key);
+			memcpy(key, line, klen);
+		}
 		config_error(p, p->line, "\"%s\": expected key = value, the "
-		    "key made of letters, digits and '_'", key);
+		    "key made of letters, digits and '_'%s", key, label);
+		free(label);
 		free(key);
 		return;
 	}

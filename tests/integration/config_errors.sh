@@ -74,8 +74,9 @@ unterminated_header|[workload "x]\ncommand = true\n|{F}:1: [workload "x]: expect
 missing_equals|[schedule]\njitter 1m\n|{F}:2: expected key = value, found no '=' in "jitter 1m"
 missing_equals_bare|[schedule]\n# the next line is a key alone\ncatch_up\n|{F}:3: expected key = value, found no '=' in "catch_up"
 key_too_long|[schedule]\n@LONG@ = 1\n|{F}:2: @LONG40@...: unknown key in [schedule]
+key_with_dashes|[schedule]\ncatch-up = no\n|{F}:2: "catch-up": expected key = value, the key made of letters, digits and '_'; did you mean catch_up?
 EOF
-[ "$n" -ge 32 ] || fail "only $n cases were read"
+[ "$n" -ge 33 ] || fail "only $n cases were read"
 [ "$bad" -eq 0 ] || fail "$bad of the answers to $n bad files were wrong"
 
 # Valid UTF-8 stays valid: a comment and a command in French are taken.

@@ -397,7 +397,17 @@ test_syntax(void **state)
 	    "\"wait\"");
 	expect_errors("[quiet]\nmax load = 1\n",
 	    "{P}:2: \"max load\": expected key = value, the key made of "
-	    "letters, digits and '_'");
+	    "letters, digits and '_'; did you mean max_load?");
+	/* A key spelt with '-', as other files spell theirs, is named. */
+	expect_errors("[schedule]\ncatch-up = yes\n",
+	    "{P}:2: \"catch-up\": expected key = value, the key made of "
+	    "letters, digits and '_'; did you mean catch_up?");
+	expect_errors("[triggers]\ndpkg-admin-dir = /var/lib/dpkg\n",
+	    "{P}:2: \"dpkg-admin-dir\": expected key = value, the key made "
+	    "of letters, digits and '_'; did you mean dpkg_admin_dir?");
+	expect_errors("[schedule]\nmax-wait = 1m\n",
+	    "{P}:2: \"max-wait\": expected key = value, the key made of "
+	    "letters, digits and '_'; it is a key of [quiet]");
 	expect_errors("[quiet]\n= 1\n",
 	    "{P}:2: \"\": expected key = value, the key made of letters, "
 	    "digits and '_'");
