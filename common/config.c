@@ -17,9 +17,10 @@
  * shell command's value, CONFIG_SHELL, is the rest of its line), UTF-8
  * without control characters, a section header parsed and checked by us,
  * a key line written back as "key=".  The handler then knows the line
- * being parsed, the section and the value from the reader's state: inih's line
- * buffer (200 bytes in Debian's build) would cut a command line or a list
- * of recipients short, so the value never passes through it.
+ * being parsed, the section and the value from the reader's state:
+ * inih's line buffer (200 bytes in Debian's build) would cut a command
+ * line or a list of recipients short, so the value never passes through
+ * it.
  *
  * Every error is kept, with its line, and reported sorted by line, so a
  * user fixes a file in one pass.  A value is stored as its text and, for
@@ -1429,9 +1430,9 @@ config_header(struct config_parse *p, const char *line, size_t len)
 		nlen = in + inlen - name;
 		if (name != in + tlen && name[0] == '"' &&
 		    memchr(name + 1, '"', nlen - 1) == NULL) {
-			config_error(p, p->line, "[%s]: expected a '\"' to close "
-			    "the name, as in [%.*s \"name\"]", shown, (int)tlen,
-			    in);
+			config_error(p, p->line, "[%s]: expected a '\"' to "
+			    "close the name, as in [%.*s \"name\"]", shown,
+			    (int)tlen, in);
 			free(shown);
 			return;
 		}
@@ -1555,7 +1556,7 @@ config_line(struct config_parse *p, const char *line, size_t len,
 			    (unsigned char)line[i], i + 1);
 		else
 			continue;
-		if (len > 0 && line[0] == '[') {
+		if (line[0] == '[') {
 			p->cur = NULL;
 			p->seen_header = 1;
 		}

@@ -31,14 +31,14 @@ while IFS='|' read -r name text want; do
 	"$PERFWATCHD" -n -f "$f" >"$T/out" 2>"$T/err" || rc=$?
 	[ "$rc" -eq 78 ] || wrong "$name: perfwatchd -n exited $rc"
 	[ ! -s "$T/out" ] || wrong "$name: perfwatchd -n said: $(cat "$T/out")"
-	[ "$(cat "$T/err")" = "$want" ] ||
-		wrong "$name: perfwatchd -n said \"$(cat "$T/err")\", expected \"$want\""
+	[ "$(cat "$T/err")" = "$want" ] || wrong "$name: perfwatchd -n said" \
+	    "\"$(cat "$T/err")\", expected \"$want\""
 
 	rc=0
 	pw -c "$f" -D "$T/$name.db" runs >"$T/out" 2>"$T/err" || rc=$?
 	[ "$rc" -eq 78 ] || wrong "$name: perfwatch exited $rc"
-	[ "$(cat "$T/err")" = "$want" ] ||
-		wrong "$name: perfwatch said \"$(cat "$T/err")\", expected \"$want\""
+	[ "$(cat "$T/err")" = "$want" ] || wrong "$name: perfwatch said" \
+	    "\"$(cat "$T/err")\", expected \"$want\""
 	[ ! -e "$T/$name.db" ] || wrong "$name: perfwatch made $T/$name.db"
 done <<'EOF'
 unknown_key|[schedule]\njiter = 1m\n|{F}:2: jiter: unknown key in [schedule]; did you mean jitter?

@@ -29,8 +29,8 @@ cp "$T/state/run.conf" "$T/run.conf.before"
 
 # Three changes, then the error.
 write_conf "$base"
-sed -i 's/^interval = 1h$/interval = 3h/; s/^log_level = debug$/log_level = error/' \
-    "$CONF"
+sed -i 's/^interval = 1h$/interval = 3h/' "$CONF"
+sed -i 's/^log_level = debug$/log_level = error/' "$CONF"
 awk -v l="http = 127.0.0.1:$port" '/^\[quiet\]$/ { print l } { print }' \
     "$CONF" >"$T/conf.new" && mv "$T/conf.new" "$CONF"
 printf '# la derni\350re ligne\n' >>"$CONF"
@@ -39,15 +39,16 @@ bad_line=$(wc -l <"$CONF")
 kill -HUP "$DPID"
 wait_until 10 "the reload refused" grep -q "not reloaded" "$LOG" ||
 	fail "no message about the refused reload"
-expect_match "$(cat "$LOG")" \
-    "$CONF:$bad_line: expected UTF-8 text, found an invalid byte (0xe8) at byte 11 of the line"
+said="$CONF:$bad_line: expected UTF-8 text, found an invalid byte (0xe8)"
+expect_match "$(cat "$LOG")" "$said at byte 11 of the line"
 kill -0 "$DPID" || fail "perfwatchd died on a refused reload"
 
 # Nothing of the file was taken.
 [ "$(status_field 'd["next_run"]')" = "$next1" ] ||
 	fail "the schedule changed on a refused reload"
 cmp -s "$T/state/run.conf" "$T/run.conf.before" ||
-	fail "run.conf changed on a refused reload: $(diff "$T/run.conf.before" "$T/state/run.conf")"
+	fail "run.conf changed on a refused reload:" \
+	    "$(diff "$T/run.conf.before" "$T/state/run.conf")"
 if python3 -c 'import socket, sys
 socket.create_connection(("127.0.0.1", int(sys.argv[1])), 2)' "$port" \
     2>/dev/null; then

@@ -37,7 +37,9 @@ check() {
 # sections that come once ([perfwatch] ... [detect]) of standard input,
 # "#key = value" lines too, sorted.
 key_values() {
-	sed -n 's/^#\{0,1\}\(\[[a-z]*\]\)$/\1/p; s/^#\{0,1\}\([a-z_]* = .*\)/\1/p; s/^#\{0,1\}\[[a-z]* ".*/[named]/p' |
+	sed -n -e 's/^#\{0,1\}\(\[[a-z]*\]\)$/\1/p' \
+	    -e 's/^#\{0,1\}\([a-z_]* = .*\)/\1/p' \
+	    -e 's/^#\{0,1\}\[[a-z]* ".*/[named]/p' |
 	    awk '/^\[/ { s = substr($0, 2, length($0) - 2); next }
 		s != "" && s != "named" { print s "." $0 }' | LC_ALL=C sort
 }
@@ -60,7 +62,8 @@ esac
 [ "$(wc -l <"$T/shown")" -ge 30 ] ||
 	fail "the sample shows only $(wc -l <"$T/shown") keys"
 diff "$T/shown" "$T/dumped" >"$T/diff" ||
-	fail "the sample's values (<) are not perfwatchd's defaults (>): $(cat "$T/diff")"
+	fail "the sample's values (<) are not perfwatchd's defaults (>):" \
+	    "$(cat "$T/diff")"
 
 # Uncommented whole: it loads, and every section and key of it is
 # taken (the -v dump has them).
@@ -69,7 +72,8 @@ check "$T/uncommented.conf"
 for s in $(sed -n 's/^\[\([a-z]*\) "\([^"]*\)"\]$/\1:\2/p' \
     "$T/uncommented.conf"); do
 	grep -qxF "[${s%%:*} \"${s#*:}\"]" "$T/check.out" ||
-		fail "[${s%%:*} \"${s#*:}\"] of the sample is not in: $(cat "$T/check.out")"
+		fail "[${s%%:*} \"${s#*:}\"] of the sample is not in:" \
+		    "$(cat "$T/check.out")"
 done
 grep -qxF 'destroy_data = yes' "$T/check.out" ||
 	fail "the sample's device example is not taken: $(cat "$T/check.out")"

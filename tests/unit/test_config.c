@@ -691,7 +691,8 @@ test_quotes(void **state)
 	    "line, quotes and all");
 	/* A long value is shown shortened. */
 	expect_errors("[git \"src\"]\npath = /srv/src\nbranch = \""
-	    "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\n",
+	    "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
+	    "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb\n",
 	    "{P}:3: branch: found a quote that is not closed; expected a "
 	    "value without quotes, as in \"branch = "
 	    "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"
