@@ -1521,6 +1521,7 @@ config_line(struct config_parse *p, const char *line, size_t len,
 	const char			*eq;
 	size_t				 i, n, klen, vstart;
 	char				*label, *key;
+	int				 comment;
 
 	out[0] = '\0';
 	if (p->line == 1 && len >= 3 && memcmp(line, "\xef\xbb\xbf", 3) == 0) {
@@ -1536,11 +1537,15 @@ config_line(struct config_parse *p, const char *line, size_t len,
 		len--;
 	}
 	/*
-	 * UTF-8 text, comments too: what the file says reaches logs, JSON
-	 * and mail, which carry nothing else, and the copy the daemon's
-	 * runs read (run.conf) is the whole file.  A header refused here is
-	 * a bad section, whose keys are skipped, not the last good one's.
+	 * UTF-8 text: what the file says reaches logs, JSON and mail, which
+	 * carry nothing else.  A comment on a line of its own reaches none
+	 * of them, and a Latin-1 note written by an older editor must not
+	 * keep the daemon from starting after an upgrade: it is skipped
+	 * whatever its bytes (control characters aside).  A header refused
+	 * here is a bad section, whose keys are skipped, not the last good
+	 * one's.
 	 */
+	comment = len > 0 && (line[0] == '#' || line[0] == ';');
 	for (i = 0; i < len; i += n) {
 		n = 1;
 		if (((unsigned char)line[i] < 0x20 && line[i] != '\t') ||
@@ -1548,7 +1553,7 @@ config_line(struct config_parse *p, const char *line, size_t len,
 			config_error(p, p->line, "expected text, found a "
 			    "control character (0x%02x) at byte %zu of the "
 			    "line", (unsigned char)line[i], i + 1);
-		else if ((unsigned char)line[i] >= 0x80 &&
+		else if (!comment && (unsigned char)line[i] >= 0x80 &&
 		    (n = utf8_seq_len((const unsigned char *)line + i,
 		    len - i)) == 0)
 			config_error(p, p->line, "expected UTF-8 text, found "

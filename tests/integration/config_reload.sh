@@ -33,14 +33,14 @@ sed -i 's/^interval = 1h$/interval = 3h/' "$CONF"
 sed -i 's/^log_level = debug$/log_level = error/' "$CONF"
 awk -v l="http = 127.0.0.1:$port" '/^\[quiet\]$/ { print l } { print }' \
     "$CONF" >"$T/conf.new" && mv "$T/conf.new" "$CONF"
-printf '# la derni\350re ligne\n' >>"$CONF"
+printf 'derni\350re = ligne\n' >>"$CONF"
 grep -q "^http = 127.0.0.1:$port\$" "$CONF" || fail "no http line in $CONF"
 bad_line=$(wc -l <"$CONF")
 kill -HUP "$DPID"
 wait_until 10 "the reload refused" grep -q "not reloaded" "$LOG" ||
 	fail "no message about the refused reload"
 said="$CONF:$bad_line: expected UTF-8 text, found an invalid byte (0xe8)"
-expect_match "$(cat "$LOG")" "$said at byte 11 of the line"
+expect_match "$(cat "$LOG")" "$said at byte 6 of the line"
 kill -0 "$DPID" || fail "perfwatchd died on a refused reload"
 
 # Nothing of the file was taken.
