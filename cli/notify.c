@@ -191,11 +191,8 @@ notify_cmd_flush(struct cli *c, int argc, char **argv)
 		pwjson_set_int(root, "delivered", (int64_t)rep.delivered);
 		pwjson_set_int(root, "retrying", (int64_t)rep.retried);
 		pwjson_set_int(root, "failed", (int64_t)rep.failed);
+		/* RFC 3339 as every time of --json; perfwatchd reads it. */
 		pwjson_set(root, "next_due", notify_json_time(rep.next_due));
-		if (rep.next_due != 0)
-			pwjson_set_int(root, "next_due_epoch", rep.next_due);
-		else
-			pwjson_set(root, "next_due_epoch", json_null());
 		arr = pwjson_array();
 		for (i = 0; i < rep.ndone; i++) {
 			d = &rep.done[i];

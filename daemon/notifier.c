@@ -2,9 +2,11 @@
  * Delivery of alerts: the outbox rows a run's judgement queued are sent
  * by `perfwatch notify flush --json` (notify/), started as a child after
  * each battery, at start-up, and when its report says a retry falls due
- * (next_due_epoch).  One flush at a time; a request during a flush runs
- * another one after it.  It runs even without a [sink] section: the
- * built-in log sink has rows too, and they must not pile up.
+ * (next_due: RFC 3339, as perfwatch(1) gives every time to a person; the
+ * times are whole seconds, so nothing is lost reading it back).  One
+ * flush at a time; a request during a flush runs another one after it.
+ * It runs even without a [sink] section: the built-in log sink has rows
+ * too, and they must not pile up.
  *
  * A flush that ends without a report (another flush held the lock, the
  * store was busy, it crashed or could not start) says nothing of when
@@ -28,6 +30,7 @@
 
 #include "log.h"
 #include "perfwatch.h"
+#include "timefmt.h"
 #include "daemon.h"
 
 #define NOTIFY_MAX_WAIT	(24 * 3600)	/* re-check at least daily */
@@ -93,6 +96,26 @@ notifier_retry(struct daemon *d)
 	evtimer_add(d->notify_timer, &tv);
 }
 
+/*
+ * When a flush's report says the next retry falls due: 1 and *due set,
+ * 0 when nothing is (next_due null), or -1 after a warning when
+ * next_due is neither null nor a time in RFC 3339.
+ */
+static int
+notifier_report_due(const json_t *rep, int64_t *due)
+{
+	const json_t	*next = json_object_get(rep, "next_due");
+	const char	*why = "expected RFC 3339 text or null";
+
+	if (json_is_null(next))
+		return 0;
+	if (json_is_string(next) && timefmt_parse_rfc3339(
+	    json_string_value(next), due, &why) == 0)
+		return 1;
+	log_warnx("notify flush: the report's next_due is no time: %s", why);
+	return -1;
+}
+
 /* A flush ended: log what it did, sleep until its next retry. */
 static void
 notifier_done(struct job *j, void *arg)
@@ -100,11 +123,12 @@ notifier_done(struct job *j, void *arg)
 	struct daemon	*d = arg;
 	struct timeval	 tv = { 0, 0 };
 	json_error_t	 err;
-	json_t		*rep, *next;
+	json_t		*rep;
 	const char	*out;
 	size_t		 n;
 	time_t		 now = time(NULL);
-	json_int_t	 due;
+	int64_t		 due = 0;
+	int		 k = 0;
 
 	d->notify_job = NULL;
 	if (d->notify_kill != NULL)
@@ -121,24 +145,26 @@ notifier_done(struct job *j, void *arg)
 		if (!d->notify_again)
 			notifier_retry(d);
 	} else {
-		d->notify_failures = 0;
 		log_info("notify: %lld delivered, %lld to retry, %lld failed",
 		    (long long)json_integer_value(json_object_get(rep,
 		    "delivered")), (long long)json_integer_value(
 		    json_object_get(rep, "retrying")), (long long)
 		    json_integer_value(json_object_get(rep, "failed")));
-		next = json_object_get(rep, "next_due_epoch");
-		if (json_is_integer(next) && d->notify_timer != NULL &&
-		    !d->stopping) {
+		if ((k = notifier_report_due(rep, &due)) == -1) {
+			/* Rows may wait, with no time said to retry them. */
+			if (!d->notify_again)
+				notifier_retry(d);
+		} else
+			d->notify_failures = 0;
+		if (k == 1 && d->notify_timer != NULL && !d->stopping) {
 			/* Compared before the subtraction, which a time far
 			 * off either way would overflow. */
-			due = json_integer_value(next);
-			if (due <= (json_int_t)now)
+			if (due <= (int64_t)now)
 				due = 1;
-			else if (due - (json_int_t)now > NOTIFY_MAX_WAIT)
+			else if (due - (int64_t)now > NOTIFY_MAX_WAIT)
 				due = NOTIFY_MAX_WAIT;
 			else
-				due -= (json_int_t)now;
+				due -= (int64_t)now;
 			tv.tv_sec = (time_t)due;
 			evtimer_add(d->notify_timer, &tv);
 		}

@@ -1,10 +1,10 @@
 #!/bin/sh
 # The keys of the other listings' --json are named in perfwatch(1): each
-# key of baseline list and show, compare, changes and notify pending is
-# a word of its command's entry or of DESCRIPTION's list of the keys
-# every command shares.  baseline list's in_use and compare's index
-# values were named nowhere.  (check, show, runs, history and alerts
-# have tests of their own.)
+# key of baseline list and show, compare, changes, notify pending and
+# notify flush is a word of its command's entry or of DESCRIPTION's list
+# of the keys every command shares.  baseline list's in_use and
+# compare's index values were named nowhere.  (check, show, runs,
+# history and alerts have tests of their own.)
 set -eu
 . "$(dirname "$0")/lib.sh"
 top=${PERFWATCH_TOP:?}
@@ -49,4 +49,14 @@ keys_named baseline baseline show early
 keys_named compare compare 'r0*' 'r2*'
 keys_named changes changes
 keys_named notify notify pending --all
+# notify flush: the log sink's rows of the alert delivered and nothing
+# left, so no next retry, null; its time RFC 3339 as every other, with
+# no epoch seconds beside it.
+keys_named notify notify flush
+python3 - "$T/out.json" <<'EOF' || fail "notify flush --json: $(cat "$T/out.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["delivered"] >= 1 and len(d["rows"]) == d["delivered"], d
+assert d["next_due"] is None and "next_due_epoch" not in d, d
+EOF
 pass

@@ -4,7 +4,8 @@
  * one second.  The flush is a shell script standing in for perfwatch: a
  * flush that ends without a report is tried again, later each time in a
  * row, until one reports; a flush that does not end is killed with its
- * process group and tried again too.
+ * process group and tried again too.  A report's next_due is RFC 3339
+ * text, as perfwatch(1) gives it to a person.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 #include "perfwatch.h"
+#include "timefmt.h"
 #define NOTIFIER_RETRY_FIRST	1
 #define NOTIFIER_FLUSH_LIMIT	1
 #include "../../daemon/job.c"
@@ -135,7 +137,7 @@ test_retry_without_report(void **state)
 	fails = script("fails", body);
 	free(body);
 	xasprintf(&body, "echo >>%s\necho '{\"delivered\": 0, \"retrying\": "
-	    "0, \"failed\": 0, \"next_due_epoch\": null}'", count);
+	    "0, \"failed\": 0, \"next_due\": null}'", count);
 	reports = script("reports", body);
 	free(body);
 
@@ -160,18 +162,59 @@ test_retry_without_report(void **state)
 }
 
 /*
- * A report's next_due_epoch long past is due now, one far ahead is
- * looked at again within a day: -9223372036854775807 (found writing
- * tests/fuzz/fuzz_child) overflowed the subtraction of now and waited
- * a day, and 9223372036854775807 is the day.
+ * A report's next_due is waited for: one a minute ahead is a minute
+ * away, one long past is due now, one far ahead is looked at again
+ * within a day (the earliest and latest times RFC 3339 writes: the
+ * epoch seconds before them overflowed the subtraction of now).
  */
 static void
-test_report_due_far(void **state)
+test_report_due(void **state)
 {
 	static const char *const due[] = {
-		"-9223372036854775807", "9223372036854775807", "0",
+		NULL, "0000-01-01T00:00:00Z", "9999-12-31T23:59:59Z",
+		"1970-01-01T00:00:00Z",
 	};
-	static const long	 wait[] = { 1, 24 * 3600, 1 };
+	static const long	 wait[] = { 60, 1, 24 * 3600, 1 };
+	struct daemon		*d = &test_daemon;
+	struct timeval		 tv, now;
+	char			*count, *name, *body, soon[TIMEFMT_RFC3339_LEN];
+	size_t			 i;
+
+	(void)state;
+	for (i = 0; i < nitems(due); i++) {
+		assert_int_equal(timefmt_format((int64_t)time(NULL) + 60, soon,
+		    sizeof(soon)), 0);
+		xasprintf(&count, "%s/count-due%zu", test_dir, i);
+		xasprintf(&name, "due%zu", i);
+		xasprintf(&body, "echo >>%s\necho '{\"delivered\": 0, "
+		    "\"retrying\": 1, \"failed\": 0, \"next_due\": \"%s\"}'",
+		    count, due[i] != NULL ? due[i] : soon);
+		d->perfwatch = script(name, body);
+		notifier_kick(d);
+		run_until_flushes(count, 1);
+		assert_int_equal(d->notify_failures, 0);
+		assert_true(evtimer_pending(d->notify_timer, &tv));
+		gettimeofday(&now, NULL);
+		assert_true(tv.tv_sec - now.tv_sec >= wait[i] - 2 &&
+		    tv.tv_sec - now.tv_sec <= wait[i]);
+		free(d->perfwatch);
+		free(body);
+		free(name);
+		free(count);
+	}
+}
+
+/*
+ * A report whose next_due is not a time says nothing of when the rows
+ * are due: it is a flush without a report, tried again after a second,
+ * not rows left waiting until the next run.
+ */
+static void
+test_report_due_unreadable(void **state)
+{
+	static const char *const due[] = {
+		"\"tomorrow\"", "1765000000", "\"2026-13-01T00:00:00Z\"",
+	};
 	struct daemon		*d = &test_daemon;
 	struct timeval		 tv, now;
 	char			*count, *name, *body;
@@ -179,18 +222,21 @@ test_report_due_far(void **state)
 
 	(void)state;
 	for (i = 0; i < nitems(due); i++) {
-		xasprintf(&count, "%s/count-due%zu", test_dir, i);
-		xasprintf(&name, "due%zu", i);
+		xasprintf(&count, "%s/count-bad%zu", test_dir, i);
+		xasprintf(&name, "bad%zu", i);
 		xasprintf(&body, "echo >>%s\necho '{\"delivered\": 0, "
-		    "\"retrying\": 1, \"failed\": 0, \"next_due_epoch\": %s}'",
+		    "\"retrying\": 1, \"failed\": 0, \"next_due\": %s}'",
 		    count, due[i]);
 		d->perfwatch = script(name, body);
+		d->notify_failures = 0;
 		notifier_kick(d);
 		run_until_flushes(count, 1);
+		assert_int_equal(d->notify_failures, 1);
 		assert_true(evtimer_pending(d->notify_timer, &tv));
 		gettimeofday(&now, NULL);
-		assert_true(tv.tv_sec - now.tv_sec >= wait[i] - 2 &&
-		    tv.tv_sec - now.tv_sec <= wait[i]);
+		assert_true(tv.tv_sec - now.tv_sec >= NOTIFIER_RETRY_FIRST - 1 &&
+		    tv.tv_sec - now.tv_sec <= NOTIFIER_RETRY_FIRST);
+		evtimer_del(d->notify_timer);
 		free(d->perfwatch);
 		free(body);
 		free(name);
@@ -243,8 +289,10 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_retry_without_report,
 		    setup, teardown),
-		cmocka_unit_test_setup_teardown(test_report_due_far, setup,
+		cmocka_unit_test_setup_teardown(test_report_due, setup,
 		    teardown),
+		cmocka_unit_test_setup_teardown(test_report_due_unreadable,
+		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kill_hung_flush, setup,
 		    teardown),
 	};
