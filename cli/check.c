@@ -1547,6 +1547,13 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 	static const char *const hdr[] = { "id", "state", "direction",
 	    "workload", "metric", "change", "first bad", "last good",
 	    "last run", "updated", "machine change", "host" };
+	/*
+	 * For a program each column is named as --json names it, the
+	 * machine change as the attribution's "summary".
+	 */
+	static const char *const csv_hdr[] = { "id", "state", "direction",
+	    "workload", "metric", "change_pct", "first_bad_run",
+	    "last_good_run", "last_run", "updated", "summary", "host" };
 	/* The host last, so that the columns before it stay where they were. */
 	static const enum table_align al[] = { ALIGN_RIGHT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_LEFT,
@@ -1613,7 +1620,8 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 		return k;
 	}
 	arr = c->out == OUT_JSON ? pwjson_array() : NULL;
-	t = table_new(nitems(hdr), hdr, al);
+	_Static_assert(nitems(hdr) == nitems(csv_hdr), "alerts: CSV header");
+	t = table_new(nitems(hdr), c->out == OUT_CSV ? csv_hdr : hdr, al);
 	for (i = 0; i < n; i++) {
 		/* The JSON is view.h's, the one the dashboard serves. */
 		if (arr != NULL) {
@@ -1646,8 +1654,12 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 			break;
 		}
 		fmt_time(tbuf, sizeof(tbuf), a[i].updated);
-		cli_fmt_pct_out(b1, sizeof(b1), a[i].change_pct,
-		    c->out);
+		/* change_pct in CSV is --json's number, with no % sign. */
+		if (c->out == OUT_CSV)
+			cli_fmt_figure(b1, sizeof(b1), a[i].change_pct,
+			    c->out);
+		else
+			cli_fmt_pct(b1, sizeof(b1), a[i].change_pct);
 		table_addf(t, 0, "%lld", (long long)a[i].id);
 		table_addf(t, 1, "%s", a[i].state);
 		table_addf(t, 2, "%s", a[i].direction);

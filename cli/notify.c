@@ -386,6 +386,10 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 	static const char *const hdr[] = { "row", "alert", "sink", "state",
 	    "status", "attempts", "queued", "next attempt", "recipients",
 	    "last error" };
+	/* For a program each column is named as --json names it. */
+	static const char *const csv_hdr[] = { "id", "alert", "sink", "state",
+	    "status", "attempts", "created", "next_attempt", "recipients",
+	    "last_error" };
 	static const enum table_align al[] = { ALIGN_RIGHT, ALIGN_RIGHT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT };
@@ -486,7 +490,9 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 	} else {
 		/* The table is read on a terminal; the CSV keeps it all. */
 		cut = c->out != OUT_CSV;
-		t = table_new(nitems(hdr), hdr, al);
+		_Static_assert(nitems(hdr) == nitems(csv_hdr),
+		    "notify pending: CSV header");
+		t = table_new(nitems(hdr), cut ? hdr : csv_hdr, al);
 		for (i = 0; i < n; i++) {
 			table_addf(t, 0, "%lld", (long long)rows[i].id);
 			table_addf(t, 1, "%lld", (long long)rows[i].alert);

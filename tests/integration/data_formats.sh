@@ -152,7 +152,9 @@ for a, b in zip(r, ch):
 	assert pct(a["change"]) == b["change_pct"] and float(a["p"]) == b["p"], (a, b)
 r, al = rows("alerts"), js("alerts")
 assert len(r) == len(al) == 1, (r, al)
-assert pct(r[0]["change"]) == al[0]["change_pct"], (r, al)
+# Named as --json names it, and its number, with no sign nor "%".
+assert float(r[0]["change_pct"]) == al[0]["change_pct"], (r, al)
+assert r[0]["change_pct"][0] != "+" and "%" not in r[0]["change_pct"], r
 r, m = rows("baseline"), js("baseline")["metrics"]
 assert len(r) == len(m) == 1, (r, m)
 assert float(r[0]["level"]) == m[0]["level"], (r, m)

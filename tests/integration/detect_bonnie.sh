@@ -209,18 +209,18 @@ alerts = list(csv.DictReader(sys.stdin))
 # An improvement is let go after its window (four runs), as before: held,
 # its runs would stay out of the baseline and a slide back hide in it.
 rows = [r for r in alerts if r["metric"] == "read_kps" and
-    r["first bad"] == "sco-5.05-htfs-1"]
+    r["first_bad_run"] == "sco-5.05-htfs-1"]
 assert len(rows) == 1, rows
 assert rows[0]["direction"] == "improvement", rows
 assert rows[0]["state"] == "resolved", rows
-assert rows[0]["last run"] == "sco-5.05-htfs-4", rows
+assert rows[0]["last_run"] == "sco-5.05-htfs-4", rows
 rows = [r for r in alerts if r["metric"] == "write_kps"]
 assert len(rows) == 1, rows
 a = rows[0]
 assert a["state"] == "suspected" and a["direction"] == "regression", a
-assert a["first bad"] == "sco-5.05-htfs-1", a
-assert a["last good"] == "redhat-6.2-ext2-7", a
-assert a["last run"] == "sco-5.05-eafs-9", a
+assert a["first_bad_run"] == "sco-5.05-htfs-1", a
+assert a["last_good_run"] == "redhat-6.2-ext2-7", a
+assert a["last_run"] == "sco-5.05-eafs-9", a
 print(a["id"])
 ' >"$T/id" || fail "the block write alert: $(pw alerts --all)"
 # The note under the table names the alert it speaks of.

@@ -48,7 +48,7 @@ import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 gone = [r for r in rows if r["sink"] == "gone"]
 assert len(gone) == 1 and gone[0]["status"] == "failed", rows
-assert gone[0]["last error"] == sys.argv[2], (gone, sys.argv[2])
+assert gone[0]["last_error"] == sys.argv[2], (gone, sys.argv[2])
 EOPY
 expect_match "$(cat "$T/f1.out")" "HTTP 401: thanks"
 pwt -c "$T/bad.conf" notify flush --force >"$T/f2.out" 2>&1 ||
