@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <jansson.h>
 
@@ -289,6 +290,24 @@ env_show(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * One side of env diff --json, named as every --json names a run: its
+ * label, host and start time; r NULL for this machine now, which has no
+ * label nor stored host, at the time it was looked at.
+ */
+static json_t *
+env_side_json(const struct store_run *r, int64_t now)
+{
+	char	tbuf[32];
+	json_t	*o = pwjson_object();
+
+	fmt_time(tbuf, sizeof(tbuf), r != NULL ? r->started : now);
+	pwjson_set_str(o, "run", r != NULL ? r->label : NULL);
+	pwjson_set_str(o, "host", r != NULL ? r->host_name : NULL);
+	pwjson_set_str(o, "time", tbuf);
+	return o;
+}
+
 static int
 env_diff(struct cli *c, int argc, char **argv)
 {
@@ -298,6 +317,7 @@ env_diff(struct cli *c, int argc, char **argv)
 	const char		*names[2], *to;
 	char			*text;
 	json_t			*j;
+	int64_t			 now = 0;
 	int			 k, opt, n = 0, ended = 0;
 
 	for (k = 1; k < argc; k++) {
@@ -317,6 +337,8 @@ env_diff(struct cli *c, int argc, char **argv)
 	if ((a = run_snapshot(c, names[0], &ra)) == NULL)
 		return cli_store_status(c->st, EXIT_DATAERR);
 	/* One run: from it to this machine as it is now. */
+	if (n == 1)
+		now = (int64_t)time(NULL);
 	b = n == 2 ? run_snapshot(c, names[1], &rb) : env_now(c);
 	if (b == NULL) {
 		sysinfo_snapshot_free(a);
@@ -330,11 +352,8 @@ env_diff(struct cli *c, int argc, char **argv)
 		env_diff_csv(d);
 	else if (c->out == OUT_JSON) {
 		j = pwjson_object();
-		pwjson_set_str(j, "from", ra.label);
-		pwjson_set_str(j, "from_host", ra.host_name);
-		pwjson_set_str(j, "to", to);
-		/* "now" is this machine, which no stored name says. */
-		pwjson_set_str(j, "to_host", n == 2 ? rb.host_name : NULL);
+		pwjson_set(j, "from", env_side_json(&ra, 0));
+		pwjson_set(j, "to", env_side_json(n == 2 ? &rb : NULL, now));
 		pwjson_set(j, "changes", sysinfo_diff_json(d));
 		cli_json_print(j);
 		json_decref(j);

@@ -44,7 +44,7 @@ done
 pw env diff --json run-a run-b | python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-assert d["from"] == "run-a" and d["to"] == "run-b", d
+assert d["from"]["run"] == "run-a" and d["to"]["run"] == "run-b", d
 assert d["changes"]["fields"] == [], d["changes"]["fields"]
 got = {c["name"]: (c["change"], c["old"], c["new"]) for c in d["changes"]["packages"]}
 assert got == {
@@ -60,24 +60,42 @@ assert arch == {"auditd": None, "fonts-x": "all", "htop": None,
     "sed": None, "zlib1g": None}, arch
 '
 
-# Each run is named with its host, as runs --json and alerts --json name
-# theirs (a label alone is ambiguous in a store of several hosts);
-# "now" is this machine, with no stored name.
-host=$(pw runs --json | python3 -c '
+# Each run is named as runs --json names it, run, host and time (a label
+# alone is ambiguous in a store of several hosts), in an object as the
+# attribution of alerts --json names its two: they were the labels
+# "from" and "to" beside "from_host" and "to_host", and no time.  "now"
+# is this machine, which has no label nor stored host: its time is when
+# it was looked at.
+pw runs --json >"$T/runs.json"
+host=$(python3 -c '
 import json, sys
-print(json.load(sys.stdin)[0]["host"])')
+print(json.load(open(sys.argv[1]))[0]["host"])' "$T/runs.json")
 [ -n "$host" ] || fail "runs --json gave no host"
-pw env diff --json run-a run-b | python3 -c '
+pw env diff --json run-a run-b >"$T/ab.json"
+python3 - "$T/runs.json" "$T/ab.json" <<'EOPY' || fail "env diff --json's runs: $(cat "$T/ab.json")"
 import json, sys
-d = json.load(sys.stdin)
-assert d["from_host"] == sys.argv[1] and d["to_host"] == sys.argv[1], d
-' "$host"
-pw env diff --json run-a | python3 -c '
+runs = {r["run"]: r for r in json.load(open(sys.argv[1]))}
+d = json.load(open(sys.argv[2]))
+assert list(d) == ["from", "to", "changes"], list(d)
+for side, label in (("from", "run-a"), ("to", "run-b")):
+    r = runs[label]
+    want = {"run": label, "host": r["host"], "time": r["time"]}
+    assert d[side] == want, (side, d[side], want)
+EOPY
+before=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+pw env diff --json run-a >"$T/now.json"
+after=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+python3 - "$T/runs.json" "$T/now.json" "$before" "$after" <<'EOPY' || fail "env diff --json to now: $(cat "$T/now.json")"
 import json, sys
-d = json.load(sys.stdin)
-assert d["from"] == "run-a" and d["from_host"] == sys.argv[1], d
-assert d["to"] == "now" and d["to_host"] is None, d
-' "$host"
+runs = {r["run"]: r for r in json.load(open(sys.argv[1]))}
+d = json.load(open(sys.argv[2]))
+r = runs["run-a"]
+assert d["from"] == {"run": "run-a", "host": r["host"], "time": r["time"]}, d
+to = d["to"]
+assert list(to) == ["run", "host", "time"], to
+assert to["run"] is None and to["host"] is None, to
+assert sys.argv[3] <= to["time"] <= sys.argv[4], (to, sys.argv[3:])
+EOPY
 # Both printed as every --json is (cli_json_print), env show's members in
 # the order they were set, its host beside its run, as DESCRIPTION has
 # it: they were sorted (host, package_count, run).
@@ -148,7 +166,7 @@ pw env diff --json run-a run-b >"$T/a-b.json"
 python3 -c '
 import json, sys
 now, ab = (json.load(open(f)) for f in sys.argv[1:3])
-assert now["to"] == "now" and now["from"] == "run-a", now
+assert now["to"]["run"] is None and now["from"]["run"] == "run-a", now
 assert now["changes"] == ab["changes"], (now["changes"], ab["changes"])
 ' "$T/now-a.json" "$T/a-b.json"
 
