@@ -138,9 +138,53 @@ check_failed(struct store *st, enum store_failure f, const char *cause,
 	return cli_failure_status(f, none);
 }
 
-/* The result of a check as JSON; "alerts" lists every open alert. */
+/*
+ * The metrics a check decides on: those whose workload matches one of
+ * the --workload globs and whose name one of the --metric globs (either
+ * list empty: any).  The globs are borrowed from argv.
+ */
+struct check_select {
+	char		**workloads;
+	size_t		  nworkloads;
+	char		**metrics;
+	size_t		  nmetrics;
+	size_t		  run_metrics;	/* the run's metrics, selected
+					   or not: the family of its
+					   stored verdicts */
+};
+
+/*
+ * The selection as JSON: the globs given and how many metrics the run
+ * has; null for none.
+ */
 static json_t *
-check_result_json(const struct detect_result *r)
+check_select_json(const struct check_select *s)
+{
+	json_t	*o, *a;
+	size_t	 i;
+
+	if (s == NULL || s->nworkloads + s->nmetrics == 0)
+		return json_null();
+	o = pwjson_object();
+	a = pwjson_array();
+	for (i = 0; i < s->nworkloads; i++)
+		pwjson_append(a, pwjson_str(s->workloads[i]));
+	pwjson_set(o, "workloads", a);
+	a = pwjson_array();
+	for (i = 0; i < s->nmetrics; i++)
+		pwjson_append(a, pwjson_str(s->metrics[i]));
+	pwjson_set(o, "metrics", a);
+	pwjson_set_int(o, "run_metrics", (int64_t)s->run_metrics);
+	return o;
+}
+
+/*
+ * The result of a check as JSON; "alerts" lists every open alert.  sel is
+ * the metrics the check decided on, or NULL for every metric.
+ */
+static json_t *
+check_result_json(const struct detect_result *r,
+    const struct check_select *sel)
 {
 	const struct detect_verdict	*v;
 	const struct detect_event	*e;
@@ -157,6 +201,7 @@ check_result_json(const struct detect_result *r)
 	pwjson_set_int(o, "regressions", (int64_t)r->regressions);
 	pwjson_set_int(o, "improvements", (int64_t)r->improvements);
 	pwjson_set_int(o, "inconclusive", (int64_t)r->inconclusive);
+	pwjson_set(o, "selection", check_select_json(sel));
 	arr = pwjson_array();
 	for (i = 0; i < r->nv; i++) {
 		v = &r->v[i];
@@ -267,9 +312,15 @@ check_base_most(const struct detect_result *r)
 	return most;
 }
 
-/* The result of a check as a table (or CSV) on stdout. */
+static char	*check_select_text(const struct check_select *);
+
+/*
+ * The result of a check as a table (or CSV) on stdout; sel as for
+ * check_result_json.
+ */
 static void
-check_result_print(struct cli *c, const struct detect_result *r)
+check_result_print(struct cli *c, const struct detect_result *r,
+    const struct check_select *sel)
 {
 	/*
 	 * For a program the interval is two fields, its ends in percent.
@@ -302,6 +353,13 @@ check_result_print(struct cli *c, const struct detect_result *r)
 			printf("measured on a busy machine: %s; its verdicts "
 			    "move no alert and no baseline\n", cli_show(why));
 		free(why);
+		if (sel != NULL && sel->nworkloads + sel->nmetrics > 0) {
+			why = check_select_text(sel);
+			printf("selected: %s; q and verdicts over these "
+			    "metrics alone (the stored verdicts and alerts: "
+			    "over the run's %zu)\n", why, sel->run_metrics);
+			free(why);
+		}
 		putchar('\n');
 	}
 	t = csv ? table_new(nitems(csv_hdr), csv_hdr, NULL) :
@@ -630,14 +688,14 @@ cli_check_run(struct cli *c, int64_t run, json_t *into)
 	if (res.nev > 0)
 		cli_notify_daemon(c);
 	if (into != NULL) {
-		o = check_result_json(&res);
+		o = check_result_json(&res, NULL);
 		al = json_object_get(o, "alerts");
 		json_object_set(into, "alerts", al);
 		json_object_del(o, "alerts");
 		json_object_set_new(into, "check", o);
 	} else {
 		printf("\n");
-		check_result_print(c, &res);
+		check_result_print(c, &res, NULL);
 	}
 	rc = res.regressions > 0 ? 1 : 0;
 	detect_result_free(&res);
@@ -658,9 +716,312 @@ check_usage(int bisect, const char *arg)
 	return bisect ? EXIT_BISECT_ABORT : rc;
 }
 
-/* perfwatch check [RUN|--latest] [--json] [--baseline NAME] [--bisect] */
-int
-cmd_check(struct cli *c, int argc, char **argv)
+/* Whether globs g[0 .. n) take name: one matches it, or there is none. */
+static int
+check_globs_take(char *const *g, size_t n, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (fnmatch(g[i], name, 0) == 0)
+			return 1;
+	return n == 0;
+}
+
+/* Whether s selects workload's metric. */
+static int
+check_selects(const struct check_select *s, const char *workload,
+    const char *metric)
+{
+	return check_globs_take(s->workloads, s->nworkloads, workload) &&
+	    check_globs_take(s->metrics, s->nmetrics, metric);
+}
+
+/* The selection as its options: "--workload pipe --metric 'lps'". */
+static char *
+check_select_text(const struct check_select *s)
+{
+	char	*t = xstrdup(""), *u;
+	size_t	 i;
+
+	for (i = 0; i < s->nworkloads + s->nmetrics; i++) {
+		xasprintf(&u, "%s%s--%s %s", t, i > 0 ? " " : "",
+		    i < s->nworkloads ? "workload" : "metric",
+		    cli_show(i < s->nworkloads ? s->workloads[i] :
+		    s->metrics[i - s->nworkloads]));
+		free(t);
+		t = u;
+	}
+	return t;
+}
+
+/*
+ * Add name to the list *names ("a, b") unless it is there; at most a
+ * few names, then "...".
+ */
+static void
+check_names_add(char **names, size_t *n, const char *name)
+{
+	char	*t, *at;
+	size_t	 len;
+
+	if (*names != NULL) {
+		len = strlen(name);
+		for (at = *names; (at = strstr(at, name)) != NULL; at += len)
+			if ((at == *names || at[-1] == ' ') &&
+			    (at[len] == ',' || at[len] == '\0'))
+				return;
+	}
+	if (++*n > 8) {
+		if (*n == 9) {
+			xasprintf(&t, "%s, ...", *names);
+			free(*names);
+			*names = t;
+		}
+		return;
+	}
+	xasprintf(&t, "%s%s%s", *names != NULL ? *names : "",
+	    *names != NULL ? ", " : "", cli_show(name));
+	free(*names);
+	*names = t;
+}
+
+/*
+ * Refuse a selection s that can decide nothing about run, before the
+ * check writes a verdict (the store stays as it was): a glob that no
+ * metric of the store matches (a name mistyped), globs that match no
+ * metric together, or a glob whose metrics' workloads the run did not
+ * run at all (a run of another profile: every commit's run would lack
+ * them).  A workload the run ran that lacks the metric (it failed, or
+ * the metric is renamed at this commit) is not refused: that run
+ * cannot tell, as check --bisect says after judging it.  Returns 0, -1
+ * after a message for a selection refused, or an exit status for a
+ * store that failed.
+ */
+static int
+check_select_valid(struct cli *c, struct store *st,
+    const struct check_select *s, const struct store_run *run)
+{
+	struct store_metric		*ms = NULL;
+	struct store_series		*ser = NULL;
+	struct store_run_workload	*rw = NULL;
+	const char			*glob, *name;
+	char				*names, *text, *ran;
+	size_t				 nms = 0, nser = 0, nrw = 0;
+	size_t				 nnames, nsel, i, j, k;
+	int				 rc = -1, isw, any;
+
+	if (store_metrics_list(st, NULL, NULL, &ms, &nms) == -1 ||
+	    store_run_series(st, run->id, &ser, &nser) == -1 ||
+	    store_run_workloads(st, run->id, &rw, &nrw) == -1) {
+		if ((rc = cli_store_failed(st)) == 0)
+			rc = EXIT_SOFTWARE;
+		goto out;
+	}
+	/* Each glob on its own: a name the store has never seen. */
+	for (k = 0; k < s->nworkloads + s->nmetrics; k++) {
+		isw = k < s->nworkloads;
+		glob = isw ? s->workloads[k] : s->metrics[k - s->nworkloads];
+		names = NULL;
+		nnames = 0;
+		for (i = 0; i < nms; i++) {
+			name = isw ? ms[i].workload : ms[i].metric;
+			if (fnmatch(glob, name, 0) == 0)
+				break;
+			check_names_add(&names, &nnames, name);
+		}
+		if (i == nms) {
+			fprintf(stderr, "perfwatch: --%s %s: no metric in %s "
+			    "matches it; %s%s\n", isw ? "workload" : "metric",
+			    cli_show(glob), c->db_path, names == NULL ?
+			    "it has none" : isw ? "its workloads are " :
+			    "its metrics are ", names != NULL ? names : "");
+			free(names);
+			goto out;
+		}
+		free(names);
+	}
+	/* Together: each matches, but no metric has both names. */
+	for (i = 0, nsel = 0; i < nms; i++)
+		nsel += check_selects(s, ms[i].workload, ms[i].metric);
+	if (nsel == 0) {
+		text = check_select_text(s);
+		fprintf(stderr, "perfwatch: %s: no metric in %s matches them "
+		    "all\n", text, c->db_path);
+		free(text);
+		goto out;
+	}
+	/*
+	 * Each glob against the run: of the metrics it selects, one at
+	 * least of a workload the run ran (measured, or did not complete).
+	 */
+	for (k = 0; k < s->nworkloads + s->nmetrics; k++) {
+		isw = k < s->nworkloads;
+		glob = isw ? s->workloads[k] : s->metrics[k - s->nworkloads];
+		names = NULL;
+		nnames = 0;
+		for (i = 0, any = 0, nsel = 0; i < nms && !any; i++) {
+			if (!check_selects(s, ms[i].workload, ms[i].metric) ||
+			    fnmatch(glob, isw ? ms[i].workload : ms[i].metric,
+			    0) != 0)
+				continue;
+			nsel++;
+			for (j = 0; j < nser && !any; j++)
+				any = strcmp(ser[j].metric.workload,
+				    ms[i].workload) == 0;
+			for (j = 0; j < nrw && !any; j++)
+				any = strcmp(rw[j].workload,
+				    ms[i].workload) == 0;
+			check_names_add(&names, &nnames, ms[i].workload);
+		}
+		/*
+		 * A glob whose metrics the others leave out (pipe of
+		 * --workload pipe --workload spawn --metric forks) adds
+		 * nothing to the selection, and asks nothing of the run.
+		 */
+		if (!any && nsel > 0) {
+			text = check_select_text(s);
+			ran = NULL;
+			nnames = 0;
+			for (j = 0; j < nrw; j++)
+				check_names_add(&ran, &nnames, rw[j].workload);
+			for (j = 0; j < nser; j++)
+				check_names_add(&ran, &nnames,
+				    ser[j].metric.workload);
+			fprintf(stderr, "perfwatch: run %s did not run "
+			    "workload%s %s, which --%s %s selects%s%s%s; "
+			    "it ran %s\n", cli_show(run->label),
+			    strchr(names, ',') != NULL ? "s" : "", names,
+			    isw ? "workload" : "metric", cli_show(glob),
+			    s->nworkloads + s->nmetrics > 1 ? " (of " : "",
+			    s->nworkloads + s->nmetrics > 1 ? text : "",
+			    s->nworkloads + s->nmetrics > 1 ? ")" : "",
+			    ran != NULL ? ran : "none");
+			free(ran);
+			free(text);
+			free(names);
+			goto out;
+		}
+		free(names);
+	}
+	rc = 0;
+out:
+	store_metrics_free(ms, nms);
+	store_series_free(ser, nser);
+	store_run_workloads_free(rw, nrw);
+	return rc;
+}
+
+/*
+ * Keep of r what s selects: its verdicts, the events of their alerts,
+ * and the metrics not judged; then give the verdicts kept q of their own
+ * and their kinds again, and count them.
+ *
+ * Why the q of the selection, not of the whole run: Benjamini-Hochberg
+ * over the run's metrics guards a check that looks at all of them for
+ * whichever moved, where each more metric is one more chance of a false
+ * alarm.  A developer who named the metric before looking (a bisection
+ * of the pipe throughput that fell) asks one question, and a single
+ * question asked in advance has no others to be corrected for: its p is
+ * its q.  Judged by the run's q, the metric would be held to a level
+ * that depends on how many unrelated workloads the profile happens to
+ * measure (with 20 of them, p = 0.01 gives q = 0.2 and "unchanged"),
+ * so that adding a workload to a profile would change a bisection's
+ * answers.  Several metrics named together are one family, adjusted
+ * among themselves.  The verdicts stored and the alerts stay those of
+ * the whole run, as a check without a selection gives them: they answer
+ * the host's question, which is every metric.
+ */
+static int
+check_select_apply(const struct check_select *s,
+    const struct detect_params *p, struct detect_result *r)
+{
+	struct detect_unjudged	*u;
+	size_t			*at, i, n, k, m;
+	double			*pv, *qv;
+
+	at = xcalloc(r->nv + 1, sizeof(*at));
+	for (i = 0, n = 0; i < r->nv; i++) {
+		if (!check_selects(s, r->v[i].metric.workload,
+		    r->v[i].metric.metric)) {
+			store_metric_clear(&r->v[i].metric);
+			at[i] = SIZE_MAX;
+			continue;
+		}
+		at[i] = n;
+		if (n != i)
+			r->v[n] = r->v[i];
+		n++;
+	}
+	r->nv = n;
+	for (i = 0, n = 0; i < r->nev; i++) {
+		if (at[r->ev[i].verdict] == SIZE_MAX)
+			continue;
+		r->ev[n] = r->ev[i];
+		r->ev[n++].verdict = at[r->ev[i].verdict];
+	}
+	r->nev = n;
+	free(at);
+	for (i = 0, n = 0; i < r->nunj; i++) {
+		u = &r->unj[i];
+		for (k = 0, m = 0; k < u->nmetrics; k++) {
+			if (check_selects(s, u->workload,
+			    u->metrics[k].metric)) {
+				if (m != k) {
+					u->metrics[m] = u->metrics[k];
+					memset(&u->metrics[k], 0,
+					    sizeof(u->metrics[k]));
+				}
+				m++;
+			} else
+				store_metric_clear(&u->metrics[k]);
+		}
+		u->nmetrics = m;
+		if (m == 0) {
+			free(u->workload);
+			free(u->status);
+			free(u->error);
+			store_metrics_free(u->metrics, k);
+			continue;
+		}
+		if (n != i)
+			r->unj[n] = *u;
+		n++;
+	}
+	r->nunj = n;
+	pv = xcalloc(r->nv + 1, sizeof(*pv));
+	qv = xcalloc(r->nv + 1, sizeof(*qv));
+	for (i = 0, n = 0; i < r->nv; i++)
+		if (!isnan(r->v[i].p))
+			pv[n++] = r->v[i].p;
+	if (n > 0 && stats_bh(pv, n, qv) == -1) {
+		free(pv);
+		free(qv);
+		return -1;
+	}
+	r->regressions = r->improvements = r->inconclusive = 0;
+	for (i = 0, n = 0; i < r->nv; i++) {
+		if (!isnan(r->v[i].p))
+			r->v[i].q = qv[n++];
+		detect_classify(p, &r->v[i]);
+		if (r->v[i].kind == DETECT_REGRESSION)
+			r->regressions++;
+		else if (r->v[i].kind == DETECT_IMPROVEMENT)
+			r->improvements++;
+		else if (r->v[i].kind == DETECT_INCONCLUSIVE)
+			r->inconclusive++;
+	}
+	free(pv);
+	free(qv);
+	return 0;
+}
+
+/*
+ * perfwatch check [RUN|--latest] [--json] [--baseline NAME] [--bisect]
+ *     [--workload GLOB]... [--metric GLOB]...
+ */
+static int
+check_command(struct cli *c, int argc, char **argv, struct check_select *sel)
 {
 	static const struct option opts[] = {
 		{ "latest", no_argument, NULL, 'l' },
@@ -668,6 +1029,8 @@ cmd_check(struct cli *c, int argc, char **argv)
 		{ "csv", no_argument, NULL, 'C' },
 		{ "baseline", required_argument, NULL, 'b' },
 		{ "bisect", no_argument, NULL, 'B' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "metric", required_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct detect_params	 p;
@@ -697,6 +1060,18 @@ cmd_check(struct cli *c, int argc, char **argv)
 		switch (ch) {
 		case 'l':
 			latest = 1;
+			break;
+		case 'w':
+		case 'm':
+			if (cli_blank_opt(ch == 'w' ? "--workload" :
+			    "--metric", optarg)) {
+				detect_params_clear(&p);
+				return check_usage(bisect, NULL);
+			}
+			if (ch == 'w')
+				sel->workloads[sel->nworkloads++] = optarg;
+			else
+				sel->metrics[sel->nmetrics++] = optarg;
 			break;
 		case 'J':
 			c->out = OUT_JSON;
@@ -806,6 +1181,17 @@ cmd_check(struct cli *c, int argc, char **argv)
 		detect_params_clear(&p);
 		return err;
 	}
+	/*
+	 * A selection that can decide nothing is refused before a verdict
+	 * is written; under bisect it stops the bisection, as a name
+	 * mistyped would be mistyped at every commit.
+	 */
+	if (sel->nworkloads + sel->nmetrics > 0 &&
+	    (k = check_select_valid(c, st, sel, &run)) != 0) {
+		store_run_clear(&run);
+		detect_params_clear(&p);
+		return bisect || k == -1 ? err : k;
+	}
 	if (detect_check(st, run.id, &p, &res, &cause) == -1) {
 		/*
 		 * Busy: to be tried again; the store failed: 70 (74 on a
@@ -821,13 +1207,20 @@ cmd_check(struct cli *c, int argc, char **argv)
 	store_run_clear(&run);
 	if (res.nev > 0)
 		cli_notify_daemon(c);
+	sel->run_metrics = res.nv;
+	if (sel->nworkloads + sel->nmetrics > 0 &&
+	    check_select_apply(sel, &p, &res) == -1) {
+		detect_result_free(&res);
+		detect_params_clear(&p);
+		return bisect ? EXIT_BISECT_ABORT : EXIT_SOFTWARE;
+	}
 
 	if (c->out == OUT_JSON) {
-		o = check_result_json(&res);
+		o = check_result_json(&res, sel);
 		cli_json_print(o);
 		json_decref(o);
 	} else
-		check_result_print(c, &res);
+		check_result_print(c, &res, sel);
 
 	if (bisect) {
 		if (res.run.busy) {
@@ -871,6 +1264,18 @@ cmd_check(struct cli *c, int argc, char **argv)
 				    "%s has no run with its metrics: cannot "
 				    "tell\n", cli_show(res.run.label),
 				    cli_show(res.baseline));
+			else if (sel->nworkloads + sel->nmetrics > 0) {
+				/*
+				 * Its workloads ran (check_select_valid)
+				 * and measured none of the metrics: one
+				 * renamed at this commit, say.
+				 */
+				cause = check_select_text(sel);
+				fprintf(stderr, "perfwatch: run %s measured "
+				    "no metric that %s selects: cannot "
+				    "tell\n", cli_show(res.run.label), cause);
+				free(cause);
+			}
 			rc = EXIT_BISECT_SKIP;
 		} else
 			rc = 0;
@@ -878,6 +1283,22 @@ cmd_check(struct cli *c, int argc, char **argv)
 		rc = res.regressions > 0 ? 1 : 0;
 	detect_result_free(&res);
 	detect_params_clear(&p);
+	return rc;
+}
+
+/* perfwatch check: check_command with room for the selection's globs. */
+int
+cmd_check(struct cli *c, int argc, char **argv)
+{
+	struct check_select	sel;
+	int			rc;
+
+	memset(&sel, 0, sizeof(sel));
+	sel.workloads = xcalloc((size_t)argc + 1, sizeof(*sel.workloads));
+	sel.metrics = xcalloc((size_t)argc + 1, sizeof(*sel.metrics));
+	rc = check_command(c, argc, argv, &sel);
+	free(sel.workloads);
+	free(sel.metrics);
 	return rc;
 }
 

@@ -43,7 +43,8 @@ static const struct cli_cmd cli_cmds[] = {
 	{ "show", cmd_show, "show [RUN|--latest] [--json|--csv]",
 	    "every metric of one run" },
 	{ "check", cmd_check, "check [RUN|--latest] [--json|--csv] "
-	    "[--baseline NAME] [--bisect]",
+	    "[--baseline NAME] [--workload GLOB]... [--metric GLOB]... "
+	    "[--bisect]",
 	    "judge a run against its baseline; exit 1 on a regression" },
 	{ "compare", cmd_compare, "compare [--json|--csv] RUN|NAME=RUN,...|"
 	    "'GLOB' ...", "runs or groups of runs side by side" },

@@ -2133,8 +2133,12 @@ detect_metric(struct store *st, const struct detect_params *p,
 	return rc;
 }
 
-/* Set each verdict's kind from its q, change and the metric's direction. */
-static void
+/*
+ * Set a verdict's kind from its q, change and the metric's direction
+ * (an inconclusive one stays so); check sets it again for a selection
+ * of the run's metrics, after giving them q of their own.
+ */
+void
 detect_classify(const struct detect_params *p, struct detect_verdict *v)
 {
 	int	up;

@@ -1,10 +1,12 @@
 #!/bin/sh
 # The git bisect run script of perfwatch(1)'s EXAMPLES, taken from the
 # page as it is and run on a real repository: it finds the first bad
-# commit, and a perfwatch run that fails for a reason every commit
-# shares (here a --workload that matches none) stops the bisection at
-# the first commit.  The script mapped every failed run to 125, so git
-# bisect run built, measured and skipped every commit of the range.
+# commit of the workload it checks, not that of another workload its
+# runs measure, which got slower earlier, and a perfwatch run that fails
+# for a reason every commit shares (here a --workload that matches none)
+# stops the bisection at the first commit.  The script mapped every
+# failed run to 125, so git bisect run built, measured and skipped every
+# commit of the range.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bisect.subr"
@@ -16,10 +18,23 @@ awk '/^\$ cat bisect\.sh$/ { on = 1; next }
     on { gsub(/\\e/, "\\"); print }' \
     "$PERFWATCH_TOP/man/perfwatch.1" >"$T/example.sh"
 expect_match "$(cat "$T/example.sh")" "exec perfwatch check --bisect"
-# Its workload is ours, its perfwatch this build with the test's
-# configuration, and make copies the commit's value where the workload
-# reads it, a line to $T/steps each.
-sed "s/'sys\\.pipe'/toy/" "$T/example.sh" >"$T/bisect.sh"
+expect_match "$(cat "$T/example.sh")" "--workload 'sys.*'"
+expect_match "$(cat "$T/example.sh")" "--workload sys.pipe"
+# Its workloads are ours: toy, the one it checks, and tick, 30% slower
+# from c2 on; its perfwatch is this build with the test's configuration,
+# and make copies the commit's value where toy reads it, a line to
+# $T/steps each.
+cat >>"$T/profile.conf" <<EOF
+[workload "tick"]
+command = sh $T/tick.sh
+iterations = 3
+EOF
+cat >"$T/tick.sh" <<EOF
+if [ "\$(cat $T/repo/counter)" -ge 2 ]; then v=70; else v=100; fi
+echo "ops \$v ops higher"
+EOF
+sed -e "s/'sys\\.\\*'/'t*'/" -e 's/sys\.pipe$/toy/' "$T/example.sh" \
+    >"$T/bisect.sh"
 chmod +x "$T/bisect.sh"
 mkdir -p "$T/bin"
 printf '#!/bin/sh\nexec "%s" -c "%s" "$@"\n' "$PERFWATCH" "$T/pw.conf" \
@@ -35,7 +50,7 @@ echo Makefile >>"$T/repo/.git/info/exclude"
 git -C "$T/repo" checkout -q main~5
 make -s -C "$T/repo" >/dev/null
 for i in 1 2 3; do
-	perfwatch run --trigger bisect --no-check --workload toy \
+	perfwatch run --trigger bisect --no-check --workload 't*' \
 	    --label "good$i" >/dev/null
 done
 perfwatch baseline set good good1 good2 good3 >/dev/null
@@ -49,7 +64,7 @@ expect_match "$(cat "$T/gb.out")" "$(rev main~2) is the first bad commit"
 git -C "$T/repo" bisect reset >/dev/null 2>&1
 
 # A workload that matches none: perfwatch run exits 64 at every commit.
-sed "s/'sys\\.pipe'/nosuch/" "$T/example.sh" >"$T/bisect.sh"
+sed "s/'sys\\.\\*'/nosuch/" "$T/example.sh" >"$T/bisect.sh"
 rm -f "$T/steps"
 rc=0
 (cd "$T/repo" && git bisect start main main~5 &&
