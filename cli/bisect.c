@@ -2,7 +2,7 @@
  * perfwatch bisect: find the commit that made a metric worse.
  *
  *   perfwatch bisect [--git NAME | --repo DIR] [--build CMD]
- *       [--workload GLOB]... [--metric M] [--profile P] [--iterations N]
+ *       [--workload GLOB]... [--metric GLOB]... [--profile P] [--iterations N]
  *       [--runs N] [--max-runs N] [--no-side-check] [--json|--csv]
  *       GOOD..BAD
  *   perfwatch bisect --list-git [--json|--csv]
@@ -88,7 +88,8 @@ struct bisect_opts {
 	int		  own_globs;	/* --workload, not [git]'s */
 	char		**conf_globs;	/* [git] workloads, owned */
 	const char	 *git_build;	/* [git] build: perfwatchd's runs' */
-	const char	 *metric;
+	char		**metrics;	/* --metric globs, as check's */
+	size_t		  nmetrics;
 	const char	 *profile;
 	int		  iterations;
 	int		  runs;
@@ -845,13 +846,42 @@ bisect_series_free(struct bisect_series *rs, size_t n)
 	free(rs);
 }
 
+/* Whether the --metric globs take metric: one matches it, or none given. */
+static int
+bisect_metric_take(const struct bisect_opts *o, const char *metric)
+{
+	size_t	i;
+
+	for (i = 0; i < o->nmetrics; i++)
+		if (fnmatch(o->metrics[i], metric, 0) == 0)
+			return 1;
+	return o->nmetrics == 0;
+}
+
+/* The --metric globs as they were given: "--metric a --metric 'b*'". */
+static char *
+bisect_metric_text(const struct bisect_opts *o)
+{
+	char	*t = xstrdup(""), *u;
+	size_t	 i;
+
+	for (i = 0; i < o->nmetrics; i++) {
+		xasprintf(&u, "%s%s--metric %s", t, i > 0 ? " " : "",
+		    cli_show(o->metrics[i]));
+		free(t);
+		t = u;
+	}
+	return t;
+}
+
 /*
- * Whether the good end's first run has a metric named --metric: 1, or 0
- * and in *names the metrics it has ("lat, ops"), -1 on a store error.
+ * Whether the good end's first run has a metric that glob matches: 1,
+ * or 0 and in *names the metrics it has ("lat, ops"), -1 on a store
+ * error.
  */
 static int
 bisect_metric_known(struct bisect_ctx *x, const struct bisect_point *g,
-    char **names)
+    const char *glob, char **names)
 {
 	struct bisect_series	*gs;
 	char			*s;
@@ -864,7 +894,7 @@ bisect_metric_known(struct bisect_ctx *x, const struct bisect_point *g,
 		return -1;
 	for (i = 0; g->nruns > 0 && i < gs[0].n && !found; i++) {
 		m = gs[0].ser[i].metric.metric;
-		found = strcmp(m, x->o->metric) == 0;
+		found = fnmatch(glob, m, 0) == 0;
 		for (k = 0; k < i; k++)
 			if (strcmp(gs[0].ser[k].metric.metric, m) == 0)
 				break;
@@ -898,11 +928,12 @@ struct bisect_candidate {
  * The metric to bisect: of the metrics the good end's first run has,
  * those worse at the bad end beyond the floor with q <= 0.01 across
  * them (Student's t over run levels), the one with the largest t (in
- * *t_best); the metrics named --metric only.  *q_near is the q of the
- * metric worse at the bad end by the largest t, eligible or not, of
- * those not shown to be worse by less than the floor (1 when every one
- * is).  0 and the choice in x, 1 when there is none (*why says what came
- * nearest), -1 on a store error.
+ * *t_best); the metrics --metric selects only, and q across those: the
+ * family is what the user asked about, as check --metric has it.
+ * *q_near is the q of the metric worse at the bad end by the largest t,
+ * eligible or not, of those not shown to be worse by less than the
+ * floor (1 when every one is).  0 and the choice in x, 1 when there is
+ * none (*why says what came nearest), -1 on a store error.
  */
 static int
 bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
@@ -914,7 +945,7 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 	struct bisect_candidate	*cand = NULL, *best = NULL, *near = NULL;
 	struct bisect_candidate	*open = NULL;
 	double			*p, *q, *gl, *gse, *bl, *bse, floor;
-	char			 pct[32];
+	char			 pct[32], *sel;
 	size_t			 nser, ncand = 0, i, ng, nb;
 	int			 worse, rc;
 
@@ -945,7 +976,7 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 		const char		*w = ser[i].metric.workload;
 		const char		*m = ser[i].metric.metric;
 
-		if (x->o->metric != NULL && strcmp(m, x->o->metric) != 0)
+		if (!bisect_metric_take(x->o, m))
 			continue;
 		ng = bisect_levels_of(gs, g->nruns, w, m, gl, gse);
 		nb = bisect_levels_of(bs, b->nruns, w, m, bl, bse);
@@ -995,15 +1026,18 @@ bisect_choose(struct bisect_ctx *x, struct bisect_point *g,
 		x->metric = xstrdup(best->m.metric);
 		x->unit = xstrdup(best->m.unit != NULL ? best->m.unit : "");
 		x->better = best->m.better;
-	} else if (ncand == 0)
-		xasprintf(why, "the good end's runs have no metric%s%s",
-		    x->o->metric != NULL ? " named " : "",
-		    x->o->metric != NULL ? x->o->metric : "");
-	else if (near == NULL)
-		xasprintf(why, "no metric%s%s is worse at the bad end",
-		    x->o->metric != NULL ? " named " : "",
-		    x->o->metric != NULL ? x->o->metric : "");
-	else if (open == NULL) {
+	} else if (ncand == 0 || near == NULL) {
+		sel = bisect_metric_text(x->o);
+		if (ncand == 0)
+			xasprintf(why, "the good end's runs have no metric%s%s"
+			    "%s", x->o->nmetrics > 0 ? " that " : "", sel,
+			    x->o->nmetrics > 0 ? " selects" : "");
+		else
+			xasprintf(why, "no metric%s%s%s is worse at the bad "
+			    "end", x->o->nmetrics > 0 ? " that " : "", sel,
+			    x->o->nmetrics > 0 ? " selects" : "");
+		free(sel);
+	} else if (open == NULL) {
 		cli_fmt_pct(pct, sizeof(pct), near->change);
 		xasprintf(why, "every metric worse at the bad end is worse by "
 		    "less than the floor of %g%%: the nearest, %s %s, "
@@ -1224,7 +1258,9 @@ bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 		case 'm':
 			if (cli_blank_opt("--metric", optarg))
 				return -1;
-			o->metric = optarg;
+			o->metrics = xreallocarray(o->metrics,
+			    o->nmetrics + 1, sizeof(*o->metrics));
+			o->metrics[o->nmetrics++] = optarg;
 			break;
 		case 'p':
 			if (cli_blank_opt("--profile", optarg))
@@ -1903,23 +1939,30 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	 * A --metric the workloads do not have (a typo) is known after a
 	 * run of the good end, not after every run of both.
 	 */
-	if (o.metric != NULL && (r = bisect_measure(&x, &gp, 1)) != 1) {
+	if (o.nmetrics > 0 && (r = bisect_measure(&x, &gp, 1)) != 1) {
 		/* 1, the good end not measured, is said below. */
 		if (r != 0) {
 			rc = r;
 			goto out;
 		}
-		if ((r = bisect_metric_known(&x, &gp, &why)) == -1) {
-			rc = EXIT_SOFTWARE;
-			goto out;
-		}
-		if (r == 0) {
-			fprintf(stderr, "perfwatch: --metric %s: the runs of "
-			    "the workloads have no such metric; they have "
-			    "%s\n", cli_show(o.metric), why != NULL ?
-			    cli_show(why) : "none");
-			rc = EXIT_DATAERR;
-			goto out;
+		/* Each glob: one mistyped beside one right is mistyped. */
+		for (i = 0; i < o.nmetrics; i++) {
+			free(why);
+			why = NULL;
+			if ((r = bisect_metric_known(&x, &gp, o.metrics[i],
+			    &why)) == -1) {
+				rc = EXIT_SOFTWARE;
+				goto out;
+			}
+			if (r == 0) {
+				fprintf(stderr, "perfwatch: --metric %s: the "
+				    "runs of the workloads have no such "
+				    "metric; they have %s\n",
+				    cli_show(o.metrics[i]), why != NULL ?
+				    cli_show(why) : "none");
+				rc = EXIT_DATAERR;
+				goto out;
+			}
 		}
 	}
 	for (want = (size_t)o.runs;; want++) {
@@ -2115,5 +2158,6 @@ out:
 	free(repo_abs);
 	config_list_free(o.conf_globs);
 	free(o.globs);
+	free(o.metrics);
 	return rc;
 }

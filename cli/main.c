@@ -62,9 +62,10 @@ static const struct cli_cmd cli_cmds[] = {
 	    "env diff [--json|--csv] RUN_A [RUN_B]",
 	    "the machine snapshot of a run, or what changed between two" },
 	{ "bisect", cmd_bisect, "bisect [--git NAME | --repo DIR] "
-	    "[--build CMD] [--workload GLOB]... [--metric M] [--profile P] "
-	    "[--iterations N] [--runs N] [--max-runs N] [--no-side-check] "
-	    "[--json|--csv] GOOD..BAD | bisect --list-git [--json|--csv]",
+	    "[--build CMD] [--workload GLOB]... [--metric GLOB]... "
+	    "[--profile P] [--iterations N] [--runs N] [--max-runs N] "
+	    "[--no-side-check] [--json|--csv] GOOD..BAD | "
+	    "bisect --list-git [--json|--csv]",
 	    "find the commit that made a metric worse" },
 	{ "status", cmd_status, "status [--json]",
 	    "what perfwatchd is doing, its queue and next run" },
