@@ -395,6 +395,14 @@ check_result_print(struct cli *c, const struct detect_result *r,
 	table_print(t, stdout, c->out);
 	table_free(t);
 	if (c->out == OUT_TABLE) {
+		/* An empty table is not "nothing changed" either. */
+		if (sel != NULL && sel->nworkloads + sel->nmetrics > 0 &&
+		    r->nv == 0 && r->nunj == 0) {
+			why = check_select_text(sel);
+			printf("\nthe run measured no metric that %s selects\n",
+			    why);
+			free(why);
+		}
 		/*
 		 * The metrics that have no row above because their workload
 		 * did not complete: said, so that silence is not taken for

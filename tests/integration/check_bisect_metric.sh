@@ -167,5 +167,10 @@ run renamed
 check_bisect 125 --workload pipe --metric lps
 expect_match "$(cat "$T/err")" \
     "run renamed measured no metric that --workload pipe --metric lps selects: cannot tell"
+# Without --bisect: an empty table, and why.
+pw -c "$T/pw.conf" check --baseline good --workload pipe --metric lps \
+    >"$T/out" || fail "check renamed: exit $?"
+expect_match "$(cat "$T/out")" \
+    "the run measured no metric that --workload pipe --metric lps selects"
 git -C "$T/repo" checkout -q -- .
 pass
