@@ -933,9 +933,9 @@ out:
  * question asked in advance has no others to be corrected for: its p is
  * its q.  Judged by the run's q, the metric would be held to a level
  * that depends on how many unrelated workloads the profile happens to
- * measure (with 20 of them, p = 0.01 gives q = 0.2 and "unchanged"),
- * so that adding a workload to a profile would change a bisection's
- * answers.  Several metrics named together are one family, adjusted
+ * measure (among 20 that did not move, p = 0.01 gives q = 0.2 and
+ * "unchanged"), so that adding a workload to a profile would change a
+ * bisection's answers.  Several metrics named together are one family, adjusted
  * among themselves.  The verdicts stored and the alerts stay those of
  * the whole run, as a check without a selection gives them: they answer
  * the host's question, which is every metric.
