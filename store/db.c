@@ -25,8 +25,10 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,8 +44,15 @@
 #define STORE_APPLICATION_ID	0x50577463	/* "PWtc" */
 #define STORE_APPLICATION_ID_STR	"1347908707"	/* the same, decimal */
 #define STORE_BUSY_MS		5000	/* how long to wait for a lock */
+/*
+ * The size a write-ahead log is cut down to when it has grown past it:
+ * about SQLite's automatic checkpoint (1000 pages of 4 KiB).
+ */
+#define STORE_WAL_LIMIT		(4 * 1024 * 1024)
+#define STORE_WAL_LIMIT_STR	"4194304"	/* the same, for the pragma */
 
 static enum store_failure store_code_failure(int);
+static int	store_busy_handler(void *, int);
 
 /*
  * Migration N takes a database from version N-1 to N.  Never edit one that
@@ -448,6 +457,54 @@ store_wal(struct store *st)
 }
 
 /*
+ * Cut the write-ahead log down to nothing when it has grown past
+ * STORE_WAL_LIMIT: what a large import leaves, whether it ended (its
+ * rows are in the log until a checkpoint copies them) or was killed
+ * (they never counted).  SQLite removes the log only when the last
+ * connection closes, which never comes while perfwatchd has the store
+ * open, and journal_size_limit cuts it only at the first commit after
+ * the log starts over.  A TRUNCATE checkpoint copies what was committed
+ * into the file first, so nothing is lost.  It waits for nobody: while
+ * another process writes (an import under way) or reads an older
+ * snapshot, the log is in use and stays; that process, or the next
+ * perfwatch, cuts it later.  Failing here costs only disk space, so a
+ * failure is logged and no more.
+ */
+static void
+store_wal_shrink(struct store *st)
+{
+	struct stat	 sb;
+	sqlite3_stmt	*stmt;
+	char		*wal;
+	int		 rc, busy = -1;
+
+	assert(!st->readonly);
+	if (!sqlite3_get_autocommit(st->db))
+		return;
+	xasprintf(&wal, "%s-wal", st->path);
+	rc = stat(wal, &sb);
+	free(wal);
+	if (rc == -1 || sb.st_size <= STORE_WAL_LIMIT)
+		return;
+	sqlite3_busy_handler(st->db, NULL, NULL);
+	if (sqlite3_prepare_v2(st->db, "PRAGMA wal_checkpoint(TRUNCATE)", -1,
+	    &stmt, NULL) == SQLITE_OK) {
+		if (sqlite3_step(stmt) == SQLITE_ROW)
+			busy = sqlite3_column_int(stmt, 0);
+		sqlite3_finalize(stmt);
+	}
+	if (busy == -1)
+		log_warnx("%s: cannot checkpoint its write-ahead log of %jd "
+		    "bytes: %s", st->path, (intmax_t)sb.st_size,
+		    sqlite3_errmsg(st->db));
+	else
+		log_debug("%s: write-ahead log of %jd bytes %s", st->path,
+		    (intmax_t)sb.st_size, busy ? "in use by another process, "
+		    "left as it is" : "checkpointed and cut");
+	sqlite3_busy_handler(st->db, store_busy_handler, st);
+}
+
+/*
  * SQLite's busy handler: another process holds the lock this call needs.
  * Wait for it in short sleeps, up to st->busy_ms from the first call of
  * this wait (count 0); return 0 to give up, and the call fails busy.  A
@@ -586,7 +643,7 @@ store_open_flags(const char *path, int flags, int immutable, char **cause)
 {
 	struct store	*st;
 	char		*uri = NULL;
-	int		 version, appid, objects, err, busy;
+	int		 version, appid, objects, err, busy, writer = 0;
 
 	st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
@@ -740,10 +797,13 @@ store_open_flags(const char *path, int flags, int immutable, char **cause)
 		}
 	} else {
 		if (store_wal(st) == -1 ||
-		    store_exec(st, "PRAGMA synchronous = NORMAL") == -1) {
+		    store_exec(st, "PRAGMA synchronous = NORMAL") == -1 ||
+		    store_exec(st, "PRAGMA journal_size_limit = "
+		    STORE_WAL_LIMIT_STR) == -1) {
 			xasprintf(cause, "%s: %s", path, sqlite3_errmsg(st->db));
 			goto fail;
 		}
+		writer = 1;
 	}
 	if (store_exec(st, "PRAGMA foreign_keys = ON") == -1) {
 		xasprintf(cause, "%s: %s", path, sqlite3_errmsg(st->db));
@@ -751,6 +811,11 @@ store_open_flags(const char *path, int flags, int immutable, char **cause)
 	}
 	if (!st->readonly && store_migrate_to(st, STORE_SCHEMA_VERSION, cause) == -1)
 		goto fail;
+	/* Ours, current and writable: a large log left beside it is cut. */
+	if (writer) {
+		st->wal_shrink = 1;
+		store_wal_shrink(st);
+	}
 	return st;
 
 fail:
@@ -789,6 +854,12 @@ store_close(struct store *st)
 		return;
 	for (i = 0; i < nitems(st->stmts); i++)
 		sqlite3_finalize(st->stmts[i]);
+	/*
+	 * What this process wrote, a large import, is not left in a log as
+	 * large beside the store while perfwatchd keeps it open.
+	 */
+	if (st->wal_shrink)
+		store_wal_shrink(st);
 	sqlite3_close(st->db);
 	if (st->runlock_fd != -1)
 		close(st->runlock_fd);

@@ -69,6 +69,7 @@ struct store {
 	int		 kept_code;
 	char		*kept_msg;
 	int		 newer_schema;	/* found by store_begin(), or 0 */
+	int		 wal_shrink;	/* ours to write: cut a large -wal */
 };
 
 sqlite3_stmt	*store_stmt(struct store *, enum store_stmt_id, const char *);
