@@ -497,7 +497,10 @@ cli_store(struct cli *c)
 	c->made = access(c->db_path, F_OK) == -1 && errno == ENOENT;
 	if (cli_mkdir_parents(c->db_path, &c->made_dir) == -1)
 		return NULL;
-	if ((c->st = store_open(c->db_path, &cause)) == NULL) {
+	/* One that only reads can read a store on a full file system. */
+	c->st = c->creates || c->writes ? store_open(c->db_path, &cause) :
+	    store_open_reader(c->db_path, &cause);
+	if (c->st == NULL) {
 		c->busy = errno == EBUSY;
 		log_warnx("%s", cause);
 		free(cause);

@@ -18,6 +18,13 @@
  *   it, and one that would need a migration is refused.  On a read-only
  *   file system, where no -shm can be made, one whose log is empty is
  *   read as immutable: nothing can change it there.
+ * - On a full file system, where the -shm cannot be given its size, a
+ *   command that only reads (store_open_reader) reads with SQLite's
+ *   exclusive lock on the file, which keeps its log's index in the
+ *   process's own memory: it is taken only while no other process has
+ *   the file open, and keeps them all out until it closes, so nothing
+ *   can change under the read.  Such a connection writes nothing, not
+ *   even the checkpoint at its close.
  * - Several processes may open (and so migrate) one file at once: the
  *   version a migration starts from is read under the write lock, so no
  *   migration runs twice.
@@ -635,15 +642,46 @@ store_immutable_uri(const char *path)
 }
 
 /*
+ * Whether the open of st failed for want of space on the file system: a
+ * -shm file it could not give its size (or a -wal it could not make).
+ * A quota reached is the same.
+ */
+static int
+store_no_space(struct store *st)
+{
+	int	code = sqlite3_errcode(st->db) & 0xff;
+	int	err = sqlite3_system_errno(st->db);
+
+	if (code != SQLITE_IOERR && code != SQLITE_FULL &&
+	    code != SQLITE_CANTOPEN)
+		return 0;
+#ifdef EDQUOT
+	if (err == EDQUOT)
+		return 1;
+#endif
+	return err == ENOSPC;
+}
+
+/* How store_open_flags opens a file. */
+enum store_how {
+	STORE_SHARED,		/* as SQLite does: -shm shared by all */
+	STORE_READER,		/* the same, else STORE_EXCLUSIVE if full */
+	STORE_IMMUTABLE,	/* read-only, no lock, no -shm */
+	STORE_EXCLUSIVE		/* an exclusive lock and no -shm; no writes */
+};
+
+/*
  * Open path with the given SQLite flags and check what the file is;
- * with immutable, read-only as a file nothing can change.
+ * how says in which way (enum store_how).
  */
 static struct store *
-store_open_flags(const char *path, int flags, int immutable, char **cause)
+store_open_flags(const char *path, int flags, enum store_how how,
+    char **cause)
 {
 	struct store	*st;
 	char		*uri = NULL;
 	int		 version, appid, objects, err, busy, writer = 0;
+	int		 immutable = how == STORE_IMMUTABLE;
 
 	st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
@@ -682,6 +720,18 @@ store_open_flags(const char *path, int flags, int immutable, char **cause)
 		xasprintf(cause, "%s: %s", path, sqlite3_errmsg(st->db));
 		goto fail;
 	}
+	/*
+	 * Exclusive before the first read, so that SQLite keeps the log's
+	 * index in this process: the lock is taken at that read, and only
+	 * while nobody else has the file open (each holds a shared lock on
+	 * it as long as it does).  The checkpoint at close would write.
+	 */
+	if (how == STORE_EXCLUSIVE && (sqlite3_db_config(st->db,
+	    SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)NULL) != SQLITE_OK ||
+	    store_exec(st, "PRAGMA locking_mode = EXCLUSIVE") == -1)) {
+		xasprintf(cause, "%s: %s", path, sqlite3_errmsg(st->db));
+		goto fail;
+	}
 
 	/*
 	 * Look before writing anything: this may not be ours to touch.  One
@@ -705,7 +755,18 @@ store_open_flags(const char *path, int flags, int immutable, char **cause)
 		    (sqlite3_errcode(st->db) & 0xff) == SQLITE_READONLY) &&
 		    store_on_rdonly_fs(path) && store_logs_empty(path)) {
 			store_close(st);
-			return store_open_flags(path, flags, 1, cause);
+			return store_open_flags(path, flags, STORE_IMMUTABLE,
+			    cause);
+		}
+		/*
+		 * A full file system: the -shm cannot be given its size.  A
+		 * command that only reads can do without, by keeping every
+		 * other process out while it reads.
+		 */
+		if (how == STORE_READER && store_no_space(st)) {
+			store_close(st);
+			return store_open_flags(path, flags, STORE_EXCLUSIVE,
+			    cause);
 		}
 		/*
 		 * A WAL file that is read-only to us (a member of perfwatchd's
@@ -747,6 +808,11 @@ store_open_flags(const char *path, int flags, int immutable, char **cause)
 			    "reading it needs its -shm file, which only a "
 			    "writer can create: read it while perfwatchd "
 			    "has it open, or as its owner", path);
+		else if (how != STORE_EXCLUSIVE && store_no_space(st))
+			/* Only a command that reads can do without. */
+			xasprintf(cause, "%s: no space left on its file system "
+			    "for the -shm file that its writers share: make "
+			    "room", path);
 		else if ((sqlite3_errcode(st->db) & 0xff) == SQLITE_IOERR ||
 		    (sqlite3_errcode(st->db) & 0xff) == SQLITE_FULL)
 			/* The file may be fine: its -shm could not grow. */
@@ -811,6 +877,17 @@ store_open_flags(const char *path, int flags, int immutable, char **cause)
 	}
 	if (!st->readonly && store_migrate_to(st, STORE_SCHEMA_VERSION, cause) == -1)
 		goto fail;
+	if (how == STORE_EXCLUSIVE) {
+		/* Read, and written by nobody, this process included. */
+		if (store_exec(st, "PRAGMA query_only = 1") == -1) {
+			xasprintf(cause, "%s: %s", path, sqlite3_errmsg(st->db));
+			goto fail;
+		}
+		log_warnx("%s: no space left on its file system for the -shm "
+		    "file readers share: read with other processes kept out",
+		    path);
+		return st;
+	}
 	/* Ours, current and writable: a large log left beside it is cut. */
 	if (writer) {
 		st->wal_shrink = 1;
@@ -835,14 +912,31 @@ struct store *
 store_open(const char *path, char **cause)
 {
 	return store_open_flags(path,
-	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, 0, cause);
+	    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, STORE_SHARED, cause);
+}
+
+/*
+ * Open an existing database as store_open() does, for a command that
+ * will only read it.  Where the file system is full and SQLite cannot
+ * make the -shm file a WAL database is read through, it is read with an
+ * exclusive lock instead (said on stderr), and fails busy while another
+ * process has it open; the connection then writes nothing.  Not for a
+ * process that keeps the store open (perfwatchd): that lock would keep
+ * every other one out for as long.
+ */
+struct store *
+store_open_reader(const char *path, char **cause)
+{
+	return store_open_flags(path, SQLITE_OPEN_READWRITE, STORE_READER,
+	    cause);
 }
 
 /* Open an existing, current database for reading only. */
 struct store *
 store_open_readonly(const char *path, char **cause)
 {
-	return store_open_flags(path, SQLITE_OPEN_READONLY, 0, cause);
+	return store_open_flags(path, SQLITE_OPEN_READONLY, STORE_SHARED,
+	    cause);
 }
 
 void
