@@ -7,13 +7,18 @@
  *			a metric's run medians: an SVG chart, alert spans
  *			shaded, and a table
  *   /api/runs		perfwatch runs --json --limit 50
- *   /api/alerts		perfwatch alerts --json, the newest HTTP_ALERTS
+ *   /api/alerts[?before=ID][&limit=N]
+ *			perfwatch alerts --json, HTTP_ALERTS at a time,
+ *			newest first, in {"alerts", "total", "truncated",
+ *			"next"}: how many there are, and the next page
  *   /api/history?metric=M[&workload=W][&host=H]
  *			perfwatch history --json --limit 400 with the same
  *   /api/changes[?metric=M][&workload=W][&host=H]
  *			perfwatch changes --json with the same
  *
- * The JSON is view.h's, the very documents the command prints.  GET and
+ * The JSON is view.h's, the very documents the command prints (but
+ * /api/alerts', which wraps the command's list with what a client needs
+ * to see that it was cut, and to ask for the rest).  GET and
  * HEAD only (405 with Allow otherwise); anything else 404; every reply
  * says Content-Type and Cache-Control: no-store.  Pages are plain HTML5
  * with a little inline CSS and inline SVG: nothing is fetched from
@@ -131,6 +136,7 @@
 
 #define HTTP_RUNS		50	/* runs on / and /api/runs */
 #define HTTP_ALERTS		100	/* open alerts on / and /api/alerts */
+#define HTTP_ALERTS_S		"100"
 #define HTTP_HISTORY		400	/* run medians of a metric, per host */
 #define HTTP_MATCH		16	/* metrics of one name (workloads) */
 #define HTTP_METRICS		500	/* metrics linked from / */
@@ -431,21 +437,36 @@ http_pct(struct evbuffer *b, const json_t *v)
 }
 
 /*
- * The open alerts as alerts --json gives them, the first max of them (0:
- * all, as the command prints); *total says how many there are.
+ * The open alerts as alerts --json gives them (newest first), those
+ * older than alert before (0: from the newest), the first max of them
+ * (0: all, as the command prints).  *total says how many are open in
+ * all, *more (when not NULL) whether older ones than those given are
+ * left out, and *last (when not NULL) the id of the oldest given.
  */
 static json_t *
-http_alerts_json(struct daemon *d, size_t max, size_t *total)
+http_alerts_json(struct daemon *d, int64_t before, size_t max,
+    size_t *total, int *more, int64_t *last)
 {
 	struct store_alert	*a = NULL;
 	json_t			*arr, *o;
-	size_t			 n = 0, i;
+	size_t			 n = 0, i, given = 0;
 
 	*total = 0;
+	if (more != NULL)
+		*more = 0;
+	if (last != NULL)
+		*last = 0;
 	if (store_alerts_list(d->st, 0, &a, &n) == -1)
 		return NULL;
 	arr = pwjson_array();
-	for (i = 0; i < n && (max == 0 || i < max); i++) {
+	for (i = 0; i < n; i++) {
+		if (before > 0 && a[i].id >= before)
+			continue;
+		if (max > 0 && given == max) {
+			if (more != NULL)
+				*more = 1;
+			break;
+		}
 		/* A metric or run that cannot be read is no "?" or "-". */
 		if (view_alert_get(d->st, &a[i], &o) == -1) {
 			json_decref(arr);
@@ -453,6 +474,9 @@ http_alerts_json(struct daemon *d, size_t max, size_t *total)
 			return NULL;
 		}
 		pwjson_append(arr, o);
+		if (last != NULL)
+			*last = a[i].id;
+		given++;
 	}
 	*total = n;
 	store_alerts_free(a, n);
@@ -603,7 +627,7 @@ http_index(struct daemon *d, struct http_reply *r)
 	size_t			 nms = 0, total, i, k;
 
 	runs = http_runs_json(d);
-	alerts = http_alerts_json(d, HTTP_ALERTS, &total);
+	alerts = http_alerts_json(d, 0, HTTP_ALERTS, &total, NULL, NULL);
 	if (runs == NULL || alerts == NULL || store_metrics_list(d->st, NULL,
 	    NULL, &ms, &nms) == -1) {
 		json_decref(runs);
@@ -1132,6 +1156,83 @@ http_api_history(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 		http_json(r, arr);
 	json_decref(arr);
 	store_metrics_free(ms, nms);
+}
+
+/*
+ * A parameter's value as a whole number from min to max, in decimal
+ * digits alone (no sign, no space): 0 with *n, or -1.
+ */
+static int
+http_param_number(const char *s, long long min, long long max, long long *n)
+{
+	char	*end;
+
+	if (s[0] < '0' || s[0] > '9')
+		return -1;
+	errno = 0;
+	*n = strtoll(s, &end, 10);
+	if (errno != 0 || *end != '\0' || *n < min || *n > max)
+		return -1;
+	return 0;
+}
+
+/*
+ * /api/alerts[?before=ID][&limit=N]: the open alerts older than alert
+ * ID (all without before=), newest first, N of them at most (1 to
+ * HTTP_ALERTS, HTTP_ALERTS without limit=), with how many are open in
+ * all, whether older ones were left out, and the request for them
+ * (before= the oldest given), so that a client can tell an answer cut
+ * short from a whole one and page through every alert.  An id, not an
+ * offset: an alert opened or closed meanwhile moves no other from one
+ * page to the next.
+ */
+static void
+http_api_alerts(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
+{
+	const char	*sb = evhttp_find_header(kv, "before");
+	const char	*sl = evhttp_find_header(kv, "limit");
+	long long	 before = 0, limit = HTTP_ALERTS;
+	int64_t		 last;
+	size_t		 total;
+	json_t		*arr, *o;
+	char		*next;
+	int		 more;
+
+	if (sb != NULL && http_param_number(sb, 1, INT64_MAX, &before) == -1) {
+		http_error_json(r, 400, "Bad Request", "before= takes the id "
+		    "of an alert, a whole number from 1, not", sb);
+		return;
+	}
+	if (sl != NULL && http_param_number(sl, 1, HTTP_ALERTS,
+	    &limit) == -1) {
+		http_error_json(r, 400, "Bad Request", "limit= takes a whole "
+		    "number from 1 to " HTTP_ALERTS_S ", not", sl);
+		return;
+	}
+	arr = http_alerts_json(d, (int64_t)before, (size_t)limit, &total,
+	    &more, &last);
+	if (arr == NULL) {
+		http_error_json(r, 500, "Internal Server Error", "the store "
+		    "could not be read:", store_errmsg(d->st));
+		return;
+	}
+	o = pwjson_object();
+	pwjson_set(o, "alerts", arr);
+	pwjson_set_int(o, "total", (int64_t)total);
+	pwjson_set_bool(o, "truncated", more);
+	if (more) {
+		if (sl != NULL)
+			xasprintf(&next, "/api/alerts?before=%lld&limit=%lld",
+			    (long long)last, limit);
+		else
+			xasprintf(&next, "/api/alerts?before=%lld",
+			    (long long)last);
+		pwjson_set_str(o, "next", next);
+		free(next);
+	} else
+		pwjson_set(o, "next", json_null());
+	http_json(r, o);
+	json_decref(o);
 }
 
 /* An /api/changes of every metric, built by a child. */
@@ -1681,12 +1782,12 @@ http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
 	    "host", NULL };
 	static const char *const changes_keys[] = { "metric", "workload", "host",
 	    NULL };
+	static const char *const alerts_keys[] = { "before", "limit", NULL };
 	const struct evhttp_uri	*uri = evhttp_request_get_evhttp_uri(req);
 	const char		*path, *query, *what, *value;
 	const char *const	*known;
 	struct evkeyvalq	 kv;
 	json_t			*v;
-	size_t			 total;
 	int			 api, began, later = 0;
 
 	path = uri != NULL ? evhttp_uri_get_path(uri) : NULL;
@@ -1694,9 +1795,10 @@ http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
 	if (path == NULL || *path == '\0')
 		path = "/";
 	api = strncmp(path, "/api/", 5) == 0;
-	if (strcmp(path, "/") == 0 || strcmp(path, "/api/runs") == 0 ||
-	    strcmp(path, "/api/alerts") == 0)
+	if (strcmp(path, "/") == 0 || strcmp(path, "/api/runs") == 0)
 		known = none;
+	else if (strcmp(path, "/api/alerts") == 0)
+		known = alerts_keys;
 	else if (strcmp(path, "/metric") == 0)
 		known = metric_keys;
 	else if (strcmp(path, "/api/history") == 0)
@@ -1729,9 +1831,10 @@ http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
 		http_api_history(d, r, &kv);
 	else if (strcmp(path, "/api/changes") == 0)
 		later = http_api_changes(d, req, r, &kv);
+	else if (strcmp(path, "/api/alerts") == 0)
+		http_api_alerts(d, r, &kv);
 	else {
-		v = strcmp(path, "/api/runs") == 0 ? http_runs_json(d) :
-		    http_alerts_json(d, HTTP_ALERTS, &total);
+		v = http_runs_json(d);
 		if (v == NULL)
 			http_error_json(r, 500, "Internal Server Error",
 			    "the store could not be read:",

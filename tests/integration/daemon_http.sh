@@ -3,9 +3,9 @@
 # over a store with real runs and an alert (detect_alerts' step history,
 # checked run by run) and a run whose label and metric hold <script>&":
 # a bad address is a config error with file:line; / lists the runs that
-# `perfwatch runs` lists and the open alert; /api/runs, /api/alerts and
-# /api/history are what runs, alerts and history print with --json, to
-# the byte; a metric's chart has one point per run median, at the
+# `perfwatch runs` lists and the open alert; /api/runs and /api/history
+# are what runs and history print with --json, to the byte, and
+# /api/alerts holds what alerts --json prints; a metric's chart has one point per run median, at the
 # medians' values, and the alert's runs shaded; every string is escaped;
 # 404, 405 with Allow, 400 on an unknown parameter; HEAD has no body;
 # a reload moves the dashboard, a port in use is logged and refused at
@@ -152,12 +152,15 @@ assert a == b and len(a) == 26
 assert {"run", "id", "host", "time", "trigger", "status"} <= set(a[0])
 ' "$T/body" "$T/runs.json" || fail "/api/runs JSON differs"
 [ "$(get /api/alerts)" = 200 ] || fail "/api/alerts"
+[ "$(header Content-Type)" = application/json ] || fail "/api/alerts: type"
 pwc alerts --json >"$T/alerts.json"
-cmp -s "$T/body" "$T/alerts.json" || fail "/api/alerts differs"
+# The command's list, whole: one alert of one, nothing left out.
 python3 -c 'import json, sys
-a = json.load(open(sys.argv[1]))
+got = json.load(open(sys.argv[1]))
+a = json.load(open(sys.argv[2]))
+assert got == {"alerts": a, "total": 1, "truncated": False, "next": None}, got
 assert len(a) == 1 and a[0]["first_bad_run"] == "r-21", a
-' "$T/body" || fail "/api/alerts: not the alert"
+' "$T/body" "$T/alerts.json" || fail "/api/alerts: not the alert"
 [ "$(get '/api/history?metric=time&workload=sys.pipe')" = 200 ] ||
 	fail "/api/history"
 [ "$(header Content-Type)" = application/json ] ||
@@ -386,7 +389,8 @@ EOF
 
 # More open alerts than / lists (100): /api/alerts gives the first 100 of
 # what alerts --json prints, the newest, as / lists them (it gave every
-# one, each read for its metric and runs in the daemon's loop).
+# one, each read for its metric and runs in the daemon's loop), and says
+# it left the others out (daemon_http_alerts pages through them).
 awk 'BEGIN {
 	print "run,time,workload,metric,value,unit,better,host,iteration"
 	s = 5
@@ -411,8 +415,10 @@ assert len(json.load(open(sys.argv[1]))) > 101' "$T/alerts.many" ||
 [ "$(get /api/alerts)" = 200 ] || fail "/api/alerts (many)"
 python3 - "$T/body" "$T/alerts.many" <<'EOF' ||
 import json, sys
-got = json.load(open(sys.argv[1]))
+page = json.load(open(sys.argv[1]))
 every = json.load(open(sys.argv[2]))
+assert page["total"] == len(every) and page["truncated"] is True, page["total"]
+got = page["alerts"]
 assert len(got) == 100, len(got)
 assert got == every[:100], "not the first 100 of alerts --json"
 ids = [a["id"] for a in got]
