@@ -40,6 +40,11 @@
  * in WAL mode a reader neither takes the write lock nor waits for a run
  * that writes, and a run never waits for it.
  *
+ * HEAD is answered as GET, its body made and dropped (its length said),
+ * but for /api/changes: there the making is the cost, so a HEAD checks
+ * the names and says the headers without Content-Length, which only the
+ * making would tell.
+ *
  * /api/changes without metric= scans every history: seconds on a large
  * store (bench/README.md), too long for the loop.  That answer (and that
  * of a metric= that names several metrics) is built
@@ -105,6 +110,7 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -191,12 +197,17 @@ static const char http_css[] =
     ".chart .spike .guide{stroke:#90c}"
     "a{color:#36c}";
 
-/* A reply being built: status, content type and body. */
+/*
+ * A reply being built: status, content type and body.  unsized: a
+ * HEAD whose body was not made, its length known only by making it,
+ * and so not said.
+ */
 struct http_reply {
 	int		 code;
 	const char	*reason;
 	const char	*type;
 	struct evbuffer	*body;
+	int		 unsized;
 };
 
 /* The first bytes of a page, its title escaped. */
@@ -224,6 +235,7 @@ http_reply_init(struct http_reply *r, int code, const char *reason,
 	r->code = code;
 	r->reason = reason;
 	r->type = type;
+	r->unsized = 0;
 	r->body = evbuffer_new();
 	if (r->body == NULL)
 		fatalx("evbuffer_new");
@@ -1273,14 +1285,18 @@ http_headers(struct evhttp_request *req, const char *type, int code)
 	    evhttp_request_get_uri(req), code);
 }
 
-/* Send r, with the headers of every reply and HEAD's length; free it. */
+/*
+ * Send r, with the headers of every reply and HEAD's length (unless r
+ * is unsized: evhttp adds none to a HEAD); free it.
+ */
 static void
 http_send(struct evhttp_request *req, struct http_reply *r)
 {
 	char	len[32];
 
 	http_headers(req, r->type, r->code);
-	if (evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
+	if (evhttp_request_get_command(req) == EVHTTP_REQ_HEAD &&
+	    !r->unsized) {
 		/* The length a GET would have, and no body. */
 		snprintf(len, sizeof(len), "%zu",
 		    evbuffer_get_length(r->body));
@@ -1369,8 +1385,8 @@ http_file_next(struct evhttp_connection *evcon, void *arg)
 
 /*
  * Reply 200 to req with the len bytes of the file fd (which this takes
- * and closes), a piece at a time as the client reads them; HEAD gets
- * the length alone.
+ * and closes), a piece at a time as the client reads them.  Never a
+ * HEAD's: a HEAD starts no build (http_api_changes).
  */
 static void
 http_send_file(struct daemon *d, struct evhttp_request *req,
@@ -1382,15 +1398,11 @@ http_send_file(struct daemon *d, struct evhttp_request *req,
 
 	http_headers(req, type, 200);
 	snprintf(s, sizeof(s), "%lld", (long long)len);
-	/* Said before the start: no chunked encoding, and HEAD's length. */
+	/* Said before the start: no chunked encoding. */
 	evhttp_add_header(evhttp_request_get_output_headers(req),
 	    "Content-Length", s);
+	assert(evhttp_request_get_command(req) != EVHTTP_REQ_HEAD);
 	evhttp_send_reply_start(req, 200, "OK");
-	if (evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
-		close(fd);
-		evhttp_send_reply_end(req);
-		return;
-	}
 	f = xcalloc(1, sizeof(*f));
 	f->d = d;
 	d->http_sending++;
@@ -1748,6 +1760,19 @@ http_api_changes(struct daemon *d, struct evhttp_request *req,
 	}
 	store_metrics_free(ms, nms);
 	/*
+	 * HEAD: the names are checked (a 404 or a 400 as for GET), but the
+	 * answer is not made, neither in the loop nor by a child: its
+	 * making is what costs, and HEAD would then cost as much as GET,
+	 * and take the one build slot.  Its length, which only the making
+	 * tells, is not said (RFC 9110 lets a HEAD leave out what is known
+	 * only so); the rest of GET's headers are.
+	 */
+	if (evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
+		r->type = "application/json";
+		r->unsized = 1;
+		return 0;
+	}
+	/*
 	 * A name that several workloads share (a command's "wall"), or one
 	 * metric of many hosts, is as many whole histories: too long for
 	 * the loop, as every metric is.
@@ -1761,6 +1786,8 @@ http_api_changes(struct daemon *d, struct evhttp_request *req,
 		free(cause);
 		return 0;
 	}
+	log_debug("http: %s: %zu change points, built in the loop",
+	    evhttp_request_get_uri(req), n);
 	arr = view_changes_json(ch, n);
 	http_json(r, arr);
 	json_decref(arr);

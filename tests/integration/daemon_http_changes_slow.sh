@@ -14,7 +14,7 @@
 # Retry-After, and starts no build (before, every slow reader kept a
 # file of up to 256 MiB in state_dir).  Once the four have left, a fast
 # client gets the answer whole, as `perfwatch changes --json` prints
-# it, and HEAD its length.
+# it, with its length (HEAD, which builds nothing, has none).
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
@@ -143,11 +143,15 @@ grep -qi '^content-type: application/json' "$T/all.headers" ||
 	fail "no Content-Type: $(cat "$T/all.headers")"
 grep -qi '^x-content-type-options: nosniff' "$T/all.headers" ||
 	fail "no nosniff: $(cat "$T/all.headers")"
-# HEAD: the length of the answer, and no body.
+# GET says the length of the answer; HEAD, which builds nothing, not.
+grep -qi "^content-length: $size" "$T/all.headers" ||
+	fail "GET: not $size bytes: $(cat "$T/all.headers")"
 curl -sS --max-time 120 -I -o "$T/head.headers" \
     "http://127.0.0.1:$PORT/api/changes" || fail "HEAD /api/changes"
-grep -qi "^content-length: $size" "$T/head.headers" ||
-	fail "HEAD: not $size bytes: $(cat "$T/head.headers")"
+grep -qi "^content-length:" "$T/head.headers" &&
+	fail "HEAD: a length without a build: $(cat "$T/head.headers")"
+grep -qi '^content-type: application/json' "$T/head.headers" ||
+	fail "HEAD: no Content-Type: $(cat "$T/head.headers")"
 
 stop_daemon
 [ "$DSTATUS" = 0 ] || fail "perfwatchd exited $DSTATUS"
