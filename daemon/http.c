@@ -12,7 +12,8 @@
  *			newest first, in {"alerts", "total", "truncated",
  *			"next"}: how many there are, and the next page
  *   /api/history?metric=M[&workload=W][&host=H]
- *			perfwatch history --json --limit 400 with the same
+ *			perfwatch history --json --limit 400 with the same,
+ *			built by a child
  *   /api/changes[?metric=M][&workload=W][&host=H]
  *			perfwatch changes --json with the same
  *
@@ -29,7 +30,12 @@
  * HTTP_ALERTS on / and /api/alerts (each read for its metric and runs),
  * a metric's newest HTTP_HISTORY run medians on each host of at most
  * HTTP_HOSTS (more need host=), HTTP_MATCH metrics per name,
- * HTTP_METRICS metrics linked from the front page.  A
+ * HTTP_METRICS metrics linked from the front page.  What these pages
+ * come to on bench/store's 7.3 M samples: / 23 KiB, /api/runs 15 KiB,
+ * a metric's page 115 KiB a host (3.6 MiB for 32 hosts of 400 runs).
+ * /api/history holds every iteration of each run shown, a count that
+ * no limit here bounds (a run may have 100000): it is built by a child,
+ * below, once its names and hosts are checked here.  A
  * metric's page scans for change points only the runs it shows;
  * /api/changes?metric=M reads the whole history of M, as `perfwatch
  * changes --metric` does (51 ms on bench/store's), when M names one
@@ -41,14 +47,15 @@
  * that writes, and a run never waits for it.
  *
  * HEAD is answered as GET, its body made and dropped (its length said),
- * but for /api/changes: there the making is the cost, so a HEAD checks
- * the names and says the headers without Content-Length, which only the
- * making would tell.
+ * but for /api/changes and /api/history: there the making is the cost,
+ * so a HEAD checks the names and says the headers without
+ * Content-Length, which only the making would tell.
  *
  * /api/changes without metric= scans every history: seconds on a large
  * store (bench/README.md), too long for the loop.  That answer (and that
- * of a metric= that names several metrics) is built
- * by `perfwatch -c run.conf -D DB changes --json` as a child (job.c),
+ * of a metric= that names several metrics), and every /api/history, is
+ * built by `perfwatch -c run.conf -D DB changes --json` (or `history
+ * --json --limit HTTP_HISTORY`) as a child (job.c, struct http_kind),
  * whose output is the reply, byte for byte what the command prints.
  * The child writes it to a file in state_dir, unlinked as soon as made
  * (http_answer_file), never to the daemon's memory: once it has exited
@@ -63,10 +70,11 @@
  * exec'd, not a fork of the daemon, since an SQLite connection must not
  * cross a fork, and a fork holds the daemon's (its locks, its shared
  * memory) even when it opens one of its own.  One such build at a time
- * (d->http_build): another asked meanwhile gets 503 with Retry-After,
+ * (d->http_build), of either page: another asked meanwhile gets 503
+ * with Retry-After,
  * the seconds the last build took less those this one has run.  A
  * build still running after http_timeout (a store locked for ever, a
- * stuck disk) is killed, its client told 504 (http_changes_expire).  A
+ * stuck disk) is killed, its client told 504 (http_build_expire).  A
  * client that goes away has its build killed (the connection's close
  * callback, or the watch on its socket that sees the EOF evhttp does
  * not look for); a stop, or a reload that moves the dashboard, kills it
@@ -159,15 +167,16 @@
  * and its control socket (each is closed after http_timeout idle).
  */
 #define HTTP_MAX_CONNS		64
-#define HTTP_CHANGES_MAX	(256 * 1024 * 1024) /* bytes of /api/changes */
+#define HTTP_CHANGES_MAX	(256 * 1024 * 1024) /* bytes, a built answer */
 /*
- * Bytes of a built /api/changes read from its file at a time, once the
+ * Bytes of a built answer read from its file at a time, once the
  * last piece has left for the client: what a slow reader holds of it.
  */
 #define HTTP_PIECE		(64 * 1024)
 /*
- * Built answers of /api/changes being sent at once: each holds its file
- * (up to HTTP_CHANGES_MAX) in state_dir until its client has read it.
+ * Built answers (/api/changes, /api/history) sent at once: each holds
+ * its file (up to HTTP_CHANGES_MAX) in state_dir until its client has
+ * read it.
  */
 #define HTTP_SENDING		4
 #define HTTP_SENDING_S		"4"
@@ -1134,42 +1143,6 @@ http_metric(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 	store_metrics_free(ms, nms);
 }
 
-/* /api/history?metric=M[&workload=W][&host=H] */
-static void
-http_api_history(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
-{
-	struct store_metric	*ms;
-	const char		*metric, *workload, *host;
-	json_t			*arr;
-	size_t			 nms, i;
-	int			 many;
-
-	if (http_metric_args(d, r, kv, 1, "metric", "which metric? "
-	    "/api/history?metric=METRIC[&workload=WORKLOAD][&host=HOST]",
-	    HTTP_MATCH, &metric, &workload, &host, &ms, &nms) == -1)
-		return;
-	if ((many = http_many_hosts(d, r, 1, ms, nms, host)) != 0) {
-		if (many == 1)
-			http_error_json(r, 400, "Bad Request", "this metric "
-			    "has runs on more than " HTTP_HOSTS_S " hosts; "
-			    "name one (host=):", metric);
-		store_metrics_free(ms, nms);
-		return;
-	}
-	arr = pwjson_array();
-	for (i = 0; i < nms; i++)
-		if (view_history_json(d->st, &ms[i], host, HTTP_HISTORY,
-		    arr) == -1)
-			break;
-	if (i < nms)
-		http_error_json(r, 500, "Internal Server Error", "the store "
-		    "could not be read:", store_errmsg(d->st));
-	else
-		http_json(r, arr);
-	json_decref(arr);
-	store_metrics_free(ms, nms);
-}
-
 /*
  * A parameter's value as a whole number from min to max, in decimal
  * digits alone (no sign, no space): 0 with *n, or -1.
@@ -1247,9 +1220,35 @@ http_api_alerts(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 	json_decref(o);
 }
 
-/* An /api/changes of every metric, built by a child. */
+/*
+ * An answer that a child builds: its page, the perfwatch command that
+ * prints it, and what to say when it cannot be had.
+ */
+struct http_kind {
+	const char		*path;		/* of the request */
+	const char		*command;	/* perfwatch's subcommand */
+	const char		*job;		/* its name in the log */
+	const char		*what;		/* "the ... asked for" */
+	const char		*narrow;	/* how to ask for less */
+	int			 limit;		/* --limit, or 0 */
+};
+
+static const struct http_kind http_kind_changes = {
+	"/api/changes", "changes", "dashboard: perfwatch changes",
+	"the change points asked for", "ask for one workload's metric, a "
+	"workload or a host", 0
+};
+
+static const struct http_kind http_kind_history = {
+	"/api/history", "history", "dashboard: perfwatch history",
+	"the history asked for", "ask for one workload's metric "
+	"(workload=) or one host (host=)", HTTP_HISTORY
+};
+
+/* An answer of /api/changes or /api/history, built by a child. */
 struct http_build {
 	struct daemon		*d;
+	const struct http_kind	*kind;
 	struct evhttp_request	*req;
 	struct job		*job;
 	struct event		*watch;		/* the client's end */
@@ -1259,7 +1258,7 @@ struct http_build {
 	int			 fd;		/* the child's stdout, a file */
 };
 
-/* A built /api/changes being sent from its file, a piece at a time. */
+/* A built answer being sent from its file, a piece at a time. */
 struct http_file {
 	struct daemon		*d;
 	struct evhttp_request	*req;
@@ -1420,7 +1419,7 @@ http_send_file(struct daemon *d, struct evhttp_request *req,
  * words the error.  The job is freed when this returns.
  */
 static void
-http_changes_done(struct job *j, void *arg)
+http_build_done(struct job *j, void *arg)
 {
 	struct http_build	*b = arg;
 	struct daemon		*d = b->d;
@@ -1439,8 +1438,9 @@ http_changes_done(struct job *j, void *arg)
 	ok = fstat(b->fd, &st) == 0;
 	if (ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 &&
 	    st.st_size <= HTTP_CHANGES_MAX) {
-		log_debug("http: /api/changes built in %lld s, %lld bytes",
-		    (long long)d->http_build_secs, (long long)st.st_size);
+		log_debug("http: %s built in %lld s, %lld bytes",
+		    b->kind->path, (long long)d->http_build_secs,
+		    (long long)st.st_size);
 		http_send_file(d, b->req, "application/json", b->fd,
 		    st.st_size);
 		free(b);
@@ -1449,21 +1449,20 @@ http_changes_done(struct job *j, void *arg)
 	if (!ok)
 		xasprintf(&why, "the file of its answer: %s", strerror(errno));
 	else if (st.st_size > HTTP_CHANGES_MAX)
-		xasprintf(&why, "the change points asked for come to more "
-		    "than %d bytes: ask for one workload's metric, a workload "
-		    "or a host", HTTP_CHANGES_MAX);
+		xasprintf(&why, "%s: more than %d bytes: %s", b->kind->what,
+		    HTTP_CHANGES_MAX, b->kind->narrow);
 	else if ((tail = job_tail(j)) != NULL) {
 		/* Its message, without the program's name. */
 		why = xstrdup(strncmp(tail, "perfwatch: ", 11) == 0 ?
 		    tail + 11 : tail);
 		free(tail);
 	} else if (WIFSIGNALED(status))
-		xasprintf(&why, "perfwatch changes was killed by signal %d",
-		    WTERMSIG(status));
+		xasprintf(&why, "perfwatch %s was killed by signal %d",
+		    b->kind->command, WTERMSIG(status));
 	else
-		xasprintf(&why, "perfwatch changes exited %d",
+		xasprintf(&why, "perfwatch %s exited %d", b->kind->command,
 		    WEXITSTATUS(status));
-	log_warnx("http: /api/changes: %s", why);
+	log_warnx("http: %s: %s", b->kind->path, why);
 	http_reply_init(&r, 200, "OK", "application/json");
 	http_error_json(&r, 500, "Internal Server Error", why, NULL);
 	free(why);
@@ -1479,14 +1478,14 @@ http_changes_done(struct job *j, void *arg)
  * to be freed here; one still on it is freed with it.
  */
 static void
-http_changes_gone(struct evhttp_connection *evcon, void *arg)
+http_build_gone(struct evhttp_connection *evcon, void *arg)
 {
 	struct http_build	*b = arg;
 	struct daemon		*d = b->d;
 
 	(void)evcon;
-	log_info("http: /api/changes: the client went away; its build "
-	    "(pid %ld) is stopped", (long)job_pid(b->job));
+	log_info("http: %s: the client went away; its build (pid %ld) is "
+	    "stopped", b->kind->path, (long)job_pid(b->job));
 	event_free(b->watch);
 	event_free(b->limit);
 	job_forget(b->job);
@@ -1505,7 +1504,7 @@ http_changes_gone(struct evhttp_connection *evcon, void *arg)
  * end the watch (they are evhttp's to read, and would keep it firing).
  */
 static void
-http_changes_watch(evutil_socket_t fd, short what, void *arg)
+http_build_watch(evutil_socket_t fd, short what, void *arg)
 {
 	struct http_build	*b = arg;
 	struct evhttp_connection *evcon;
@@ -1522,7 +1521,7 @@ http_changes_watch(evutil_socket_t fd, short what, void *arg)
 			return;
 		}
 	}
-	/* Its close callback, http_changes_gone(), frees b. */
+	/* Its close callback, http_build_gone(), frees b. */
 	evcon = evhttp_request_get_connection(b->req);
 	evhttp_connection_free(evcon);
 }
@@ -1532,7 +1531,7 @@ http_changes_watch(evutil_socket_t fd, short what, void *arg)
  * free with its connection (evhttp_free): its reply is never sent.
  */
 static void
-http_changes_cancel(struct daemon *d)
+http_build_cancel(struct daemon *d)
 {
 	struct http_build	*b = d->http_build;
 
@@ -1556,7 +1555,7 @@ http_changes_cancel(struct daemon *d)
  * it ended.
  */
 static void
-http_changes_expire(evutil_socket_t fd, short what, void *arg)
+http_build_expire(evutil_socket_t fd, short what, void *arg)
 {
 	struct http_build	*b = arg;
 	struct daemon		*d = b->d;
@@ -1565,11 +1564,10 @@ http_changes_expire(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
-	xasprintf(&why, "the change points asked for were not built within "
-	    "%lld s (http_timeout): ask for one workload's metric, a workload "
-	    "or a host, or raise http_timeout", b->secs);
-	log_warnx("http: /api/changes: perfwatch changes (pid %ld) killed: %s",
-	    (long)job_pid(b->job), why);
+	xasprintf(&why, "%s: not built within %lld s (http_timeout): %s, "
+	    "or raise http_timeout", b->kind->what, b->secs, b->kind->narrow);
+	log_warnx("http: %s: perfwatch %s (pid %ld) killed: %s",
+	    b->kind->path, b->kind->command, (long)job_pid(b->job), why);
 	evhttp_connection_set_closecb(evhttp_request_get_connection(b->req),
 	    NULL, NULL);
 	event_free(b->watch);
@@ -1613,20 +1611,22 @@ http_answer_file(struct daemon *d)
 }
 
 /*
- * Start building the change points of every metric (metric, host and
- * workload as given, checked) for req: 1 when started, the reply to
- * come, or 0 with the error in r (503 while another is being built).
+ * Start building the answer of kind (metric, host and workload as
+ * given, checked) for req by its perfwatch command: 1 when started, the
+ * reply to come, or 0 with the error in r (503 while another is being
+ * built, of either kind, or while HTTP_SENDING are being sent).
  */
 static int
-http_changes_start(struct daemon *d, struct evhttp_request *req,
-    struct http_reply *r, const char *metric, const char *host,
-    const char *workload)
+http_build_start(struct daemon *d, struct evhttp_request *req,
+    struct http_reply *r, const struct http_kind *kind, const char *metric,
+    const char *host, const char *workload)
 {
 	struct http_build	*b;
 	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
 	struct timeval		 tv;
-	char			*argv[12], *hopt = NULL, *wopt = NULL, *mopt = NULL;
-	char			 s[32];
+	char			*argv[14], *hopt = NULL, *wopt = NULL;
+	char			*mopt = NULL;
+	char			 s[32], lim[32];
 	time_t			 left, ran;
 	int			 i = 0, fd;
 
@@ -1643,10 +1643,10 @@ http_changes_start(struct daemon *d, struct evhttp_request *req,
 		snprintf(s, sizeof(s), "%lld", (long long)left);
 		evhttp_add_header(evhttp_request_get_output_headers(req),
 		    "Retry-After", s);
-		http_error_json(r, 503, "Service Unavailable", "change "
-		    "points of many histories are being built for another "
-		    "request, one build at a time; retry after the seconds "
-		    "of Retry-After:", s);
+		http_error_json(r, 503, "Service Unavailable", "an answer "
+		    "of /api/changes or /api/history is being built for "
+		    "another request, one build at a time; retry after the "
+		    "seconds of Retry-After:", s);
 		return 0;
 	}
 	if (d->http_sending >= HTTP_SENDING) {
@@ -1654,11 +1654,10 @@ http_changes_start(struct daemon *d, struct evhttp_request *req,
 		snprintf(s, sizeof(s), "%d", HTTP_RETRY_AFTER);
 		evhttp_add_header(evhttp_request_get_output_headers(req),
 		    "Retry-After", s);
-		http_error_json(r, 503, "Service Unavailable", "the change "
-		    "points of many histories built for " HTTP_SENDING_S
-		    " other requests, the most at once, are still being "
-		    "read by their clients; retry after the seconds of "
-		    "Retry-After:", s);
+		http_error_json(r, 503, "Service Unavailable", "the "
+		    "answers built for " HTTP_SENDING_S " other requests, "
+		    "the most at once, are still being read by their "
+		    "clients; retry after the seconds of Retry-After:", s);
 		return 0;
 	}
 	argv[i++] = d->perfwatch;
@@ -1666,8 +1665,12 @@ http_changes_start(struct daemon *d, struct evhttp_request *req,
 	argv[i++] = d->run_conf;
 	argv[i++] = (char *)"-D";
 	argv[i++] = d->db_path;
-	argv[i++] = (char *)"changes";
+	argv[i++] = (char *)kind->command;
 	argv[i++] = (char *)"--json";
+	if (kind->limit > 0) {
+		snprintf(lim, sizeof(lim), "--limit=%d", kind->limit);
+		argv[i++] = lim;
+	}
 	/* NAME=VALUE: a value that begins with '-' is not an option. */
 	if (host != NULL) {
 		xasprintf(&hopt, "--host=%s", host);
@@ -1684,6 +1687,7 @@ http_changes_start(struct daemon *d, struct evhttp_request *req,
 	argv[i] = NULL;
 	b = xcalloc(1, sizeof(*b));
 	b->d = d;
+	b->kind = kind;
 	b->req = req;
 	b->started = time(NULL);
 	/*
@@ -1699,8 +1703,8 @@ http_changes_start(struct daemon *d, struct evhttp_request *req,
 		    "the answer could be made in", d->state_dir);
 		return 0;
 	}
-	b->job = job_exec_to(d, "dashboard: perfwatch changes", argv, NULL,
-	    0, b->fd, NULL, http_changes_done, b);
+	b->job = job_exec_to(d, kind->job, argv, NULL, 0, b->fd, NULL,
+	    http_build_done, b);
 	free(hopt);
 	free(wopt);
 	free(mopt);
@@ -1708,14 +1712,14 @@ http_changes_start(struct daemon *d, struct evhttp_request *req,
 		close(b->fd);
 		free(b);
 		http_error_json(r, 500, "Internal Server Error", "could not "
-		    "start perfwatch changes:", d->perfwatch);
+		    "start its perfwatch:", d->perfwatch);
 		return 0;
 	}
-	evhttp_connection_set_closecb(evcon, http_changes_gone, b);
+	evhttp_connection_set_closecb(evcon, http_build_gone, b);
 	fd = bufferevent_getfd(evhttp_connection_get_bufferevent(evcon));
 	b->watch = event_new(d->base, fd, EV_PERSIST |
 	    ((event_base_get_features(d->base) & EV_FEATURE_EARLY_CLOSE) ?
-	    EV_CLOSED : EV_READ), http_changes_watch, b);
+	    EV_CLOSED : EV_READ), http_build_watch, b);
 	if (b->watch == NULL || event_add(b->watch, NULL) == -1)
 		fatalx("event_new");
 	/* The limit in force when the build began: a reload leaves it. */
@@ -1723,11 +1727,53 @@ http_changes_start(struct daemon *d, struct evhttp_request *req,
 	    "http_timeout");
 	tv.tv_sec = (time_t)b->secs;
 	tv.tv_usec = 0;
-	b->limit = evtimer_new(d->base, http_changes_expire, b);
+	b->limit = evtimer_new(d->base, http_build_expire, b);
 	if (b->limit == NULL || evtimer_add(b->limit, &tv) == -1)
 		fatalx("evtimer_new");
 	d->http_build = b;
 	return 1;
+}
+
+/*
+ * /api/history?metric=M[&workload=W][&host=H]: 0 with the error (or a
+ * HEAD's headers) in r, or 1 when a child builds it.  The names are
+ * checked here, in the loop, against the bounds of the pages; the
+ * answer is always built by `perfwatch history` as a child, as
+ * /api/changes of every metric is: it holds every iteration of each
+ * run, and a run may have up to 100000, so its size is not known until
+ * it is read (92 MiB for 16 workloads' metric on 32 hosts of 400 runs
+ * of 10 iterations, the loop held 6 s; bench/store's metrics 188 KiB).
+ */
+static int
+http_api_history(struct daemon *d, struct evhttp_request *req,
+    struct http_reply *r, struct evkeyvalq *kv)
+{
+	struct store_metric	*ms;
+	const char		*metric, *workload, *host;
+	size_t			 nms;
+	int			 many;
+
+	if (http_metric_args(d, r, kv, 1, "metric", "which metric? "
+	    "/api/history?metric=METRIC[&workload=WORKLOAD][&host=HOST]",
+	    HTTP_MATCH, &metric, &workload, &host, &ms, &nms) == -1)
+		return 0;
+	many = http_many_hosts(d, r, 1, ms, nms, host);
+	store_metrics_free(ms, nms);
+	if (many != 0) {
+		if (many == 1)
+			http_error_json(r, 400, "Bad Request", "this metric "
+			    "has runs on more than " HTTP_HOSTS_S " hosts; "
+			    "name one (host=):", metric);
+		return 0;
+	}
+	/* As for /api/changes: HEAD builds nothing, and says no length. */
+	if (evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
+		r->type = "application/json";
+		r->unsized = 1;
+		return 0;
+	}
+	return http_build_start(d, req, r, &http_kind_history, metric, host,
+	    workload);
 }
 
 /*
@@ -1778,7 +1824,8 @@ http_api_changes(struct daemon *d, struct evhttp_request *req,
 	 * the loop, as every metric is.
 	 */
 	if (metric == NULL || nms > 1 || many)
-		return http_changes_start(d, req, r, metric, host, workload);
+		return http_build_start(d, req, r, &http_kind_changes, metric,
+		    host, workload);
 	cp_params_default(&cpp);
 	if (detect_changes(d->st, host, workload, metric, &cpp, &ch, &n,
 	    &cause) == -1) {
@@ -1855,7 +1902,7 @@ http_route(struct daemon *d, struct evhttp_request *req, struct http_reply *r)
 	else if (strcmp(path, "/metric") == 0)
 		http_metric(d, r, &kv);
 	else if (strcmp(path, "/api/history") == 0)
-		http_api_history(d, r, &kv);
+		later = http_api_history(d, req, r, &kv);
 	else if (strcmp(path, "/api/changes") == 0)
 		later = http_api_changes(d, req, r, &kv);
 	else if (strcmp(path, "/api/alerts") == 0)
@@ -2176,7 +2223,7 @@ http_request(struct evhttp_request *req, void *arg)
 		http_error_page(&r, 405, "Method Not Allowed", "the dashboard "
 		    "is read-only: GET and HEAD only", NULL);
 	} else if (http_route(d, req, &r) == 1) {
-		/* http_changes_done() replies. */
+		/* http_build_done() replies. */
 		evbuffer_free(r.body);
 		return;
 	}
@@ -2306,7 +2353,7 @@ http_start(struct daemon *d)
 void
 http_stop(struct daemon *d)
 {
-	http_changes_cancel(d);
+	http_build_cancel(d);
 	if (d->http != NULL) {
 		evhttp_free(d->http);
 		d->http = NULL;
