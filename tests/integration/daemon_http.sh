@@ -5,8 +5,9 @@
 # a bad address is a config error with file:line; / lists the runs that
 # `perfwatch runs` lists and the open alert; /api/runs and /api/history
 # are what runs and history print with --json, to the byte, and
-# /api/alerts holds what alerts --json prints; a metric's chart has one point per run median, at the
-# medians' values, and the alert's runs shaded; every string is escaped;
+# /api/alerts holds what alerts --json prints; a metric's chart has one
+# point per run median, at the medians' values, and the alert's runs
+# shaded; every string is escaped;
 # 404, 405 with Allow, 400 on an unknown parameter; HEAD has no body;
 # a reload moves the dashboard, a port in use is logged and refused at
 # start.

@@ -42,8 +42,9 @@ awk 'BEGIN {
 				s = (s * 1103515245 + 12345) % 2147483648
 				v = r >= 11 ? 130 : 100
 				v *= 1 + 0.02 * (s / 2147483648 - 0.5)
-				printf "a-%02d,%d,many,m%03d,%.4f,s,lower,box,%d\n",
-				    r, 1705000000 + r * 3600, m, v, i
+				printf "a-%02d,%d,many,m%03d,%.4f,s,lower," \
+				    "box,%d\n", r, 1705000000 + r * 3600, m,
+				    v, i
 			}
 }' >"$T/many.csv"
 pwc import "$T/many.csv" >/dev/null || fail "import many.csv"
@@ -131,11 +132,12 @@ for q in limit=0 limit=101 limit=x limit=5x limit=-1 before=0 before=-3 \
     before=abc before=99999999999999999999 'before=%201'; do
 	code=$(get "/api/alerts?$q")
 	[ "$code" = 400 ] || fail "/api/alerts?$q: $code: $(cat "$T/body")"
-	python3 - "$T/body" "${q%%=*}" <<'EOF' || fail "/api/alerts?$q: $(cat "$T/body")"
+	python3 - "$T/body" "${q%%=*}" <<'EOF' ||
 import json, sys
 e = json.load(open(sys.argv[1]))["error"]
 assert sys.argv[2] + "=" in e, e
 EOF
+		fail "/api/alerts?$q: $(cat "$T/body")"
 done
 
 # Each key of the answer is a word of perfwatchd(8)'s /api/alerts entry.
