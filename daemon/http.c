@@ -8,9 +8,10 @@
  *			shaded, and a table
  *   /api/runs		perfwatch runs --json --limit 50
  *   /api/alerts[?before=ID][&limit=N]
- *			perfwatch alerts --json, HTTP_ALERTS at a time,
- *			newest first, in {"alerts", "total", "truncated",
- *			"next"}: how many there are, and the next page
+ *			perfwatch alerts --json, HTTP_ALERTS at a time
+ *			(HTTP_ALERTS_BYTES at most), newest first, in
+ *			{"alerts", "total", "truncated", "next"}: how
+ *			many there are, and the next page
  *   /api/history?metric=M[&workload=W][&host=H]
  *			perfwatch history --json --limit 400 with the same,
  *			built by a child
@@ -151,6 +152,14 @@
 #define HTTP_RUNS		50	/* runs on / and /api/runs */
 #define HTTP_ALERTS		100	/* open alerts on / and /api/alerts */
 #define HTTP_ALERTS_S		"100"
+/*
+ * Bytes of alerts in one answer of /api/alerts: each carries the diff of
+ * its machine's packages, and after an upgrade of 1500 packages that
+ * opens many alerts, 100 of them come to 31 MiB.  An answer stays
+ * within it, but that one alert is given however large; the others are
+ * on the next page.
+ */
+#define HTTP_ALERTS_BYTES	(4 * 1024 * 1024)
 #define HTTP_HISTORY		400	/* run medians of a metric, per host */
 #define HTTP_MATCH		16	/* metrics of one name (workloads) */
 #define HTTP_METRICS		500	/* metrics linked from / */
@@ -460,17 +469,20 @@ http_pct(struct evbuffer *b, const json_t *v)
 /*
  * The open alerts as alerts --json gives them (newest first), those
  * older than alert before (0: from the newest), the first max of them
- * (0: all, as the command prints).  *total says how many are open in
- * all, *more (when not NULL) whether older ones than those given are
- * left out, and *last (when not NULL) the id of the oldest given.
+ * (0: all, as the command prints), and no more than about max_bytes of
+ * them once printed (0: any size), but one at least.  *total says how
+ * many are open in all, *more (when not NULL) whether older ones than
+ * those given are left out, and *last (when not NULL) the id of the
+ * oldest given.
  */
 static json_t *
 http_alerts_json(struct daemon *d, int64_t before, size_t max,
-    size_t *total, int *more, int64_t *last)
+    size_t max_bytes, size_t *total, int *more, int64_t *last)
 {
 	struct store_alert	*a = NULL;
 	json_t			*arr, *o;
-	size_t			 n = 0, i, given = 0;
+	char			*text, *p;
+	size_t			 n = 0, i, given = 0, bytes = 0, size;
 
 	*total = 0;
 	if (more != NULL)
@@ -493,6 +505,25 @@ http_alerts_json(struct daemon *d, int64_t before, size_t max,
 			json_decref(arr);
 			store_alerts_free(a, n);
 			return NULL;
+		}
+		if (max_bytes > 0) {
+			/*
+			 * As printed in the answer's "alerts": each line
+			 * two levels (four spaces) in, and ",\n" after.
+			 */
+			text = pwjson_dumps(o, PWJSON_PRETTY);
+			for (p = text, size = 2; *p != '\0'; p++, size++)
+				if (*p == '\n')
+					size += 4;
+			size += 4;
+			free(text);
+			if (given > 0 && bytes + size > max_bytes) {
+				json_decref(o);
+				if (more != NULL)
+					*more = 1;
+				break;
+			}
+			bytes += size;
 		}
 		pwjson_append(arr, o);
 		if (last != NULL)
@@ -648,7 +679,7 @@ http_index(struct daemon *d, struct http_reply *r)
 	size_t			 nms = 0, total, i, k;
 
 	runs = http_runs_json(d);
-	alerts = http_alerts_json(d, 0, HTTP_ALERTS, &total, NULL, NULL);
+	alerts = http_alerts_json(d, 0, HTTP_ALERTS, 0, &total, NULL, NULL);
 	if (runs == NULL || alerts == NULL || store_metrics_list(d->st, NULL,
 	    NULL, &ms, &nms) == -1) {
 		json_decref(runs);
@@ -1194,8 +1225,9 @@ http_api_alerts(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 		    "number from 1 to " HTTP_ALERTS_S ", not", sl);
 		return;
 	}
-	arr = http_alerts_json(d, (int64_t)before, (size_t)limit, &total,
-	    &more, &last);
+	/* The rest of the answer, its other keys, in the last KiB. */
+	arr = http_alerts_json(d, (int64_t)before, (size_t)limit,
+	    HTTP_ALERTS_BYTES - 1024, &total, &more, &last);
 	if (arr == NULL) {
 		http_error_json(r, 500, "Internal Server Error", "the store "
 		    "could not be read:", store_errmsg(d->st));

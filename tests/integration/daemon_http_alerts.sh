@@ -5,6 +5,7 @@
 # end, gives every alert of `perfwatch alerts --json` once, in its
 # order.  limit= asks for fewer; a bad before= or limit= is a 400 that
 # names it.  Every key of the answer is named in perfwatchd(8)'s entry.
+# Alerts with large attributions are cut at 4 MiB, not at 100.
 # Before, the answer was the newest 100 alone: 100 alerts of 100 and 100
 # of 250 looked the same, and the older ones could not be had.
 set -eu
@@ -152,4 +153,58 @@ while read -r k; do
 	grep -qw -- "$k" "$T/entry" ||
 		fail "perfwatchd(8) /api/alerts does not name the key $k"
 done <"$T/keys"
+
+# Alerts that a large upgrade opened each carry its whole package diff:
+# 1500 packages, some 290 KB an alert.  An answer stops short of 4 MiB
+# (once it holds one alert) and says so; its pages still give every
+# alert once.  Before, the first answer held 100 of them, 29 MB, built
+# in the daemon's loop and held in its memory while the client read it.
+command -v sqlite3 >/dev/null 2>&1 || { pass; exit 0; }
+sql "UPDATE alerts SET attribution = (SELECT json_object(
+	'same_snapshot', json('false'),
+	'diff', json_object('fields', json_array(),
+	    'packages', json_group_array(json_object('name',
+		printf('libupgraded%04d-common', k), 'change', 'upgraded',
+		'arch', 'amd64', 'old', printf('2.%d.0-1+deb12u1', k),
+		'new', printf('2.%d.1-3', k)))),
+	'summary', '1500 packages upgraded')
+    FROM (WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n
+	WHERE k < 1500) SELECT k FROM n))" || fail "the attributions"
+pwc alerts --json >"$T/big.json" || fail "alerts --json (big)"
+[ "$(get /api/alerts)" = 200 ] ||
+	fail "/api/alerts (big): $(head -c 300 "$T/body")"
+python3 - "$T/body" "$T/big.json" <<'EOF' ||
+import json, os, sys
+size = os.path.getsize(sys.argv[1])
+got = json.load(open(sys.argv[1]))
+every = json.load(open(sys.argv[2]))
+one = len(json.dumps(every[0], indent=2))
+assert one > 250000, one
+assert size <= 4 * 1024 * 1024, "%d bytes, %d alerts" % (size,
+    len(got["alerts"]))
+n = len(got["alerts"])
+assert 0 < n < 100 and size + one > 4 * 1024 * 1024, (n, size, one)
+assert got["alerts"] == every[:n], "not the newest of alerts --json"
+assert got["total"] == len(every) and got["truncated"] is True, got["total"]
+assert got["next"] == "/api/alerts?before=%d" % every[n - 1]["id"], got["next"]
+EOF
+	fail "/api/alerts of large alerts is not cut at 4 MiB"
+python3 - "$PORT" "$T/big.json" <<'EOF' ||
+import json, sys, urllib.request
+port = sys.argv[1]
+every = json.load(open(sys.argv[2]))
+got, path = [], "/api/alerts?limit=30"
+while path is not None:
+    with urllib.request.urlopen("http://127.0.0.1:%s%s" % (port, path),
+                                timeout=60) as f:
+        body = f.read()
+    assert len(body) <= 4 * 1024 * 1024, len(body)
+    page = json.loads(body)
+    assert 0 < len(page["alerts"]) < 30, len(page["alerts"])
+    got += page["alerts"]
+    path = page["next"]
+    assert path is None or path.endswith("&limit=30"), path
+assert got == every, "the pages are not alerts --json"
+EOF
+	fail "/api/alerts' pages of large alerts do not give every alert"
 pass
