@@ -1767,6 +1767,33 @@ http_build_start(struct daemon *d, struct evhttp_request *req,
 }
 
 /*
+ * The names of /api/history's kv, checked in the loop: 0 with *metric
+ * (a metric of the store), *workload and *host (NULL for any) for the
+ * child to build, or -1 with the error in r.
+ */
+static int
+http_history_args(struct daemon *d, struct http_reply *r,
+    struct evkeyvalq *kv, const char **metric, const char **workload,
+    const char **host)
+{
+	struct store_metric	*ms;
+	size_t			 nms;
+	int			 many;
+
+	if (http_metric_args(d, r, kv, 1, "metric", "which metric? "
+	    "/api/history?metric=METRIC[&workload=WORKLOAD][&host=HOST]",
+	    HTTP_MATCH, metric, workload, host, &ms, &nms) == -1)
+		return -1;
+	many = http_many_hosts(d, r, 1, ms, nms, *host);
+	store_metrics_free(ms, nms);
+	if (many == 1)
+		http_error_json(r, 400, "Bad Request", "this metric has runs "
+		    "on more than " HTTP_HOSTS_S " hosts; name one (host=):",
+		    *metric);
+	return many != 0 ? -1 : 0;
+}
+
+/*
  * /api/history?metric=M[&workload=W][&host=H]: 0 with the error (or a
  * HEAD's headers) in r, or 1 when a child builds it.  The names are
  * checked here, in the loop, against the bounds of the pages; the
@@ -1780,24 +1807,10 @@ static int
 http_api_history(struct daemon *d, struct evhttp_request *req,
     struct http_reply *r, struct evkeyvalq *kv)
 {
-	struct store_metric	*ms;
-	const char		*metric, *workload, *host;
-	size_t			 nms;
-	int			 many;
+	const char	*metric, *workload, *host;
 
-	if (http_metric_args(d, r, kv, 1, "metric", "which metric? "
-	    "/api/history?metric=METRIC[&workload=WORKLOAD][&host=HOST]",
-	    HTTP_MATCH, &metric, &workload, &host, &ms, &nms) == -1)
+	if (http_history_args(d, r, kv, &metric, &workload, &host) == -1)
 		return 0;
-	many = http_many_hosts(d, r, 1, ms, nms, host);
-	store_metrics_free(ms, nms);
-	if (many != 0) {
-		if (many == 1)
-			http_error_json(r, 400, "Bad Request", "this metric "
-			    "has runs on more than " HTTP_HOSTS_S " hosts; "
-			    "name one (host=):", metric);
-		return 0;
-	}
 	/* As for /api/changes: HEAD builds nothing, and says no length. */
 	if (evhttp_request_get_command(req) == EVHTTP_REQ_HEAD) {
 		r->type = "application/json";

@@ -7,9 +7,10 @@
  * The input is a query string, as evhttp hands it over after the "?".
  * For each page that takes parameters, http_params() takes it or refuses
  * it with what and which; a query taken has only that page's names, each
- * once, with a value of 1 to HTTP_MAX_PARAM bytes of UTF-8; and the
- * metric page and the history API then answer it with a status of their
- * own and a body.  The same bytes are also a Host header's value for
+ * once, with a value of 1 to HTTP_MAX_PARAM bytes of UTF-8; the metric
+ * page then answers it with a status of its own and a body, and the
+ * history API either answers it so (a name unknown, too many hosts) or
+ * takes a metric of the store for the child that builds its answer.  The same bytes are also a Host header's value for
  * http_host_local(), the dashboard's defence against DNS rebinding: one
  * it takes is an address or localhost, and a port of digits.
  */
@@ -61,11 +62,37 @@ check_params(struct evkeyvalq *kv, const char *const *known)
 	}
 }
 
-/* One page of path over query, answered with a status and a body. */
+/* The metric page: it always answers in r. */
+static int
+fuzz_metric(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
+{
+	http_metric(d, r, kv);
+	return 0;
+}
+
+/*
+ * The history API's part in the loop: its names checked, and either an
+ * error in r or a metric of the store taken for the child to build (1).
+ */
+static int
+fuzz_history(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
+{
+	const char	*metric, *workload, *host;
+
+	if (http_history_args(d, r, kv, &metric, &workload, &host) == -1)
+		return 0;
+	if (metric == NULL || *metric == '\0')
+		abort();
+	return 1;
+}
+
+/*
+ * One page of path over query: answered with a status and a body, or
+ * taken for a child to build (page returns 1) with r left as it was.
+ */
 static void
 fuzz_page(struct daemon *d, const char *query, const char *const *known,
-    void (*page)(struct daemon *, struct http_reply *,
-    struct evkeyvalq *))
+    int (*page)(struct daemon *, struct http_reply *, struct evkeyvalq *))
 {
 	struct http_reply	 r;
 	struct evkeyvalq	 kv;
@@ -79,8 +106,10 @@ fuzz_page(struct daemon *d, const char *query, const char *const *known,
 	}
 	check_params(&kv, known);
 	http_reply_init(&r, 200, "OK", "text/html; charset=utf-8");
-	page(d, &r, &kv);
-	if (r.code < 200 || r.code > 599 || r.reason == NULL ||
+	if (page(d, &r, &kv) == 1) {
+		if (r.code != 200 || evbuffer_get_length(r.body) != 0)
+			abort();
+	} else if (r.code < 200 || r.code > 599 || r.reason == NULL ||
 	    evbuffer_get_length(r.body) == 0)
 		abort();
 	evbuffer_free(r.body);
@@ -151,8 +180,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	query = xstrndup((const char *)data, size);
 	if (http_host_local(query))
 		check_host(query);
-	fuzz_page(&d, query, metric_keys, http_metric);
-	fuzz_page(&d, query, history_keys, http_api_history);
+	fuzz_page(&d, query, metric_keys, fuzz_metric);
+	fuzz_page(&d, query, history_keys, fuzz_history);
 	free(query);
 	return 0;
 }
