@@ -1878,8 +1878,16 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	if ((snap = sysinfo_snapshot_take(cli_work_dir(c), &so,
 	    &cause)) == NULL ||
 	    (x.snapshot = store_snapshot_put(x.st, snap, &cause)) == -1) {
-		fprintf(stderr, "perfwatch: machine snapshot: %s\n", cause);
-		rc = EXIT_SOFTWARE;
+		/*
+		 * As for a run: a store locked by another process is to be
+		 * tried again (75), a full disk cannot be written (74).
+		 */
+		r = snap != NULL && store_busy(x.st);
+		fprintf(stderr, "perfwatch: machine snapshot: %s%s\n", cause,
+		    r ? " (another process holds the store locked); try "
+		    "again" : "");
+		rc = snap != NULL ? cli_store_status(x.st, EXIT_SOFTWARE) :
+		    EXIT_SOFTWARE;
 		goto out;
 	}
 	x.self = perfwatch_path(cli_argv0);

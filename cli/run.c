@@ -1013,13 +1013,17 @@ cmd_run(struct cli *c, int argc, char **argv)
 	    (snapid = store_snapshot_put(st, snap, &cause)) == -1) {
 		/*
 		 * A store locked by another process past the busy timeout
-		 * is to be tried again (75), as for the measuring lock.
+		 * is to be tried again (75), as for the measuring lock; a
+		 * full disk is output that cannot be written (74), as for
+		 * the run's own row: 70 had a bisect script skip every
+		 * commit on a disk that was as full at each of them.
 		 */
 		busy = snap != NULL && store_failure(st) == STORE_BUSY;
 		fprintf(stderr, "perfwatch: machine snapshot: %s%s\n", cause,
 		    busy ? " (another process holds the store locked); try "
 		    "again" : "");
-		rc = busy ? EXIT_TEMPFAIL : EXIT_SOFTWARE;
+		rc = snap != NULL ? cli_store_status(st, EXIT_SOFTWARE) :
+		    EXIT_SOFTWARE;
 		goto out;
 	}
 	quiet = json_object();
