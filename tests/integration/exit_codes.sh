@@ -14,7 +14,10 @@ top=${PERFWATCH_TOP:?}
 HOLDER=
 locker=
 exit_cleanup() {
+	# The reader is gone before the unmount, or the tmpfs stays busy.
+	exec 3>&-
 	[ -z "$HOLDER" ] || kill "$HOLDER" 2>/dev/null || true
+	[ -z "$HOLDER" ] || wait "$HOLDER" 2>/dev/null || true
 	[ -z "$locker" ] || kill "$locker" 2>/dev/null || true
 	umount "$T/full" 2>/dev/null || true
 	[ -n "${KEEP:-}" ] || rm -rf "$T"
