@@ -288,8 +288,9 @@ else
 fi
 
 # Every number the manual's EXIT STATUS gives is a status provoked
-# above, but for the few that are not statuses (a manual's section, as
-# in ".Xr perfwatchd 8", is left out with its line).
+# above, but for the few that are not statuses, and every status
+# provoked is there (a manual's section, as in ".Xr perfwatchd 8", is
+# left out with its line).
 not_status=" 5 "	# "locked for longer than 5 seconds"
 sed -n '/^\.Sh EXIT STATUS/,/^\.Sh EXAMPLES/p' "$top/man/perfwatch.1" |
     grep -v '^\.Xr' | grep -o '[0-9][0-9]*' | sort -un >"$T/documented"
@@ -299,4 +300,8 @@ while read -r code; do
 	grep -qx "$code" "$T/provoked" ||
 		fail "perfwatch(1) gives exit status $code, which no case here provokes"
 done <"$T/documented"
+sort -un "$T/provoked" | while read -r code; do
+	grep -qx "$code" "$T/documented" ||
+		fail "perfwatch exits $code, which perfwatch(1)'s EXIT STATUS does not give"
+done
 pass
