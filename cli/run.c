@@ -903,7 +903,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	size_t			 njobs = 0, nsteps = 0, i, ok = 0, marked;
 	int64_t			 run = -1, host, snapid;
 	int			 rc = 0, skip = 0, lockfd = -1, busy, lost = 0;
-	int			 finished;
+	int			 finished, full = 0;
 	sig_atomic_t		 aborted;
 	time_t			 started;
 
@@ -1117,6 +1117,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 			    &res, &cause) == 0)
 				j->done++;
 			else {
+				full |= store_failure(st) == STORE_FULL;
 				/* Not measured as far as the store knows. */
 				j->status = WL_FAILED;
 				free(j->error);
@@ -1149,6 +1150,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 			fprintf(stderr, "perfwatch: run %s: how %s ended (%s) "
 			    "could not be recorded: %s\n", label, jobs[i].name,
 			    ws, store_errmsg(st));
+			full |= store_failure(st) == STORE_FULL;
 			lost = 1;
 		}
 	}
@@ -1168,7 +1170,9 @@ cmd_run(struct cli *c, int argc, char **argv)
 		    "%s; the samples stored are kept, and the next run marks "
 		    "it aborted\n", label, status);
 		if (!run_signal) {
-			rc = EXIT_SOFTWARE;
+			/* A full disk is output that cannot be written. */
+			rc = full || store_failure(st) == STORE_FULL ?
+			    EXIT_IOERR : EXIT_SOFTWARE;
 			goto out;
 		}
 	}
@@ -1201,8 +1205,13 @@ cmd_run(struct cli *c, int argc, char **argv)
 	/* The run judges itself (DESIGN.md): exit 1 on a regression. */
 	rc = cli_run_report(c, run, o.json, o.check &&
 	    strcmp(status, RUN_COMPLETE) == 0);
+	/*
+	 * What the store could not take for a full disk is 74, as for the
+	 * run's row: 70 would have a bisect script skip the commit, and
+	 * every commit after it on the same full disk.
+	 */
 	if (rc == 0 && (strcmp(status, RUN_FAILED) == 0 || lost))
-		rc = EXIT_SOFTWARE;
+		rc = full ? EXIT_IOERR : EXIT_SOFTWARE;
 
 out:
 	if (lockfd != -1)

@@ -277,6 +277,14 @@ full_disk() {
 	sqlite3 "$FULL_DB" .dump >"$T/after.sql"
 	cmp -s "$T/before.sql" "$T/after.sql" ||
 		fail "a command on the full disk changed the store"
+	# A run that fills the disk as it measures: its samples, how its
+	# workload ended and its end cannot be written.
+	rm "$T/full/filler"
+	printf '[workload "fill"]\ncommand = dd if=/dev/zero of=%s bs=4k 2>/dev/null; true\nmeasure = time\niterations = 1\n' \
+	    "$T/full/filler" >"$T/fill.profile"
+	expect_exit 74 "iteration 1 not stored: database or disk is full" \
+	    -D "$FULL_DB" -c "$T/run.conf" run --no-check \
+	    --profile "$T/fill.profile"
 	exec 3>&-
 	wait "$HOLDER" || true
 	HOLDER=
