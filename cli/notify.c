@@ -175,7 +175,8 @@ notify_cmd_flush(struct cli *c, int argc, char **argv)
 	c->writes = 1;
 	if ((st = cli_store(c)) == NULL) {
 		notify_sinks_free(sinks, nsinks);
-		return EXIT_CANTCREAT;
+		/* 75 for a lock that keeps readers out, as elsewhere. */
+		return cli_store_none(c);
 	}
 	if (notify_flush(st, sinks, nsinks, &o, &rep, &cause) == -1) {
 		log_warnx("notify flush: %s", cause);
@@ -426,11 +427,11 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 	if (optind != argc)
 		return cli_bad_arg("notify", argv[optind]);
 	if ((st = cli_store(c)) == NULL)
-		return EXIT_CANTCREAT;
+		return cli_store_none(c);
 	if (store_outbox_list(st, all, limit, &rows, &n) == -1) {
 		fprintf(stderr, "perfwatch: reading the outbox: %s\n",
 		    store_errmsg(st));
-		return EXIT_SOFTWARE;
+		return cli_store_status(st, EXIT_SOFTWARE);
 	}
 	/*
 	 * The sinks name the recipients of the rows that are for the

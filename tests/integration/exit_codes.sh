@@ -209,6 +209,48 @@ while [ "$i" -le "$n" ]; do
 	echo 75 >>"$T/provoked"
 	i=$((i + 1))
 done
+# A lock that keeps readers out too (another program's exclusive locking
+# mode): no command can open the store, and each says it is busy.
+python3 - "$T/locked.db" "$T/xlocked" 60 <<'EOPY' &
+import sqlite3, sys, time
+con = sqlite3.connect(sys.argv[1], isolation_level=None)
+con.execute("PRAGMA locking_mode = EXCLUSIVE")
+con.execute("BEGIN EXCLUSIVE")
+con.execute("COMMIT")
+open(sys.argv[2], "w").close()
+time.sleep(float(sys.argv[3]))
+EOPY
+locker=$!
+wait_file -e "$T/xlocked" "$locker" "the exclusive locking process"
+n=0
+pids=
+for args in runs "notify pending" "notify flush"; do
+	n=$((n + 1))
+	printf '%s\n' "$args" >"$T/args.$n"
+	(
+		rc=0
+		# shellcheck disable=SC2086 # the words are split on purpose
+		pw -D "$T/locked.db" -c "$T/run.conf" $args >"$T/out.$n" \
+		    2>"$T/err.$n" || rc=$?
+		echo "$rc" >"$T/rc.$n"
+	) &
+	pids="$pids $!"
+done
+for p in $pids; do
+	wait "$p"
+done
+kill "$locker"
+wait "$locker" 2>/dev/null || :
+locker=
+i=1
+while [ "$i" -le "$n" ]; do
+	rc=$(cat "$T/rc.$i")
+	[ "$rc" -eq 75 ] ||
+		fail "$(cat "$T/args.$i") under an exclusive lock: exit $rc, not 75: $(cat "$T/err.$i")"
+	expect_match "$(cat "$T/err.$i")" \
+	    "$T/locked.db: busy, locked by another process (database is locked); try again"
+	i=$((i + 1))
+done
 expect_exit 75 "skipping the run" -c "$T/skip.conf" run --no-check \
     --profile "$T/true.profile"
 expect_exit 75 "cannot reach perfwatchd at $T/none.sock" -c "$T/run.conf" \
