@@ -110,6 +110,8 @@ cmp -s "$T/before.sql" "$T/after.sql" || fail "a refused command changed the sto
 # 66: an input that is not there, or not a file.
 expect_exit 66 "$T/missing.csv: No such file or directory" import "$T/missing.csv"
 expect_exit 66 "$T: Is a directory" import "$T"
+expect_exit 66 "$T/norepo: No such file or directory" bisect \
+    --repo "$T/norepo" HEAD~1..HEAD
 
 # 70: a run that measured nothing; a damaged store, named with its
 # error, not taken for "no run"; a reply perfwatchd cannot have sent.
