@@ -180,7 +180,9 @@ notify_cmd_flush(struct cli *c, int argc, char **argv)
 	}
 	if (notify_flush(st, sinks, nsinks, &o, &rep, &cause) == -1) {
 		log_warnx("notify flush: %s", cause);
-		rc = rep.busy ? EXIT_TEMPFAIL : EXIT_SOFTWARE;
+		/* A full disk is 74, as for every command that writes. */
+		rc = rep.busy ? EXIT_TEMPFAIL : cli_store_status(st,
+		    EXIT_SOFTWARE);
 		free(cause);
 		notify_sinks_free(sinks, nsinks);
 		notify_report_free(&rep);

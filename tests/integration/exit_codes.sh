@@ -299,6 +299,10 @@ full_disk() {
 	}
 	FULL_DB="$T/full/perfwatch.db"
 	pw -D "$FULL_DB" import "$T/step.csv" >/dev/null || fail "import to the tmpfs"
+	# An alert, and its row in the outbox for the log sink.
+	rc=0
+	pw -D "$FULL_DB" check r10 >/dev/null || rc=$?
+	[ "$rc" -eq 1 ] || fail "check r10 on the tmpfs: exit $rc"
 	# A reader keeps the -shm there and empties the log: only the
 	# commands' writes meet the full disk, not their opening.
 	mkfifo "$T/hold"
@@ -309,7 +313,9 @@ full_disk() {
 	wait_file -s "$T/holder.out" "$HOLDER" "the reader"
 	dd if=/dev/zero of="$T/full/filler" bs=4k 2>/dev/null || true
 	sqlite3 "$FULL_DB" .dump >"$T/before.sql"
-	expect_exit 74 "database or disk is full" -D "$FULL_DB" check r10
+	expect_exit 74 "database or disk is full" -D "$FULL_DB" check r11
+	expect_exit 74 "outbox row 1: database or disk is full" \
+	    -D "$FULL_DB" -c "$T/run.conf" notify flush
 	expect_exit 74 "database or disk is full" -D "$FULL_DB" import \
 	    "$T/lone.csv"
 	expect_exit 74 "database or disk is full" -D "$FULL_DB" \
