@@ -316,6 +316,9 @@ full_disk() {
 	expect_exit 74 "database or disk is full" -D "$FULL_DB" check r11
 	expect_exit 74 "outbox row 1: database or disk is full" \
 	    -D "$FULL_DB" -c "$T/run.conf" notify flush
+	expect_exit 74 "database or disk is full" -D "$FULL_DB" alerts ack 1
+	expect_exit 74 "database or disk is full" -D "$FULL_DB" baseline set \
+	    full r01 r02 r03
 	expect_exit 74 "database or disk is full" -D "$FULL_DB" import \
 	    "$T/lone.csv"
 	expect_exit 74 "database or disk is full" -D "$FULL_DB" \
