@@ -290,6 +290,24 @@ for sig in INT:130 TERM:143 HUP:129; do
 	echo "${sig#*:}" >>"$T/provoked"
 done
 
+# So is an import waiting for its input, which imports nothing and
+# leaves no database behind.
+# (its input a FIFO that this shell keeps open and never writes to).
+mkfifo "$T/in"
+exec 5<>"$T/in"
+"$PERFWATCH" -D "$T/signalled.db" import - <"$T/in" >/dev/null 2>"$T/err" &
+importer=$!
+wait_file -e "$T/signalled.db" "$importer" "the import"
+kill -TERM "$importer"
+rc=0
+wait "$importer" || rc=$?
+exec 5>&-
+echo 143 >>"$T/provoked"
+[ "$rc" -eq 143 ] || fail "import stopped by SIGTERM: exit $rc: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" "by signal 15"
+expect_match "$(cat "$T/err")" "nothing was imported"
+[ ! -e "$T/signalled.db" ] || fail "the stopped import left its database"
+
 # 74 again: a full disk, for every command that writes to it.
 full_disk() {
 	mkdir "$T/full"
