@@ -152,6 +152,10 @@ expect_exit 73 "$T/newer.db: written by a newer perfwatch" -D "$T/newer.db" \
     import "$T/step.csv"
 expect_exit 73 "$T/no/dir/out.csv: No such file or directory" \
     export -o "$T/no/dir/out.csv"
+: >"$T/afile"
+printf '[perfwatch]\nwork_dir = %s/afile/work\n' "$T" >"$T/nowork.conf"
+expect_exit 73 "work directory $T/afile/work: Not a directory" \
+    -c "$T/nowork.conf" run --profile "$T/true.profile"
 
 # 74: standard output that cannot be written.
 rc=0
