@@ -128,6 +128,13 @@ wait "$holder" 2>/dev/null || :
 start_daemon
 expect_dexit 1 "another perfwatchd (pid $DPID) uses $T/state" -d -f "$CONF"
 
+# perfwatch(1)'s 1 for a request the daemon refuses, with its reason.
+rc=0
+pwc trigger --workload nomatch >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 1 ] || fail "a trigger the daemon refuses: exit $rc: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" "perfwatch: perfwatchd: "
+expect_match "$(cat "$T/err")" "nomatch"
+
 # 0: stopped by a signal.
 stop_daemon TERM
 expect_eq "$DSTATUS" 0
