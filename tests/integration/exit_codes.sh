@@ -117,6 +117,9 @@ expect_exit 66 "$T/norepo: No such file or directory" bisect \
 # error, not taken for "no run"; a reply perfwatchd cannot have sent.
 expect_exit 70 "t: exited with status 1" -c "$T/run.conf" run --no-check \
     --profile "$T/false.profile"
+printf '[perfwatch]\nwork_dir = %s/afile/work\n' "$T" >"$T/nowork.conf"
+: >"$T/afile"
+expect_exit 70 "$T/afile/work: Not a directory" -c "$T/nowork.conf" env show
 cp "$PERFWATCH_DB" "$T/damaged.db"
 spoil_page "$T/damaged.db" runs
 expect_exit 70 "$T/damaged.db: database disk image is malformed" \
@@ -152,8 +155,6 @@ expect_exit 73 "$T/newer.db: written by a newer perfwatch" -D "$T/newer.db" \
     import "$T/step.csv"
 expect_exit 73 "$T/no/dir/out.csv: No such file or directory" \
     export -o "$T/no/dir/out.csv"
-: >"$T/afile"
-printf '[perfwatch]\nwork_dir = %s/afile/work\n' "$T" >"$T/nowork.conf"
 expect_exit 73 "work directory $T/afile/work: Not a directory" \
     -c "$T/nowork.conf" run --profile "$T/true.profile"
 
