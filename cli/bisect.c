@@ -602,9 +602,14 @@ bisect_run_child(struct bisect_ctx *x, const struct bisect_commit *c,
 	case EXIT_USAGE:
 	case EXIT_CONFIG:
 	case EXIT_CANTCREAT:
+	case EXIT_IOERR:
 	case EXIT_TEMPFAIL:
 	case 127:
-		/* Not the commit's doing: every commit would meet it. */
+		/*
+		 * Not the commit's doing: every commit would meet it.  A
+		 * full disk (74) was taken for a commit that cannot be
+		 * measured: 65 at an end, every commit skipped between.
+		 */
 		fprintf(stderr, "perfwatch: the run at %.12s exited %d; "
 		    "stopping (its runs so far are kept and used again)\n",
 		    c->id, WEXITSTATUS(status));

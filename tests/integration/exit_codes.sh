@@ -361,6 +361,13 @@ full_disk() {
 	expect_exit 74 "iteration 1 not stored: database or disk is full" \
 	    -D "$FULL_DB" -c "$T/run.conf" run --no-check \
 	    --profile "$T/fill.profile"
+	# The disk full again, and this machine's snapshot stored by that
+	# run: a bisection gets as far as its first run, which cannot be
+	# recorded, and stops there, as every commit's would meet it.
+	(cd "$T/repo" && expect_exit 74 "exited 74; stopping" \
+	    -D "$FULL_DB" -c "$T/run.conf" bisect \
+	    --profile "$T/true.profile" HEAD~2..HEAD)
+	expect_match "$(cat "$T/err")" "database or disk is full"
 	exec 3>&-
 	wait "$HOLDER" || true
 	HOLDER=
