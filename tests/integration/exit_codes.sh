@@ -337,6 +337,8 @@ full_disk() {
 	dd if=/dev/zero of="$T/full/filler" bs=4k 2>/dev/null || true
 	sqlite3 "$FULL_DB" .dump >"$T/before.sql"
 	expect_exit 74 "database or disk is full" -D "$FULL_DB" check r11
+	expect_exit 128 "database or disk is full" -D "$FULL_DB" check \
+	    --bisect r11
 	expect_exit 74 "outbox row 1: database or disk is full" \
 	    -D "$FULL_DB" -c "$T/run.conf" notify flush
 	expect_exit 74 "database or disk is full" -D "$FULL_DB" alerts ack 1
