@@ -163,6 +163,10 @@ rc=0
 pw runs >/dev/full 2>"$T/err" || rc=$?
 [ "$rc" -eq 74 ] || fail "runs >/dev/full: exit $rc: $(cat "$T/err")"
 expect_match "$(cat "$T/err")" "standard output: No space left on device"
+rc=0
+pw runs >&- 2>"$T/err" || rc=$?
+[ "$rc" -eq 74 ] || fail "runs >&-: exit $rc: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" "standard output: Bad file descriptor"
 echo 74 >>"$T/provoked"
 
 # 75: another process holds the store's write lock past the busy
