@@ -159,10 +159,13 @@ expect_exit 73 "work directory $T/afile/work: Not a directory" \
     -c "$T/nowork.conf" run --profile "$T/true.profile"
 
 # 74: standard output that cannot be written.
-rc=0
-pw runs >/dev/full 2>"$T/err" || rc=$?
-[ "$rc" -eq 74 ] || fail "runs >/dev/full: exit $rc: $(cat "$T/err")"
-expect_match "$(cat "$T/err")" "standard output: No space left on device"
+if [ -c /dev/full ]; then
+	rc=0
+	pw runs >/dev/full 2>"$T/err" || rc=$?
+	[ "$rc" -eq 74 ] || fail "runs >/dev/full: exit $rc: $(cat "$T/err")"
+	expect_match "$(cat "$T/err")" \
+	    "standard output: No space left on device"
+fi
 rc=0
 pw runs >&- 2>"$T/err" || rc=$?
 [ "$rc" -eq 74 ] || fail "runs >&-: exit $rc: $(cat "$T/err")"
