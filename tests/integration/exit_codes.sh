@@ -2,10 +2,11 @@
 # Every exit status that perfwatch(1)'s EXIT STATUS gives, provoked on the
 # real binary with a real store, each with the message that names what
 # went wrong; then every number of that section must be one this test
-# provoked (or one of the few listed below that is not a status), so
-# that the manual and the code cannot drift apart again unseen.  A full
-# disk (a tmpfs of 1 MB) needs root and a mount; without them that part
-# is left out and said so, the rest still runs.
+# provoked (but for the few listed at the end that are not statuses),
+# and every status provoked must be in that section, so that the manual
+# and the code cannot drift apart again unseen.  A full disk (a tmpfs of
+# 1 MB) needs root and a mount; without them that part is left out and
+# said so, the rest still runs.
 set -eu
 . "$(dirname "$0")/lib.sh"
 top=${PERFWATCH_TOP:?}
@@ -25,8 +26,8 @@ exit_cleanup() {
 trap exit_cleanup EXIT
 trap 'exit 1' INT TERM
 
-# outcome CODE WHERE ARGS...: perfwatch ARGS exits CODE; its standard
-# error (WHERE err) or output (WHERE out) goes to $T/err or $T/out.
+# outcome CODE ARGS...: perfwatch ARGS exits CODE, noted as provoked;
+# its standard output goes to $T/out, its standard error to $T/err.
 outcome() {
 	want=$1
 	shift
@@ -302,9 +303,8 @@ for sig in INT:130 TERM:143 HUP:129; do
 	echo "${sig#*:}" >>"$T/provoked"
 done
 
-# So is an import waiting for its input, which imports nothing and
-# leaves no database behind.
-# (its input a FIFO that this shell keeps open and never writes to).
+# So is an import waiting for its input (a FIFO that this shell keeps
+# open and never writes to): it imports nothing and leaves no database.
 mkfifo "$T/in"
 exec 5<>"$T/in"
 "$PERFWATCH" -D "$T/signalled.db" import - <"$T/in" >/dev/null 2>"$T/err" &
@@ -314,8 +314,8 @@ kill -TERM "$importer"
 rc=0
 wait "$importer" || rc=$?
 exec 5>&-
-echo 143 >>"$T/provoked"
 [ "$rc" -eq 143 ] || fail "import stopped by SIGTERM: exit $rc: $(cat "$T/err")"
+echo 143 >>"$T/provoked"
 expect_match "$(cat "$T/err")" "by signal 15"
 expect_match "$(cat "$T/err")" "nothing was imported"
 [ ! -e "$T/signalled.db" ] || fail "the stopped import left its database"
