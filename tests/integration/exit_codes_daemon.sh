@@ -167,6 +167,7 @@ echo 75 >>"$T/provoked"
 # namespace of this test's own).
 : >"$T/null"
 rc=0
+# shellcheck disable=SC2016 # the inner shell expands its own arguments
 unshare -m --propagation private sh -c 'mount --bind "$1" /dev/null &&
     mount -o remount,ro,bind /dev/null' sh "$T/null" 2>"$T/err" || rc=$?
 if [ "$rc" -ne 0 ]; then
@@ -174,6 +175,7 @@ if [ "$rc" -ne 0 ]; then
 	echo 71 >>"$T/left_out"
 else
 	rc=0
+	# shellcheck disable=SC2016 # the same
 	unshare -m --propagation private sh -c 'mount --bind "$1" /dev/null &&
 	    mount -o remount,ro,bind /dev/null && exec "$2" -n -f "$3" >&-' \
 	    sh "$T/null" "$PERFWATCHD" "$CONF" 2>"$T/err" || rc=$?
