@@ -1866,7 +1866,12 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	if ((x.host = store_host_local(x.st)) == -1) {
-		rc = EXIT_SOFTWARE;
+		/*
+		 * Adding this host (a store of other machines' runs, or of
+		 * this one under its old name): 75 when another process
+		 * held the store locked, 74 for a full disk, as below.
+		 */
+		rc = cli_store_status(x.st, EXIT_SOFTWARE);
 		goto out;
 	}
 	/*

@@ -19,7 +19,8 @@ exit_cleanup() {
 	exec 3>&-
 	[ -z "$HOLDER" ] || kill "$HOLDER" 2>/dev/null || true
 	[ -z "$HOLDER" ] || wait "$HOLDER" 2>/dev/null || true
-	[ -z "$locker" ] || kill "$locker" 2>/dev/null || true
+	# shellcheck disable=SC2086 # one process or two
+	[ -z "$locker" ] || kill $locker 2>/dev/null || true
 	umount "$T/full" 2>/dev/null || true
 	[ -n "${KEEP:-}" ] || rm -rf "$T"
 }
@@ -176,8 +177,9 @@ echo 74 >>"$T/provoked"
 # 75: another process holds the store's write lock past the busy
 # timeout (each command waits it out at once, beside the others), on a
 # store with no snapshot of this machine yet, which the run and the
-# bisection write first; the quiet policy skips the run; no perfwatchd
-# to answer.
+# bisection write first, and on one where this host is not yet (its
+# runs are under an old name), which they add first; the quiet policy
+# skips the run; no perfwatchd to answer.
 git init -q "$T/repo"
 for i in 1 2 3; do
 	echo "$i" >"$T/repo/f"
@@ -186,40 +188,52 @@ for i in 1 2 3; do
 done
 pw -D "$T/locked.db" import "$T/step.csv" >/dev/null
 pw -D "$T/locked.db" baseline set keep r01 r02 r03 >/dev/null
+pw -D "$T/renamed.db" import "$T/step.csv" >/dev/null
+sqlite3 "$T/renamed.db" "UPDATE hosts SET name = 'old-name'
+    WHERE name = '$(hostname)'"
 hold_store_lock "$T/locked.db" "$T/locked" 60 &
 locker=$!
-wait_file -e "$T/locked" "$locker" "the locking process"
+hold_store_lock "$T/renamed.db" "$T/locked2" 60 &
+locker="$locker $!"
+wait_file -e "$T/locked" "${locker% *}" "the locking process"
+wait_file -e "$T/locked2" "${locker#* }" "the second locking process"
 n=0
 pids=
-while IFS='|' read -r dir args; do
+while IFS='|' read -r dir db args; do
 	n=$((n + 1))
 	printf '%s\n' "$args" >"$T/args.$n"
+	printf '%s\n' "$db" >"$T/db.$n"
 	(
 		cd "$dir"
 		rc=0
 		# shellcheck disable=SC2086 # the words are split on purpose
-		pw -D "$T/locked.db" -c "$T/run.conf" $args >"$T/out.$n" 2>"$T/err.$n" || rc=$?
+		pw -D "$T/$db" -c "$T/run.conf" $args >"$T/out.$n" 2>"$T/err.$n" || rc=$?
 		echo "$rc" >"$T/rc.$n"
 	) &
 	pids="$pids $!"
 done <<CASES
-$T|baseline use keep
-$T|check r10
-$T|run --no-check --profile $T/true.profile
-$T/repo|bisect --profile $T/true.profile HEAD~2..HEAD
+$T|locked.db|baseline use keep
+$T|locked.db|check r10
+$T|locked.db|run --no-check --profile $T/true.profile
+$T/repo|locked.db|bisect --profile $T/true.profile HEAD~2..HEAD
+$T|renamed.db|run --no-check --profile $T/true.profile
+$T/repo|renamed.db|bisect --profile $T/true.profile HEAD~2..HEAD
 CASES
 for p in $pids; do
 	wait "$p"
 done
-kill "$locker"
-wait "$locker" 2>/dev/null || :
+# shellcheck disable=SC2086 # the two processes
+kill $locker
+for p in $locker; do
+	wait "$p" 2>/dev/null || :
+done
 locker=
 i=1
 while [ "$i" -le "$n" ]; do
 	rc=$(cat "$T/rc.$i")
 	[ "$rc" -eq 75 ] ||
-		fail "$(cat "$T/args.$i") with the store locked: exit $rc, not 75: $(cat "$T/err.$i")"
-	expect_match "$(cat "$T/err.$i")" "$T/locked.db"
+		fail "$(cat "$T/args.$i") on $(cat "$T/db.$i") locked: exit $rc, not 75: $(cat "$T/err.$i")"
+	expect_match "$(cat "$T/err.$i")" "$T/$(cat "$T/db.$i")"
 	expect_match "$(cat "$T/err.$i")" "database is locked"
 	echo 75 >>"$T/provoked"
 	i=$((i + 1))
