@@ -89,6 +89,22 @@ int		 name_ncmp(const char *, size_t, const char *, size_t);
 /* How many typos typed is from known (0 to 2), or -1: not a near miss. */
 #define NAME_NEAR_MAX	64
 int		 name_near(const char *typed, const char *known);
+/*
+ * The names a name mistyped is likely meant for, for "did you mean":
+ * gathered by name_hint_add(), said by name_hint_text() ("a" or "a or
+ * b", NULL for none; freed by the caller); name_hint() does both for a
+ * list.  Every message that refuses an unknown name says it so.
+ */
+struct name_hint {
+	const char	*typed;
+	const char	*best[2];
+	size_t		 nbest;		/* as near as best[0]; may be > 2 */
+	int		 rank;		/* name_near(), or 3 for a prefix */
+};
+void		 name_hint_init(struct name_hint *, const char *typed);
+void		 name_hint_add(struct name_hint *, const char *known);
+char		*name_hint_text(const struct name_hint *);
+char		*name_hint(const char *typed, char *const *names, size_t n);
 
 /*
  * The PATH of what perfwatch runs for the machine (workloads, and a

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -344,4 +345,77 @@ name_near(const char *typed, const char *known)
 		cur = t;
 	}
 	return prev[lb] <= most ? (int)prev[lb] : -1;
+}
+
+/*
+ * Gather, one known name at a time, those a name typed is likely meant
+ * for: the nearest by name_near(), else, for a name of 3 bytes or more,
+ * those it begins (case ignored), which rank after any typo.  A glob is
+ * no typo of one name; known equal to typed is no hint of itself; a
+ * name added twice counts once.
+ */
+void
+name_hint_add(struct name_hint *h, const char *known)
+{
+	size_t	len = strlen(h->typed), i;
+	int	rank;
+
+	if (len == 0 || strpbrk(h->typed, "*?[\\") != NULL ||
+	    strcmp(h->typed, known) == 0)
+		return;
+	if ((rank = name_near(h->typed, known)) == -1) {
+		if (len < 3 || strncasecmp(h->typed, known, len) != 0)
+			return;
+		rank = 3;
+	}
+	if (h->nbest > 0 && rank > h->rank)
+		return;
+	if (h->nbest > 0 && rank < h->rank)
+		h->nbest = 0;
+	for (i = 0; i < h->nbest && i < nitems(h->best); i++)
+		if (strcmp(h->best[i], known) == 0)
+			return;
+	if (h->nbest < nitems(h->best))
+		h->best[h->nbest] = known;
+	h->nbest++;
+	h->rank = rank;
+}
+
+/* Start gathering the hints of typed (name_hint_add). */
+void
+name_hint_init(struct name_hint *h, const char *typed)
+{
+	memset(h, 0, sizeof(*h));
+	h->typed = typed;
+}
+
+/*
+ * What was gathered, as a message says it: "a", or "a or b" for two as
+ * near; NULL for none, or for more than two as near, as naming any of
+ * them would be a guess.  The caller frees it.
+ */
+char *
+name_hint_text(const struct name_hint *h)
+{
+	char	*out;
+
+	if (h->nbest == 0 || h->nbest > nitems(h->best))
+		return NULL;
+	if (h->nbest == 1)
+		return xstrdup(h->best[0]);
+	xasprintf(&out, "%s or %s", h->best[0], h->best[1]);
+	return out;
+}
+
+/* The hint (name_hint_text) for typed among the n names. */
+char *
+name_hint(const char *typed, char *const *names, size_t n)
+{
+	struct name_hint	h;
+	size_t			i;
+
+	name_hint_init(&h, typed);
+	for (i = 0; i < n; i++)
+		name_hint_add(&h, names[i]);
+	return name_hint_text(&h);
 }

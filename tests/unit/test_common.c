@@ -743,6 +743,70 @@ test_name_near(void **state)
 }
 
 /*
+ * The names suggested for a name mistyped: the nearest one, two when
+ * they tie, none when more tie or nothing is near.
+ */
+static void
+test_name_hint(void **state)
+{
+	static char *const battery[] = { "cpu.dhrystone", "cpu.whetstone",
+	    "disk.bonnie", "disk.seeks", "mem.stream", "sys.pipe",
+	    "sys.execl", "db.oltp" };
+	static char *const tie[] = { "sys.pipa", "sys.pipe", "sys.pipo" };
+	static char *const pair[] = { "sys.pipa", "sys.pipe", "mem.stream" };
+	static char *const dup[] = { "sys.pipe", "sys.pipe", "sys.pipx" };
+	static const struct {
+		const char	*typed;
+		char *const	*names;
+		size_t		 n;
+		const char	*want;		/* NULL: no hint */
+	} cases[] = {
+		{ "disk.bonie", battery, 8, "disk.bonnie" },	/* dropped */
+		{ "disk.bnonie", battery, 8, "disk.bonnie" },	/* swapped */
+		{ "sys.ppie", battery, 8, "sys.pipe" },		/* swapped */
+		{ "diskbonnie", battery, 8, "disk.bonnie" },	/* no dot */
+		{ "memstream", battery, 8, "mem.stream" },
+		{ "SYS.PIPE", battery, 8, "sys.pipe" },		/* case */
+		{ "Disk.Bonie", battery, 8, "disk.bonnie" },
+		/* Nearer wins over farther: pipe (1) before pipa (2). */
+		{ "sys.pipe2", pair, 3, "sys.pipe" },
+		/* A tie of two: both, in the list's order. */
+		{ "sys.pipi", pair, 3, "sys.pipa or sys.pipe" },
+		/* A tie of three: none, as any one would be a guess. */
+		{ "sys.pipi", tie, 3, NULL },
+		/* One name listed twice is one name. */
+		{ "sys.pip", dup, 3, "sys.pipe or sys.pipx" },
+		/* A prefix, as far as it is one name's alone. */
+		{ "disk.bon", battery, 8, "disk.bonnie" },
+		{ "cpu.dhry", battery, 8, "cpu.dhrystone" },
+		{ "disk.", battery, 8, "disk.bonnie or disk.seeks" },
+		{ "cpu", battery, 8, "cpu.dhrystone or cpu.whetstone" },
+		{ "sys", tie, 3, NULL },
+		{ "d", battery, 8, NULL },			/* too short */
+		/* Nothing near; an empty list; an empty name; a glob. */
+		{ "network.tcp", battery, 8, NULL },
+		{ "disk.bonie", battery, 0, NULL },
+		{ "disk.bonie", NULL, 0, NULL },
+		{ "", battery, 8, NULL },
+		{ "sys.pip*", battery, 8, NULL },
+		/* The name itself is no hint of itself. */
+		{ "sys.pipe", dup, 3, "sys.pipx" },
+	};
+	char	*got;
+	size_t	 i;
+
+	(void)state;
+	for (i = 0; i < nitems(cases); i++) {
+		got = name_hint(cases[i].typed, cases[i].names, cases[i].n);
+		if (!same_str(got, cases[i].want))
+			fail_msg("%s: \"%s\", not \"%s\"", cases[i].typed,
+			    got != NULL ? got : "(none)", cases[i].want !=
+			    NULL ? cases[i].want : "(none)");
+		free(got);
+	}
+}
+
+/*
  * In a child, as between fork and exec: 0-20 and the last number the
  * limit allows are open, perfwatch_closefrom_fallback(10) runs, then
  * 0-9 must still be open and the rest closed.  The loop is what runs
@@ -847,6 +911,7 @@ main(void)
 		cmocka_unit_test(test_json_parse_errors),
 		cmocka_unit_test(test_name_cmp),
 		cmocka_unit_test(test_name_near),
+		cmocka_unit_test(test_name_hint),
 		cmocka_unit_test(test_closefrom_fallback),
 		cmocka_unit_test(test_random_below_fallback),
 	};
