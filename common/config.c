@@ -556,22 +556,17 @@ config_find_key(const char *type, const char *key)
 static char *
 config_key_hint(const char *type, const char *key)
 {
-	const char	*best = NULL;
-	char		*out, *tmp;
-	size_t		 i, j;
-	int		 d, bestd = -1;
+	struct name_hint	 h;
+	char			*out, *tmp;
+	size_t			 i, j;
 
-	for (i = 0; i < nitems(config_keys); i++) {
-		if (strcmp(config_keys[i].section, type) != 0)
-			continue;
-		d = name_near(key, config_keys[i].key);
-		if (d >= 0 && (bestd == -1 || d < bestd)) {
-			best = config_keys[i].key;
-			bestd = d;
-		}
-	}
-	if (best != NULL) {
-		xasprintf(&out, "; did you mean %s?", best);
+	name_hint_init(&h, key);
+	for (i = 0; i < nitems(config_keys); i++)
+		if (strcmp(config_keys[i].section, type) == 0)
+			name_hint_add(&h, config_keys[i].key);
+	if ((tmp = name_hint_text(&h)) != NULL) {
+		xasprintf(&out, "; did you mean %s?", tmp);
+		free(tmp);
 		return out;
 	}
 	out = xstrdup("");
@@ -1369,20 +1364,19 @@ static char *
 config_section_hint(const char *typed, size_t len, const char *name,
     size_t nlen)
 {
-	const struct config_section_type	*t, *best = NULL;
+	const struct config_section_type	*best = NULL;
+	struct name_hint			 h;
 	char					*s, *out;
 	size_t					 i;
-	int					 d, bestd = -1;
 
 	s = xstrndup(typed, len);
-	for (i = 0; i < nitems(config_section_types); i++) {
-		t = &config_section_types[i];
-		d = name_near(s, t->name);
-		if (d >= 0 && (bestd == -1 || d < bestd)) {
-			best = t;
-			bestd = d;
-		}
-	}
+	name_hint_init(&h, s);
+	for (i = 0; i < nitems(config_section_types); i++)
+		name_hint_add(&h, config_section_types[i].name);
+	/* One type only: "[git "name"] or [gti]" would read badly. */
+	for (i = 0; h.nbest == 1 && i < nitems(config_section_types); i++)
+		if (strcmp(config_section_types[i].name, h.best[0]) == 0)
+			best = &config_section_types[i];
 	free(s);
 	if (best == NULL)
 		return xstrdup("");

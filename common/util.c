@@ -351,8 +351,8 @@ name_near(const char *typed, const char *known)
  * Gather, one known name at a time, those a name typed is likely meant
  * for: the nearest by name_near(), else, for a name of 3 bytes or more,
  * those it begins (case ignored), which rank after any typo.  A glob is
- * no typo of one name; known equal to typed is no hint of itself; a
- * name added twice counts once.
+ * no typo of one name; a name added twice counts once.  A caller may
+ * pass typed respelled (catch-up as catch_up): equal, it is the hint.
  */
 void
 name_hint_add(struct name_hint *h, const char *known)
@@ -360,8 +360,7 @@ name_hint_add(struct name_hint *h, const char *known)
 	size_t	len = strlen(h->typed), i;
 	int	rank;
 
-	if (len == 0 || strpbrk(h->typed, "*?[\\") != NULL ||
-	    strcmp(h->typed, known) == 0)
+	if (len == 0 || strpbrk(h->typed, "*?[\\") != NULL)
 		return;
 	if ((rank = name_near(h->typed, known)) == -1) {
 		if (len < 3 || strncasecmp(h->typed, known, len) != 0)

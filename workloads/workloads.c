@@ -1057,30 +1057,6 @@ wl_config_dump(const struct config *cfg, FILE *fp)
 }
 
 /*
- * The workload of names that a name typed is likely a typo of (the
- * nearest, name_near), or NULL; none for a glob, which is no typo of
- * one name.
- */
-static const char *
-wl_name_hint(char *const *names, size_t n, const char *typed)
-{
-	const char	*best = NULL;
-	size_t		 k;
-	int		 d, bestd = -1;
-
-	if (strpbrk(typed, "*?[\\") != NULL)
-		return NULL;
-	for (k = 0; k < n; k++) {
-		d = name_near(typed, names[k]);
-		if (d >= 0 && (bestd == -1 || d < bestd)) {
-			best = names[k];
-			bestd = d;
-		}
-	}
-	return best;
-}
-
-/*
  * Whether each of globs matches one of the workloads (names), as a run
  * selects them (fnmatch(3)).  0, or -1 and *cause naming the globs that
  * match nothing, each with the workload it is likely a typo of, and the
@@ -1091,8 +1067,7 @@ int
 wl_globs_check(char *const *names, size_t n, char *const *globs,
     size_t nglobs, char **cause)
 {
-	const char	*hint;
-	char		*bad = NULL, *all = NULL, *tmp;
+	char		*hint, *bad = NULL, *all = NULL, *tmp;
 	size_t		 i, k, nbad = 0;
 
 	for (i = 0; i < nglobs; i++) {
@@ -1101,11 +1076,12 @@ wl_globs_check(char *const *names, size_t n, char *const *globs,
 				break;
 		if (k < n)
 			continue;
-		hint = wl_name_hint(names, n, globs[i]);
+		hint = name_hint(globs[i], names, n);
 		xasprintf(&tmp, "%s%s\"%s\"%s%s%s", bad != NULL ? bad : "",
 		    bad != NULL ? ", " : "", globs[i], hint != NULL ?
 		    " (did you mean " : "", hint != NULL ? hint : "",
 		    hint != NULL ? "?)" : "");
+		free(hint);
 		free(bad);
 		bad = tmp;
 		nbad++;

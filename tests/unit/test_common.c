@@ -789,8 +789,8 @@ test_name_hint(void **state)
 		{ "disk.bonie", NULL, 0, NULL },
 		{ "", battery, 8, NULL },
 		{ "sys.pip*", battery, 8, NULL },
-		/* The name itself is no hint of itself. */
-		{ "sys.pipe", dup, 3, "sys.pipx" },
+		/* The name itself is the nearest (catch-up as catch_up). */
+		{ "sys.pipe", dup, 3, "sys.pipe" },
 	};
 	char	*got;
 	size_t	 i;
