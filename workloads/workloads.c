@@ -779,23 +779,35 @@ wl_params_check(const struct wl_params *p, const struct wl_workload *wl,
  * Why the workload name (of kind wl, with parameters p) cannot run, why
  * being what wl_params_check() said, said at the header of its section
  * (file, line): "file:line: [workload "name"]: why", and for a name that
- * is no workload of the battery and has no command, that it is not one.
+ * is no workload of the battery and has no command, that it is not one,
+ * with the workloads it is likely a typo of (name_hint).
  * perfwatch run, the configuration's check and perfwatchd -n say it so.
  */
 char *
 wl_check_cause(const char *file, int line, const char *name,
     const struct wl_workload *wl, const struct wl_params *p, const char *why)
 {
-	char	*cause;
-	size_t	 len = strlen(wl->name);
+	struct name_hint	 h;
+	char			*cause, *hint = NULL;
+	size_t			 len = strlen(wl->name), i;
 
 	/* Its message starts with the workload's kind ("command: "). */
 	if (strncmp(why, wl->name, len) == 0 &&
 	    strncmp(why + len, ": ", 2) == 0)
 		why += len + 2;
-	xasprintf(&cause, "%s:%d: [workload \"%s\"]: %s%s", file, line, name,
-	    why, wl_find(name) == NULL && p->command == NULL ?
-	    ", and it is not a workload of the battery" : "");
+	if (wl_find(name) == NULL && p->command == NULL) {
+		name_hint_init(&h, name);
+		for (i = 0; i < nitems(wl_table); i++)
+			if (!(wl_table[i].flags & WL_F_COMMAND))
+				name_hint_add(&h, wl_table[i].name);
+		hint = name_hint_text(&h);
+	}
+	xasprintf(&cause, "%s:%d: [workload \"%s\"]: %s%s%s%s%s", file, line,
+	    name, why, wl_find(name) == NULL && p->command == NULL ?
+	    ", and it is not a workload of the battery" : "",
+	    hint != NULL ? " (did you mean " : "", hint != NULL ? hint : "",
+	    hint != NULL ? "?)" : "");
+	free(hint);
 	return cause;
 }
 

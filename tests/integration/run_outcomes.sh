@@ -142,7 +142,8 @@ command = echo a 1 s'
 [ "$rc" -eq 78 ] || fail "pipx: exit $rc: $(cat "$T/pipx.out")"
 line=$(grep -n '^\[workload "sys.pipx"\]$' "$T/pw.conf" | cut -d: -f1)
 expect_eq "$(cat "$T/pipx.out")" "perfwatch: $T/pw.conf:$line: \
-[workload \"sys.pipx\"]: no command given, and it is not a workload of the battery"
+[workload \"sys.pipx\"]: no command given, and it is not a workload of the battery \
+(did you mean sys.pipe?)"
 printf '[perfwatch]\nwork_dir = %s\n[quiet]\n%s\n' \
     "$T/work" "$QUIET_ANY_LOAD" >"$T/pw.conf"
 [ "$(sql "SELECT count(*) FROM runs WHERE label IN ('nocmd', 'pipx')")" = 0 ] ||

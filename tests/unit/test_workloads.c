@@ -752,7 +752,8 @@ test_config_check(void **state)
 		{ "[workload \"sys.pipe\"]\niterations = 2\n\n"
 		  "[workload \"sys.pipx\"]\niterations = 3\n",
 		  "t.conf:4: [workload \"sys.pipx\"]: no command given, and "
-		  "it is not a workload of the battery" },
+		  "it is not a workload of the battery (did you mean "
+		  "sys.pipe?)" },
 		{ "[workload \"disk.stream\"]\ndevice = /dev/null\n"
 		  "[workload \"db.oltp\"]\nthreads = 1,2,3,4,5,6,7,8,9,"
 		  "10,11,12,13,14,15,16,17\n",
