@@ -813,8 +813,9 @@ check_select_valid(struct cli *c, struct store *st,
 	struct store_metric		*ms = NULL;
 	struct store_series		*ser = NULL;
 	struct store_run_workload	*rw = NULL;
+	struct name_hint		 h;
 	const char			*glob, *name;
-	char				*names, *text, *ran;
+	char				*names, *text, *ran, *hint;
 	size_t				 nms = 0, nser = 0, nrw = 0;
 	size_t				 nnames, nsel, i, j, k;
 	int				 rc = -1, isw, any;
@@ -832,18 +833,24 @@ check_select_valid(struct cli *c, struct store *st,
 		glob = isw ? s->workloads[k] : s->metrics[k - s->nworkloads];
 		names = NULL;
 		nnames = 0;
+		name_hint_init(&h, glob);
 		for (i = 0; i < nms; i++) {
 			name = isw ? ms[i].workload : ms[i].metric;
 			if (fnmatch(glob, name, 0) == 0)
 				break;
 			check_names_add(&names, &nnames, name);
+			name_hint_add(&h, name);
 		}
 		if (i == nms) {
+			hint = name_hint_text(&h);
 			fprintf(stderr, "perfwatch: --%s %s: no metric in %s "
-			    "matches it; %s%s\n", isw ? "workload" : "metric",
-			    cli_show(glob), c->db_path, names == NULL ?
+			    "matches it%s%s%s; %s%s\n", isw ? "workload" :
+			    "metric", cli_show(glob), c->db_path, hint ?
+			    " (did you mean " : "", hint ? cli_show(hint) :
+			    "", hint ? "?)" : "", names == NULL ?
 			    "it has none" : isw ? "its workloads are " :
 			    "its metrics are ", names != NULL ? names : "");
+			free(hint);
 			free(names);
 			goto out;
 		}

@@ -294,8 +294,9 @@ notify_cmd_test(struct cli *c, int argc, char **argv)
 	struct notify_event	 ev;
 	struct notify_result	 res;
 	struct notify_sink	*sinks;
+	struct name_hint	 h;
 	const char		*want = NULL;
-	char			 host[256], *clean;
+	char			 host[256], *clean, *hint;
 	size_t			 nsinks, i;
 	json_t			*arr = NULL, *r;
 	int			 ch, rc = 0, list = 0;
@@ -330,8 +331,14 @@ notify_cmd_test(struct cli *c, int argc, char **argv)
 		if (strcmp(sinks[i].name, want) == 0)
 			break;
 	if (want != NULL && i == nsinks) {
+		name_hint_init(&h, want);
+		for (i = 0; i < nsinks; i++)
+			name_hint_add(&h, sinks[i].name);
+		hint = name_hint_text(&h);
 		fprintf(stderr, "perfwatch: no sink \"%s\" in the "
-		    "configuration\n", want);
+		    "configuration%s%s%s\n", want, hint ? " (did you mean " :
+		    "", hint ? cli_show(hint) : "", hint ? "?)" : "");
+		free(hint);
 		notify_sinks_free(sinks, nsinks);
 		return EXIT_CONFIG;
 	}

@@ -101,7 +101,7 @@ bisect_run stop --workload pipes
 expect_match "$(cat "$T/gb.out")" \
     'perfwatch: --workload pipes: no metric in'
 expect_match "$(cat "$T/gb.out")" \
-    'perfwatch.db matches it; its workloads are pipe, spawn'
+    'perfwatch.db matches it (did you mean pipe?); its workloads are pipe, spawn'
 bisect_run stop --workload pipe --workload spwan
 expect_match "$(cat "$T/gb.out")" 'perfwatch: --workload spwan: no metric in'
 bisect_run stop --metric lsp
