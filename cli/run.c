@@ -243,17 +243,18 @@ run_progress(const struct run_opts *o, const char *label, size_t step,
 /*
  * Find a profile: a path, or NAME.conf in the profile directories.  NULL
  * when there is none, with the directories looked in, "A, B and C", in
- * *looked (allocated) for the message.
+ * *looked and the profiles it is likely a typo of in *hint (NULL: none;
+ * both allocated) for the message.
  */
 static char *
-profile_path(struct cli *c, const char *name, char **looked)
+profile_path(struct cli *c, const char *name, char **looked, char **hint)
 {
 	const char	*env, *conf, *slash;
 	char		*p, *dir, *t;
 	size_t		 i, k;
 	const char	*dirs[4];
 
-	*looked = NULL;
+	*looked = *hint = NULL;
 	if (strchr(name, '/') != NULL)
 		return xstrdup(name);
 	i = 0;
@@ -278,6 +279,7 @@ profile_path(struct cli *c, const char *name, char **looked)
 		}
 		free(p);
 	}
+	*hint = wl_profile_hint(dirs, i, name);
 	*looked = xstrdup(dirs[0]);
 	for (k = 1; k < i; k++) {
 		xasprintf(&t, "%s%s%s", *looked, k + 1 < i ? ", " : " and ",
@@ -898,7 +900,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	struct wl_result	 res;
 	json_t			*quiet = NULL;
 	char			*cause = NULL, *path = NULL, *label = NULL;
-	char			*qtext, *work = NULL, *note, *looked;
+	char			*qtext, *work = NULL, *note, *looked, *hint;
 	const char		*status = RUN_COMPLETE;
 	size_t			 njobs = 0, nsteps = 0, i, ok = 0, marked;
 	int64_t			 run = -1, host, snapid;
@@ -921,9 +923,12 @@ cmd_run(struct cli *c, int argc, char **argv)
 	(void)signal(SIGCHLD, SIG_DFL);
 	if (o.profile == NULL)
 		o.profile = config_get_str(c->cfg, "perfwatch", "profile");
-	if ((path = profile_path(c, o.profile, &looked)) == NULL) {
-		fprintf(stderr, "perfwatch: profile \"%s\" not found (looked "
-		    "for %s.conf in %s)\n", o.profile, o.profile, looked);
+	if ((path = profile_path(c, o.profile, &looked, &hint)) == NULL) {
+		fprintf(stderr, "perfwatch: profile \"%s\"%s%s%s not found "
+		    "(looked for %s.conf in %s)\n", o.profile, hint ?
+		    " (did you mean " : "", hint ? cli_show(hint) : "", hint ?
+		    "?)" : "", o.profile, looked);
+		free(hint);
 		/* A file here by that name is meant, but is no name. */
 		if (access(o.profile, F_OK) == 0)
 			fprintf(stderr, "perfwatch: %s is a file here; a file "

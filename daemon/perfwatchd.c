@@ -729,6 +729,7 @@ daemon_profile_load(const struct config *cfg, const char *conf_path,
 	const char	*env = getenv("PERFWATCH_PROFILE_DIR");
 	struct config	*prof;
 	char		*dirs[4], *dir, *path = NULL, *err = NULL, *where;
+	char		*hint;
 	size_t		 i;
 
 	if (strchr(name, '/') != NULL) {
@@ -766,9 +767,14 @@ daemon_profile_load(const struct config *cfg, const char *conf_path,
 		}
 		if (path == NULL) {
 			where = daemon_key_where(cfg, conf_path, "profile");
-			xasprintf(cause, "%s: [perfwatch] profile \"%s\" not "
-			    "found (looked in %s, %s, %s and %s)", where,
-			    name, dirs[0], dirs[1], dirs[2], dirs[3]);
+			hint = wl_profile_hint((const char *const *)dirs,
+			    nitems(dirs), name);
+			xasprintf(cause, "%s: [perfwatch] profile \"%s\"%s%s%s "
+			    "not found (looked in %s, %s, %s and %s)", where,
+			    name, hint ? " (did you mean " : "", hint ? hint :
+			    "", hint ? "?)" : "", dirs[0], dirs[1], dirs[2],
+			    dirs[3]);
+			free(hint);
 			free(where);
 		}
 		for (i = 0; i < nitems(dirs); i++)

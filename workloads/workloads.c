@@ -24,7 +24,10 @@
  *   measure   "output" (the command prints its metrics) or "time"
  *   command, device, work_dir: text; device and work_dir absolute paths
  */
+#include <sys/types.h>
+
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
@@ -1066,6 +1069,54 @@ wl_config_dump(const struct config *cfg, FILE *fp)
 	if (fflush(fp) == EOF || ferror(fp))
 		return -1;
 	return 0;
+}
+
+/* qsort(3) order of two names (char *), as a reader counts them. */
+static int
+wl_name_order(const void *a, const void *b)
+{
+	return name_cmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The profiles a profile name not found is likely meant for (name_hint):
+ * the NAME.conf files of the n directories a run looks in, or NULL.  A
+ * directory that cannot be read has none.  Two as near are said in the
+ * order of their names.  The caller frees it.
+ */
+char *
+wl_profile_hint(const char *const *dirs, size_t n, const char *name)
+{
+	struct name_hint	 h;
+	struct dirent		*de;
+	DIR			*d;
+	char			**seen = NULL, *hint;
+	size_t			 i, len, nseen = 0;
+
+	name_hint_init(&h, name);
+	for (i = 0; i < n; i++) {
+		if ((d = opendir(dirs[i])) == NULL)
+			continue;
+		while ((de = readdir(d)) != NULL) {
+			len = strlen(de->d_name);
+			if (len <= 5 || de->d_name[0] == '.' ||
+			    strcmp(de->d_name + len - 5, ".conf") != 0)
+				continue;
+			seen = xreallocarray(seen, nseen + 1, sizeof(*seen));
+			seen[nseen++] = xstrndup(de->d_name, len - 5);
+		}
+		closedir(d);
+	}
+	/* In the order of their names, not of the directory's. */
+	if (nseen > 0)
+		qsort(seen, nseen, sizeof(*seen), wl_name_order);
+	for (i = 0; i < nseen; i++)
+		name_hint_add(&h, seen[i]);
+	hint = name_hint_text(&h);
+	for (i = 0; i < nseen; i++)
+		free(seen[i]);
+	free(seen);
+	return hint;
 }
 
 /*

@@ -164,7 +164,7 @@ out=$(PERFWATCH_PROFILE_DIR="$top/etc/profiles" "$PERFWATCHD" -n \
     -f "$T/prof.conf" 2>&1) || rc=$?
 [ "$rc" -eq 78 ] || fail "perfwatchd -n, profile nighlty: exit $rc: $out"
 # At the line of profile, as every error of the file is.
-expect_match "$out" "$T/prof.conf:$(line_of 'profile = '): [perfwatch] profile \"nighlty\" not found (looked in $top/etc/profiles, $T/state/profiles, "
+expect_match "$out" "$T/prof.conf:$(line_of 'profile = '): [perfwatch] profile \"nighlty\" (did you mean nightly?) not found (looked in $top/etc/profiles, $T/state/profiles, "
 # A profile file by a relative name: the daemon and its runs work in /,
 # where it would be looked for, so -n refuses it at its line although a
 # file of that name is here.
