@@ -881,22 +881,25 @@ bisect_metric_text(const struct bisect_opts *o)
 
 /*
  * Whether the good end's first run has a metric that glob matches: 1,
- * or 0 and in *names the metrics it has ("lat, ops"), -1 on a store
+ * or 0 and in *names the metrics it has ("lat, ops") and in *hint those
+ * glob is likely a typo of (name_hint, NULL: none), -1 on a store
  * error.
  */
 static int
 bisect_metric_known(struct bisect_ctx *x, const struct bisect_point *g,
-    const char *glob, char **names)
+    const char *glob, char **names, char **hint)
 {
 	struct bisect_series	*gs;
+	struct name_hint	 h;
 	char			*s;
 	const char		*m;
 	size_t			 i, k;
 	int			 found = 0;
 
-	*names = NULL;
+	*names = *hint = NULL;
 	if ((gs = bisect_series_read(x, g)) == NULL)
 		return -1;
+	name_hint_init(&h, glob);
 	for (i = 0; g->nruns > 0 && i < gs[0].n && !found; i++) {
 		m = gs[0].ser[i].metric.metric;
 		found = fnmatch(glob, m, 0) == 0;
@@ -905,11 +908,15 @@ bisect_metric_known(struct bisect_ctx *x, const struct bisect_point *g,
 				break;
 		if (k < i)
 			continue;	/* another workload's, named */
+		name_hint_add(&h, m);
 		xasprintf(&s, "%s%s%s", *names != NULL ? *names : "",
 		    *names != NULL ? ", " : "", m);
 		free(*names);
 		*names = s;
 	}
+	/* h points into gs: its text first. */
+	if (!found)
+		*hint = name_hint_text(&h);
 	bisect_series_free(gs, g->nruns);
 	if (found) {
 		free(*names);
@@ -1767,6 +1774,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 	struct snapshot		*snap = NULL;
 	enum bisect_mark	*marks = NULL;
 	char			*cause = NULL, *why = NULL, *repo_abs = NULL;
+	char			*hint;
 	const char		*left_at, *back;
 	size_t			 n = 0, i, first = 0, last = 0, tested = 0;
 	size_t			 step = 0, want, ends_max;
@@ -1968,16 +1976,19 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 			free(why);
 			why = NULL;
 			if ((r = bisect_metric_known(&x, &gp, o.metrics[i],
-			    &why)) == -1) {
+			    &why, &hint)) == -1) {
 				rc = EXIT_SOFTWARE;
 				goto out;
 			}
 			if (r == 0) {
 				fprintf(stderr, "perfwatch: --metric %s: the "
 				    "runs of the workloads have no such "
-				    "metric; they have %s\n",
-				    cli_show(o.metrics[i]), why != NULL ?
-				    cli_show(why) : "none");
+				    "metric%s%s%s; they have %s\n",
+				    cli_show(o.metrics[i]), hint ?
+				    " (did you mean " : "", hint ?
+				    cli_show(hint) : "", hint ? "?)" : "",
+				    why != NULL ? cli_show(why) : "none");
+				free(hint);
 				rc = EXIT_DATAERR;
 				goto out;
 			}

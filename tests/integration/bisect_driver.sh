@@ -409,7 +409,7 @@ rc=0
 (cd "$T/repo" && bisect --build "$BUILD" --workload toy --metric opz \
     main~39..main~20) 2>"$T/err" || rc=$?
 [ "$rc" -eq 65 ] || fail "--metric opz: exit $rc: $(cat "$T/err")"
-grep -q "^perfwatch: --metric opz: the runs of the workloads have no such metric; they have commitno, ops$" \
+grep -q "^perfwatch: --metric opz: the runs of the workloads have no such metric (did you mean ops?); they have commitno, ops$" \
     "$T/err" || fail "--metric opz: $(cat "$T/err")"
 [ "$(($(runs_in_store) - before))" -le 1 ] ||
 	fail "--metric opz: $(($(runs_in_store) - before)) runs, not 1"

@@ -41,11 +41,17 @@ bisect --metric forks --metric lps main~7..main >"$T/out.txt" \
     2>"$T/err" || fail "--metric forks --metric lps: $(cat "$T/err")"
 expect_eq "$(first_bad)" "$(rev main~5) c3"
 
+# A name mistyped has the name meant; a glob is no typo of one name.
 for args in "--metric lsp" "--metric lps --metric 'f?rk'"; do
 	rc=0
 	eval "bisect $args main~7..main" >"$T/out.txt" 2>"$T/err" || rc=$?
 	expect_eq "$rc" 65
-	expect_match "$(cat "$T/err")" "the runs of the workloads have no such metric; they have forks, lps"
+	case $args in
+	*lsp) hint=" (did you mean lps?)" ;;
+	*) hint= ;;
+	esac
+	expect_match "$(cat "$T/err")" "the runs of the workloads have no \
+such metric$hint; they have forks, lps"
 done
 expect_match "$(cat "$T/err")" "perfwatch: --metric f?rk: "
 pass
