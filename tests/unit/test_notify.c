@@ -209,6 +209,59 @@ event_of(struct notify_event *ev, const char *host, const char *metric,
 }
 
 /*
+ * text with its first at, and what follows it up to upto when upto is
+ * not NULL, replaced by with: a payload as an older perfwatch queued it.
+ * what names the case when at or upto is not in the text.
+ */
+static char *
+payload_edit(const char *what, const char *text, const char *at,
+    const char *upto, const char *with)
+{
+	const char	*k, *end;
+	char		*out;
+
+	if ((k = strstr(text, at)) == NULL)
+		fail_msg("%s: no %s in %s", what, at, text);
+	if (upto == NULL)
+		end = k + strlen(at);
+	else if ((end = strstr(k, upto)) == NULL)
+		fail_msg("%s: no %s after %s in %s", what, upto, at, text);
+	xasprintf(&out, "%.*s%s%s", (int)(k - text), text, with, end);
+	return out;
+}
+
+/* ev parsed from text, as the outbox's row 3 made at 100, or what fails. */
+static void
+event_parse_ok(struct notify_event *ev, const char *what, const char *text)
+{
+	char	*cause = NULL;
+	int	 rc;
+
+	rc = notify_event_parse(ev, 3, text, 100, &cause);
+	if (rc != 0)
+		fail_msg("%s: parse gave %d: %s", what, rc,
+		    cause != NULL ? cause : "(no cause)");
+	assert_null(cause);
+}
+
+/*
+ * ev parsed from box's sys.pipe throughput alert, state (was previous),
+ * edited as payload_edit does; what names the case.
+ */
+static void
+event_edited(struct notify_event *ev, const char *what, const char *state,
+    const char *previous, const char *at, const char *upto, const char *with)
+{
+	char	*p, *old;
+
+	p = payload("box", "sys.pipe", "throughput", state, previous);
+	old = payload_edit(what, p, at, upto, with);
+	event_parse_ok(ev, what, old);
+	free(old);
+	free(p);
+}
+
+/*
  * config_url_shown, as the notifiers show a sink's URL: a password as
  * "***", a user with none (a token, as often) too, and nothing else.
  */
@@ -528,7 +581,7 @@ static void
 test_render(void **state)
 {
 	struct notify_event	 ev;
-	char			*s, *p, *k, *k2, *old, *cause = NULL;
+	char			*s, *p, *k, *old, *both;
 
 	(void)state;
 	event_of(&ev, "box", "throughput", "confirmed", "suspected", 100);
@@ -575,13 +628,12 @@ test_render(void **state)
 	 * the old level.
 	 */
 	p = payload("box", "sys.pipe", "throughput", "resolved", "confirmed");
-	assert_non_null(k = strstr(p, "\"regression\""));
-	assert_non_null(k2 = strstr(p, "\"change_pct\":"));
-	xasprintf(&old, "%.*s\"improvement\"%.*s\"change_pct\":0.01,%s",
-	    (int)(k - p), p, (int)(k2 - (k + 12)), k + 12,
-	    strstr(k2, "\"ci_low\""));
-	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
-	assert_null(cause);
+	old = payload_edit("improvement", p, "\"regression\"", NULL,
+	    "\"improvement\"");
+	free(p);
+	p = payload_edit("improvement", old, "\"change_pct\":",
+	    "\"ci_low\"", "\"change_pct\":0.01,");
+	event_parse_ok(&ev, "improvement", p);
 	s = notify_text(&ev);
 	assert_non_null(strstr(s, "perfwatch on box: sys.pipe throughput is "
 	    "back within the noise of its baseline (resolved).\n"));
@@ -590,25 +642,19 @@ test_render(void **state)
 	free(old);
 	free(p);
 	notify_event_clear(&ev);
-	p = payload("box", "sys.pipe", "throughput", "resolved", "suspected");
-	assert_non_null(k = strstr(p, "\"regression\""));
-	xasprintf(&old, "%.*s\"improvement\"%s", (int)(k - p), p, k + 12);
-	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
-	assert_null(cause);
+	event_edited(&ev, "suspected improvement", "resolved", "suspected",
+	    "\"regression\"", NULL, "\"improvement\"");
 	s = notify_text(&ev);
 	assert_non_null(strstr(s, "perfwatch on box: the suspected "
 	    "improvement of sys.pipe throughput is cleared (resolved).\n"));
 	free(s);
-	free(old);
-	free(p);
 	notify_event_clear(&ev);
 
 	/* A confirmed alert left behind by a further shift names it. */
 	p = payload("box", "sys.pipe", "throughput", "resolved", "confirmed");
 	assert_non_null(k = strrchr(p, '}'));
 	xasprintf(&old, "%.*s,\"superseded_by\":9}", (int)(k - p), p);
-	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
-	assert_null(cause);
+	event_parse_ok(&ev, "superseded", old);
 	assert_int_equal(ev.superseded_by, 9);
 	s = notify_text(&ev);
 	assert_non_null(strstr(s, "perfwatch on box: sys.pipe throughput "
@@ -628,18 +674,13 @@ test_render(void **state)
 	 * A pinned baseline is named whole, past 24 bytes and with a
 	 * character of two bytes across the 24th.
 	 */
-	p = payload("box", "sys.pipe", "throughput", "confirmed", "suspected");
-	assert_non_null(k = strstr(p, "\"rolling\""));
-	xasprintf(&old, "%.*s\"bookworm-12.8-after-micro\xc2\xb5" "code\"%s",
-	    (int)(k - p), p, k + 9);
-	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
-	assert_null(cause);
+	event_edited(&ev, "pinned baseline", "confirmed", "suspected",
+	    "\"rolling\"", NULL,
+	    "\"bookworm-12.8-after-micro\xc2\xb5" "code\"");
 	s = notify_text(&ev);
 	assert_non_null(strstr(s, "  baseline   1000 \xc2\xb1 3 lps "
 	    "(bookworm-12.8-after-micro\xc2\xb5" "code, 10 runs)\n"));
 	free(s);
-	free(old);
-	free(p);
 	notify_event_clear(&ev);
 
 	/*
@@ -648,15 +689,12 @@ test_render(void **state)
 	 * -0.0%.  And a metric near 1e300 has its numbers with an exponent,
 	 * where %.0f wrote every one of their 301 digits.
 	 */
-	p = payload("box", "sys.pipe", "throughput", "resolved", "confirmed");
-	assert_non_null(k = strstr(p, "\"change_pct\":"));
-	xasprintf(&old, "%.*s\"change_pct\":-0.03,\"ci_low\":-0.04,"
+	event_edited(&ev, "+0.0% and 1e300", "resolved", "confirmed",
+	    "\"change_pct\":", "\"attribution\"",
+	    "\"change_pct\":-0.03,\"ci_low\":-0.04,"
 	    "\"ci_high\":-0.02,\"q\":0.5,\"current\":1.0003e300,"
 	    "\"baseline\":{\"name\":\"rolling\",\"level\":1e300,"
-	    "\"noise\":2.5e298,\"runs\":10},%s", (int)(k - p), p,
-	    strstr(k, "\"attribution\""));
-	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
-	assert_null(cause);
+	    "\"noise\":2.5e298,\"runs\":10},");
 	s = notify_subject(&ev);
 	assert_string_equal(s, "[perfwatch] box: sys.pipe throughput +0.0% "
 	    "(resolved)");
@@ -673,8 +711,6 @@ test_render(void **state)
 	assert_non_null(strstr(s, "  current    1.0003e+300 lps"));
 	assert_null(strstr(s, "000000000000000000"));
 	free(s);
-	free(old);
-	free(p);
 	notify_event_clear(&ev);
 
 	/*
@@ -682,15 +718,12 @@ test_render(void **state)
 	 * significant digits and an exponent, where %.1f wrote 200 digits
 	 * and the subject's buffer cut them short of the "%".
 	 */
-	p = payload("box", "sys.pipe", "throughput", "suspected", NULL);
-	assert_non_null(k = strstr(p, "\"change_pct\":"));
-	xasprintf(&old, "%.*s\"change_pct\":5e202,\"ci_low\":4.9e202,"
+	event_edited(&ev, "5e+202%", "suspected", NULL,
+	    "\"change_pct\":", "\"attribution\"",
+	    "\"change_pct\":5e202,\"ci_low\":4.9e202,"
 	    "\"ci_high\":5.1e202,\"q\":0.001,\"current\":5,"
 	    "\"baseline\":{\"name\":\"rolling\",\"level\":1e-200,"
-	    "\"noise\":1e-201,\"runs\":10},%s", (int)(k - p), p,
-	    strstr(k, "\"attribution\""));
-	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
-	assert_null(cause);
+	    "\"noise\":1e-201,\"runs\":10},");
 	s = notify_subject(&ev);
 	assert_string_equal(s, "[perfwatch] box: sys.pipe throughput +5e+202% "
 	    "(suspected)");
@@ -704,20 +737,13 @@ test_render(void **state)
 	    "+5.1e+202], q 0.001\n"));
 	assert_null(strstr(s, "000000000000000000"));
 	free(s);
-	free(old);
-	free(p);
 	notify_event_clear(&ev);
 
 	/* A row queued before the key was "level" still has its baseline. */
-	p = payload("box", "sys.pipe", "throughput", "confirmed", "suspected");
-	assert_non_null(k = strstr(p, "\"level\":"));
-	xasprintf(&old, "%.*s\"median\"%s", (int)(k - p), p, k + 7);
-	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
-	assert_null(cause);
+	event_edited(&ev, "median", "confirmed", "suspected", "\"level\":",
+	    NULL, "\"median\":");
 	assert_true(ev.baseline == 1000);
 	assert_true(ev.metrics[0].baseline == 1000);
-	free(old);
-	free(p);
 	notify_event_clear(&ev);
 
 	/*
@@ -725,11 +751,9 @@ test_render(void **state)
 	 * text and, by today's names, in what a webhook receives.
 	 */
 	p = payload("box", "sys.pipe", "throughput", "confirmed", "suspected");
-	assert_non_null(k = strstr(p, "\"noise\":"));
-	xasprintf(&old, "%.*s\"spread\"%s", (int)(k - p), p, k + 7);
+	old = payload_edit("spread", p, "\"noise\":", NULL, "\"spread\":");
 	assert_non_null(strstr(old, "\"spread\":3"));
-	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
-	assert_null(cause);
+	event_parse_ok(&ev, "spread", old);
 	assert_true(ev.noise == 3);
 	assert_true(ev.metrics[0].noise == 3);
 	s = notify_text(&ev);
@@ -755,16 +779,14 @@ test_render(void **state)
 	notify_event_clear(&ev);
 
 	/* Both old names at once: a row from before 50a6579. */
-	assert_non_null(k = strstr(p, "\"level\":"));
-	xasprintf(&old, "%.*s\"median\"%s", (int)(k - p), p, k + 7);
-	free(p);
-	p = old;
-	assert_non_null(k = strstr(p, "\"noise\":"));
-	xasprintf(&old, "%.*s\"spread\"%s", (int)(k - p), p, k + 7);
-	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
-	assert_null(cause);
+	old = payload_edit("median and spread", p, "\"level\":", NULL,
+	    "\"median\":");
+	both = payload_edit("median and spread", old, "\"noise\":", NULL,
+	    "\"spread\":");
+	event_parse_ok(&ev, "median and spread", both);
 	assert_true(ev.baseline == 1000);
 	assert_true(ev.noise == 3);
+	free(both);
 	free(old);
 	free(p);
 	notify_event_clear(&ev);
@@ -774,16 +796,13 @@ test_render(void **state)
 	 * every --json's: "label" and "started" in epoch seconds.  A webhook
 	 * receives them as alerts --json gives them: run, host, time.
 	 */
-	p = payload("box", "sys.pipe", "throughput", "confirmed", "suspected");
-	assert_non_null(k = strstr(p, "\"attribution\":null"));
-	xasprintf(&old, "%.*s\"attribution\":{\"same_snapshot\":false,"
+	event_edited(&ev, "label and started", "confirmed", "suspected",
+	    "\"attribution\":null", NULL,
+	    "\"attribution\":{\"same_snapshot\":false,"
 	    "\"last_good_run\":{\"label\":\"r-20\",\"started\":1700000000,"
 	    "\"snapshot\":4},\"first_bad_run\":{\"label\":\"r-21\","
 	    "\"started\":1700086400,\"snapshot\":5},\"diff\":null,"
-	    "\"git\":[],\"summary\":\"kernel 6.1 -> 6.2\"}%s", (int)(k - p), p,
-	    k + strlen("\"attribution\":null"));
-	assert_int_equal(notify_event_parse(&ev, 3, old, 100, &cause), 0);
-	assert_null(cause);
+	    "\"git\":[],\"summary\":\"kernel 6.1 -> 6.2\"}");
 	{
 		json_t	*doc = notify_webhook_json(&ev), *at, *r;
 
@@ -819,8 +838,6 @@ test_render(void **state)
 		    "superseded_by")));
 		json_decref(doc);
 	}
-	free(old);
-	free(p);
 	notify_event_clear(&ev);
 }
 
