@@ -1950,6 +1950,34 @@ proc_state(pid_t pid)
 }
 
 /*
+ * Waits up to 60 s for fr's runner to end, then kills its flush child,
+ * which this process held stopped.  Fails with stuck when the runner
+ * had not ended; then checks that the flush child was still stopped
+ * (the runner did not wait for it) and that the runner exited 0.
+ */
+static void
+flushrun_end_held(struct flushrun *fr, const char *stuck)
+{
+	int	reaped, st;
+	char	held;
+
+	reaped = flushrun_reaped(fr);
+	held = proc_state(fr->flusher);
+	(void)kill(fr->flusher, SIGKILL);
+	while (waitpid(fr->flusher, &st, __WALL) == fr->flusher &&
+	    !WIFEXITED(st) && !WIFSIGNALED(st))
+		;
+	if (!reaped) {
+		(void)kill(fr->runner, SIGKILL);
+		(void)waitpid(fr->runner, NULL, 0);
+		fail_msg("%s", stuck);
+	}
+	assert_int_equal(held, 't');
+	assert_true(WIFEXITED(fr->status));
+	assert_int_equal(WEXITSTATUS(fr->status), 0);
+}
+
+/*
  * A flush that does not end (here a flush child held stopped by this
  * process, its tracer, as a flush to a hung NFS server is held in the
  * kernel) does not hold up the runner: the iteration runs, the log
@@ -1962,28 +1990,12 @@ static void
 test_run_settle_flush_stuck(void **state)
 {
 	struct flushrun	fr;
-	int		reaped, st;
-	char		held;
 
 	(void)state;
 	if (flushrun_start(&fr, 1, 2, 0) == -1)
 		skip();
-	reaped = flushrun_reaped(&fr);
-	/* Still held: the runner did not wait for it to end. */
-	held = proc_state(fr.flusher);
-	(void)kill(fr.flusher, SIGKILL);
-	while (waitpid(fr.flusher, &st, __WALL) == fr.flusher &&
-	    !WIFEXITED(st) && !WIFSIGNALED(st))
-		;
-	if (!reaped) {
-		(void)kill(fr.runner, SIGKILL);
-		(void)waitpid(fr.runner, NULL, 0);
-		fail_msg("the runner still waits for its stopped flush child "
-		    "after 60 s");
-	}
-	assert_int_equal(held, 't');
-	assert_true(WIFEXITED(fr.status));
-	assert_int_equal(WEXITSTATUS(fr.status), 0);
+	flushrun_end_held(&fr, "the runner still waits for its stopped flush "
+	    "child after 60 s");
 	assert_true(flushrun_logged(&fr, "command: the flush of the "
 	    "filesystem of "));
 	assert_true(flushrun_logged(&fr, "did not end in 1 s; not waiting "
@@ -2003,28 +2015,13 @@ static void
 test_run_settle_flush_abort(void **state)
 {
 	struct flushrun	fr;
-	int		reaped, st;
-	char		held;
 
 	(void)state;
 	if (flushrun_start(&fr, 1000, 1, 1) == -1)
 		skip();
 	assert_int_equal(kill(fr.runner, SIGALRM), 0);
-	reaped = flushrun_reaped(&fr);
-	held = proc_state(fr.flusher);
-	(void)kill(fr.flusher, SIGKILL);
-	while (waitpid(fr.flusher, &st, __WALL) == fr.flusher &&
-	    !WIFEXITED(st) && !WIFSIGNALED(st))
-		;
-	if (!reaped) {
-		(void)kill(fr.runner, SIGKILL);
-		(void)waitpid(fr.runner, NULL, 0);
-		fail_msg("an abort did not end the wait for a stopped flush "
-		    "child in 60 s");
-	}
-	assert_int_equal(held, 't');
-	assert_true(WIFEXITED(fr.status));
-	assert_int_equal(WEXITSTATUS(fr.status), 0);
+	flushrun_end_held(&fr, "an abort did not end the wait for a stopped "
+	    "flush child in 60 s");
 	assert_false(flushrun_logged(&fr, "flush"));
 	assert_int_equal(dir_entries(test_dir), 0);
 	(void)unlink(fr.log);
