@@ -39,6 +39,8 @@
 #include "sysinfo/sysinfo.h"
 #include "sysinfo/sysinfo_int.h"
 
+#include "cgroup_group.h"
+
 /* A fixture path under tests/data/sysinfo of the checkout. */
 static char *
 fixture(const char *name)
@@ -2019,20 +2021,6 @@ test_affinity_live(void **state)
 	assert_string_equal(buf, "1");
 }
 
-/* Write text to path, a file that exists (a cgroup's). */
-static int
-file_put(const char *path, const char *text)
-{
-	ssize_t	n;
-	int	fd;
-
-	if ((fd = open(path, O_WRONLY)) == -1)
-		return -1;
-	n = write(fd, text, strlen(text));
-	close(fd);
-	return n == (ssize_t)strlen(text) ? 0 : -1;
-}
-
 /* Where this machine mounts the cgroup v1 hierarchy of ctl, or NULL. */
 static char *
 v1_mount(const char *ctl)
@@ -2064,6 +2052,29 @@ v1_mount(const char *ctl)
 	return found;
 }
 
+/* In the group: its snapshot's cgroup.cpu.max and allowed CPUs to fd. */
+static void
+cgroup_live_child(int fd, void *arg)
+{
+	struct sysinfo_allowed	 a;
+	struct sysinfo_opts	 o;
+	struct snapshot		*s;
+	const char		*v;
+	char			*cause = NULL;
+
+	(void)arg;
+	sysinfo_opts_init(&o);
+	o.cc = NULL;
+	o.pkgmgr = SYSINFO_PKG_NONE;
+	if ((s = sysinfo_snapshot_take(".", &o, &cause)) == NULL) {
+		dprintf(fd, "failed: %s", cause);
+		_exit(1);
+	}
+	v = sysinfo_snapshot_get(s, "cgroup.cpu.max");
+	sysinfo_allowed(NULL, &a);
+	dprintf(fd, "%s; %d CPU", v != NULL ? v : "absent", a.cpus);
+}
+
 /*
  * cgroup.cpu.max of a child of this machine's, in a cpu group of its own
  * with a quota of a quarter CPU: the kernel's own files and the child's
@@ -2074,74 +2085,24 @@ v1_mount(const char *ctl)
 static void
 test_cgroup_live(void **state)
 {
-	struct sysinfo_allowed	 a;
-	struct sysinfo_opts	 o;
-	struct snapshot		*s;
-	const char		*v;
-	char			*mount = NULL, *dir, *path, *period, *want, *cause;
+	char			*mount = NULL, *dir, *period, *want;
 	char			 buf[128];
-	ssize_t			 n;
-	pid_t			 pid;
-	int			 fds[2], status;
+	int			 status;
 
 	(void)state;
 	if (geteuid() != 0 || (mount = v1_mount("cpu")) == NULL)
 		skip();
-	xasprintf(&dir, "%s/pw-test.%ld", mount, (long)getpid());
-	free(mount);
-	if (mkdir(dir, 0755) == -1) {
-		free(dir);
+	if ((dir = cgroup_group_make(mount)) == NULL)
 		skip();
-	}
 	/* Any failure from here on takes the group away first. */
-	xasprintf(&path, "%s/cpu.cfs_quota_us", dir);
-	if (file_put(path, "25000\n") == -1) {
-		rmdir(dir);
-		fail_msg("%s: %s", path, strerror(errno));
-	}
-	free(path);
-	xasprintf(&path, "%s/cpu.cfs_period_us", dir);
-	if ((period = sysinfo_read_value(NULL, path)) == NULL) {
-		rmdir(dir);
-		fail_msg("%s: %s", path, strerror(errno));
-	}
-	free(path);
+	cgroup_group_put(dir, "cpu.cfs_quota_us", "25000\n");
+	period = cgroup_group_get(dir, "cpu.cfs_period_us");
 	/* A quarter CPU: one to size by, however many the mask allows. */
 	xasprintf(&want, "25000 %s; 1 CPU", period);
 	free(period);
 
-	assert_int_equal(pipe(fds), 0);
-	if ((pid = fork()) == 0) {
-		close(fds[0]);
-		xasprintf(&path, "%s/cgroup.procs", dir);
-		snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
-		if (file_put(path, buf) == -1) {
-			dprintf(fds[1], "failed: %s: %s", path,
-			    strerror(errno));
-			_exit(1);
-		}
-		sysinfo_opts_init(&o);
-		o.cc = NULL;
-		o.pkgmgr = SYSINFO_PKG_NONE;
-		cause = NULL;
-		if ((s = sysinfo_snapshot_take(".", &o, &cause)) == NULL) {
-			dprintf(fds[1], "failed: %s", cause);
-			_exit(1);
-		}
-		v = sysinfo_snapshot_get(s, "cgroup.cpu.max");
-		sysinfo_allowed(NULL, &a);
-		dprintf(fds[1], "%s; %d CPU", v != NULL ? v : "absent",
-		    a.cpus);
-		_exit(0);
-	}
-	assert_true(pid > 0);
-	close(fds[1]);
-	n = read(fds[0], buf, sizeof(buf) - 1);
-	close(fds[0]);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	buf[n > 0 ? n : 0] = '\0';
-	/* The child has exited: its group is empty and goes. */
-	assert_int_equal(rmdir(dir), 0);
+	status = cgroup_group_child(dir, cgroup_live_child, NULL, buf,
+	    sizeof(buf));
 	free(dir);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		fail_msg("child: status %d: %s", status, buf);

@@ -48,6 +48,7 @@
 #include "workloads/workloads.h"
 #include "workloads/internal.h"
 #include "near.h"
+#include "cgroup_group.h"
 /* Its pass, to run it from a state a long run reaches. */
 #include "../../workloads/dhrystone.c"
 /* Its note of a file below twice the RAM. */
@@ -2860,18 +2861,15 @@ v1_group_dir(const char *ctl)
 	return group;
 }
 
-/* Write text to the existing file path (a cgroup's); 0 or -1. */
-static int
-file_put(const char *path, const char *text)
+/* In the group: the size of bonnie's file, by default, to fd. */
+static void
+bonnie_size_child(int fd, void *arg)
 {
-	ssize_t	n;
-	int	fd;
+	struct wl_params	p;
 
-	if ((fd = open(path, O_WRONLY)) == -1)
-		return -1;
-	n = write(fd, text, strlen(text));
-	close(fd);
-	return n == (ssize_t)strlen(text) ? 0 : -1;
+	(void)arg;
+	wl_params_init(&p, wl_find("disk.bonnie"));
+	dprintf(fd, "%llu", (unsigned long long)wl_params_size(&p));
 }
 
 /*
@@ -2885,11 +2883,8 @@ file_put(const char *path, const char *text)
 static void
 test_bonnie_memory_limit(void **state)
 {
-	struct wl_params	 p;
-	char			*group = NULL, *dir, *path, buf[64];
-	ssize_t			 n;
-	pid_t			 pid;
-	int			 fds[2], status;
+	char			*group = NULL, *dir, buf[64];
+	int			 status;
 
 	(void)state;
 	if (geteuid() != 0 || (group = v1_group_dir("memory")) == NULL)
@@ -2898,39 +2893,12 @@ test_bonnie_memory_limit(void **state)
 		free(group);
 		skip();
 	}
-	xasprintf(&dir, "%s/pw-test.%ld", group, (long)getpid());
-	free(group);
-	if (mkdir(dir, 0755) == -1) {
-		free(dir);
+	if ((dir = cgroup_group_make(group)) == NULL)
 		skip();
-	}
 	/* Any failure from here on takes the group away first. */
-	xasprintf(&path, "%s/memory.limit_in_bytes", dir);
-	if (file_put(path, "268435456\n") == -1) {
-		rmdir(dir);
-		fail_msg("%s: %s", path, strerror(errno));
-	}
-	free(path);
-	assert_int_equal(pipe(fds), 0);
-	if ((pid = fork()) == 0) {
-		close(fds[0]);
-		xasprintf(&path, "%s/cgroup.procs", dir);
-		snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
-		if (file_put(path, buf) == -1)
-			_exit(1);
-		wl_params_init(&p, wl_find("disk.bonnie"));
-		dprintf(fds[1], "%llu",
-		    (unsigned long long)wl_params_size(&p));
-		_exit(0);
-	}
-	assert_true(pid > 0);
-	close(fds[1]);
-	n = read(fds[0], buf, sizeof(buf) - 1);
-	close(fds[0]);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	buf[n > 0 ? n : 0] = '\0';
-	/* The child has exited: its group is empty and goes. */
-	assert_int_equal(rmdir(dir), 0);
+	cgroup_group_put(dir, "memory.limit_in_bytes", "268435456\n");
+	status = cgroup_group_child(dir, bonnie_size_child, NULL, buf,
+	    sizeof(buf));
 	free(dir);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	assert_string_equal(buf, "536870912");
@@ -3592,6 +3560,28 @@ test_oltp_pinned(void **state)
 #endif
 }
 
+/* In the group: sys.shell8 for 0.2 s, its notes to fd after a "|". */
+static void
+shell8_quota_child(int fd, void *arg)
+{
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	struct wl_result		 res;
+	char				*cause = NULL;
+	size_t				 i;
+
+	(void)arg;
+	dprintf(fd, "|");
+	wl = params_for(&p, "sys.shell8", test_dir);
+	set(&p, wl, "duration", "0.2");
+	if (wl_run_iteration(wl, &p, &res, &cause) != 0) {
+		dprintf(fd, "failed: %s", cause);
+		_exit(1);
+	}
+	for (i = 0; i < res.nnotes; i++)
+		dprintf(fd, "%s|", res.notes[i]);
+}
+
 /*
  * sys.shell8 through the runner in a real cgroup v1 cpu group with a
  * quota of one CPU (cfs_quota_us = the period), on a machine whose mask
@@ -3604,16 +3594,10 @@ test_oltp_pinned(void **state)
 static void
 test_shell8_quota(void **state)
 {
-	const struct wl_workload	*wl;
-	struct wl_params		 p;
-	struct wl_result		 res;
 	cpu_set_t			 mask;
-	char				*group = NULL, *dir, *path, *period;
-	char				 buf[4096], want[128], *cause = NULL;
-	ssize_t				 n;
-	size_t				 i;
-	pid_t				 pid;
-	int				 fds[2], status, placed;
+	char				*group = NULL, *dir, *period;
+	char				 buf[4096], want[128];
+	int				 status, placed;
 
 	(void)state;
 	assert_int_equal(sched_getaffinity(0, sizeof(mask), &mask), 0);
@@ -3621,62 +3605,16 @@ test_shell8_quota(void **state)
 	    (group = v1_group_dir("cpu")) == NULL)
 		skip();
 	placed = CPU_COUNT(&mask) < 8 ? CPU_COUNT(&mask) : 8;
-	xasprintf(&dir, "%s/pw-test.%ld", group, (long)getpid());
-	free(group);
-	if (mkdir(dir, 0755) == -1) {
-		free(dir);
+	if ((dir = cgroup_group_make(group)) == NULL)
 		skip();
-	}
 	/* Any failure from here on takes the group away first. */
-	xasprintf(&path, "%s/cpu.cfs_period_us", dir);
-	period = NULL;
-	if ((fds[0] = open(path, O_RDONLY)) != -1) {
-		n = read(fds[0], buf, sizeof(buf) - 1);
-		close(fds[0]);
-		buf[n > 0 ? n : 0] = '\0';
-		period = xstrdup(buf);
-	}
-	free(path);
-	xasprintf(&path, "%s/cpu.cfs_quota_us", dir);
-	if (period == NULL || file_put(path, period) == -1) {
-		rmdir(dir);
-		fail_msg("%s: %s", path, strerror(errno));
-	}
-	free(path);
+	period = cgroup_group_get(dir, "cpu.cfs_period_us");
+	cgroup_group_put(dir, "cpu.cfs_quota_us", period);
 	free(period);
 
-	assert_int_equal(pipe(fds), 0);
-	if ((pid = fork()) == 0) {
-		close(fds[0]);
-		xasprintf(&path, "%s/cgroup.procs", dir);
-		snprintf(buf, sizeof(buf), "%ld\n", (long)getpid());
-		if (file_put(path, buf) == -1) {
-			dprintf(fds[1], "failed: %s: %s", path,
-			    strerror(errno));
-			_exit(1);
-		}
-		dprintf(fds[1], "|");
-		wl = params_for(&p, "sys.shell8", test_dir);
-		set(&p, wl, "duration", "0.2");
-		if (wl_run_iteration(wl, &p, &res, &cause) != 0) {
-			dprintf(fds[1], "failed: %s", cause);
-			_exit(1);
-		}
-		for (i = 0; i < res.nnotes; i++)
-			dprintf(fds[1], "%s|", res.notes[i]);
-		_exit(0);
-	}
-	assert_true(pid > 0);
-	close(fds[1]);
-	/* To the end: the child writes its notes one by one. */
-	for (i = 0; i < sizeof(buf) - 1 && (n = read(fds[0], buf + i,
-	    sizeof(buf) - 1 - i)) > 0; i += (size_t)n)
-		;
-	close(fds[0]);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	buf[i] = '\0';
-	/* The child has exited: its group is empty and goes. */
-	assert_int_equal(rmdir(dir), 0);
+	/* Read to the end: the child writes its notes one by one. */
+	status = cgroup_group_child(dir, shell8_quota_child, NULL, buf,
+	    sizeof(buf));
 	free(dir);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		fail_msg("child: status %d: %s", status, buf);
