@@ -1413,6 +1413,78 @@ cell(const struct detect_comparison *c, const char *metric, size_t gi)
 	return NULL;
 }
 
+/* Free the n groups of g that group_of() made. */
+static void
+groups_free(struct detect_group *g, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(g[i].name);
+		free(g[i].runs);
+	}
+}
+
+/* Compare the two groups of g into cmp, or fail naming what. */
+static void
+compare_ok(struct store *st, struct detect_group *g,
+    const struct detect_params *p, struct detect_comparison *cmp,
+    const char *what)
+{
+	char	*cause = NULL;
+
+	if (detect_compare(st, g, 2, p, cmp, &cause) != 0)
+		fail_msg("%s: %s", what, cause);
+}
+
+/*
+ * Pin the runs labelled prefix<from> to prefix<to> as the baseline
+ * name, and make it the one p checks against.
+ */
+static void
+pin_baseline(struct store *st, const char *name, const char *prefix,
+    int from, int to, struct detect_params *p)
+{
+	struct detect_group	 g;
+	char			*cause = NULL;
+
+	group_of(st, name, prefix, from, to, &g);
+	if (store_baseline_set(st, name, g.runs, g.nruns, 1, &cause) != 0)
+		fail_msg("baseline %s: %s", name, cause);
+	groups_free(&g, 1);
+	free(p->baseline);
+	p->baseline = xstrdup(name);
+}
+
+/* Check the run labelled prefix<k> into res, or fail naming it. */
+static void
+check_label(struct store *st, const char *prefix, int k,
+    const struct detect_params *p, struct detect_result *res)
+{
+	struct store_run	 r;
+	char			 label[64], *cause = NULL;
+
+	snprintf(label, sizeof(label), "%s%d", prefix, k);
+	if (store_run_resolve(st, label, &r, &cause) != 0)
+		fail_msg("%s: %s", label, cause);
+	if (detect_check(st, r.id, p, res, &cause) != 0)
+		fail_msg("check %s: %s", label, cause);
+	store_run_clear(&r);
+}
+
+/* The verdict of res on metric, or fail naming it. */
+static const struct detect_verdict *
+verdict_named(const struct detect_result *res, const char *metric)
+{
+	size_t	i;
+
+	for (i = 0; i < res->nv; i++)
+		if (strcmp(res->v[i].metric.metric, metric) == 0)
+			return &res->v[i];
+	fail_msg("no verdict on %s", metric);
+	return NULL;
+}
+
 /*
  * The real bonnie data: SCO HTFS against Red Hat shows block write as a
  * regression of about -64% and block read as an improvement of about
@@ -1428,8 +1500,7 @@ test_bonnie(void **state)
 	struct store		*st;
 	const struct detect_cell *c;
 	const struct detect_verdict *v;
-	struct store_run	 r;
-	char			*path, *cause = NULL, label[64];
+	char			*path;
 	size_t			 i;
 	int			 k;
 
@@ -1438,7 +1509,7 @@ test_bonnie(void **state)
 	detect_params_default(&p);
 	group_of(st, "redhat", "redhat-6.2-ext2-", 1, 7, &g[0]);
 	group_of(st, "htfs", "sco-5.05-htfs-", 1, 9, &g[1]);
-	assert_int_equal(detect_compare(st, g, 2, &p, &cmp, &cause), 0);
+	compare_ok(st, g, &p, &cmp, "Red Hat against HTFS");
 	assert_int_equal(cmp.nmetrics, 12);
 	c = cell(&cmp, "write_kps", 1);
 	assert_int_equal(c->test, DETECT_TEST_RUNS);
@@ -1460,10 +1531,7 @@ test_bonnie(void **state)
 	assert_true(fabs(cmp.index[0].value[0] - 1000) < 1e-9);
 	assert_true(cmp.index[0].value[1] > 700 && cmp.index[0].value[1] < 950);
 	detect_comparison_free(&cmp);
-	for (i = 0; i < 2; i++) {
-		free(g[i].name);
-		free(g[i].runs);
-	}
+	groups_free(g, 2);
 
 	/*
 	 * A/A: the Red Hat runs in two halves show nothing.  Three runs
@@ -1474,7 +1542,7 @@ test_bonnie(void **state)
 	 */
 	group_of(st, "a", "redhat-6.2-ext2-", 1, 3, &g[0]);
 	group_of(st, "b", "redhat-6.2-ext2-", 4, 7, &g[1]);
-	assert_int_equal(detect_compare(st, g, 2, &p, &cmp, &cause), 0);
+	compare_ok(st, g, &p, &cmp, "Red Hat 1-3 against 4-7");
 	for (i = 0; i < cmp.nmetrics; i++) {
 		c = &cmp.cells[i * 2 + 1];
 		assert_int_equal(c->test, DETECT_TEST_RUNS);
@@ -1483,13 +1551,10 @@ test_bonnie(void **state)
 		assert_true(isnan(c->q));
 	}
 	detect_comparison_free(&cmp);
-	for (i = 0; i < 2; i++) {
-		free(g[i].name);
-		free(g[i].runs);
-	}
+	groups_free(g, 2);
 	group_of(st, "a", "redhat-6.2-ext2-", 1, 7, &g[0]);
 	group_of(st, "b", "sco-5.05-eafs-", 1, 4, &g[1]);
-	assert_int_equal(detect_compare(st, g, 2, &p, &cmp, &cause), 0);
+	compare_ok(st, g, &p, &cmp, "Red Hat against EAFS");
 	for (i = 0; i < cmp.nmetrics; i++) {
 		c = &cmp.cells[i * 2 + 1];
 		assert_int_equal(c->test, DETECT_TEST_RUNS);
@@ -1497,56 +1562,31 @@ test_bonnie(void **state)
 		assert_false(isnan(c->q));
 	}
 	detect_comparison_free(&cmp);
+	groups_free(g, 2);
 
 	/* The same through check, each SCO HTFS run against pinned Red Hat. */
-	for (i = 0; i < 2; i++) {
-		free(g[i].name);
-		free(g[i].runs);
-	}
-	group_of(st, "redhat", "redhat-6.2-ext2-", 1, 7, &g[0]);
-	assert_int_equal(store_baseline_set(st, "redhat", g[0].runs,
-	    g[0].nruns, 1, &cause), 0);
-	p.baseline = xstrdup("redhat");
+	pin_baseline(st, "redhat", "redhat-6.2-ext2-", 1, 7, &p);
 	for (k = 1; k <= 9; k++) {
-		snprintf(label, sizeof(label), "sco-5.05-htfs-%d", k);
-		assert_int_equal(store_run_resolve(st, label, &r, &cause), 0);
-		assert_int_equal(detect_check(st, r.id, &p, &res, &cause), 0);
-		store_run_clear(&r);
-		v = NULL;
-		for (i = 0; i < res.nv; i++)
-			if (strcmp(res.v[i].metric.metric, "write_kps") == 0)
-				v = &res.v[i];
-		assert_non_null(v);
+		check_label(st, "sco-5.05-htfs-", k, &p, &res);
+		v = verdict_named(&res, "write_kps");
 		assert_int_equal(v->kind, DETECT_REGRESSION);
 		assert_true(v->change_pct < -63 && v->change_pct > -65.5);
 		assert_true(v->q < 0.01);
-		for (i = 0; i < res.nv; i++)
-			if (strcmp(res.v[i].metric.metric, "read_kps") == 0)
-				v = &res.v[i];
+		v = verdict_named(&res, "read_kps");
 		assert_int_equal(v->kind, DETECT_IMPROVEMENT);
 		assert_true(v->change_pct > 23.5 && v->change_pct < 24.5);
 		assert_true(v->q < 0.01);
 		detect_result_free(&res);
 	}
-	free(p.baseline);
-	p.baseline = NULL;
 
 	/*
 	 * A/A through check: runs 5-7 against pinned runs 1-4.  No
 	 * regression; one improvement, which is in the data: run 6 spent
 	 * 0.8 %CPU seeking where the others spent 1.3 to 1.5.
 	 */
-	free(g[0].runs);
-	free(g[0].name);
-	group_of(st, "first", "redhat-6.2-ext2-", 1, 4, &g[0]);
-	assert_int_equal(store_baseline_set(st, "first", g[0].runs,
-	    g[0].nruns, 1, &cause), 0);
-	p.baseline = xstrdup("first");
+	pin_baseline(st, "first", "redhat-6.2-ext2-", 1, 4, &p);
 	for (k = 5; k <= 7; k++) {
-		snprintf(label, sizeof(label), "redhat-6.2-ext2-%d", k);
-		assert_int_equal(store_run_resolve(st, label, &r, &cause), 0);
-		assert_int_equal(detect_check(st, r.id, &p, &res, &cause), 0);
-		store_run_clear(&r);
+		check_label(st, "redhat-6.2-ext2-", k, &p, &res);
 		assert_int_equal(res.nv, 12);
 		assert_int_equal(res.regressions, 0);
 		assert_int_equal(res.improvements, k == 6 ? 1 : 0);
@@ -1556,8 +1596,6 @@ test_bonnie(void **state)
 				    "seeks_cpu");
 		detect_result_free(&res);
 	}
-	free(g[0].name);
-	free(g[0].runs);
 	detect_params_clear(&p);
 	store_close(st);
 	unlink(path);
