@@ -139,6 +139,24 @@ test_open_empty(void **state)
 	free(p);
 }
 
+/*
+ * Run sql on the database file p through a connection of its own, as
+ * another process or an older perfwatch would; fail with SQLite's
+ * message.
+ */
+static void
+file_exec(const char *p, const char *sql)
+{
+	sqlite3	*db;
+	char	*err = NULL;
+
+	if (sqlite3_open(p, &db) != SQLITE_OK)
+		fail_msg("%s: %s", p, sqlite3_errmsg(db));
+	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK)
+		fail_msg("%s: %s: %s", p, sql, err);
+	sqlite3_close(db);
+}
+
 /* Build a file at schema version v by hand, as an older perfwatch did. */
 static void
 make_old_version(const char *p, int v)
@@ -283,16 +301,12 @@ static void
 test_migration_error(void **state)
 {
 	struct store	*st;
-	sqlite3		*db;
 	char		*p = db_path(), *cause = NULL;
 
 	(void)state;
 	make_old_version(p, 1);
 	/* Migration 2 creates this table: make it fail there. */
-	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "CREATE TABLE settings (x)", NULL,
-	    NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
+	file_exec(p, "CREATE TABLE settings (x)");
 	assert_null(store_open(p, &cause));
 	assert_non_null(strstr(cause, "migration to schema version 2 failed: "
 	    "table settings already exists"));
@@ -309,7 +323,6 @@ static void
 test_newer_refused_untouched(void **state)
 {
 	struct store	*st;
-	sqlite3		*db;
 	char		*p = db_path(), *cause = NULL, *before, *after;
 	size_t		 lb, la;
 
@@ -317,10 +330,7 @@ test_newer_refused_untouched(void **state)
 	st = store_open(p, &cause);
 	assert_non_null(st);
 	store_close(st);
-	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode = DELETE;"
-	    "PRAGMA user_version = 99", NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
+	file_exec(p, "PRAGMA journal_mode = DELETE; PRAGMA user_version = 99");
 	before = slurp(p, &lb);
 	st = store_open(p, &cause);
 	assert_null(st);
@@ -380,14 +390,10 @@ test_newer_while_open(void **state)
 static void
 test_foreign_refused(void **state)
 {
-	sqlite3	*db;
 	char	*p = db_path(), *cause = NULL;
 
 	(void)state;
-	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "CREATE TABLE t (x)", NULL, NULL,
-	    NULL), SQLITE_OK);
-	sqlite3_close(db);
+	file_exec(p, "CREATE TABLE t (x)");
 	assert_null(store_open(p, &cause));
 	assert_non_null(strstr(cause, "not a perfwatch database"));
 	free(cause);
@@ -2021,13 +2027,11 @@ test_migrate_unknown_duration(void **state)
 		{ "aborted-5", 5 }, { "running", -1 },
 	};
 	struct store	*st;
-	sqlite3		*db;
 	char		*p = db_path(), *cause = NULL;
 
 	(void)state;
 	make_old_version(p, 5);
-	assert_int_equal(sqlite3_open(p, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db,
+	file_exec(p,
 	    "INSERT INTO runs (host, label, trigger, started, ended, status)"
 	    "  VALUES (1, 'imp-same', 'import', 1000, 1000, 'complete'),"
 	    "  (1, 'imp-60', 'import', 1000, 1060, 'complete'),"
@@ -2036,9 +2040,7 @@ test_migrate_unknown_duration(void **state)
 	    "  (1, 'sched-neg', 'schedule', -5, -5, 'complete'),"
 	    "  (1, 'aborted-0', 'manual', 1000, 1000, 'aborted'),"
 	    "  (1, 'aborted-5', 'manual', 1000, 1005, 'aborted'),"
-	    "  (1, 'running', 'manual', 1000, NULL, 'running');",
-	    NULL, NULL, NULL), SQLITE_OK);
-	sqlite3_close(db);
+	    "  (1, 'running', 'manual', 1000, NULL, 'running');");
 
 	st = store_open(p, &cause);
 	assert_non_null(st);
