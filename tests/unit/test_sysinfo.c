@@ -1542,13 +1542,67 @@ test_json_roundtrip(void **state)
 	free(cause);
 }
 
+/* Fail unless field key of s is want (NULL: absent); what names s. */
+static void
+check_field(const struct snapshot *s, const char *what, const char *key,
+    const char *want)
+{
+	const char	*v = sysinfo_snapshot_get(s, key);
+
+	if (v == NULL && want == NULL)
+		return;
+	if (v == NULL || want == NULL || strcmp(v, want) != 0)
+		fail_msg("%s: %s %s, want %s", what, key,
+		    v != NULL ? v : "absent", want != NULL ? want : "absent");
+}
+
 /* Every Linux field, from a fixture tree of a laptop's /proc and /sys. */
 static void
 test_snapshot_fixture_root(void **state)
 {
+	static const char *const want[][2] = {
+		{ "kernel.release", "6.1.0-18-amd64" },
+		{ "kernel.version",
+		    "#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)" },
+		{ "kernel.cmdline", "BOOT_IMAGE=/boot/vmlinuz-6.1.0-18-amd64 "
+		    "root=UUID=5e3c7f0e-8f0a-4d5b-9a55-0f6b1c2d3e4f ro quiet" },
+		{ "cpu.model", "Intel(R) Core(TM) i7-8565U CPU @ 1.80GHz" },
+		{ "cpu.microcode", "0xf8" },
+		{ "cpu.count", "8" },
+		{ "cpu.smt", "on" },
+		{ "cpu.governor", "performance,powersave" },
+		{ "cpu.freq_driver", "intel_pstate" },
+		{ "cpu.epp", "balance_performance" },
+		{ "cpu.boost", "on" },
+		{ "cpu.pstate", "active" },
+		{ "cpu.idle_driver", "intel_idle" },
+		{ "cpu.mitigations.meltdown", "Mitigation: PTI" },
+		{ "cpu.mitigations.mds", "Not affected" },
+		{ "mem.total_kb", "16203268" },
+		{ "swap.total_kb", "999420" },
+		{ "mm.thp", "madvise" },
+		{ "mm.thp_defrag", "madvise" },
+		{ "mm.swappiness", "60" },
+		{ "os.id", "debian" },
+		{ "os.version", "12" },
+		{ "os.name", "Debian GNU/Linux 12 (bookworm)" },
+		{ "os.debian_version", "12.5" },
+		/* The tree's mount table has "/" on sda2, of disk sda. */
+		{ "fs.type", "ext4" },
+		{ "fs.device", "/dev/sda2" },
+		{ "fs.options", "rw,relatime,errors=remount-ro" },
+		{ "fs.scheduler", "mq-deadline" },
+		{ "fs.rotational", "0" },
+		/* The configured locale, not the test's environment. */
+		{ "locale.LANG", "en_US.UTF-8" },
+		{ "locale.LC_TIME", "en_GB.UTF-8" },
+		{ "locale.LC_ALL", NULL },
+		{ "cc", NULL },
+	};
 	struct sysinfo_opts	 o;
 	struct snapshot		*s;
 	char			*root, *admin, *cause = NULL, *text;
+	size_t			 i;
 
 	(void)state;
 	root = fixture("root");
@@ -1562,62 +1616,10 @@ test_snapshot_fixture_root(void **state)
 	unsetenv("LC_ALL");
 	if (s == NULL)
 		fail_msg("%s", cause);
-	assert_string_equal(sysinfo_snapshot_get(s, "kernel.release"),
-	    "6.1.0-18-amd64");
-	assert_string_equal(sysinfo_snapshot_get(s, "kernel.version"),
-	    "#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)");
-	assert_string_equal(sysinfo_snapshot_get(s, "kernel.cmdline"),
-	    "BOOT_IMAGE=/boot/vmlinuz-6.1.0-18-amd64 "
-	    "root=UUID=5e3c7f0e-8f0a-4d5b-9a55-0f6b1c2d3e4f ro quiet");
-	assert_string_equal(sysinfo_snapshot_get(s, "cpu.model"),
-	    "Intel(R) Core(TM) i7-8565U CPU @ 1.80GHz");
-	assert_string_equal(sysinfo_snapshot_get(s, "cpu.microcode"), "0xf8");
-	assert_string_equal(sysinfo_snapshot_get(s, "cpu.count"), "8");
-	assert_string_equal(sysinfo_snapshot_get(s, "cpu.smt"), "on");
-	assert_string_equal(sysinfo_snapshot_get(s, "cpu.governor"),
-	    "performance,powersave");
-	assert_string_equal(sysinfo_snapshot_get(s, "cpu.freq_driver"),
-	    "intel_pstate");
-	assert_string_equal(sysinfo_snapshot_get(s, "cpu.epp"),
-	    "balance_performance");
-	assert_string_equal(sysinfo_snapshot_get(s, "cpu.boost"), "on");
-	assert_string_equal(sysinfo_snapshot_get(s, "cpu.pstate"), "active");
-	assert_string_equal(sysinfo_snapshot_get(s, "cpu.idle_driver"),
-	    "intel_idle");
-	assert_string_equal(sysinfo_snapshot_get(s,
-	    "cpu.mitigations.meltdown"), "Mitigation: PTI");
-	assert_string_equal(sysinfo_snapshot_get(s, "cpu.mitigations.mds"),
-	    "Not affected");
+	for (i = 0; i < nitems(want); i++)
+		check_field(s, "root", want[i][0], want[i][1]);
 	assert_non_null(strstr(sysinfo_snapshot_get(s,
 	    "cpu.mitigations.spectre_v2"), "Enhanced / Automatic IBRS"));
-	assert_string_equal(sysinfo_snapshot_get(s, "mem.total_kb"),
-	    "16203268");
-	assert_string_equal(sysinfo_snapshot_get(s, "swap.total_kb"), "999420");
-	assert_string_equal(sysinfo_snapshot_get(s, "mm.thp"), "madvise");
-	assert_string_equal(sysinfo_snapshot_get(s, "mm.thp_defrag"),
-	    "madvise");
-	assert_string_equal(sysinfo_snapshot_get(s, "mm.swappiness"), "60");
-	assert_string_equal(sysinfo_snapshot_get(s, "os.id"), "debian");
-	assert_string_equal(sysinfo_snapshot_get(s, "os.version"), "12");
-	assert_string_equal(sysinfo_snapshot_get(s, "os.name"),
-	    "Debian GNU/Linux 12 (bookworm)");
-	assert_string_equal(sysinfo_snapshot_get(s, "os.debian_version"),
-	    "12.5");
-	/* The tree's mount table has "/" on sda2, a partition of sda. */
-	assert_string_equal(sysinfo_snapshot_get(s, "fs.type"), "ext4");
-	assert_string_equal(sysinfo_snapshot_get(s, "fs.device"), "/dev/sda2");
-	assert_string_equal(sysinfo_snapshot_get(s, "fs.options"),
-	    "rw,relatime,errors=remount-ro");
-	assert_string_equal(sysinfo_snapshot_get(s, "fs.scheduler"),
-	    "mq-deadline");
-	assert_string_equal(sysinfo_snapshot_get(s, "fs.rotational"), "0");
-	/* The configured locale, not the test's environment. */
-	assert_string_equal(sysinfo_snapshot_get(s, "locale.LANG"),
-	    "en_US.UTF-8");
-	assert_string_equal(sysinfo_snapshot_get(s, "locale.LC_TIME"),
-	    "en_GB.UTF-8");
-	assert_null(sysinfo_snapshot_get(s, "locale.LC_ALL"));
-	assert_null(sysinfo_snapshot_get(s, "cc"));
 	assert_int_equal(s->npackages, 49);
 	check_sorted(s);
 	text = sysinfo_snapshot_text(s, SYSINFO_FIELDS);
@@ -1652,20 +1654,6 @@ snapshot_of_tree(const char *root)
 	if ((s = sysinfo_snapshot_take(".", &o, &cause)) == NULL)
 		fail_msg("%s: %s", root, cause);
 	return s;
-}
-
-/* Fail unless field key of s is want (NULL: absent); what names s. */
-static void
-check_field(const struct snapshot *s, const char *what, const char *key,
-    const char *want)
-{
-	const char	*v = sysinfo_snapshot_get(s, key);
-
-	if (v == NULL && want == NULL)
-		return;
-	if (v == NULL || want == NULL || strcmp(v, want) != 0)
-		fail_msg("%s: %s %s, want %s", what, key,
-		    v != NULL ? v : "absent", want != NULL ? want : "absent");
 }
 
 /*
