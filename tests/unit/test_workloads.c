@@ -633,6 +633,19 @@ test_params(void **state)
 	wl_params_clear(&p);
 }
 
+/* text loaded as t.conf, or fail naming case i and the loader's cause. */
+static struct config *
+conf_case(size_t i, const char *text)
+{
+	struct config	*cfg;
+	char		*cause = NULL;
+
+	cfg = config_load_buffer("t.conf", text, strlen(text), &cause);
+	if (cfg == NULL)
+		fail_msg("case %zu: %s", i, cause);
+	return cfg;
+}
+
 /*
  * What the configuration loader takes but wl_params_set() refuses is
  * reported as the loader reports its own errors, "file:line: key: ...",
@@ -680,11 +693,8 @@ test_params_apply_errors(void **state)
 
 	(void)state;
 	for (i = 0; i < nitems(cases); i++) {
+		cfg = conf_case(i, cases[i].text);
 		cause = NULL;
-		cfg = config_load_buffer("t.conf", cases[i].text,
-		    strlen(cases[i].text), &cause);
-		if (cfg == NULL)
-			fail_msg("case %zu: %s", i, cause);
 		name = config_sections(cfg, "workload", 0);
 		if ((wl = wl_find(name)) == NULL)
 			wl = wl_find("command");
@@ -773,11 +783,8 @@ test_config_check(void **state)
 
 	(void)state;
 	for (i = 0; i < nitems(cases); i++) {
+		cfg = conf_case(i, cases[i].text);
 		cause = NULL;
-		cfg = config_load_buffer("t.conf", cases[i].text,
-		    strlen(cases[i].text), &cause);
-		if (cfg == NULL)
-			fail_msg("case %zu: %s", i, cause);
 		if (cases[i].error == NULL) {
 			if (wl_config_check(cfg, &cause) != 0)
 				fail_msg("case %zu: %s", i, cause);
