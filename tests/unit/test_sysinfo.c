@@ -1238,21 +1238,36 @@ test_text_display_width(void **state)
 	sysinfo_snapshot_free(b);
 }
 
-/* rpm -qa through our query format: AlmaLinux 10, epochs 1 and 2. */
-static void
-test_rpm_fixture(void **state)
+/* The packages of the fixture file name, as parse reads them. */
+static struct snapshot *
+fixture_parsed(const char *name, int (*parse)(struct snapshot *,
+    const char *, size_t, char **))
 {
 	struct snapshot	*s;
 	char		*path, *text, *cause = NULL;
 	size_t		 len;
 
-	(void)state;
-	path = fixture("rpm-qa.txt");
-	assert_int_equal(sysinfo_read_file(path, 1 << 20, &text, &len), 0);
+	path = fixture(name);
+	if (sysinfo_read_file(path, 1 << 20, &text, &len) != 0)
+		fail_msg("%s: %s", path, strerror(errno));
 	free(path);
 	s = sysinfo_snapshot_new();
-	assert_int_equal(sysinfo_rpm_parse(s, text, len, &cause), 0);
+	if (parse(s, text, len, &cause) != 0)
+		fail_msg("%s: %s", name, cause);
 	free(text);
+	return s;
+}
+
+/* rpm -qa through our query format: AlmaLinux 10, epochs 1 and 2. */
+static void
+test_rpm_fixture(void **state)
+{
+	struct snapshot	*s;
+	const char	*text;
+	char		*cause = NULL;
+
+	(void)state;
+	s = fixture_parsed("rpm-qa.txt", sysinfo_rpm_parse);
 	assert_int_equal(s->npackages, 40);
 	assert_string_equal(sysinfo_snapshot_get(s, "pkg.manager"), "rpm");
 	check_package(s, "openssl", "x86_64", "1:3.5.1-7.el10_1.alma.1");
@@ -1357,16 +1372,9 @@ static void
 test_pkgng_fixture(void **state)
 {
 	struct snapshot	*s;
-	char		*path, *text, *cause = NULL;
-	size_t		 len;
 
 	(void)state;
-	path = fixture("pkg-query.txt");
-	assert_int_equal(sysinfo_read_file(path, 1 << 20, &text, &len), 0);
-	free(path);
-	s = sysinfo_snapshot_new();
-	assert_int_equal(sysinfo_pkgng_parse(s, text, len, &cause), 0);
-	free(text);
+	s = fixture_parsed("pkg-query.txt", sysinfo_pkgng_parse);
 	assert_int_equal(s->npackages, 12);
 	assert_string_equal(sysinfo_snapshot_get(s, "pkg.manager"), "pkg");
 	check_package(s, "sqlite3", "FreeBSD:14:amd64", "3.45.1,1");
