@@ -1954,6 +1954,56 @@ test_cgroup_v1_limits(void **state)
 }
 
 /*
+ * Fork a child that calls prepare(arg) (exiting 2 if that fails), takes a
+ * snapshot of dir with o and writes the value of its key to a pipe,
+ * "absent" when left out, "failed: ..." when the snapshot fails.  What
+ * it wrote comes back in buf of size bytes; its wait status is returned.
+ */
+static int
+child_field(int (*prepare)(const void *), const void *arg, const char *dir,
+    const struct sysinfo_opts *o, const char *key, char *buf, size_t size)
+{
+	struct snapshot	*s;
+	const char	*v;
+	char		*cause = NULL;
+	ssize_t		 n;
+	pid_t		 pid;
+	int		 fds[2], status;
+
+	assert_int_equal(pipe(fds), 0);
+	if ((pid = fork()) == 0) {
+		close(fds[0]);
+		if (prepare(arg) == -1)
+			_exit(2);
+		if ((s = sysinfo_snapshot_take(dir, o, &cause)) == NULL) {
+			dprintf(fds[1], "failed: %s", cause);
+			_exit(1);
+		}
+		v = sysinfo_snapshot_get(s, key);
+		dprintf(fds[1], "%s", v != NULL ? v : "absent");
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	close(fds[1]);
+	n = read(fds[0], buf, size - 1);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	buf[n > 0 ? n : 0] = '\0';
+	return status;
+}
+
+/* Pin this process to the CPU *arg; 0 or -1. */
+static int
+pin_to_cpu(const void *arg)
+{
+	cpu_set_t	set;
+
+	CPU_ZERO(&set);
+	CPU_SET(*(const int *)arg, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
  * cpu.affinity on this machine: left out while every online CPU is
  * allowed, and "1" in a child pinned to one CPU (taskset -c N).
  */
@@ -1963,12 +2013,9 @@ test_affinity_live(void **state)
 	struct sysinfo_opts	 o;
 	struct snapshot		*s;
 	cpu_set_t		 set;
-	const char		*v;
 	char			 buf[64], *cause = NULL, *want;
-	ssize_t			 n;
-	pid_t			 pid;
 	long			 online;
-	int			 fds[2], status, cpu, count;
+	int			 status, cpu, count;
 
 	(void)state;
 	online = sysconf(_SC_NPROCESSORS_ONLN);
@@ -1992,27 +2039,8 @@ test_affinity_live(void **state)
 
 	for (cpu = 0; !CPU_ISSET(cpu, &set); cpu++)
 		;
-	assert_int_equal(pipe(fds), 0);
-	if ((pid = fork()) == 0) {
-		close(fds[0]);
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set) == -1)
-			_exit(2);
-		if ((s = sysinfo_snapshot_take(".", &o, &cause)) == NULL) {
-			dprintf(fds[1], "failed: %s", cause);
-			_exit(1);
-		}
-		v = sysinfo_snapshot_get(s, "cpu.affinity");
-		dprintf(fds[1], "%s", v != NULL ? v : "absent");
-		_exit(0);
-	}
-	assert_true(pid > 0);
-	close(fds[1]);
-	n = read(fds[0], buf, sizeof(buf) - 1);
-	close(fds[0]);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	buf[n > 0 ? n : 0] = '\0';
+	status = child_field(pin_to_cpu, &cpu, ".", &o, "cpu.affinity", buf,
+	    sizeof(buf));
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	assert_string_equal(buf, "1");
 }
@@ -2327,41 +2355,31 @@ test_snapshot_bind_mount(void **state)
  * "absent" when left out.  The child writes the value to a pipe; the
  * trees must be readable by uid.
  */
+/* Become the user and group *arg unless it is -1; 0 or -1. */
+static int
+become_uid(const void *arg)
+{
+	uid_t	uid = *(const uid_t *)arg;
+
+	if (uid != (uid_t)-1 && (setgroups(0, NULL) == -1 ||
+	    setgid((gid_t)uid) == -1 || setuid(uid) == -1))
+		return -1;
+	return 0;
+}
+
 static char *
 container_as(const char *root, const char *admin, uid_t uid)
 {
 	struct sysinfo_opts	 o;
-	struct snapshot		*s;
-	const char		*v;
-	char			 buf[64], *cause = NULL;
-	ssize_t			 n;
-	pid_t			 pid;
-	int			 fds[2], status;
+	char			 buf[64];
+	int			 status;
 
-	assert_int_equal(pipe(fds), 0);
-	if ((pid = fork()) == 0) {
-		close(fds[0]);
-		if (uid != (uid_t)-1 && (setgroups(0, NULL) == -1 ||
-		    setgid((gid_t)uid) == -1 || setuid(uid) == -1))
-			_exit(2);
-		sysinfo_opts_init(&o);
-		o.root = root;
-		o.cc = NULL;
-		o.dpkg_admindir = admin;
-		if ((s = sysinfo_snapshot_take(root, &o, &cause)) == NULL) {
-			dprintf(fds[1], "failed: %s", cause);
-			_exit(1);
-		}
-		v = sysinfo_snapshot_get(s, "virt.container");
-		dprintf(fds[1], "%s", v != NULL ? v : "absent");
-		_exit(0);
-	}
-	assert_true(pid > 0);
-	close(fds[1]);
-	n = read(fds[0], buf, sizeof(buf) - 1);
-	close(fds[0]);
-	assert_int_equal(waitpid(pid, &status, 0), pid);
-	buf[n > 0 ? n : 0] = '\0';
+	sysinfo_opts_init(&o);
+	o.root = root;
+	o.cc = NULL;
+	o.dpkg_admindir = admin;
+	status = child_field(become_uid, &uid, root, &o, "virt.container",
+	    buf, sizeof(buf));
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		fail_msg("snapshot as uid %ld: status %d: %s", (long)uid,
 		    status, buf);
