@@ -78,6 +78,20 @@ cli_fmt_pct_out(char *buf, size_t len, double v, enum cli_output out)
 	snprintf(buf, len, "%s%s%%", v >= 0 ? "+" : "", num);
 }
 
+/*
+ * A change in percent for out: for a person as cli_fmt_pct gives it, for
+ * a program (CSV) the number --json gives under change_pct, every digit
+ * and neither sign nor "%".
+ */
+static void
+fmt_change(char *buf, size_t len, double v, enum cli_output out)
+{
+	if (out == OUT_CSV)
+		cli_fmt_figure(buf, len, v, out);
+	else
+		cli_fmt_pct(buf, len, v);
+}
+
 /* An interval for a table: "[-3.1, +0.4]". */
 static void
 fmt_ci(char *buf, size_t len, double lo, double hi)
@@ -323,15 +337,17 @@ check_result_print(struct cli *c, const struct detect_result *r,
     const struct check_select *sel)
 {
 	/*
-	 * For a program the interval is two fields, its ends in percent.
-	 * The unit of baseline and current last, so that the columns before
-	 * it stay where they were.
+	 * For a program the interval is two fields, its ends in percent,
+	 * and the alert two, its number and its state; each column is
+	 * named as --json names the verdict's key.  The unit of baseline
+	 * and current last, then the alert's state, so that the columns
+	 * before them stay where they were.
 	 */
 	static const char *const hdr[] = { "workload", "metric", "baseline",
 	    "current", "change", "95% CI", "q", "verdict", "alert", "unit" };
 	static const char *const csv_hdr[] = { "workload", "metric",
-	    "baseline", "current", "change", "ci low", "ci high", "q",
-	    "verdict", "alert", "unit" };
+	    "baseline_level", "current", "change_pct", "ci_low", "ci_high",
+	    "q", "verdict", "alert", "unit", "alert_state" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT };
@@ -373,22 +389,33 @@ check_result_print(struct cli *c, const struct detect_result *r,
 		table_addf(t, 1, "%s", v->metric.metric);
 		table_addf(t, 2, "%s", b1);
 		table_addf(t, 3, "%s", b2);
-		cli_fmt_pct_out(b1, sizeof(b1), v->change_pct, c->out);
-		table_addf(t, 4, "%s", b1);
 		if (csv) {
-			cli_fmt_pct_out(b3, sizeof(b3), v->ci_low, c->out);
+			/* The numbers --json gives: no sign, no "%". */
+			fmt_change(b1, sizeof(b1), v->change_pct, c->out);
+			table_addf(t, 4, "%s", b1);
+			cli_fmt_figure(b3, sizeof(b3), v->ci_low, c->out);
 			table_addf(t, 5, "%s", b3);
-			cli_fmt_pct_out(b3, sizeof(b3), v->ci_high, c->out);
+			cli_fmt_figure(b3, sizeof(b3), v->ci_high, c->out);
 			table_addf(t, 6, "%s", b3);
 		} else {
+			fmt_change(b1, sizeof(b1), v->change_pct, c->out);
+			table_addf(t, 4, "%s", b1);
 			fmt_ci(b3, sizeof(b3), v->ci_low, v->ci_high);
 			table_addf(t, 5, "%s", b3);
 		}
 		table_addf(t, 6 + csv, "%s", b4);
 		table_addf(t, 7 + csv, "%s", detect_kind_name(v->kind));
-		if (v->alert != 0)
-			table_addf(t, 8 + csv, "#%lld %s",
-			    (long long)v->alert, v->alert_state);
+		if (csv) {
+			/* No alert: "-", --json's null. */
+			if (v->alert != 0)
+				table_addf(t, 9, "%lld", (long long)v->alert);
+			else
+				table_addf(t, 9, "-");
+			table_addf(t, 11, "%s", v->alert_state != NULL ?
+			    v->alert_state : "-");
+		} else if (v->alert != 0)
+			table_addf(t, 8, "#%lld %s", (long long)v->alert,
+			    v->alert_state);
 		table_addf(t, 9 + csv, "%s", v->metric.unit);
 		table_end_row(t);
 	}
@@ -1539,7 +1566,7 @@ compare_cell_columns(struct table *t, size_t first,
 		table_addf(t, first + 1, "-");
 		return;
 	}
-	cli_fmt_pct_out(pc, sizeof(pc), cell->change_pct, out);
+	fmt_change(pc, sizeof(pc), cell->change_pct, out);
 	table_addf(t, first + 1, "%s", pc);
 	if (out == OUT_CSV) {
 		fmt_p(v, sizeof(v), cell->q, out);
@@ -1724,7 +1751,8 @@ cmd_compare(struct cli *c, int argc, char **argv)
 		 * The first group's level, then each other group's level,
 		 * change and verdict (a mark for a person; the q, the
 		 * verdict's and the test's names for a program, each column
-		 * named after its group), and last the metric's unit, which
+		 * named after its group and the key of --json's cell, as
+		 * "GROUP change_pct"), and last the metric's unit, which
 		 * every level is in.
 		 */
 		per = c->out == OUT_CSV ? 5 : 3;
@@ -1747,7 +1775,8 @@ cmd_compare(struct cli *c, int argc, char **argv)
 				hdr[col + 2] = "";
 				continue;
 			}
-			xasprintf(&names[col + 1], "%s change", g[i].name);
+			/* As --json names a cell's keys. */
+			xasprintf(&names[col + 1], "%s change_pct", g[i].name);
 			xasprintf(&names[col + 2], "%s q", g[i].name);
 			xasprintf(&names[col + 3], "%s verdict", g[i].name);
 			xasprintf(&names[col + 4], "%s test", g[i].name);
@@ -1845,6 +1874,10 @@ cmd_changes(struct cli *c, int argc, char **argv)
 	/* The unit last, so that the columns before it stay where they were. */
 	static const char *const hdr[] = { "host", "workload", "metric",
 	    "run", "kind", "before", "after", "change", "p", "runs", "unit" };
+	/* For a program each column is named as --json names it. */
+	static const char *const csv_hdr[] = { "host", "workload", "metric",
+	    "run", "kind", "before", "after", "change_pct", "p", "runs",
+	    "unit" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_RIGHT,
 	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT };
@@ -1943,12 +1976,15 @@ cmd_changes(struct cli *c, int argc, char **argv)
 		cli_json_print(arr);
 		json_decref(arr);
 	} else {
-		t = table_new(nitems(hdr), hdr, al);
+		_Static_assert(nitems(hdr) == nitems(csv_hdr),
+		    "changes: CSV header");
+		t = table_new(nitems(hdr), c->out == OUT_CSV ? csv_hdr : hdr,
+		    al);
 		for (i = 0; i < n; i++) {
 			cli_fmt_figure(b1, sizeof(b1), ch[i].cp.before,
 			    c->out);
 			cli_fmt_figure(b2, sizeof(b2), ch[i].cp.after, c->out);
-			cli_fmt_pct_out(b3, sizeof(b3), ch[i].cp.change_pct,
+			fmt_change(b3, sizeof(b3), ch[i].cp.change_pct,
 			    c->out);
 			fmt_p(b4, sizeof(b4), ch[i].cp.p, c->out);
 			table_addf(t, 0, "%s", ch[i].host);

@@ -401,7 +401,7 @@ printf 'run,time,workload,metric,value,unit,better\n%s\n%s\n' \
     >"$T/dash.csv"
 pw import -- "$T/dash.csv" >/dev/null
 expect_match "$(pw show --csv -- -rc1)" 'w,m,1,1,1,-,1,s,lower'
-expect_match "$(pw compare --csv -- -rc1 -rc2)" 'w,m,1,1.1,+10.000000000000009%'
+expect_match "$(pw compare --csv -- -rc1 -rc2)" 'w,m,1,1.1,10.000000000000009,'
 expect_match "$(pw baseline set b -- -rc1 -rc2)" 'baseline b: 2 runs'
 expect_match "$(pw baseline show --json -- b)" '"-rc2"'
 expect_match "$(pw check --json -- -rc2)" '"run": "-rc2"'

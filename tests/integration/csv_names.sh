@@ -1,11 +1,31 @@
 #!/bin/sh
-# alerts --csv and notify pending --csv name each column as --json names
-# the same thing, and give it the same value: alerts said "change",
-# "first bad", "last good", "last run" and "machine change", notify
-# pending "row", "queued", "next attempt" and "last error", names a
-# program reading both had to map by hand.
+# Every --csv names each column as --json names the same thing, and
+# gives it the same value: alerts said "change", "first bad", "last
+# good", "last run" and "machine change", notify pending "row", "queued",
+# "next attempt" and "last error"; check "baseline", "change", "ci low"
+# and "ci high" (with "+19.9%" for 19.9) and "#1 confirmed" for an
+# alert, changes and compare "change", show and history "n" for the
+# samples and show "reference run", baseline list "in use", bisect
+# --list-git "git" for the name: names a program reading both had to map
+# by hand.  bisect --json named the tree "repo" where --list-git and
+# status --json say "path".
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/bisect.subr"
+
+# same(v, o) in python: whether the CSV cell v is the --json value o of
+# its name: null is "-", true and false "yes" and "no" (as runs --csv
+# gives busy), a number the number with no "+" or "%", text the text.
+cat >"$T/same.py" <<'EOPY'
+def same(v, o):
+    if o is None:
+        return v == "-"
+    if isinstance(o, bool):
+        return v == ("yes" if o else "no")
+    if isinstance(o, (int, float)):
+        return v[:1] != "+" and "%" not in v and float(v) == o
+    return v == o
+EOPY
 
 # 30 runs, 20% slower from r25: r25 opens an alert, r26 and r27 confirm
 # it, and each step queues a row for the built-in log sink.
@@ -65,4 +85,69 @@ for r, o in zip(rows, objs):
         assert v == want, (k, v, o[k])
 EOPY
 	fail "notify pending --csv differs from --json: $(cat "$T/pending.csv")"
+
+# check: a run with an alert (r28, the alert confirmed) and one without
+# (r20); checked again, each gives the same verdicts.
+for r in r28 r20; do
+	pw check --csv "$r" >"$T/check-$r.csv" || true
+	pw check --json "$r" >"$T/check-$r.json" || true
+	expect_eq "$(head -n 1 "$T/check-$r.csv")" \
+	    "workload,metric,baseline_level,current,change_pct,ci_low,ci_high,q,verdict,alert,unit,alert_state"
+	PYTHONPATH=$T python3 - "$T/check-$r.csv" "$T/check-$r.json" <<'EOPY' ||
+import csv, json, sys
+from same import same
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+vs = json.load(open(sys.argv[2]))["verdicts"]
+assert len(rows) == len(vs) == 1, (rows, vs)
+for k, v in rows[0].items():
+    assert same(v, vs[0][k]), (k, v, vs[0][k])
+EOPY
+		fail "check --csv $r differs from --json: $(cat "$T/check-$r.csv")"
+done
+grep -q ',1,s,confirmed$' "$T/check-r28.csv" ||
+	fail "check --csv r28: no alert: $(cat "$T/check-r28.csv")"
+
+pw changes --csv >"$T/changes.csv" || fail "changes --csv"
+pw changes --json >"$T/changes.json" || fail "changes --json"
+expect_eq "$(head -n 1 "$T/changes.csv")" \
+    "host,workload,metric,run,kind,before,after,change_pct,p,runs,unit"
+PYTHONPATH=$T python3 - "$T/changes.csv" "$T/changes.json" <<'EOPY' ||
+import csv, json, sys
+from same import same
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+objs = json.load(open(sys.argv[2]))
+assert len(rows) == len(objs) >= 1 and objs[0]["run"] == "r25", objs
+for r, o in zip(rows, objs):
+    for k, v in r.items():
+        assert same(v, o[k]), (k, v, o[k])
+EOPY
+	fail "changes --csv differs from --json: $(cat "$T/changes.csv")"
+
+# compare: the first group's level, then each other group's columns,
+# named after the group and --json's key of its cell.
+pw compare --csv 'r0*' 'r2*' >"$T/compare.csv" || fail "compare --csv"
+pw compare --json 'r0*' 'r2*' >"$T/compare.json" || fail "compare --json"
+expect_eq "$(head -n 1 "$T/compare.csv")" \
+    "workload,metric,r0*,r2*,r2* change_pct,r2* q,r2* verdict,r2* test,unit"
+PYTHONPATH=$T python3 - "$T/compare.csv" "$T/compare.json" <<'EOPY' ||
+import csv, json, sys
+from same import same
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+d = json.load(open(sys.argv[2]))
+ms, ix = d["metrics"], d["index"]
+assert len(rows) == len(ms) + len(ix) == 2, (rows, d)
+r, m = rows[0], ms[0]
+for k in ("workload", "metric", "unit"):
+    assert same(r[k], m[k]), (k, r, m)
+assert same(r["r0*"], m["cells"][0]["level"]), (r, m)
+assert same(r["r2*"], m["cells"][1]["level"]), (r, m)
+for k in ("change_pct", "q", "verdict", "test"):
+    assert same(r["r2* " + k], m["cells"][1][k]), (k, r, m)
+assert m["cells"][1]["verdict"] == "regression", m
+i = rows[1]
+assert i["workload"] == "all", i
+assert same(i["r0*"], ix[0]["values"][0]), (i, ix)
+assert same(i["r2*"], ix[0]["values"][1]), (i, ix)
+EOPY
+	fail "compare --csv differs from --json: $(cat "$T/compare.csv")"
 pass

@@ -122,16 +122,17 @@ def rows(name):
 	return list(csv.DictReader(open("%s/full-%s.csv" % (t, name))))
 def js(name):
 	return json.load(open("%s/full-%s.json" % (t, name)))
-def pct(s):
-	assert s[0] in "+-" and s.endswith("%"), s
-	return float(s[:-1])
+def num(s):
+	assert s[0] != "+" and "%" not in s, s
+	return float(s)
 r, v = rows("check"), js("check")["verdicts"]
 assert len(r) == len(v) == 1, (r, v)
 r, v = r[0], v[0]
-assert float(r["baseline"]) == v["baseline_level"], (r, v)
+assert float(r["baseline_level"]) == v["baseline_level"], (r, v)
 assert float(r["current"]) == v["current"], (r, v)
-assert pct(r["change"]) == v["change_pct"], (r, v)
-assert pct(r["ci low"]) == v["ci_low"] and pct(r["ci high"]) == v["ci_high"], (r, v)
+# Named as --json names them, the numbers with no sign nor "%".
+assert num(r["change_pct"]) == v["change_pct"], (r, v)
+assert num(r["ci_low"]) == v["ci_low"] and num(r["ci_high"]) == v["ci_high"], (r, v)
 assert float(r["q"]) == v["q"], (r, v)
 r, d = rows("compare"), js("compare")
 ix = [x for x in r if x["metric"].startswith("index")]
@@ -140,7 +141,7 @@ assert len(r) == len(d["metrics"]) == 1, (r, d)
 r, c = r[0], d["metrics"][0]["cells"]
 vals = list(r.values())
 assert float(vals[2]) == c[0]["level"] and float(vals[3]) == c[1]["level"], (r, c)
-assert pct(vals[4]) == c[1]["change_pct"] and float(vals[5]) == c[1]["q"], (r, c)
+assert num(vals[4]) == c[1]["change_pct"] and float(vals[5]) == c[1]["q"], (r, c)
 assert len(ix) == len(d["index"]), (ix, d["index"])
 for a, b in zip(ix, d["index"]):
 	vals = list(a.values())
@@ -149,7 +150,7 @@ r, ch = rows("changes"), js("changes")
 assert len(r) == len(ch) > 0, (r, ch)
 for a, b in zip(r, ch):
 	assert float(a["before"]) == b["before"] and float(a["after"]) == b["after"], (a, b)
-	assert pct(a["change"]) == b["change_pct"] and float(a["p"]) == b["p"], (a, b)
+	assert num(a["change_pct"]) == b["change_pct"] and float(a["p"]) == b["p"], (a, b)
 r, al = rows("alerts"), js("alerts")
 assert len(r) == len(al) == 1, (r, al)
 # Named as --json names it, and its number, with no sign nor "%".

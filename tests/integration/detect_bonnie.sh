@@ -35,22 +35,22 @@ rows = list(csv.reader(sys.stdin))
 h = rows[0]
 g = ["sco-5.05-htfs-*", "sco-5.05-eafs-*"]
 assert h == ["workload", "metric", "redhat-*"] + [x + s for x in g
-    for s in ("", " change", " q", " verdict", " test")] + ["unit"], h
+    for s in ("", " change_pct", " q", " verdict", " test")] + ["unit"], h
 man = open(sys.argv[1]).read().splitlines()
-for s in ("", " change", " q", " verdict", " test"):
+for s in ("", " change_pct", " q", " verdict", " test"):
     assert any(l.startswith(".Ql NAME" + s + " ") for l in man), s
 m = {r[1]: dict(zip(h, r)) for r in rows[1:]}
 w = m["write_kps"]
 assert w["redhat-*"] == "18116" and w["sco-5.05-htfs-*"] == "6467", w
 # In full, as --json gives it: -64.3% in the table.
-assert w["sco-5.05-htfs-* change"] == "-64.30227423272245%", w
+assert w["sco-5.05-htfs-* change_pct"] == "-64.30227423272245", w
 assert w["sco-5.05-htfs-* verdict"] == "regression", w
 assert 0 < float(w["sco-5.05-htfs-* q"]) < 0.01, w
 assert w["sco-5.05-htfs-* test"] == "runs", w
 assert w["unit"] == "K/sec", w
 assert m["read_kps"]["sco-5.05-htfs-* verdict"] == "improvement", m
 i = m["index (12 metrics)"]
-assert i["redhat-*"] == "1000" and i["sco-5.05-htfs-* change"] == "", i
+assert i["redhat-*"] == "1000" and i["sco-5.05-htfs-* change_pct"] == "", i
 assert i["unit"] == "", i
 ' "$PERFWATCH_TOP/man/perfwatch.1"
 
@@ -119,11 +119,11 @@ pw check --baseline rh --csv sco-5.05-htfs-1 >"$T/check.csv" || rc=$?
 python3 -c '
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert list(rows[0]) == ["workload", "metric", "baseline", "current",
-    "change", "ci low", "ci high", "q", "verdict", "alert", "unit"], \
-    list(rows[0])
+assert list(rows[0]) == ["workload", "metric", "baseline_level", "current",
+    "change_pct", "ci_low", "ci_high", "q", "verdict", "alert", "unit",
+    "alert_state"], list(rows[0])
 w = {r["metric"]: r for r in rows}["write_kps"]
-lo, hi = float(w["ci low"].rstrip("%")), float(w["ci high"].rstrip("%"))
+lo, hi = float(w["ci_low"]), float(w["ci_high"])
 assert lo < -63.9 < hi < 0, w
 assert 0 < float(w["q"]) < 0.01 and w["verdict"] == "regression", w
 ' "$T/check.csv"
@@ -131,7 +131,7 @@ assert 0 < float(w["q"]) < 0.01 and w["verdict"] == "regression", w
 # EAFS run (the first step used to be put a run late, at HTFS run 2).
 out=$(pw changes --csv --metric write_kps)
 expect_eq "$(printf '%s\n' "$out" | sed -n 1p)" \
-    "host,workload,metric,run,kind,before,after,change,p,runs,unit"
+    "host,workload,metric,run,kind,before,after,change_pct,p,runs,unit"
 # The change in full (-64.30...%), here to the table's one decimal.
 expect_eq "$(printf '%s\n' "$out" | awk -F, 'NR > 1 {
     printf "%s %s %.1f%% ", $4, $5, $8 }')" \

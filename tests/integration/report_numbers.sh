@@ -12,10 +12,10 @@ out=$(pw compare sco-5.05-eafs-4 sco-5.05-eafs-1)
 row=$(printf '%s\n' "$out" | grep ' read_kps ')
 # One sample a side: no test, so "?", not a silent "unchanged".
 expect_eq "$(echo $row)" 'disk.bonnie read_kps 7490 7489 +0.0% ? K/sec'
-# The CSV gives the change in full, as --json does.
+# The CSV gives the change in full, as --json does: the number.
 out=$(pw compare --csv sco-5.05-eafs-4 sco-5.05-eafs-1)
 expect_eq "$(printf '%s\n' "$out" | grep ',read_kps,' | cut -d, -f1-5)" \
-    'disk.bonnie,read_kps,7490,7489,-0.01335113484646195%'
+    'disk.bonnie,read_kps,7490,7489,-0.01335113484646195'
 # Checked in order, run 6 is 7489 against a baseline level of 7489.5.
 for i in 1 2 3 4 5; do
 	pw check sco-5.05-eafs-$i >/dev/null || true
@@ -81,9 +81,10 @@ done
 out=$(pw check p4 || true)
 expect_eq "$(printf '%s\n' "$out" | grep '^w ' | awk '{ print $3, $4, $5, $6, $7 }')" \
     '1e-200 5 +5e+202% [+5e+202, +5e+202]'
+# check --csv's change_pct, ci_low and ci_high are --json's numbers.
 out=$(pw check --csv p4 || true)
 expect_eq "$(printf '%s\n' "$out" | tail -1 | cut -d, -f1-7)" \
-    'w,m,1e-200,5,+5e+202%,+5e+202%,+5e+202%'
+    'w,m,1e-200,5,5e+202,5e+202,5e+202'
 expect_eq "$(pw compare p1 p4 | grep '^w ' | awk '{ print $5 }')" '+5e+202%'
 # alerts --csv's change_pct is --json's number, without the sign and %.
 expect_eq "$(pw alerts --csv | tail -1 | cut -d, -f6)" '5e+202'
