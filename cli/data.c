@@ -685,6 +685,10 @@ cmd_history(struct cli *c, int argc, char **argv)
 	static const char *const hdr[] = { "run", "time", "workload",
 	    "metric", "median", "min", "max", "stddev", "n", "unit", "busy",
 	    "host" };
+	/* For a program each column is named as --json names it. */
+	static const char *const csv_hdr[] = { "run", "time", "workload",
+	    "metric", "median", "min", "max", "stddev", "samples", "unit",
+	    "busy", "host" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT,
 	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT };
@@ -733,7 +737,8 @@ cmd_history(struct cli *c, int argc, char **argv)
 	if ((rc = cli_metrics_match(st, host, workload, metric, &ms,
 	    &nms)) != 0)
 		return rc;
-	t = table_new(nitems(hdr), hdr, al);
+	_Static_assert(nitems(hdr) == nitems(csv_hdr), "history: CSV header");
+	t = table_new(nitems(hdr), c->out == OUT_CSV ? csv_hdr : hdr, al);
 	if (c->out == OUT_JSON)
 		arr = pwjson_array();
 	/* One read for every metric's queries, not a lock and a cache check each. */
@@ -839,11 +844,15 @@ cmd_show(struct cli *c, int argc, char **argv)
 {
 	/*
 	 * The CSV has the text's system index table in three more columns
-	 * (show_index_cells) and a row of its own for the Index Score.
+	 * (show_index_cells) and a row of its own for the Index Score; its
+	 * columns are named as --json names them, the reference run as the
+	 * index's "reference_run".
 	 */
 	static const char *const hdr[] = { "workload", "metric", "median",
-	    "min", "max", "stddev", "n", "unit", "better", "reference run",
-	    "reference", "index" };
+	    "min", "max", "stddev", "n", "unit", "better" };
+	static const char *const csv_hdr[] = { "workload", "metric",
+	    "median", "min", "max", "stddev", "samples", "unit", "better",
+	    "reference_run", "reference", "index" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT,
 	    ALIGN_LEFT, ALIGN_LEFT };
@@ -938,8 +947,9 @@ cmd_show(struct cli *c, int argc, char **argv)
 			cli_report_classic(c, &run, ser, n, stdout);
 		}
 		/* The table's columns, or the CSV's with the index's. */
-		t = table_new(c->out == OUT_CSV ? nitems(hdr) : nitems(al), hdr,
-		    c->out == OUT_CSV ? NULL : al);
+		_Static_assert(nitems(hdr) == nitems(al), "show: alignment");
+		t = c->out == OUT_CSV ? table_new(nitems(csv_hdr), csv_hdr,
+		    NULL) : table_new(nitems(hdr), hdr, al);
 		memset(&ix, 0, sizeof(ix));
 		if (c->out == OUT_CSV)
 			(void)cli_index_get(st, &run, ser, n, &ix);

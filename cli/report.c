@@ -503,7 +503,12 @@ report_index(struct store *st, const struct store_run *r, FILE *f,
 	if (json != NULL) {
 		o = pwjson_object();
 		pwjson_set(o, "tests", arr);
-		pwjson_set_str(o, "reference", ix.reference);
+		/*
+		 * The reference run's label: "reference_run", as alerts name
+		 * theirs first_bad_run and last_run; "reference" is each
+		 * test's score in that run.
+		 */
+		pwjson_set_str(o, "reference_run", ix.reference);
 		pwjson_set_num(o, "score", ix.score);
 		pwjson_set_int(o, "scored", (int64_t)ix.scored);
 		pwjson_set_bool(o, "partial", ix.scored < ix.ntests);

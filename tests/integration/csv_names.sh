@@ -150,4 +150,39 @@ assert same(i["r0*"], ix[0]["values"][0]), (i, ix)
 assert same(i["r2*"], ix[0]["values"][1]), (i, ix)
 EOPY
 	fail "compare --csv differs from --json: $(cat "$T/compare.csv")"
+
+# show and history: the samples of a run "samples", as --json has them.
+pw show --csv r25 >"$T/show.csv" || fail "show --csv"
+pw show --json r25 >"$T/show.json" || fail "show --json"
+expect_eq "$(head -n 1 "$T/show.csv")" \
+    "workload,metric,median,min,max,stddev,samples,unit,better,reference_run,reference,index"
+PYTHONPATH=$T python3 - "$T/show.csv" "$T/show.json" <<'EOPY' ||
+import csv, json, sys
+from same import same
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+ms = json.load(open(sys.argv[2]))["metrics"]
+assert len(rows) == len(ms) == 1 and ms[0]["samples"] == 5, (rows, ms)
+for k, v in rows[0].items():
+    if k in ("reference_run", "reference", "index"):
+        # No test of the system index: report_index.sh has those.
+        assert v == "", (k, v)
+    else:
+        assert same(v, ms[0][k]), (k, v, ms[0][k])
+EOPY
+	fail "show --csv differs from --json: $(cat "$T/show.csv")"
+pw history --csv >"$T/history.csv" || fail "history --csv"
+pw history --json >"$T/history.json" || fail "history --json"
+expect_eq "$(head -n 1 "$T/history.csv")" \
+    "run,time,workload,metric,median,min,max,stddev,samples,unit,busy,host"
+PYTHONPATH=$T python3 - "$T/history.csv" "$T/history.json" <<'EOPY' ||
+import csv, json, sys
+from same import same
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+ms = json.load(open(sys.argv[2]))
+assert len(ms) == 1 and len(rows) == len(ms[0]["runs"]) == 20, (rows, ms)
+for r, o in zip(rows, ms[0]["runs"]):
+    for k, v in r.items():
+        assert same(v, o[k] if k in o else ms[0][k]), (k, v, o)
+EOPY
+	fail "history --csv differs from --json: $(cat "$T/history.csv")"
 pass

@@ -165,7 +165,7 @@ y,300,w,m,3,s,lower,h1,1\n' "$hdr" |
     PERFWATCH_DB="$T/hosts.db" pw import - >/dev/null
 out=$(PERFWATCH_DB="$T/hosts.db" pw history --csv)
 expect_eq "$(printf '%s\n' "$out" | head -1)" \
-    'run,time,workload,metric,median,min,max,stddev,n,unit,busy,host'
+    'run,time,workload,metric,median,min,max,stddev,samples,unit,busy,host'
 [ "$(printf '%s\n' "$out" | tail -n +2 | cut -d, -f1,5,12 | tr '\n' ' ')" = \
     'x,1,h1 y,3,h1 x,2,h2 ' ] || fail "history of two hosts: $out"
 out=$(PERFWATCH_DB="$T/hosts.db" pw history --csv --limit 1)

@@ -91,7 +91,7 @@ assert t["sys.pipe"]["score"] == -295 and t["sys.pipe"]["index"] is None, t
 PERFWATCH_DB="$T/part.db" pw show --json opensuse-10.3-old | python3 -c '
 import json, sys
 ix = json.load(sys.stdin)["index"]
-assert ix["reference"] == "suse-10.0", ix
+assert ix["reference_run"] == "suse-10.0" and "reference" not in ix, ix
 assert round(ix["score"], 1) == 815.8, ix
 assert ix["scored"] == 11 and ix["partial"] is True, ix
 t = {x["test"]: x for x in ix["tests"]}
@@ -109,27 +109,27 @@ assert round(ix["score"], 1) == 945.4 and ix["partial"] is False, ix
 # show --csv has the index table too, in columns a spreadsheet reads:
 # each test's row its reference run, the reference's score and its index,
 # a test only the reference has a row of its own, and the Index Score a
-# row "all,index" with the number of tests it is of as its n.
+# row "all,index" with the number of tests it is of as its samples.
 PERFWATCH_DB="$T/part.db" pw show --csv opensuse-10.3-old | python3 -c '
 import csv, sys
 rows = list(csv.DictReader(sys.stdin))
 h = list(rows[0])
-assert h == ["workload", "metric", "median", "min", "max", "stddev", "n",
-    "unit", "better", "reference run", "reference", "index"], h
+assert h == ["workload", "metric", "median", "min", "max", "stddev",
+    "samples", "unit", "better", "reference_run", "reference", "index"], h
 m = {(r["workload"], r["metric"]): r for r in rows}
 tests = [r for r in rows if r["workload"].startswith("sys.")]
 assert len(tests) == 12, rows
 for r in tests:
-    assert r["reference run"] == "suse-10.0" and float(r["reference"]) > 0, r
+    assert r["reference_run"] == "suse-10.0" and float(r["reference"]) > 0, r
 p = m[("sys.pipe", "lps")]
 assert p["median"] == "295" and round(float(p["index"]), 1) == 615.9, p
 s = m[("sys.syscall", "lps")]
-assert s["median"] == "-" and s["n"] == "0" and s["index"] == "-", s
+assert s["median"] == "-" and s["samples"] == "0" and s["index"] == "-", s
 assert s["reference"] == "882" and s["unit"] == "lps", s
 ix = m[("all", "index")]
 assert ix == {"workload": "all", "metric": "index", "median": "", "min": "",
-    "max": "", "stddev": "", "n": "11", "unit": "", "better": "higher",
-    "reference run": "suse-10.0", "reference": ""} | {"index": ix["index"]}, ix
+    "max": "", "stddev": "", "samples": "11", "unit": "", "better": "higher",
+    "reference_run": "suse-10.0", "reference": ""} | {"index": ix["index"]}, ix
 assert round(float(ix["index"]), 1) == 815.8, ix
 assert rows[-1] is ix, rows[-1]
 ' || fail "show --csv: index: $(PERFWATCH_DB="$T/part.db" pw show --csv \
@@ -142,7 +142,8 @@ ix = json.load(sys.stdin)["index"]
 rows = {(r["workload"], r["metric"]): r for r in
     csv.DictReader(open(sys.argv[1]))}
 assert float(rows[("all", "index")]["index"]) == ix["score"], ix
-assert rows[("all", "index")]["n"] == str(ix["scored"]), ix
+assert rows[("all", "index")]["samples"] == str(ix["scored"]), ix
+assert rows[("all", "index")]["reference_run"] == ix["reference_run"], ix
 for t in ix["tests"]:
     r = [v for k, v in rows.items() if k[0] == t["test"]]
     assert len(r) == 1, (t, r)
@@ -155,7 +156,7 @@ printf 'run,time,workload,metric,value,unit,better\nplain,2026-01-01T00:00:00Z,w
     >"$T/plain.csv"
 PERFWATCH_DB="$T/plain.db" pw import "$T/plain.csv" >/dev/null
 expect_eq "$(PERFWATCH_DB="$T/plain.db" pw show --csv plain)" \
-"workload,metric,median,min,max,stddev,n,unit,better,reference run,reference,index
+"workload,metric,median,min,max,stddev,samples,unit,better,reference_run,reference,index
 w,m,1,1,1,-,1,s,lower,,,"
 # An imported unit is the file's text: the index table escapes its
 # control characters, as the metric table under it does, where it
