@@ -2372,6 +2372,9 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 {
 	static const char *const hdr[] = { "name", "runs", "created",
 	    "in use", "host" };
+	/* For a program each column is named as --json names it. */
+	static const char *const csv_hdr[] = { "name", "runs", "created",
+	    "in_use", "host" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_RIGHT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT };
 	/* The words of each subcommand, itself included, after "baseline". */
@@ -2555,7 +2558,8 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 		return (k = cli_store_failed(st)) != 0 ? k : EXIT_SOFTWARE;
 	}
 	arr = pwjson_array();
-	t = table_new(nitems(hdr), hdr, al);
+	_Static_assert(nitems(hdr) == nitems(csv_hdr), "baseline: CSV header");
+	t = table_new(nitems(hdr), c->out == OUT_CSV ? csv_hdr : hdr, al);
 	for (i = 0; i < n; i++) {
 		fmt_time(tbuf, sizeof(tbuf), bs[i].created);
 		/* Whose runs it judges: a baseline is of one host's. */
@@ -2578,8 +2582,9 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 		table_addf(t, 0, "%s", bs[i].name);
 		table_addf(t, 1, "%zu", bs[i].nruns);
 		table_addf(t, 2, "%s", tbuf);
+		/* For a program "no" too, as runs --csv gives busy. */
 		table_addf(t, 3, "%s", strcmp(inuse, bs[i].name) == 0 ?
-		    "yes" : "");
+		    "yes" : c->out == OUT_CSV ? "no" : "");
 		table_addf(t, 4, "%s", hosts);
 		table_end_row(t);
 		free(hosts);

@@ -185,4 +185,24 @@ for r, o in zip(rows, ms[0]["runs"]):
         assert same(v, o[k] if k in o else ms[0][k]), (k, v, o)
 EOPY
 	fail "history --csv differs from --json: $(cat "$T/history.csv")"
+
+# baseline list: the one in use "yes" under in_use, the other "no".
+pw baseline set early r01 r02 r03 r04 r05 >/dev/null || fail "baseline set"
+pw baseline set late r11 r12 r13 r14 r15 >/dev/null || fail "baseline set"
+pw baseline use late >/dev/null || fail "baseline use"
+pw baseline list --csv >"$T/bl.csv" || fail "baseline list --csv"
+pw baseline list --json >"$T/bl.json" || fail "baseline list --json"
+expect_eq "$(head -n 1 "$T/bl.csv")" "name,runs,created,in_use,host"
+PYTHONPATH=$T python3 - "$T/bl.csv" "$T/bl.json" <<'EOPY' ||
+import csv, json, sys
+from same import same
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+objs = json.load(open(sys.argv[2]))["baselines"]
+assert len(rows) == len(objs) == 2, (rows, objs)
+assert sorted(o["in_use"] for o in objs) == [False, True], objs
+for r, o in zip(rows, objs):
+    for k, v in r.items():
+        assert same(v, o[k]), (k, v, o[k])
+EOPY
+	fail "baseline list --csv differs from --json: $(cat "$T/bl.csv")"
 pass

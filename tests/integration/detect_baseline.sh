@@ -223,7 +223,7 @@ rc=0; pw baseline set mix 'r-0*' 2>"$T/err" || rc=$?
 [ "$rc" -eq 65 ] || fail "a glob over two hosts' runs: exit $rc"
 expect_match "$(cat "$T/err")" "boxa (r-01, r-02, r-03, r-04 and 1 more), boxb"
 expect_match "$(cat "$T/err")" "name a host's runs as host:label"
-expect_eq "$(pw baseline list --csv)" "name,runs,created,in use,host"
+expect_eq "$(pw baseline list --csv)" "name,runs,created,in_use,host"
 out=$(pw baseline set a 'boxa:r-0[1-4]')
 expect_eq "$out" "baseline a: 4 runs"
 # The list says whose runs each baseline judges.
@@ -258,7 +258,7 @@ sqlite3 "$PERFWATCH_DB" "INSERT INTO baselines (name, created)
     INSERT INTO baseline_runs SELECT b.id, r.id FROM baselines b, runs r
     WHERE b.name = 'old' AND r.label IN ('r-01', 'r-02');"
 expect_eq "$(pw baseline list --csv | grep '^old,')" \
-    "old,4,2023-11-14T22:13:20Z,,\"boxa, boxb\""
+    "old,4,2023-11-14T22:13:20Z,no,\"boxa, boxb\""
 pw baseline list --json | python3 -c '
 import json, sys
 b = {x["name"]: x for x in json.load(sys.stdin)["baselines"]}
