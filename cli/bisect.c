@@ -1354,6 +1354,8 @@ static void
 bisect_list_git(struct cli *c)
 {
 	static const char *const hdr[] = { "git", "path" };
+	/* For a program each column is named as --json names it. */
+	static const char *const csv_hdr[] = { "name", "path" };
 	struct table	*t;
 	const char	*name, *path;
 	char		*section;
@@ -1361,7 +1363,9 @@ bisect_list_git(struct cli *c)
 	size_t		 i;
 
 	arr = c->out == OUT_JSON ? pwjson_array() : NULL;
-	t = table_new(nitems(hdr), hdr, NULL);
+	_Static_assert(nitems(hdr) == nitems(csv_hdr),
+	    "bisect --list-git: CSV header");
+	t = table_new(nitems(hdr), c->out == OUT_CSV ? csv_hdr : hdr, NULL);
 	for (i = 0; c->cfg != NULL &&
 	    (name = config_sections(c->cfg, "git", i)) != NULL; i++) {
 		xasprintf(&section, "git %s", name);
@@ -1529,7 +1533,8 @@ bisect_report_none(struct bisect_ctx *x, const struct bisect_point *gp,
 		return;
 	}
 	o = pwjson_object();
-	pwjson_set_str(o, "repo", x->o->repo);
+	/* The working tree: "path", as --list-git and status name it. */
+	pwjson_set_str(o, "path", x->o->repo);
 	pwjson_set(o, "metric", json_null());
 	/* Every key of bisect_report()'s, null without a value. */
 	pwjson_set(o, "noise", json_null());
@@ -1615,7 +1620,8 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 	}
 	if (x->c->out == OUT_JSON) {
 		o = pwjson_object();
-		pwjson_set_str(o, "repo", x->o->repo);
+		/* The working tree: "path", as --list-git and status name it. */
+		pwjson_set_str(o, "path", x->o->repo);
 		m = pwjson_object();
 		pwjson_set_str(m, "workload", x->workload);
 		pwjson_set_str(m, "metric", x->metric);

@@ -194,7 +194,7 @@ EOF
 expect_eq "$(pw -c "$T/s.conf" notify test --list | tr '\n' ' ')" \
     "mail (email) hook (webhook) log (log) "
 expect_eq "$(pw -c "$T/s.conf" bisect --list-git --csv | tr '\n' ' ')" \
-    "git,path linux,$T/repo-a mesa,$T/repo-b "
+    "name,path linux,$T/repo-a mesa,$T/repo-b "
 expect "hook log mail " "$PERFWATCH" -c "$T/s.conf" notify test ""
 expect " " "$PERFWATCH" -c "$T/s.conf" notify test mail ""
 expect " " "$PERFWATCH" -c "$T/s.conf" notify test --list ""

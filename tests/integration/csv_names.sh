@@ -205,4 +205,32 @@ for r, o in zip(rows, objs):
         assert same(v, o[k]), (k, v, o[k])
 EOPY
 	fail "baseline list --csv differs from --json: $(cat "$T/bl.csv")"
+
+# bisect --list-git: a [git] section's name "name", as in --json; and a
+# bisection's --json names the tree "path", as --list-git does.
+make_repo "ops 100 s lower" "ops 100 s lower" "ops 120 s lower" \
+    "ops 120 s lower"
+printf '[git "toy"]\npath = %s\n' "$T/repo" >>"$T/pw.conf"
+pw -c "$T/pw.conf" bisect --list-git --csv >"$T/git.csv" ||
+	fail "bisect --list-git --csv"
+pw -c "$T/pw.conf" bisect --list-git --json >"$T/git.json" ||
+	fail "bisect --list-git --json"
+expect_eq "$(head -n 1 "$T/git.csv")" "name,path"
+pw -c "$T/pw.conf" bisect --git toy --build "$BUILD" --workload toy \
+    --json main~3..main >"$T/bisect.json" 2>"$T/err" ||
+	fail "bisect --json: $(cat "$T/err")"
+PYTHONPATH=$T python3 - "$T/git.csv" "$T/git.json" "$T/bisect.json" \
+    "$T/repo" <<'EOPY' ||
+import csv, json, sys
+from same import same
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+objs = json.load(open(sys.argv[2]))
+assert len(rows) == len(objs) == 1, (rows, objs)
+for k, v in rows[0].items():
+    assert same(v, objs[0][k]), (k, v, objs[0][k])
+b = json.load(open(sys.argv[3]))
+assert "repo" not in b and b["path"] == objs[0]["path"] == sys.argv[4], b
+assert b["first_bad"]["summary"] == "c3", b
+EOPY
+	fail "bisect: $(cat "$T/git.csv" "$T/git.json" "$T/bisect.json")"
 pass
