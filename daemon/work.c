@@ -1207,6 +1207,13 @@ work_status_json(struct daemon *d)
 			pwjson_set_str(cur, "trigger", w->trigger);
 			pwjson_set_str(cur, "trigger_detail", w->detail);
 			pwjson_set_str(cur, "run", w->label);
+			/*
+			 * A run is named with its host everywhere; the
+			 * battery's is this machine's, null as its run until
+			 * the run has begun.
+			 */
+			pwjson_set_str(cur, "host", w->label != NULL ?
+			    daemon_host_name() : NULL);
 			pwjson_set_str(cur, "workload", w->workload);
 			json_object_set_new(cur, "step", json_integer(w->step));
 			json_object_set_new(cur, "steps",

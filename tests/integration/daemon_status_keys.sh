@@ -4,6 +4,8 @@
 # entry for {"cmd":"status"}, which named state, waiting, waiting_since,
 # wait_until and git alone and left the rest (work, its pid and step,
 # pending, retry_at, last_run, by_state ...) for a client to guess.
+# The battery in progress names its run with its host, as a run is named
+# everywhere.
 set -eu
 . "$(dirname "$0")/daemon.subr"
 top=${PERFWATCH_TOP:?}
@@ -20,11 +22,17 @@ wait_until 30 "the slow workload" slow_running || fail "slow did not start"
 pwc trigger --workload tiny >/dev/null || fail "trigger tiny"
 request '{"cmd":"status"}' >"$T/status.json"
 stop_daemon
+pw -D "$DB" runs --json >"$T/runs.json" || fail "runs --json"
 
-python3 - "$T/status.json" <<'EOF' || fail "the status reply"
+python3 - "$T/status.json" "$T/runs.json" <<'EOF' || fail "the status reply"
 import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["state"] == "running" and d["work"]["kind"] == "battery", d
+# The run in progress is named as runs --json names it: its label and
+# its host (the run had no host beside it).
+runs = {r["run"]: r for r in json.load(open(sys.argv[2]))}
+w = d["work"]
+assert w["run"] in runs and w["host"] == runs[w["run"]]["host"], (w, runs)
 assert len(d["pending"]) == 1, d
 # Not waiting for a quiet machine: the keys are there, null.
 w = d["work"]

@@ -227,6 +227,13 @@ gitwatch_find(struct daemon *d, const char *name)
 	return NULL;
 }
 
+/* The host a status names the battery's run with. */
+const char *
+daemon_host_name(void)
+{
+	return "box";
+}
+
 static struct daemon	test_daemon;
 
 static int
