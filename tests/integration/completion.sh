@@ -99,6 +99,23 @@ expect "alpha-1 alpha-2 " "$PERFWATCH" show al
 expect "alpha-1 alpha-2 beta-1 " "$PERFWATCH" check ""
 expect "beta-1 " "$PERFWATCH" env diff alpha-1 b
 expect "gamma-1 " "$PERFWATCH" -D "$T/other.db" show ""
+# The -c or -D word as bash gives it, as typed: a ~, quotes, a backslash
+# before a blank or a $NAME are not yet expanded there, and the store is
+# read as the shell would name it when the line runs.  A $( ) or a
+# backquote in the word is never run.
+mkdir -p "$HOME"
+cp "$T/other.db" "$HOME/other.db"
+cp "$T/other.db" "$T/my other.db"
+# shellcheck disable=SC2088 # the ~ as typed, for the completion
+expect "gamma-1 " "$PERFWATCH" -D "~/other.db" show ""
+expect "gamma-1 " "$PERFWATCH" -D "\$HOME/other.db" show ""
+expect "gamma-1 " "$PERFWATCH" -D "\${HOME}/other.db" show ""
+expect "gamma-1 " "$PERFWATCH" -D "\"$T/my other.db\"" show ""
+expect "gamma-1 " "$PERFWATCH" -D "'$T/my other.db'" show ""
+expect "gamma-1 " "$PERFWATCH" -D "$T/my\\ other.db" show ""
+expect " " "$PERFWATCH" -D "\$(touch $T/ran)" show ""
+expect " " "$PERFWATCH" -D "\`touch $T/ran\`" show ""
+[ ! -e "$T/ran" ] || fail "completing ran a command of the -D word"
 # host:label, which bash splits at the colon into three words: the whole
 # word is read back from the line, and what follows its colon offered.
 printf 'run,time,workload,metric,value,unit,better,host\ndelta-1,1700010800,w.one,m1,9,s,lower,box2\n' \
