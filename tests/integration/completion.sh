@@ -142,6 +142,17 @@ expect " " "$PERFWATCH" check --baseline base1 alpha-2 --bisect ""
 LINE="perfwatch show box2:delta-1 " expect " " \
     "$PERFWATCH" show box2 : delta-1 ""
 expect "$all" "$PERFWATCH" compare alpha-1 alpha-2 ""
+# compare's groups, NAME=RUN,RUN...: bash splits the word at "=" (as
+# COMP_WORDBREAKS has it), and the runs after the last comma are offered
+# with what comes before it, which the line keeps.
+LINE="perfwatch compare g=alpha-1,al" expect "alpha-1,alpha-1 alpha-1,alpha-2 " \
+    "$PERFWATCH" compare g = alpha-1,al
+LINE="perfwatch compare g=alpha-1,alpha-2," expect \
+    "alpha-1,alpha-2,alpha-1 alpha-1,alpha-2,alpha-2 alpha-1,alpha-2,beta-1 alpha-1,alpha-2,delta-1 " \
+    "$PERFWATCH" compare g = alpha-1,alpha-2,
+LINE="perfwatch compare g=b" expect "beta-1 " "$PERFWATCH" compare g = b
+# With "=" out of COMP_WORDBREAKS, the group is one word.
+expect "g=alpha-1 g=alpha-2 " "$PERFWATCH" compare g=al
 expect " " "$PERFWATCH" env show alpha-1 ""
 expect "$all" "$PERFWATCH" env show --packages ""
 expect " " "$PERFWATCH" env diff alpha-1 beta-1 ""
