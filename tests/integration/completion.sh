@@ -121,6 +121,11 @@ expect " " "$PERFWATCH" -D "\`touch $T/ran\`" show ""
 printf 'run,time,workload,metric,value,unit,better,host\ndelta-1,1700010800,w.one,m1,9,s,lower,box2\n' \
     >"$T/d.csv"
 pw import "$T/d.csv" >/dev/null
+# --host: the hosts of the runs recorded (the import without a host
+# column took this machine's name).
+expect "$(printf '%s\n' box2 "$(hostname)" | sort -u | tr '\n' ' ')" \
+    "$PERFWATCH" runs --host ""
+expect "box2 " "$PERFWATCH" history --host bo
 LINE="perfwatch show box2:d" expect "delta-1 " "$PERFWATCH" show box2 : d
 LINE="perfwatch env diff alpha-1 box2:" expect "delta-1 " \
     "$PERFWATCH" env diff alpha-1 box2 :
