@@ -608,8 +608,11 @@ report_oltp(FILE *f, const struct store_series *ser, size_t n)
 	free(counts);
 	if (any && (sc = find_series(ser, n, "db.oltp", "scalability")) !=
 	    NULL && !isnan(v = series_median(sc))) {
-		fprintf(f, fabs(v) < 1e6 ? "  scalability (peak / 1 thread): "
-		    "%.2fx\n" : "  scalability (peak / 1 thread): %.6gx\n", v);
+		/* Each iteration's ratio, then their median: not the ratio
+		 * of the medians above, which it need not equal. */
+		fprintf(f, "  scalability (median of the iterations' peak / "
+		    "1 thread): ");
+		fprintf(f, fabs(v) < 1e6 ? "%.2fx\n" : "%.6gx\n", v);
 	}
 	if (any)
 		fputc('\n', f);

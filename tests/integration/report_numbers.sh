@@ -168,7 +168,7 @@ expect_match "$out" '
      1 1.5e+300            - +-      -            -'
 expect_match "$out" '
          1  1.23457e+20       2.00'
-expect_match "$out" 'scalability (peak / 1 thread): 1e+300x'
+expect_match "$out" "scalability (median of the iterations' peak / 1 thread): 1e+300x"
 printf '%s\n' "$out" | awk 'length($0) > 100 { exit 1 }' ||
     fail "a line too long: $out"
 # A value that rounds to nothing in a classic table's column is 0, as no
