@@ -333,6 +333,7 @@ struct store_alert {
 	int64_t		 opened;	/* epoch seconds */
 	int64_t		 updated;
 	char		*attribution;	/* JSON text or NULL */
+	char		*summary;	/* STORE_ALERT_SUMMARY's, else NULL */
 };
 
 int		 store_baseline_set(struct store *, const char *name,
@@ -360,6 +361,18 @@ int		 store_alerts_metric(struct store *, int64_t host, int64_t metric,
 		    struct store_alert **, size_t *);
 int		 store_alerts_list(struct store *, int all,
 		    struct store_alert **, size_t *);
+/*
+ * One page of the alerts, newest first, handed to fn one at a time
+ * (store_alerts_page: see verdicts.c), each read whole or, with
+ * STORE_ALERT_SUMMARY, with its attribution's summary alone.
+ */
+#define STORE_ALERT_WHOLE	0
+#define STORE_ALERT_SUMMARY	1
+typedef int	(*store_alert_fn)(void *, const struct store_alert *);
+int		 store_alerts_page(struct store *, int all, int64_t before,
+		    size_t limit, int what, store_alert_fn, void *,
+		    int *more);
+int		 store_alerts_count(struct store *, int all, size_t *);
 void		 store_alert_clear(struct store_alert *);
 void		 store_alerts_free(struct store_alert *, size_t);
 

@@ -8,6 +8,7 @@
  * not at all.  Nothing here begins or commits, except store_baseline_set
  * and store_baseline_delete, each a transaction of its own.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,10 @@ _Static_assert(STMT_MAX - VST_MAX >= STMT_MAX_BASE,
 	"id, host, metric, first_bad_run, last_good_run, last_run, " \
 	"opened_run, confirmed_run, state, direction, change_pct, opened, " \
 	"updated, attribution"
+#define ALERT_COLUMNS_BUT_ATTRIBUTION \
+	"id, host, metric, first_bad_run, last_good_run, last_run, " \
+	"opened_run, confirmed_run, state, direction, change_pct, opened, " \
+	"updated"
 
 /* Bind a double, or NULL for NAN. */
 static void
@@ -444,6 +449,7 @@ alert_from_row(sqlite3_stmt *stmt, struct store_alert *a)
 	a->opened = sqlite3_column_int64(stmt, 11);
 	a->updated = sqlite3_column_int64(stmt, 12);
 	a->attribution = store_col_strdup(stmt, 13);
+	a->summary = NULL;
 }
 
 /* Add an alert; returns its id, or -1. */
@@ -590,12 +596,118 @@ store_alerts_list(struct store *st, int all, struct store_alert **out,
 	return rc;
 }
 
+/*
+ * The page of open alerts (all: of every alert) older than alert before
+ * (0: from the newest), newest first: fn(arg, a) for each of the first
+ * limit of them (limit above 0), a cleared once fn returns.  fn returns
+ * 0 for the next one, 1 to stop there (the caller's page is full), or
+ * -1 on an error of its own, which ends the page and is returned.  *more
+ * says whether an older alert is left after the last one fn was given
+ * (1 as well when fn stopped early).
+ *
+ * One row beyond the page is asked for (LIMIT limit + 1) to tell
+ * whether one is left, its columns not read: the attribution of an
+ * alert opened by a large upgrade is hundreds of KiB, and a store can
+ * hold thousands of them, so that only the rows shown are read whole.
+ * With STORE_ALERT_SUMMARY, the attribution is not read into a at all:
+ * its "summary" (a string, else NULL) comes in a->summary, taken out by
+ * SQLite, and a stored text that is not JSON (which jansson would not
+ * read either) gives none rather than failing the page.
+ */
+int
+store_alerts_page(struct store *st, int all, int64_t before, size_t limit,
+    int what, store_alert_fn fn, void *arg, int *more)
+{
+	struct store_alert	 a;
+	sqlite3_stmt		*stmt;
+	size_t			 n = 0;
+	int			 rc, code, stop = 0;
+
+	assert(limit > 0 && limit < INT64_MAX);
+	*more = 0;
+	if (sqlite3_prepare_v2(st->db, what == STORE_ALERT_SUMMARY ?
+	    "SELECT " ALERT_COLUMNS_BUT_ATTRIBUTION ", CASE WHEN"
+	    " json_valid(attribution) THEN CASE json_type(attribution,"
+	    " '$.summary') WHEN 'text' THEN json_extract(attribution,"
+	    " '$.summary') END END FROM alerts"
+	    " WHERE (?1 OR state IN ('suspected', 'confirmed'))"
+	    " AND (?2 = 0 OR id < ?2) ORDER BY id DESC LIMIT ?3" :
+	    "SELECT " ALERT_COLUMNS " FROM alerts"
+	    " WHERE (?1 OR state IN ('suspected', 'confirmed'))"
+	    " AND (?2 = 0 OR id < ?2) ORDER BY id DESC LIMIT ?3",
+	    -1, &stmt, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int(stmt, 1, all != 0);
+	sqlite3_bind_int64(stmt, 2, before > 0 ? before : 0);
+	sqlite3_bind_int64(stmt, 3, (sqlite3_int64)limit + 1);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (n == limit || stop) {
+			*more = 1;
+			break;
+		}
+		alert_from_row(stmt, &a);
+		if (what == STORE_ALERT_SUMMARY) {
+			/* Column 13 is the summary, not the attribution. */
+			a.summary = a.attribution;
+			a.attribution = NULL;
+		}
+		stop = fn(arg, &a);
+		store_alert_clear(&a);
+		if (stop == -1)
+			break;
+		n++;
+	}
+	if (stop == -1) {
+		/*
+		 * fn's failure is the store's, most often (a metric or run
+		 * that cannot be read): the finalize below would leave "not
+		 * an error" in its place, so it is kept for the caller, as
+		 * store_rollback keeps one.
+		 */
+		code = sqlite3_extended_errcode(st->db);
+		if (code != SQLITE_OK && code != SQLITE_ROW &&
+		    code != SQLITE_DONE) {
+			free(st->kept_msg);
+			st->kept_msg = xstrdup(sqlite3_errmsg(st->db));
+			st->kept_code = code;
+		}
+	}
+	sqlite3_finalize(stmt);
+	if (stop == -1)
+		return -1;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return -1;
+	if (stop == 1)
+		*more = 1;
+	return 0;
+}
+
+/* How many alerts are open (all: how many there are). */
+int
+store_alerts_count(struct store *st, int all, size_t *n)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT count(*) FROM alerts"
+	    " WHERE ?1 OR state IN ('suspected', 'confirmed')", -1, &stmt,
+	    NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int(stmt, 1, all != 0);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		*n = (size_t)sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
 void
 store_alert_clear(struct store_alert *a)
 {
 	free(a->state);
 	free(a->direction);
 	free(a->attribution);
+	free(a->summary);
 	memset(a, 0, sizeof(*a));
 }
 

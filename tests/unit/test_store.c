@@ -1207,6 +1207,189 @@ test_ensure_lookup_errors(void **state)
 	free(p);
 }
 
+/* What store_alerts_page gave: ids, and the text read of each. */
+struct page_seen {
+	int64_t	 ids[16];
+	char	*text[16];	/* attribution, or summary */
+	size_t	 n;
+	size_t	 stop_after;	/* 0: never */
+	int	 fail;		/* return -1 at the first */
+	int	 summary;
+};
+
+static int
+page_take(void *arg, const struct store_alert *a)
+{
+	struct page_seen	*ps = arg;
+	const char		*t;
+
+	if (ps->fail)
+		return -1;
+	assert_true(ps->n < nitems(ps->ids));
+	t = ps->summary ? a->summary : a->attribution;
+	if (ps->summary)
+		assert_null(a->attribution);
+	else
+		assert_null(a->summary);
+	ps->ids[ps->n] = a->id;
+	ps->text[ps->n] = t != NULL ? xstrdup(t) : NULL;
+	ps->n++;
+	return ps->stop_after > 0 && ps->n == ps->stop_after;
+}
+
+static void
+page_seen_clear(struct page_seen *ps)
+{
+	size_t	i;
+
+	for (i = 0; i < ps->n; i++)
+		free(ps->text[i]);
+	memset(ps, 0, sizeof(*ps));
+}
+
+/*
+ * The alerts a page at a time (the dashboard's /api/alerts and /): the
+ * open ones older than an id, newest first, no more than asked for and
+ * whether more are left; the count apart.  With STORE_ALERT_SUMMARY
+ * each comes with its attribution's summary alone, what jansson would
+ * read of it: none for text that is not JSON, or a summary that is not
+ * a string.  Before, the only way was store_alerts_list, every alert
+ * with its whole attribution.
+ */
+static void
+test_alerts_page(void **state)
+{
+	static const struct {
+		const char	*state;
+		const char	*attribution;
+		const char	*summary;
+	} al[] = {
+		{ ALERT_CONFIRMED, "{\"summary\":\"kernel 6.1 -> 6.6\","
+		    "\"diff\":{\"packages\":[]}}", "kernel 6.1 -> 6.6" },
+		{ ALERT_RESOLVED, "{\"summary\":\"gone\"}", "gone" },
+		{ ALERT_SUSPECTED, NULL, NULL },
+		{ ALERT_CONFIRMED, "{\"diff\":{}}", NULL },
+		{ ALERT_ACKNOWLEDGED, "{\"summary\":\"seen\"}", "seen" },
+		{ ALERT_CONFIRMED, "{\"summary\":\"a \\\"q\\\" \\u00e9\"}",
+		    "a \"q\" \xc3\xa9" },
+		{ ALERT_CONFIRMED, "{\"summary\":", NULL },
+		{ ALERT_CONFIRMED, "{\"summary\":3}", NULL },
+		{ ALERT_SUSPECTED, "[\"summary\"]", NULL },
+	};
+	/* The open ones, newest first, by index in al[] (id - 1). */
+	static const int open[] = { 8, 7, 6, 5, 3, 2, 0 };
+	struct store_alert	 a;
+	struct page_seen	 ps;
+	struct store		*st;
+	struct store_run	 r;
+	char			*p = db_path(), *cause = NULL;
+	int64_t			 before;
+	size_t			 i, n, at;
+	int			 more;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(import_str(st, "a.csv", sample_csv, 0, &cause), 0);
+	assert_int_equal(store_run_resolve(st, "r1", &r, &cause), 0);
+	for (i = 0; i < nitems(al); i++) {
+		memset(&a, 0, sizeof(a));
+		a.host = r.host;
+		a.metric = 1;
+		a.first_bad_run = a.last_run = a.opened_run = r.id;
+		a.state = (char *)al[i].state;
+		a.direction = (char *)VERDICT_REGRESSION;
+		a.change_pct = -10;
+		a.opened = a.updated = 1700000000;
+		a.attribution = (char *)al[i].attribution;
+		assert_int_equal(store_alert_add(st, &a), (int64_t)i + 1);
+	}
+	store_run_clear(&r);
+
+	assert_int_equal(store_alerts_count(st, 0, &n), 0);
+	assert_int_equal(n, nitems(open));
+	assert_int_equal(store_alerts_count(st, 1, &n), 0);
+	assert_int_equal(n, nitems(al));
+
+	/* Pages of 3 from the newest: 9 8 7, 6 4 3, 1; whole. */
+	memset(&ps, 0, sizeof(ps));
+	for (before = 0, at = 0; at < nitems(open); ) {
+		assert_int_equal(store_alerts_page(st, 0, before, 3,
+		    STORE_ALERT_WHOLE, page_take, &ps, &more), 0);
+		assert_int_equal(ps.n, at + 3 <= nitems(open) ? 3 :
+		    nitems(open) - at);
+		for (i = 0; i < ps.n; i++, at++) {
+			assert_int_equal(ps.ids[i], open[at] + 1);
+			if (al[open[at]].attribution == NULL)
+				assert_null(ps.text[i]);
+			else
+				assert_string_equal(ps.text[i],
+				    al[open[at]].attribution);
+		}
+		assert_int_equal(more, at < nitems(open));
+		before = ps.ids[ps.n - 1];
+		page_seen_clear(&ps);
+	}
+	/* A page that ends at the last: nothing more, though it was full. */
+	assert_int_equal(store_alerts_page(st, 0, 4, 2, STORE_ALERT_WHOLE,
+	    page_take, &ps, &more), 0);
+	assert_int_equal(ps.n, 2);
+	assert_int_equal(more, 0);
+	page_seen_clear(&ps);
+	/* Before the oldest: none. */
+	assert_int_equal(store_alerts_page(st, 0, 1, 5, STORE_ALERT_WHOLE,
+	    page_take, &ps, &more), 0);
+	assert_int_equal(ps.n, 0);
+	assert_int_equal(more, 0);
+	/* Every alert, the settled ones too. */
+	assert_int_equal(store_alerts_page(st, 1, 0, 100, STORE_ALERT_WHOLE,
+	    page_take, &ps, &more), 0);
+	assert_int_equal(ps.n, nitems(al));
+	for (i = 0; i < ps.n; i++)
+		assert_int_equal(ps.ids[i], (int64_t)(nitems(al) - i));
+	assert_int_equal(more, 0);
+	page_seen_clear(&ps);
+
+	/* The summaries alone. */
+	ps.summary = 1;
+	assert_int_equal(store_alerts_page(st, 1, 0, 100, STORE_ALERT_SUMMARY,
+	    page_take, &ps, &more), 0);
+	assert_int_equal(ps.n, nitems(al));
+	for (i = 0; i < ps.n; i++) {
+		at = nitems(al) - 1 - i;
+		if (al[at].summary == NULL)
+			assert_null(ps.text[i]);
+		else
+			assert_string_equal(ps.text[i], al[at].summary);
+	}
+	page_seen_clear(&ps);
+
+	/* fn stops the page (full in bytes): more, and no further call. */
+	ps.stop_after = 2;
+	assert_int_equal(store_alerts_page(st, 0, 0, 5, STORE_ALERT_WHOLE,
+	    page_take, &ps, &more), 0);
+	assert_int_equal(ps.n, 2);
+	assert_int_equal(more, 1);
+	page_seen_clear(&ps);
+	/* fn's error ends it. */
+	ps.fail = 1;
+	assert_int_equal(store_alerts_page(st, 0, 0, 5, STORE_ALERT_WHOLE,
+	    page_take, &ps, &more), -1);
+	page_seen_clear(&ps);
+
+	/* The store's error is told as one, not as no alerts. */
+	sqlite3_progress_handler(st->db, 1, interrupt_now, NULL);
+	assert_int_equal(store_alerts_page(st, 0, 0, 5, STORE_ALERT_SUMMARY,
+	    page_take, &ps, &more), -1);
+	assert_int_equal(store_failure(st), STORE_FAILED);
+	assert_int_equal(ps.n, 0);
+	assert_int_equal(store_alerts_count(st, 0, &n), -1);
+	assert_int_equal(store_failure(st), STORE_FAILED);
+	sqlite3_progress_handler(st->db, 0, NULL, NULL);
+	store_close(st);
+	free(p);
+}
+
 /*
  * Each lookup that returns -1 for "none" leaves a read that failed for
  * store_failure() to tell, so that a caller says the store failed (or was
@@ -2399,6 +2582,7 @@ main(void)
 		cmocka_unit_test(test_baseline_delete),
 		cmocka_unit_test(test_outbox_split_error),
 		cmocka_unit_test(test_lookup_errors),
+		cmocka_unit_test(test_alerts_page),
 		cmocka_unit_test(test_ensure_lookup_errors),
 		cmocka_unit_test(test_replace),
 		cmocka_unit_test(test_series_cache),
