@@ -28,7 +28,8 @@
  *
  * Bounds.  The store is read in the event loop, so what one request may
  * read is bounded: the newest HTTP_RUNS runs, the open alerts up to
- * HTTP_ALERTS on / and /api/alerts (each read for its metric and runs),
+ * HTTP_ALERTS on / and /api/alerts (each read for its metric and runs,
+ * and only those read: store_alerts_page; / reads only their summaries),
  * a metric's newest HTTP_HISTORY run medians on each host of at most
  * HTTP_HOSTS (more need host=), HTTP_MATCH metrics per name,
  * HTTP_METRICS metrics linked from the front page.  What these pages
@@ -466,73 +467,106 @@ http_pct(struct evbuffer *b, const json_t *v)
 		evbuffer_add_printf(b, "-");
 }
 
+/* A page of alerts being made: what http_alerts_json asks for. */
+struct http_alerts_page {
+	struct daemon	*d;
+	json_t		*arr;
+	size_t		 max_bytes;
+	size_t		 bytes;
+	int64_t		 last;
+	int		 summary;
+};
+
+/*
+ * Add alert a to the page, as alerts --json gives it, unless it would
+ * take the page over its bytes (1: stop there); -1 when its metric or
+ * runs cannot be read.  An alert read with its summary alone (the front
+ * page) has {"summary": ...} for its attribution: that page prints no
+ * more of it, and its JSON is never served.
+ */
+static int
+http_alerts_add(void *arg, const struct store_alert *a)
+{
+	struct http_alerts_page	*pg = arg;
+	json_t			*o, *attr;
+	char			*text, *p;
+	size_t			 size;
+
+	/* A metric or run that cannot be read is no "?" or "-". */
+	if (view_alert_get(pg->d->st, a, &o) == -1)
+		return -1;
+	if (pg->summary) {
+		attr = pwjson_object();
+		if (a->summary != NULL)
+			pwjson_set_str(attr, "summary", a->summary);
+		pwjson_set(o, "attribution", attr);
+	}
+	if (pg->max_bytes > 0) {
+		/*
+		 * As printed in the answer's "alerts": each line two
+		 * levels (four spaces) in, and ",\n" after.
+		 */
+		text = pwjson_dumps(o, PWJSON_PRETTY);
+		for (p = text, size = 2; *p != '\0'; p++, size++)
+			if (*p == '\n')
+				size += 4;
+		size += 4;
+		free(text);
+		if (json_array_size(pg->arr) > 0 &&
+		    pg->bytes + size > pg->max_bytes) {
+			json_decref(o);
+			return 1;
+		}
+		pg->bytes += size;
+	}
+	pwjson_append(pg->arr, o);
+	pg->last = a->id;
+	return 0;
+}
+
 /*
  * The open alerts as alerts --json gives them (newest first), those
- * older than alert before (0: from the newest), the first max of them
- * (0: all, as the command prints), and no more than about max_bytes of
- * them once printed (0: any size), but one at least.  *total says how
- * many are open in all, *more (when not NULL) whether older ones than
- * those given are left out, and *last (when not NULL) the id of the
- * oldest given.
+ * older than alert before (0: from the newest), the first max of them,
+ * and no more than about max_bytes of them once printed (0: any size),
+ * but one at least; with summary, each alert's attribution read for its
+ * summary alone (http_alerts_add).  *total says how many are open in
+ * all, *more (when not NULL) whether older ones than those given are
+ * left out, and *last (when not NULL) the id of the oldest given.  Only
+ * the alerts given are read from the store (store_alerts_page), not
+ * every open one with its attribution: after a large upgrade these are
+ * hundreds of MiB, read in the daemon's loop.
  */
 static json_t *
 http_alerts_json(struct daemon *d, int64_t before, size_t max,
-    size_t max_bytes, size_t *total, int *more, int64_t *last)
+    size_t max_bytes, int summary, size_t *total, int *more, int64_t *last)
 {
-	struct store_alert	*a = NULL;
-	json_t			*arr, *o;
-	char			*text, *p;
-	size_t			 n = 0, i, given = 0, bytes = 0, size;
+	struct http_alerts_page	 pg;
+	int			 left;
 
+	assert(max > 0);
 	*total = 0;
 	if (more != NULL)
 		*more = 0;
 	if (last != NULL)
 		*last = 0;
-	if (store_alerts_list(d->st, 0, &a, &n) == -1)
+	memset(&pg, 0, sizeof(pg));
+	pg.d = d;
+	pg.max_bytes = max_bytes;
+	pg.summary = summary;
+	if (store_alerts_count(d->st, 0, total) == -1)
 		return NULL;
-	arr = pwjson_array();
-	for (i = 0; i < n; i++) {
-		if (before > 0 && a[i].id >= before)
-			continue;
-		if (max > 0 && given == max) {
-			if (more != NULL)
-				*more = 1;
-			break;
-		}
-		/* A metric or run that cannot be read is no "?" or "-". */
-		if (view_alert_get(d->st, &a[i], &o) == -1) {
-			json_decref(arr);
-			store_alerts_free(a, n);
-			return NULL;
-		}
-		if (max_bytes > 0) {
-			/*
-			 * As printed in the answer's "alerts": each line
-			 * two levels (four spaces) in, and ",\n" after.
-			 */
-			text = pwjson_dumps(o, PWJSON_PRETTY);
-			for (p = text, size = 2; *p != '\0'; p++, size++)
-				if (*p == '\n')
-					size += 4;
-			size += 4;
-			free(text);
-			if (given > 0 && bytes + size > max_bytes) {
-				json_decref(o);
-				if (more != NULL)
-					*more = 1;
-				break;
-			}
-			bytes += size;
-		}
-		pwjson_append(arr, o);
-		if (last != NULL)
-			*last = a[i].id;
-		given++;
+	pg.arr = pwjson_array();
+	if (store_alerts_page(d->st, 0, before, max, summary ?
+	    STORE_ALERT_SUMMARY : STORE_ALERT_WHOLE, http_alerts_add, &pg,
+	    &left) == -1) {
+		json_decref(pg.arr);
+		return NULL;
 	}
-	*total = n;
-	store_alerts_free(a, n);
-	return arr;
+	if (more != NULL)
+		*more = left;
+	if (last != NULL)
+		*last = pg.last;
+	return pg.arr;
 }
 
 /* The newest HTTP_RUNS runs, oldest first, as runs --json gives them. */
@@ -679,7 +713,8 @@ http_index(struct daemon *d, struct http_reply *r)
 	size_t			 nms = 0, total, i, k;
 
 	runs = http_runs_json(d);
-	alerts = http_alerts_json(d, 0, HTTP_ALERTS, 0, &total, NULL, NULL);
+	alerts = http_alerts_json(d, 0, HTTP_ALERTS, 0, 1, &total, NULL,
+	    NULL);
 	if (runs == NULL || alerts == NULL || store_metrics_list(d->st, NULL,
 	    NULL, &ms, &nms) == -1) {
 		json_decref(runs);
@@ -1227,7 +1262,7 @@ http_api_alerts(struct daemon *d, struct http_reply *r, struct evkeyvalq *kv)
 	}
 	/* The rest of the answer, its other keys, in the last KiB. */
 	arr = http_alerts_json(d, (int64_t)before, (size_t)limit,
-	    HTTP_ALERTS_BYTES - 1024, &total, &more, &last);
+	    HTTP_ALERTS_BYTES - 1024, 0, &total, &more, &last);
 	if (arr == NULL) {
 		http_error_json(r, 500, "Internal Server Error", "the store "
 		    "could not be read:", store_errmsg(d->st));

@@ -1,0 +1,115 @@
+#!/bin/sh
+# What the dashboard reads of the store for its alerts: one page, not
+# every open alert.  250 open alerts, each carrying the package diff of
+# an upgrade of 1500 packages (some 160 KB stored, 290 KB printed), are
+# 40 MB of attributions; a page of one alert (/api/alerts?limit=1) and
+# the front page (which prints each alert's one-line summary) must not
+# raise the daemon's peak resident memory by anything like that.
+# Before, each request read every open alert whole (store_alerts_list)
+# and kept a page of them, and / parsed the attributions of its 100 to
+# print their summaries.  The answers stay those of `perfwatch alerts
+# --json`.  Linux: the peak is /proc's VmHWM.
+set -eu
+. "$(dirname "$0")/daemon.subr"
+
+command -v curl >/dev/null 2>&1 || fail "curl is not installed"
+command -v sqlite3 >/dev/null 2>&1 || skip "sqlite3 is not installed"
+export PERFWATCH_DB="$DB"
+
+PORT=$(python3 -c 'import socket
+s = socket.socket()
+s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])')
+
+# get PATH: fetch into $T/body; print the code.
+get() {
+	curl -sS --max-time 60 -o "$T/body" -w '%{http_code}' \
+	    "http://127.0.0.1:$PORT$1"
+}
+
+# peak: the daemon's peak resident memory, in KiB.
+peak() {
+	awk '$1 == "VmHWM:" { print $2 }' "/proc/$DPID/status"
+}
+
+write_profile
+write_conf_manual
+awk -v v="http = 127.0.0.1:$PORT" '{ print } /^\[perfwatch\]$/ { print v }' \
+    "$CONF" >"$T/conf.tmp"
+mv "$T/conf.tmp" "$CONF"
+mkdir -p "$T/state"
+
+# 250 metrics, each 30% slower in its last two runs: an open alert each.
+awk 'BEGIN {
+	print "run,time,workload,metric,value,unit,better,host,iteration"
+	s = 11
+	for (r = 1; r <= 12; r++)
+		for (m = 0; m < 250; m++)
+			for (i = 1; i <= 5; i++) {
+				s = (s * 1103515245 + 12345) % 2147483648
+				v = r >= 11 ? 130 : 100
+				v *= 1 + 0.02 * (s / 2147483648 - 0.5)
+				printf "a-%02d,%d,many,m%03d,%.4f,s,lower," \
+				    "box,%d\n", r, 1705000000 + r * 3600, m,
+				    v, i
+			}
+}' >"$T/many.csv"
+pwc import "$T/many.csv" >/dev/null || fail "import many.csv"
+for r in 11 12; do
+	pwc check "a-$r" >/dev/null || [ $? -eq 1 ] || fail "check a-$r"
+done
+# Each alert's summary its own, to tell one from another on the page.
+sql "UPDATE alerts SET attribution = (SELECT json_object(
+	'same_snapshot', json('false'),
+	'diff', json_object('fields', json_array(),
+	    'packages', json_group_array(json_object('name',
+		printf('libupgraded%04d-common', k), 'change', 'upgraded',
+		'arch', 'amd64', 'old', printf('2.%d.0-1+deb12u1', k),
+		'new', printf('2.%d.1-3', k)))),
+	'summary', printf('1500 packages upgraded (alert %d)', alerts.id))
+    FROM (WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n
+	WHERE k < 1500) SELECT k FROM n))" || fail "the attributions"
+[ "$(sql "SELECT count(*) FROM alerts WHERE state IN
+    ('suspected', 'confirmed')")" -ge 250 ] || fail "fewer than 250 alerts"
+pwc alerts --json >"$T/every.json" || fail "alerts --json"
+
+start_daemon
+[ -r "/proc/$DPID/status" ] || skip "no /proc/PID/status"
+# A first small request, so that what is measured is the alerts alone.
+[ "$(get /api/runs)" = 200 ] || fail "/api/runs: $(cat "$T/body")"
+p0=$(peak)
+
+[ "$(get '/api/alerts?limit=1')" = 200 ] ||
+	fail "/api/alerts?limit=1: $(head -c 300 "$T/body")"
+p1=$(peak)
+python3 - "$T/body" "$T/every.json" <<'EOF' || fail "/api/alerts?limit=1"
+import json, sys
+got = json.load(open(sys.argv[1]))
+every = json.load(open(sys.argv[2]))
+assert got["alerts"] == every[:1], "not the newest of alerts --json"
+assert got["total"] == len(every) and got["truncated"] is True, got["total"]
+assert got["next"] == "/api/alerts?before=%d&limit=1" % every[0]["id"]
+EOF
+echo "peak: $p0 KiB, after /api/alerts?limit=1 $p1 KiB" >&2
+[ $((p1 - p0)) -lt 16384 ] ||
+	fail "/api/alerts?limit=1 raised the peak by $((p1 - p0)) KiB"
+
+[ "$(get /)" = 200 ] || fail "/: $(head -c 300 "$T/body")"
+p2=$(peak)
+echo "peak after /: $p2 KiB" >&2
+[ $((p2 - p1)) -lt 16384 ] || fail "/ raised the peak by $((p2 - p1)) KiB"
+# The summaries of the newest 100, each in its row, and no others.
+python3 - "$T/body" "$T/every.json" <<'EOF' || fail "/ lost the summaries"
+import json, re, sys
+page = open(sys.argv[1]).read()
+page = page[page.index('<table class="alerts">'):]
+page = page[:page.index('</table>')]
+every = json.load(open(sys.argv[2]))
+rows = re.findall(r'<tr><td class="n">#(\d+)</td>.*?<td>([^<]*)</td></tr>',
+                  page)
+assert [int(i) for i, _ in rows] == [a["id"] for a in every[:100]], rows[:3]
+for (i, s), a in zip(rows, every):
+    assert s == a["attribution"]["summary"], (i, s)
+    assert s == "1500 packages upgraded (alert %s)" % i, (i, s)
+EOF
+pass
