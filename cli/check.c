@@ -2012,7 +2012,109 @@ cmd_changes(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
-/* perfwatch alerts [--all] [--json|--csv] | alerts ack ID */
+/* What alerts_row adds each alert of a listing to. */
+struct alerts_listing {
+	struct cli	*c;
+	struct store	*st;
+	json_t		*arr;	/* --json */
+	struct table	*t;	/* else */
+	size_t		 n;	/* alerts added */
+};
+
+/*
+ * Add alert a to the listing: its JSON (view.h's, the one the dashboard
+ * serves), or its row, the machine change its attribution's summary
+ * (read alone: STORE_ALERT_SUMMARY).  0, or -1 when its metric or runs
+ * cannot be read: "?" and "-" are for a metric or run not there, and
+ * one that cannot be read is the store's error, not an empty value.
+ */
+static int
+alerts_row(void *arg, const struct store_alert *a)
+{
+	struct alerts_listing	*l = arg;
+	struct store_metric	 m;
+	char			*l1, *l2, *l3, *host;
+	char			 b1[32], tbuf[32];
+	json_t			*o;
+
+	if (l->arr != NULL) {
+		if (view_alert_get(l->st, a, &o) == -1)
+			return -1;
+		pwjson_append(l->arr, o);
+		l->n++;
+		return 0;
+	}
+	memset(&m, 0, sizeof(m));
+	l1 = l2 = l3 = host = NULL;
+	if (store_metric_get(l->st, a->metric, &m) == -1) {
+		if (store_failure(l->st) != STORE_FOUND_NONE)
+			return -1;
+		m.workload = xstrdup("?");
+		m.metric = xstrdup("?");
+		m.unit = xstrdup("?");
+	}
+	if (view_run_label_get(l->st, a->first_bad_run, &l1) == -1 ||
+	    view_run_label_get(l->st, a->last_good_run, &l2) == -1 ||
+	    view_run_label_get(l->st, a->last_run, &l3) == -1 ||
+	    view_alert_host(l->st, a, &host) == -1) {
+		free(l1);
+		free(l2);
+		free(l3);
+		store_metric_clear(&m);
+		return -1;
+	}
+	fmt_time(tbuf, sizeof(tbuf), a->updated);
+	/* change_pct in CSV is --json's number, with no % sign. */
+	if (l->c->out == OUT_CSV)
+		cli_fmt_figure(b1, sizeof(b1), a->change_pct, l->c->out);
+	else
+		cli_fmt_pct(b1, sizeof(b1), a->change_pct);
+	table_addf(l->t, 0, "%lld", (long long)a->id);
+	table_addf(l->t, 1, "%s", a->state);
+	table_addf(l->t, 2, "%s", a->direction);
+	table_addf(l->t, 3, "%s", m.workload);
+	table_addf(l->t, 4, "%s", m.metric);
+	table_addf(l->t, 5, "%s", b1);
+	table_addf(l->t, 6, "%s", l1);
+	table_addf(l->t, 7, "%s", l2);
+	table_addf(l->t, 8, "%s", l3);
+	table_addf(l->t, 9, "%s", tbuf);
+	/* A confirmed alert's machine diff, in one line. */
+	table_addf(l->t, 10, "%s", a->summary != NULL ? a->summary : "-");
+	table_addf(l->t, 11, "%s", host);
+	table_end_row(l->t);
+	l->n++;
+	free(host);
+	free(l1);
+	free(l2);
+	free(l3);
+	store_metric_clear(&m);
+	return 0;
+}
+
+/*
+ * Option name of a command that reads its words by hand, given as
+ * "name value" or "name=value": its value, argv[*k] moved past it, or
+ * NULL when argv[*k] is not it (or lacks its value).
+ */
+static const char *
+alerts_option(int argc, char **argv, int *k, const char *name)
+{
+	size_t	len = strlen(name);
+
+	if (strncmp(argv[*k], name, len) != 0)
+		return NULL;
+	if (argv[*k][len] == '=')
+		return argv[*k] + len + 1;
+	if (argv[*k][len] != '\0' || *k + 1 >= argc)
+		return NULL;
+	return argv[++*k];
+}
+
+/*
+ * perfwatch alerts [--all] [--limit N] [--before ID] [--json|--csv]
+ * | alerts ack ID
+ */
 int
 cmd_alerts(struct cli *c, int argc, char **argv)
 {
@@ -2031,17 +2133,15 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT };
 	struct detect_params	 p;
-	struct store_alert	*a = NULL;
-	struct store_metric	 m;
+	struct alerts_listing	 l;
 	struct store		*st;
 	struct table		*t;
-	char			*cause = NULL, *l1, *l2, *l3, *host;
-	char			 b1[32], tbuf[32];
-	json_t			*arr, *attr, *o;
-	const char		*sum;
-	long long		 id;
-	size_t			 n = 0, i;
-	int			 k, all = 0;
+	const char		*v;
+	char			*cause = NULL;
+	json_t			*arr;
+	long long		 id, before = 0;
+	size_t			 limit = 0;
+	int			 k, more, all = 0;
 
 	if (argc >= 2 && strcmp(argv[1], "ack") == 0) {
 		cli_name(argv + 1, "alerts", "ack");
@@ -2076,105 +2176,65 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 	for (k = 1; k < argc; k++) {
 		if (cli_output_option(c, argv[k]))
 			continue;
-		if (strcmp(argv[k], "--all") == 0)
+		if (strcmp(argv[k], "--all") == 0) {
 			all = 1;
+			continue;
+		}
+		/* --limit N or --limit=N, --before ID or --before=ID. */
+		if ((v = alerts_option(argc, argv, &k, "--limit")) != NULL) {
+			if (cli_parse_limit(v, &limit) == -1)
+				return cli_usage("alerts");
+		} else if ((v = alerts_option(argc, argv, &k,
+		    "--before")) != NULL) {
+			if (cli_parse_count(v + (v[0] == '#'), 1, INT64_MAX,
+			    &before) == -1)
+				return cli_usage_why("alerts", "--before: \"%s\" "
+				    "is not an alert ID", v);
+		} else if (strcmp(argv[k], "--limit") == 0 ||
+		    strcmp(argv[k], "--before") == 0)
+			return cli_usage_why("alerts", "%s needs a value",
+			    argv[k]);
 		else
 			return cli_bad_arg("alerts", argv[k]);
 	}
 	if ((st = cli_store(c)) == NULL)
 		return cli_store_none(c);
-	if (store_alerts_list(st, all, &a, &n) == -1) {
-		/* 75 for a busy store, as for the alerts' metrics and runs. */
+	arr = c->out == OUT_JSON ? pwjson_array() : NULL;
+	_Static_assert(nitems(hdr) == nitems(csv_hdr), "alerts: CSV header");
+	t = table_new(nitems(hdr), c->out == OUT_CSV ? csv_hdr : hdr, al);
+	l.c = c;
+	l.st = st;
+	l.arr = arr;
+	l.t = t;
+	l.n = 0;
+	/*
+	 * A page (--limit, --before) reads only the alerts it prints; the
+	 * table and CSV print of each attribution its summary alone, and
+	 * read no more of it (after a large upgrade, some 160 KB an alert).
+	 */
+	if (store_alerts_page(st, all, (int64_t)before, limit, arr != NULL ?
+	    STORE_ALERT_WHOLE : STORE_ALERT_SUMMARY, alerts_row, &l,
+	    &more) == -1) {
+		/*
+		 * Nothing printed: a list with holes would pass for whole.
+		 * 75 for a busy store, as for the alerts' metrics and runs.
+		 */
 		if ((k = cli_store_failed(st)) == 0) {
 			log_warnx("%s", store_errmsg(st));
 			k = EXIT_SOFTWARE;
 		}
-		return k;
-	}
-	arr = c->out == OUT_JSON ? pwjson_array() : NULL;
-	_Static_assert(nitems(hdr) == nitems(csv_hdr), "alerts: CSV header");
-	t = table_new(nitems(hdr), c->out == OUT_CSV ? csv_hdr : hdr, al);
-	for (i = 0; i < n; i++) {
-		/* The JSON is view.h's, the one the dashboard serves. */
-		if (arr != NULL) {
-			if (view_alert_get(st, &a[i], &o) == -1)
-				break;
-			pwjson_append(arr, o);
-			continue;
-		}
-		/*
-		 * "?" and "-" for a metric or run not there; one that cannot
-		 * be read is the store's error, not an empty value.
-		 */
-		memset(&m, 0, sizeof(m));
-		l1 = l2 = l3 = host = NULL;
-		if (store_metric_get(st, a[i].metric, &m) == -1) {
-			if (store_failure(st) != STORE_FOUND_NONE)
-				break;
-			m.workload = xstrdup("?");
-			m.metric = xstrdup("?");
-			m.unit = xstrdup("?");
-		}
-		if (view_run_label_get(st, a[i].first_bad_run, &l1) == -1 ||
-		    view_run_label_get(st, a[i].last_good_run, &l2) == -1 ||
-		    view_run_label_get(st, a[i].last_run, &l3) == -1 ||
-		    view_alert_host(st, &a[i], &host) == -1) {
-			free(l1);
-			free(l2);
-			free(l3);
-			store_metric_clear(&m);
-			break;
-		}
-		fmt_time(tbuf, sizeof(tbuf), a[i].updated);
-		/* change_pct in CSV is --json's number, with no % sign. */
-		if (c->out == OUT_CSV)
-			cli_fmt_figure(b1, sizeof(b1), a[i].change_pct,
-			    c->out);
-		else
-			cli_fmt_pct(b1, sizeof(b1), a[i].change_pct);
-		table_addf(t, 0, "%lld", (long long)a[i].id);
-		table_addf(t, 1, "%s", a[i].state);
-		table_addf(t, 2, "%s", a[i].direction);
-		table_addf(t, 3, "%s", m.workload);
-		table_addf(t, 4, "%s", m.metric);
-		table_addf(t, 5, "%s", b1);
-		table_addf(t, 6, "%s", l1);
-		table_addf(t, 7, "%s", l2);
-		table_addf(t, 8, "%s", l3);
-		table_addf(t, 9, "%s", tbuf);
-		/* A confirmed alert's machine diff, in one line. */
-		attr = a[i].attribution != NULL ?
-		    json_loads(a[i].attribution, 0, NULL) : NULL;
-		sum = json_string_value(json_object_get(attr,
-		    "summary"));
-		table_addf(t, 10, "%s", sum != NULL ? sum : "-");
-		table_addf(t, 11, "%s", host);
-		json_decref(attr);
-		table_end_row(t);
-		free(host);
-		free(l1);
-		free(l2);
-		free(l3);
-		store_metric_clear(&m);
-	}
-	if (i < n) {
-		/* Nothing printed: a list with holes would pass for whole. */
-		if ((k = cli_store_failed(st)) == 0)
-			k = EXIT_SOFTWARE;
 		json_decref(arr);
 		table_free(t);
-		store_alerts_free(a, n);
 		return k;
 	}
 	if (arr != NULL) {
 		cli_json_print(arr);
 		json_decref(arr);
-	} else if (n == 0 && c->out == OUT_TABLE)
+	} else if (l.n == 0 && c->out == OUT_TABLE)
 		printf("no %salerts\n", all ? "" : "open ");
 	else
 		table_print(t, stdout, c->out);
 	table_free(t);
-	store_alerts_free(a, n);
 	return 0;
 }
 

@@ -52,7 +52,8 @@ static const struct cli_cmd cli_cmds[] = {
 	    "[--host H] [--min-change PCT] [--window N] [--alpha A] "
 	    "[--json|--csv]",
 	    "where each metric's history shifted" },
-	{ "alerts", cmd_alerts, "alerts [--all] [--json|--csv] | alerts ack ID",
+	{ "alerts", cmd_alerts, "alerts [--all] [--limit N] [--before ID] "
+	    "[--json|--csv] | alerts ack ID",
 	    "open alerts, or acknowledge one" },
 	{ "baseline", cmd_baseline, "baseline set NAME RUN... | "
 	    "list [--json|--csv] | use NAME|rolling | show NAME [--json|--csv] | "

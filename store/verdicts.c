@@ -599,7 +599,7 @@ store_alerts_list(struct store *st, int all, struct store_alert **out,
 /*
  * The page of open alerts (all: of every alert) older than alert before
  * (0: from the newest), newest first: fn(arg, a) for each of the first
- * limit of them (limit above 0), a cleared once fn returns.  fn returns
+ * limit of them (0: each of them), a cleared once fn returns.  fn returns
  * 0 for the next one, 1 to stop there (the caller's page is full), or
  * -1 on an error of its own, which ends the page and is returned.  *more
  * says whether an older alert is left after the last one fn was given
@@ -623,7 +623,7 @@ store_alerts_page(struct store *st, int all, int64_t before, size_t limit,
 	size_t			 n = 0;
 	int			 rc, code, stop = 0;
 
-	assert(limit > 0 && limit < INT64_MAX);
+	assert(limit < INT64_MAX);
 	*more = 0;
 	if (sqlite3_prepare_v2(st->db, what == STORE_ALERT_SUMMARY ?
 	    "SELECT " ALERT_COLUMNS_BUT_ATTRIBUTION ", CASE WHEN"
@@ -639,9 +639,10 @@ store_alerts_page(struct store *st, int all, int64_t before, size_t limit,
 		return -1;
 	sqlite3_bind_int(stmt, 1, all != 0);
 	sqlite3_bind_int64(stmt, 2, before > 0 ? before : 0);
-	sqlite3_bind_int64(stmt, 3, (sqlite3_int64)limit + 1);
+	/* LIMIT -1: no limit. */
+	sqlite3_bind_int64(stmt, 3, limit > 0 ? (sqlite3_int64)limit + 1 : -1);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		if (n == limit || stop) {
+		if ((limit > 0 && n == limit) || stop) {
 			*more = 1;
 			break;
 		}

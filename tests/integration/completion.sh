@@ -207,7 +207,8 @@ expect " " "$PERFWATCH" -D "$T/alerts.db" alerts ack 1 ""
 expect " " "$PERFWATCH" alerts ack ""
 expect "ack " "$PERFWATCH" alerts ""
 expect " " "$PERFWATCH" alerts --all ""
-expect "--all --csv --help --json " "$PERFWATCH" alerts --all --
+expect "--all --before --csv --help --json --limit " "$PERFWATCH" alerts \
+    --all --
 
 # The sinks (notify test --list) after notify test, and the [git] trees
 # (bisect --list-git) after bisect --git, of the configuration named.
