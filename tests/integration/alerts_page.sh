@@ -49,8 +49,11 @@ timeout 60 sqlite3 "$PERFWATCH_DB" "UPDATE alerts SET attribution = (
 pw alerts --json >"$T/every.json" || fail "alerts --json"
 
 # The CSV of every alert: its peak memory, and its summaries those of
-# --json.
-python3 - "$PERFWATCH" "$T/every.json" <<'EOF' || fail "alerts --csv"
+# --json.  A sanitizer's build keeps what is freed for a while (ASan's
+# quarantine), and its peak says nothing of what is read: not judged.
+san=$(ldd "$PERFWATCH" 2>/dev/null | awk '/libasan|libtsan/ { print 1 }')
+python3 - "$PERFWATCH" "$T/every.json" "${san:-0}" <<'EOF' ||
+	fail "alerts --csv"
 import csv, io, json, resource, subprocess, sys
 out = subprocess.run([sys.argv[1], "alerts", "--csv"], check=True,
                      stdout=subprocess.PIPE).stdout.decode()
@@ -70,7 +73,7 @@ for r, a in zip(rows, every):
         assert want == "1500 packages upgraded (alert %d)" % a["id"], want
 # ru_maxrss is in KiB on Linux and the BSDs.
 print("alerts --csv: peak %d KiB" % peak, file=sys.stderr)
-assert peak < 24 * 1024, "peak %d KiB" % peak
+assert peak < 24 * 1024 or sys.argv[3] != "0", "peak %d KiB" % peak
 EOF
 
 # Pages of 7, by --before the last id of each, in each output.

@@ -8,7 +8,9 @@
 # Before, each request read every open alert whole (store_alerts_list)
 # and kept a page of them, and / parsed the attributions of its 100 to
 # print their summaries.  The answers stay those of `perfwatch alerts
-# --json`.  Linux: the peak is /proc's VmHWM.
+# --json`.  Linux: the peak is /proc's VmHWM.  A sanitizer's build keeps
+# what is freed for a while (ASan's quarantine), and its peak says
+# nothing of what is read: there only the answers are checked.
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
@@ -27,8 +29,13 @@ get() {
 	    "http://127.0.0.1:$PORT$1"
 }
 
-# peak: the daemon's peak resident memory, in KiB.
+# peak: the daemon's peak resident memory, in KiB (0 under a sanitizer).
+san=$(ldd "$PERFWATCHD" 2>/dev/null | awk '/libasan|libtsan/ { print 1 }')
 peak() {
+	if [ -n "$san" ]; then
+		echo 0
+		return
+	fi
 	awk '$1 == "VmHWM:" { print $2 }' "/proc/$DPID/status"
 }
 
@@ -74,7 +81,8 @@ sql "UPDATE alerts SET attribution = (SELECT json_object(
 pwc alerts --json >"$T/every.json" || fail "alerts --json"
 
 start_daemon
-[ -r "/proc/$DPID/status" ] || skip "no /proc/PID/status"
+# Without /proc (the BSDs), the answers alone too.
+[ -r "/proc/$DPID/status" ] || san=1
 # A first small request, so that what is measured is the alerts alone.
 [ "$(get /api/runs)" = 200 ] || fail "/api/runs: $(cat "$T/body")"
 p0=$(peak)
