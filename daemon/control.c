@@ -234,29 +234,49 @@ control_last_run(struct daemon *d)
 	return o;
 }
 
-/* Open alerts of this host, by state. */
+/* What control_alerts_count counts: the open alerts of host, by state. */
+struct control_alerts {
+	int64_t		 host;
+	size_t		 open;
+	json_t		*by;
+};
+
+static int
+control_alerts_count(void *arg, const struct store_alert *a)
+{
+	struct control_alerts	*ca = arg;
+	json_int_t		 c;
+
+	if (a->host != ca->host)
+		return 0;
+	ca->open++;
+	c = json_integer_value(json_object_get(ca->by, a->state));
+	json_object_set_new(ca->by, a->state, json_integer(c + 1));
+	return 0;
+}
+
+/*
+ * Open alerts of this host, by state: read without their attributions
+ * (STORE_ALERT_BARE), which after a large upgrade are hundreds of KiB
+ * each, and which a status does not show.
+ */
 static json_t *
 control_alerts(struct daemon *d)
 {
-	struct store_alert	*a = NULL;
-	size_t			 n = 0, i, open = 0;
-	json_t			*o, *by;
-	json_int_t		 c;
+	struct control_alerts	 ca;
+	int			 more;
 
-	by = json_object();
-	if (store_alerts_list(d->st, 0, &a, &n) == 0) {
-		for (i = 0; i < n; i++) {
-			if (a[i].host != d->host)
-				continue;
-			open++;
-			c = json_integer_value(json_object_get(by, a[i].state));
-			json_object_set_new(by, a[i].state,
-			    json_integer(c + 1));
-		}
-		store_alerts_free(a, n);
+	ca.host = d->host;
+	ca.open = 0;
+	ca.by = json_object();
+	/* A store that fails counts none, as before. */
+	if (store_alerts_page(d->st, 0, 0, 0, STORE_ALERT_BARE,
+	    control_alerts_count, &ca, &more) == -1) {
+		ca.open = 0;
+		json_object_clear(ca.by);
 	}
-	o = json_pack("{s:I, s:o}", "open", (json_int_t)open, "by_state", by);
-	return o;
+	return json_pack("{s:I, s:o}", "open", (json_int_t)ca.open,
+	    "by_state", ca.by);
 }
 
 static json_t *

@@ -364,10 +364,12 @@ int		 store_alerts_list(struct store *, int all,
 /*
  * One page of the alerts, newest first, handed to fn one at a time
  * (store_alerts_page: see verdicts.c), each read whole or, with
- * STORE_ALERT_SUMMARY, with its attribution's summary alone.
+ * STORE_ALERT_SUMMARY, with its attribution's summary alone, or with
+ * STORE_ALERT_BARE, without either.
  */
 #define STORE_ALERT_WHOLE	0
 #define STORE_ALERT_SUMMARY	1
+#define STORE_ALERT_BARE	2
 typedef int	(*store_alert_fn)(void *, const struct store_alert *);
 int		 store_alerts_page(struct store *, int all, int64_t before,
 		    size_t limit, int what, store_alert_fn, void *,

@@ -612,7 +612,8 @@ store_alerts_list(struct store *st, int all, struct store_alert **out,
  * With STORE_ALERT_SUMMARY, the attribution is not read into a at all:
  * its "summary" (a string, else NULL) comes in a->summary, taken out by
  * SQLite, and a stored text that is not JSON (which jansson would not
- * read either) gives none rather than failing the page.
+ * read either) gives none rather than failing the page.  With
+ * STORE_ALERT_BARE, neither: for a count by state or host.
  */
 int
 store_alerts_page(struct store *st, int all, int64_t before, size_t limit,
@@ -625,7 +626,11 @@ store_alerts_page(struct store *st, int all, int64_t before, size_t limit,
 
 	assert(limit < INT64_MAX);
 	*more = 0;
-	if (sqlite3_prepare_v2(st->db, what == STORE_ALERT_SUMMARY ?
+	if (sqlite3_prepare_v2(st->db, what == STORE_ALERT_BARE ?
+	    "SELECT " ALERT_COLUMNS_BUT_ATTRIBUTION ", NULL FROM alerts"
+	    " WHERE (?1 OR state IN ('suspected', 'confirmed'))"
+	    " AND (?2 = 0 OR id < ?2) ORDER BY id DESC LIMIT ?3" :
+	    what == STORE_ALERT_SUMMARY ?
 	    "SELECT " ALERT_COLUMNS_BUT_ATTRIBUTION ", CASE WHEN"
 	    " json_valid(attribution) THEN CASE json_type(attribution,"
 	    " '$.summary') WHEN 'text' THEN json_extract(attribution,"

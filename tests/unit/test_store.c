@@ -1364,6 +1364,18 @@ test_alerts_page(void **state)
 	}
 	page_seen_clear(&ps);
 
+	/* Bare: neither. */
+	ps.summary = 1;
+	assert_int_equal(store_alerts_page(st, 0, 0, 0, STORE_ALERT_BARE,
+	    page_take, &ps, &more), 0);
+	assert_int_equal(ps.n, nitems(open));
+	for (i = 0; i < ps.n; i++) {
+		assert_int_equal(ps.ids[i], open[i] + 1);
+		assert_null(ps.text[i]);
+	}
+	assert_int_equal(more, 0);
+	page_seen_clear(&ps);
+
 	/* fn stops the page (full in bytes): more, and no further call. */
 	ps.stop_after = 2;
 	assert_int_equal(store_alerts_page(st, 0, 0, 5, STORE_ALERT_WHOLE,
