@@ -2210,7 +2210,7 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 	/*
 	 * A page (--limit, --before) reads only the alerts it prints; the
 	 * table and CSV print of each attribution its summary alone, and
-	 * read no more of it (after a large upgrade, some 160 KB an alert).
+	 * read no more of it (after a large upgrade, some 170 KB an alert).
 	 */
 	if (store_alerts_page(st, all, (int64_t)before, limit, arr != NULL ?
 	    STORE_ALERT_WHOLE : STORE_ALERT_SUMMARY, alerts_row, &l,

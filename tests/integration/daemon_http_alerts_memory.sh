@@ -1,7 +1,7 @@
 #!/bin/sh
 # What the dashboard reads of the store for its alerts: one page, not
 # every open alert.  250 open alerts, each carrying the package diff of
-# an upgrade of 1500 packages (some 160 KB stored, 290 KB printed), are
+# an upgrade of 1500 packages (some 170 KB stored, 290 KB printed), are
 # 40 MB of attributions; a page of one alert (/api/alerts?limit=1) and
 # the front page (which prints each alert's one-line summary) must not
 # raise the daemon's peak resident memory by anything like that.
