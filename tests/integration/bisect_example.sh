@@ -1,6 +1,8 @@
 #!/bin/sh
-# The git bisect run script of perfwatch(1)'s EXAMPLES, taken from the
-# page as it is and run on a real repository: it finds the first bad
+# The bisect script of perfwatch(1)'s EXAMPLES (measure.sh, whose status
+# is the one git bisect run reads), taken from the page as it is and run
+# by git bisect run on a real repository, whose toy workload needs no
+# reboot: it finds the first bad
 # commit of the workload it checks, not that of another workload its
 # runs measure, which got slower earlier, and a perfwatch run that fails
 # for a reason every commit shares (here a --workload that matches none)
@@ -11,9 +13,9 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bisect.subr"
 
-# The script, from the line after "$ cat bisect.sh" to the one before
+# The script, from the line after "$ cat measure.sh" to the one before
 # the next prompt, its roff escapes read.
-awk '/^\$ cat bisect\.sh$/ { on = 1; next }
+awk '/^\$ cat measure\.sh$/ { on = 1; next }
     on && /^\$ / { exit }
     on { gsub(/\\e/, "\\"); print }' \
     "$PERFWATCH_TOP/man/perfwatch.1" >"$T/example.sh"
@@ -33,8 +35,14 @@ cat >"$T/tick.sh" <<EOF
 if [ "\$(cat $T/repo/counter)" -ge 2 ]; then v=70; else v=100; fi
 echo "ops \$v ops higher"
 EOF
-sed -e "s/'sys\\.\\*'/'t*'/" -e 's/sys\.pipe$/toy/' "$T/example.sh" \
-    >"$T/bisect.sh"
+# What the page does by hand before measure.sh (build, install, boot)
+# is make here, in front of the script.
+with_build() {
+	printf '#!/bin/sh\nmake -s >/dev/null || exit 128\n'
+	sed 1d
+}
+sed -e "s/'sys\\.\\*'/'t*'/" -e 's/sys\.pipe$/toy/' "$T/example.sh" |
+    with_build >"$T/bisect.sh"
 chmod +x "$T/bisect.sh"
 mkdir -p "$T/bin"
 printf '#!/bin/sh\nexec "%s" -c "%s" "$@"\n' "$PERFWATCH" "$T/pw.conf" \
@@ -64,7 +72,7 @@ expect_match "$(cat "$T/gb.out")" "$(rev main~2) is the first bad commit"
 git -C "$T/repo" bisect reset >/dev/null 2>&1
 
 # A workload that matches none: perfwatch run exits 64 at every commit.
-sed "s/'sys\\.\\*'/nosuch/" "$T/example.sh" >"$T/bisect.sh"
+sed "s/'sys\\.\\*'/nosuch/" "$T/example.sh" | with_build >"$T/bisect.sh"
 rm -f "$T/steps"
 rc=0
 (cd "$T/repo" && git bisect start main main~5 &&
