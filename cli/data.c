@@ -439,20 +439,32 @@ summary_cells(struct table *t, size_t col, const struct store_series *s,
 	table_addf(t, col + 4, "%zu", sum.n);
 }
 
-/* 0 when host is NULL or a host of the store; else 65 after a message. */
+/*
+ * 0 when host is NULL or a host of the store; else 65 after a message
+ * naming the store's hosts it is likely a typo of (name_hint), or the
+ * exit status of a store that failed.
+ */
 int
 cli_host_known(struct store *st, const char *host)
 {
-	int64_t	id;
-	int	rc;
+	int64_t	  id;
+	char	**names, *hint;
+	size_t	  n;
+	int	  rc;
 
-	if (host != NULL && store_host_find(st, host, &id) == -1) {
-		if ((rc = cli_store_failed(st)) != 0)
-			return rc;
-		fprintf(stderr, "perfwatch: no host %s in the store\n", host);
-		return EXIT_DATAERR;
-	}
-	return 0;
+	if (host == NULL || store_host_find(st, host, &id) == 0)
+		return 0;
+	if ((rc = cli_store_failed(st)) != 0)
+		return rc;
+	if (store_host_names(st, &names, &n) == -1)
+		return (rc = cli_store_failed(st)) != 0 ? rc : EXIT_SOFTWARE;
+	hint = name_hint(host, names, n);
+	fprintf(stderr, "perfwatch: no host %s in the store%s%s%s\n", host,
+	    hint != NULL ? " (did you mean " : "",
+	    hint != NULL ? cli_show(hint) : "", hint != NULL ? "?)" : "");
+	free(hint);
+	store_host_names_free(names, n);
+	return EXIT_DATAERR;
 }
 
 /*

@@ -60,6 +60,48 @@ store_host_find(struct store *st, const char *name, int64_t *id)
 	return rc == SQLITE_ROW ? 0 : -1;
 }
 
+/*
+ * The names of the store's hosts, in name order, for a message that says
+ * which of them a name given was likely meant to be: 0 with *names (n
+ * strings, the array and each freed by the caller), -1 on a store error.
+ */
+int
+store_host_names(struct store *st, char ***names, size_t *n)
+{
+	sqlite3_stmt	*stmt;
+	char		**v = NULL;
+	size_t		  nv = 0;
+	int		  rc;
+
+	*names = NULL;
+	*n = 0;
+	if (sqlite3_prepare_v2(st->db, "SELECT name FROM hosts ORDER BY name",
+	    -1, &stmt, NULL) != SQLITE_OK)
+		return -1;
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		v = xreallocarray(v, nv + 1, sizeof(*v));
+		v[nv++] = store_col_strdup(stmt, 0);
+	}
+	sqlite3_finalize(stmt);
+	if (rc != SQLITE_DONE) {
+		store_host_names_free(v, nv);
+		return -1;
+	}
+	*names = v;
+	*n = nv;
+	return 0;
+}
+
+void
+store_host_names_free(char **names, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
 /* Return the id of the host called name, adding it if new; -1 on error. */
 int64_t
 store_host_ensure(struct store *st, const char *name, const char *machine_id)

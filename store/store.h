@@ -116,6 +116,8 @@ int64_t		 store_host_ensure(struct store *, const char *name,
 int64_t		 store_host_local(struct store *);
 const char	*store_host_local_name(char *, size_t);
 int		 store_host_find(struct store *, const char *name, int64_t *);
+int		 store_host_names(struct store *, char ***, size_t *);
+void		 store_host_names_free(char **, size_t);
 int64_t		 store_metric_ensure(struct store *, const char *workload,
 		    const char *metric, const char *unit, enum better,
 		    char **cause);

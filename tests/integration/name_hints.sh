@@ -1,8 +1,8 @@
 #!/bin/sh
 # A name mistyped is answered with the name meant: each place that
-# refuses an unknown workload, metric, profile or sink name says "did you
-# mean" with the nearest one or two (name_hint), the configuration's at
-# its file:line, and the refusal changes nothing.
+# refuses an unknown workload, metric, host, profile or sink name says
+# "did you mean" with the nearest one or two (name_hint), the
+# configuration's at its file:line, and the refusal changes nothing.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -138,5 +138,26 @@ group = $(id -gn)\nallow_root = yes\nprofile = btea\n" \
     "{F}:6: [perfwatch] profile \"btea\" (did you mean beta?) not found \
 (looked in $T/profiles, $T/state/profiles, ..."
 unset PERFWATCH_PROFILE_DIR
+
+# --host of runs, history and changes: the hosts of the store.  A store
+# of its own, of runs on build-01, build-02 and db-west.
+export PERFWATCH_DB="$T/hosts.db"
+{
+	echo 'run,time,workload,metric,value,unit,better,host'
+	for h in build-01 build-02 db-west; do
+		echo "$h-r1,1700000000,sys.pipe,lps,1000,lps,higher,$h"
+	done
+} | pw import - >/dev/null || fail "import of hosts"
+cp "$PERFWATCH_DB" "$T/before.db"
+nh='perfwatch: no host'
+cli_says 65 "$nh biuld-01 in the store (did you mean build-01?)" \
+    runs --host biuld-01
+cli_says 65 "$nh build-03 in the store (did you mean build-01 or \
+build-02?)" history --host build-03 --workload sys.pipe
+cli_says 65 "$nh DB-WEST in the store (did you mean db-west?)" \
+    changes --host DB-WEST
+cli_says 65 "$nh dbwest in the store (did you mean db-west?)" \
+    history --host dbwest --metric lps
+cli_says 65 "$nh mail-01 in the store" runs --host mail-01
 
 pass
