@@ -260,10 +260,14 @@ http_reply_init(struct http_reply *r, int code, const char *reason,
 		fatalx("evbuffer_new");
 }
 
-/* An error page: code, reason, and a sentence (escaped) saying why. */
+/*
+ * An error page: code, reason, and a sentence (escaped) saying why, with
+ * the name the value was likely meant to be (name_hint) unless hint is
+ * NULL.
+ */
 static void
-http_error_page(struct http_reply *r, int code, const char *reason,
-    const char *what, const char *value)
+http_error_page_hint(struct http_reply *r, int code, const char *reason,
+    const char *what, const char *value, const char *hint)
 {
 	evbuffer_drain(r->body, evbuffer_get_length(r->body));
 	r->code = code;
@@ -277,15 +281,32 @@ http_error_page(struct http_reply *r, int code, const char *reason,
 		html_escape(r->body, value);
 		evbuffer_add_printf(r->body, "</code>");
 	}
+	if (hint != NULL) {
+		evbuffer_add_printf(r->body, " (did you mean <code>");
+		html_escape(r->body, hint);
+		evbuffer_add_printf(r->body, "</code>?)");
+	}
 	evbuffer_add_printf(r->body, "</p>\n<p><a href=\"/\">the dashboard"
 	    "</a></p>\n");
 	http_page_end(r->body);
 }
 
-/* An error as JSON, {"error": "what value"}, for /api/. */
+/* An error page without a hint (http_error_page_hint). */
 static void
-http_error_json(struct http_reply *r, int code, const char *reason,
+http_error_page(struct http_reply *r, int code, const char *reason,
     const char *what, const char *value)
+{
+	http_error_page_hint(r, code, reason, what, value, NULL);
+}
+
+/*
+ * An error as JSON, {"error": "what value"}, for /api/, the text ending
+ * in "(did you mean hint?)" unless hint is NULL: one key still, as the
+ * page's sentence says it.
+ */
+static void
+http_error_json_hint(struct http_reply *r, int code, const char *reason,
+    const char *what, const char *value, const char *hint)
 {
 	json_t	*o;
 	char	*msg, *text;
@@ -294,14 +315,23 @@ http_error_json(struct http_reply *r, int code, const char *reason,
 	r->code = code;
 	r->reason = reason;
 	r->type = "application/json";
-	xasprintf(&msg, "%s%s%s", what, value != NULL ? " " : "",
-	    value != NULL ? value : "");
+	xasprintf(&msg, "%s%s%s%s%s%s", what, value != NULL ? " " : "",
+	    value != NULL ? value : "", hint != NULL ? " (did you mean " : "",
+	    hint != NULL ? hint : "", hint != NULL ? "?)" : "");
 	o = pwjson_set_str(pwjson_object(), "error", msg);
 	text = pwjson_dumps(o, PWJSON_PRETTY);
 	evbuffer_add_printf(r->body, "%s\n", text);
 	free(text);
 	free(msg);
 	json_decref(o);
+}
+
+/* An error as JSON without a hint (http_error_json_hint). */
+static void
+http_error_json(struct http_reply *r, int code, const char *reason,
+    const char *what, const char *value)
+{
+	http_error_json_hint(r, code, reason, what, value, NULL);
 }
 
 /*
@@ -777,9 +807,93 @@ http_index(struct daemon *d, struct http_reply *r)
 }
 
 /*
- * The metrics named (workload or metric NULL: any), at least one when one
- * is named, at most max (0: any number), and the host known (NULL: any): 0 with *ms, or -1
- * after filling r with the error (a page, or JSON if api).
+ * What a workload or metric that no metric of ms[0..nms) matches was
+ * likely meant to be (name_hint), as the command says it: *whint for a
+ * workload that no metric has, else *mhint for the metric among those of
+ * the workload (of every one without workload).  Each NULL without a
+ * hint; the caller frees them.
+ */
+static void
+http_metrics_hint(const struct store_metric *ms, size_t nms,
+    const char *workload, const char *metric, char **whint, char **mhint)
+{
+	struct name_hint	h;
+	size_t			i;
+
+	*whint = *mhint = NULL;
+	for (i = 0; workload != NULL && i < nms; i++)
+		if (strcmp(ms[i].workload, workload) == 0)
+			break;
+	if (workload != NULL && i == nms) {
+		name_hint_init(&h, workload);
+		for (i = 0; i < nms; i++)
+			name_hint_add(&h, ms[i].workload);
+		*whint = name_hint_text(&h);
+		return;
+	}
+	if (metric == NULL)
+		return;
+	name_hint_init(&h, metric);
+	for (i = 0; i < nms; i++)
+		if (workload == NULL || strcmp(ms[i].workload, workload) == 0)
+			name_hint_add(&h, ms[i].metric);
+	*mhint = name_hint_text(&h);
+}
+
+/*
+ * The 404 for a host or metric not in the store, naming the one likely
+ * meant (a page, or JSON if api): the host's among the store's hosts,
+ * else the workload's or metric's among its metrics.  A store that fails
+ * meanwhile is its 500.
+ */
+static void
+http_not_found(struct daemon *d, struct http_reply *r, int api,
+    const char *workload, const char *metric, const char *host)
+{
+	void			(*err)(struct http_reply *, int, const char *,
+				    const char *, const char *, const char *);
+	struct store_metric	*all;
+	char			**names, *whint, *mhint, *what;
+	size_t			  n;
+
+	err = api ? http_error_json_hint : http_error_page_hint;
+	if (host != NULL) {
+		if (store_host_names(d->st, &names, &n) == -1) {
+			err(r, 500, "Internal Server Error", "the store could "
+			    "not be read:", store_errmsg(d->st), NULL);
+			return;
+		}
+		whint = name_hint(host, names, n);
+		err(r, 404, "Not Found", "no host in the store named", host,
+		    whint);
+		free(whint);
+		store_host_names_free(names, n);
+		return;
+	}
+	if (store_metrics_list(d->st, NULL, NULL, &all, &n) == -1) {
+		err(r, 500, "Internal Server Error", "the store could not be "
+		    "read:", store_errmsg(d->st), NULL);
+		return;
+	}
+	http_metrics_hint(all, n, workload, metric, &whint, &mhint);
+	store_metrics_free(all, n);
+	xasprintf(&what, "no metric%s%s%s%s%s%s", workload != NULL ?
+	    " of workload " : "", workload != NULL ? workload : "",
+	    whint != NULL ? " (did you mean " : "", whint != NULL ? whint : "",
+	    whint != NULL ? "?)" : "", workload != NULL ? (metric != NULL ?
+	    " named" : "") : (metric != NULL ? " in the store named" :
+	    " in the store"));
+	err(r, 404, "Not Found", what, metric, mhint);
+	free(what);
+	free(whint);
+	free(mhint);
+}
+
+/*
+ * The metrics named (workload or metric NULL: any), at least one when
+ * one is named, at most max (0: any number), and the host known (NULL:
+ * any): 0 with *ms, or -1 after filling r with the error (a page, or
+ * JSON if api), a name not in the store with the one likely meant.
  */
 static int
 http_metrics_find(struct daemon *d, struct http_reply *r, int api,
@@ -789,7 +903,6 @@ http_metrics_find(struct daemon *d, struct http_reply *r, int api,
 	void	(*err)(struct http_reply *, int, const char *, const char *,
 		    const char *) = api ? http_error_json : http_error_page;
 	int64_t	 id;
-	char	*what;
 
 	*ms = NULL;
 	*nms = 0;
@@ -799,8 +912,7 @@ http_metrics_find(struct daemon *d, struct http_reply *r, int api,
 			err(r, 500, "Internal Server Error", "the store could "
 			    "not be read:", store_errmsg(d->st));
 		else
-			err(r, 404, "Not Found", "no host in the store named",
-			    host);
+			http_not_found(d, r, api, NULL, NULL, host);
 		return -1;
 	}
 	if (store_metrics_list(d->st, workload, metric, ms, nms) == -1) {
@@ -810,12 +922,7 @@ http_metrics_find(struct daemon *d, struct http_reply *r, int api,
 	}
 	/* Only a host named (the command's changes --host): any metrics. */
 	if (*nms == 0 && (workload != NULL || metric != NULL)) {
-		xasprintf(&what, "no metric%s%s%s%s", workload != NULL ?
-		    " of workload " : "", workload != NULL ? workload : "",
-		    workload != NULL ? "" : " in the store", metric != NULL ?
-		    " named" : "");
-		err(r, 404, "Not Found", what, metric);
-		free(what);
+		http_not_found(d, r, api, workload, metric, NULL);
 		return -1;
 	}
 	if (max > 0 && *nms > max) {
