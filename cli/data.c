@@ -534,39 +534,6 @@ cli_run_latest(struct cli *c, const char *status, struct store_run *r)
 }
 
 /*
- * What --workload and --metric that no metric of ms matches were likely
- * meant to be (name_hint): *whint for a workload that no metric has,
- * else *mhint for the metric among those of the workload (of every one
- * without workload).  Each NULL without a hint; the caller frees them.
- */
-static void
-cli_metrics_hint(const struct store_metric *ms, size_t nms,
-    const char *workload, const char *metric, char **whint, char **mhint)
-{
-	struct name_hint	h;
-	size_t			i;
-
-	*whint = *mhint = NULL;
-	for (i = 0; workload != NULL && i < nms; i++)
-		if (strcmp(ms[i].workload, workload) == 0)
-			break;
-	if (workload != NULL && i == nms) {
-		name_hint_init(&h, workload);
-		for (i = 0; i < nms; i++)
-			name_hint_add(&h, ms[i].workload);
-		*whint = name_hint_text(&h);
-		return;
-	}
-	if (metric == NULL)
-		return;
-	name_hint_init(&h, metric);
-	for (i = 0; i < nms; i++)
-		if (workload == NULL || strcmp(ms[i].workload, workload) == 0)
-			name_hint_add(&h, ms[i].metric);
-	*mhint = name_hint_text(&h);
-}
-
-/*
  * The metrics named by --workload and --metric (NULL: any), at least one
  * when a name is given, and the host of --host (NULL: any) known: 0 and
  * *ms filled (empty only for an empty store), or an exit status after a
@@ -596,7 +563,7 @@ cli_metrics_match(struct store *st, const char *host, const char *workload,
 		log_warnx("%s", store_errmsg(st));
 		return EXIT_SOFTWARE;
 	}
-	cli_metrics_hint(*ms, *nms, workload, metric, &whint, &mhint);
+	store_metrics_hint(*ms, *nms, workload, metric, &whint, &mhint);
 	fprintf(stderr, "perfwatch: no metric matches%s%s%s%s%s%s%s%s%s%s\n",
 	    workload ? " workload " : "", workload ? workload : "",
 	    whint ? " (did you mean " : "", whint ? cli_show(whint) : "",

@@ -807,40 +807,6 @@ http_index(struct daemon *d, struct http_reply *r)
 }
 
 /*
- * What a workload or metric that no metric of ms[0..nms) matches was
- * likely meant to be (name_hint), as the command says it: *whint for a
- * workload that no metric has, else *mhint for the metric among those of
- * the workload (of every one without workload).  Each NULL without a
- * hint; the caller frees them.
- */
-static void
-http_metrics_hint(const struct store_metric *ms, size_t nms,
-    const char *workload, const char *metric, char **whint, char **mhint)
-{
-	struct name_hint	h;
-	size_t			i;
-
-	*whint = *mhint = NULL;
-	for (i = 0; workload != NULL && i < nms; i++)
-		if (strcmp(ms[i].workload, workload) == 0)
-			break;
-	if (workload != NULL && i == nms) {
-		name_hint_init(&h, workload);
-		for (i = 0; i < nms; i++)
-			name_hint_add(&h, ms[i].workload);
-		*whint = name_hint_text(&h);
-		return;
-	}
-	if (metric == NULL)
-		return;
-	name_hint_init(&h, metric);
-	for (i = 0; i < nms; i++)
-		if (workload == NULL || strcmp(ms[i].workload, workload) == 0)
-			name_hint_add(&h, ms[i].metric);
-	*mhint = name_hint_text(&h);
-}
-
-/*
  * The 404 for a host or metric not in the store, naming the one likely
  * meant (a page, or JSON if api): the host's among the store's hosts,
  * else the workload's or metric's among its metrics.  A store that fails
@@ -875,7 +841,7 @@ http_not_found(struct daemon *d, struct http_reply *r, int api,
 		    "read:", store_errmsg(d->st), NULL);
 		return;
 	}
-	http_metrics_hint(all, n, workload, metric, &whint, &mhint);
+	store_metrics_hint(all, n, workload, metric, &whint, &mhint);
 	store_metrics_free(all, n);
 	xasprintf(&what, "no metric%s%s%s%s%s%s", workload != NULL ?
 	    " of workload " : "", workload != NULL ? workload : "",

@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "log.h"
+#include "perfwatch.h"
 #include "xmalloc.h"
 #include "store.h"
 #include "store_int.h"
@@ -1553,6 +1554,40 @@ store_metrics_free(struct store_metric *ms, size_t n)
 	for (i = 0; i < n; i++)
 		store_metric_clear(&ms[i]);
 	free(ms);
+}
+
+/*
+ * What a workload or metric that no metric of ms[0..nms) matches was
+ * likely meant to be (name_hint()), for the command's message and the
+ * dashboard's 404 alike: *whint for a workload that no metric has, else
+ * *mhint for the metric among those of the workload (of every one
+ * without workload).  Each NULL without a hint; the caller frees them.
+ */
+void
+store_metrics_hint(const struct store_metric *ms, size_t nms,
+    const char *workload, const char *metric, char **whint, char **mhint)
+{
+	struct name_hint	h;
+	size_t			i;
+
+	*whint = *mhint = NULL;
+	for (i = 0; workload != NULL && i < nms; i++)
+		if (strcmp(ms[i].workload, workload) == 0)
+			break;
+	if (workload != NULL && i == nms) {
+		name_hint_init(&h, workload);
+		for (i = 0; i < nms; i++)
+			name_hint_add(&h, ms[i].workload);
+		*whint = name_hint_text(&h);
+		return;
+	}
+	if (metric == NULL)
+		return;
+	name_hint_init(&h, metric);
+	for (i = 0; i < nms; i++)
+		if (workload == NULL || strcmp(ms[i].workload, workload) == 0)
+			name_hint_add(&h, ms[i].metric);
+	*mhint = name_hint_text(&h);
 }
 
 /* A named setting; 0 and *value (allocated) when set, -1 otherwise. */

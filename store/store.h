@@ -219,6 +219,10 @@ int		 store_runs_samples(struct store *, const int64_t *runs,
 int		 store_metrics_list(struct store *, const char *workload,
 		    const char *metric, struct store_metric **, size_t *);
 void		 store_metrics_free(struct store_metric *, size_t);
+/* The names likely meant by a workload or metric that ms lacks. */
+void		 store_metrics_hint(const struct store_metric *, size_t,
+		    const char *workload, const char *metric, char **whint,
+		    char **mhint);
 /* Metrics the host's last run of workload had and this run lacks. */
 int		 store_metrics_lost(struct store *, int64_t run,
 		    const char *workload, struct store_metric **, size_t *);
