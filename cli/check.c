@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -2016,10 +2017,103 @@ cmd_changes(struct cli *c, int argc, char **argv)
 struct alerts_listing {
 	struct cli	*c;
 	struct store	*st;
-	json_t		*arr;	/* --json */
+	FILE		*json;	/* --json: the array so far (alerts_spool) */
+	const char	*name;	/* the command's, for messages */
+	const char	*dir;	/* the directory json is in */
+	int		 werr;	/* errno of a write to json that failed */
 	struct table	*t;	/* else */
 	size_t		 n;	/* alerts added */
 };
+
+/* Say that command name's temporary file in dir failed with errno err. */
+static void
+alerts_spool_warn(const char *name, const char *dir, int err)
+{
+	fprintf(stderr, "%s: a temporary file in %s: %s\n", name, dir,
+	    strerror(err));
+}
+
+/*
+ * A file for alerts --json to write its array to before printing it: an
+ * unlinked temporary one in $TMPDIR (else /tmp), so that what was read
+ * is on disk rather than in memory, and nothing reaches standard output
+ * unless the whole listing was read.  The file, or NULL with the reason
+ * told (*dir says where it was to be).
+ */
+static FILE *
+alerts_spool(const char *name, const char **dir)
+{
+	const char	*d;
+	char		*path;
+	FILE		*f;
+	int		 fd;
+
+	if ((d = getenv("TMPDIR")) == NULL || *d == '\0')
+		d = "/tmp";
+	*dir = d;
+	xasprintf(&path, "%s/perfwatch-alerts.XXXXXX", d);
+	if ((fd = mkstemp(path)) == -1) {
+		alerts_spool_warn(name, d, errno);
+		free(path);
+		return NULL;
+	}
+	/* Gone once closed, whatever ends the command. */
+	(void)unlink(path);
+	if ((f = fdopen(fd, "w+")) == NULL) {
+		alerts_spool_warn(name, d, errno);
+		close(fd);
+	}
+	free(path);
+	return f;
+}
+
+/*
+ * Write alert object o to the array in file f as the element after n
+ * others, indented as cli_json_print indents an element: o alone is
+ * printed at the top level and each of its line feeds (the printer's
+ * own: one inside a string is written \n) is followed by the two spaces
+ * of one level deeper.  0, or -1 with errno when the write failed.
+ */
+static int
+alerts_spool_add(FILE *f, const json_t *o, size_t n)
+{
+	char	*text, *p;
+
+	text = pwjson_dumps(o, PWJSON_PRETTY);
+	fputs(n > 0 ? ",\n  " : "[\n  ", f);
+	for (p = text; *p != '\0'; p++) {
+		fputc(*p, f);
+		if (*p == '\n')
+			fputs("  ", f);
+	}
+	free(text);
+	/* Each alert is a few hundred KiB at most: a flush is cheap. */
+	if (fflush(f) == EOF || ferror(f))
+		return -1;
+	return 0;
+}
+
+/*
+ * Close the array of n alerts in file f and copy it to standard output.
+ * 0, or -1 with errno when f could not be written or read back; a write
+ * error on standard output shows when main() checks it at the end.
+ */
+static int
+alerts_spool_print(FILE *f, size_t n)
+{
+	char	buf[65536];
+	size_t	len;
+
+	fputs(n > 0 ? "\n]\n" : "[]\n", f);
+	if (fflush(f) == EOF || ferror(f) || fseek(f, 0, SEEK_SET) == -1)
+		return -1;
+	while ((len = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (fwrite(buf, 1, len, stdout) != len)
+			break;
+	if (ferror(f))
+		return -1;
+	return 0;
+}
 
 /*
  * Add alert a to the listing: its JSON (view.h's, the one the dashboard
@@ -2037,10 +2131,15 @@ alerts_row(void *arg, const struct store_alert *a)
 	char			 b1[32], tbuf[32];
 	json_t			*o;
 
-	if (l->arr != NULL) {
+	if (l->json != NULL) {
 		if (view_alert_get(l->st, a, &o) == -1)
 			return -1;
-		pwjson_append(l->arr, o);
+		if (alerts_spool_add(l->json, o, l->n) == -1) {
+			l->werr = errno;
+			json_decref(o);
+			return -1;
+		}
+		json_decref(o);
 		l->n++;
 		return 0;
 	}
@@ -2138,7 +2237,6 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 	struct table		*t;
 	const char		*v;
 	char			*cause = NULL;
-	json_t			*arr;
 	long long		 id, before = 0;
 	size_t			 limit = 0;
 	int			 k, more, all = 0;
@@ -2199,37 +2297,55 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 	}
 	if ((st = cli_store(c)) == NULL)
 		return cli_store_none(c);
-	arr = c->out == OUT_JSON ? pwjson_array() : NULL;
+	memset(&l, 0, sizeof(l));
+	/*
+	 * --json: every alert whole, each with its attribution (after a
+	 * large upgrade, some 170 KB stored, 290 KB printed), thousands of
+	 * them in a store.  Gathered into one document, 2000 such alerts
+	 * took 3 GiB; spooled alert by alert to a file, a few MiB.
+	 */
+	l.name = argv[0];
+	if (c->out == OUT_JSON && (l.json = alerts_spool(l.name,
+	    &l.dir)) == NULL)
+		return EXIT_IOERR;
 	_Static_assert(nitems(hdr) == nitems(csv_hdr), "alerts: CSV header");
 	t = table_new(nitems(hdr), c->out == OUT_CSV ? csv_hdr : hdr, al);
 	l.c = c;
 	l.st = st;
-	l.arr = arr;
 	l.t = t;
-	l.n = 0;
 	/*
 	 * A page (--limit, --before) reads only the alerts it prints; the
 	 * table and CSV print of each attribution its summary alone, and
 	 * read no more of it (after a large upgrade, some 170 KB an alert).
 	 */
-	if (store_alerts_page(st, all, (int64_t)before, limit, arr != NULL ?
-	    STORE_ALERT_WHOLE : STORE_ALERT_SUMMARY, alerts_row, &l,
+	if (store_alerts_page(st, all, (int64_t)before, limit, l.json !=
+	    NULL ? STORE_ALERT_WHOLE : STORE_ALERT_SUMMARY, alerts_row, &l,
 	    &more) == -1) {
 		/*
 		 * Nothing printed: a list with holes would pass for whole.
-		 * 75 for a busy store, as for the alerts' metrics and runs.
+		 * 75 for a busy store, as for the alerts' metrics and runs;
+		 * 74 for a full disk under the spool.
 		 */
-		if ((k = cli_store_failed(st)) == 0) {
+		if (l.werr != 0) {
+			alerts_spool_warn(l.name, l.dir, l.werr);
+			k = EXIT_IOERR;
+		} else if ((k = cli_store_failed(st)) == 0) {
 			log_warnx("%s", store_errmsg(st));
 			k = EXIT_SOFTWARE;
 		}
-		json_decref(arr);
+		if (l.json != NULL)
+			fclose(l.json);
 		table_free(t);
 		return k;
 	}
-	if (arr != NULL) {
-		cli_json_print(arr);
-		json_decref(arr);
+	if (l.json != NULL) {
+		if ((k = alerts_spool_print(l.json, l.n)) == -1)
+			alerts_spool_warn(l.name, l.dir, errno);
+		fclose(l.json);
+		if (k == -1) {
+			table_free(t);
+			return EXIT_IOERR;
+		}
 	} else if (l.n == 0 && c->out == OUT_TABLE)
 		printf("no %salerts\n", all ? "" : "open ");
 	else
