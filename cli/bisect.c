@@ -1479,10 +1479,16 @@ bisect_point_json(const struct bisect_point *p, double good_level, int end)
 
 /*
  * The report's columns; the table has all but the last two (its first
- * line names the metric and its unit, which the CSV's rows say).
+ * line names the metric and its unit, which the CSV's rows say).  The
+ * CSV names each as --json names the same value, the table for a
+ * person.
  */
-static const char *const bisect_csv_hdr[] = { "verdict", "commit", "runs",
+static const char *const bisect_hdr[] = { "verdict", "commit", "runs",
     "level", "change", "llr", "summary", "first_bad", "unit" };
+static const char *const bisect_csv_hdr[] = { "verdict", "id", "runs",
+    "level", "change_pct", "llr", "summary", "first_bad", "unit" };
+_Static_assert(nitems(bisect_hdr) == nitems(bisect_csv_hdr),
+    "bisect: CSV header");
 
 /* A report end with no metric chosen: its commit and runs. */
 static json_t *
@@ -1606,7 +1612,7 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 	int		 csv = x->c->out == OUT_CSV;
 	struct table	*t;
 	json_t		*o, *arr, *m;
-	double		 g = bisect_mean(gp->levels, gp->nlevels), level;
+	double		 g = bisect_mean(gp->levels, gp->nlevels), level, pct;
 	char		 buf[96], gbuf[32], lbuf[32];
 	char		 base[BISECT_OID_HEX], tip[BISECT_OID_HEX];
 	char		*cause = NULL;
@@ -1671,8 +1677,8 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 	 * CSV: the full ids, which is the first bad one (or may be), and
 	 * the unit of the levels.
 	 */
-	t = table_new(nitems(bisect_csv_hdr) - (csv ? 0 : 2), bisect_csv_hdr,
-	    al);
+	t = csv ? table_new(nitems(bisect_csv_hdr), bisect_csv_hdr, al) :
+	    table_new(nitems(bisect_hdr) - 2, bisect_hdr, al);
 	for (i = 0; i <= n; i++) {
 		const struct bisect_point *p = i == 0 ? gp : &pts[i - 1];
 
@@ -1685,13 +1691,19 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 		table_addf(t, 2, "%zu", p->nlevels);
 		cli_fmt_figure(buf, sizeof(buf), level, x->c->out);
 		table_addf(t, 3, "%s", buf);
-		if (i == 0)
-			table_addf(t, 4, "-");
-		else {
-			cli_fmt_pct_out(buf, sizeof(buf), bisect_pct(level, g),
+		/*
+		 * CSV: the number --json gives, no "+" nor "%", the good
+		 * end's too (0); the table leaves the good end's out.
+		 */
+		pct = bisect_pct(level, g);
+		if (csv)
+			cli_fmt_figure(buf, sizeof(buf), pct == 0 ? 0.0 : pct,
 			    x->c->out);
-			table_addf(t, 4, "%s", buf);
-		}
+		else if (i == 0)
+			snprintf(buf, sizeof(buf), "-");
+		else
+			cli_fmt_pct(buf, sizeof(buf), pct);
+		table_addf(t, 4, "%s", buf);
 		if (i == 0 || i == n || (p->mark == BISECT_SKIP &&
 		    p->skip != SKIP_UNDECIDED))
 			table_addf(t, 5, "-");

@@ -215,7 +215,7 @@ grep -q "^the first bad commit is one of these 3" "$T/out.txt" ||
 (cd "$T/repo" && bisect --build "$BUILD" --workload toy --csv main~15..main) \
     >"$T/out.csv" 2>/dev/null || fail "skips, CSV"
 head -n 1 "$T/out.csv" | grep -qx \
-    'verdict,commit,runs,level,change,llr,summary,first_bad,unit' ||
+    'verdict,id,runs,level,change_pct,llr,summary,first_bad,unit' ||
 	fail "CSV header: $(head -n 1 "$T/out.csv")"
 [ "$(grep -c ',maybe,ops/s$' "$T/out.csv")" = 3 ] ||
 	fail "CSV: not three candidates marked: $(cat "$T/out.csv")"
@@ -449,7 +449,7 @@ grep -q "nothing to bisect between" "$T/err" || fail "$(cat "$T/err")"
 python3 - "$T/out.csv" "$(rev main~39)" "$(rev main~20)" <<'PY' ||
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1])))
-assert rows[0] == ["verdict", "commit", "runs", "level", "change", "llr",
+assert rows[0] == ["verdict", "id", "runs", "level", "change_pct", "llr",
     "summary", "first_bad", "unit"], rows
 assert [r[:2] for r in rows[1:]] == [["good", sys.argv[2]],
     ["bad", sys.argv[3]]], rows

@@ -41,20 +41,21 @@ grep -q '"change_pct": -60\.0\|"change_pct": -59\.9' "$T/cmp.json" ||
 
 # 2. A change that rounds to nothing: c2 is 0.03% under the good level
 # (and good), which the table gives as +0.0%, never -0.0%; the CSV gives
-# each change in full, as --json does.
+# each change in full, as --json does: a number, under its key.
 make_repo "lat 100 ms lower" "lat 99.97 ms lower" "lat 120 ms lower"
 bisect --csv main~2..main >"$T/out.csv" 2>"$T/err" ||
 	fail "small: $(cat "$T/err")"
 python3 - "$T/out.csv" "$(rev main~1)" "$(rev main)" <<'PY' ||
 import csv, sys
-rows = {r["commit"]: r for r in csv.DictReader(open(sys.argv[1]))}
+rows = {r["id"]: r for r in csv.DictReader(open(sys.argv[1]))}
 c2, c3 = rows[sys.argv[2]], rows[sys.argv[3]]
 assert c2["verdict"] == "good" and c2["summary"] == "c2", c2
-assert -0.04 < float(c2["change"].rstrip("%")) < -0.02, c2
+assert -0.04 < float(c2["change_pct"]) < -0.02, c2
 assert c3["verdict"] == "bad" and c3["first_bad"] == "yes", c3
-assert 19.9 < float(c3["change"].rstrip("%")) < 20.1, c3
-# More digits than the table's one decimal.
-assert len(c3["change"]) > len("+20.0%") and len(c3["level"]) > 6, c3
+assert 19.9 < float(c3["change_pct"]) < 20.1, c3
+# More digits than the table's one decimal, and no "+" nor "%".
+assert len(c3["change_pct"]) > len("20.0") and len(c3["level"]) > 6, c3
+assert not any(c in r["change_pct"] for r in rows.values() for c in "+%"), rows
 # The levels' unit beside them, in every row.
 assert {r["unit"] for r in rows.values()} == {"ms"}, rows
 PY

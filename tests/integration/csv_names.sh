@@ -233,4 +233,36 @@ assert "repo" not in b and b["path"] == objs[0]["path"] == sys.argv[4], b
 assert b["first_bad"]["summary"] == "c3", b
 EOPY
 	fail "bisect: $(cat "$T/git.csv" "$T/git.json" "$T/bisect.json")"
+
+# bisect --csv: again over the same commits, it measures nothing anew
+# (the runs are in the store) and gives the report --json gave, a row a
+# commit: the full id under "id" and the change from the good end a
+# number under "change_pct", as --json names them.
+pw -c "$T/pw.conf" bisect --git toy --build "$BUILD" --workload toy \
+    --csv main~3..main >"$T/bisect.csv" 2>"$T/err" ||
+	fail "bisect --csv: $(cat "$T/err")"
+expect_eq "$(head -n 1 "$T/bisect.csv")" \
+    "verdict,id,runs,level,change_pct,llr,summary,first_bad,unit"
+PYTHONPATH=$T python3 - "$T/bisect.csv" "$T/bisect.json" <<'EOPY' ||
+import csv, json, sys
+from same import same
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+b = json.load(open(sys.argv[2]))
+objs = [b["good"]] + b["tested"] + [b["bad"]]
+assert len(rows) == len(objs) == 4, (rows, objs)
+assert b["first_bad"]["id"] == objs[2]["id"], b
+for r, o in zip(rows, objs):
+    for k, v in r.items():
+        if k == "first_bad":
+            # The one it is, as "first_bad" has it; no other.
+            assert v == ("yes" if o["id"] == b["first_bad"]["id"] else
+                ""), (k, v, o)
+        elif k == "unit":
+            assert v == b["metric"]["unit"] == "s", (v, b["metric"])
+        else:
+            assert same(v, o[k]), (k, v, o[k])
+# A change to read: the first bad commit's, 20% slower.
+assert abs(float(rows[2]["change_pct"]) - 20) < 0.1, rows[2]
+EOPY
+	fail "bisect --csv differs from --json: $(cat "$T/bisect.csv" "$T/bisect.json")"
 pass
