@@ -243,7 +243,7 @@ ctl_print_status(json_t *r)
 		ctl_local(json_object_get(w, "started"), t, sizeof(t));
 		if (strcmp(ctl_str(w, "kind"), "build") == 0)
 			printf("  now:       building %s at %.12s, since %s\n",
-			    ctl_str(w, "repository"), ctl_str(w, "commit"), t);
+			    ctl_str(w, "name"), ctl_str(w, "commit"), t);
 		else {
 			printf("  now:       %s battery",
 			    ctl_str(w, "trigger"));
@@ -283,7 +283,7 @@ ctl_print_status(json_t *r)
 	p = json_object_get(r, "builds");
 	json_array_foreach(p, i, item)
 		printf("  queued:    build %s at %.12s\n",
-		    ctl_str(item, "repository"), ctl_str(item, "commit"));
+		    ctl_str(item, "name"), ctl_str(item, "commit"));
 	p = json_object_get(r, "pending");
 	json_array_foreach(p, i, item) {
 		printf("  queued:    %s", ctl_str(item, "trigger"));

@@ -1179,6 +1179,23 @@ work_status_line(struct daemon *d)
 	return NULL;
 }
 
+/*
+ * A build's [git] section in o: its "name" and its working tree's "path",
+ * the keys of [git], --list-git and status's "git" (they were
+ * "repository", which held the name); the path null once a reload has
+ * dropped the section.
+ */
+static json_t *
+work_build_json(struct daemon *d, json_t *o, const struct build *b)
+{
+	struct gitwatch	*g = gitwatch_find(d, b->repo);
+
+	pwjson_set_str(o, "name", b->repo);
+	pwjson_set_str(o, "path", g != NULL ? g->path : NULL);
+	pwjson_set_str(o, "commit", b->commit);
+	return o;
+}
+
 /* The "work" and "pending" members of a status reply. */
 json_t *
 work_status_json(struct daemon *d)
@@ -1200,10 +1217,9 @@ work_status_json(struct daemon *d)
 		/* A key without a value is null, as in every --json. */
 		pwjson_set_str(cur, "started", w->started > 0 &&
 		    timefmt_format(w->started, t, sizeof(t)) == 0 ? t : NULL);
-		if (w->kind == WORK_BUILD) {
-			pwjson_set_str(cur, "repository", w->build->repo);
-			pwjson_set_str(cur, "commit", w->build->commit);
-		} else {
+		if (w->kind == WORK_BUILD)
+			work_build_json(d, cur, w->build);
+		else {
 			pwjson_set_str(cur, "trigger", w->trigger);
 			pwjson_set_str(cur, "trigger_detail", w->detail);
 			pwjson_set_str(cur, "run", w->label);
@@ -1242,9 +1258,7 @@ work_status_json(struct daemon *d)
 	json_object_set_new(o, "pending", arr);
 	builds = json_array();
 	TAILQ_FOREACH(b, &w->builds, entry)
-		pwjson_append(builds, pwjson_set_str(pwjson_set_str(
-		    pwjson_object(), "repository", b->repo), "commit",
-		    b->commit));
+		pwjson_append(builds, work_build_json(d, pwjson_object(), b));
 	json_object_set_new(o, "builds", builds);
 	if (w->retry_at != 0 && timefmt_format(w->retry_at, t,
 	    sizeof(t)) == 0)

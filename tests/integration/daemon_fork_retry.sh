@@ -54,7 +54,7 @@ kill -HUP "$DPID"
 wait_until 15 "the failed build" grep -q \
     "build src could not start; trying again in 10 s" "$LOG" ||
 	fail "no retry said after the build's failed start"
-[ "$(status_field 'd["builds"][0]["repository"]')" = src ] ||
+[ "$(status_field 'd["builds"][0]["name"]')" = src ] ||
 	fail "the build was not kept: $(request '{"cmd":"status"}')"
 nproc "$hard"
 wait_until 30 "the git battery" runs_at_least 1 \

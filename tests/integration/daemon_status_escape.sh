@@ -42,7 +42,7 @@ status='{
   "started": "2026-12-06T10:00:00Z", "trigger_detail": "workloads w\x9b31m",
   "waiting": "load \x1b[1m9", "waiting_since": "2026-12-06T10:01:00Z",
   "wait_until": "2026-12-06T11:00:00Z"},
- "builds": [{"repository": "repo\x1b[A", "commit": "0123456789abcdef"}],
+ "builds": [{"name": "repo\x1b[A", "path": "/r", "commit": "0123456789abcdef"}],
  "pending": [{"trigger": "package", "trigger_detail": "dpkg: +evil\x1b[31m 1.0"}],
  "retry_at": "2026-12-06T10:05:00Z", "next_run": "2026-12-06T12:00:00Z",
  "last_run": {"run": "r-0\r", "status": "failed", "trigger": "schedule",

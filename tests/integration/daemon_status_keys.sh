@@ -5,7 +5,8 @@
 # wait_until and git alone and left the rest (work, its pid and step,
 # pending, retry_at, last_run, by_state ...) for a client to guess.
 # The battery in progress names its run with its host, as a run is named
-# everywhere.
+# everywhere; a build in progress or queued names its [git] section and
+# the section's tree as [git] and --list-git do, "name" and "path".
 set -eu
 . "$(dirname "$0")/daemon.subr"
 top=${PERFWATCH_TOP:?}
@@ -39,7 +40,60 @@ w = d["work"]
 assert w["waiting"] is None and w["waiting_since"] is None, w
 assert w["wait_until"] is None, w
 EOF
-json_keys "$T/status.json" >"$T/keys"
+
+# A build in progress and another queued behind it: each names its [git]
+# section "name" and the section's working tree "path", as --list-git,
+# status --json's "git" and bisect --json do (they said "repository" for
+# the section's name).  Two trees, each watched under its own section,
+# whose build waits for $T/go.
+git_repo
+repo2=$T/repo2
+timeout 20 git clone -q "$repo" "$repo2"
+write_conf_manual "git_poll = 1h
+
+[git \"one\"]
+path = $repo
+build = while [ ! -f $T/go ]; do sleep 0.1; done
+workloads = tiny
+
+[git \"two\"]
+path = $repo2
+build = while [ ! -f $T/go ]; do sleep 0.1; done
+workloads = tiny"
+start_daemon
+wait_until 15 "the first look at both trees" sh -c \
+    "grep -q 'git one: watching' '$LOG' && grep -q 'git two: watching' '$LOG'" ||
+	fail "the trees were not read"
+for r in "$repo" "$repo2"; do
+	echo 2 >"$r/version.txt"
+	timeout 20 git -C "$r" -c user.name=Test -c user.email=test@example.org \
+	    -c commit.gpgsign=false commit -q -a -m second
+done
+kill -HUP "$DPID"	# reads both branches at once
+# building_one_queued: a build in progress, the other queued.
+building_one_queued() {
+	[ "$(status_field 'd["work"] is not None and
+	    d["work"]["kind"] == "build" and len(d["builds"]) == 1')" = True ]
+}
+wait_until 15 "a build and one queued" building_one_queued ||
+	fail "no build with another queued: $(request '{"cmd":"status"}')"
+request '{"cmd":"status"}' >"$T/build.json"
+: >"$T/go"
+stop_daemon
+python3 - "$T/build.json" "$repo" "$repo2" <<'EOF' || fail "the builds' status"
+import json, sys
+d = json.load(open(sys.argv[1]))
+trees = {"one": sys.argv[2], "two": sys.argv[3]}
+got = {}
+for b in (d["work"], d["builds"][0]):
+    assert "repository" not in b, b
+    assert len(b["commit"]) == 40, b
+    got[b["name"]] = b["path"]
+assert got == trees, (got, d)
+EOF
+
+{ json_keys "$T/status.json"; json_keys "$T/build.json"; } | sort -u \
+    >"$T/keys"
 [ "$(wc -l <"$T/keys")" -ge 25 ] || fail "few keys: $(cat "$T/keys")"
 
 # The entry: from its .It to the next request's.
