@@ -755,9 +755,9 @@ linux_fs(struct snapshot *s, const char *root, const char *workdir,
  *			lists them
  *   cgroup.memory.max	bytes, the lowest limit on the way up
  *   cgroup.memory.high	bytes, likewise (v2 only)
- *   cgroup.io.max	per device, the lowest of each of rbps, wbps, riops
- *			and wiops on the way up:
- *			"8:0 wbps=10485760; 259:0 riops=1000"
+ *   cgroup.io.max	per device, by its name where sysfs gives one, the
+ *			lowest of each of rbps, wbps, riops and wiops on
+ *			the way up: "nvme0n1 riops=1000; sda wbps=10485760"
  *   cpu.affinity	how many CPUs sched_getaffinity() allows (taskset,
  *			numactl, a cpuset), a count
  *
@@ -1038,11 +1038,16 @@ linux_cgroup_cpuset(struct snapshot *s, const char *root, char **dirs,
 		free(v);
 }
 
-/* One device's I/O limits: rbps, wbps, riops, wiops (UINT64_MAX: none). */
+/*
+ * One device's I/O limits: rbps, wbps, riops, wiops (UINT64_MAX: none);
+ * name is what the field calls the device (linux_io_name()).
+ */
 struct linux_io_limit {
 	unsigned int	 maj;
 	unsigned int	 min;
 	uint64_t	 v[4];
+	char		*name;
+	int		 named;		/* name is not "maj:min" */
 };
 
 static const char *const linux_io_keys[4] = {
@@ -1073,11 +1078,71 @@ linux_io_note(struct linux_io_limit **t, size_t *n, unsigned int maj,
 }
 
 /*
- * cgroup.io.max from v2's io.max ("8:0 rbps=max wbps=10485760 ...") or
- * v1's blkio.throttle.{read,write}_{bps,iops}_device ("8:0 10485760").
+ * What cgroup.io.max calls block device l: the kernel's name of it
+ * ("sda", "nvme0n1"), DEVNAME in its uevent under root's /sys/dev/block,
+ * with l->named set.  The numbers mean nothing to whoever reads a diff,
+ * and some change from one boot to the next with the same disks: a major
+ * the kernel hands a driver as it loads (virtio-blk's), minors given out
+ * in the order the disks are found (NVMe's under 259).  The name is also
+ * what the limit was set by (systemd's IOWriteBandwidthMax=/dev/sda ...).
+ * "maj:min" when sysfs does not know the device (gone since, or no /sys
+ * in a container), or when its name would not read back in the field
+ * (empty, or with a blank, '=' or ';').
  */
 static void
-linux_cgroup_io(struct snapshot *s, char **dirs, size_t n, int v1)
+linux_io_name(const char *root, struct linux_io_limit *l)
+{
+	char	*rel, *path, *text, *line, *next;
+	size_t	 len;
+
+	l->name = NULL;
+	xasprintf(&rel, "/sys/dev/block/%u:%u/uevent", l->maj, l->min);
+	path = sysinfo_path(root, rel);
+	free(rel);
+	if (sysinfo_read_file(path, 64 * 1024, &text, NULL) == 0) {
+		for (line = text; line != NULL && *line != '\0'; line = next) {
+			if ((next = strchr(line, '\n')) != NULL)
+				next++;
+			if (strncmp(line, "DEVNAME=", 8) != 0)
+				continue;
+			line += 8;
+			len = strcspn(line, "\n");
+			if (len > 0 && len < 256 &&
+			    strcspn(line, " \t=;") >= len)
+				l->name = xstrndup(line, len);
+			break;
+		}
+		free(text);
+	}
+	free(path);
+	l->named = l->name != NULL;
+	if (l->name == NULL)
+		xasprintf(&l->name, "%u:%u", l->maj, l->min);
+}
+
+/*
+ * The order of the devices in cgroup.io.max: by name, so that disks that
+ * swap numbers at a boot do not swap places; devices known only by
+ * their numbers after the named ones, by number.
+ */
+static int
+linux_io_before(const struct linux_io_limit *a, const struct linux_io_limit *b)
+{
+	if (a->named != b->named)
+		return a->named;
+	if (!a->named)
+		return a->maj < b->maj || (a->maj == b->maj && a->min < b->min);
+	return strcmp(a->name, b->name) < 0;
+}
+
+/*
+ * cgroup.io.max from v2's io.max ("8:0 rbps=max wbps=10485760 ...") or
+ * v1's blkio.throttle.{read,write}_{bps,iops}_device ("8:0 10485760"),
+ * each device by its name (linux_io_name()).
+ */
+static void
+linux_cgroup_io(struct snapshot *s, const char *root, char **dirs, size_t n,
+    int v1)
 {
 	static const char *const v1_files[4] = {
 		"blkio.throttle.read_bps_device",
@@ -1130,11 +1195,11 @@ linux_cgroup_io(struct snapshot *s, char **dirs, size_t n, int v1)
 			free(text);
 		}
 	}
-	/* A few devices at most: insertion sort by number. */
+	for (i = 0; i < nt; i++)
+		linux_io_name(root, &t[i]);
+	/* A few devices at most: insertion sort. */
 	for (i = 1; i < nt; i++) {
-		for (j = i; j > 0 && (t[j - 1].maj > t[j].maj ||
-		    (t[j - 1].maj == t[j].maj && t[j - 1].min > t[j].min));
-		    j--) {
+		for (j = i; j > 0 && linux_io_before(&t[j], &t[j - 1]); j--) {
 			x = t[j];
 			t[j] = t[j - 1];
 			t[j - 1] = x;
@@ -1145,12 +1210,13 @@ linux_cgroup_io(struct snapshot *s, char **dirs, size_t n, int v1)
 			if (t[i].v[k] == UINT64_MAX)
 				continue;
 			if (first)
-				sysinfo_buf_addf(&b, "%s%u:%u", b.len > 0 ?
-				    "; " : "", t[i].maj, t[i].min);
+				sysinfo_buf_addf(&b, "%s%s", b.len > 0 ?
+				    "; " : "", t[i].name);
 			sysinfo_buf_addf(&b, " %s=%llu", linux_io_keys[k],
 			    (unsigned long long)t[i].v[k]);
 			first = 0;
 		}
+		free(t[i].name);
 	}
 	free(t);
 	linux_set(s, "cgroup.io.max", sysinfo_buf_finish(&b));
@@ -1210,7 +1276,7 @@ linux_cgroup(struct snapshot *s, const char *root)
 	linux_cgroup_set_bytes(s, "cgroup.memory.max", v2, n2, "memory.max");
 	linux_cgroup_set_bytes(s, "cgroup.memory.high", v2, n2,
 	    "memory.high");
-	linux_cgroup_io(s, v2, n2, 0);
+	linux_cgroup_io(s, root, v2, n2, 0);
 	linux_cgroup_dirs_free(v2, n2);
 
 	/*
@@ -1235,7 +1301,7 @@ linux_cgroup(struct snapshot *s, const char *root)
 	}
 	if (sysinfo_snapshot_get(s, "cgroup.io.max") == NULL) {
 		v1 = linux_cgroup_dirs(root, groups, mounts, "blkio", &n1);
-		linux_cgroup_io(s, v1, n1, 1);
+		linux_cgroup_io(s, root, v1, n1, 1);
 		linux_cgroup_dirs_free(v1, n1);
 	}
 	free(mounts);

@@ -3,7 +3,8 @@
  * and a quiet sample read (sysinfo/linux.c, sysinfo/snapshot.c), in a
  * scratch tree that stands for the root.  The cgroup files are those of
  * a group whose hierarchy the mount table puts on /sys/fs/cgroup, as v2
- * or as a v1 controller's.
+ * or as a v1 controller's, and the uevent that names the block device
+ * 8:0 (which io.max may limit).
  *
  * The input is the files below, in this order, separated by form feeds;
  * a file the input does not reach is absent.  Whatever they hold, the
@@ -35,6 +36,7 @@ static const char *const fuzz_procfs_files[] = {
 	"sys/fs/cgroup/cpuset.cpus.effective",
 	"sys/fs/cgroup/cpu.cfs_quota_us",
 	"sys/fs/cgroup/blkio.throttle.write_bps_device",
+	"sys/dev/block/8:0/uevent",
 };
 
 int

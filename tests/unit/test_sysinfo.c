@@ -1825,6 +1825,46 @@ check_no_cgroup(const struct snapshot *s, const char *what)
 }
 
 #define V2_SCOPE "system.slice/run-r5f0c3e2b1a9d48e7b6c5d4e3f2a1b0c9.scope"
+#define V2_SDA \
+	"pci0000:00/0000:00:17.0/ata1/host0/target0:0:0/0:0:0:0/block/sda"
+#define V2_NVME0 "pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme0/nvme0n1"
+#define V2_NVME1 "pci0000:00/0000:00:1d.4/0000:3e:00.0/nvme/nvme1/nvme1n1"
+
+/*
+ * Make maj:min the disk name in the tree at root, as sysfs shows one: a
+ * link sys/dev/block/maj:min to its directory sys/devices/dev, whose
+ * uevent gives the numbers and the name.  A link of those numbers there
+ * already is replaced.
+ */
+static void
+block_link(const char *root, unsigned int maj, unsigned int min,
+    const char *dev, const char *name)
+{
+	char	*rel, *text, *link, *target;
+
+	xasprintf(&rel, "sys/devices/%s/uevent", dev);
+	xasprintf(&text, "MAJOR=%u\nMINOR=%u\nDEVNAME=%s\nDEVTYPE=disk\n",
+	    maj, min, name);
+	tree_write(root, rel, text);
+	free(text);
+	free(rel);
+	xasprintf(&link, "%s/sys/dev", root);
+	if (mkdir(link, 0755) == -1 && errno != EEXIST)
+		fail_msg("mkdir %s: %s", link, strerror(errno));
+	free(link);
+	xasprintf(&link, "%s/sys/dev/block", root);
+	if (mkdir(link, 0755) == -1 && errno != EEXIST)
+		fail_msg("mkdir %s: %s", link, strerror(errno));
+	free(link);
+	xasprintf(&link, "%s/sys/dev/block/%u:%u", root, maj, min);
+	xasprintf(&target, "../../devices/%s", dev);
+	if (unlink(link) == -1 && errno != ENOENT)
+		fail_msg("unlink %s: %s", link, strerror(errno));
+	if (symlink(target, link) == -1)
+		fail_msg("symlink %s: %s", link, strerror(errno));
+	free(target);
+	free(link);
+}
 
 /*
  * The limits of a cgroup v2 group, which cpu.count and mem.total_kb (the
@@ -1881,12 +1921,41 @@ test_cgroup_v2_limits(void **state)
 	tree_write(root, "sys/fs/cgroup/system.slice/io.max",
 	    "8:16 rbps=1048576 wbps=max riops=max wiops=max\n"
 	    "8:0 rbps=max wbps=5242880 riops=500 wiops=max\n");
+	block_link(root, 8, 0, V2_SDA, "sda");
 	s = snapshot_of_tree(root);
 	check_field(s, "slice", "cgroup.cpu.max", "20000 100000");
 	check_field(s, "slice", "cgroup.memory.max", "536870912");
 	check_field(s, "slice", "cgroup.memory.high", "805306368");
 	check_field(s, "slice", "cgroup.io.max",
-	    "8:0 wbps=5242880 riops=500; 8:16 rbps=1048576");
+	    "sda wbps=5242880 riops=500; 8:16 rbps=1048576");
+	sysinfo_snapshot_free(s);
+
+	/*
+	 * Two NVMe disks, whose minors under 259 the kernel hands out in
+	 * the order it finds them, which differs from boot to boot: the
+	 * second boot has them the other way round, and systemd sets
+	 * each one's limits on its new numbers.  The field is the same.
+	 */
+	tree_write(root, "sys/fs/cgroup/system.slice/io.max",
+	    "259:1 rbps=1048576 wbps=max riops=max wiops=max\n"
+	    "259:0 rbps=max wbps=5242880 riops=500 wiops=max\n");
+	block_link(root, 259, 0, V2_NVME0, "nvme0n1");
+	block_link(root, 259, 1, V2_NVME1, "nvme1n1");
+	s = snapshot_of_tree(root);
+	check_field(s, "nvme", "cgroup.io.max", "nvme0n1 wbps=5242880 "
+	    "riops=500; nvme1n1 rbps=1048576; sda wbps=10000000");
+	block_link(root, 259, 0, V2_NVME1, "nvme1n1");
+	block_link(root, 259, 1, V2_NVME0, "nvme0n1");
+	tree_write(root, "sys/fs/cgroup/system.slice/io.max",
+	    "259:0 rbps=1048576 wbps=max riops=max wiops=max\n"
+	    "259:1 rbps=max wbps=5242880 riops=500 wiops=max\n");
+	u = snapshot_of_tree(root);
+	check_field(u, "renumbered", "cgroup.io.max", "nvme0n1 wbps=5242880 "
+	    "riops=500; nvme1n1 rbps=1048576; sda wbps=10000000");
+	d = sysinfo_diff(s, u);
+	assert_int_equal(d->nfields, 0);
+	sysinfo_diff_free(d);
+	sysinfo_snapshot_free(u);
 	sysinfo_snapshot_free(s);
 
 	/*
@@ -1908,6 +1977,57 @@ test_cgroup_v2_limits(void **state)
 	check_no_cgroup(s, "outside");
 	sysinfo_snapshot_free(s);
 
+	tree_remove(dir);
+	free(root);
+	free(dir);
+}
+
+/*
+ * cgroup.io.max names this machine's own disk: the first device of
+ * /proc/partitions is limited in the v2 fixture's scope, whose sys/dev
+ * is this machine's, and the field gives the name the kernel lists it
+ * under there, not its numbers.  A device the machine does not have
+ * keeps its numbers.
+ */
+static void
+test_cgroup_io_device_here(void **state)
+{
+	struct snapshot	*s;
+	FILE		*f;
+	char		 line[256], name[64], *dir, *root, *path, *want;
+	unsigned int	 maj, min;
+	int		 found = 0;
+
+	(void)state;
+	if ((f = fopen("/proc/partitions", "r")) == NULL)
+		skip();
+	while (!found && fgets(line, sizeof(line), f) != NULL)
+		found = sscanf(line, " %u %u %*u %63s", &maj, &min, name) == 3;
+	fclose(f);
+	if (!found)
+		skip();
+	xasprintf(&path, "/sys/dev/block/%u:%u", maj, min);
+	if (access(path, F_OK) == -1 ||
+	    access("/sys/dev/block/4095:1048575", F_OK) == 0) {
+		free(path);
+		skip();
+	}
+	free(path);
+
+	dir = tmp_tree();
+	root = tree_copy("cgroup-v2", dir);
+	xasprintf(&path, "%s/sys/dev", root);
+	assert_int_equal(symlink("/sys/dev", path), 0);
+	free(path);
+	xasprintf(&want, "%u:%u rbps=max wbps=1234 riops=max wiops=max\n"
+	    "4095:1048575 riops=7\n", maj, min);
+	tree_write(root, "sys/fs/cgroup/" V2_SCOPE "/io.max", want);
+	free(want);
+	s = snapshot_of_tree(root);
+	xasprintf(&want, "%s wbps=1234; 4095:1048575 riops=7", name);
+	check_field(s, "this machine", "cgroup.io.max", want);
+	free(want);
+	sysinfo_snapshot_free(s);
 	tree_remove(dir);
 	free(root);
 	free(dir);
@@ -2966,6 +3086,7 @@ main(void)
 		cmocka_unit_test(test_json_roundtrip),
 		cmocka_unit_test(test_snapshot_fixture_root),
 		cmocka_unit_test(test_cgroup_v2_limits),
+		cmocka_unit_test(test_cgroup_io_device_here),
 		cmocka_unit_test(test_cgroup_v1_limits),
 		cmocka_unit_test(test_affinity_live),
 		cmocka_unit_test(test_cgroup_live),
