@@ -135,6 +135,34 @@ run_release(const struct sigaction *oldint, const struct sigaction *oldterm,
 #define RUN_PROGRESS_PREFIX	"perfwatch-progress "
 /* How long a run that has measured waits for the store's lock, ms. */
 #define RUN_STORE_WAIT_MS	(10 * 60 * 1000)
+/*
+ * What a run says of a write the store refused because another process
+ * held it locked past the wait: a temporary failure (75), to be tried
+ * again, as every write of the run says it.
+ */
+#define RUN_STORE_BUSY_SAY	" (another process holds the store locked)"
+
+/*
+ * How long a run that has measured waits for the store's lock, ms: the
+ * tests shorten it with PERFWATCH_TEST_STORE_WAIT_MS (the store waits at
+ * least its own busy timeout whatever is asked).  Not for users: a lock
+ * held longer than this is for them to look at, not to wait less for.
+ */
+static int
+run_store_wait_ms(void)
+{
+	const char	*env = getenv("PERFWATCH_TEST_STORE_WAIT_MS");
+	char		*end;
+	long		 ms;
+
+	if (env == NULL || *env == '\0')
+		return RUN_STORE_WAIT_MS;
+	errno = 0;
+	ms = strtol(env, &end, 10);
+	if (errno != 0 || *end != '\0' || ms <= 0 || ms > RUN_STORE_WAIT_MS)
+		return RUN_STORE_WAIT_MS;
+	return (int)ms;
+}
 
 /* Add one --git-commit NAME=ID to the run's commits. */
 static int
@@ -905,7 +933,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	size_t			 njobs = 0, nsteps = 0, i, ok = 0, marked;
 	int64_t			 run = -1, host, snapid;
 	int			 rc = 0, skip = 0, lockfd = -1, busy, lost = 0;
-	int			 finished, full = 0;
+	int			 finished, full = 0, held = 0;
 	sig_atomic_t		 aborted;
 	time_t			 started;
 
@@ -1030,8 +1058,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 		 */
 		busy = snap != NULL && store_failure(st) == STORE_BUSY;
 		fprintf(stderr, "perfwatch: machine snapshot: %s%s\n", cause,
-		    busy ? " (another process holds the store locked); try "
-		    "again" : "");
+		    busy ? RUN_STORE_BUSY_SAY "; try again" : "");
 		rc = snap != NULL ? cli_store_status(st, EXIT_SOFTWARE) :
 		    EXIT_SOFTWARE;
 		goto out;
@@ -1076,15 +1103,18 @@ cmd_run(struct cli *c, int argc, char **argv)
 	free(r.git_commits);
 	if (run < 0) {
 		run_release(&oldint, &oldterm, &oldhup);
-		/* A label taken is the caller's; a full disk is not (74). */
+		/*
+		 * A label taken is the caller's; a full disk is not (74); a
+		 * lock held is to be tried again (75), as the snapshot says.
+		 */
+		busy = store_failure(st) == STORE_BUSY;
 		if (run == STORE_RUN_EXISTS)
 			fprintf(stderr, "perfwatch: %s\n", cause);
 		else
-			fprintf(stderr, "perfwatch: %s: %s\n", c->db_path,
-			    cause);
+			fprintf(stderr, "perfwatch: %s: %s%s\n", c->db_path,
+			    cause, busy ? RUN_STORE_BUSY_SAY "; try again" : "");
 		rc = run == STORE_RUN_EXISTS ? EXIT_DATAERR :
-		    store_failure(st) == STORE_BUSY ? EXIT_TEMPFAIL :
-		    EXIT_IOERR;
+		    busy ? EXIT_TEMPFAIL : EXIT_IOERR;
 		goto out;
 	}
 	/*
@@ -1093,7 +1123,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	 * file) rather than SQLite's few seconds.  Before, a run that finds
 	 * the store busy exits 75, and perfwatchd tries it again.
 	 */
-	store_busy_wait(st, RUN_STORE_WAIT_MS, &run_signal);
+	store_busy_wait(st, run_store_wait_ms(), &run_signal);
 	log_info("run %s: %zu workloads, %zu steps", label, njobs, nsteps);
 	run_progress(&o, label, 0, nsteps, NULL, NULL);
 
@@ -1128,6 +1158,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 				j->done++;
 			else {
 				full |= store_failure(st) == STORE_FULL;
+				held |= store_failure(st) == STORE_BUSY;
 				/* Not measured as far as the store knows. */
 				j->status = WL_FAILED;
 				free(j->error);
@@ -1161,6 +1192,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 			    "could not be recorded: %s\n", label, jobs[i].name,
 			    ws, store_errmsg(st));
 			full |= store_failure(st) == STORE_FULL;
+			held |= store_failure(st) == STORE_BUSY;
 			lost = 1;
 		}
 	}
@@ -1174,15 +1206,22 @@ cmd_run(struct cli *c, int argc, char **argv)
 		/*
 		 * Still "running" in the store, with no end: no report to
 		 * print or judge.  Its samples stay; the next run's sweep
-		 * marks it aborted.
+		 * marks it aborted.  A lock that another process held past
+		 * the whole wait is a temporary failure: 75, and the run is
+		 * to be made again (perfwatchd does), not 70, which said
+		 * perfwatch was at fault.
 		 */
+		busy = store_failure(st) == STORE_BUSY;
+		held |= busy;
 		fprintf(stderr, "perfwatch: run %s could not be recorded as "
-		    "%s; the samples stored are kept, and the next run marks "
-		    "it aborted\n", label, status);
+		    "%s: %s: %s%s; the samples stored are kept, and the next "
+		    "run marks it aborted%s\n", label, status, c->db_path,
+		    store_errmsg(st), busy ? RUN_STORE_BUSY_SAY : "",
+		    busy ? "; try again" : "");
 		if (!run_signal) {
 			/* A full disk is output that cannot be written. */
 			rc = full || store_failure(st) == STORE_FULL ?
-			    EXIT_IOERR : EXIT_SOFTWARE;
+			    EXIT_IOERR : held ? EXIT_TEMPFAIL : EXIT_SOFTWARE;
 			goto out;
 		}
 	}
@@ -1221,7 +1260,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 	 * every commit after it on the same full disk.
 	 */
 	if (rc == 0 && (strcmp(status, RUN_FAILED) == 0 || lost))
-		rc = full ? EXIT_IOERR : EXIT_SOFTWARE;
+		rc = full ? EXIT_IOERR : held ? EXIT_TEMPFAIL : EXIT_SOFTWARE;
 
 out:
 	if (lockfd != -1)
