@@ -697,6 +697,12 @@ main(int argc, char **argv)
 
 	memset(&c, 0, sizeof(c));
 	cli_argv0 = argv[0];
+	/*
+	 * getopt_long() names us by argv[0], on glibc the path we were
+	 * started by: "perfwatch:" as every other message says, the path
+	 * kept in cli_argv0 to find ourselves.
+	 */
+	argv[0] = cli_name_buf;
 	log_init("perfwatch", 1, 0);
 	/* A command's 1 says something (check: a regression); a crash 70. */
 	log_set_fatal_status(EXIT_SOFTWARE);

@@ -1053,6 +1053,7 @@ main(int argc, char **argv)
 {
 	struct daemon	*d = &daemon_state;
 	const char	*conf_opt = NULL, *user = NULL, *group;
+	const char	*argv0 = argv[0];
 	char		*cause = NULL, *dir, *env, *value, abs[PATH_MAX];
 	struct group	*gr;
 	uid_t		 uid = (uid_t)-1;
@@ -1083,6 +1084,13 @@ main(int argc, char **argv)
 	LIST_INIT(&d->jobs);
 	LIST_INIT(&d->gits);
 	LIST_INIT(&d->clients);
+	/*
+	 * getopt_long() begins its messages with argv[0], on glibc the path
+	 * we were started by ("/usr/local/sbin/perfwatchd: invalid option"):
+	 * the name every other message begins with instead.  The path itself
+	 * is kept, to find perfwatch beside us.
+	 */
+	argv[0] = (char *)"perfwatchd";
 	while ((ch = getopt_long(argc, argv, "df:hnvV", daemon_longopts,
 	    NULL)) != -1) {
 		switch (ch) {
@@ -1277,7 +1285,7 @@ main(int argc, char **argv)
 	}
 	if (daemon_write_run_conf(d) == -1)
 		fatalx("cannot write %s", d->run_conf);
-	d->perfwatch = perfwatch_path(argv[0]);
+	d->perfwatch = perfwatch_path(argv0);
 	/* The runs read a copy: let them find the profiles next to it. */
 	if ((env = getenv("PERFWATCH_PROFILE_DIR")) == NULL || *env == '\0') {
 		dir = xstrdup(d->conf_path);

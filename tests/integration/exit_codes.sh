@@ -89,6 +89,16 @@ expect_exit 128 'no run "nosuch"' check --bisect nosuch
 # 64: words that make no command.
 expect_exit 64 'unknown command "nosuch"' nosuch
 expect_exit 64 "unrecognized option '--bogus'" runs --bogus
+# perfwatch's own options' errors name it "perfwatch", not the path it
+# was started by, as a command's name it "perfwatch runs".
+for args in -x --bogus -c; do
+	outcome 64 $args
+	case "$(head -n 1 "$T/err")" in
+	"perfwatch: "*) ;;
+	*) fail "perfwatch $args said: $(head -n 1 "$T/err")" ;;
+	esac
+done
+expect_match "$(head -n 1 "$T/err")" "perfwatch: option requires an argument"
 expect_exit 64 "--json or --csv, not both" runs --json --csv
 expect_exit 64 '--limit: "x" is not a count' history --limit x
 expect_exit 64 "--detail: blank" run --detail ' '

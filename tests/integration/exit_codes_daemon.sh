@@ -54,9 +54,20 @@ expect_match "$(cat "$T/out")" "perfwatchd "
 doutcome 0 -h
 expect_match "$(cat "$T/out")" "usage: perfwatchd"
 
-# 64: an option or a word it does not take.
+# 64: an option or a word it does not take, each message beginning with
+# "perfwatchd:" as every other does, not with the path it was started by
+# (getopt's own words are the C library's: only the name is checked).
 expect_dexit 64 "invalid option -- 'x'" -x
 expect_dexit 64 "perfwatchd: unexpected argument 'word'" word
+for args in -x --bogus -f --help=x; do
+	# shellcheck disable=SC2086 # one option, or an option and its value
+	doutcome 64 $args
+	case "$(head -n 1 "$T/err")" in
+	"perfwatchd: "*) ;;
+	*) fail "perfwatchd $args said: $(head -n 1 "$T/err")" ;;
+	esac
+	expect_match "$(sed -n 2p "$T/err")" "usage: perfwatchd"
+done
 
 # 74: what -n, -V and -h say cannot be written (a closed standard
 # output is /dev/null to the daemon: a full device it is).
