@@ -1214,10 +1214,9 @@ cmd_run(struct cli *c, int argc, char **argv)
 		busy = store_failure(st) == STORE_BUSY;
 		held |= busy;
 		fprintf(stderr, "perfwatch: run %s could not be recorded as "
-		    "%s: %s: %s%s; the samples stored are kept, and the next "
-		    "run marks it aborted%s\n", label, status, c->db_path,
-		    store_errmsg(st), busy ? RUN_STORE_BUSY_SAY : "",
-		    busy ? "; try again" : "");
+		    "%s%s; the samples stored are kept, and the next run "
+		    "marks it aborted%s\n", label, status, busy ?
+		    RUN_STORE_BUSY_SAY : "", busy ? "; try again" : "");
 		if (!run_signal) {
 			/* A full disk is output that cannot be written. */
 			rc = full || store_failure(st) == STORE_FULL ?

@@ -36,7 +36,9 @@ wait "$runner" || rc=$?
 [ "$rc" -eq 75 ] || fail "the run exited $rc, not 75: $(cat "$T/err")"
 expect_match "$(cat "$T/err")" \
     "$PERFWATCH_DB: another process holds it locked; waiting up to 6 s"
-expect_match "$(cat "$T/err")" "perfwatch: run gated could not be recorded as failed: $PERFWATCH_DB: database is locked (another process holds the store locked); the samples stored are kept, and the next run marks it aborted; try again"
+expect_match "$(cat "$T/err")" \
+    "perfwatch: $PERFWATCH_DB: finishing run 1: database is locked"
+expect_match "$(cat "$T/err")" "perfwatch: run gated could not be recorded as failed (another process holds the store locked); the samples stored are kept, and the next run marks it aborted; try again"
 
 # The lock still held: a run's own row cannot be written either.
 rc=0
