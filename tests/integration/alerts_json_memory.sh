@@ -10,38 +10,13 @@
 # 74 when the temporary file cannot be made or written.
 set -eu
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/alerts.subr"
 
 command -v sqlite3 >/dev/null 2>&1 || skip "sqlite3 is not installed"
 
-# 250 metrics, each 30% slower in its last two runs: an open alert each.
-awk 'BEGIN {
-	print "run,time,workload,metric,value,unit,better,host,iteration"
-	s = 11
-	for (r = 1; r <= 12; r++)
-		for (m = 0; m < 250; m++)
-			for (i = 1; i <= 5; i++) {
-				s = (s * 1103515245 + 12345) % 2147483648
-				v = r >= 11 ? 130 : 100
-				v *= 1 + 0.02 * (s / 2147483648 - 0.5)
-				printf "a-%02d,%d,many,m%03d,%.4f,s,lower," \
-				    "box,%d\n", r, 1705000000 + r * 3600, m,
-				    v, i
-			}
-}' >"$T/many.csv"
-pw import "$T/many.csv" >/dev/null || fail "import many.csv"
-for r in 11 12; do
-	pw check "a-$r" >/dev/null || [ $? -eq 1 ] || fail "check a-$r"
-done
-timeout 60 sqlite3 "$PERFWATCH_DB" "UPDATE alerts SET attribution = (
-    SELECT json_object('same_snapshot', json('false'),
-	'diff', json_object('fields', json_array(),
-	    'packages', json_group_array(json_object('name',
-		printf('libupgraded%04d-common', k), 'change', 'upgraded',
-		'arch', 'amd64', 'old', printf('2.%d.0-1+deb12u1', k),
-		'new', printf('2.%d.1-3', k)))),
-	'summary', printf('1500 packages upgraded (alert %d)', alerts.id))
-    FROM (WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n
-	WHERE k < 1500) SELECT k FROM n));
+alerts_make_many pw
+timeout 60 sqlite3 "$PERFWATCH_DB" "$(alerts_diff_sql \
+    "printf('1500 packages upgraded (alert %d)', alerts.id)");
     PRAGMA wal_checkpoint(TRUNCATE);" >/dev/null || fail "the attributions"
 mkdir "$T/tmp"
 export TMPDIR="$T/tmp"
