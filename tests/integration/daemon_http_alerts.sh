@@ -10,29 +10,13 @@
 # of 250 looked the same, and the older ones could not be had.
 set -eu
 . "$(dirname "$0")/daemon.subr"
+. "$(dirname "$0")/http.subr"
 . "$(dirname "$0")/alerts.subr"
 top=${PERFWATCH_TOP:?}
 
-command -v curl >/dev/null 2>&1 || fail "curl is not installed"
-export PERFWATCH_DB="$DB"
+HTTP_MAX_TIME=20
 
-PORT=$(python3 -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])')
-
-# get PATH: fetch into $T/body; print the code.
-get() {
-	curl -sS --max-time 20 -o "$T/body" -w '%{http_code}' \
-	    "http://127.0.0.1:$PORT$1"
-}
-
-write_profile
-write_conf_manual
-awk -v v="http = 127.0.0.1:$PORT" '{ print } /^\[perfwatch\]$/ { print v }' \
-    "$CONF" >"$T/conf.tmp"
-mv "$T/conf.tmp" "$CONF"
-mkdir -p "$T/state"
+http_conf
 
 alerts_make_many pwc
 pwc alerts --json >"$T/every.json" || fail "alerts --json"

@@ -13,22 +13,10 @@
 # nothing of what is read: there only the answers are checked.
 set -eu
 . "$(dirname "$0")/daemon.subr"
+. "$(dirname "$0")/http.subr"
 . "$(dirname "$0")/alerts.subr"
 
-command -v curl >/dev/null 2>&1 || fail "curl is not installed"
 command -v sqlite3 >/dev/null 2>&1 || skip "sqlite3 is not installed"
-export PERFWATCH_DB="$DB"
-
-PORT=$(python3 -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])')
-
-# get PATH: fetch into $T/body; print the code.
-get() {
-	curl -sS --max-time 60 -o "$T/body" -w '%{http_code}' \
-	    "http://127.0.0.1:$PORT$1"
-}
 
 # peak: the daemon's peak resident memory, in KiB (0 under a sanitizer).
 san=$(ldd "$PERFWATCHD" 2>/dev/null | awk '/libasan|libtsan/ { print 1 }')
@@ -40,12 +28,7 @@ peak() {
 	awk '$1 == "VmHWM:" { print $2 }' "/proc/$DPID/status"
 }
 
-write_profile
-write_conf_manual
-awk -v v="http = 127.0.0.1:$PORT" '{ print } /^\[perfwatch\]$/ { print v }' \
-    "$CONF" >"$T/conf.tmp"
-mv "$T/conf.tmp" "$CONF"
-mkdir -p "$T/state"
+http_conf
 
 alerts_make_many pwc
 # Each alert's summary its own, to tell one from another on the page.

@@ -10,27 +10,9 @@
 # The store has lat on 33 hosts and few on 32, three runs each.
 set -eu
 . "$(dirname "$0")/daemon.subr"
+. "$(dirname "$0")/http.subr"
 
-command -v curl >/dev/null 2>&1 || fail "curl is not installed"
-export PERFWATCH_DB="$DB"
-
-PORT=$(python3 -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])')
-
-# get PATH: fetch into $T/body; print the code.
-get() {
-	curl -sS --max-time 60 -o "$T/body" -w '%{http_code}' \
-	    "http://127.0.0.1:$PORT$1"
-}
-
-write_profile
-write_conf_manual
-awk -v v="127.0.0.1:$PORT" '{ print } /^\[perfwatch\]$/ {
-	print "http = " v }' "$CONF" >"$CONF.new"
-mv "$CONF.new" "$CONF"
-mkdir -p "$T/state"
+http_conf
 awk 'BEGIN {
 	print "run,time,workload,metric,value,unit,better,host,iteration"
 	for (h = 1; h <= 33; h++)

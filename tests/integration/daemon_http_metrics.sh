@@ -7,21 +7,11 @@
 # and nothing of the 400, which perfwatch history never gives.
 set -eu
 . "$(dirname "$0")/daemon.subr"
+. "$(dirname "$0")/http.subr"
 
-command -v curl >/dev/null 2>&1 || fail "curl is not installed"
 top=${PERFWATCH_TOP:?}
-export PERFWATCH_DB="$DB"
 
-PORT=$(python3 -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])')
-
-# get PATH: fetch into $T/body; print the status code.
-get() {
-	curl -sS --max-time 10 -o "$T/body" -w '%{http_code}' \
-	    "http://127.0.0.1:$PORT$1"
-}
+HTTP_MAX_TIME=10
 
 # One run: 501 workloads with a metric m, and 16 with a metric n.
 awk 'BEGIN {
@@ -31,11 +21,7 @@ awk 'BEGIN {
 	for (i = 1; i <= 16; i++)
 		printf "r1,1700000000,v%02d,n,%d,s,lower\n", i, i
 }' >"$T/many.csv"
-write_profile
-write_conf_manual
-awk -v p="$PORT" '{ print } /^\[perfwatch\]$/ { print "http = 127.0.0.1:" p }' \
-    "$CONF" >"$CONF.new"
-mv "$CONF.new" "$CONF"
+http_conf
 pwc import "$T/many.csv" >/dev/null || fail "import"
 start_daemon
 

@@ -10,28 +10,13 @@
 # store_alert_errors.sh.
 set -eu
 . "$(dirname "$0")/daemon.subr"
+. "$(dirname "$0")/http.subr"
 
-command -v curl >/dev/null 2>&1 || fail "curl is not installed"
 command -v sqlite3 >/dev/null 2>&1 || fail "sqlite3 is not installed"
-export PERFWATCH_DB="$DB"
 
-PORT=$(python3 -c 'import socket
-s = socket.socket()
-s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])')
+HTTP_MAX_TIME=10
 
-# get PATH: fetch into $T/body; print the code.
-get() {
-	curl -sS --max-time 10 -o "$T/body" -w '%{http_code}' \
-	    "http://127.0.0.1:$PORT$1"
-}
-
-write_profile
-write_conf_manual
-awk -v v="127.0.0.1:$PORT" '{ print } /^\[perfwatch\]$/ { print "http = " v }' \
-    "$CONF" >"$CONF.new"
-mv "$CONF.new" "$CONF"
-mkdir -p "$T/state"
+http_conf
 step_history 8 7 8 7 >"$T/hist.csv"
 pwc import "$T/hist.csv" >/dev/null || fail "import"
 rc=0; pwc check r-07 >/dev/null || rc=$?
