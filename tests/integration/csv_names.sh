@@ -12,6 +12,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bisect.subr"
+. "$(dirname "$0")/alerts.subr"
 
 # same(v, o) in python: whether the CSV cell v is the --json value o of
 # its name: null is "-", true and false "yes" and "no" (as runs --csv
@@ -27,22 +28,9 @@ def same(v, o):
     return v == o
 EOPY
 
-# 30 runs, 20% slower from r25: r25 opens an alert, r26 and r27 confirm
-# it, and each step queues a row for the built-in log sink.
-awk 'BEGIN {
-	print "run,time,workload,metric,value,unit,better"
-	for (r = 1; r <= 30; r++)
-		for (i = 1; i <= 5; i++)
-			printf "r%02d,%d,w,m,%.1f,s,lower\n", r,
-			    1700000000 + r * 3600,
-			    (r >= 25 ? 120 : 100) + ((i * 7 + r * 3) % 5) * 0.3
-}' >"$T/step.csv"
-pw import "$T/step.csv" >/dev/null || fail "import"
-for r in r25 r26 r27; do
-	rc=0
-	pw check "$r" >/dev/null || rc=$?
-	expect_eq "$rc" 1
-done
+# An alert that r25 opens and r26 and r27 confirm, and each step queues
+# a row for the built-in log sink.
+alerts_make_confirmed
 
 pw alerts --csv >"$T/alerts.csv" || fail "alerts --csv"
 pw alerts --json >"$T/alerts.json" || fail "alerts --json"
