@@ -605,16 +605,36 @@ store_alerts_list(struct store *st, int all, struct store_alert **out,
  * says whether an older alert is left after the last one fn was given
  * (1 as well when fn stopped early).
  *
- * One row beyond the page is asked for (LIMIT limit + 1) to tell
- * whether one is left, its columns not read: the attribution of an
- * alert opened by a large upgrade is hundreds of KiB, and a store can
- * hold thousands of them, so that only the rows shown are read whole.
+ * Whether one is left is asked apart (alerts_older), not by a row beyond
+ * the page: SQLite works out a row's columns as it steps to it, and the
+ * attribution of an alert opened by a large upgrade is hundreds of KiB,
+ * in a store that can hold thousands, so that only the rows shown are
+ * read whole.
  * With STORE_ALERT_SUMMARY, the attribution is not read into a at all:
  * its "summary" (a string, else NULL) comes in a->summary, taken out by
  * SQLite, and a stored text that is not JSON (which jansson would not
  * read either) gives none rather than failing the page.  With
  * STORE_ALERT_BARE, neither: for a count by state or host.
  */
+/* Whether an alert (open, or any with all) older than alert id is there. */
+static int
+alerts_older(struct store *st, int all, int64_t id, int *more)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT EXISTS (SELECT 1 FROM alerts"
+	    " WHERE (?1 OR state IN ('suspected', 'confirmed')) AND id < ?2)",
+	    -1, &stmt, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int(stmt, 1, all != 0);
+	sqlite3_bind_int64(stmt, 2, id);
+	if ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+		*more = sqlite3_column_int(stmt, 0) != 0;
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
 int
 store_alerts_page(struct store *st, int all, int64_t before, size_t limit,
     int what, store_alert_fn fn, void *arg, int *more)
@@ -622,6 +642,7 @@ store_alerts_page(struct store *st, int all, int64_t before, size_t limit,
 	struct store_alert	 a;
 	sqlite3_stmt		*stmt;
 	size_t			 n = 0;
+	int64_t			 last = 0;
 	int			 rc, code, stop = 0;
 
 	assert(limit < INT64_MAX);
@@ -645,21 +666,18 @@ store_alerts_page(struct store *st, int all, int64_t before, size_t limit,
 	sqlite3_bind_int(stmt, 1, all != 0);
 	sqlite3_bind_int64(stmt, 2, before > 0 ? before : 0);
 	/* LIMIT -1: no limit. */
-	sqlite3_bind_int64(stmt, 3, limit > 0 ? (sqlite3_int64)limit + 1 : -1);
+	sqlite3_bind_int64(stmt, 3, limit > 0 ? (sqlite3_int64)limit : -1);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		if ((limit > 0 && n == limit) || stop) {
-			*more = 1;
-			break;
-		}
 		alert_from_row(stmt, &a);
 		if (what == STORE_ALERT_SUMMARY) {
 			/* Column 13 is the summary, not the attribution. */
 			a.summary = a.attribution;
 			a.attribution = NULL;
 		}
+		last = a.id;
 		stop = fn(arg, &a);
 		store_alert_clear(&a);
-		if (stop == -1)
+		if (stop != 0)
 			break;
 		n++;
 	}
@@ -685,6 +703,8 @@ store_alerts_page(struct store *st, int all, int64_t before, size_t limit,
 		return -1;
 	if (stop == 1)
 		*more = 1;
+	else if (limit > 0 && n == limit)
+		return alerts_older(st, all, last, more);
 	return 0;
 }
 
