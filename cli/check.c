@@ -2069,24 +2069,14 @@ alerts_spool(const char *name, const char **dir)
 
 /*
  * Write alert object o to the array in file f as the element after n
- * others, indented as cli_json_print indents an element: o alone is
- * printed at the top level and each of its line feeds (the printer's
- * own: one inside a string is written \n) is followed by the two spaces
- * of one level deeper.  0, or -1 with errno when the write failed.
+ * others, as cli_json_print writes an element of an array.  0, or -1
+ * with errno when the write failed.
  */
 static int
 alerts_spool_add(FILE *f, const json_t *o, size_t n)
 {
-	char	*text, *p, *nl;
-
-	text = pwjson_dumps(o, PWJSON_PRETTY);
 	fputs(n > 0 ? ",\n  " : "[\n  ", f);
-	for (p = text; (nl = strchr(p, '\n')) != NULL; p = nl + 1) {
-		fwrite(p, 1, (size_t)(nl + 1 - p), f);
-		fputs("  ", f);
-	}
-	fputs(p, f);
-	free(text);
+	pwjson_write_at(f, o, PWJSON_PRETTY, 1);
 	/* Each alert is a few hundred KiB at most: a flush is cheap. */
 	if (fflush(f) == EOF || ferror(f))
 		return -1;

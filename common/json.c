@@ -178,6 +178,12 @@ pwjson_write(FILE *fp, const json_t *v, int flags, int depth)
 	}
 }
 
+void
+pwjson_write_at(FILE *fp, const json_t *v, int flags, int depth)
+{
+	pwjson_write(fp, v, flags, depth);
+}
+
 int
 pwjson_print(FILE *fp, const json_t *v, int flags)
 {

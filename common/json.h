@@ -28,6 +28,11 @@
 int	 pwjson_print(FILE *, const json_t *, int flags);
 /* v as an allocated string, without a newline. */
 char	*pwjson_dumps(const json_t *, int flags);
+/*
+ * Write v, without a newline, as a value at nesting depth (1: an element
+ * of a top-level array): for an array written an element at a time.
+ */
+void	 pwjson_write_at(FILE *, const json_t *, int flags, int depth);
 
 /* Parse one JSON object or array; NULL with "line L, column C: ..." */
 json_t	*pwjson_parse(const char *, size_t, char **cause);
