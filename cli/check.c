@@ -981,7 +981,6 @@ check_select_apply(const struct check_select *s,
 {
 	struct detect_unjudged	*u;
 	size_t			*at, i, n, k, m;
-	double			*pv, *qv;
 
 	at = xcalloc(r->nv + 1, sizeof(*at));
 	for (i = 0, n = 0; i < r->nv; i++) {
@@ -1032,31 +1031,7 @@ check_select_apply(const struct check_select *s,
 		n++;
 	}
 	r->nunj = n;
-	pv = xcalloc(r->nv + 1, sizeof(*pv));
-	qv = xcalloc(r->nv + 1, sizeof(*qv));
-	for (i = 0, n = 0; i < r->nv; i++)
-		if (!isnan(r->v[i].p))
-			pv[n++] = r->v[i].p;
-	if (n > 0 && stats_bh(pv, n, qv) == -1) {
-		free(pv);
-		free(qv);
-		return -1;
-	}
-	r->regressions = r->improvements = r->inconclusive = 0;
-	for (i = 0, n = 0; i < r->nv; i++) {
-		if (!isnan(r->v[i].p))
-			r->v[i].q = qv[n++];
-		detect_classify(p, &r->v[i]);
-		if (r->v[i].kind == DETECT_REGRESSION)
-			r->regressions++;
-		else if (r->v[i].kind == DETECT_IMPROVEMENT)
-			r->improvements++;
-		else if (r->v[i].kind == DETECT_INCONCLUSIVE)
-			r->inconclusive++;
-	}
-	free(pv);
-	free(qv);
-	return 0;
+	return detect_result_readjust(p, r);
 }
 
 /*

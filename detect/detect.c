@@ -2135,10 +2135,9 @@ detect_metric(struct store *st, const struct detect_params *p,
 
 /*
  * Set a verdict's kind from its q, change and the metric's direction
- * (an inconclusive one stays so); check sets it again for a selection
- * of the run's metrics, after giving them q of their own.
+ * (an inconclusive one stays so).
  */
-void
+static void
 detect_classify(const struct detect_params *p, struct detect_verdict *v)
 {
 	int	up;
@@ -2156,6 +2155,57 @@ detect_classify(const struct detect_params *p, struct detect_verdict *v)
 		v->kind = DETECT_IMPROVEMENT;
 	else
 		v->kind = DETECT_REGRESSION;
+}
+
+/* Set the kind of each of res's verdicts, and count the kinds. */
+static void
+detect_result_classify(const struct detect_params *p,
+    struct detect_result *res)
+{
+	size_t	i;
+
+	res->regressions = res->improvements = res->inconclusive = 0;
+	for (i = 0; i < res->nv; i++) {
+		detect_classify(p, &res->v[i]);
+		if (res->v[i].kind == DETECT_REGRESSION)
+			res->regressions++;
+		else if (res->v[i].kind == DETECT_IMPROVEMENT)
+			res->improvements++;
+		else if (res->v[i].kind == DETECT_INCONCLUSIVE)
+			res->inconclusive++;
+	}
+}
+
+/*
+ * Judge res's verdicts again as one family of their own: q by
+ * Benjamini-Hochberg over their p alone, then their kinds and counts.
+ * For check's selection of a run's metrics (cli/check.c says why); the
+ * verdicts stored and the alerts are left as detect_check() made them.
+ */
+int
+detect_result_readjust(const struct detect_params *p,
+    struct detect_result *res)
+{
+	double	*pv, *qv;
+	size_t	 i, m = 0;
+
+	pv = xcalloc(res->nv + 1, sizeof(*pv));
+	qv = xcalloc(res->nv + 1, sizeof(*qv));
+	for (i = 0; i < res->nv; i++)
+		if (!isnan(res->v[i].p))
+			pv[m++] = res->v[i].p;
+	if (m > 0 && stats_bh(pv, m, qv) == -1) {
+		free(pv);
+		free(qv);
+		return -1;
+	}
+	for (i = 0, m = 0; i < res->nv; i++)
+		if (!isnan(res->v[i].p))
+			res->v[i].q = qv[m++];
+	free(pv);
+	free(qv);
+	detect_result_classify(p, res);
+	return 0;
 }
 
 /* BH over the verdicts' p and over the pooled p of the works. */
@@ -2355,17 +2405,10 @@ detect_check(struct store *st, int64_t run, const struct detect_params *p,
 	}
 	if (detect_adjust(w, nser) == -1)
 		goto fail_store;
+	detect_result_classify(p, res);
 	sv = xcalloc(nser + 1, sizeof(*sv));
-	for (i = 0; i < nser; i++) {
-		detect_classify(p, &res->v[i]);
+	for (i = 0; i < nser; i++)
 		detect_store_verdict(&res->v[i], run, res->baseline, &sv[i]);
-		if (res->v[i].kind == DETECT_REGRESSION)
-			res->regressions++;
-		else if (res->v[i].kind == DETECT_IMPROVEMENT)
-			res->improvements++;
-		else if (res->v[i].kind == DETECT_INCONCLUSIVE)
-			res->inconclusive++;
-	}
 	if (store_verdicts_replace(st, run, sv, nser) == -1)
 		goto fail_store;
 	if (detect_alerts_advance(st, p, &h, res, w, nser, cause) == -1) {

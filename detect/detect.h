@@ -221,8 +221,8 @@ int		 detect_check(struct store *, int64_t run,
 		    const struct detect_params *, struct detect_result *,
 		    char **cause);
 void		 detect_result_free(struct detect_result *);
-void		 detect_classify(const struct detect_params *,
-		    struct detect_verdict *);
+int		 detect_result_readjust(const struct detect_params *,
+		    struct detect_result *);
 int		 detect_baseline_in_use(struct store *,
 		    const struct detect_params *, char **name);
 const char	*detect_kind_name(enum detect_kind);
