@@ -410,24 +410,33 @@ config_error_text(struct config_parse *p)
 	return out;
 }
 
-/* Quote a value back to the user: "text", shortened, or "nothing". */
+/* s, cut to CONFIG_SHOW_VALUE bytes on a UTF-8 boundary and "..." after. */
 static char *
-config_shown(const char *s)
+config_shorten(const char *s)
 {
 	char	*out;
 	size_t	 n = strlen(s);
 
-	if (n == 0)
-		return xstrdup("nothing");
-	if (n <= CONFIG_SHOW_VALUE) {
-		xasprintf(&out, "\"%s\"", s);
-		return out;
-	}
-	/* Cut on a character boundary of UTF-8. */
+	if (n <= CONFIG_SHOW_VALUE)
+		return xstrdup(s);
 	n = CONFIG_SHOW_VALUE;
 	while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
 		n--;
-	xasprintf(&out, "\"%.*s...\"", (int)n, s);
+	xasprintf(&out, "%.*s...", (int)n, s);
+	return out;
+}
+
+/* Quote a value back to the user: "text", shortened, or "nothing". */
+static char *
+config_shown(const char *s)
+{
+	char	*cut, *out;
+
+	if (*s == '\0')
+		return xstrdup("nothing");
+	cut = config_shorten(s);
+	xasprintf(&out, "\"%s\"", cut);
+	free(cut);
 	return out;
 }
 
@@ -472,7 +481,7 @@ static char *
 config_quoted(const struct config_key *k, const char *s)
 {
 	char	*inner, *shown, *out;
-	size_t	 len = strlen(s), n;
+	size_t	 len = strlen(s);
 	int	 closed;
 
 	if ((*s != '"' && *s != '\'') || (k->flags & CONFIG_SHELL) ||
@@ -491,15 +500,7 @@ config_quoted(const struct config_key *k, const char *s)
 		free(inner);
 		inner = shown;
 	}
-	/* Shortened on a character boundary, as config_shown() does. */
-	n = strlen(inner);
-	if (n > CONFIG_SHOW_VALUE) {
-		n = CONFIG_SHOW_VALUE;
-		while (n > 0 && ((unsigned char)inner[n] & 0xc0) == 0x80)
-			n--;
-		xasprintf(&shown, "%.*s...", (int)n, inner);
-	} else
-		shown = xstrdup(inner);
+	shown = config_shorten(inner);
 	free(inner);
 	if (closed)
 		xasprintf(&out, "expected a value without quotes, as in "
