@@ -129,20 +129,6 @@ phase_end(const struct phase *ph, int children, double amount, double *rate,
 	*cpu = used / wall * 100.0;
 }
 
-/* A page-aligned chunk buffer, as bonnie++ uses; NULL if out of memory. */
-static char *
-chunk_alloc(void)
-{
-	void	*buf;
-	long	 page;
-
-	if ((page = sysconf(_SC_PAGESIZE)) < (long)sizeof(void *))
-		page = 4096;
-	if (posix_memalign(&buf, (size_t)page, BONNIE_CHUNK) != 0)
-		return NULL;
-	return buf;
-}
-
 /* Read exactly len bytes; 0, or -1 with errno (EIO at end of file). */
 static int
 read_full(int fd, void *buf, size_t len)
@@ -381,7 +367,7 @@ seeker(int id, int go, uint64_t nchunks, int seeks)
 	int		 fd, i;
 
 	rng = UINT64_C(0xb0221e) + (uint64_t)id * UINT64_C(0x100000001b3);
-	if ((buf = chunk_alloc()) == NULL) {
+	if ((buf = wl_page_alloc(BONNIE_CHUNK)) == NULL) {
 		dprintf(STDERR_FILENO, "seeker %d: out of memory\n", id);
 		_exit(1);
 	}
@@ -578,7 +564,7 @@ wl_bonnie_run(const struct wl_params *p, int out, char **cause)
 	}
 
 	memset(&f, 0, sizeof(f));
-	if ((buf = chunk_alloc()) == NULL) {
+	if ((buf = wl_page_alloc(BONNIE_CHUNK)) == NULL) {
 		xasprintf(cause, "out of memory for a %d-byte chunk",
 		    BONNIE_CHUNK);
 		return -1;

@@ -260,20 +260,19 @@ dh_body(void *arg, uint64_t n, char **cause)
 
 /*
  * The state a run starts from, or NULL when out of memory.  Everything
- * the loop touches lives in one block aligned to a cache line, so its
- * placement (and the speed that depends on it) is the same in every run
- * whatever the address-space randomisation.
+ * the loop touches but its stack lives in one block at the start of a
+ * page, so its placement (and the speed that depends on it) is the same in
+ * every run, whatever the process allocated before (see wl_page_alloc):
+ * at 64 bytes before a page boundary, arr1's two stores straddle it.
  */
 static struct dh_state *
 dh_state_new(void)
 {
 	struct dh_state	*st;
 	struct dh_rec	*recs;
-	void		*mem;
 
-	if (posix_memalign(&mem, 64, sizeof(*st)) != 0)
+	if ((st = wl_page_alloc(sizeof(*st))) == NULL)
 		return NULL;
-	st = mem;
 	memset(st, 0, sizeof(*st));
 	recs = st->recs;
 	recs[0].link = &recs[1];

@@ -69,6 +69,7 @@ double		 wl_cpu_seconds(int);
 uint64_t	 wl_memory_bytes(void);
 int		 wl_ncpu(void);
 uint64_t	 wl_rng_next(uint64_t *);
+void		*wl_page_alloc(size_t);
 void		 wl_fill_random(void *, size_t, uint64_t);
 int		 wl_write_full(int, const void *, size_t);
 int		 wl_emit(int, const char *, double, const char *, enum better);

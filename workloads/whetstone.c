@@ -187,15 +187,13 @@ wl_whetstone_run(const struct wl_params *p, int out, char **cause)
 {
 	struct wh_state	*st;
 	struct wl_loop	 loop;
-	void		*mem;
 	int		 rc;
 
-	/* Aligned, so its placement is the same in every run. */
-	if (posix_memalign(&mem, 64, sizeof(*st)) != 0) {
+	/* At the start of a page, the same in every run (wl_page_alloc). */
+	if ((st = wl_page_alloc(sizeof(*st))) == NULL) {
 		xasprintf(cause, "posix_memalign: out of memory");
 		return -1;
 	}
-	st = mem;
 	memset(st, 0, sizeof(*st));
 	st->one = 1.0;
 	st->half = 0.5;
