@@ -109,10 +109,11 @@ wl_rng_next(uint64_t *state)
  * malloc puts a block depends on everything the process allocated before
  * it forked the workload, so a block aligned only to a cache line lands at
  * a different offset within its page from one run to the next, and on
- * x86 a store that straddles two pages costs several times one that does
- * not.  sys.dhrystone ran 27% slower in every iteration of a run whose
- * state happened to start 64 bytes before a page boundary (two of five
- * quick runs), which no number of iterations averages out.
+ * x86 a load that a store straddling two pages cannot be forwarded to
+ * waits for it.  sys.dhrystone's loop runs 27% slower with its state 64
+ * bytes before a page boundary, and two of five quick runs measured that
+ * level in all their iterations (bench/README.md, set CC): a shift of
+ * the run that no number of iterations averages out.
  */
 void *
 wl_page_alloc(size_t len)

@@ -982,6 +982,34 @@ test_statistics(void **state)
 	NEAR(wl_percentile(y, 3, 50), 19, 0);
 }
 
+/*
+ * wl_page_alloc: at the start of a page whatever was allocated before,
+ * and the whole length usable (sys.dhrystone's state is some 10 KiB).
+ */
+static void
+test_page_alloc(void **state)
+{
+	const size_t	 lens[] = { 1, 100, 4095, 4096, 10320, 3 * 4096 + 1 };
+	char		*before[nitems(lens)], *p;
+	long		 page = sysconf(_SC_PAGESIZE);
+	size_t		 i;
+
+	(void)state;
+	assert_true(page >= 4096);
+	for (i = 0; i < nitems(lens); i++) {
+		/* Odd blocks first, so malloc's next one is anywhere. */
+		before[i] = xmalloc(24 + 40 * i);
+		p = wl_page_alloc(lens[i]);
+		assert_non_null(p);
+		assert_int_equal((uintptr_t)p % (uintptr_t)page, 0);
+		memset(p, 0xa5, lens[i]);
+		assert_int_equal((unsigned char)p[lens[i] - 1], 0xa5);
+		free(p);
+	}
+	for (i = 0; i < nitems(lens); i++)
+		free(before[i]);
+}
+
 /* A loop body that counts what it was asked to do. */
 static int
 tally_body(void *arg, uint64_t n, char **cause)
@@ -3650,6 +3678,7 @@ main(void)
 		cmocka_unit_test(test_profiles),
 		cmocka_unit_test(test_index),
 		cmocka_unit_test(test_statistics),
+		cmocka_unit_test(test_page_alloc),
 		cmocka_unit_test(test_timed_loop),
 		cmocka_unit_test(test_timed_loop_clock),
 		cmocka_unit_test(test_command_words),
