@@ -10,8 +10,7 @@
  * the configuration wins key by key, and its section of a battery
  * workload tunes it only where the profile runs it.  The run takes a machine snapshot, checks that the machine is
  * quiet (the [quiet] policy), then runs the plan of workloads/ (warm-ups,
- * then rounds of iteration 1 of every workload, then 2 ..., a workload
- * with fewer iterations spread over the rounds), committing each
+ * then iteration 1 of every workload, then 2 ...), committing each
  * iteration's samples as it finishes.  SIGINT, SIGTERM or SIGHUP (SIGINT
  * and SIGHUP unless ignored, as for a command started with & by a shell
  * without job control, or under nohup) stops the child and marks the run

@@ -2,17 +2,9 @@
  * Orchestration helpers: the order of a run's iterations, its progress
  * line, and the system index.
  *
- * Iterations are interleaved in rounds (iteration 1 of every workload,
- * then 2 ...), so a slow drift of the machine spreads over all workloads
- * instead of landing on one; untimed warm-ups come first, interleaved the
- * same way.  A workload with fewer iterations than the run has rounds
- * has them spread evenly over the rounds, the first in round 1, rather
- * than in the first rounds only: otherwise the rounds past the others'
- * last iterations hold only the workloads with the most, one iteration
- * right after another, and a stretch of tens of seconds in which the
- * host is slower lands on half of such a workload's iterations (the
- * quick profile's sys.fcopy4096, 9 iterations where the others have 3
- * or 5: bench/README.md, set EE).
+ * Iterations are interleaved (iteration 1 of every workload, then 2 ...),
+ * so a slow drift of the machine spreads over all workloads instead of
+ * landing on one; untimed warm-ups come first, interleaved the same way.
  */
 #include <math.h>
 #include <stdio.h>
@@ -36,33 +28,17 @@ struct wl_progress {
 };
 
 /*
- * The round (1 ...) in which iteration k (1 ... count) of a workload
- * falls, in a plan of rounds rounds (count <= rounds): spread evenly,
- * iteration 1 in round 1.  Warm-ups are not spread: they are untimed and
- * go first anyway.
- */
-static int
-plan_round(int k, int count, int rounds, int warm)
-{
-	if (warm || count <= 0)
-		return k;
-	return (int)(((long long)(k - 1) * rounds) / count) + 1;
-}
-
-/*
  * Plan a run of njobs workloads whose parameters are params[0 ...]:
- * warm-up passes first, then timed passes, each pass visiting in order
- * every job that has an iteration in that round (plan_round).  Returns
- * the steps (free() them) and their number in *nsteps; NULL if there are
- * none.
+ * warm-up passes first, then timed passes, each pass visiting every job
+ * that still has an iteration to do.  Returns the steps (free() them) and
+ * their number in *nsteps; NULL if there are none.
  */
 struct wl_step *
 wl_plan(const struct wl_params *const *params, size_t njobs, size_t *nsteps)
 {
 	struct wl_step	*steps;
 	size_t		 total = 0, n = 0, j;
-	int		 maxwarm = 0, maxiter = 0, k, warm, count, rounds;
-	int		*next;
+	int		 maxwarm = 0, maxiter = 0, k, warm;
 
 	for (j = 0; j < njobs; j++) {
 		total += (size_t)params[j]->warmup + params[j]->iterations;
@@ -75,28 +51,21 @@ wl_plan(const struct wl_params *const *params, size_t njobs, size_t *nsteps)
 	if (total == 0)
 		return NULL;
 	steps = xcalloc(total, sizeof(*steps));
-	next = xcalloc(njobs, sizeof(*next));
 	for (warm = 1; warm >= 0; warm--) {
-		rounds = warm ? maxwarm : maxiter;
-		for (j = 0; j < njobs; j++)
-			next[j] = 1;
-		for (k = 1; k <= rounds; k++) {
+		for (k = 1; k <= (warm ? maxwarm : maxiter); k++) {
 			for (j = 0; j < njobs; j++) {
-				count = warm ? params[j]->warmup :
-				    params[j]->iterations;
-				if (next[j] > count ||
-				    plan_round(next[j], count, rounds,
-				    warm) != k)
+				if ((warm ? params[j]->warmup :
+				    params[j]->iterations) < k)
 					continue;
 				steps[n].job = j;
 				steps[n].warmup = warm;
-				steps[n].iteration = next[j]++;
-				steps[n].count = count;
+				steps[n].iteration = k;
+				steps[n].count = warm ? params[j]->warmup :
+				    params[j]->iterations;
 				n++;
 			}
 		}
 	}
-	free(next);
 	*nsteps = n;
 	return steps;
 }
