@@ -263,7 +263,8 @@ dh_body(void *arg, uint64_t n, char **cause)
  * the loop touches but its stack lives in one block at the start of a
  * page, so its placement (and the speed that depends on it) is the same in
  * every run, whatever the process allocated before (see wl_page_alloc):
- * at 64 bytes before a page boundary, arr1's two stores straddle it.
+ * at 64 bytes before a page boundary, the one 8-byte store gcc makes of
+ * arr1[8] and arr1[9] straddles it.
  */
 static struct dh_state *
 dh_state_new(void)
