@@ -835,16 +835,9 @@ wl_section_params(const struct config *cfg, const char *name,
 }
 
 /*
- * Check every [workload "name"] section of cfg as a run reads it: each
- * key through wl_params_set() (wl_params_apply) and, for a section not
- * turned off, the whole through wl_params_check(), on the workload's own
- * defaults.  A name that is not a workload of the battery is a command of
- * the user's own; one without a command here may tune a command that a
- * profile defines, unless it is named like the battery's (sys.pipx): that
- * is a misspelling.  Returns 0, or -1 with *cause holding one
- * "file:line: ..." error per bad section, one per line.
+ * Whether name has the prefix of a workload of the battery ("sys."), in
+ * any case.
  */
-/* Whether name has the prefix of a workload of the battery ("sys."). */
 static int
 wl_in_family(const char *name)
 {
@@ -855,12 +848,23 @@ wl_in_family(const char *name)
 		if ((dot = strchr(wl_table[i].name, '.')) == NULL)
 			continue;
 		len = (size_t)(dot - wl_table[i].name) + 1;
-		if (strncmp(name, wl_table[i].name, len) == 0)
+		if (strncasecmp(name, wl_table[i].name, len) == 0)
 			return 1;
 	}
 	return 0;
 }
 
+/*
+ * Check every [workload "name"] section of cfg as a run reads it: each
+ * key through wl_params_set() (wl_params_apply) and, for a section not
+ * turned off, the whole through wl_params_check(), on the workload's own
+ * defaults.  A name that is not a workload of the battery is a command of
+ * the user's own; one without a command here may tune a command that a
+ * profile defines, unless it is named like the battery's (sys.pipx, or
+ * Sys.pipe: the battery's names are lower case, and a run matches them
+ * as written): that is a misspelling.  Returns 0, or -1 with *cause
+ * holding one "file:line: ..." error per bad section, one per line.
+ */
 int
 wl_config_check(const struct config *cfg, char **cause)
 {

@@ -146,8 +146,21 @@ expect_eq "$(cat "$T/pipx.out")" "perfwatch: $T/pw.conf:$line: \
 (did you mean sys.pipe?)"
 printf '[perfwatch]\nwork_dir = %s\n[quiet]\n%s\n' \
     "$T/work" "$QUIET_ANY_LOAD" >"$T/pw.conf"
-[ "$(sql "SELECT count(*) FROM runs WHERE label IN ('nocmd', 'pipx')")" = 0 ] ||
-	fail "nocmd, pipx: recorded"
+# The battery's names are lower case and a run matches them as written:
+# a section that differs from one in case only tunes nothing, and is
+# named as a misspelling rather than taken for a command of a profile.
+printf '[workload "Sys.Pipe"]\niterations = 1\n' >>"$T/pw.conf"
+run upper '[workload "fast"]
+command = echo a 1 s'
+[ "$rc" -eq 78 ] || fail "upper: exit $rc: $(cat "$T/upper.out")"
+line=$(grep -n '^\[workload "Sys.Pipe"\]$' "$T/pw.conf" | cut -d: -f1)
+expect_eq "$(cat "$T/upper.out")" "perfwatch: $T/pw.conf:$line: \
+[workload \"Sys.Pipe\"]: no command given, and it is not a workload of the battery \
+(did you mean sys.pipe?)"
+printf '[perfwatch]\nwork_dir = %s\n[quiet]\n%s\n' \
+    "$T/work" "$QUIET_ANY_LOAD" >"$T/pw.conf"
+[ "$(sql "SELECT count(*) FROM runs WHERE label IN ('nocmd', 'pipx', 'upper')")" = 0 ] ||
+	fail "nocmd, pipx, upper: recorded"
 
 # The configuration's section of a battery workload tunes it where a
 # profile runs it; it does not add it to a profile that does not, though
