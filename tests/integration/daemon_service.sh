@@ -129,6 +129,8 @@ fsync_every = 512K
 table_size = 1000
 [workload \"sys.pipx\"]
 iterations = 3
+[workload \"Sys.Pipe\"]
+iterations = 3
 [workload \"off\"]
 enabled = no"
 rc=0
@@ -139,6 +141,8 @@ expect_match "$out" "$CONF:$(line_of 'threads = '): threads: more than 16 counts
 expect_match "$out" "$CONF:$(line_of 'fsync_every = '): fsync_every: expected 0"
 expect_match "$out" "$CONF:$(line_of 'table_size = '): key table_size does not apply to sys.pipe"
 expect_match "$out" "$CONF:$(line_of '.workload "sys.pipx"'): [workload \"sys.pipx\"]: no command given"
+# In another case it is no name of the battery's, nor a profile's command.
+expect_match "$out" "$CONF:$(line_of '.workload "Sys.Pipe"'): [workload \"Sys.Pipe\"]: no command given, and it is not a workload of the battery (did you mean sys.pipe?)"
 case $out in *'"off"'*) fail "a disabled section without a command: $out" ;; esac
 rc=0
 timeout 10 "$PERFWATCHD" -d -f "$CONF" >"$T/start.out" 2>&1 || rc=$?

@@ -136,29 +136,26 @@ iterations = 1'
 [ "$rc" -eq 78 ] || fail "nocmd: exit $rc: $(cat "$T/nocmd.out")"
 expect_eq "$(cat "$T/nocmd.out")" "perfwatch: $T/nocmd.profile:3: \
 [workload \"nocmd\"]: no command given, and it is not a workload of the battery"
-printf '[workload "sys.pipx"]\niterations = 1\n' >>"$T/pw.conf"
-run pipx '[workload "fast"]
+# misspelt LABEL NAME: a configuration section [workload "NAME"] with no
+# command, beside a profile of one command, is refused at its header as a
+# misspelling of sys.pipe, and nothing runs.
+misspelt() {
+	printf '[workload "%s"]\niterations = 1\n' "$2" >>"$T/pw.conf"
+	run "$1" '[workload "fast"]
 command = echo a 1 s'
-[ "$rc" -eq 78 ] || fail "pipx: exit $rc: $(cat "$T/pipx.out")"
-line=$(grep -n '^\[workload "sys.pipx"\]$' "$T/pw.conf" | cut -d: -f1)
-expect_eq "$(cat "$T/pipx.out")" "perfwatch: $T/pw.conf:$line: \
-[workload \"sys.pipx\"]: no command given, and it is not a workload of the battery \
+	[ "$rc" -eq 78 ] || fail "$1: exit $rc: $(cat "$T/$1.out")"
+	line=$(grep -nF "[workload \"$2\"]" "$T/pw.conf" | cut -d: -f1)
+	expect_eq "$(cat "$T/$1.out")" "perfwatch: $T/pw.conf:$line: \
+[workload \"$2\"]: no command given, and it is not a workload of the battery \
 (did you mean sys.pipe?)"
-printf '[perfwatch]\nwork_dir = %s\n[quiet]\n%s\n' \
-    "$T/work" "$QUIET_ANY_LOAD" >"$T/pw.conf"
+	printf '[perfwatch]\nwork_dir = %s\n[quiet]\n%s\n' \
+	    "$T/work" "$QUIET_ANY_LOAD" >"$T/pw.conf"
+}
+misspelt pipx sys.pipx
 # The battery's names are lower case and a run matches them as written:
 # a section that differs from one in case only tunes nothing, and is
 # named as a misspelling rather than taken for a command of a profile.
-printf '[workload "Sys.Pipe"]\niterations = 1\n' >>"$T/pw.conf"
-run upper '[workload "fast"]
-command = echo a 1 s'
-[ "$rc" -eq 78 ] || fail "upper: exit $rc: $(cat "$T/upper.out")"
-line=$(grep -n '^\[workload "Sys.Pipe"\]$' "$T/pw.conf" | cut -d: -f1)
-expect_eq "$(cat "$T/upper.out")" "perfwatch: $T/pw.conf:$line: \
-[workload \"Sys.Pipe\"]: no command given, and it is not a workload of the battery \
-(did you mean sys.pipe?)"
-printf '[perfwatch]\nwork_dir = %s\n[quiet]\n%s\n' \
-    "$T/work" "$QUIET_ANY_LOAD" >"$T/pw.conf"
+misspelt upper Sys.Pipe
 [ "$(sql "SELECT count(*) FROM runs WHERE label IN ('nocmd', 'pipx', 'upper')")" = 0 ] ||
 	fail "nocmd, pipx, upper: recorded"
 
