@@ -398,15 +398,19 @@ control_pause(struct daemon *d, int pause)
 {
 	json_t	*reply;
 	char	*warning = NULL;
+	int	 saved;
 
 	/* Paused or not now, whatever the store says; a restart asks it. */
-	if (daemon_setting_set(d, "daemon:paused", pause ? "yes" : NULL)
-	    == -1) {
+	saved = daemon_setting_set(d, "daemon:paused", pause ? "yes" : NULL);
+	if (saved == -1) {
 		xasprintf(&warning, "%s, but not saved (%s): a restart will "
 		    "%s", pause ? "paused" : "resumed", store_errmsg(d->st),
 		    pause ? "resume" : "be paused");
 		log_warnx("%s", warning);
-	}
+	} else if (saved == 1)
+		xasprintf(&warning, "%s; not saved yet: another process holds "
+		    "the store locked, and perfwatchd saves it once the lock "
+		    "is let go", pause ? "paused" : "resumed");
 	if (d->paused != pause)
 		log_info("%s by the control socket", pause ? "paused" :
 		    "resumed");

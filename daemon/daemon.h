@@ -49,6 +49,7 @@
 struct store;
 struct snapshot;
 struct job;
+struct setting_kept;
 
 /* Bounds of the control protocol and of what is kept of a child. */
 #define CONTROL_MAX_LINE	4096
@@ -194,6 +195,11 @@ struct daemon {
 	int			 stopping;
 	int			 exit_status;	/* of main(), once stopped */
 
+	/* setting.c: writes the store's lock held back */
+	struct setting_kept	*kept;
+	size_t			 nkept;
+	struct event		*kept_timer;
+
 	struct event		*ev_term;
 	struct event		*ev_int;
 	struct event		*ev_hup;
@@ -270,12 +276,16 @@ struct daemon {
 	size_t			 http_refused;	/* closed since the cap hit */
 };
 
+/* setting.c */
+int		 daemon_setting_set(struct daemon *, const char *,
+		     const char *);
+int		 daemon_setting_get(struct daemon *, const char *, char **);
+void		 daemon_settings_end(struct daemon *);
+
 /* perfwatchd.c */
 void		 daemon_status(struct daemon *);
 void		 daemon_exit_if_done(struct daemon *);
 int		 daemon_store_begin(struct daemon *);
-int		 daemon_setting_set(struct daemon *, const char *,
-		     const char *);
 const char	*daemon_host_name(void);
 /*
  * "FILE:LINE" of [perfwatch] key in cfg (read from conf_path), or "FILE"

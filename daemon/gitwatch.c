@@ -194,6 +194,7 @@ gitwatch_done(struct daemon *d, const char *name, const char *commit)
 		return;
 	}
 	xasprintf(&key, "git:%s", name);
+	/* Kept for later, behind a lock, it is as good as saved here. */
 	if (daemon_setting_set(d, key, commit) == -1)
 		log_warnx("git %s: cannot save its commit: %s", name,
 		    store_errmsg(d->st));
@@ -236,7 +237,7 @@ gitwatch_load(struct daemon *d)
 		} else
 			config_list_free(list);
 		key = gitwatch_setting(g);
-		if (store_setting_get(d->st, key, &seen) == 0) {
+		if (daemon_setting_get(d, key, &seen) == 0) {
 			if (strlen(seen) < sizeof(g->seen)) {
 				snprintf(g->seen, sizeof(g->seen), "%s",
 				    seen);

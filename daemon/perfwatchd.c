@@ -504,27 +504,6 @@ daemon_on_stop(evutil_socket_t sig, short ev, void *arg)
 	daemon_stop(d);
 }
 
-/*
- * Set (or with value NULL, delete) a setting of the store, in a write
- * transaction of daemon_store_begin()'s; -1 when it was not saved, with
- * store_errmsg() saying why.
- */
-int
-daemon_setting_set(struct daemon *d, const char *key, const char *value)
-{
-	if (daemon_store_begin(d) == -1)
-		return -1;
-	if (store_setting_set(d->st, key, value) == -1) {
-		(void)store_rollback(d->st);
-		return -1;
-	}
-	if (store_commit(d->st) == -1) {
-		(void)store_rollback(d->st);
-		return -1;
-	}
-	return 0;
-}
-
 static void
 daemon_stop_later(evutil_socket_t fd, short ev, void *arg)
 {
@@ -1336,6 +1315,7 @@ main(int argc, char **argv)
 	pkgwatch_stop(d);
 	notifier_stop(d);
 	work_free(d);
+	daemon_settings_end(d);
 	event_free(d->ev_term);
 	event_free(d->ev_int);
 	event_free(d->ev_hup);

@@ -713,7 +713,7 @@ schedule_last(struct daemon *d, time_t now, char **spec)
 	time_t		 last = 0;
 
 	*spec = NULL;
-	if (store_setting_get(d->st, SCHEDULE_SETTING, &text) == 0) {
+	if (daemon_setting_get(d, SCHEDULE_SETTING, &text) == 0) {
 		errno = 0;
 		v = strtoll(text, &end, 10);
 		if (errno == 0 && (*end == '\0' || *end == ' ') && v > 0 &&

@@ -332,9 +332,17 @@ static int
 store_exec(struct store *st, const char *sql)
 {
 	char	*err = NULL;
+	int	 rc;
 
-	if (sqlite3_exec(st->db, sql, NULL, NULL, &err) != SQLITE_OK) {
-		log_warnx("%s: %s", st->path, err != NULL ? err : "?");
+	if ((rc = sqlite3_exec(st->db, sql, NULL, NULL, &err)) != SQLITE_OK) {
+		/*
+		 * A lock that a caller of store_busy_limit() waits for
+		 * briefly is one it tries again, and it says so itself.
+		 */
+		if ((rc & 0xff) == SQLITE_BUSY && st->busy_ms < STORE_BUSY_MS)
+			log_debug("%s: %s", st->path, err != NULL ? err : "?");
+		else
+			log_warnx("%s: %s", st->path, err != NULL ? err : "?");
 		sqlite3_free(err);
 		return -1;
 	}
@@ -552,6 +560,22 @@ store_busy_wait(struct store *st, int ms, const volatile sig_atomic_t *stop)
 {
 	st->busy_ms = ms > STORE_BUSY_MS ? ms : STORE_BUSY_MS;
 	st->busy_stop = stop;
+}
+
+/*
+ * Wait at most ms (0: not at all) for a lock that another process holds,
+ * in place of the wait in force, which is returned for the caller to put
+ * back.  For a caller that must not stall and can try again later:
+ * perfwatchd's event loop, behind an import that may hold the write lock
+ * for minutes.
+ */
+int
+store_busy_limit(struct store *st, int ms)
+{
+	int	was = st->busy_ms;
+
+	st->busy_ms = ms > 0 ? ms : 0;
+	return was;
 }
 
 /*

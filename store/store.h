@@ -106,6 +106,7 @@ enum store_failure store_failure(struct store *);
 int		 store_busy(struct store *);
 void		 store_busy_wait(struct store *, int ms,
 		    const volatile sig_atomic_t *stop);
+int		 store_busy_limit(struct store *, int ms);
 int		 store_writable(struct store *);
 const char	*store_path(struct store *);
 int		 store_integrity_check(struct store *, char **cause);

@@ -186,25 +186,25 @@ wl=$(sql "SELECT group_concat(w.workload) FROM run_workloads w
 last=$(status_field 'd["last_run"]["status"]')
 [ "$last" = complete ] || fail "last_run.status: $last"
 
-# A pause the database cannot keep (another process holds its write lock
-# past the 5 s busy wait): the daemon pauses, and says that a restart
-# would forget it, on stderr; exit 0.
-python3 -c 'import sqlite3, sys, time
-c = sqlite3.connect(sys.argv[1], isolation_level=None)
-c.execute("BEGIN EXCLUSIVE")
-open(sys.argv[2], "w").close()
-time.sleep(7)
-c.execute("ROLLBACK")' "$DB" "$T/locked" &
+# A pause the store cannot take now (another process holds its write
+# lock, for longer than the daemon waits in its event loop): the daemon
+# pauses at once, says on stderr that it is not saved yet, exit 0, and
+# saves it once the lock is let go (daemon_settings_locked.sh follows
+# it through a restart).
+hold_store_lock "$DB" "$T/locked" 4 &
 locker=$!
-wait_until 10 "the write lock" test -e "$T/locked" || fail "no write lock"
+wait_file -e "$T/locked" "$locker" "the lock holder"
 rc=0
 pwc pause >"$T/pause.out" 2>"$T/pause.err" || rc=$?
-wait "$locker" || fail "the lock holder failed"
 [ "$rc" -eq 0 ] || fail "pause with the database locked: exit $rc"
 expect_match "$(cat "$T/pause.out")" "paused"
-expect_match "$(cat "$T/pause.err")" "perfwatch: perfwatchd: paused, but not saved ("
-expect_match "$(cat "$T/pause.err")" "): a restart will resume"
+expect_match "$(cat "$T/pause.err")" "perfwatch: perfwatchd: paused; not saved yet: another process holds the store locked"
 [ "$(status_field 'd["state"]')" = paused ] || fail "not paused"
+wait "$locker" || fail "the lock holder failed"
+wait_until 20 "the pause saved" setting_is daemon:paused yes ||
+	fail "the pause was never saved: $(tail -5 "$LOG")"
+grep -q "setting daemon:paused saved, after the store's lock had held it back" \
+    "$LOG" || fail "the late save not logged"
 out=$(pwc resume 2>&1)
 expect_eq "$out" "resumed"
 

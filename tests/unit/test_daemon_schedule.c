@@ -30,9 +30,9 @@ static char	*test_details[8];
 static size_t	 test_nruns;
 
 int
-store_setting_get(struct store *st, const char *key, char **value)
+daemon_setting_get(struct daemon *d, const char *key, char **value)
 {
-	(void)st;
+	(void)d;
 	assert_string_equal(key, SCHEDULE_SETTING);
 	if (test_last == NULL)
 		return -1;
