@@ -1093,6 +1093,49 @@ test_outbox_split_error(void **state)
 	free(p);
 }
 
+/*
+ * store_busy_limit(): a caller that must not stall (perfwatchd's loop)
+ * waits only as long as it says for another process's write lock, gets
+ * a busy failure it can tell from others, and puts the wait back.
+ */
+static void
+test_busy_limit(void **state)
+{
+	struct store	*st;
+	sqlite3		*other;
+	char		*p = db_path(), *cause = NULL, *value = NULL;
+	int		 was;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(sqlite3_open(p, &other), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL,
+	    NULL), SQLITE_OK);
+	was = store_busy_limit(st, 0);
+	assert_int_equal(was, 5000);		/* the store's own default */
+	assert_int_equal(store_begin(st), -1);
+	assert_true(store_busy(st));
+	assert_string_equal(store_errmsg(st), "database is locked");
+	assert_int_equal(store_busy_limit(st, was), 0);
+	assert_int_equal(sqlite3_exec(other, "ROLLBACK", NULL, NULL, NULL),
+	    SQLITE_OK);
+	sqlite3_close(other);
+
+	/* The lock let go, the same write goes through. */
+	assert_int_equal(store_begin(st), 0);
+	assert_int_equal(store_setting_set(st, "daemon:paused", "yes"), 0);
+	assert_int_equal(store_commit(st), 0);
+	assert_int_equal(store_setting_get(st, "daemon:paused", &value), 0);
+	assert_string_equal(value, "yes");
+	free(value);
+	/* A negative wait is no wait, not a negative one. */
+	assert_int_equal(store_busy_limit(st, -5), 5000);
+	assert_int_equal(store_busy_limit(st, 5000), 0);
+	store_close(st);
+	free(p);
+}
+
 /* Interrupt every statement at its first step. */
 static int
 interrupt_now(void *arg)
@@ -2593,6 +2636,7 @@ main(void)
 		cmocka_unit_test(test_run_workloads_error),
 		cmocka_unit_test(test_baseline_delete),
 		cmocka_unit_test(test_outbox_split_error),
+		cmocka_unit_test(test_busy_limit),
 		cmocka_unit_test(test_lookup_errors),
 		cmocka_unit_test(test_alerts_page),
 		cmocka_unit_test(test_ensure_lookup_errors),
