@@ -18,7 +18,8 @@
  * cannot save is said in the log, key by key.
  *
  * Only a lock is waited out.  Any other failure (a full disk, a store
- * migrated by a newer perfwatch) is the caller's to report, as before.
+ * migrated by a newer perfwatch) is the caller's to report, as before;
+ * one that a later try meets is logged here, and the setting dropped.
  */
 #include <sys/types.h>
 #include <sys/queue.h>
