@@ -56,6 +56,7 @@
 #define WORK_MAX_WAIT		(7 * 24 * 3600)
 #define WORK_RETRY_FIRST	10	/* seconds before the first retry */
 #define WORK_RETRY_MAX		600	/* and the longest wait */
+#define WORK_CLOSE_WAIT_MS	200	/* marking a killed run aborted */
 
 static void	work_start_next(struct daemon *);
 
@@ -450,6 +451,14 @@ work_run_line(struct job *j, const char *line, void *arg)
  * aborted, as a restart would.  Return the run's status as it now
  * stands (one the child recorded before a late signal stopped it is
  * kept), or NULL when the run cannot be read.
+ *
+ * The mark waits at most WORK_CLOSE_WAIT_MS for the store's lock, not
+ * its usual 5 s: this is the event loop, and the lock a killed run
+ * meets is most often a long import's.  A mark the lock refuses is not
+ * lost: the run stays "running" in the store with no process behind
+ * it, and the next run's sweep, or perfwatchd's at its next start,
+ * marks it aborted (store_runs_sweep).  The run is aborted all the
+ * same, and so it is reported.
  */
 static const char *
 work_close_run(struct daemon *d, const char *label)
@@ -457,6 +466,7 @@ work_close_run(struct daemon *d, const char *label)
 	struct store_run	 r;
 	const char		*status = NULL;
 	int64_t			 id;
+	int			 was;
 
 	if (label == NULL || d->st == NULL ||
 	    store_run_lookup(d->st, d->host, label, &id) == -1)
@@ -464,17 +474,25 @@ work_close_run(struct daemon *d, const char *label)
 	if (store_run_get(d->st, id, &r) == -1)
 		return NULL;
 	if (strcmp(r.status, RUN_RUNNING) == 0) {
+		was = store_busy_limit(d->st, WORK_CLOSE_WAIT_MS);
 		if (daemon_store_begin(d) == -1 ||
 		    store_run_finish(d->st, id, RUN_ABORTED,
 		    (int64_t)time(NULL)) == -1 || store_commit(d->st) == -1) {
 			(void)store_rollback(d->st);
-			log_warnx("run %s: cannot mark it aborted: %s", label,
-			    store_errmsg(d->st));
-		} else {
+			if (store_busy(d->st))
+				log_warnx("run %s: its process was killed; "
+				    "%s is locked by another process, so the "
+				    "next run, or perfwatchd's next start, "
+				    "marks it aborted", label, d->db_path);
+			else
+				log_warnx("run %s: cannot mark it aborted: %s",
+				    label, store_errmsg(d->st));
+		} else
 			log_warnx("run %s: its process was killed; marked "
 			    "aborted", label);
-			status = RUN_ABORTED;
-		}
+		(void)store_busy_limit(d->st, was);
+		/* Marked or not, it is: the sweep marks what is left. */
+		status = RUN_ABORTED;
 	} else if (strcmp(r.status, RUN_COMPLETE) == 0)
 		status = RUN_COMPLETE;
 	else if (strcmp(r.status, RUN_FAILED) == 0)
