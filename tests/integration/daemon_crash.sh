@@ -10,17 +10,6 @@ set -eu
 write_profile slow
 write_conf_manual
 
-# start_slow: trigger the slow workload, wait for it; sets $label, $child.
-start_slow() {
-	request '{"cmd":"trigger","workloads":["slow"]}' | grep -q '"ok":true' ||
-		fail "trigger refused"
-	wait_until 15 "the slow workload running" sh -c \
-	    "$PERFWATCH -c $CONF status --json | grep -q '\"workload\": \"slow\"'" ||
-		fail "the slow workload did not start"
-	label=$(status_field 'd["work"]["run"]')
-	child=$(status_field 'd["work"]["pid"]')
-}
-
 # wait_gone PID: until the process is gone (at most 10 s).
 wait_gone() {
 	wait_until 10 "process $1 to go" sh -c "! kill -0 $1 2>/dev/null"

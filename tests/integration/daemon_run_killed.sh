@@ -11,18 +11,6 @@ set -eu
 write_profile slow
 write_conf_manual
 
-# start_slow: trigger the slow workload and wait for it; sets $label and
-# $child.
-start_slow() {
-	request '{"cmd":"trigger","workloads":["slow"]}' | grep -q '"ok":true' ||
-		fail "trigger refused"
-	wait_until 15 "the slow workload running" sh -c \
-	    "$PERFWATCH -c $CONF status --json | grep -q '\"workload\": \"slow\"'" ||
-		fail "the slow workload did not start"
-	label=$(status_field 'd["work"]["run"]')
-	child=$(status_field 'd["work"]["pid"]')
-}
-
 # kill_slow: kill -9 the run's process group, and wait until the daemon
 # has seen the run end.
 kill_slow() {
