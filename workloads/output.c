@@ -255,6 +255,19 @@ parse_line(char *line, size_t lineno, struct parse *ps, char **cause)
 		free(p);
 		return -1;
 	}
+	/*
+	 * "latency 5 lower" is a line without its unit, not one whose unit
+	 * is "lower": taken so, its direction would be the default for an
+	 * unknown unit (higher), the opposite of what it says.
+	 */
+	if (n == 3 && better_parse(tok[2], &better) == 0) {
+		p = xstrdup(tok[2]);
+		xasprintf(cause, "output line %zu: \"%s\" stands where the "
+		    "unit goes, expected " LINE_FORM ", got \"%.60s\"",
+		    lineno, p, line_text(start, len));
+		free(p);
+		return -1;
+	}
 	if (!unit_fits(strlen(tok[2]))) {
 		xasprintf(cause, "output line %zu: unit \"%.60s\" is longer "
 		    "than %d characters", lineno, tok[2], WL_UNIT_MAX - 1);

@@ -1177,6 +1177,23 @@ escapees_reap(const char *name, const pid_t *before, size_t nbefore)
 }
 
 /*
+ * Signal the iteration: its group, and the workload process itself,
+ * which is a member of the guard's group and not its leader, so that it
+ * can leave with setsid(2) (`setsid prog` does, without a fork) and the
+ * group's signal would miss it.  It is the caller's child and not yet
+ * reaped, so its pid cannot name another process (a zombie's getpgid
+ * still answers).
+ */
+static void
+watch_signal(const struct watch *w, int sig)
+{
+	(void)killpg(w->pgid, sig);
+	/* Not twice to one still in the group: its handler would see both. */
+	if (getpgid(w->pid) != w->pgid)
+		(void)kill(w->pid, sig);
+}
+
+/*
  * Watch the child until it is reaped, enforcing the time limit and the
  * abort flag.  Returns the status it had to impose (WL_OK if none); the
  * wait status, rusage and end time come back through the pointers.  A
@@ -1221,13 +1238,13 @@ watch_child(struct watch *w, const struct wl_params *p, double start,
 			else if (w->out_over)
 				imposed = WL_FAILED;
 			if (imposed != WL_OK) {
-				(void)killpg(w->pgid, SIGTERM);
+				watch_signal(w, SIGTERM);
 				signalled = 1;
 				kill_at = now + (p->grace > 0 ? p->grace : 0);
 			}
 		}
 		if (signalled == 1 && now >= kill_at) {
-			(void)killpg(w->pgid, SIGKILL);
+			watch_signal(w, SIGKILL);
 			signalled = 2;
 		}
 		if (signalled == 2 && now >= kill_at + CHILD_WAIT_SECONDS) {

@@ -345,6 +345,12 @@ test_parse_line_errors(void **state)
 		    "[higher|lower]\", got \"this is junk\"" },
 		{ "x 1 s sideways\n", 0, "output line 1: expected higher or "
 		    "lower, got \"sideways\"" },
+		/* A direction without its unit: not a unit named "lower". */
+		{ "ok 1 s\nlatency 5  lower \n", 0, "output line 2: \"lower\" "
+		    "stands where the unit goes, expected \"metric value unit "
+		    "[higher|lower]\", got \"latency 5 lower\"" },
+		{ "rate 7 higher\n", 0, "output line 1: \"higher\" stands "
+		    "where the unit goes" },
 		{ "x nan s\n", 0, "output line 1: value \"nan\"" },
 		{ "x 1e999 s\n", 0, "output line 1: value \"1e999\"" },
 		{ "x 1 s\ny 2 s\nx 3 s\n", 0, "output line 3: metric x "
@@ -1506,6 +1512,48 @@ test_run_setsid_escapee(void **state)
 	if (alive > 0)
 		fail_msg("%d of the escapee's processes outlived the "
 		    "iteration", alive);
+}
+
+/*
+ * The workload process itself leaves the group (`setsid prog` calls
+ * setsid(2) without a fork, as it is no group's leader) and hangs: the
+ * limit kills it all the same, before the iteration returns, where a
+ * signal to the group alone missed it and left it running through the
+ * rest of the battery.
+ */
+static void
+test_run_timeout_setsid_self(void **state)
+{
+	struct wl_result	res;
+	char			 pidf[PATH_MAX + 8], *command;
+	long			 pid;
+	FILE			*f;
+	int			 alive;
+
+	(void)state;
+	snprintf(pidf, sizeof(pidf), "%s.pid", test_dir);
+	(void)unlink(pidf);
+	xasprintf(&command, "echo $$ >%s; exec setsid sleep 297", pidf);
+	assert_int_equal(run_command(command, "0.5", &res), -1);
+	free(command);
+	assert_int_equal(res.status, WL_TIMEOUT);
+	assert_string_equal(res.error, "timed out after 0.5 s");
+	assert_true(WIFSIGNALED(res.wait_status));
+	assert_int_equal(WTERMSIG(res.wait_status), SIGTERM);
+	assert_true(group_gone(res.pgid));
+	assert_int_equal(dir_entries(test_dir), 0);
+	wl_result_clear(&res);
+
+	f = fopen(pidf, "r");
+	assert_non_null(f);
+	assert_int_equal(fscanf(f, "%ld", &pid), 1);
+	fclose(f);
+	(void)unlink(pidf);
+	assert_true(pid > 1);
+	alive = kill((pid_t)pid, 0) == 0;
+	if (alive)
+		(void)kill((pid_t)pid, SIGKILL);
+	assert_false(alive);
 }
 
 /*
@@ -3686,6 +3734,7 @@ main(void)
 		cmocka_unit_test(test_run_command_direct),
 		cmocka_unit_test(test_run_timeout),
 		cmocka_unit_test(test_run_setsid_escapee),
+		cmocka_unit_test(test_run_timeout_setsid_self),
 		cmocka_unit_test(test_run_escapee_unreapable),
 		cmocka_unit_test(test_run_child_unreapable),
 		cmocka_unit_test(test_run_orphan_reaped),
