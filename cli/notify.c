@@ -266,12 +266,15 @@ notify_list_sinks(struct cli *c, const struct notify_sink *sinks,
 
 	if (c->out != OUT_JSON) {
 		for (i = 0; i < nsinks; i++)
-			printf("%s (%s)\n", sinks[i].name,
-			    notify_type_name(sinks[i].type));
+			if (!sinks[i].standby)
+				printf("%s (%s)\n", sinks[i].name,
+				    notify_type_name(sinks[i].type));
 		return;
 	}
 	arr = pwjson_array();
 	for (i = 0; i < nsinks; i++) {
+		if (sinks[i].standby)
+			continue;
 		r = pwjson_object();
 		pwjson_set_str(r, "sink", sinks[i].name);
 		pwjson_set_str(r, "type", notify_type_name(sinks[i].type));
@@ -348,7 +351,8 @@ notify_cmd_test(struct cli *c, int argc, char **argv)
 	if (c->out == OUT_JSON)
 		arr = pwjson_array();
 	for (i = 0; i < nsinks; i++) {
-		if (want != NULL && strcmp(sinks[i].name, want) != 0)
+		if (want != NULL ? strcmp(sinks[i].name, want) != 0 :
+		    sinks[i].standby)
 			continue;
 		notify_event_test(&ev, host, sinks[i].name, (int64_t)time(NULL));
 		memset(&res, 0, sizeof(res));

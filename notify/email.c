@@ -357,6 +357,21 @@ notify_smtp_url_greets(const char *url)
 }
 
 /*
+ * Whether an SMTP URL carries a user (user[:password]@host), which
+ * libcurl logs in with as it would with a credentials file's.
+ */
+static int
+smtp_url_has_user(const char *url)
+{
+	const char	*p;
+
+	if (url == NULL || (p = strstr(url, "://")) == NULL)
+		return 0;
+	p += 3;
+	return memchr(p, '@', strcspn(p, "/?#")) != NULL;
+}
+
+/*
  * The URL libcurl is given: the sink's, with host as its path when it has
  * none and host is fully qualified.  libcurl greets the server (EHLO)
  * with the URL's path, or with the short host name when there is none,
@@ -562,8 +577,12 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 		curl_easy_setopt(c, CURLOPT_USE_SSL, (long)CURLUSESSL_ALL);
 		break;
 	case NOTIFY_TLS_OPTIONAL:
-		/* The password goes over TLS or not at all. */
-		curl_easy_setopt(c, CURLOPT_USE_SSL, user != NULL ?
+		/*
+		 * The password goes over TLS or not at all, from the
+		 * credentials file or from the URL itself.
+		 */
+		curl_easy_setopt(c, CURLOPT_USE_SSL, user != NULL ||
+		    smtp_url_has_user(sink->smtp_url) ?
 		    (long)CURLUSESSL_ALL : (long)CURLUSESSL_TRY);
 		break;
 	case NOTIFY_TLS_NONE:

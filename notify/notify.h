@@ -87,6 +87,10 @@ struct notify_sink {
 	long			 timeout;	/* one delivery, seconds (email,
 						   webhook); 0: NOTIFY_TIMEOUT */
 	int			 builtin;	/* the implicit "log" sink */
+	int			 standby;	/* builtin, but a log sink of
+						   another name takes its
+						   place: only rows queued
+						   for it before go to it */
 
 	/* email */
 	char			**to;		/* NULL-terminated, as written */

@@ -93,7 +93,9 @@ sink_load_one(const struct config *cfg, const char *name,
 /*
  * The sinks of cfg in file order, then the built-in log sink unless a
  * sink is called "log" already: detect/ queues every change for it when
- * no log sink is configured.  0, or -1 with *cause.
+ * no sink of type log is configured.  When one of another name is, the
+ * built-in one stands by (standby), for the rows queued for it before:
+ * `notify test` leaves it out.  0, or -1 with *cause.
  */
 int
 notify_sinks_load(const struct config *cfg, struct notify_sink **out,
@@ -102,13 +104,15 @@ notify_sinks_load(const struct config *cfg, struct notify_sink **out,
 	struct notify_sink	*v = NULL;
 	const char		*name;
 	size_t			 n = 0, i;
-	int			 have_log = 0;
+	int			 have_log = 0, have_log_type = 0;
 
 	for (i = 0; (name = config_sections(cfg, "sink", i)) != NULL; i++) {
 		v = xreallocarray(v, n + 1, sizeof(*v));
 		sink_load_one(cfg, name, &v[n]);
 		if (strcmp(name, NOTIFY_LOG_SINK) == 0)
 			have_log = 1;
+		if (v[n].type == NOTIFY_LOG)
+			have_log_type = 1;
 		if (v[n].type == NOTIFY_EMAIL && (v[n].to == NULL ||
 		    v[n].to[0] == NULL)) {
 			xasprintf(cause, "[sink \"%s\"]: no recipients", name);
@@ -122,6 +126,7 @@ notify_sinks_load(const struct config *cfg, struct notify_sink **out,
 		sink_load_one(cfg, NOTIFY_LOG_SINK, &v[n]);
 		v[n].type = NOTIFY_LOG;
 		v[n].builtin = 1;
+		v[n].standby = have_log_type;
 		n++;
 	}
 	*out = v;

@@ -4,8 +4,10 @@
 # from the EHLO answer): the password is not sent in clear, nothing is
 # sent, and the answer says why; the row would wait.  Before, libcurl
 # went on without TLS and logged in with the password in clear, which
-# the server noted.  Without credentials, optional still sends in clear,
-# and starttls = none with credentials logs in as it is told.
+# the server noted.  The same with the user and password in smtp_url
+# itself, which used to go in clear under optional.  Without credentials,
+# optional still sends in clear, and starttls = none with credentials
+# logs in as it is told.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/notify.subr"
@@ -42,6 +44,24 @@ assert len(r) == 1 and r[0]["outcome"] == "retry", r
 assert r[0]["answer"] == ("smtp://127.0.0.1:%s: the server offers no "
     "STARTTLS, and [sink \"login\"] does not send its credentials in "
     "clear (starttls = none would)" % sys.argv[2]), r
+EOPY
+printf '[sink "inurl"]\ntype = email\nto = ops@example.org\n' >>"$T/sinks.conf"
+printf 'from = perfwatch@example.org\nstarttls = optional\n' >>"$T/sinks.conf"
+printf 'smtp_url = smtp://pw:s3cret@127.0.0.1:%s\n' "$p_auth" >>"$T/sinks.conf"
+rc=0
+pwt -c "$T/sinks.conf" notify test inurl --json >"$T/inurl.json" \
+    2>"$T/inurl.err" || rc=$?
+[ "$rc" -eq 1 ] || fail "notify test inurl: exit $rc: $(cat "$T/inurl.err")"
+[ ! -e "$T/auth/auth.log" ] ||
+	fail "logged in without TLS from the URL: $(cat "$T/auth/auth.log")"
+[ "$(count_files "$T"/auth/msg-*.eml)" -eq 0 ] || fail "inurl: mail sent"
+"$PY" - "$T/inurl.json" <<'EOPY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert len(r) == 1 and r[0]["outcome"] == "retry", r
+assert "the server offers no STARTTLS, and [sink \"inurl\"] does not send " \
+    "its credentials in clear (starttls = none would)" in r[0]["answer"], r
+assert "s3cret" not in r[0]["answer"], r
 EOPY
 
 pwt -c "$T/sinks.conf" notify test plain >"$T/plain.out" 2>&1 ||
