@@ -437,6 +437,7 @@ jobs_from_config(struct run_job **jobs, size_t *njobs,
 			if ((j->wl = wl_find(name)) == NULL)
 				j->wl = wl_find("command");
 			wl_params_init(&j->params, j->wl);
+			j->params.name = xstrdup(name);
 		}
 		j = &(*jobs)[k];
 		xasprintf(&section, "workload %s", name);

@@ -361,8 +361,8 @@ settle(const struct wl_workload *wl, const struct wl_params *p)
 	struct pollfd	pfd;
 	double		end, left;
 
-	(void)wl_flush(wl->name, p->work_dir != NULL ? p->work_dir :
-	    DEFAULT_WORK_DIR, p->flush_wait);
+	(void)wl_flush(wl_params_name(p, wl), p->work_dir != NULL ?
+	    p->work_dir : DEFAULT_WORK_DIR, p->flush_wait);
 	end = wl_now() + p->settle;
 	while (!wl_abort_flag && (left = end - wl_now()) > 0) {
 		pfd.fd = wl_abort_pipe[0];
@@ -536,7 +536,7 @@ make_iteration_dir(const struct wl_workload *wl, const struct wl_params *p,
 		    strerror(errno));
 		return NULL;
 	}
-	name = xstrdup(wl->name);
+	name = xstrdup(wl_params_name(p, wl));
 	for (s = name; *s != '\0'; s++) {
 		if (!isalnum((unsigned char)*s) && *s != '.' && *s != '_' &&
 		    *s != '-')
@@ -1542,15 +1542,15 @@ wl_run_iteration(const struct wl_workload *wl, const struct wl_params *p,
 	(void)fcntl(w.fd_err, F_SETFL, O_NONBLOCK);
 	w.fd_pid = exit_fd(w.pid);
 
-	w.name = wl->name;
+	w.name = wl_params_name(p, wl);
 	imposed = watch_child(&w, p, start, mark, &wstatus, &ru, &end);
 	group_reap(w.pgid, guard);
 	/* Left behind, it is not an escapee to kill and wait for again. */
 	if (w.unreaped)
 		pid_push(&before, &nbefore, w.pid);
-	if ((escaped = escapees_reap(wl->name, before, nbefore)) > 0)
+	if ((escaped = escapees_reap(w.name, before, nbefore)) > 0)
 		log_warnx("%s: killed %zu process%s that left the workload's "
-		    "process group (setsid) and outlived it", wl->name,
+		    "process group (setsid) and outlived it", w.name,
 		    escaped, escaped == 1 ? "" : "es");
 	free(before);
 	close(guardp[1]);

@@ -283,6 +283,8 @@ wl_params_copy(struct wl_params *dst, const struct wl_params *src)
 		dst->device = xstrdup(src->device);
 	if (src->command != NULL)
 		dst->command = xstrdup(src->command);
+	if (src->name != NULL)
+		dst->name = xstrdup(src->name);
 }
 
 /* Free the strings of p and zero it. */
@@ -292,7 +294,19 @@ wl_params_clear(struct wl_params *p)
 	free(p->work_dir);
 	free(p->device);
 	free(p->command);
+	free(p->name);
 	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * The name of the workload that p runs, as messages give it: the one the
+ * run calls it by (a user's command is [workload "NAME"], of kind
+ * "command"), else the battery's.
+ */
+const char *
+wl_params_name(const struct wl_params *p, const struct wl_workload *wl)
+{
+	return p->name != NULL ? p->name : wl->name;
 }
 
 /* Read a whole number in [min, max]. */
@@ -695,20 +709,21 @@ int
 wl_params_check(const struct wl_params *p, const struct wl_workload *wl,
     char **cause)
 {
-	int	threads[WL_THREADS_MAX];
-	size_t	n;
+	const char	*name = wl_params_name(p, wl);
+	int		 threads[WL_THREADS_MAX];
+	size_t		 n;
 
 	if (p->iterations < 1 || p->warmup < 0) {
 		xasprintf(cause, "%s: iterations must be at least 1",
-		    wl->name);
+		    name);
 		return -1;
 	}
 	if (p->timeout <= 0) {
-		xasprintf(cause, "%s: timeout must be above zero", wl->name);
+		xasprintf(cause, "%s: timeout must be above zero", name);
 		return -1;
 	}
 	if ((wl->keys & WL_K_DURATION) && p->duration <= 0) {
-		xasprintf(cause, "%s: duration must be above zero", wl->name);
+		xasprintf(cause, "%s: duration must be above zero", name);
 		return -1;
 	}
 	/*
@@ -722,18 +737,18 @@ wl_params_check(const struct wl_params *p, const struct wl_workload *wl,
 		if (n == 1)
 			xasprintf(cause, "%s: duration %g s is not shorter "
 			    "than timeout %g s, so every iteration would time "
-			    "out; raise timeout", wl->name, p->duration,
+			    "out; raise timeout", name, p->duration,
 			    p->timeout);
 		else
 			xasprintf(cause, "%s: duration %g s at each of %zu "
 			    "thread counts (%g s) is not shorter than timeout "
 			    "%g s, so every iteration would time out; raise "
-			    "timeout", wl->name, p->duration, n,
+			    "timeout", name, p->duration, n,
 			    p->duration * n, p->timeout);
 		return -1;
 	}
 	if ((wl->keys & WL_K_SIZE) && wl_params_size(p) < MIB) {
-		xasprintf(cause, "%s: size must be at least 1M", wl->name);
+		xasprintf(cause, "%s: size must be at least 1M", name);
 		return -1;
 	}
 	/* The limit applies to files, not to a raw device. */
@@ -742,7 +757,7 @@ wl_params_check(const struct wl_params *p, const struct wl_workload *wl,
 	    wl_params_size(p) > p->file_limit) {
 		xasprintf(cause, "%s: its file of %llu bytes (size) is larger "
 		    "than file_limit, %llu bytes, so every iteration would "
-		    "fail; raise file_limit or lower size", wl->name,
+		    "fail; raise file_limit or lower size", name,
 		    (unsigned long long)wl_params_size(p),
 		    (unsigned long long)p->file_limit);
 		return -1;
@@ -750,29 +765,29 @@ wl_params_check(const struct wl_params *p, const struct wl_workload *wl,
 	if ((wl->keys & WL_K_FSYNC_EVERY) && p->fsync_every > 0 &&
 	    p->fsync_every < MIB) {
 		xasprintf(cause, "%s: fsync_every must be 0 or at least 1M",
-		    wl->name);
+		    name);
 		return -1;
 	}
 	if ((wl->keys & WL_K_DEVICE) && p->device != NULL &&
 	    !p->destroy_data) {
 		xasprintf(cause, "%s: refusing to write to %s without "
 		    "destroy_data = yes (its contents would be lost)",
-		    wl->name, p->device);
+		    name, p->device);
 		return -1;
 	}
 	if ((wl->keys & WL_K_SEEKS) && (p->seeks < 1 || p->seekers < 1)) {
 		xasprintf(cause, "%s: seeks and seekers must be at least 1",
-		    wl->name);
+		    name);
 		return -1;
 	}
 	if ((wl->keys & WL_K_TABLE_SIZE) && p->table_size < 100) {
 		xasprintf(cause, "%s: table_size must be at least 100",
-		    wl->name);
+		    name);
 		return -1;
 	}
 	if ((wl->flags & WL_F_COMMAND) && (p->command == NULL ||
 	    p->command[strspn(p->command, " \t")] == '\0')) {
-		xasprintf(cause, "%s: no command given", wl->name);
+		xasprintf(cause, "%s: no command given", name);
 		return -1;
 	}
 	return 0;
@@ -791,12 +806,12 @@ wl_check_cause(const char *file, int line, const char *name,
     const struct wl_workload *wl, const struct wl_params *p, const char *why)
 {
 	struct name_hint	 h;
+	const char		*said = wl_params_name(p, wl);
 	char			*cause, *hint = NULL;
-	size_t			 len = strlen(wl->name), i;
+	size_t			 len = strlen(said), i;
 
-	/* Its message starts with the workload's kind ("command: "). */
-	if (strncmp(why, wl->name, len) == 0 &&
-	    strncmp(why + len, ": ", 2) == 0)
+	/* Its message starts with the workload's name (or "command: "). */
+	if (strncmp(why, said, len) == 0 && strncmp(why + len, ": ", 2) == 0)
 		why += len + 2;
 	if (wl_find(name) == NULL && p->command == NULL) {
 		name_hint_init(&h, name);

@@ -107,6 +107,11 @@ struct wl_params {
 
 	char		*command;	/* command: run by /bin/sh -c */
 	enum wl_measure	 measure;
+
+	char		*name;		/* as the run calls it ([workload
+					   "NAME"]), for messages and its
+					   iteration directory; NULL: the
+					   battery's name (wl_params_name) */
 };
 
 /* A workload of the battery, or "command" for a user's own. */
@@ -172,6 +177,8 @@ const struct wl_workload *wl_list(size_t *);
 void		 wl_params_init(struct wl_params *, const struct wl_workload *);
 void		 wl_params_copy(struct wl_params *, const struct wl_params *);
 void		 wl_params_clear(struct wl_params *);
+const char	*wl_params_name(const struct wl_params *,
+		    const struct wl_workload *);
 int		 wl_params_set(struct wl_params *, const struct wl_workload *,
 		     const char *, const char *, char **);
 int		 wl_params_check(const struct wl_params *,

@@ -365,8 +365,9 @@ while [ -n "$(ps -o stat= -p "$spid" | grep -v Z)" ]; do
 	[ "$i" -lt 50 ] || { kill "$spid"; fail "killed: sleep 43 outlived it"; }
 	sleep 0.1
 done
-ls -d "$T"/work/perfwatch-command.* >/dev/null 2>&1 ||
-	fail "killed: no iteration directory left to sweep"
+# It is named after the workload, not after its kind ("command").
+ls -d "$T"/work/perfwatch-killme.* >/dev/null 2>&1 ||
+	fail "killed: no iteration directory left to sweep: $(ls "$T/work")"
 run after '[workload "fast"]
 command = echo a 1 s
 iterations = 1'

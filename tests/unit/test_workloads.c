@@ -1515,6 +1515,48 @@ test_run_setsid_escapee(void **state)
 }
 
 /*
+ * A user's command runs as the workload the run names ([workload
+ * "NAME"]), not as its kind: its iteration directory and the messages
+ * about it say NAME ("command" said nothing of which of several it was).
+ */
+static void
+test_run_named(void **state)
+{
+	const struct wl_workload	*wl;
+	struct wl_params		 p, q;
+	struct wl_result		 res;
+	char				 real[PATH_MAX], prefix[PATH_MAX + 64];
+	char				*cause = NULL;
+	const char			*s;
+
+	(void)state;
+	wl = params_for(&p, "command", test_dir);
+	set(&p, wl, "command", "echo \"# pwd $(pwd -P)\"; echo 'n 1 x'");
+	p.name = xstrdup("web api/v2");
+	assert_string_equal(wl_params_name(&p, wl), "web api/v2");
+	assert_int_equal(wl_run_iteration(wl, &p, &res, &cause), 0);
+	assert_non_null(realpath(test_dir, real));
+	snprintf(prefix, sizeof(prefix), "pwd %s/perfwatch-web_api_v2.",
+	    real);
+	assert_non_null(s = note(&res, "pwd "));
+	assert_memory_equal(s, prefix, strlen(prefix));
+	assert_int_equal(dir_entries(test_dir), 0);
+	wl_result_clear(&res);
+
+	/* A copy keeps its own name; the check's message says it. */
+	wl_params_copy(&q, &p);
+	wl_params_clear(&p);
+	q.iterations = 0;
+	assert_int_equal(wl_params_check(&q, wl, &cause), -1);
+	assert_string_equal(cause, "web api/v2: iterations must be at least 1");
+	free(cause);
+	free(q.name);
+	q.name = NULL;
+	assert_string_equal(wl_params_name(&q, wl), "command");
+	wl_params_clear(&q);
+}
+
+/*
  * The workload process itself leaves the group (`setsid prog` calls
  * setsid(2) without a fork, as it is no group's leader) and hangs: the
  * limit kills it all the same, before the iteration returns, where a
@@ -3735,6 +3777,7 @@ main(void)
 		cmocka_unit_test(test_run_timeout),
 		cmocka_unit_test(test_run_setsid_escapee),
 		cmocka_unit_test(test_run_timeout_setsid_self),
+		cmocka_unit_test(test_run_named),
 		cmocka_unit_test(test_run_escapee_unreapable),
 		cmocka_unit_test(test_run_child_unreapable),
 		cmocka_unit_test(test_run_orphan_reaped),
