@@ -761,7 +761,7 @@ cli_run_report(struct cli *c, int64_t run, int json, int check)
 	struct store_run		 r;
 	size_t				 n = 0, nw = 0, i;
 	json_t				*o, *arr;
-	char				 tbuf[32];
+	char				 tbuf[32], dbuf[32];
 	FILE				*f = stdout;
 	int				 rc = 0;
 
@@ -803,10 +803,14 @@ cli_run_report(struct cli *c, int64_t run, int json, int check)
 		pwjson_print(f, o, PWJSON_PRETTY);
 		json_decref(o);
 	} else {
-		fprintf(f, "run %s on %s, %s, profile %s, %s, %lld s\n\n",
+		if (view_run_timed(&r))
+			snprintf(dbuf, sizeof(dbuf), "%lld s",
+			    (long long)(r.ended - r.started));
+		else
+			snprintf(dbuf, sizeof(dbuf), "length unknown");
+		fprintf(f, "run %s on %s, %s, profile %s, %s, %s\n\n",
 		    cli_show(r.label), cli_show(r.host_name), tbuf,
-		    r.profile ? cli_show(r.profile) : "-",
-		    r.status, (long long)(r.ended - r.started));
+		    r.profile ? cli_show(r.profile) : "-", r.status, dbuf);
 		cli_report_classic(c, &r, ser, n, f);
 		report_rest(f, ser, n);
 		cli_workloads_print(f, w, nw);

@@ -68,9 +68,14 @@ csv_read(struct csv_reader *r, char **cause)
 		len = lines_next(&r->in);
 		if (len == -1)
 			return 0;
-		/* Blank lines between records are skipped. */
+		/*
+		 * Blank lines between records are skipped, and a lone CR at
+		 * the end: a CRLF file whose last line was blank, its LF
+		 * dropped (as $(...) drops it).
+		 */
 		if (strcmp(r->in.line, "\n") != 0 &&
-		    strcmp(r->in.line, "\r\n") != 0)
+		    strcmp(r->in.line, "\r\n") != 0 &&
+		    strcmp(r->in.line, "\r") != 0)
 			break;
 		r->nextrow++;
 	}

@@ -974,7 +974,12 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 			r.colpos[c] = jsonl_key_column(line, (size_t)len, key);
 			if (json_is_string(v))
 				r.field[c] = json_string_value(v);
-			else if (json_is_integer(v) && c != COL_VALUE) {
+			/*
+			 * An integer is a label ("run": 5) as "5" is, but
+			 * not a reason: "busy": 0 would mark the run busy.
+			 */
+			else if (json_is_integer(v) && c != COL_VALUE &&
+			    c != COL_BUSY) {
 				snprintf(numbuf[c], sizeof(numbuf[c]), "%lld",
 				    (long long)json_integer_value(v));
 				r.field[c] = numbuf[c];
@@ -996,6 +1001,8 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 				    c == COL_ITERATION || c == COL_DURATION ?
 				    "a whole number" :
 				    c == COL_TIME ? "a string or a number" :
+				    c == COL_BUSY ? "a string, why the run was "
+				    "busy (a quiet run has no busy key)" :
 				    "a string");
 				rc = -1;
 				break;
@@ -1253,6 +1260,41 @@ jsonl_write_string(FILE *f, const char *s)
 }
 
 /*
+ * Write a CSV field, a byte that is not UTF-8 made U+FFFD as
+ * jsonl_write_string() makes it: import refuses such a byte, so the
+ * export of an old store could not be read back.
+ */
+static void
+csv_write_utf8(FILE *f, const char *s)
+{
+	const unsigned char	*p;
+	char			*fixed, *q;
+	size_t			 n = strlen(s), k;
+
+	if (utf8_check(s, NULL) == 0) {
+		csv_write_field(f, s);
+		return;
+	}
+	/* Each bad byte grows to three. */
+	q = fixed = xreallocarray(NULL, 3, n + 1);
+	for (p = (const unsigned char *)s; *p != '\0'; p += k, n -= k) {
+		if (*p < 0x80)
+			k = 1;
+		else if ((k = utf8_seq_len(p, n)) == 0) {
+			memcpy(q, "\xef\xbf\xbd", 3);
+			q += 3;
+			k = 1;
+			continue;
+		}
+		memcpy(q, p, k);
+		q += k;
+	}
+	*q = '\0';
+	csv_write_field(f, fixed);
+	free(fixed);
+}
+
+/*
  * Why run measured a busy machine, as its quiet record says ("busy" when
  * it does not say), or "" when it did not.
  */
@@ -1298,18 +1340,18 @@ export_run(struct store *st, FILE *f, enum store_format format,
 			store_format_double(vbuf, sizeof(vbuf),
 			    ser[i].values[j]);
 			if (format == STORE_FORMAT_CSV) {
-				csv_write_field(f, run->label);
+				csv_write_utf8(f, run->label);
 				fprintf(f, ",%s,", tbuf);
-				csv_write_field(f, m->workload);
+				csv_write_utf8(f, m->workload);
 				fputc(',', f);
-				csv_write_field(f, m->metric);
+				csv_write_utf8(f, m->metric);
 				fprintf(f, ",%s,", vbuf);
-				csv_write_field(f, m->unit);
+				csv_write_utf8(f, m->unit);
 				fprintf(f, ",%s,", better_name(m->better));
-				csv_write_field(f, run->host_name);
+				csv_write_utf8(f, run->host_name);
 				fprintf(f, ",%d,%s,%s,", ser[i].iterations[j],
 				    run->status, run->trigger);
-				csv_write_field(f, busy);
+				csv_write_utf8(f, busy);
 				fprintf(f, ",%s\n", dbuf);
 			} else {
 				fputs("{\"run\":", f);

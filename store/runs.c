@@ -508,12 +508,15 @@ store_run_from_row(sqlite3_stmt *stmt, struct store_run *r)
  * Whether run r's length is known: it has an end, which a run has not
  * while it runs, nor an import that gave no duration.  An end equal to
  * the start is a run of 0 s (schema version 6 cleared the ends that
- * said "unknown" otherwise).
+ * said "unknown" otherwise).  An end before the start is not a length
+ * either: the wall clock was set back while the run ran (start and end
+ * are time(3)), and a negative duration would be exported where import
+ * refuses it.
  */
 int
 store_run_timed(const struct store_run *r)
 {
-	return r->has_end;
+	return r->has_end && r->ended >= r->started;
 }
 
 void

@@ -264,6 +264,15 @@ import json, sys
 print(json.load(sys.stdin)["duration"])'
 done >"$T/zero.out"
 expect_eq "$(cat "$T/zero.out" | tr '\n' ' ')" "0 None "
+# An end before the start (the wall clock set back while the run ran:
+# both are time(3)) is no length either: it was exported as -3, which
+# import refuses, and listed as -3.
+sqlite3 "$PERFWATCH_DB" "UPDATE runs SET ended = started - 3 WHERE label = 'z'"
+pw export >"$T/back.csv"
+expect_eq "$(grep '^z,' "$T/back.csv")" 'z,2023-11-14T22:13:20Z,w,m,1,s,lower,h,1,complete,import,,'
+PERFWATCH_DB="$T/back.db" pw import "$T/back.csv" >/dev/null 2>"$T/err" ||
+	fail "the export of a run that ended before it began: $(cat "$T/err")"
+expect_eq "$(pw runs --csv | awk -F, '$1 == "z" { print $4 }')" "-"
 PERFWATCH_DB="$T/perfwatch.db"
 
 # A name of blanks alone is refused, as run --label refuses one, with its
@@ -310,6 +319,20 @@ expect_match "$(cat "$T/err")" ':1:87: iteration: expected a whole number'
 printf '{%s}\n' "$obj" | sed 's/"time":1/"time":true/;s/"run":"x"/"run":"y"/' >"$T/iter.jsonl"
 pw import "$T/iter.jsonl" 2>"$T/err" && fail "time true imported"
 expect_match "$(cat "$T/err")" ':1:12: time: expected a string or a number'
+# busy is why the run was busy: a number is not a reason ("busy": 0 made
+# the run busy, its reason "0"), where "run": 5 is the label "5".
+printf '{%s,"busy":0}\n' "$obj" | sed 's/"run":"x"/"run":5/' >"$T/busy.jsonl"
+pw import "$T/busy.jsonl" 2>"$T/err" && fail "busy 0 imported"
+expect_match "$(cat "$T/err")" ':1:85: busy: expected a string, why the run was busy (a quiet run has no busy key)'
+printf '{%s}\n' "$obj" | sed 's/"run":"x"/"run":5/' >"$T/busy.jsonl"
+pw import "$T/busy.jsonl" >/dev/null || fail "run 5 refused"
+expect_eq "$(sqlite3 "$PERFWATCH_DB" "SELECT label, quiet IS NULL FROM runs WHERE label = '5'")" "5|1"
+# A CRLF file whose last line was blank, through $(...), ends in a lone
+# CR: the blank line it was, not a record of one field.
+printf 'run,time,workload,metric,value,unit,better\r\nz,1,w,m,1,s,lower\r\n\r\n' >"$T/crlf.csv"
+crlf=$(cat "$T/crlf.csv")
+printf '%s' "$crlf" | pw import --format csv - >/dev/null 2>"$T/err" ||
+	fail "a CRLF file through \$(...): $(cat "$T/err")"
 PERFWATCH_DB="$T/perfwatch.db"
 
 # A value a double cannot hold is refused at its row and column, and the

@@ -70,6 +70,15 @@ PERFWATCH_DB="$T/second.db" pw import "$T/e.jsonl" >/dev/null ||
 	fail "export did not import again"
 out=$(PERFWATCH_DB="$T/second.db" pw show --csv "$(printf 'r\357\277\2751')")
 expect_match "$out" "$(printf 'w\357\277\275,m,2,1.5,2.5,')"
+# So is the CSV export, with the same U+FFFD: its bad bytes were written
+# raw, and import refused them ("run: not valid UTF-8").
+pw export --format csv >"$T/e.csv"
+python3 -c 'import sys; open(sys.argv[1], encoding="utf-8").read()' \
+    "$T/e.csv" || fail "the CSV export is not UTF-8"
+PERFWATCH_DB="$T/third.db" pw import "$T/e.csv" >"$T/out" 2>&1 ||
+	fail "the CSV export did not import again: $(cat "$T/out")"
+expect_eq "$(PERFWATCH_DB="$T/third.db" pw export --format csv)" \
+    "$(PERFWATCH_DB="$T/second.db" pw export --format csv)"
 
 # Tables line up by the columns text takes on a terminal, not its bytes
 # (an accent is one column, a CJK character two), and show a label's
