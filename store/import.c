@@ -860,6 +860,30 @@ jsonl_number_text(const char *line, size_t len, size_t col)
 	return xstrndup(line + start, i - start);
 }
 
+/*
+ * Copy into buf (size bytes) the text of the number that is the value of
+ * the key at column col of line, as jsonl_number_text() finds it: any
+ * number with any, else only an integer (digits, a sign): 0, or -1 when
+ * there is none, or it does not fit.
+ */
+static int
+jsonl_number_copy(const char *line, size_t len, size_t col, int any,
+    char *buf, size_t size)
+{
+	char	*t;
+	int	 rc = -1;
+
+	if ((t = jsonl_number_text(line, len, col)) == NULL)
+		return -1;
+	if (strlen(t) < size && (any || t[strspn(t, "+-0123456789")] ==
+	    '\0')) {
+		memcpy(buf, t, strlen(t) + 1);
+		rc = 0;
+	}
+	free(t);
+	return rc;
+}
+
 /* Import JSON Lines: one object a line with the CSV's keys. */
 static int
 import_jsonl(struct import_state *is, FILE *f, const char *held,
@@ -871,10 +895,10 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 	json_t			*obj, *v;
 	char			*line, numbuf[COL_MAX][64], *raw = NULL;
 	const char		*key, *p;
-	size_t			 row = 0, first;
+	size_t			 row = 0, first, bad;
 	ssize_t			 len;
 	enum col		 c;
-	int			 rc = 0;
+	int			 rc = 0, reread;
 
 	lines_init(&in, f, held, heldlen);
 	while ((len = lines_next(&in)) != -1) {
@@ -885,6 +909,17 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 			line[--len] = '\0';
 		if (strspn(line, " \t") == (size_t)len)
 			continue;
+		/*
+		 * Jansson's position leaves out the byte it cannot decode,
+		 * one column early; found here, it is said where it is.
+		 */
+		if (strlen(line) == (size_t)len && utf8_check(line, &bad) == -1) {
+			xasprintf(cause, "%s:%zu:%zu: not valid UTF-8 (byte "
+			    "0x%02x)", is->name, row, bad + 1,
+			    (unsigned char)line[bad]);
+			rc = -1;
+			break;
+		}
 		obj = json_loadb(line, (size_t)len, JSON_REJECT_DUPLICATES,
 		    &jerr);
 		/*
@@ -892,7 +927,8 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 		 * counter), as in a CSV: read the line again with every
 		 * number a real.
 		 */
-		if (obj == NULL && strncmp(jerr.text, "too big ", 8) == 0)
+		reread = obj == NULL && strncmp(jerr.text, "too big ", 8) == 0;
+		if (reread)
 			obj = json_loadb(line, (size_t)len,
 			    JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL,
 			    &jerr);
@@ -987,6 +1023,18 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 			    (raw = jsonl_number_text(line, (size_t)len,
 			    r.colpos[c])) != NULL) {
 				r.field[c] = raw;
+			} else if (json_is_real(v) && reread && c != COL_BUSY &&
+			    jsonl_number_copy(line, (size_t)len, r.colpos[c],
+			    c == COL_TIME || c == COL_ITERATION ||
+			    c == COL_DURATION, numbuf[c],
+			    sizeof(numbuf[c])) == 0) {
+				/*
+				 * A line read again for an integer beyond 64
+				 * bits: each integer is read as written, not
+				 * as the real it became (1e+20 was quoted for
+				 * a time of 100000000000000000000).
+				 */
+				r.field[c] = numbuf[c];
 			} else if (json_is_number(v) && (c == COL_VALUE ||
 			    c == COL_TIME || c == COL_ITERATION ||
 			    c == COL_DURATION)) {

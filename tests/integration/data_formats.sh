@@ -474,6 +474,20 @@ expect_eq "$(PERFWATCH_DB="$T/bigj.db" pw export | cut -d, -f5,9 | tr '\n' ' ')"
 PERFWATCH_DB="$T/bigj.db" pw export | cmp -s - "$(PERFWATCH_DB="$T/bigc.db" \
     pw export >"$T/bigc.out"; echo "$T/bigc.out")" ||
 	fail "JSON Lines and CSV imports differ"
+# On such a line the other numbers are read as written too: a time of 21
+# digits is out of range as the CSV says it (it was quoted as "1e+20",
+# which "expected YYYY-MM-DD"), and a label of digits is still one.
+printf '{"run":"y","time":100000000000000000000,"workload":"w","metric":"m","value":1,"unit":"B","better":"higher"}\n' \
+    >"$T/bigt.jsonl"
+PERFWATCH_DB="$T/bigt.db" pw import "$T/bigt.jsonl" 2>"$T/err" &&
+	fail "a time of 21 digits imported"
+expect_eq "$(cat "$T/err" | head -n 1)" \
+    "perfwatch: $T/bigt.jsonl:1:12: time: \"100000000000000000000\": time out of range (epoch seconds or RFC 3339 expected)"
+printf '{"run":7,"time":1700000000,"workload":"w","metric":"m","value":100000000000000000000,"unit":"B","better":"higher"}\n' \
+    >"$T/bigt.jsonl"
+PERFWATCH_DB="$T/bigt.db" pw import "$T/bigt.jsonl" >/dev/null 2>"$T/err" ||
+	fail "run 7 beside a big value: $(cat "$T/err")"
+expect_eq "$(PERFWATCH_DB="$T/bigt.db" pw export | cut -d, -f1,5 | tail -n 1)" '7,1e+20'
 
 # A run's state goes with it: status, trigger and why it was busy, so
 # that a run that did not count in one store does not count in another.

@@ -22,6 +22,14 @@ if pw import - <"$T/bad8b.csv" 2>"$T/err"; then
 	fail "import of a unit that is not UTF-8 succeeded"
 fi
 expect_match "$(cat "$T/err")" '<stdin>:2:6: unit: not valid UTF-8'
+# JSON Lines names the byte's own column (Jansson's was one early).
+printf '{"run":"a","time":1,"workload":"w","metric":"m","value":1,"unit":"s","better":"lower"}\n{"run":"r\377","time":1,"workload":"w","metric":"m","value":1,"unit":"s","better":"lower"}\n' \
+    >"$T/bad8.jsonl"
+if pw import "$T/bad8.jsonl" 2>"$T/err"; then
+	fail "import of JSON Lines that are not UTF-8 succeeded"
+fi
+expect_eq "$(head -n 1 "$T/err")" \
+    "perfwatch: $T/bad8.jsonl:2:10: not valid UTF-8 (byte 0xff)"
 
 # run --label refuses it before doing anything.
 set +e
