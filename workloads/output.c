@@ -91,19 +91,28 @@ default_better(const char *unit)
 	return BETTER_HIGHER;
 }
 
-/* Parse a whole token as a finite number. */
+/*
+ * Parse a whole token as a finite number, as import reads a value: not
+ * hexadecimal (strtod's 0x10, which no benchmark prints and import
+ * refuses).  0, -1 when it is no such number, -2 when it is one beyond
+ * a double's range: too large (1e400), or so near 0 that it would be
+ * stored as 0 (1e-400); one only read as a denormal (1e-310) keeps the
+ * digits it can.
+ */
 static int
 parse_value(const char *s, double *v)
 {
 	char	*end;
 
+	if (strpbrk(s, "xX") != NULL)
+		return -1;
 	errno = 0;
 	*v = strtod(s, &end);
-	/* ERANGE on underflow still gives a usable (denormal or 0) value. */
-	if (end == s || *end != '\0' ||
-	    (errno == ERANGE && fabs(*v) == HUGE_VAL) || !isfinite(*v))
+	if (end == s || *end != '\0')
 		return -1;
-	return 0;
+	if (errno == ERANGE && (fabs(*v) == HUGE_VAL || *v == 0))
+		return -2;
+	return isfinite(*v) ? 0 : -1;
 }
 
 /*
@@ -216,6 +225,7 @@ parse_line(char *line, size_t lineno, struct parse *ps, char **cause)
 	double		 value;
 	enum better	 better;
 	int64_t		 first;
+	int		 rc;
 
 	start = line + strspn(line, BLANKS);
 	if (*start == '\0')
@@ -246,12 +256,13 @@ parse_line(char *line, size_t lineno, struct parse *ps, char **cause)
 		    WL_NAME_MAX - 1);
 		return -1;
 	}
-	if (parse_value(tok[1], &value) == -1) {
+	if ((rc = parse_value(tok[1], &value)) != 0) {
 		/* line_text() rewrites the buffer tok[1] points into. */
 		p = xstrdup(tok[1]);
-		xasprintf(cause, "output line %zu: value \"%.60s\" is not a "
-		    "finite number, expected " LINE_FORM ", got \"%.60s\"",
-		    lineno, p, line_text(start, len));
+		xasprintf(cause, "output line %zu: value \"%.60s\" is %s, "
+		    "expected " LINE_FORM ", got \"%.60s\"", lineno, p,
+		    rc == -2 ? "beyond what a double holds" :
+		    "not a finite number", line_text(start, len));
 		free(p);
 		return -1;
 	}
@@ -405,6 +416,54 @@ parse_json_metric(const char *name, json_t *v, struct parse *ps,
 	return 0;
 }
 
+/*
+ * Find a number of the JSON text buf (len bytes, outside its strings) so
+ * near 0 that a double holds only 0 (1e-400): Jansson reads it as 0, and
+ * the line form and import refuse it.  0 when there is none, else -1
+ * with *cause naming its line and column.
+ */
+static int
+json_underflow(const char *buf, size_t len, char **cause)
+{
+	size_t	 i, start, line = 1, col0 = 0;
+	char	 num[64], *end;
+	double	 v;
+	int	 instr = 0;
+
+	for (i = 0; i < len; i++) {
+		if (buf[i] == '\n') {
+			line++;
+			col0 = i + 1;
+		} else if (instr) {
+			if (buf[i] == '\\')
+				i++;
+			else if (buf[i] == '"')
+				instr = 0;
+		} else if (buf[i] == '"')
+			instr = 1;
+		else if (buf[i] == '-' || (buf[i] >= '0' && buf[i] <= '9')) {
+			for (start = i; i < len && strchr("+-.0123456789eE",
+			    buf[i]) != NULL && buf[i] != '\0'; i++)
+				;
+			if (i - start < sizeof(num)) {
+				memcpy(num, buf + start, i - start);
+				num[i - start] = '\0';
+				errno = 0;
+				v = strtod(num, &end);
+				if (errno == ERANGE && v == 0 && *end == '\0') {
+					xasprintf(cause, "output line %zu column "
+					    "%zu: %s is beyond what a double "
+					    "holds", line, start - col0 + 1,
+					    num);
+					return -1;
+				}
+			}
+			i--;
+		}
+	}
+	return 0;
+}
+
 /* Parse the JSON form. */
 static int
 parse_json(const char *buf, size_t len, struct wl_result *res, char **cause)
@@ -425,6 +484,10 @@ parse_json(const char *buf, size_t len, struct wl_result *res, char **cause)
 	if (root == NULL) {
 		xasprintf(cause, "output line %d column %d: invalid JSON: %s",
 		    err.line, err.column, err.text);
+		return -1;
+	}
+	if (json_underflow(buf, len, cause) == -1) {
+		json_decref(root);
 		return -1;
 	}
 	if (!json_is_object(root)) {
