@@ -633,6 +633,50 @@ config_words_text(const char *list, const char *prefix, const char *suffix)
 }
 
 /*
+ * Whether the first n bytes of s leave a quoted string open ("Doe, John
+ * <...>), a backslash escaping the next character inside one.
+ */
+static int
+config_quote_open(const char *s, size_t n)
+{
+	size_t	i;
+	int	quoted = 0;
+
+	for (i = 0; i < n && s[i] != '\0'; i++) {
+		if (quoted && s[i] == '\\' && i + 1 < n)
+			i++;
+		else if (s[i] == '"')
+			quoted = !quoted;
+	}
+	return quoted;
+}
+
+/*
+ * The length of the item at p, up to a comma (or, with blanks, a blank)
+ * outside a quoted string: without blanks the items are addresses, whose
+ * display name may quote a comma ("Doe, John" <john@example.org>, RFC
+ * 5322), a backslash escaping the next character inside the quotes.
+ */
+static size_t
+config_item_len(const char *p, int blanks)
+{
+	size_t	i;
+	int	quoted = 0;
+
+	if (blanks)
+		return strcspn(p, ", \t");
+	for (i = 0; p[i] != '\0'; i++) {
+		if (quoted && p[i] == '\\' && p[i + 1] != '\0')
+			i++;
+		else if (p[i] == '"')
+			quoted = !quoted;
+		else if (!quoted && p[i] == ',')
+			break;
+	}
+	return i;
+}
+
+/*
  * Split a list at commas (and blanks if blanks is set), trimming each item.
  * Return NULL if an item is empty ("a,,b", a trailing comma), else the
  * items, NULL-terminated.
@@ -646,7 +690,7 @@ config_split(const char *s, int blanks)
 
 	for (;;) {
 		p += strspn(p, " \t");
-		len = strcspn(p, blanks ? ", \t" : ",");
+		len = config_item_len(p, blanks);
 		end = p + len;
 		while (len > 0 && (p[len - 1] == ' ' || p[len - 1] == '\t'))
 			len--;
@@ -861,6 +905,9 @@ config_check_email(const char *s)
 	if ((lt = strchr(s, '<')) != NULL) {
 		len = strlen(s);
 		if (len < 2 || s[len - 1] != '>' || strchr(lt + 1, '<') != NULL)
+			return -1;
+		/* A quoted display name is closed before the address. */
+		if (config_quote_open(s, (size_t)(lt - s)))
 			return -1;
 		if (memchr(s, '>', len - 1) != NULL)
 			return -1;
@@ -1171,8 +1218,9 @@ config_parse_value(const struct config_key *k, const char *s,
 				break;
 		if (items == NULL || items[i] != NULL)
 			xasprintf(what, "expected addresses such as "
-			    "ops@example.org separated by commas%s, got %s",
-			    none, shown);
+			    "ops@example.org separated by commas (a display "
+			    "name with a comma quoted: \"Doe, Jo\" "
+			    "<jo@example.org>)%s, got %s", none, shown);
 		config_list_free(items);
 		break;
 	case CONFIG_URL:

@@ -5,7 +5,7 @@
 # the last runs and the commands to look further.  The login comes from
 # a credentials file, which is refused while others may read it; a wrong
 # password leaves the row waiting for a fixed file.  A second flush sends
-# nothing.
+# nothing.  A display name may quote a comma.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/notify.subr"
@@ -17,7 +17,7 @@ chmod 644 "$T/cred"
 cat >"$T/sinks.conf" <<EOF2
 [sink "ops"]
 type = email
-to = Ops Team <ops@example.org>
+to = Ops Team <ops@example.org>, "Doe, Jo" <jo@example.org>
 from = perfwatch@example.org
 smtp_url = smtp://127.0.0.1:$port
 starttls = none
@@ -82,15 +82,18 @@ host = sys.argv[3]
 m = email.message_from_bytes(raw, policy=email.policy.default)
 
 assert env["mail_from"] == "perfwatch@example.org", env
-assert env["rcpt_tos"] == ["ops@example.org"], env
+assert env["rcpt_tos"] == ["ops@example.org", "jo@example.org"], env
 assert env["login"] == "pw", env
 
 subject = str(m["Subject"])
 assert re.fullmatch(r"\[perfwatch\] %s: app\.pipe throughput -22\.\d%% "
                     r"\(confirmed\)" % re.escape(host), subject), subject
 to = m["To"].addresses
-assert len(to) == 1 and to[0].addr_spec == "ops@example.org" and \
+assert len(to) == 2 and to[0].addr_spec == "ops@example.org" and \
     to[0].display_name == "Ops Team", to
+# A quoted display name keeps its comma: one address, not two words.
+assert to[1].addr_spec == "jo@example.org" and \
+    to[1].display_name == "Doe, Jo", to
 assert re.fullmatch(r"<perfwatch-alert-\d+-confirmed-[0-9a-f]{16}@[^>]+>",
                     m["Message-ID"]), m["Message-ID"]
 assert m["In-Reply-To"].replace("-confirmed-", "-suspected-") == \

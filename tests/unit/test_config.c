@@ -518,7 +518,19 @@ test_sinks_and_git(void **state)
 	expect_errors("[sink \"ops\"]\ntype = email\nto = ops@\n"
 	    "sendmail = yes\n",
 	    "{P}:3: to: expected addresses such as ops@example.org separated "
-	    "by commas, got \"ops@\"");
+	    "by commas (a display name with a comma quoted: \"Doe, Jo\" "
+	    "<jo@example.org>), got \"ops@\"");
+	/* A display name's comma outside quotes, and a quote left open. */
+	expect_errors("[sink \"ops\"]\ntype = email\nto = Doe, Jo "
+	    "<jo@example.org>\nsendmail = yes\n",
+	    "{P}:3: to: expected addresses such as ops@example.org separated "
+	    "by commas (a display name with a comma quoted: \"Doe, Jo\" "
+	    "<jo@example.org>), got \"Doe, Jo <jo@example.org>\"");
+	expect_errors("[sink \"ops\"]\ntype = email\nto = \"Doe, Jo "
+	    "<jo@example.org>\nsendmail = yes\n",
+	    "{P}:3: to: expected addresses such as ops@example.org separated "
+	    "by commas (a display name with a comma quoted: \"Doe, Jo\" "
+	    "<jo@example.org>), got \"\"Doe, Jo <jo@example.org>\"");
 	expect_errors("[sink \"ops\"]\ntype = pager\n",
 	    "{P}:2: type: expected email, webhook or log, got \"pager\"");
 	expect_errors("[sink \"ops\"]\ntype = email\nto = ops@example.org\n",
@@ -938,7 +950,8 @@ test_values(void **state)
 	    "direct = TRUE\n"
 	    "[sink \"ops\"]\n"
 	    "type = email\n"
-	    "to = Ops Team <ops@example.org>, dev@example.org\n"
+	    "to = Ops Team <ops@example.org>, dev@example.org, "
+	    "\"Doe, \\\"Jo\\\"\" <jo@example.org>\n"
 	    "from = perfwatch@host.example.org\n"
 	    "sendmail = yes\n"
 	    "[git \"linux\"]\n"
@@ -1018,7 +1031,9 @@ test_values(void **state)
 	list = config_get_list(cfg, "sink ops", "to");
 	assert_string_equal(list[0], "Ops Team <ops@example.org>");
 	assert_string_equal(list[1], "dev@example.org");
-	assert_null(list[2]);
+	/* A quoted display name keeps its comma, and its escaped quotes. */
+	assert_string_equal(list[2], "\"Doe, \\\"Jo\\\"\" <jo@example.org>");
+	assert_null(list[3]);
 	config_list_free(list);
 	assert_int_equal(config_get_bool(cfg, "sink ops", "sendmail"), 1);
 	list = config_get_list(cfg, "git linux", "workloads");
