@@ -60,6 +60,9 @@
 /* Replies kept from one SMTP session, and the longest kept of each. */
 #define SMTP_REPLIES	32
 #define SMTP_REPLY_MAX	512
+/* A reply's lines joined: what a multi-line reply keeps, at most. */
+#define SMTP_JOINED_MAX	(4 * SMTP_REPLY_MAX)
+#define SMTP_CUT	" / ..."
 /*
  * How often (ms) sendmail is looked at once the message is written and
  * its output is quiet.
@@ -111,6 +114,15 @@ smtp_read(char *buf, size_t size, size_t nitems, void *arg)
 	return n;
 }
 
+/* Whether s ends with end. */
+static int
+notify_ends_with(const char *s, const char *end)
+{
+	size_t	n = strlen(s), k = strlen(end);
+
+	return n >= k && strcmp(s + n - k, end) == 0;
+}
+
 /* Append a reply line (without its CRLF) to the reply being read. */
 static void
 smtp_line(struct smtp_session *s, const char *line, size_t len)
@@ -123,7 +135,21 @@ smtp_line(struct smtp_session *s, const char *line, size_t len)
 	free(piece);
 	if (s->cur == NULL)
 		s->cur = t;
-	else {
+	else if (notify_ends_with(s->cur, SMTP_CUT) ||
+	    strlen(s->cur) + 3 + strlen(t) > SMTP_JOINED_MAX) {
+		/*
+		 * A server that sends continuation lines without end: the
+		 * reply keeps what it had, marked once as cut, rather than
+		 * growing (and being copied whole at each line) until the
+		 * timeout.
+		 */
+		free(t);
+		if (!notify_ends_with(s->cur, SMTP_CUT)) {
+			xasprintf(&piece, "%s" SMTP_CUT, s->cur);
+			free(s->cur);
+			s->cur = piece;
+		}
+	} else {
 		xasprintf(&piece, "%s / %s", s->cur, t);
 		free(s->cur);
 		free(t);
