@@ -1557,6 +1557,37 @@ config_shell_key(const struct config_parse *p, const char *line, size_t klen)
  * line, a checked section header, or "key=value".  Problems found here are
  * recorded and the line is handed on blank.
  */
+/*
+ * A line of the current section refused before its value was read (a
+ * byte that is not text, a value too long): its key, if it names one,
+ * counts as written with a bad value, so that the error is that one and
+ * not also "missing KEY" (config_check_sinks and the like).
+ */
+static void
+config_refused_line(struct config_parse *p, const char *line, size_t len)
+{
+	const char		*eq;
+	struct config_value	*v;
+	char			*key;
+	size_t			 klen;
+	int			 ki;
+
+	if (p->cur == NULL || (eq = memchr(line, '=', len)) == NULL)
+		return;
+	for (klen = (size_t)(eq - line); klen > 0 && (line[klen - 1] == ' ' ||
+	    line[klen - 1] == '\t'); klen--)
+		;
+	key = xstrndup(line, klen);
+	if ((ki = config_find_key(p->cur->type->name, key)) != -1) {
+		v = &p->cur->values[ki];
+		if (v->line == 0) {
+			v->line = p->line;
+			v->refused = 1;
+		}
+	}
+	free(key);
+}
+
 static void
 config_line(struct config_parse *p, const char *line, size_t len,
     char *out, int num)
@@ -1602,12 +1633,20 @@ config_line(struct config_parse *p, const char *line, size_t len,
 			config_error(p, p->line, "expected UTF-8 text, found "
 			    "an invalid byte (0x%02x) at byte %zu of the line",
 			    (unsigned char)line[i], i + 1);
+		/* U+0080-U+009F: C1 controls (U+009B starts an escape). */
+		else if (!comment && n == 2 &&
+		    (unsigned char)line[i] == 0xc2 &&
+		    (unsigned char)line[i + 1] < 0xa0)
+			config_error(p, p->line, "expected text, found a "
+			    "control character (U+%04X) at byte %zu of the "
+			    "line", (unsigned char)line[i + 1], i + 1);
 		else
 			continue;
 		if (line[0] == '[') {
 			p->cur = NULL;
 			p->seen_header = 1;
-		}
+		} else
+			config_refused_line(p, line, len);
 		return;
 	}
 	if (len == 0 || line[0] == '#' || line[0] == ';')
@@ -1642,6 +1681,12 @@ config_line(struct config_parse *p, const char *line, size_t len,
 
 	if ((eq = memchr(line, '=', len)) == NULL) {
 		key = xstrndup(line, len);
+		/* "smtp_url smtp://me:pw@host": the password, not shown. */
+		if (strstr(key, "://") != NULL) {
+			label = config_url_shown(key);
+			free(key);
+			key = label;
+		}
 		label = config_shown(key);
 		config_error(p, p->line, "expected key = value, found no '=' "
 		    "in %s", label);
@@ -1693,10 +1738,11 @@ config_line(struct config_parse *p, const char *line, size_t len,
 		config_error(p, p->line, "%.40s...: unknown key in [%s]", key,
 		    label);
 		free(label);
-	} else if (len - vstart > CONFIG_MAX_VALUE)
+	} else if (len - vstart > CONFIG_MAX_VALUE) {
 		config_error(p, p->line, "%s: value too long, expected at "
 		    "most %d bytes", key, CONFIG_MAX_VALUE);
-	else {
+		config_refused_line(p, line, len);
+	} else {
 		free(p->value);
 		p->value = xstrndup(line + vstart, len - vstart);
 		snprintf(out, num, "%s=\n", key);
@@ -1971,7 +2017,8 @@ config_load(const char *path, char **cause)
 	ssize_t		 n;
 	int		 fd, saved;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+	/* Not blocked by a FIFO: refused below, as a directory is. */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1) {
 		saved = errno;
 		xasprintf(cause, "%s: %s", path, strerror(saved));
 		errno = saved;

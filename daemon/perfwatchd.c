@@ -62,7 +62,12 @@
 #define PROFILEDIR	"/usr/local/share/perfwatch/profiles"
 #endif
 
-#define DAEMON_CONF_MAX	(1024 * 1024)
+/*
+ * The configuration's size: room is left for the two lines of comment
+ * (one names the file, up to PATH_MAX) that run.conf, the copy its runs
+ * read, adds under the limit of every reader's, 1 MiB.
+ */
+#define DAEMON_CONF_MAX	(1024 * 1024 - 8192)
 #define DAEMON_HARD_STOP (DAEMON_STOP_GRACE + 2)	/* seconds */
 
 static struct daemon	 daemon_state;
@@ -153,23 +158,46 @@ daemon_host_name(void)
 	return name;
 }
 
-/* Read a configuration file whole, up to DAEMON_CONF_MAX bytes. */
+/*
+ * Read a configuration file whole, up to DAEMON_CONF_MAX bytes: a
+ * regular file (a FIFO would block the start, or a reload, for ever).
+ */
 static char *
 daemon_read_file(const char *path, size_t *len, char **cause)
 {
-	FILE	*f;
-	char	*buf;
-	size_t	 n;
+	struct stat	 sb;
+	FILE		*f;
+	char		*buf;
+	size_t		 n;
+	int		 fd;
 
-	if ((f = fopen(path, "re")) == NULL) {
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) == -1 ||
+	    fstat(fd, &sb) == -1) {
 		xasprintf(cause, "%s: %s", path, strerror(errno));
+		if (fd != -1)
+			close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		xasprintf(cause, "%s: not a regular file", path);
+		close(fd);
+		return NULL;
+	}
+	if ((f = fdopen(fd, "r")) == NULL) {
+		xasprintf(cause, "%s: %s", path, strerror(errno));
+		close(fd);
 		return NULL;
 	}
 	buf = xmalloc(DAEMON_CONF_MAX + 1);
 	n = fread(buf, 1, DAEMON_CONF_MAX + 1, f);
 	if (ferror(f) || n > DAEMON_CONF_MAX) {
-		xasprintf(cause, "%s: %s", path, ferror(f) ? strerror(errno) :
-		    "larger than 1 MiB");
+		if (ferror(f))
+			xasprintf(cause, "%s: %s", path, strerror(errno));
+		else
+			xasprintf(cause, "%s: larger than %d bytes, the most "
+			    "perfwatchd takes (its runs read a copy of it "
+			    "with two lines before, under 1 MiB)", path,
+			    DAEMON_CONF_MAX);
 		fclose(f);
 		free(buf);
 		return NULL;
@@ -232,9 +260,11 @@ daemon_log_level(struct daemon *d)
 static int
 daemon_write_run_conf(struct daemon *d)
 {
-	char	*tmp;
-	FILE	*f;
-	int	 fd, rc = 0;
+	const char	*text;
+	char		*tmp, *shown, *p;
+	FILE		*f;
+	size_t		 len;
+	int		 fd, rc = 0;
 
 	xasprintf(&tmp, "%s.tmp", d->run_conf);
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
@@ -245,11 +275,26 @@ daemon_write_run_conf(struct daemon *d)
 		free(tmp);
 		return -1;
 	}
+	/* A path with a line break would end the comment early. */
+	shown = xstrdup(d->conf_path);
+	for (p = shown; *p != '\0'; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = '?';
 	fprintf(f, "# The configuration perfwatchd loaded from %s; its runs "
 	    "read this copy.\n# Edit that file and send SIGHUP, not this "
-	    "one.\n", d->conf_path);
-	if (daemon_conf_len > 0 && fwrite(daemon_conf_text, 1,
-	    daemon_conf_len, f) != daemon_conf_len)
+	    "one.\n", shown);
+	free(shown);
+	/*
+	 * A byte order mark is taken at the start of a file only: behind
+	 * the two lines above it would be text of the third, refused.
+	 */
+	text = daemon_conf_text;
+	len = daemon_conf_len;
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
+	if (len > 0 && fwrite(text, 1, len, f) != len)
 		rc = -1;
 	if (fflush(f) == EOF || fsync(fileno(f)) == -1)
 		rc = -1;

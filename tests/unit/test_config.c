@@ -393,6 +393,13 @@ test_syntax(void **state)
 	    "found no '=' in \"policy wait\"");
 	expect_errors("[quiet]\n  policy\t# a comment\n",
 	    "{P}:2: expected key = value, found no '=' in \"policy\"");
+	/* A URL's password is not shown there either. */
+	expect_errors("[sink \"ops\"]\ntype = webhook\n"
+	    "url https://me:s3cret@example.org/x\n",
+	    "{P}:1: [sink \"ops\"]: missing url, which a sink of type "
+	    "webhook needs\n"
+	    "{P}:3: expected key = value, found no '=' in "
+	    "\"url https://me:***@example.org/x\"");
 	expect_errors("wait\n", "{P}:1: expected key = value, found no '=' in "
 	    "\"wait\"");
 	expect_errors("[quiet]\nmax load = 1\n",
@@ -654,6 +661,21 @@ test_not_utf8(void **state)
 	    "{P}:3: expected UTF-8 text, found an invalid byte (0xfe) at "
 	    "byte 9 of the line");
 
+	/* A C1 control in UTF-8 (U+009B starts a terminal's escape). */
+	expect_errors("[detect]\nbaseline = a\xc2\x9b" "31mb\n",
+	    "{P}:2: expected text, found a control character (U+009B) at "
+	    "byte 13 of the line");
+	expect_errors("[perfwatch]\nuser = x\xc2\x85\n",
+	    "{P}:2: expected text, found a control character (U+0085) at "
+	    "byte 9 of the line");
+	/*
+	 * A key on a line refused for its bytes, or for a value too long,
+	 * is that error alone, not also "missing path".
+	 */
+	expect_errors("[git \"app\"]\npath = /srv/caf\xe9\n",
+	    "{P}:2: expected UTF-8 text, found an invalid byte (0xe9) at "
+	    "byte 16 of the line");
+
 	/* UTF-8 is text, up to four bytes a character. */
 	cfg = load_str("# r\xc3\xa9sum\xc3\xa9 \xe2\x82\xac \xf0\x9f\x93\x88\n"
 	    "[git \"src\"]\npath = /srv/src\nbranch = caf\xc3\xa9\n", &cause);
@@ -781,10 +803,9 @@ test_line_length(void **state)
 
 	snprintf(text, sizeof(text), "[git \"x\"]\npath = /%0*d\n",
 	    CONFIG_MAX_VALUE, 0);
-	/* Sorted by line: the header's error comes first. */
-	xasprintf(&want, "{P}:1: [git \"x\"]: missing path\n"
-	    "{P}:2: path: value too long, expected at most %d bytes",
-	    CONFIG_MAX_VALUE);
+	/* That error alone: the path was written, not missing. */
+	xasprintf(&want, "{P}:2: path: value too long, expected at most %d "
+	    "bytes", CONFIG_MAX_VALUE);
 	expect_errors(text, want);
 	free(want);
 }
@@ -820,7 +841,7 @@ static void
 test_missing_file(void **state)
 {
 	struct config	*cfg;
-	char		*cause = NULL, *want;
+	char		*cause = NULL, *want, *fifo;
 
 	(void)state;
 	errno = 0;
@@ -838,6 +859,19 @@ test_missing_file(void **state)
 	assert_string_equal(cause, want);
 	free(want);
 	free(cause);
+
+	/* A FIFO is refused as a directory is, not waited on for ever. */
+	xasprintf(&fifo, "%s/fifo.conf", test_dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	cfg = config_load(fifo, &cause);
+	assert_null(cfg);
+	xasprintf(&want, "%s: expected a regular file of at most 1048576 "
+	    "bytes", fifo);
+	assert_string_equal(cause, want);
+	free(want);
+	free(cause);
+	assert_int_equal(unlink(fifo), 0);
+	free(fifo);
 }
 
 static void
