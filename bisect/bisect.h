@@ -61,7 +61,8 @@ void	bisect_commit_clear(struct bisect_commit *);
  * the git directory while the tree is moved, so that a bisection killed
  * outright is put back by the next one: bisect_tree_left_at() is where
  * it left HEAD (NULL if none did), bisect_tree_head() where HEAD goes
- * back to.
+ * back to, and bisect_tree_restore() says that it does, at close, even
+ * if this bisection moves nothing (a refusal leaves it as it found it).
  */
 struct bisect_tree;
 struct bisect_tree *bisect_tree_open(const char *repo, char **cause);
@@ -70,6 +71,7 @@ int	bisect_tree_checkout(struct bisect_tree *, const char *id,
 int	bisect_tree_close(struct bisect_tree *, char **cause);
 const char *bisect_tree_head(const struct bisect_tree *);
 const char *bisect_tree_left_at(const struct bisect_tree *);
+void	bisect_tree_restore(struct bisect_tree *);
 
 /*
  * The driver's constants, which bench/bisect replays.  The ends are

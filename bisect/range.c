@@ -46,6 +46,7 @@ struct bisect_tree {
 	char		 left[BISECT_OID_HEX]; /* where one that did not end
 					   left HEAD, or "" */
 	int		 moved;
+	int		 restore;	/* put back what that one left */
 };
 
 static int	bisect_git_ready;
@@ -567,6 +568,12 @@ bisect_tree_left_at(const struct bisect_tree *t)
 	return t->left[0] != '\0' ? t->left : NULL;
 }
 
+void
+bisect_tree_restore(struct bisect_tree *t)
+{
+	t->restore = 1;
+}
+
 int
 bisect_tree_checkout(struct bisect_tree *t, const char *hex, char **cause)
 {
@@ -605,7 +612,7 @@ bisect_tree_head(const struct bisect_tree *t)
 int
 bisect_tree_close(struct bisect_tree *t, char **cause)
 {
-	int	rc = 0;
+	int	rc = 0, put;
 
 	if (t == NULL)
 		return 0;
@@ -614,8 +621,13 @@ bisect_tree_close(struct bisect_tree *t, char **cause)
 	 * they have now, and any file in the way of one (a file a commit
 	 * did not track, that its build wrote), are the bisection's; a safe
 	 * checkout would keep them, or refuse and leave HEAD detached.
+	 * A tree that a bisection killed outright left is put back too
+	 * once this one has said so (bisect_tree_restore), whether or not
+	 * it moved it: one that measured nothing (every run already in the
+	 * store, a store it could not open) left it detached with the file.
 	 */
-	if (t->moved) {
+	put = t->moved || (t->restore && t->left[0] != '\0');
+	if (put) {
 		if (bisect_tree_put(t, &t->head, t->head_hex,
 		    GIT_CHECKOUT_FORCE, cause) == -1)
 			rc = -1;
@@ -626,7 +638,7 @@ bisect_tree_close(struct bisect_tree *t, char **cause)
 			    bisect_tree_head(t));
 	}
 	/* Put back: no longer where to put it back. */
-	if (rc == 0 && t->moved)
+	if (rc == 0 && put)
 		unlink(t->file);
 	git_repository_free(t->repo);
 	free(t->file);

@@ -1886,6 +1886,7 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		bisect_progress("HEAD is at %.12s, where a bisection that "
 		    "did not end left it: it goes back to %s", left_at,
 		    back);
+		bisect_tree_restore(x.tree);
 	}
 	if ((x.st = cli_store(c)) == NULL) {
 		rc = cli_store_none(c);

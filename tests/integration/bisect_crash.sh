@@ -57,6 +57,20 @@ expect_eq "$(git -C "$T/repo" status --porcelain)" ""
 [ ! -e "$T/repo/.git/perfwatch-bisect-head" ] ||
 	fail "where HEAD was is still kept after it was put back"
 
+# Killed again where it leaves the tree (detached, the file naming the
+# branch), the next bisection finds every run it needs in the store and
+# checks nothing out: it put nothing back, though it said it would.
+git -C "$T/repo" checkout -q --detach main~2
+printf 'refs/heads/topic\n' >"$T/repo/.git/perfwatch-bisect-head"
+bisect main~4..main >"$T/out" 2>"$T/err" ||
+	fail "bisect from the store: exit $?: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" "it goes back to topic"
+grep -q "^first bad commit: $(rev main~1) c4 (+30.0%)$" "$T/out" ||
+	fail "bisect from the store: $(cat "$T/out")"
+expect_eq "$(git -C "$T/repo" symbolic-ref HEAD)" refs/heads/topic
+[ ! -e "$T/repo/.git/perfwatch-bisect-head" ] ||
+	fail "where HEAD was is still kept by a bisection that moved nothing"
+
 # A bisection that ends as it should leaves nothing behind, and one
 # started with HEAD on a branch again puts it back there.
 bisect main~4..main >/dev/null 2>"$T/err" ||
