@@ -1035,6 +1035,19 @@ check_select_apply(const struct check_select *s,
 }
 
 /*
+ * Whether word w asks for --bisect as getopt_long() reads it: the word
+ * or an abbreviation of it that no other option of check shares ("--bi"
+ * on: "--b" is --baseline's too).
+ */
+static int
+check_bisect_word(const char *w)
+{
+	size_t	n = strlen(w);
+
+	return n >= 4 && n <= 8 && strncmp(w, "--bisect", n) == 0;
+}
+
+/*
  * perfwatch check [RUN|--latest] [--json] [--baseline NAME] [--bisect]
  *     [--workload GLOB]... [--metric GLOB]...
  */
@@ -1067,7 +1080,7 @@ check_command(struct cli *c, int argc, char **argv, struct check_select *sel)
 	 * an unknown option can end the parse.
 	 */
 	for (k = 1; k < argc && strcmp(argv[k], "--") != 0; k++)
-		if (strcmp(argv[k], "--bisect") == 0)
+		if (check_bisect_word(argv[k]))
 			bisect = 1;
 	/* Nor may running out of memory: 70 would say "bad" too. */
 	if (bisect)
@@ -1276,6 +1289,17 @@ check_command(struct cli *c, int argc, char **argv, struct check_select *sel)
 			    cli_show(res.baseline), most, most == 1 ? "" :
 			    "s", res.nv == 1 ? "" : "s", DETECT_MIN_BASE);
 			rc = EXIT_BISECT_ABORT;
+		} else if (res.nv > 0 && res.inconclusive == res.nv &&
+		    res.base_total == 0) {
+			/*
+			 * No run at all: a rolling baseline whose runs are
+			 * all a bisection's (as measure.sh records them), a
+			 * pinned one emptied.  It stays so at every commit.
+			 */
+			fprintf(stderr, "perfwatch: baseline %s has no runs: "
+			    "every commit would be skipped; stopping\n",
+			    cli_show(res.baseline));
+			rc = EXIT_BISECT_ABORT;
 		} else if (res.nv == 0 || res.inconclusive == res.nv) {
 			if (res.nv > 0)
 				fprintf(stderr, "perfwatch: run %s: baseline "
@@ -1418,14 +1442,14 @@ group_add(struct store *st, const struct store_run *all, size_t nall,
  */
 static int
 group_parse(struct store *st, const struct store_run *all, size_t nall,
-    const char *arg, struct detect_group *g)
+    const char *arg, int named_run, struct detect_group *g)
 {
 	const char	*eq;
 	char		*list, *tok, *save = NULL;
 	int		 rc = 0;
 
 	memset(g, 0, sizeof(*g));
-	if ((eq = strchr(arg, '=')) != NULL && eq != arg) {
+	if (!named_run && (eq = strchr(arg, '=')) != NULL && eq != arg) {
 		g->name = xstrndup(arg, (size_t)(eq - arg));
 		list = xstrdup(eq + 1);
 		for (tok = strtok_r(list, ",", &save); tok != NULL && rc == 0;
@@ -1444,15 +1468,38 @@ group_parse(struct store *st, const struct store_run *all, size_t nall,
 }
 
 /*
+ * Whether comparison word w is a run's label as written (LABEL or
+ * HOST:LABEL) among all[0 .. nall): "opt=1" is then that run, as the
+ * manual says a word that names a run is, not the group "opt" of run 1.
+ */
+static int
+compare_names_run(const struct store_run *all, size_t nall, const char *w)
+{
+	size_t	i, n;
+
+	if (strchr(w, '=') == NULL)
+		return 1;
+	for (i = 0; i < nall; i++) {
+		n = strlen(all[i].host_name);
+		if (strcmp(all[i].label, w) == 0 ||
+		    (strncmp(w, all[i].host_name, n) == 0 && w[n] == ':' &&
+		    strcmp(w + n + 1, all[i].label) == 0))
+			return 1;
+	}
+	return 0;
+}
+
+/*
  * The length of the column name of comparison word w: NAME of
- * NAME=RUN,..., else the whole word, as group_parse() takes it.
+ * NAME=RUN,..., else (or when it names a run) the whole word, as
+ * group_parse() takes it.
  */
 static size_t
-compare_name_len(const char *w)
+compare_name_len(const char *w, int named_run)
 {
 	const char	*eq;
 
-	if ((eq = strchr(w, '=')) != NULL && eq != w)
+	if (!named_run && (eq = strchr(w, '=')) != NULL && eq != w)
 		return (size_t)(eq - w);
 	return strlen(w);
 }
@@ -1482,18 +1529,18 @@ fmt_index(char *buf, size_t len, double v, enum cli_output out)
  * would then say two things.
  */
 static int
-compare_name_taken(char **words, size_t k)
+compare_name_taken(char **words, const int *isrun, size_t k)
 {
 	static const char *const fixed[] = { "workload", "metric", "unit" };
 	size_t	 len, i;
 
-	len = compare_name_len(words[k]);
+	len = compare_name_len(words[k], isrun[k]);
 	for (i = 0; i < nitems(fixed); i++)
 		if (strlen(fixed[i]) == len &&
 		    strncmp(fixed[i], words[k], len) == 0)
 			return 1;
 	for (i = 1; i < k; i++)
-		if (compare_name_len(words[i]) == len &&
+		if (compare_name_len(words[i], isrun[i]) == len &&
 		    strncmp(words[i], words[k], len) == 0)
 			return 1;
 	return 0;
@@ -1603,7 +1650,7 @@ cmd_compare(struct cli *c, int argc, char **argv)
 	json_t			*o, *arr, *mo, *cells, *co, *runs;
 	size_t			 ng = 0, nwords = 0, nall = 0, i, j, mi, per, col;
 	size_t			 ncols = 0;
-	int			 k, opt, rc = 0, ended = 0, ref;
+	int			 k, opt, rc = 0, ended = 0, ref, *isrun = NULL;
 
 	/* The words move to argv[1 .. nwords], in their order. */
 	for (k = 1; k < argc; k++) {
@@ -1618,18 +1665,27 @@ cmd_compare(struct cli *c, int argc, char **argv)
 	if (nwords < 2)
 		return cli_usage_why("compare", "two runs or groups are needed, "
 		    "%zu given", nwords);
-	for (k = 1; (size_t)k <= nwords; k++)
-		if (compare_name_taken(argv, (size_t)k))
-			return cli_usage_why("compare", "two columns named "
-			    "'%.*s'", (int)compare_name_len(argv[k]), argv[k]);
 	if ((st = cli_store(c)) == NULL)
 		return cli_store_none(c);
 	memset(&f, 0, sizeof(f));
 	if (store_runs_list(st, &f, &all, &nall) == -1)
 		return (k = cli_store_failed(st)) != 0 ? k : EXIT_SOFTWARE;
+	isrun = xcalloc(nwords + 1, sizeof(*isrun));
+	for (k = 1; (size_t)k <= nwords; k++)
+		isrun[k] = compare_names_run(all, nall, argv[k]);
+	for (k = 1; (size_t)k <= nwords; k++)
+		if (compare_name_taken(argv, isrun, (size_t)k)) {
+			rc = cli_usage_why("compare", "two columns named "
+			    "'%.*s'", (int)compare_name_len(argv[k],
+			    isrun[k]), argv[k]);
+			store_runs_free(all, nall);
+			free(isrun);
+			return rc;
+		}
 	g = xcalloc(nwords, sizeof(*g));
 	for (k = 1; (size_t)k <= nwords; k++) {
-		if (group_parse(st, all, nall, argv[k], &g[ng]) == -1) {
+		if (group_parse(st, all, nall, argv[k], isrun[k],
+		    &g[ng]) == -1) {
 			ng++;
 			/* A run whose lookup failed is no run not there. */
 			rc = cli_store_status(st, EXIT_DATAERR);
@@ -1815,6 +1871,7 @@ out:
 		free(g[i].runs);
 	}
 	free(g);
+	free(isrun);
 	store_runs_free(all, nall);
 	return rc;
 }

@@ -2387,6 +2387,11 @@ detect_check(struct store *st, int64_t run, const struct detect_params *p,
 	if (detect_host_load(st, res->run.host_name, &h) == -1 ||
 	    detect_host_pos(&h, run, &t) == -1)
 		goto fail_store;
+	if (blp != NULL)
+		res->base_total = blp->nruns;
+	else
+		for (i = 0; i < t; i++)
+			res->base_total += detect_run_counts(&h.runs[i]);
 	if (store_run_series(st, run, &ser, &nser) == -1 ||
 	    detect_unjudged_load(st, run, res) == -1)
 		goto fail_store;

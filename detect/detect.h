@@ -145,6 +145,10 @@ struct detect_result {
 	size_t			 inconclusive;
 	struct detect_unjudged	*unj;
 	size_t			 nunj;
+	size_t			 base_total;	/* runs the baseline holds,
+						   whatever their metrics
+						   (rolling: the host's runs
+						   before this one that count) */
 	enum store_failure	 failure;	/* why detect_check failed:
 						   STORE_FOUND_NONE when the
 						   store did not fail */

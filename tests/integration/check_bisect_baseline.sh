@@ -4,8 +4,9 @@
 # exited 125, so git bisect run built and measured every commit of the
 # range, skipped each, and ended with only skipped commits left.  It
 # stops now (128) and says why, before the second commit is measured.
-# A run whose metrics the baseline never measured (a metric renamed at
-# this commit) still cannot tell (125), and says so.
+# So does a baseline with no run at all.  A run whose metrics the
+# baseline never measured (a metric renamed at this commit) still cannot
+# tell (125), and says so.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -59,6 +60,12 @@ run same
 check_bisect two 128 \
     "baseline two has 2 runs with the metric, a verdict needs 3: every commit would be skipped; stopping"
 check_bisect three 0
+# The rolling baseline has no run at all: every run here is a
+# bisection's, which the history leaves out (as measure.sh records them).
+# That too stays so at every commit; it said "no run with its metrics:
+# cannot tell" (125).
+check_bisect rolling 128 \
+    "baseline rolling has no runs: every commit would be skipped; stopping"
 
 # Under git bisect run: it stops at the first commit, not after every one.
 cat >"$T/step.sh" <<EOF

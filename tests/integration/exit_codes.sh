@@ -85,6 +85,12 @@ expect_exit_out 1 "regression" check --bisect r10
 expect_exit 125 "baseline rolling has no run with its metrics: cannot tell" \
     check --bisect lone
 expect_exit 128 'no run "nosuch"' check --bisect nosuch
+# A usage error under --bisect stops the bisection (128) rather than
+# marking the commit bad (64), also with --bisect abbreviated as getopt
+# takes it ("--bi" on; "--bisec --bogus" was 128, "--bogus --bisec" 64).
+expect_exit 128 "unrecognized option '--bogus'" check --bogus --bisect
+expect_exit 128 "unrecognized option '--bogus'" check --bogus --bisec
+expect_exit 128 "unrecognized option '--bogus'" check --bogus --bi
 
 # 64: words that make no command.
 expect_exit 64 'unknown command "nosuch"' nosuch
