@@ -31,15 +31,24 @@
 #include "sysinfo/sysinfo.h"
 #include "cli.h"
 
-/* sysinfo options from the configuration. */
+/*
+ * sysinfo options from the configuration.  A dpkg_admin_dir set names
+ * the package database: dpkg's there, as perfwatchd watches it, not a
+ * guess.  Guessing, a status file missing or empty there gave an empty
+ * list from rpm (an rpm tool's empty /var/lib/rpm on Debian), which the
+ * diff read as every package removed; now the snapshot of a missing one
+ * fails and says so.
+ */
 void
 cli_sysinfo_opts(struct cli *c, struct sysinfo_opts *o)
 {
 	sysinfo_opts_init(o);
 	if (c->cfg != NULL && config_is_set(c->cfg, "triggers",
-	    "dpkg_admin_dir"))
+	    "dpkg_admin_dir")) {
 		o->dpkg_admindir = config_get_str(c->cfg, "triggers",
 		    "dpkg_admin_dir");
+		o->pkgmgr = SYSINFO_PKG_DPKG;
+	}
 }
 
 /* The work directory whose filesystem a snapshot describes. */
