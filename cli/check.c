@@ -1665,12 +1665,30 @@ cmd_compare(struct cli *c, int argc, char **argv)
 	if (nwords < 2)
 		return cli_usage_why("compare", "two runs or groups are needed, "
 		    "%zu given", nwords);
-	if ((st = cli_store(c)) == NULL)
-		return cli_store_none(c);
-	memset(&f, 0, sizeof(f));
-	if (store_runs_list(st, &f, &all, &nall) == -1)
-		return (k = cli_store_failed(st)) != 0 ? k : EXIT_SOFTWARE;
+	/*
+	 * Two columns of one name are a usage error, said before the store
+	 * is opened (or found missing), unless a word with "=" that names a
+	 * run, which only the store can tell, keeps them apart.
+	 */
 	isrun = xcalloc(nwords + 1, sizeof(*isrun));
+	for (k = 1; (size_t)k <= nwords; k++)
+		if (compare_name_taken(argv, isrun, (size_t)k))
+			break;
+	if ((size_t)k <= nwords && !cli_store_exists(c)) {
+		rc = cli_usage_why("compare", "two columns named '%.*s'",
+		    (int)compare_name_len(argv[k], 0), argv[k]);
+		free(isrun);
+		return rc;
+	}
+	if ((st = cli_store(c)) == NULL) {
+		free(isrun);
+		return cli_store_none(c);
+	}
+	memset(&f, 0, sizeof(f));
+	if (store_runs_list(st, &f, &all, &nall) == -1) {
+		free(isrun);
+		return (k = cli_store_failed(st)) != 0 ? k : EXIT_SOFTWARE;
+	}
 	for (k = 1; (size_t)k <= nwords; k++)
 		isrun[k] = compare_names_run(all, nall, argv[k]);
 	for (k = 1; (size_t)k <= nwords; k++)

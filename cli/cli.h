@@ -46,6 +46,7 @@ struct cli_cmd {
 
 /* main.c */
 struct store	*cli_store(struct cli *);
+int		 cli_store_exists(struct cli *);
 void		 cli_store_unmake(struct cli *);
 int		 cli_store_none(struct cli *);
 int		 cli_usage(const char *cmd);

@@ -417,6 +417,26 @@ cli_mkdir_parents(const char *path, char **made)
 	return 0;
 }
 
+static char	*cli_db_path(struct cli *);
+
+/*
+ * Whether the database file is there, without opening it or saying
+ * anything: for a usage error that a store's runs could mend.
+ */
+int
+cli_store_exists(struct cli *c)
+{
+	char	*path;
+	int	 there;
+
+	if (c->st != NULL)
+		return 1;
+	path = cli_db_path(c);
+	there = access(path, F_OK) == 0;
+	free(path);
+	return there;
+}
+
 /* Work out which database file to use. */
 static char *
 cli_db_path(struct cli *c)

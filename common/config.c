@@ -1553,11 +1553,6 @@ config_shell_key(const struct config_parse *p, const char *line, size_t klen)
 }
 
 /*
- * Make one raw line plain for inih and write it to out (size num): a blank
- * line, a checked section header, or "key=value".  Problems found here are
- * recorded and the line is handed on blank.
- */
-/*
  * A line of the current section refused before its value was read (a
  * byte that is not text, a value too long): its key, if it names one,
  * counts as written with a bad value, so that the error is that one and
@@ -1588,6 +1583,11 @@ config_refused_line(struct config_parse *p, const char *line, size_t len)
 	free(key);
 }
 
+/*
+ * Make one raw line plain for inih and write it to out (size num): a blank
+ * line, a checked section header, or "key=value".  Problems found here are
+ * recorded and the line is handed on blank.
+ */
 static void
 config_line(struct config_parse *p, const char *line, size_t len,
     char *out, int num)
