@@ -1925,13 +1925,20 @@ cmd_changes(struct cli *c, int argc, char **argv)
 	/* The unit last, so that the columns before it stay where they were. */
 	static const char *const hdr[] = { "host", "workload", "metric",
 	    "run", "kind", "before", "after", "change", "p", "runs", "unit" };
-	/* For a program each column is named as --json names it. */
+	/*
+	 * For a program each column is named as --json names it, and has
+	 * what --json has: after the unit, so that the columns before it
+	 * stay where they were, where the change ends (the last run of a
+	 * spike, or of the new level before the next change) and where it
+	 * begins in the history.
+	 */
 	static const char *const csv_hdr[] = { "host", "workload", "metric",
 	    "run", "kind", "before", "after", "change_pct", "p", "runs",
-	    "unit" };
+	    "unit", "last_run", "index" };
 	static const enum table_align al[] = { ALIGN_LEFT, ALIGN_LEFT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_RIGHT,
-	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT };
+	    ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_RIGHT, ALIGN_LEFT, ALIGN_LEFT,
+	    ALIGN_RIGHT };
 	struct cp_params	 cpp;
 	struct detect_change	*ch = NULL;
 	struct store_metric	*ms = NULL;
@@ -2027,10 +2034,10 @@ cmd_changes(struct cli *c, int argc, char **argv)
 		cli_json_print(arr);
 		json_decref(arr);
 	} else {
-		_Static_assert(nitems(hdr) == nitems(csv_hdr),
-		    "changes: CSV header");
-		t = table_new(nitems(hdr), c->out == OUT_CSV ? csv_hdr : hdr,
-		    al);
+		_Static_assert(nitems(hdr) + 2 == nitems(csv_hdr) &&
+		    nitems(al) == nitems(csv_hdr), "changes: CSV header");
+		t = c->out == OUT_CSV ? table_new(nitems(csv_hdr), csv_hdr,
+		    al) : table_new(nitems(hdr), hdr, al);
 		for (i = 0; i < n; i++) {
 			cli_fmt_figure(b1, sizeof(b1), ch[i].cp.before,
 			    c->out);
@@ -2049,6 +2056,10 @@ cmd_changes(struct cli *c, int argc, char **argv)
 			table_addf(t, 8, "%s", b4);
 			table_addf(t, 9, "%zu", ch[i].cp.length);
 			table_addf(t, 10, "%s", ch[i].metric.unit);
+			if (c->out == OUT_CSV) {
+				table_addf(t, 11, "%s", ch[i].last_run);
+				table_addf(t, 12, "%zu", ch[i].index);
+			}
 			table_end_row(t);
 		}
 		if (n == 0 && c->out == OUT_TABLE)
@@ -2386,9 +2397,14 @@ cmd_alerts(struct cli *c, int argc, char **argv)
 			table_free(t);
 			return EXIT_IOERR;
 		}
-	} else if (l.n == 0 && c->out == OUT_TABLE)
-		printf("no %salerts\n", all ? "" : "open ");
-	else
+	} else if (l.n == 0 && c->out == OUT_TABLE) {
+		/* Past the last page is not "none": say where it looked. */
+		if (before > 0)
+			printf("no %salerts before #%lld\n", all ? "" : "open ",
+			    (long long)before);
+		else
+			printf("no %salerts\n", all ? "" : "open ");
+	} else
 		table_print(t, stdout, c->out);
 	table_free(t);
 	return 0;

@@ -455,7 +455,8 @@ cli_index_clear(struct cli_index *ix)
 }
 
 /*
- * UnixBench's index table; adds "index" to json when it is not NULL.  A
+ * UnixBench's index table; adds "index" to json when it is not NULL (null
+ * for a run without the index's tests).  A
  * test that the run or its reference lacks (a workload that failed, a
  * reference run of fewer tests) has a row with "-" for its index, and the
  * score, over the tests both have, says that it is partial: a mean of
@@ -471,8 +472,12 @@ report_index(struct store *st, const struct store_run *r, FILE *f,
 	char				 label[96];
 	size_t				 i;
 
-	if (cli_index_get(st, r, ser, n, &ix) == 0)
+	/* A run without the tests: null, as every key without a value. */
+	if (cli_index_get(st, r, ser, n, &ix) == 0) {
+		if (json != NULL)
+			pwjson_set(json, "index", json_null());
 		return 0;
+	}
 	if (json != NULL)
 		arr = pwjson_array();
 	else

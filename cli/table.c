@@ -260,10 +260,11 @@ table_free(struct table *t)
 
 /*
  * A measured value for a person: six significant digits, no exponent from
- * 0.001 to 1e15 (whole numbers above 1e5); beyond, an exponent, as %.0f
+ * 0.0001 to 1e15 (whole numbers above 1e5); beyond, an exponent, as %.0f
  * would not fit a caller's buffer (and was cut short in it).  A figure
  * past a double's range (the spread of 1.7e308 and -1.7e308) is "-", as
- * --json's null, not "inf".
+ * --json's null, not "inf".  Below 0.001 too: three digits there made
+ * 0.0001231 and 0.0001234 alike, where the manual says six.
  */
 void
 fmt_value(char *buf, size_t len, double v)
@@ -274,8 +275,6 @@ fmt_value(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.6g", v);
 	else if (fabs(v) >= 1e5)
 		snprintf(buf, len, "%.0f", v);
-	else if (v != 0 && fabs(v) < 1e-3)
-		snprintf(buf, len, "%.3g", v);
 	else
 		snprintf(buf, len, "%.6g", v);
 }

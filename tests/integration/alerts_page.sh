@@ -83,7 +83,11 @@ assert [int(l.split()[0]) for l in lines[1:]] == [a["id"] for a in every[:2]]
 # --limit 0 is every alert; before the oldest, none.
 assert json.loads(run("--json", "--limit", "0")) == every
 assert json.loads(run("--json", "--before", str(every[-1]["id"]))) == []
-assert run("--before", str(every[-1]["id"])) == "no open alerts\n"
+# Past the last page is not "none": it says before which.
+assert run("--before", str(every[-1]["id"])) == \
+    "no open alerts before #%d\n" % every[-1]["id"]
+# --limit as large as a count can be is every alert (it aborted).
+assert json.loads(run("--json", "--limit", "9223372036854775807")) == every
 EOF
 
 # A bad value is a usage error (64) that names it; nothing is listed.

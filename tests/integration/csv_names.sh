@@ -98,7 +98,7 @@ grep -q ',1,s,confirmed$' "$T/check-r28.csv" ||
 pw changes --csv >"$T/changes.csv" || fail "changes --csv"
 pw changes --json >"$T/changes.json" || fail "changes --json"
 expect_eq "$(head -n 1 "$T/changes.csv")" \
-    "host,workload,metric,run,kind,before,after,change_pct,p,runs,unit"
+    "host,workload,metric,run,kind,before,after,change_pct,p,runs,unit,last_run,index"
 PYTHONPATH=$T python3 - "$T/changes.csv" "$T/changes.json" <<'EOPY' ||
 import csv, json, sys
 from same import same

@@ -131,7 +131,7 @@ assert 0 < float(w["q"]) < 0.01 and w["verdict"] == "regression", w
 # EAFS run (the first step used to be put a run late, at HTFS run 2).
 out=$(pw changes --csv --metric write_kps)
 expect_eq "$(printf '%s\n' "$out" | sed -n 1p)" \
-    "host,workload,metric,run,kind,before,after,change_pct,p,runs,unit"
+    "host,workload,metric,run,kind,before,after,change_pct,p,runs,unit,last_run,index"
 # The change in full (-64.30...%), here to the table's one decimal.
 expect_eq "$(printf '%s\n' "$out" | awk -F, 'NR > 1 {
     printf "%s %s %.1f%% ", $4, $5, $8 }')" \

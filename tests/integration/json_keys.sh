@@ -59,4 +59,11 @@ d = json.load(open(sys.argv[1]))
 assert d["delivered"] >= 1 and len(d["rows"]) == d["delivered"], d
 assert d["next_due"] is None and "next_due_epoch" not in d, d
 EOF
+# show --json of a run without the index's tests has "index": null, as
+# every key without a value; it was left out.
+pw show --json r01 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert "index" in d and d["index"] is None, sorted(d)
+' || fail "show --json r01: no index key"
 pass
