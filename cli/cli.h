@@ -88,6 +88,7 @@ const char	*cli_show(const char *);
 /* A --json document on stdout, as every command prints one. */
 void		 cli_json_print(const json_t *);
 void		 fmt_value(char *, size_t, double);
+void		 cli_fpad(FILE *, const char *, size_t);
 void		 cli_fmt_figure(char *, size_t, double, enum cli_output);
 void		 fmt_time(char *, size_t, long long);
 

@@ -208,10 +208,13 @@ report_bonnie(FILE *f, const struct store_series *ser, size_t n)
 		banner(f, (const char *[]){ "Per Char", "Block", "Rewrite",
 		    "Per Char", "Block", "Seeks" }[i], 15);
 	fprintf(f, "\n%-*s ", iw, "iter");
-	for (i = 0; i < 6; i++)
-		fprintf(f, " %8s %5s", i == 5 ? col_unit(s[2 * i], "/sec",
-		    "/sec") : col_unit(s[2 * i], "K/sec", "K/sec"),
-		    col_unit(s[2 * i + 1], "%CPU", "%CPU"));
+	for (i = 0; i < 6; i++) {
+		fputc(' ', f);
+		cli_fpad(f, i == 5 ? col_unit(s[2 * i], "/sec", "/sec") :
+		    col_unit(s[2 * i], "K/sec", "K/sec"), 8);
+		fputc(' ', f);
+		cli_fpad(f, col_unit(s[2 * i + 1], "%CPU", "%CPU"), 5);
+	}
 	fputc('\n', f);
 	for (k = 0; k < nits; k++) {
 		it = its[k];
@@ -253,8 +256,13 @@ report_stream(FILE *f, const struct store_series *ser, size_t n)
 	xasprintf(&seg, "segments %s (mean +- sd)",
 	    col_unit(m != NULL ? m : sd, "MiB/s", "MiB/s"));
 	fprintf(f, "disk.stream: 1 MiB writes, fsync every N MiB\n"
-	    "  %*s %7s %29s %5s\n", iw, "iter", col_unit(w, "MiB/s",
-	    "MiB/s"), seg, col_unit(cpu, "%CPU", "%CPU"));
+	    "  %*s ", iw, "iter");
+	cli_fpad(f, col_unit(w, "MiB/s", "MiB/s"), 7);
+	fputc(' ', f);
+	cli_fpad(f, seg, 29);
+	fputc(' ', f);
+	cli_fpad(f, col_unit(cpu, "%CPU", "%CPU"), 5);
+	fputc('\n', f);
 	free(seg);
 	for (k = 0; k < nits; k++) {
 		it = its[k];
@@ -499,7 +507,8 @@ report_index(struct store *st, const struct store_run *r, FILE *f,
 			fprintf(f, "  %-16s", t->workload);
 			print_num(f, 14, 1, t->score);
 			/* An imported unit is the file's text: escaped. */
-			fprintf(f, " %6s", cli_show(t->unit));
+			fputc(' ', f);
+			cli_fpad(f, cli_show(t->unit), 6);
 			print_num(f, 14, 1, t->reference);
 			print_num(f, 8, 1, t->index);
 			fputc('\n', f);

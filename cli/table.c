@@ -259,6 +259,21 @@ table_free(struct table *t)
 }
 
 /*
+ * Print s right-aligned in width terminal columns (by what it takes on a
+ * terminal, not its bytes: an imported unit "µs" or "KB/秒" put the
+ * columns after it out of line).
+ */
+void
+cli_fpad(FILE *f, const char *s, size_t width)
+{
+	size_t	w = utf8_width(s);
+
+	for (; w < width; w++)
+		fputc(' ', f);
+	fputs(s, f);
+}
+
+/*
  * A measured value for a person: six significant digits, no exponent from
  * 0.0001 to 1e15 (whole numbers above 1e5); beyond, an exponent, as %.0f
  * would not fit a caller's buffer (and was cut short in it).  A figure

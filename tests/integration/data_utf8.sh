@@ -113,4 +113,27 @@ assert not any("\x1b" in l for l in lines), lines
 assert lines[3].startswith("nl\\nx "), lines[3]
 assert lines[4].startswith("esc\\x1b[31mred "), lines[4]
 PY
+# So do the classic tables, whose units an import may write in any
+# script: padded by their bytes, "µs" put its row's figures a column
+# left of the next row's, and a bonnie header "KB/秒" short by one.
+export PERFWATCH_DB="$T/units.db"
+printf '%s\nu1,1700000000,sys.pipe,lps,1000,\302\265s,higher\nu1,1700000000,sys.spawn,lps,1000,lps,higher\nu1,1700000000,disk.bonnie,putc_kps,100,KB/\347\247\222,higher\n' \
+    "$hdr" | pw import - >/dev/null
+pw show u1 >"$T/units.txt"
+python3 - "$T/units.txt" <<'PY' || fail "show's tables: $(cat "$T/units.txt")"
+import sys, unicodedata
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()
+def width(s):
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1
+               for ch in s)
+def end(line, word):
+    # the terminal column just past word
+    return width(line[:line.index(word) + len(word)])
+rows = [l for l in lines if l.startswith("  sys.")]
+assert len(rows) == 2, lines
+assert end(rows[0], "1000.0   1000.0") == end(rows[1], "1000.0   1000.0"), rows
+head = [l for l in lines if l.startswith("iter ")][0]
+one = [l for l in lines if l.startswith("   1 ")][0]
+assert end(head, "KB/\u79d2") == end(one, "100"), (head, one)
+PY
 pass
