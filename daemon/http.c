@@ -2373,8 +2373,11 @@ http_request(struct evhttp_request *req, void *arg)
 		    "localhost", NULL);
 	} else if (cmd != EVHTTP_REQ_GET && cmd != EVHTTP_REQ_HEAD) {
 		evhttp_add_header(out, "Allow", "GET, HEAD");
-		http_error_page(&r, 405, "Method Not Allowed", "the dashboard "
-		    "is read-only: GET and HEAD only", NULL);
+		/* Under /api/ an error is JSON, as every other there. */
+		(path != NULL && strncmp(path, "/api/", 5) == 0 ?
+		    http_error_json : http_error_page)(&r, 405,
+		    "Method Not Allowed", "the dashboard is read-only: GET "
+		    "and HEAD only", NULL);
 	} else if (http_route(d, req, &r) == 1) {
 		/* http_build_done() replies. */
 		evbuffer_free(r.body);
@@ -2541,7 +2544,11 @@ http_reload(struct daemon *d)
 	const char	*spec = config_get_str(d->cfg, "perfwatch", "http");
 	char		*cause = NULL;
 
-	/* For the connections to come: those open keep theirs. */
+	/*
+	 * For the connections to come, and for those that have not sent a
+	 * whole request yet (evhttp's read timeout takes the new value
+	 * too); a kept-alive one between requests keeps its own.
+	 */
 	if (d->http != NULL) {
 		evhttp_set_timeout(d->http, (int)config_get_duration(d->cfg,
 		    "perfwatch", "http_timeout"));

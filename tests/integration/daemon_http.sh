@@ -228,6 +228,13 @@ grep -q 'NUL' "$T/body" || fail "%00: the 400 does not say why"
 [ "$(header Allow)" = "GET, HEAD" ] || fail "405: Allow $(header Allow)"
 [ "$(get /api/runs -X DELETE)" = 405 ] || fail "DELETE"
 [ "$(header Allow)" = "GET, HEAD" ] || fail "405: Allow"
+# Under /api/ the 405 is JSON, as every other error there (it was HTML).
+case "$(header Content-Type)" in
+application/json*) ;;
+*) fail "405 under /api/: $(header Content-Type)" ;;
+esac
+python3 -c 'import json, sys; assert "error" in json.load(open(sys.argv[1]))' \
+    "$T/body" || fail "405 under /api/: $(cat "$T/body")"
 
 # HEAD: the headers a GET has, its length, and not one byte of body.
 get / >/dev/null
