@@ -102,6 +102,37 @@ reason_equal(const struct reason *a, const struct reason *b)
 }
 
 /*
+ * Whether b is a newer commit of the repository that a's commit is of,
+ * for the same battery: then b takes a's place in the queue, as a newer
+ * commit takes a queued build's (only the newest is measured).
+ */
+static int
+reason_same_repo(const struct reason *a, const struct reason *b)
+{
+	size_t	i;
+
+	if (a->git_name == NULL || b->git_name == NULL ||
+	    strcmp(a->git_name, b->git_name) != 0 ||
+	    !same_str(a->trigger, b->trigger) ||
+	    (a->globs == NULL) != (b->globs == NULL) || a->nglobs != b->nglobs)
+		return 0;
+	for (i = 0; i < a->nglobs; i++)
+		if (strcmp(a->globs[i], b->globs[i]) != 0)
+			return 0;
+	return 1;
+}
+
+/* Give a (queued) b's commit and detail, b being newer. */
+static void
+reason_take_commit(struct reason *a, const struct reason *b)
+{
+	free(a->git_commit);
+	a->git_commit = b->git_commit != NULL ? xstrdup(b->git_commit) : NULL;
+	free(a->detail);
+	a->detail = b->detail != NULL ? xstrdup(b->detail) : NULL;
+}
+
+/*
  * Queue a battery for trigger (with detail, which may be NULL): of the
  * workloads matching globs (globs NULL: the whole profile), recording
  * git_name's commit if given.  Return 0, or -1 if the queue is full.
@@ -135,8 +166,22 @@ work_queue_run(struct daemon *d, const char *trigger, const char *detail,
 			reason_clear(&r);
 			return 0;
 		}
+		/*
+		 * A newer commit of a repository already queued replaces
+		 * it: commits that came one by one were a reason each, and
+		 * past the queue's 64 the newest, the one that matters, was
+		 * dropped.
+		 */
+		if (reason_same_repo(&w->pending[i], &r)) {
+			reason_take_commit(&w->pending[i], &r);
+			log_info("queued battery (%s): %s now at %.12s",
+			    trigger, git_name, git_commit);
+			reason_clear(&r);
+			return 0;
+		}
 	}
-	if (w->npending == WORK_MAX_PENDING) {
+	/* At or past it: a requeue (below) may have put it past. */
+	if (w->npending >= WORK_MAX_PENDING) {
 		log_warnx("%s: %d reasons already queued; this one is dropped",
 		    trigger, WORK_MAX_PENDING);
 		reason_clear(&r);
@@ -298,20 +343,35 @@ work_last_words(char *tail)
 
 /*
  * The battery that just ended did not run (its run could not be
- * recorded): its reasons go back to the head of the queue.
+ * recorded): its reasons go back to the head of the queue.  One queued
+ * meanwhile that asks for the same is one with it, and a newer commit of
+ * a repository it had takes that one's place; what is left may be more
+ * than the queue takes (work_queue_run then refuses new ones until it
+ * is less), as none of them may be lost.
  */
 static void
 work_requeue(struct work *w)
 {
 	struct reason	*all;
-	size_t		 n = w->nstarted_for + w->npending;
+	size_t		 n = 0, i, k;
 
-	all = xreallocarray(NULL, n > 0 ? n : 1, sizeof(*all));
-	if (w->nstarted_for > 0)
-		memcpy(all, w->started_for, w->nstarted_for * sizeof(*all));
-	if (w->npending > 0)
-		memcpy(all + w->nstarted_for, w->pending,
-		    w->npending * sizeof(*all));
+	all = xreallocarray(NULL, w->nstarted_for + w->npending + 1,
+	    sizeof(*all));
+	for (i = 0; i < w->nstarted_for; i++)
+		all[n++] = w->started_for[i];
+	for (i = 0; i < w->npending; i++) {
+		for (k = 0; k < n; k++)
+			if (reason_equal(&all[k], &w->pending[i]) ||
+			    reason_same_repo(&all[k], &w->pending[i]))
+				break;
+		if (k == n) {
+			all[n++] = w->pending[i];
+			continue;
+		}
+		if (!reason_equal(&all[k], &w->pending[i]))
+			reason_take_commit(&all[k], &w->pending[i]);
+		reason_clear(&w->pending[i]);
+	}
 	free(w->pending);
 	free(w->started_for);
 	w->pending = all;

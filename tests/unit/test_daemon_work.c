@@ -305,11 +305,17 @@ test_merge(void **state)
 	    NULL, NULL);
 	/* The same reason again is not queued twice. */
 	work_want_run(d, "git", "abc123", sys, 1, "app", "abc123");
+	/*
+	 * A later commit of the same tree takes the queued one's place (its
+	 * detail too): only the newest is measured, and one a commit had
+	 * filled the queue with 64 reasons and dropped the newest.
+	 */
 	work_want_run(d, "git", "def456", sys, 1, "app", "def456");
+	assert_int_equal(d->work.npending, 2);
 	start();
 	assert_string_equal(arg_of("--trigger", 0), "git");
-	assert_string_equal(arg_of("--detail", 0), "git: abc123; rerun: "
-	    "suspected in run r1: disk.seq; git: def456");
+	assert_string_equal(arg_of("--detail", 0), "git: def456; rerun: "
+	    "suspected in run r1: disk.seq");
 	assert_string_equal(arg_of("--workload", 0), "sys.*");
 	assert_string_equal(arg_of("--workload", 1), "disk.*");
 	assert_null(arg_of("--workload", 2));
