@@ -33,22 +33,33 @@
 
 /*
  * sysinfo options from the configuration.  A dpkg_admin_dir set names
- * the package database: dpkg's there, as perfwatchd watches it, not a
- * guess.  Guessing, a status file missing or empty there gave an empty
- * list from rpm (an rpm tool's empty /var/lib/rpm on Debian), which the
- * diff read as every package removed; now the snapshot of a missing one
- * fails and says so.
+ * the package database, as perfwatchd watches it: dpkg's there, or none
+ * when it has no status file (said, once), never a guess.  Guessing,
+ * such a run chose rpm by an rpm tool's empty /var/lib/rpm on Debian and
+ * recorded an empty list of rpm's, which the diff read as dpkg -> rpm
+ * and every package removed, with no word.
  */
 void
 cli_sysinfo_opts(struct cli *c, struct sysinfo_opts *o)
 {
+	struct stat	 sb;
+	char		*status;
+
 	sysinfo_opts_init(o);
-	if (c->cfg != NULL && config_is_set(c->cfg, "triggers",
-	    "dpkg_admin_dir")) {
-		o->dpkg_admindir = config_get_str(c->cfg, "triggers",
-		    "dpkg_admin_dir");
+	if (c->cfg == NULL || !config_is_set(c->cfg, "triggers",
+	    "dpkg_admin_dir"))
+		return;
+	o->dpkg_admindir = config_get_str(c->cfg, "triggers",
+	    "dpkg_admin_dir");
+	xasprintf(&status, "%s/status", o->dpkg_admindir);
+	if (stat(status, &sb) == 0)
 		o->pkgmgr = SYSINFO_PKG_DPKG;
+	else {
+		log_warnx("%s: %s (dpkg_admin_dir): the machine snapshot "
+		    "records no package list", status, strerror(errno));
+		o->pkgmgr = SYSINFO_PKG_NONE;
 	}
+	free(status);
 }
 
 /* The work directory whose filesystem a snapshot describes. */
