@@ -18,7 +18,12 @@
  * CONTROL_MAX_LINE bytes gets an error and the connection is closed; any
  * other malformed request gets an error and the connection stays open.
  * At most CONTROL_MAX_CLIENTS connections at once, each closed after
- * CONTROL_TIMEOUT seconds without a request.
+ * CONTROL_TIMEOUT seconds without a whole request: counted from the last
+ * one (or the connection), not from the last byte, which a client that
+ * sends a byte now and then would keep at bay for ever, holding one of
+ * the connections.  A client that sends requests without reading the
+ * replies is not read while CONTROL_MAX_OUT bytes of them wait for it:
+ * they piled up in the daemon's memory (50 MB in 20 s of "status").
  */
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -49,6 +54,7 @@
 #include "workloads/workloads.h"
 #include "daemon.h"
 
+#define CONTROL_MAX_OUT		(256 * 1024)	/* replies waiting, bytes */
 #define CONTROL_MAX_GLOBS	64
 #define CONTROL_MAX_GLOB	256
 #define CONTROL_ACCEPT_PAUSE	1	/* seconds without accept() when out
@@ -63,7 +69,10 @@ static int	control_bind(const char *, uid_t, gid_t, char **);
 struct control_client {
 	struct daemon			*d;
 	struct bufferevent		*bev;
+	struct event			*deadline;	/* of its next request */
 	int				 closing;	/* after the reply */
+	int				 held;		/* not read: its replies
+							   wait for it */
 	LIST_ENTRY(control_client)	 entry;
 };
 
@@ -491,8 +500,31 @@ control_client_free(struct control_client *cc)
 {
 	LIST_REMOVE(cc, entry);
 	cc->d->nclients--;
+	event_free(cc->deadline);
 	bufferevent_free(cc->bev);
 	free(cc);
+}
+
+/* Give cc CONTROL_TIMEOUT seconds, from now, for its next request. */
+static void
+control_deadline_arm(struct control_client *cc)
+{
+	struct timeval	tv = { CONTROL_TIMEOUT, 0 };
+
+	evtimer_add(cc->deadline, &tv);
+}
+
+/* No whole request within CONTROL_TIMEOUT of the last: close it. */
+static void
+control_deadline(evutil_socket_t fd, short ev, void *arg)
+{
+	struct control_client	*cc = arg;
+
+	(void)fd;
+	(void)ev;
+	log_debug("control: no whole request from a client for %d s; closed",
+	    CONTROL_TIMEOUT);
+	control_client_free(cc);
 }
 
 /* Write a reply line; after it, close if asked to. */
@@ -523,6 +555,13 @@ control_read(struct bufferevent *bev, void *arg)
 	size_t			 n;
 
 	while (!cc->closing) {
+		if (evbuffer_get_length(bufferevent_get_output(bev)) >=
+		    CONTROL_MAX_OUT) {
+			/* Read again once it has taken its replies. */
+			cc->held = 1;
+			bufferevent_disable(bev, EV_READ);
+			break;
+		}
 		line = evbuffer_readln(in, &n, EVBUFFER_EOL_LF);
 		if (line == NULL) {
 			/* A whole request and its CR may wait for the LF. */
@@ -548,6 +587,7 @@ control_read(struct bufferevent *bev, void *arg)
 		}
 		control_reply(cc, control_handle(cc->d, line, n), 0);
 		free(line);
+		control_deadline_arm(cc);
 	}
 }
 
@@ -557,8 +597,16 @@ control_write(struct bufferevent *bev, void *arg)
 	struct control_client	*cc = arg;
 
 	if (cc->closing &&
-	    evbuffer_get_length(bufferevent_get_output(bev)) == 0)
+	    evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
 		control_client_free(cc);
+		return;
+	}
+	if (cc->held &&
+	    evbuffer_get_length(bufferevent_get_output(bev)) == 0) {
+		cc->held = 0;
+		bufferevent_enable(bev, EV_READ);
+		control_read(bev, cc);
+	}
 }
 
 static void
@@ -674,6 +722,9 @@ control_client_new(struct daemon *d, int fd)
 	    cc);
 	bufferevent_set_timeouts(cc->bev, &tv, &tv);
 	bufferevent_enable(cc->bev, EV_READ | EV_WRITE);
+	if ((cc->deadline = evtimer_new(d->base, control_deadline, cc)) == NULL)
+		fatalx("control: out of memory for a connection");
+	control_deadline_arm(cc);
 	LIST_INSERT_HEAD(&d->clients, cc, entry);
 	d->nclients++;
 }
