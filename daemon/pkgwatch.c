@@ -383,6 +383,16 @@ pkg_inotify_start(struct daemon *d)
 	for (i = 0; i < pkg_nwatches; i++) {
 		if ((pkg_watches[i].wd = inotify_add_watch(fd,
 		    pkg_watches[i].dir, PKG_INOTIFY_MASK)) == -1) {
+			/*
+			 * Gone for the moment (a reload while it is moved
+			 * away): looked for, as one gone while watched is.
+			 */
+			if (errno == ENOENT) {
+				log_warn("packages: %s is gone; looking for "
+				    "it every %llds", pkg_watches[i].dir,
+				    (long long)pkg_retry_seconds(d));
+				continue;
+			}
 			log_warn("packages: inotify_add_watch %s",
 			    pkg_watches[i].dir);
 			close(fd);
@@ -394,6 +404,7 @@ pkg_inotify_start(struct daemon *d)
 	    pkg_inotify_read, d);
 	event_add(d->pkg_event, NULL);
 	pkg_retry = evtimer_new(d->base, pkg_inotify_retry, d);
+	pkg_inotify_retry_arm(d);
 	return 0;
 }
 #endif /* __linux__ */
@@ -850,13 +861,26 @@ pkgwatch_reload(struct daemon *d, const struct config *old)
 	struct timeval	 tv = { 0, 0 };
 	int64_t		 settle;
 
-	char	*was = NULL;
+	char		*was = NULL;
+	const char	*was_manager = pkg_manager;
 
 	if (pkg_nwatches > 0)
 		was = xstrdup(pkg_watches[0].dir);
 	pkgwatch_unwatch(d);
 	if (was != NULL && config_get_bool(d->cfg, "triggers", "packages")) {
 		pkg_choose(d, 0);
+		/*
+		 * dpkg's database at dpkg_admin_dir, gone for the moment (moved
+		 * away while a backup is put back): the same database, looked
+		 * for as before.  pkg_choose finds no status file there and
+		 * chose none, which turned the trigger off until a restart.
+		 */
+		if (pkg_nwatches == 0 && was_manager != NULL &&
+		    strcmp(was_manager, "dpkg") == 0 &&
+		    config_is_set(d->cfg, "triggers", "dpkg_admin_dir") &&
+		    strcmp(was, config_get_str(d->cfg, "triggers",
+		    "dpkg_admin_dir")) == 0)
+			pkg_watch_dpkg(was);
 		if (pkg_nwatches > 0 && strcmp(was, pkg_watches[0].dir) == 0) {
 			pkgwatch_watch(d);
 			settle = config_get_duration(d->cfg, "triggers",

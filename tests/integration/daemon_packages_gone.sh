@@ -23,6 +23,21 @@ grep -q "SIGHUP" "$LOG" && fail "the daemon asked for a SIGHUP"
 # Watched as before: a change after it has its run too.
 { dpkg_stanza coreutils 9.2-1; dpkg_stanza libfoo1 1.1-1; } | dpkg_write
 wait_package_run 3 "no run for a change after the directory came back"
+
+# A reload while it is gone: the same database, still looked for.  The
+# reload chose "no database" there, and nothing was watched again until
+# a restart: the upgrade below started no run.
+mv "$T/dpkg" "$T/dpkg.away"
+wait_package_run 4 "no run after the directory went away again"
+reloads=$(grep -c "reloaded $CONF" "$LOG" || true)
+kill -HUP "$DPID"
+wait_until 10 "the reload" sh -c \
+    "[ \$(grep -c 'reloaded $CONF' '$LOG') -gt $reloads ]" || fail "no reload"
+grep -q "the package database is not watched" "$LOG" &&
+	fail "the reload stopped watching for the database"
+mv "$T/dpkg.away" "$T/dpkg"
+{ dpkg_stanza coreutils 9.2-1; dpkg_stanza libfoo1 1.2-1; } | dpkg_write
+wait_package_run 5 "the directory put back after a reload was not watched"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 pass
