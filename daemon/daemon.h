@@ -153,6 +153,9 @@ struct gitwatch {
 	int			 seen_kept;	/* the store keeps seen as dealt
 						   with since it was seen */
 	char			 inplace[65];	/* whose build the tree holds */
+	char			 built[65];	/* the last built, as the store
+						   keeps it ("git:NAME:built");
+						   "" unknown */
 	int			 looked;	/* read once by this process */
 	int			 failing;	/* the last look failed */
 	char			*error;		/* why, while failing */
@@ -366,6 +369,8 @@ void		 gitwatch_start(struct daemon *);
 void		 gitwatch_reload(struct daemon *);
 void		 gitwatch_stop(struct daemon *);
 void		 gitwatch_done(struct daemon *, const char *name,
+		    const char *commit);
+void		 gitwatch_built(struct daemon *, struct gitwatch *,
 		    const char *commit);
 struct gitwatch	*gitwatch_find(struct daemon *, const char *name);
 json_t		*gitwatch_status_json(struct daemon *);

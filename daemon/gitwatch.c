@@ -136,8 +136,17 @@ gitwatch_check(struct daemon *d, struct gitwatch *g)
 	 * as found at the first look (taken to be built), then as each
 	 * successful build leaves it (work.c).
 	 */
-	if (g->build == NULL || (!g->looked &&
-	    (g->seen[0] == '\0' || strcmp(hex, g->seen) == 0)))
+	if (g->build == NULL)
+		snprintf(g->inplace, sizeof(g->inplace), "%s", hex);
+	else if (!g->looked && g->built[0] != '\0')
+		/*
+		 * The store knows what was built last: the commit kept as
+		 * dealt with may be one whose build failed, and that was
+		 * taken for built after a restart.
+		 */
+		snprintf(g->inplace, sizeof(g->inplace), "%s", g->built);
+	else if (!g->looked &&
+	    (g->seen[0] == '\0' || strcmp(hex, g->seen) == 0))
 		snprintf(g->inplace, sizeof(g->inplace), "%s", hex);
 	g->looked = 1;
 	if (strcmp(hex, g->seen) == 0)
@@ -203,6 +212,25 @@ gitwatch_done(struct daemon *d, const char *name, const char *commit)
 	free(key);
 }
 
+/*
+ * A build of g's tree at commit succeeded: the tree holds it, and the
+ * store keeps it, so that a restart knows it from the commit last dealt
+ * with (whose build may have failed).
+ */
+void
+gitwatch_built(struct daemon *d, struct gitwatch *g, const char *commit)
+{
+	char	*key;
+
+	snprintf(g->inplace, sizeof(g->inplace), "%s", commit);
+	snprintf(g->built, sizeof(g->built), "%s", commit);
+	xasprintf(&key, "git:%s:built", g->name);
+	if (daemon_setting_set(d, key, commit) == -1)
+		log_warnx("git %s: cannot save the commit built: %s", g->name,
+		    store_errmsg(d->st));
+	free(key);
+}
+
 /* Read the [git] sections, with the last commit the store keeps. */
 static void
 gitwatch_load(struct daemon *d)
@@ -243,6 +271,14 @@ gitwatch_load(struct daemon *d)
 				    seen);
 				g->seen_kept = 1;
 			}
+			free(seen);
+		}
+		free(key);
+		xasprintf(&key, "git:%s:built", g->name);
+		if (daemon_setting_get(d, key, &seen) == 0) {
+			if (strlen(seen) < sizeof(g->built))
+				snprintf(g->built, sizeof(g->built), "%s",
+				    seen);
 			free(seen);
 		}
 		free(key);
@@ -322,6 +358,7 @@ gitwatch_reload(struct daemon *d)
 				g->seen_kept = o->seen_kept;
 				memcpy(g->inplace, o->inplace,
 				    sizeof(g->inplace));
+				memcpy(g->built, o->built, sizeof(g->built));
 				g->looked = o->looked;
 			}
 			/*

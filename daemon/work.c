@@ -1031,8 +1031,7 @@ work_build_done(struct job *j, void *arg)
 		log_info("build %s at %.12s: done in %lld s", b->repo,
 		    b->commit, (long long)(time(NULL) - w->started));
 		if ((g = gitwatch_find(d, b->repo)) != NULL)
-			snprintf(g->inplace, sizeof(g->inplace), "%s",
-			    b->commit);
+			gitwatch_built(d, g, b->commit);
 		if (!d->stopping && g != NULL)
 			work_want_run(d, "git", b->commit, g->globs,
 			    g->nglobs, b->repo, b->commit);

@@ -78,6 +78,16 @@ stop_daemon TERM
 [ "$(git_kept)" = "$bad" ] ||
 	fail "the last commit seen was not kept"
 
+# After a restart too: the store keeps the commit built apart from the
+# last one dealt with (a failed build's), which a restart took for the
+# build the tree holds.
+start_daemon
+commits=$(manual_commits)
+[ "$commits" = "{\"demo\":\"$head\"}" ] ||
+	fail "a manual run after a restart recorded $commits, not $head"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+
 # A commit whose build is still queued when the daemon stops is not
 # dealt with: after a restart it is built and measured.  (Paused, the
 # build waits; a reload reads the branch at once.  Paused is kept.)
