@@ -71,7 +71,7 @@ assert d["groups"][1]["runs"] == [
 '
 
 # history --csv and show --csv give each figure in full, as --json does:
-# rounded to the table's six digits (three below 0.001), close latencies
+# rounded to the table's six digits (below 0.001 too), close latencies
 # read alike and a large count lost its fraction.
 PERFWATCH_DB="$T/digits.db"
 printf 'run,time,workload,metric,value,unit,better
@@ -95,7 +95,7 @@ for r, m in zip(rows, js["metrics"]):
 		assert float(r[k]) == m[k], (r, m)
 '
 # The table stays for a person.
-expect_match "$(pw show d1)" '0.000123  0.000123  0.000124'
+expect_match "$(pw show d1)" '0.0001234  0.0001231  0.0001236'
 PERFWATCH_DB="$T/perfwatch.db"
 
 # check, compare, changes, alerts and baseline show --csv give each figure
