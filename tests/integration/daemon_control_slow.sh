@@ -19,9 +19,16 @@ rss() {
 	awk '/^VmRSS:/ { print $2 }' "/proc/$DPID/status"
 }
 before=$(rss)
-timeout 60 python3 - "$SOCK" "$DPID" "$before" <<'EOF' || fail "the slow clients"
+# Under a sanitizer freed memory is held back (ASan's quarantine), so the
+# daemon's size says nothing of what it keeps: the bound is not checked.
+sanitized=0
+if ldd "$PERFWATCHD" 2>/dev/null | grep -q 'libasan\|libtsan'; then
+	sanitized=1
+fi
+timeout 60 python3 - "$SOCK" "$DPID" "$before" "$sanitized" <<'EOF' ||
 import socket, sys, time
 path, pid, before = sys.argv[1], sys.argv[2], int(sys.argv[3])
+sanitized = sys.argv[4] == "1"
 
 def rss():
     for l in open("/proc/%s/status" % pid):
@@ -41,7 +48,8 @@ while time.monotonic() < end:
     except BlockingIOError:
         time.sleep(0.01)
 grew = rss() - before
-assert grew < 8 * 1024, "the daemon grew by %d KiB for %d bytes of requests" % (grew, sent)
+assert sanitized or grew < 8 * 1024, \
+    "the daemon grew by %d KiB for %d bytes of requests" % (grew, sent)
 
 # Another client is answered meanwhile.
 other = socket.socket(socket.AF_UNIX)
@@ -79,6 +87,7 @@ while time.monotonic() - start < 45:
 assert closed is not None, "a client sending a byte every 3 s kept its connection 45 s"
 assert closed >= 25, "closed after %.1f s, before its 30" % closed
 EOF
+	fail "the slow clients"
 [ "$(status_field 'd["state"]')" = idle ] || fail "the daemon after the slow clients"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
