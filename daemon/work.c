@@ -82,16 +82,13 @@ work_init(struct daemon *d)
 	TAILQ_INIT(&d->work.builds);
 }
 
-/* Whether two reasons ask for exactly the same thing. */
+/* Whether two reasons are for the same battery: trigger and workloads. */
 static int
-reason_equal(const struct reason *a, const struct reason *b)
+reason_same_battery(const struct reason *a, const struct reason *b)
 {
 	size_t	i;
 
 	if (!same_str(a->trigger, b->trigger) ||
-	    !same_str(a->detail, b->detail) ||
-	    !same_str(a->git_name, b->git_name) ||
-	    !same_str(a->git_commit, b->git_commit) ||
 	    (a->globs == NULL) != (b->globs == NULL) ||
 	    a->nglobs != b->nglobs)
 		return 0;
@@ -99,6 +96,15 @@ reason_equal(const struct reason *a, const struct reason *b)
 		if (strcmp(a->globs[i], b->globs[i]) != 0)
 			return 0;
 	return 1;
+}
+
+/* Whether two reasons ask for exactly the same thing. */
+static int
+reason_equal(const struct reason *a, const struct reason *b)
+{
+	return reason_same_battery(a, b) && same_str(a->detail, b->detail) &&
+	    same_str(a->git_name, b->git_name) &&
+	    same_str(a->git_commit, b->git_commit);
 }
 
 /*
@@ -109,17 +115,9 @@ reason_equal(const struct reason *a, const struct reason *b)
 static int
 reason_same_repo(const struct reason *a, const struct reason *b)
 {
-	size_t	i;
-
-	if (a->git_name == NULL || b->git_name == NULL ||
-	    strcmp(a->git_name, b->git_name) != 0 ||
-	    !same_str(a->trigger, b->trigger) ||
-	    (a->globs == NULL) != (b->globs == NULL) || a->nglobs != b->nglobs)
-		return 0;
-	for (i = 0; i < a->nglobs; i++)
-		if (strcmp(a->globs[i], b->globs[i]) != 0)
-			return 0;
-	return 1;
+	return a->git_name != NULL && b->git_name != NULL &&
+	    strcmp(a->git_name, b->git_name) == 0 &&
+	    reason_same_battery(a, b);
 }
 
 /* Give a (queued) b's commit and detail, b being newer. */

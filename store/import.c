@@ -909,17 +909,6 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 			line[--len] = '\0';
 		if (strspn(line, " \t") == (size_t)len)
 			continue;
-		/*
-		 * Jansson's position leaves out the byte it cannot decode,
-		 * one column early; found here, it is said where it is.
-		 */
-		if (strlen(line) == (size_t)len && utf8_check(line, &bad) == -1) {
-			xasprintf(cause, "%s:%zu:%zu: not valid UTF-8 (byte "
-			    "0x%02x)", is->name, row, bad + 1,
-			    (unsigned char)line[bad]);
-			rc = -1;
-			break;
-		}
 		obj = json_loadb(line, (size_t)len, JSON_REJECT_DUPLICATES,
 		    &jerr);
 		/*
@@ -932,6 +921,21 @@ import_jsonl(struct import_state *is, FILE *f, const char *held,
 			obj = json_loadb(line, (size_t)len,
 			    JSON_REJECT_DUPLICATES | JSON_DECODE_INT_AS_REAL,
 			    &jerr);
+		/*
+		 * A line Jansson refuses for a byte that is not UTF-8: its
+		 * position leaves that byte out, one column early, so the
+		 * byte is looked for here (on a refused line only: Jansson
+		 * has checked every line it took).
+		 */
+		if (obj == NULL && strncmp(jerr.text, "unable to decode byte",
+		    21) == 0 && strlen(line) == (size_t)len &&
+		    utf8_check(line, &bad) == -1) {
+			xasprintf(cause, "%s:%zu:%zu: not valid UTF-8 (byte "
+			    "0x%02x)", is->name, row, bad + 1,
+			    (unsigned char)line[bad]);
+			rc = -1;
+			break;
+		}
 		first = strspn(line, " \t");
 		if (obj == NULL && line[first] == '[') {
 			/*

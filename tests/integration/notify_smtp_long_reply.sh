@@ -11,13 +11,6 @@ set -eu
 . "$(dirname "$0")/notify.subr"
 
 cat >"$T/long.py" <<'EOPY'
-import os, socket, sys
-port, out = int(sys.argv[1]), sys.argv[2]
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", port))
-s.listen(5)
-open(os.path.join(out, "ready"), "w").close()
 lines = b"".join(b"554-refused, line %d of the long story\r\n" % i
                  for i in range(2000))
 while True:
@@ -31,10 +24,7 @@ while True:
 EOPY
 
 port=$(free_port)
-mkdir -p "$T/long"
-timeout -k 5 120 "$PY" "$T/long.py" "$port" "$T/long" >>"$T/long/log" 2>&1 &
-SERVERS="$SERVERS $!"
-wait_file "$T/long/ready" || fail "server did not start: $(cat "$T/long/log")"
+start_raw "$T/long" "$port" "$T/long.py"
 
 cat >"$T/sinks.conf" <<EOF2
 [sink "ops"]
@@ -54,8 +44,7 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 assert len(r) == 1 and r[0]["outcome"] == "failed", r
 a = r[0]["answer"]
-assert "554-refused, line 0 of the long story" in a or \
-    "refused, line 0 of the long story" in a, a[:300]
+assert "refused, line 0 of the long story" in a, a[:300]
 assert a.endswith(" / ..."), a[-300:]
 assert len(a) < 3000, len(a)
 assert "line 1999 " not in a, a[-300:]

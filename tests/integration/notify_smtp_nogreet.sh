@@ -17,13 +17,7 @@ set -eu
 . "$(dirname "$0")/notify.subr"
 
 cat >"$T/mute.py" <<'EOPY'
-import json, os, socket, sys, threading, time
-port, out = int(sys.argv[1]), sys.argv[2]
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", port))
-s.listen(5)
-open(os.path.join(out, "ready"), "w").close()
+import json, threading, time
 n = [0]
 def serve(c, k):
     t0 = time.monotonic()
@@ -43,11 +37,8 @@ while True:
 EOPY
 
 port=$(free_port)
-mkdir -p "$T/mute"
-timeout -k 5 300 "$PY" "$T/mute.py" "$port" "$T/mute" >>"$T/mute/log" 2>&1 &
-mute=$!
-SERVERS="$SERVERS $mute"
-wait_file "$T/mute/ready" || fail "server did not start: $(cat "$T/mute/log")"
+start_raw "$T/mute" "$port" "$T/mute.py"
+mute=$LAST_PID
 
 cat >"$T/sinks.conf" <<EOF2
 [detect]

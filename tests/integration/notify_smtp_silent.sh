@@ -17,13 +17,8 @@ set -eu
 . "$(dirname "$0")/notify.subr"
 
 cat >"$T/silent.py" <<'EOPY'
-import json, os, socket, sys, threading, time
-mode, port, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-s = socket.socket()
-s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", port))
-s.listen(5)
-open(os.path.join(out, "ready"), "w").close()
+import json, threading, time
+mode = args[0]
 n = [0]
 def serve(c, k):
     t0 = time.monotonic()
@@ -62,10 +57,7 @@ EOPY
 
 # start_silent MODE DIR PORT
 start_silent() {
-	mkdir -p "$2"
-	timeout -k 5 300 "$PY" "$T/silent.py" "$1" "$3" "$2" >>"$2/log" 2>&1 &
-	SERVERS="$SERVERS $!"
-	wait_file "$2/ready" || fail "server did not start: $(cat "$2/log")"
+	start_raw "$2" "$3" "$T/silent.py" "$1"
 }
 
 port_greet=$(free_port)
