@@ -68,73 +68,47 @@ utf8_decode(const unsigned char *s, size_t len)
 	return cp;
 }
 
-/*
- * The emoji and symbols that a terminal shows two columns wide (East
- * Asian Width W, as glibc's wcwidth(3) has them) outside the CJK blocks:
- * a block of emoji also holds narrow symbols (U+1F6C6 to U+1F6CB, U+2605),
- * so they are listed one by one.  Ascending.
- */
-static const struct {
+struct utf8_range {
 	unsigned long	lo, hi;
-} cp_wide_symbols[] = {
-	{ 0x231a, 0x231b }, { 0x2329, 0x232a }, { 0x23e9, 0x23ec },
-	{ 0x23f0, 0x23f0 }, { 0x23f3, 0x23f3 }, { 0x25fd, 0x25fe },
-	{ 0x2614, 0x2615 }, { 0x2648, 0x2653 }, { 0x267f, 0x267f },
-	{ 0x2693, 0x2693 }, { 0x26a1, 0x26a1 }, { 0x26aa, 0x26ab },
-	{ 0x26bd, 0x26be }, { 0x26c4, 0x26c5 }, { 0x26ce, 0x26ce },
-	{ 0x26d4, 0x26d4 }, { 0x26ea, 0x26ea }, { 0x26f2, 0x26f3 },
-	{ 0x26f5, 0x26f5 }, { 0x26fa, 0x26fa }, { 0x26fd, 0x26fd },
-	{ 0x2705, 0x2705 }, { 0x270a, 0x270b }, { 0x2728, 0x2728 },
-	{ 0x274c, 0x274c }, { 0x274e, 0x274e }, { 0x2753, 0x2755 },
-	{ 0x2757, 0x2757 }, { 0x2795, 0x2797 }, { 0x27b0, 0x27b0 },
-	{ 0x27bf, 0x27bf }, { 0x2b1b, 0x2b1c }, { 0x2b50, 0x2b50 },
-	{ 0x2b55, 0x2b55 }, { 0x1f004, 0x1f004 }, { 0x1f0cf, 0x1f0cf },
-	{ 0x1f18e, 0x1f18e }, { 0x1f191, 0x1f19a }, { 0x1f200, 0x1f202 },
-	{ 0x1f210, 0x1f23b }, { 0x1f240, 0x1f248 }, { 0x1f250, 0x1f251 },
-	{ 0x1f260, 0x1f265 }, { 0x1f300, 0x1f320 }, { 0x1f32d, 0x1f335 },
-	{ 0x1f337, 0x1f37c }, { 0x1f37e, 0x1f393 }, { 0x1f3a0, 0x1f3ca },
-	{ 0x1f3cf, 0x1f3d3 }, { 0x1f3e0, 0x1f3f0 }, { 0x1f3f4, 0x1f3f4 },
-	{ 0x1f3f8, 0x1f43e }, { 0x1f440, 0x1f440 }, { 0x1f442, 0x1f4fc },
-	{ 0x1f4ff, 0x1f53d }, { 0x1f54b, 0x1f54e }, { 0x1f550, 0x1f567 },
-	{ 0x1f57a, 0x1f57a }, { 0x1f595, 0x1f596 }, { 0x1f5a4, 0x1f5a4 },
-	{ 0x1f5fb, 0x1f64f }, { 0x1f680, 0x1f6c5 }, { 0x1f6cc, 0x1f6cc },
-	{ 0x1f6d0, 0x1f6d2 }, { 0x1f6d5, 0x1f6d7 }, { 0x1f6dd, 0x1f6df },
-	{ 0x1f6eb, 0x1f6ec }, { 0x1f6f4, 0x1f6fc }, { 0x1f7e0, 0x1f7eb },
-	{ 0x1f7f0, 0x1f7f0 }, { 0x1f90c, 0x1f93a }, { 0x1f93c, 0x1f945 },
-	{ 0x1f947, 0x1f9ff }, { 0x1fa70, 0x1fa74 }, { 0x1fa78, 0x1fa7c },
-	{ 0x1fa80, 0x1fa86 }, { 0x1fa90, 0x1faac }, { 0x1fab0, 0x1faba },
-	{ 0x1fac0, 0x1fac5 }, { 0x1fad0, 0x1fad9 }, { 0x1fae0, 0x1fae7 },
-	{ 0x1faf0, 0x1faf6 },
 };
 
+#include "utf8_width.inc"
+
+static int
+utf8_in(const struct utf8_range *r, size_t n, unsigned long cp)
+{
+	size_t	lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (cp < r[mid].lo)
+			hi = mid;
+		else if (cp > r[mid].hi)
+			lo = mid + 1;
+		else
+			return 1;
+	}
+	return 0;
+}
+
 /*
- * The columns a code point takes on a terminal: none for combining marks
- * and zero-width spaces, two for the wide East Asian blocks and emoji, one
- * for the rest (wcwidth(3) would need a UTF-8 locale, which LC_ALL=C
- * scripts do not have).
+ * The columns a code point takes on a terminal, as glibc's wcwidth(3) has
+ * them in a UTF-8 locale (utf8_width.inc; wcwidth() itself would need such
+ * a locale, which LC_ALL=C scripts do not have): none for combining marks
+ * and format characters, two for the East Asian wide and full-width ones
+ * and the emoji, one for the rest.  A code point not yet assigned counts
+ * one, but in the planes kept for ideographs, where it counts two.
  */
 size_t
 utf8_cp_width(unsigned long cp)
 {
-	size_t	i;
-
-	if ((cp >= 0x300 && cp <= 0x36f) || (cp >= 0x1ab0 && cp <= 0x1aff) ||
-	    (cp >= 0x1dc0 && cp <= 0x1dff) || (cp >= 0x200b && cp <= 0x200f) ||
-	    (cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0xfe00 && cp <= 0xfe0f) ||
-	    (cp >= 0xfe20 && cp <= 0xfe2f))
+	if (cp < 0x300)
+		return 1;
+	if (utf8_in(utf8_zero_width, nitems(utf8_zero_width), cp))
 		return 0;
-	if ((cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x2e80 && cp <= 0x303e) ||
-	    (cp >= 0x3041 && cp <= 0x33ff) || (cp >= 0x3400 && cp <= 0x4dbf) ||
-	    (cp >= 0x4e00 && cp <= 0x9fff) || (cp >= 0xa000 && cp <= 0xa4cf) ||
-	    (cp >= 0xac00 && cp <= 0xd7a3) || (cp >= 0xf900 && cp <= 0xfaff) ||
-	    (cp >= 0xfe30 && cp <= 0xfe4f) || (cp >= 0xff00 && cp <= 0xff60) ||
-	    (cp >= 0xffe0 && cp <= 0xffe6) ||
+	if (utf8_in(utf8_double_width, nitems(utf8_double_width), cp) ||
 	    (cp >= 0x20000 && cp <= 0x3fffd))
 		return 2;
-	for (i = 0; i < nitems(cp_wide_symbols) &&
-	    cp >= cp_wide_symbols[i].lo; i++)
-		if (cp <= cp_wide_symbols[i].hi)
-			return 2;
 	return 1;
 }
 

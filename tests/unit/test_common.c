@@ -572,7 +572,8 @@ test_utf8_check(void **state)
 
 /*
  * utf8_width counts the columns a terminal shows: a combining accent
- * none, a CJK character or an emoji two, a byte outside UTF-8 one.
+ * none, a CJK character or an emoji two, a byte outside UTF-8 one.  The
+ * widths of the scripts with marks are those of glibc 2.36's wcwidth(3).
  */
 static void
 test_utf8_width(void **state)
@@ -589,6 +590,24 @@ test_utf8_width(void **state)
 		{ "\xf0\x9f\x9a\x80 go", 5 },		/* U+1F680 */
 		{ "\xe2\x98\x85", 1 },			/* U+2605, narrow */
 		{ "r\xff" "1", 3 },
+		/* Thai: a consonant, a vowel above, a tone mark above */
+		{ "\xe0\xb8\x97\xe0\xb8\xb5\xe0\xb9\x88", 1 },
+		/* Hebrew with its points: four letters, three marks */
+		{ "\xd7\xa9\xd6\xb8\xd7\x81\xd7\x9c"
+		  "\xd7\x95\xd6\xb9\xd7\x9d", 4 },
+		/* Arabic with its vowel signs: five letters, four marks */
+		{ "\xd9\x85\xd9\x8e\xd8\xb1\xd9\x92\xd8\xad\xd9\x8e"
+		  "\xd8\xa8\xd9\x8b\xd8\xa7", 5 },
+		/* Devanagari: the virama none, the spacing vowel signs one */
+		{ "\xe0\xa4\xb9\xe0\xa4\xbf\xe0\xa4\xa8\xe0\xa5\x8d"
+		  "\xe0\xa4\xa6\xe0\xa5\x80", 5 },
+		/* Hangul: a syllable, and the same from jamo */
+		{ "\xed\x95\x9c", 2 },
+		{ "\xe1\x84\x80\xe1\x85\xa1\xe1\x86\xa8", 2 },
+		{ "a\xe2\x80\x8d" "b", 2 },		/* U+200D joiner */
+		{ "\xc2\xad", 1 },			/* soft hyphen */
+		{ "\xe4\xb7\x80", 2 },			/* U+4DC0 hexagram */
+		{ "\xf0\x9f\xa7\xbf", 2 },		/* U+1F9FF */
 	};
 	size_t	i;
 
