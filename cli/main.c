@@ -565,33 +565,22 @@ cli_store_none(struct cli *c)
  * Undo what cli_store() made for a command that then added nothing (an
  * import refused): the database and its directories, as if it had never
  * run, so that a bad file given with a mistyped -D leaves no empty store
- * behind.  A store that another process has put a run in since is kept.
+ * behind.  A store that another process has open, or has put a run in
+ * since, is kept (store_remove_unused).
  */
 void
 cli_store_unmake(struct cli *c)
 {
-	static const char *const side[] = { "", "-wal", "-shm", "-journal" };
-	struct store_run_filter	 f;
-	struct store_run	*runs = NULL;
-	size_t			 n = 0, i;
-	char			*p;
+	char	*p;
+	int	 removed;
 
 	if (!c->made || c->st == NULL)
 		return;
-	memset(&f, 0, sizeof(f));
-	f.limit = 1;
-	if (store_runs_list(c->st, &f, &runs, &n) == -1 || n > 0) {
-		store_runs_free(runs, n);
-		return;
-	}
-	store_close(c->st);
+	c->made = 0;
+	removed = store_remove_unused(c->st);
 	c->st = NULL;
-	for (i = 0; i < nitems(side); i++) {
-		xasprintf(&p, "%s%s", c->db_path, side[i]);
-		if (unlink(p) == -1 && errno != ENOENT)
-			log_warn("%s", p);
-		free(p);
-	}
+	if (!removed)
+		return;
 	/* Each directory made, deepest first, up to the first one made. */
 	p = xstrdup(c->db_path);
 	while (c->made_dir != NULL && strrchr(p, '/') != NULL) {
@@ -600,7 +589,6 @@ cli_store_unmake(struct cli *c)
 			break;
 	}
 	free(p);
-	c->made = 0;
 }
 
 /*

@@ -698,14 +698,17 @@ enum store_how {
  * Open path with the given SQLite flags and check what the file is;
  * how says in which way (enum store_how).
  */
+static struct store *store_open_flags(const char *, int, enum store_how,
+		    char **);
+
 static struct store *
-store_open_flags(const char *path, int flags, enum store_how how,
-    char **cause)
+store_open_once(const char *path, int flags, enum store_how how,
+    char **cause, int *moved)
 {
 	struct store	*st;
 	char		*uri = NULL;
 	int		 version, appid, objects, err, busy, writer = 0;
-	int		 immutable = how == STORE_IMMUTABLE;
+	int		 immutable = how == STORE_IMMUTABLE, gone = 0;
 
 	st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
@@ -850,6 +853,17 @@ store_open_flags(const char *path, int flags, enum store_how how,
 			    "%s", path, sqlite3_errmsg(st->db));
 		goto fail;
 	}
+	/*
+	 * A file removed while this waited for its first lock (a refused
+	 * import undoing the store it made, store_remove_unused) is no
+	 * longer the path's: what would be written to it would be lost.
+	 */
+	if (!immutable && sqlite3_file_control(st->db, "main",
+	    SQLITE_FCNTL_HAS_MOVED, &gone) == SQLITE_OK && gone) {
+		*moved = 1;
+		store_close(st);
+		return NULL;
+	}
 	if (objects > 0 && appid != STORE_APPLICATION_ID) {
 		xasprintf(cause, "%s: not a perfwatch database (application_id "
 		    "%d); refusing to touch it", path, appid);
@@ -927,6 +941,32 @@ fail:
 }
 
 /*
+ * Open path as store_open_once() does, again while the file it opened
+ * was removed before it could read it (a few times: each removal is of a
+ * file made and then given up by another command).
+ */
+static struct store *
+store_open_flags(const char *path, int flags, enum store_how how,
+    char **cause)
+{
+	struct store	*st;
+	int		 tries, moved;
+
+	for (tries = 0;; tries++) {
+		moved = 0;
+		st = store_open_once(path, flags, how, cause, &moved);
+		if (!moved)
+			return st;
+		if (tries == 3) {
+			xasprintf(cause, "%s: removed each time it was opened",
+			    path);
+			errno = 0;
+			return NULL;
+		}
+	}
+}
+
+/*
  * Open (creating if needed) the database at path and migrate it to the
  * current schema.  On error returns NULL with *cause set, and errno
  * EBUSY when another process held the database locked past the busy
@@ -984,6 +1024,62 @@ store_close(struct store *st)
 	free(st->kept_msg);
 	free(st->path);
 	free(st);
+}
+
+/*
+ * Remove the database st has open, and the files beside it, if no other
+ * process has it open and it holds no run; close st either way.  For a
+ * command that made the file and then added nothing (an import refused):
+ * another that opened the file meanwhile (an import or a run waiting for
+ * the write lock) would otherwise commit its runs into a file taken from
+ * the directory, and lose them.  Each WAL connection holds a shared lock
+ * on the file while it has it open, so the exclusive lock taken here, at
+ * once or not at all, says nobody else has; a process that opened the
+ * file just before and waits for its first lock finds it moved, and opens
+ * the path again (store_open_flags).  Returns 1 when the files were
+ * removed, 0 when kept.
+ */
+int
+store_remove_unused(struct store *st)
+{
+	static const char *const side[] = { "-wal", "-shm", "-journal" };
+	sqlite3_stmt	*stmt;
+	char		*p;
+	size_t		 i;
+	int		 runs = 1, removed = 0;
+
+	st->wal_shrink = 0;
+	store_busy_limit(st, 0);
+	if (sqlite3_db_config(st->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1,
+	    (int *)NULL) != SQLITE_OK ||
+	    store_exec(st, "PRAGMA locking_mode = EXCLUSIVE") == -1 ||
+	    store_exec(st, "BEGIN EXCLUSIVE") == -1)
+		goto out;
+	if (sqlite3_prepare_v2(st->db, "SELECT EXISTS (SELECT 1 FROM runs)",
+	    -1, &stmt, NULL) == SQLITE_OK) {
+		if (sqlite3_step(stmt) == SQLITE_ROW)
+			runs = sqlite3_column_int(stmt, 0);
+		sqlite3_finalize(stmt);
+	}
+	if (runs == 0) {
+		/*
+		 * Removed under the lock; the close then writes nothing
+		 * back and removes nothing by name (no checkpoint), which
+		 * could be another process's new file by then.
+		 */
+		if (unlink(st->path) == -1 && errno != ENOENT)
+			log_warn("%s", st->path);
+		for (i = 0; i < nitems(side); i++) {
+			xasprintf(&p, "%s%s", st->path, side[i]);
+			if (unlink(p) == -1 && errno != ENOENT)
+				log_warn("%s", p);
+			free(p);
+		}
+		removed = 1;
+	}
+out:
+	store_close(st);
+	return removed;
 }
 
 /*

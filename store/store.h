@@ -78,6 +78,7 @@ struct store	*store_open(const char *path, char **cause);
 struct store	*store_open_readonly(const char *path, char **cause);
 struct store	*store_open_reader(const char *path, char **cause);
 void		 store_close(struct store *);
+int		 store_remove_unused(struct store *);
 int		 store_begin(struct store *);
 int		 store_newer_schema(struct store *);
 int		 store_commit(struct store *);

@@ -140,6 +140,46 @@ test_open_empty(void **state)
 }
 
 /*
+ * store_remove_unused removes a store nobody else has open and that holds
+ * no run, with the files beside it; one that another connection has open
+ * (a process waiting to write its runs into it) is kept, and so is one
+ * that holds a run.
+ */
+static void
+test_remove_unused(void **state)
+{
+	struct store	*st, *other;
+	char		*p = db_path(), *cause = NULL, *wal;
+	struct stat	 sb;
+
+	(void)state;
+	xasprintf(&wal, "%s-wal", p);
+	st = store_open(p, &cause);
+	other = store_open(p, &cause);
+	assert_non_null(st);
+	assert_non_null(other);
+	assert_int_equal(store_remove_unused(st), 0);
+	assert_int_equal(stat(p, &sb), 0);
+	/* The one kept open still reads and writes the file at the path. */
+	assert_true(store_host_ensure(other, "box", NULL) > 0);
+	store_close(other);
+
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(store_remove_unused(st), 1);
+	assert_int_equal(stat(p, &sb), -1);
+	assert_int_equal(stat(wal, &sb), -1);
+
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(import_str(st, "a.csv", sample_csv, 0, &cause), 0);
+	assert_int_equal(store_remove_unused(st), 0);
+	assert_int_equal(stat(p, &sb), 0);
+	free(wal);
+	free(p);
+}
+
+/*
  * Run sql on the database file p through a connection of its own, as
  * another process or an older perfwatch would; fail with SQLite's
  * message.
@@ -2621,6 +2661,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_open_empty),
+		cmocka_unit_test(test_remove_unused),
 		cmocka_unit_test(test_migrate_each_version),
 		cmocka_unit_test(test_newer_while_open),
 		cmocka_unit_test(test_concurrent_open),
