@@ -438,8 +438,8 @@ check_result_print(struct cli *c, const struct detect_result *r,
 		 */
 		for (i = 0; i < r->nunj; i++) {
 			u = &r->unj[i];
-			printf("%s  %s ", i == 0 ? "\nnot judged, measured "
-			    "by the run before and not by this one:\n" : "",
+			printf("%s  %s ", i == 0 ? "\nnot judged, their "
+			    "workload did not complete:\n" : "",
 			    cli_show(u->workload));
 			for (j = 0; j < u->nmetrics; j++)
 				printf("%s%s", j == 0 ? "" : ", ",

@@ -2279,9 +2279,9 @@ detect_store_verdict(const struct detect_verdict *v, int64_t run,
 }
 
 /*
- * The workloads of run that did not complete, with the metrics the
- * host's run of each before had (struct detect_unjudged).  0, or -1 on
- * a store error.
+ * The workloads of run that did not complete, with their metrics that
+ * the run holds or the host's run of each before had (struct
+ * detect_unjudged).  0, or -1 on a store error.
  */
 static int
 detect_unjudged_load(struct store *st, int64_t run, struct detect_result *res)
@@ -2297,7 +2297,7 @@ detect_unjudged_load(struct store *st, int64_t run, struct detect_result *res)
 	for (i = 0; i < nrw; i++) {
 		if (strcmp(rw[i].status, "complete") == 0)
 			continue;
-		if (store_metrics_lost(st, run, rw[i].workload, &ms,
+		if (store_metrics_not_judged(st, run, rw[i].workload, &ms,
 		    &nms) == -1)
 			goto out;
 		if (nms == 0) {
@@ -2317,6 +2317,33 @@ detect_unjudged_load(struct store *st, int64_t run, struct detect_result *res)
 out:
 	store_run_workloads_free(rw, nrw);
 	return rc;
+}
+
+/*
+ * Leave out of ser[0..n) the metrics of the workloads that did not
+ * complete (res->unj): the samples of some of their iterations are no
+ * run's measure.  Returns how many are left, at the front.
+ */
+static size_t
+detect_judged_only(const struct detect_result *res, struct store_series *ser,
+    size_t n)
+{
+	size_t	i, j, k = 0;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < res->nunj; j++)
+			if (strcmp(ser[i].metric.workload,
+			    res->unj[j].workload) == 0)
+				break;
+		if (j < res->nunj) {
+			store_metric_clear(&ser[i].metric);
+			free(ser[i].values);
+			free(ser[i].iterations);
+			continue;
+		}
+		ser[k++] = ser[i];
+	}
+	return k;
 }
 
 static void
@@ -2395,6 +2422,7 @@ detect_check(struct store *st, int64_t run, const struct detect_params *p,
 	if (store_run_series(st, run, &ser, &nser) == -1 ||
 	    detect_unjudged_load(st, run, res) == -1)
 		goto fail_store;
+	nser = detect_judged_only(res, ser, nser);
 	res->alerts = advance;
 	res->v = xcalloc(nser + 1, sizeof(*res->v));
 	res->nv = nser;

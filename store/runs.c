@@ -383,12 +383,48 @@ store_run_create(struct store *st, const struct store_run *r, char **cause)
 }
 
 /* Set a run's final status and end time. */
+/*
+ * Record as aborted each workload with samples in the runs that runs (an
+ * SQL expression of ?1: a run's id, or a select of them) selects and no
+ * outcome of its own: the workloads a run killed, or cut short by a
+ * signal, was measuring, which never came to write how they ended.  A
+ * check then judges none of their metrics, as for a workload that
+ * failed.
+ */
+static int
+store_run_workloads_cut(struct store *st, const char *runs, int64_t arg)
+{
+	sqlite3_stmt	*stmt;
+	char		*sql;
+	int		 rc;
+
+	xasprintf(&sql, "INSERT OR IGNORE INTO run_workloads (run, workload,"
+	    " status) SELECT DISTINCT s.run, m.workload, 'aborted'"
+	    " FROM samples s JOIN metrics m ON m.id = s.metric"
+	    " WHERE s.run IN (%s)", runs);
+	rc = sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL);
+	free(sql);
+	if (rc != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, arg);
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 int
 store_run_finish(struct store *st, int64_t run, const char *status,
     int64_t ended)
 {
 	sqlite3_stmt	*stmt;
 	int		 rc;
+
+	if (strcmp(status, RUN_ABORTED) == 0 &&
+	    store_run_workloads_cut(st, "?1", run) == -1) {
+		log_warnx("%s: finishing run %lld: %s", st->path,
+		    (long long)run, sqlite3_errmsg(st->db));
+		return -1;
+	}
 
 	stmt = store_stmt(st, STMT_RUN_FINISH,
 	    "UPDATE runs SET status = ?, ended = ? WHERE id = ?");
@@ -924,6 +960,9 @@ store_runs_mark_stale(struct store *st, int64_t host, size_t *marked)
 	sqlite3_stmt	*stmt;
 	int		 rc;
 
+	if (store_run_workloads_cut(st, "SELECT id FROM runs WHERE host = ?1"
+	    " AND status = 'running'", host) == -1)
+		return -1;
 	if (sqlite3_prepare_v2(st->db, "UPDATE runs SET status = 'aborted'"
 	    " WHERE host = ? AND status = 'running'", -1, &stmt, NULL) !=
 	    SQLITE_OK)
@@ -1515,14 +1554,15 @@ store_metrics_list(struct store *st, const char *workload, const char *metric,
 }
 
 /*
- * The metrics of workload that this host measured in its latest complete
- * run before run to hold any (in start order, as detect orders runs) and
- * that run does not hold: what a check of run cannot judge, when its
- * workload failed, timed out or was cut short there.  0 with *out (none
- * is 0 with *nout 0), -1 on a store error.
+ * The metrics of workload that run holds, and those this host measured in
+ * its latest complete run before run to hold any (in start order, as
+ * detect orders runs): what a check of run does not judge, when its
+ * workload failed, timed out or was cut short there (what samples it has
+ * are of iterations only some of).  0 with *out (none is 0 with *nout 0),
+ * -1 on a store error.
  */
 int
-store_metrics_lost(struct store *st, int64_t run, const char *workload,
+store_metrics_not_judged(struct store *st, int64_t run, const char *workload,
     struct store_metric **out, size_t *nout)
 {
 	sqlite3_stmt	*stmt;
@@ -1538,10 +1578,10 @@ store_metrics_lost(struct store *st, int64_t run, const char *workload,
 	    "  ORDER BY r.started DESC, r.id DESC LIMIT 1)"
 	    " SELECT m.id, m.workload, m.metric, m.unit, m.better"
 	    " FROM metrics m WHERE m.workload = ?2"
-	    " AND EXISTS (SELECT 1 FROM samples s, prev"
+	    " AND (EXISTS (SELECT 1 FROM samples s, prev"
 	    "  WHERE s.run = prev.id AND s.metric = m.id)"
-	    " AND NOT EXISTS (SELECT 1 FROM samples s"
-	    "  WHERE s.run = ?1 AND s.metric = m.id)"
+	    " OR EXISTS (SELECT 1 FROM samples s"
+	    "  WHERE s.run = ?1 AND s.metric = m.id))"
 	    " ORDER BY m.metric COLLATE name", -1, &stmt, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(stmt, 1, run);

@@ -226,7 +226,7 @@ void		 store_metrics_hint(const struct store_metric *, size_t,
 		    const char *workload, const char *metric, char **whint,
 		    char **mhint);
 /* Metrics the host's last run of workload had and this run lacks. */
-int		 store_metrics_lost(struct store *, int64_t run,
+int		 store_metrics_not_judged(struct store *, int64_t run,
 		    const char *workload, struct store_metric **, size_t *);
 void		 store_series_free(struct store_series *, size_t);
 

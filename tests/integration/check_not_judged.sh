@@ -1,8 +1,11 @@
 #!/bin/sh
 # A check names the metrics it cannot judge because their workload did
-# not complete in the run (failed, timed out), where the host's run
-# before measured them: they have no verdict, and a table that left them
-# out would read as "nothing changed".
+# not complete in the run (failed, timed out, cut short), where the
+# host's run before measured them or the run measured them in part: they
+# have no verdict, and a table that left them out would read as "nothing
+# changed".  A workload that timed out in its second iteration was judged
+# by its first alone, as if it had measured, and so was one cut short by
+# a signal.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -21,6 +24,10 @@ iterations = 2
 command = test -e $T/ok || sleep 30; echo t 1 s
 iterations = 1
 timeout = 2s
+[workload "part"]
+command = if test -e $T/ok || test ! -e $T/part.1; then touch $T/part.1; echo p 1 s; else echo \$\$ >$T/part.pid; exec sleep 30; fi
+iterations = 2
+timeout = 2s
 EOF2
 
 # js EXPR FILE: the Python expression over the document d, as compact JSON.
@@ -37,7 +44,9 @@ run() {
 	    --label "$1" >"$T/$1.out" 2>&1 || rc=$?
 }
 
-# The first run fails "mine" before it ever measured: nothing to name.
+# The first run fails "mine" (and times "part" out) before it ever
+# measured: nothing to name.
+touch "$T/part.1"
 run first
 [ "$rc" -eq 0 ] || fail "first: exit $rc: $(cat "$T/first.out")"
 pw -c "$T/pw.conf" check first >"$T/c0.out" || fail "check first: exit $?"
@@ -59,15 +68,17 @@ pw -c "$T/pw.conf" check --json good3 >"$T/c1.json" ||
 [ "$(js 'd["not_judged"]' "$T/c1.json")" = '[]' ] ||
 	fail "check --json good3: not_judged $(js 'd["not_judged"]' "$T/c1.json")"
 
-rm "$T/ok"
+rm "$T/ok" "$T/part.1"
 run bad
 [ "$rc" -eq 0 ] || fail "bad: exit $rc: $(cat "$T/bad.out")"
 rc=0
 pw -c "$T/pw.conf" check bad >"$T/c2.out" 2>&1 || rc=$?
 [ "$rc" -eq 0 ] || fail "check bad: exit $rc: $(cat "$T/c2.out")"
 grep -q "^other  *ops " "$T/c2.out" || fail "check bad: no row of other"
-grep -q "^not judged, measured by the run before and not by this one:$" \
+grep -q "^not judged, their workload did not complete:$" \
     "$T/c2.out" || fail "check bad: no note: $(cat "$T/c2.out")"
+grep -q '^  part p (timeout' "$T/c2.out" ||
+	fail "check bad: part, measured in part, not named: $(cat "$T/c2.out")"
 grep -q '^  mine lat, thr (failed: ' "$T/c2.out" ||
 	fail "check bad: mine not named: $(cat "$T/c2.out")"
 grep -q '^  slow t (timeout' "$T/c2.out" ||
@@ -76,7 +87,7 @@ pw -c "$T/pw.conf" check --json bad >"$T/c2.json" ||
 	fail "check --json bad: exit $?"
 nj=$(js '[[u["workload"], u["status"], u["metrics"]]
     for u in d["not_judged"]]' "$T/c2.json")
-[ "$nj" = '[["mine","failed",["lat","thr"]],["slow","timeout",["t"]]]' ] ||
+[ "$nj" = '[["mine","failed",["lat","thr"]],["part","timeout",["p"]],["slow","timeout",["t"]]]' ] ||
 	fail "check --json bad: $nj"
 [ "$(js 'type(d["not_judged"][0]["error"]).__name__' "$T/c2.json")" = \
     '"str"' ] || fail "check --json bad: mine's error is not a string"
@@ -97,4 +108,34 @@ pw -c "$T/pw.conf" check again >"$T/c3.out" || fail "check again: exit $?"
 if grep -q "not judged" "$T/c3.out"; then
 	fail "check again: $(cat "$T/c3.out")"
 fi
+
+# A run killed in its second round (SIGKILL: no outcome written) is
+# marked aborted by the next run, with its workloads; a check judges none
+# of what it measured.
+rm -f "$T/ok" "$T/part.1" "$T/part.pid"
+"$PERFWATCH" -c "$T/pw.conf" run --no-check --profile "$T/p.profile" \
+    --label killed >"$T/killed.out" 2>&1 &
+killed=$!
+n=0
+while [ ! -s "$T/part.pid" ]; do
+	n=$((n + 1))
+	[ "$n" -lt 300 ] || fail "the killed run never began part's round 2"
+	sleep 0.1
+done
+kill -KILL "$killed"
+wait "$killed" || true
+# Its workload's own process group outlives it, with the run's lock.
+kill -KILL "$(cat "$T/part.pid")"
+touch "$T/ok"
+run after
+[ "$rc" -eq 0 ] || fail "after: exit $rc: $(cat "$T/after.out")"
+pw -c "$T/pw.conf" check --json killed >"$T/c4.json" ||
+	fail "check --json killed: exit $?"
+[ "$(js 'd["verdicts"]' "$T/c4.json")" = '[]' ] ||
+	fail "check killed: verdicts $(js 'd["verdicts"]' "$T/c4.json")"
+nj=$(js '[[u["workload"], u["status"]] for u in d["not_judged"]]' \
+    "$T/c4.json")
+expect_match "$nj" '["part","aborted"]'
+expect_match "$(pw -c "$T/pw.conf" runs --csv | grep '^killed,')" \
+    "aborted"
 echo "ok: check names the metrics of workloads that did not complete"
