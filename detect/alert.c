@@ -693,6 +693,45 @@ out:
 }
 
 /*
+ * The last good run before the shift whose first run is w->rs[start],
+ * judged against baseline b: the newest run of a rolling baseline (the
+ * runs before the shift that no alert holds), but the run before the
+ * shift under a pinned one, whose newest run may be of any age: the
+ * machine diff and the bisection an alert suggests are between those
+ * two runs.
+ */
+static int64_t
+alert_last_good(const struct detect_work *w, const struct detect_base *b,
+    size_t start)
+{
+	if (b->pinned && start > 0)
+		return w->rs[start - 1].run;
+	return b->last_good;
+}
+
+/*
+ * Where a shift began that turns an open alert back and beyond (a run off
+ * the other way resolving it): the first of the runs that resolved it
+ * (the last confirm_runs, ending with the checked run) from which each
+ * is off the new way too.  The run before is at the old alert's level:
+ * the last good one of the new shift.
+ */
+static size_t
+alert_turn_start(const struct detect_params *p, const struct detect_work *w,
+    int sign)
+{
+	size_t	i = w->nrs - 1, seen = 1;
+
+	while (i > 0 && seen < p->confirm_runs && w->rs[i - 1].in_alert &&
+	    !detect_within_noise(&w->base, &w->rs[i - 1], sign,
+	    p->min_change)) {
+		i--;
+		seen++;
+	}
+	return i;
+}
+
+/*
  * Open a new alert for work w if its evidence says so: confirmed at once
  * by the pooled look-back (unless only_suspect), else suspected by the
  * run's verdict.
@@ -705,6 +744,7 @@ alert_open(struct store *st, const struct detect_params *p,
 	struct store_alert	 a;
 	struct alert_numbers	 n;
 	struct detect_verdict	*v = w->v;
+	size_t			 i;
 	int			 sign, rc;
 
 	memset(&a, 0, sizeof(a));
@@ -717,19 +757,27 @@ alert_open(struct store *st, const struct detect_params *p,
 	n.current = v->current;
 	n.baseline = res->baseline;
 	sign = w->pool.sign;
-	if (!only_suspect && alert_confirms(p, &w->pool, sign)) {
+	if (!only_suspect && alert_confirms(p, &w->pool, sign) &&
+	    detect_beyond_accepted(p, w, w->pool.change_pct, w->pool.t,
+	    w->pool.base.df, p->confirm_alpha)) {
 		a.first_bad_run = w->rs[w->pool.start].run;
-		a.last_good_run = w->pool.base.last_good;
+		a.last_good_run = alert_last_good(w, &w->pool.base,
+		    w->pool.start);
 		a.confirmed_run = res->run.id;
 		a.state = xstrdup(ALERT_CONFIRMED);
 		a.change_pct = w->pool.change_pct;
 		alert_numbers_pool(&n, &w->pool);
 		n.base = &w->pool.base;
-	} else if (v->kind == DETECT_REGRESSION ||
-	    v->kind == DETECT_IMPROVEMENT) {
+	} else if ((v->kind == DETECT_REGRESSION ||
+	    v->kind == DETECT_IMPROVEMENT) && detect_beyond_accepted(p, w,
+	    v->change_pct, v->z, w->base.df, p->confirm_alpha)) {
 		sign = v->current > v->reference ? 1 : -1;
-		a.first_bad_run = res->run.id;
-		a.last_good_run = w->base.last_good;
+		i = only_suspect ? alert_turn_start(p, w, sign) : w->nrs - 1;
+		a.first_bad_run = w->rs[i].run;
+		if (only_suspect && i > 0)
+			a.last_good_run = w->rs[i - 1].run;
+		else
+			a.last_good_run = alert_last_good(w, &w->base, i);
 		a.state = xstrdup(ALERT_SUSPECTED);
 		a.change_pct = v->change_pct;
 		alert_numbers_verdict(&n, v);

@@ -1429,6 +1429,35 @@ detect_work_alerts(const struct detect_host *h, struct detect_work *w,
 		w->open = NULL;
 }
 
+/*
+ * A run checked only after a newer run of the host was (a check that
+ * failed busy, a run recorded with --no-check) may not open an alert of
+ * a metric the newer run's check has judged: what followed it has been
+ * judged already, and an alert opened now would announce, say, a night
+ * that the runs after it showed to be one night's.  0, or -1 on a store
+ * error.
+ */
+static int
+detect_checked_after(struct store *st, const struct detect_host *h, size_t t,
+    struct detect_work *w)
+{
+	int64_t	*ids;
+	size_t	 q, n = 0;
+	int	 rc;
+
+	if (t + 1 >= h->nruns)
+		return 0;
+	ids = xcalloc(h->nruns - t - 1, sizeof(*ids));
+	for (q = t + 1; q < h->nruns; q++)
+		if (detect_run_counts(&h->runs[q]))
+			ids[n++] = h->runs[q].id;
+	rc = n > 0 ? store_verdict_among(st, w->cur->metric.id, ids, n) : 0;
+	free(ids);
+	if (rc == 1)
+		w->can_open = 0;
+	return rc == -1 ? -1 : 0;
+}
+
 /* Append the fetched series ser[0..n) with samples to w->rs, newest first. */
 static void
 detect_work_take(struct detect_work *w, struct store_series *ser, size_t n,
@@ -1976,6 +2005,21 @@ detect_further(const struct detect_params *p, const struct detect_base *base,
 }
 
 /*
+ * detect_beyond_accepted() for run r alone, judged against the verdict's
+ * (pinned) baseline at the verdicts' level.
+ */
+static int
+detect_run_beyond_accepted(const struct detect_params *p,
+    const struct detect_work *w, const struct detect_runstat *r)
+{
+	double	d = r->level - w->base.center, sd;
+
+	sd = detect_pred_sd(&w->base, r);
+	return detect_beyond_accepted(p, w, detect_pct(d, w->base.center),
+	    sd > 0 ? d / sd : NAN, w->base.df, p->fdr);
+}
+
+/*
  * Work out one metric: its history, the verdict's baseline and test, and
  * the pooled evidence for its alert.
  */
@@ -1998,6 +2042,12 @@ detect_metric(struct store *st, const struct detect_params *p,
 	    &w->alerts, &w->nalerts) == -1)
 		return -1;
 	detect_work_alerts(h, w, t, advance);
+	if (w->can_open && detect_checked_after(st, h, t, w) == -1)
+		return -1;
+	w->accepted = NULL;
+	if (bl != NULL && w->can_open && w->nalerts > 0 &&
+	    strcmp(w->alerts[w->nalerts - 1].state, ALERT_ACKNOWLEDGED) == 0)
+		w->accepted = &w->alerts[w->nalerts - 1];	/* none since */
 	if (detect_work_history(st, p, h, t, bl != NULL, w) == -1)
 		return -1;
 	if (bl != NULL && detect_pinned_load(st, h, bl, w->cur->metric.id,
@@ -2068,6 +2118,10 @@ detect_metric(struct store *st, const struct detect_params *p,
 			if (w->rs[i].pos < w->first_start)
 				break;
 			if (m < p->confirm_runs)
+				continue;
+			/* A stretch starts off the accepted level, if any. */
+			if (w->accepted != NULL &&
+			    !detect_run_beyond_accepted(p, w, &w->rs[i]))
 				continue;
 			if (bl != NULL) {
 				k = kc = pn.k;
@@ -2155,6 +2209,34 @@ detect_classify(const struct detect_params *p, struct detect_verdict *v)
 		v->kind = DETECT_IMPROVEMENT;
 	else
 		v->kind = DETECT_REGRESSION;
+}
+
+/*
+ * Under a pinned baseline whose newest alert of the metric was
+ * acknowledged (w->accepted), whether a change of change_pct from the
+ * pinned level, t standard errors from it (df degrees of freedom), is
+ * also off the level the acknowledgement accepted, its way: by the
+ * practical floor, and at level alpha.  A person who acknowledges an
+ * alert accepts the new level; a rolling baseline is then the runs since
+ * the shift (detect_excluded), but a pinned one stays where it was, and
+ * every run at the accepted level opened its alert again, and notified
+ * again.  So such a run opens none, and one further off still does.
+ */
+int
+detect_beyond_accepted(const struct detect_params *p,
+    const struct detect_work *w, double change_pct, double t, double df,
+    double alpha)
+{
+	const struct store_alert	*a = w->accepted;
+	double				 extra;
+
+	if (a == NULL || isnan(a->change_pct) || isnan(change_pct) ||
+	    change_pct == 0 || isnan(t))
+		return 1;
+	extra = change_pct - a->change_pct;
+	if ((extra > 0) != (change_pct > 0) || fabs(extra) < p->min_change)
+		return 0;
+	return 2 * stats_t_cdf(-fabs(t * extra / change_pct), df) <= alpha;
 }
 
 /* Set the kind of each of res's verdicts, and count the kinds. */

@@ -86,6 +86,9 @@ struct detect_work {
 	size_t			 nalerts;
 	struct store_alert	*open;		/* open alert to update, or NULL */
 	int			 can_open;	/* the run may open an alert */
+	const struct store_alert *accepted;	/* pinned baseline: the
+						   newest alert, when it
+						   was acknowledged */
 	size_t			 first_start;	/* earliest look-back start */
 	struct detect_pool	 pool;
 	struct detect_pool	 further;	/* a further shift beyond a
@@ -120,6 +123,9 @@ int		 detect_within_noise(const struct detect_base *,
 int		 detect_pool_passes(const struct detect_pool *);
 int		 detect_relevant(double change, double lo, double hi,
 		    double floor_pct);
+int		 detect_beyond_accepted(const struct detect_params *,
+		    const struct detect_work *, double change_pct, double t,
+		    double df, double alpha);
 
 /* alert.c */
 int		 detect_alerts_advance(struct store *,

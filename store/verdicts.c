@@ -373,6 +373,46 @@ store_verdicts_replace(struct store *st, int64_t run,
 	return 0;
 }
 
+/*
+ * Whether a verdict of metric is stored for any of runs[0..n): 1 when
+ * one is, 0 when none, -1 on a store error.
+ */
+int
+store_verdict_among(struct store *st, int64_t metric, const int64_t *runs,
+    size_t n)
+{
+	sqlite3_stmt	*stmt;
+	char		*sql, *list;
+	size_t		 i, k, chunk;
+	int		 rc, found = 0;
+
+	for (i = 0; i < n && !found; i += chunk) {
+		chunk = n - i < 256 ? n - i : 256;
+		list = xmalloc(chunk * 2);
+		for (k = 0; k < chunk; k++) {
+			list[2 * k] = '?';
+			list[2 * k + 1] = k + 1 < chunk ? ',' : '\0';
+		}
+		xasprintf(&sql, "SELECT EXISTS (SELECT 1 FROM verdicts"
+		    " WHERE metric = ? AND run IN (%s))", list);
+		free(list);
+		rc = sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL);
+		free(sql);
+		if (rc != SQLITE_OK)
+			return -1;
+		sqlite3_bind_int64(stmt, 1, metric);
+		for (k = 0; k < chunk; k++)
+			sqlite3_bind_int64(stmt, (int)k + 2, runs[i + k]);
+		rc = sqlite3_step(stmt);
+		if (rc == SQLITE_ROW)
+			found = sqlite3_column_int(stmt, 0);
+		sqlite3_finalize(stmt);
+		if (rc != SQLITE_ROW)
+			return -1;
+	}
+	return found;
+}
+
 /* The stored verdicts of run, by metric id. */
 int
 store_verdicts_get(struct store *st, int64_t run, struct store_verdict **out,
