@@ -414,7 +414,7 @@ jobs_from_config(struct run_job **jobs, size_t *njobs,
 		for (k = 0; k < *njobs; k++)
 			if (strcmp((*jobs)[k].name, name) == 0)
 				break;
-		if (k == *njobs && tune && wl_find(name) != NULL) {
+		if (k == *njobs && tune && wl_battery_find(name) != NULL) {
 			memset(&scratch, 0, sizeof(scratch));
 			scratch.name = xstrdup(name);
 			scratch.wl = wl_find(name);

@@ -185,6 +185,22 @@ wl_find(const char *name)
 	return NULL;
 }
 
+/*
+ * Find a workload of the battery by name: wl_find(), less "command",
+ * which is the kind of the user's own commands and no workload of the
+ * battery, so that a section of that name is a command of the user's
+ * (perfwatch.conf(5)), not the tuning of a battery workload.
+ */
+const struct wl_workload *
+wl_battery_find(const char *name)
+{
+	const struct wl_workload	*wl;
+
+	if ((wl = wl_find(name)) == NULL || (wl->flags & WL_F_COMMAND))
+		return NULL;
+	return wl;
+}
+
 /* The whole battery, in its canonical order. */
 const struct wl_workload *
 wl_list(size_t *n)
@@ -813,7 +829,7 @@ wl_check_cause(const char *file, int line, const char *name,
 	/* Its message starts with the workload's name (or "command: "). */
 	if (strncmp(why, said, len) == 0 && strncmp(why + len, ": ", 2) == 0)
 		why += len + 2;
-	if (wl_find(name) == NULL && p->command == NULL) {
+	if (wl_battery_find(name) == NULL && p->command == NULL) {
 		name_hint_init(&h, name);
 		for (i = 0; i < nitems(wl_table); i++)
 			if (!(wl_table[i].flags & WL_F_COMMAND))
@@ -821,7 +837,7 @@ wl_check_cause(const char *file, int line, const char *name,
 		hint = name_hint_text(&h);
 	}
 	xasprintf(&cause, "%s:%d: [workload \"%s\"]: %s%s%s%s%s", file, line,
-	    name, why, wl_find(name) == NULL && p->command == NULL ?
+	    name, why, wl_battery_find(name) == NULL && p->command == NULL ?
 	    ", and it is not a workload of the battery" : "",
 	    hint != NULL ? " (did you mean " : "", hint != NULL ? hint : "",
 	    hint != NULL ? "?)" : "");
@@ -897,7 +913,7 @@ wl_config_check(const struct config *cfg, char **cause)
 		    &err) == 0 &&
 		    (!config_is_set(cfg, section, "enabled") ||
 		    config_get_bool(cfg, section, "enabled")) &&
-		    (wl_find(name) != NULL || p.command != NULL ||
+		    (wl_battery_find(name) != NULL || p.command != NULL ||
 		    wl_in_family(name)) &&
 		    wl_params_check(&p, wl, &tmp) == -1) {
 			err = wl_check_cause(file, config_section_line(cfg,

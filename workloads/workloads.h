@@ -170,6 +170,7 @@ struct wl_progress;
 
 /* workloads.c: the battery and its parameters. */
 const struct wl_workload *wl_find(const char *);
+const struct wl_workload *wl_battery_find(const char *);
 char		*wl_profile_hint(const char *const *, size_t, const char *);
 int		 wl_globs_check(char *const *names, size_t n,
 		    char *const *globs, size_t nglobs, char **cause);

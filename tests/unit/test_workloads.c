@@ -512,6 +512,10 @@ test_battery(void **state)
 	/* The twelve tests of UnixBench's index. */
 	assert_int_equal(index, 12);
 	assert_null(wl_find("sys.nope"));
+	/* "command" is the kind of the user's commands, not of the battery. */
+	assert_ptr_equal(wl_battery_find("sys.pipe"), wl_find("sys.pipe"));
+	assert_null(wl_battery_find("command"));
+	assert_null(wl_battery_find("sys.nope"));
 	assert_string_equal(wl_key_name(WL_K_FSYNC_EVERY), "fsync_every");
 	assert_int_equal(wl_key_parse("destroy_data"), WL_K_DESTROY_DATA);
 	assert_int_equal(wl_key_parse("colour"), 0);
@@ -769,6 +773,8 @@ test_config_check(void **state)
 		  "[workload \"gone\"]\nenabled = no\n", NULL },
 		/* A profile's command tuned here; not named like the battery. */
 		{ "[workload \"mybench\"]\niterations = 3\n", NULL },
+		/* So too one named "command", the kind, not a workload. */
+		{ "[workload \"command\"]\niterations = 3\n", NULL },
 		{ "[workload \"sys.pipe\"]\n\ntable_size = 1000\n",
 		  "t.conf:3: key table_size does not apply to sys.pipe" },
 		{ "[workload \"sys.pipe\"]\niterations = 2\n\n"
