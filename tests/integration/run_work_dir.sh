@@ -3,7 +3,8 @@
 # perfwatch run made only the last one, so a run by hand before the
 # daemon had ever started (work_dir = /srv/perfwatch/work on a fresh
 # machine) stopped at once: "work directory ...: No such file or
-# directory", exit 73.  run and bisect now make it as the daemon does.
+# directory", exit 73.  run and bisect now make it as the daemon does,
+# and run a workload's own work_dir too.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -20,6 +21,14 @@ pw -c "$T/run.conf" run --no-check --profile "$T/profile.conf" \
     >/dev/null 2>"$T/err" || fail "run: exit $?: $(cat "$T/err")"
 [ -d "$T/srv/perfwatch/work" ] || fail "no work directory made"
 
+# A workload's own work_dir, which stands instead of that one, is made
+# so too: made at each iteration by its last name alone, every iteration
+# failed ("work directory ...: No such file or directory"), exit 70.
+printf 'work_dir = %s\n' "$T/own/a/b" >>"$T/profile.conf"
+pw -c "$T/run.conf" run --no-check --profile "$T/profile.conf" \
+    >/dev/null 2>"$T/err" || fail "run in $T/own/a/b: exit $?: $(cat "$T/err")"
+[ -d "$T/own/a/b" ] || fail "no work directory $T/own/a/b made"
+
 # One that cannot be made is still said, and exits 73.
 : >"$T/file"
 sed -i "s#^work_dir = .*#work_dir = $T/file/work#" "$T/run.conf"
@@ -28,4 +37,13 @@ pw -c "$T/run.conf" run --no-check --profile "$T/profile.conf" \
     >/dev/null 2>"$T/err" || rc=$?
 [ "$rc" -eq 73 ] || fail "run in $T/file/work: exit $rc: $(cat "$T/err")"
 expect_match "$(cat "$T/err")" "work directory $T/file/work: Not a directory"
+# So is a workload's own, before anything runs.
+sed -i "s#^work_dir = .*#work_dir = $T/srv/perfwatch/work#" "$T/run.conf"
+sed -i "s#^work_dir = .*#work_dir = $T/file/own#" "$T/profile.conf"
+rc=0
+pw -c "$T/run.conf" run --no-check --profile "$T/profile.conf" \
+    >/dev/null 2>"$T/err" || rc=$?
+[ "$rc" -eq 73 ] || fail "run in $T/file/own: exit $rc: $(cat "$T/err")"
+expect_eq "$(cat "$T/err")" "perfwatch: work directory $T/file/own: \
+Not a directory"
 pass
