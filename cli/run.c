@@ -1170,6 +1170,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 		j->cpu += res.user + res.sys;
 		if (res.status != WL_OK) {
 			j->status = res.status;
+			wl_progress_drop(pr, steps[i].job);
 			free(j->error);
 			j->error = xstrdup(res.error != NULL ? res.error :
 			    wl_status_name(res.status));
@@ -1188,6 +1189,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 				held |= store_failure(st) == STORE_BUSY;
 				/* Not measured as far as the store knows. */
 				j->status = WL_FAILED;
+				wl_progress_drop(pr, steps[i].job);
 				free(j->error);
 				xasprintf(&j->error, "iteration %d not stored: "
 				    "%s", steps[i].iteration, cause);

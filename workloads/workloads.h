@@ -223,6 +223,7 @@ int		 wl_parse_output(const char *, size_t, struct wl_result *,
 struct wl_step	*wl_plan(const struct wl_params *const *, size_t, size_t *);
 struct wl_progress *wl_progress_new(const struct wl_step *, size_t, size_t);
 void		 wl_progress_done(struct wl_progress *, size_t, double);
+void		 wl_progress_drop(struct wl_progress *, size_t);
 double		 wl_progress_remaining(const struct wl_progress *, size_t);
 int		 wl_progress_format(const struct wl_progress *, size_t,
 		     const char *, double, char *, size_t);

@@ -389,6 +389,22 @@ if script -qec true /dev/null >/dev/null 2>&1; then	# util-linux script
 		fail "tty: $(cat "$T/tty.out")"
 	grep -q '^\[3/3\] fast iteration 2/2, elapsed ' "$T/tty.out" ||
 		fail "tty: $(cat "$T/tty.out")"
+	# The time left charges nothing for the iterations of a workload
+	# that failed, which the run skips: it said ~0:04 here, two more of
+	# bad's 2 s.
+	cat >"$T/ttybad.profile" <<EOF
+[workload "bad"]
+command = sleep 2; exit 3
+iterations = 3
+[workload "fast"]
+command = echo a 1 s
+iterations = 3
+EOF
+	script -qec "'$PERFWATCH' -c '$T/pw.conf' run --no-check --profile \
+	    '$T/ttybad.profile' --label ttybad" /dev/null >"$T/ttybad.out" \
+	    2>&1 || fail "ttybad: $(cat "$T/ttybad.out")"
+	grep -q '^\[4/6\] fast iteration 2/3, elapsed 0:0[2-9], left ~0:00' \
+	    "$T/ttybad.out" || fail "ttybad: $(cat "$T/ttybad.out")"
 fi
 
 # perfwatch runs lists them oldest first, filtered by status: aborted are

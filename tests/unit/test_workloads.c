@@ -883,6 +883,19 @@ test_plan_and_progress(void **state)
 	assert_string_equal(buf, "[9/9] disk.a iteration 3/3, elapsed "
 	    "1:02:05, left ~0:10");
 	NEAR(wl_progress_remaining(pr, 9), 0, 0);
+	/*
+	 * A job that failed runs no more steps: C's (seen, 20) and then
+	 * B's (unseen, at the mean of all) are no longer charged.
+	 */
+	wl_progress_drop(pr, 2);
+	NEAR(wl_progress_remaining(pr, 2), 60, 1e-9);
+	wl_progress_format(pr, 2, "sys.c", 30, buf, sizeof(buf));
+	assert_string_equal(buf, "[3/9] sys.c warm-up 2/2, elapsed 0:30, "
+	    "left ~1:00");
+	wl_progress_drop(pr, 1);
+	NEAR(wl_progress_remaining(pr, 2), 30, 1e-9);
+	wl_progress_drop(pr, 0);
+	NEAR(wl_progress_remaining(pr, 2), 0, 0);
 	wl_progress_free(pr);
 	free(steps);
 
