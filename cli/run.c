@@ -1172,12 +1172,19 @@ cmd_run(struct cli *c, int argc, char **argv)
 			j->status = res.status;
 			wl_progress_drop(pr, steps[i].job);
 			free(j->error);
-			j->error = xstrdup(res.error != NULL ? res.error :
-			    wl_status_name(res.status));
-			/* It quotes the workload's output: escaped. */
-			if (res.status != WL_ABORTED)
+			/*
+			 * An abort's "aborted" says its status again (show
+			 * printed "aborted: aborted"): no error, as for the
+			 * workloads the abort stopped between iterations.
+			 */
+			j->error = NULL;
+			if (res.status != WL_ABORTED) {
+				j->error = xstrdup(res.error != NULL ?
+				    res.error : wl_status_name(res.status));
+				/* It quotes the workload's output: escaped. */
 				log_warnx("%s: %s", j->name,
 				    cli_show(j->error));
+			}
 		} else if (!steps[i].warmup) {
 			if (j->done == 0)	/* the first iteration's say */
 				job_notes(j, &res);

@@ -278,10 +278,20 @@ wait "$pid" || rc=$?
 [ "$rc" -eq $((128 + 15)) ] || fail "partly: exit $rc: $(cat "$T/partly.out")"
 [ "$(run_status partly)" = aborted ] ||
 	fail "partly: run not aborted"
-[ "$(outcome partly partly)" = "aborted|aborted" ] ||
+# partly, in flight at the abort, has no error that says "aborted" again,
+# as half, between its iterations, has none: show said "partly: aborted:
+# aborted", and JSON "aborted" for one and null for the other.
+[ "$(outcome partly partly)" = "aborted|" ] ||
 	fail "partly: partly is $(outcome partly partly)"
 [ "$(outcome partly half)" = "aborted|" ] ||
 	fail "partly: half is $(outcome partly half)"
+expect_eq "$(pw show partly | tail -n 2)" "half: aborted
+partly: aborted"
+pw show --json partly | python3 -c '
+import json, sys
+w = {x["workload"]: x for x in json.load(sys.stdin)["workloads"]}
+assert w["partly"]["error"] is None and w["half"]["error"] is None, w
+' || fail "show --json partly: $(pw show --json partly)"
 [ "$(outcome partly done)" = "complete|" ] ||
 	fail "partly: done is $(outcome partly done)"
 [ "$(sql "SELECT count(*) FROM samples s JOIN runs r ON r.id = s.run
