@@ -37,6 +37,8 @@
  *   scalability  the peak tps divided by the single-thread tps, when
  *                1 is among the thread counts                     x
  */
+#include <sys/resource.h>
+
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -55,6 +57,8 @@
 #define OLTP_POINTS	10
 #define OLTP_RANGE	100
 #define OLTP_CACHE_PRAGMA	"PRAGMA cache_size = -65536"	/* KiB */
+/* Open files beside the threads' connections: stdio, the runner's. */
+#define OLTP_FILES_MARGIN	64
 
 enum oltp_stmt {
 	ST_BEGIN,
@@ -339,6 +343,43 @@ out:
 	return rc;
 }
 
+/*
+ * Let this process (the workload's child) open a connection for each of
+ * nthreads threads, and OLTP_FILES_MARGIN files more: raise the soft
+ * RLIMIT_NOFILE as far as the hard limit allows.  Under the usual soft
+ * limit of 1024 (systemd's default too) a sweep to more than about 1020
+ * threads failed with "oltp.db: unable to open database file", though
+ * threads takes up to 4096.  0, or -1 with *cause when the hard limit is
+ * too low.
+ */
+static int
+oltp_files(int nthreads, char **cause)
+{
+	struct rlimit	rl;
+	rlim_t		want = (rlim_t)nthreads + OLTP_FILES_MARGIN;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == -1) {
+		xasprintf(cause, "getrlimit RLIMIT_NOFILE: %s",
+		    strerror(errno));
+		return -1;
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= want)
+		return 0;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want) {
+		xasprintf(cause, "threads %d need about %llu open files; the "
+		    "limit is %llu (ulimit -Hn)", nthreads,
+		    (unsigned long long)want, (unsigned long long)rl.rlim_max);
+		return -1;
+	}
+	rl.rlim_cur = want;
+	if (setrlimit(RLIMIT_NOFILE, &rl) == -1) {
+		xasprintf(cause, "setrlimit RLIMIT_NOFILE to %llu: %s",
+		    (unsigned long long)want, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* One db.oltp run: load, then the sweep. */
 int
 wl_oltp_run(const struct wl_params *p, int out, char **cause)
@@ -348,13 +389,15 @@ wl_oltp_run(const struct wl_params *p, int out, char **cause)
 	double	tps, p95, one = 0, peak = 0;
 	char	name[WL_NAME_MAX], list[WL_THREADS_MAX * 6] = "";
 	size_t	n, i;
-	int	rc = -1;
+	int	rc = -1, most = 0;
 
 	*cause = NULL;
 	n = wl_params_threads(p, threads, nitems(threads));
 	for (i = 0; i < n; i++) {
 		snprintf(list + strlen(list), sizeof(list) - strlen(list),
 		    "%s%d", i == 0 ? "" : ",", threads[i]);
+		if (threads[i] > most)
+			most = threads[i];
 	}
 	if (p->table_size < OLTP_RANGE) {
 		xasprintf(cause, "table_size must be at least %d", OLTP_RANGE);
@@ -364,6 +407,8 @@ wl_oltp_run(const struct wl_params *p, int out, char **cause)
 		xasprintf(cause, "SQLite was built without thread support");
 		return -1;
 	}
+	if (oltp_files(most, cause) == -1)
+		return -1;
 	if (oltp_load(p->table_size, cause) == -1)
 		goto out;
 	wl_note(out, "sbtest1 %llu rows; threads %s; %g s each",
