@@ -75,7 +75,7 @@
 #include "workloads.h"
 #include "internal.h"
 
-#define BONNIE_CHUNK		8192
+#define BONNIE_CHUNK		WL_BONNIE_CHUNK
 #define BONNIE_FILE		"bonnie.dat"
 #define BONNIE_DIRTY_ONE_IN	10
 

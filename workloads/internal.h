@@ -14,6 +14,14 @@
 
 struct wl_params;
 
+/*
+ * What disk.stream and disk.bonnie write their file in: its size is
+ * rounded down to a whole number of these (wl_params_check() weighs
+ * that file against file_limit).
+ */
+#define WL_STREAM_BLOCK	(1 << 20)
+#define WL_BONNIE_CHUNK	8192
+
 /* The native workloads: one iteration, result lines to the fd. */
 int	wl_bonnie_run(const struct wl_params *, int, char **);
 int	wl_stream_run(const struct wl_params *, int, char **);

@@ -34,7 +34,7 @@
 #include "workloads.h"
 #include "internal.h"
 
-#define STREAM_BLOCK	(1 << 20)
+#define STREAM_BLOCK	WL_STREAM_BLOCK
 #define STREAM_ALIGN	4096
 #define STREAM_SECTOR	512	/* the smallest block a layer dedupes */
 #define STREAM_FILE	"stream.dat"

@@ -720,6 +720,23 @@ wl_params_threads(const struct wl_params *p, int *out, size_t max)
 	return n;
 }
 
+/*
+ * The bytes of the file that wl, a workload with a size, writes: its size
+ * rounded down as wl_stream_run() and wl_bonnie_run() round it, to whole
+ * MiB or chunks.
+ */
+static uint64_t
+wl_file_size(const struct wl_params *p, const struct wl_workload *wl)
+{
+	uint64_t	unit = 1;
+
+	if (wl->run == wl_stream_run)
+		unit = WL_STREAM_BLOCK;
+	else if (wl->run == wl_bonnie_run)
+		unit = WL_BONNIE_CHUNK;
+	return wl_params_size(p) / unit * unit;
+}
+
 /* Check that p is complete and coherent for wl; 0 or -1 with *cause. */
 int
 wl_params_check(const struct wl_params *p, const struct wl_workload *wl,
@@ -767,14 +784,17 @@ wl_params_check(const struct wl_params *p, const struct wl_workload *wl,
 		xasprintf(cause, "%s: size must be at least 1M", name);
 		return -1;
 	}
-	/* The limit applies to files, not to a raw device. */
+	/*
+	 * The limit applies to files, not to a raw device, and to the file
+	 * written: size = 4608K writes 4 MiB, which file_limit = 4M allows.
+	 */
 	if ((wl->keys & WL_K_SIZE) && (wl->keys & WL_K_FILE_LIMIT) &&
 	    p->file_limit > 0 && p->device == NULL &&
-	    wl_params_size(p) > p->file_limit) {
+	    wl_file_size(p, wl) > p->file_limit) {
 		xasprintf(cause, "%s: its file of %llu bytes (size) is larger "
 		    "than file_limit, %llu bytes, so every iteration would "
 		    "fail; raise file_limit or lower size", name,
-		    (unsigned long long)wl_params_size(p),
+		    (unsigned long long)wl_file_size(p, wl),
 		    (unsigned long long)p->file_limit);
 		return -1;
 	}

@@ -806,6 +806,20 @@ test_config_check(void **state)
 		  "size" },
 		{ "[workload \"disk.stream\"]\nsize = 4M\nfile_limit = 1M\n"
 		  "device = /dev/null\ndestroy_data = yes\n", NULL },
+		/*
+		 * The file written is weighed, its size rounded down to whole
+		 * MiB (disk.stream) or 8 KiB chunks (disk.bonnie).
+		 */
+		{ "[workload \"disk.stream\"]\nsize = 4608K\n"
+		  "file_limit = 4M\n"
+		  "[workload \"disk.bonnie\"]\nsize = 1028K\n"
+		  "file_limit = 1M\n", NULL },
+		{ "[workload \"disk.stream\"]\nsize = 4608K\n"
+		  "file_limit = 3M\n",
+		  "t.conf:1: [workload \"disk.stream\"]: its file of 4194304 "
+		  "bytes (size) is larger than file_limit, 3145728 bytes, so "
+		  "every iteration would fail; raise file_limit or lower "
+		  "size" },
 		{ "[workload \"sys.pipe\"]\nduration = 20m\ntimeout = 21m\n"
 		  "[workload \"db.oltp\"]\nthreads = 1, 2, 4\n"
 		  "duration = 9m\n", NULL },
