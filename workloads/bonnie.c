@@ -558,8 +558,9 @@ wl_bonnie_run(const struct wl_params *p, int out, char **cause)
 		    (unsigned long long)(allowed.memory >> 20),
 		    (unsigned long long)(allowed.ram >> 20));
 	if (bonnie_below_twice_ram(size, ram)) {
-		wl_note(out, "file %s is smaller than twice the RAM "
-		    "(%llu MiB): reads rely on page-cache eviction", file,
+		/* The figure is the RAM's; in brackets it read as twice it. */
+		wl_note(out, "file %s is smaller than twice the RAM of "
+		    "%llu MiB: reads rely on page-cache eviction", file,
 		    (unsigned long long)(ram >> 20));
 	}
 

@@ -169,8 +169,16 @@ wl_stream_run(const struct wl_params *p, int out, char **cause)
 		total = 1e-9;
 	wl_mean_sd(rates, nseg, &mean, &sd);
 
+	/*
+	 * A segment is no longer than the file: fsync_every = 128M (the
+	 * default) on a file of 8 MiB writes one segment of 8 MiB.
+	 */
 	if (p->fsync_every == 0)
 		wl_note(out, "%llu MiB, one fsync at the end%s",
+		    (unsigned long long)nblocks, p->direct ? ", O_DIRECT" : "");
+	else if (nseg == 1)
+		wl_note(out, "%llu MiB in 1 segment of %llu MiB, fsync after "
+		    "it%s", (unsigned long long)nblocks,
 		    (unsigned long long)nblocks, p->direct ? ", O_DIRECT" : "");
 	else
 		wl_note(out, "%llu MiB in %llu segments of %llu MiB, fsync "
