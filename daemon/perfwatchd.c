@@ -311,35 +311,39 @@ daemon_write_run_conf(struct daemon *d)
 }
 
 /*
- * Give a directory we have just created to uid:gid.  Its parent may be
+ * Give a directory we have just created its mode, whatever the umask
+ * took from it, and, unless uid is -1, to uid:gid.  Its parent may be
  * writable by others, who could have put something else in its place
  * since: open it without following a symbolic link, check that it is
  * still a directory of ours, and change the descriptor, not the path.
  */
 static void
-daemon_chown_dir(const char *path, uid_t uid, gid_t gid)
+daemon_own_dir(const char *path, mode_t mode, uid_t uid, gid_t gid)
 {
 	struct stat	sb;
 	int		fd;
 
 	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd == -1) {
-		log_warn("chown %s", path);
+		log_warn("chmod %s", path);
 		return;
 	}
 	if (fstat(fd, &sb) == -1)
-		log_warn("chown %s", path);
+		log_warn("chmod %s", path);
 	else if (!S_ISDIR(sb.st_mode) || sb.st_uid != geteuid())
-		log_warnx("chown %s: replaced since it was created; left "
+		log_warnx("chmod %s: replaced since it was created; left "
 		    "as it is", path);
-	else if (fchown(fd, uid, gid) == -1)
+	else if (fchmod(fd, mode) == -1)
+		log_warn("chmod %s", path);
+	else if (uid != (uid_t)-1 && fchown(fd, uid, gid) == -1)
 		log_warn("chown %s", path);
 	close(fd);
 }
 
 /*
  * mkdir -p of path, which [perfwatch] key names (the directory of socket);
- * the last directory, if created, goes to uid:gid.  A failure names the
+ * the last directory, if created, gets mode and, unless uid is -1, goes
+ * to uid:gid.  One already there is left as it is.  A failure names the
  * key and its file:line.
  */
 static int
@@ -358,10 +362,9 @@ daemon_mkdirs(const struct daemon *d, const char *key, const char *path,
 		else
 			*p = '/';
 	}
-	if (rc == 0 && mkdir(s, mode) == 0) {
-		if (uid != (uid_t)-1)
-			daemon_chown_dir(s, uid, gid);
-	} else if (rc == -1 || errno != EEXIST) {
+	if (rc == 0 && mkdir(s, mode) == 0)
+		daemon_own_dir(s, mode, uid, gid);
+	else if (rc == -1 || errno != EEXIST) {
 		saved = errno;
 		where = daemon_key_where(d->cfg, d->conf_path, key);
 		errno = saved;
@@ -1211,13 +1214,19 @@ main(int argc, char **argv)
 	xasprintf(&d->db_path, "%s/perfwatch.db", d->state_dir);
 	xasprintf(&d->run_conf, "%s/run.conf", d->state_dir);
 
-	/* Root: the account to become, and directories it can write. */
+	/*
+	 * Root: the account to become, and directories it can write.
+	 * work_dir is shared with the runs people start by hand on the
+	 * same file (perfwatch.conf(5)): sticky and writable by all, as
+	 * /var/tmp, and not given to the user, as tmpfiles.d makes it;
+	 * each iteration works in a directory of its own, mode 0700.
+	 */
 	if (geteuid() == 0)
 		daemon_account(d, &uid, &gid, &user);
 	if (daemon_mkdirs(d, "state_dir", d->state_dir, 0750, uid,
 	    gid) == -1 || daemon_mkdirs(d, "work_dir",
-	    config_get_str(d->cfg, "perfwatch", "work_dir"), 0750, uid,
-	    gid) == -1)
+	    config_get_str(d->cfg, "perfwatch", "work_dir"), 01777,
+	    (uid_t)-1, (gid_t)-1) == -1)
 		return EXIT_CANTCREAT;
 	dir = xstrdup(d->socket_path);
 	if (daemon_mkdirs(d, "socket", dirname(dir), 0750, uid, gid) == -1) {

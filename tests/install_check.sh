@@ -99,8 +99,22 @@ Linux)
 		fail "the unit says $(grep '^ExecStart=' "$unit"), not $want"
 	[ -f "$root$prefix/lib/sysusers.d/perfwatch.conf" ] ||
 		fail "no sysusers.d snippet"
-	[ -f "$root$prefix/lib/tmpfiles.d/perfwatch.conf" ] ||
-		fail "no tmpfiles.d snippet"
+	# tmpfiles.d makes the sample's state_dir the daemon's own, and its
+	# work_dir as perfwatchd does, shared by every user's runs by hand,
+	# as /var/tmp: with perfwatch's 0750, another user's run failed
+	# there, "Permission denied".
+	tmpfiles="$root$prefix/lib/tmpfiles.d/perfwatch.conf"
+	[ -f "$tmpfiles" ] || fail "no tmpfiles.d snippet"
+	sample="$root$etc/perfwatch/perfwatch.conf"
+	sampled() {
+		sed -n "/^\[perfwatch\]\$/,/^\[[a-z]*\]\$/s/^#$1 = //p" \
+		    "$sample"
+	}
+	for want in "$(sampled state_dir) 0750 perfwatch perfwatch -" \
+	    "$(sampled work_dir) 1777 root root -"; do
+		grep -qxF "d $want" "$tmpfiles" ||
+			fail "tmpfiles.d: no line \"d $want\" in $(grep '^d ' "$tmpfiles")"
+	done
 	;;
 esac
 

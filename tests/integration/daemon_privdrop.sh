@@ -1,10 +1,14 @@
 #!/bin/sh
 # Started as root, perfwatchd becomes [perfwatch] user before it opens the
 # store or runs anything: the daemon, its runs and their workloads run as
-# nobody; the state, work and socket directories it creates belong to
-# nobody; the socket is mode 0660 and group nogroup.  A link left in the
-# state directory as the lock is refused.  Root as the user is refused
-# unless allow_root says yes, and an unknown user is an error.
+# nobody; the state and socket directories it creates belong to nobody,
+# mode 0750; the socket is mode 0660 and group nogroup.  The work
+# directory is shared with the runs people start by hand, as
+# /var/tmp/perfwatch is: root's, mode 1777, where a run by another user
+# works too (it was nobody's, mode 0750, and such a run stopped with
+# "...: Permission denied", exit 70).  A link left in the state directory
+# as the lock is refused.  Root as the user is refused unless allow_root
+# says yes, and an unknown user is an error.
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
@@ -34,10 +38,12 @@ grep -q "^Uid:[[:space:]]*${nobody_uid}[[:space:]]*${nobody_uid}[[:space:]]*${no
     "/proc/$DPID/status" || fail "the daemon is not nobody: $(grep Uid "/proc/$DPID/status")"
 grep -q "^Groups:[[:space:]]*$(id -g nobody)[[:space:]]*$" "/proc/$DPID/status" ||
 	fail "supplementary groups kept: $(grep Groups "/proc/$DPID/status")"
-for dir in state work run; do
-	[ "$(stat -c %U "$T/$dir")" = nobody ] ||
-		fail "$T/$dir belongs to $(stat -c %U "$T/$dir")"
+for dir in state run; do
+	[ "$(stat -c '%a %U' "$T/$dir")" = "750 nobody" ] ||
+		fail "$T/$dir: $(stat -c '%a %U' "$T/$dir")"
 done
+[ "$(stat -c '%a %U %G' "$T/work")" = "1777 root root" ] ||
+	fail "$T/work: $(stat -c '%a %U %G' "$T/work")"
 [ "$(stat -c '%a %U %G' "$SOCK")" = "660 nobody $nogroup" ] ||
 	fail "socket: $(stat -c '%a %U %G' "$SOCK")"
 [ "$(stat -c %U "$DB")" = nobody ] || fail "the database is not nobody's"
@@ -49,6 +55,35 @@ wait_until 20 "the run" runs_at_least 1 "status = 'complete'" ||
 	fail "the workload ran as uid $(cat "$T/out/uid.txt")"
 [ "$(cat "$T/out/gids.txt")" = "$(id -g nobody)" ] ||
 	fail "the workload had groups $(cat "$T/out/gids.txt")"
+
+# A run by hand of another user (one with no account, uid 65533), in
+# the work directory the daemon made, on the same configuration, with a
+# database and a measuring lock of its own: it works there beside the
+# daemon's user, in a directory of its own that it removes.
+hand=65533
+mkdir "$T/hand"
+chown "$hand:$hand" "$T/hand"
+cat >"$T/hand.conf" <<EOF
+[workload "where"]
+command = pwd >$T/hand/pwd.txt
+measure = time
+iterations = 1
+EOF
+chmod 644 "$T/hand.conf"
+rc=0
+PERFWATCH_DB="$T/hand/perfwatch.db" PERFWATCH_LOCK="$T/hand/measure.lock" \
+    setpriv --reuid=$hand --regid=$hand --clear-groups \
+    "$PERFWATCH" -c "$CONF" run --no-check --profile "$T/hand.conf" \
+    >"$T/hand/out" 2>&1 || rc=$?
+[ "$rc" -eq 0 ] ||
+	fail "a run by hand as uid $hand: exit $rc: $(cat "$T/hand/out")"
+case $(cat "$T/hand/pwd.txt") in
+"$T/work/perfwatch-where."??????) ;;
+*) fail "the run by hand worked in $(cat "$T/hand/pwd.txt")" ;;
+esac
+left=$(find "$T/work" -mindepth 1 -maxdepth 1 -uid $hand)
+[ -z "$left" ] || fail "the run by hand left $left"
+
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 test ! -e "$SOCK" || fail "the socket was not removed"

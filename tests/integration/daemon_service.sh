@@ -59,15 +59,20 @@ if command -v systemd-sysusers >/dev/null 2>&1 &&
 	grep -q '^perfwatch:x:' "$T/root/etc/group" || fail "no perfwatch group"
 	# Only root may give the directories to perfwatch: a build as
 	# another user (a distribution's) applies the snippet with its own
-	# ids in place of the owners, which are then checked by name.
+	# ids in place of the owners, which are then checked by name.  The
+	# state directory is perfwatch's; the work directory is root's and
+	# shared, as /var/tmp, by every user's runs by hand.
 	uid=$(grep '^perfwatch:' "$T/root/etc/passwd" | cut -d: -f3)
+	root_uid=0
 	tmpfiles="$top/systemd/perfwatch.tmpfiles"
 	if [ "$(id -u)" -ne 0 ]; then
-		for d in /var/lib/perfwatch /var/tmp/perfwatch; do
-			grep -qx "d $d 0750 perfwatch perfwatch -" "$tmpfiles" ||
-				fail "the snippet does not give $d to perfwatch"
-		done
+		grep -qx "d /var/lib/perfwatch 0750 perfwatch perfwatch -" \
+		    "$tmpfiles" ||
+			fail "the snippet does not give /var/lib/perfwatch to perfwatch"
+		grep -qx "d /var/tmp/perfwatch 1777 root root -" "$tmpfiles" ||
+			fail "the snippet does not share /var/tmp/perfwatch"
 		uid=$(id -u)
+		root_uid=$uid
 		sed -e "s/ perfwatch perfwatch / $uid $(id -g) /" \
 		    -e "s/ root root / $uid $(id -g) /" "$tmpfiles" \
 		    >"$T/tmpfiles.conf"
@@ -76,10 +81,10 @@ if command -v systemd-sysusers >/dev/null 2>&1 &&
 	timeout 30 systemd-tmpfiles --root="$T/root" --create "$tmpfiles" \
 	    >"$T/tmpfiles.out" 2>&1 ||
 		fail "systemd-tmpfiles: $(cat "$T/tmpfiles.out")"
-	for d in var/lib/perfwatch var/tmp/perfwatch; do
-		[ "$(stat -c '%a %u' "$T/root/$d")" = "750 $uid" ] ||
-			fail "$d: $(stat -c '%a %u' "$T/root/$d")"
-	done
+	[ "$(stat -c '%a %u' "$T/root/var/lib/perfwatch")" = "750 $uid" ] ||
+		fail "var/lib/perfwatch: $(stat -c '%a %u' "$T/root/var/lib/perfwatch")"
+	[ "$(stat -c '%a %u' "$T/root/var/tmp/perfwatch")" = "1777 $root_uid" ] ||
+		fail "var/tmp/perfwatch: $(stat -c '%a %u' "$T/root/var/tmp/perfwatch")"
 	[ "$(stat -c '%a' "$T/root/run/lock/perfwatch.lock")" = 444 ] ||
 		fail "the lock: $(stat -c '%a' "$T/root/run/lock/perfwatch.lock")"
 else
