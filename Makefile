@@ -27,12 +27,13 @@ EXAMPLEDIR ?= $(PREFIX)/share/perfwatch
 # systemd's unit, sysusers.d and tmpfiles.d files, on Linux only, where
 # systemd may run; a directory left empty installs none (a Linux without
 # systemd: SYSTEMDDIR= SYSUSERSDIR= TMPFILESDIR=).  FreeBSD's rc.d
-# script, on FreeBSD only (RCDIR= none).
+# script, on FreeBSD only (RCDIR= none), beside the configuration, where
+# rc(8) reads it: /usr/local/etc/rc.d, or /etc/rc.d for PREFIX=/usr.
 LINUX	 = $(filter Linux,$(UNAME_S))
 SYSTEMDDIR ?= $(if $(LINUX),$(PREFIX)/lib/systemd/system)
 SYSUSERSDIR ?= $(if $(LINUX),$(PREFIX)/lib/sysusers.d)
 TMPFILESDIR ?= $(if $(LINUX),$(PREFIX)/lib/tmpfiles.d)
-RCDIR	?= $(if $(filter FreeBSD,$(UNAME_S)),$(PREFIX)/etc/rc.d)
+RCDIR	?= $(if $(filter FreeBSD,$(UNAME_S)),$(SYSCONFDIR)/rc.d)
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR	?=
 

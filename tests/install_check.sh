@@ -79,12 +79,13 @@ if [ "$os" != Linux ]; then
 			fail "systemd's $prefix/lib/$d installed on $os"
 	done
 fi
-if [ "$os" != FreeBSD ] && [ -e "$root$prefix/etc/rc.d/perfwatchd" ]; then
+# FreeBSD's goes beside the configuration, where rc(8) reads it.
+if [ "$os" != FreeBSD ] && [ -e "$root$etc/rc.d/perfwatchd" ]; then
 	fail "FreeBSD's rc.d script installed on $os"
 fi
 case $os in
 FreeBSD)
-	rc="$root$prefix/etc/rc.d/perfwatchd"
+	rc="$root$etc/rc.d/perfwatchd"
 	[ -x "$rc" ] || fail "no rc.d script"
 	grep -qF "command=\"$prefix/sbin/\${name}\"" "$rc" ||
 		fail "the rc.d script runs another perfwatchd"

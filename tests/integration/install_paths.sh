@@ -7,7 +7,9 @@
 # configuration.  Both are under $T, so that no file of this machine
 # stands in for one the install did not write where it says.  Then the
 # service files of each system (UNAME_S): systemd's on Linux only, and
-# none where their directories are left empty; rc.d on FreeBSD only.
+# none where their directories are left empty; rc.d on FreeBSD only, in
+# SYSCONFDIR/rc.d, where rc(8) reads it (/etc/rc.d for PREFIX=/usr, not
+# /usr/etc/rc.d).
 set -eu
 . "$(dirname "$0")/lib.sh"
 use_gmake
@@ -71,7 +73,7 @@ for os in Linux FreeBSD NetBSD OpenBSD DragonFly 'Linux SYSTEMDDIR='; do
 	case $os in
 	Linux) want="$p/lib/systemd/system/perfwatchd.service \
 $p/lib/sysusers.d/perfwatch.conf $p/lib/tmpfiles.d/perfwatch.conf " ;;
-	FreeBSD) want="$p/etc/rc.d/perfwatchd " ;;
+	FreeBSD) want=".$etc/rc.d/perfwatchd " ;;
 	*) want= ;;
 	esac
 	got=$(service_files "$T/os")
@@ -100,10 +102,26 @@ done
 # configuration.
 mk DESTDIR="$T/os" UNAME_S=FreeBSD install >"$T/out" 2>&1 ||
 	fail "make install UNAME_S=FreeBSD: $(tail -n 5 "$T/out")"
-rc="$T/os$prefix/etc/rc.d/perfwatchd"
+rc="$T/os$etc/rc.d/perfwatchd"
 [ -x "$rc" ] || fail "the rc.d script is not executable"
 grep -qF "command=\"$prefix/sbin/\${name}\"" "$rc" ||
 	fail "the rc.d script runs another perfwatchd: $(grep 'command=' "$rc")"
 grep -qF ":=$conf}" "$rc" ||
+	fail "the rc.d script reads another configuration: $(grep '_config' "$rc")"
+
+# With PREFIX=/usr the configuration goes to /etc, and the script to
+# /etc/rc.d: it went to /usr/etc/rc.d, which rc(8) never reads.  (The
+# programs are compiled again for /usr.)
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL "$gmake" -C "$top" \
+    --no-print-directory BUILD="$T/build" PREFIX=/usr UNAME_S=FreeBSD \
+    DESTDIR="$T/usr" install >"$T/out" 2>&1 ||
+	fail "make install UNAME_S=FreeBSD PREFIX=/usr: $(tail -n 5 "$T/out")"
+[ ! -e "$T/usr/usr/etc" ] ||
+	fail "PREFIX=/usr installed $(cd "$T/usr" && find ./usr/etc ! -type d)"
+rc="$T/usr/etc/rc.d/perfwatchd"
+[ -x "$rc" ] || fail "PREFIX=/usr: no executable /etc/rc.d/perfwatchd"
+grep -qF 'command="/usr/sbin/${name}"' "$rc" ||
+	fail "the rc.d script runs another perfwatchd: $(grep 'command=' "$rc")"
+grep -qF ':=/etc/perfwatch/perfwatch.conf}' "$rc" ||
 	fail "the rc.d script reads another configuration: $(grep '_config' "$rc")"
 pass
