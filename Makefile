@@ -329,6 +329,9 @@ INSTALL_PATHS = -e 's\#/etc/perfwatch/\#$(SYSCONFDIR)/perfwatch/\#g' \
 	-e 's\#/usr/share/perfwatch/\#$(EXAMPLEDIR)/\#g' \
 	-e 's\#/usr/share/bash-completion/completions/\#$(BASHCOMPDIR)/\#g'
 
+# LICENSE goes to DOCDIR, with README.md: the ISC notice goes with
+# every copy, and one of the examples is under the Apache License 2.0
+# (LICENSE says which).
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR)
 	install -m 0755 $(PERFWATCH) $(DESTDIR)$(BINDIR)/perfwatch
@@ -347,6 +350,8 @@ install: all
 	chmod 0644 $(DESTDIR)$(EXAMPLEDIR)/perfwatch.conf
 	install -m 0644 etc/profiles/*.conf $(DESTDIR)$(EXAMPLEDIR)/profiles/
 	install -m 0644 etc/examples/* $(DESTDIR)$(EXAMPLEDIR)/examples/
+	install -d $(DESTDIR)$(DOCDIR)
+	install -m 0644 LICENSE README.md $(DESTDIR)$(DOCDIR)/
 	install -d $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0644 etc/bash-completion/perfwatch \
 	    $(DESTDIR)$(BASHCOMPDIR)/perfwatch
@@ -397,6 +402,8 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man5/perfwatch.conf.5 \
 	    $(DESTDIR)$(MANDIR)/man8/perfwatchd.8
 	rm -rf $(DESTDIR)$(EXAMPLEDIR)
+	rm -f $(DESTDIR)$(DOCDIR)/LICENSE $(DESTDIR)$(DOCDIR)/README.md
+	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/perfwatch $(DESTDIR)$(BASHCOMPDIR)/perfwatchd
 	rm -f $(addprefix $(DESTDIR),$(SERVICE_FILES))
 

@@ -35,6 +35,8 @@ if [ "$uninstalled" -eq 1 ]; then
 	[ -z "$left" ] || fail "make uninstall left: $left"
 	[ -f "$root$etc/perfwatch/perfwatch.conf" ] ||
 		fail "make uninstall removed the configuration"
+	[ ! -e "$root$prefix/share/doc/perfwatch" ] ||
+		fail "make uninstall left $prefix/share/doc/perfwatch"
 	echo "install_check: $prefix uninstalled"
 	exit 0
 fi
@@ -50,6 +52,17 @@ for f in perfwatch.conf profiles/quick.conf profiles/nightly.conf \
 	[ -f "$root$etc/perfwatch/$f" ] || fail "no $etc/perfwatch/$f"
 	[ -f "$root$prefix/share/perfwatch/$f" ] ||
 		fail "no $prefix/share/perfwatch/$f"
+done
+# The licence, which one of the examples (tigerbeetle-otava.csv, under
+# the Apache License 2.0) must go with, and the README, as the tree has
+# them.
+for f in LICENSE README.md; do
+	doc="$root$prefix/share/doc/perfwatch/$f"
+	[ -f "$doc" ] || fail "no $prefix/share/doc/perfwatch/$f"
+	[ "$(stat -c %a "$doc" 2>/dev/null || stat -f %Lp "$doc")" = 644 ] ||
+		fail "$prefix/share/doc/perfwatch/$f is not mode 0644"
+	cmp -s "$doc" "$(dirname "$0")/../$f" ||
+		fail "$prefix/share/doc/perfwatch/$f is not the tree's $f"
 done
 # bash-completion loads a command's completion by the command's name.
 for f in perfwatch perfwatchd; do
