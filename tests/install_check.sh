@@ -129,6 +129,16 @@ Linux)
 		grep -qxF "d $want" "$tmpfiles" ||
 			fail "tmpfiles.d: no line \"d $want\" in $(grep '^d ' "$tmpfiles")"
 	done
+	# Installed from the source, these take effect when someone does what
+	# a package's postinst would: perfwatchd(8) and the README say what.
+	for f in "share/man/man8/perfwatchd.8" "share/doc/perfwatch/README.md"
+	do
+		for cmd in systemd-sysusers "systemd-tmpfiles --create" \
+		    "daemon-reload"; do
+			tr '\n' ' ' <"$root$prefix/$f" | grep -qF "$cmd" ||
+				fail "$f does not say to run $cmd after make install"
+		done
+	done
 	;;
 esac
 
