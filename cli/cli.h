@@ -4,6 +4,8 @@
 #ifndef PERFWATCH_CLI_H
 #define PERFWATCH_CLI_H
 
+#include <sys/types.h>
+
 #include <stdio.h>
 
 #include "config.h"
@@ -177,6 +179,7 @@ struct sysinfo_opts;
 int		 cmd_env(struct cli *, int, char **);
 void		 cli_sysinfo_opts(struct cli *, struct sysinfo_opts *);
 const char	*cli_work_dir(struct cli *);
+int		 cli_dir_make(const char *, mode_t);
 int		 cli_work_dir_make(struct cli *);
 
 /* check.c */

@@ -74,25 +74,44 @@ cli_work_dir(struct cli *c)
 }
 
 /*
- * Make the work directory, with the directories above it, as perfwatchd
- * does at its start: made by its last name alone, a work_dir whose
- * parent was not there yet stopped a run by hand on a machine where the
- * daemon had never started.  0, or -1 with the reason said.
+ * Make directory dir, with the directories above it, as perfwatchd makes
+ * its work directory at its start: made by its last name alone, a
+ * work_dir whose parent was not there yet stopped a run by hand on a
+ * machine where the daemon had never started.  One made here gets mode
+ * (the umask left out of it: the sticky bit and the others' write bits
+ * are the point of a shared one).  0, or -1 with the reason said.
+ */
+int
+cli_dir_make(const char *dir, mode_t mode)
+{
+	char	*made = NULL;
+
+	if (cli_mkdir_parents(dir, &made) == -1)
+		return -1;
+	free(made);
+	if (mkdir(dir, 0700) == -1) {
+		if (errno == EEXIST)
+			return 0;
+		log_warn("work directory %s", dir);
+		return -1;
+	}
+	if (chmod(dir, mode) == -1) {
+		log_warn("work directory %s", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Make [perfwatch] work_dir: shared by every user's runs, as /var/tmp is
+ * (each iteration works in a directory of its own, 0700), so sticky and
+ * writable by all, as perfwatchd and tmpfiles.d make it.  Made 0755 by
+ * whoever ran first, it locked every other user's runs out.
  */
 int
 cli_work_dir_make(struct cli *c)
 {
-	const char	*work = cli_work_dir(c);
-	char		*made = NULL;
-
-	if (cli_mkdir_parents(work, &made) == -1)
-		return -1;
-	free(made);
-	if (mkdir(work, 0755) == -1 && errno != EEXIST) {
-		log_warn("work directory %s", work);
-		return -1;
-	}
-	return 0;
+	return cli_dir_make(cli_work_dir(c), 01777);
 }
 
 /* The snapshot of a run, or NULL with a message. */

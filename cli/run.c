@@ -579,28 +579,6 @@ run_sweep(const struct run_job *jobs, size_t i)
 		    "killed run", dir, n, n == 1 ? "y" : "ies");
 }
 
-/*
- * Make a workload's own work directory (work_dir of its section), with
- * the directories above it, as cli_work_dir_make() makes that of
- * [perfwatch] it stands instead of: made by the runner at each iteration,
- * by its last name alone, it failed every one.  0, or -1 with the reason
- * said.
- */
-static int
-run_work_dir_make(const char *dir)
-{
-	char	*made = NULL;
-
-	if (cli_mkdir_parents(dir, &made) == -1)
-		return -1;
-	free(made);
-	if (mkdir(dir, 0755) == -1 && errno != EEXIST) {
-		log_warn("work directory %s", dir);
-		return -1;
-	}
-	return 0;
-}
-
 /* A label from the start time, unique on this host. */
 static char *
 run_label(struct store *st, int64_t host, time_t t)
@@ -1018,7 +996,13 @@ cmd_run(struct cli *c, int argc, char **argv)
 	for (i = 0; i < njobs; i++) {
 		if (jobs[i].params.work_dir == NULL)
 			jobs[i].params.work_dir = xstrdup(work);
-		else if (run_work_dir_make(jobs[i].params.work_dir) == -1) {
+		/*
+		 * A workload's own work_dir, made with the directories
+		 * above it as that of [perfwatch] it stands instead of:
+		 * made by the runner at each iteration, by its last name
+		 * alone, it failed every one.
+		 */
+		else if (cli_dir_make(jobs[i].params.work_dir, 0755) == -1) {
 			rc = EXIT_CANTCREAT;
 			goto out;
 		}

@@ -919,7 +919,7 @@ daemon_workloads(const struct config *cfg, const char *conf_path,
 			for (k = 0; k < *n; k++)
 				if (strcmp((*names)[k], name) == 0)
 					break;
-			if (k == *n && f == 1 && wl_find(name) != NULL)
+			if (k == *n && f == 1 && wl_battery_find(name) != NULL)
 				continue;
 			k = daemon_name_add(names, &on, n, name);
 			xasprintf(&section, "workload %s", name);

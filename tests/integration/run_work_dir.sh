@@ -20,6 +20,9 @@ printf '[workload "tiny"]\ncommand = true\nmeasure = time\niterations = 1\n' \
 pw -c "$T/run.conf" run --no-check --profile "$T/profile.conf" \
     >/dev/null 2>"$T/err" || fail "run: exit $?: $(cat "$T/err")"
 [ -d "$T/srv/perfwatch/work" ] || fail "no work directory made"
+# Shared by every user's runs, as perfwatchd and tmpfiles.d make it: made
+# 0755 by whoever ran first, it locked the others out.
+expect_eq "$(stat -c %a "$T/srv/perfwatch/work")" 1777
 
 # A workload's own work_dir, which stands instead of that one, is made
 # so too: made at each iteration by its last name alone, every iteration
