@@ -1907,6 +1907,19 @@ parse_number(const char *opt, const char *s, double lo, double hi,
 	return 0;
 }
 
+/*
+ * The smallest p a step may have with windows of w runs a side: the rank
+ * test's best, times the splits a segment of the two windows alone holds
+ * (the scan's Bonferroni factor, which a longer history only raises).
+ */
+static double
+changes_best_p(const struct cp_params *cpp, size_t w)
+{
+	size_t	m = 2 * w > 2 * cpp->min_seg ? 2 * w - 2 * cpp->min_seg + 1 : 1;
+
+	return stats_mwu_min_p(w, w) * (double)m;
+}
+
 /* perfwatch changes [--workload W] [--metric M] [--host H] [...] */
 int
 cmd_changes(struct cli *c, int argc, char **argv)
@@ -2003,15 +2016,19 @@ cmd_changes(struct cli *c, int argc, char **argv)
 	/*
 	 * Two windows too short for their rank test to reach alpha even
 	 * once (three runs a side: p 0.1 at best) could never report a
-	 * step, and "no changes" would say what nobody looked for.
+	 * step, and "no changes" would say what nobody looked for.  The
+	 * scan multiplies a split's p by the splits of its segment, at
+	 * fewest those of a segment of the two windows alone: five runs a
+	 * side, p 0.0079 at best, is 0.04 so, and never passed 0.01.
 	 */
-	if (stats_mwu_min_p(cpp.window, cpp.window) >= cpp.alpha) {
-		for (i = cpp.window; stats_mwu_min_p(i, i) >= cpp.alpha; i++)
+	if (changes_best_p(&cpp, cpp.window) >= cpp.alpha) {
+		for (i = cpp.window; changes_best_p(&cpp, i) >= cpp.alpha; i++)
 			continue;
 		fprintf(stderr, "perfwatch: --window: %zu runs a side cannot "
-		    "reach --alpha %g (p %.2g at best); %zu or more can\n",
-		    cpp.window, cpp.alpha, stats_mwu_min_p(cpp.window,
-		    cpp.window), i);
+		    "reach --alpha %g (p %.2g at best, over the splits of "
+		    "two windows alone); %zu or more can, and more on a "
+		    "long history\n", cpp.window, cpp.alpha,
+		    changes_best_p(&cpp, cpp.window), i);
 		return cli_usage("changes");
 	}
 	if ((st = cli_store(c)) == NULL)

@@ -77,15 +77,27 @@ done
 pw changes --window 3 --alpha 0.2 --metric value >/dev/null ||
 	fail "changes --window 3 --alpha 0.2: exit $?"
 # Windows too short for their test to reach alpha even once are refused:
-# three runs a side give p 0.1 at best, four 0.029, five 0.0079.
-for wa in '3 0.01 0.1 5' '4 0.01 0.029 5' '4 0.02 0.029 5' '3 0.1 0.1 4'; do
+# three runs a side give p 0.1 at best, four 0.029, five 0.0079, six
+# 0.0022, each times the splits of two windows alone (1, 3, 5, 7): five
+# and six were taken at 0.01, and could never find a step.
+for wa in '3 0.01 0.1 7' '4 0.01 0.086 7' '4 0.02 0.086 6' '3 0.1 0.1 4' \
+    '5 0.01 0.04 7' '6 0.01 0.015 7'; do
 	set -- $wa
 	rc=0
 	pw changes --window "$1" --alpha "$2" >"$T/out" 2>"$T/err" || rc=$?
 	[ "$rc" -eq 64 ] || fail "changes --window $1 --alpha $2 exited $rc"
 	expect_eq "$(head -n 1 "$T/err")" "perfwatch: --window: $1 runs a side \
-cannot reach --alpha $2 (p $3 at best); $4 or more can"
+cannot reach --alpha $2 (p $3 at best, over the splits of two windows \
+alone); $4 or more can, and more on a long history"
 done
-pw changes --window 5 --metric value >/dev/null ||
-	fail "changes --window 5: exit $?"
+pw changes --window 7 --metric value >/dev/null ||
+	fail "changes --window 7: exit $?"
+# Seven runs a side find a 50% step in 16 runs.
+awk 'BEGIN { print "run,time,workload,metric,value,unit,better"
+	for (r = 1; r <= 16; r++)
+		printf "s%02d,%d,w,m,%d,s,lower\n", r, 1700000000 + r * 60,
+		    (r > 8 ? 150 : 100) + r % 3 }' >"$T/short.csv"
+PERFWATCH_DB="$T/short.db" pw import "$T/short.csv" >/dev/null
+expect_match "$(PERFWATCH_DB="$T/short.db" pw changes --window 7 --csv)" \
+    "s09"
 pass
