@@ -1562,7 +1562,7 @@ compare_name_taken(char **words, const int *isrun, size_t k)
 static const char *
 compare_test_name(const struct detect_cell *cell)
 {
-	if (cell->runs == 0)
+	if (!cell->judged)
 		return NULL;
 	return cell->test == DETECT_TEST_RUNS ? "runs" :
 	    cell->test == DETECT_TEST_SAMPLES ? "samples" : "none";
@@ -1571,7 +1571,7 @@ compare_test_name(const struct detect_cell *cell)
 static const char *
 compare_verdict_name(const struct detect_cell *cell)
 {
-	return cell->runs == 0 ? NULL : detect_kind_name(cell->kind);
+	return !cell->judged ? NULL : detect_kind_name(cell->kind);
 }
 
 static void
@@ -1585,7 +1585,8 @@ compare_cell_columns(struct table *t, size_t first,
 	table_addf(t, first, "%s", v);
 	if (col == 0)
 		return;
-	if (cell->runs == 0) {
+	if (!cell->judged) {
+		/* Not judged: no run of either column, or of the first. */
 		table_addf(t, first + 1, "-");
 		return;
 	}

@@ -269,10 +269,13 @@ detect_compare(struct store *st, struct detect_group *g, size_t ng,
 				stats_median(ms[mi].acc[i].medians, c->runs,
 				    &c->level);
 		}
-		for (i = 1; i < ng; i++)
+		for (i = 1; i < ng; i++) {
 			cmp_cell(&ms[mi].acc[0], &ms[mi].acc[i],
 			    out->cells[mi * ng].level, p->fdr,
 			    &out->cells[mi * ng + i], &out->ups[mi * ng + i]);
+			out->cells[mi * ng + i].judged =
+			    ms[mi].acc[0].nmed > 0 && ms[mi].acc[i].nmed > 0;
+		}
 		c = &out->cells[mi * ng];
 		c->change_pct = c->shift_pct = c->ci_low = c->ci_high = NAN;
 		c->p = c->q = NAN;

@@ -180,6 +180,8 @@ struct detect_cell {
 	double		 q;
 	enum detect_test test;
 	enum detect_kind kind;
+	int		 judged;	/* both it and the first column
+					   have runs of the metric */
 };
 
 /* An index row: per workload, then one over every metric (NULL). */
