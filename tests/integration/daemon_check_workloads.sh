@@ -38,6 +38,18 @@ line=$(grep -n '^\[workload "app.startup"\]' "$CONF" | cut -d: -f1)
 check_as_run
 expect_eq "$out" "$CONF:$line: [workload \"app.startup\"]: no command given, and it is not a workload of the battery"
 
+# So is one named "command", which names no workload of the battery:
+# perfwatchd took it for the tuning of one and checked nothing.
+write_conf_manual '
+[workload "command"]
+measure = time'
+line=$(grep -n '^\[workload "command"\]' "$CONF" | cut -d: -f1)
+check_as_run
+expect_eq "$out" "$CONF:$line: [workload \"command\"]: no command given, and it is not a workload of the battery"
+write_conf_manual '
+[workload "app.startup"]
+measure = time'
+
 # Turned off, it is not run: nothing to refuse.
 printf 'enabled = no\n' >>"$CONF"
 out=$("$PERFWATCHD" -n -f "$CONF" 2>&1) || fail "perfwatchd -n, off: $out"
