@@ -18,10 +18,12 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <jansson.h>
 
@@ -85,6 +87,7 @@ int
 cli_dir_make(const char *dir, mode_t mode)
 {
 	char	*made = NULL;
+	int	 fd;
 
 	if (cli_mkdir_parents(dir, &made) == -1)
 		return -1;
@@ -95,10 +98,18 @@ cli_dir_make(const char *dir, mode_t mode)
 		log_warn("work directory %s", dir);
 		return -1;
 	}
-	if (chmod(dir, mode) == -1) {
+	/*
+	 * Through a descriptor, not the path: in a parent others may write,
+	 * a link put in its place since would take the mode elsewhere.
+	 */
+	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+	    O_CLOEXEC)) == -1 || fchmod(fd, mode) == -1) {
 		log_warn("work directory %s", dir);
+		if (fd != -1)
+			close(fd);
 		return -1;
 	}
+	close(fd);
 	return 0;
 }
 
