@@ -439,6 +439,8 @@ daemon_write_pid(int fd, const char *state_dir)
 static void
 daemon_drop(uid_t uid, gid_t gid, const char *user)
 {
+	struct passwd	*pw;
+
 	if (setgroups(1, &gid) == -1)
 		fatal("setgroups");
 	if (setresgid(gid, gid, gid) == -1)
@@ -452,6 +454,49 @@ daemon_drop(uid_t uid, gid_t gid, const char *user)
 		fatalx("could become root again after dropping to %s", user);
 	log_debug("running as %s (uid %ld, gid %ld)", user, (long)uid,
 	    (long)gid);
+	/*
+	 * Its own HOME, as su(1) gives: libgit2 refused every watched tree
+	 * while HOME named root's directory, which it cannot read ("failed
+	 * to stat '/root/.gitconfig'"), and builds ran with it.
+	 */
+	if ((pw = getpwuid(uid)) != NULL && pw->pw_dir != NULL &&
+	    pw->pw_dir[0] == '/')
+		setenv("HOME", pw->pw_dir, 1);
+	else
+		setenv("HOME", "/", 1);
+	setenv("USER", user, 1);
+	setenv("LOGNAME", user, 1);
+}
+
+/*
+ * daemon_profile_check() as the account uid:gid, when root will become
+ * it: the profile may be found in state_dir/profiles, which that account
+ * writes, and root must not read there what the account may not (a link
+ * to /etc/shadow put its first line in the error, on stderr and syslog).
+ */
+static int
+daemon_profile_check_as(const struct config *cfg, const char *conf_path,
+    uid_t uid, gid_t gid, char **cause)
+{
+	gid_t	*groups, egid = getegid();
+	int	 ng, rc;
+
+	if (geteuid() != 0 || uid == (uid_t)-1 || uid == 0)
+		return daemon_profile_check(cfg, conf_path, cause);
+	if ((ng = getgroups(0, NULL)) == -1)
+		fatal("getgroups");
+	groups = xcalloc((size_t)ng + 1, sizeof(*groups));
+	if (getgroups(ng, groups) == -1)
+		fatal("getgroups");
+	if (setgroups(1, &gid) == -1 || setegid(gid) == -1 ||
+	    seteuid(uid) == -1)
+		fatal("cannot become uid %ld to read the profile", (long)uid);
+	rc = daemon_profile_check(cfg, conf_path, cause);
+	if (seteuid(0) == -1 || setegid(egid) == -1 ||
+	    setgroups((size_t)ng, groups) == -1)
+		fatal("cannot become root again after reading the profile");
+	free(groups);
+	return rc;
 }
 
 /* Tell systemd (STATUS=) what the daemon does, when that changes. */
@@ -1019,8 +1064,8 @@ daemon_check(const char *path, int verbose)
 	struct config	*cfg;
 	char		*text = NULL, *cause;
 	size_t		 len;
-	uid_t		 uid;
-	gid_t		 gid;
+	uid_t		 uid = (uid_t)-1;
+	gid_t		 gid = (gid_t)-1;
 
 	if (path == NULL && access(CONFIG_DEFAULT_PATH, F_OK) == -1)
 		cfg = config_default();
@@ -1040,8 +1085,8 @@ daemon_check(const char *path, int verbose)
 		free(cause);
 		exit(EXIT_CONFIG);
 	}
-	if (daemon_profile_check(cfg, path != NULL ? path :
-	    CONFIG_DEFAULT_PATH, &cause) == -1) {
+	if (daemon_profile_check_as(cfg, path != NULL ? path :
+	    CONFIG_DEFAULT_PATH, uid, gid, &cause) == -1) {
 		fprintf(stderr, "%s\n", cause);
 		free(cause);
 		exit(EXIT_CONFIG);
@@ -1188,8 +1233,12 @@ main(int argc, char **argv)
 			return EXIT_CONFIG;
 		}
 	}
+	/* Root: the account to become (exit 78 if it will not do). */
+	if (geteuid() == 0)
+		daemon_account(d, &uid, &gid, &user);
 	/* What -n refuses of the profile, the start refuses too. */
-	if (daemon_profile_check(d->cfg, d->conf_path, &cause) == -1) {
+	if (daemon_profile_check_as(d->cfg, d->conf_path, uid, gid,
+	    &cause) == -1) {
 		fprintf(stderr, "%s\n", cause);
 		if (!d->foreground)
 			log_warnx("%s", cause);
@@ -1215,14 +1264,11 @@ main(int argc, char **argv)
 	xasprintf(&d->run_conf, "%s/run.conf", d->state_dir);
 
 	/*
-	 * Root: the account to become, and directories it can write.
-	 * work_dir is shared with the runs people start by hand on the
+	 * Root: directories the account can write.  work_dir is shared with the runs people start by hand on the
 	 * same file (perfwatch.conf(5)): sticky and writable by all, as
 	 * /var/tmp, and not given to the user, as tmpfiles.d makes it;
 	 * each iteration works in a directory of its own, mode 0700.
 	 */
-	if (geteuid() == 0)
-		daemon_account(d, &uid, &gid, &user);
 	if (daemon_mkdirs(d, "state_dir", d->state_dir, 0750, uid,
 	    gid) == -1 || daemon_mkdirs(d, "work_dir",
 	    config_get_str(d->cfg, "perfwatch", "work_dir"), 01777,
