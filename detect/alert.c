@@ -774,7 +774,13 @@ alert_open(struct store *st, const struct detect_params *p,
 		sign = v->current > v->reference ? 1 : -1;
 		i = only_suspect ? alert_turn_start(p, w, sign) : w->nrs - 1;
 		a.first_bad_run = w->rs[i].run;
-		if (only_suspect && i > 0)
+		/*
+		 * Turned from a confirmed alert, the run before is the last
+		 * at its level; a suspicion cleared was one wild run or two,
+		 * which the baseline's newest run skips.
+		 */
+		if (only_suspect && i > 0 && w->open != NULL &&
+		    w->open->confirmed_run != 0)
 			a.last_good_run = w->rs[i - 1].run;
 		else
 			a.last_good_run = alert_last_good(w, &w->base, i);

@@ -1348,7 +1348,9 @@ test_shift_back_past(void **state)
 	assert_string_equal(res.ev[0].to, ALERT_CONFIRMED);
 	assert_int_equal(store_alert_get(f.st, res.ev[0].alert, &a), 0);
 	detect_result_free(&res);
-	assert_int_equal(a.first_bad_run, second);
+	/* The first run at 80, not the one that resolved the old alert. */
+	assert_int_equal(a.first_bad_run, first);
+	assert_int_equal(a.last_good_run, f.runs[f.nruns - 4]);
 	store_alert_clear(&a);
 	assert_int_equal(count_rows(&f, "SELECT count(*) FROM alerts", 0), 2);
 	fix_close(&f);
