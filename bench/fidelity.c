@@ -96,26 +96,27 @@ struct fid_row {
 	const char	*name;
 	const char	*unit;
 	const char	*ours_metric;	/* our workload's metric */
+	const char	*peer;		/* the tool of theirs */
 	double		 ours[FID_REPS_MAX];
 	double		 theirs[FID_REPS_MAX];
 	const char	*differs;	/* how the definitions differ */
 };
 
 static struct fid_row	fid_rows[] = {
-	{ "bonnie block write", "K/sec", "write_kps", { 0 }, { 0 },
+	{ "bonnie block write", "K/sec", "write_kps", "bonnie++", { 0 }, { 0 },
 	  "both write the file in 8 KiB write()s from a page-aligned buffer "
 	  "and fsync it before the clock stops (bonnie++ in its close).  "
 	  "The data differs: bonnie++'s chunks are a zeroed buffer with one "
 	  "byte bumped per chunk, disk.bonnie's pseudo-random bytes, so that "
 	  "no compressing or deduplicating layer flatters it" },
-	{ "bonnie rewrite", "K/sec", "rewrite_kps", { 0 }, { 0 },
+	{ "bonnie rewrite", "K/sec", "rewrite_kps", "bonnie++", { 0 }, { 0 },
 	  "both read a chunk, change it, seek back one chunk and write it, "
 	  "from an evicted file, with the fsync inside the clock; the data "
 	  "differs as for the block write" },
-	{ "bonnie block read", "K/sec", "read_kps", { 0 }, { 0 },
+	{ "bonnie block read", "K/sec", "read_kps", "bonnie++", { 0 }, { 0 },
 	  "both read the evicted file in 8 KiB read()s into a page-aligned "
 	  "buffer; the data differs as for the block write" },
-	{ "bonnie seeks", "/sec", "seeks_ps", { 0 }, { 0 },
+	{ "bonnie seeks", "/sec", "seeks_ps", "bonnie++", { 0 }, { 0 },
 	  "both seek to uniformly random chunks, read one, and rewrite one "
 	  "in ten, with as many seekers, which fsync at the end inside the "
 	  "time, and both time the phase from before the seekers start to "
@@ -127,7 +128,7 @@ static struct fid_row	fid_rows[] = {
 	  "the disk sets the pace, the figures part.  disk.bonnie's are "
 	  "processes that divide the seeks evenly.  -p 1 compares one "
 	  "seeker with one, without the shared pipe" },
-	{ "stream write (fio)", "MiB/s", "write_mibps", { 0 }, { 0 },
+	{ "stream write (fio)", "MiB/s", "write_mibps", "fio", { 0 }, { 0 },
 	  "both append 1 MiB write()s to a new file with an fsync every "
 	  "fsync_every and at the end, the end inside the time; fio runs "
 	  "with --fallocate=none because disk.stream does not preallocate" },
@@ -346,6 +347,37 @@ repetition(struct fid_rep *r, int swap)
 	return 0;
 }
 
+/* What a row's median ratio says. */
+enum fid_verdict {
+	FID_WITHIN,
+	FID_OUTSIDE,
+	FID_NO_FIGURE		/* no repetition has a ratio to take */
+};
+
+/*
+ * The verdict on a figure from its ratios ours / theirs of reps
+ * repetitions, with their median (of the finite ones) in *med.  bonnie++
+ * prints "+++++" rather than a figure for a phase under half a second,
+ * read as NAN: a repetition without it has no ratio, and a row with none
+ * has nothing to judge.  It is not outside the range, as bench/noise
+ * does not count such a figure noisier than its peer.
+ */
+static enum fid_verdict
+fid_verdict(const double *ours, const double *theirs, int reps, double *med)
+{
+	double	ratio[FID_REPS_MAX];
+	int	j;
+
+	for (j = 0; j < reps; j++)
+		ratio[j] = ours[j] / theirs[j];
+	*med = peer_median(ratio, reps);
+	if (!isfinite(*med))
+		return FID_NO_FIGURE;
+	if (*med >= FID_MIN && *med <= FID_MAX)
+		return FID_WITHIN;
+	return FID_OUTSIDE;
+}
+
 /* Print the table of the reps repetitions done, and the verdicts. */
 static void
 report(int reps)
@@ -353,7 +385,7 @@ report(int reps)
 	struct fid_row	*r;
 	double		 ratio[FID_REPS_MAX], s[FID_REPS_MAX], med;
 	size_t		 i, k;
-	int		 j, outside = 0;
+	int		 j, outside = 0, nofigure = 0;
 
 	printf("\n%-20s %6s %14s %14s %8s %15s\n", "figure", "unit",
 	    "ours (median)", "theirs (med.)", "ratio", "ratios min-max");
@@ -376,24 +408,34 @@ report(int reps)
 	printf("\n");
 	for (i = 0; i < nitems(fid_rows); i++) {
 		r = &fid_rows[i];
-		for (j = 0; j < reps; j++)
-			ratio[j] = r->ours[j] / r->theirs[j];
-		med = peer_median(ratio, reps);
-		if (isfinite(med) && med >= FID_MIN && med <= FID_MAX) {
+		switch (fid_verdict(r->ours, r->theirs, reps, &med)) {
+		case FID_WITHIN:
 			printf("%s: within %.2f-%.2f (%s)\n", r->name,
 			    FID_MIN, FID_MAX, r->differs);
-		} else {
+			break;
+		case FID_OUTSIDE:
 			outside++;
 			printf("%s: OUTSIDE %.2f-%.2f: %s\n", r->name,
 			    FID_MIN, FID_MAX, r->differs);
+			break;
+		case FID_NO_FIGURE:
+			nofigure++;
+			if (peer_finite(r->theirs, reps, s) == 0)
+				printf("%s: cannot compare (%s printed no "
+				    "figure)\n", r->name, r->peer);
+			else
+				printf("%s: cannot compare (no repetition "
+				    "with both figures)\n", r->name);
+			break;
 		}
 	}
 	printf("\nthe seek phase's %%CPU, median: disk.bonnie %.0f%%, "
 	    "bonnie++ %.0f%%, on %ld CPUs\n", peer_median(fid_seek_cpu_ours,
 	    reps), peer_median(fid_seek_cpu_theirs, reps),
 	    sysconf(_SC_NPROCESSORS_ONLN));
-	printf("\n%d of %zu ratios outside %.2f-%.2f\n", outside,
-	    nitems(fid_rows), FID_MIN, FID_MAX);
+	printf("\n%d of %zu ratios outside %.2f-%.2f; %d cannot be compared "
+	    "(no figure printed)\n", outside, nitems(fid_rows), FID_MIN,
+	    FID_MAX, nofigure);
 }
 
 int
