@@ -32,6 +32,41 @@ file_size(const char *path)
 	return stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
 }
 
+/*
+ * The scratch directory made without -d (static: store_scratch_remove()
+ * runs after main() has returned), and whether it was made: not when -d
+ * names a directory, whose bench.db is kept for other benches.
+ */
+static char	store_scratch[] = "/tmp/pw-bench-store.XXXXXX";
+static int	store_scratch_made;
+
+/*
+ * Remove the scratch directory and its database (161 MiB at the
+ * defaults, which a run without -d has no use for afterwards): at exit,
+ * so that the fatal() of a failed step removes it too.
+ */
+static void
+store_scratch_remove(void)
+{
+	const char	*files[] = { "history.csv", "bench.db", "bench.db-wal",
+			    "bench.db-shm", "bench.db-journal" };
+	char		*path;
+	size_t		 i;
+
+	if (!store_scratch_made)
+		return;
+	for (i = 0; i < nitems(files); i++) {
+		xasprintf(&path, "%s/%s", store_scratch, files[i]);
+		if (unlink(path) == -1 && errno != ENOENT)
+			fprintf(stderr, "bench-store: unlink %s: %s\n", path,
+			    strerror(errno));
+		free(path);
+	}
+	if (rmdir(store_scratch) == -1)
+		fprintf(stderr, "bench-store: rmdir %s: %s\n", store_scratch,
+		    strerror(errno));
+}
+
 /* A reproducible pseudo-random number in [0, 1). */
 static double
 rnd(unsigned long long *s)
@@ -50,7 +85,6 @@ main(int argc, char **argv)
 	struct store		*st;
 	unsigned long long	 seed = 42;
 	const char		*dir = NULL, *pw = "build/bin/perfwatch";
-	char			 tmpl[] = "/tmp/pw-bench-store.XXXXXX";
 	char			*csv, *db, *cause = NULL, *cmd;
 	size_t			 nruns, nser, i, total = 0;
 	double			 t0, t_gen, t_imp, t_load, t_hist, base;
@@ -74,8 +108,12 @@ main(int argc, char **argv)
 	}
 	if (R < 31 || M < 1 || I < 1)
 		fatalx("need at least 31 runs, 1 metric, 1 iteration");
-	if (dir == NULL && (dir = mkdtemp(tmpl)) == NULL)
-		fatal("mkdtemp");
+	if (dir == NULL) {
+		if ((dir = mkdtemp(store_scratch)) == NULL)
+			fatal("mkdtemp");
+		store_scratch_made = 1;
+		atexit(store_scratch_remove);
+	}
 	xasprintf(&csv, "%s/history.csv", dir);
 	xasprintf(&db, "%s/bench.db", dir);
 	unlink(db);
