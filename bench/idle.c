@@ -22,8 +22,16 @@
  * beyond its timers (its longest sleep is 15 minutes, so none in a
  * window shorter than that).  Exit 0 if all three hold, 1 if one does
  * not, 2 if the daemon could not be measured.  Linux only (/proc).
+ *
+ * Stopped by SIGTERM, SIGINT or SIGHUP, it stops the daemon and strace,
+ * removes its directory and exits 128 + the signal: the daemon is a
+ * child that would otherwise go on, reparented to init, with its nightly
+ * schedule.  The daemon also gets SIGTERM should the bench die outright.
  */
 #include <sys/types.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -54,6 +62,16 @@ struct sample {
 
 static char	scratch[] = "/tmp/perfwatch-idle.XXXXXX";
 static pid_t	daemon_pid = -1;
+static pid_t	strace_pid = -1;
+
+/* The signal that asked the bench to stop, or 0. */
+static volatile sig_atomic_t	idle_signal;
+
+static void
+idle_on_signal(int sig)
+{
+	idle_signal = sig;
+}
 
 static void
 usage(void)
@@ -62,13 +80,29 @@ usage(void)
 	exit(2);
 }
 
+/* Sleep ms milliseconds, or less if a signal asks the bench to stop. */
 static void
 sleep_ms(long ms)
 {
 	struct timespec	ts = { ms / 1000, (ms % 1000) * 1000000L };
 
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+	while (!idle_signal && nanosleep(&ts, &ts) == -1 && errno == EINTR)
 		;
+}
+
+/*
+ * If a signal asked the bench to stop, exit 128 + it; cleanup() (at
+ * exit) stops strace and the daemon and removes the directory.
+ */
+static void
+idle_stop_if_signalled(void)
+{
+	int	sig = idle_signal;
+
+	if (sig == 0)
+		return;
+	fprintf(stderr, "idle: %s: stopping\n", strsignal(sig));
+	exit(128 + sig);
 }
 
 /* Whether the file contains the text. */
@@ -142,6 +176,10 @@ cleanup(void)
 {
 	char	cmd[PATH_MAX + 16];
 
+	if (strace_pid > 0) {
+		kill(strace_pid, SIGKILL);
+		waitpid(strace_pid, NULL, 0);
+	}
 	if (daemon_pid > 0) {
 		kill(daemon_pid, SIGKILL);
 		waitpid(daemon_pid, NULL, 0);
@@ -156,6 +194,7 @@ cleanup(void)
 int
 main(int argc, char **argv)
 {
+	struct sigaction sa;
 	struct sample	 a, b;
 	const char	*daemon = NULL, *user;
 	char		*end;
@@ -163,7 +202,7 @@ main(int argc, char **argv)
 	char		 stracep[PATH_MAX], cmd[2 * PATH_MAX];
 	char		 profile[PATH_MAX], bindir[PATH_MAX + 32];
 	FILE		*f;
-	pid_t		 strace_pid = -1;
+	pid_t		 parent;
 	long		 seconds = 60, wakeups, syscalls = -1;
 	int		 ch, fd, status, i, use_strace = 0, ok = 1;
 	double		 t0, cpu;
@@ -205,6 +244,18 @@ main(int argc, char **argv)
 		return 2;
 	}
 	atexit(cleanup);
+	/*
+	 * A handler that only notes the signal: the sleeps then end early
+	 * (nanosleep is not restarted, SA_RESTART or not) and the bench
+	 * leaves through exit() and cleanup(); other calls are restarted.
+	 */
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = idle_on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	snprintf(conf, sizeof(conf), "%s/perfwatch.conf", scratch);
 	snprintf(logp, sizeof(logp), "%s/daemon.log", scratch);
 	snprintf(sock, sizeof(sock), "%s/perfwatchd.sock", scratch);
@@ -232,11 +283,19 @@ main(int argc, char **argv)
 	    "\n[triggers]\npackages = yes\nkernel = yes\n");
 	fclose(f);
 
+	idle_stop_if_signalled();
+	parent = getpid();
 	if ((daemon_pid = fork()) == -1) {
 		perror("fork");
 		return 2;
 	}
 	if (daemon_pid == 0) {
+#ifdef __linux__
+		/* Killed outright (SIGKILL), the bench cannot stop it. */
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) == -1 ||
+		    getppid() != parent)
+			_exit(127);
+#endif
 		fd = open(logp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (fd == -1 || dup2(fd, 1) == -1 || dup2(fd, 2) == -1)
 			_exit(127);
@@ -260,12 +319,14 @@ main(int argc, char **argv)
 			return 2;
 		}
 		sleep_ms(100);
+		idle_stop_if_signalled();
 	}
 	if (i == 300) {
 		fprintf(stderr, "idle: perfwatchd not ready after 30 s\n");
 		return 2;
 	}
 	sleep_ms(1000);		/* let the package list child be reaped */
+	idle_stop_if_signalled();
 	if (use_strace) {
 		if ((strace_pid = fork()) == 0) {
 			char pidbuf[32];
@@ -280,6 +341,7 @@ main(int argc, char **argv)
 			_exit(127);
 		}
 		sleep_ms(500);
+		idle_stop_if_signalled();
 	}
 
 	if (sample_take(daemon_pid, &a) == -1) {
@@ -293,6 +355,7 @@ main(int argc, char **argv)
 	    "watched)...\n", (long)daemon_pid, seconds);
 	fflush(stdout);
 	sleep_ms(seconds * 1000);
+	idle_stop_if_signalled();
 	if (sample_take(daemon_pid, &b) == -1) {
 		fprintf(stderr, "idle: perfwatchd went away\n");
 		return 2;
@@ -301,6 +364,7 @@ main(int argc, char **argv)
 	if (strace_pid > 0) {
 		kill(strace_pid, SIGINT);
 		waitpid(strace_pid, &status, 0);
+		strace_pid = -1;
 		/*
 		 * Interrupted, strace detaches and exits 128 + SIGINT; with
 		 * -c it writes nothing at all when there was no call.
