@@ -61,6 +61,7 @@ struct sample {
 };
 
 static char	scratch[] = "/tmp/perfwatch-idle.XXXXXX";
+static int	scratch_made;	/* mkdtemp() made it: cleanup() removes it */
 static pid_t	daemon_pid = -1;
 static pid_t	strace_pid = -1;
 
@@ -184,7 +185,7 @@ cleanup(void)
 		kill(daemon_pid, SIGKILL);
 		waitpid(daemon_pid, NULL, 0);
 	}
-	if (strchr(scratch, 'X') == NULL) {
+	if (scratch_made) {
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
 		if (system(cmd) != 0)
 			fprintf(stderr, "idle: could not remove %s\n", scratch);
@@ -243,6 +244,7 @@ main(int argc, char **argv)
 		perror("mkdtemp");
 		return 2;
 	}
+	scratch_made = 1;
 	atexit(cleanup);
 	/*
 	 * A handler that only notes the signal: the sleeps then end early
