@@ -7,12 +7,13 @@
  * Alternates, -n times (40), one iteration of sys.fcopy4096 through
  * perfwatch's runner (a child, as a run makes it, with -d as its
  * work_dir, /var/tmp by default; -t its duration, 500ms) with as long a
- * memcpy between two 16 MiB buffers, the bytes of the copy's two files.
- * It prints both rates of each pair, then the CV of each series and
- * their correlation (Pearson's r).  On a guest of a shared host the
- * memory's speed moves with what the other guests do, over tens of
- * seconds; a copy through 16 MiB of page cache that moves with it (r
- * well above 0) measures the host there, which no order or count of
+ * memcpy between two buffers of 8000 KiB, one for each of the copy's two
+ * files of 8000 KiB (UnixBench's fstime size), so that both touch as
+ * much memory.  It prints both rates of each pair, then the CV of each
+ * series and their correlation (Pearson's r).  On a guest of a shared
+ * host the memory's speed moves with what the other guests do, over tens
+ * of seconds; a copy through two files of page cache that moves with it
+ * (r well above 0) measures the host there, which no order or count of
  * iterations within a run holds still (bench/README.md, noise, set HH).
  * Exit 0, 1 on an error, 2 on a bad argument.
  */
@@ -28,7 +29,7 @@
 #include "detect/stats.h"
 #include "workloads/workloads.h"
 
-#define MS_BYTES	(16u << 20)	/* the copy's two files of 8000 KiB */
+#define MS_BYTES	(8000u << 10)	/* a buffer: one of the copy's files */
 #define MS_PAIRS_MAX	10000
 
 /* Read by no one: the memcpy loop's last bytes go here, so it stays. */
@@ -144,7 +145,7 @@ main(int argc, char *argv[])
 	fc = xreallocarray(NULL, (size_t)pairs, sizeof(*fc));
 	mc = xreallocarray(NULL, (size_t)pairs, sizeof(*mc));
 	printf("memspeed: %ld pairs of %.2f s: sys.fcopy4096 in %s, then "
-	    "memcpy of 2 x %u MiB\n", pairs, p.duration, dir, MS_BYTES >> 20);
+	    "memcpy of 2 x %u KiB\n", pairs, p.duration, dir, MS_BYTES >> 10);
 	printf("%5s %16s %14s\n", "pair", "fcopy4096 KBps", "memcpy GB/s");
 	for (i = 0; i < pairs; i++) {
 		if ((fc[i] = ms_fcopy(wl, &p)) < 0)
