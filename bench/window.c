@@ -88,7 +88,17 @@ baseline(const struct params *p, gsl_rng *r, double *x, double *level,
 	*sd = p->oracle ? 1 : sqrt(ss / (p->base - 1));
 }
 
-/* False alarms per 1000 checks and recall within 3 runs at threshold c. */
+/*
+ * False alarms per 1000 checks and recall within 3 runs at threshold c.
+ *
+ * Every c must see the same histories, so that the rows differ by c
+ * alone: each phase starts from its own seed, and each history is drawn
+ * whole before it is checked, so that where its first alarm ends it
+ * does not move the draws of the next.  Drawn as they were checked, the
+ * recall phase followed however many draws the false alarms had taken at
+ * that c, and at -n 2000 recall rose from 95.65% at c 3.7 to 95.90% at
+ * 3.8.  Now both columns can only fall as c rises.
+ */
 static void
 measure(const struct params *p, double c, double *fa, double *recall)
 {
@@ -98,14 +108,14 @@ measure(const struct params *p, double c, double *fa, double *recall)
 	int	 t, sign;
 
 	r = gsl_rng_alloc(gsl_rng_mt19937);
-	gsl_rng_set(r, p->seed);
 	x = xcalloc((size_t)p->base, sizeof(*x));
+	gsl_rng_set(r, p->seed);
 	for (h = 0; h < p->histories; h++) {
 		baseline(p, r, x, &level, &sd);
-		for (t = 0; t < CHECKS; t++) {
+		for (t = 0; t < CHECKS; t++)
 			z[t] = (gsl_ran_gaussian(r, 1) - level) / sd;
-			if (t == 0)
-				continue;	/* confirming takes 2 runs */
+		/* From the second run: confirming takes 2. */
+		for (t = 1; t < CHECKS; t++) {
 			checks++;
 			if (window_score(p, z, t, &sign) > c) {
 				alarms++;
@@ -113,13 +123,14 @@ measure(const struct params *p, double c, double *fa, double *recall)
 			}
 		}
 	}
+	gsl_rng_set(r, p->seed + 1);
 	for (h = 0; h < p->histories; h++) {
 		baseline(p, r, x, &level, &sd);
-		for (t = 0; t < WITHIN; t++) {
+		for (t = 0; t < WITHIN; t++)
 			z[t] = (p->step + gsl_ran_gaussian(r, p->after_sd) -
 			    level) / sd;
-			if (t > 0 && window_score(p, z, t, &sign) > c &&
-			    sign > 0) {
+		for (t = 1; t < WITHIN; t++) {
+			if (window_score(p, z, t, &sign) > c && sign > 0) {
 				found++;
 				break;
 			}
