@@ -478,6 +478,13 @@ out:
  * otherwise fallocate it first and write into unwritten extents).  The
  * bandwidth is jobs[0].write.bw_bytes, in MiB/s; the CPU, if asked, is
  * jobs[0].usr_cpu + sys_cpu (% of the job's runtime).
+ *
+ * --fsync counts fio's 1 MiB writes, so fsync_every goes in whole MiB,
+ * rounded down as disk.stream rounds its segments (fsync_every / 1 MiB
+ * writes each); 0 is one fsync at the end for both.  An fsync_every
+ * between 0 and 1 MiB would be --fsync=0 beside a disk.stream that
+ * fsyncs, but never comes here: wl_params_set() refuses it in a profile
+ * (tests/integration/bench_noise_fsync.sh), bench/fidelity's -f too.
  */
 PEER_FN int
 peer_fio_run(const char *dir, uint64_t size, uint64_t fsync_every,
