@@ -18,7 +18,7 @@
  *			attached for the window
  *
  * It prints the figures and checks them against what the daemon must
- * reach: under 0.05 s of CPU, under 10 MB resident, and no wake-ups
+ * reach: under 0.05 s of CPU, under 10 MiB resident, and no wake-ups
  * beyond its timers (its longest sleep is 15 minutes, so none in a
  * window shorter than that).  Exit 0 if all three hold, 1 if one does
  * not, 2 if the daemon could not be measured.  Linux only (/proc).

@@ -201,11 +201,11 @@ main(int argc, char **argv)
 	if (rc != 0)
 		fprintf(stderr, "bench-store: \"%s\" failed\n", cmd);
 
-	printf("  generate CSV           %8.2f s  (%lld MB)\n", t_gen,
+	printf("  generate CSV           %8.2f s  (%lld MiB)\n", t_gen,
 	    file_size(csv) >> 20);
 	printf("  import                 %8.2f s  %10.0f samples/s  "
 	    "(goal >= 200000)\n", t_imp, stats.samples / t_imp);
-	printf("  database size          %8lld MB  %10.1f bytes/sample "
+	printf("  database size          %8lld MiB %10.1f bytes/sample "
 	    "(goal < 60)\n", file_size(db) >> 20,
 	    (double)file_size(db) / stats.samples);
 	printf("  load last 30 runs      %8.1f ms  (%zu series; goal < 100 "
