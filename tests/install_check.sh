@@ -221,8 +221,13 @@ case $(uname -s) in
 Linux) ;;
 *) skip_keys="[perfwatch] state_dir|[perfwatch] socket|[quiet] lock" ;;
 esac
+# A copy of the installed profiles beside it, where the account that
+# perfwatchd -n as root reads them as can (a DESTDIR under a private
+# directory is not such a place, as the system's is).
+chmod 755 "$T"
 mkdir "$T/conf"
-ln -s "$root$etc/perfwatch/profiles" "$T/conf/profiles"
+cp -R "$root$etc/perfwatch/profiles" "$T/conf/profiles"
+chmod -R a+rX "$T/conf"
 if [ "$(id -u)" -eq 0 ] && ! getent passwd perfwatch >/dev/null; then
 	sed -e 's/^#user = perfwatch$/user = nobody/' \
 	    -e "s/^#group = perfwatch\$/group = $(id -gn nobody)/" \
