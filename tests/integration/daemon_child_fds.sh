@@ -186,9 +186,14 @@ with open(tmp, "w") as f:
 os.rename(tmp, fifo)
 with os.fdopen(wfd, "w") as f:
     f.write(stanza)
-wait_for("the package-list child to end",
-         lambda: not os.path.exists("/proc/%d" % forks[0]) or
-         open("/proc/%d/stat" % forks[0]).read().split(") ")[1][0] == "Z")
+def ended(pid):
+    # Reaped between a look and a read is ended too (it was, once).
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().split(") ")[1][0] == "Z"
+    except FileNotFoundError:
+        return True
+wait_for("the package-list child to end", lambda: ended(forks[0]))
 
 # A run (exec'd, with a workload that sleeps) while both clients are
 # still connected: neither it nor any process under it holds a socket.
