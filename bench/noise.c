@@ -1050,7 +1050,7 @@ main(int argc, char **argv)
 	struct nz_job		*j;
 	const char		*base = "/var/tmp";
 	const char		*profile = "etc/profiles/quick.conf";
-	char			*pw = NULL, *self, *pdir, *path, *cause = NULL;
+	char			*pw = NULL, *pdir, *path, *cause = NULL;
 	char			 dir[PATH_MAX], conf[PATH_MAX + 32];
 	char			 db[PATH_MAX + 32];
 	FILE			*f;
@@ -1099,15 +1099,8 @@ main(int argc, char **argv)
 	}
 	if (optind != argc || runs < 2 || runs > NZ_RUNS_MAX)
 		usage();
-	if (pw == NULL) {
-		self = xstrdup(argv[0]);
-		xasprintf(&pw, "%s/../bin/perfwatch", dirname(self));
-		free(self);
-		if (access(pw, X_OK) == -1) {
-			free(pw);
-			pw = xstrdup("perfwatch");
-		}
-	}
+	if (pw == NULL)
+		pw = bench_perfwatch(argv[0]);
 	if (profile_read(profile, &quick) == -1) {
 		fprintf(stderr, "noise: cannot read profile %s\n", profile);
 		free(pw);

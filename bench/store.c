@@ -14,7 +14,6 @@
  * Figures are printed, never asserted: the machine is shared and noisy.
  */
 #include <errno.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,7 +89,6 @@ main(int argc, char **argv)
 	unsigned long long	 seed = 42;
 	const char		*dir = NULL;
 	char			*csv, *db, *cause = NULL, *cmd, *pw = NULL;
-	char			*self;
 	size_t			 nruns, nser, i, total = 0;
 	double			 t0, t_gen, t_imp, t_load, t_hist, base;
 	long			 r, m, it, R = 3650, M = 200, I = 10, hm;
@@ -113,20 +111,8 @@ main(int argc, char **argv)
 	}
 	if (R < 31 || M < 1 || I < 1)
 		fatalx("need at least 31 runs, 1 metric, 1 iteration");
-	/*
-	 * The perfwatch beside this bench's build tree, as bench/noise finds
-	 * it: "build/bin/perfwatch" held only when run from the top of the
-	 * tree.
-	 */
-	if (pw == NULL) {
-		self = xstrdup(argv[0]);
-		xasprintf(&pw, "%s/../bin/perfwatch", dirname(self));
-		free(self);
-		if (access(pw, X_OK) == -1) {
-			free(pw);
-			pw = xstrdup("perfwatch");
-		}
-	}
+	if (pw == NULL)
+		pw = bench_perfwatch(argv[0]);
 	if (dir == NULL) {
 		if ((dir = mkdtemp(store_scratch)) == NULL)
 			fatal("mkdtemp");
