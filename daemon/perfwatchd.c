@@ -1264,10 +1264,11 @@ main(int argc, char **argv)
 	xasprintf(&d->run_conf, "%s/run.conf", d->state_dir);
 
 	/*
-	 * Root: directories the account can write.  work_dir is shared with the runs people start by hand on the
-	 * same file (perfwatch.conf(5)): sticky and writable by all, as
-	 * /var/tmp, and not given to the user, as tmpfiles.d makes it;
-	 * each iteration works in a directory of its own, mode 0700.
+	 * Root: directories the account can write.  work_dir is shared with
+	 * the runs people start by hand on the same file (perfwatch.conf(5)):
+	 * sticky and writable by all, as /var/tmp, and not given to the
+	 * user, as tmpfiles.d makes it; each iteration works in a directory
+	 * of its own, mode 0700.
 	 */
 	if (daemon_mkdirs(d, "state_dir", d->state_dir, 0750, uid,
 	    gid) == -1 || daemon_mkdirs(d, "work_dir",

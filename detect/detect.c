@@ -499,6 +499,15 @@ detect_idpos_cmp(const void *a, const void *b)
 	return ((x->id > y->id) - (x->id < y->id));
 }
 
+/* Order ids for bsearch. */
+static int
+detect_id_cmp(const void *a, const void *b)
+{
+	int64_t	x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return ((x > y) - (x < y));
+}
+
 /* Load the runs of host (by name) in start order. */
 static int
 detect_host_load(struct store *st, const char *host, struct detect_host *h)
@@ -527,6 +536,7 @@ detect_host_free(struct detect_host *h)
 	store_runs_free(h->runs, h->nruns);
 	free(h->byid);
 	store_cache_free(h->cache);
+	free(h->judged_after);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -1434,16 +1444,15 @@ detect_work_alerts(const struct detect_host *h, struct detect_work *w,
  * failed busy, a run recorded with --no-check) may not open an alert of
  * a metric the newer run's check has judged: what followed it has been
  * judged already, and an alert opened now would announce, say, a night
- * that the runs after it showed to be one night's.  0, or -1 on a store
- * error.
+ * that the runs after it showed to be one night's.  The metrics so
+ * judged, once a check, into h.  0, or -1 on a store error.
  */
 static int
-detect_checked_after(struct store *st, const struct detect_host *h, size_t t,
-    struct detect_work *w)
+detect_judged_after(struct store *st, struct detect_host *h, size_t t)
 {
 	int64_t	*ids;
 	size_t	 q, n = 0;
-	int	 rc;
+	int	 rc = 0;
 
 	if (t + 1 >= h->nruns)
 		return 0;
@@ -1451,11 +1460,11 @@ detect_checked_after(struct store *st, const struct detect_host *h, size_t t,
 	for (q = t + 1; q < h->nruns; q++)
 		if (detect_run_counts(&h->runs[q]))
 			ids[n++] = h->runs[q].id;
-	rc = n > 0 ? store_verdict_among(st, w->cur->metric.id, ids, n) : 0;
+	if (n > 0)
+		rc = store_verdict_metrics(st, ids, n, &h->judged_after,
+		    &h->njudged_after);
 	free(ids);
-	if (rc == 1)
-		w->can_open = 0;
-	return rc == -1 ? -1 : 0;
+	return rc;
 }
 
 /* Append the fetched series ser[0..n) with samples to w->rs, newest first. */
@@ -2042,8 +2051,9 @@ detect_metric(struct store *st, const struct detect_params *p,
 	    &w->alerts, &w->nalerts) == -1)
 		return -1;
 	detect_work_alerts(h, w, t, advance);
-	if (w->can_open && detect_checked_after(st, h, t, w) == -1)
-		return -1;
+	if (w->can_open && bsearch(&w->cur->metric.id, h->judged_after,
+	    h->njudged_after, sizeof(*h->judged_after), detect_id_cmp) != NULL)
+		w->can_open = 0;
 	w->accepted = NULL;
 	if (bl != NULL && w->can_open && w->nalerts > 0 &&
 	    strcmp(w->alerts[w->nalerts - 1].state, ALERT_ACKNOWLEDGED) == 0)
@@ -2494,7 +2504,8 @@ detect_check(struct store *st, int64_t run, const struct detect_params *p,
 		goto fail_store;
 	began = 1;
 	if (detect_host_load(st, res->run.host_name, &h) == -1 ||
-	    detect_host_pos(&h, run, &t) == -1)
+	    detect_host_pos(&h, run, &t) == -1 ||
+	    (advance && detect_judged_after(st, &h, t) == -1))
 		goto fail_store;
 	if (blp != NULL)
 		res->base_total = blp->nruns;

@@ -103,6 +103,10 @@ struct detect_host {
 	struct detect_idpos	*byid;		/* sorted by run id */
 	struct store_cache	*cache;		/* the runs' samples, for the
 						   metrics after the first */
+	int64_t			*judged_after;	/* metrics a newer counting
+						   run's check judged,
+						   ascending (detect_check) */
+	size_t			 njudged_after;
 };
 
 struct detect_idpos {

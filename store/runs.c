@@ -382,7 +382,6 @@ store_run_create(struct store *st, const struct store_run *r, char **cause)
 	return sqlite3_last_insert_rowid(st->db);
 }
 
-/* Set a run's final status and end time. */
 /*
  * Record as aborted each workload with samples in the runs that runs (an
  * SQL expression of ?1: a run's id, or a select of them) selects and no
@@ -412,6 +411,7 @@ store_run_workloads_cut(struct store *st, const char *runs, int64_t arg)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* Set a run's final status and end time. */
 int
 store_run_finish(struct store *st, int64_t run, const char *status,
     int64_t ended)

@@ -358,8 +358,8 @@ void		 store_baselines_free(struct store_baseline *, size_t);
 
 int		 store_verdicts_replace(struct store *, int64_t run,
 		    const struct store_verdict *, size_t);
-int		 store_verdict_among(struct store *, int64_t metric,
-		    const int64_t *runs, size_t n);
+int		 store_verdict_metrics(struct store *, const int64_t *runs,
+		    size_t n, int64_t **, size_t *);
 int		 store_verdicts_get(struct store *, int64_t run,
 		    struct store_verdict **, size_t *);
 void		 store_verdicts_free(struct store_verdict *, size_t);

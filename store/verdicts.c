@@ -373,44 +373,68 @@ store_verdicts_replace(struct store *st, int64_t run,
 	return 0;
 }
 
+static int
+store_id_cmp(const void *a, const void *b)
+{
+	int64_t	x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 /*
- * Whether a verdict of metric is stored for any of runs[0..n): 1 when
- * one is, 0 when none, -1 on a store error.
+ * The metrics with a verdict stored for any of runs[0..n), ascending and
+ * each once, into *out (free it) and *nout.  0, or -1 on a store error.
  */
 int
-store_verdict_among(struct store *st, int64_t metric, const int64_t *runs,
-    size_t n)
+store_verdict_metrics(struct store *st, const int64_t *runs, size_t n,
+    int64_t **out, size_t *nout)
 {
 	sqlite3_stmt	*stmt;
 	char		*sql, *list;
-	size_t		 i, k, chunk;
-	int		 rc, found = 0;
+	int64_t		*m = NULL;
+	size_t		 i, k, chunk, nm = 0, cap = 0;
+	int		 rc;
 
-	for (i = 0; i < n && !found; i += chunk) {
+	for (i = 0; i < n; i += chunk) {
 		chunk = n - i < 256 ? n - i : 256;
 		list = xmalloc(chunk * 2);
 		for (k = 0; k < chunk; k++) {
 			list[2 * k] = '?';
 			list[2 * k + 1] = k + 1 < chunk ? ',' : '\0';
 		}
-		xasprintf(&sql, "SELECT EXISTS (SELECT 1 FROM verdicts"
-		    " WHERE metric = ? AND run IN (%s))", list);
+		xasprintf(&sql, "SELECT DISTINCT metric FROM verdicts"
+		    " WHERE run IN (%s)", list);
 		free(list);
 		rc = sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL);
 		free(sql);
-		if (rc != SQLITE_OK)
+		if (rc != SQLITE_OK) {
+			free(m);
 			return -1;
-		sqlite3_bind_int64(stmt, 1, metric);
+		}
 		for (k = 0; k < chunk; k++)
-			sqlite3_bind_int64(stmt, (int)k + 2, runs[i + k]);
-		rc = sqlite3_step(stmt);
-		if (rc == SQLITE_ROW)
-			found = sqlite3_column_int(stmt, 0);
+			sqlite3_bind_int64(stmt, (int)k + 1, runs[i + k]);
+		while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+			if (nm == cap) {
+				cap = cap ? cap * 2 : 64;
+				m = xreallocarray(m, cap, sizeof(*m));
+			}
+			m[nm++] = sqlite3_column_int64(stmt, 0);
+		}
 		sqlite3_finalize(stmt);
-		if (rc != SQLITE_ROW)
+		if (rc != SQLITE_DONE) {
+			free(m);
 			return -1;
+		}
 	}
-	return found;
+	/* Each chunk's are distinct; across chunks they may repeat. */
+	if (nm > 0)
+		qsort(m, nm, sizeof(*m), store_id_cmp);
+	for (i = k = 0; i < nm; i++)
+		if (k == 0 || m[k - 1] != m[i])
+			m[k++] = m[i];
+	*out = m;
+	*nout = k;
+	return 0;
 }
 
 /* The stored verdicts of run, by metric id. */
