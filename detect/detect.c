@@ -2051,8 +2051,10 @@ detect_metric(struct store *st, const struct detect_params *p,
 	    &w->alerts, &w->nalerts) == -1)
 		return -1;
 	detect_work_alerts(h, w, t, advance);
-	if (w->can_open && bsearch(&w->cur->metric.id, h->judged_after,
-	    h->njudged_after, sizeof(*h->judged_after), detect_id_cmp) != NULL)
+	/* bsearch() of no array is undefined, whatever its count says. */
+	if (w->can_open && h->njudged_after > 0 && bsearch(&w->cur->metric.id,
+	    h->judged_after, h->njudged_after, sizeof(*h->judged_after),
+	    detect_id_cmp) != NULL)
 		w->can_open = 0;
 	w->accepted = NULL;
 	if (bl != NULL && w->can_open && w->nalerts > 0 &&
