@@ -2093,7 +2093,10 @@ config_dump(const struct config *cfg, FILE *fp)
 /*
  * config_dump() less the sections of type skip (NULL: none), for a
  * caller that writes those itself: the defaults of a [workload] key are
- * the workload's (workloads/), which this table does not know.
+ * the workload's (workloads/), which this table does not know.  A URL's
+ * password or token is "***", as config_url_shown() gives it: the dump
+ * goes to a terminal, a bug report or a log, which more people read than
+ * the file, and it then reads back as a URL that logs in as no one.
  */
 int
 config_dump_except(const struct config *cfg, FILE *fp, const char *skip)
@@ -2115,7 +2118,13 @@ config_dump_except(const struct config *cfg, FILE *fp, const char *skip)
 			    !config_key_applies(s, j))
 				continue;
 			v = &s->values[j];
-			if (v->str != NULL)
+			if (v->str != NULL && config_keys[j].type ==
+			    CONFIG_URL) {
+				label = config_url_shown(v->str);
+				fprintf(fp, "%s = %s\n", config_keys[j].key,
+				    label);
+				free(label);
+			} else if (v->str != NULL)
 				fprintf(fp, "%s = %s\n", config_keys[j].key,
 				    v->str);
 			else if (config_keys[j].flags & CONFIG_NONE)

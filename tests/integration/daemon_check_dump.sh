@@ -5,6 +5,8 @@
 # destroy_data = no for sys.pipe, which the file refuses: "key
 # destroy_data does not apply to sys.pipe") and none of the workload's
 # own (sys.pipe's timeout of 10m, disk.bonnie's 6h and 10s of settle).
+# A sink's URL is printed as the logs show it, without its password or
+# token: the dump printed both.
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
@@ -21,7 +23,16 @@ size = 1536M
 
 [workload "app"]
 command = true
-measure = time'
+measure = time
+
+[sink "mail"]
+type = email
+to = ops@example.org
+smtp_url = smtp://me:s3cretpw@127.0.0.1:2525
+
+[sink "hook"]
+type = webhook
+url = https://t0ken42@hooks.example.org/perf?x=1'
 "$PERFWATCHD" -n -v -f "$CONF" >"$T/dump" 2>"$T/err" ||
 	fail "perfwatchd -n -v: $(cat "$T/err")"
 expect_eq "$(head -n 1 "$T/dump")" "$CONF: configuration OK"
@@ -35,6 +46,11 @@ expect_eq "$(section sys.pipe)" "enabled = yes|iterations = 3|warmup = 0|timeout
 expect_eq "$(section disk.bonnie)" "enabled = no|iterations = 5|warmup = 0|timeout = 6h|grace = 5s|size = 2x|seeks = 8000|seekers = 3|settle = 10s|"
 expect_eq "$(section disk.stream)" "enabled = yes|iterations = 5|warmup = 0|timeout = 30m|grace = 5s|size = 1536M|fsync_every = 128M|direct = no|destroy_data = no|settle = 10s|"
 expect_eq "$(section app)" "enabled = yes|iterations = 5|warmup = 0|timeout = 30m|grace = 5s|command = true|measure = time|settle = 0s|"
+expect_eq "$(grep '^smtp_url' "$T/dump")" "smtp_url = smtp://me:***@127.0.0.1:2525"
+expect_eq "$(grep '^url' "$T/dump")" "url = https://***@hooks.example.org/perf?x=1"
+if grep -q 's3cretpw\|t0ken42' "$T/dump"; then
+	fail "the dump shows a secret: $(grep 's3cretpw\|t0ken42' "$T/dump")"
+fi
 
 # Read back, the dump is the same configuration.
 sed 1d "$T/dump" >"$T/again.conf"
