@@ -1116,14 +1116,26 @@ store_stmt(struct store *st, enum store_stmt_id id, const char *sql)
  * which the lock has just checked for change anyway.  Such a store is
  * not written again: the transaction is rolled back, -1 returned with
  * the reason in store_errmsg() and the version in store_newer_schema().
+ * A lock that another process held past the busy timeout is not logged
+ * here: every caller says so itself, with what it was doing and "try
+ * again" (store_busy()), and the store's bare "database is locked" came
+ * out before each such message.
  */
 int
 store_begin(struct store *st)
 {
-	int	 version;
+	char	*err = NULL;
+	int	 version, rc;
 
-	if (store_exec(st, "BEGIN IMMEDIATE") == -1)
+	if ((rc = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL,
+	    &err)) != SQLITE_OK) {
+		if ((rc & 0xff) == SQLITE_BUSY)
+			log_debug("%s: %s", st->path, err != NULL ? err : "?");
+		else
+			log_warnx("%s: %s", st->path, err != NULL ? err : "?");
+		sqlite3_free(err);
 		return -1;
+	}
 	if (store_pragma_int(st, "user_version", &version) == -1) {
 		(void)store_rollback(st);
 		return -1;
