@@ -325,6 +325,72 @@ static const char *const store_migrations[] = {
 	("UPDATE runs SET ended = NULL WHERE ended IS NOT NULL AND"
 	"  (ended <= 0 OR status = 'running' OR (ended = started AND"
 	"  (trigger = 'import' OR status = 'aborted')));"),
+
+	/*
+	 * 7: an alert's number and an outbox row's are never given twice.
+	 * They name a delivery to its receivers (the event id, the
+	 * Message-ID, X-Perfwatch-Delivery), who drop one they have taken
+	 * before; an INTEGER PRIMARY KEY hands the highest number out again
+	 * once its row is gone, and import --replace of the newest runs
+	 * deletes their alerts with their rows, delivered ones included:
+	 * the next alert of the same metric had the same ids, and a
+	 * receiver that followed perfwatch(1) dropped it as a duplicate.
+	 * AUTOINCREMENT keeps the highest number ever given
+	 * (sqlite_sequence), which the copy below sets from the rows kept.
+	 */
+	("CREATE TABLE alerts7 ("
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+	"  metric INTEGER NOT NULL REFERENCES metrics(id),"
+	"  host INTEGER NOT NULL REFERENCES hosts(id),"
+	"  first_bad_run INTEGER NOT NULL REFERENCES runs(id)"
+	"    ON DELETE CASCADE,"
+	"  last_good_run INTEGER REFERENCES runs(id) ON DELETE SET NULL,"
+	"  last_run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  state TEXT NOT NULL CHECK (state IN ('suspected', 'confirmed',"
+	"    'acknowledged', 'resolved')),"
+	"  change_pct REAL,"
+	"  opened INTEGER NOT NULL,"
+	"  updated INTEGER NOT NULL,"
+	"  attribution TEXT,"
+	"  opened_run INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  confirmed_run INTEGER REFERENCES runs(id) ON DELETE SET NULL,"
+	"  direction TEXT NOT NULL DEFAULT 'regression' CHECK (direction IN"
+	"    ('regression', 'improvement'))"
+	");"
+	"INSERT INTO alerts7 (id, metric, host, first_bad_run, last_good_run,"
+	"  last_run, state, change_pct, opened, updated, attribution,"
+	"  opened_run, confirmed_run, direction) SELECT id, metric, host,"
+	"  first_bad_run, last_good_run, last_run, state, change_pct, opened,"
+	"  updated, attribution, opened_run, confirmed_run, direction"
+	"  FROM alerts;"
+	"CREATE TABLE outbox7 ("
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,"
+	"  alert INTEGER REFERENCES alerts7(id) ON DELETE CASCADE,"
+	"  sink TEXT NOT NULL,"
+	"  payload TEXT NOT NULL,"
+	"  created INTEGER NOT NULL,"
+	"  attempts INTEGER NOT NULL DEFAULT 0,"
+	"  next_attempt INTEGER NOT NULL,"
+	"  delivered_at INTEGER,"
+	"  failed_at INTEGER,"
+	"  last_error TEXT,"
+	"  recipients TEXT,"
+	"  split_from INTEGER"
+	");"
+	"INSERT INTO outbox7 (id, alert, sink, payload, created, attempts,"
+	"  next_attempt, delivered_at, failed_at, last_error, recipients,"
+	"  split_from) SELECT id, alert, sink, payload, created, attempts,"
+	"  next_attempt, delivered_at, failed_at, last_error, recipients,"
+	"  split_from FROM outbox;"
+	"DROP TABLE outbox;"
+	"DROP TABLE alerts;"
+	"ALTER TABLE alerts7 RENAME TO alerts;"
+	"ALTER TABLE outbox7 RENAME TO outbox;"
+	"CREATE INDEX alerts_open ON alerts (metric, state);"
+	"CREATE INDEX alerts_by_metric ON alerts (host, metric, id);"
+	"CREATE INDEX outbox_pending ON outbox (next_attempt)"
+	"  WHERE delivered_at IS NULL AND failed_at IS NULL;"
+	"CREATE INDEX outbox_by_alert ON outbox (alert);"),
 };
 
 /* Run one pragma or statement that returns nothing of interest. */

@@ -14,7 +14,7 @@
 
 #include "perfwatch.h"
 
-#define STORE_SCHEMA_VERSION	6
+#define STORE_SCHEMA_VERSION	7
 
 struct store;
 

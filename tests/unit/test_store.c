@@ -279,6 +279,78 @@ test_migrate_each_version(void **state)
 }
 
 /*
+ * Schema 7: a store of version 6 keeps its alerts and outbox rows, their
+ * numbers and links, and no number is given again once its row is gone:
+ * the highest numbers were handed out again, and a new alert took the
+ * delivery ids of one that import --replace had deleted.
+ */
+static void
+test_migrate_ids_kept(void **state)
+{
+	struct store	*st;
+	sqlite3_stmt	*stmt;
+	char		*p, *cause = NULL;
+	int64_t		 id;
+
+	(void)state;
+	p = db_path();
+	make_old_version(p, 6);
+	file_exec(p,
+	    "INSERT INTO alerts (id, metric, host, first_bad_run, last_run,"
+	    "  state, change_pct, opened, updated, opened_run, direction)"
+	    "  VALUES (5, 1, 1, 1, 1, 'confirmed', -12.5, 100, 101, 1,"
+	    "  'regression');"
+	    "INSERT INTO outbox (id, alert, sink, payload, created,"
+	    "  next_attempt, delivered_at, recipients, split_from)"
+	    "  VALUES (8, 5, 'mail', '{}', 100, 100, 102, NULL, NULL);"
+	    "INSERT INTO outbox (id, alert, sink, payload, created,"
+	    "  next_attempt, recipients, split_from)"
+	    "  VALUES (9, 5, 'mail', '{}', 100, 160, '[\"b@example.org\"]',"
+	    "  8);");
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	assert_int_equal(store_user_version(st), STORE_SCHEMA_VERSION);
+	assert_int_equal(sqlite3_prepare_v2(st->db, "SELECT a.id, a.change_pct,"
+	    " a.direction, o.id, o.delivered_at, o.split_from, o.recipients"
+	    " FROM alerts a JOIN outbox o ON o.alert = a.id ORDER BY o.id",
+	    -1, &stmt, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int64(stmt, 0), 5);
+	assert_true(sqlite3_column_double(stmt, 1) == -12.5);
+	assert_string_equal((const char *)sqlite3_column_text(stmt, 2),
+	    "regression");
+	assert_int_equal(sqlite3_column_int64(stmt, 3), 8);
+	assert_int_equal(sqlite3_column_int64(stmt, 4), 102);
+	assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int64(stmt, 3), 9);
+	assert_int_equal(sqlite3_column_int64(stmt, 5), 8);
+	assert_string_equal((const char *)sqlite3_column_text(stmt, 6),
+	    "[\"b@example.org\"]");
+	assert_int_equal(sqlite3_step(stmt), SQLITE_DONE);
+	sqlite3_finalize(stmt);
+	assert_int_equal(store_integrity_check(st, &cause), 0);
+
+	/* The run's deletion takes its alert and rows (ON DELETE CASCADE). */
+	assert_int_equal(sqlite3_exec(st->db, "DELETE FROM runs", NULL, NULL,
+	    NULL), SQLITE_OK);
+	assert_int_equal(count(st, "alerts"), 0);
+	assert_int_equal(count(st, "outbox"), 0);
+	/* The numbers after the highest ones given, not those again. */
+	assert_int_equal(sqlite3_exec(st->db,
+	    "INSERT INTO runs (host, label, trigger, started, status)"
+	    "  VALUES (1, 'r-new', 'manual', 200, 'complete');"
+	    "INSERT INTO alerts (metric, host, first_bad_run, last_run,"
+	    "  state, opened, updated, opened_run)"
+	    "  SELECT 1, 1, id, id, 'suspected', 200, 200, id FROM runs;",
+	    NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_last_insert_rowid(st->db), 6);
+	id = store_outbox_add(st, 6, "mail", "{}", 200);
+	assert_int_equal(id, 10);
+	store_close(st);
+	free(p);
+}
+
+/*
  * Several processes opening one new (or older) file at once: each must
  * find the schema current, none may fail re-running a migration that
  * another one applied meanwhile.
@@ -2663,6 +2735,7 @@ main(void)
 		cmocka_unit_test(test_open_empty),
 		cmocka_unit_test(test_remove_unused),
 		cmocka_unit_test(test_migrate_each_version),
+		cmocka_unit_test(test_migrate_ids_kept),
 		cmocka_unit_test(test_newer_while_open),
 		cmocka_unit_test(test_concurrent_open),
 		cmocka_unit_test(test_migration_error),
