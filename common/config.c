@@ -444,8 +444,8 @@ config_shown(const char *s)
  * A URL as an error, a log line, a server's answer or the outbox may show
  * it, read by more people than the configuration file is: the password of
  * a user:password@ as "***" (curl sends it as the login), and a user with
- * no password, which is then often a token (https://TOKEN@host/), as
- * "***" too.  The host, the path and the rest are kept.  The caller frees
+ * no password, which is then often a token (https://TOKEN@host/, or
+ * https://TOKEN:@host/ as some services write it), as "***" too.  The host, the path and the rest are kept.  The caller frees
  * the copy.
  */
 char *
@@ -462,7 +462,9 @@ config_url_shown(const char *s)
 			at = p;
 	if (at == NULL)
 		return xstrdup(s);
-	if ((colon = memchr(start, ':', at - start)) != NULL)
+	/* TOKEN:@ is a user with an empty password: a token too. */
+	if ((colon = memchr(start, ':', at - start)) != NULL &&
+	    colon + 1 < at)
 		start = colon + 1;
 	xasprintf(&out, "%.*s***%s", (int)(start - s), s, at);
 	return out;

@@ -263,7 +263,8 @@ event_edited(struct notify_event *ev, const char *what, const char *state,
 
 /*
  * config_url_shown, as the notifiers show a sink's URL: a password as
- * "***", a user with none (a token, as often) too, and nothing else.
+ * "***", a user with none (a token, as often) too, written TOKEN:@ as
+ * well (that showed the token), and nothing else.
  */
 static void
 test_url_shown(void **state)
@@ -279,6 +280,9 @@ test_url_shown(void **state)
 		{ "https://hooks.example.org/a:b@c?d=e:f@g#h:i@j",
 		    "https://hooks.example.org/a:b@c?d=e:f@g#h:i@j" },
 		{ "http://u:p@h?q", "http://u:***@h?q" },
+		{ "http://sk_live_T0K3N:@127.0.0.1:1/x",
+		    "http://***@127.0.0.1:1/x" },
+		{ "https://:@h/", "https://***@h/" },
 		{ "http://127.0.0.1:8080/", "http://127.0.0.1:8080/" },
 		{ "not a url", "not a url" },
 	};
