@@ -75,9 +75,10 @@
 
 /* The message as libcurl reads it. */
 struct smtp_upload {
-	const char	*data;
-	size_t		 len;
-	size_t		 off;
+	const char		*data;
+	size_t			 len;
+	size_t			 off;
+	struct smtp_session	*sess;
 };
 
 /* One complete server reply: its code and its lines joined. */
@@ -97,6 +98,10 @@ struct smtp_session {
 	size_t			 nrcpt;
 	size_t			 rcpt_sent;	/* RCPT TO commands sent */
 	int			 rcpt_wait;	/* the next reply is one */
+
+	int			 login;		/* the sink has a login */
+	int			 auth_sent;	/* an AUTH command went */
+	int			 no_auth;	/* the message was held */
 };
 
 /* Feed libcurl the next piece of the message. */
@@ -106,6 +111,16 @@ smtp_read(char *buf, size_t size, size_t nitems, void *arg)
 	struct smtp_upload	*u = arg;
 	size_t			 room = size * nitems, n;
 
+	/*
+	 * A sink with a login, and a server that offered none (its EHLO
+	 * named no AUTH): libcurl goes on without logging in, and the
+	 * message would go out as the server takes one from anybody.  It
+	 * is held here, before its first byte, and the answer says so.
+	 */
+	if (u->sess->login && !u->sess->auth_sent) {
+		u->sess->no_auth = 1;
+		return CURL_READFUNC_ABORT;
+	}
 	n = u->len - u->off;
 	if (n > room)
 		n = room;
@@ -186,8 +201,8 @@ smtp_line(struct smtp_session *s, const char *line, size_t len)
 /*
  * libcurl's debug callback: the commands it sends.  A RCPT TO is
  * answered by the next reply, which smtp_line gives to the recipient of
- * that place in the list.  Nothing else is kept (an AUTH line holds the
- * password).
+ * that place in the list.  Of an AUTH line, only that it went (it holds
+ * the password); nothing else is kept.
  */
 static int
 smtp_debug(CURL *c, curl_infotype type, char *data, size_t size, void *arg)
@@ -200,6 +215,9 @@ smtp_debug(CURL *c, curl_infotype type, char *data, size_t size, void *arg)
 		s->rcpt_sent++;
 		s->rcpt_wait = 1;
 	}
+	if (type == CURLINFO_HEADER_OUT && size >= 5 &&
+	    strncasecmp(data, "AUTH ", 5) == 0)
+		s->auth_sent = 1;
 	return 0;
 }
 
@@ -541,6 +559,8 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 	up.data = crlf;
 	up.len = strlen(crlf);
 	up.off = 0;
+	up.sess = &sess;
+	sess.login = user != NULL || smtp_url_has_user(sink->smtp_url);
 	from = smtp_mail_from(sink, opts->hostname);
 	if (rcpt_list == NULL)
 		rcpt_list = sink->to;
@@ -622,7 +642,14 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 
 	rc = curl_easy_perform(c);
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &code);
-	if (rc == CURLE_OK) {
+	if (sess.no_auth) {
+		url = config_url_shown(sink->smtp_url);
+		notify_answer(res, NOTIFY_TEMPFAIL, "%s: the server offers no "
+		    "AUTH, and [sink \"%s\"] has a login (%s): not sent "
+		    "without it", url, sink->name, user != NULL ?
+		    "credentials" : "a user in smtp_url");
+		free(url);
+	} else if (rc == CURLE_OK) {
 		text = smtp_reply_text(&sess, 250);
 		refused = smtp_rcpt_texts(&sess, 400, 599);
 		notify_answer(res, NOTIFY_DELIVERED, "%s%s%s", text != NULL ?

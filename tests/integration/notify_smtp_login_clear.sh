@@ -7,7 +7,9 @@
 # the server noted.  The same with the user and password in smtp_url
 # itself, which used to go in clear under optional.  Without credentials,
 # optional still sends in clear, and starttls = none with credentials
-# logs in as it is told.
+# logs in as it is told.  A login (credentials, or a user in smtp_url)
+# and a server that offers no AUTH send nothing: the mail went out
+# without logging in.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/notify.subr"
@@ -63,6 +65,41 @@ assert "the server offers no STARTTLS, and [sink \"inurl\"] does not send " \
     "its credentials in clear (starttls = none would)" in r[0]["answer"], r
 assert "s3cret" not in r[0]["answer"], r
 EOPY
+
+# A login and a server that offers no AUTH: libcurl went on without
+# logging in, and the mail went out as from anybody, "delivered".  It is
+# held now, before its first byte, and the row waits.
+{
+	printf '[sink "noauth"]\ntype = email\nto = ops@example.org\n'
+	printf 'from = perfwatch@example.org\nstarttls = none\n'
+	printf 'smtp_url = smtp://127.0.0.1:%s\n' "$p_open"
+	printf 'credentials = %s\n' "$T/cred"
+	printf '[sink "noauthurl"]\ntype = email\nto = ops@example.org\n'
+	printf 'from = perfwatch@example.org\nstarttls = none\n'
+	printf 'smtp_url = smtp://pw:s3cret@127.0.0.1:%s\n' "$p_open"
+} >>"$T/sinks.conf"
+for s in "noauth credentials" "noauthurl a user in smtp_url"; do
+	set -- $s
+	name=$1
+	shift
+	rc=0
+	pwt -c "$T/sinks.conf" notify test "$name" --json >"$T/$name.json" \
+	    2>"$T/$name.err" || rc=$?
+	[ "$rc" -eq 1 ] ||
+		fail "notify test $name: exit $rc: $(cat "$T/$name.json" "$T/$name.err")"
+	[ "$(count_files "$T"/open/msg-*.eml)" -eq 0 ] ||
+		fail "$name: mail sent without logging in"
+	"$PY" - "$T/$name.json" "$p_open" "$name" "$*" <<'EOPY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert len(r) == 1 and r[0]["outcome"] == "retry", r
+want = ("the server offers no AUTH, and [sink \"%s\"] has a login (%s): "
+    "not sent without it" % (sys.argv[3], sys.argv[4]))
+assert r[0]["answer"].endswith(want), (r, want)
+assert "127.0.0.1:%s" % sys.argv[2] in r[0]["answer"], r
+assert "s3cret" not in r[0]["answer"], r
+EOPY
+done
 
 pwt -c "$T/sinks.conf" notify test plain >"$T/plain.out" 2>&1 ||
 	fail "notify test plain: $(cat "$T/plain.out")"
