@@ -712,6 +712,17 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 		    "server sent no greeting (220) within the timeout, %ld s",
 		    url, notify_timeout(sink));
 		free(url);
+	} else if (rc == CURLE_OPERATION_TIMEDOUT && sess.n > 0 &&
+	    sess.cur == NULL) {
+		/*
+		 * Nor that it answered, then stopped: "0 bytes received" of
+		 * a server that had greeted.
+		 */
+		url = config_url_shown(sink->smtp_url);
+		notify_answer(res, NOTIFY_TEMPFAIL, "%s: the server stopped "
+		    "answering within the timeout, %ld s; its last reply: %s",
+		    url, notify_timeout(sink), sess.r[sess.n - 1].text);
+		free(url);
 	} else if (rc == CURLE_USE_SSL_FAILED &&
 	    sink->starttls == NOTIFY_TLS_OPTIONAL) {
 		url = config_url_shown(sink->smtp_url);
