@@ -278,7 +278,22 @@ diff_run(const struct snapshot_package *p, size_t n)
 	return i;
 }
 
-/* Everything that differs from a (before) to b (after). */
+/* Whether s says it recorded no package list (pkg.manager "none"). */
+static int
+diff_no_list(const struct snapshot *s)
+{
+	const char	*m = sysinfo_snapshot_get(s, "pkg.manager");
+
+	return m != NULL && strcmp(m, "none") == 0;
+}
+
+/*
+ * Everything that differs from a (before) to b (after).  When either
+ * side recorded no package list (its database could not be read, or
+ * there was none), the packages are not compared: the empty side made
+ * every package of the other "removed" or "installed", in env diff and
+ * in an alert's diff and summary.  pkg.manager's own change says it.
+ */
 struct snapshot_diff *
 sysinfo_diff(const struct snapshot *a, const struct snapshot *b)
 {
@@ -289,6 +304,8 @@ sysinfo_diff(const struct snapshot *a, const struct snapshot *b)
 
 	d = xcalloc(1, sizeof(*d));
 	diff_fields(d, &alloc, a, b);
+	if (diff_no_list(a) || diff_no_list(b))
+		return d;
 	if ((mgr = sysinfo_snapshot_get(b, "pkg.manager")) == NULL)
 		mgr = sysinfo_snapshot_get(a, "pkg.manager");
 

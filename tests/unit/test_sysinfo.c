@@ -1238,6 +1238,42 @@ test_text_display_width(void **state)
 	sysinfo_snapshot_free(b);
 }
 
+/*
+ * A run that recorded no package list (pkg.manager none: the database
+ * could not be read) beside one that did: the packages are not compared,
+ * either way round, and the manager's change is the one line.  Every
+ * package was "removed" (or "installed"), in env diff and in an alert's.
+ */
+static void
+test_diff_no_list(void **state)
+{
+	struct snapshot		*a, *b;
+	struct snapshot_diff	*d;
+	char			*text;
+
+	(void)state;
+	a = sysinfo_snapshot_new();
+	sysinfo_snapshot_set(a, "pkg.manager", "dpkg");
+	sysinfo_snapshot_add_package(a, "adduser", "3.134", "all");
+	sysinfo_snapshot_add_package(a, "zlib1g", "1:1.2.13", "amd64");
+	b = sysinfo_snapshot_new();
+	sysinfo_snapshot_set(b, "pkg.manager", "none");
+	d = sysinfo_diff(a, b);
+	assert_int_equal(d->nchanges, 1);
+	assert_int_equal(d->nfields, 1);
+	text = sysinfo_diff_text(d);
+	assert_string_equal(text, "pkg.manager  dpkg → none\n");
+	free(text);
+	sysinfo_diff_free(d);
+	d = sysinfo_diff(b, a);
+	text = sysinfo_diff_text(d);
+	assert_string_equal(text, "pkg.manager  none → dpkg\n");
+	free(text);
+	sysinfo_diff_free(d);
+	sysinfo_snapshot_free(a);
+	sysinfo_snapshot_free(b);
+}
+
 /* The packages of the fixture file name, as parse reads them. */
 static struct snapshot *
 fixture_parsed(const char *name, int (*parse)(struct snapshot *,
@@ -3077,6 +3113,7 @@ main(void)
 		cmocka_unit_test(test_diff_dpkg),
 		cmocka_unit_test(test_diff_fields_and_rpm),
 		cmocka_unit_test(test_text_display_width),
+		cmocka_unit_test(test_diff_no_list),
 		cmocka_unit_test(test_rpm_fixture),
 		cmocka_unit_test(test_pacman_fixture),
 		cmocka_unit_test(test_pkgmgr_empty_dpkg),
