@@ -745,12 +745,17 @@ work_run_done(struct job *j, void *arg)
 		snprintf(why, sizeof(why), "exit %d", WEXITSTATUS(ws));
 
 	/*
-	 * Its git commits are dealt with unless shutdown stopped it first or
-	 * it did not run for a busy machine: then a restart measures them.
+	 * Its git commits are dealt with unless shutdown stopped it first,
+	 * it did not run for a busy machine, or it was cut short (killed by
+	 * a signal, the OOM killer's say, or aborted by one sent to it):
+	 * then a restart measures them.  A killed battery was kept as the
+	 * commit's, which then was never measured.
 	 */
-	if ((!d->stopping && !(WIFEXITED(ws) && WEXITSTATUS(ws) ==
-	    EXIT_TEMPFAIL && label == NULL)) ||
-	    (status != NULL && strcmp(status, RUN_COMPLETE) == 0))
+	if ((status != NULL && strcmp(status, RUN_COMPLETE) == 0) ||
+	    (!d->stopping && !WIFSIGNALED(ws) &&
+	    !(WIFEXITED(ws) && WEXITSTATUS(ws) == EXIT_TEMPFAIL &&
+	    label == NULL) &&
+	    !(status != NULL && strcmp(status, RUN_ABORTED) == 0)))
 		work_git_done(d);
 	if (label != NULL && status != NULL) {
 		log_info("run %s: %s (%s), %lld s", label, status, w->trigger,
