@@ -942,8 +942,38 @@ kernel_uptime(void)
 }
 
 /*
+ * Whether run ran each of the workloads names[0..n), whatever became of
+ * it (one that failed was measured as far as this machine lets it).
+ */
+static int
+run_ran_all(struct daemon *d, int64_t run, char *const *names, size_t n)
+{
+	struct store_run_workload	*w = NULL;
+	size_t				 nw = 0, i, k;
+	int				 all = 1;
+
+	if (n == 0)
+		return 1;
+	if (store_run_workloads(d->st, run, &w, &nw) == -1)
+		return 0;
+	for (i = 0; i < n && all; i++) {
+		for (k = 0; k < nw; k++)
+			if (strcmp(w[k].workload, names[i]) == 0)
+				break;
+		all = k < nw;
+	}
+	store_run_workloads_free(w, nw);
+	return all;
+}
+
+/*
  * The snapshot of this host's last run that has one; with measured, of
- * its last complete run not measured on a busy machine.  NULL if none.
+ * its last complete run not measured on a busy machine that ran the
+ * whole battery.  A battery of some workloads (a watched tree's, a rerun
+ * of suspected ones, perfwatch run --workload) has not measured the
+ * others on the new packages or kernel: one made while a package change
+ * settled counted as the package run, which then never came.  NULL if
+ * none.
  */
 static struct snapshot *
 last_run_snapshot(struct daemon *d, int measured)
@@ -951,18 +981,28 @@ last_run_snapshot(struct daemon *d, int measured)
 	struct store_run_filter	 f;
 	struct store_run	*runs = NULL;
 	struct snapshot		*s = NULL;
-	char			*cause = NULL;
-	size_t			 n = 0, i;
+	char			*cause = NULL, **names = NULL;
+	size_t			 n = 0, i, nnames = 0;
 
+	/* No battery to be had: any complete run counts, as it did. */
+	if (measured && daemon_workloads(d->cfg, d->conf_path, &names,
+	    &nnames, &cause) == -1) {
+		log_debug("the battery: %s", cause);
+		free(cause);
+		cause = NULL;
+	}
 	memset(&f, 0, sizeof(f));
 	f.host = daemon_host_name();
-	f.limit = 20;
-	if (store_runs_list(d->st, &f, &runs, &n) == -1)
+	f.limit = 50;
+	if (store_runs_list(d->st, &f, &runs, &n) == -1) {
+		daemon_workloads_free(names, nnames);
 		return NULL;
+	}
 	for (i = n; i > 0; i--) {
 		if (runs[i - 1].snapshot <= 0 || (measured &&
 		    (runs[i - 1].busy || runs[i - 1].status == NULL ||
-		    strcmp(runs[i - 1].status, RUN_COMPLETE) != 0)))
+		    strcmp(runs[i - 1].status, RUN_COMPLETE) != 0 ||
+		    !run_ran_all(d, runs[i - 1].id, names, nnames))))
 			continue;
 		if ((s = store_snapshot_get(d->st, runs[i - 1].snapshot,
 		    &cause)) == NULL) {
@@ -972,6 +1012,7 @@ last_run_snapshot(struct daemon *d, int measured)
 		break;
 	}
 	store_runs_free(runs, n);
+	daemon_workloads_free(names, nnames);
 	return s;
 }
 

@@ -23,11 +23,15 @@
 #include "perfwatch.h"
 #include "../../daemon/pkgwatch.c"
 
-/* This host's runs, oldest first: their kernel, status and busy flag. */
+/*
+ * This host's runs, oldest first: their kernel, status and busy flag,
+ * and whether they ran only some of the battery's workloads.
+ */
 struct test_run {
 	const char	*release;
 	const char	*status;
 	int		 busy;
+	int		 partial;
 };
 static struct test_run	test_runs[4];
 static size_t		test_nruns_stored;
@@ -44,7 +48,66 @@ add_run(const char *release, const char *status, int busy)
 	test_runs[test_nruns_stored].release = release;
 	test_runs[test_nruns_stored].status = status;
 	test_runs[test_nruns_stored].busy = busy;
+	test_runs[test_nruns_stored].partial = 0;
 	test_nruns_stored++;
+}
+
+/* A complete run of some workloads alone (a watched tree's battery). */
+static void
+add_partial_run(const char *release)
+{
+	add_run(release, RUN_COMPLETE, 0);
+	test_runs[test_nruns_stored - 1].partial = 1;
+}
+
+/* The battery: tiny and other. */
+int
+daemon_workloads(const struct config *cfg, const char *conf_path,
+    char ***names, size_t *n, char **cause)
+{
+	(void)cfg;
+	(void)conf_path;
+	(void)cause;
+	*names = xcalloc(2, sizeof(**names));
+	(*names)[0] = xstrdup("tiny");
+	(*names)[1] = xstrdup("other");
+	*n = 2;
+	return 0;
+}
+
+void
+daemon_workloads_free(char **names, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* What a run ran: the battery, or tiny alone for a partial one. */
+int
+store_run_workloads(struct store *st, int64_t run,
+    struct store_run_workload **out, size_t *nout)
+{
+	(void)st;
+	assert_true(run >= 1 && run <= (int64_t)test_nruns_stored);
+	*nout = test_runs[run - 1].partial ? 1 : 2;
+	*out = xcalloc(*nout, sizeof(**out));
+	(*out)[0].workload = xstrdup("tiny");
+	if (*nout == 2)
+		(*out)[1].workload = xstrdup("other");
+	return 0;
+}
+
+void
+store_run_workloads_free(struct store_run_workload *w, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		free(w[i].workload);
+	free(w);
 }
 
 int
@@ -298,6 +361,39 @@ unmeasured_leaves_kernel_run(void **state, int at_start)
 	free(want);
 }
 
+/*
+ * A battery of some workloads alone on the new kernel (a watched tree's
+ * commit, a rerun), made while boot_settle ran or before the start's
+ * check: it has not measured the kernel, and the kernel run is asked
+ * for.  It counted as measuring it, and the others were never run.
+ */
+static void
+test_partial_not_measured(void **state)
+{
+	struct daemon	*d = &test_daemon;
+	char		*want;
+
+	xasprintf(&want, "kernel 1.2.3-old → %s", test_running);
+	set_conf(KERNEL_ON);
+	add_run("1.2.3-old", RUN_COMPLETE, 0);
+	kernel_check(d);
+	assert_non_null(d->kernel_timer);
+	add_partial_run(test_running);
+	kernel_settled(-1, EV_TIMEOUT, d);
+	assert_int_equal(test_nruns, 1);
+	assert_string_equal(test_details[0], want);
+	teardown(state);
+	setup(state);
+
+	set_conf(KERNEL_ON);
+	add_run("1.2.3-old", RUN_COMPLETE, 0);
+	add_partial_run(test_running);
+	kernel_check(d);
+	assert_non_null(d->kernel_timer);
+	assert_string_equal(d->kernel_detail, want);
+	free(want);
+}
+
 /* A run since the start that has not measured the kernel. */
 static void
 test_not_measured_meanwhile(void **state)
@@ -462,6 +558,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_same_kernel_nothing,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_measured_meanwhile,
+		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_partial_not_measured,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_measured_meanwhile,
 		    setup, teardown),
