@@ -228,14 +228,26 @@ stats_dev_scale(const double *x, size_t n, double m)
 	return (ldexp(1, e - 1));
 }
 
-/* Return the sample standard deviation of n >= 2 checked values. */
+/*
+ * Return the sample standard deviation of n >= 2 checked values.  The
+ * mean is refined once by the mean of the deviations from it: sum / n
+ * is not x of n equal values x (three 0.1s give 0.10000000000000002),
+ * and every deviation from it then was not 0, so equal samples had a
+ * spread of 1.7e-17, which show and history printed as noise.  A
+ * correction that overflows (values near DBL_MAX of both signs) is not
+ * made.
+ */
 static double
 stats_sd_of(const double *x, size_t n)
 {
-	double	mean, sc, d, ss = 0;
+	double	mean, sc, d, ss = 0, corr = 0;
 	size_t	i;
 
 	mean = stats_mean_of(x, n);
+	for (i = 0; i < n; i++)
+		corr += x[i] - mean;
+	if (isfinite(corr))
+		mean += corr / (double)n;
 	sc = stats_dev_scale(x, n, mean);
 	for (i = 0; i < n; i++) {
 		d = (x[i] - mean) / sc;

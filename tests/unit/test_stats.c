@@ -201,6 +201,24 @@ test_edge_cases(void **state)
 	/* All-equal samples. */
 	assert_int_equal(stats_stddev(same, 4, &v), 0);
 	CLOSE(v, 0, 0);
+	/*
+	 * Equal samples whose sum / n is not the sample: 0, not 1.7e-17
+	 * and 2.7e-16.  statistics.stdev([0.1] * 3) -> 0.0,
+	 * statistics.stdev([0.1, 0.2]) -> 0.07071067811865475 (exact
+	 * arithmetic; ours within 2 units in the last place).
+	 */
+	{
+		static const double	tenth[] = { 0.1, 0.1, 0.1 };
+		static const double	odd[] = { 1.56669, 1.56669, 1.56669 };
+		static const double	two[] = { 0.1, 0.2 };
+
+		assert_int_equal(stats_stddev(tenth, 3, &v), 0);
+		CLOSE(v, 0, 0);
+		assert_int_equal(stats_stddev(odd, 3, &v), 0);
+		CLOSE(v, 0, 0);
+		assert_int_equal(stats_stddev(two, 2, &v), 0);
+		CLOSE(v, 0.07071067811865475, 1e-15);
+	}
 	assert_int_equal(stats_mad(same, 4, &v), 0);
 	CLOSE(v, 0, 0);
 	/* st.mannwhitneyu([3,3,3], [3,3,3,3]) -> U 6.0, p 1.0 */
