@@ -900,6 +900,17 @@ cmd_show(struct cli *c, int argc, char **argv)
 		o = view_run_json(&run);
 		quiet = run.quiet != NULL ? json_loads(run.quiet, 0, NULL) :
 		    NULL;
+		/*
+		 * Every key, null where it has no value: a run recorded
+		 * before run_quiet() wrote them all lacks "why" when it was
+		 * quiet and "seen" when another run held the lock.
+		 */
+		if (json_is_object(quiet)) {
+			if (json_object_get(quiet, "why") == NULL)
+				pwjson_set(quiet, "why", json_null());
+			if (json_object_get(quiet, "seen") == NULL)
+				pwjson_set(quiet, "seen", json_null());
+		}
 		pwjson_set(o, "quiet", quiet != NULL ? quiet : json_null());
 		pwjson_set(o, "workloads", cli_workloads_json(w, nw));
 		arr = pwjson_array();

@@ -700,6 +700,8 @@ run_quiet(struct cli *c, const struct run_opts *o, json_t *quiet, int *skip,
 		json_object_set_new(quiet, "busy", json_true());
 		json_object_set_new(quiet, "why", json_string("another perfwatch "
 		    "run was measuring"));
+		/* No look was taken: null, as perfwatch(1) says of a key. */
+		json_object_set_new(quiet, "seen", json_null());
 		log_warnx("machine busy: another perfwatch run is measuring%s",
 		    strcmp(policy, "skip") == 0 ? "; skipping the run" :
 		    strcmp(policy, "wait") == 0 ? "; measuring anyway, marked" :
@@ -762,8 +764,9 @@ run_quiet(struct cli *c, const struct run_opts *o, json_t *quiet, int *skip,
 	json_object_set_new(quiet, "seen", sysinfo_quiet_json(&seen));
 	json_object_set_new(quiet, "waited", json_real(waited));
 	json_object_set_new(quiet, "busy", json_boolean(busy > 0));
+	json_object_set_new(quiet, "why", busy > 0 ? json_string(why) :
+	    json_null());
 	if (busy > 0) {
-		json_object_set_new(quiet, "why", json_string(why));
 		log_warnx("machine busy: %s%s", why,
 		    strcmp(policy, "skip") == 0 ? "; skipping the run" :
 		    strcmp(policy, "wait") == 0 ? "; measuring anyway, marked" :

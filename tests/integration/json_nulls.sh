@@ -3,7 +3,8 @@
 # that the objects of one list have the same keys: runs --json and show
 # --json gave "profile", "trigger_detail" and "busy_why" only when the
 # run had one (and show its "quiet"), compare's first column had none of
-# the keys of a change.
+# the keys of a change.  show's "quiet" had no "why" for a quiet run and
+# no "seen" for one that found another run measuring.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -22,6 +23,30 @@ pw -c "$T/pw.conf" run --no-check --profile "$T/tiny.profile" \
     --label here --detail "by hand" >"$T/run.out" 2>&1 ||
 	fail "run: $(cat "$T/run.out")"
 
+# A run while another holds the measuring lock (annotate: measured,
+# marked): its quiet had no "seen", a quiet run's no "why".
+printf '[workload "nap"]\ncommand = sleep 2\nmeasure = time\niterations = 1\n' \
+    >"$T/nap.profile"
+pw -c "$T/pw.conf" run --no-check --profile "$T/nap.profile" \
+    --label napping >"$T/nap.out" 2>&1 &
+napper=$!
+i=0
+until grep -q '"napping"' "$T/lock.json" 2>/dev/null; do
+	i=$((i + 1))
+	[ "$i" -lt 100 ] || { kill "$napper"; fail "the napping run did not start"; }
+	pw runs --json >"$T/lock.json" 2>/dev/null || :
+	sleep 0.1
+done
+pw -c "$T/pw.conf" run --no-check --profile "$T/tiny.profile" \
+    --label locked >"$T/locked.out" 2>&1 || { kill "$napper"; fail "run while locked: $(cat "$T/locked.out")"; }
+wait "$napper" || fail "the napping run: $(cat "$T/nap.out")"
+pw show --json locked >"$T/locked.json" || fail "show --json locked"
+# A run stored before every key was written: its "why" left out.
+cp "$PERFWATCH_DB" "$T/old.db"
+sqlite3 "$T/old.db" "UPDATE runs SET quiet = json_remove(quiet, '$.why')
+    WHERE label = 'here'" || fail "sqlite3"
+pw -D "$T/old.db" show --json here >"$T/old.json" || fail "show --json old"
+
 pw runs --json >"$T/runs.json" || fail "runs --json"
 pw show --json imp >"$T/imp.json" || fail "show --json imp"
 pw show --json here >"$T/here.json" || fail "show --json here"
@@ -39,6 +64,16 @@ si = json.load(open(t + "/imp.json"))
 sh = json.load(open(t + "/here.json"))
 assert list(si) == list(sh), (list(si), list(sh))
 assert si["quiet"] is None and isinstance(sh["quiet"], dict), (si, sh)
+sl = json.load(open(t + "/locked.json"))
+so = json.load(open(t + "/old.json"))
+keys = sorted(sh["quiet"])
+assert keys == ["busy", "policy", "seen", "waited", "why"], sh["quiet"]
+assert sorted(sl["quiet"]) == keys and sorted(so["quiet"]) == keys, \
+    (sl["quiet"], so["quiet"])
+assert sh["quiet"]["why"] is None and so["quiet"]["why"] is None, \
+    (sh["quiet"], so["quiet"])
+assert sl["quiet"]["seen"] is None and sl["quiet"]["busy"] is True, sl["quiet"]
+assert sl["quiet"]["why"] == "another perfwatch run was measuring", sl["quiet"]
 c = json.load(open(t + "/cmp.json"))
 for m in c["metrics"]:
     cells = m["cells"]
