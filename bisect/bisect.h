@@ -63,9 +63,13 @@ void	bisect_commit_clear(struct bisect_commit *);
  * it left HEAD (NULL if none did), bisect_tree_head() where HEAD goes
  * back to, and bisect_tree_restore() says that it does, at close, even
  * if this bisection moves nothing (a refusal leaves it as it found it).
+ * The tree is one bisection's from open to close: bisect_tree_open()
+ * refuses one that another bisection holds, with *held (if not NULL)
+ * set to 1.
  */
 struct bisect_tree;
-struct bisect_tree *bisect_tree_open(const char *repo, char **cause);
+struct bisect_tree *bisect_tree_open(const char *repo, int *held,
+	    char **cause);
 int	bisect_tree_checkout(struct bisect_tree *, const char *id,
 	    char **cause);
 int	bisect_tree_close(struct bisect_tree *, char **cause);

@@ -23,8 +23,21 @@
  * OOM killer, a power cut) left HEAD detached at a commit half way,
  * and the next one took that for where to put it back, so the user's
  * branch was never checked out again, and nothing said so.
+ *
+ * A bisection holds BISECT_LOCK_FILE, beside it, locked (flock) from
+ * bisect_tree_open() to bisect_tree_close(): the tree is one bisection's
+ * at a time, and a second one is refused.  Without it the second took
+ * the first's BISECT_HEAD_FILE for one that did not end, checked out and
+ * built its own commits under the first's runs (stored as the first's
+ * commits, and used again by every later bisection of them), and put
+ * the tree back under it.  The kernel drops the lock however the holder
+ * dies, so a BISECT_HEAD_FILE whose lock was free is one that did not
+ * end.
  */
+#include <sys/file.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +49,7 @@
 #include "bisect.h"
 
 #define BISECT_HEAD_FILE	"perfwatch-bisect-head"
+#define BISECT_LOCK_FILE	"perfwatch-bisect-head.lock"
 
 struct bisect_tree {
 	git_repository	*repo;
@@ -47,10 +61,13 @@ struct bisect_tree {
 					   left HEAD, or "" */
 	int		 moved;
 	int		 restore;	/* put back what that one left */
+	int		 lock;		/* BISECT_LOCK_FILE, held locked */
 };
 
 static int	bisect_git_ready;
 
+static int	bisect_tree_lock(struct bisect_tree *, const char *, int *,
+		    char **);
 static int	bisect_tree_left(struct bisect_tree *, char **);
 static int	bisect_tree_mark(struct bisect_tree *, char **);
 
@@ -359,15 +376,21 @@ bisect_tree_changed(git_repository *repo, char **path, char **cause)
 }
 
 struct bisect_tree *
-bisect_tree_open(const char *path, char **cause)
+bisect_tree_open(const char *path, int *held, char **cause)
 {
 	struct bisect_tree	*t;
 	git_reference		*head = NULL;
 	char			*changed = NULL;
 	int			 r;
 
+	if (held != NULL)
+		*held = 0;
 	t = xcalloc(1, sizeof(*t));
+	t->lock = -1;
 	if (bisect_open(&t->repo, path, cause) == -1)
+		goto fail;
+	/* Before anything is read of the tree another may be moving. */
+	if (bisect_tree_lock(t, path, held, cause) == -1)
 		goto fail;
 	if (git_repository_head(&head, t->repo) < 0) {
 		bisect_git_error(cause, "reading HEAD of", path);
@@ -406,11 +429,65 @@ bisect_tree_open(const char *path, char **cause)
 	}
 	return t;
 fail:
+	if (t->lock != -1)
+		close(t->lock);
 	git_repository_free(t->repo);
 	free(t->ref);
 	free(t->file);
 	free(t);
 	return NULL;
+}
+
+/*
+ * Lock BISECT_LOCK_FILE for this bisection, into t->lock, and write our
+ * pid in it, which a bisection refused names.  flock(), not fcntl(): a
+ * lock of the open file, which the kernel drops when the process ends
+ * however it ends, and which a second open of the file conflicts with
+ * in the same process too.  Close-on-exec, so that a build's or a run's
+ * process left behind does not keep it.  The file is never removed: a
+ * bisection that had opened it before it was removed would lock a file
+ * nobody else sees, and run beside the next one.  *held (if not NULL)
+ * is set when another bisection holds it.
+ */
+static int
+bisect_tree_lock(struct bisect_tree *t, const char *repo, int *held,
+    char **cause)
+{
+	char	*path, pid[32];
+	ssize_t	 n;
+
+	xasprintf(&path, "%s%s", git_repository_path(t->repo),
+	    BISECT_LOCK_FILE);
+	if ((t->lock = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) == -1)
+		goto err;
+	if (flock(t->lock, LOCK_EX | LOCK_NB) == -1) {
+		if (errno != EWOULDBLOCK)
+			goto err;
+		/* Empty if read just as the holder began writing it. */
+		n = pread(t->lock, pid, sizeof(pid) - 1, 0);
+		pid[n > 0 ? n : 0] = '\0';
+		pid[strcspn(pid, "\n")] = '\0';
+		xasprintf(cause, "%s: another bisection is running in this "
+		    "tree%s%s%s, and the tree is its own until it ends: "
+		    "wait for it, or bisect in a clone of the repository",
+		    repo, pid[0] != '\0' ? " (pid " : "", pid,
+		    pid[0] != '\0' ? ")" : "");
+		if (held != NULL)
+			*held = 1;
+		free(path);
+		return -1;
+	}
+	snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	errno = EIO;		/* a short write sets none */
+	if (ftruncate(t->lock, 0) == -1 ||
+	    pwrite(t->lock, pid, strlen(pid), 0) != (ssize_t)strlen(pid))
+		goto err;
+	free(path);
+	return 0;
+err:
+	xasprintf(cause, "%s: %s", path, strerror(errno));
+	free(path);
+	return -1;
 }
 
 /*
@@ -640,6 +717,8 @@ bisect_tree_close(struct bisect_tree *t, char **cause)
 	/* Put back: no longer where to put it back. */
 	if (rc == 0 && put)
 		unlink(t->file);
+	/* The tree is no longer ours: another bisection may have it. */
+	close(t->lock);
 	git_repository_free(t->repo);
 	free(t->file);
 	free(t->ref);

@@ -1862,9 +1862,10 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		    r == 1 ? "it" : "them", r == 1 ? "it is" : "they are");
 	free(why);
 	why = NULL;
-	if ((x.tree = bisect_tree_open(o.repo, &cause)) == NULL) {
+	if ((x.tree = bisect_tree_open(o.repo, &r, &cause)) == NULL) {
 		fprintf(stderr, "perfwatch: %s\n", cause);
-		rc = EXIT_DATAERR;
+		/* Another bisection of the tree: to be tried once it ends. */
+		rc = r ? EXIT_TEMPFAIL : EXIT_DATAERR;
 		goto out;
 	}
 	if ((left_at = bisect_tree_left_at(x.tree)) != NULL) {

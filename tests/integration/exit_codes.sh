@@ -195,13 +195,15 @@ echo 74 >>"$T/provoked"
 # store with no snapshot of this machine yet, which the run and the
 # bisection write first, and on one where this host is not yet (its
 # runs are under an old name), which they add first; the quiet policy
-# skips the run; no perfwatchd to answer.
+# skips the run; no perfwatchd to answer.  The two bisections are of
+# two clones: a tree is one bisection's at a time.
 git init -q "$T/repo"
 for i in 1 2 3; do
 	echo "$i" >"$T/repo/f"
 	git -C "$T/repo" add f
 	git -C "$T/repo" -c user.name=t -c user.email=t@t commit -qm "c$i"
 done
+git clone -q "$T/repo" "$T/repo2"
 pw -D "$T/locked.db" import "$T/step.csv" >/dev/null
 pw -D "$T/locked.db" baseline set keep r01 r02 r03 >/dev/null
 pw -D "$T/renamed.db" import "$T/step.csv" >/dev/null
@@ -233,7 +235,7 @@ $T|locked.db|check r10
 $T|locked.db|run --no-check --profile $T/true.profile
 $T/repo|locked.db|bisect --profile $T/true.profile HEAD~2..HEAD
 $T|renamed.db|run --no-check --profile $T/true.profile
-$T/repo|renamed.db|bisect --profile $T/true.profile HEAD~2..HEAD
+$T/repo2|renamed.db|bisect --profile $T/true.profile HEAD~2..HEAD
 CASES
 for p in $pids; do
 	wait "$p"

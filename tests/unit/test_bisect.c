@@ -557,11 +557,32 @@ test_tree(void **state)
 	char			 next[BISECT_OID_HEX];
 	char			*cause = NULL, *path;
 	FILE			*f;
+	int			 held;
 
 	(void)state;
 	rev("main~4", id);
 	rev("main", head);
-	if ((t = bisect_tree_open(repo, &cause)) == NULL)
+	/*
+	 * The tree is one bisection's at a time: a second is refused while
+	 * the first has it, naming it, and has it once the first is done.
+	 */
+	if ((t = bisect_tree_open(repo, NULL, &cause)) == NULL)
+		fail_msg("%s", cause);
+	assert_null(bisect_tree_open(repo, &held, &cause));
+	assert_int_equal(held, 1);
+	xasprintf(&path, "another bisection is running in this tree (pid "
+	    "%ld)", (long)getpid());
+	assert_non_null(strstr(cause, path));
+	free(path);
+	free(cause);
+	if (bisect_tree_close(t, &cause) == -1)
+		fail_msg("%s", cause);
+	if ((t = bisect_tree_open(repo, &held, &cause)) == NULL)
+		fail_msg("%s", cause);
+	assert_int_equal(held, 0);
+	if (bisect_tree_close(t, &cause) == -1)
+		fail_msg("%s", cause);
+	if ((t = bisect_tree_open(repo, NULL, &cause)) == NULL)
 		fail_msg("%s", cause);
 	assert_string_equal(bisect_tree_head(t), "refs/heads/main");
 	if (bisect_tree_checkout(t, id, &cause) == -1)
@@ -586,7 +607,7 @@ test_tree(void **state)
 	 * A build that changed a tracked file, and wrote one in the way of
 	 * a file HEAD tracks (f5, which c3 has not): both are put back.
 	 */
-	if ((t = bisect_tree_open(repo, &cause)) == NULL)
+	if ((t = bisect_tree_open(repo, NULL, &cause)) == NULL)
 		fail_msg("%s", cause);
 	if (bisect_tree_checkout(t, id, &cause) == -1)
 		fail_msg("%s", cause);
@@ -605,14 +626,14 @@ test_tree(void **state)
 	fputs("local change\n", f);
 	fclose(f);
 	free(path);
-	assert_null(bisect_tree_open(repo, &cause));
+	assert_null(bisect_tree_open(repo, NULL, &cause));
 	assert_non_null(strstr(cause, "f1 has changes that are not "
 	    "committed"));
 	free(cause);
 	sh("git checkout -q f1");
 	/* A staged one too. */
 	sh("echo new >staged && git add staged");
-	assert_null(bisect_tree_open(repo, &cause));
+	assert_null(bisect_tree_open(repo, NULL, &cause));
 	assert_non_null(strstr(cause, "staged has changes"));
 	free(cause);
 	sh("git rm -q --cached staged && rm staged");
@@ -620,7 +641,7 @@ test_tree(void **state)
 	/* A detached HEAD is put back detached, at its commit. */
 	sh("git checkout -q --detach main~1");
 	rev("HEAD", head);
-	if ((t = bisect_tree_open(repo, &cause)) == NULL)
+	if ((t = bisect_tree_open(repo, NULL, &cause)) == NULL)
 		fail_msg("%s", cause);
 	assert_string_equal(bisect_tree_head(t), head);
 	if (bisect_tree_checkout(t, id, &cause) == -1)
@@ -637,7 +658,7 @@ test_tree(void **state)
 	 * libgit2's alone says "1 conflict prevents checkout".
 	 */
 	rev("main~3", next);
-	if ((t = bisect_tree_open(repo, &cause)) == NULL)
+	if ((t = bisect_tree_open(repo, NULL, &cause)) == NULL)
 		fail_msg("%s", cause);
 	if (bisect_tree_checkout(t, id, &cause) == -1)
 		fail_msg("%s", cause);
