@@ -22,7 +22,12 @@
  * bisect keeps BISECT_START: a bisection killed outright (SIGKILL, the
  * OOM killer, a power cut) left HEAD detached at a commit half way,
  * and the next one took that for where to put it back, so the user's
- * branch was never checked out again, and nothing said so.
+ * branch was never checked out again, and nothing said so.  Each
+ * checkout adds to it the commit it moves HEAD to and the one HEAD was
+ * at: a HEAD detached elsewhere is the user's (a branch checked out as
+ * the bisection advised, then a commit), and the file stale.  Any
+ * detached HEAD was taken for where the dead one left it, and the
+ * user's was moved onto the branch.
  *
  * A bisection holds BISECT_LOCK_FILE, beside it, locked (flock) from
  * bisect_tree_open() to bisect_tree_close(): the tree is one bisection's
@@ -59,6 +64,7 @@ struct bisect_tree {
 	char		*file;		/* BISECT_HEAD_FILE's path */
 	char		 left[BISECT_OID_HEX]; /* where one that did not end
 					   left HEAD, or "" */
+	char		 at[BISECT_OID_HEX]; /* the commit HEAD is at */
 	int		 moved;
 	int		 restore;	/* put back what that one left */
 	int		 lock;		/* BISECT_LOCK_FILE, held locked */
@@ -69,7 +75,7 @@ static int	bisect_git_ready;
 static int	bisect_tree_lock(struct bisect_tree *, const char *, int *,
 		    char **);
 static int	bisect_tree_left(struct bisect_tree *, char **);
-static int	bisect_tree_mark(struct bisect_tree *, char **);
+static int	bisect_tree_mark(struct bisect_tree *, const char *, char **);
 
 static void
 bisect_git_init(void)
@@ -400,6 +406,7 @@ bisect_tree_open(const char *path, int *held, char **cause)
 		t->ref = xstrdup(git_reference_name(head));
 	git_oid_cpy(&t->head, git_reference_target(head));
 	git_oid_tostr(t->head_hex, sizeof(t->head_hex), &t->head);
+	memcpy(t->at, t->head_hex, sizeof(t->at));
 	git_reference_free(head);
 	xasprintf(&t->file, "%s%s", git_repository_path(t->repo),
 	    BISECT_HEAD_FILE);
@@ -492,16 +499,20 @@ err:
 
 /*
  * Where a bisection that did not end found HEAD, from BISECT_HEAD_FILE:
- * with HEAD still detached, that is where this one puts it back, and
- * t->left says where it was left.  With HEAD on a branch the user has
- * moved it since, and the file is stale.
+ * with HEAD still detached where it left it, that is where this one
+ * puts it back, and t->left says where it was left.  With HEAD on a
+ * branch, or detached at another commit than the two its last checkout
+ * named (the one it moved HEAD to, the one HEAD was at), the user has
+ * moved it since, and the file is stale.  A file of one line, from
+ * before the checkouts were written in it, cannot tell: HEAD detached
+ * is taken as left by it.
  */
 static int
 bisect_tree_left(struct bisect_tree *t, char **cause)
 {
 	git_reference	*ref, *target;
 	FILE		*f;
-	char		 line[1024];
+	char		 line[1024], to[1024], from[1024];
 	size_t		 len;
 	git_oid		 oid;
 	int		 r;
@@ -510,10 +521,17 @@ bisect_tree_left(struct bisect_tree *t, char **cause)
 		return 0;
 	if (fgets(line, sizeof(line), f) == NULL)
 		line[0] = '\0';
+	if (fgets(to, sizeof(to), f) == NULL)
+		to[0] = '\0';
+	if (fgets(from, sizeof(from), f) == NULL)
+		from[0] = '\0';
 	fclose(f);
 	len = strcspn(line, "\n");
 	line[len] = '\0';
-	if (t->ref != NULL) {
+	to[strcspn(to, "\n")] = '\0';
+	from[strcspn(from, "\n")] = '\0';
+	if (t->ref != NULL || (to[0] != '\0' &&
+	    strcmp(t->head_hex, to) != 0 && strcmp(t->head_hex, from) != 0)) {
 		unlink(t->file);
 		return 0;
 	}
@@ -609,11 +627,13 @@ bisect_tree_put(struct bisect_tree *t, const git_oid *oid, const char *hex,
 }
 
 /*
- * Write where HEAD is to BISECT_HEAD_FILE before the tree first moves,
- * whole (a file beside it renamed) so that a crash leaves it or none.
+ * Write where HEAD goes back to to BISECT_HEAD_FILE before the tree
+ * moves, with the commit it moves HEAD to and the one HEAD is at (a
+ * kill between the checkout and HEAD's move leaves it there), whole (a
+ * file beside it renamed) so that a crash leaves it or the one before.
  */
 static int
-bisect_tree_mark(struct bisect_tree *t, char **cause)
+bisect_tree_mark(struct bisect_tree *t, const char *to, char **cause)
 {
 	FILE	*f;
 	char	*tmp;
@@ -625,7 +645,7 @@ bisect_tree_mark(struct bisect_tree *t, char **cause)
 		free(tmp);
 		return -1;
 	}
-	fprintf(f, "%s\n", bisect_tree_head(t));
+	fprintf(f, "%s\n%s\n%s\n", bisect_tree_head(t), to, t->at);
 	bad = ferror(f);
 	errno = 0;
 	if (fclose(f) != 0 || bad || rename(tmp, t->file) == -1) {
@@ -670,13 +690,14 @@ bisect_tree_checkout(struct bisect_tree *t, const char *hex, char **cause)
 	if (t->moved && bisect_tree_put(t, NULL, "HEAD", GIT_CHECKOUT_FORCE,
 	    cause) == -1)
 		return -1;
-	if (!t->moved && bisect_tree_mark(t, cause) == -1)
+	if (bisect_tree_mark(t, hex, cause) == -1)
 		return -1;
 	t->moved = 1;
 	if (bisect_tree_put(t, &oid, hex, GIT_CHECKOUT_SAFE, cause) == -1)
 		return -1;
 	if (git_repository_set_head_detached(t->repo, &oid) < 0)
 		return bisect_git_error(cause, "detaching HEAD at", hex);
+	snprintf(t->at, sizeof(t->at), "%s", hex);
 	return 0;
 }
 

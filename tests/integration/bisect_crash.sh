@@ -7,6 +7,7 @@
 # and says so, refuses a range named from HEAD, which it would read from
 # the commit left checked out, and names a tracked file the killed
 # build changed as likely its build's, with how to put the tree back.
+# A HEAD detached since at a commit of the user's is left alone.
 set -eu
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/bisect.subr"
@@ -78,4 +79,35 @@ bisect main~4..main >/dev/null 2>"$T/err" ||
 expect_eq "$(git -C "$T/repo" symbolic-ref HEAD)" refs/heads/topic
 [ ! -e "$T/repo/.git/perfwatch-bisect-head" ] ||
 	fail "where HEAD was is kept after a bisection that ended"
+
+# Killed again, the user puts the tree back as the refusal above
+# advises (git checkout -f topic leaves the file), and later checks out
+# a commit of their own, detached: the file is stale, and the next
+# bisection leaves that HEAD where it is.  It took HEAD detached for
+# where the killed one left it, said "it goes back to topic", and moved
+# the user's HEAD onto the branch.
+touch "$T/kill"
+rc=0
+PERFWATCH_DB="$T/killed.db" bisect main~4..main >"$T/out" 2>"$T/err" ||
+	rc=$?
+[ "$rc" -eq 137 ] || fail "killed again: exit $rc: $(cat "$T/err")"
+rm "$T/kill"
+git -C "$T/repo" checkout -q -f topic
+git -C "$T/repo" checkout -q --detach main~3
+[ -e "$T/repo/.git/perfwatch-bisect-head" ] ||
+	fail "the killed bisection left no file to test with"
+PERFWATCH_DB="$T/killed.db" bisect main~4..main >"$T/out" 2>"$T/err" ||
+	fail "bisect from a detached HEAD of the user's: exit $?: \
+$(cat "$T/err")"
+if grep -q "did not end" "$T/err"; then
+	fail "a stale file taken for a bisection that did not end: \
+$(cat "$T/err")"
+fi
+grep -q "^first bad commit: $(rev main~1) c4 (+30.0%)$" "$T/out" ||
+	fail "bisect from a detached HEAD of the user's: $(cat "$T/out")"
+git -C "$T/repo" symbolic-ref -q HEAD >/dev/null &&
+	fail "the user's detached HEAD was moved onto a branch"
+expect_eq "$(git -C "$T/repo" rev-parse HEAD)" "$(rev main~3)"
+[ ! -e "$T/repo/.git/perfwatch-bisect-head" ] ||
+	fail "a stale file is kept"
 pass
