@@ -1037,9 +1037,10 @@ check_select_apply(const struct check_select *s,
 /*
  * Whether word w asks for --bisect as getopt_long() reads it: the word
  * or an abbreviation of it that no other option of check shares ("--bi"
- * on: "--b" is --baseline's too).
+ * on: "--b" is --baseline's too).  main() asks it too, of the words it
+ * refuses before check runs.
  */
-static int
+int
 check_bisect_word(const char *w)
 {
 	size_t	n = strlen(w);

@@ -111,6 +111,7 @@ int	cli_metrics_match(struct store *, const char *host,
 
 /* check.c */
 int		 cmd_check(struct cli *, int, char **);
+int		 check_bisect_word(const char *);
 int		 cmd_compare(struct cli *, int, char **);
 int		 cmd_changes(struct cli *, int, char **);
 int		 cmd_alerts(struct cli *, int, char **);

@@ -661,6 +661,8 @@ cli_both_outputs(int argc, char **argv)
 /*
  * Whether the command is check --bisect: under git bisect run, 78 (a bad
  * configuration) would mark the commit bad; 128 stops the bisection.
+ * --bisect as check reads it, abbreviated too: "--bis" was check's
+ * --bisect, and its bad configuration 78.
  */
 static int
 cli_bisecting(const char *cmd, int argc, char **argv)
@@ -670,8 +672,27 @@ cli_bisecting(const char *cmd, int argc, char **argv)
 	if (strcmp(cmd, "check") != 0)
 		return 0;
 	for (k = 1; k < argc && strcmp(argv[k], "--") != 0; k++)
-		if (strcmp(argv[k], "--bisect") == 0)
+		if (check_bisect_word(argv[k]))
 			return 1;
+	return 0;
+}
+
+/*
+ * Whether the words, perfwatch's own options before the command and all,
+ * are check --bisect: a usage error in those options (an unknown one, -c
+ * '') is found before the command is known, and 64 marked the commit
+ * bad.  The first "check" is taken for the command, even if it was an
+ * option's argument: the words are wrong either way, and 128 is as much
+ * a usage error's status under check --bisect as 64.
+ */
+static int
+cli_bisecting_words(int argc, char **argv)
+{
+	int	k;
+
+	for (k = 1; k < argc; k++)
+		if (strcmp(argv[k], "check") == 0)
+			return cli_bisecting(argv[k], argc - k, argv + k);
 	return 0;
 }
 
@@ -728,7 +749,8 @@ main(int argc, char **argv)
 				fprintf(stderr, "perfwatch: -%c: an empty file "
 				    "name\n", ch);
 				usage_all(stderr);
-				return EXIT_USAGE;
+				return cli_bisecting_words(argc, argv) ?
+				    EXIT_BISECT_ABORT : EXIT_USAGE;
 			}
 			if (ch == 'c')
 				c.conf_path = optarg;
@@ -747,7 +769,8 @@ main(int argc, char **argv)
 			return cli_stdout_done(0, 0);
 		default:
 			usage_all(stderr);
-			return EXIT_USAGE;
+			return cli_bisecting_words(argc, argv) ?
+			    EXIT_BISECT_ABORT : EXIT_USAGE;
 		}
 	}
 	argc -= optind;

@@ -91,6 +91,17 @@ expect_exit 128 'no run "nosuch"' check --bisect nosuch
 expect_exit 128 "unrecognized option '--bogus'" check --bogus --bisect
 expect_exit 128 "unrecognized option '--bogus'" check --bogus --bisec
 expect_exit 128 "unrecognized option '--bogus'" check --bogus --bi
+# Nor may main()'s own refusals before check runs: a bad configuration
+# (78) and --json with --csv (64) with --bisect abbreviated, and an
+# error in the options before the command (64), where git bisect run
+# took the commit for bad.
+printf '[perfwatch]\nbogus_key = 1\n' >"$T/bisect-bad.conf"
+expect_exit 128 "$T/bisect-bad.conf:2:" -c "$T/bisect-bad.conf" check --bis
+expect_exit 128 "$T/bisect-bad.conf:2:" -c "$T/bisect-bad.conf" check --bisect
+expect_exit 128 "--json or --csv, not both" check --bis --json --csv
+expect_exit 128 "unrecognized option '--bogus'" --bogus check --bisect
+expect_exit 128 "-c: an empty file name" -c '' check --bisect
+expect_exit 128 "-D: an empty file name" -D '' check --bi
 
 # 64: words that make no command.
 expect_exit 64 'unknown command "nosuch"' nosuch
