@@ -120,6 +120,8 @@ struct bisect_point {
 	double			 llr;
 	enum bisect_mark	 mark;
 	int			 lost;		/* runs without the metric */
+	int			 failed;	/* a run in which the metric's
+						   workload failed */
 	enum bisect_skip	 skip;		/* why, when skipped */
 };
 
@@ -646,9 +648,34 @@ bisect_series_level(const struct store_series *ser, size_t n,
 }
 
 /*
+ * Whether the chosen metric's workload failed or ran out of time in a
+ * run (its run_workloads status): the commit's doing, as a run that
+ * fails outright is, and what every run of it would meet.  Aborted (by
+ * a signal) or skipped is not the commit's.
+ */
+static int
+bisect_run_failed(struct bisect_ctx *x, int64_t run)
+{
+	struct store_run_workload	*w;
+	size_t				 n, i;
+	int				 failed = 0;
+
+	if (store_run_workloads(x->st, run, &w, &n) == -1)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (strcmp(w[i].workload, x->workload) == 0 &&
+		    (strcmp(w[i].status, "failed") == 0 ||
+		    strcmp(w[i].status, "timeout") == 0))
+			failed = 1;
+	store_run_workloads_free(w, n);
+	return failed;
+}
+
+/*
  * The chosen metric's level in each of the point's runs.  The runs
  * without it are forgotten (a run stored by an earlier bisection of
- * other workloads), so that they are not counted as measurements.
+ * other workloads), so that they are not counted as measurements; one
+ * in which its workload failed sets p->failed.
  */
 static void
 bisect_levels(struct bisect_ctx *x, struct bisect_point *p)
@@ -669,6 +696,8 @@ bisect_levels(struct bisect_ctx *x, struct bisect_point *p)
 		store_series_free(ser, nser);
 		if (found)
 			p->runs[kept++] = p->runs[i];
+		else if (bisect_run_failed(x, p->runs[i]))
+			p->failed = 1;
 	}
 	p->nruns = p->nlevels = kept;
 }
@@ -2101,6 +2130,19 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 			}
 			bisect_levels(&x, p);
 			if (p->nlevels < want) {
+				/*
+				 * A run lacked the metric because its workload
+				 * failed or timed out (another workload of the
+				 * run ran, so the run did not fail outright):
+				 * skipped as a commit whose run failed is,
+				 * after that run.  It was run --max-runs times
+				 * and more, each a whole battery that failed
+				 * the same way.
+				 */
+				if (p->failed) {
+					p->built = -1;
+					break;
+				}
 				/* The new run lacked the metric: another. */
 				if (++p->lost > o.max_runs)
 					break;

@@ -65,4 +65,35 @@ bisect main~2..main >/dev/null 2>"$T/err" || rc=$?
 [ "$rc" -eq 65 ] || fail "bad end broken: exit $rc: $(cat "$T/err")"
 grep -q "^perfwatch: the bad end ($(rev main | cut -c1-12)) cannot be measured$" \
     "$T/err" || fail "bad end broken: $(cat "$T/err")"
+# 4. c2 builds, but the workload bisected fails there while another
+# workload of the run completes (the run does not fail outright): the
+# failure is in the run, and c2 is skipped as failed after that one run.
+# It was run --max-runs + 1 times (9 whole batteries), then skipped as
+# "9 runs without toy lat".
+cat >"$T/profile2.conf" <<EOF
+[workload "toy"]
+command = sh $T/emit.sh $T/repo
+iterations = 3
+[workload "aux"]
+command = echo aux 1 s lower
+iterations = 3
+EOF
+sed "s|$T/profile.conf|$T/profile2.conf|" "$T/pw.conf" >"$T/pw2.conf"
+make_repo "lat 100 ms lower" "!lat 130 ms lower" "lat 130 ms lower" \
+    "lat 130 ms lower"
+c2=$(rev main~2)
+(cd "$T/repo" && PERFWATCH_DB="$T/two.db" "$PERFWATCH" -c "$T/pw2.conf" \
+    bisect --build 'rm -f built; test -f broken || cp value built' \
+    --json main~3..main) >"$T/out.json" 2>"$T/err" ||
+	fail "workload failed: exit $?: $(cat "$T/err")"
+grep -q "^bisect: $(echo "$c2" | cut -c1-12) is skipped: its build or run failed$" \
+    "$T/err" || fail "workload failed: progress: $(cat "$T/err")"
+expect_eq "$(sqlite3 "$T/two.db" "SELECT count(*) FROM runs
+    WHERE label LIKE 'bisect-$(echo "$c2" | cut -c1-12)-%'")" 1
+python3 - "$T/out.json" "$c2" <<'PY' || fail "workload failed, JSON: $(cat "$T/out.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [p for p in d["tested"] if p["id"] == sys.argv[2]]
+assert len(t) == 1 and t[0]["skipped"] == "failed", t
+PY
 pass
