@@ -69,6 +69,7 @@
 #include "json.h"
 #include "perfwatch.h"
 #include "timefmt.h"
+#include "utf8.h"
 #include "xmalloc.h"
 #include "bisect/bisect.h"
 #include "detect/detect.h"
@@ -1240,6 +1241,24 @@ bisect_parse_range(struct bisect_opts *o, const char *arg)
 	return 0;
 }
 
+/*
+ * Whether option opt's value is not valid UTF-8, said if so: the build
+ * command, the --workload globs and --profile are in the detail of every
+ * run (bisect_ctx.detail), which a run refuses when it is not UTF-8, as
+ * JSON carries nothing else; the bisection stopped at its first run
+ * with that run's usage error ("--detail: not valid UTF-8"), an option
+ * the user never gave.
+ */
+static int
+bisect_utf8_opt(const char *opt, const char *value)
+{
+	if (utf8_check(value, NULL) == 0)
+		return 0;
+	fprintf(stderr, "perfwatch: %s: not valid UTF-8 (each run records "
+	    "it, and what a run records must be UTF-8)\n", opt);
+	return 1;
+}
+
 static int
 bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 {
@@ -1284,12 +1303,14 @@ bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 			o->repo = optarg;
 			break;
 		case 'b':
-			if (cli_blank_opt("--build", optarg))
+			if (cli_blank_opt("--build", optarg) ||
+			    bisect_utf8_opt("--build", optarg))
 				return -1;
 			o->build = optarg;
 			break;
 		case 'w':
-			if (cli_blank_opt("--workload", optarg))
+			if (cli_blank_opt("--workload", optarg) ||
+			    bisect_utf8_opt("--workload", optarg))
 				return -1;
 			o->globs = xreallocarray(o->globs, o->nglobs + 1,
 			    sizeof(*o->globs));
@@ -1304,7 +1325,8 @@ bisect_parse(struct cli *c, struct bisect_opts *o, int argc, char **argv)
 			o->metrics[o->nmetrics++] = optarg;
 			break;
 		case 'p':
-			if (cli_blank_opt("--profile", optarg))
+			if (cli_blank_opt("--profile", optarg) ||
+			    bisect_utf8_opt("--profile", optarg))
 				return -1;
 			o->profile = optarg;
 			break;
@@ -1855,6 +1877,15 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	o.repo = repo_abs;
+	/* Its path is in every run's detail too (bisect_utf8_opt). */
+	if (utf8_check(o.repo, NULL) == -1) {
+		fprintf(stderr, "perfwatch: %s: the repository's path is not "
+		    "valid UTF-8, and each run records it, where what a run "
+		    "records must be UTF-8: bisect a clone of it at a path "
+		    "that is\n", cli_show(o.repo));
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	min_change = c->cfg != NULL ?
 	    config_get_number(c->cfg, "detect", "min_change") : 2;
 	x.c = c;
