@@ -665,8 +665,8 @@ daemon_on_hup(evutil_socket_t sig, short ev, void *arg)
 {
 	struct daemon	*d = arg;
 	struct config	*next, *old;
-	char		*cause = NULL, *text, *line, *save = NULL;
-	size_t		 len;
+	char		*cause = NULL, *text, *line, *save = NULL, *old_text;
+	size_t		 len, old_len;
 
 	(void)sig;
 	(void)ev;
@@ -688,6 +688,27 @@ daemon_on_hup(evutil_socket_t sig, short ev, void *arg)
 		free(cause);
 		return;
 	}
+	/*
+	 * The runs read the copy: one that cannot be written (a full
+	 * state_dir) keeps the configuration in use, or the daemon would
+	 * go by the new one and its runs by the old, while the log said
+	 * "reloaded".
+	 */
+	old_text = daemon_conf_text;
+	old_len = daemon_conf_len;
+	daemon_conf_text = text;
+	daemon_conf_len = len;
+	if (daemon_write_run_conf(d) == -1) {
+		daemon_conf_text = old_text;
+		daemon_conf_len = old_len;
+		free(text);
+		config_free(next);
+		log_warnx("%s: not reloaded; the configuration in use is "
+		    "kept: cannot write %s, which its runs read", d->conf_path,
+		    d->run_conf);
+		return;
+	}
+	free(old_text);
 	daemon_fixed_key(d, next, "state_dir");
 	daemon_fixed_key(d, next, "socket");
 	daemon_fixed_key(d, next, "user");
@@ -695,10 +716,6 @@ daemon_on_hup(evutil_socket_t sig, short ev, void *arg)
 	daemon_fixed_key(d, next, "allow_root");
 	old = d->cfg;
 	d->cfg = next;
-	free(daemon_conf_text);
-	daemon_conf_text = text;
-	daemon_conf_len = len;
-	daemon_write_run_conf(d);
 	daemon_log_level(d);
 	if (schedule_reload(d, old, &cause) == -1) {
 		log_warnx("schedule: %s", cause);
@@ -1128,10 +1145,25 @@ main(int argc, char **argv)
 	const char	*argv0 = argv[0];
 	char		*cause = NULL, *dir, *env, *value, abs[PATH_MAX];
 	struct group	*gr;
+	sigset_t	 stopset;
 	uid_t		 uid = (uid_t)-1;
 	gid_t		 gid = (gid_t)-1;
 	size_t		 marked = 0;
 	int		 ch, check = 0;
+
+	/*
+	 * SIGHUP, SIGTERM and SIGINT wait until the event loop's handlers
+	 * are there (below): a start can take seconds (a store another
+	 * process holds locked), and a reload sent in that time (a script
+	 * that restarts, then reloads) killed the daemon by the signal's
+	 * default action, with no word and its socket left behind.  A
+	 * child's mask is cleared (job_child_setup()).
+	 */
+	sigemptyset(&stopset);
+	sigaddset(&stopset, SIGHUP);
+	sigaddset(&stopset, SIGTERM);
+	sigaddset(&stopset, SIGINT);
+	sigprocmask(SIG_BLOCK, &stopset, NULL);
 
 	/*
 	 * What we were started with beyond 0-2 (a shell's or a service
@@ -1385,6 +1417,8 @@ main(int argc, char **argv)
 	evsignal_add(d->ev_int, NULL);
 	evsignal_add(d->ev_hup, NULL);
 	evsignal_add(d->ev_chld, NULL);
+	/* One that came meanwhile is the loop's now. */
+	sigprocmask(SIG_UNBLOCK, &stopset, NULL);
 
 	work_init(d);
 	control_start(d);
