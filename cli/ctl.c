@@ -28,6 +28,9 @@
 #include "xmalloc.h"
 #include "cli.h"
 
+/* perfwatchd's longest request, its newline left out (CONTROL_MAX_LINE). */
+#define CTL_LINE_MAX	4096
+
 #define CTL_TIMEOUT	10		/* seconds for the whole exchange */
 #define CTL_NOTIFY_TIMEOUT 2		/* the same for cli_notify_daemon() */
 #define CTL_MAX_REPLY	(1024 * 1024)
@@ -362,6 +365,7 @@ cmd_trigger(struct cli *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	json_t		*req, *globs, *reply;
+	char		*text;
 	size_t		 i;
 	int		 ch, rc;
 
@@ -394,6 +398,24 @@ cmd_trigger(struct cli *c, int argc, char **argv)
 	req = json_pack("{s:s}", "cmd", "trigger");
 	if (json_array_size(globs) > 0)
 		json_object_set(req, "workloads", globs);
+	/*
+	 * Globs within the daemon's limits of each (64, of 256 bytes) can
+	 * still make a request longer than it reads, which it refused as
+	 * "request longer than 4096 bytes", words of a protocol the user
+	 * never sees.
+	 */
+	if ((text = json_dumps(req, JSON_COMPACT)) != NULL &&
+	    strlen(text) > CTL_LINE_MAX) {
+		fprintf(stderr, "perfwatch trigger: --workload: %zu globs come "
+		    "to a request of %zu bytes, longer than perfwatchd reads "
+		    "(%d): give fewer or shorter ones\n",
+		    json_array_size(globs), strlen(text), CTL_LINE_MAX);
+		free(text);
+		json_decref(req);
+		json_decref(globs);
+		return EXIT_USAGE;
+	}
+	free(text);
 	if ((rc = ctl_exchange(c, req, &reply)) != 0) {
 		json_decref(globs);
 		return rc;

@@ -3,7 +3,8 @@
 # while it is paused, 64 different triggers wait and a 65th is refused
 # ("the queue is full", exit 1), the same one again is no new one; a
 # trigger of more than 64 globs, or of one longer than 256 bytes, is
-# refused; and the battery they make once resumed has their details
+# refused, and so is one of globs whose request is longer than the
+# daemon reads; and the battery they make once resumed has their details
 # joined, cut to 1000 bytes ending in "...".  The manuals said none of
 # these bounds.
 set -eu
@@ -48,6 +49,21 @@ rc=0
 pwc trigger "$@" >"$T/out" 2>&1 || rc=$?
 expect_eq "$rc" 1
 expect_match "$(cat "$T/out")" "workloads: at most 64"
+# 17 globs of 248 bytes each, within both bounds, but a request longer
+# than perfwatchd reads: refused before it is sent, in words of the
+# globs (it was "perfwatchd: request longer than 4096 bytes", exit 1).
+long=tiny$(printf '%244s' '' | tr ' ' '*')
+set --
+i=0
+while [ "$i" -lt 17 ]; do
+	set -- "$@" --workload "$long"
+	i=$((i + 1))
+done
+rc=0
+pwc trigger "$@" >"$T/out" 2>&1 || rc=$?
+expect_eq "$rc" 64
+expect_match "$(cat "$T/out")" "perfwatch trigger: --workload: 17 globs come to a request of"
+expect_match "$(cat "$T/out")" "longer than perfwatchd reads (4096): give fewer or shorter ones"
 
 # Resumed, the 64 are one battery, its detail cut to 1000 bytes.
 pwc resume >/dev/null || fail "resume"
