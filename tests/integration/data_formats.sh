@@ -80,10 +80,10 @@ d1,1700000000,w,lat,0.0001236,s,lower
 d1,1700000000,w,lat,0.0001234,s,lower
 d1,1700000000,w,ops,123456.7,ops/s,higher
 ' | pw import - >/dev/null
-expect_eq "$(pw show --csv d1 | tail -n +2)" 'w,lat,0.0001234,0.0001231,0.0001236,2.516611478423501e-07,3,s,lower,,,
+expect_eq "$(pw show --csv d1 | tail -n +2)" 'w,lat,0.0001234,0.0001231,0.0001236,2.5166114784235007e-07,3,s,lower,,,
 w,ops,123456.7,123456.7,123456.7,-,1,ops/s,higher,,,'
 expect_eq "$(pw history --csv | tail -n +2 | cut -d, -f4-9)" \
-    'lat,0.0001234,0.0001231,0.0001236,2.516611478423501e-07,3
+    'lat,0.0001234,0.0001231,0.0001236,2.5166114784235007e-07,3
 ops,123456.7,123456.7,123456.7,-,1'
 # The same figures as --json.
 pw show --csv d1 | python3 -c '
