@@ -1867,7 +1867,8 @@ cmd_compare(struct cli *c, int argc, char **argv)
 			    "medians, q <= %g and the Hodges-Lehmann interval "
 			    "beyond %g%% (worse~/better~: too few\nruns for "
 			    "that, judged over their samples only; ?: too few "
-			    "runs and samples for a\ntest to tell)", g[0].name,
+			    "runs and samples for a\ntest to tell, among as "
+			    "many metrics)", g[0].name,
 			    p.fdr, p.min_change);
 			/* No index row (no metric above 0 in every group). */
 			if (cmp.nindex > 0)

@@ -124,7 +124,7 @@ case $out in
 *index*) fail "compare s1 s4: $out" ;;
 esac
 expect_match "$out" '?: too few runs and samples for a
-test to tell)'
+test to tell, among as many metrics)'
 
 # An index of such levels is past what %.0f prints in a column, or past
 # a double's range: an exponent, or "-" and null, where the table had
