@@ -422,6 +422,21 @@ check_result_print(struct cli *c, const struct detect_result *r,
 	}
 	table_print(t, stdout, c->out);
 	table_free(t);
+	/*
+	 * The CSV has no room for them: said on standard error, or a
+	 * header alone read as a run with nothing changed.
+	 */
+	for (i = 0; c->out == OUT_CSV && i < r->nunj; i++) {
+		u = &r->unj[i];
+		fprintf(stderr, "perfwatch: not judged, its workload did not "
+		    "complete: %s ", cli_show(u->workload));
+		for (j = 0; j < u->nmetrics; j++)
+			fprintf(stderr, "%s%s", j == 0 ? "" : ", ",
+			    cli_show(u->metrics[j].metric));
+		fprintf(stderr, " (%s%s%s)\n", cli_show(u->status),
+		    u->error != NULL ? ": " : "",
+		    u->error != NULL ? cli_show(u->error) : "");
+	}
 	if (c->out == OUT_TABLE) {
 		/* An empty table is not "nothing changed" either. */
 		if (sel != NULL && sel->nworkloads + sel->nmetrics > 0 &&

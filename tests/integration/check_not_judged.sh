@@ -95,11 +95,16 @@ nj=$(js '[[u["workload"], u["status"], u["metrics"]]
 [ "$(js 'sorted(set(v["workload"] for v in d["verdicts"]))' \
     "$T/c2.json")" = '["other"]' ] ||
 	fail "check --json bad: verdicts of other workloads"
-# CSV is the table alone, for programs.
-pw -c "$T/pw.conf" check --csv bad >"$T/c2.csv" || fail "check --csv bad"
+# CSV is the table alone, for programs; the note goes to standard
+# error (it said nothing: a header alone read as nothing changed).
+pw -c "$T/pw.conf" check --csv bad >"$T/c2.csv" 2>"$T/c2.err" ||
+	fail "check --csv bad"
 if grep -q "not judged" "$T/c2.csv"; then
 	fail "check --csv bad: the note in CSV"
 fi
+expect_eq "$(cat "$T/c2.err")" "perfwatch: not judged, its workload did not complete: mine lat, thr (failed: exited with status 1)
+perfwatch: not judged, its workload did not complete: part p (timeout: timed out after 2 s)
+perfwatch: not judged, its workload did not complete: slow t (timeout: timed out after 2 s)"
 
 # A later run that measures them again: nothing is named.
 touch "$T/ok"
