@@ -338,7 +338,8 @@ PERFWATCH_DB="$T/perfwatch.db"
 # A value a double cannot hold is refused at its row and column, and the
 # store is left as it was: 1e-400 was stored as 0 (strtod's underflow),
 # in a CSV and in JSON Lines alike.  A denormal (1e-310) keeps what
-# digits it can (it exports as 9.99999999999997e-311), and a 0 with an
+# digits it can (it exports as 1e-310, the fewest digits that read back:
+# it was 9.99999999999997e-311), and a 0 with an
 # exponent is 0.
 PERFWATCH_DB="$T/range.db"
 printf 'run,time,workload,metric,value,unit,better\nok,1,w,m,1,s,lower\n' |
@@ -377,7 +378,7 @@ printf 'run,time,workload,metric,value,unit,better\nd,3,w,m,1e-310,s,lower\nd,3,
 printf '{"run":"j","time":4,"workload":"w","metric":"m","value":1e-310,"unit":"s","better":"lower"}\n' |
     pw import --format jsonl - >/dev/null || fail "a denormal refused in JSON Lines"
 expect_eq "$(pw export --run d --run j | cut -d, -f1,4,5 | tail -n +2 | tr '\n' ' ')" \
-    'd,m,9.99999999999997e-311 d,n,0 j,m,9.99999999999997e-311 '
+    'd,m,1e-310 d,n,0 j,m,1e-310 '
 PERFWATCH_DB="$T/perfwatch.db"
 
 # compare --json of levels whose index overflows a double (lower is better,

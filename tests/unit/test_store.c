@@ -2707,6 +2707,13 @@ test_format_double(void **state)
 	assert_string_equal(buf, "0.3333333333333333");
 	store_format_double(buf, sizeof(buf), -2.5e-300);
 	assert_string_equal(buf, "-2.5e-300");
+	/* Subnormal: fewer digits than "%.15g" gives (9.99999999999997e-311). */
+	store_format_double(buf, sizeof(buf), 1e-310);
+	assert_string_equal(buf, "1e-310");
+	store_format_double(buf, sizeof(buf), 5e-324);
+	assert_string_equal(buf, "5e-324");
+	store_format_double(buf, sizeof(buf), -2.2250738585072e-309);
+	assert_string_equal(buf, "-2.2250738585072e-309");
 }
 
 static int
