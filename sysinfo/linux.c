@@ -11,7 +11,9 @@
  */
 #ifdef __linux__
 
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 
@@ -1332,6 +1334,65 @@ linux_affinity_count(void)
 	return n > 0 ? n : -1;
 }
 
+/*
+ * What the process asks of the schedulers, which its workloads inherit:
+ * proc.nice (nice(1), a service's Nice=), proc.sched (a policy other
+ * than the default: batch or idle, chrt(1)) and proc.ioprio (a class
+ * ionice(1) or IOSchedulingClass= set: "be/7", "idle", "rt/0").  A
+ * workload at nice 10, or a disk workload in the idle I/O class, is
+ * slower beside any other load; each is left out at its default, so
+ * that a machine run as usual keeps its snapshot, and a run typed under
+ * nice shows in env diff beside one that was not.
+ */
+static void
+linux_priority(struct snapshot *s)
+{
+	char	*t;
+	int	 nice, policy, prio;
+
+	errno = 0;
+	nice = getpriority(PRIO_PROCESS, 0);
+	if (errno == 0 && nice != 0) {
+		xasprintf(&t, "%d", nice);
+		linux_set(s, "proc.nice", t);
+	}
+	policy = sched_getscheduler(0);
+	if (policy != -1)
+		policy &= ~SCHED_RESET_ON_FORK;
+	t = NULL;
+	if (policy == SCHED_BATCH)
+		t = xstrdup("batch");
+	else if (policy == SCHED_IDLE)
+		t = xstrdup("idle");
+	else if (policy == SCHED_FIFO)
+		t = xstrdup("fifo");
+	else if (policy == SCHED_RR)
+		t = xstrdup("rr");
+	linux_set(s, "proc.sched", t);
+#ifdef SYS_ioprio_get
+	/* IOPRIO_WHO_PROCESS 1; the class above 13 bits of level. */
+	prio = (int)syscall(SYS_ioprio_get, 1, 0);
+	t = NULL;
+	switch (prio >= 0 ? prio >> 13 : 0) {
+	case 1:
+		xasprintf(&t, "rt/%d", prio & 0x1fff);
+		break;
+	case 2:
+		xasprintf(&t, "be/%d", prio & 0x1fff);
+		break;
+	case 3:
+		t = xstrdup("idle");
+		break;
+	default:
+		/* None set: the level follows nice, as proc.nice says. */
+		break;
+	}
+	linux_set(s, "proc.ioprio", t);
+#else
+	(void)prio;
+#endif
+}
+
 /* cpu.affinity: the CPUs this process may run on, if not every one. */
 static void
 linux_affinity(struct snapshot *s)
@@ -1684,6 +1745,7 @@ sysinfo_os_fields(struct snapshot *s, const char *workdir,
 	linux_memory(s, o->root);
 	linux_cgroup(s, o->root);
 	linux_affinity(s);
+	linux_priority(s);
 	linux_virt(s, o->root);
 	linux_libc(s, o->root);
 	return 0;

@@ -56,6 +56,8 @@
  *   cgroup.memory.high cgroup.io.max cpu.affinity: the limits of the
  *   control group and the CPU mask the run's processes have, each only
  *   where there is a limit (linux.c says how each is read)
+ *   proc.nice proc.sched proc.ioprio: the process's nice value,
+ *   scheduling policy and I/O priority, each only when not the default
  * fs.mount is where the work directory's filesystem is mounted, not a
  * bind mount of part of it that this process's mount namespace has
  * (perfwatchd's PrivateTmp=), so that the daemon and a run typed by hand

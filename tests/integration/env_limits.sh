@@ -3,6 +3,8 @@
 # --cpuset-cpus would have it) is not the same machine as one that may
 # use them all: `env diff` between the two says cpu.affinity was added,
 # with 1, and nothing else changed; between two unpinned runs, nothing.
+# Nor is a run under nice, chrt and ionice (proc.nice, proc.sched,
+# proc.ioprio).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -60,3 +62,32 @@ import json, sys
 d = json.load(sys.stdin)["changes"]
 assert d == {"fields": [], "packages": []}, d
 '
+
+# Nor is one run under nice(1), chrt(1) and ionice(1), whose workloads
+# inherit all three: proc.nice, proc.sched and proc.ioprio are added,
+# and nothing else.  None was in a snapshot, so a run typed under nice
+# beside the daemon's looked like the same machine.
+[ "$(nice)" -eq 0 ] || skip "the tests run at nice $(nice)"
+command -v chrt >/dev/null 2>&1 || skip "no chrt"
+command -v ionice >/dev/null 2>&1 || skip "no ionice"
+case $(ionice -p $$) in
+none:*) ;;
+*) skip "the tests run in I/O class $(ionice -p $$)" ;;
+esac
+[ "$(python3 -c 'import os; print(os.sched_getscheduler(0))')" -eq 0 ] ||
+	skip "the tests run under another scheduling policy"
+run niced nice -n 7 ionice -c 2 -n 5 chrt -b 0
+pw env diff --json all niced | python3 -c '
+import json, sys
+d = json.load(sys.stdin)["changes"]
+assert d["packages"] == [], d
+assert d["fields"] == [
+    {"key": "proc.ioprio", "change": "added", "old": None, "new": "be/5"},
+    {"key": "proc.nice", "change": "added", "old": None, "new": "7"},
+    {"key": "proc.sched", "change": "added", "old": None, "new": "batch"},
+], d["fields"]
+'
+pw env show all >"$T/all.env"
+if grep -q '^proc\.' "$T/all.env"; then
+	fail "proc.* in a run at the defaults: $(grep '^proc\.' "$T/all.env")"
+fi
