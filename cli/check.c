@@ -1058,7 +1058,8 @@ check_select_apply(const struct check_select *s,
 int
 check_bisect_word(const char *w)
 {
-	size_t	n = strlen(w);
+	/* "--bis=1" too: getopt_long() takes it for --bisect, and refuses. */
+	size_t	n = strcspn(w, "=");
 
 	return n >= 4 && n <= 8 && strncmp(w, "--bisect", n) == 0;
 }

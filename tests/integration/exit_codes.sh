@@ -102,6 +102,8 @@ expect_exit 128 "--json or --csv, not both" check --bis --json --csv
 expect_exit 128 "unrecognized option '--bogus'" --bogus check --bisect
 expect_exit 128 "-c: an empty file name" -c '' check --bisect
 expect_exit 128 "-D: an empty file name" -D '' check --bi
+# With a value, which --bisect does not take (64 before).
+expect_exit 128 "option '--bisect' doesn't allow an argument" check --bis=1
 
 # 64: words that make no command.
 expect_exit 64 'unknown command "nosuch"' nosuch
