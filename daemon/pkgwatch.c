@@ -966,14 +966,56 @@ run_ran_all(struct daemon *d, int64_t run, char *const *names, size_t n)
 	return all;
 }
 
+/* Whether run r measured: complete, not on a busy machine, a snapshot. */
+static int
+run_measured(const struct store_run *r)
+{
+	return r->snapshot > 0 && !r->busy && r->status != NULL &&
+	    strcmp(r->status, RUN_COMPLETE) == 0;
+}
+
+/*
+ * Keep of names[0..*n) those that some run of runs[0..nruns) that
+ * measured ran: a workload just added to the battery has no run yet,
+ * and asking for it found no run that measured, so that packages
+ * upgraded while the daemon was down were compared with nothing.
+ */
+static void
+battery_ran(struct daemon *d, const struct store_run *runs, size_t nruns,
+    char **names, size_t *n)
+{
+	struct store_run_workload	*w;
+	size_t				 nw, i, k, j, kept;
+	int				*seen;
+
+	seen = xcalloc(*n + 1, sizeof(*seen));
+	for (i = 0; i < nruns; i++) {
+		if (!run_measured(&runs[i]) ||
+		    store_run_workloads(d->st, runs[i].id, &w, &nw) == -1)
+			continue;
+		for (k = 0; k < *n; k++)
+			for (j = 0; j < nw && !seen[k]; j++)
+				seen[k] = strcmp(w[j].workload, names[k]) == 0;
+		store_run_workloads_free(w, nw);
+	}
+	for (k = kept = 0; k < *n; k++) {
+		if (seen[k])
+			names[kept++] = names[k];
+		else
+			free(names[k]);
+	}
+	*n = kept;
+	free(seen);
+}
+
 /*
  * The snapshot of this host's last run that has one; with measured, of
  * its last complete run not measured on a busy machine that ran the
- * whole battery.  A battery of some workloads (a watched tree's, a rerun
- * of suspected ones, perfwatch run --workload) has not measured the
- * others on the new packages or kernel: one made while a package change
- * settled counted as the package run, which then never came.  NULL if
- * none.
+ * whole battery (of its workloads that some run has measured).  A
+ * battery of some workloads (a watched tree's, a rerun of suspected
+ * ones, perfwatch run --workload) has not measured the others on the new
+ * packages or kernel: one made while a package change settled counted as
+ * the package run, which then never came.  NULL if none.
  */
 static struct snapshot *
 last_run_snapshot(struct daemon *d, int measured)
@@ -998,10 +1040,11 @@ last_run_snapshot(struct daemon *d, int measured)
 		daemon_workloads_free(names, nnames);
 		return NULL;
 	}
+	if (measured && nnames > 0)
+		battery_ran(d, runs, n, names, &nnames);
 	for (i = n; i > 0; i--) {
 		if (runs[i - 1].snapshot <= 0 || (measured &&
-		    (runs[i - 1].busy || runs[i - 1].status == NULL ||
-		    strcmp(runs[i - 1].status, RUN_COMPLETE) != 0 ||
+		    (!run_measured(&runs[i - 1]) ||
 		    !run_ran_all(d, runs[i - 1].id, names, nnames))))
 			continue;
 		if ((s = store_snapshot_get(d->st, runs[i - 1].snapshot,

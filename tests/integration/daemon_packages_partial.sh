@@ -4,7 +4,9 @@
 # on the new packages, and the package run still comes once the database
 # has settled, with the whole battery.  The tree's run counted as one
 # that "measured these packages", and the other workloads were never
-# measured on them; a restart then took them as measured too.
+# measured on them; a restart then took them as measured too.  And a
+# workload added to the battery while it was down does not keep the
+# packages from being compared with the last run of the others.
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
@@ -43,6 +45,20 @@ expect_match "$(package_detail)" "libfoo1 1.0-1"
     run_workloads WHERE run = (SELECT id FROM runs WHERE trigger =
     'package') ORDER BY workload)")" = "other,tiny" ] ||
 	fail "the package run was not of the whole battery"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+
+# An upgrade while it is down that adds a workload to the battery (a
+# perfwatch upgrade restarts it): no run has measured that one, and the
+# packages are compared with the last run of the others.  No run then
+# "measured" the battery, and the upgrade was compared with nothing.
+{ dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.2-1; } | dpkg_write
+printf '\n[workload "third"]\ncommand = true\nmeasure = time\niterations = 1\n' \
+    >>"$T/profile.conf"
+start_daemon
+wait_package_run 2 "an upgrade beside a workload added was not measured"
+expect_match "$(package_detail)" "libfoo1 1.1-1"
+expect_match "$(package_detail)" "1.2-1"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 pass
