@@ -2168,9 +2168,11 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 				 * skipped as a commit whose run failed is,
 				 * after that run.  It was run --max-runs times
 				 * and more, each a whole battery that failed
-				 * the same way.
+				 * the same way.  Not when another run of it
+				 * measured the metric: a workload that fails
+				 * now and then is measured again.
 				 */
-				if (p->failed) {
+				if (p->failed && p->nlevels == 0) {
 					p->built = -1;
 					break;
 				}

@@ -96,4 +96,46 @@ d = json.load(open(sys.argv[1]))
 t = [p for p in d["tested"] if p["id"] == sys.argv[2]]
 assert len(t) == 1 and t[0]["skipped"] == "failed", t
 PY
+
+# 5. A workload that fails once in a while: c2 (115, between the ends)
+# has its second run's toy fail (invocation 4 of the command at c2); it
+# is measured again, as a run without the metric was, and stays
+# undecided after --max-runs runs that measured it, not skipped as
+# failed because one run did (which case 4's rule first made it).
+cat >"$T/flaky.sh" <<EOF
+if grep -q '^lat 115 ' "\$1/built"; then
+	n=\$(cat "$T/flaky.count" 2>/dev/null || echo 0)
+	n=\$((n + 1))
+	echo \$n >"$T/flaky.count"
+	[ "\$n" -ne 4 ] || exit 1
+fi
+exec sh $T/emit.sh "\$1"
+EOF
+cat >"$T/profile3.conf" <<EOF
+[workload "toy"]
+command = sh $T/flaky.sh $T/repo
+iterations = 3
+
+[workload "aux"]
+command = echo aux 1 s lower
+iterations = 3
+EOF
+sed "s|$T/profile.conf|$T/profile3.conf|" "$T/pw.conf" >"$T/pw3.conf"
+make_repo "lat 100 ms lower" "lat 115 ms lower" "lat 130 ms lower" \
+    "lat 130 ms lower"
+c2=$(rev main~2)
+rm -f "$T/flaky.count"
+(cd "$T/repo" && PERFWATCH_DB="$T/three.db" "$PERFWATCH" -c "$T/pw3.conf" \
+    bisect --build "$BUILD" --max-runs 3 --json \
+    main~3..main) >"$T/out.json" 2>"$T/err" ||
+	fail "flaky: exit $?: $(cat "$T/err")"
+[ "$(cat "$T/flaky.count")" -ge 7 ] ||
+	fail "flaky: c2's toy ran $(cat "$T/flaky.count") times: $(cat "$T/err")"
+python3 - "$T/out.json" "$c2" <<'PY' || fail "flaky, JSON: $(cat "$T/out.json")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = [p for p in d["tested"] if p["id"] == sys.argv[2]]
+assert len(t) == 1 and t[0]["skipped"] == "undecided", t
+assert t[0]["runs"] == 3, t
+PY
 pass
