@@ -715,13 +715,15 @@ notify_smtp(const struct notify_sink *sink, const char *message,
 	} else if (rc == CURLE_OPERATION_TIMEDOUT && sess.n > 0 &&
 	    sess.cur == NULL) {
 		/*
-		 * Nor that it answered, then stopped: "0 bytes received" of
-		 * a server that had greeted.
+		 * Nor that it answered, then not enough: "0 bytes received"
+		 * of a server that had greeted.  The timeout is of the whole
+		 * exchange (CURLOPT_TIMEOUT) as well as of each answer: a
+		 * server that went silent, or one too slow, ends here.
 		 */
 		url = config_url_shown(sink->smtp_url);
-		notify_answer(res, NOTIFY_TEMPFAIL, "%s: the server stopped "
-		    "answering within the timeout, %ld s; its last reply: %s",
-		    url, notify_timeout(sink), sess.r[sess.n - 1].text);
+		notify_answer(res, NOTIFY_TEMPFAIL, "%s: the exchange did not "
+		    "end within the timeout, %ld s; the server's last reply: "
+		    "%s", url, notify_timeout(sink), sess.r[sess.n - 1].text);
 		free(url);
 	} else if (rc == CURLE_USE_SSL_FAILED &&
 	    sink->starttls == NOTIFY_TLS_OPTIONAL) {

@@ -6,8 +6,8 @@
 # handle is cleaned up and waited for its answer for the timeout again;
 # QUIT is still sent, and the connection closed right after.
 #
-# The answer says that the server answered and then stopped, and what it
-# said last: it was libcurl's "... with 0 bytes received", of a server
+# The answer says that the exchange did not end in time, and what the
+# server said last: it was libcurl's "... with 0 bytes received", of a server
 # that had greeted.
 #
 # The server itself (a few lines of python on loopback, below) times
@@ -99,8 +99,8 @@ took = time.monotonic() - t0
 assert p.returncode == 1, (p.returncode, p.stdout, p.stderr)
 r = json.loads(p.stdout)
 assert len(r) == 1 and r[0]["outcome"] == "retry", r
-assert r[0]["answer"].endswith(": the server stopped answering within "
-    "the timeout, 3 s; its last reply: " + last), r
+assert r[0]["answer"].endswith(": the exchange did not end within the "
+    "timeout, 3 s; the server's last reply: " + last), r
 assert took < 1.6 * 3, "a 3 s timeout took %.2f s" % took
 open(d + "/took", "w").write("%.2f\n" % took)
 EOPY
