@@ -2211,6 +2211,34 @@ http_conn_asked(struct daemon *d, struct evhttp_request *req)
 }
 
 /*
+ * req's reply has gone: its connection, kept alive, has http_timeout
+ * from now to send the next request whole.  The deadline was of the
+ * first request alone, and a client that asked once, quickly, then sent
+ * its next request a byte at a time held its connection for ever; 64
+ * such took the dashboard.
+ */
+static void
+http_reply_done(struct evhttp_request *req, void *arg)
+{
+	struct daemon		 *d = arg;
+	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
+	size_t			  i;
+	int			  fd;
+
+	if (evcon == NULL)
+		return;
+	fd = bufferevent_getfd(evhttp_connection_get_bufferevent(evcon));
+	for (i = 0; i < d->http_nconns; i++)
+		if (d->http_conns[i].fd == fd && d->http_conns[i].asked &&
+		    http_conn_alive(&d->http_conns[i])) {
+			d->http_conns[i].asked = 0;
+			d->http_conns[i].since = perfwatch_mono();
+			http_deadline_arm(d);
+			break;
+		}
+}
+
+/*
  * Count the connections accepted since the last call, evhttp having set
  * them up: each is served if fewer than HTTP_MAX_CONNS are, else shut
  * down, and evhttp frees it on the EOF it reads.  The first refused
@@ -2321,6 +2349,23 @@ http_host_local(const char *h)
 }
 
 /*
+ * How many Host headers req has: more than one is a request no client
+ * sends (RFC 9112 3.2: answered 400), and only the first was looked at.
+ */
+static int
+http_host_count(struct evhttp_request *req)
+{
+	struct evkeyvalq	*in = evhttp_request_get_input_headers(req);
+	struct evkeyval		*h;
+	int			 n = 0;
+
+	TAILQ_FOREACH(h, in, next)
+		if (strcasecmp(h->key, "Host") == 0)
+			n++;
+	return n;
+}
+
+/*
  * Whether req may be answered for its Host.  On a loopback address only
  * an address or localhost is (http_host_local), or no Host at all
  * (HTTP/1.0): a browser that shows a page of another site, whose name
@@ -2363,8 +2408,13 @@ http_request(struct evhttp_request *req, void *arg)
 				    NULL;
 
 	http_conn_asked(d, req);
+	evhttp_request_set_on_complete_cb(req, http_reply_done, d);
 	http_reply_init(&r, 200, "OK", "text/html; charset=utf-8");
-	if (!http_host_ok(d, req)) {
+	if (http_host_count(req) > 1) {
+		(path != NULL && strncmp(path, "/api/", 5) == 0 ?
+		    http_error_json : http_error_page)(&r, 400, "Bad Request",
+		    "the request has more than one Host", NULL);
+	} else if (!http_host_ok(d, req)) {
 		/* Its Host is not repeated: it is another site's name. */
 		(path != NULL && strncmp(path, "/api/", 5) == 0 ?
 		    http_error_json : http_error_page)(&r, 421,
@@ -2545,9 +2595,10 @@ http_reload(struct daemon *d)
 	char		*cause = NULL;
 
 	/*
-	 * For the connections to come, and for those that have not sent a
-	 * whole request yet (evhttp's read timeout takes the new value
-	 * too); a kept-alive one between requests keeps its own.
+	 * evhttp's timeout of silence, for the connections to come: each
+	 * has a copy of it from its accept, which this does not change.
+	 * The deadline of a whole request (http_deadline) reads the new
+	 * value for every connection.
 	 */
 	if (d->http != NULL) {
 		evhttp_set_timeout(d->http, (int)config_get_duration(d->cfg,

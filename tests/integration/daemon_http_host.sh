@@ -64,6 +64,23 @@ while True:
 assert reply.startswith(b"HTTP/1.0 200 ") or reply.startswith(b"HTTP/1.1 200 "), reply[:100]
 EOF
 
+# Two Hosts, the first ours: 400, not the first taken and the rest let be.
+python3 - "$PORT" <<'EOF' || fail "two Hosts were answered"
+import socket, sys
+for path in (b"/", b"/api/runs"):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+    s.sendall(b"GET " + path + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+              b"Host: rebound.example\r\nConnection: close\r\n\r\n")
+    reply = b""
+    while True:
+        b = s.recv(4096)
+        if not b:
+            break
+        reply += b
+    assert reply.startswith(b"HTTP/1.1 400 "), (path, reply[:100])
+    assert b"more than one Host" in reply, (path, reply)
+EOF
+
 stop_daemon
 [ "$DSTATUS" = 0 ] || fail "perfwatchd exited $DSTATUS"
 pass
