@@ -2191,23 +2191,32 @@ http_deadline(evutil_socket_t unused, short ev, void *arg)
 	http_deadline_arm(d);
 }
 
-/* A whole request came on req's connection: its deadline is met. */
-static void
-http_conn_asked(struct daemon *d, struct evhttp_request *req)
+/* The connection req came on, among those counted; NULL if none. */
+static struct http_conn *
+http_conn_of(struct daemon *d, struct evhttp_request *req)
 {
 	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
 	size_t			 i;
 	int			 fd;
 
 	if (evcon == NULL)
-		return;
+		return NULL;
 	fd = bufferevent_getfd(evhttp_connection_get_bufferevent(evcon));
 	for (i = 0; i < d->http_nconns; i++)
-		if (d->http_conns[i].fd == fd && !d->http_conns[i].asked &&
-		    http_conn_alive(&d->http_conns[i])) {
-			d->http_conns[i].asked = 1;
-			break;
-		}
+		if (d->http_conns[i].fd == fd &&
+		    http_conn_alive(&d->http_conns[i]))
+			return &d->http_conns[i];
+	return NULL;
+}
+
+/* A whole request came on req's connection: its deadline is met. */
+static void
+http_conn_asked(struct daemon *d, struct evhttp_request *req)
+{
+	struct http_conn	*c;
+
+	if ((c = http_conn_of(d, req)) != NULL)
+		c->asked = 1;
 }
 
 /*
@@ -2220,22 +2229,14 @@ http_conn_asked(struct daemon *d, struct evhttp_request *req)
 static void
 http_reply_done(struct evhttp_request *req, void *arg)
 {
-	struct daemon		 *d = arg;
-	struct evhttp_connection *evcon = evhttp_request_get_connection(req);
-	size_t			  i;
-	int			  fd;
+	struct daemon		*d = arg;
+	struct http_conn	*c;
 
-	if (evcon == NULL)
-		return;
-	fd = bufferevent_getfd(evhttp_connection_get_bufferevent(evcon));
-	for (i = 0; i < d->http_nconns; i++)
-		if (d->http_conns[i].fd == fd && d->http_conns[i].asked &&
-		    http_conn_alive(&d->http_conns[i])) {
-			d->http_conns[i].asked = 0;
-			d->http_conns[i].since = perfwatch_mono();
-			http_deadline_arm(d);
-			break;
-		}
+	if ((c = http_conn_of(d, req)) != NULL && c->asked) {
+		c->asked = 0;
+		c->since = perfwatch_mono();
+		http_deadline_arm(d);
+	}
 }
 
 /*
