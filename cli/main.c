@@ -23,6 +23,7 @@
 #include "log.h"
 #include "perfwatch.h"
 #include "xmalloc.h"
+#include "workloads/workloads.h"
 #include "cli.h"
 
 const char *cli_argv0;
@@ -733,6 +734,8 @@ main(int argc, char **argv)
 	 */
 	argv[0] = cli_name_buf;
 	log_init("perfwatch", 1, 0);
+	/* What an import may call a test of the system index. */
+	store_metric_rule_set(wl_metric_rule);
 	/* A command's 1 says something (check: a regression); a crash 70. */
 	log_set_fatal_status(EXIT_SOFTWARE);
 	while ((ch = getopt_long(argc, argv, "+c:D:hvV", cli_longopts,

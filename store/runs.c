@@ -251,9 +251,19 @@ store_metric_get(struct store *st, int64_t id, struct store_metric *m)
 	return rc == SQLITE_ROW ? 0 : -1;
 }
 
+static store_metric_rule	store_rule;
+
+/* The rule every metric added from now on must keep (NULL: none). */
+void
+store_metric_rule_set(store_metric_rule rule)
+{
+	store_rule = rule;
+}
+
 /*
  * Return the id of workload/metric, adding it if new.  A metric keeps its
  * unit and direction for life: a different one is an error (*cause set).
+ * A new one keeps the rule of store_metric_rule_set() too.
  */
 int64_t
 store_metric_ensure(struct store *st, const char *workload,
@@ -284,6 +294,9 @@ store_metric_ensure(struct store *st, const char *workload,
 		    metric, store_errmsg(st));
 		return -1;
 	}
+	if (store_rule != NULL && store_rule(workload, metric, unit, better,
+	    cause) == -1)
+		return -1;
 	stmt = store_stmt(st, STMT_METRIC_INSERT,
 	    "INSERT INTO metrics (workload, metric, unit, better) "
 	    "VALUES (?, ?, ?, ?)");

@@ -120,6 +120,14 @@ const char	*store_host_local_name(char *, size_t);
 int		 store_host_find(struct store *, const char *name, int64_t *);
 int		 store_host_names(struct store *, char ***, size_t *);
 void		 store_host_names_free(char **, size_t);
+/*
+ * A rule a new metric must keep, given by the caller, which knows what
+ * the store does not: the workloads perfwatch measures itself.  0, or -1
+ * with *cause.
+ */
+typedef int	(*store_metric_rule)(const char *workload, const char *metric,
+		    const char *unit, enum better, char **cause);
+void		 store_metric_rule_set(store_metric_rule);
 int64_t		 store_metric_ensure(struct store *, const char *workload,
 		    const char *metric, const char *unit, enum better,
 		    char **cause);

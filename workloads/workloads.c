@@ -55,45 +55,45 @@ static const struct wl_workload wl_table[] = {
 	{ "disk.bonnie", "bonnie: per-char and block write, rewrite, "
 	    "per-char and block read, random seeks, with %CPU",
 	    WL_K_COMMON | WL_K_SIZE | WL_K_SEEKS | WL_K_SEEKERS |
-	    WL_K_CHAR_SIZE, 0, NULL,
+	    WL_K_CHAR_SIZE, 0, NULL, NULL,
 	    bonnie_defaults, wl_bonnie_run },
 	{ "disk.stream", "1 MiB writes with an fsync every N MiB: MiB/s "
 	    "mean and deviation over the segments, %CPU",
 	    WL_K_COMMON | WL_K_SIZE | WL_K_FSYNC_EVERY | WL_K_DIRECT |
-	    WL_K_DEVICE | WL_K_DESTROY_DATA, 0, NULL,
+	    WL_K_DEVICE | WL_K_DESTROY_DATA, 0, NULL, NULL,
 	    stream_defaults, wl_stream_run },
 	{ "sys.dhrystone", "integer and string CPU loop (Dhrystone-like)",
-	    SYS_KEYS, WL_F_INDEX, "lps", sys_defaults, wl_dhrystone_run },
+	    SYS_KEYS, WL_F_INDEX, "lps", "lps", sys_defaults, wl_dhrystone_run },
 	{ "sys.whetstone", "floating-point loop (Whetstone-like), MWIPS",
-	    SYS_KEYS, WL_F_INDEX, "mwips", sys_defaults, wl_whetstone_run },
+	    SYS_KEYS, WL_F_INDEX, "mwips", "MWIPS", sys_defaults, wl_whetstone_run },
 	{ "sys.execl", "exec throughput: /usr/bin/env re-executing itself",
-	    SYS_KEYS, WL_F_INDEX, "lps", sys_defaults, wl_execl_run },
+	    SYS_KEYS, WL_F_INDEX, "lps", "lps", sys_defaults, wl_execl_run },
 	{ "sys.fcopy256", "file copy, 256-byte buffer",
-	    SYS_KEYS, WL_F_INDEX, "kbps", sys_defaults, wl_fcopy256_run },
+	    SYS_KEYS, WL_F_INDEX, "kbps", "KBps", sys_defaults, wl_fcopy256_run },
 	{ "sys.fcopy1024", "file copy, 1024-byte buffer",
-	    SYS_KEYS, WL_F_INDEX, "kbps", sys_defaults, wl_fcopy1024_run },
+	    SYS_KEYS, WL_F_INDEX, "kbps", "KBps", sys_defaults, wl_fcopy1024_run },
 	{ "sys.fcopy4096", "file copy, 4096-byte buffer",
-	    SYS_KEYS, WL_F_INDEX, "kbps", sys_defaults, wl_fcopy4096_run },
+	    SYS_KEYS, WL_F_INDEX, "kbps", "KBps", sys_defaults, wl_fcopy4096_run },
 	{ "sys.pipe", "pipe throughput, 512-byte write and read",
-	    SYS_KEYS, WL_F_INDEX, "lps", sys_defaults, wl_pipe_run },
+	    SYS_KEYS, WL_F_INDEX, "lps", "lps", sys_defaults, wl_pipe_run },
 	{ "sys.context1", "pipe-based context switching, two processes",
-	    SYS_KEYS, WL_F_INDEX, "lps", sys_defaults, wl_context1_run },
+	    SYS_KEYS, WL_F_INDEX, "lps", "lps", sys_defaults, wl_context1_run },
 	{ "sys.spawn", "process creation: fork, exit, wait",
-	    SYS_KEYS, WL_F_INDEX, "lps", sys_defaults, wl_spawn_run },
+	    SYS_KEYS, WL_F_INDEX, "lps", "lps", sys_defaults, wl_spawn_run },
 	{ "sys.shell1", "shell script (sort, od, grep, tee, wc), one copy",
-	    SYS_KEYS, WL_F_INDEX, "lpm", sys_defaults, wl_shell1_run },
+	    SYS_KEYS, WL_F_INDEX, "lpm", "lpm", sys_defaults, wl_shell1_run },
 	{ "sys.shell8", "shell script, 8 concurrent copies",
-	    SYS_KEYS, WL_F_INDEX, "lpm", sys_defaults, wl_shell8_run },
+	    SYS_KEYS, WL_F_INDEX, "lpm", "lpm", sys_defaults, wl_shell8_run },
 	{ "sys.syscall", "system call overhead: dup, close, getpid, "
 	    "getuid, umask",
-	    SYS_KEYS, WL_F_INDEX, "lps", sys_defaults, wl_syscall_run },
+	    SYS_KEYS, WL_F_INDEX, "lps", "lps", sys_defaults, wl_syscall_run },
 	{ "db.oltp", "sysbench OLTP read-only on SQLite, swept over "
 	    "thread counts",
 	    WL_K_COMMON | WL_K_DURATION | WL_K_THREADS | WL_K_TABLE_SIZE, 0,
-	    NULL, oltp_defaults, wl_oltp_run },
+	    NULL, NULL, oltp_defaults, wl_oltp_run },
 	{ "command", "the user's own benchmark, run by /bin/sh -c",
 	    WL_K_COMMON | WL_K_COMMAND | WL_K_MEASURE, WL_F_COMMAND, NULL,
-	    NULL, wl_command_run },
+	    NULL, NULL, wl_command_run },
 };
 
 static const struct {
@@ -202,6 +202,36 @@ wl_battery_find(const char *name)
 }
 
 /* The whole battery, in its canonical order. */
+/*
+ * The rule of a metric new to a store (store_metric_rule_set()): a test
+ * of the system index is in its unit, higher is better, as a run of it
+ * records it.  An import that said otherwise (sys.pipe lps, lower) was
+ * taken: the index read it as higher all the same, compare as lower, and
+ * every later run of sys.pipe failed ("is better lower in the store").
+ */
+int
+wl_metric_rule(const char *workload, const char *metric, const char *unit,
+    enum better better, char **cause)
+{
+	size_t	i;
+
+	for (i = 0; i < nitems(wl_table); i++) {
+		if (!(wl_table[i].flags & WL_F_INDEX) ||
+		    strcmp(wl_table[i].name, workload) != 0 ||
+		    strcmp(wl_table[i].index_metric, metric) != 0)
+			continue;
+		if (strcmp(wl_table[i].index_unit, unit) == 0 &&
+		    better == BETTER_HIGHER)
+			return 0;
+		xasprintf(cause, "%s %s, a test of the system index, is in "
+		    "%s, higher is better (this says %s, %s)", workload,
+		    metric, wl_table[i].index_unit, unit,
+		    better == BETTER_HIGHER ? "higher" : "lower");
+		return -1;
+	}
+	return 0;
+}
+
 const struct wl_workload *
 wl_list(size_t *n)
 {

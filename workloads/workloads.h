@@ -123,6 +123,8 @@ struct wl_workload {
 #define WL_F_COMMAND	0x1		/* exec'd; results on its stdout */
 #define WL_F_INDEX	0x2		/* counts in the system index */
 	const char	*index_metric;	/* its metric in the index */
+	const char	*index_unit;	/* that metric's unit (higher is
+					   better, as every test's) */
 	void		(*defaults)(struct wl_params *);
 	/* One iteration, in the child: result lines to fd; 0 or -1. */
 	int		(*run)(const struct wl_params *, int, char **);
@@ -175,6 +177,8 @@ char		*wl_profile_hint(const char *const *, size_t, const char *);
 int		 wl_globs_check(char *const *names, size_t n,
 		    char *const *globs, size_t nglobs, char **cause);
 const struct wl_workload *wl_list(size_t *);
+int		 wl_metric_rule(const char *, const char *, const char *,
+		    enum better, char **);
 void		 wl_params_init(struct wl_params *, const struct wl_workload *);
 void		 wl_params_copy(struct wl_params *, const struct wl_params *);
 void		 wl_params_clear(struct wl_params *);

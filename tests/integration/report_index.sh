@@ -9,21 +9,22 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 # The write-up's per-test index scores, as runs of perfwatch's sys.* tests
-# (the reference first, an hour apart).
+# (the reference first, an hour apart), each in the unit its run records
+# (an import in another is refused).
 awk -F, -v OFS=, '
 BEGIN {
-	m["Dhrystone"] = "sys.dhrystone,lps"
-	m["Whetstone"] = "sys.whetstone,mwips"
-	m["Execl"] = "sys.execl,lps"
-	m["File Copy 1024"] = "sys.fcopy1024,kbps"
-	m["File Copy 256"] = "sys.fcopy256,kbps"
-	m["File Copy 4096"] = "sys.fcopy4096,kbps"
-	m["Pipe Throughput"] = "sys.pipe,lps"
-	m["Context Switch"] = "sys.context1,lps"
-	m["Process Creat"] = "sys.spawn,lps"
-	m["Shell Scripts1"] = "sys.shell1,lpm"
-	m["Shell Scripts8"] = "sys.shell8,lpm"
-	m["System Call"] = "sys.syscall,lps"
+	m["Dhrystone"] = "sys.dhrystone,lps,lps"
+	m["Whetstone"] = "sys.whetstone,mwips,MWIPS"
+	m["Execl"] = "sys.execl,lps,lps"
+	m["File Copy 1024"] = "sys.fcopy1024,kbps,KBps"
+	m["File Copy 256"] = "sys.fcopy256,kbps,KBps"
+	m["File Copy 4096"] = "sys.fcopy4096,kbps,KBps"
+	m["Pipe Throughput"] = "sys.pipe,lps,lps"
+	m["Context Switch"] = "sys.context1,lps,lps"
+	m["Process Creat"] = "sys.spawn,lps,lps"
+	m["Shell Scripts1"] = "sys.shell1,lpm,lpm"
+	m["Shell Scripts8"] = "sys.shell8,lpm,lpm"
+	m["System Call"] = "sys.syscall,lps,lps"
 	print "run,time,workload,metric,value,unit,better"
 }
 NR == 1 { for (i = 2; i <= NF; i++) name[i] = $i; next }
@@ -31,7 +32,7 @@ $1 in m {
 	split(m[$1], a, ",")
 	for (i = 4; i >= 2; i--)
 		rows[i] = rows[i] name[i] "," 1200000000 + (4 - i) * 3600 \
-		    "," a[1] "," a[2] "," $i "," a[2] ",higher\n"
+		    "," a[1] "," a[2] "," $i "," a[3] ",higher\n"
 }
 END { for (i = 4; i >= 2; i--) printf "%s", rows[i] }
 ' "$PERFWATCH_TOP/tests/data/reference/unixbench-opensuse.csv" >"$T/ub.csv"
@@ -158,18 +159,36 @@ PERFWATCH_DB="$T/plain.db" pw import "$T/plain.csv" >/dev/null
 expect_eq "$(PERFWATCH_DB="$T/plain.db" pw show --csv plain)" \
 "workload,metric,median,min,max,stddev,samples,unit,better,reference_run,reference,index
 w,m,1,1,1,-,1,s,lower,,,"
-# An imported unit is the file's text: the index table escapes its
-# control characters, as the metric table under it does, where it
-# printed them raw (here: set the window's title).
-printf 'run,time,workload,metric,value,unit,better\nesc,2026-01-01T00:00:00Z,sys.pipe,lps,100,"l\033]0;x\007",higher\n' \
+# A unit is the store's text: the index table escapes its control
+# characters, as the metric table under it does, where it printed them
+# raw (here: set the window's title).  An import gives a test of the
+# index its own unit now; a store an older perfwatch filled may have any.
+printf 'run,time,workload,metric,value,unit,better\nesc,2026-01-01T00:00:00Z,sys.pipe,lps,100,lps,higher\n' \
     >"$T/esc.csv"
 PERFWATCH_DB="$T/esc.db" pw import "$T/esc.csv" >/dev/null ||
 	fail "import esc.csv"
+sqlite3 "$T/esc.db" "UPDATE metrics SET unit = 'l' || char(27) || ']0;x' ||
+    char(7) WHERE workload = 'sys.pipe'" || fail "sqlite3"
 PERFWATCH_DB="$T/esc.db" pw show esc >"$T/esc.out" 2>&1 ||
 	fail "show esc: $(cat "$T/esc.out")"
 no_raw "$T/esc.out"
 grep -qF '  sys.pipe                  100.0 l\x1b]0;x\x07          100.0   1000.0' \
     "$T/esc.out" || fail "show esc: $(cat "$T/esc.out")"
+
+# An import that gives a test of the index another direction or unit
+# than its runs record is refused at its row, and the store is left as
+# it was: the index read sys.pipe lps lower as higher, compare as lower,
+# and every later run of sys.pipe failed on the metric.
+for u in 'lps,lower' 'ops,higher'; do
+	printf 'run,time,workload,metric,value,unit,better\nd1,1200000000,sys.pipe,lps,100,%s\n' \
+	    "$u" >"$T/dir.csv"
+	rc=0
+	PERFWATCH_DB="$T/dir.db" pw import "$T/dir.csv" >/dev/null \
+	    2>"$T/dir.err" || rc=$?
+	[ "$rc" -eq 65 ] || fail "import sys.pipe lps $u: exit $rc"
+	expect_eq "$(head -n 1 "$T/dir.err")" "perfwatch: $T/dir.csv:2:4: sys.pipe lps, a test of the system index, is in lps, higher is better (this says ${u%,*}, ${u#*,})"
+	[ ! -e "$T/dir.db" ] || fail "import sys.pipe lps $u left a store"
+done
 
 # The reference is the host's first run with a test of the index: an
 # earlier run of a workload of the user's own called sys.* (no test of
