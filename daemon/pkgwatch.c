@@ -942,110 +942,57 @@ kernel_uptime(void)
 }
 
 /*
- * Whether run ran each of the workloads names[0..n), whatever became of
- * it (one that failed was measured as far as this machine lets it).
- */
-static int
-run_ran_all(struct daemon *d, int64_t run, char *const *names, size_t n)
-{
-	struct store_run_workload	*w = NULL;
-	size_t				 nw = 0, i, k;
-	int				 all = 1;
-
-	if (n == 0)
-		return 1;
-	if (store_run_workloads(d->st, run, &w, &nw) == -1)
-		return 0;
-	for (i = 0; i < n && all; i++) {
-		for (k = 0; k < nw; k++)
-			if (strcmp(w[k].workload, names[i]) == 0)
-				break;
-		all = k < nw;
-	}
-	store_run_workloads_free(w, nw);
-	return all;
-}
-
-/* Whether run r measured: complete, not on a busy machine, a snapshot. */
-static int
-run_measured(const struct store_run *r)
-{
-	return r->snapshot > 0 && !r->busy && r->status != NULL &&
-	    strcmp(r->status, RUN_COMPLETE) == 0;
-}
-
-/*
- * Keep of names[0..*n) those that some run of runs[0..nruns) that
- * measured ran: a workload just added to the battery has no run yet,
- * and asking for it found no run that measured, so that packages
- * upgraded while the daemon was down were compared with nothing.
- */
-static void
-battery_ran(struct daemon *d, const struct store_run *runs, size_t nruns,
-    char **names, size_t *n)
-{
-	struct store_run_workload	*w;
-	size_t				 nw, i, k, j, kept;
-	int				*seen;
-
-	seen = xcalloc(*n + 1, sizeof(*seen));
-	for (i = 0; i < nruns; i++) {
-		if (!run_measured(&runs[i]) ||
-		    store_run_workloads(d->st, runs[i].id, &w, &nw) == -1)
-			continue;
-		for (k = 0; k < *n; k++)
-			for (j = 0; j < nw && !seen[k]; j++)
-				seen[k] = strcmp(w[j].workload, names[k]) == 0;
-		store_run_workloads_free(w, nw);
-	}
-	for (k = kept = 0; k < *n; k++) {
-		if (seen[k])
-			names[kept++] = names[k];
-		else
-			free(names[k]);
-	}
-	*n = kept;
-	free(seen);
-}
-
-/*
  * The snapshot of this host's last run that has one; with measured, of
  * its last complete run not measured on a busy machine that ran the
- * whole battery (of its workloads that some run has measured).  A
- * battery of some workloads (a watched tree's, a rerun of suspected
- * ones, perfwatch run --workload) has not measured the others on the new
- * packages or kernel: one made while a package change settled counted as
- * the package run, which then never came.  NULL if none.
+ * whole battery, of the battery's workloads that some such run of the
+ * host has measured (store_run_last_covering()).  A battery of some
+ * workloads (a watched tree's, a rerun of suspected ones, perfwatch run
+ * --workload) has not measured the others on the new packages or
+ * kernel: one made while a package change settled counted as the
+ * package run, which then never came.  A workload just added has no
+ * run, and is not asked for: no run counted then, and packages upgraded
+ * while the daemon was down were compared with nothing.  NULL if none.
  */
 static struct snapshot *
 last_run_snapshot(struct daemon *d, int measured)
 {
 	struct store_run_filter	 f;
-	struct store_run	*runs = NULL;
+	struct store_run	*runs = NULL, r;
 	struct snapshot		*s = NULL;
 	char			*cause = NULL, **names = NULL;
 	size_t			 n = 0, i, nnames = 0;
+	int64_t			 id = 0;
+	int			 found;
 
-	/* No battery to be had: any complete run counts, as it did. */
-	if (measured && daemon_workloads(d->cfg, d->conf_path, &names,
-	    &nnames, &cause) == -1) {
-		log_debug("the battery: %s", cause);
-		free(cause);
-		cause = NULL;
+	if (measured) {
+		/* No battery to be had: the last run that measured. */
+		if (daemon_workloads(d->cfg, d->conf_path, &names, &nnames,
+		    &cause) == -1) {
+			log_debug("the battery: %s", cause);
+			free(cause);
+			cause = NULL;
+		}
+		found = store_run_last_covering(d->st, d->host,
+		    (const char *const *)names, nnames, &id) == 0 &&
+		    store_run_get(d->st, id, &r) == 0;
+		daemon_workloads_free(names, nnames);
+		if (!found)
+			return NULL;
+		if (r.snapshot > 0 && (s = store_snapshot_get(d->st,
+		    r.snapshot, &cause)) == NULL) {
+			log_warnx("the last run's snapshot: %s", cause);
+			free(cause);
+		}
+		store_run_clear(&r);
+		return s;
 	}
 	memset(&f, 0, sizeof(f));
 	f.host = daemon_host_name();
-	f.limit = 50;
-	if (store_runs_list(d->st, &f, &runs, &n) == -1) {
-		daemon_workloads_free(names, nnames);
+	f.limit = 20;
+	if (store_runs_list(d->st, &f, &runs, &n) == -1)
 		return NULL;
-	}
-	if (measured && nnames > 0)
-		battery_ran(d, runs, n, names, &nnames);
 	for (i = n; i > 0; i--) {
-		if (runs[i - 1].snapshot <= 0 || (measured &&
-		    (!run_measured(&runs[i - 1]) ||
-		    !run_ran_all(d, runs[i - 1].id, names, nnames))))
+		if (runs[i - 1].snapshot <= 0)
 			continue;
 		if ((s = store_snapshot_get(d->st, runs[i - 1].snapshot,
 		    &cause)) == NULL) {
@@ -1055,7 +1002,6 @@ last_run_snapshot(struct daemon *d, int measured)
 		break;
 	}
 	store_runs_free(runs, n);
-	daemon_workloads_free(names, nnames);
 	return s;
 }
 

@@ -1687,6 +1687,83 @@ store_setting_set(struct store *st, const char *key, const char *value)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* A run that measured: complete, with a snapshot, not on a busy machine. */
+#define RUN_MEASURED \
+	"r.status = 'complete' AND r.snapshot IS NOT NULL AND " \
+	"coalesce(CASE WHEN json_valid(r.quiet) THEN " \
+	"json_extract(r.quiet, '$.busy') END, 0) = 0"
+
+/*
+ * The host's newest run that measured (RUN_MEASURED) and ran each of the
+ * workloads[0..n) that any run of the host that measured ran, whatever
+ * became of each (run_workloads): a workload no run has measured yet (one
+ * just added) is not asked for.  0 and *run, or -1 when there is none
+ * (store_failure() says whether the store failed).
+ */
+int
+store_run_last_covering(struct store *st, int64_t host,
+    const char *const *workloads, size_t n, int64_t *run)
+{
+	sqlite3_stmt	*stmt = NULL;
+	char		*sql = NULL, *list = NULL, *tmp;
+	size_t		 i, k = 0;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(st->db, "SELECT 1 FROM run_workloads w JOIN"
+	    " runs r ON r.id = w.run WHERE r.host = ?1 AND w.workload = ?2"
+	    " AND " RUN_MEASURED " LIMIT 1", -1, &stmt, NULL) != SQLITE_OK)
+		return -1;
+	for (i = 0; i < n; i++) {
+		sqlite3_reset(stmt);
+		sqlite3_bind_int64(stmt, 1, host);
+		sqlite3_bind_text(stmt, 2, workloads[i], -1, SQLITE_TRANSIENT);
+		if ((rc = sqlite3_step(stmt)) == SQLITE_DONE)
+			continue;
+		if (rc != SQLITE_ROW)
+			goto fail;
+		/*
+		 * Quoted by SQLite (%Q): a workload's name is any text.  (Its
+		 * printf knows no %zu.)
+		 */
+		tmp = sqlite3_mprintf("%s%s%Q", list != NULL ? list : "",
+		    list != NULL ? ", " : "", workloads[i]);
+		sqlite3_free(list);
+		if ((list = tmp) == NULL)
+			fatalx("%s: out of memory", __func__);
+		k++;
+	}
+	sqlite3_finalize(stmt);
+	stmt = NULL;
+	if (k == 0)
+		sql = sqlite3_mprintf("SELECT r.id FROM runs r WHERE"
+		    " r.host = ?1 AND " RUN_MEASURED " ORDER BY r.started DESC,"
+		    " r.id DESC LIMIT 1");
+	else
+		sql = sqlite3_mprintf("SELECT r.id FROM runs r WHERE"
+		    " r.host = ?1 AND " RUN_MEASURED " AND (SELECT count(DISTINCT"
+		    " w.workload) FROM run_workloads w WHERE w.run = r.id AND"
+		    " w.workload IN (%s)) = %d ORDER BY r.started DESC,"
+		    " r.id DESC LIMIT 1", list, (int)k);
+	sqlite3_free(list);
+	list = NULL;
+	if (sql == NULL)
+		fatalx("%s: out of memory", __func__);
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_int64(stmt, 1, host);
+	if ((rc = sqlite3_step(stmt)) != SQLITE_ROW)
+		goto fail;
+	*run = sqlite3_column_int64(stmt, 0);
+	sqlite3_finalize(stmt);
+	sqlite3_free(sql);
+	return 0;
+fail:
+	sqlite3_finalize(stmt);
+	sqlite3_free(sql);
+	sqlite3_free(list);
+	return -1;
+}
+
 /*
  * The host's first complete run (by start, then id) with a sample of any
  * of the n metrics workloads[i]/metrics[i]; 0 and *run set when there is

@@ -187,6 +187,8 @@ struct store_run_workload {
 int		 store_run_workloads(struct store *, int64_t run,
 		    struct store_run_workload **, size_t *);
 void		 store_run_workloads_free(struct store_run_workload *, size_t);
+int		 store_run_last_covering(struct store *, int64_t host,
+		    const char *const *workloads, size_t n, int64_t *run);
 int		 store_run_first_with(struct store *, int64_t host,
 		    const char *const *workloads, const char *const *metrics,
 		    size_t n, int64_t *run);

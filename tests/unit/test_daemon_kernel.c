@@ -85,29 +85,46 @@ daemon_workloads_free(char **names, size_t n)
 	free(names);
 }
 
-/* What a run ran: the battery, or tiny alone for a partial one. */
+/*
+ * The newest run that measured and ran the battery's workloads, as the
+ * store would find it: complete, not busy, not partial.
+ */
 int
-store_run_workloads(struct store *st, int64_t run,
-    struct store_run_workload **out, size_t *nout)
+store_run_last_covering(struct store *st, int64_t host,
+    const char *const *workloads, size_t n, int64_t *run)
+{
+	size_t	i;
+
+	(void)st;
+	(void)host;
+	assert_int_equal(n, 2);
+	assert_string_equal(workloads[0], "tiny");
+	assert_string_equal(workloads[1], "other");
+	for (i = test_nruns_stored; i > 0; i--) {
+		if (strcmp(test_runs[i - 1].status, RUN_COMPLETE) != 0 ||
+		    test_runs[i - 1].busy || test_runs[i - 1].partial)
+			continue;
+		*run = (int64_t)i;
+		return 0;
+	}
+	return -1;
+}
+
+int
+store_run_get(struct store *st, int64_t id, struct store_run *r)
 {
 	(void)st;
-	assert_true(run >= 1 && run <= (int64_t)test_nruns_stored);
-	*nout = test_runs[run - 1].partial ? 1 : 2;
-	*out = xcalloc(*nout, sizeof(**out));
-	(*out)[0].workload = xstrdup("tiny");
-	if (*nout == 2)
-		(*out)[1].workload = xstrdup("other");
+	assert_true(id >= 1 && id <= (int64_t)test_nruns_stored);
+	memset(r, 0, sizeof(*r));
+	r->id = id;
+	r->snapshot = id - 1 + 100;
 	return 0;
 }
 
 void
-store_run_workloads_free(struct store_run_workload *w, size_t n)
+store_run_clear(struct store_run *r)
 {
-	size_t	i;
-
-	for (i = 0; i < n; i++)
-		free(w[i].workload);
-	free(w);
+	memset(r, 0, sizeof(*r));
 }
 
 int

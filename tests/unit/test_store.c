@@ -2693,6 +2693,80 @@ test_host_ensure_race(void **state)
 	free(p);
 }
 
+/*
+ * store_run_last_covering: the newest run that measured and ran each
+ * workload asked that some run measured, however far back.  60 runs of
+ * "tiny" alone after one of the whole battery: that one (perfwatchd
+ * looked at the last 50 runs, and took a "tiny" run for the battery); a
+ * workload no run has measured is not asked; a busy, failed or
+ * snapshotless run is none; a workload that failed in a run was run.
+ */
+static void
+test_last_covering(void **state)
+{
+	static const char *const battery[] = { "tiny", "other", "new" };
+	struct store	*st;
+	char		*p, *cause = NULL, sql[512];
+	int64_t		 run = 0;
+	int		 i;
+
+	(void)state;
+	p = db_path();
+	assert_non_null(st = store_open(p, &cause));
+	assert_int_equal(sqlite3_exec(st->db,
+	    "INSERT INTO hosts (name) VALUES ('box'), ('other');"
+	    "INSERT INTO snapshots (id, hash, taken, fields)"
+	    "  VALUES (1, 'h', 1, '{}');"
+	    "INSERT INTO runs (id, host, label, snapshot, trigger, started,"
+	    "  status) VALUES (1, 1, 'whole', 1, 'manual', 100, 'complete');"
+	    "INSERT INTO run_workloads (run, workload, status)"
+	    "  VALUES (1, 'tiny', 'complete'), (1, 'other', 'failed');",
+	    NULL, NULL, NULL), SQLITE_OK);
+	for (i = 0; i < 60; i++) {
+		snprintf(sql, sizeof(sql), "INSERT INTO runs (id, host, label,"
+		    " snapshot, trigger, started, status) VALUES (%d, 1,"
+		    " 'tiny-%d', 1, 'git', %d, 'complete');"
+		    "INSERT INTO run_workloads (run, workload, status)"
+		    " VALUES (%d, 'tiny', 'complete');", 10 + i, i, 200 + i,
+		    10 + i);
+		assert_int_equal(sqlite3_exec(st->db, sql, NULL, NULL, NULL),
+		    SQLITE_OK);
+	}
+	/* Newer, of the whole battery, but none that measured. */
+	assert_int_equal(sqlite3_exec(st->db,
+	    "INSERT INTO runs (id, host, label, snapshot, trigger, started,"
+	    "  status, quiet) VALUES"
+	    "  (100, 1, 'busy', 1, 'manual', 500, 'complete', '{\"busy\":true}'),"
+	    "  (101, 1, 'failed', 1, 'manual', 501, 'failed', NULL),"
+	    "  (102, 1, 'bare', NULL, 'manual', 502, 'complete', NULL),"
+	    "  (103, 2, 'away', 1, 'manual', 503, 'complete', NULL);"
+	    "INSERT INTO run_workloads (run, workload, status) VALUES"
+	    "  (100, 'tiny', 'complete'), (100, 'other', 'complete'),"
+	    "  (101, 'tiny', 'complete'), (101, 'other', 'complete'),"
+	    "  (102, 'tiny', 'complete'), (102, 'other', 'complete'),"
+	    "  (103, 'tiny', 'complete'), (103, 'other', 'complete');",
+	    NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(store_run_last_covering(st, 1, battery, 3, &run), 0);
+	assert_int_equal(run, 1);
+	/* Of tiny alone: the newest tiny run that measured. */
+	assert_int_equal(store_run_last_covering(st, 1, battery, 1, &run), 0);
+	assert_int_equal(run, 69);
+	/* Of none: the newest run that measured. */
+	assert_int_equal(store_run_last_covering(st, 1, NULL, 0, &run), 0);
+	assert_int_equal(run, 69);
+	/* A workload of a name to be quoted, which no run has. */
+	{
+		const char *const odd[] = { "it's", "tiny" };
+
+		assert_int_equal(store_run_last_covering(st, 1, odd, 2, &run),
+		    0);
+		assert_int_equal(run, 69);
+	}
+	assert_int_equal(store_run_last_covering(st, 3, battery, 3, &run), -1);
+	store_close(st);
+	free(p);
+}
+
 static void
 test_format_double(void **state)
 {
@@ -2743,6 +2817,7 @@ main(void)
 		cmocka_unit_test(test_remove_unused),
 		cmocka_unit_test(test_migrate_each_version),
 		cmocka_unit_test(test_migrate_ids_kept),
+		cmocka_unit_test(test_last_covering),
 		cmocka_unit_test(test_newer_while_open),
 		cmocka_unit_test(test_concurrent_open),
 		cmocka_unit_test(test_migration_error),
