@@ -6,8 +6,9 @@
  * The system index is the geometric mean over the sys.* tests of
  * (score / the reference run's score) x 1000; the reference is pinned per
  * host in the setting "index_reference:HOST" and defaults to the host's
- * first complete run with a score of a test of the index (again when the
- * pinned run is deleted).
+ * first complete run that measured every test of the index the store
+ * knows (store_run_first_with() says which comes first), again when the
+ * pinned run is deleted.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -303,7 +304,7 @@ index_tested(const struct store_series *ser, size_t n)
 }
 
 /*
- * The host's first complete run with a score of a test of the index, in
+ * The host's first run to be the reference (store_run_first_with()), in
  * *ref: 0, or -1 when there is none.  A run of a workload of the user's
  * own that is called sys.* is none: pinned, it left every later index
  * without a reference.
@@ -325,21 +326,29 @@ index_first_run(struct store *st, const struct store_run *r, int64_t *ref)
 }
 
 /*
- * Read run ref, the reference, into *rr and its series into *ser, *n:
- * 0, or -1 when it is not there or, read, has no test of the index (a run
- * of a workload of the user's own called sys.*, that an older perfwatch
- * pinned).  Series that cannot be read leave it the reference, with none:
- * the table then shows what it can.
+ * Read run ref, the reference of run r's host, into *rr and its series
+ * into *ser, *n: 0, or -1 when it is not there, not a complete run of
+ * that host, or, read, has no test of the index (a run of a workload of
+ * the user's own called sys.*, that an older perfwatch pinned).  A run
+ * import --replace made in its place can have its number: one aborted
+ * was the reference.  Series that cannot be read leave it the
+ * reference, with none: the table then shows what it can.
  */
 static int
-index_reference_read(struct store *st, int64_t ref, struct store_run *rr,
-    struct store_series **ser, size_t *n)
+index_reference_read(struct store *st, const struct store_run *r,
+    int64_t ref, struct store_run *rr, struct store_series **ser, size_t *n)
 {
 	*ser = NULL;
 	*n = 0;
 	memset(rr, 0, sizeof(*rr));
 	if (ref <= 0 || store_run_get(st, ref, rr) == -1)
 		return -1;
+	if (rr->host != r->host || rr->status == NULL ||
+	    strcmp(rr->status, RUN_COMPLETE) != 0) {
+		store_run_clear(rr);
+		memset(rr, 0, sizeof(*rr));
+		return -1;
+	}
 	if (store_run_series(st, ref, ser, n) == -1) {
 		*ser = NULL;
 		*n = 0;
@@ -373,7 +382,7 @@ index_reference(struct store *st, const struct store_run *r,
 	if (store_setting_get(st, key, &val) == 0) {
 		ref = strtoll(val, NULL, 10);
 		free(val);
-		if (index_reference_read(st, ref, rr, ser, n) == -1)
+		if (index_reference_read(st, r, ref, rr, ser, n) == -1)
 			ref = 0;
 	}
 	if (ref == 0 && index_first_run(st, r, &ref) == 0) {
@@ -385,7 +394,7 @@ index_reference(struct store *st, const struct store_run *r,
 		snprintf(buf, sizeof(buf), "%lld", (long long)ref);
 		if (store_writable(st) && store_setting_set(st, key, buf) == -1)
 			log_warnx("%s: %s", key, store_errmsg(st));
-		(void)index_reference_read(st, ref, rr, ser, n);
+		(void)index_reference_read(st, r, ref, rr, ser, n);
 	}
 	free(key);
 }

@@ -490,11 +490,17 @@ store_run_set_quiet(struct store *st, int64_t run, const char *json)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* Delete a run and, by cascade, its samples, verdicts and outcomes. */
+/*
+ * Delete a run and, by cascade, its samples, verdicts and outcomes, and
+ * the settings that name it (the reference of a host's system index,
+ * "index_reference:HOST"): a run import --replace makes in its place may
+ * have its number, and was taken for the one pinned.
+ */
 int
 store_run_delete(struct store *st, int64_t run)
 {
 	sqlite3_stmt	*stmt;
+	char		 id[32];
 	int		 rc;
 
 	stmt = store_stmt(st, STMT_RUN_DELETE, "DELETE FROM runs WHERE id = ?");
@@ -503,6 +509,18 @@ store_run_delete(struct store *st, int64_t run)
 	sqlite3_bind_int64(stmt, 1, run);
 	rc = sqlite3_step(stmt);
 	sqlite3_reset(stmt);
+	if (rc == SQLITE_DONE) {
+		snprintf(id, sizeof(id), "%lld", (long long)run);
+		if (sqlite3_prepare_v2(st->db, "DELETE FROM settings WHERE"
+		    " key LIKE 'index\\_reference:%' ESCAPE '\\' AND"
+		    " value = ?", -1, &stmt, NULL) != SQLITE_OK)
+			rc = SQLITE_ERROR;
+		else {
+			sqlite3_bind_text(stmt, 1, id, -1, SQLITE_STATIC);
+			rc = sqlite3_step(stmt);
+			sqlite3_finalize(stmt);
+		}
+	}
 	if (rc != SQLITE_DONE) {
 		log_warnx("%s: deleting run %lld: %s", st->path,
 		    (long long)run, sqlite3_errmsg(st->db));
@@ -1765,8 +1783,14 @@ fail:
 }
 
 /*
- * The host's first complete run (by start, then id) with a sample of any
- * of the n metrics workloads[i]/metrics[i]; 0 and *run set when there is
+ * The host's first complete run (by start, then id) to be the reference
+ * of the n metrics workloads[i]/metrics[i] (the system index's tests):
+ * of the runs that measured (not on a busy machine) and are no
+ * bisection's, the first with a sample of each of them the store knows,
+ * else the first with one of any; failing those, the first complete run
+ * with one of any.  A busy first run, or a bisection's, was the
+ * reference of every later index, and so was a first run of one test,
+ * which left every later score partial.  0 and *run set when there is
  * one, else -1 (store_failure() says whether the store failed).
  */
 int
@@ -1774,41 +1798,70 @@ store_run_first_with(struct store *st, int64_t host,
     const char *const *workloads, const char *const *metrics, size_t n,
     int64_t *run)
 {
-	sqlite3_stmt	*stmt;
-	int64_t		 id, best = 0, started, best_started = 0;
-	size_t		 i;
-	int		 rc = SQLITE_DONE;
+	/* Measured and no bisection's, with each; with one; any, with one. */
+	static const char *const pass[] = {
+		"coalesce(CASE WHEN json_valid(r.quiet) THEN json_extract("
+		    "r.quiet, '$.busy') END, 0) = 0 AND r.trigger != 'bisect'",
+		"coalesce(CASE WHEN json_valid(r.quiet) THEN json_extract("
+		    "r.quiet, '$.busy') END, 0) = 0 AND r.trigger != 'bisect'",
+		"1",
+	};
+	sqlite3_stmt	*stmt = NULL;
+	char		*ids = NULL, *tmp, *sql;
+	size_t		 i, k = 0;
+	int		 rc;
 
-	if (sqlite3_prepare_v2(st->db, "SELECT r.id, r.started FROM runs r"
-	    " WHERE r.host = ?1 AND r.status = 'complete' AND EXISTS (SELECT 1"
-	    " FROM samples s JOIN metrics m ON m.id = s.metric WHERE"
-	    " s.run = r.id AND m.workload = ?2 AND m.metric = ?3)"
-	    " ORDER BY r.started, r.id LIMIT 1", -1, &stmt, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(st->db, "SELECT id FROM metrics WHERE"
+	    " workload = ?1 AND metric = ?2", -1, &stmt, NULL) != SQLITE_OK)
 		return -1;
 	for (i = 0; i < n; i++) {
 		sqlite3_reset(stmt);
-		sqlite3_bind_int64(stmt, 1, host);
-		sqlite3_bind_text(stmt, 2, workloads[i], -1, SQLITE_STATIC);
-		sqlite3_bind_text(stmt, 3, metrics[i], -1, SQLITE_STATIC);
-		if ((rc = sqlite3_step(stmt)) != SQLITE_ROW) {
-			if (rc != SQLITE_DONE)
-				break;
+		sqlite3_bind_text(stmt, 1, workloads[i], -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 2, metrics[i], -1, SQLITE_STATIC);
+		if ((rc = sqlite3_step(stmt)) == SQLITE_DONE)
 			continue;
+		if (rc != SQLITE_ROW) {
+			sqlite3_finalize(stmt);
+			sqlite3_free(ids);
+			return -1;
 		}
-		id = sqlite3_column_int64(stmt, 0);
-		started = sqlite3_column_int64(stmt, 1);
-		if (best == 0 || started < best_started ||
-		    (started == best_started && id < best)) {
-			best = id;
-			best_started = started;
-		}
-		rc = SQLITE_DONE;
+		tmp = sqlite3_mprintf("%s%s%lld", ids != NULL ? ids : "",
+		    ids != NULL ? ", " : "",
+		    (long long)sqlite3_column_int64(stmt, 0));
+		sqlite3_free(ids);
+		if ((ids = tmp) == NULL)
+			fatalx("%s: out of memory", __func__);
+		k++;
 	}
 	sqlite3_finalize(stmt);
-	if (rc != SQLITE_DONE || best == 0)
+	stmt = NULL;
+	if (k == 0)
 		return -1;
-	*run = best;
-	return 0;
+	rc = SQLITE_DONE;
+	for (i = 0; i < nitems(pass) && rc == SQLITE_DONE; i++) {
+		/* SQLite's printf knows no %zu. */
+		sql = sqlite3_mprintf("SELECT r.id FROM runs r WHERE"
+		    " r.host = ?1 AND r.status = 'complete' AND %s AND (SELECT"
+		    " count(DISTINCT s.metric) FROM samples s WHERE"
+		    " s.run = r.id AND s.metric IN (%s)) >= %d"
+		    " ORDER BY r.started, r.id LIMIT 1", pass[i], ids,
+		    i == 0 ? (int)k : 1);
+		if (sql == NULL)
+			fatalx("%s: out of memory", __func__);
+		if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) !=
+		    SQLITE_OK) {
+			sqlite3_free(sql);
+			sqlite3_free(ids);
+			return -1;
+		}
+		sqlite3_free(sql);
+		sqlite3_bind_int64(stmt, 1, host);
+		if ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+			*run = sqlite3_column_int64(stmt, 0);
+		sqlite3_finalize(stmt);
+	}
+	sqlite3_free(ids);
+	return rc == SQLITE_ROW ? 0 : -1;
 }
 
 /*

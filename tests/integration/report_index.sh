@@ -209,4 +209,41 @@ out=$(PERFWATCH_DB="$T/own.db" pw show opensuse-10.3-old)
 expect_match "$out" 'System Benchmarks (reference run suse-10.0)'
 expect_match "$out" 'System Benchmarks Index Score                            765.7'
 
+# The first run to be the reference is one that measured, of every test
+# the store knows: a busy first run, a bisection's, or a first run of one
+# test (which left every later score partial) is passed over.
+{ echo 'run,time,workload,metric,value,unit,better,busy,trigger'
+  echo 'busy-first,1100000000,sys.pipe,lps,400,lps,higher,load 7.9 above 2,manual'
+  echo 'bisect-first,1100000100,sys.pipe,lps,400,lps,higher,,bisect'
+  echo 'pipe-only,1100000200,sys.pipe,lps,400,lps,higher,,manual'
+  tail -n +2 "$T/ub.csv" | sed 's/$/,,manual/'; } >"$T/first.csv"
+PERFWATCH_DB="$T/first.db" pw import "$T/first.csv" >/dev/null ||
+	fail "import first.csv"
+out=$(PERFWATCH_DB="$T/first.db" pw show opensuse-10.3-new)
+expect_match "$out" 'System Benchmarks (reference run suse-10.0)'
+expect_match "$out" 'System Benchmarks Index Score                            945.4'
+case $out in *partial*) fail "a partial score: $out" ;; esac
+
+# The pinned reference replaced (import --replace) by an aborted run
+# with its number: pinned anew, at a complete run.  The replacement took
+# the number, and the pin, and an aborted run was the reference.
+grep '^suse-10.0,' "$T/ub.csv" >"$T/ref.rows"
+grep '^opensuse-10.3-new,' "$T/ub.csv" >"$T/late.rows"
+{ echo 'run,time,workload,metric,value,unit,better'; cat "$T/late.rows"
+} >"$T/late.csv"
+{ echo 'run,time,workload,metric,value,unit,better'; cat "$T/ref.rows"
+} >"$T/ref.csv"
+{ echo 'run,time,workload,metric,value,unit,better,status'
+  sed 's/$/,aborted/' "$T/ref.rows"; } >"$T/ref-aborted.csv"
+PERFWATCH_DB="$T/rep.db" pw import "$T/late.csv" >/dev/null
+PERFWATCH_DB="$T/rep.db" pw import "$T/ref.csv" >/dev/null
+out=$(PERFWATCH_DB="$T/rep.db" pw show opensuse-10.3-new)
+expect_match "$out" 'System Benchmarks (reference run suse-10.0)'
+PERFWATCH_DB="$T/rep.db" pw import --replace "$T/ref-aborted.csv" \
+    >/dev/null || fail "import --replace"
+expect_eq "$(sqlite3 "$T/rep.db" "SELECT id FROM runs WHERE label = 'suse-10.0'")" 2
+out=$(PERFWATCH_DB="$T/rep.db" pw show opensuse-10.3-new)
+expect_match "$out" 'System Benchmarks (reference run opensuse-10.3-new)'
+expect_match "$out" 'System Benchmarks Index Score                           1000.0'
+
 pass
