@@ -490,7 +490,7 @@ test_battery(void **state)
 {
 	static const char *const names[] = {
 		"disk.bonnie", "disk.stream", "sys.dhrystone",
-		"sys.whetstone", "sys.execl", "sys.fcopy256", "sys.fcopy1024",
+		"sys.whetstone", "sys.execl", "sys.fcopy1024", "sys.fcopy256",
 		"sys.fcopy4096", "sys.pipe", "sys.context1", "sys.spawn",
 		"sys.shell1", "sys.shell8", "sys.syscall", "db.oltp",
 		"command",
