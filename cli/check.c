@@ -2651,7 +2651,7 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 		int		 min, max;
 	} subs[] = {
 		{ "set", 4, INT_MAX }, { "use", 3, 3 }, { "show", 3, 3 },
-		{ "delete", 3, 3 }, { "list", 2, 2 },
+		{ "delete", 3, 3 }, { "list", 2, 2 }, { "index", 3, 3 },
 	};
 	struct detect_params	 p;
 	struct detect_group	 g;
@@ -2670,7 +2670,7 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 
 	if (argc < 2)
 		return cli_usage_why("baseline", "a subcommand: set, list, "
-		    "show, use or delete");
+		    "show, use, delete or index");
 	sub = argv[1];
 	/*
 	 * Output options may stand anywhere after the subcommand; the words
@@ -2698,7 +2698,8 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 		return cli_bad_arg("baseline", argv[subs[i].max]);
 	if (argc < subs[i].min)
 		return cli_usage_why("baseline", "needs %s",
-		    subs[i].min > 3 ? "a NAME and a RUN or more" : "a NAME");
+		    subs[i].min > 3 ? "a NAME and a RUN or more" :
+		    strcmp(sub, "index") == 0 ? "a RUN" : "a NAME");
 	c->writes = strcmp(sub, "list") != 0 && strcmp(sub, "show") != 0;
 	if ((st = cli_store(c)) == NULL)
 		return cli_store_none(c);
@@ -2783,6 +2784,32 @@ cmd_baseline(struct cli *c, int argc, char **argv)
 	}
 	if (strcmp(sub, "show") == 0) {
 		return baseline_show(c, st, argv[2]);
+	}
+	if (strcmp(sub, "index") == 0) {
+		/*
+		 * The reference of the host's system index, chosen: the
+		 * first that measured is the default, which a first run of
+		 * the wrong kind may not be.
+		 */
+		struct store_run	r;
+
+		if (store_run_resolve(st, argv[2], &r, &cause) == -1) {
+			fprintf(stderr, "perfwatch: %s\n", cause);
+			free(cause);
+			return cli_store_status(st, EXIT_DATAERR);
+		}
+		if (cli_index_pin(st, &r, &cause) == -1) {
+			fprintf(stderr, "perfwatch: %s\n", cause);
+			free(cause);
+			k = cli_store_status(st, EXIT_DATAERR);
+			store_run_clear(&r);
+			return k;
+		}
+		if (c->out == OUT_TABLE)
+			printf("the system index of %s is now against run %s\n",
+			    cli_show(r.host_name), cli_show(r.label));
+		store_run_clear(&r);
+		return 0;
 	}
 	if (strcmp(sub, "delete") == 0) {
 		check_params(c, &p);

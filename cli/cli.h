@@ -157,6 +157,8 @@ struct cli_index {
 int		 cli_index_get(struct store *, const struct store_run *,
 		    const struct store_series *, size_t, struct cli_index *);
 void		 cli_index_clear(struct cli_index *);
+int		 cli_index_pin(struct store *, const struct store_run *,
+		    char **);
 json_t		*cli_workloads_json(const struct store_run_workload *,
 		    size_t);
 void		 cli_workloads_print(FILE *, const struct store_run_workload *,

@@ -58,7 +58,7 @@ static const struct cli_cmd cli_cmds[] = {
 	    "open alerts, or acknowledge one" },
 	{ "baseline", cmd_baseline, "baseline set NAME RUN... | "
 	    "list [--json|--csv] | use NAME|rolling | show NAME [--json|--csv] | "
-	    "delete NAME",
+	    "delete NAME | index RUN",
 	    "pinned baselines" },
 	{ "env", cmd_env, "env show [--packages] [--json|--csv] [RUN] | "
 	    "env diff [--json|--csv] RUN_A [RUN_B]",

@@ -399,6 +399,41 @@ index_reference(struct store *st, const struct store_run *r,
 	free(key);
 }
 
+/*
+ * Pin run r as the reference of its host's system index: 0, or -1 with
+ * *cause when it is not a complete run with a test of the index (65),
+ * or when the store failed (store_failure() says so).
+ */
+int
+cli_index_pin(struct store *st, const struct store_run *r, char **cause)
+{
+	struct store_series	*ser;
+	struct store_run	 rr;
+	char			*key, buf[32];
+	size_t			 n;
+	int			 rc;
+
+	if (index_reference_read(st, r, r->id, &rr, &ser, &n) == -1) {
+		if (store_failure(st) == STORE_FOUND_NONE)
+			xasprintf(cause, "run %s cannot be the reference of "
+			    "the system index: it is %s", cli_show(r->label),
+			    r->status == NULL ||
+			    strcmp(r->status, RUN_COMPLETE) != 0 ?
+			    "not complete" : "of no test of the index");
+		else
+			xasprintf(cause, "%s", store_errmsg(st));
+		return -1;
+	}
+	store_series_free(ser, n);
+	store_run_clear(&rr);
+	xasprintf(&key, "index_reference:%s", r->host_name);
+	snprintf(buf, sizeof(buf), "%lld", (long long)r->id);
+	if ((rc = store_setting_set(st, key, buf)) == -1)
+		xasprintf(cause, "%s", store_errmsg(st));
+	free(key);
+	return rc;
+}
+
 int
 cli_index_get(struct store *st, const struct store_run *r,
     const struct store_series *ser, size_t n, struct cli_index *ix)

@@ -84,7 +84,7 @@ expect "--csv --format --help --json --output --run " "$PERFWATCH" export --
 expect "--csv --format --help --json --output --run -h -o " "$PERFWATCH" export -
 
 # Subcommands, then each subcommand's own options.
-expect "delete list set show use " "$PERFWATCH" baseline ""
+expect "delete index list set show use " "$PERFWATCH" baseline ""
 expect "diff show " "$PERFWATCH" env ""
 expect "flush pending test " "$PERFWATCH" notify ""
 expect "--force --help --json --syslog " "$PERFWATCH" notify flush --
@@ -168,6 +168,9 @@ expect "$all" "$PERFWATCH" baseline set new ""
 expect "$all" "$PERFWATCH" baseline set new alpha-1 ""
 expect " " "$PERFWATCH" baseline use base1 ""
 expect " " "$PERFWATCH" baseline show base1 ""
+# baseline index takes one run.
+expect "alpha-1 alpha-2 " "$PERFWATCH" baseline index al
+expect " " "$PERFWATCH" baseline index alpha-1 ""
 expect " " "$PERFWATCH" baseline delete base1 ""
 expect " " "$PERFWATCH" import --format csv "$T/h.csv" ""
 expect "$T/h.csv " "$PERFWATCH" import --format csv "$T/h."

@@ -246,4 +246,27 @@ out=$(PERFWATCH_DB="$T/rep.db" pw show opensuse-10.3-new)
 expect_match "$out" 'System Benchmarks (reference run opensuse-10.3-new)'
 expect_match "$out" 'System Benchmarks Index Score                           1000.0'
 
+# baseline index RUN chooses the reference: a complete run of a test of
+# the index; an aborted run, and one of no test of the index, are
+# refused.  There was no way to choose one.
+out=$(PERFWATCH_DB="$T/first.db" pw baseline index opensuse-10.3-old) ||
+	fail "baseline index: $out"
+expect_match "$out" "is now against run opensuse-10.3-old"
+out=$(PERFWATCH_DB="$T/first.db" pw show opensuse-10.3-old)
+expect_match "$out" 'System Benchmarks (reference run opensuse-10.3-old)'
+expect_match "$out" 'System Benchmarks Index Score                           1000.0'
+out=$(PERFWATCH_DB="$T/first.db" pw show suse-10.0)
+expect_match "$out" 'System Benchmarks (reference run opensuse-10.3-old)'
+rc=0
+PERFWATCH_DB="$T/rep.db" pw baseline index suse-10.0 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "baseline index of an aborted run: exit $rc"
+expect_eq "$(cat "$T/err")" "perfwatch: run suse-10.0 cannot be the reference of the system index: it is not complete"
+rc=0
+PERFWATCH_DB="$T/own.db" pw baseline index own 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "baseline index of a run of no test: exit $rc"
+expect_eq "$(cat "$T/err")" "perfwatch: run own cannot be the reference of the system index: it is of no test of the index"
+rc=0
+PERFWATCH_DB="$T/own.db" pw baseline index nosuch 2>"$T/err" || rc=$?
+[ "$rc" -eq 65 ] || fail "baseline index of no run: exit $rc"
+
 pass
