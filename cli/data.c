@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -62,11 +63,25 @@ import_progress_line(const struct store_import_stats *s, void *arg)
 }
 
 static volatile sig_atomic_t import_signal;
+static int	import_fd = -1;		/* what the import reads */
+static int	import_null = -1;	/* /dev/null, to put in its place */
 
+/*
+ * Ask the import to stop, and end what it reads: the flag is looked at
+ * before each row, and a signal that came after that look and before
+ * the read of the next (a pipe, a terminal) was waited out for ever, the
+ * read not yet begun to be cut short.  /dev/null in the input's place
+ * makes that read, or the one under way, an end of file.
+ */
 static void
 import_on_signal(int sig)
 {
+	int	saved = errno;
+
 	import_signal = sig;
+	if (import_fd != -1 && import_null != -1)
+		(void)dup2(import_null, import_fd);
+	errno = saved;
 }
 
 /*
@@ -166,9 +181,15 @@ cmd_import(struct cli *c, int argc, char **argv)
 		return EXIT_NOINPUT;
 	}
 	/* Before the store is made: a signal then leaves none behind. */
+	import_null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	import_fd = fileno(f);
 	import_catch(old);
 	if ((st = cli_store(c)) == NULL) {
 		import_release(old);
+		import_fd = -1;
+		if (import_null != -1)
+			close(import_null);
+		import_null = -1;
 		if (f != stdin)
 			fclose(f);
 		return cli_store_none(c);
@@ -181,6 +202,10 @@ cmd_import(struct cli *c, int argc, char **argv)
 	rc = store_import(st, f, name, format, replace, &stats, &cause);
 	store_import_stop(st, NULL);
 	import_release(old);
+	import_fd = -1;
+	if (import_null != -1)
+		close(import_null);
+	import_null = -1;
 	store_import_progress(st, NULL, NULL);
 	if (f != stdin)
 		fclose(f);

@@ -1208,9 +1208,12 @@ store_import(struct store *st, FILE *f, const char *name,
 	 * the system's reason: the input could not be read, which is no
 	 * fault of its data.
 	 */
-	/* A read that a signal cut short is the signal's doing too. */
-	if ((rc == -1 || ferror(f)) && !is.stopped &&
-	    st->import_stop != NULL && *st->import_stop) {
+	/*
+	 * A read that a signal cut short is the signal's doing too, and so
+	 * is an end of file then (the caller may end the input), or any
+	 * signal before the commit: nothing of it is kept.
+	 */
+	if (!is.stopped && st->import_stop != NULL && *st->import_stop) {
 		if (rc == -1)
 			free(*cause);
 		xasprintf(cause, "%s: stopped", name);
