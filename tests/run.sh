@@ -40,11 +40,18 @@ if [ "${1:-}" = --one ]; then
 	esac
 	rc=0
 	t0=$(date +%s)
-	"$@" >"$RUN_LOG/$name.out" 2>&1 </dev/null || rc=$?
+	# Bounded: a test that hangs fails at TEST_TIMEOUT seconds (the
+	# longest takes about two minutes under ASan) instead of holding
+	# the suite, and CI, until CI's own limit.  timeout(1) is in
+	# coreutils and in FreeBSD's base system.
+	timeout -k 10 "${TEST_TIMEOUT:-600}" "$@" >"$RUN_LOG/$name.out" 2>&1 \
+	    </dev/null || rc=$?
 	took=$(($(date +%s) - t0))
 	echo "$rc" >"$RUN_LOG/$name.rc"
 	if [ "$rc" -eq 0 ]; then
 		what=ok
+	elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		what="FAILED (timed out after ${TEST_TIMEOUT:-600} s)"
 	elif [ "$rc" -eq 77 ]; then
 		# lib.sh's skip: "skip: NAME: REASON"
 		what="skipped ($(sed -n 's/^skip: [^:]*: //p' \
