@@ -26,12 +26,15 @@
 #include "store.h"
 #include "store_int.h"
 
+/* Whether run r was measured on a busy machine: 1, else 0. */
+#define RUN_BUSY \
+	"coalesce(CASE WHEN json_valid(r.quiet) THEN " \
+	"json_extract(r.quiet, '$.busy') END, 0)"
+
 #define RUN_COLUMNS \
 	"r.id, r.host, h.name, r.label, r.snapshot, r.trigger, " \
 	"r.trigger_detail, r.profile, r.started, r.ended, r.status, " \
-	"r.git_commits, r.quiet, " \
-	"coalesce(CASE WHEN json_valid(r.quiet) THEN " \
-	"json_extract(r.quiet, '$.busy') END, 0)"
+	"r.git_commits, r.quiet, " RUN_BUSY
 
 /* Copy a text column, NULL for SQL NULL. */
 char *
@@ -1707,9 +1710,7 @@ store_setting_set(struct store *st, const char *key, const char *value)
 
 /* A run that measured: complete, with a snapshot, not on a busy machine. */
 #define RUN_MEASURED \
-	"r.status = 'complete' AND r.snapshot IS NOT NULL AND " \
-	"coalesce(CASE WHEN json_valid(r.quiet) THEN " \
-	"json_extract(r.quiet, '$.busy') END, 0) = 0"
+	"r.status = 'complete' AND r.snapshot IS NOT NULL AND " RUN_BUSY " = 0"
 
 /*
  * The host's newest run that measured (RUN_MEASURED) and ran each of the
@@ -1799,13 +1800,8 @@ store_run_first_with(struct store *st, int64_t host,
     int64_t *run)
 {
 	/* Measured and no bisection's, with each; with one; any, with one. */
-	static const char *const pass[] = {
-		"coalesce(CASE WHEN json_valid(r.quiet) THEN json_extract("
-		    "r.quiet, '$.busy') END, 0) = 0 AND r.trigger != 'bisect'",
-		"coalesce(CASE WHEN json_valid(r.quiet) THEN json_extract("
-		    "r.quiet, '$.busy') END, 0) = 0 AND r.trigger != 'bisect'",
-		"1",
-	};
+#define RUN_CLEAN	RUN_BUSY " = 0 AND r.trigger != 'bisect'"
+	static const char *const pass[] = { RUN_CLEAN, RUN_CLEAN, "1" };
 	sqlite3_stmt	*stmt = NULL;
 	char		*ids = NULL, *tmp, *sql;
 	size_t		 i, k = 0;
