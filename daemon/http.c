@@ -102,7 +102,8 @@
  * localhost is answered (http_host_ok), else 421: the dashboard has no
  * password, and a page of another site that makes its own name resolve
  * to 127.0.0.1 (DNS rebinding) would otherwise read it through the
- * browser of someone on the machine.
+ * browser of someone on the machine.  On any address, two Hosts, or
+ * none in HTTP/1.1, get 400 (RFC 9112 3.2).
  *
  * Privileges.  The address is bound at start, before perfwatchd drops to
  * [perfwatch] user (as the control socket is), so a port under 1024 works
@@ -136,6 +137,7 @@
 #include <event2/bufferevent.h>
 #include <event2/event.h>
 #include <event2/http.h>
+#include <event2/http_struct.h>
 #include <event2/keyvalq_struct.h>
 #include <jansson.h>
 
@@ -2352,6 +2354,8 @@ http_host_local(const char *h)
 /*
  * How many Host headers req has: more than one is a request no client
  * sends (RFC 9112 3.2: answered 400), and only the first was looked at.
+ * None is HTTP/1.0's way, and 400 in HTTP/1.1 (the same section), whose
+ * version evhttp gives only in struct evhttp_request (http_host_missing).
  */
 static int
 http_host_count(struct evhttp_request *req)
@@ -2364,6 +2368,14 @@ http_host_count(struct evhttp_request *req)
 		if (strcasecmp(h->key, "Host") == 0)
 			n++;
 	return n;
+}
+
+/* Whether req is of HTTP/1.1 or later and has no Host, which 400 answers. */
+static int
+http_host_missing(struct evhttp_request *req)
+{
+	return (req->major > 1 || (req->major == 1 && req->minor >= 1)) &&
+	    http_host_count(req) == 0;
 }
 
 /*
@@ -2415,6 +2427,10 @@ http_request(struct evhttp_request *req, void *arg)
 		(path != NULL && strncmp(path, "/api/", 5) == 0 ?
 		    http_error_json : http_error_page)(&r, 400, "Bad Request",
 		    "the request has more than one Host", NULL);
+	} else if (http_host_missing(req)) {
+		(path != NULL && strncmp(path, "/api/", 5) == 0 ?
+		    http_error_json : http_error_page)(&r, 400, "Bad Request",
+		    "an HTTP/1.1 request must have a Host", NULL);
 	} else if (!http_host_ok(d, req)) {
 		/* Its Host is not repeated: it is another site's name. */
 		(path != NULL && strncmp(path, "/api/", 5) == 0 ?

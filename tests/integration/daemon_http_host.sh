@@ -10,7 +10,8 @@
 # /api/runs and /api/changes (whose build is not started); then the
 # Hosts a person or a local proxy sends are answered: 127.0.0.1 with
 # and without the port, localhost (any case, with its trailing dot),
-# [::1], and none at all (HTTP/1.0 from a python3 socket).
+# [::1], and none at all (HTTP/1.0 from a python3 socket); HTTP/1.1
+# without Host, or with two, gets 400.
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
@@ -62,6 +63,22 @@ while True:
         break
     reply += b
 assert reply.startswith(b"HTTP/1.0 200 ") or reply.startswith(b"HTTP/1.1 200 "), reply[:100]
+EOF
+
+# HTTP/1.1 without Host: 400 (RFC 9112 3.2), where it was answered.
+python3 - "$PORT" <<'EOF' || fail "HTTP/1.1 without Host was answered"
+import socket, sys
+for path in (b"/", b"/api/runs"):
+    s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+    s.sendall(b"GET " + path + b" HTTP/1.1\r\nConnection: close\r\n\r\n")
+    reply = b""
+    while True:
+        b = s.recv(4096)
+        if not b:
+            break
+        reply += b
+    assert reply.startswith(b"HTTP/1.1 400 "), (path, reply[:100])
+    assert b"must have a Host" in reply, (path, reply)
 EOF
 
 # Two Hosts, the first ours: 400, not the first taken and the rest let be.
