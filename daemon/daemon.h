@@ -116,6 +116,7 @@ struct work {
 	size_t		 nstarted_for;
 	int		 started_delay;	/* retry_delay when it started */
 	int		 skipped;	/* the run said [quiet] skipped it */
+	int		 schedule_dropped; /* work_stop() dropped one */
 	/* The build in progress. */
 	struct build	*build;
 
@@ -351,6 +352,7 @@ void		 reason_clear(struct reason *);
 
 /* schedule.c */
 int		 schedule_start(struct daemon *, char **cause);
+void		 schedule_ran(struct daemon *);
 int		 schedule_reload(struct daemon *, const struct config *old,
 		    char **cause);
 void		 schedule_stop(struct daemon *);

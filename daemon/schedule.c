@@ -18,6 +18,15 @@
  * from before the schedule was kept with it, is taken as the schedule in
  * force.
  *
+ * A run the schedule queued and that has not run yet (the daemon paused,
+ * or busy with another battery) is kept in the setting "schedule:queued"
+ * too, its detail ("due 2026-12-08 02:30 (cron 30 2 * * *)"), until a
+ * battery with it has run (schedule_ran(), from work.c).  A restart that
+ * finds it queues it again, whatever catch_up says: it was not missed
+ * while the daemon was down, but accepted and then dropped with the
+ * queue, and the fires it stands for are accounted for already.  Before,
+ * a nightly run that waited for a resume was lost to a restart.
+ *
  * The timer never sleeps longer than SCHEDULE_MAX_SLEEP: it wakes up,
  * looks at the wall clock and goes back to sleep, so that a suspend or a
  * clock step forward delays a fire by at most that much.  The fire that
@@ -79,6 +88,7 @@
 
 #define SCHEDULE_MAX_SLEEP	(15 * 60)
 #define SCHEDULE_SETTING	"schedule:last"
+#define SCHEDULE_QUEUED		"schedule:queued"
 /*
  * Late cron fires counted one by one, at most: a week of a fire a
  * minute, a few milliseconds of cron_next().
@@ -134,6 +144,34 @@ schedule_save(struct daemon *d, time_t t)
 		log_warnx("schedule: cannot save %s: %s", SCHEDULE_SETTING,
 		    store_errmsg(d->st));
 	free(buf);
+}
+
+/*
+ * Queue the schedule's run of detail (why, if not NULL, is the reason's
+ * detail instead), and remember it until it has run (see the top of the
+ * file).
+ */
+static void
+schedule_queue(struct daemon *d, const char *detail, const char *why)
+{
+	if (work_want_run(d, "schedule", why != NULL ? why : detail, NULL, 0,
+	    NULL, NULL) == -1)
+		return;
+	if (daemon_setting_set(d, SCHEDULE_QUEUED, detail) == -1)
+		log_warnx("schedule: cannot save %s: %s", SCHEDULE_QUEUED,
+		    store_errmsg(d->st));
+}
+
+/*
+ * A battery with the schedule's run has run, and the queue holds no
+ * other of its runs: a restart has none to queue again.
+ */
+void
+schedule_ran(struct daemon *d)
+{
+	if (daemon_setting_set(d, SCHEDULE_QUEUED, NULL) == -1)
+		log_warnx("schedule: cannot save %s: %s", SCHEDULE_QUEUED,
+		    store_errmsg(d->st));
 }
 
 /*
@@ -284,7 +322,7 @@ schedule_fire(struct daemon *d, const struct config *cfg, time_t now)
 	schedule_save(d, upto);
 	if (!d->use_cron)
 		d->anchor = upto;
-	work_want_run(d, "schedule", detail, NULL, 0, NULL, NULL);
+	schedule_queue(d, detail, NULL);
 	free(late);
 	free(detail);
 }
@@ -737,12 +775,28 @@ schedule_last(struct daemon *d, time_t now, char **spec)
 int
 schedule_start(struct daemon *d, char **cause)
 {
-	char		 when[32], *was, *detail, *under = NULL;
+	char		 when[32], *was, *detail, *under = NULL, *queued;
 	time_t		 now = time(NULL), last, missed;
 	int		 rc, changed;
 
 	if ((rc = schedule_parse(d, cause)) < 0)
 		return rc;
+	if (daemon_setting_get(d, SCHEDULE_QUEUED, &queued) == 0) {
+		if (rc == 0) {
+			log_info("schedule: the run %s, queued when perfwatchd "
+			    "stopped, is dropped: [schedule] has none now",
+			    queued);
+			schedule_ran(d);
+		} else {
+			log_info("schedule: the run %s was queued when "
+			    "perfwatchd stopped; queued again", queued);
+			xasprintf(&detail, "%s, queued when perfwatchd stopped",
+			    queued);
+			schedule_queue(d, queued, detail);
+			free(detail);
+		}
+		free(queued);
+	}
 	if ((last = schedule_last(d, now, &was)) == 0) {
 		/* First start (or a clock gone back): nothing was missed. */
 		schedule_save(d, now);
@@ -770,8 +824,7 @@ schedule_start(struct daemon *d, char **cause)
 			    under != NULL ? under : "");
 			log_info("schedule: the run due %s%s was missed; "
 			    "catching up", when, under != NULL ? under : "");
-			work_want_run(d, "schedule", detail, NULL, 0, NULL,
-			    NULL);
+			schedule_queue(d, detail, NULL);
 			free(detail);
 		} else
 			log_info("schedule: the run due %s%s was missed "

@@ -82,6 +82,18 @@ work_init(struct daemon *d)
 	TAILQ_INIT(&d->work.builds);
 }
 
+/* Whether reasons r[0..n) hold one of the schedule's. */
+static int
+reasons_schedule(const struct reason *r, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(r[i].trigger, "schedule") == 0)
+			return 1;
+	return 0;
+}
+
 /* Whether two reasons are for the same battery: trigger and workloads. */
 static int
 reason_same_battery(const struct reason *a, const struct reason *b)
@@ -821,6 +833,16 @@ work_run_done(struct job *j, void *arg)
 		free(tail);
 	}
 	json_decref(report);
+	/*
+	 * The schedule's run has run, unless its reasons are queued again
+	 * or shutdown stopped it (or dropped another of the schedule's from
+	 * the queue): then a restart queues it again (schedule.c).
+	 */
+	if (reasons_schedule(w->started_for, w->nstarted_for) &&
+	    again == NULL && !reasons_schedule(w->pending, w->npending) &&
+	    (!d->stopping || (status != NULL && strcmp(status,
+	    RUN_COMPLETE) == 0 && !w->schedule_dropped)))
+		schedule_ran(d);
 	if (d->stopping)
 		job_kill_leftovers(j);
 	work_clear_current(w);
@@ -1207,6 +1229,8 @@ work_stop(struct daemon *d)
 	struct work	*w = &d->work;
 	struct timeval	 tv = { DAEMON_STOP_GRACE, 0 };
 
+	if (reasons_schedule(w->pending, w->npending))
+		w->schedule_dropped = 1;
 	work_drop_queue(w);
 	if (w->retry_timer != NULL) {
 		event_free(w->retry_timer);

@@ -22,8 +22,9 @@
 #include "perfwatch.h"
 #include "../../daemon/schedule.c"
 
-/* The settings of the store, one of them being enough here. */
+/* The settings of the store: the fires accounted for, the run queued. */
 static char	*test_last;
+static char	*test_queued;
 
 /* The runs asked for. */
 static char	*test_details[8];
@@ -32,21 +33,35 @@ static size_t	 test_nruns;
 int
 daemon_setting_get(struct daemon *d, const char *key, char **value)
 {
+	char	*v;
+
 	(void)d;
-	assert_string_equal(key, SCHEDULE_SETTING);
-	if (test_last == NULL)
+	if (strcmp(key, SCHEDULE_QUEUED) == 0)
+		v = test_queued;
+	else {
+		assert_string_equal(key, SCHEDULE_SETTING);
+		v = test_last;
+	}
+	if (v == NULL)
 		return -1;
-	*value = xstrdup(test_last);
+	*value = xstrdup(v);
 	return 0;
 }
 
 int
 daemon_setting_set(struct daemon *d, const char *key, const char *value)
 {
+	char	**v;
+
 	(void)d;
-	assert_string_equal(key, SCHEDULE_SETTING);
-	free(test_last);
-	test_last = value != NULL ? xstrdup(value) : NULL;
+	if (strcmp(key, SCHEDULE_QUEUED) == 0)
+		v = &test_queued;
+	else {
+		assert_string_equal(key, SCHEDULE_SETTING);
+		v = &test_last;
+	}
+	free(*v);
+	*v = value != NULL ? xstrdup(value) : NULL;
 	return 0;
 }
 
@@ -124,6 +139,8 @@ teardown(void **state)
 	test_nruns = 0;
 	free(test_last);
 	test_last = NULL;
+	free(test_queued);
+	test_queued = NULL;
 	return 0;
 }
 
@@ -185,6 +202,53 @@ test_start_catch_up(void **state)
 	assert_non_null(strstr(test_details[0], "catch-up of the run due "));
 	assert_true(d->nominal > now);
 	assert_int_equal(d->fire_at, d->nominal);
+}
+
+/*
+ * A run the schedule queued before a stop is queued again at start, with
+ * catch_up = no too, and stays remembered until it has run; one missed
+ * while the daemon was down is caught up beside it.  With nothing
+ * scheduled now, it is dropped.
+ */
+static void
+test_start_queued(void **state)
+{
+	struct daemon	*d = &test_daemon;
+	char		*cause = NULL;
+	time_t		 now = time(NULL);
+
+	(void)state;
+	d->cfg = conf("[schedule]\ninterval = 1h\njitter = 0\n"
+	    "catch_up = no\n");
+	set_last(now - 60);
+	test_queued = xstrdup("due 2026-12-07 02:30 (every 3600s)");
+	assert_int_equal(schedule_start(d, &cause), 0);
+	assert_int_equal(test_nruns, 1);
+	assert_string_equal(test_details[0], "due 2026-12-07 02:30 "
+	    "(every 3600s), queued when perfwatchd stopped");
+	assert_string_equal(test_queued, "due 2026-12-07 02:30 (every 3600s)");
+	schedule_ran(d);
+	assert_null(test_queued);
+	schedule_stop(d);
+	config_free(d->cfg);
+
+	/* And beside a catch-up: the newest is remembered. */
+	d->cfg = conf("[schedule]\ninterval = 1h\njitter = 0\n"
+	    "catch_up = yes\n");
+	set_last(now - 3 * 3600 - 60);
+	test_queued = xstrdup("due 2026-12-07 02:30 (every 3600s)");
+	assert_int_equal(schedule_start(d, &cause), 0);
+	assert_int_equal(test_nruns, 3);
+	assert_non_null(strstr(test_details[1], "queued when perfwatchd"));
+	assert_non_null(strstr(test_details[2], "catch-up of the run due "));
+	assert_string_equal(test_queued, test_details[2]);
+	schedule_stop(d);
+	config_free(d->cfg);
+
+	d->cfg = conf("[schedule]\ncron = none\n");
+	assert_int_equal(schedule_start(d, &cause), 0);
+	assert_int_equal(test_nruns, 3);
+	assert_null(test_queued);
 }
 
 /* catch_up = no: the reload keeps the due run, which fires as due. */
@@ -293,6 +357,7 @@ test_jitter_within_period(void **state)
 			assert_int_equal(test_nruns, 1);
 			free(test_details[0]);
 			test_nruns = 0;
+			schedule_ran(d);	/* its battery has run */
 			assert_int_equal(d->nominal, nominal + 300);
 			now = nominal;
 		}
@@ -330,6 +395,7 @@ restart_catches_nothing(const char *text)
 	char		*cause = NULL;
 	size_t		 before = test_nruns;
 
+	schedule_ran(d);	/* the late fire's battery has run */
 	schedule_stop(d);
 	config_free(d->cfg);
 	d->cfg = conf(text);
@@ -523,6 +589,8 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_start_catch_up, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_start_queued, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_reload_keeps_due_run,
 		    setup, teardown),

@@ -1,0 +1,116 @@
+#!/bin/sh
+# A scheduled run queued while perfwatchd is paused (or busy with another
+# battery) survives a restart: it is kept in the store until a battery
+# with it has run.  Before, the queue was dropped at the stop and the
+# night's run was lost, the fire being accounted for already, so that not
+# even catch_up brought it back.
+#
+# The daemon is paused, its interval fires, and it is stopped; started
+# again (now with an hour's interval and catch_up = no, so that nothing
+# else asks for a run) it queues the run again, paused still; resumed,
+# it runs it.  A third start queues nothing.  Then the run that shutdown
+# stops is queued again too: a battery of a slow workload, stopped.
+set -eu
+. "$(dirname "$0")/daemon.subr"
+
+write_profile
+write_conf "
+[schedule]
+interval = 4s
+jitter = 0
+catch_up = no
+[triggers]
+packages = no
+kernel = no"
+
+start_daemon
+pwc pause >/dev/null || fail "pause refused"
+wait_until 30 "the scheduled run queued" sh -c \
+    "[ -n \"\$(sqlite3 -cmd '.timeout 5000' '$DB' \"SELECT value FROM settings
+    WHERE key = 'schedule:queued'\")\" ]" ||
+	fail "no schedule:queued setting while paused"
+queued=$(sql "SELECT value FROM settings WHERE key = 'schedule:queued'")
+case "$queued" in
+"due "*" (every 4s)") ;;
+*) fail "schedule:queued is $queued" ;;
+esac
+[ "$(status_field 'd["pending"][0]["trigger"]')" = schedule ] ||
+	fail "the paused daemon has no scheduled run queued"
+[ "$(count_runs "1")" -eq 0 ] || fail "a run started while paused"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+setting_is schedule:queued "$queued" ||
+	fail "the stop forgot the queued run"
+
+write_conf "
+[schedule]
+interval = 1h
+jitter = 0
+catch_up = no
+[triggers]
+packages = no
+kernel = no"
+start_daemon
+grep -q "schedule: the run $queued was queued when perfwatchd stopped; queued again" \
+    "$LOG" || fail "no word of the run queued again"
+[ "$(status_field 'd["paused"]')" = True ] || fail "not paused after restart"
+[ "$(status_field 'd["pending"][0]["trigger_detail"]')" = \
+    "$queued, queued when perfwatchd stopped" ] ||
+	fail "queue after restart: $(status_field 'd["pending"]')"
+[ "$(count_runs "1")" -eq 0 ] || fail "a run started while paused"
+pwc resume >/dev/null || fail "resume refused"
+wait_until 30 "the queued run" runs_at_least 1 \
+    "trigger = 'schedule' AND status = 'complete'" ||
+	fail "the run queued again did not run"
+expect_match "$(sql "SELECT trigger_detail FROM runs WHERE trigger = 'schedule'")" \
+    "queued when perfwatchd stopped"
+wait_until 15 "schedule:queued gone" setting_is schedule:queued "" ||
+	fail "schedule:queued kept after its run"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+
+start_daemon
+sleep 2
+[ "$(status_field 'len(d["pending"])')" = 0 ] ||
+	fail "a run queued at the third start: $(status_field 'd["pending"]')"
+[ "$(count_runs "1")" -eq 1 ] || fail "the run was made twice"
+stop_daemon TERM
+
+# A scheduled battery that shutdown stops is queued again at the next
+# start; one that ran to its end is not.
+SLOW=30 write_profile slow
+sql "UPDATE settings SET value = CAST(strftime('%s', 'now') AS INTEGER) - 7200
+    WHERE key = 'schedule:last'"
+write_conf "
+[schedule]
+interval = 1h
+jitter = 0
+catch_up = yes
+[triggers]
+packages = no
+kernel = no"
+start_daemon
+wait_until 20 "the catch-up battery on slow" sh -c \
+    "$PERFWATCH -c $CONF status --json | grep -q '\"workload\": \"slow\"'" ||
+	fail "the catch-up battery did not reach slow"
+caught=$(sql "SELECT value FROM settings WHERE key = 'schedule:queued'")
+case "$caught" in
+"catch-up of the run due "*) ;;
+*) fail "schedule:queued is $caught" ;;
+esac
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+[ "$(count_runs "status = 'aborted'")" -eq 1 ] || fail "no aborted run"
+setting_is schedule:queued "$caught" ||
+	fail "the stopped battery's run was forgotten"
+write_profile
+start_daemon
+wait_until 30 "the stopped run made again" runs_at_least 1 \
+    "trigger = 'schedule' AND status = 'complete' AND
+    trigger_detail LIKE 'catch-up of the run due %queued when%'" ||
+	fail "the stopped scheduled run was not made again"
+wait_until 15 "schedule:queued gone" setting_is schedule:queued "" ||
+	fail "schedule:queued kept after its run"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+pass
