@@ -10,6 +10,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -1236,15 +1237,71 @@ store_run_series(struct store *st, int64_t run, struct store_series **out,
 }
 
 /*
+ * The metrics of the workloads that did not complete in run (failed,
+ * timed out, aborted, skipped), by id ascending, into *ids (free it) and
+ * *n: the samples some of their iterations left are no run's measure,
+ * and what judges or scans a history leaves them out.  Nearly always
+ * none, found in the run's few rows of run_workloads.  0, or -1.
+ */
+static int
+run_undone_metrics(struct store *st, int64_t run, int64_t **ids, size_t *n)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	*ids = NULL;
+	*n = 0;
+	stmt = store_stmt(st, STMT_RUN_UNDONE,
+	    "SELECT m.id FROM run_workloads w JOIN metrics m"
+	    " ON m.workload = w.workload WHERE w.run = ?1"
+	    " AND w.status <> 'complete' ORDER BY m.id");
+	if (stmt == NULL)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, run);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		*ids = xreallocarray(*ids, *n + 1, sizeof(**ids));
+		(*ids)[(*n)++] = sqlite3_column_int64(stmt, 0);
+	}
+	sqlite3_reset(stmt);
+	if (rc != SQLITE_DONE) {
+		free(*ids);
+		*ids = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether metric is among ids[0..n) (ascending). */
+static int
+id_among(const int64_t *ids, size_t n, int64_t metric)
+{
+	size_t	lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (ids[mid] < metric)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && ids[lo] == metric;
+}
+
+static int	metric_series(struct store *, struct store_cache *, int64_t,
+		    const int64_t *, size_t, int, struct store_series **,
+		    size_t *);
+
+/*
  * The samples of one metric in each of runs[] (one series per run, in the
- * order given; a run without samples gives an empty series).
+ * order given; a run without samples gives an empty series): every one
+ * stored, those of a workload that did not complete in its run too.
  */
 int
 store_metric_series(struct store *st, int64_t metric, const int64_t *runs,
     size_t nruns, struct store_series **out, size_t *nout)
 {
-	return store_metric_series_cached(st, NULL, metric, runs, nruns, out,
-	    nout);
+	return metric_series(st, NULL, metric, runs, nruns, 0, out, nout);
 }
 
 /*
@@ -1340,21 +1397,32 @@ cache_get(struct store_cache *c, int64_t run)
 	return e;
 }
 
-/* Read every sample of e's run into e. */
+/*
+ * Read every sample of e's run into e, but those of the workloads that
+ * did not complete in it (the cache serves store_metric_series_cached).
+ */
 static int
 cache_read(struct store *st, struct store_cache *c, struct cache_run *e)
 {
 	sqlite3_stmt	*stmt;
-	size_t		 cap = 0;
+	int64_t		*undone;
+	size_t		 cap = 0, nundone;
 	int		 rc;
 
+	if (run_undone_metrics(st, e->run, &undone, &nundone) == -1)
+		return -1;
 	stmt = store_stmt(st, STMT_RUN_SAMPLES_ALL,
 	    "SELECT metric, iteration, value FROM samples WHERE run = ?"
 	    " ORDER BY metric, iteration");
-	if (stmt == NULL)
+	if (stmt == NULL) {
+		free(undone);
 		return -1;
+	}
 	sqlite3_bind_int64(stmt, 1, e->run);
 	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		if (nundone > 0 && id_among(undone, nundone,
+		    sqlite3_column_int64(stmt, 0)))
+			continue;
 		if (e->n == cap) {
 			cap = cap ? cap * 2 : 256;
 			e->metric = xreallocarray(e->metric, cap,
@@ -1369,6 +1437,7 @@ cache_read(struct store *st, struct store_cache *c, struct cache_run *e)
 		e->value[e->n++] = sqlite3_column_double(stmt, 2);
 	}
 	sqlite3_reset(stmt);
+	free(undone);
 	if (rc != SQLITE_DONE) {
 		free(e->metric);
 		free(e->iteration);
@@ -1409,10 +1478,28 @@ cache_series(const struct cache_run *e, int64_t metric,
 	s->n = n;
 }
 
+/*
+ * As store_metric_series(), through the cache c (NULL: none), but that
+ * a run whose metric's workload did not complete in it gives an empty
+ * series: the measures that detect judges by.
+ */
 int
 store_metric_series_cached(struct store *st, struct store_cache *c,
     int64_t metric, const int64_t *runs, size_t nruns,
     struct store_series **out, size_t *nout)
+{
+	return metric_series(st, c, metric, runs, nruns, 1, out, nout);
+}
+
+/*
+ * store_metric_series() with done 0, store_metric_series_cached() with
+ * done 1.  The second statement's test of run_workloads does not look at
+ * the sample, and SQLite runs it once a run.
+ */
+static int
+metric_series(struct store *st, struct store_cache *c, int64_t metric,
+    const int64_t *runs, size_t nruns, int done, struct store_series **out,
+    size_t *nout)
 {
 	sqlite3_stmt		*stmt;
 	struct store_series	*ser;
@@ -1421,11 +1508,20 @@ store_metric_series_cached(struct store *st, struct store_cache *c,
 	size_t			 i, cap;
 	int			 rc;
 
+	/* The cache holds only what done asks for. */
+	assert(c == NULL || done);
 	if (store_metric_get(st, metric, &m) == -1)
 		return -1;
-	stmt = store_stmt(st, STMT_METRIC_SERIES,
-	    "SELECT iteration, value FROM samples WHERE run = ? AND metric = ?"
-	    " ORDER BY iteration");
+	if (done)
+		stmt = store_stmt(st, STMT_METRIC_SERIES_DONE,
+		    "SELECT iteration, value FROM samples WHERE run = ?1"
+		    " AND metric = ?2 AND NOT EXISTS (SELECT 1 FROM"
+		    " run_workloads WHERE run = ?1 AND workload = ?3 AND"
+		    " status <> 'complete') ORDER BY iteration");
+	else
+		stmt = store_stmt(st, STMT_METRIC_SERIES,
+		    "SELECT iteration, value FROM samples WHERE run = ?"
+		    " AND metric = ? ORDER BY iteration");
 	if (stmt == NULL) {
 		store_metric_clear(&m);
 		return -1;
@@ -1450,6 +1546,9 @@ store_metric_series_cached(struct store *st, struct store_cache *c,
 		sqlite3_reset(stmt);
 		sqlite3_bind_int64(stmt, 1, runs[i]);
 		sqlite3_bind_int64(stmt, 2, metric);
+		if (done)
+			sqlite3_bind_text(stmt, 3, m.workload, -1,
+			    SQLITE_STATIC);
 		cap = 0;
 		while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
 			series_push(&ser[i], &cap, sqlite3_column_int(stmt, 0),
@@ -1480,8 +1579,8 @@ store_runs_samples(struct store *st, const int64_t *runs, size_t nruns,
 {
 	sqlite3_stmt	*stmt;
 	double		*v = NULL;
-	size_t		 i, n, cap = 0;
-	int64_t		 metric, cur;
+	size_t		 i, n, cap = 0, nundone;
+	int64_t		 metric, cur, *undone;
 	int		 rc;
 
 	stmt = store_stmt(st, STMT_RUNS_SAMPLES,
@@ -1490,7 +1589,12 @@ store_runs_samples(struct store *st, const int64_t *runs, size_t nruns,
 	if (stmt == NULL)
 		return -1;
 	for (i = 0; i < nruns; i++) {
+		/* The other statement first: this one is reset meanwhile. */
 		sqlite3_reset(stmt);
+		if (run_undone_metrics(st, runs[i], &undone, &nundone) == -1) {
+			free(v);
+			return -1;
+		}
 		sqlite3_bind_int64(stmt, 1, runs[i]);
 		sqlite3_bind_int64(stmt, 2, lo);
 		sqlite3_bind_int64(stmt, 3, hi);
@@ -1498,6 +1602,8 @@ store_runs_samples(struct store *st, const int64_t *runs, size_t nruns,
 		cur = 0;
 		while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
 			metric = sqlite3_column_int64(stmt, 0);
+			if (nundone > 0 && id_among(undone, nundone, metric))
+				continue;
 			if (n > 0 && metric != cur) {
 				fn(arg, i, cur, v, n);
 				n = 0;
@@ -1509,6 +1615,7 @@ store_runs_samples(struct store *st, const int64_t *runs, size_t nruns,
 			}
 			v[n++] = sqlite3_column_double(stmt, 1);
 		}
+		free(undone);
 		if (rc != SQLITE_DONE) {
 			sqlite3_reset(stmt);
 			free(v);

@@ -2020,6 +2020,111 @@ assert_series_equal(const struct store_series *a, const struct store_series *b,
 	}
 }
 
+/* store_runs_samples: count the series given, by metric. */
+struct undone_seen {
+	int64_t	metric[8];
+	size_t	run[8];
+	size_t	n[8];
+	size_t	count;
+};
+
+static void
+undone_take(void *arg, size_t run, int64_t metric, const double *v, size_t n)
+{
+	struct undone_seen	*u = arg;
+
+	(void)v;
+	assert_true(u->count < 8);
+	u->metric[u->count] = metric;
+	u->run[u->count] = run;
+	u->n[u->count++] = n;
+}
+
+/*
+ * The samples of a workload that did not complete in its run are left
+ * out of what detect and changes read (store_metric_series_cached(),
+ * sought or read whole, and store_runs_samples()), and kept in what
+ * history and show read (store_metric_series()): the iterations a broken
+ * benchmark left are no run's measure.
+ */
+static void
+test_series_undone(void **state)
+{
+	struct store		*st;
+	struct store_cache	*c, *none;
+	struct store_series	*ser;
+	struct store_run	 r;
+	struct undone_seen	 seen;
+	int64_t			 host, ids[2], mw, mv;
+	size_t			 n, i, k;
+	char			 label[8], *p = db_path(), *cause = NULL;
+
+	(void)state;
+	st = store_open(p, &cause);
+	assert_non_null(st);
+	host = store_host_local(st);
+	mw = store_metric_ensure(st, "w", "m", "s", BETTER_LOWER, &cause);
+	mv = store_metric_ensure(st, "v", "m", "s", BETTER_LOWER, &cause);
+	assert_true(mw > 0 && mv > mw);
+	assert_int_equal(store_begin(st), 0);
+	for (i = 0; i < 2; i++) {
+		memset(&r, 0, sizeof(r));
+		r.host = host;
+		snprintf(label, sizeof(label), "r%zu", i);
+		r.label = label;
+		r.trigger = "manual";
+		r.started = 1700000000 + (int64_t)i;
+		r.status = RUN_COMPLETE;
+		ids[i] = store_run_create(st, &r, &cause);
+		assert_true(ids[i] > 0);
+		assert_int_equal(store_sample_add(st, ids[i], mw, 1, 1.0), 0);
+		assert_int_equal(store_sample_add(st, ids[i], mv, 1, 2.0), 0);
+		assert_int_equal(store_run_workload_set(st, ids[i], "v",
+		    "complete", 1, 1, NULL), 0);
+		/* w failed in r1, after an iteration that measured. */
+		assert_int_equal(store_run_workload_set(st, ids[i], "w",
+		    i == 1 ? "failed" : "complete", 1, 1, i == 1 ? "boom" :
+		    NULL), 0);
+	}
+	assert_int_equal(store_commit(st), 0);
+
+	assert_int_equal(store_metric_series(st, mw, ids, 2, &ser, &n), 0);
+	assert_int_equal(ser[0].n, 1);
+	assert_int_equal(ser[1].n, 1);
+	store_series_free(ser, n);
+
+	c = store_cache_new(1024);
+	none = store_cache_new(0);
+	/* Sought, then (asked again) read whole; and never kept. */
+	for (k = 0; k < 3; k++) {
+		assert_int_equal(store_metric_series_cached(st, k < 2 ? c :
+		    none, mw, ids, 2, &ser, &n), 0);
+		assert_int_equal(n, 2);
+		assert_int_equal(ser[0].n, 1);
+		assert_int_equal(ser[1].n, 0);
+		store_series_free(ser, n);
+		assert_int_equal(store_metric_series_cached(st, k < 2 ? c :
+		    none, mv, ids, 2, &ser, &n), 0);
+		assert_int_equal(ser[0].n, 1);
+		assert_int_equal(ser[1].n, 1);
+		assert_true(ser[1].values[0] == 2.0);
+		store_series_free(ser, n);
+	}
+	store_cache_free(c);
+	store_cache_free(none);
+
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(store_runs_samples(st, ids, 2, mw, mv, undone_take,
+	    &seen), 0);
+	assert_int_equal(seen.count, 3);
+	assert_true(seen.metric[0] == mw && seen.run[0] == 0);
+	assert_true(seen.metric[1] == mv && seen.run[1] == 0);
+	assert_true(seen.metric[2] == mv && seen.run[2] == 1);
+	assert_int_equal(seen.n[2], 1);
+	store_close(st);
+	free(p);
+}
+
 /*
  * store_metric_series_cached() gives what store_metric_series() gives,
  * run for run, whether a run is read whole or sought: over 300 runs (the
@@ -2838,6 +2943,7 @@ main(void)
 		cmocka_unit_test(test_ensure_lookup_errors),
 		cmocka_unit_test(test_replace),
 		cmocka_unit_test(test_series_cache),
+		cmocka_unit_test(test_series_undone),
 		cmocka_unit_test(test_import_progress),
 		cmocka_unit_test(test_import_names_distinct),
 		cmocka_unit_test(test_import_duration_same),
