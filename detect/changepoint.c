@@ -88,7 +88,8 @@
  * side, at least one after, none across a step), by a two-sided
  * prediction t statistic (x - mean) / (sd sqrt(1/k + 1/n)) with n - 1
  * degrees of freedom, Bonferroni-adjusted over every candidate tested,
- * each run beyond min_change in the same direction.  Accepted spikes are
+ * each run beyond min_change in the same direction, and the level back
+ * on each side taken alone (cp_spike_back()).  Accepted spikes are
  * taken out of the others' neighbourhoods.  Under normal noise this
  * p-value is exact; heavy tails make it liberal, which the floor tempers.
  * Spikes that touch and lean the same way are then one (three slow runs
@@ -1321,6 +1322,48 @@ cp_spike_gate(const double *x, const unsigned char *mask, size_t a,
 }
 
 /*
+ * Whether the level came back on both sides of spike [i, i + k) of
+ * segment [a, b): the median of the unmasked neighbours (up to window)
+ * on each side, taken alone, lies short of the floor, or of half the
+ * spike's change, on the spike's side of ev->before.  Taken together, as
+ * the test takes them, the many runs before outvote the few after: the
+ * last two runs of a history at a new level were a spike of the first,
+ * whose only neighbour after, at the same level, came back to nothing.
+ * A side without neighbours has nothing to say.  nb is scratch.
+ */
+static int
+cp_spike_back(const double *x, const unsigned char *mask, size_t a,
+    size_t b, size_t i, size_t k, const struct cp_params *par,
+    const struct cp_eval *ev, double *nb)
+{
+	double	limit, pc;
+	size_t	j, nn;
+	int	side;
+
+	limit = fabs(ev->change_pct) / 2;
+	if (limit < par->min_change)
+		limit = par->min_change;
+	for (side = 0; side < 2; side++) {
+		nn = 0;
+		if (side == 0) {
+			for (j = i; j-- > a && nn < par->window;)
+				if (!mask[j])
+					nb[nn++] = x[j];
+		} else {
+			for (j = i + k; j < b && nn < par->window; j++)
+				if (!mask[j])
+					nb[nn++] = x[j];
+		}
+		if (nn == 0)
+			continue;
+		pc = cp_pct(ev->before, stats_median_inplace(nb, nn));
+		if (fabs(pc) >= limit && (pc > 0) == (ev->change_pct > 0))
+			return (0);
+	}
+	return (1);
+}
+
+/*
  * Find spikes in each segment that the steps s[0..ns) cut [0, n) into and
  * append them to *out.  The family is every (run, length) candidate with
  * neighbours on both sides; the strongest passing one is taken, its runs
@@ -1384,6 +1427,9 @@ cp_spikes(const double *x, size_t n, const struct cp_params *par,
 						fatalx("cp_spikes: alone");
 					cp_eval_spike(x, i, k, nb, nn, m, par,
 					    &ev);
+					if (ev.ok && !cp_spike_back(x, mask, a,
+					    b, i, k, par, &ev, nb))
+						continue;
 					if (!ev.ok || (found &&
 					    !cp_stronger(&ev, &best)))
 						continue;

@@ -1098,6 +1098,67 @@ test_cp_recent_step(void **state)
 }
 
 /*
+ * The newest runs of a history at a new level are no spike: the level has
+ * not come back.  40 runs about 100 (1% noise), then 2 or 3 at +30%: the
+ * first of them (or the first two) were a spike, with the last, at the
+ * same level, as its only neighbour after; and the mirror, 2 runs at +30%
+ * before the 40.  Nothing is reported until there are runs enough for a
+ * step (4 at the end).  A spike with runs back at the level
+ * on both sides is one still, with the floor at 0 too, and one run off
+ * at the end of a history is none.
+ */
+static void
+test_cp_spike_back(void **state)
+{
+	struct cp_change	*c;
+	struct cp_params	 par;
+	gsl_rng			*rng;
+	double			 x[44];
+	size_t			 nc, k, i;
+
+	(void)state;
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	assert_non_null(rng);
+	gsl_rng_set(rng, 7);
+	cp_params_default(&par);
+	for (k = 1; k <= 4; k++) {
+		normal_series(rng, x, 40 + k, 100, 1);
+		for (i = 40; i < 40 + k; i++)
+			x[i] *= 1.3;
+		assert_int_equal(cp_detect(x, 40 + k, &par, &c, &nc), 0);
+		if (k < 4 && nc != 0)
+			fail_msg("%zu runs at +30%% at the end: a %s at %zu",
+			    k, c[0].kind == CP_SPIKE ? "spike" : "step",
+			    c[0].index);
+		if (k == 4) {
+			assert_int_equal(nc, 1);
+			assert_int_equal(c[0].kind, CP_STEP);
+			assert_int_equal(c[0].index, 40);
+		}
+		free(c);
+	}
+	normal_series(rng, x, 42, 100, 1);
+	x[0] *= 1.3;
+	x[1] *= 1.3;
+	assert_int_equal(cp_detect(x, 42, &par, &c, &nc), 0);
+	assert_int_equal(nc, 0);
+	free(c);
+	/* Back on both sides: a spike, at the default floor and at 0. */
+	for (k = 0; k < 2; k++) {
+		par.min_change = k == 0 ? 5 : 0;
+		normal_series(rng, x, 42, 100, 1);
+		x[40] *= 1.3;
+		assert_int_equal(cp_detect(x, 42, &par, &c, &nc), 0);
+		assert_int_equal(nc, 1);
+		assert_int_equal(c[0].kind, CP_SPIKE);
+		assert_int_equal(c[0].index, 40);
+		assert_int_equal(c[0].length, 1);
+		free(c);
+	}
+	gsl_rng_free(rng);
+}
+
+/*
  * Three levels falling one after the other, in a history shorter than
  * the window.  Every split between the two steps separates its windows
  * completely, so the rank test's p is smallest at the most balanced one;
@@ -1587,6 +1648,7 @@ main(void)
 		cmocka_unit_test(test_cp_synthetic),
 		cmocka_unit_test(test_cp_tied_split),
 		cmocka_unit_test(test_cp_recent_step),
+		cmocka_unit_test(test_cp_spike_back),
 		cmocka_unit_test(test_cp_staircase),
 		cmocka_unit_test(test_cp_excursion),
 		cmocka_unit_test(test_cp_prefix_u2),
