@@ -582,6 +582,13 @@ out:
 	return rc;
 }
 
+/* Order host names for qsort. */
+static int
+changes_host_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 /*
  * The change points of every metric matching workload and metric (NULL:
  * any) on host (NULL: each host in turn), over the medians of its
@@ -628,6 +635,8 @@ detect_changes(struct store *st, const char *host, const char *workload,
 			hosts[nh++] = all[i].host_name;
 		}
 	}
+	/* By name, as history lists them: they came in order of first run. */
+	qsort(hosts, nh, sizeof(*hosts), changes_host_cmp);
 	for (hi = 0; hi < nh; hi++) {
 		f.host = hosts[hi];
 		f.status = RUN_COMPLETE;

@@ -100,4 +100,17 @@ awk 'BEGIN { print "run,time,workload,metric,value,unit,better"
 PERFWATCH_DB="$T/short.db" pw import "$T/short.csv" >/dev/null
 expect_match "$(PERFWATCH_DB="$T/short.db" pw changes --window 7 --csv)" \
     "s09"
+
+# Hosts in name order, as history lists them: zeta's runs came first and
+# its step was listed first.
+awk 'BEGIN { print "run,time,workload,metric,value,unit,better,host"
+	for (h = 0; h < 2; h++)
+		for (r = 1; r <= 16; r++)
+			printf "%s%02d,%d,w,m,%d,s,lower,%s\n",
+			    h ? "a" : "z", r, 1700000000 + h * 10000 + r * 60,
+			    (r > 8 ? 150 : 100) + r % 3, h ? "alpha" : "zeta" }' \
+    >"$T/hosts.csv"
+PERFWATCH_DB="$T/hosts.db" pw import "$T/hosts.csv" >/dev/null
+expect_eq "$(PERFWATCH_DB="$T/hosts.db" pw changes --window 7 --csv |
+    cut -d, -f1 | tr '\n' ' ')" "host alpha zeta "
 pass
