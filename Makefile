@@ -129,6 +129,15 @@ test_libs = $(foreach m,$(call test_mods,$(1)),$(if $(SRC_$(m)),$(LIB_$(m))))
 
 all: $(PERFWATCH) $(if $(SRC_daemon),$(PERFWATCHD))
 
+# clean beside other goals (make -j2 clean all): one goal at a time, in
+# the order given.  In parallel, all was found up to date while clean
+# ran, and clean then removed what it had found: no programs, exit 0.
+ifneq ($(filter clean,$(MAKECMDGOALS)),)
+ifneq ($(filter-out clean,$(MAKECMDGOALS)),)
+.NOTPARALLEL:
+endif
+endif
+
 deps:
 	@sh scripts/deps.sh
 
