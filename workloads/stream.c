@@ -82,8 +82,24 @@ stream_open(const struct wl_params *p, uint64_t size, char **cause)
 		    "destroy_data = yes", p->device);
 		return -1;
 	}
+#ifdef __linux__
+	/*
+	 * Exclusively: Linux refuses (EBUSY) a block device that is
+	 * mounted, swapped on, part of a RAID or LVM volume, or held so by
+	 * another program, where destroy_data alone wrote over a mounted
+	 * file system named by a slip of the finger (sda for sdb).  FreeBSD's
+	 * GEOM refuses to open a mounted disk for writing by itself.
+	 */
+	flags |= O_EXCL;
+#endif
 	if ((fd = open(p->device, flags)) == -1) {
-		xasprintf(cause, "open %s: %s", p->device, strerror(errno));
+		if (errno == EBUSY)
+			xasprintf(cause, "%s is in use (mounted, swap, part "
+			    "of a volume, or held by another program): "
+			    "refusing to write to it", p->device);
+		else
+			xasprintf(cause, "open %s: %s", p->device,
+			    strerror(errno));
 		return -1;
 	}
 	if (fstat(fd, &st) == -1 || !S_ISBLK(st.st_mode)) {

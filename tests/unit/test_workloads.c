@@ -3331,6 +3331,87 @@ test_stream(void **state)
 	wl_params_clear(&p);
 }
 
+#ifdef __linux__
+/* test_stream_device_busy's loop device and its file, for the teardown. */
+static char	loop_dev[64], loop_img[PATH_MAX];
+
+static int
+loop_teardown(void **state)
+{
+	char	cmd[128];
+
+	(void)state;
+	if (loop_dev[0] != '\0') {
+		snprintf(cmd, sizeof(cmd), "losetup -d %s", loop_dev);
+		if (system(cmd) != 0)
+			fprintf(stderr, "%s failed\n", cmd);
+		loop_dev[0] = '\0';
+	}
+	if (loop_img[0] != '\0')
+		unlink(loop_img);
+	loop_img[0] = '\0';
+	return 0;
+}
+
+/*
+ * A raw device in use is refused, destroy_data or not: held exclusively
+ * (as a mount holds it) by this test, a loop device of a 4 MiB file is
+ * not written; let go, it is.  Before, a mounted file system named by a
+ * slip of the finger was written over.  Needs root and a free loop
+ * device (losetup), else skipped.
+ */
+static void
+test_stream_device_busy(void **state)
+{
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	struct wl_result		 res;
+	FILE				*f;
+	char				 cmd[PATH_MAX + 64], want[160];
+	int				 fd, held;
+
+	(void)state;
+	/* Beside the work directory, which the runs must leave empty. */
+	snprintf(loop_img, sizeof(loop_img), "%s.loop.img", test_dir);
+	fd = open(loop_img, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd != -1);
+	assert_int_equal(ftruncate(fd, 4 << 20), 0);
+	close(fd);
+	if (geteuid() != 0)
+		skip();
+	snprintf(cmd, sizeof(cmd), "losetup -f --show %s 2>/dev/null",
+	    loop_img);
+	if ((f = popen(cmd, "r")) == NULL)
+		skip();
+	if (fgets(loop_dev, sizeof(loop_dev), f) == NULL)
+		loop_dev[0] = '\0';
+	loop_dev[strcspn(loop_dev, "\n")] = '\0';
+	if (pclose(f) != 0 || strncmp(loop_dev, "/dev/loop", 9) != 0) {
+		loop_dev[0] = '\0';
+		skip();
+	}
+
+	wl = params_for(&p, "disk.stream", test_dir);
+	set(&p, wl, "size", "4M");
+	set(&p, wl, "fsync_every", "1M");
+	set(&p, wl, "device", loop_dev);
+	set(&p, wl, "destroy_data", "yes");
+	held = open(loop_dev, O_RDONLY | O_EXCL | O_CLOEXEC);
+	assert_true(held != -1);
+	assert_int_equal(wl_run_iteration(wl, &p, &res, NULL), -1);
+	snprintf(want, sizeof(want), "exited with status 1: %s is in use "
+	    "(mounted, swap, part of a volume, or held by another program): "
+	    "refusing to write to it", loop_dev);
+	close(held);
+	assert_string_equal(res.error, want);
+	wl_result_clear(&res);
+	run_ok(wl, &p, &res);
+	assert_non_null(metric(&res, "write_mibps"));
+	wl_result_clear(&res);
+	wl_params_clear(&p);
+}
+#endif
+
 /* Every UnixBench test gives a positive rate in 0.2 s. */
 /* The notes that say how a process-group test counted its time. */
 static void
@@ -3872,6 +3953,10 @@ main(void)
 		cmocka_unit_test(test_bonnie),
 		cmocka_unit_test(test_stream),
 		cmocka_unit_test(test_stream_unique),
+#ifdef __linux__
+		cmocka_unit_test_teardown(test_stream_device_busy,
+		    loop_teardown),
+#endif
 		cmocka_unit_test(test_execl_usr_bin_true),
 		cmocka_unit_test(test_dhrystone_long),
 		cmocka_unit_test(test_sys),
