@@ -176,6 +176,33 @@ col_unit(const struct store_series *s, const char *native, const char *label)
 	return cli_show(s->metric.unit);
 }
 
+/*
+ * v of s's column as print_num() prints it, when s is stored in the
+ * workload's own unit (native) or absent, or when the tool's decimals
+ * say all there is of it; else in significant digits, as many as fit:
+ * an import's 6.43 MB/s read "6" in bonnie's K/sec column, 0.42 GB/s
+ * "0.4" in the stream table's, a p95 of 0.0005 s "0.00".
+ */
+static void
+print_col(FILE *f, int width, int prec, const struct store_series *s,
+    const char *native, double v)
+{
+	char	fixed[64], sig[64];
+	int	digits = width - 2 > 3 ? width - 2 : 3;
+
+	if (s == NULL || strcmp(s->metric.unit, native) == 0 || !isfinite(v)) {
+		print_num(f, width, prec, v);
+		return;
+	}
+	/* A sign and a point beside the digits: the column's width. */
+	snprintf(fixed, sizeof(fixed), "%.*f", prec, v);
+	snprintf(sig, sizeof(sig), "%.*g", digits, v);
+	if (strtod(fixed, NULL) == strtod(sig, NULL))
+		print_num(f, width, prec, v);
+	else
+		fprintf(f, " %*s", width, sig);
+}
+
 /* bonnie's classic table: a row per iteration and one of medians. */
 static int
 report_bonnie(FILE *f, const struct store_series *ser, size_t n)
@@ -221,17 +248,21 @@ report_bonnie(FILE *f, const struct store_series *ser, size_t n)
 		it = its[k];
 		fprintf(f, "%*d ", iw, it);
 		for (i = 0; i < 6; i++) {
-			print_num(f, 8, i == 5 ? 1 : 0,
+			print_col(f, 8, i == 5 ? 1 : 0, s[2 * i],
+			    i == 5 ? "/sec" : "K/sec",
 			    series_at(s[2 * i], it));
-			print_num(f, 5, 1, series_at(s[2 * i + 1], it));
+			print_col(f, 5, 1, s[2 * i + 1], "%CPU",
+			    series_at(s[2 * i + 1], it));
 		}
 		fputc('\n', f);
 	}
 	free(its);
 	fprintf(f, "%-*s ", iw, "med.");
 	for (i = 0; i < 6; i++) {
-		print_num(f, 8, i == 5 ? 1 : 0, series_median(s[2 * i]));
-		print_num(f, 5, 1, series_median(s[2 * i + 1]));
+		print_col(f, 8, i == 5 ? 1 : 0, s[2 * i], i == 5 ? "/sec" :
+		    "K/sec", series_median(s[2 * i]));
+		print_col(f, 5, 1, s[2 * i + 1], "%CPU",
+		    series_median(s[2 * i + 1]));
 	}
 	fprintf(f, "\n\n");
 	return 1;
@@ -256,7 +287,8 @@ report_stream(FILE *f, const struct store_series *ser, size_t n)
 	/* The median row's label fills the iteration column, no more. */
 	xasprintf(&seg, "segments %s (mean +- sd)",
 	    col_unit(m != NULL ? m : sd, "MiB/s", "MiB/s"));
-	fprintf(f, "disk.stream: 1 MiB writes, fsync every N MiB\n"
+	/* The segment's size is the run's note: show has no other. */
+	fprintf(f, "disk.stream: 1 MiB writes, an fsync after each segment\n"
 	    "  %*s ", iw, "iter");
 	cli_fpad(f, col_unit(w, "MiB/s", "MiB/s"), 7);
 	fputc(' ', f);
@@ -268,20 +300,20 @@ report_stream(FILE *f, const struct store_series *ser, size_t n)
 	for (k = 0; k < nits; k++) {
 		it = its[k];
 		fprintf(f, "  %*d", iw, it);
-		print_num(f, 7, 1, series_at(w, it));
-		print_num(f, 12, 1, series_at(m, it));
+		print_col(f, 7, 1, w, "MiB/s", series_at(w, it));
+		print_col(f, 12, 1, m, "MiB/s", series_at(m, it));
 		fprintf(f, " +-");
-		print_num(f, 6, 1, series_at(sd, it));
-		print_num(f, 12, 1, series_at(cpu, it));
+		print_col(f, 6, 1, sd, "MiB/s", series_at(sd, it));
+		print_col(f, 12, 1, cpu, "%CPU", series_at(cpu, it));
 		fputc('\n', f);
 	}
 	free(its);
 	fprintf(f, "%*s", iw + 2, "median");
-	print_num(f, 7, 1, series_median(w));
-	print_num(f, 12, 1, series_median(m));
+	print_col(f, 7, 1, w, "MiB/s", series_median(w));
+	print_col(f, 12, 1, m, "MiB/s", series_median(m));
 	fprintf(f, " +-");
-	print_num(f, 6, 1, series_median(sd));
-	print_num(f, 12, 1, series_median(cpu));
+	print_col(f, 6, 1, sd, "MiB/s", series_median(sd));
+	print_col(f, 12, 1, cpu, "%CPU", series_median(cpu));
 	fprintf(f, "\n\n");
 	return 1;
 }
@@ -659,8 +691,8 @@ report_oltp(FILE *f, const struct store_series *ser, size_t n)
 		}
 		any = 1;
 		fprintf(f, "  %8d", t);
-		print_num(f, 12, 1, series_median(tps));
-		print_num(f, 10, 2, series_median(p95));
+		print_col(f, 12, 1, tps, "tps", series_median(tps));
+		print_col(f, 10, 2, p95, "ms", series_median(p95));
 		fputc('\n', f);
 	}
 	free(counts);

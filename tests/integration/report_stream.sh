@@ -89,6 +89,33 @@ expect_match "$out" '
   iter    MB/s    segments MB/s (mean +- sd)  %CPU
      1    41.0         41.0 +-    2.0          7.0
 '
+expect_match "$out" "disk.stream: 1 MiB writes, an fsync after each segment"
+
+# Figures in another unit than the tool's keep their digits where its
+# decimals lose some: 6.43 MB/s in bonnie's K/sec column was "6", 0.42
+# GB/s in the stream table "0.4", and a p95 of 0.0005 s "0.00".
+{
+	echo "$HEADER"
+	stream_rows gb 1 GB/s 0.42 0.4213 0.0371 7.25
+	cat <<'EOF2'
+gb,1700000000,disk.bonnie,write_kps,6.43,MB/s,higher,h,1
+gb,1700000000,disk.bonnie,read_kps,21.05,MB/s,higher,h,1
+gb,1700000000,disk.bonnie,seeks_ps,123.456,1/s,higher,h,1
+gb,1700000000,db.oltp,tps_t1,1000,tps,higher,h,1
+gb,1700000000,db.oltp,p95_ms_t1,0.0005,s,lower,h,1
+EOF2
+} >"$T/digits.csv"
+PERFWATCH_DB="$T/digits.db" pw import "$T/digits.csv" >/dev/null
+out=$(PERFWATCH_DB="$T/digits.db" pw show gb)
+expect_match "$out" '
+   1         -     -     6.43     -        -     -        -     -    21.05     -  123.456     -
+'
+expect_match "$out" '
+     1    0.42       0.4213 +- 0.0371          7.2
+'
+expect_match "$out" '
+         1       1000.0     0.0005
+'
 expect_match "$out" '
    threads      trans/s      p95 s
 '
