@@ -122,23 +122,37 @@ usage(int asked)
 }
 
 /*
- * Make the path in environment variable name absolute when it is not,
- * from the directory perfwatchd was started in: the daemon and its runs
- * work in /, where a relative one would name another file.
+ * The path made absolute from the directory perfwatchd was started in,
+ * its symbolic links left as they are; NULL (errno set) if that
+ * directory cannot be had.  The daemon and its runs work in /, where a
+ * relative path would name another file.
  */
+static char *
+daemon_absolute(const char *path)
+{
+	char	 cwd[PATH_MAX], *abs;
+
+	if (*path == '/')
+		return xstrdup(path);
+	if (getcwd(cwd, sizeof(cwd)) == NULL)
+		return NULL;
+	xasprintf(&abs, "%s/%s", cwd, path);
+	return abs;
+}
+
+/* Make the path in environment variable name absolute (daemon_absolute()). */
 static void
 daemon_env_absolute(const char *name)
 {
 	const char	*v = getenv(name);
-	char		 cwd[PATH_MAX], *abs;
+	char		*abs;
 
 	if (v == NULL || *v == '\0' || *v == '/')
 		return;
-	if (getcwd(cwd, sizeof(cwd)) == NULL) {
+	if ((abs = daemon_absolute(v)) == NULL) {
 		log_warn("%s=%s: the current directory", name, v);
 		return;
 	}
-	xasprintf(&abs, "%s/%s", cwd, v);
 	if (setenv(name, abs, 1) == -1)
 		log_warn("%s", name);
 	free(abs);
@@ -1143,7 +1157,7 @@ main(int argc, char **argv)
 	struct daemon	*d = &daemon_state;
 	const char	*conf_opt = NULL, *user = NULL, *group;
 	const char	*argv0 = argv[0];
-	char		*cause = NULL, *dir, *env, *value, abs[PATH_MAX];
+	char		*cause = NULL, *dir, *env, *value;
 	struct group	*gr;
 	sigset_t	 stopset;
 	uid_t		 uid = (uid_t)-1;
@@ -1243,18 +1257,23 @@ main(int argc, char **argv)
 		if (conf_opt == NULL)
 			conf_opt = CONFIG_DEFAULT_PATH;
 		/*
-		 * On standard error as daemon_load()'s errors are: without
+		 * Not resolved (realpath()): a reload reads the file the
+		 * path names then, a link switched to a new target as
+		 * configuration managers replace files, and the profiles
+		 * are looked for beside the path, as -n looks for them.
+		 * Errors on standard error as daemon_load()'s are: without
 		 * -d the log is syslog, and a mistyped -f exited 78 with
 		 * nothing said where it was started.
 		 */
-		if (realpath(conf_opt, abs) == NULL) {
+		if ((d->conf_path = daemon_absolute(conf_opt)) == NULL) {
 			ch = errno;
-			fprintf(stderr, "%s: %s\n", conf_opt, strerror(ch));
+			fprintf(stderr, "%s: the current directory: %s\n",
+			    conf_opt, strerror(ch));
 			if (!d->foreground)
-				log_warnx("%s: %s", conf_opt, strerror(ch));
+				log_warnx("%s: the current directory: %s",
+				    conf_opt, strerror(ch));
 			return EXIT_CONFIG;
 		}
-		d->conf_path = xstrdup(abs);
 		d->cfg = daemon_load(d->conf_path, &daemon_conf_text,
 		    &daemon_conf_len, &cause);
 		if (d->cfg == NULL) {
