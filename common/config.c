@@ -331,6 +331,7 @@ struct config_parse {
 	size_t			 dropped;
 };
 
+static int	config_url_hostport(const char *, const char *);
 static void	config_check_schedule(struct config_parse *,
 		    struct config_section *);
 static void	config_check_sink(struct config_parse *,
@@ -441,27 +442,57 @@ config_shown(const char *s)
 }
 
 /*
- * A URL as an error, a log line, a server's answer or the outbox may show
- * it, read by more people than the configuration file is: the password of
- * a user:password@ as "***" (curl sends it as the login), and a user with
- * no password, which is then often a token (https://TOKEN@host/, or
- * https://TOKEN:@host/ as some services write it), as "***" too.  The host, the path and the rest are kept.  The caller frees
- * the copy.
+ * The '@' that ends the user information of URL s (after "://", if any),
+ * or NULL if it has none.  RFC 3986 ends the authority at the first '/',
+ * '?' or '#', and the user information at its last '@'.  A password with
+ * one of those three written as it is ("smtp://ops:Secr/et@host") ends
+ * the authority early, at what is no host[:port] ("ops:Secr"): then the
+ * user information is taken to run to the last '@' of s, and *early set,
+ * so that the rest of the password is not shown and the error can say
+ * why.  An '@' after a host that is one is the path's (/@user, ?to=a@b).
  */
-char *
-config_url_shown(const char *s)
+static const char *
+config_url_at(const char *s, int *early)
 {
-	const char	*start, *end, *at = NULL, *colon, *p;
-	char		*out;
+	const char	*start, *end, *at = NULL, *p;
 
+	*early = 0;
 	start = strstr(s, "://");
 	start = start != NULL ? start + 3 : s;
 	end = start + strcspn(start, "/?#");
 	for (p = start; p < end; p++)
 		if (*p == '@')
 			at = p;
-	if (at == NULL)
+	if (at == NULL && *end != '\0' && (at = strrchr(end, '@')) != NULL) {
+		if (config_url_hostport(start, end) == 0)
+			at = NULL;
+		else
+			*early = 1;
+	}
+	return at;
+}
+
+/*
+ * A URL as an error, a log line, a server's answer or the outbox may show
+ * it, read by more people than the configuration file is: the password of
+ * a user:password@ as "***" (curl sends it as the login), and a user with
+ * no password, which is then often a token (https://TOKEN@host/, or
+ * https://TOKEN:@host/ as some services write it), as "***" too; up to
+ * the last '@' when a '/', '?' or '#' of the password ended the host part
+ * early (config_url_at()).  The host, the path and the rest are kept.
+ * The caller frees the copy.
+ */
+char *
+config_url_shown(const char *s)
+{
+	const char	*start, *at, *colon;
+	char		*out;
+	int		 early;
+
+	if ((at = config_url_at(s, &early)) == NULL)
 		return xstrdup(s);
+	start = strstr(s, "://");
+	start = start != NULL ? start + 3 : s;
 	/* TOKEN:@ is a user with an empty password: a token too. */
 	if ((colon = memchr(start, ':', at - start)) != NULL &&
 	    colon + 1 < at)
@@ -946,16 +977,17 @@ config_check_email(const char *s)
 
 /*
  * Check a URL: one of the schemes, "://", a host and an optional port.
- * Returns 0, -2 if all but the port is right, else -1.
+ * Returns 0, -2 if all but the port is right, -3 if the host part was
+ * ended early by a '/', '?' or '#' of the user information (see
+ * config_url_at()), else -1.
  */
 static int
 config_check_url(const char *s, const char *schemes)
 {
-	const char	*p, *host, *auth_end, *port = NULL;
+	const char	*p, *host, *auth_end;
 	size_t		 n;
 	char		 scheme[16];
-	int64_t		 pn;
-	char		*digits;
+	int		 early;
 
 	p = strstr(s, "://");
 	if (p == NULL || p == s || (size_t)(p - s) >= sizeof(scheme))
@@ -973,6 +1005,25 @@ config_check_url(const char *s, const char *schemes)
 	for (; p < auth_end; p++)
 		if (*p == '@')
 			host = p + 1;
+	for (p = s; *p != '\0'; p++)
+		if (*p == ' ' || *p == '\t')
+			return -1;
+	if (config_url_at(s, &early) != NULL && early)
+		return -3;
+	return config_url_hostport(host, auth_end);
+}
+
+/*
+ * Check the host and optional port of a URL, from host to auth_end.
+ * Returns 0, -2 if all but the port is right, else -1.
+ */
+static int
+config_url_hostport(const char *host, const char *auth_end)
+{
+	const char	*p, *port = NULL;
+	char		*digits;
+	int64_t		 pn;
+
 	if (host == auth_end)
 		return -1;
 	if (*host == '[') {
@@ -1001,9 +1052,6 @@ config_check_url(const char *s, const char *schemes)
 		if (p < auth_end)
 			port = p + 1;
 	}
-	for (p = s; *p != '\0'; p++)
-		if (*p == ' ' || *p == '\t')
-			return -1;
 	if (port != NULL) {
 		digits = xstrndup(port, auth_end - port);
 		if (config_parse_int(digits, &pn) == -1 || pn < 1 ||
@@ -1227,7 +1275,12 @@ config_parse_value(const struct config_key *k, const char *s,
 		break;
 	case CONFIG_URL:
 		rc = config_check_url(s, k->words);
-		if (rc == -2)
+		if (rc == -3)
+			xasprintf(what, "expected a URL whose user and "
+			    "password write '/', '?' and '#' as %%2F, %%3F and "
+			    "%%23 (written as they are, they end the host "
+			    "early)%s, got %s", none, shown);
+		else if (rc == -2)
 			xasprintf(what, "expected a port from 1 to 65535 after "
 			    "the host%s, got %s", none, shown);
 		else if (rc == -1) {

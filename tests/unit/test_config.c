@@ -564,6 +564,21 @@ test_sinks_and_git(void **state)
 	    "smtp_url = smtp://bot:s3cr@t@mail.example.org:70000/x@y\n",
 	    "{P}:4: smtp_url: expected a port from 1 to 65535 after the host, "
 	    "got \"smtp://bot:***@mail.example.org:70000/x@y\"");
+	/*
+	 * A '/', '?' or '#' of a password, written as it is, ends the host
+	 * part early: the rest of the password is not shown either, and
+	 * that is said rather than a wrong port.
+	 */
+	expect_errors("[sink \"m\"]\ntype = email\nto = a@example.org\n"
+	    "smtp_url = smtp://ops:Secr/et@mail.example.org:587\n",
+	    "{P}:4: smtp_url: expected a URL whose user and password write "
+	    "'/', '?' and '#' as %2F, %3F and %23 (written as they are, they "
+	    "end the host early), got \"smtp://ops:***@mail.example.org:587\"");
+	expect_errors("[sink \"h\"]\ntype = webhook\n"
+	    "url = https://bot:p?ss@hooks.example.org/x\n",
+	    "{P}:3: url: expected a URL whose user and password write '/', "
+	    "'?' and '#' as %2F, %3F and %23 (written as they are, they end "
+	    "the host early), got \"https://bot:***@hooks.example.org/x\"");
 	expect_errors("[sink \"h\"]\ntype = webhook\n"
 	    "url = gopher://me:pw@example.org/\n",
 	    "{P}:3: url: expected a URL starting with http:// or https://, "

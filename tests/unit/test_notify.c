@@ -264,7 +264,9 @@ event_edited(struct notify_event *ev, const char *what, const char *state,
 /*
  * config_url_shown, as the notifiers show a sink's URL: a password as
  * "***", a user with none (a token, as often) too, written TOKEN:@ as
- * well (that showed the token), and nothing else.
+ * well (that showed the token), and nothing else.  A password with a
+ * '/', '?' or '#' written as it is, which ends the host part early, is
+ * hidden up to the last '@' (it was shown whole).
  */
 static void
 test_url_shown(void **state)
@@ -284,6 +286,15 @@ test_url_shown(void **state)
 		    "http://***@127.0.0.1:1/x" },
 		{ "https://:@h/", "https://***@h/" },
 		{ "http://127.0.0.1:8080/", "http://127.0.0.1:8080/" },
+		{ "smtp://ops:Secr/et@mail.example.org:587",
+		    "smtp://ops:***@mail.example.org:587" },
+		{ "https://bot:p?ss#w@hooks.example.org/x",
+		    "https://bot:***@hooks.example.org/x" },
+		{ "smtps://:a/b@c@mail.example.org/",
+		    "smtps://:***@mail.example.org/" },
+		{ "http://u:p/w@h/x@y", "http://u:***@y" },
+		{ "http://alerts:9093/@ops?to=a@b",
+		    "http://alerts:9093/@ops?to=a@b" },
 		{ "not a url", "not a url" },
 	};
 	size_t	 i;
