@@ -1092,7 +1092,7 @@ daemon_profile_check(const struct config *cfg, const char *conf_path,
 static int __attribute__((noreturn))
 daemon_check(const char *path, int verbose)
 {
-	struct config	*cfg;
+	struct config	*cfg, *prof;
 	char		*text = NULL, *cause;
 	size_t		 len;
 	uid_t		 uid = (uid_t)-1;
@@ -1127,10 +1127,21 @@ daemon_check(const char *path, int verbose)
 	else
 		printf("%s: not found; every key at its default: "
 		    "configuration OK\n", CONFIG_DEFAULT_PATH);
-	/* Each [workload] key at its workload's default, not its kind's. */
+	/*
+	 * Each [workload] key as the profile's section and then the
+	 * configuration's give it, else at its workload's default, not its
+	 * kind's: as a run reads them.  The profile was read just now.
+	 */
 	if (verbose) {
+		if ((prof = daemon_profile_load(cfg, path != NULL ? path :
+		    CONFIG_DEFAULT_PATH, &cause)) == NULL) {
+			fprintf(stderr, "%s\n", cause);
+			free(cause);
+			exit(EXIT_CONFIG);
+		}
 		config_dump_except(cfg, stdout, "workload");
-		wl_config_dump(cfg, stdout);
+		wl_config_dump(prof, cfg, stdout);
+		config_free(prof);
 	}
 	config_free(cfg);
 	free(text);

@@ -1115,43 +1115,77 @@ wl_param_text(const struct wl_params *p, unsigned int key, char *buf,
 	return -1;
 }
 
+/* The last of the n files that sets key in section, or NULL. */
+static const struct config *
+wl_key_by(const struct config *const *from, size_t n, const char *section,
+    const char *key)
+{
+	const struct config	*by = NULL;
+	size_t			 i;
+
+	for (i = 0; i < n; i++)
+		if (config_is_set(from[i], section, key))
+			by = from[i];
+	return by;
+}
+
 /*
  * Write the [workload] sections of cfg with their effective values:
  * enabled, then each key that its workload reads, as the section gives
- * it or else at that workload's own default (sys.pipe's timeout is 10m,
- * disk.bonnie's 6h), and none that it does not read, which the file
- * would refuse.  A key without a default that the section does not give
- * is left out.  perfwatchd -n -v prints them after the other sections
+ * it, else as the profile prof gives it for that workload (a run reads
+ * the profile's section first: quick's sys.pipe runs 2 s), else at that
+ * workload's own default (sys.pipe's timeout is 10m, disk.bonnie's 6h),
+ * and none that it does not read, which the file would refuse.  A key
+ * without a default that neither gives is left out.  prof may be NULL.
+ * perfwatchd -n -v prints them after the other sections
  * (config_dump_except()), so that what it prints reads back as the same
  * configuration.  0, or -1 when fp cannot be written.
  */
 int
-wl_config_dump(const struct config *cfg, FILE *fp)
+wl_config_dump(const struct config *prof, const struct config *cfg,
+    FILE *fp)
 {
 	const struct wl_workload	*wl;
+	const struct config		*from[2], *by;
 	struct wl_params		 p;
-	const char			*name;
+	const char			*name, *key;
 	char				*section, *err, buf[256];
-	size_t				 i, k;
+	size_t				 i, k, f, nfrom;
 
 	for (i = 0; (name = config_sections(cfg, "workload", i)) != NULL;
 	    i++) {
-		/* A loaded configuration's values were checked already. */
-		if (wl_section_params(cfg, name, &wl, &section, &p,
-		    &err) == -1)
-			free(err);
+		if ((wl = wl_find(name)) == NULL)
+			wl = wl_find("command");
+		xasprintf(&section, "workload %s", name);
+		/*
+		 * The profile's section, then the configuration's over it,
+		 * as a run applies them; a battery workload that the profile
+		 * does not run has no section there, and the configuration
+		 * only tunes it.  Both files were checked already.
+		 */
+		nfrom = 0;
+		if (prof != NULL && config_section_line(prof, section) != 0)
+			from[nfrom++] = prof;
+		from[nfrom++] = cfg;
+		wl_params_init(&p, wl);
+		for (f = 0; f < nfrom; f++)
+			if (wl_params_apply(&p, wl, from[f], section,
+			    &err) == -1)
+				free(err);
+		by = wl_key_by(from, nfrom, section, "enabled");
 		fprintf(fp, "\n[workload \"%s\"]\nenabled = %s\n", name,
-		    config_get_bool(cfg, section, "enabled") ? "yes" : "no");
+		    config_get_bool(by != NULL ? by : cfg, section,
+		    "enabled") ? "yes" : "no");
 		for (k = 0; k < nitems(wl_keys); k++) {
 			if (!(wl->keys & wl_keys[k].key))
 				continue;
-			if (config_is_set(cfg, section, wl_keys[k].name))
-				fprintf(fp, "%s = %s\n", wl_keys[k].name,
-				    config_get_str(cfg, section,
-				    wl_keys[k].name));
+			key = wl_keys[k].name;
+			if ((by = wl_key_by(from, nfrom, section, key)) != NULL)
+				fprintf(fp, "%s = %s\n", key,
+				    config_get_str(by, section, key));
 			else if (wl_param_text(&p, wl_keys[k].key, buf,
 			    sizeof(buf)) == 0)
-				fprintf(fp, "%s = %s\n", wl_keys[k].name, buf);
+				fprintf(fp, "%s = %s\n", key, buf);
 		}
 		wl_params_clear(&p);
 		free(section);

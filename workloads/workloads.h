@@ -197,7 +197,8 @@ int		 wl_params_apply(struct wl_params *,
 		     const struct wl_workload *, const struct config *,
 		     const char *, char **);
 int		 wl_config_check(const struct config *, char **);
-int		 wl_config_dump(const struct config *, FILE *);
+int		 wl_config_dump(const struct config *, const struct config *,
+		     FILE *);
 char		*wl_check_cause(const char *, int, const char *,
 		     const struct wl_workload *, const struct wl_params *,
 		     const char *);

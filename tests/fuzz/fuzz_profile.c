@@ -39,7 +39,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (wl_config_check(cfg, &cause) == 0) {
 		if ((fp = open_memstream(&dump, &len)) == NULL ||
-		    wl_config_dump(cfg, fp) != 0)
+		    wl_config_dump(NULL, cfg, fp) != 0)
 			abort();
 		fclose(fp);
 		free(dump);

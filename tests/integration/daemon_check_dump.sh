@@ -6,7 +6,11 @@
 # destroy_data does not apply to sys.pipe") and none of the workload's
 # own (sys.pipe's timeout of 10m, disk.bonnie's 6h and 10s of settle).
 # A sink's URL is printed as the logs show it, without its password or
-# token: the dump printed both.
+# token: the dump printed both.  A key that the profile's section of the
+# workload sets and the configuration's does not is printed as the
+# profile sets it, which a run reads first: the dump printed the
+# workload's default (quick's sys.pipe "duration = 10s", not 2s), and the
+# dump read back as a configuration made the runs longer.
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
@@ -58,5 +62,45 @@ sed 1d "$T/dump" >"$T/again.conf"
 	fail "the dump read back: $(cat "$T/err")"
 sed 1d "$T/dump2" | cmp -s - "$T/again.conf" ||
 	fail "the dump read back differs: $(sed 1d "$T/dump2" |
+	    diff "$T/again.conf" - || :)"
+
+# The profile's sections first, then the configuration's over them, as
+# a run reads them; a battery workload the profile does not run is only
+# tuned (sys.pipe above: its defaults).
+cat >"$T/prof2.conf" <<EOF
+[workload "tiny"]
+command = true
+measure = time
+iterations = 1
+
+[workload "sys.pipe"]
+duration = 2s
+iterations = 3
+warmup = 1
+
+[workload "sys.syscall"]
+enabled = no
+duration = 1s
+EOF
+write_conf_manual '
+[workload "sys.pipe"]
+iterations = 1
+
+[workload "sys.syscall"]
+warmup = 2
+
+[workload "sys.context1"]
+iterations = 2'
+sed -i "s|^profile = .*|profile = $T/prof2.conf|" "$CONF"
+"$PERFWATCHD" -n -v -f "$CONF" >"$T/dump" 2>"$T/err" ||
+	fail "perfwatchd -n -v with a profile: $(cat "$T/err")"
+expect_eq "$(section sys.pipe)" "enabled = yes|iterations = 1|warmup = 1|timeout = 10m|grace = 5s|duration = 2s|settle = 0s|"
+expect_eq "$(section sys.syscall)" "enabled = no|iterations = 5|warmup = 2|timeout = 10m|grace = 5s|duration = 1s|settle = 0s|"
+expect_eq "$(section sys.context1)" "enabled = yes|iterations = 2|warmup = 0|timeout = 10m|grace = 5s|duration = 10s|settle = 0s|"
+sed 1d "$T/dump" >"$T/again.conf"
+"$PERFWATCHD" -n -v -f "$T/again.conf" >"$T/dump2" 2>"$T/err" ||
+	fail "the dump with a profile read back: $(cat "$T/err")"
+sed 1d "$T/dump2" | cmp -s - "$T/again.conf" ||
+	fail "the dump with a profile read back differs: $(sed 1d "$T/dump2" |
 	    diff "$T/again.conf" - || :)"
 pass
