@@ -933,11 +933,12 @@ cmd_run(struct cli *c, int argc, char **argv)
 	json_t			*quiet = NULL;
 	char			*cause = NULL, *path = NULL, *label = NULL;
 	char			*qtext, *work = NULL, *note, *looked, *hint;
+	char			*where;
 	const char		*status = RUN_COMPLETE;
 	size_t			 njobs = 0, nsteps = 0, i, ok = 0, marked;
 	int64_t			 run = -1, host, snapid;
 	int			 rc = 0, skip = 0, lockfd = -1, busy, lost = 0;
-	int			 finished, full = 0, held = 0;
+	int			 finished, full = 0, held = 0, line;
 	sig_atomic_t		 aborted;
 	time_t			 started;
 
@@ -953,14 +954,27 @@ cmd_run(struct cli *c, int argc, char **argv)
 	 * 9", its CPU time lost, the snapshot's helpers failing too.
 	 */
 	(void)signal(SIGCHLD, SIG_DFL);
-	if (o.profile == NULL)
+	/*
+	 * A profile the configuration names is an error at its line, as
+	 * perfwatch.conf(5) says and perfwatchd -n says it; one given with
+	 * --profile is the command line's.
+	 */
+	where = NULL;
+	if (o.profile == NULL) {
 		o.profile = config_get_str(c->cfg, "perfwatch", "profile");
+		if (config_file(c->cfg) != NULL && (line =
+		    config_key_line(c->cfg, "perfwatch", "profile")) > 0)
+			xasprintf(&where, "%s:%d: [perfwatch]",
+			    config_file(c->cfg), line);
+	}
 	if ((path = profile_path(c, o.profile, &looked, &hint)) == NULL) {
-		fprintf(stderr, "perfwatch: profile \"%s\"%s%s%s not found "
-		    "(looked for %s.conf in %s)\n", o.profile, hint ?
-		    " (did you mean " : "", hint ? cli_show(hint) : "", hint ?
-		    "?)" : "", o.profile, looked);
+		fprintf(stderr, "%s profile \"%s\"%s%s%s not found "
+		    "(looked for %s.conf in %s)\n", where != NULL ? where :
+		    "perfwatch:", o.profile, hint ? " (did you mean " : "",
+		    hint ? cli_show(hint) : "", hint ? "?)" : "", o.profile,
+		    looked);
 		free(hint);
+		free(where);
 		/* A file here by that name is meant, but is no name. */
 		if (access(o.profile, F_OK) == 0)
 			fprintf(stderr, "perfwatch: %s is a file here; a file "
@@ -970,6 +984,7 @@ cmd_run(struct cli *c, int argc, char **argv)
 		rc = EXIT_CONFIG;
 		goto out;
 	}
+	free(where);
 	if ((prof = config_load(path, &cause)) == NULL ||
 	    config_only_sections(prof, "workload", WL_PROFILE_ONLY,
 	    &cause) == -1) {

@@ -119,7 +119,8 @@ cli_says 78 'perfwatch: no sink "pager" in the configuration' \
 
 # A profile mistyped, for perfwatch run and for perfwatchd -n: the
 # profiles of the directories looked in, two as near in the order of
-# their names.  The run records nothing.
+# their names; one the configuration names, at its line.  The run
+# records nothing.
 mkdir -p "$T/profiles"
 printf '[workload "quick"]\ncommand = echo lps 1 lps\n' \
     >"$T/profiles/alpha.conf"
@@ -137,6 +138,10 @@ conf_says profile "[perfwatch]\nstate_dir = $T/state\nuser = $(id -un)
 group = $(id -gn)\nallow_root = yes\nprofile = btea\n" \
     "{F}:6: [perfwatch] profile \"btea\" (did you mean beta?) not found \
 (looked in $T/profiles, $T/state/profiles, ..."
+# And perfwatch run, at the same line (it said "perfwatch:" only).
+cli_says 78 "$T/profile.conf:6: [perfwatch] profile \"btea\" (did you mean \
+beta?) not found (looked for btea.conf in $T/profiles, ..." \
+    -c "$T/profile.conf" run
 unset PERFWATCH_PROFILE_DIR
 
 # --host of runs, history and changes: the hosts of the store.  A store
