@@ -1484,6 +1484,9 @@ config_section_hint(const char *typed, size_t len, const char *name,
 	free(s);
 	if (best == NULL)
 		return xstrdup("");
+	/* A name longer than any may be is no help: "name" instead. */
+	if (name != NULL && nlen > CONFIG_MAX_NAME)
+		name = NULL;
 	if (best->named)
 		xasprintf(&out, "; did you mean [%s \"%.*s\"]?", best->name,
 		    name != NULL ? (int)nlen : 4, name != NULL ? name : "name");
@@ -1501,6 +1504,7 @@ config_header(struct config_parse *p, const char *line, size_t len)
 	const char				*in, *name = NULL;
 	size_t					 inlen, tlen, nlen = 0;
 	char					*shown, *namez, *hint;
+	char					*raw, *type;
 
 	p->cur = NULL;
 	p->seen_header = 1;
@@ -1517,7 +1521,13 @@ config_header(struct config_parse *p, const char *line, size_t len)
 	}
 	while (inlen > 0 && (in[inlen - 1] == ' ' || in[inlen - 1] == '\t'))
 		inlen--;
-	shown = xstrndup(in, inlen);
+	/*
+	 * Quoted back shortened, as a value is: a header is a line of any
+	 * length, and a 70 KB one made a 70 KB error.
+	 */
+	raw = xstrndup(in, inlen);
+	shown = config_shorten(raw);
+	free(raw);
 	for (tlen = 0; tlen < inlen && in[tlen] != ' ' && in[tlen] != '\t' &&
 	    in[tlen] != '"'; tlen++)
 		;
@@ -1528,9 +1538,12 @@ config_header(struct config_parse *p, const char *line, size_t len)
 		nlen = in + inlen - name;
 		if (name != in + tlen && name[0] == '"' &&
 		    memchr(name + 1, '"', nlen - 1) == NULL) {
+			raw = xstrndup(in, tlen);
+			type = config_shorten(raw);
 			config_error(p, p->line, "[%s]: expected a '\"' to "
-			    "close the name, as in [%.*s \"name\"]", shown,
-			    (int)tlen, in);
+			    "close the name, as in [%s \"name\"]", shown, type);
+			free(type);
+			free(raw);
 			free(shown);
 			return;
 		}

@@ -104,6 +104,8 @@ expect_errors(const char *text, const char *tmpl)
 static void
 test_unknown_section(void **state)
 {
+	char	*text, *want;
+
 	(void)state;
 	expect_errors("[bogus]\nx = 1\n", "{P}:1: [bogus]: unknown section");
 	expect_errors("[]\n", "{P}:1: []: unknown section");
@@ -119,6 +121,30 @@ test_unknown_section(void **state)
 	    "{P}:4: [snk \"ops\"]: unknown section; did you mean "
 	    "[sink \"ops\"]?\n"
 	    "{P}:5: [gti]: unknown section; did you mean [git \"name\"]?");
+	/*
+	 * A header of any length is quoted back shortened, as a value is
+	 * (70 KB of header made a 70 KB error), and so is a name in the
+	 * hint.
+	 */
+	text = xmalloc(70004);
+	text[0] = '[';
+	memset(text + 1, 'x', 70000);
+	memcpy(text + 70001, "]\n", 3);
+	xasprintf(&want, "{P}:1: [%.60s...]: unknown section", text + 1);
+	expect_errors(text, want);
+	free(want);
+	memcpy(text, "[workloda \"", 11);
+	memcpy(text + 5000, "\"]\n", 4);
+	expect_errors(text, "{P}:1: [workloda \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+	    "xxxxxxxxxxxxxxxxxxxxx...]: unknown section; did you mean "
+	    "[workload \"name\"]?");
+	memcpy(text, "[xxxxxxxxxx", 11);
+	memcpy(text + 4990, " \"x]\n", 6);
+	expect_errors(text, "{P}:1: [xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+	    "xxxxxxxxxxxxxxxxxxx...]: expected a '\"' to close the name, as in "
+	    "[xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx... "
+	    "\"name\"]");
+	free(text);
 }
 
 /*
