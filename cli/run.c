@@ -1018,9 +1018,11 @@ cmd_run(struct cli *c, int argc, char **argv)
 		 * A workload's own work_dir, made with the directories
 		 * above it as that of [perfwatch] it stands instead of:
 		 * made by the runner at each iteration, by its last name
-		 * alone, it failed every one.
+		 * alone, it failed every one.  Shared as that one is (see
+		 * cli_work_dir_make()): made 0755, it locked every other
+		 * user's runs of the workload out.
 		 */
-		else if (cli_dir_make(jobs[i].params.work_dir, 0755) == -1) {
+		else if (cli_dir_make(jobs[i].params.work_dir, 01777) == -1) {
 			rc = EXIT_CANTCREAT;
 			goto out;
 		}

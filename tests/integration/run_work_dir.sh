@@ -4,7 +4,7 @@
 # daemon had ever started (work_dir = /srv/perfwatch/work on a fresh
 # machine) stopped at once: "work directory ...: No such file or
 # directory", exit 73.  run and bisect now make it as the daemon does,
-# and run a workload's own work_dir too.
+# and run a workload's own work_dir too, both shared (mode 1777).
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -31,6 +31,9 @@ printf 'work_dir = %s\n' "$T/own/a/b" >>"$T/profile.conf"
 pw -c "$T/run.conf" run --no-check --profile "$T/profile.conf" \
     >/dev/null 2>"$T/err" || fail "run in $T/own/a/b: exit $?: $(cat "$T/err")"
 [ -d "$T/own/a/b" ] || fail "no work directory $T/own/a/b made"
+# Shared too, as the one it stands instead of: made 0755, another user's
+# run of the workload failed "work directory ...: Permission denied".
+expect_eq "$(stat -c %a "$T/own/a/b")" 1777
 
 # One that cannot be made is still said, and exits 73.
 : >"$T/file"
