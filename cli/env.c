@@ -86,15 +86,25 @@ cli_work_dir(struct cli *c)
 int
 cli_dir_make(const char *dir, mode_t mode)
 {
-	char	*made = NULL;
-	int	 fd;
+	struct stat	 sb;
+	char		*made = NULL;
+	int		 fd;
 
 	if (cli_mkdir_parents(dir, &made) == -1)
 		return -1;
 	free(made);
 	if (mkdir(dir, 0700) == -1) {
-		if (errno == EEXIST)
-			return 0;
+		/*
+		 * One there is used as it is, but a file by that name is no
+		 * directory to work in: said here, before anything runs
+		 * (73), not as every workload's failure in a run recorded
+		 * as failed (70, which has git bisect run skip the commit).
+		 */
+		if (errno == EEXIST && stat(dir, &sb) == 0) {
+			if (S_ISDIR(sb.st_mode))
+				return 0;
+			errno = ENOTDIR;
+		}
 		log_warn("work directory %s", dir);
 		return -1;
 	}

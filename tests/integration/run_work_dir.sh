@@ -52,4 +52,26 @@ pw -c "$T/run.conf" run --no-check --profile "$T/profile.conf" \
 [ "$rc" -eq 73 ] || fail "run in $T/file/own: exit $rc: $(cat "$T/err")"
 expect_eq "$(cat "$T/err")" "perfwatch: work directory $T/file/own: \
 Not a directory"
+
+# A work directory that is itself a file, of [perfwatch] or of the
+# workload, is refused up front too (73), with no run recorded: taken for
+# one that was there, every workload failed in a run recorded as failed,
+# exit 70 ("w: failed: work directory ...: Not a directory"), which has
+# git bisect run skip every commit.
+runs=$(sqlite3 "$PERFWATCH_DB" 'SELECT count(*) FROM runs')
+printf '[workload "tiny"]\ncommand = true\nmeasure = time\niterations = 1\n' \
+    >"$T/plain.conf"
+sed "s#^work_dir = .*#work_dir = $T/file#" "$T/run.conf" >"$T/file.conf"
+sed "s#^work_dir = .*#work_dir = $T/file#" "$T/profile.conf" >"$T/own.conf"
+for confs in "$T/file.conf $T/plain.conf" "$T/run.conf $T/own.conf"; do
+	# shellcheck disable=SC2086 # two words: the files
+	set -- $confs
+	rc=0
+	pw -c "$1" run --no-check --profile "$2" >/dev/null 2>"$T/err" || rc=$?
+	[ "$rc" -eq 73 ] || fail "run in the file $T/file ($2): exit $rc: \
+$(cat "$T/err")"
+	expect_eq "$(cat "$T/err")" "perfwatch: work directory $T/file: \
+Not a directory"
+done
+expect_eq "$(sqlite3 "$PERFWATCH_DB" 'SELECT count(*) FROM runs')" "$runs"
 pass
