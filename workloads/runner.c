@@ -64,6 +64,8 @@
  *   starts: the sweep removes only a directory holding it, so that a
  *   user's own perfwatch-src.backup in a shared work directory is not
  *   taken for a killed runner's (the name alone cannot tell them apart).
+ *   The mark is removed last, once all the rest is gone: a directory
+ *   that could not be removed whole is left for a later sweep.
  * - With settle set (the disk workloads' default), the runner flushes the
  *   filesystem of the work directory and waits that long before it
  *   forks, abortable, outside the timing: every iteration starts from a
@@ -125,6 +127,7 @@
 #define DIR_SUFFIX_LEN		7		/* ".XXXXXX" of mkdtemp */
 #define DIR_TRIES		3
 #define DIR_MARK		".perfwatch-iteration"	/* in each of them */
+#define DEEP_PREFIX		".perfwatch-deep."	/* see struct remove */
 #define ESCAPE_ROUNDS		32	/* of killing escapees' orphans */
 #ifndef CHILD_WAIT_SECONDS
 #define CHILD_WAIT_SECONDS	2.0	/* for the SIGKILLed child to end */
@@ -418,14 +421,61 @@ wl_result_clear(struct wl_result *res)
 	res->pgid = -1;
 }
 
-/* Remove name under parent and, if it is a directory, all it holds. */
+/*
+ * A removal by remove_tree_at().  remove_at() recurses, holding a
+ * directory open at each level, so a tree is cut REMOVE_DEPTH_MAX levels
+ * down: a directory deeper than that is moved up into the top directory,
+ * as DEEP_PREFIX and a number, and removed from there.  A workload may
+ * leave a tree of any depth (mkdir -p of 300 levels); cut there, it was
+ * left behind.
+ */
+struct remove {
+	int	top;		/* the directory removed, open */
+	size_t	moved;		/* names DEEP_PREFIX 0... given out */
+	int	said;		/* a directory that could not be moved up */
+};
+
+static int	remove_at(int, const char *, int, struct remove *);
+
+/* Move directory name under parent, too deep, up into the top one. */
 static int
-remove_at(int parent, const char *name, int depth)
+remove_move_up(int parent, const char *name, struct remove *rm)
+{
+	char	to[sizeof(DEEP_PREFIX) + 24];
+	int	try;
+
+	/* The workload may have made such a name: another one. */
+	for (try = 0; try < DIR_TRIES; try++) {
+		snprintf(to, sizeof(to), DEEP_PREFIX "%zu", rm->moved++);
+		if (renameat(parent, name, rm->top, to) == 0)
+			return 0;
+		if (errno != EEXIST && errno != ENOTEMPTY && errno != ENOTDIR)
+			break;
+	}
+	/* One line, not one for each sibling that fails so too. */
+	if (!rm->said)
+		log_warn("remove %s: nested more than %d deep, and cannot "
+		    "be moved up", name, REMOVE_DEPTH_MAX);
+	rm->said = 1;
+	return -1;
+}
+
+/*
+ * Remove name under parent and, if it is a directory, all it holds; in
+ * the top directory (depth 0) DIR_MARK goes last, when all the rest has
+ * gone, so that a directory left half removed can still be swept.  What
+ * could not be removed is said once, not again at every directory above
+ * it ("Directory not empty").
+ */
+static int
+remove_at(int parent, const char *name, int depth, struct remove *rm)
 {
 	struct stat	 st;
 	struct dirent	*de;
 	DIR		*d;
+	size_t		 k;
 	int		 fd, rc = 0, pass, left;
+	char		 deep[sizeof(DEEP_PREFIX) + 24];
 
 	if (fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) == -1) {
 		if (errno == ENOENT)
@@ -440,10 +490,8 @@ remove_at(int parent, const char *name, int depth)
 		}
 		return 0;
 	}
-	if (depth > REMOVE_DEPTH_MAX) {
-		log_warnx("remove %s: directories nested too deep", name);
-		return -1;
-	}
+	if (depth > REMOVE_DEPTH_MAX)
+		return remove_move_up(parent, name, rm);
 	/* A workload may leave a directory without search permission. */
 	if ((st.st_mode & S_IRWXU) != S_IRWXU &&
 	    fchmodat(parent, name, S_IRWXU, 0) == -1)
@@ -459,34 +507,61 @@ remove_at(int parent, const char *name, int depth)
 		close(fd);
 		return -1;
 	}
+	if (depth == 0)
+		rm->top = fd;
 	/* Entries removed while reading may hide others: read again. */
 	for (pass = 0; pass < 3; pass++) {
 		left = 0;
 		rewinddir(d);
 		while ((de = readdir(d)) != NULL) {
 			if (strcmp(de->d_name, ".") == 0 ||
-			    strcmp(de->d_name, "..") == 0)
+			    strcmp(de->d_name, "..") == 0 ||
+			    (depth == 0 && strcmp(de->d_name, DIR_MARK) == 0))
 				continue;
 			left = 1;
-			if (remove_at(dirfd(d), de->d_name, depth + 1) == -1)
+			if (remove_at(fd, de->d_name, depth + 1, rm) == -1)
 				rc = -1;
 		}
 		if (!left || rc == -1)
 			break;
 	}
+	if (depth == 0) {
+		/* What was moved up, and what that moved up in turn. */
+		for (k = 0; rc == 0 && k < rm->moved; k++) {
+			snprintf(deep, sizeof(deep), DEEP_PREFIX "%zu", k);
+			rc = remove_at(fd, deep, 1, rm);
+		}
+		if (rc == 0 && unlinkat(fd, DIR_MARK, 0) == -1 &&
+		    errno != ENOENT) {
+			log_warn("unlink %s/%s", name, DIR_MARK);
+			rc = -1;
+		}
+	}
 	closedir(d);
-	if (unlinkat(parent, name, AT_REMOVEDIR) == -1 && errno != ENOENT) {
+	if (rc == 0 && unlinkat(parent, name, AT_REMOVEDIR) == -1 &&
+	    errno != ENOENT) {
 		log_warn("rmdir %s", name);
 		rc = -1;
 	}
 	return rc;
 }
 
+/* Remove name under parent as remove_at() does, from its top. */
+static int
+remove_tree_at(int parent, const char *name)
+{
+	struct remove	rm;
+
+	memset(&rm, 0, sizeof(rm));
+	rm.top = -1;
+	return remove_at(parent, name, 0, &rm);
+}
+
 /* Remove a file or a directory tree, like rm -rf; 0 or -1 (logged). */
 int
 wl_remove_tree(const char *path)
 {
-	return remove_at(AT_FDCWD, path, 0);
+	return remove_tree_at(AT_FDCWD, path);
 }
 
 /*
@@ -638,7 +713,7 @@ wl_sweep_work_dir(const char *work_dir)
 			close(fd);	/* not the runner's */
 			continue;
 		}
-		if (remove_at(dirfd(d), de->d_name, 0) == 0)
+		if (remove_tree_at(dirfd(d), de->d_name) == 0)
 			n++;
 		close(fd);
 	}

@@ -2359,6 +2359,64 @@ test_run_temp_removed(void **state)
 }
 
 /*
+ * A tree deeper than the removal's depth limit (runner.c's
+ * REMOVE_DEPTH_MAX, 256) goes too: it was left, with 256 lines of
+ * "rmdir d: Directory not empty", and without its mark, so that no sweep
+ * ever took it either.  A directory that cannot be removed whole keeps
+ * its mark, for the next sweep: here a tmpfs mounted in it, where
+ * mounting one is allowed.  What is asserted is gathered first and the
+ * tmpfs taken away before any assertion.
+ */
+static void
+test_run_temp_deep(void **state)
+{
+	struct wl_result	 res;
+	char			 dir[PATH_MAX], path[PATH_MAX + 64];
+	int			 fd, swept[2], gone[2], mark, um;
+
+	(void)state;
+	/* 600 levels: moved up twice, the second time from a moved part. */
+	assert_int_equal(run_command("p=d; i=0; while [ $i -lt 600 ]; do "
+	    "p=$p/d; i=$((i + 1)); done; mkdir -p $p && touch $p/f && "
+	    "echo 'x 1 ms'", "30", &res), 0);
+	assert_int_equal(dir_entries(test_dir), 0);
+	wl_result_clear(&res);
+
+	snprintf(dir, sizeof(dir), "%s/perfwatch-deep.Ab12Cd", test_dir);
+	assert_int_equal(mkdir(dir, 0700), 0);
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(fd != -1);
+	assert_int_equal(close(openat(fd, ".perfwatch-iteration",
+	    O_CREAT | O_WRONLY, 0644)), 0);
+	assert_int_equal(close(openat(fd, "f", O_CREAT | O_WRONLY, 0644)), 0);
+	assert_int_equal(mkdirat(fd, "m", 0700), 0);
+	assert_int_equal(close(fd), 0);
+	snprintf(path, sizeof(path), "%s/m", dir);
+	if (mount("tmpfs", path, "tmpfs", 0, "size=1m") == -1) {
+		print_message("cannot mount a tmpfs (%s): no half-removed "
+		    "directory\n", strerror(errno));
+		assert_int_equal(wl_sweep_work_dir(test_dir), 1);
+		assert_int_equal(dir_entries(test_dir), 0);
+		skip();
+	}
+	swept[0] = wl_sweep_work_dir(test_dir);
+	gone[0] = dir_entries(dir);
+	snprintf(path, sizeof(path), "%s/.perfwatch-iteration", dir);
+	mark = access(path, F_OK);
+	snprintf(path, sizeof(path), "%s/m", dir);
+	um = umount(path);
+	swept[1] = wl_sweep_work_dir(test_dir);
+	gone[1] = dir_entries(test_dir);
+
+	assert_int_equal(um, 0);
+	assert_int_equal(swept[0], 0);
+	assert_int_equal(gone[0], 2);	/* the mount point and the mark */
+	assert_int_equal(mark, 0);
+	assert_int_equal(swept[1], 1);
+	assert_int_equal(gone[1], 0);
+}
+
+/*
  * A directory the runner made and could not lock is removed, not left:
  * it holds no mark yet, so no sweep would ever take it.  Out of
  * descriptors (in a child, whose limit is lowered), every try fails to
@@ -3937,6 +3995,7 @@ main(void)
 #endif
 		cmocka_unit_test(test_run_clean_environment),
 		cmocka_unit_test(test_run_temp_removed),
+		cmocka_unit_test(test_run_temp_deep),
 		cmocka_unit_test(test_run_dir_unlocked),
 		cmocka_unit_test(test_run_failures),
 		cmocka_unit_test(test_run_stderr_cause),
