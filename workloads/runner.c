@@ -155,7 +155,7 @@ struct errlines {
 	size_t		 nlines;		/* non-blank lines ended */
 	char		 first[ERR_LINE_MAX];
 	char		 cause[ERR_LINE_MAX];
-	size_t		 causeno;		/* its number, 1...; 0 none */
+	size_t		 causeno;		/* its number, 2...; 0 none */
 	char		 last[TAIL_LINES][ERR_LINE_MAX];	/* a ring */
 };
 
@@ -896,12 +896,14 @@ errlines_end(struct errlines *e)
 		snprintf(keep, ERR_LINE_MAX, "%.*s...", ERR_LINE_MAX - 4, s);
 	else
 		snprintf(keep, ERR_LINE_MAX, "%.*s", (int)len, s);
-	if (e->nlines == 1) {
+	/*
+	 * A first line that looks like a cause is quoted as the first, and
+	 * a later cause still looked for: "fatal error in setup" did not
+	 * say it all, and hid the "Permission denied" that did.
+	 */
+	if (e->nlines == 1)
 		memcpy(e->first, keep, ERR_LINE_MAX);
-		/* A first line that says it all needs no other. */
-		if (err_is_cause(keep))
-			e->causeno = 1;
-	} else if (e->causeno == 0 && err_is_cause(keep)) {
+	else if (e->causeno == 0 && err_is_cause(keep)) {
 		memcpy(e->cause, keep, ERR_LINE_MAX);
 		e->causeno = e->nlines;
 	}

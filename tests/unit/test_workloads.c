@@ -2562,12 +2562,23 @@ test_run_stderr_cause(void **state)
 	    "Error: c; d; e; f");
 	wl_result_clear(&res);
 
-	/* A first line that names the cause is enough. */
+	/*
+	 * A first line that names a cause is not taken to say it all: the
+	 * first later cause is quoted too.  "fatal error in setup" hid the
+	 * "Permission denied" that said what went wrong.
+	 */
+	assert_int_equal(run_command("for l in 'fatal error in setup' two "
+	    "three 'cannot open /dev/sdb: Permission denied' five six seven "
+	    "eight; do echo \"$l\" >&2; done; exit 2", "10", &res), -1);
+	assert_string_equal(res.error, "exited with status 2: fatal error in "
+	    "setup; ...; cannot open /dev/sdb: Permission denied; ...; six; "
+	    "seven; eight");
+	wl_result_clear(&res);
 	assert_int_equal(run_command("echo 'fatal: no repo' >&2; "
 	    "for i in 1 2 3 4 5; do echo error $i >&2; done; exit 1",
 	    "10", &res), -1);
 	assert_string_equal(res.error, "exited with status 1: fatal: no repo; "
-	    "...; error 3; error 4; error 5");
+	    "error 1; ...; error 3; error 4; error 5");
 	wl_result_clear(&res);
 
 	/*
@@ -2586,8 +2597,9 @@ test_run_stderr_cause(void **state)
 	snprintf(cmd, sizeof(cmd), "for i in 1 2 3 4 5 6; do "
 	    "printf 'error %%0500d\\n' $i >&2; done; exit 1");
 	assert_int_equal(run_command(cmd, "10", &res), -1);
-	xasprintf(&want, "exited with status 1: error %0230d...; ...; "
-	    "error %0230d...; error %0230d...; error %0230d...", 0, 0, 0, 0);
+	xasprintf(&want, "exited with status 1: error %0230d...; "
+	    "error %0230d...; ...; error %0230d...; error %0230d...; "
+	    "error %0230d...", 0, 0, 0, 0, 0);
 	assert_string_equal(res.error, want);
 	free(want);
 	wl_result_clear(&res);
