@@ -888,6 +888,13 @@ cli_run_report(struct cli *c, int64_t run, int json, int check)
 		}
 		pwjson_set(o, "metrics", arr);
 		report_index(c->st, &r, f, ser, n, o);
+		/*
+		 * A run not judged (--no-check, a failed run, a judgement
+		 * that failed) has the keys of one that was, null: they
+		 * were left out.
+		 */
+		pwjson_set(o, "alerts", json_null());
+		pwjson_set(o, "check", json_null());
 		if (check)
 			rc = cli_check_run(c, run, o);
 		pwjson_print(f, o, PWJSON_PRETTY);

@@ -4,7 +4,8 @@
 # --json gave "profile", "trigger_detail" and "busy_why" only when the
 # run had one (and show its "quiet"), compare's first column had none of
 # the keys of a change.  show's "quiet" had no "why" for a quiet run and
-# no "seen" for one that found another run measuring.
+# no "seen" for one that found another run measuring; run --json had no
+# "check" nor "alerts" for a run it did not judge.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -80,5 +81,31 @@ for m in c["metrics"]:
     assert len(cells) == 2 and list(cells[0]) == list(cells[1]), cells
     assert cells[0]["change_pct"] is None, cells
     assert cells[0]["verdict"] is None, cells
+EOF
+
+# run --json of a run not judged, by --no-check or for it failed, has the
+# keys of a judged one, its "check" and "alerts" null: they were left out.
+printf '[workload "bad"]\ncommand = exit 3\niterations = 1\n' >"$T/bad.profile"
+rc=0
+pw -c "$T/pw.conf" run --json --profile "$T/tiny.profile" \
+    >"$T/judged.json" 2>"$T/judged.err" || rc=$?
+[ "$rc" -le 1 ] || fail "run --json: exit $rc: $(cat "$T/judged.err")"
+pw -c "$T/pw.conf" run --json --no-check --profile "$T/tiny.profile" \
+    >"$T/unjudged.json" 2>"$T/unjudged.err" ||
+	fail "run --json --no-check: $(cat "$T/unjudged.err")"
+rc=0
+pw -c "$T/pw.conf" run --json --profile "$T/bad.profile" \
+    >"$T/failed.json" 2>"$T/failed.err" || rc=$?
+[ "$rc" -eq 70 ] || fail "run --json of a failed run: exit $rc: \
+$(cat "$T/failed.err")"
+python3 - "$T" <<'EOF' || fail "run --json: a key left out"
+import json, sys
+t = sys.argv[1]
+j = json.load(open(t + "/judged.json"))
+assert isinstance(j["check"], dict) and isinstance(j["alerts"], list), j
+for name in ("unjudged", "failed"):
+    d = json.load(open(t + "/" + name + ".json"))
+    assert list(d) == list(j), (name, list(d), list(j))
+    assert d["check"] is None and d["alerts"] is None, (name, d)
 EOF
 pass
