@@ -1231,12 +1231,14 @@ cmd_run(struct cli *c, int argc, char **argv)
 		}
 		wl_result_clear(&res);
 	}
-	wl_progress_show(pr, nsteps, NULL);
 	/*
 	 * A signal from here on came once everything was measured: the run
 	 * is recorded as it ended, then left unjudged.
 	 */
 	aborted = run_signal;
+	/* A run the signal stopped is not done, whatever step it reached. */
+	if (!aborted)
+		wl_progress_show(pr, nsteps, NULL);
 
 	for (i = 0; i < njobs; i++) {
 		const char *ws = job_outcome(&jobs[i], aborted != 0);
