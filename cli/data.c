@@ -225,10 +225,11 @@ cmd_import(struct cli *c, int argc, char **argv)
 		/*
 		 * A full disk is no fault of the file: not a data error; a
 		 * store locked by another process is to be tried again, as
-		 * for the other locks a command meets; an input that fails
+		 * for the other locks a command meets, and so is a run to
+		 * replace that is still being recorded; an input that fails
 		 * to read is one that cannot be read, as one not there.
 		 */
-		if (stats.store_busy)
+		if (stats.store_busy || stats.run_live)
 			return EXIT_TEMPFAIL;
 		if (stats.read_failed)
 			return EXIT_NOINPUT;

@@ -114,6 +114,7 @@ struct import_state {
 	int			 read_error;	/* errno of a read that failed */
 	int			 read_failed;	/* the input could not be read */
 	int			 stopped;	/* asked to stop */
+	int			 run_live;	/* a run to replace records */
 	struct store_import_stats stats;
 };
 
@@ -462,6 +463,49 @@ import_attrs_differ(struct import_state *is, size_t row,
 	return 0;
 }
 
+/*
+ * Whether run id, which --replace is to delete for row r, may be deleted:
+ * not while it is "running" and a perfwatch run holds the store's run
+ * lock, as it may be that run's.  Deleted, its number went to the run
+ * imported in its place (runs.id is reused), and the live run wrote the
+ * samples and the end it had yet to write into that one.  A run left
+ * running by a process that is gone may be replaced.  0, or -1 with
+ * *cause.
+ */
+static int
+import_replace_check(struct import_state *is, size_t row,
+    const struct import_row *r, int64_t id, char **cause)
+{
+	struct store_run	 old;
+	char			*why = NULL;
+	int			 running;
+
+	if (store_run_get(is->st, id, &old) == -1)
+		return import_db_error(is, row, r, COL_RUN, cause,
+		    "looking up the run");
+	running = strcmp(old.status, RUN_RUNNING) == 0;
+	store_run_clear(&old);
+	if (!running)
+		return 0;
+	switch (store_runs_live(is->st, &why)) {
+	case 0:
+		return 0;
+	case 1:
+		is->run_live = 1;
+		return import_error(is, row, r, COL_RUN, cause, "run \"%s\" "
+		    "is running, and a perfwatch run is recording into %s: "
+		    "not replaced while it may be that run's (import again "
+		    "once it has ended)", r->field[COL_RUN], is->st->path);
+	default:
+		is->store_failed = 1;
+		xasprintf(cause, "%s (replacing run \"%s\", which is "
+		    "running, at %s row %zu)", why, r->field[COL_RUN],
+		    is->name, row);
+		free(why);
+		return -1;
+	}
+}
+
 /* Store one checked row. */
 static int
 import_store_row(struct import_state *is, size_t row, struct import_row *r,
@@ -501,6 +545,8 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 				    "run \"%s\" is in the store already (use "
 				    "--replace to replace it)",
 				    r->field[COL_RUN]);
+			if (import_replace_check(is, row, r, old, cause) == -1)
+				return -1;
 			if (store_run_delete(is->st, old) == -1)
 				return import_db_error(is, row, r, COL_RUN,
 				    cause, "replacing the run");
@@ -1248,6 +1294,7 @@ store_import(struct store *st, FILE *f, const char *name,
 			stats->store_busy = is.store_busy;
 			stats->read_failed = is.read_failed;
 			stats->stopped = is.stopped;
+			stats->run_live = is.run_live;
 		}
 	} else if (stats != NULL)
 		*stats = is.stats;

@@ -1131,6 +1131,36 @@ fail:
 	return -1;
 }
 
+/*
+ * Whether a perfwatch run may be recording into this store now: 1 when
+ * one holds the run lock (see store_runs_sweep(); which of the running
+ * runs it records cannot be told), 0 when none does (every run still
+ * "running" was left so by a process that is gone), -1 with *cause on an
+ * error.  The lock is tried exclusively, as a sweep takes it, and let go
+ * at once; a sweep that holds it in that moment counts as a run.
+ */
+int
+store_runs_live(struct store *st, char **cause)
+{
+	char	*path;
+	int	 fd, rc;
+
+	xasprintf(&path, "%s.run", st->path);
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd == -1) {
+		/* Made by the first run: none has been recorded here. */
+		rc = errno == ENOENT ? 0 : -1;
+		if (rc == -1)
+			xasprintf(cause, "%s: %s", path, strerror(errno));
+		free(path);
+		return rc;
+	}
+	rc = store_runlock_try(fd, LOCK_EX, path, cause);
+	close(fd);
+	free(path);
+	return rc;
+}
+
 /* Add one sample; on error the caller reports store_errmsg(). */
 int
 store_sample_add(struct store *st, int64_t run, int64_t metric, int iteration,

@@ -169,6 +169,7 @@ int		 store_runs_mark_stale(struct store *, int64_t host,
 		    size_t *marked);
 int		 store_runs_sweep(struct store *, int64_t host, int hold,
 		    size_t *marked, char **cause);
+int		 store_runs_live(struct store *, char **cause);
 int		 store_sample_add(struct store *, int64_t run, int64_t metric,
 		    int iteration, double value);
 int		 store_run_workload_set(struct store *, int64_t run,
@@ -264,6 +265,7 @@ struct store_import_stats {
 	int	store_busy;	/* and it was locked by another process */
 	int	read_failed;	/* on error: the input could not be read */
 	int	stopped;	/* on error: asked to stop (a signal) */
+	int	run_live;	/* on error: --replace met a run recording */
 };
 
 int		 store_import(struct store *, FILE *, const char *name,
