@@ -91,7 +91,8 @@ import_on_signal(int sig)
  * back: killed there, it left the store it was making, empty, and the
  * directories made for it, which a refused import removes.  Without
  * SA_RESTART, so that a read waiting on a terminal or a pipe is cut
- * short too.
+ * short too.  An export to a file catches them the same way (import_fd
+ * is -1 then), to remove its temporary file.
  */
 static void
 import_catch(struct sigaction *old)
@@ -325,13 +326,15 @@ cmd_export(struct cli *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	enum store_format format = STORE_FORMAT_AUTO, given = STORE_FORMAT_AUTO;
+	struct sigaction old[3];
+	sigset_t	 mask, omask;
 	struct store	*st;
 	const char	**labels = NULL, *out = NULL;
 	size_t		 nlabels = 0;
 	char		*cause = NULL;
 	FILE		*f = stdout;
 	char		*tmp = NULL, *dest = NULL;
-	int		 ch, rc, ioerr;
+	int		 ch, rc, ioerr, sig = 0;
 
 	cli_getopt_reset();
 	while ((ch = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
@@ -396,10 +399,30 @@ cmd_export(struct cli *c, int argc, char **argv)
 		format = store_format_of_name(out);
 	if (format == STORE_FORMAT_AUTO)
 		format = STORE_FORMAT_CSV;
+	/*
+	 * While the temporary file is there, SIGINT, SIGTERM and SIGHUP stop
+	 * the export (at its next sample) rather than end the process, which
+	 * left the file behind.  They are held back while it is made, so
+	 * that none comes between.  A device or a pipe, written as it is,
+	 * has nothing to remove and keeps their actions, which end it even
+	 * in a write that waits.
+	 */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, &omask);
 	if (out != NULL && (f = export_open(out, &tmp, &dest)) == NULL) {
+		sigprocmask(SIG_SETMASK, &omask, NULL);
 		free(labels);
 		return EXIT_CANTCREAT;
 	}
+	if (tmp != NULL) {
+		import_signal = 0;
+		import_catch(old);
+		store_export_stop(st, &import_signal);
+	}
+	sigprocmask(SIG_SETMASK, &omask, NULL);
 	rc = store_export(st, f, format, labels, nlabels, &cause);
 	ioerr = ferror(f);
 	free(labels);
@@ -408,6 +431,11 @@ cmd_export(struct cli *c, int argc, char **argv)
 			log_warn("%s", tmp != NULL ? tmp : out);
 			rc = -1;
 			ioerr = 1;
+		}
+		/* Asked to stop: what was written is no whole export. */
+		if (tmp != NULL && (sig = (int)import_signal) != 0) {
+			rc = -1;
+			ioerr = 0;
 		}
 		/*
 		 * A whole export takes the file's place at once; a failed one
@@ -420,8 +448,18 @@ cmd_export(struct cli *c, int argc, char **argv)
 		}
 		if (tmp != NULL && rc == -1 && unlink(tmp) == -1)
 			log_warn("%s", tmp);
+		if (tmp != NULL) {
+			store_export_stop(st, NULL);
+			import_release(old);
+		}
 		free(tmp);
 		free(dest);
+	}
+	if (sig != 0) {
+		fprintf(stderr, "perfwatch: export to %s stopped by signal %d; "
+		    "the file is left as it was\n", out, sig);
+		free(cause);
+		return 128 + sig;
 	}
 	if (rc == -1) {
 		/* A write error names where it wrote: the store cannot. */

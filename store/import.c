@@ -1422,7 +1422,7 @@ export_busy(const struct store_run *run)
 	return text;
 }
 
-/* Write the samples of one run. */
+/* Write the samples of one run: 0, -1 on an error, 1 when asked to stop. */
 static int
 export_run(struct store *st, FILE *f, enum store_format format,
     const struct store_run *run)
@@ -1445,6 +1445,11 @@ export_run(struct store *st, FILE *f, enum store_format format,
 		const struct store_metric *m = &ser[i].metric;
 
 		for (j = 0; j < ser[i].n; j++) {
+			if (st->export_stop != NULL && *st->export_stop) {
+				free(busy);
+				store_series_free(ser, n);
+				return 1;
+			}
 			store_format_double(vbuf, sizeof(vbuf),
 			    ser[i].values[j]);
 			if (format == STORE_FORMAT_CSV) {
@@ -1492,11 +1497,19 @@ export_run(struct store *st, FILE *f, enum store_format format,
 	return 0;
 }
 
+void
+store_export_stop(struct store *st, const volatile sig_atomic_t *stop)
+{
+	st->export_stop = stop;
+}
+
 /*
  * Export the runs named in labels (all runs when nlabels is 0) to f.  The
  * runs are looked up first: a name that is not a run writes nothing.  A
  * run named more than once (r1, HOST:r1, #1) is written once, where it
  * was first named: written twice, the export would not import again.
+ * Asked to stop (store_export_stop), it fails at the next sample, what
+ * it wrote being no whole export.
  */
 int
 store_export(struct store *st, FILE *f, enum store_format format,
@@ -1537,7 +1550,10 @@ store_export(struct store *st, FILE *f, enum store_format format,
 	for (i = 0; i < n && rc == 0; i++)
 		rc = export_run(st, f, format, &runs[i]);
 	store_runs_free(runs, n);
-	if (rc == -1)
+	if (rc == 1) {
+		xasprintf(cause, "export stopped");
+		rc = -1;
+	} else if (rc == -1)
 		xasprintf(cause, "%s: %s", st->path, sqlite3_errmsg(st->db));
 	else if (fflush(f) == EOF || ferror(f)) {
 		xasprintf(cause, "writing the export: %s", strerror(errno));

@@ -288,6 +288,12 @@ void		 store_import_stop(struct store *,
 		    const volatile sig_atomic_t *stop);
 int		 store_export(struct store *, FILE *, enum store_format,
 		    const char *const *labels, size_t nlabels, char **cause);
+/*
+ * Have store_export stop, failing, at the first sample once *stop is set
+ * (by a signal); NULL: never.
+ */
+void		 store_export_stop(struct store *,
+		    const volatile sig_atomic_t *stop);
 /* The format a file's name says (.csv; .jsonl, .ndjson, .json), or AUTO. */
 enum store_format store_format_of_name(const char *);
 

@@ -57,6 +57,8 @@ struct store {
 	void		*import_progress_arg;
 	/* Set (by a signal): the import stops; or NULL. */
 	const volatile sig_atomic_t *import_stop;
+	/* Set (by a signal): the export stops; or NULL. */
+	const volatile sig_atomic_t *export_stop;
 	sqlite3_stmt	*stmts[STMT_MAX];
 	int		 busy_ms;	/* how long to wait for a lock */
 	double		 busy_since;	/* when this wait began */
