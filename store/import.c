@@ -8,8 +8,9 @@
  * measured on a busy machine): without them every run imported is
  * complete, of trigger import and quiet, and an aborted or busy run moved
  * from one store to another would count where it did not.  duration is
- * the run's length in whole seconds, 0 included; a run without one is
- * stored with no end (its length unknown), never with a 0.
+ * the run's length in whole seconds, 0 included, as long as its end is
+ * a time (up to 9999-12-31T23:59:59Z); a run without one is stored with
+ * no end (its length unknown), never with a 0.
  *
  * An import is one transaction: the first bad row rolls everything back,
  * so a failed import leaves the store exactly as it was; so does a stop
@@ -70,8 +71,6 @@ enum col {
 	COL_MAX
 };
 
-/* A run's length, seconds: a year. */
-#define IMPORT_DURATION_MAX	(366 * 86400)
 /* The last iteration of a metric in a run, given or numbered. */
 #define IMPORT_ITERATION_MAX	1000000
 
@@ -377,15 +376,22 @@ import_check_row(struct import_state *is, size_t row, struct import_row *r,
 			    IMPORT_ITERATION_MAX);
 		r->iteration = (long)it;
 	}
+	/*
+	 * Any length whose end is a time: a run whose clock jumped while it
+	 * ran (a machine without a clock, booted in 1970, then set by NTP)
+	 * lasted decades, and export writes it as it is; a cap of a year
+	 * refused that export.
+	 */
 	r->duration = -1;
 	if (r->field[COL_DURATION] != NULL &&
 	    r->field[COL_DURATION][0] != '\0') {
 		if (parse_number(r->field[COL_DURATION], &it) != 0 || it < 0 ||
-		    it > IMPORT_DURATION_MAX || it != floor(it))
+		    it > (double)(TIMEFMT_MAX - r->time) || it != floor(it))
 			return import_error(is, row, r, COL_DURATION, cause,
 			    "duration: \"%s\" is not a whole number of seconds "
-			    "from 0 to %d", r->field[COL_DURATION],
-			    IMPORT_DURATION_MAX);
+			    "from 0 to %lld, which ends the run at "
+			    "9999-12-31T23:59:59Z", r->field[COL_DURATION],
+			    (long long)(TIMEFMT_MAX - r->time));
 		r->duration = (int64_t)it;
 	}
 	/* "60" and "60.0" are one duration, as in JSON Lines. */
@@ -1435,8 +1441,9 @@ export_run(struct store *st, FILE *f, enum store_format format,
 	if (store_run_series(st, run->id, &ser, &n) == -1)
 		return -1;
 	busy = export_busy(run);
+	/* An end no time can say would not import again: unknown. */
 	dbuf[0] = '\0';
-	if (store_run_timed(run))
+	if (store_run_timed(run) && run->ended <= TIMEFMT_MAX)
 		snprintf(dbuf, sizeof(dbuf), "%lld",
 		    (long long)(run->ended - run->started));
 	if (timefmt_format(run->started, tbuf, sizeof(tbuf)) == -1)

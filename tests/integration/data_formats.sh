@@ -273,6 +273,26 @@ expect_eq "$(grep '^z,' "$T/back.csv")" 'z,2023-11-14T22:13:20Z,w,m,1,s,lower,h,
 PERFWATCH_DB="$T/back.db" pw import "$T/back.csv" >/dev/null 2>"$T/err" ||
 	fail "the export of a run that ended before it began: $(cat "$T/err")"
 expect_eq "$(pw runs --csv | awk -F, '$1 == "z" { print $4 }')" "-"
+# A start of 1970 (a machine without a clock, set by NTP while the run
+# ran) makes a length of decades, written as it is: import refused any
+# over 366 days, so the export did not import again.
+sqlite3 "$PERFWATCH_DB" "UPDATE runs SET started = 0, ended = 1700000060
+    WHERE label = 'z'"
+pw export >"$T/jump.csv"
+expect_eq "$(grep '^z,' "$T/jump.csv" | cut -d, -f1,2,13)" \
+    "z,1970-01-01T00:00:00Z,1700000060"
+for fmt in csv jsonl; do
+	rm -f "$T/jump.db"
+	pw export --format "$fmt" | PERFWATCH_DB="$T/jump.db" pw import - \
+	    >/dev/null 2>"$T/err" ||
+		fail "the export of a run of decades ($fmt): $(cat "$T/err")"
+	PERFWATCH_DB="$T/jump.db" pw export | cmp -s - "$T/jump.csv" ||
+		fail "a run of decades did not round-trip ($fmt)"
+done
+# An end past what a time can say (9999) is written as unknown.
+sqlite3 "$PERFWATCH_DB" "UPDATE runs SET ended = 253402300800
+    WHERE label = 'n'"
+expect_eq "$(pw export | grep '^n,' | cut -d, -f1,13)" "n,"
 PERFWATCH_DB="$T/perfwatch.db"
 
 # A name of blanks alone is refused, as run --label refuses one, with its
@@ -520,7 +540,8 @@ for bad in 'x,1,w,m,1,s,lower,complete,import,,|x,1,w,m,2,s,lower,aborted,import
     'x,1,w,m,1,s,lower,done,,,|x,2,w,m,1,s,lower,,,,|2:8|status: "done" is not complete, aborted, failed or running' \
     'x,1,w,m,1,s,lower,,cron,,|x,2,w,m,1,s,lower,,,,|2:9|trigger: "cron" is not one perfwatch records' \
     'x,1,w,m,1,s,lower,,,,5|x,1,w,m,2,s,lower,,,,6|3:11|duration: "6", where run "x" has "5" in an earlier row (a run has one duration)' \
-    'x,1,w,m,1,s,lower,,,,-1|x,2,w,m,1,s,lower,,,,|2:11|duration: "-1" is not a whole number of seconds from 0 to 31622400'; do
+    'x,1,w,m,1,s,lower,,,,-1|x,2,w,m,1,s,lower,,,,|2:11|duration: "-1" is not a whole number of seconds from 0 to 253402300798, which ends the run at 9999-12-31T23:59:59Z' \
+    'x,1,w,m,1,s,lower,,,,253402300799|x,2,w,m,1,s,lower,,,,|2:11|duration: "253402300799" is not a whole number of seconds from 0 to 253402300798, which ends the run at 9999-12-31T23:59:59Z'; do
 	r1=${bad%%|*}; rest=${bad#*|}; r2=${rest%%|*}; rest=${rest#*|}
 	pos=${rest%%|*}; msg=${rest#*|}
 	printf '%s\n' 'run,time,workload,metric,value,unit,better,status,trigger,busy,duration' \
