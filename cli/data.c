@@ -314,6 +314,39 @@ export_open(const char *out, char **tmp, char **dest)
 	return f;
 }
 
+/*
+ * What of the store at db the file out is, by device and inode (another
+ * name for it, a link or a path through "..", is found too): the
+ * database, or a file kept beside it; NULL for none, or a file not there.
+ * Written there, an export replaced the database with CSV and exited 0,
+ * or a lock with a new file that its holders do not hold.
+ */
+static const char *
+export_store_file(const char *out, const char *db, char **file)
+{
+	static const char *const files[][2] = {
+		{ "", "the database" },
+		{ "-wal", "the database's write-ahead log" },
+		{ "-shm", "the database's shared memory" },
+		{ ".run", "the database's run lock" },
+		{ ".notify", "the database's notification lock" },
+	};
+	struct stat	 osb, sb;
+	size_t		 i;
+
+	if (stat(out, &osb) == -1)
+		return NULL;
+	for (i = 0; i < nitems(files); i++) {
+		xasprintf(file, "%s%s", db, files[i][0]);
+		if (stat(*file, &sb) == 0 && sb.st_dev == osb.st_dev &&
+		    sb.st_ino == osb.st_ino)
+			return files[i][1];
+		free(*file);
+	}
+	*file = NULL;
+	return NULL;
+}
+
 int
 cmd_export(struct cli *c, int argc, char **argv)
 {
@@ -333,7 +366,8 @@ cmd_export(struct cli *c, int argc, char **argv)
 	size_t		 nlabels = 0;
 	char		*cause = NULL;
 	FILE		*f = stdout;
-	char		*tmp = NULL, *dest = NULL;
+	char		*tmp = NULL, *dest = NULL, *file;
+	const char	*what;
 	int		 ch, rc, ioerr, sig = 0;
 
 	cli_getopt_reset();
@@ -399,6 +433,14 @@ cmd_export(struct cli *c, int argc, char **argv)
 		format = store_format_of_name(out);
 	if (format == STORE_FORMAT_AUTO)
 		format = STORE_FORMAT_CSV;
+	if (out != NULL &&
+	    (what = export_store_file(out, store_path(st), &file)) != NULL) {
+		fprintf(stderr, "perfwatch: export to %s: that is %s, %s; "
+		    "nothing was written\n", out, file, what);
+		free(file);
+		free(labels);
+		return EXIT_CANTCREAT;
+	}
 	/*
 	 * While the temporary file is there, SIGINT, SIGTERM and SIGHUP stop
 	 * the export (at its next sample) rather than end the process, which
