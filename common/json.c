@@ -17,6 +17,7 @@
 
 #include "json.h"
 #include "log.h"
+#include "perfwatch.h"
 #include "utf8.h"
 #include "xmalloc.h"
 
@@ -64,22 +65,18 @@ pwjson_write_string(FILE *fp, const char *s, size_t len)
 }
 
 /*
- * Write a double in the fewest significant digits (15 to 17) that read
- * back as the same value, always with a '.' or an exponent so that it
- * reads back as a real.
+ * Write a double in the fewest significant digits that read back as the
+ * same value, as a CSV or an export writes it (a subnormal 1e-310 was
+ * 9.99999999999997e-311 here, from a search of its own that began at
+ * 15), always with a '.' or an exponent so that it reads back as a real.
  */
 static void
 pwjson_write_real(FILE *fp, double d)
 {
 	char	 buf[64];
 	char	*p;
-	int	 prec;
 
-	for (prec = 15; prec <= 17; prec++) {
-		snprintf(buf, sizeof(buf), "%.*g", prec, d);
-		if (strtod(buf, NULL) == d)
-			break;
-	}
+	perfwatch_format_double(buf, sizeof(buf), d);
 	/* A locale may use another decimal point; JSON wants '.'. */
 	for (p = buf; *p != '\0'; p++)
 		if (strchr("0123456789+-eE", *p) == NULL)

@@ -59,6 +59,12 @@ char		*perfwatch_path(const char *argv0);
 /* Seconds on the monotonic clock: for intervals, never for dates. */
 double		 perfwatch_mono(void);
 /*
+ * The shortest "%g" form of v (up to 17 significant digits) that reads
+ * back as the same double: what every output of a number writes, so
+ * that a table, a CSV, JSON and an export agree.
+ */
+void		 perfwatch_format_double(char *, size_t, double);
+/*
  * Reap the child pid, waiting no later than until (perfwatch_mono()
  * seconds): 1 once reaped (*status set, unless NULL), 0 if it is still
  * there then, -1 if it cannot be waited for (errno set).  For a child

@@ -14,7 +14,9 @@
 #include <errno.h>
 #include <libgen.h>
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -202,6 +204,25 @@ perfwatch_mono(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * A double of 15 significant digits or fewer reads back from "%.15g",
+ * which drops the zeros after them, so the search starts there; a
+ * subnormal one has fewer digits of its own, and "%.15g" gave 1e-310 as
+ * 9.99999999999997e-311: it starts from one.
+ */
+void
+perfwatch_format_double(char *buf, size_t len, double v)
+{
+	int	prec;
+
+	for (prec = fpclassify(v) == FP_SUBNORMAL ? 1 : 15; prec <= 17;
+	    prec++) {
+		snprintf(buf, len, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
 }
 
 int

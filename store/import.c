@@ -1318,22 +1318,13 @@ store_import(struct store *st, FILE *f, const char *name,
 }
 
 /*
- * Shortest "%g" form that reads back as the same double.  A double of 15
- * significant digits or fewer reads back from "%.15g", which drops the
- * zeros after them; a subnormal one has fewer digits of its own, and
- * "%.15g" gave 1e-310 as 9.99999999999997e-311: it starts from one.
+ * Shortest "%g" form that reads back as the same double: the one that
+ * JSON output writes too (perfwatch_format_double).
  */
 void
 store_format_double(char *buf, size_t len, double v)
 {
-	int	prec;
-
-	for (prec = fpclassify(v) == FP_SUBNORMAL ? 1 : 15; prec <= 17;
-	    prec++) {
-		snprintf(buf, len, "%.*g", prec, v);
-		if (strtod(buf, NULL) == v)
-			return;
-	}
+	perfwatch_format_double(buf, len, v);
 }
 
 /*

@@ -399,8 +399,14 @@ test_json_reals(void **state)
 		{ 1.0 / 3.0, "0.3333333333333333" },
 		{ 1e300, "1e+300" },
 		{ 123456789012345678901234.0, "1.2345678901234569e+23" },
-		/* 15 digits are tried first: enough here, if not shortest. */
-		{ 5e-324, "4.94065645841247e-324" },
+		/*
+		 * Subnormals in their fewest digits, as a CSV writes them
+		 * (store_format_double): "%.15g" gave 9.99999999999997e-311
+		 * and 4.94065645841247e-324.
+		 */
+		{ 1e-310, "1e-310" },
+		{ 5e-324, "5e-324" },
+		{ -2.2250738585072e-309, "-2.2250738585072e-309" },
 		{ 19004.1, "19004.1" },
 	};
 	json_t		*v, *back;
