@@ -1398,6 +1398,7 @@ group_add(struct store *st, const struct store_run *all, size_t nall,
 	struct store_run	 r;
 	char			*cause = NULL, *qual, *why;
 	size_t			 i, matched = 0;
+	int			 hosted;
 
 	/*
 	 * A word that names a run is that run, glob characters or not: the
@@ -1429,10 +1430,16 @@ group_add(struct store *st, const struct store_run *all, size_t nall,
 		store_run_clear(&r);
 		return 0;
 	}
+	/*
+	 * host:label only for a glob with a colon: "*" matches one too, and
+	 * "v6*" took every run of the host v6-builder, the regressed runs
+	 * of a pinned baseline among them.
+	 */
+	hosted = strchr(pattern, ':') != NULL;
 	for (i = 0; i < nall; i++) {
 		xasprintf(&qual, "%s:%s", all[i].host_name, all[i].label);
 		if (fnmatch(pattern, all[i].label, 0) == 0 ||
-		    fnmatch(pattern, qual, 0) == 0) {
+		    (hosted && fnmatch(pattern, qual, 0) == 0)) {
 			if (complete_only &&
 			    strcmp(all[i].status, RUN_COMPLETE) != 0)
 				skipped[0]++;
