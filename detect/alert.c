@@ -615,8 +615,18 @@ alert_update(struct store *st, const struct detect_params *p,
 	alert_set_state(a, to);
 	if (store_alert_update(st, a) == -1)
 		return -1;
-	w->v->alert = strcmp(to, ALERT_RESOLVED) == 0 ? 0 : a->id;
-	w->v->alert_state = alert_state_name(to);
+	/*
+	 * A resolved alert is none the verdict names: both null, as
+	 * perfwatch(1) has a verdict without an alert (its CSV said "-" and
+	 * "resolved"); the line under the table says it was resolved.
+	 */
+	if (strcmp(to, ALERT_RESOLVED) == 0) {
+		w->v->alert = 0;
+		w->v->alert_state = NULL;
+	} else {
+		w->v->alert = a->id;
+		w->v->alert_state = alert_state_name(to);
+	}
 	if (strcmp(to, from) == 0)
 		return 0;
 	memset(&n, 0, sizeof(n));
@@ -648,6 +658,8 @@ alert_supersede(struct store *st, const struct detect_params *p,
 	struct alert_numbers	 n;
 	const struct detect_pool *f = &w->further;
 	const char		*from;
+	double			 sum;
+	size_t			 i;
 	int			 rc = -1;
 
 	memset(&a, 0, sizeof(a));
@@ -675,8 +687,19 @@ alert_supersede(struct store *st, const struct detect_params *p,
 	from = alert_state_name(old->state);
 	old->last_run = res->run.id;
 	old->updated = now;
-	if (w->pool.ok)
-		old->change_pct = w->pool.change_pct;
+	/*
+	 * Its change is its own shift's: the mean change of its runs before
+	 * the further shift's first, against its baseline.  w->pool runs on
+	 * through the second shift (as did the checks of the runs before
+	 * this one), and gave a size that was neither: +17% of a +15% shift
+	 * that two runs of +32% followed.
+	 */
+	if (w->pool.ok && f->start > w->pool.start) {
+		for (sum = 0, i = w->pool.start; i < f->start; i++)
+			sum += w->rs[i].level - w->pool.base.center;
+		old->change_pct = detect_pct(sum /
+		    (double)(f->start - w->pool.start), w->pool.base.center);
+	}
 	alert_set_state(old, ALERT_RESOLVED);
 	if (store_alert_update(st, old) == -1)
 		goto out;

@@ -799,7 +799,7 @@ detect_relevant(double change, double lo, double hi, double floor_pct)
 }
 
 /* Change of x from level in percent; NAN when the level is 0. */
-static double
+double
 detect_pct(double x, double level)
 {
 	if (level == 0 || isnan(level))

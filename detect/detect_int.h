@@ -125,6 +125,7 @@ void		 detect_base_compute(struct detect_runstat *const *, size_t,
 int		 detect_within_noise(const struct detect_base *,
 		    const struct detect_runstat *, int sign, double floor_pct);
 int		 detect_pool_passes(const struct detect_pool *);
+double		 detect_pct(double x, double level);
 int		 detect_relevant(double change, double lo, double hi,
 		    double floor_pct);
 int		 detect_beyond_accepted(const struct detect_params *,
