@@ -11,9 +11,12 @@
  * -p names the perfwatch to time (../bin/perfwatch beside this bench, else
  * perfwatch in PATH); it reads metric m017, or the last there is with -m
  * under 18.
+ * Stopped by SIGTERM, SIGINT or SIGHUP, it exits 128 + the signal at the
+ * next step or run it makes, its scratch directory removed.
  * Figures are printed, never asserted: the machine is shared and noisy.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,10 +46,54 @@ file_size(const char *path)
 static char	store_scratch[] = "/tmp/pw-bench-store.XXXXXX";
 static int	store_scratch_made;
 
+/* The signal that asked the bench to stop, or 0. */
+static volatile sig_atomic_t	store_signal;
+
+static void
+store_on_signal(int sig)
+{
+	store_signal = sig;
+}
+
+/*
+ * Have sig noted by store_on_signal(), unless it was ignored on entry
+ * (nohup, a job started with & by a shell without job control): the
+ * bench then goes on through it, as it did.
+ */
+static void
+store_catch(int sig)
+{
+	struct sigaction	sa, old;
+
+	if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = store_on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
+/*
+ * If a signal asked the bench to stop, exit 128 + it: through exit(), so
+ * that store_scratch_remove() runs, which the signal's own default
+ * action (death) never did, leaving hundreds of MiB in /tmp.
+ */
+static void
+store_stop_if_signalled(void)
+{
+	int	sig = store_signal;
+
+	if (sig == 0)
+		return;
+	fprintf(stderr, "bench-store: %s: stopping\n", strsignal(sig));
+	exit(128 + sig);
+}
+
 /*
  * Remove the scratch directory and its database (161 MiB at the
  * defaults, which a run without -d has no use for afterwards): at exit,
- * so that the fatal() of a failed step removes it too.
+ * so that the fatal() of a failed step, and a signal, remove it too.
  */
 static void
 store_scratch_remove(void)
@@ -113,6 +160,14 @@ main(int argc, char **argv)
 		fatalx("need at least 31 runs, 1 metric, 1 iteration");
 	if (pw == NULL)
 		pw = bench_perfwatch(argv[0]);
+	/*
+	 * A handler that only notes the signal, before the directory is
+	 * made: the bench stops at its next check, and the import at its
+	 * next row (nothing of it kept), then leaves through exit().
+	 */
+	store_catch(SIGTERM);
+	store_catch(SIGINT);
+	store_catch(SIGHUP);
 	if (dir == NULL) {
 		if ((dir = mkdtemp(store_scratch)) == NULL)
 			fatal("mkdtemp");
@@ -132,6 +187,7 @@ main(int argc, char **argv)
 	fprintf(f, "run,time,workload,metric,value,unit,better,host,"
 	    "iteration\n");
 	for (r = 0; r < R; r++) {
+		store_stop_if_signalled();
 		for (m = 0; m < M; m++) {
 			base = 1000.0 * (1 + m % 7);
 			for (it = 1; it <= I; it++)
@@ -151,9 +207,15 @@ main(int argc, char **argv)
 	if ((f = fopen(csv, "r")) == NULL)
 		fatal("%s", csv);
 	t0 = bench_now();
+	store_import_stop(st, &store_signal);
 	if (store_import(st, f, csv, STORE_FORMAT_CSV, 0, &stats,
-	    &cause) == -1)
+	    &cause) == -1) {
+		if (stats.stopped) {
+			store_close(st);
+			store_stop_if_signalled();
+		}
 		fatalx("%s", cause);
+	}
 	t_imp = bench_now() - t0;
 	fclose(f);
 	store_close(st);
@@ -168,6 +230,7 @@ main(int argc, char **argv)
 	if (store_runs_list(st, &filt, &runs, &nruns) == -1)
 		fatalx("runs");
 	for (i = 0; i < nruns; i++) {
+		store_stop_if_signalled();
 		if (store_run_series(st, runs[i].id, &ser, &nser) == -1)
 			fatalx("series");
 		total += nser;
@@ -184,6 +247,7 @@ main(int argc, char **argv)
 	t0 = bench_now();
 	rc = system(cmd);
 	t_hist = bench_now() - t0;
+	store_stop_if_signalled();
 	if (rc != 0)
 		fprintf(stderr, "bench-store: \"%s\" failed\n", cmd);
 
