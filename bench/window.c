@@ -17,7 +17,8 @@
  * directions.  Recall: H histories of B runs and then a step of D sds
  * whose runs have an sd of G (run offsets' noise is relative, so a +10%
  * step widens it by 1.1), the share with an alarm the right way within
- * 3 runs.  The defaults are run offsets' +10%: D = 10 / 3.04, G = 1.1.
+ * 3 runs (the step's: downward for D under 0; either way for D = 0).
+ * The defaults are run offsets' +10%: D = 10 / 3.04, G = 1.1.
  *
  * usage: window [-o] [-B RUNS] [-W WINDOW] [-d STEP] [-g SD] [-n HISTORIES]
  *               [-k SEED] [C ...]
@@ -105,7 +106,7 @@ measure(const struct params *p, double c, double *fa, double *recall)
 	gsl_rng	*r;
 	double	*x, z[CHECKS], level, sd;
 	long	 h, alarms = 0, checks = 0, found = 0;
-	int	 t, sign;
+	int	 t, sign, way;
 
 	r = gsl_rng_alloc(gsl_rng_mt19937);
 	x = xcalloc((size_t)p->base, sizeof(*x));
@@ -123,6 +124,12 @@ measure(const struct params *p, double c, double *fa, double *recall)
 			}
 		}
 	}
+	/*
+	 * The right way is the step's: a step down (-d under 0) is found
+	 * by an alarm downward.  A step of 0 has none, and an alarm either
+	 * way counts: what chance alone gives within 3 runs.
+	 */
+	way = p->step > 0 ? 1 : p->step < 0 ? -1 : 0;
 	gsl_rng_set(r, p->seed + 1);
 	for (h = 0; h < p->histories; h++) {
 		baseline(p, r, x, &level, &sd);
@@ -130,7 +137,8 @@ measure(const struct params *p, double c, double *fa, double *recall)
 			z[t] = (p->step + gsl_ran_gaussian(r, p->after_sd) -
 			    level) / sd;
 		for (t = 1; t < WITHIN; t++) {
-			if (window_score(p, z, t, &sign) > c && sign > 0) {
+			if (window_score(p, z, t, &sign) > c &&
+			    (way == 0 || sign == way)) {
 				found++;
 				break;
 			}
