@@ -57,8 +57,9 @@
  *
  * With -S DB it also times "check --latest" on a store made by
  * bench/store (build/bench/store -d DIR keeps DIR/bench.db): in process,
- * and through the perfwatch binary (-p).  Note that this writes verdicts
- * into that store.
+ * and through the perfwatch binary (-p; ../bin/perfwatch beside this
+ * bench, else perfwatch in PATH), exiting 1 if that failed every time.
+ * Note that this writes verdicts into that store.
  *
  * usage: detect [-Bv] [-h HISTORIES] [-i ITERATIONS] [-j JOBS] [-s SEED]
  *               [-a ALPHA] [-C CONFIRM_RUNS] [-c CLIP] [-F FDR] [-f FLOOR]
@@ -651,8 +652,11 @@ tally_merge(int fd)
 	}
 }
 
-/* Time check --latest on a bench/store database, in process and by CLI. */
-static void
+/*
+ * Time check --latest on a bench/store database, in process and by CLI;
+ * -1 if the CLI failed every time (nothing timed through it).
+ */
+static int
 time_store(const char *db, const char *pw, int repeat)
 {
 	struct detect_params	 par;
@@ -660,9 +664,9 @@ time_store(const char *db, const char *pw, int repeat)
 	struct store_run	 r;
 	struct store		*st;
 	char			*cause = NULL, *cmd;
-	double			*tin, *tcli, t0, med, lo, hi;
+	double			*tin, *tcli, t0, t, med, lo, hi;
 	int64_t			 id = 0;
-	int			 i, rc;
+	int			 i, rc, ran = 0;
 
 	tin = xcalloc((size_t)repeat, sizeof(*tin));
 	tcli = xcalloc((size_t)repeat, sizeof(*tcli));
@@ -691,28 +695,37 @@ time_store(const char *db, const char *pw, int repeat)
 	 */
 	xasprintf(&cmd, "%s -D %s check '#%lld' >/dev/null", pw, db,
 	    (long long)id);
+	/* Only the runs that checked: a failure's time is not check's. */
 	for (i = 0; i < repeat; i++) {
 		t0 = bench_now();
 		rc = system(cmd);
-		tcli[i] = bench_now() - t0;
-		if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) > 1) {
+		t = bench_now() - t0;
+		if (rc == -1 || !WIFEXITED(rc) || WEXITSTATUS(rc) > 1)
 			fprintf(stderr, "bench-detect: \"%s\" failed\n", cmd);
-			tcli[i] = NAN;
-		}
+		else
+			tcli[ran++] = t;
 	}
 	free(cmd);
 	stats_median(tin, (size_t)repeat, &med);
 	stats_minmax(tin, (size_t)repeat, &lo, &hi);
 	printf("  in process (open, check, close)  median %7.1f ms  "
 	    "min %7.1f ms  (%d times)\n", med * 1e3, lo * 1e3, repeat);
-	if (stats_median(tcli, (size_t)repeat, &med) == 0) {
-		stats_minmax(tcli, (size_t)repeat, &lo, &hi);
+	if (ran > 0) {
+		stats_median(tcli, (size_t)ran, &med);
+		stats_minmax(tcli, (size_t)ran, &lo, &hi);
 		printf("  %s check #%lld (the newest)  median %7.1f ms  "
-		    "min %7.1f ms  (goal < 250 ms)\n", pw, (long long)id,
+		    "min %7.1f ms  (goal < 250 ms)", pw, (long long)id,
 		    med * 1e3, lo * 1e3);
-	}
+		if (ran < repeat)
+			printf("  (%d of %d times; the rest failed)", ran,
+			    repeat);
+		printf("\n");
+	} else
+		printf("  %s check #%lld (the newest)  failed  (%d times)\n",
+		    pw, (long long)id, repeat);
 	free(tin);
 	free(tcli);
+	return ran > 0 ? 0 : -1;
 }
 
 static void
@@ -734,7 +747,7 @@ main(int argc, char **argv)
 {
 	struct detect_params	 par;
 	struct tally		*t;
-	const char		*db = NULL, *pw = "build/bin/perfwatch";
+	const char		*db = NULL;
 	double			 sd[N_MAX], t0, elapsed, rate, secs = 0;
 	unsigned long		 seed = 1;
 	long			 h, nh = 32, checks = 0, md, th = 0;
@@ -742,8 +755,8 @@ main(int argc, char **argv)
 	pid_t			*pids;
 	int			 ch, jobs = 2, j, ni, d, fds[2], *rfd;
 	int			 repeat = 5, ok_fa = 1, ok_recall = 1, job;
-	int			 tni = 0;
-	char			 cell[64], *cp, *ep;
+	int			 tni = 0, ret;
+	char			 cell[64], *cp, *ep, *pw = NULL;
 
 	log_init("bench-detect", 1, 0);
 	detect_params_default(&par);
@@ -821,7 +834,8 @@ main(int argc, char **argv)
 			jobs = atoi(optarg);
 			break;
 		case 'p':
-			pw = optarg;
+			free(pw);
+			pw = xstrdup(optarg);
 			break;
 		case 'r':
 			repeat = atoi(optarg);
@@ -852,8 +866,15 @@ main(int argc, char **argv)
 	    optind != argc)
 		usage();
 	if (db != NULL) {
-		time_store(db, pw, repeat);
-		return 0;
+		/*
+		 * Not "build/bin/perfwatch", which held only from the top
+		 * of the tree: from anywhere else no run of it timed.
+		 */
+		if (pw == NULL)
+			pw = bench_perfwatch(argv[0]);
+		ret = time_store(db, pw, repeat) == 0 ? 0 : 1;
+		free(pw);
+		return ret;
 	}
 	if (trace) {
 		printf("%s, %s, history %ld\n", noise_names[tni],
