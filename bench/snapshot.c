@@ -29,6 +29,39 @@
 #include "store/store.h"
 #include "sysinfo/sysinfo.h"
 
+/*
+ * The scratch directory (static: snapshot_scratch_remove() runs after
+ * main() has returned), and whether mkdtemp() made it.
+ */
+static char	snapshot_scratch[] = "/tmp/perfwatch-bench-snapshot.XXXXXX";
+static int	snapshot_scratch_made;
+
+/*
+ * Remove the scratch directory, its store and the synthesized status
+ * file: at exit, so that the fatal() of a failed step (a work directory
+ * not there, a store that will not open) removes them too, which only
+ * the end of main() did.
+ */
+static void
+snapshot_scratch_remove(void)
+{
+	const char	*files[] = { "status", "store.db", "store.db-wal",
+			    "store.db-shm", "store.db-journal" };
+	char		*path;
+	size_t		 i;
+
+	if (!snapshot_scratch_made)
+		return;
+	for (i = 0; i < nitems(files); i++) {
+		xasprintf(&path, "%s/%s", snapshot_scratch, files[i]);
+		if (unlink(path) == -1 && errno != ENOENT)
+			log_warn("unlink %s", path);
+		free(path);
+	}
+	if (rmdir(snapshot_scratch) == -1)
+		log_warn("rmdir %s", snapshot_scratch);
+}
+
 /* Bytes of a store on disk, its WAL included. */
 static long long
 store_bytes(const char *path)
@@ -128,8 +161,8 @@ main(int argc, char **argv)
 	const char		*mgr;
 	struct store		*st;
 	const char		*workdir = ".";
-	char			 tmpl[] = "/tmp/perfwatch-bench-snapshot.XXXXXX";
-	char			*cause = NULL, *dbpath, *t, *path;
+	const char		*tmpl;
+	char			*cause = NULL, *dbpath, *t;
 	char			 fh[SYSINFO_HASH_LEN + 1];
 	char			 ph[SYSINFO_HASH_LEN + 1];
 	double			*times, t0, pkt;
@@ -163,8 +196,10 @@ main(int argc, char **argv)
 	}
 	if (runs < 1)
 		runs = 1;
-	if (mkdtemp(tmpl) == NULL)
+	if ((tmpl = mkdtemp(snapshot_scratch)) == NULL)
 		fatal("mkdtemp");
+	snapshot_scratch_made = 1;
+	atexit(snapshot_scratch_remove);
 	if (synth > 0) {
 		written = synthesize(o.dpkg_admindir, tmpl, synth);
 		o.dpkg_admindir = tmpl;
@@ -255,20 +290,6 @@ main(int argc, char **argv)
 	sysinfo_snapshot_free(up);
 	sysinfo_snapshot_free(s);
 	free(times);
-	unlink(dbpath);
-	xasprintf(&path, "%s-wal", dbpath);
-	unlink(path);
-	free(path);
-	xasprintf(&path, "%s-shm", dbpath);
-	unlink(path);
-	free(path);
 	free(dbpath);
-	if (synth > 0) {
-		xasprintf(&path, "%s/status", tmpl);
-		unlink(path);
-		free(path);
-	}
-	if (rmdir(tmpl) == -1)
-		log_warn("rmdir %s", tmpl);
 	return 0;
 }
