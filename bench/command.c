@@ -46,6 +46,7 @@
 #include "xmalloc.h"
 #include "workloads/workloads.h"
 #include "bench.h"
+#include "detect/stats.h"
 
 extern char	**environ;
 
@@ -226,9 +227,14 @@ main(int argc, char **argv)
 	printf("%s, %zu timings of each way (ms of wall time)\n\n", words, n);
 	printf("%-8s %8s %8s %8s %10s\n", "way", "median", "p10", "p90",
 	    "over bare");
+	/*
+	 * The median by stats_median_sorted(), the mean of the two middle
+	 * timings of an even count (300 by default): pct() takes the
+	 * nearer rank, which for 0.5 of an even count is the upper one.
+	 */
 	for (w = 0; w < NWAYS; w++) {
 		qsort(t[w], n, sizeof(*t[w]), bench_cmp_double);
-		med[w] = pct(t[w], n, 0.5);
+		med[w] = stats_median_sorted(t[w], n);
 	}
 	for (w = 0; w < NWAYS; w++)
 		printf("%-8s %8.3f %8.3f %8.3f %+10.3f\n", way_names[w],

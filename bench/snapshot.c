@@ -26,6 +26,7 @@
 #include "bench.h"
 #include "log.h"
 #include "xmalloc.h"
+#include "detect/stats.h"
 #include "store/store.h"
 #include "sysinfo/sysinfo.h"
 
@@ -271,9 +272,10 @@ main(int argc, char **argv)
 	if (synth > 0)
 		printf("  synthesized: %ld packages in %s/status\n", written,
 		    tmpl);
+	/* Of an even -n, the mean of the middle two, not the upper one. */
 	printf("take:      median %.2f ms, min %.2f ms, max %.2f ms over %d "
-	    "runs\n", times[runs / 2] * 1e3, times[0] * 1e3,
-	    times[runs - 1] * 1e3, runs);
+	    "runs\n", stats_median_sorted(times, (size_t)runs) * 1e3,
+	    times[0] * 1e3, times[runs - 1] * 1e3, runs);
 	if (pkt >= 0)
 		printf("packages:  %.2f ms reading the dpkg database alone\n",
 		    pkt * 1e3);
