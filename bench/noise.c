@@ -36,7 +36,9 @@
  * those are what the verdict compares; the table after it says how many
  * iterations each tool lost so.  A figure with no CV that way (printed
  * in fewer than two runs) is said to be impossible to compare rather
- * than passed.
+ * than passed, and counts against the exit status as a miss does: exit
+ * 0 if every verdict holds, 1 if one does not, a disk figure cannot be
+ * compared or fewer than two runs were made, 2 if it cannot start.
  *
  * A second table says where each figure's noise comes from: the pooled
  * CV of one run's iterations (within), what that alone would make of the
@@ -872,7 +874,10 @@ peer_of(const struct nz_metric *m)
 	return NULL;
 }
 
-/* Print the table and the verdicts; the number of misses. */
+/*
+ * Print the table and the verdicts; the number of misses, the disk
+ * figures that cannot be compared among them.
+ */
 static int
 report(int runs)
 {
@@ -978,7 +983,11 @@ report(int runs)
 		    m->metric, m->unprinted, m->iterations, pe->figure,
 		    pe->unprinted, pe->iterations);
 	}
-	misses = sys_over + noisier;
+	/*
+	 * A figure not compared is no figure passed: exit 0 would say that
+	 * every disk metric was shown no noisier than its peer.
+	 */
+	misses = sys_over + noisier + untestable;
 	printf("\nsys.* metrics at 3%% or more: %d; native disk metrics "
 	    "noisier than their peer: %d (%d of them at p < 0.05 by the F "
 	    "test of their variances); disk metrics that cannot be compared "
