@@ -27,6 +27,7 @@
 #include <sys/types.h>
 #include <sys/file.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
@@ -437,13 +438,27 @@ notify_deliver(const struct notify_sink *sink, const struct notify_event *ev,
 static int
 flush_lock(struct store *st, int *busy, char **cause)
 {
-	char	*path;
-	int	 fd;
+	struct stat	 sb;
+	char		*path;
+	int		 fd;
 
 	xasprintf(&path, "%s.notify", store_path(st));
-	if ((fd = open(path, O_RDONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC,
-	    0644)) == -1) {
+	/*
+	 * Not through a symbolic link, and only a regular file with one
+	 * name, as the run lock (store_runs_sweep): the store's directory
+	 * belongs to perfwatchd's user, who could leave a link there for a
+	 * flush by root to create its target anywhere (an empty /etc/nologin
+	 * locks every other user out).
+	 */
+	if ((fd = open(path, O_RDONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC, 0644)) == -1) {
 		xasprintf(cause, "%s: %s", path, strerror(errno));
+		free(path);
+		return -1;
+	}
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode) || sb.st_nlink != 1) {
+		xasprintf(cause, "%s: not a regular file with one name", path);
+		close(fd);
 		free(path);
 		return -1;
 	}

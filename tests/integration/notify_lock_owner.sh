@@ -2,7 +2,8 @@
 # The flush lock (DB.notify) made by root, with a flush by hand, serves
 # perfwatchd's user too: it was made 0600 and opened for writing, and
 # every flush of the service user then failed ("Permission denied", 70)
-# and no alert went out.  The lock still keeps two flushes apart.
+# and no alert went out.  The lock still keeps two flushes apart, and a
+# link the service user leaves at its name is not followed by root.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -35,4 +36,17 @@ flock "$DB.notify" $NOBODY "$PERFWATCH" -D "$DB" notify flush \
 	rc=$?
 [ "$rc" -eq 75 ] || fail "flush beside a held lock exited $rc: $(cat "$T/held.out")"
 expect_match "$(cat "$T/held.out")" "another notify flush is running"
+
+# A symbolic link the service user leaves at the lock's name is not
+# followed by root's flush: it created the link's target, wherever it
+# pointed (an empty /etc/nologin locks every other user out).
+mkdir "$T/victim"
+rm -f "$DB.notify"
+$NOBODY ln -s "$T/victim/nologin" "$DB.notify" ||
+	fail "nobody could not make the link"
+rc=0
+pw -D "$DB" notify flush >"$T/link.out" 2>&1 || rc=$?
+[ ! -e "$T/victim/nologin" ] || fail "root's flush made the link's target"
+[ "$rc" -ne 0 ] || fail "a flush through a link exited 0: $(cat "$T/link.out")"
+expect_match "$(cat "$T/link.out")" "$DB.notify"
 pass
