@@ -642,10 +642,17 @@ run_lock(struct cli *c, const struct run_opts *o, int64_t max_wait,
     int *busy, double *waited)
 {
 	struct timespec	 pause = { 0, 200 * 1000 * 1000 };
+	struct stat	 sb;
 	const char	*path = getenv("PERFWATCH_LOCK");
 	char		 d[TIMEFMT_DURATION_LEN];
 	double		 t0 = perfwatch_mono();
-	int		 fd, flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW;
+	/*
+	 * Without blocking: the file is in a directory anyone may write
+	 * (/run/lock, /tmp), and a FIFO made there held the open, and every
+	 * run and perfwatchd's queue with it, for good.
+	 */
+	int		 fd, flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+			    O_NONBLOCK;
 
 	*busy = 0;
 	*waited = 0;
@@ -659,6 +666,12 @@ run_lock(struct cli *c, const struct run_opts *o, int64_t max_wait,
 	}
 	if (fd == -1) {
 		log_warn("measuring lock %s: measuring without it", path);
+		return -1;
+	}
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode)) {
+		log_warnx("measuring lock %s: not a regular file; measuring "
+		    "without it", path);
+		close(fd);
 		return -1;
 	}
 	while (flock(fd, LOCK_EX | LOCK_NB) == -1) {
