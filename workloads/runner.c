@@ -492,9 +492,14 @@ remove_at(int parent, const char *name, int depth, struct remove *rm)
 	}
 	if (depth > REMOVE_DEPTH_MAX)
 		return remove_move_up(parent, name, rm);
-	/* A workload may leave a directory without search permission. */
+	/*
+	 * A workload may leave a directory without search permission.  Not
+	 * through a link: another user who owns a directory within may put
+	 * one in its place after the look above, and root's chmod then set
+	 * a file outside the tree to 0700 (a security review's race).
+	 */
 	if ((st.st_mode & S_IRWXU) != S_IRWXU &&
-	    fchmodat(parent, name, S_IRWXU, 0) == -1)
+	    fchmodat(parent, name, S_IRWXU, AT_SYMLINK_NOFOLLOW) == -1)
 		log_warn("chmod %s", name);
 	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 	    O_CLOEXEC);
