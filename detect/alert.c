@@ -783,9 +783,9 @@ alert_open(struct store *st, const struct detect_params *p,
 	if (!only_suspect && alert_confirms(p, &w->pool, sign) &&
 	    detect_beyond_accepted(p, w, w->pool.change_pct, w->pool.t,
 	    w->pool.base.df, p->confirm_alpha)) {
-		a.first_bad_run = w->rs[w->pool.start].run;
+		a.first_bad_run = w->rs[w->pool.first_bad].run;
 		a.last_good_run = alert_last_good(w, &w->pool.base,
-		    w->pool.start);
+		    w->pool.first_bad);
 		a.confirmed_run = res->run.id;
 		a.state = xstrdup(ALERT_CONFIRMED);
 		a.change_pct = w->pool.change_pct;

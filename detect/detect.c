@@ -164,7 +164,13 @@
  *    ending with it are pooled against the baselines before them (p
  *    times the starts tried; a stretch that passes the other checks is
  *    preferred to one with a lower p that does not), and one that passes
- *    opens the alert `confirmed` at once.  A suspicion is cleared
+ *    opens the alert `confirmed` at once.  Its first bad run is where
+ *    the split of the runs since the newest run of the stretch's
+ *    rolling baseline puts the shift: a run before the stretch that the
+ *    baseline left out as wild may be the shift's first (a shift
+ *    imported unchecked, five runs old when one was checked, had its
+ *    second run named as the first bad one, and the run before its
+ *    first as the last good).  A suspicion is cleared
  *    (`resolved`) when a run is back within noise (less than one sd, or
  *    half the floor, from the old level) and the pooled evidence is weak
  *    (one-sided p > 0.01), or after `window` runs unless it is a
@@ -1188,7 +1194,7 @@ detect_pool_runs(const struct detect_base *b, struct detect_runstat *const *br,
 
 	memset(pl, 0, sizeof(*pl));
 	pl->base = *b;
-	pl->start = from;
+	pl->start = pl->first_bad = from;
 	pl->m = to - from + 1;
 	pl->p = 1;
 	if (b->kc < DETECT_MIN_BASE || isnan(b->center))
@@ -1340,6 +1346,33 @@ detect_pool_better(const struct detect_pool *c, const struct detect_pool *best)
 	if (detect_pool_passes(c) != detect_pool_passes(best))
 		return detect_pool_passes(c);
 	return c->p < best->p;
+}
+
+/*
+ * Where the shift of look-back stretch pl (of w->rs, ending with the
+ * checked run) began: its start, or a run before it that its rolling
+ * baseline left out, as the split over the runs since that baseline's
+ * newest run places it.  The stretches reach back `window` runs at most,
+ * and a shift whose first runs were recorded unchecked (an import, run
+ * --no-check) can be older than that: its first runs, too few to be a
+ * step of the baseline, are wild runs of it.  Never before first_start,
+ * where no look-back may start; a pinned baseline's runs were all tried.
+ */
+static size_t
+detect_shift_start(const struct detect_work *w, const struct detect_pool *pl)
+{
+	size_t	from, s;
+
+	if (pl->base.pinned || pl->base.last_good == 0)
+		return pl->start;
+	for (from = pl->start; from > 0; from--)
+		if (w->rs[from - 1].run == pl->base.last_good ||
+		    w->rs[from - 1].pos < w->first_start)
+			break;
+	if (from == 0 || from == pl->start)
+		return pl->start;
+	s = detect_split(&pl->base, w->rs, from, w->nrs - 1);
+	return s < pl->start ? s : pl->start;
 }
 
 /*
@@ -2183,6 +2216,13 @@ detect_metric(struct store *st, const struct detect_params *p,
 				w->pool.ok = 0;
 		}
 		if (w->pool.ok) {
+			/*
+			 * The alert names where the shift began, which may
+			 * be before the stretch (its numbers stay the
+			 * stretch's): its machine diff and the bisection it
+			 * suggests are between that run and the last good.
+			 */
+			w->pool.first_bad = detect_shift_start(w, &w->pool);
 			w->pool.p *= (double)tries;
 			if (w->pool.p > 1)
 				w->pool.p = 1;

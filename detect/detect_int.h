@@ -48,6 +48,10 @@ struct detect_base {
 struct detect_pool {
 	int		 ok;		/* computed */
 	size_t		 start;		/* index of its first run */
+	size_t		 first_bad;	/* index of the run the shift began
+					   with: start, or a run before it
+					   that the baseline left out
+					   (detect_metric's look-back) */
 	size_t		 m;		/* runs pooled */
 	double		 t;		/* clipped, standardized */
 	double		 p;		/* two-sided, the larger of the t test's
