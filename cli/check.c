@@ -327,6 +327,53 @@ check_base_most(const struct detect_result *r)
 	return most;
 }
 
+/*
+ * Whether event e of r opened or confirmed a regression alert of a
+ * metric whose verdict is not a regression: the runs since the shift
+ * pooled found it where the run alone does not show it (a first run
+ * just short of significance, or the runs of a shift recorded unchecked
+ * that the rolling baseline took in as a step before the latest was
+ * checked).
+ */
+static int
+check_alert_only(const struct detect_result *r, const struct detect_event *e)
+{
+	return strcmp(e->direction, VERDICT_REGRESSION) == 0 &&
+	    (e->from == NULL || strcmp(e->to, ALERT_CONFIRMED) == 0) &&
+	    r->v[e->verdict].kind != DETECT_REGRESSION;
+}
+
+/* Say why event e of r makes the exit status 1 (check_alert_only). */
+static void
+check_alert_only_say(FILE *fp, const char *lead,
+    const struct detect_result *r, const struct detect_event *e)
+{
+	const struct detect_verdict	*v = &r->v[e->verdict];
+
+	fprintf(fp, "%s%s %s: %s alone, a regression pooled with the runs "
+	    "before it (alert #%lld)\n", lead, cli_show(v->metric.workload),
+	    cli_show(v->metric.metric), detect_kind_name(v->kind),
+	    (long long)e->alert);
+}
+
+/*
+ * Whether the check of r found a regression (exit 1): a verdict, or an
+ * alert the check opened or confirmed.  By verdicts alone, a check that
+ * confirmed a regression alert exited 0, as if nothing were worse.
+ */
+static int
+check_regressed(const struct detect_result *r)
+{
+	size_t	i;
+
+	if (r->regressions > 0)
+		return 1;
+	for (i = 0; i < r->nev; i++)
+		if (check_alert_only(r, &r->ev[i]))
+			return 1;
+	return 0;
+}
+
 static char	*check_select_text(const struct check_select *);
 
 /*
@@ -437,6 +484,11 @@ check_result_print(struct cli *c, const struct detect_result *r,
 		    u->error != NULL ? ": " : "",
 		    u->error != NULL ? cli_show(u->error) : "");
 	}
+	/* Nor for a regression that only an alert found (exit 1). */
+	for (i = 0; c->out == OUT_CSV && i < r->nev; i++)
+		if (check_alert_only(r, &r->ev[i]))
+			check_alert_only_say(stderr, "perfwatch: ", r,
+			    &r->ev[i]);
 	if (c->out == OUT_TABLE) {
 		/* An empty table is not "nothing changed" either. */
 		if (sel != NULL && sel->nworkloads + sel->nmetrics > 0 &&
@@ -532,6 +584,11 @@ check_result_print(struct cli *c, const struct detect_result *r,
 			    e->from != NULL ? e->from : "new",
 			    " -> ", e->to, e->direction, b1);
 		}
+		/* Why the exit status is 1 where no verdict says regression. */
+		for (i = 0, nsep = 0; i < r->nev; i++)
+			if (check_alert_only(r, &r->ev[i]))
+				check_alert_only_say(stdout, nsep++ == 0 ?
+				    "\n" : "", r, &r->ev[i]);
 	}
 }
 
@@ -748,7 +805,7 @@ cli_check_run(struct cli *c, int64_t run, json_t *into)
 		printf("\n");
 		check_result_print(c, &res, NULL);
 	}
-	rc = res.regressions > 0 ? 1 : 0;
+	rc = check_regressed(&res);
 	detect_result_free(&res);
 	detect_params_clear(&p);
 	return rc;
@@ -1339,7 +1396,7 @@ check_command(struct cli *c, int argc, char **argv, struct check_select *sel)
 		} else
 			rc = 0;
 	} else
-		rc = res.regressions > 0 ? 1 : 0;
+		rc = check_regressed(&res);
 	detect_result_free(&res);
 	detect_params_clear(&p);
 	return rc;
