@@ -252,6 +252,35 @@ cmd_import(struct cli *c, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Whether the symbolic link out (lstat'ed into *lsb) may be followed, by
+ * the kernel's rule for an open (fs.protected_symlinks): in a directory
+ * that is sticky and writable by all (/tmp), only a link of this user or
+ * of the directory's owner.  realpath() and rename() are no open, and
+ * root's export replaced the file another user's link named, with the
+ * labels of a store that user could write (a line of /etc/crontab).
+ */
+static int
+export_link_ok(const char *out, const struct stat *lsb)
+{
+	struct stat	 dsb;
+	char		*dir, *slash;
+	int		 ok;
+
+	dir = xstrdup(out);
+	if ((slash = strrchr(dir, '/')) == NULL)
+		snprintf(dir, strlen(dir) + 1, ".");
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	ok = stat(dir, &dsb) == 0 && (!(dsb.st_mode & S_ISVTX) ||
+	    !(dsb.st_mode & S_IWOTH) || lsb->st_uid == geteuid() ||
+	    lsb->st_uid == dsb.st_uid);
+	free(dir);
+	return ok;
+}
+
 /* perfwatch export [--format csv|jsonl] [--run RUN]... [-o FILE] */
 /*
  * Open export file out for writing.  A regular file (or a new one) is
@@ -276,6 +305,12 @@ export_open(const char *out, char **tmp, char **dest)
 	}
 	/* A link stays a link: the file it points to is replaced. */
 	if (lstat(out, &sb) == 0 && S_ISLNK(sb.st_mode)) {
+		if (!export_link_ok(out, &sb)) {
+			log_warnx("%s: a symbolic link of another user in a "
+			    "directory all may write (sticky): not followed",
+			    out);
+			return NULL;
+		}
 		if ((*dest = realpath(out, NULL)) == NULL) {
 			log_warn("%s", out);
 			return NULL;
