@@ -179,25 +179,30 @@ col_unit(const struct store_series *s, const char *native, const char *label)
 /*
  * v of s's column as print_num() prints it, when s is stored in the
  * workload's own unit (native) or absent, or when the tool's decimals
- * say all there is of it; else in significant digits, as many as fit:
- * an import's 6.43 MB/s read "6" in bonnie's K/sec column, 0.42 GB/s
- * "0.4" in the stream table's, a p95 of 0.0005 s "0.00".
+ * come as near v as any figure that fits; else in the most significant
+ * digits that fit width: an import's 6.43 MB/s read "6" in bonnie's K/sec
+ * column, 0.42 GB/s "0.4" in the stream table's, a p95 of 0.0005 s
+ * "0.00".
  */
 static void
 print_col(FILE *f, int width, int prec, const struct store_series *s,
     const char *native, double v)
 {
 	char	fixed[64], sig[64];
-	int	digits = width - 2 > 3 ? width - 2 : 3;
+	int	digits;
 
 	if (s == NULL || strcmp(s->metric.unit, native) == 0 || !isfinite(v)) {
 		print_num(f, width, prec, v);
 		return;
 	}
-	/* A sign and a point beside the digits: the column's width. */
+	for (digits = width < 17 ? width : 17; digits > 0; digits--) {
+		snprintf(sig, sizeof(sig), "%.*g", digits, v);
+		if ((int)strlen(sig) <= width)
+			break;
+	}
 	snprintf(fixed, sizeof(fixed), "%.*f", prec, v);
-	snprintf(sig, sizeof(sig), "%.*g", digits, v);
-	if (strtod(fixed, NULL) == strtod(sig, NULL))
+	if (digits == 0 || ((int)strlen(fixed) <= width &&
+	    fabs(strtod(fixed, NULL) - v) <= fabs(strtod(sig, NULL) - v)))
 		print_num(f, width, prec, v);
 	else
 		fprintf(f, " %*s", width, sig);

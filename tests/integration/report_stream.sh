@@ -116,6 +116,33 @@ expect_match "$out" '
 expect_match "$out" '
          1       1000.0     0.0005
 '
+
+# In as many digits as fit their column, the exponent and the sign
+# counted: 123456789 B/s pushed bonnie's table three columns out as
+# 1.23457e+08, and -0.00001234 MB/s the stream table's as -1.234e-05.
+{
+	echo "$HEADER"
+	stream_rows big 1 MB/s 12345.67 12345.67 -0.00001234 7
+	echo "big,1700000000,disk.bonnie,write_kps,123456789,B/s,higher,h,1"
+} >"$T/big.csv"
+PERFWATCH_DB="$T/big.db" pw import "$T/big.csv" >/dev/null
+PERFWATCH_DB="$T/big.db" pw show big >"$T/big.out"
+# ragged START: whether the lines after START, up to a blank one, differ
+# in length.
+ragged() {
+	awk -v start="$1" '$0 ~ start { on = 1; next }
+	    on && $0 == "" { exit bad }
+	    on && want == "" { want = length($0) }
+	    on && length($0) != want { bad = 1 }
+	    END { exit bad }' "$T/big.out"
+}
+ragged '^disk.bonnie$' || fail "ragged bonnie table: $(cat "$T/big.out")"
+ragged '^disk.stream: ' || fail "ragged stream table: $(cat "$T/big.out")"
+expect_match "$(cat "$T/big.out")" '
+   1         -     - 1.23e+08     -'
+expect_match "$(cat "$T/big.out")" '
+     1 12345.7     12345.67 +- -1e-05          7.0
+'
 expect_match "$out" '
    threads      trans/s      p95 s
 '
