@@ -431,6 +431,7 @@ wl_result_clear(struct wl_result *res)
  */
 struct remove {
 	int	top;		/* the directory removed, open */
+	dev_t	dev;		/* its file system's */
 	size_t	moved;		/* names DEEP_PREFIX 0... given out */
 	int	said;		/* a directory that could not be moved up */
 };
@@ -465,7 +466,10 @@ remove_move_up(int parent, const char *name, struct remove *rm)
  * the top directory (depth 0) DIR_MARK goes last, when all the rest has
  * gone, so that a directory left half removed can still be swept.  What
  * could not be removed is said once, not again at every directory above
- * it ("Directory not empty").
+ * it ("Directory not empty").  A directory on another file system than
+ * the top's is a mount point a workload left: not entered, as rm
+ * --one-file-system does (a bind mount's source would have been emptied
+ * through it), and the tree is left for a sweep once it is unmounted.
  */
 static int
 remove_at(int parent, const char *name, int depth, struct remove *rm)
@@ -490,17 +494,26 @@ remove_at(int parent, const char *name, int depth, struct remove *rm)
 		}
 		return 0;
 	}
-	if (depth > REMOVE_DEPTH_MAX)
-		return remove_move_up(parent, name, rm);
+	if (depth == 0)
+		rm->dev = st.st_dev;
+	else if (st.st_dev != rm->dev) {
+		log_warnx("remove %s: a file system is mounted there; left "
+		    "as it is", name);
+		return -1;
+	}
 	/*
-	 * A workload may leave a directory without search permission.  Not
-	 * through a link: another user who owns a directory within may put
-	 * one in its place after the look above, and root's chmod then set
-	 * a file outside the tree to 0700 (a security review's race).
+	 * A workload may leave a directory without search permission (or,
+	 * for a move up, without write permission, which the move of its
+	 * ".." needs).  Not through a link: another user who owns a
+	 * directory within may put one in its place after the look above,
+	 * and root's chmod then set a file outside the tree to 0700 (a
+	 * security review's race).
 	 */
 	if ((st.st_mode & S_IRWXU) != S_IRWXU &&
 	    fchmodat(parent, name, S_IRWXU, AT_SYMLINK_NOFOLLOW) == -1)
 		log_warn("chmod %s", name);
+	if (depth > REMOVE_DEPTH_MAX)
+		return remove_move_up(parent, name, rm);
 	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 	    O_CLOEXEC);
 	if (fd == -1) {
@@ -536,11 +549,9 @@ remove_at(int parent, const char *name, int depth, struct remove *rm)
 			snprintf(deep, sizeof(deep), DEEP_PREFIX "%zu", k);
 			rc = remove_at(fd, deep, 1, rm);
 		}
-		if (rc == 0 && unlinkat(fd, DIR_MARK, 0) == -1 &&
-		    errno != ENOENT) {
-			log_warn("unlink %s/%s", name, DIR_MARK);
-			rc = -1;
-		}
+		/* A file, or whatever the workload made of it. */
+		if (rc == 0)
+			rc = remove_at(fd, DIR_MARK, 1, rm);
 	}
 	closedir(d);
 	if (rc == 0 && unlinkat(parent, name, AT_REMOVEDIR) == -1 &&

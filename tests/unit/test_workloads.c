@@ -2364,20 +2364,28 @@ test_run_temp_removed(void **state)
  * "rmdir d: Directory not empty", and without its mark, so that no sweep
  * ever took it either.  A directory that cannot be removed whole keeps
  * its mark, for the next sweep: here a tmpfs mounted in it, where
- * mounting one is allowed.  What is asserted is gathered first and the
- * tmpfs taken away before any assertion.
+ * mounting one is allowed, which is not entered (its file stays: a bind
+ * mount's source was emptied through it).  A mark the workload made a
+ * directory goes with the rest (it stayed, and no sweep took it).  What
+ * is asserted is gathered first and the tmpfs taken away before any
+ * assertion.
  */
 static void
 test_run_temp_deep(void **state)
 {
 	struct wl_result	 res;
 	char			 dir[PATH_MAX], path[PATH_MAX + 64];
-	int			 fd, swept[2], gone[2], mark, um;
+	int			 fd, swept[2], gone[2], mark, um, inside;
 
 	(void)state;
 	/* 600 levels: moved up twice, the second time from a moved part. */
 	assert_int_equal(run_command("p=d; i=0; while [ $i -lt 600 ]; do "
 	    "p=$p/d; i=$((i + 1)); done; mkdir -p $p && touch $p/f && "
+	    "echo 'x 1 ms'", "30", &res), 0);
+	assert_int_equal(dir_entries(test_dir), 0);
+	wl_result_clear(&res);
+	assert_int_equal(run_command("rm -f .perfwatch-iteration && "
+	    "mkdir .perfwatch-iteration && touch .perfwatch-iteration/f && "
 	    "echo 'x 1 ms'", "30", &res), 0);
 	assert_int_equal(dir_entries(test_dir), 0);
 	wl_result_clear(&res);
@@ -2399,8 +2407,13 @@ test_run_temp_deep(void **state)
 		assert_int_equal(dir_entries(test_dir), 0);
 		skip();
 	}
+	snprintf(path, sizeof(path), "%s/m/inside", dir);
+	inside = open(path, O_CREAT | O_WRONLY, 0644);
+	if (inside != -1)
+		close(inside);
 	swept[0] = wl_sweep_work_dir(test_dir);
 	gone[0] = dir_entries(dir);
+	inside = inside != -1 ? access(path, F_OK) : -2;
 	snprintf(path, sizeof(path), "%s/.perfwatch-iteration", dir);
 	mark = access(path, F_OK);
 	snprintf(path, sizeof(path), "%s/m", dir);
@@ -2409,6 +2422,7 @@ test_run_temp_deep(void **state)
 	gone[1] = dir_entries(test_dir);
 
 	assert_int_equal(um, 0);
+	assert_int_equal(inside, 0);
 	assert_int_equal(swept[0], 0);
 	assert_int_equal(gone[0], 2);	/* the mount point and the mark */
 	assert_int_equal(mark, 0);
