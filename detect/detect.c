@@ -695,7 +695,7 @@ detect_base_compute(struct detect_runstat *const *b, size_t k, size_t kc,
     int autocorr, struct detect_base *out)
 {
 	double	*m, *se, r, floor_se, se_high, mean;
-	size_t	 i;
+	size_t	 i, n3;
 
 	memset(out, 0, sizeof(*out));
 	if (kc > k)
@@ -745,6 +745,14 @@ detect_base_compute(struct detect_runstat *const *b, size_t k, size_t kc,
 	}
 	out->df = k > 1 ? (double)(k - 1) : 1;
 	out->last_good = b[k - 1]->run;
+	/* The spread of one sample, from the runs that have an se (m reused). */
+	for (i = 0, n3 = 0; i < k; i++)
+		if (b[i]->n >= 3)
+			m[n3++] = b[i]->se * sqrt((double)b[i]->n);
+	if (n3 > 0) {
+		qsort(m, n3, sizeof(*m), detect_dbl_cmp);
+		out->wsd = stats_median_sorted(m, n3);
+	}
 	free(m);
 	free(se);
 }
@@ -817,7 +825,7 @@ detect_pct(double x, double level)
  * The sd of run r's level against baseline b: the between-run noise, or
  * more when the run's own samples are spread further than the baseline
  * runs' ever are (its se beyond their 95th percentile, scaled to their
- * median).  A median's se from five samples is itself uncertain by half:
+ * median), or when it has too few samples to say (below).  A median's se from five samples is itself uncertain by half:
  * taken raw it shrank the share of a run in two that happened to spread,
  * and with it the verdicts and tail checks of every step.
  */
@@ -826,6 +834,17 @@ detect_run_sd(const struct detect_base *b, const struct detect_runstat *r)
 {
 	double	se = r->se * b->se_scale;
 
+	/*
+	 * A run of one or two samples has no se of its own (its level is
+	 * their median): it was taken as exact, and a single sample within
+	 * one baseline run's own range was a regression, q near 0, in 12 of
+	 * 30 runs drawn from the baseline's distribution.  Its level is
+	 * uncertain by a sample's spread over sqrt(n), the baseline runs'
+	 * (wsd, 0 when none of them has three samples: then their levels
+	 * were single samples too, and the between-run noise holds it).
+	 */
+	if (r->n > 0 && r->n < 3 && b->wsd / sqrt((double)r->n) > se)
+		se = b->wsd / sqrt((double)r->n);
 	return b->noise > se ? b->noise : se;
 }
 

@@ -38,6 +38,8 @@ struct detect_base {
 	double		 inoise;	/* sd of a run's prediction error
 					   from the run before it (by rw) */
 	double		 df;		/* k - 1 */
+	double		 wsd;		/* median sd of one sample, se sqrt(n),
+					   of the runs of three or more */
 	int		 pinned;	/* a named set of runs, not rolling */
 	int64_t		 last_good;	/* the newest baseline run, 0: none */
 	const double	**values;	/* every run's samples, for Mann-Whitney */
