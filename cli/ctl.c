@@ -307,6 +307,9 @@ ctl_print_status(json_t *r)
 		    ctl_str(last, "status"), ctl_str(last, "trigger"));
 		first = 1;
 		json_object_foreach(json_object_get(last, "verdicts"), key, v) {
+			/* The JSON counts every verdict; the line, those met. */
+			if (json_integer_value(v) == 0)
+				continue;
 			printf("%s%lld %s", first ? ", verdicts: " : ", ",
 			    (long long)json_integer_value(v), cli_show(key));
 			first = 0;

@@ -205,6 +205,11 @@ control_error(const char *fmt, ...)
 	    "error", msg);
 }
 
+/* The verdicts, and the states of an open alert, as status counts them. */
+static const char *const control_verdicts[] = { "regression", "improvement",
+    "unchanged", "inconclusive" };
+static const char *const control_states[] = { "suspected", "confirmed" };
+
 /*
  * The last run of this host as runs --json gives a run (its keys named as
  * every --json names them: "time", "trigger_detail", "duration"), with
@@ -228,7 +233,15 @@ control_last_run(struct daemon *d)
 		return json_null();
 	}
 	o = view_run_json(&runs[0]);
+	/*
+	 * Each verdict counted, 0 too and in one order: a script reading
+	 * d["last_run"]["verdicts"]["regression"] met a KeyError exactly
+	 * when there was none, and the order was the rows'.
+	 */
 	counts = json_object();
+	for (i = 0; i < nitems(control_verdicts); i++)
+		json_object_set_new(counts, control_verdicts[i],
+		    json_integer(0));
 	if (store_verdicts_get(d->st, runs[0].id, &v, &nv) == 0) {
 		for (i = 0; i < nv; i++) {
 			c = json_integer_value(json_object_get(counts,
@@ -273,16 +286,21 @@ static json_t *
 control_alerts(struct daemon *d)
 {
 	struct control_alerts	 ca;
+	size_t			 i;
 	int			 more;
 
 	ca.host = d->host;
 	ca.open = 0;
 	ca.by = json_object();
+	for (i = 0; i < nitems(control_states); i++)
+		json_object_set_new(ca.by, control_states[i], json_integer(0));
 	/* A store that fails counts none, as before. */
 	if (store_alerts_page(d->st, 0, 0, 0, STORE_ALERT_BARE,
 	    control_alerts_count, &ca, &more) == -1) {
 		ca.open = 0;
-		json_object_clear(ca.by);
+		for (i = 0; i < nitems(control_states); i++)
+			json_object_set_new(ca.by, control_states[i],
+			    json_integer(0));
 	}
 	return json_pack("{s:I, s:o}", "open", (json_int_t)ca.open,
 	    "by_state", ca.by);

@@ -185,6 +185,12 @@ wl=$(sql "SELECT group_concat(w.workload) FROM run_workloads w
 [ "$wl" = tiny ] || fail "the triggered run measured: $wl"
 last=$(status_field 'd["last_run"]["status"]')
 [ "$last" = complete ] || fail "last_run.status: $last"
+# Every count, 0 too, in one order: a key absent when nothing had that
+# verdict (or state) failed a script that read it.
+expect_eq "$(status_field 'list(d["last_run"]["verdicts"])')" \
+    "['regression', 'improvement', 'unchanged', 'inconclusive']"
+expect_eq "$(status_field 'd["alerts"]')" \
+    "{'open': 0, 'by_state': {'suspected': 0, 'confirmed': 0}}"
 
 # A pause the store cannot take now (another process holds its write
 # lock, for longer than the daemon waits in its event loop): the daemon
