@@ -1541,16 +1541,24 @@ static const char *const bisect_csv_hdr[] = { "verdict", "id", "runs",
 _Static_assert(nitems(bisect_hdr) == nitems(bisect_csv_hdr),
     "bisect: CSV header");
 
-/* A report end with no metric chosen: its commit and runs. */
+/*
+ * A report end with no metric chosen: its commit, verdict and runs, and
+ * every other key of bisect_point_json()'s null (they were left out).
+ */
 static json_t *
-bisect_end_json(const struct bisect_point *p)
+bisect_end_json(const struct bisect_point *p, const char *verdict)
 {
 	json_t	*o;
 
 	o = pwjson_object();
 	pwjson_set_str(o, "id", p->c->id);
 	pwjson_set_str(o, "summary", p->c->summary);
+	pwjson_set_str(o, "verdict", verdict);
 	pwjson_set_int(o, "runs", (int64_t)p->nruns);
+	pwjson_set(o, "level", json_null());
+	pwjson_set(o, "change_pct", json_null());
+	pwjson_set(o, "llr", json_null());
+	pwjson_set(o, "skipped", json_null());
 	return o;
 }
 
@@ -1597,8 +1605,8 @@ bisect_report_none(struct bisect_ctx *x, const struct bisect_point *gp,
 	pwjson_set(o, "noise", json_null());
 	pwjson_set_int(o, "commits", (int64_t)n);
 	pwjson_set_int(o, "measured", 0);
-	pwjson_set(o, "good", bisect_end_json(gp));
-	pwjson_set(o, "bad", bisect_end_json(bp));
+	pwjson_set(o, "good", bisect_end_json(gp, "good"));
+	pwjson_set(o, "bad", bisect_end_json(bp, "bad"));
 	pwjson_set(o, "tested", pwjson_array());
 	pwjson_set(o, "first_bad", json_null());
 	pwjson_set(o, "candidates", pwjson_array());
@@ -1714,6 +1722,8 @@ bisect_report(struct bisect_ctx *x, struct bisect_point *gp,
 			pwjson_set(o, "merged_branch", m);
 		} else
 			pwjson_set(o, "merged_branch", json_null());
+		/* Every key of bisect_report_none()'s, as it has every one. */
+		pwjson_set(o, "nothing_to_bisect", json_null());
 		cli_json_print(o);
 		json_decref(o);
 		return;

@@ -51,7 +51,8 @@ expect_eq "$(json_field "$T/json" merged_branch)" None
 
 # Nothing to bisect (the same level at both ends): the report has every
 # key of the one above, "merged_branch" and "noise" null among them,
-# where it left them out.
+# where it left them out, and the one above "nothing_to_bisect" (null);
+# so do the two ends, where they had only their id, summary and runs.
 rc=0
 bisect --json main~1..main >"$T/none.json" 2>"$T/err" || rc=$?
 [ "$rc" -eq 1 ] || fail "bisect --json, nothing to bisect: exit $rc: $(cat "$T/err")"
@@ -60,8 +61,14 @@ import json, sys
 report = json.load(open(sys.argv[1]))
 none = json.load(open(sys.argv[2]))
 assert none["nothing_to_bisect"], none
-missing = set(report) - set(none)
-assert not missing, missing
+assert list(report) == list(none), (list(report), list(none))
+assert report["nothing_to_bisect"] is None, report
 assert none["merged_branch"] is None and none["noise"] is None, none
+# Each end has every key of the report's, null where there is no value.
+for end in "good", "bad":
+    assert list(none[end]) == list(report[end]), (end, none[end],
+                                                 report[end])
+    assert none[end]["verdict"] == end, none[end]
+    assert none[end]["level"] is None and none[end]["llr"] is None, none
 PY
 pass
