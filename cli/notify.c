@@ -509,7 +509,12 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 		t = table_new(nitems(hdr), cut ? hdr : csv_hdr, al);
 		for (i = 0; i < n; i++) {
 			table_addf(t, 0, "%lld", (long long)rows[i].id);
-			table_addf(t, 1, "%lld", (long long)rows[i].alert);
+			/* None is "-", as the JSON's null (it printed 0). */
+			if (rows[i].alert != 0)
+				table_addf(t, 1, "%lld",
+				    (long long)rows[i].alert);
+			else
+				table_addf(t, 1, "-");
 			clean = notify_clean(rows[i].sink, cut ? 40 : 0);
 			table_addf(t, 2, "%s", clean);
 			free(clean);
