@@ -62,24 +62,6 @@ cli_fmt_pct(char *buf, size_t len, double v)
 }
 
 /*
- * A percentage for out: for a person as cli_fmt_pct gives it, for a
- * program (CSV) with every digit, as --json gives it ("+2.345678901%"),
- * a change that is none "+0%".
- */
-void
-cli_fmt_pct_out(char *buf, size_t len, double v, enum cli_output out)
-{
-	char	num[32];
-
-	if (out != OUT_CSV || !isfinite(v)) {
-		cli_fmt_pct(buf, len, v);
-		return;
-	}
-	store_format_double(num, sizeof(num), v == 0 ? 0.0 : v);
-	snprintf(buf, len, "%s%s%%", v >= 0 ? "+" : "", num);
-}
-
-/*
  * A change in percent for out: for a person as cli_fmt_pct gives it, for
  * a program (CSV) the number --json gives under change_pct, every digit
  * and neither sign nor "%".

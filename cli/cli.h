@@ -189,7 +189,6 @@ int		 cli_work_dir_make(struct cli *);
 /* A change in percent as tables show it: +2.3%, +250%, +1.5e+06%, -. */
 void		 cli_fmt_pct(char *, size_t, double);
 /* The same, with every digit for a program (CSV): +2.3456789012345%. */
-void		 cli_fmt_pct_out(char *, size_t, double, enum cli_output);
 int		 cli_check_run(struct cli *, int64_t run, json_t *into);
 
 #endif
