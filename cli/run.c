@@ -24,6 +24,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -716,7 +717,7 @@ run_quiet(struct cli *c, const struct run_opts *o, json_t *quiet, int *skip,
 	struct quiet		 seen;
 	const char		*policy;
 	char			*why = NULL;
-	double			 waited = 0;
+	double			 waited = 0, left;
 	int64_t			 max;
 	int			 busy, locked;
 
@@ -741,7 +742,8 @@ run_quiet(struct cli *c, const struct run_opts *o, json_t *quiet, int *skip,
 			*skip = 1;
 		return 0;
 	}
-	max -= (int64_t)waited;
+	/* What is left of max_wait, to the second's fraction. */
+	left = (double)max - waited;
 	sysinfo_quiet_limits_default(&lim);
 	/*
 	 * max_load is per CPU (perfwatch.conf(5)): online CPU of the machine,
@@ -775,18 +777,26 @@ run_quiet(struct cli *c, const struct run_opts *o, json_t *quiet, int *skip,
 	if (sysinfo_quiet_sample(&seen, lim.interval_ms, NULL) == -1)
 		return -1;
 	busy = sysinfo_quiet_judge(&seen, &lim, &why);
-	if (busy > 0 && strcmp(policy, "wait") == 0 && max > 0) {
+	if (busy > 0 && strcmp(policy, "wait") == 0 && left > 0) {
 		char	d[TIMEFMT_DURATION_LEN];
 		double	w = 0;
 
-		run_duration(max, d, sizeof(d));
+		run_duration((int64_t)ceil(left), d, sizeof(d));
 		log_warnx("machine busy: %s; waiting up to %s for it to "
 		    "settle ([quiet] policy = wait)", why, d);
-		run_progress_wait(o, why, max);
+		run_progress_wait(o, why, (int64_t)ceil(left));
 		free(why);
 		why = NULL;
-		busy = sysinfo_quiet_wait(&lim, (unsigned int)max, &seen,
-		    &w, &why);
+		busy = sysinfo_quiet_wait(&lim, left, &seen, &w, &why);
+		if (busy == -1) {
+			/*
+			 * As at the first look: a machine known busy was
+			 * recorded quiet, busy -1 being no "busy > 0".
+			 */
+			log_warnx("quiet: %s", why);
+			free(why);
+			return -1;
+		}
 		if (busy == 0)
 			log_warnx("machine quiet after %.0f s", w);
 		waited += w;

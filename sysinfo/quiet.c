@@ -200,7 +200,7 @@ sysinfo_quiet_judge(const struct quiet *q, const struct quiet_limits *l,
  * wait may overrun the limit by one sample interval.
  */
 int
-sysinfo_quiet_wait(const struct quiet_limits *l, unsigned int max_wait_seconds,
+sysinfo_quiet_wait(const struct quiet_limits *l, double max_wait_seconds,
     struct quiet *seen, double *waited, char **why)
 {
 	double	start, elapsed, pause;
@@ -221,13 +221,13 @@ sysinfo_quiet_wait(const struct quiet_limits *l, unsigned int max_wait_seconds,
 		reason = NULL;
 		if (sysinfo_quiet_judge(seen, l, &reason) == 0)
 			return 0;
-		if (elapsed >= (double)max_wait_seconds)
+		if (elapsed >= max_wait_seconds)
 			break;
 		pause = 1.0 - l->interval_ms / 1000.0;
 		if (pause < 0.05)
 			pause = 0.05;
-		if (pause > (double)max_wait_seconds - elapsed)
-			pause = (double)max_wait_seconds - elapsed;
+		if (pause > max_wait_seconds - elapsed)
+			pause = max_wait_seconds - elapsed;
 		quiet_sleep(pause);
 	}
 	if (why != NULL)

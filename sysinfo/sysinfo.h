@@ -312,7 +312,7 @@ int	 sysinfo_quiet_sample(struct quiet *, unsigned int interval_ms,
 int	 sysinfo_quiet_judge(const struct quiet *, const struct quiet_limits *,
 	    char **why);
 int	 sysinfo_quiet_wait(const struct quiet_limits *,
-	    unsigned int max_wait_seconds, struct quiet *seen, double *waited,
+	    double max_wait_seconds, struct quiet *seen, double *waited,
 	    char **why);
 json_t	*sysinfo_quiet_json(const struct quiet *);
 int	 sysinfo_quiet_from_json(const json_t *, struct quiet *, char **cause);
