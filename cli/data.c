@@ -1044,13 +1044,16 @@ cmd_show(struct cli *c, int argc, char **argv)
 		/*
 		 * Every key, null where it has no value: a run recorded
 		 * before run_quiet() wrote them all lacks "why" when it was
-		 * quiet and "seen" when another run held the lock.
+		 * quiet and "seen" when another run held the lock; an
+		 * imported run marked busy has only "busy" and "why".
 		 */
 		if (json_is_object(quiet)) {
-			if (json_object_get(quiet, "why") == NULL)
-				pwjson_set(quiet, "why", json_null());
-			if (json_object_get(quiet, "seen") == NULL)
-				pwjson_set(quiet, "seen", json_null());
+			static const char *const keys[] = { "policy", "busy",
+			    "why", "waited", "seen" };
+
+			for (i = 0; i < nitems(keys); i++)
+				if (json_object_get(quiet, keys[i]) == NULL)
+					pwjson_set(quiet, keys[i], json_null());
 		}
 		pwjson_set(o, "quiet", quiet != NULL ? quiet : json_null());
 		pwjson_set(o, "workloads", cli_workloads_json(w, nw));

@@ -20,6 +20,18 @@ for i in 1 2 3; do
 	printf 'imp,1700000000,tiny,wall,0.00%s,s,lower\n' "$i" >>"$T/in.csv"
 done
 pw import "$T/in.csv" >/dev/null || fail "import"
+# An imported run marked busy: its quiet had "busy" and "why" alone.
+printf 'run,time,workload,metric,value,unit,better,busy\nimpbusy,1700000100,tiny,wall,0.002,s,lower,load 3.00 > 1.00\n' \
+    >"$T/busy.csv"
+pw import "$T/busy.csv" >/dev/null || fail "import busy"
+pw show --json impbusy >"$T/impbusy.json" || fail "show --json impbusy"
+python3 - "$T/impbusy.json" <<'EOF' || fail "impbusy: $(cat "$T/impbusy.json")"
+import json, sys
+q = json.load(open(sys.argv[1]))["quiet"]
+assert sorted(q) == ["busy", "policy", "seen", "waited", "why"], q
+assert q["busy"] is True and q["why"] == "load 3.00 > 1.00", q
+assert q["policy"] is None and q["waited"] is None and q["seen"] is None, q
+EOF
 pw -c "$T/pw.conf" run --no-check --profile "$T/tiny.profile" \
     --label here --detail "by hand" >"$T/run.out" 2>&1 ||
 	fail "run: $(cat "$T/run.out")"
