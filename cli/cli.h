@@ -89,6 +89,8 @@ char		*table_display(const char *, size_t *);
 const char	*cli_show(const char *);
 /* A --json document on stdout, as every command prints one. */
 void		 cli_json_print(const json_t *);
+/* The errno of the first write to stdout that failed, or 0. */
+extern int	 cli_out_errno;
 void		 fmt_value(char *, size_t, double);
 void		 cli_fpad(FILE *, const char *, size_t);
 void		 cli_fmt_figure(char *, size_t, double, enum cli_output);

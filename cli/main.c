@@ -157,6 +157,7 @@ cli_usage(const char *cmd)
  * its own messages begin with.
  */
 static char	cli_name_buf[48] = "perfwatch";
+int		cli_out_errno;
 
 void
 cli_name(char **argv, const char *cmd, const char *sub)
@@ -708,6 +709,13 @@ static int
 cli_stdout_done(int rc, int bisecting)
 {
 	if ((fflush(stdout) == EOF || ferror(stdout)) && rc != EXIT_IOERR) {
+		/*
+		 * The error of the write that failed: SQLite's close of the
+		 * store, since, left EAGAIN of a lock another process held,
+		 * and a full disk read "Resource temporarily unavailable".
+		 */
+		if (cli_out_errno != 0)
+			errno = cli_out_errno;
 		log_warn("standard output");
 		if (bisecting)
 			rc = EXIT_BISECT_ABORT;
@@ -826,6 +834,8 @@ main(int argc, char **argv)
 	c.creates = strcmp(cmd, "run") == 0 || strcmp(cmd, "import") == 0 ||
 	    strcmp(cmd, "bisect") == 0;
 	rc = cli_cmds[i].fn(&c, argc, argv);
+	if ((fflush(stdout) == EOF || ferror(stdout)) && cli_out_errno == 0)
+		cli_out_errno = errno;
 	store_close(c.st);
 	config_free(c.cfg);
 	free(c.db_path);

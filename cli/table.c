@@ -1,6 +1,7 @@
 /*
  * Tables for people (aligned columns) and for programs (CSV).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -325,5 +326,7 @@ fmt_time(char *buf, size_t len, long long t)
 void
 cli_json_print(const json_t *v)
 {
-	(void)pwjson_print(stdout, v, PWJSON_PRETTY);
+	/* Its errno, before the store's close sets another (main.c). */
+	if (pwjson_print(stdout, v, PWJSON_PRETTY) == -1 && cli_out_errno == 0)
+		cli_out_errno = errno;
 }

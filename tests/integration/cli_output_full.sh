@@ -26,6 +26,29 @@ step_history 8 6 8 3 >"$T/hist.csv"
 pw import "$T/hist.csv" >/dev/null
 pw baseline set good r-01 r-02 r-03 >/dev/null
 
+# With another process reading the store, the store's close, after the
+# failed write, left errno EAGAIN, and a full disk read "Resource
+# temporarily unavailable".
+python3 - "$PERFWATCH_DB" "$T/reading" <<'EOF' &
+import sqlite3, sys, time
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN")
+db.execute("SELECT count(*) FROM samples").fetchone()
+open(sys.argv[2], "w").close()
+time.sleep(8)
+EOF
+reader=$!
+i=0
+until [ -e "$T/reading" ]; do
+	i=$((i + 1))
+	[ "$i" -lt 100 ] || fail "the reader did not start"
+	sleep 0.1
+done
+full 74 pw runs --json
+full 74 pw history --json
+kill "$reader" 2>/dev/null || :
+wait "$reader" 2>/dev/null || :
+
 full 74 pw -V
 full 74 pw --version
 full 74 pw -h
