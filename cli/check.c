@@ -770,7 +770,12 @@ cli_check_run(struct cli *c, int64_t run, json_t *into)
 		}
 	}
 	if (detect_check(c->st, run, &p, &res, &cause) == -1) {
-		log_warnx("judging the run: %s", cause);
+		/* The store named where it failed, as check names it. */
+		if (res.failure != STORE_FOUND_NONE)
+			log_warnx("judging the run: %s: %s",
+			    store_path(c->st), cause);
+		else
+			log_warnx("judging the run: %s", cause);
 		free(cause);
 		detect_params_clear(&p);
 		return cli_failure_status(res.failure, EXIT_DATAERR);

@@ -52,4 +52,16 @@ EOPROF
 	expect_eq "$(sqlite3 "$PERFWATCH_DB" "SELECT count(*) FROM samples")" 2
 done
 
+# Judging the run (no --no-check) meets a spoiled page of the verdicts: the
+# store is named there too, where "judging the run: checking run r: ..."
+# named none, nor did perfwatchd's last_error that repeats it.
+rm -f "$PERFWATCH_DB" "$PERFWATCH_DB"-*
+sed -i "s/ hosts\$/ verdicts/" "$T/p.profile"
+rc=0
+pw -c "$T/pw.conf" run --profile "$T/p.profile" --label r >"$T/out" \
+    2>"$T/err" || rc=$?
+[ "$rc" -eq 70 ] || fail "run judged: exit $rc: $(cat "$T/err")"
+expect_match "$(cat "$T/err")" \
+    "judging the run: $PERFWATCH_DB: checking run r: database disk image is malformed"
+
 pass
