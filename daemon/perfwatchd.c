@@ -1424,7 +1424,19 @@ main(int argc, char **argv)
 	if (store_setting_get(d->st, "daemon:paused", &value) == 0) {
 		d->paused = strcmp(value, "yes") == 0;
 		free(value);
-	}
+	} else if (store_failure(d->st) == STORE_FAILED) {
+		/*
+		 * A store that cannot say (a spoiled page): paused, rather
+		 * than batteries that a pause kept off (a bisection of the
+		 * kernel) starting on it; a busy store is said, as before.
+		 */
+		log_warnx("%s: cannot read whether perfwatchd is paused: %s; "
+		    "starting paused (perfwatch resume resumes)", d->db_path,
+		    store_errmsg(d->st));
+		d->paused = 1;
+	} else if (store_failure(d->st) == STORE_BUSY)
+		log_warnx("%s: cannot read whether perfwatchd is paused: %s; "
+		    "starting as not paused", d->db_path, store_errmsg(d->st));
 	if (daemon_write_run_conf(d) == -1)
 		fatalx("cannot write %s", d->run_conf);
 	d->perfwatch = perfwatch_path(argv0);
