@@ -316,11 +316,19 @@ ctl_print_status(json_t *r)
 		}
 		printf("\n");
 	} else
-		printf("  last run:  none\n");
+		printf("  last run:  %s\n", json_is_string(json_object_get(r,
+		    "store_error")) ? "cannot be read" : "none");
 	if (json_is_string(json_object_get(r, "last_error")))
 		printf("  problem:   %s\n", ctl_str(r, "last_error"));
-	printf("  alerts:    %lld open\n", (long long)json_integer_value(
-	    json_object_get(json_object_get(r, "alerts"), "open")));
+	if (json_is_integer(json_object_get(json_object_get(r, "alerts"),
+	    "open")))
+		printf("  alerts:    %lld open\n", (long long)json_integer_value(
+		    json_object_get(json_object_get(r, "alerts"), "open")));
+	else
+		printf("  alerts:    cannot be read\n");
+	if (json_is_string(json_object_get(r, "store_error")))
+		printf("  store:     cannot be read: %s\n",
+		    ctl_str(r, "store_error"));
 	/* Each watched tree: where it is, or why it cannot be read. */
 	p = json_object_get(r, "git");
 	json_array_foreach(p, i, item) {
@@ -356,8 +364,14 @@ cmd_status(struct cli *c, int argc, char **argv)
 		cli_json_print(reply);
 	} else
 		ctl_print_status(reply);
+	/*
+	 * What the daemon could not read of its store is no "no run, no
+	 * alert" (perfwatch(1)): 70, as a command that reads it says.
+	 */
+	rc = json_is_string(json_object_get(reply, "store_error")) ?
+	    EXIT_SOFTWARE : 0;
 	json_decref(reply);
-	return 0;
+	return rc;
 }
 
 int

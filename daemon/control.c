@@ -213,10 +213,11 @@ static const char *const control_states[] = { "suspected", "confirmed" };
 /*
  * The last run of this host as runs --json gives a run (its keys named as
  * every --json names them: "time", "trigger_detail", "duration"), with
- * the count of each verdict.
+ * the count of each verdict.  A store that fails sets *failed (null, as
+ * "no run" does, but said: store_error).
  */
 static json_t *
-control_last_run(struct daemon *d)
+control_last_run(struct daemon *d, int *failed)
 {
 	struct store_run_filter	 f;
 	struct store_run	*runs = NULL;
@@ -229,6 +230,8 @@ control_last_run(struct daemon *d)
 	f.host = daemon_host_name();
 	f.limit = 1;
 	if (store_runs_list(d->st, &f, &runs, &n) == -1 || n == 0) {
+		if (n == 0 && store_failure(d->st) != STORE_FOUND_NONE)
+			*failed = 1;
 		store_runs_free(runs, n);
 		return json_null();
 	}
@@ -250,6 +253,10 @@ control_last_run(struct daemon *d)
 			    json_integer(c + 1));
 		}
 		store_verdicts_free(v, nv);
+	} else {
+		*failed = 1;
+		json_decref(counts);
+		counts = json_null();
 	}
 	json_object_set_new(o, "verdicts", counts);
 	store_runs_free(runs, n);
@@ -283,7 +290,7 @@ control_alerts_count(void *arg, const struct store_alert *a)
  * each, and which a status does not show.
  */
 static json_t *
-control_alerts(struct daemon *d)
+control_alerts(struct daemon *d, int *failed)
 {
 	struct control_alerts	 ca;
 	size_t			 i;
@@ -294,13 +301,15 @@ control_alerts(struct daemon *d)
 	ca.by = json_object();
 	for (i = 0; i < nitems(control_states); i++)
 		json_object_set_new(ca.by, control_states[i], json_integer(0));
-	/* A store that fails counts none, as before. */
+	/*
+	 * A store that fails counts nothing: null, and said (it counted 0,
+	 * and a damaged store's open alerts read as none).
+	 */
 	if (store_alerts_page(d->st, 0, 0, 0, STORE_ALERT_BARE,
 	    control_alerts_count, &ca, &more) == -1) {
-		ca.open = 0;
-		for (i = 0; i < nitems(control_states); i++)
-			json_object_set_new(ca.by, control_states[i],
-			    json_integer(0));
+		*failed = 1;
+		json_decref(ca.by);
+		return json_pack("{s:n, s:n}", "open", "by_state");
 	}
 	return json_pack("{s:I, s:o}", "open", (json_int_t)ca.open,
 	    "by_state", ca.by);
@@ -312,7 +321,8 @@ control_status(struct daemon *d)
 	json_t		*o, *w;
 	const char	*state;
 	time_t		 next;
-	char		 t[32];
+	char		 t[32], *err = NULL;
+	int		 failed = 0;
 
 	if (d->work.kind == WORK_BATTERY)
 		state = "running";
@@ -333,11 +343,18 @@ control_status(struct daemon *d)
 		json_object_set_new(o, "next_run", json_string(t));
 	else
 		json_object_set_new(o, "next_run", json_null());
-	json_object_set_new(o, "last_run", control_last_run(d));
+	json_object_set_new(o, "last_run", control_last_run(d, &failed));
+	if (failed)
+		xasprintf(&err, "%s: %s", d->db_path, store_errmsg(d->st));
 	/* A child's last words: any bytes at all, repaired. */
 	pwjson_set_str(o, "last_error", d->work.last_error);
-	json_object_set_new(o, "alerts", control_alerts(d));
+	json_object_set_new(o, "alerts", control_alerts(d, &failed));
+	if (failed && err == NULL)
+		xasprintf(&err, "%s: %s", d->db_path, store_errmsg(d->st));
 	json_object_set_new(o, "git", gitwatch_status_json(d));
+	/* What of the store could not be read, or null. */
+	pwjson_set_str(o, "store_error", err);
+	free(err);
 	return o;
 }
 
