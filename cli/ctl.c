@@ -104,7 +104,7 @@ cli_notify_daemon(struct cli *c)
 static int
 ctl_request(struct cli *c, json_t *req, json_t **reply)
 {
-	const char		*path;
+	const char		*path, *cmd;
 	json_error_t		 err;
 	char			*text, *buf = NULL;
 	size_t			 len = 0, cap = 0;
@@ -145,9 +145,19 @@ ctl_request(struct cli *c, json_t *req, json_t **reply)
 	saved = errno;
 	close(fd);
 	if (len == 0 && n == -1 && (saved == EAGAIN || saved == EWOULDBLOCK)) {
-		/* SO_RCVTIMEO ran out: say so, not "Resource unavailable". */
+		/*
+		 * SO_RCVTIMEO ran out: say so, not "Resource unavailable".
+		 * A request that changes something was sent, and a daemon
+		 * held up (stopped, or building a large page) carries it out
+		 * once it reads it: a trigger tried again ran its battery
+		 * twice.
+		 */
+		cmd = json_string_value(json_object_get(req, "cmd"));
 		fprintf(stderr, "perfwatch: %s: perfwatchd did not answer "
-		    "within %d seconds\n", path, CTL_TIMEOUT);
+		    "within %d seconds%s\n", path, CTL_TIMEOUT, cmd != NULL &&
+		    strcmp(cmd, "status") != 0 ? "; the request was sent, and "
+		    "it may still be carried out: see perfwatch status before "
+		    "trying again" : "");
 		free(buf);
 		return EXIT_TEMPFAIL;
 	}

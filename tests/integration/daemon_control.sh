@@ -223,6 +223,22 @@ kill -CONT "$DPID"
 [ "$rc" -eq 75 ] || fail "status of a daemon that does not answer exited $rc"
 grep -qF "$SOCK: perfwatchd did not answer within 10 seconds" "$T/hung.out" ||
 	fail "$(cat "$T/hung.out")"
+grep -q "may still be carried out" "$T/hung.out" &&
+	fail "a status said it may be carried out: $(cat "$T/hung.out")"
+# A pause sent to it: it may still be carried out, and is, once the
+# daemon reads it (a trigger tried again ran its battery twice).
+kill -STOP "$DPID"
+rc=0
+pwc pause >"$T/hung.out" 2>&1 || rc=$?
+kill -CONT "$DPID"
+[ "$rc" -eq 75 ] || fail "pause to a daemon that does not answer exited $rc"
+expect_match "$(cat "$T/hung.out")" "did not answer within 10 seconds; \
+the request was sent, and it may still be carried out: see perfwatch status \
+before trying again"
+wait_until 10 "the late pause" sh -c \
+    "$PERFWATCH -c $CONF status --json | grep -q '\"paused\": true'" ||
+	fail "the pause sent was not carried out"
+pwc resume >/dev/null || fail "resume"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 
