@@ -352,6 +352,11 @@ control_status(struct daemon *d)
 	if (failed && err == NULL)
 		xasprintf(&err, "%s: %s", d->db_path, store_errmsg(d->st));
 	json_object_set_new(o, "git", gitwatch_status_json(d));
+	/* The figures above are of a file no longer there: said too. */
+	if (err == NULL && daemon_store_same(d) == -1)
+		xasprintf(&err, "%s: removed or replaced since perfwatchd "
+		    "opened it; perfwatchd stops, for a start on the file "
+		    "there now", d->db_path);
 	/* What of the store could not be read, or null. */
 	pwjson_set_str(o, "store_error", err);
 	free(err);

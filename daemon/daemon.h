@@ -193,6 +193,8 @@ struct daemon {
 	int			 listen_fd;
 
 	struct store		*st;
+	dev_t			 db_dev;	/* of the file opened */
+	ino_t			 db_ino;	/* 0: not known */
 	int64_t			 host;
 	int			 paused;
 	int			 starting;	/* start-up: reasons gather */
@@ -290,6 +292,7 @@ void		 daemon_settings_end(struct daemon *);
 void		 daemon_status(struct daemon *);
 void		 daemon_exit_if_done(struct daemon *);
 int		 daemon_store_begin(struct daemon *);
+int		 daemon_store_same(struct daemon *);
 const char	*daemon_host_name(void);
 /*
  * "FILE:LINE" of [perfwatch] key in cfg (read from conf_path), or "FILE"

@@ -623,6 +623,54 @@ daemon_stop_later(evutil_socket_t fd, short ev, void *arg)
 }
 
 /*
+ * Stop, exiting EXIT_TEMPFAIL once the children are gone (see
+ * daemon_store_begin() for why exit), after saying why once.
+ */
+static void
+daemon_stop_tempfail(struct daemon *d, const char *why)
+{
+	struct timeval	 tv = { 0, 0 };
+
+	if (d->exit_status != 0)
+		return;
+	log_warnx("%s", why);
+	d->exit_status = EXIT_TEMPFAIL;
+	/* Not from here: the caller (a control request) goes on. */
+	if (!d->stopping)
+		event_base_once(d->base, -1, EV_TIMEOUT, daemon_stop_later, d,
+		    &tv);
+}
+
+/*
+ * Whether the database file is still the one perfwatchd opened: one
+ * removed, or replaced (a backup put back with mv), left the daemon on
+ * the old file for good, while its runs, which open the path, wrote the
+ * new one; status showed the old, and a pause went into the removed file
+ * and was lost at the next start.  When it is not, the daemon stops
+ * (75), for the supervisor to start it on the file there now.  0, or -1
+ * (said once) when it is another.
+ */
+int
+daemon_store_same(struct daemon *d)
+{
+	struct stat	 sb;
+	char		*why;
+	int		 gone;
+
+	if (d->db_ino == 0)
+		return 0;
+	gone = stat(d->db_path, &sb) == -1;
+	if (!gone && sb.st_dev == d->db_dev && sb.st_ino == d->db_ino)
+		return 0;
+	xasprintf(&why, "%s: %s since perfwatchd opened it: stopping, for a "
+	    "start on the file there now", d->db_path, gone ? "removed" :
+	    "replaced");
+	daemon_stop_tempfail(d, why);
+	free(why);
+	return -1;
+}
+
+/*
  * Begin a write transaction on the store, as store_begin(): every write
  * of the daemon's own goes through here.  When a newer perfwatch has
  * migrated the store since it was opened (the package was upgraded, and
@@ -638,23 +686,20 @@ daemon_stop_later(evutil_socket_t fd, short ev, void *arg)
 int
 daemon_store_begin(struct daemon *d)
 {
-	struct timeval	 tv = { 0, 0 };
-	int		 version;
+	char	*why;
+	int	 version;
 
+	if (daemon_store_same(d) == -1)
+		return -1;
 	if (store_begin(d->st) == 0)
 		return 0;
 	if ((version = store_newer_schema(d->st)) == 0)
 		return -1;
-	if (d->exit_status == 0) {
-		log_warnx("%s: the store was migrated to schema %d by a newer "
-		    "perfwatch; this perfwatchd knows %d: restart it",
-		    d->db_path, version, STORE_SCHEMA_VERSION);
-		d->exit_status = EXIT_TEMPFAIL;
-		/* Not from here: the caller (a control request) goes on. */
-		if (!d->stopping)
-			event_base_once(d->base, -1, EV_TIMEOUT,
-			    daemon_stop_later, d, &tv);
-	}
+	xasprintf(&why, "%s: the store was migrated to schema %d by a newer "
+	    "perfwatch; this perfwatchd knows %d: restart it", d->db_path,
+	    version, STORE_SCHEMA_VERSION);
+	daemon_stop_tempfail(d, why);
+	free(why);
 	return -1;
 }
 
@@ -1166,6 +1211,7 @@ int
 main(int argc, char **argv)
 {
 	struct daemon	*d = &daemon_state;
+	struct stat	 sb;
 	const char	*conf_opt = NULL, *user = NULL, *group;
 	const char	*argv0 = argv[0];
 	char		*cause = NULL, *dir, *env, *value;
@@ -1397,6 +1443,11 @@ main(int argc, char **argv)
 		log_warnx("%s", cause);
 		free(cause);
 		return 1;
+	}
+	/* The file opened, to tell it from one put in its place. */
+	if (stat(d->db_path, &sb) == 0) {
+		d->db_dev = sb.st_dev;
+		d->db_ino = sb.st_ino;
 	}
 	if ((d->host = store_host_local(d->st)) == -1)
 		fatalx("%s: cannot record this host: %s", d->db_path,

@@ -855,11 +855,13 @@ work_run_done(struct job *j, void *arg)
 	}
 	if (d->stopping)
 		daemon_exit_if_done(d);
-	else {
+	else if (daemon_store_same(d) == 0) {
 		/*
 		 * A rerun confirms or clears the suspicions before anyone is
 		 * told: the rows of this run go out after it, with its own
 		 * (unless paused, when the rerun waits and they must not).
+		 * Not on a database removed or replaced since the start: the
+		 * daemon stops, for a start on the new one.
 		 */
 		if (!rerun || d->paused)
 			notifier_kick(d);
