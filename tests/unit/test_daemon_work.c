@@ -176,6 +176,21 @@ daemon_store_begin(struct daemon *d)
 }
 
 int
+daemon_store_same(struct daemon *d)
+{
+	(void)d;
+	fail();
+	return -1;
+}
+
+void
+schedule_ran(struct daemon *d)
+{
+	(void)d;
+	fail();
+}
+
+int
 store_commit(struct store *st)
 {
 	(void)st;

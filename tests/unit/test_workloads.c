@@ -3451,7 +3451,7 @@ test_stream_device_busy(void **state)
 	struct wl_params		 p;
 	struct wl_result		 res;
 	FILE				*f;
-	char				 cmd[PATH_MAX + 64], want[160];
+	char				 cmd[PATH_MAX + 64], want[256];
 	int				 fd, held;
 
 	(void)state;
