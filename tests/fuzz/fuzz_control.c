@@ -118,6 +118,14 @@ schedule_next(const struct daemon *d)
 	return 0;
 }
 
+/* The database is the one opened. */
+int
+daemon_store_same(struct daemon *d)
+{
+	(void)d;
+	return 0;
+}
+
 json_t *
 gitwatch_status_json(struct daemon *d)
 {
