@@ -734,7 +734,7 @@ work_run_done(struct job *j, void *arg)
 	const char	*closed = NULL;
 	char		*tail, why[64], *again = NULL, *what = NULL;
 	size_t		 n;
-	int		 ws = job_status(j), rerun = 0;
+	int		 ws = job_status(j), rerun = 0, complete;
 
 	out = job_output(j, &n);
 	if (n > 0 && !job_truncated(j))
@@ -832,6 +832,8 @@ work_run_done(struct job *j, void *arg)
 		set_str(&w->last_error, tail != NULL ? tail : why);
 		free(tail);
 	}
+	/* label and status point into the report. */
+	complete = status != NULL && strcmp(status, RUN_COMPLETE) == 0;
 	json_decref(report);
 	/*
 	 * The schedule's run has run, unless its reasons are queued again
@@ -840,8 +842,7 @@ work_run_done(struct job *j, void *arg)
 	 */
 	if (reasons_schedule(w->started_for, w->nstarted_for) &&
 	    again == NULL && !reasons_schedule(w->pending, w->npending) &&
-	    (!d->stopping || (status != NULL && strcmp(status,
-	    RUN_COMPLETE) == 0 && !w->schedule_dropped)))
+	    (!d->stopping || (complete && !w->schedule_dropped)))
 		schedule_ran(d);
 	if (d->stopping)
 		job_kill_leftovers(j);

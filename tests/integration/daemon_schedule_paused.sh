@@ -113,4 +113,42 @@ wait_until 15 "schedule:queued gone" setting_is schedule:queued "" ||
 	fail "schedule:queued kept after its run"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+
+# A scheduled battery that ends complete after the stop signal (its
+# child had recorded and judged the run when the signal came): its
+# report is read, the run is not queued again.  The child is a wrapper
+# that outlives its perfwatch by two seconds, deaf to the signal.  The
+# daemon read the run's status after freeing the report that held it
+# (AddressSanitizer: a heap-use-after-free, in CI's daemon_clock_back).
+real=$PERFWATCH
+cat >"$T/perfwatch-late" <<EOS
+#!/bin/sh
+trap '' TERM INT
+"$real" "\$@"
+rc=\$?
+: >"$T/child-done"
+sleep 2
+exit \$rc
+EOS
+chmod +x "$T/perfwatch-late"
+sql "UPDATE settings SET value = CAST(strftime('%s', 'now') AS INTEGER) - 7200
+    WHERE key = 'schedule:last'"
+before=$(count_runs "status = 'complete'")
+PERFWATCH="$T/perfwatch-late"
+seen=$(wc -l <"$LOG")
+start_daemon
+PERFWATCH=$real
+wait_until 30 "the battery's perfwatch ended" test -f "$T/child-done" ||
+	fail "the catch-up battery did not run"
+[ -n "$(sql "SELECT value FROM settings WHERE key = 'schedule:queued'")" ] ||
+	fail "no schedule:queued while the battery's child runs"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+[ "$(count_runs "status = 'complete'")" -eq $((before + 1)) ] ||
+	fail "the battery's run is not complete"
+tail -n +$((seen + 1)) "$LOG" | grep -q "run [0-9TZ]* (schedule) stopped" &&
+	fail "the complete run was said to be stopped"
+setting_is schedule:queued "" ||
+	fail "the complete run is queued again: $(sql "SELECT value FROM
+	    settings WHERE key = 'schedule:queued'")"
 pass
