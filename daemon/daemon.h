@@ -91,6 +91,7 @@ struct work {
 	enum work_kind	 kind;
 	struct job	*job;
 	time_t		 started;
+	double		 started_mono;	/* its durations: not the wall's */
 	/* The battery in progress. */
 	char		*trigger;
 	char		*detail;

@@ -418,6 +418,7 @@ work_clear_current(struct work *w)
 	w->kind = WORK_NONE;
 	w->job = NULL;
 	w->started = 0;
+	w->started_mono = 0;
 	w->step = w->steps = 0;
 	w->iteration = w->count = w->warmup = 0;
 	w->rerun_ok = 0;
@@ -697,6 +698,17 @@ work_log_unjudged(const char *label, json_t *report)
 }
 
 /*
+ * Whole seconds since the work in progress started, by the monotonic
+ * clock: a step of the wall clock meanwhile (date -s, NTP) made a
+ * battery's log line say it took a day, or minus a day.
+ */
+static long long
+work_elapsed(const struct work *w)
+{
+	return (long long)(perfwatch_mono() - w->started_mono + 0.5);
+}
+
+/*
  * The run label recorded itself but was not judged (it exited why, with
  * no "check" in its report: a pinned baseline that [detect] baseline
  * names and the store lacks, a store error): no alert can come of it,
@@ -771,7 +783,7 @@ work_run_done(struct job *j, void *arg)
 		work_git_done(d);
 	if (label != NULL && status != NULL) {
 		log_info("run %s: %s (%s), %lld s", label, status, w->trigger,
-		    (long long)(time(NULL) - w->started));
+		    work_elapsed(w));
 		if (busy != NULL)
 			log_warnx("run %s was measured on a busy machine (%s): "
 			    "its verdicts move no alert and no baseline",
@@ -1005,6 +1017,7 @@ work_start_battery(struct daemon *d)
 	w->ngits = ngits;
 	w->rerun_ok = !rerun;
 	w->started = time(NULL);
+	w->started_mono = perfwatch_mono();
 	w->job = job_exec(d, "run", argv, NULL, JOB_NOSIGPIPE, work_run_line,
 	    work_run_done, d);
 	if (w->job == NULL) {
@@ -1057,7 +1070,7 @@ work_build_done(struct job *j, void *arg)
 
 	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0) {
 		log_info("build %s at %.12s: done in %lld s", b->repo,
-		    b->commit, (long long)(time(NULL) - w->started));
+		    b->commit, work_elapsed(w));
 		if ((g = gitwatch_find(d, b->repo)) != NULL)
 			gitwatch_built(d, g, b->commit);
 		if (!d->stopping && g != NULL)
@@ -1106,7 +1119,7 @@ work_build_timer(evutil_socket_t fd, short ev, void *arg)
 		return;
 	log_warnx("build %s at %.12s still running after %lld s "
 	    "(build_timeout); killing it", w->build->repo, w->build->commit,
-	    (long long)(time(NULL) - w->started));
+	    work_elapsed(w));
 	w->build_over = 1;
 	job_kill_group(w->job);
 }
@@ -1144,6 +1157,7 @@ work_start_build(struct daemon *d)
 			w->kind = WORK_BUILD;
 			w->build = b;
 			w->started = time(NULL);
+			w->started_mono = perfwatch_mono();
 			snprintf(what, sizeof(what), "build %s", b->repo);
 			w->job = job_exec(d, what, argv, g->path, 0,
 			    work_build_line, work_build_done, d);

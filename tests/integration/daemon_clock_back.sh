@@ -7,6 +7,7 @@
 # and which sees the step, is left as it is.  An interval schedule moves
 # its times back with the clock; a cron schedule set back by more than a
 # quarter of an hour is armed again from the time the clock now reads.
+# A battery that a step falls in says how long it took, not the step.
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
@@ -90,6 +91,47 @@ wait_until 90 "a cron run after the step" runs_at_least $((before + 1)) \
     "trigger = 'schedule' AND status = 'complete'" ||
 	fail "no cron run after the clock went back"
 went_back 2 || fail "the step back was not said by the cron schedule"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+
+# A step during a battery: its log line gives the time it took, not the
+# step (it said "-86398 s").  The clock goes back a day while the battery
+# runs its slow workload (a wrapper of perfwatch cannot be the battery's
+# child here: a shell with the sanitizer's runtime and libfaketime both
+# preloaded hangs).
+SLOW=3 write_profile slow
+write_conf "
+[schedule]
+interval = 10s
+jitter = 0
+catch_up = no
+[triggers]
+packages = no
+kernel = no"
+before=$(count_runs "status = 'complete'")
+seen=$(wc -l <"$LOG")
+start_daemon
+wait_until 30 "the battery on slow" sh -c \
+    "$PERFWATCH -c $CONF status --json | grep -q '\"workload\": \"slow\"'" ||
+	fail "the battery did not reach slow"
+clock_offset $((off - 2 * 86400 + 50))
+wait_until 30 "a battery across the step" runs_at_least $((before + 1)) \
+    "status = 'complete'" ||
+	fail "no battery across the step"
+# ended_line: the log line of its end.
+ended_line() {
+	tail -n +$((seen + 1)) "$LOG" | grep "complete (schedule), [0-9-]* s" |
+	    head -n 1
+}
+wait_until 10 "its log line" sh -c "[ -n \"\$(tail -n +$((seen + 1)) '$LOG' |
+    grep 'complete (schedule), [0-9-]* s')\" ]" ||
+	fail "no log line of the battery's end"
+took=$(ended_line)
+secs=${took##*, }
+secs=${secs% s}
+# At least the slow workload's three seconds; under two minutes.
+[ "$secs" -ge 3 ] && [ "$secs" -lt 120 ] ||
+	fail "the battery across the step: $took"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 pass
