@@ -10,6 +10,7 @@
  * is the "wait" part.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,26 @@ fail:
 }
 
 /*
+ * A figure over its limit, printed into a and m (each of size n) with
+ * prec decimals, or more (up to three beyond) until the limit is printed
+ * as it is and the two differ: "load 1.03 > 1.03", or "> 1.02", said
+ * nothing true of a limit of 1.025.
+ */
+static void
+quiet_apart(double x, double limit, int prec, char *a, char *m, size_t n)
+{
+	int	p;
+
+	for (p = prec; p <= prec + 3; p++) {
+		snprintf(a, n, "%.*f", p, x);
+		snprintf(m, n, "%.*f", p, limit);
+		if (fabs(strtod(m, NULL) - limit) <= 1e-9 * fmax(1, fabs(limit)) &&
+		    strcmp(a, m) != 0)
+			break;
+	}
+}
+
+/*
  * Judge a sample: 0 when it is within every limit, 1 when not, with *why
  * (if why is not NULL) naming each limit broken, e.g.
  * "cpu busy 97% > 25%; load 2.10 > 1.00".
@@ -136,23 +157,16 @@ sysinfo_quiet_judge(const struct quiet *q, const struct quiet_limits *l,
 	const char		*sep = "";
 	char			 a[32], m[32];
 	double			 avail;
-	int			 prec;
 
 	if (q->cpu_busy > l->max_cpu_busy) {
-		/* Enough decimals that the two figures differ as printed. */
-		for (prec = 0; prec < 3; prec++) {
-			snprintf(a, sizeof(a), "%.*f", prec, q->cpu_busy * 100);
-			snprintf(m, sizeof(m), "%.*f", prec,
-			    l->max_cpu_busy * 100);
-			if (strcmp(a, m) != 0)
-				break;
-		}
+		quiet_apart(q->cpu_busy * 100, l->max_cpu_busy * 100, 0,
+		    a, m, sizeof(a));
 		sysinfo_buf_addf(&b, "%scpu busy %s%% > %s%%", sep, a, m);
 		sep = "; ";
 	}
 	if (q->load1 > l->max_load1) {
-		sysinfo_buf_addf(&b, "%sload %.2f > %.2f", sep, q->load1,
-		    l->max_load1);
+		quiet_apart(q->load1, l->max_load1, 2, a, m, sizeof(a));
+		sysinfo_buf_addf(&b, "%sload %s > %s", sep, a, m);
 		sep = "; ";
 	}
 	if (q->runnable > l->max_runnable) {

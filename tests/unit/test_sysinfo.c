@@ -2879,6 +2879,15 @@ test_quiet_judge(void **state)
 	free(why);
 	l.max_cpu_busy = 0.25;
 
+	/* A limit made for the machine: the load gets decimals too. */
+	memset(&q, 0, sizeof(q));
+	q.load1 = 1.03;
+	l.max_load1 = 1.025;
+	assert_int_equal(sysinfo_quiet_judge(&q, &l, &why), 1);
+	assert_string_equal(why, "load 1.030 > 1.025");
+	free(why);
+	l.max_load1 = 1.0;
+
 	/* Throttling counts only where the kernel exposes it. */
 	memset(&q, 0, sizeof(q));
 	q.throttle_events = 5;
