@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <libgen.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -264,20 +265,14 @@ static int
 export_link_ok(const char *out, const struct stat *lsb)
 {
 	struct stat	 dsb;
-	char		*dir, *slash;
+	char		*copy;
 	int		 ok;
 
-	dir = xstrdup(out);
-	if ((slash = strrchr(dir, '/')) == NULL)
-		snprintf(dir, strlen(dir) + 1, ".");
-	else if (slash == dir)
-		slash[1] = '\0';
-	else
-		*slash = '\0';
-	ok = stat(dir, &dsb) == 0 && (!(dsb.st_mode & S_ISVTX) ||
+	copy = xstrdup(out);
+	ok = stat(dirname(copy), &dsb) == 0 && (!(dsb.st_mode & S_ISVTX) ||
 	    !(dsb.st_mode & S_IWOTH) || lsb->st_uid == geteuid() ||
 	    lsb->st_uid == dsb.st_uid);
-	free(dir);
+	free(copy);
 	return ok;
 }
 
