@@ -216,8 +216,12 @@ check_result_json(const struct detect_result *r,
 		pwjson_set_num(vo, "q", v->q);
 		pwjson_set_num(vo, "current", v->current);
 		pwjson_set_num(vo, "baseline_level", v->reference);
-		/* No baseline run, no noise measured: null, not 0. */
-		pwjson_set_num(vo, "noise", v->noise_runs > 0 ? v->noise :
+		/*
+		 * The between-run noise: null, not 0, without two baseline
+		 * runs (the one run's own spread was given, which baseline
+		 * show, by the same name, calls none).
+		 */
+		pwjson_set_num(vo, "noise", v->noise_runs >= 2 ? v->noise :
 		    NAN);
 		pwjson_set_int(vo, "baseline_runs",
 		    (int64_t)v->baseline_runs);

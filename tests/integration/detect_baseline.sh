@@ -202,6 +202,20 @@ assert m["runs"] == v["baseline_runs"] == 2, (m, v)
 assert m["level"] == v["baseline_level"], (m, v)
 assert m["noise"] == v["noise"], (m, v)
 ' "$T/show.json" "$T/check.json" || fail "show of a baseline with an aborted run"
+# A baseline of one run has no between-run noise: null in both (check
+# gave the run's own spread under the name).
+pw baseline set lone b1 >/dev/null
+pw baseline show --json lone >"$T/show.json"
+pw check --baseline lone --json b4 >"$T/check.json" || true
+python3 -c '
+import json, sys
+m = json.load(open(sys.argv[1]))["metrics"][0]
+v = json.load(open(sys.argv[2]))["verdicts"][0]
+assert m["runs"] == v["baseline_runs"] == v["noise_runs"] == 1, (m, v)
+assert m["level"] == v["baseline_level"], (m, v)
+assert m["noise"] is None and v["noise"] is None, (m, v)
+assert v["verdict"] == "inconclusive", v
+' "$T/show.json" "$T/check.json" || fail "a baseline of one run"
 # A baseline is of one host's runs.  Two hosts with the same labels, one
 # twice as slow: a baseline of both was taken, and checked either host's
 # run against the mean of two machines ("unchanged" at -33% and +33%).
