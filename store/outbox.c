@@ -24,6 +24,13 @@
  *   payload, creation time and message (split_from), with attempts and
  *   backoff of its own, in the transaction that marks the first
  *   delivered: those recipients are neither lost nor sent it twice.
+ * - A sink hears of an alert's states in the order they were queued: a
+ *   row waits while a row queued before it for the same alert and sink
+ *   is pending (OUTBOX_HELD).  One failed attempt put the "suspected" of
+ *   an alert behind its backoff while its "confirmed" and "resolved"
+ *   went out, and a receiver ended on "suspected".  A split row stands
+ *   where the row it came from stood, and holds nothing back: only some
+ *   recipients wait for it, and the others heard of that state.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -36,6 +43,18 @@
 #include "xmalloc.h"
 #include "store.h"
 #include "store_int.h"
+
+/*
+ * Whether pending row outbox waits for an earlier state of its alert to
+ * go to its sink first: a pending row of the same alert and sink, not a
+ * split, queued before the state outbox carries (its split_from's, for
+ * a split).
+ */
+#define OUTBOX_HELD \
+	"EXISTS (SELECT 1 FROM outbox p WHERE p.alert = outbox.alert" \
+	" AND p.sink = outbox.sink AND p.split_from IS NULL" \
+	" AND p.id < coalesce(outbox.split_from, outbox.id)" \
+	" AND p.delivered_at IS NULL AND p.failed_at IS NULL)"
 
 #define OUTBOX_COLUMNS \
 	"id, alert, sink, payload, created, attempts, next_attempt, " \
@@ -196,7 +215,10 @@ outbox_update(struct store *st, sqlite3_stmt *stmt, const char *what)
 
 /*
  * The pending rows whose next attempt is at or before due (INT64_MAX:
- * every pending row), in the order they became due, then queued.
+ * every pending row), in the order their states were queued.  A row held
+ * behind an earlier one that is not due is left out; one held behind an
+ * earlier one that is due comes after it, and its claim waits for that
+ * one's outcome (store_outbox_claim).
  */
 int
 store_outbox_due(struct store *st, int64_t due, struct store_outbox **out,
@@ -206,7 +228,13 @@ store_outbox_due(struct store *st, int64_t due, struct store_outbox **out,
 
 	stmt = outbox_prepare(st, "SELECT " OUTBOX_COLUMNS " FROM outbox"
 	    " WHERE delivered_at IS NULL AND failed_at IS NULL"
-	    " AND next_attempt <= ? ORDER BY next_attempt, id");
+	    " AND next_attempt <= ?1 AND NOT EXISTS (SELECT 1 FROM outbox p"
+	    " WHERE p.alert = outbox.alert AND p.sink = outbox.sink"
+	    " AND p.split_from IS NULL"
+	    " AND p.id < coalesce(outbox.split_from, outbox.id)"
+	    " AND p.delivered_at IS NULL AND p.failed_at IS NULL"
+	    " AND p.next_attempt > ?1)"
+	    " ORDER BY coalesce(split_from, id), id");
 	if (stmt == NULL)
 		return -1;
 	sqlite3_bind_int64(stmt, 1, due);
@@ -214,11 +242,12 @@ store_outbox_due(struct store *st, int64_t due, struct store_outbox **out,
 }
 
 /*
- * Claim pending row id for one attempt if it is due by due: count the
- * attempt and move its next attempt to next_attempt, which is when it is
- * tried again should this attempt never report back.  0 when claimed, 1
- * when the row is no longer pending or not due (another flush has it),
- * -1 on error.
+ * Claim pending row id for one attempt if it is due by due and not held
+ * behind an earlier state of its alert (OUTBOX_HELD): count the attempt
+ * and move its next attempt to next_attempt, which is when it is tried
+ * again should this attempt never report back.  0 when claimed, 1 when
+ * the row is no longer pending, not due (another flush has it) or held
+ * (the earlier row's attempt failed), -1 on error.
  */
 int
 store_outbox_claim(struct store *st, int64_t id, int64_t due,
@@ -228,7 +257,7 @@ store_outbox_claim(struct store *st, int64_t id, int64_t due,
 
 	stmt = outbox_prepare(st, "UPDATE outbox SET attempts = attempts + 1,"
 	    " next_attempt = ?1 WHERE id = ?2 AND delivered_at IS NULL AND"
-	    " failed_at IS NULL AND next_attempt <= ?3");
+	    " failed_at IS NULL AND next_attempt <= ?3 AND NOT " OUTBOX_HELD);
 	if (stmt == NULL)
 		return -1;
 	sqlite3_bind_int64(stmt, 1, next_attempt);
@@ -415,7 +444,9 @@ store_outbox_list(struct store *st, int all, size_t limit,
 
 /*
  * When the earliest pending row is next due: 0 with *when set, 1 when
- * nothing is pending, -1 on error.
+ * nothing is pending, -1 on error.  A row held behind an earlier state
+ * of its alert is due when that one is (a held row past its time would
+ * wake a flush that can do nothing, again and again).
  */
 int
 store_outbox_next_due(struct store *st, int64_t *when)
@@ -424,7 +455,8 @@ store_outbox_next_due(struct store *st, int64_t *when)
 	int		 rc, found = 0;
 
 	stmt = outbox_prepare(st, "SELECT min(next_attempt) FROM outbox"
-	    " WHERE delivered_at IS NULL AND failed_at IS NULL");
+	    " WHERE delivered_at IS NULL AND failed_at IS NULL"
+	    " AND NOT " OUTBOX_HELD);
 	if (stmt == NULL)
 		return -1;
 	rc = sqlite3_step(stmt);

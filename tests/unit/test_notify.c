@@ -1667,6 +1667,93 @@ test_flush_retry(void **state)
 	fixture_close(&fx);
 }
 
+/*
+ * An alert's states reach a sink in the order they were queued: one
+ * failed attempt of "suspected" held "confirmed" and "resolved" back
+ * neither, and the receiver heard "suspected" last.
+ */
+static void
+test_flush_order(void **state)
+{
+	struct fixture		 fx;
+	struct notify_report	 rep;
+	struct store_outbox	 o;
+	char			*sm, *out, *p;
+	int64_t			 a, b, c, lid, t0 = 1700950000;
+	FILE			*logf = tmpfile();
+
+	(void)state;
+	fixture_open(&fx);
+	a = fixture_queue(&fx, "mail", t0);
+	sm = fake_sendmail(75, &out);
+	flush_with(&fx, sm, 3600, t0, 0, &rep, logf);
+	assert_int_equal(rep.retried, 1);
+	assert_int_equal(rep.next_due, t0 + 60);
+	notify_report_free(&rep);
+	free(sm);
+	free(out);
+
+	/* Two later states, and one for the log sink, which waits not. */
+	p = payload("box", "sys.pipe", "throughput", "confirmed", "suspected");
+	b = store_outbox_add(fx.st, fx.alert, "mail", p, t0 + 10);
+	free(p);
+	p = payload("box", "sys.pipe", "throughput", "resolved", "confirmed");
+	c = store_outbox_add(fx.st, fx.alert, "mail", p, t0 + 20);
+	free(p);
+	lid = fixture_queue(&fx, "log", t0 + 20);
+	assert_true(b > a && c > b && lid > c);
+
+	/* Due, but behind the first: only the log line goes. */
+	sm = fake_sendmail(0, &out);
+	flush_with(&fx, sm, 3600, t0 + 30, 0, &rep, logf);
+	assert_int_equal(rep.ndone, 1);
+	assert_int_equal(rep.done[0].outbox, lid);
+	assert_int_equal(rep.delivered, 1);
+	/* Woken when the first is due, not at once again and again. */
+	assert_int_equal(rep.next_due, t0 + 60);
+	notify_report_free(&rep);
+	assert_null(read_file(out));
+	assert_int_equal(store_outbox_get(fx.st, b, &o), 0);
+	assert_int_equal(o.attempts, 0);
+	store_outbox_clear(&o);
+
+	/* The first due again and taken: all three, in their order. */
+	flush_with(&fx, sm, 3600, t0 + 60, 0, &rep, logf);
+	assert_int_equal(rep.ndone, 3);
+	assert_int_equal(rep.delivered, 3);
+	assert_int_equal(rep.done[0].outbox, a);
+	assert_int_equal(rep.done[1].outbox, b);
+	assert_int_equal(rep.done[2].outbox, c);
+	assert_int_equal(rep.next_due, 0);
+	notify_report_free(&rep);
+	unlink(out);
+
+	/* A failure again, with the rest forced: they wait all the same. */
+	p = payload("box", "sys.pipe", "throughput", "suspected", NULL);
+	a = store_outbox_add(fx.st, fx.alert, "mail", p, t0 + 100);
+	free(p);
+	p = payload("box", "sys.pipe", "throughput", "confirmed", "suspected");
+	b = store_outbox_add(fx.st, fx.alert, "mail", p, t0 + 100);
+	free(p);
+	free(sm);
+	free(out);
+	sm = fake_sendmail(75, &out);
+	flush_with(&fx, sm, 3600, t0 + 100, 1, &rep, logf);
+	assert_int_equal(rep.ndone, 1);
+	assert_int_equal(rep.done[0].outbox, a);
+	assert_int_equal(rep.retried, 1);
+	notify_report_free(&rep);
+	assert_int_equal(store_outbox_get(fx.st, b, &o), 0);
+	assert_int_equal(o.attempts, 0);
+	assert_int_equal(o.delivered_at, 0);
+	store_outbox_clear(&o);
+
+	fclose(logf);
+	free(sm);
+	free(out);
+	fixture_close(&fx);
+}
+
 /* A permanent refusal fails at once; the other rows go on. */
 static void
 test_flush_permanent(void **state)
@@ -2153,6 +2240,7 @@ main(void)
 		cmocka_unit_test(test_sendmail_timeout),
 		cmocka_unit_test(test_sendmail_background),
 		cmocka_unit_test(test_flush_retry),
+		cmocka_unit_test(test_flush_order),
 		cmocka_unit_test(test_flush_permanent),
 		cmocka_unit_test(test_flush_expiry),
 		cmocka_unit_test(test_flush_record_lost),
