@@ -1,13 +1,17 @@
 /*
  * Import and export of sample histories: CSV with the header
  *   run,time,workload,metric,value,unit,better[,host][,iteration]
- *   [,status][,trigger][,busy][,duration]
+ *   [,status][,trigger][,busy][,duration][,workload_status]
  * (the optional columns in any order after the required ones), and JSON
  * Lines with the same keys.  status, trigger and busy are what decide
  * whether a run counts in a baseline (complete, not a bisection's, not
  * measured on a busy machine): without them every run imported is
  * complete, of trigger import and quiet, and an aborted or busy run moved
- * from one store to another would count where it did not.  duration is
+ * from one store to another would count where it did not.
+ * workload_status does the same for a workload of a complete run that
+ * did not complete (failed, timeout, ...): the samples its first
+ * iterations left are no measure, and histories leave them out (a row
+ * of run_workloads); empty or absent, the workload completed.  duration is
  * the run's length in whole seconds, 0 included, as long as its end is
  * a time (up to 9999-12-31T23:59:59Z); a run without one is stored with
  * no end (its length unknown), never with a 0.
@@ -28,9 +32,10 @@
  * column says otherwise.  A run's start time is its first row's time.
  * Export writes runs in start order, metrics by name, iterations in order,
  * always with the host, iteration, status and trigger columns (and busy,
- * empty in a CSV and left out of JSON Lines for a quiet run, and
- * duration, the same where unknown), so that import -> export -> import
- * -> export is byte-identical.
+ * empty in a CSV and left out of JSON Lines for a quiet run, duration,
+ * the same where unknown, and workload_status, the same for a workload
+ * that completed), so that import -> export -> import -> export is
+ * byte-identical.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -68,6 +73,7 @@ enum col {
 	COL_TRIGGER,
 	COL_BUSY,
 	COL_DURATION,
+	COL_WORKLOAD_STATUS,
 	COL_MAX
 };
 
@@ -76,7 +82,17 @@ enum col {
 
 static const char *const col_names[COL_MAX] = {
 	"run", "time", "workload", "metric", "value", "unit", "better",
-	"host", "iteration", "status", "trigger", "busy", "duration"
+	"host", "iteration", "status", "trigger", "busy", "duration",
+	"workload_status"
+};
+
+/*
+ * How a workload can end, as the runner records it in run_workloads (the
+ * table's CHECK): what a workload_status column may say.  Complete is
+ * first: index 0 is a workload that completed, and has no row.
+ */
+static const char *const wl_statuses[] = {
+	"complete", "failed", "timeout", "aborted", "skipped"
 };
 
 /* One row, whatever format it came in. */
@@ -88,6 +104,7 @@ struct import_row {
 	long		 iteration;		/* 0: not given */
 	int64_t		 duration;		/* -1: not given */
 	char		 durtext[24];		/* duration as a number, or "" */
+	int		 wl_status;		/* in wl_statuses; 0 not given */
 	enum better	 better;
 };
 
@@ -102,6 +119,7 @@ struct import_state {
 	struct hmap		*metrics;	/* name/unit/better -> id */
 	struct hmap		*iters;		/* run/metric -> last iteration */
 	struct hmap		*run_attrs;	/* host id/label -> index in attrs */
+	struct hmap		*wl_status;	/* run id/workload -> wl_statuses */
 	char			**attrs;	/* a run's status, trigger, busy */
 	size_t			 nattrs;
 	char			*key;
@@ -282,7 +300,7 @@ import_check_row(struct import_state *is, size_t row, struct import_row *r,
 	const char	*why = NULL;
 	enum col	 c;
 	double		 it;
-	size_t		 bad;
+	size_t		 bad, i;
 
 	/* JSON output and JSON Lines exports can carry nothing else. */
 	for (c = COL_RUN; c < COL_MAX; c++)
@@ -361,6 +379,21 @@ import_check_row(struct import_state *is, size_t row, struct import_row *r,
 		return import_error(is, row, r, COL_TRIGGER, cause,
 		    "trigger: \"%s\" is not one perfwatch records",
 		    r->field[COL_TRIGGER]);
+	/* Empty or absent: the workload completed, as before the column. */
+	r->wl_status = 0;
+	if (r->field[COL_WORKLOAD_STATUS] != NULL &&
+	    r->field[COL_WORKLOAD_STATUS][0] != '\0') {
+		for (i = 0; i < nitems(wl_statuses); i++)
+			if (strcmp(r->field[COL_WORKLOAD_STATUS],
+			    wl_statuses[i]) == 0)
+				break;
+		if (i == nitems(wl_statuses))
+			return import_error(is, row, r, COL_WORKLOAD_STATUS,
+			    cause, "workload_status: \"%s\" is not complete, "
+			    "failed, timeout, aborted or skipped",
+			    r->field[COL_WORKLOAD_STATUS]);
+		r->wl_status = (int)i;
+	}
 	/*
 	 * Read as a value is (parse_number), which refuses hexadecimal:
 	 * strtod alone took "0x2" for iteration 2.
@@ -467,6 +500,30 @@ import_attrs_differ(struct import_state *is, size_t row,
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * Record that workload did not complete in run, ending as status: the
+ * row of run_workloads that the runner writes, its times and error
+ * unknown (NULL, as for a workload that a killed run cut short).
+ */
+static int
+import_workload_set(struct store *st, int64_t run, const char *workload,
+    const char *status)
+{
+	sqlite3_stmt	*stmt;
+	int		 rc;
+
+	if (sqlite3_prepare_v2(st->db, "INSERT INTO run_workloads (run,"
+	    " workload, status) VALUES (?, ?, ?)", -1, &stmt,
+	    NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(stmt, 1, run);
+	sqlite3_bind_text(stmt, 2, workload, -1, SQLITE_STATIC);
+	sqlite3_bind_text(stmt, 3, status, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	sqlite3_finalize(stmt);
+	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 /*
@@ -624,6 +681,28 @@ import_store_row(struct import_state *is, size_t row, struct import_row *r,
 	}
 
 	/*
+	 * How the row's workload ended in the run, one status for all its
+	 * rows.  One that did not complete is recorded as the runner records
+	 * it, so that the samples it left count in no baseline or changes
+	 * here either, as in the store they were exported from.
+	 */
+	snprintf(idbuf, sizeof(idbuf), "%lld", (long long)runid);
+	if (hmap_get(is->wl_status, import_key(is, idbuf,
+	    r->field[COL_WORKLOAD]), &old) == -1) {
+		hmap_put(is->wl_status, is->key, r->wl_status);
+		if (r->wl_status != 0 && import_workload_set(is->st, runid,
+		    r->field[COL_WORKLOAD], wl_statuses[r->wl_status]) == -1)
+			return import_db_error(is, row, r, COL_WORKLOAD_STATUS,
+			    cause, "workload_status");
+	} else if (old != r->wl_status)
+		return import_error(is, row, r, COL_WORKLOAD_STATUS, cause,
+		    "workload_status: \"%s\", where workload \"%s\" of run "
+		    "\"%s\" has \"%s\" in an earlier row (a workload has one "
+		    "status in a run)", r->field[COL_WORKLOAD_STATUS] != NULL ?
+		    r->field[COL_WORKLOAD_STATUS] : "", r->field[COL_WORKLOAD],
+		    r->field[COL_RUN], wl_statuses[old]);
+
+	/*
 	 * Metric: the map is keyed by name, unit and direction together, so
 	 * a row that changes either misses it and meets the check below.
 	 */
@@ -776,7 +855,8 @@ import_csv(struct import_state *is, FILE *f, const char *held, size_t heldlen,
 			xasprintf(cause, "%s:%zu:%zu: header: expected \"run,"
 			    "time,workload,metric,value,unit,better\" then "
 			    "optionally host, iteration, status, trigger, "
-			    "busy and duration; found \"%s\"",
+			    "busy, duration and workload_status; found "
+			    "\"%s\"",
 			    is->name, rd.row, i + 1, h);
 			import_csv_free(is, &rd);
 			return -1;
@@ -1249,6 +1329,7 @@ store_import(struct store *st, FILE *f, const char *name,
 	is.metrics = hmap_new();
 	is.iters = hmap_new();
 	is.run_attrs = hmap_new();
+	is.wl_status = hmap_new();
 	format = import_start(f, name, format, &held, &heldlen);
 	if (format == STORE_FORMAT_CSV)
 		rc = import_csv(&is, f, held, heldlen, cause);
@@ -1310,6 +1391,7 @@ store_import(struct store *st, FILE *f, const char *name,
 	hmap_free(is.metrics);
 	hmap_free(is.iters);
 	hmap_free(is.run_attrs);
+	hmap_free(is.wl_status);
 	for (i = 0; i < is.nattrs; i++)
 		free(is.attrs[i]);
 	free(is.attrs);
@@ -1419,18 +1501,42 @@ export_busy(const struct store_run *run)
 	return text;
 }
 
+/*
+ * How workload ended in a run, of the run's rows of run_workloads w[0..n):
+ * its status when it did not complete, "" when it did or has no row.
+ */
+static const char *
+export_workload_status(const struct store_run_workload *w, size_t n,
+    const char *workload)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(w[i].workload, workload) == 0)
+			return strcmp(w[i].status, "complete") == 0 ? "" :
+			    w[i].status;
+	return "";
+}
+
 /* Write the samples of one run: 0, -1 on an error, 1 when asked to stop. */
 static int
 export_run(struct store *st, FILE *f, enum store_format format,
     const struct store_run *run)
 {
 	struct store_series	*ser;
-	size_t			 n, i, j;
+	struct store_run_workload *w;
+	size_t			 n, nw, i, j;
 	char			 tbuf[TIMEFMT_RFC3339_LEN], vbuf[40], *busy;
 	char			 dbuf[24];
+	const char		*ws;
 
 	if (store_run_series(st, run->id, &ser, &n) == -1)
 		return -1;
+	/* A workload that did not complete: its samples count nowhere. */
+	if (store_run_workloads(st, run->id, &w, &nw) == -1) {
+		store_series_free(ser, n);
+		return -1;
+	}
 	busy = export_busy(run);
 	/* An end no time can say would not import again: unknown. */
 	dbuf[0] = '\0';
@@ -1442,9 +1548,11 @@ export_run(struct store *st, FILE *f, enum store_format format,
 	for (i = 0; i < n; i++) {
 		const struct store_metric *m = &ser[i].metric;
 
+		ws = export_workload_status(w, nw, m->workload);
 		for (j = 0; j < ser[i].n; j++) {
 			if (st->export_stop != NULL && *st->export_stop) {
 				free(busy);
+				store_run_workloads_free(w, nw);
 				store_series_free(ser, n);
 				return 1;
 			}
@@ -1463,7 +1571,7 @@ export_run(struct store *st, FILE *f, enum store_format format,
 				fprintf(f, ",%d,%s,%s,", ser[i].iterations[j],
 				    run->status, run->trigger);
 				csv_write_utf8(f, busy);
-				fprintf(f, ",%s\n", dbuf);
+				fprintf(f, ",%s,%s\n", dbuf, ws);
 			} else {
 				fputs("{\"run\":", f);
 				jsonl_write_string(f, run->label);
@@ -1486,11 +1594,15 @@ export_run(struct store *st, FILE *f, enum store_format format,
 				}
 				if (dbuf[0] != '\0')
 					fprintf(f, ",\"duration\":%s", dbuf);
+				if (ws[0] != '\0')
+					fprintf(f, ",\"workload_status\":\"%s\"",
+					    ws);
 				fputs("}\n", f);
 			}
 		}
 	}
 	free(busy);
+	store_run_workloads_free(w, nw);
 	store_series_free(ser, n);
 	return 0;
 }
@@ -1544,7 +1656,8 @@ store_export(struct store *st, FILE *f, enum store_format format,
 	}
 	if (format == STORE_FORMAT_CSV)
 		fputs("run,time,workload,metric,value,unit,better,host,"
-		    "iteration,status,trigger,busy,duration\n", f);
+		    "iteration,status,trigger,busy,duration,workload_status\n",
+		    f);
 	for (i = 0; i < n && rc == 0; i++)
 		rc = export_run(st, f, format, &runs[i]);
 	store_runs_free(runs, n);

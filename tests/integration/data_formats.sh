@@ -194,13 +194,15 @@ head -c 1 "$T/forced.csv" | grep -q '{' || fail "--format jsonl -o .csv"
 # Awkward names go through export and import unchanged, in both formats:
 # commas, quotes, a line feed, a tab, UTF-8, blanks at either end, and a
 # leading = + - @, which CSV writes as it is (perfwatch(1) says why).
-# Each run's length too, where it is known.
+# Each run's length too, where it is known, and how its workload ended
+# when it did not complete.
 PERFWATCH_DB="$T/names.db"
 python3 -c '
 import csv, sys
 w = csv.writer(sys.stdout, lineterminator="\n")
 w.writerow(["run", "time", "workload", "metric", "value", "unit", "better",
-    "host", "iteration", "status", "trigger", "busy", "duration"])
+    "host", "iteration", "status", "trigger", "busy", "duration",
+    "workload_status"])
 labels = ["a,b", "say \"hi\"", "two\nlines", "tab\there", "caf\u00e9 \u65e5\u672c",
     " lead", "trail ", "=1+2", "+x", "-y", "@z"]
 for i, l in enumerate(labels):
@@ -209,7 +211,9 @@ for i, l in enumerate(labels):
 	    ["complete", "aborted", "failed"][i % 3],
 	    ["import", "schedule", "bisect", "git"][i % 4],
 	    "" if i % 2 else "load 2.5 > 1.0, \"busy\"\nhere",
-	    "" if i % 3 == 0 else str(i * 7)])
+	    "" if i % 3 == 0 else str(i * 7),
+	    "" if i % 2 == 0 else
+	    ["failed", "timeout", "aborted", "skipped"][i // 2 % 4]])
 ' >"$T/names.csv"
 pw import "$T/names.csv" >/dev/null
 pw export >"$T/names-out.csv"
@@ -239,9 +243,9 @@ PERFWATCH_DB="$T/perfwatch.db"
 # writes each back as it came, through CSV and JSON Lines.  An import
 # of 0 s read as unknown, and was exported without its 0.
 PERFWATCH_DB="$T/zero.db"
-printf '%s\n' 'run,time,workload,metric,value,unit,better,host,iteration,status,trigger,busy,duration' \
-    'z,2023-11-14T22:13:20Z,w,m,1,s,lower,h,1,complete,import,,0' \
-    'n,2023-11-14T22:13:21Z,w,m,2,s,lower,h,1,complete,import,,' \
+printf '%s\n' 'run,time,workload,metric,value,unit,better,host,iteration,status,trigger,busy,duration,workload_status' \
+    'z,2023-11-14T22:13:20Z,w,m,1,s,lower,h,1,complete,import,,0,' \
+    'n,2023-11-14T22:13:21Z,w,m,2,s,lower,h,1,complete,import,,,' \
     >"$T/zero.csv"
 pw import "$T/zero.csv" >/dev/null
 pw export | cmp -s - "$T/zero.csv" ||
@@ -269,7 +273,7 @@ expect_eq "$(cat "$T/zero.out" | tr '\n' ' ')" "0 None "
 # import refuses, and listed as -3.
 sqlite3 "$PERFWATCH_DB" "UPDATE runs SET ended = started - 3 WHERE label = 'z'"
 pw export >"$T/back.csv"
-expect_eq "$(grep '^z,' "$T/back.csv")" 'z,2023-11-14T22:13:20Z,w,m,1,s,lower,h,1,complete,import,,'
+expect_eq "$(grep '^z,' "$T/back.csv")" 'z,2023-11-14T22:13:20Z,w,m,1,s,lower,h,1,complete,import,,,'
 PERFWATCH_DB="$T/back.db" pw import "$T/back.csv" >/dev/null 2>"$T/err" ||
 	fail "the export of a run that ended before it began: $(cat "$T/err")"
 expect_eq "$(pw runs --csv | awk -F, '$1 == "z" { print $4 }')" "-"
@@ -429,7 +433,7 @@ b:x,4,w,m,4,s,lower,a
 expect_eq "$(pw show --csv fe80::1:x | tail -n 1)" 'w,m,1,1,1,-,1,s,lower,,,'
 expect_eq "$(pw show --csv c:x | tail -n 1)" 'w,m,2,2,2,-,1,s,lower,,,'
 expect_eq "$(pw export --run fe80::1:x | tail -n 1)" \
-    'x,1970-01-01T00:00:01Z,w,m,1,s,lower,fe80::1,1,complete,import,,'
+    'x,1970-01-01T00:00:01Z,w,m,1,s,lower,fe80::1,1,complete,import,,,'
 pw show a:b:x >/dev/null 2>"$T/err" && fail "a:b:x named one run of two"
 expect_match "$(cat "$T/err")" '"a:b:x" names runs of two hosts; say #ID'
 # runs gives the id that names such a run: #3 in the table, 3 in --csv,

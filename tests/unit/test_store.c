@@ -1787,11 +1787,11 @@ test_import_duration_zero(void **state)
 {
 	static const char	 in[] =
 	    "run,time,workload,metric,value,unit,better,host,iteration,"
-	    "status,trigger,busy,duration\n"
-	    "b,1969-12-31T23:59:00Z,w,m,4,s,lower,h,1,complete,manual,,30\n"
-	    "e,1970-01-01T00:00:00Z,w,m,3,s,lower,h,1,complete,import,,0\n"
-	    "z,2023-11-14T22:13:20Z,w,m,1,s,lower,h,1,complete,import,,0\n"
-	    "n,2023-11-14T22:13:21Z,w,m,2,s,lower,h,1,complete,import,,\n";
+	    "status,trigger,busy,duration,workload_status\n"
+	    "b,1969-12-31T23:59:00Z,w,m,4,s,lower,h,1,complete,manual,,30,\n"
+	    "e,1970-01-01T00:00:00Z,w,m,3,s,lower,h,1,complete,import,,0,\n"
+	    "z,2023-11-14T22:13:20Z,w,m,1,s,lower,h,1,complete,import,,0,\n"
+	    "n,2023-11-14T22:13:21Z,w,m,2,s,lower,h,1,complete,import,,,\n";
 	static const struct run_length want[] = {
 		{ "h:z", 0 }, { "h:n", -1 }, { "h:e", 0 }, { "h:b", 30 },
 	};
