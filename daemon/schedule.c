@@ -154,6 +154,21 @@ schedule_save(struct daemon *d, time_t t)
 static void
 schedule_queue(struct daemon *d, const char *detail, const char *why)
 {
+	size_t	i;
+
+	/*
+	 * One of the schedule's runs waiting (paused, or behind a battery)
+	 * stands for this one too, as one run does for the fires a suspend
+	 * missed: a second in the queue made the battery's detail list them
+	 * all, and one queued again at a start was listed beside the next.
+	 */
+	for (i = 0; i < d->work.npending; i++)
+		if (strcmp(d->work.pending[i].trigger, "schedule") == 0) {
+			log_info("schedule: %s: one with the run queued "
+			    "already (%s)", detail, d->work.pending[i].detail !=
+			    NULL ? d->work.pending[i].detail : "schedule");
+			return;
+		}
 	if (work_want_run(d, "schedule", why != NULL ? why : detail, NULL, 0,
 	    NULL, NULL) == -1)
 		return;

@@ -151,4 +151,38 @@ tail -n +$((seen + 1)) "$LOG" | grep -q "run [0-9TZ]* (schedule) stopped" &&
 setting_is schedule:queued "" ||
 	fail "the complete run is queued again: $(sql "SELECT value FROM
 	    settings WHERE key = 'schedule:queued'")"
+
+# While one of the schedule's runs waits, the next fire is one with it:
+# after a restart, paused, the run queued again and the next fire were
+# two reasons, and the battery's detail listed both.
+write_profile
+write_conf "
+[schedule]
+interval = 4s
+jitter = 0
+catch_up = no
+[triggers]
+packages = no
+kernel = no"
+start_daemon
+pwc pause >/dev/null || fail "pause refused"
+wait_until 30 "a scheduled run queued, paused" sh -c \
+    "[ -n \"\$(sqlite3 -cmd '.timeout 5000' '$DB' \"SELECT value FROM settings
+    WHERE key = 'schedule:queued'\")\" ]" ||
+	fail "no schedule:queued setting while paused"
+stop_daemon TERM
+seen=$(wc -l <"$LOG")
+start_daemon
+# fired_again: the schedule fired after this start (the run queued again
+# at the start is not a fire).
+fired_again() {
+	tail -n +$((seen + 1)) "$LOG" | grep -v "queued when perfwatchd stopped$" |
+	    grep -q "queued a battery: schedule: due\|one with the run queued"
+}
+wait_until 20 "a fire after the start" fired_again ||
+	fail "the schedule did not fire after the start"
+[ "$(status_field 'len(d["pending"])')" = 1 ] ||
+	fail "the schedule's runs queued: $(status_field 'd["pending"]')"
+stop_daemon TERM
+[ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 pass
