@@ -16,10 +16,11 @@
  * memory, across reloads too, so that a poll does not queue it twice.
  *
  * The store's commit follows the order in which the commits were seen,
- * not their ancestry.  Builds go before batteries, so a commit's battery
- * may end after the build of a newer one has failed: once the newest
- * commit seen is kept (seen_kept), an older one dealt with later does not
- * replace it, or a restart would build the newer one again.  A branch
+ * not their ancestry.  A commit's battery runs before the next build of
+ * its tree (work.c), so it measures that commit's build; should an older
+ * commit still be dealt with after the newest one seen is kept
+ * (seen_kept), it does not replace it, or a restart would build the
+ * newer one again.  A branch
  * forced back to an older commit is a change like any other: that commit
  * is seen last, so it is built, measured and kept.  (An ancestry rule,
  * git_graph_descendant_of, would refuse to keep it, and every restart

@@ -8,9 +8,10 @@
  * trigger naming the run, the details joined, the workloads the union of
  * theirs (any reason without workloads means the whole profile) and the
  * git commits the union too.  Builds go first, since a finished build
- * adds its commit's reason to the pending battery.  Nothing starts while
- * paused or stopping; a battery in progress is never interrupted except
- * by shutdown.
+ * adds its commit's reason to the pending battery; but not a build of a
+ * tree whose commit that battery records, which would replace the build
+ * the battery is to measure.  Nothing starts while paused or stopping; a
+ * battery in progress is never interrupted except by shutdown.
  *
  * When a battery ends, its JSON report (stdout) says how it went; the
  * report's "alerts" (if the run judged itself) with state "suspected"
@@ -1125,21 +1126,41 @@ work_build_timer(evutil_socket_t fd, short ev, void *arg)
 }
 
 /*
+ * Whether a pending battery records a commit of tree repo: that commit's
+ * build is what the tree holds until the tree's next build.
+ */
+static int
+work_pending_git(const struct work *w, const char *repo)
+{
+	size_t	i;
+
+	for (i = 0; i < w->npending; i++)
+		if (same_str(w->pending[i].git_name, repo))
+			return 1;
+	return 0;
+}
+
+/*
  * Start the first queued build whose repository is still watched.  A
  * repository that no longer has a build command gets its battery queued,
  * not started: this runs inside work_kick(), and must start one thing at
- * most.
+ * most.  A build of a tree whose commit a pending battery records waits
+ * for that battery: built first, the battery measured the newer build
+ * (or what a failed one left) and recorded it as the older commit.
  */
 static int
 work_start_build(struct daemon *d)
 {
 	struct work	*w = &d->work;
-	struct build	*b;
+	struct build	*b, *next;
 	struct gitwatch	*g;
 	struct timeval	 tv = { 0, 0 };
 	char		*argv[4], what[128];
 
-	while ((b = TAILQ_FIRST(&w->builds)) != NULL) {
+	for (b = TAILQ_FIRST(&w->builds); b != NULL; b = next) {
+		next = TAILQ_NEXT(b, entry);
+		if (work_pending_git(w, b->repo))
+			continue;
 		TAILQ_REMOVE(&w->builds, b, entry);
 		g = gitwatch_find(d, b->repo);
 		if (g == NULL) {

@@ -1,8 +1,8 @@
 #!/bin/sh
-# The commit the store keeps as dealt with ("git:NAME") never goes back
-# to one the daemon saw before the newest: a commit B is built while the
-# newer C comes, so B's battery waits behind C's build; C's build fails
-# (C is dealt with) and B's battery runs after it.  The store keeps C,
+# A commit B is built while the newer C comes: B's battery runs before
+# C's build, on the tree that holds B's build (it ran after C's build,
+# which replaced what it measured, and was recorded as B all the same).
+# C's build then fails: the store keeps C as dealt with ("git:NAME"),
 # and a restart does not build C again.  A branch forced back to B is a
 # change: B is built and measured again, and kept.
 set -eu
@@ -54,12 +54,17 @@ wait_until 15 "C's queued build" \
     grep -q "queued a build of demo at $(short "$c")" "$LOG" ||
 	fail "the commit $c was not seen"
 
-# B's build ends: C's build runs (and fails) before B's battery.
+# B's build ends: B's battery runs, then C's build (which fails).
 rm "$T/hold"
 wait_until 30 "C's failed build" \
     grep -q "build demo at $(short "$c") failed" "$LOG" ||
 	fail "the build of $c did not fail"
 wait_git_run 1 "$b" "the build of B"
+battery=$(grep -n "battery started (git: $b)" "$LOG" | cut -d: -f1)
+build=$(grep -n "build demo at $(short "$c") started" "$LOG" | cut -d: -f1)
+[ -n "$battery" ] && [ -n "$build" ] && [ "$battery" -lt "$build" ] ||
+	fail "B's battery (log line ${battery:-none}) did not run before" \
+	    "C's build (line ${build:-none})"
 # The daemon has dealt with it once it says so.
 wait_until 15 "B's battery" grep -q "run .*: complete (git)" "$LOG" ||
 	fail "the daemon did not see the run of $b end"
