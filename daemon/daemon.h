@@ -378,6 +378,8 @@ void		 gitwatch_done(struct daemon *, const char *name,
 		    const char *commit);
 void		 gitwatch_built(struct daemon *, struct gitwatch *,
 		    const char *commit);
+int		 gitwatch_holds(struct daemon *, struct gitwatch *,
+		    const char *commit, char **cause);
 struct gitwatch	*gitwatch_find(struct daemon *, const char *name);
 json_t		*gitwatch_status_json(struct daemon *);
 

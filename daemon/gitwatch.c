@@ -38,7 +38,9 @@
  * The build runs in the repository's working tree as it is: watch the
  * branch that is checked out there (a dedicated clone that something else
  * pulls into), or name a full ref such as refs/remotes/origin/main and
- * let the build command check it out.
+ * let the build command check it out.  Either way the tree's HEAD after
+ * the build must be the branch or the commit built (gitwatch_holds()):
+ * another branch left checked out is not measured as this one.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,6 +232,53 @@ gitwatch_built(struct daemon *d, struct gitwatch *g, const char *commit)
 		log_warnx("git %s: cannot save the commit built: %s", g->name,
 		    store_errmsg(d->st));
 	free(key);
+}
+
+/*
+ * After a successful build of g at commit: return 0 if the working tree
+ * holds it, else -1 with why in *cause.  The build runs in the tree as
+ * it is, and one checked out on another branch built that branch, then
+ * measured and recorded as the watched branch's commit.  The tree holds
+ * it when its HEAD is that commit (read after the build, so a build that
+ * checks the commit out itself passes) or is the watched branch, which
+ * may have moved on during the build: its next commit is built next.  A
+ * tree that holds another commit holds its build: that one is kept as
+ * built (gitwatch_built()).
+ */
+int
+gitwatch_holds(struct daemon *d, struct gitwatch *g, const char *commit,
+    char **cause)
+{
+	git_repository	*repo = NULL;
+	git_reference	*head = NULL;
+	git_object	*obj = NULL;
+	const git_error	*e;
+	char		 hex[GIT_OID_HEXSZ + 1];
+	int		 rc = -1;
+
+	if (git_repository_open_ext(&repo, g->path,
+	    GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0 ||
+	    git_repository_head(&head, repo) < 0 ||
+	    git_reference_peel(&obj, head, GIT_OBJECT_COMMIT) < 0) {
+		e = git_error_last();
+		xasprintf(cause, "cannot read the tree's HEAD: %s",
+		    e != NULL && e->message != NULL ? e->message :
+		    "unknown error");
+	} else {
+		git_oid_tostr(hex, sizeof(hex), git_object_id(obj));
+		if (strcmp(hex, commit) == 0 ||
+		    strcmp(git_reference_name(head), g->ref) == 0)
+			rc = 0;
+		else {
+			xasprintf(cause, "the tree holds %.12s, not %.12s",
+			    hex, commit);
+			gitwatch_built(d, g, hex);
+		}
+	}
+	git_object_free(obj);
+	git_reference_free(head);
+	git_repository_free(repo);
+	return rc;
 }
 
 /* Read the [git] sections, with the last commit the store keeps. */

@@ -1066,17 +1066,38 @@ work_build_done(struct job *j, void *arg)
 	struct work	*w = &d->work;
 	struct build	*b = w->build;
 	struct gitwatch	*g;
-	char		*tail;
+	char		*tail, *cause = NULL;
+	const char	*branch;
 	int		 ws = job_status(j);
 
 	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0) {
 		log_info("build %s at %.12s: done in %lld s", b->repo,
 		    b->commit, work_elapsed(w));
-		if ((g = gitwatch_find(d, b->repo)) != NULL)
-			gitwatch_built(d, g, b->commit);
-		if (!d->stopping && g != NULL)
-			work_want_run(d, "git", b->commit, g->globs,
-			    g->nglobs, b->repo, b->commit);
+		g = gitwatch_find(d, b->repo);
+		if (g != NULL && gitwatch_holds(d, g, b->commit, &cause) == -1) {
+			/*
+			 * Another branch checked out there was built: its
+			 * battery would be recorded as this commit.  Dealt
+			 * with as a failed build is, not tried again.
+			 */
+			branch = strncmp(g->ref, "refs/heads/", 11) == 0 ?
+			    g->ref + 11 : g->ref;
+			log_warnx("git %s: %s, the commit of %s: not measured; "
+			    "check out %s there", b->repo, cause, branch,
+			    branch);
+			free(w->last_error);
+			xasprintf(&w->last_error, "git %s: %s: not measured",
+			    b->repo, cause);
+			free(cause);
+			if (!d->stopping)
+				gitwatch_done(d, b->repo, b->commit);
+		} else {
+			if (g != NULL)
+				gitwatch_built(d, g, b->commit);
+			if (!d->stopping && g != NULL)
+				work_want_run(d, "git", b->commit, g->globs,
+				    g->nglobs, b->repo, b->commit);
+		}
 	} else {
 		tail = job_tail(j);
 		log_warnx("build %s at %.12s failed (%s %d%s)%s%s; no run",
