@@ -15,7 +15,9 @@
  * (sysinfo_packages_read(), which may run rpm or pkg) and the daemon
  * diffs it against the list read at start or after the last change; the
  * run's detail is the diff's summary.  A database rewritten without a
- * package changing does not call for a run.
+ * package changing does not call for a run.  dpkg_admin_dir's status
+ * file missing at start is waited for (pkg_absent): the list read once it
+ * is there is the one to diff against, as the one read at start is.
  *
  * Packages changed while the daemon was down (an upgrade with it
  * stopped, or the upgrade that restarted it) are found at start: when
@@ -80,6 +82,8 @@ static const char	*pkg_manager = "none";
 static int		pkg_phase_after;	/* the read is after a change */
 static int		pkg_check_last;		/* at start: against the last run */
 static int		pkg_since_run;		/* the change is since that run */
+static int		pkg_absent;	/* dpkg_admin_dir's status not there yet */
+static int		pkg_phase_first;	/* the read is its first list */
 #ifdef __linux__
 static struct event	*pkg_retry;	/* looks for a directory gone */
 #endif
@@ -125,11 +129,12 @@ pkg_watch_dpkg(const char *dpkg)
 
 /*
  * Choose what to watch, as sysinfo chooses what to read; with
- * dpkg_admin_dir set, dpkg's database there or nothing (said once, with
- * complain).  An empty dpkg database (an rpm or pacman system's dpkg
- * tool) is watched only when there is nothing else.
+ * dpkg_admin_dir set, dpkg's database there, watched for while it has no
+ * status file (said once, with complain): return -1 then, else 0.  An
+ * empty dpkg database (an rpm or pacman system's dpkg tool) is watched
+ * only when there is nothing else.
  */
-static void
+static int
 pkg_choose(struct daemon *d, int complain)
 {
 	const char	*dpkg;
@@ -144,29 +149,33 @@ pkg_choose(struct daemon *d, int complain)
 	if (have && (set || sysinfo_dpkg_in_use(dpkg))) {
 		free(path);
 		pkg_watch_dpkg(dpkg);
-		return;
+		return 0;
 	}
 	if (set) {
+		/*
+		 * Not there yet (a chroot or a restore still being made):
+		 * its directory is watched, or looked for as one gone is,
+		 * so that the trigger starts once the file is there.
+		 */
 		if (complain)
-			log_warnx("packages: %s: %s (dpkg_admin_dir); the "
-			    "package database is not watched", path,
-			    strerror(err));
+			log_warnx("packages: %s: %s (dpkg_admin_dir); watching "
+			    "for it", path, strerror(err));
 		free(path);
-		pkg_manager = "none";
-		return;
+		pkg_watch_dpkg(dpkg);
+		return -1;
 	}
 	free(path);
 #ifdef __FreeBSD__
 	if (path_exists("/var/db/pkg/local.sqlite")) {
 		pkg_manager = "pkg";
 		pkg_add("/var/db/pkg", "local.sqlite", NULL, NULL);
-		return;
+		return 0;
 	}
 #else
 	if (path_exists("/var/lib/pacman/local")) {
 		pkg_manager = "pacman";
 		pkg_add("/var/lib/pacman/local", NULL, NULL, NULL);
-		return;
+		return 0;
 	}
 	if (path_exists("/var/lib/rpm/rpmdb.sqlite") ||
 	    path_exists("/var/lib/rpm/Packages") ||
@@ -174,19 +183,20 @@ pkg_choose(struct daemon *d, int complain)
 		pkg_manager = "rpm";
 		pkg_add("/var/lib/rpm", "rpmdb.sqlite", "Packages",
 		    "Packages.db");
-		return;
+		return 0;
 	}
 	if (path_exists("/usr/lib/sysimage/rpm")) {
 		pkg_manager = "rpm";
 		pkg_add("/usr/lib/sysimage/rpm", "rpmdb.sqlite", "Packages",
 		    "Packages.db");
-		return;
+		return 0;
 	}
 #endif
 	if (have)
 		pkg_watch_dpkg(dpkg);
 	else
 		pkg_manager = "none";
+	return 0;
 }
 
 /* Whether a name in a watched directory matters. */
@@ -211,7 +221,10 @@ pkg_changed(struct daemon *d, const char *what)
 	int64_t		settle;
 
 	settle = config_get_duration(d->cfg, "triggers", "package_settle");
-	if (!d->pkg_changed)
+	if (!d->pkg_changed && pkg_absent)
+		log_info("packages: %s changed; reading it once it has been "
+		    "still for %llds", what, (long long)settle);
+	else if (!d->pkg_changed)
 		log_info("packages: %s changed; running once it has been "
 		    "still for %llds", what, (long long)settle);
 	else
@@ -388,8 +401,8 @@ pkg_inotify_start(struct daemon *d)
 			 * away): looked for, as one gone while watched is.
 			 */
 			if (errno == ENOENT) {
-				log_warn("packages: %s is gone; looking for "
-				    "it every %llds", pkg_watches[i].dir,
+				log_warn("packages: %s is not there; looking "
+				    "for it every %llds", pkg_watches[i].dir,
 				    (long long)pkg_retry_seconds(d));
 				continue;
 			}
@@ -659,6 +672,7 @@ pkgwatch_read_done(struct job *j, void *arg)
 	char			*cause = NULL, *summary, *detail;
 	size_t			 n;
 	int			 after = pkg_phase_after;
+	int			 first = pkg_phase_first;
 
 	d->pkg_job = NULL;
 	out = job_output(j, &n);
@@ -670,7 +684,22 @@ pkgwatch_read_done(struct job *j, void *arg)
 		    cause != NULL ? ": " : "", cause != NULL ? cause : "");
 		free(cause);
 	}
-	if (!after) {
+	if (first) {
+		/*
+		 * The status file missing at start is there: the list to
+		 * compare with, not a change, as there is none before it.
+		 * Not read, it is still waited for.
+		 */
+		if (now != NULL) {
+			log_info("packages: %s is there; the list to "
+			    "compare with", pkg_watches[0].file);
+			log_debug("packages: %zu packages (%s)",
+			    now->npackages, pkg_manager);
+			pkg_absent = 0;
+			sysinfo_snapshot_free(d->pkg_before);
+			d->pkg_before = now;
+		}
+	} else if (!after) {
 		sysinfo_snapshot_free(d->pkg_before);
 		d->pkg_before = now;
 		if (now != NULL)
@@ -727,7 +756,7 @@ pkgwatch_read_done(struct job *j, void *arg)
 		sysinfo_snapshot_free(d->pkg_before);
 		d->pkg_before = now;
 	}
-	if (after)
+	if (after || first)
 		d->pkg_changed = 0;
 #ifdef __GLIBC__
 	/* Parsing the list's JSON grew the heap; give it back while idle. */
@@ -749,7 +778,9 @@ pkgwatch_read_start(struct daemon *d)
 		d->pkg_reread = 1;
 		return;
 	}
-	pkg_phase_after = d->pkg_before != NULL || d->pkg_changed;
+	pkg_phase_first = pkg_absent;
+	pkg_phase_after = !pkg_absent &&
+	    (d->pkg_before != NULL || d->pkg_changed);
 	d->pkg_job = job_fork(d, "package list", pkgwatch_read, d,
 	    pkgwatch_read_done, d);
 	if (d->pkg_job == NULL)
@@ -763,13 +794,20 @@ pkg_settled(evutil_socket_t fd, short ev, void *arg)
 
 	(void)fd;
 	(void)ev;
-	log_info("packages: the database has settled; reading it");
 #ifdef __linux__
 	if (d->pkg_event != NULL && d->pkg_fd != -1) {
-		pkg_inotify_rewatch(d, 1);
+		pkg_inotify_rewatch(d, pkg_absent == 0);
 		pkg_inotify_retry_arm(d);
 	}
 #endif
+	/* Still waited for: its directory made, say, but no status yet. */
+	if (pkg_absent && !path_exists(pkg_watches[0].file)) {
+		log_debug("packages: %s is not there yet",
+		    pkg_watches[0].file);
+		d->pkg_changed = 0;
+		return;
+	}
+	log_info("packages: the database has settled; reading it");
 	pkgwatch_read_start(d);
 }
 
@@ -831,7 +869,7 @@ pkgwatch_start(struct daemon *d)
 	d->pkg_fd = -1;
 	if (!config_get_bool(d->cfg, "triggers", "packages"))
 		return;
-	pkg_choose(d, 1);
+	pkg_absent = pkg_choose(d, 1) == -1;
 	if (pkg_nwatches == 0) {
 		if (!config_is_set(d->cfg, "triggers", "dpkg_admin_dir"))
 			log_info("packages: no package database found; not "
@@ -840,6 +878,9 @@ pkgwatch_start(struct daemon *d)
 	}
 	d->pkg_settle = evtimer_new(d->base, pkg_settled, d);
 	pkgwatch_watch(d);
+	/* Nothing to read yet: the first list is read once it is there. */
+	if (pkg_absent)
+		return;
 	/* The list before any change, to diff against. */
 	pkg_phase_after = 0;
 	pkg_check_last = d->starting;
@@ -862,25 +903,18 @@ pkgwatch_reload(struct daemon *d, const struct config *old)
 	int64_t		 settle;
 
 	char		*was = NULL;
-	const char	*was_manager = pkg_manager;
 
 	if (pkg_nwatches > 0)
 		was = xstrdup(pkg_watches[0].dir);
 	pkgwatch_unwatch(d);
 	if (was != NULL && config_get_bool(d->cfg, "triggers", "packages")) {
-		pkg_choose(d, 0);
 		/*
 		 * dpkg's database at dpkg_admin_dir, gone for the moment (moved
-		 * away while a backup is put back): the same database, looked
-		 * for as before.  pkg_choose finds no status file there and
-		 * chose none, which turned the trigger off until a restart.
+		 * away while a backup is put back), is the same database,
+		 * looked for as before, compared with the list from before
+		 * it went (pkg_absent is as it was).
 		 */
-		if (pkg_nwatches == 0 && was_manager != NULL &&
-		    strcmp(was_manager, "dpkg") == 0 &&
-		    config_is_set(d->cfg, "triggers", "dpkg_admin_dir") &&
-		    strcmp(was, config_get_str(d->cfg, "triggers",
-		    "dpkg_admin_dir")) == 0)
-			pkg_watch_dpkg(was);
+		(void)pkg_choose(d, 0);
 		if (pkg_nwatches > 0 && strcmp(was, pkg_watches[0].dir) == 0) {
 			pkgwatch_watch(d);
 			settle = config_get_duration(d->cfg, "triggers",
@@ -921,6 +955,7 @@ pkgwatch_stop(struct daemon *d)
 	sysinfo_snapshot_free(d->pkg_before);
 	d->pkg_before = NULL;
 	d->pkg_changed = d->pkg_reread = 0;
+	pkg_absent = 0;
 }
 
 /* Seconds since boot. */
