@@ -3,21 +3,22 @@
  * kernel at start.
  *
  * Packages.  The database of the machine's package manager is watched
- * (the same one sysinfo reads: dpkg's status file in dpkg_admin_dir, else
- * pacman's local directory, else rpm's database; pkg's local.sqlite on
- * FreeBSD) with inotify on Linux, kqueue on FreeBSD, and a stat() poll
- * every PKG_POLL seconds where neither can be had.  Every change restarts
- * the settle timer ([triggers] package_settle), so that a whole upgrade
- * is one trigger.  With inotify, a watched directory gone (removed,
- * moved away) is watched again when it is back at its path: at once if
- * it is, else looked for every package_settle or PKG_POLL, whichever is
- * sooner.  When the settle timer expires, a child reads the package list
+ * (the same one sysinfo reads: dpkg's status file and its updates/
+ * journal in dpkg_admin_dir, else pacman's local directory, else rpm's
+ * database; pkg's local.sqlite on FreeBSD) with inotify on Linux,
+ * kqueue on FreeBSD, and a stat() poll every PKG_POLL seconds where
+ * neither can be had.  Every change restarts the settle timer
+ * ([triggers] package_settle), so that a whole upgrade is one trigger.
+ * With inotify, a watched directory gone (removed, moved away) is
+ * watched again when it is back at its path: at once if it is, else
+ * looked for every package_settle or PKG_POLL, whichever is sooner.
+ * When the settle timer expires, a child reads the package list
  * (sysinfo_packages_read(), which may run rpm or pkg) and the daemon
  * diffs it against the list read at start or after the last change; the
  * run's detail is the diff's summary.  A database rewritten without a
  * package changing does not call for a run.  dpkg_admin_dir's status
- * file missing at start is waited for (pkg_absent): the list read once it
- * is there is the one to diff against, as the one read at start is.
+ * file missing at start is waited for (pkg_absent): the list read once
+ * it is there is the one to diff against, as the one read at start is.
  *
  * Packages changed while the daemon was down (an upgrade with it
  * stopped, or the upgrade that restarted it) are found at start: when
@@ -74,6 +75,7 @@ struct pkg_watch {
 	const char	*names[4];	/* NULL-terminated; none: any name */
 	char		*file;		/* kqueue: the file itself */
 	int		 wd;		/* inotify's watch, -1: none now */
+	int		 optional;	/* not there: none, nothing said */
 };
 
 static struct pkg_watch	pkg_watches[PKG_MAX_WATCH];
@@ -97,7 +99,7 @@ static void	pkgwatch_read_start(struct daemon *);
 static struct snapshot *last_run_snapshot(struct daemon *, int);
 
 /* Add a directory to watch, with the names of interest (NULL: any). */
-static void
+static struct pkg_watch *
 pkg_add(const char *dir, const char *n1, const char *n2, const char *n3)
 {
 	struct pkg_watch	*w = &pkg_watches[pkg_nwatches++];
@@ -109,6 +111,7 @@ pkg_add(const char *dir, const char *n1, const char *n2, const char *n3)
 	w->names[3] = NULL;
 	if (n1 != NULL)
 		xasprintf(&w->file, "%s/%s", dir, n1);
+	return w;
 }
 
 static int
@@ -119,12 +122,23 @@ path_exists(const char *path)
 	return stat(path, &st) == 0;
 }
 
-/* Watch dpkg's status file in the admin directory dpkg. */
+/*
+ * Watch dpkg's status file in the admin directory dpkg, and its journal:
+ * dpkg records each package it changes in updates/NNNN and folds them
+ * into status only now and then, and sysinfo reads both.  The updates
+ * directory may be missing (made by dpkg when it needs it): its name in
+ * dpkg is watched too, so that it is watched once it is made.
+ */
 static void
 pkg_watch_dpkg(const char *dpkg)
 {
+	char	*updates;
+
 	pkg_manager = "dpkg";
-	pkg_add(dpkg, "status", NULL, NULL);
+	pkg_add(dpkg, "status", "updates", NULL);
+	xasprintf(&updates, "%s/updates", dpkg);
+	pkg_add(updates, NULL, NULL, NULL)->optional = 1;
+	free(updates);
 }
 
 /*
@@ -268,7 +282,8 @@ pkg_inotify_rewatch(struct daemon *d, int complain)
 			continue;
 		pkg_watches[i].wd = inotify_add_watch(d->pkg_fd,
 		    pkg_watches[i].dir, PKG_INOTIFY_MASK);
-		if (pkg_watches[i].wd == -1 && complain)
+		if (pkg_watches[i].wd == -1 && complain &&
+		    !pkg_watches[i].optional)
 			log_warn("packages: %s is gone; looking for it every "
 			    "%llds", pkg_watches[i].dir,
 			    (long long)pkg_retry_seconds(d));
@@ -281,7 +296,10 @@ pkg_inotify_rewatch(struct daemon *d, int complain)
 	return back;
 }
 
-/* Look for the directories gone again later, if there are any. */
+/*
+ * Look for the directories gone again later, if there are any; an
+ * optional one is seen made in the directory above it.
+ */
 static void
 pkg_inotify_retry_arm(struct daemon *d)
 {
@@ -289,7 +307,7 @@ pkg_inotify_retry_arm(struct daemon *d)
 	size_t		i;
 
 	for (i = 0; i < pkg_nwatches; i++) {
-		if (pkg_watches[i].wd == -1) {
+		if (pkg_watches[i].wd == -1 && !pkg_watches[i].optional) {
 			tv.tv_sec = pkg_retry_seconds(d);
 			evtimer_add(pkg_retry, &tv);
 			return;
@@ -325,6 +343,25 @@ pkg_inotify_watch(int wd)
 		if (pkg_watches[i].wd == wd)
 			return &pkg_watches[i];
 	return NULL;
+}
+
+/*
+ * A watched directory gone: the watches of directories in it are of
+ * what moved away with it (or went with it), no longer at their paths.
+ */
+static void
+pkg_inotify_drop_under(int fd, const struct pkg_watch *w)
+{
+	size_t	i, len = strlen(w->dir);
+
+	for (i = 0; i < pkg_nwatches; i++) {
+		if (pkg_watches[i].wd == -1 ||
+		    strncmp(pkg_watches[i].dir, w->dir, len) != 0 ||
+		    pkg_watches[i].dir[len] != '/')
+			continue;
+		inotify_rm_watch(fd, pkg_watches[i].wd);
+		pkg_watches[i].wd = -1;
+	}
 }
 
 /*
@@ -368,6 +405,7 @@ pkg_inotify_read(evutil_socket_t fd, short ev, void *arg)
 				if (ie->mask & IN_MOVE_SELF)
 					inotify_rm_watch(fd, w->wd);
 				w->wd = -1;
+				pkg_inotify_drop_under(fd, w);
 				hit = w->dir;
 				gone = 1;
 				continue;
@@ -376,8 +414,11 @@ pkg_inotify_read(evutil_socket_t fd, short ev, void *arg)
 				hit = w->dir;
 		}
 	}
-	/* Not there yet (between two renames): again once it settles. */
-	if (gone)
+	/*
+	 * Not there yet (between two renames): again once it settles.  A
+	 * change may be an optional directory made (dpkg's updates).
+	 */
+	if (gone || hit != NULL)
 		pkg_inotify_rewatch(d, 0);
 	if (hit != NULL)
 		pkg_changed(d, hit);
@@ -401,9 +442,11 @@ pkg_inotify_start(struct daemon *d)
 			 * away): looked for, as one gone while watched is.
 			 */
 			if (errno == ENOENT) {
-				log_warn("packages: %s is not there; looking "
-				    "for it every %llds", pkg_watches[i].dir,
-				    (long long)pkg_retry_seconds(d));
+				if (!pkg_watches[i].optional)
+					log_warn("packages: %s is not there; "
+					    "looking for it every %llds",
+					    pkg_watches[i].dir,
+					    (long long)pkg_retry_seconds(d));
 				continue;
 			}
 			log_warn("packages: inotify_add_watch %s",
@@ -449,8 +492,11 @@ pkg_kqueue_register(struct daemon *d)
 				continue;
 			fd = open(paths[k], O_RDONLY | O_CLOEXEC);
 			if (fd == -1) {
-				/* The file may be being replaced. */
-				if (k == 1)
+				/*
+				 * The file may be being replaced; an optional
+				 * directory may be made later.
+				 */
+				if (k == 1 || pkg_watches[i].optional)
 					pkg_kq_missing = 1;
 				continue;
 			}
