@@ -70,6 +70,8 @@ struct reason {
 	size_t	  nglobs;
 	char	 *git_name;	/* a watched repository's commit, or NULL */
 	char	 *git_commit;
+	double	  seen;		/* a package or kernel change: when it was
+				   seen (perfwatch_mono()); else 0 */
 };
 
 /* A build of a watched repository waiting for its turn. */
@@ -343,6 +345,8 @@ void		 work_init(struct daemon *);
 int		 work_want_run(struct daemon *, const char *trigger,
 		    const char *detail, char *const *globs, size_t nglobs,
 		    const char *git_name, const char *git_commit);
+int		 work_want_change(struct daemon *, const char *trigger,
+		    const char *detail, double seen);
 void		 work_want_build(struct daemon *, const char *repo,
 		    const char *commit);
 void		 work_kick(struct daemon *);
@@ -366,6 +370,7 @@ time_t		 schedule_next(const struct daemon *);
 void		 pkgwatch_start(struct daemon *);
 void		 pkgwatch_reload(struct daemon *, const struct config *old);
 void		 pkgwatch_stop(struct daemon *);
+int		 pkgwatch_run_measured(struct daemon *, const char *label);
 void		 kernel_check(struct daemon *);
 void		 kernel_reload(struct daemon *, const struct config *old);
 void		 kernel_stop(struct daemon *);

@@ -16,9 +16,13 @@
  * (sysinfo_packages_read(), which may run rpm or pkg) and the daemon
  * diffs it against the list read at start or after the last change; the
  * run's detail is the diff's summary.  A database rewritten without a
- * package changing does not call for a run.  dpkg_admin_dir's status
- * file missing at start is waited for (pkg_absent): the list read once
- * it is there is the one to diff against, as the one read at start is.
+ * package changing does not call for a run.  The run is asked for with
+ * the time of the last change seen: a battery that started after it and
+ * measured (see below) has the change in its snapshot, and the run,
+ * queued while that battery ran, is dropped when it ends
+ * (work_want_change()).  dpkg_admin_dir's status file missing at start
+ * is waited for (pkg_absent): the list read once it is there is the one
+ * to diff against, as the one read at start is.
  *
  * Packages changed while the daemon was down (an upgrade with it
  * stopped, or the upgrade that restarted it) are found at start: when
@@ -32,7 +36,8 @@
  * last run that measured (else its last run with a snapshot), a run is
  * asked for once the machine has been up for [triggers] boot_settle,
  * unless a run since (the schedule's catch-up, one by hand) has
- * measured the running kernel by then, complete and on a quiet machine.
+ * measured the running kernel by then, complete and on a quiet machine;
+ * one still running then drops the kernel run when it has measured.
  */
 #include <sys/types.h>
 #include <sys/stat.h>
@@ -86,6 +91,8 @@ static int		pkg_check_last;		/* at start: against the last run */
 static int		pkg_since_run;		/* the change is since that run */
 static int		pkg_absent;	/* dpkg_admin_dir's status not there yet */
 static int		pkg_phase_first;	/* the read is its first list */
+static double		pkg_seen;	/* the last change seen (mono) */
+static double		kernel_seen;	/* the new kernel found */
 #ifdef __linux__
 static struct event	*pkg_retry;	/* looks for a directory gone */
 #endif
@@ -234,6 +241,12 @@ pkg_changed(struct daemon *d, const char *what)
 	struct timeval	tv = { 0, 0 };
 	int64_t		settle;
 
+	/*
+	 * The list read once this settles has the changes made by now: a
+	 * battery that starts after this has them in its snapshot, and the
+	 * run asked for them is then dropped (work_want_change()).
+	 */
+	pkg_seen = perfwatch_mono();
 	settle = config_get_duration(d->cfg, "triggers", "package_settle");
 	if (!d->pkg_changed && pkg_absent)
 		log_info("packages: %s changed; reading it once it has been "
@@ -704,6 +717,7 @@ pkg_against_last_run(struct daemon *d)
 	    (long long)tv.tv_sec);
 	free(summary);
 	pkg_since_run = 1;
+	pkg_seen = perfwatch_mono();
 	d->pkg_changed = 1;
 	evtimer_add(d->pkg_settle, &tv);
 }
@@ -768,8 +782,7 @@ pkgwatch_read_done(struct job *j, void *arg)
 			xasprintf(&detail, "%s: %s", pkg_manager,
 			    summary != NULL ? summary :
 			    "changed since the last run");
-			work_want_run(d, "package", detail, NULL, 0, NULL,
-			    NULL);
+			work_want_change(d, "package", detail, pkg_seen);
 			free(detail);
 		}
 		free(summary);
@@ -794,8 +807,8 @@ pkgwatch_read_done(struct job *j, void *arg)
 		} else {
 			xasprintf(&detail, "%s: %s", pkg_manager, summary);
 			if (!d->stopping)
-				work_want_run(d, "package", detail, NULL, 0,
-				    NULL, NULL);
+				work_want_change(d, "package", detail,
+				    pkg_seen);
 			free(summary);
 			free(detail);
 		}
@@ -1023,6 +1036,46 @@ kernel_uptime(void)
 }
 
 /*
+ * The id of this host's last run that measured the battery (see
+ * last_run_snapshot()): 0 and *id, or -1 if there is none.
+ */
+static int
+last_measured_run(struct daemon *d, int64_t *id)
+{
+	char	*cause = NULL, **names = NULL;
+	size_t	 nnames = 0;
+	int	 rc;
+
+	/* No battery to be had: the last run that measured. */
+	if (daemon_workloads(d->cfg, d->conf_path, &names, &nnames,
+	    &cause) == -1) {
+		log_debug("the battery: %s", cause);
+		free(cause);
+	}
+	rc = store_run_last_covering(d->st, d->host,
+	    (const char *const *)names, nnames, id);
+	daemon_workloads_free(names, nnames);
+	return rc;
+}
+
+/*
+ * Whether run label of this host is its last run that measured the
+ * battery, as a start judges a package change or a kernel measured
+ * (last_run_snapshot(d, 1)): complete, on a quiet machine, of the
+ * battery's workloads.
+ */
+int
+pkgwatch_run_measured(struct daemon *d, const char *label)
+{
+	int64_t	id, last;
+
+	if (store_run_lookup(d->st, d->host, label, &id) == -1 ||
+	    last_measured_run(d, &last) == -1)
+		return 0;
+	return id == last;
+}
+
+/*
  * The snapshot of this host's last run that has one; with measured, of
  * its last complete run not measured on a busy machine that ran the
  * whole battery, of the battery's workloads that some such run of the
@@ -1040,24 +1093,13 @@ last_run_snapshot(struct daemon *d, int measured)
 	struct store_run_filter	 f;
 	struct store_run	*runs = NULL, r;
 	struct snapshot		*s = NULL;
-	char			*cause = NULL, **names = NULL;
-	size_t			 n = 0, i, nnames = 0;
+	char			*cause = NULL;
+	size_t			 n = 0, i;
 	int64_t			 id = 0;
-	int			 found;
 
 	if (measured) {
-		/* No battery to be had: the last run that measured. */
-		if (daemon_workloads(d->cfg, d->conf_path, &names, &nnames,
-		    &cause) == -1) {
-			log_debug("the battery: %s", cause);
-			free(cause);
-			cause = NULL;
-		}
-		found = store_run_last_covering(d->st, d->host,
-		    (const char *const *)names, nnames, &id) == 0 &&
-		    store_run_get(d->st, id, &r) == 0;
-		daemon_workloads_free(names, nnames);
-		if (!found)
+		if (last_measured_run(d, &id) == -1 ||
+		    store_run_get(d->st, id, &r) == -1)
 			return NULL;
 		if (r.snapshot > 0 && (s = store_snapshot_get(d->st,
 		    r.snapshot, &cause)) == NULL) {
@@ -1217,8 +1259,7 @@ kernel_settled(evutil_socket_t fd, short ev, void *arg)
 		log_info("kernel: a run since the start measured kernel %s; "
 		    "no kernel run", u.release);
 	else
-		work_want_run(d, "kernel", d->kernel_detail, NULL, 0, NULL,
-		    NULL);
+		work_want_change(d, "kernel", d->kernel_detail, kernel_seen);
 	free(detail);
 	kernel_stop(d);
 }
@@ -1237,13 +1278,14 @@ kernel_check(struct daemon *d)
 		return;
 	free(d->kernel_detail);
 	d->kernel_detail = detail;
+	/* It has run since the boot: a battery from now on measures it. */
+	kernel_seen = perfwatch_mono();
 	settle = config_get_duration(d->cfg, "triggers", "boot_settle");
 	up = kernel_uptime();
 	if (up >= settle && d->starting) {
 		/* At once: one battery with the other reasons of the start. */
 		log_info("%s since the last run", d->kernel_detail);
-		work_want_run(d, "kernel", d->kernel_detail, NULL, 0, NULL,
-		    NULL);
+		work_want_change(d, "kernel", d->kernel_detail, kernel_seen);
 		kernel_stop(d);
 		return;
 	}

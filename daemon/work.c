@@ -16,7 +16,10 @@
  * When a battery ends, its JSON report (stdout) says how it went; the
  * report's "alerts" (if the run judged itself) with state "suspected"
  * are re-run at once, just those workloads, unless the battery was itself
- * a rerun, so that a rerun never asks for another.
+ * a rerun, so that a rerun never asks for another.  A package change or
+ * a new kernel queued while it ran, but seen before it started, was
+ * measured by it if it measured the whole battery: that reason is
+ * dropped (work_drop_measured()).
  *
  * A child that cannot be started at all (fork or pipe failed: the
  * service's process limit, or memory, or descriptors, for the moment)
@@ -223,6 +226,36 @@ work_want_run(struct daemon *d, const char *trigger, const char *detail,
 	return rc;
 }
 
+/*
+ * Queue a battery of the whole profile for a change of the machine (a
+ * package change, a new kernel) seen at seen (perfwatch_mono()), and
+ * start it if nothing runs.  A battery that started after seen and
+ * measured the whole battery has measured the change: work_run_done()
+ * then drops the reason (work_drop_measured()).  The same reason queued
+ * already takes the later time: the change may have come back since.
+ */
+int
+work_want_change(struct daemon *d, const char *trigger, const char *detail,
+    double seen)
+{
+	struct work	*w = &d->work;
+	struct reason	*r;
+	size_t		 i;
+
+	if (work_queue_run(d, trigger, detail, NULL, 0, NULL, NULL) == -1)
+		return -1;
+	for (i = 0; i < w->npending; i++) {
+		r = &w->pending[i];
+		if (strcmp(r->trigger, trigger) == 0 &&
+		    same_str(r->detail, detail) && r->globs == NULL &&
+		    r->git_name == NULL && r->seen < seen)
+			r->seen = seen;
+	}
+	work_kick(d);
+	daemon_status(d);
+	return 0;
+}
+
 /* Queue a build of repo at commit; a newer commit replaces a queued one. */
 void
 work_want_build(struct daemon *d, const char *repo, const char *commit)
@@ -381,6 +414,9 @@ work_requeue(struct work *w)
 		}
 		if (!reason_equal(&all[k], &w->pending[i]))
 			reason_take_commit(&all[k], &w->pending[i]);
+		/* A change seen again: measured only by a later battery. */
+		if (all[k].seen < w->pending[i].seen)
+			all[k].seen = w->pending[i].seen;
 		reason_clear(&w->pending[i]);
 	}
 	free(w->pending);
@@ -735,6 +771,45 @@ work_run_unjudged(struct work *w, const struct job *j, const char *label,
 	free(tail);
 }
 
+/*
+ * The battery that ended, run label, completed on a quiet machine: drop
+ * the package and kernel reasons queued while it ran whose change was
+ * seen before it started, if it measured the whole battery as the start's
+ * rule has it (pkgwatch_run_measured()).  Its snapshot has the change
+ * already; each was judged when it was queued, a battery then running,
+ * and ran the whole battery again for nothing.  One of some workloads
+ * (a rerun, a watched tree's) measured no change.
+ */
+static void
+work_drop_measured(struct daemon *d, const char *label)
+{
+	struct work	*w = &d->work;
+	struct reason	*r;
+	size_t		 i, n = 0;
+	int		 measured = -1;
+
+	for (i = 0; i < w->npending; i++) {
+		r = &w->pending[i];
+		if (r->seen > 0 && r->seen < w->started_mono &&
+		    (strcmp(r->trigger, "package") == 0 ||
+		    strcmp(r->trigger, "kernel") == 0)) {
+			/* The store is asked once, and only when it matters. */
+			if (measured == -1)
+				measured = pkgwatch_run_measured(d, label);
+			if (measured) {
+				log_info("%s change (%s) measured by run %s; "
+				    "not run again", r->trigger,
+				    r->detail != NULL ? r->detail : "",
+				    label);
+				reason_clear(r);
+				continue;
+			}
+		}
+		w->pending[n++] = w->pending[i];
+	}
+	w->npending = n;
+}
+
 /* The battery's child exited: read its report, maybe ask for a rerun. */
 static void
 work_run_done(struct job *j, void *arg)
@@ -847,6 +922,8 @@ work_run_done(struct job *j, void *arg)
 	}
 	/* label and status point into the report. */
 	complete = status != NULL && strcmp(status, RUN_COMPLETE) == 0;
+	if (complete && label != NULL && busy == NULL && !d->stopping)
+		work_drop_measured(d, label);
 	json_decref(report);
 	/*
 	 * The schedule's run has run, unless its reasons are queued again

@@ -36,8 +36,9 @@ struct test_run {
 static struct test_run	test_runs[4];
 static size_t		test_nruns_stored;
 
-/* The runs asked for. */
+/* The runs asked for, and when their change was seen (0: not said). */
 static char		*test_details[8];
+static double		 test_seen[8];
 static size_t		 test_nruns;
 
 /* A run of this host on kernel release, as a store would list it. */
@@ -180,7 +181,36 @@ work_want_run(struct daemon *d, const char *trigger, const char *detail,
 	(void)git_commit;
 	assert_string_equal(trigger, "kernel");
 	assert_true(test_nruns < nitems(test_details));
+	test_seen[test_nruns] = 0;
 	test_details[test_nruns++] = xstrdup(detail);
+	return 0;
+}
+
+int
+work_want_change(struct daemon *d, const char *trigger, const char *detail,
+    double seen)
+{
+	(void)d;
+	assert_string_equal(trigger, "kernel");
+	assert_true(test_nruns < nitems(test_details));
+	test_seen[test_nruns] = seen;
+	test_details[test_nruns++] = xstrdup(detail);
+	return 0;
+}
+
+/* The runs are "run1", "run2", ..., oldest first. */
+int
+store_run_lookup(struct store *st, int64_t host, const char *label,
+    int64_t *id)
+{
+	int	n;
+
+	(void)st;
+	(void)host;
+	if (sscanf(label, "run%d", &n) != 1 || n < 1 ||
+	    (size_t)n > test_nruns_stored)
+		return -1;
+	*id = n;
 	return 0;
 }
 
@@ -297,6 +327,45 @@ test_new_kernel_runs(void **state)
 	assert_string_equal(test_details[0], want);
 	free(want);
 	assert_null(d->kernel_timer);
+	/*
+	 * Seen when the start found it: a battery running by then that
+	 * measures it leaves the run nothing to do (work_drop_measured()).
+	 */
+	assert_true(test_seen[0] > 0);
+	assert_true(test_seen[0] <= perfwatch_mono());
+}
+
+/*
+ * The battery that ended measured a change seen before it started only
+ * if it is the host's last run that measured the whole battery, as the
+ * start judges it: not one partial, busy, failed or aborted, nor one
+ * older than such a run.
+ */
+static void
+test_run_measured(void **state)
+{
+	struct daemon	*d = &test_daemon;
+
+	(void)state;
+	set_conf(KERNEL_ON);
+	add_run("1.2.3-old", RUN_COMPLETE, 0);
+	add_run(test_running, RUN_COMPLETE, 0);
+	assert_true(pkgwatch_run_measured(d, "run2"));
+	assert_false(pkgwatch_run_measured(d, "run1"));
+	assert_false(pkgwatch_run_measured(d, "run9"));
+	add_partial_run(test_running);
+	assert_false(pkgwatch_run_measured(d, "run3"));
+	add_run(test_running, RUN_COMPLETE, 1);
+	assert_false(pkgwatch_run_measured(d, "run4"));
+	assert_true(pkgwatch_run_measured(d, "run2"));
+	teardown(state);
+	setup(state);
+
+	set_conf(KERNEL_ON);
+	add_run(test_running, RUN_FAILED, 0);
+	add_run(test_running, RUN_ABORTED, 0);
+	assert_false(pkgwatch_run_measured(d, "run1"));
+	assert_false(pkgwatch_run_measured(d, "run2"));
 }
 
 /* The same kernel, or no run to compare with: nothing. */
@@ -576,6 +645,8 @@ main(void)
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_measured_meanwhile,
 		    setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_measured, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_partial_not_measured,
 		    setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_measured_meanwhile,
