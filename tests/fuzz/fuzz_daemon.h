@@ -46,6 +46,15 @@ schedule_ran(struct daemon *d)
 	(void)d;
 }
 
+/* No package or kernel watch: no run measured a change of theirs. */
+int
+pkgwatch_run_measured(struct daemon *d, const char *label)
+{
+	(void)d;
+	(void)label;
+	return 0;
+}
+
 void
 gitwatch_done(struct daemon *d, const char *name, const char *commit)
 {

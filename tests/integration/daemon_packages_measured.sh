@@ -22,7 +22,9 @@ command = while ! rm $T/token 2>/dev/null; do sleep 0.1; done
 measure = time
 iterations = 1
 EOF
-write_conf_packages 3s
+# A settle long enough that the next battery starts within it on a
+# loaded machine (under ASan, beside other tests).
+write_conf_packages 8s
 start_daemon
 wait_packages 3
 
@@ -37,33 +39,33 @@ logged() {
 }
 
 pwc trigger >/dev/null 2>&1 || fail "trigger refused"
-wait_until 15 "the manual battery at its gate" at_gate manual ||
+wait_until 30 "the manual battery at its gate" at_gate manual ||
 	fail "the manual battery did not start"
 { dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.1-1;
     dpkg_stanza htop 3.2.2-2; } | dpkg_write
-wait_until 15 "libfoo1's run queued" \
+wait_until 30 "libfoo1's run queued" \
     logged 1 "queued a battery: package: dpkg: libfoo1" ||
 	fail "the upgrade was not queued"
 { dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.1-1; } | dpkg_write
-wait_until 15 "the removal seen" logged 2 "changed; running once" ||
+wait_until 30 "the removal seen" logged 2 "changed; running once" ||
 	fail "the removal was not seen"
 touch "$T/token"
-wait_until 15 "libfoo1's battery at its gate" at_gate package ||
+wait_until 30 "libfoo1's battery at its gate" at_gate package ||
 	fail "libfoo1's battery did not start"
-wait_until 15 "htop's run queued" \
+wait_until 30 "htop's run queued" \
     logged 1 "queued a battery: package: dpkg: -htop 3.2.2-2" ||
 	fail "the removal was not queued"
 # The order this test is about: libfoo1's battery started before the
-# removal had settled (3 s after it was seen).
+# removal had settled (8 s after it was seen).
 grep "battery started (package\|queued a battery: package: dpkg: -htop" \
     "$LOG" | head -n 1 | grep -q "battery started" ||
 	fail "the removal settled before libfoo1's battery started"
 touch "$T/token"
-wait_until 15 "libfoo1's run complete" runs_at_least 1 \
+wait_until 30 "libfoo1's run complete" runs_at_least 1 \
     "trigger = 'package' AND status = 'complete'" ||
 	fail "libfoo1's run did not complete"
 label=$(sql "SELECT label FROM runs WHERE trigger = 'package'")
-wait_until 15 "htop's run dropped" logged 1 "package change (dpkg: -htop \
+wait_until 30 "htop's run dropped" logged 1 "package change (dpkg: -htop \
 3.2.2-2) measured by run $label; not run again" ||
 	fail "htop's run was not dropped"
 [ "$(status_field 'len(d["pending"])')" = 0 ] ||
@@ -80,14 +82,14 @@ expect_match "$(package_detail)" "libfoo1 1.0-1"
 
 # A change seen after the battery started is not its: a run of its own.
 pwc trigger >/dev/null 2>&1 || fail "trigger refused"
-wait_until 15 "the manual battery at its gate" at_gate manual ||
+wait_until 30 "the manual battery at its gate" at_gate manual ||
 	fail "the second manual battery did not start"
 { dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.2-1; } | dpkg_write
-wait_until 15 "libfoo1 1.2-1's run queued" \
+wait_until 30 "libfoo1 1.2-1's run queued" \
     logged 1 "queued a battery: package: dpkg: libfoo1 1.1-1" ||
 	fail "the second upgrade was not queued"
 touch "$T/token"
-wait_until 15 "its battery at its gate" at_gate package ||
+wait_until 30 "its battery at its gate" at_gate package ||
 	fail "the second upgrade's battery did not start"
 touch "$T/token"
 wait_package_run 2 "the upgrade seen after the battery started was dropped"
