@@ -236,7 +236,9 @@ gitwatch_built(struct daemon *d, struct gitwatch *g, const char *commit)
 
 /*
  * After a successful build of g at commit: return 0 if the working tree
- * holds it, else -1 with why in *cause.  The build runs in the tree as
+ * holds it, -1 with why in *cause if it holds another commit, -2 with
+ * why if its HEAD cannot be read (a build that left it unborn, a
+ * damaged repository).  The build runs in the tree as
  * it is, and one checked out on another branch built that branch, then
  * measured and recorded as the watched branch's commit.  The tree holds
  * it when its HEAD is that commit (read after the build, so a build that
@@ -264,6 +266,7 @@ gitwatch_holds(struct daemon *d, struct gitwatch *g, const char *commit,
 		xasprintf(cause, "cannot read the tree's HEAD: %s",
 		    e != NULL && e->message != NULL ? e->message :
 		    "unknown error");
+		rc = -2;
 	} else {
 		git_oid_tostr(hex, sizeof(hex), git_object_id(obj));
 		if (strcmp(hex, commit) == 0 ||

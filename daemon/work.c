@@ -1145,23 +1145,31 @@ work_build_done(struct job *j, void *arg)
 	struct gitwatch	*g;
 	char		*tail, *cause = NULL;
 	const char	*branch;
-	int		 ws = job_status(j);
+	int		 ws = job_status(j), held;
 
 	if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0) {
 		log_info("build %s at %.12s: done in %lld s", b->repo,
 		    b->commit, work_elapsed(w));
 		g = gitwatch_find(d, b->repo);
-		if (g != NULL && gitwatch_holds(d, g, b->commit, &cause) == -1) {
+		if (g != NULL && (held = gitwatch_holds(d, g, b->commit,
+		    &cause)) < 0) {
 			/*
 			 * Another branch checked out there was built: its
-			 * battery would be recorded as this commit.  Dealt
-			 * with as a failed build is, not tried again.
+			 * battery would be recorded as this commit.  Or what
+			 * the tree holds cannot be told (the build left its
+			 * HEAD unborn).  Dealt with as a failed build is, not
+			 * tried again.
 			 */
 			branch = strncmp(g->ref, "refs/heads/", 11) == 0 ?
 			    g->ref + 11 : g->ref;
-			log_warnx("git %s: %s, the commit of %s: not measured; "
-			    "check out %s there", b->repo, cause, branch,
-			    branch);
+			if (held == -1)
+				log_warnx("git %s: %s, the commit of %s: not "
+				    "measured; check out %s there", b->repo,
+				    cause, branch, branch);
+			else
+				log_warnx("git %s: after the build of %.12s, "
+				    "%s: not measured, as after a failed build",
+				    b->repo, b->commit, cause);
 			free(w->last_error);
 			xasprintf(&w->last_error, "git %s: %s: not measured",
 			    b->repo, cause);

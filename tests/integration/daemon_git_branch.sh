@@ -73,6 +73,27 @@ wait_git_run 1 "$main" "a build that checks main out"
 [ "$(cat "$T/built.txt")" = 3 ] || fail "the build built $(cat "$T/built.txt")"
 [ "$(sql "SELECT git_commits FROM runs WHERE trigger = 'git'")" = \
     "{\"demo\":\"$main\"}" ] || fail "the run recorded another commit"
+
+# A build that leaves HEAD unborn: what the tree holds cannot be told.
+# Said as that, not as another branch checked out (with the advice to
+# check out the branch it was on).
+conf_build "git symbolic-ref HEAD refs/heads/none"
+reloads=$(grep -c "reloaded" "$LOG" || true)
+kill -HUP "$DPID"
+wait_until 15 "the reload" sh -c \
+    "[ \$(grep -c 'reloaded' '$LOG') -gt $reloads ]" || fail "not reloaded"
+move_main 4
+kill -HUP "$DPID"
+wait_until 15 "the warning" grep -q "git demo: after the build of $(short \
+    "$main"), cannot read the tree's HEAD: .*: not measured, as after a failed build$" \
+    "$LOG" || fail "no warning of the unreadable HEAD: $(grep "git demo:" "$LOG" |
+    tail -n 1)"
+# The one such line is the first part's.
+[ "$(grep -c "not measured; check out main there" "$LOG")" -eq 1 ] ||
+	fail "the unreadable HEAD was said to be another branch"
+[ "$(count_runs "trigger = 'git'")" -eq 1 ] ||
+	fail "a battery ran for $main, whose build left no HEAD"
+[ "$(git_kept)" = "$main" ] || fail "$main was not dealt with: $(git_kept)"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
 pass
