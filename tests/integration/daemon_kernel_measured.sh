@@ -10,15 +10,8 @@
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
-write_profile
 # Each battery waits at gate until it is let through (a token).
-cat >>"$T/profile.conf" <<EOF
-
-[workload "gate"]
-command = while ! rm $T/token 2>/dev/null; do sleep 0.1; done
-measure = time
-iterations = 1
-EOF
+write_profile gate
 mkdir -p "$T/state"
 touch "$T/token"
 write_conf_manual
@@ -39,11 +32,6 @@ packages = no
 kernel = yes
 boot_settle = $((up + 12))s"
 
-# at_gate TRIGGER: the battery of TRIGGER waits at its gate.
-at_gate() {
-	[ "$(status_field 'd["work"] and "%s %s" % (d["work"]["trigger"],
-	    d["work"]["workload"])')" = "$1 gate" ]
-}
 
 start_daemon
 pwc trigger >/dev/null 2>&1 || fail "trigger refused"

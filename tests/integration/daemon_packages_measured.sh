@@ -13,26 +13,14 @@ set -eu
 
 { dpkg_stanza coreutils 9.1-1; dpkg_stanza libfoo1 1.0-1;
     dpkg_stanza htop 3.2.2-2; } | dpkg_write
-write_profile
 # Each battery waits at gate until it is let through (a token).
-cat >>"$T/profile.conf" <<EOF
-
-[workload "gate"]
-command = while ! rm $T/token 2>/dev/null; do sleep 0.1; done
-measure = time
-iterations = 1
-EOF
+write_profile gate
 # A settle long enough that the next battery starts within it on a
 # loaded machine (under ASan, beside other tests).
 write_conf_packages 8s
 start_daemon
 wait_packages 3
 
-# at_gate TRIGGER: the battery of TRIGGER waits at its gate.
-at_gate() {
-	[ "$(status_field 'd["work"] and "%s %s" % (d["work"]["trigger"],
-	    d["work"]["workload"])')" = "$1 gate" ]
-}
 # logged N TEXT: the log has TEXT N times or more.
 logged() {
 	[ "$(grep -c -- "$2" "$LOG")" -ge "$1" ]
