@@ -398,15 +398,15 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	static const char *const hdr[] = { "row", "alert", "sink", "state",
-	    "status", "attempts", "queued", "next attempt", "recipients",
-	    "last error" };
+	    "status", "attempts", "queued", "next attempt", "held by",
+	    "recipients", "last error" };
 	/* For a program each column is named as --json names it. */
 	static const char *const csv_hdr[] = { "id", "alert", "sink", "state",
-	    "status", "attempts", "created", "next_attempt", "recipients",
-	    "last_error" };
+	    "status", "attempts", "created", "next_attempt", "held_by",
+	    "recipients", "last_error" };
 	static const enum table_align al[] = { ALIGN_RIGHT, ALIGN_RIGHT,
 	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT, ALIGN_RIGHT, ALIGN_LEFT,
-	    ALIGN_LEFT, ALIGN_LEFT, ALIGN_LEFT };
+	    ALIGN_LEFT, ALIGN_RIGHT, ALIGN_LEFT, ALIGN_LEFT };
 	struct store_outbox	*rows;
 	struct notify_sink	*sinks = NULL;
 	struct store		*st;
@@ -476,6 +476,10 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 			pwjson_set(r, "next_attempt", rows[i].delivered_at ||
 			    rows[i].failed_at ? json_null() :
 			    notify_json_time(rows[i].next_attempt));
+			if (rows[i].held_by != 0)
+				pwjson_set_int(r, "held_by", rows[i].held_by);
+			else
+				pwjson_set(r, "held_by", json_null());
 			pwjson_set(r, "delivered_at",
 			    notify_json_time(rows[i].delivered_at));
 			pwjson_set(r, "failed_at",
@@ -528,6 +532,11 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 			notify_fmt_time(tbuf, sizeof(tbuf), rows[i].delivered_at
 			    || rows[i].failed_at ? 0 : rows[i].next_attempt);
 			table_addf(t, 7, "%s", tbuf);
+			if (rows[i].held_by != 0)
+				table_addf(t, 8, "%lld",
+				    (long long)rows[i].held_by);
+			else
+				table_addf(t, 8, "-");
 			to = notify_row_recipients(&rows[i], sinks, nsinks);
 			list = xstrdup(to != NULL && to[0] != NULL ? to[0] :
 			    "-");
@@ -539,10 +548,10 @@ notify_cmd_pending(struct cli *c, int argc, char **argv)
 			store_outbox_recipients_free(to);
 			clean = notify_clean(list, cut ? 100 : 0);
 			free(list);
-			table_addf(t, 8, "%s", clean);
+			table_addf(t, 9, "%s", clean);
 			free(clean);
 			clean = notify_clean(rows[i].last_error, cut ? 100 : 0);
-			table_addf(t, 9, "%s", *clean != '\0' ? clean : "-");
+			table_addf(t, 10, "%s", *clean != '\0' ? clean : "-");
 			free(clean);
 			table_end_row(t);
 		}

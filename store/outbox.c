@@ -45,20 +45,28 @@
 #include "store_int.h"
 
 /*
- * Whether pending row outbox waits for an earlier state of its alert to
- * go to its sink first: a pending row of the same alert and sink, not a
- * split, queued before the state outbox carries (its split_from's, for
- * a split).
+ * The rows that hold pending row outbox back, so that its sink hears of
+ * an earlier state of its alert first: the pending rows of the same
+ * alert and sink, not splits, queued before the state outbox carries
+ * (its split_from's, for a split).  more narrows them further.
  */
-#define OUTBOX_HELD \
-	"EXISTS (SELECT 1 FROM outbox p WHERE p.alert = outbox.alert" \
+#define OUTBOX_HOLDERS(more) \
+	"FROM outbox p WHERE p.alert = outbox.alert" \
 	" AND p.sink = outbox.sink AND p.split_from IS NULL" \
 	" AND p.id < coalesce(outbox.split_from, outbox.id)" \
-	" AND p.delivered_at IS NULL AND p.failed_at IS NULL)"
+	" AND p.delivered_at IS NULL AND p.failed_at IS NULL" more
 
+/* Whether pending row outbox waits for an earlier state of its alert. */
+#define OUTBOX_HELD	"EXISTS (SELECT 1 " OUTBOX_HOLDERS("") ")"
+
+/*
+ * The last column, held_by, is the first row that holds this one back
+ * (NULL when none): it is what a listing says the row waits for.
+ */
 #define OUTBOX_COLUMNS \
 	"id, alert, sink, payload, created, attempts, next_attempt, " \
-	"delivered_at, failed_at, last_error, recipients, split_from"
+	"delivered_at, failed_at, last_error, recipients, split_from, " \
+	"(SELECT min(p.id) " OUTBOX_HOLDERS("") ")"
 
 /* An integer column, 0 for NULL. */
 static int64_t
@@ -150,6 +158,9 @@ outbox_from_row(struct store *st, sqlite3_stmt *stmt, struct store_outbox *o)
 	o->recipients = outbox_recipients_parse(st, o->id,
 	    (const char *)sqlite3_column_text(stmt, 10));
 	o->split_from = outbox_col_id(stmt, 11);
+	/* Only a pending row waits. */
+	if (o->delivered_at == 0 && o->failed_at == 0)
+		o->held_by = outbox_col_id(stmt, 12);
 }
 
 /* Collect the rows of a prepared query into *out, then finalize it. */
@@ -228,12 +239,8 @@ store_outbox_due(struct store *st, int64_t due, struct store_outbox **out,
 
 	stmt = outbox_prepare(st, "SELECT " OUTBOX_COLUMNS " FROM outbox"
 	    " WHERE delivered_at IS NULL AND failed_at IS NULL"
-	    " AND next_attempt <= ?1 AND NOT EXISTS (SELECT 1 FROM outbox p"
-	    " WHERE p.alert = outbox.alert AND p.sink = outbox.sink"
-	    " AND p.split_from IS NULL"
-	    " AND p.id < coalesce(outbox.split_from, outbox.id)"
-	    " AND p.delivered_at IS NULL AND p.failed_at IS NULL"
-	    " AND p.next_attempt > ?1)"
+	    " AND next_attempt <= ?1 AND NOT EXISTS (SELECT 1 "
+	    OUTBOX_HOLDERS(" AND p.next_attempt > ?1") ")"
 	    " ORDER BY coalesce(split_from, id), id");
 	if (stmt == NULL)
 		return -1;

@@ -434,6 +434,10 @@ struct store_outbox {
 	int64_t		 split_from;	/* the row whose message it carries
 					   to the recipients that row left;
 					   0: its own */
+	int64_t		 held_by;	/* a pending row's first earlier
+					   state of its alert for its sink
+					   still pending, which goes out
+					   first; 0: none */
 };
 
 int		 store_outbox_due(struct store *, int64_t due,

@@ -1715,6 +1715,14 @@ test_flush_order(void **state)
 	assert_null(read_file(out));
 	assert_int_equal(store_outbox_get(fx.st, b, &o), 0);
 	assert_int_equal(o.attempts, 0);
+	/* A listing names the row each waits for: the first, for both. */
+	assert_int_equal(o.held_by, a);
+	store_outbox_clear(&o);
+	assert_int_equal(store_outbox_get(fx.st, c, &o), 0);
+	assert_int_equal(o.held_by, a);
+	store_outbox_clear(&o);
+	assert_int_equal(store_outbox_get(fx.st, a, &o), 0);
+	assert_int_equal(o.held_by, 0);
 	store_outbox_clear(&o);
 
 	/* The first due again and taken: all three, in their order. */
@@ -1727,6 +1735,10 @@ test_flush_order(void **state)
 	assert_int_equal(rep.next_due, 0);
 	notify_report_free(&rep);
 	unlink(out);
+	/* Delivered, it waits for nothing. */
+	assert_int_equal(store_outbox_get(fx.st, c, &o), 0);
+	assert_int_equal(o.held_by, 0);
+	store_outbox_clear(&o);
 
 	/* A failure again, with the rest forced: they wait all the same. */
 	p = payload("box", "sys.pipe", "throughput", "suspected", NULL);
