@@ -1167,11 +1167,16 @@ daemon_check(const char *path, int verbose)
 		free(cause);
 		exit(EXIT_CONFIG);
 	}
+	/*
+	 * With -v the values follow, as a configuration a user may save
+	 * as it is: there the verdict is a comment, which reads back.
+	 */
 	if (path != NULL)
-		printf("%s: configuration OK\n", path);
+		printf("%s%s: configuration OK\n", verbose ? "# " : "", path);
 	else
-		printf("%s: not found; every key at its default: "
-		    "configuration OK\n", CONFIG_DEFAULT_PATH);
+		printf("%s%s: not found; every key at its default: "
+		    "configuration OK\n", verbose ? "# " : "",
+		    CONFIG_DEFAULT_PATH);
 	/*
 	 * Each [workload] key as the profile's section and then the
 	 * configuration's give it, else at its workload's default, not its

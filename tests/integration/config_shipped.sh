@@ -30,7 +30,7 @@ check() {
 	    _rc=$?
 	[ "$_rc" -eq 0 ] ||
 		fail "$1: perfwatchd -n exited $_rc: $(cat "$T/check.err")"
-	expect_eq "$(head -n 1 "$T/check.out")" "$1: configuration OK"
+	expect_eq "$(head -n 1 "$T/check.out")" "# $1: configuration OK"
 }
 
 # key_values: "section.key = value" for each "key = value" line of the

@@ -10,7 +10,9 @@
 # workload sets and the configuration's does not is printed as the
 # profile sets it, which a run reads first: the dump printed the
 # workload's default (quick's sys.pipe "duration = 10s", not 2s), and the
-# dump read back as a configuration made the runs longer.
+# dump read back as a configuration made the runs longer.  Its first
+# line, "FILE: configuration OK", is a comment: saved as it is, the dump
+# was refused ("expected key = value").
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
@@ -39,7 +41,7 @@ type = webhook
 url = https://t0ken42@hooks.example.org/perf?x=1'
 "$PERFWATCHD" -n -v -f "$CONF" >"$T/dump" 2>"$T/err" ||
 	fail "perfwatchd -n -v: $(cat "$T/err")"
-expect_eq "$(head -n 1 "$T/dump")" "$CONF: configuration OK"
+expect_eq "$(head -n 1 "$T/dump")" "# $CONF: configuration OK"
 
 # section NAME: the keys of [workload "NAME"] in the dump, one line.
 section() {
@@ -56,13 +58,15 @@ if grep -q 's3cretpw\|t0ken42' "$T/dump"; then
 	fail "the dump shows a secret: $(grep 's3cretpw\|t0ken42' "$T/dump")"
 fi
 
-# Read back, the dump is the same configuration.
-sed 1d "$T/dump" >"$T/again.conf"
+# Read back as it is, the dump is the same configuration.
+cp "$T/dump" "$T/again.conf"
 "$PERFWATCHD" -n -v -f "$T/again.conf" >"$T/dump2" 2>"$T/err" ||
 	fail "the dump read back: $(cat "$T/err")"
-sed 1d "$T/dump2" | cmp -s - "$T/again.conf" ||
+expect_eq "$(head -n 1 "$T/dump2")" "# $T/again.conf: configuration OK"
+sed 1d "$T/again.conf" >"$T/values"
+sed 1d "$T/dump2" | cmp -s - "$T/values" ||
 	fail "the dump read back differs: $(sed 1d "$T/dump2" |
-	    diff "$T/again.conf" - || :)"
+	    diff "$T/values" - || :)"
 
 # The profile's sections first, then the configuration's over them, as
 # a run reads them; a battery workload the profile does not run is only
