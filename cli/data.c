@@ -953,6 +953,63 @@ show_index_test(const struct cli_index *ix, const struct store_series *s)
 	return NULL;
 }
 
+/*
+ * Copy into to the members of from named in keys, in that order, null
+ * where from has none, and then any others from has, as they come.
+ */
+static void
+show_json_ordered(json_t *to, json_t *from, const char *const *keys,
+    size_t nkeys)
+{
+	const char	*key;
+	json_t		*v;
+	size_t		 i;
+
+	for (i = 0; i < nkeys; i++) {
+		v = json_object_get(from, keys[i]);
+		pwjson_set(to, keys[i], v != NULL ? json_incref(v) :
+		    json_null());
+	}
+	json_object_foreach(from, key, v) {
+		for (i = 0; i < nkeys; i++)
+			if (strcmp(key, keys[i]) == 0)
+				break;
+		if (i == nkeys)
+			pwjson_set(to, key, json_incref(v));
+	}
+}
+
+/*
+ * A run's quiet look, as show --json gives it: every key in the order
+ * perfwatch(1) lists them, null where it has no value.  The stored
+ * object's order is not that (a run keeps its keys sorted), and a run
+ * recorded before run_quiet() wrote them all lacks "why" when it
+ * was quiet and "seen" when another run held the lock; an imported run
+ * marked busy has only "busy" and "why".
+ */
+static json_t *
+show_quiet_json(json_t *stored)
+{
+	static const char *const keys[] = { "policy", "busy", "why",
+	    "waited", "seen" };
+	static const char *const seen_keys[] = { "interval", "load1",
+	    "load5", "load15", "ncpu", "runnable", "cpu_busy", "swap_in",
+	    "swap_out", "mem_total_kb", "mem_available_kb", "throttle_count",
+	    "throttle_events" };
+	json_t	*q, *seen, *s;
+
+	q = pwjson_object();
+	show_json_ordered(q, stored, keys, nitems(keys));
+	/* Replaced in its place, seen's own keys in their order. */
+	seen = json_object_get(stored, "seen");
+	if (json_is_object(seen)) {
+		s = pwjson_object();
+		show_json_ordered(s, seen, seen_keys, nitems(seen_keys));
+		pwjson_set(q, "seen", s);
+	}
+	return q;
+}
+
 /* perfwatch show [RUN|--latest] [--json|--csv]: RUN by default the newest */
 int
 cmd_show(struct cli *c, int argc, char **argv)
@@ -979,7 +1036,7 @@ cmd_show(struct cli *c, int argc, char **argv)
 	struct table		*t;
 	const char		*what = NULL;
 	char			*cause = NULL, tbuf[32];
-	json_t			*o, *arr, *quiet = NULL;
+	json_t			*o, *arr, *quiet = NULL, *stored;
 	char			*why;
 	size_t			 n, nw = 0, i;
 	int			 k, opt, latest = 0, ended = 0;
@@ -1034,22 +1091,11 @@ cmd_show(struct cli *c, int argc, char **argv)
 	}
 	if (c->out == OUT_JSON) {
 		o = view_run_json(&run);
-		quiet = run.quiet != NULL ? json_loads(run.quiet, 0, NULL) :
+		stored = run.quiet != NULL ? json_loads(run.quiet, 0, NULL) :
 		    NULL;
-		/*
-		 * Every key, null where it has no value: a run recorded
-		 * before run_quiet() wrote them all lacks "why" when it was
-		 * quiet and "seen" when another run held the lock; an
-		 * imported run marked busy has only "busy" and "why".
-		 */
-		if (json_is_object(quiet)) {
-			static const char *const keys[] = { "policy", "busy",
-			    "why", "waited", "seen" };
-
-			for (i = 0; i < nitems(keys); i++)
-				if (json_object_get(quiet, keys[i]) == NULL)
-					pwjson_set(quiet, keys[i], json_null());
-		}
+		quiet = json_is_object(stored) ? show_quiet_json(stored) :
+		    NULL;
+		json_decref(stored);
 		pwjson_set(o, "quiet", quiet != NULL ? quiet : json_null());
 		pwjson_set(o, "workloads", cli_workloads_json(w, nw));
 		arr = pwjson_array();

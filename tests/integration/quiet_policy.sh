@@ -124,6 +124,17 @@ assert q["policy"] == "annotate" and q["busy"] is True, q
 assert "cpu busy" in q["why"], q
 assert q["seen"]["cpu_busy"] > 0.25, q
 ' "$T/annotate.quiet" || fail "annotate: $(cat "$T/annotate.quiet")"
+# show --json gives the look's keys in perfwatch(1)'s order, as every
+# other object: it gave them as stored, sorted ("busy", "policy", ...).
+pw show --json annotated | python3 -c '
+import json, sys
+q = json.load(sys.stdin)["quiet"]
+assert list(q) == ["policy", "busy", "why", "waited", "seen"], list(q)
+assert list(q["seen"]) == ["interval", "load1", "load5", "load15", "ncpu",
+    "runnable", "cpu_busy", "swap_in", "swap_out", "mem_total_kb",
+    "mem_available_kb", "throttle_count", "throttle_events"], list(q["seen"])
+assert q["seen"]["cpu_busy"] > 0.25, q
+' || fail "show --json annotated: the quiet keys' order"
 
 start=$(date +%s)
 pw -c "$T/wait.conf" run --no-check --profile "$T/profile.conf" \
