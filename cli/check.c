@@ -47,7 +47,11 @@ fmt_pct_num(char *buf, size_t len, double v, int decimals)
 		snprintf(buf, len, "%+.*f", decimals, pct_shown(v));
 }
 
-/* A percentage for a table: "+2.3%", "+250%", or "-" when absent. */
+/*
+ * A percentage for a table: "+2.3%", "+250%", or "-" when absent.  From
+ * 99.95 on, which one decimal rounds to 100.0, no decimal: 99.96 read
+ * "+100.0%" beside a "+100%".
+ */
 void
 cli_fmt_pct(char *buf, size_t len, double v)
 {
@@ -56,7 +60,7 @@ cli_fmt_pct(char *buf, size_t len, double v)
 	if (isnan(v) || isinf(v))
 		snprintf(buf, len, "-");
 	else {
-		fmt_pct_num(num, sizeof(num), v, fabs(v) >= 100 ? 0 : 1);
+		fmt_pct_num(num, sizeof(num), v, fabs(v) >= 99.95 ? 0 : 1);
 		snprintf(buf, len, "%s%%", num);
 	}
 }

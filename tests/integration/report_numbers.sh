@@ -3,7 +3,7 @@
 # -0.0%: the bonnie write-up's EAFS block reads of 7490 and 7489 K/sec
 # (etc/examples/bonnie-linux-vs-sco.csv) in compare, its CSV and check.
 # And names with numbers are listed by their value (tps_t2 before
-# tps_t16).
+# tps_t16), and a change that rounds to 100.0% is "+100%".
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -88,6 +88,18 @@ expect_eq "$(printf '%s\n' "$out" | tail -1 | cut -d, -f1-7)" \
 expect_eq "$(pw compare p1 p4 | grep '^w ' | awk '{ print $5 }')" '+5e+202%'
 # alerts --csv's change_pct is --json's number, without the sign and %.
 expect_eq "$(pw alerts --csv | tail -1 | cut -d, -f6)" '5e+202'
+
+# A change that one decimal rounds to 100.0 has none, as 100 and over:
+# 10 to 19.996 read "+100.0%".
+{
+	echo 'run,time,workload,metric,value,unit,better'
+	echo 'h1,1700000001,w,m,10,x,higher'
+	echo 'h2,1700000002,w,m,19.996,x,higher'
+	echo 'h3,1700000003,w,m,19.99,x,higher'
+} >"$T/hundred.csv"
+PERFWATCH_DB="$T/hundred.db" pw import "$T/hundred.csv" >/dev/null
+expect_eq "$(PERFWATCH_DB="$T/hundred.db" pw compare h1 h2 h3 |
+    grep '^w ' | awk '{ print $5, $8 }')" '+100% +99.9%'
 
 # perfwatch(1): the change is in percent of the level's size, so -5 to
 # -8 is -60% (an improvement when lower is better); a level of 0 has no
