@@ -6,7 +6,8 @@
 # baseline before the oldest of them left the shift's first run out as
 # a wild run: the alert named r-27 and r-25, with r-26, already 15%
 # slower, between them, so that its machine diff and the bisection it
-# suggests were between the wrong runs.
+# suggests were between the wrong runs.  And the run that opened it,
+# checked again, is judged against the runs before the shift.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -34,6 +35,14 @@ expect_match "$(pw check r-26 | grep ' time ')" "#1 confirmed"
 if pw check r-25 | grep ' time ' | grep -q '#1'; then
 	fail "r-25 names alert #1: $(pw check r-25)"
 fi
+# r-30, which opened it, checked again is a regression, and bad to a
+# bisection: its baseline skips the alert's runs before it, as every
+# later run's does.  It took r-26 to r-29 in, and said "unchanged", and
+# check --bisect "good".
+expect_match "$(pw check r-30 | grep ' time ')" " regression  #1 confirmed"
+rc=0
+pw check --bisect r-30 >/dev/null 2>&1 || rc=$?
+[ "$rc" -eq 1 ] || fail "check --bisect r-30: exit $rc, not 1 (bad)"
 
 # A run out of line the other way just before the shift is not where it
 # began: the alert starts at r-27, and its last good run is the newest
