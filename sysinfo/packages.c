@@ -6,6 +6,9 @@
  *	    <admindir>/updates/ in numeric order, exactly as dpkg does before
  *	    it trusts the database; a package counts when its files are on
  *	    disk (Status word other than not-installed and config-files).
+ *	    A journal record takes the place of the one instance of its
+ *	    name, whatever that instance's arch, as dpkg does for a
+ *	    cross-grade (dpkg_slot).
  * pacman   read <dbpath>/local/<name>-<version>/desc.
  * rpm	    run "rpm -qa" with a query format of our own (RPM_QUERYFORMAT);
  *	    rpm's database is not a format to read by hand.
@@ -43,6 +46,9 @@ struct pkg_entry {
 	size_t		 archlen;
 	int		 installed;
 	size_t		 seq;		/* later entries win (dpkg journal) */
+	int		 instance;	/* dpkg: Status not "not-installed" */
+	int		 masame;	/* dpkg: Multi-Arch: same */
+	int		 journal;	/* dpkg: read from updates/ */
 };
 
 struct pkg_list {
@@ -149,7 +155,7 @@ pkg_list_commit(struct snapshot *s, struct pkg_list *l)
 	}
 }
 
-/* Order for dpkg: name, arch, then journal order; the last one wins. */
+/* Order for dpkg: name, then the order dpkg reads the records in. */
 static int
 dpkg_entry_cmp(const void *va, const void *vb)
 {
@@ -157,8 +163,6 @@ dpkg_entry_cmp(const void *va, const void *vb)
 	int			 c;
 
 	if ((c = pkg_memcmp(a->name, a->namelen, b->name, b->namelen)) != 0)
-		return c;
-	if ((c = pkg_memcmp(a->arch, a->archlen, b->arch, b->archlen)) != 0)
 		return c;
 	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
@@ -171,11 +175,12 @@ dpkg_field_is(const char *p, size_t n, const char *name)
 }
 
 /*
- * Is a Status value ("want flag status") one whose files are on disk?
- * Everything but "not-installed" and "config-files" is.
+ * Read a Status value ("want flag status") into e: whether dpkg counts
+ * the package as an instance (any status but "not-installed") and
+ * whether its files are on disk (neither that nor "config-files").
  */
-static int
-dpkg_status_installed(const char *v, size_t n)
+static void
+dpkg_status(const char *v, size_t n, struct pkg_entry *e)
 {
 	const char	*end = v + n, *w;
 	size_t		 words = 0, wl = 0;
@@ -192,12 +197,11 @@ dpkg_status_installed(const char *v, size_t n)
 		wl = (size_t)(v - w);
 		words++;
 	}
-	if (words != 3)
-		return 0;
-	if (pkg_memcmp(w, wl, "not-installed", 13) == 0 ||
-	    pkg_memcmp(w, wl, "config-files", 12) == 0)
-		return 0;
-	return 1;
+	e->instance = e->installed = 0;
+	if (words != 3 || pkg_memcmp(w, wl, "not-installed", 13) == 0)
+		return;
+	e->instance = 1;
+	e->installed = pkg_memcmp(w, wl, "config-files", 12) != 0;
 }
 
 /*
@@ -280,9 +284,12 @@ dpkg_parse(const char *buf, size_t len, struct pkg_list *l, const char *path,
 				cur.arch = v;
 				cur.archlen = (size_t)(ve - v);
 			} else if (dpkg_field_is(p, (size_t)(colon - p),
+			    "Multi-Arch"))
+				cur.masame = ve - v == 4 &&
+				    strncasecmp(v, "same", 4) == 0;
+			else if (dpkg_field_is(p, (size_t)(colon - p),
 			    "Status"))
-				cur.installed = dpkg_status_installed(v,
-				    (size_t)(ve - v));
+				dpkg_status(v, (size_t)(ve - v), &cur);
 		}
 		p = eol + 1;
 	}
@@ -341,6 +348,38 @@ dpkg_updates(const char *admindir, char ***names)
 }
 
 /*
+ * The slot among the n slots of one name, v[0..n), that dpkg gives the
+ * record e, or n for a new one.  The status file has a slot per arch.  A journal
+ * record goes to the arch's slot too, except when the name has exactly
+ * one instance (a Status other than not-installed) and the two are not
+ * both Multi-Arch: same: then it replaces that instance whatever its
+ * arch, for that is a cross-grade (amd64 to all, say), and keeping both
+ * would list a package dpkg no longer has.  A slot of the arch that is
+ * an instance is preferred to one that is not (a selection left behind
+ * when a cross-grade moved the instance onto its arch).
+ */
+static size_t
+dpkg_slot(const struct pkg_entry *v, size_t n, const struct pkg_entry *e)
+{
+	size_t	i, found = n, ninst = 0, inst = 0;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].instance) {
+			ninst++;
+			inst = i;
+		}
+	}
+	if (e->journal && ninst == 1 && !(v[inst].masame && e->masame))
+		return inst;
+	for (i = 0; i < n; i++) {
+		if (pkg_memcmp(v[i].arch, v[i].archlen, e->arch,
+		    e->archlen) == 0 && (found == n || v[i].instance))
+			found = i;
+	}
+	return found;
+}
+
+/*
  * Whether admindir holds a dpkg database that records packages: a status
  * file with something in it.  Fedora's dpkg package (to build .debs,
  * for debootstrap) brings an empty /var/lib/dpkg/status: there the
@@ -369,9 +408,11 @@ int
 sysinfo_dpkg_read(struct snapshot *s, const char *admindir, char **cause)
 {
 	struct pkg_list	  l = { NULL, 0, 0 };
-	struct pkg_entry *e, *last;
+	struct pkg_entry  e;
+	const char	 *name;
 	char		 *path, **texts = NULL, **updates = NULL;
-	size_t		  len, nupdates, ntexts = 0, i, keep;
+	size_t		  len, nupdates, ntexts = 0, i, j, first, keep,
+			  namelen, nslots, slot;
 	int		  rc = -1;
 
 	xasprintf(&path, "%s/status", admindir);
@@ -401,30 +442,39 @@ sysinfo_dpkg_read(struct snapshot *s, const char *admindir, char **cause)
 			goto out;
 		}
 		ntexts++;
+		first = l.n;
 		if (dpkg_parse(texts[ntexts - 1], len, &l, path,
 		    cause) == -1) {
 			free(path);
 			goto out;
 		}
 		free(path);
+		for (j = first; j < l.n; j++)
+			l.v[j].journal = 1;
 	}
 
-	/* Keep the last record of each (name, arch). */
+	/*
+	 * Replay each name's records in the order dpkg reads them, into the
+	 * slots dpkg_slot chooses.  The slots of a name are written over its
+	 * records from l.v[keep] on: there are never more slots than records
+	 * read, so a record is copied out before its place is taken.
+	 */
 	if (l.n > 1)
 		qsort(l.v, l.n, sizeof(*l.v), dpkg_entry_cmp);
 	keep = 0;
-	for (i = 0; i < l.n; i++) {
-		e = &l.v[i];
-		if (keep > 0) {
-			last = &l.v[keep - 1];
-			if (pkg_memcmp(last->name, last->namelen, e->name,
-			    e->namelen) == 0 && pkg_memcmp(last->arch,
-			    last->archlen, e->arch, e->archlen) == 0) {
-				*last = *e;
-				continue;
-			}
+	for (i = 0; i < l.n; i = j) {
+		name = l.v[i].name;
+		namelen = l.v[i].namelen;
+		nslots = 0;
+		for (j = i; j < l.n && pkg_memcmp(name, namelen, l.v[j].name,
+		    l.v[j].namelen) == 0; j++) {
+			e = l.v[j];
+			slot = dpkg_slot(&l.v[keep], nslots, &e);
+			if (slot == nslots)
+				nslots++;
+			l.v[keep + slot] = e;
 		}
-		l.v[keep++] = *e;
+		keep += nslots;
 	}
 	l.n = keep;
 	pkg_list_commit(s, &l);

@@ -964,6 +964,98 @@ test_dpkg_cut_short(void **state)
 	dpkg_status_remove(dir, path);
 }
 
+/* Write text as the journal file updates/<name> of admin directory dir. */
+static void
+dpkg_journal_write(const char *dir, const char *name, const char *text)
+{
+	FILE	*f;
+	char	*path;
+
+	xasprintf(&path, "%s/updates", dir);
+	assert_true(mkdir(path, 0755) == 0 || errno == EEXIST);
+	free(path);
+	xasprintf(&path, "%s/updates/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_true(fputs(text, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+	free(path);
+}
+
+static void
+dpkg_journal_remove(const char *dir, const char *name)
+{
+	char	*path;
+
+	xasprintf(&path, "%s/updates/%s", dir, name);
+	unlink(path);
+	free(path);
+}
+
+/*
+ * Journal records meet the instances the status file has as dpkg's
+ * parse_find_pkg_slot() has them meet: tool, installed once for amd64,
+ * cross-graded to all in updates/ (as an interrupted dpkg leaves it) is
+ * one package of arch all, as dpkg-query lists it, not that and the
+ * amd64 one beside it.  Two Multi-Arch: same instances keep their own
+ * records (libc6), and a Multi-Arch: same package gains a second arch
+ * (zlib1g:i386 beside amd64) rather than losing its first.
+ */
+static void
+test_dpkg_journal_crossgrade(void **state)
+{
+	struct snapshot	*s;
+	char		 dir[] = "/tmp/perfwatch-dpkg.XXXXXX", *path, *cause = NULL;
+	char		*updates;
+
+	(void)state;
+	dpkg_status_write(dir,
+	    "Package: bash\nStatus: install ok installed\n"
+	    "Architecture: amd64\nVersion: 5.2.15-2+b8\n\n"
+	    "Package: libc6\nStatus: install ok installed\n"
+	    "Architecture: amd64\nMulti-Arch: same\nVersion: 2.36-9\n\n"
+	    "Package: libc6\nStatus: install ok installed\n"
+	    "Architecture: i386\nMulti-Arch: same\nVersion: 2.36-9\n\n"
+	    "Package: tool\nStatus: install ok installed\n"
+	    "Architecture: amd64\nVersion: 1.0-1\n\n"
+	    "Package: zlib1g\nStatus: install ok installed\n"
+	    "Architecture: amd64\nMulti-Arch: same\n"
+	    "Version: 1:1.2.13.dfsg-1\n", &path);
+	dpkg_journal_write(dir, "0000", "Package: libc6\n"
+	    "Status: install ok unpacked\nArchitecture: i386\n"
+	    "Multi-Arch: same\nVersion: 2.36-10\n");
+	dpkg_journal_write(dir, "0001", "Package: tool\n"
+	    "Status: install ok unpacked\nArchitecture: all\n"
+	    "Version: 1.1-1\n");
+	dpkg_journal_write(dir, "0002", "Package: bash\n"
+	    "Status: install ok installed\nArchitecture: amd64\n"
+	    "Version: 5.2.37-2\n");
+	dpkg_journal_write(dir, "0003", "Package: zlib1g\n"
+	    "Status: install ok unpacked\nArchitecture: i386\n"
+	    "multi-arch: Same\nVersion: 1:1.2.13.dfsg-1\n");
+	s = sysinfo_snapshot_new();
+	assert_int_equal(sysinfo_dpkg_read(s, dir, &cause), 0);
+	assert_int_equal(s->npackages, 6);
+	check_package(s, "tool", "all", "1.1-1");
+	assert_null(sysinfo_snapshot_package(s, "tool", "amd64"));
+	check_package(s, "libc6", "amd64", "2.36-9");
+	check_package(s, "libc6", "i386", "2.36-10");
+	check_package(s, "bash", "amd64", "5.2.37-2");
+	check_package(s, "zlib1g", "amd64", "1:1.2.13.dfsg-1");
+	check_package(s, "zlib1g", "i386", "1:1.2.13.dfsg-1");
+	check_sorted(s);
+	sysinfo_snapshot_free(s);
+
+	dpkg_journal_remove(dir, "0000");
+	dpkg_journal_remove(dir, "0001");
+	dpkg_journal_remove(dir, "0002");
+	dpkg_journal_remove(dir, "0003");
+	xasprintf(&updates, "%s/updates", dir);
+	rmdir(updates);
+	free(updates);
+	dpkg_status_remove(dir, path);
+}
+
 static void
 check_change(const struct snapshot_change *c, enum snapshot_change_kind k,
     const char *name, const char *oldv, const char *newv)
@@ -3119,6 +3211,7 @@ main(void)
 		cmocka_unit_test(test_dpkg_fixture_b),
 		cmocka_unit_test(test_dpkg_parse_edges),
 		cmocka_unit_test(test_dpkg_cut_short),
+		cmocka_unit_test(test_dpkg_journal_crossgrade),
 		cmocka_unit_test(test_diff_dpkg),
 		cmocka_unit_test(test_diff_fields_and_rpm),
 		cmocka_unit_test(test_text_display_width),
