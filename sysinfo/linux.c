@@ -1335,6 +1335,58 @@ linux_affinity_count(void)
 }
 
 /*
+ * proc.ioprio for the value ioprio_get(2) gave, or NULL at the default.
+ * A process that never set one (class none) has for the kernel the class
+ * its scheduling policy implies (idle under SCHED_IDLE, real-time under
+ * a real-time policy, else best-effort) at level (nice + 20) / 5.  That
+ * class and level set by hand, as "ionice -c2 -n4" at nice 0, is the same
+ * to every I/O scheduler, so it is the default too: recording it would
+ * show a change in env diff where there is none.  The idle class has no
+ * level that any scheduler weighs.
+ */
+char *
+sysinfo_linux_ioprio(int prio, int nice, int policy)
+{
+	char	*t;
+	int	 class, level, dclass;
+
+	if (prio < 0)
+		return NULL;
+	class = prio >> 13;		/* the class above 13 bits of level */
+	level = prio & 0x1fff;
+	switch (policy) {
+	case SCHED_IDLE:
+		dclass = 3;
+		break;
+	case SCHED_FIFO:
+	case SCHED_RR:
+#ifdef SCHED_DEADLINE
+	case SCHED_DEADLINE:
+#endif
+		dclass = 1;
+		break;
+	default:
+		dclass = 2;
+		break;
+	}
+	if (class == dclass && (class == 3 || level == (nice + 20) / 5))
+		return NULL;
+	switch (class) {
+	case 1:
+		xasprintf(&t, "rt/%d", level);
+		return t;
+	case 2:
+		xasprintf(&t, "be/%d", level);
+		return t;
+	case 3:
+		return xstrdup("idle");
+	default:
+		/* None set: the level follows nice, as proc.nice says. */
+		return NULL;
+	}
+}
+
+/*
  * What the process asks of the schedulers, which its workloads inherit:
  * proc.nice (nice(1), a service's Nice=), proc.sched (a policy other
  * than the default: batch or idle, chrt(1)) and proc.ioprio (a class
@@ -1352,7 +1404,9 @@ linux_priority(struct snapshot *s)
 
 	errno = 0;
 	nice = getpriority(PRIO_PROCESS, 0);
-	if (errno == 0 && nice != 0) {
+	if (errno != 0)
+		nice = 0;
+	else if (nice != 0) {
 		xasprintf(&t, "%d", nice);
 		linux_set(s, "proc.nice", t);
 	}
@@ -1370,24 +1424,9 @@ linux_priority(struct snapshot *s)
 		t = xstrdup("rr");
 	linux_set(s, "proc.sched", t);
 #ifdef SYS_ioprio_get
-	/* IOPRIO_WHO_PROCESS 1; the class above 13 bits of level. */
+	/* IOPRIO_WHO_PROCESS 1, this process. */
 	prio = (int)syscall(SYS_ioprio_get, 1, 0);
-	t = NULL;
-	switch (prio >= 0 ? prio >> 13 : 0) {
-	case 1:
-		xasprintf(&t, "rt/%d", prio & 0x1fff);
-		break;
-	case 2:
-		xasprintf(&t, "be/%d", prio & 0x1fff);
-		break;
-	case 3:
-		t = xstrdup("idle");
-		break;
-	default:
-		/* None set: the level follows nice, as proc.nice says. */
-		break;
-	}
-	linux_set(s, "proc.ioprio", t);
+	linux_set(s, "proc.ioprio", sysinfo_linux_ioprio(prio, nice, policy));
 #else
 	(void)prio;
 #endif

@@ -51,6 +51,11 @@ void	 sysinfo_snapshot_add_package_n(struct snapshot *, const char *name,
 /* os.id, os.version, os.name from <root>/etc/os-release. */
 void	 sysinfo_os_release(struct snapshot *, const char *root);
 
+#ifdef __linux__
+/* proc.ioprio for an ioprio_get(2) value, or NULL at the default. */
+char	*sysinfo_linux_ioprio(int prio, int nice, int policy);
+#endif
+
 /* A growing string. */
 struct sysinfo_buf {
 	char	*data;

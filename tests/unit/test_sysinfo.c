@@ -2733,6 +2733,57 @@ test_container_unreadable(void **state)
 	free(dsrc);
 }
 
+#ifdef __linux__
+/*
+ * proc.ioprio leaves out the I/O priority the kernel gives a process that
+ * set none, set by hand or not: the class its scheduling policy implies
+ * at level (nice + 20) / 5.  "ionice -c2 -n4" at nice 0 recorded be/4,
+ * and env diff showed the field added with nothing changed.
+ */
+static void
+test_ioprio_default(void **state)
+{
+	static const struct {
+		int		 prio, nice, policy;
+		const char	*want;
+	} t[] = {
+		{ 0, 0, SCHED_OTHER, NULL },		/* none set */
+		{ 0, 10, SCHED_IDLE, NULL },
+		{ -1, 0, SCHED_OTHER, NULL },		/* ioprio_get failed */
+		{ 2 << 13 | 4, 0, SCHED_OTHER, NULL },	/* ionice -c2 -n4 */
+		{ 2 << 13 | 5, 7, SCHED_BATCH, NULL },
+		{ 2 << 13 | 0, -20, SCHED_OTHER, NULL },
+		{ 2 << 13 | 7, 19, SCHED_OTHER, NULL },
+		{ 2 << 13 | 3, 0, SCHED_OTHER, "be/3" },
+		{ 2 << 13 | 4, 5, SCHED_OTHER, "be/4" },
+		{ 2 << 13 | 2, 7, SCHED_BATCH, "be/2" },
+		{ 2 << 13 | 4, 0, SCHED_IDLE, "be/4" },	/* idle by default */
+		{ 2 << 13 | 4, 0, SCHED_FIFO, "be/4" },	/* rt by default */
+		{ 3 << 13, 0, SCHED_OTHER, "idle" },
+		{ 3 << 13, 0, SCHED_IDLE, NULL },
+		{ 3 << 13 | 7, 0, SCHED_IDLE, NULL },
+		{ 1 << 13 | 4, 0, SCHED_OTHER, "rt/4" },
+		{ 1 << 13 | 4, 0, SCHED_FIFO, NULL },
+		{ 1 << 13 | 4, 0, SCHED_RR, NULL },
+		{ 1 << 13 | 0, 0, SCHED_RR, "rt/0" },
+	};
+	char		*got;
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < nitems(t); i++) {
+		got = sysinfo_linux_ioprio(t[i].prio, t[i].nice, t[i].policy);
+		if ((got == NULL) != (t[i].want == NULL) ||
+		    (got != NULL && strcmp(got, t[i].want) != 0))
+			fail_msg("ioprio %#x at nice %d, policy %d: %s, want "
+			    "%s", (unsigned)t[i].prio, t[i].nice, t[i].policy,
+			    got != NULL ? got : "(left out)",
+			    t[i].want != NULL ? t[i].want : "(left out)");
+		free(got);
+	}
+}
+#endif
+
 /* Count what dpkg-query itself calls present: our independent check. */
 static long
 dpkg_query_count(void)
@@ -3235,6 +3286,9 @@ main(void)
 		cmocka_unit_test(test_snapshot_btrfs_source),
 		cmocka_unit_test(test_snapshot_bind_mount),
 		cmocka_unit_test(test_container_unreadable),
+#ifdef __linux__
+		cmocka_unit_test(test_ioprio_default),
+#endif
 		cmocka_unit_test(test_snapshot_this_machine),
 		cmocka_unit_test(test_command),
 		cmocka_unit_test(test_command_fds),
