@@ -349,12 +349,12 @@ dpkg_updates(const char *admindir, char ***names)
 
 /*
  * The slot among the n slots of one name, v[0..n), that dpkg gives the
- * record e, or n for a new one.  The status file has a slot per arch.  A journal
- * record goes to the arch's slot too, except when the name has exactly
- * one instance (a Status other than not-installed) and the two are not
- * both Multi-Arch: same: then it replaces that instance whatever its
- * arch, for that is a cross-grade (amd64 to all, say), and keeping both
- * would list a package dpkg no longer has.  A slot of the arch that is
+ * record e, or n for a new one.  The status file has a slot per arch.
+ * A journal record goes to the arch's slot too, except when the name has
+ * exactly one instance (a Status other than not-installed) and the two
+ * are not both Multi-Arch: same: then it replaces that instance whatever
+ * its arch, for that is a cross-grade (amd64 to all, say), and keeping
+ * both would list a package dpkg no longer has.  A slot of the arch that is
  * an instance is preferred to one that is not (a selection left behind
  * when a cross-grade moved the instance onto its arch).
  */
