@@ -340,7 +340,8 @@ INSTALL_PATHS = -e 's\#/etc/perfwatch/\#$(SYSCONFDIR)/perfwatch/\#g' \
 
 # LICENSE goes to DOCDIR, with README.md: the ISC notice goes with
 # every copy, and one of the examples is under the Apache License 2.0
-# (LICENSE says which).
+# (LICENSE says which), whose text and the NOTICE of the work it comes
+# from must go with every copy of it too.
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR)
 	install -m 0755 $(PERFWATCH) $(DESTDIR)$(BINDIR)/perfwatch
@@ -360,7 +361,8 @@ install: all
 	install -m 0644 etc/profiles/*.conf $(DESTDIR)$(EXAMPLEDIR)/profiles/
 	install -m 0644 etc/examples/* $(DESTDIR)$(EXAMPLEDIR)/examples/
 	install -d $(DESTDIR)$(DOCDIR)
-	install -m 0644 LICENSE README.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 LICENSE LICENSE.Apache-2.0 NOTICE README.md \
+	    $(DESTDIR)$(DOCDIR)/
 	install -d $(DESTDIR)$(BASHCOMPDIR)
 	install -m 0644 etc/bash-completion/perfwatch \
 	    $(DESTDIR)$(BASHCOMPDIR)/perfwatch
@@ -411,7 +413,8 @@ uninstall:
 	    $(DESTDIR)$(MANDIR)/man5/perfwatch.conf.5 \
 	    $(DESTDIR)$(MANDIR)/man8/perfwatchd.8
 	rm -rf $(DESTDIR)$(EXAMPLEDIR)
-	rm -f $(DESTDIR)$(DOCDIR)/LICENSE $(DESTDIR)$(DOCDIR)/README.md
+	rm -f $(DESTDIR)$(DOCDIR)/LICENSE $(DESTDIR)$(DOCDIR)/README.md \
+	    $(DESTDIR)$(DOCDIR)/LICENSE.Apache-2.0 $(DESTDIR)$(DOCDIR)/NOTICE
 	rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/perfwatch $(DESTDIR)$(BASHCOMPDIR)/perfwatchd
 	rm -f $(addprefix $(DESTDIR),$(SERVICE_FILES))

@@ -54,9 +54,10 @@ for f in perfwatch.conf profiles/quick.conf profiles/nightly.conf \
 		fail "no $prefix/share/perfwatch/$f"
 done
 # The licence, which one of the examples (tigerbeetle-otava.csv, under
-# the Apache License 2.0) must go with, and the README, as the tree has
+# the Apache License 2.0) must go with, that licence's text and the
+# NOTICE of the work it comes from, and the README, as the tree has
 # them.
-for f in LICENSE README.md; do
+for f in LICENSE LICENSE.Apache-2.0 NOTICE README.md; do
 	doc="$root$prefix/share/doc/perfwatch/$f"
 	[ -f "$doc" ] || fail "no $prefix/share/doc/perfwatch/$f"
 	[ "$(stat -c %a "$doc" 2>/dev/null || stat -f %Lp "$doc")" = 644 ] ||
