@@ -37,8 +37,11 @@
  * iterations each tool lost so.  A figure with no CV that way (printed
  * in fewer than two runs) is said to be impossible to compare rather
  * than passed, and counts against the exit status as a miss does: exit
- * 0 if every verdict holds, 1 if one does not, a disk figure cannot be
- * compared or fewer than two runs were made, 2 if it cannot start.
+ * 0 if every verdict holds over all the runs asked for, 1 if one does
+ * not, a disk figure cannot be compared or fewer runs were made than
+ * asked (a run of ours or of a peer failed, or a signal stopped the
+ * bench: with two or more made, the tables are printed over those and
+ * say "only D of N runs"), 2 if it cannot start.
  *
  * A second table says where each figure's noise comes from: the pooled
  * CV of one run's iterations (within), what that alone would make of the
@@ -875,11 +878,12 @@ peer_of(const struct nz_metric *m)
 }
 
 /*
- * Print the table and the verdicts; the number of misses, the disk
- * figures that cannot be compared among them.
+ * Print the table and the verdicts of the runs made of those asked
+ * for; the number of misses, the disk figures that cannot be compared
+ * among them.
  */
 static int
-report(int runs)
+report(int runs, int asked)
 {
 	struct nz_metric	*m;
 	struct nz_peer		*pe;
@@ -891,11 +895,16 @@ report(int runs)
 	char			 pbuf[32], cvbuf[16], vbuf[64], ccvbuf[16];
 	const char		*verdict;
 
-	printf("\nCV of the run medians over %d runs (%%); \"as peer\": "
+	if (runs < asked)
+		printf("\nCV of the run medians over only %d of %d runs",
+		    runs, asked);
+	else
+		printf("\nCV of the run medians over %d runs", runs);
+	printf(" (%%); \"as peer\": "
 	    "ours as bonnie++ reports a run (it prints \"+++++\" for a "
 	    "phase under %.1f s: a rate counted at that ceiling, a %%CPU "
 	    "left out; a %%CPU in whole percent), the figure the verdict "
-	    "compares with the peer's, taken the same way\n", runs,
+	    "compares with the peer's, taken the same way\n",
 	    NZ_BONNIE_MIN);
 	printf("%-14s %-13s %7s %14s %7s %7s   %-22s %7s  %s\n", "workload",
 	    "metric", "unit", "median", "CV", "as peer", "peer", "peer CV",
@@ -993,6 +1002,9 @@ report(int runs)
 	    "test of their variances); disk metrics that cannot be compared "
 	    "(no figure printed in enough runs): %d\n", sys_over, noisier,
 	    noisier_sure, untestable);
+	if (runs < asked)
+		printf("only %d of %d runs: the verdicts above are of those, "
+		    "and the bench fails\n", runs, asked);
 	return misses;
 }
 
@@ -1222,10 +1234,11 @@ main(int argc, char **argv)
 	if (done < 2) {
 		if (!keep)
 			wl_remove_tree(dir);
-		fprintf(stderr, "noise: fewer than two runs\n");
+		fprintf(stderr, "noise: only %d of %d runs: fewer than two, "
+		    "no CV to take\n", done, runs);
 		return 1;
 	}
-	misses = report(done);
+	misses = report(done, runs);
 	report_within(done);
 
 	printf("\nwall time of the profiles on this machine\n");
@@ -1278,5 +1291,9 @@ main(int argc, char **argv)
 	else
 		wl_remove_tree(dir);
 	free(pw);
-	return misses == 0 ? 0 : 1;
+	/*
+	 * A run that failed is no run passed: the verdicts over the others
+	 * are not what was asked for, however they came out.
+	 */
+	return misses == 0 && done == runs ? 0 : 1;
 }
