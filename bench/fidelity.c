@@ -12,8 +12,16 @@
  * bonnie++, disk.stream, fio, then again.  Each figure is taken as ours
  * divided by theirs in each repetition, and the table gives for each the
  * median of ours, of theirs, of the ratios, and the ratios' range.  The
- * aim is every ratio's median within 0.85 to 1.15; a figure outside is
- * printed with what differs in its definition.
+ * aim is every ratio's median within 0.85 to 1.15, or a written
+ * explanation of the difference in definition; each figure is printed
+ * with what differs in its definition.  One figure outside has such an
+ * explanation: the seeks with more than one seeker, ours above (-p;
+ * bonnie++'s seeker threads share one ticket pipe, bench/README.md,
+ * 2026-12-04), said to be outside but explained.  Exit 0 if every
+ * ratio is within the range or so explained, 1 if one is outside
+ * otherwise, a figure cannot be compared (bonnie++ printed "+++++" in
+ * every repetition) or fewer repetitions were made than asked, 2 if it
+ * cannot start.
  *
  *   -d dir          where the files go (/var/tmp); a scratch directory
  *                   is made inside it and removed at the end
@@ -351,41 +359,56 @@ repetition(struct fid_rep *r, int swap)
 enum fid_verdict {
 	FID_WITHIN,
 	FID_OUTSIDE,
+	FID_EXPLAINED,		/* outside, a difference in definition */
 	FID_NO_FIGURE		/* no repetition has a ratio to take */
 };
 
 /*
- * The verdict on a figure from its ratios ours / theirs of reps
+ * The verdict on row i from its ratios ours / theirs of reps
  * repetitions, with their median (of the finite ones) in *med.  bonnie++
  * prints "+++++" rather than a figure for a phase under half a second,
  * read as NAN: a repetition without it has no ratio, and a row with none
  * has nothing to judge.  It is not outside the range, as bench/noise
- * does not count such a figure noisier than its peer.
+ * does not count such a figure noisier than its peer, nor passed.
+ *
+ * The seeks by more than one seeker differ in definition: bonnie++'s
+ * threads take every seek as a ticket from one shared pipe and wait for
+ * each other on it, so ours run faster for as many seeks (1.38 and 1.41
+ * in bench/README.md, 2026-12-04 and 12-06; 0.99 with one seeker).  That
+ * explains a ratio above the range there, and nothing else: one below
+ * it, or any with -p 1, is outside.
  */
 static enum fid_verdict
-fid_verdict(const double *ours, const double *theirs, int reps, double *med)
+fid_verdict(size_t i, int reps, int seekers, double *med)
 {
-	double	ratio[FID_REPS_MAX];
-	int	j;
+	const struct fid_row	*r = &fid_rows[i];
+	double			 ratio[FID_REPS_MAX];
+	int			 j;
 
 	for (j = 0; j < reps; j++)
-		ratio[j] = ours[j] / theirs[j];
+		ratio[j] = r->ours[j] / r->theirs[j];
 	*med = peer_median(ratio, reps);
 	if (!isfinite(*med))
 		return FID_NO_FIGURE;
 	if (*med >= FID_MIN && *med <= FID_MAX)
 		return FID_WITHIN;
+	if (i == ROW_SEEKS && seekers > 1 && *med > FID_MAX)
+		return FID_EXPLAINED;
 	return FID_OUTSIDE;
 }
 
-/* Print the table of the reps repetitions done, and the verdicts. */
-static void
-report(int reps)
+/*
+ * Print the table of the reps repetitions done, and the verdicts; the
+ * number of figures that fail: outside the range unexplained, or not
+ * compared.
+ */
+static int
+report(int reps, int seekers)
 {
 	struct fid_row	*r;
 	double		 ratio[FID_REPS_MAX], s[FID_REPS_MAX], med;
 	size_t		 i, k;
-	int		 j, outside = 0, nofigure = 0;
+	int		 j, outside = 0, explained = 0, nofigure = 0;
 
 	printf("\n%-20s %6s %14s %14s %8s %15s\n", "figure", "unit",
 	    "ours (median)", "theirs (med.)", "ratio", "ratios min-max");
@@ -408,7 +431,7 @@ report(int reps)
 	printf("\n");
 	for (i = 0; i < nitems(fid_rows); i++) {
 		r = &fid_rows[i];
-		switch (fid_verdict(r->ours, r->theirs, reps, &med)) {
+		switch (fid_verdict(i, reps, seekers, &med)) {
 		case FID_WITHIN:
 			printf("%s: within %.2f-%.2f (%s)\n", r->name,
 			    FID_MIN, FID_MAX, r->differs);
@@ -417,6 +440,13 @@ report(int reps)
 			outside++;
 			printf("%s: OUTSIDE %.2f-%.2f: %s\n", r->name,
 			    FID_MIN, FID_MAX, r->differs);
+			break;
+		case FID_EXPLAINED:
+			outside++;
+			explained++;
+			printf("%s: outside %.2f-%.2f, explained by a "
+			    "difference in definition (%d seekers): %s\n",
+			    r->name, FID_MIN, FID_MAX, seekers, r->differs);
 			break;
 		case FID_NO_FIGURE:
 			nofigure++;
@@ -433,9 +463,11 @@ report(int reps)
 	    "bonnie++ %.0f%%, on %ld CPUs\n", peer_median(fid_seek_cpu_ours,
 	    reps), peer_median(fid_seek_cpu_theirs, reps),
 	    sysconf(_SC_NPROCESSORS_ONLN));
-	printf("\n%d of %zu ratios outside %.2f-%.2f; %d cannot be compared "
-	    "(no figure printed)\n", outside, nitems(fid_rows), FID_MIN,
-	    FID_MAX, nofigure);
+	printf("\n%d of %zu ratios outside %.2f-%.2f (%d of them explained "
+	    "by a difference in definition); %d cannot be compared (no "
+	    "figure printed)\n", outside, nitems(fid_rows), FID_MIN,
+	    FID_MAX, explained, nofigure);
+	return outside - explained + nofigure;
 }
 
 int
@@ -450,7 +482,7 @@ main(int argc, char **argv)
 	double			 t0;
 	int			 ch, reps = 5, seeks = 80000, seekers = 3;
 	struct fid_rep		 r;
-	int			 evict = 1, done = 0, rep, order = 0;
+	int			 evict = 1, done = 0, rep, order = 0, failed;
 
 	while ((ch = getopt(argc, argv, "Ebc:d:f:k:n:p:s:tw:")) != -1) {
 		switch (ch) {
@@ -567,8 +599,15 @@ main(int argc, char **argv)
 	wl_remove_tree(dir);
 	if (done == 0)
 		return 1;
-	report(done);
+	failed = report(done, seekers);
 	printf("load average at end: %s; %d repetitions in %.0f s\n",
 	    peer_load(), done, bench_now() - t0);
-	return done == reps ? 0 : 1;
+	if (done < reps)
+		printf("only %d of %d repetitions: the bench fails\n", done,
+		    reps);
+	/*
+	 * A figure outside unexplained, or not compared at all, is the aim
+	 * missed: exit 0 would say every ratio had been shown within it.
+	 */
+	return done == reps && failed == 0 ? 0 : 1;
 }

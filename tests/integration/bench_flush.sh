@@ -68,6 +68,11 @@ rc=0
 strace -f -y -qq -e trace=sync,syncfs -o "$T/fidelity.trace" \
     "$top/fidelity" -n 1 -E -s 2M -k 20 -p 1 -c 1M -f 1M -w 0 -d "$fid" \
     >"$T/fidelity.out" 2>"$T/fidelity.err" || rc=$?
-expect_eq "$rc" 0
+# 1: a ratio outside 0.85-1.15, or a figure bonnie++ printed as "+++++",
+# as files of 2 MiB may well give; but the repetition made (1 is a
+# failure too).
+[ "$rc" -le 1 ] || fail "fidelity exited $rc: $(cat "$T/fidelity.err")"
+grep -q '^load average at end: .*; 1 repetitions in' "$T/fidelity.out" ||
+	fail "fidelity did not make its repetition: $(cat "$T/fidelity.err")"
 check fidelity "$fid" 4
 pass
