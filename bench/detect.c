@@ -43,9 +43,11 @@
  * 60 runs (a noise window of 60 runs or more: the engine's is 90 now)
  * and, apart, while it is younger; per
  * step: the recall within 3 runs (confirmed by the third run at the new
- * level) and the median delay (runs from the first run at the new level
- * to the confirming one, the first counting 1); where the alerts that
- * found a step put its first bad run (the machine diff is taken there);
+ * level; perfherder's within 14, as its t needs the 11 runs after its
+ * split: see RECALL_RUNS) and the median delay (runs from the first run
+ * at the new level to the confirming one, the first counting 1); where
+ * the alerts that found a step put its first bad run (the machine diff
+ * is taken there);
  * per spike: how often a spike ended in a confirmed alert.  An alert of
  * fixed-5% is false when a check before the change raised it, as ours;
  * one of perfherder (which sees 12 runs past its split) when its split
@@ -154,6 +156,18 @@ static const char *const detector_names[D_MAX] = {
 #define MAXDELAY	64
 
 /*
+ * The recall is of the steps found within RECALL_RUNS runs of the first
+ * run at the new level.  perfherder judges a split by the PH_SIDE runs
+ * from it on, so it alerts PH_SIDE - 1 runs after its split at the
+ * earliest (a delay of 10 for a split two runs early, the earliest it
+ * counts as found): within 3 runs it can find nothing, and its column
+ * is of the steps it found within RECALL_RUNS + PH_SIDE - 1, its split
+ * by the third run at the new level.
+ */
+#define RECALL_RUNS	3
+#define PH_SIDE		12
+
+/*
  * Where perfwatch put the first bad run of a step it found: two or more
  * runs before the step, one before, at it, one after, two or more after.
  */
@@ -171,7 +185,7 @@ struct tally {
 	long	place[PLACE_MAX];	/* perfwatch's first bad run of
 					   the steps found, against it */
 	long	detected[D_MAX];	/* right direction, at or after it */
-	long	within3[D_MAX];
+	long	within[D_MAX];		/* by recall_runs(d) */
 	long	delay[D_MAX][MAXDELAY];	/* histogram of delays */
 	double	seconds;		/* time in detect_check */
 	long	checks;
@@ -305,13 +319,20 @@ noise_sd(enum noise noise, unsigned long seed)
 	return sd / mean * 100;
 }
 
+/* The delay within which a detector's find counts for its recall. */
+static long
+recall_runs(enum detector d)
+{
+	return d == D_PERFHERDER ? RECALL_RUNS + PH_SIDE - 1 : RECALL_RUNS;
+}
+
 /* Record a detection of a change with delay d (runs, first = 1). */
 static void
 tally_detect(struct tally *t, enum detector d, long delay)
 {
 	t->detected[d]++;
-	if (delay <= 3)
-		t->within3[d]++;
+	if (delay <= recall_runs(d))
+		t->within[d]++;
 	if (delay < 1)
 		delay = 1;
 	if (delay >= MAXDELAY)
@@ -370,19 +391,19 @@ reference_detectors(struct tally *t, const double *med, size_t n, size_t at,
 	}
 
 	/* perfherder: 12 before and 12 after the split j = i - 11. */
-	for (i = 23; i < n; i++) {
-		j = i - 11;
-		if (last_split != 0 && j < last_split + 12)
+	for (i = 2 * PH_SIDE - 1; i < n; i++) {
+		j = i - (PH_SIDE - 1);
+		if (last_split != 0 && j < last_split + PH_SIDE)
 			continue;
-		stats_mean(med + j - 12, 12, &mb);
-		stats_mean(med + j, 12, &ma);
-		stats_stddev(med + j - 12, 12, &vb);
-		stats_stddev(med + j, 12, &va);
+		stats_mean(med + j - PH_SIDE, PH_SIDE, &mb);
+		stats_mean(med + j, PH_SIDE, &ma);
+		stats_stddev(med + j - PH_SIDE, PH_SIDE, &vb);
+		stats_stddev(med + j, PH_SIDE, &va);
 		vb *= vb;
 		va *= va;
 		if (vb + va == 0)
 			continue;
-		tt = (ma - mb) / sqrt(vb / 12 + va / 12);
+		tt = (ma - mb) / sqrt(vb / PH_SIDE + va / PH_SIDE);
 		if (fabs(tt) <= 7)
 			continue;
 		last_split = j;
@@ -644,7 +665,7 @@ tally_merge(int fd)
 				a->false_alerts[d][0] += b->false_alerts[d][0];
 				a->false_alerts[d][1] += b->false_alerts[d][1];
 				a->detected[d] += b->detected[d];
-				a->within3[d] += b->within3[d];
+				a->within[d] += b->within[d];
 				for (k = 0; k < MAXDELAY; k++)
 					a->delay[d][k] += b->delay[d][k];
 			}
@@ -1012,11 +1033,15 @@ main(int argc, char **argv)
 		    nck[0] > 0 ? 1000.0 * (double)sus[0] / (double)nck[0] : 0);
 	}
 
-	printf("\nrecall within 3 runs, median delay in runs (first run at "
-	    "the new level = 1); * marks steps\nof at least 3 between-run "
-	    "sds, where the goal is >= 95%%\n");
+	printf("\nrecall within %d runs (perfherder's within %ld: its t needs "
+	    "the %d runs after its split), median\ndelay in runs (first run "
+	    "at the new level = 1); * marks steps of at least 3 between-run "
+	    "sds,\nwhere the goal is >= 95%%\n", RECALL_RUNS,
+	    recall_runs(D_PERFHERDER), PH_SIDE - 1);
+	snprintf(cell, sizeof(cell), "%s<=%ld", detector_names[D_PERFHERDER],
+	    recall_runs(D_PERFHERDER));
 	printf("%-12s %-6s %6s  %-15s %-15s %-15s %-15s\n", "noise", "step",
-	    "/sd", detector_names[0], detector_names[1], detector_names[2],
+	    "/sd", detector_names[0], detector_names[1], cell,
 	    detector_names[3]);
 	for (ni = 0; ni < N_MAX; ni++) {
 		if (!noise_run(ni))
@@ -1032,7 +1057,7 @@ main(int argc, char **argv)
 			    changes[ci].name, fabs(changes[ci].pct) / sd[ni],
 			    req ? "*" : " ");
 			for (d = 0; d < D_MAX; d++) {
-				rate = 100.0 * (double)t->within3[d] /
+				rate = 100.0 * (double)t->within[d] /
 				    (double)t->histories;
 				md = median_delay(t->delay[d]);
 				if (md < 0)
