@@ -569,8 +569,14 @@ run_history(enum noise noise, size_t ci, long h, unsigned long seed,
 					    "first bad run %zu\n",
 					    noise_names[noise], c->name,
 					    (int)noise, ci, h, i + 1, fb + 1);
-			} else if (c->kind == C_SPIKE) {
+			} else if (c->kind == C_SPIKE && !found) {
+				/*
+				 * Once a history: a second alert confirmed
+				 * the spike's way later on is no second
+				 * spike, as cusum's found_cu keeps it.
+				 */
 				t->detected[D_PERFWATCH]++;
+				found = 1;
 			} else if (c->kind == C_STEP && !found) {
 				delay = (long)(i - at + 1);
 				tally_detect(t, D_PERFWATCH, delay);
