@@ -879,11 +879,12 @@ peer_of(const struct nz_metric *m)
 
 /*
  * Print the table and the verdicts of the runs made of those asked
- * for; the number of misses, the disk figures that cannot be compared
- * among them.
+ * for, with what bonnie++'s rule does if the profile has disk.bonnie;
+ * the number of misses, the disk figures that cannot be compared among
+ * them.
  */
 static int
-report(int runs, int asked)
+report(int runs, int asked, int bonnie)
 {
 	struct nz_metric	*m;
 	struct nz_peer		*pe;
@@ -900,12 +901,14 @@ report(int runs, int asked)
 		    runs, asked);
 	else
 		printf("\nCV of the run medians over %d runs", runs);
-	printf(" (%%); \"as peer\": "
-	    "ours as bonnie++ reports a run (it prints \"+++++\" for a "
-	    "phase under %.1f s: a rate counted at that ceiling, a %%CPU "
-	    "left out; a %%CPU in whole percent), the figure the verdict "
-	    "compares with the peer's, taken the same way\n",
-	    NZ_BONNIE_MIN);
+	printf(" (%%)");
+	if (bonnie)
+		printf("; \"as peer\": ours as bonnie++ reports a run (it "
+		    "prints \"+++++\" for a phase under %.1f s: a rate counted "
+		    "at that ceiling, a %%CPU left out; a %%CPU in whole "
+		    "percent), the figure the verdict compares with the "
+		    "peer's, taken the same way", NZ_BONNIE_MIN);
+	printf("\n");
 	printf("%-14s %-13s %7s %14s %7s %7s   %-22s %7s  %s\n", "workload",
 	    "metric", "unit", "median", "CV", "as peer", "peer", "peer CV",
 	    "verdict");
@@ -981,9 +984,10 @@ report(int runs, int asked)
 		    peer_median(m->median, runs), cv, ccvbuf, pbuf, cvbuf,
 		    verdict);
 	}
-	printf("\niterations with no figure as bonnie++ prints (a phase "
-	    "under %.1f s):\n", NZ_BONNIE_MIN);
-	for (i = 0; i < nz_nmetrics; i++) {
+	if (bonnie)
+		printf("\niterations with no figure as bonnie++ prints (a "
+		    "phase under %.1f s):\n", NZ_BONNIE_MIN);
+	for (i = 0; bonnie && i < nz_nmetrics; i++) {
 		m = &nz_metrics[i];
 		if ((pe = peer_of(m)) == NULL ||
 		    strcmp(pe->tool, "bonnie++") != 0)
@@ -1068,7 +1072,7 @@ main(int argc, char **argv)
 {
 	struct sigaction	 sa;
 	struct nz_profile	 quick, other;
-	struct nz_job		*j;
+	struct nz_job		*bj, *sj;
 	const char		*base = "/var/tmp";
 	const char		*profile = "etc/profiles/quick.conf";
 	char			*pw = NULL, *pdir, *path, *cause = NULL;
@@ -1139,7 +1143,12 @@ main(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (evict && geteuid() != 0) {
+	bj = profile_job(&quick, "disk.bonnie");
+	sj = profile_job(&quick, "disk.stream");
+	/* The eviction is bonnie++'s alone. */
+	if (bj == NULL)
+		evict = 0;
+	else if (evict && geteuid() != 0) {
 		fprintf(stderr, "noise: not root: no page-cache eviction for "
 		    "bonnie++ (as with -E)\n");
 		evict = 0;
@@ -1179,18 +1188,22 @@ main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	printf("noise: %d runs of %s with %s in %s; peers at its sizes",
-	    runs, profile, pw, dir);
-	if (nz_settle >= 0)
-		printf(", %d s of quiet before each", nz_settle);
+	/* Of the peers, only those the profile runs. */
+	printf("noise: %d runs of %s with %s in %s", runs, profile, pw, dir);
+	if (bj == NULL && sj == NULL)
+		printf("; no peers (the profile has neither disk.bonnie nor "
+		    "disk.stream)");
+	else if (nz_settle >= 0)
+		printf("; peers at its sizes, %d s of quiet before each",
+		    nz_settle);
 	else {
-		printf(", as much quiet before each as the profile gives its "
-		    "workload (");
-		if ((j = profile_job(&quick, "disk.bonnie")) != NULL)
-			printf("bonnie++ %g s%s", j->params.settle,
-			    profile_job(&quick, "disk.stream") ? ", " : "");
-		if ((j = profile_job(&quick, "disk.stream")) != NULL)
-			printf("fio %g s", j->params.settle);
+		printf("; peers at its sizes, as much quiet before each as the "
+		    "profile gives its workload (");
+		if (bj != NULL)
+			printf("bonnie++ %g s%s", bj->params.settle,
+			    sj != NULL ? ", " : "");
+		if (sj != NULL)
+			printf("fio %g s", sj->params.settle);
 		printf(")");
 	}
 	printf("%s\n", evict ? "; bonnie++'s file evicted at each open" : "");
@@ -1215,19 +1228,34 @@ main(int argc, char **argv)
 		fflush(stdout);
 		if (peers_run(dir, &quick, run, evict) == -1)
 			break;
+		if (bj == NULL && sj == NULL) {
+			printf("\n");
+			done++;
+			continue;
+		}
 		printf("; peers done (load %s)\n", peer_load());
-		printf("  ours:  bonnie write %.0f rewrite %.0f read %.0f K/sec "
-		    "seeks %.0f /sec; stream %.1f MiB/s\n",
-		    ours_in_run("disk.bonnie", "write_kps", run),
-		    ours_in_run("disk.bonnie", "rewrite_kps", run),
-		    ours_in_run("disk.bonnie", "read_kps", run),
-		    ours_in_run("disk.bonnie", "seeks_ps", run),
-		    ours_in_run("disk.stream", "write_mibps", run));
-		printf("  peers: bonnie++ write %.0f rewrite %.0f read %.0f "
-		    "K/sec seeks %.0f /sec; fio %.1f MiB/s (nan: +++++)\n",
-		    nz_peers[0].median[run], nz_peers[2].median[run],
-		    nz_peers[4].median[run], nz_peers[6].median[run],
-		    nz_peers[PEER_FIO_BW].median[run]);
+		printf("  ours: ");
+		if (bj != NULL)
+			printf(" bonnie write %.0f rewrite %.0f read %.0f "
+			    "K/sec seeks %.0f /sec%s",
+			    ours_in_run("disk.bonnie", "write_kps", run),
+			    ours_in_run("disk.bonnie", "rewrite_kps", run),
+			    ours_in_run("disk.bonnie", "read_kps", run),
+			    ours_in_run("disk.bonnie", "seeks_ps", run),
+			    sj != NULL ? ";" : "");
+		if (sj != NULL)
+			printf(" stream %.1f MiB/s",
+			    ours_in_run("disk.stream", "write_mibps", run));
+		printf("\n  peers:");
+		if (bj != NULL)
+			printf(" bonnie++ write %.0f rewrite %.0f read %.0f "
+			    "K/sec seeks %.0f /sec%s", nz_peers[0].median[run],
+			    nz_peers[2].median[run], nz_peers[4].median[run],
+			    nz_peers[6].median[run], sj != NULL ? ";" : "");
+		if (sj != NULL)
+			printf(" fio %.1f MiB/s",
+			    nz_peers[PEER_FIO_BW].median[run]);
+		printf("%s\n", bj != NULL ? " (nan: +++++)" : "");
 		fflush(stdout);
 		done++;
 	}
@@ -1238,7 +1266,7 @@ main(int argc, char **argv)
 		    "no CV to take\n", done, runs);
 		return 1;
 	}
-	misses = report(done, runs);
+	misses = report(done, runs, bj != NULL);
 	report_within(done);
 
 	printf("\nwall time of the profiles on this machine\n");
