@@ -27,7 +27,8 @@
  *                   is made inside it and removed at the end
  *   -s size         the file of every tool (2G); K, M, G, or "2x" RAM
  *   -c char_size    disk.bonnie's char_size (1M; see below)
- *   -f fsync_every  disk.stream's fsync interval, fio's --fsync (256M)
+ *   -f fsync_every  disk.stream's fsync interval, fio's --fsync (256M);
+ *                   0, one fsync at the end for both (as the key's 0)
  *   -k seeks        random seeks of both bonnies (80000: see below)
  *   -p seekers      their seeking processes (3)
  *   -n reps         repetitions (5)
@@ -194,6 +195,31 @@ parse_size(const char *what, const char *text)
 		    text);
 		exit(2);
 	}
+	return v;
+}
+
+/*
+ * Parse -f as disk.stream's fsync_every key does: 0 (one fsync at the
+ * end, which fio's --fsync=0 and --end_fsync=1 also make) or a size of
+ * 1 MiB or more, taken in whole MiB as fio's --fsync counts its 1 MiB
+ * writes (peers.h).  parse_size() would refuse the 0 as below 1 MiB.
+ */
+static uint64_t
+parse_fsync(const char *text)
+{
+	const struct wl_workload	*wl;
+	struct wl_params		 p;
+	char				*cause = NULL;
+	uint64_t			 v;
+
+	wl = wl_find("disk.stream");
+	wl_params_init(&p, wl);
+	if (wl_params_set(&p, wl, "fsync_every", text, &cause) == -1) {
+		fprintf(stderr, "fidelity: -f: %s\n", cause);
+		exit(2);
+	}
+	v = p.fsync_every >> 20 << 20;
+	wl_params_clear(&p);
 	return v;
 }
 
@@ -477,7 +503,7 @@ main(int argc, char **argv)
 	struct utsname		 un;
 	const char		*base = "/var/tmp", *size_arg = "2G";
 	const char		*fsync_arg = "256M", *char_arg = "1M";
-	char			 dir[PATH_MAX];
+	char			 dir[PATH_MAX], fsbuf[32];
 	uint64_t		 size, fsync_every, char_size, ram;
 	double			 t0;
 	int			 ch, reps = 5, seeks = 80000, seekers = 3;
@@ -527,7 +553,7 @@ main(int argc, char **argv)
 	    seekers < 1 || seekers > 64 || fid_settle < 0)
 		usage();
 	size = parse_size("size", size_arg);
-	fsync_every = parse_size("fsync_every", fsync_arg);
+	fsync_every = parse_fsync(fsync_arg);
 	char_size = parse_size("char_size", char_arg);
 	if (!peer_in_path("bonnie++") || !peer_in_path("fio")) {
 		fprintf(stderr, "fidelity: bonnie++ and fio must be in PATH\n");
@@ -563,13 +589,17 @@ main(int argc, char **argv)
 	printf("fidelity: %s %s, %ld CPUs, RAM %llu MiB; directory %s\n",
 	    un.sysname, un.release, sysconf(_SC_NPROCESSORS_ONLN),
 	    (unsigned long long)(ram >> 20), dir);
+	if (fsync_every == 0)
+		snprintf(fsbuf, sizeof(fsbuf), "only at the end");
+	else
+		snprintf(fsbuf, sizeof(fsbuf), "every %llu MiB",
+		    (unsigned long long)(fsync_every >> 20));
 	printf("file %llu MiB for every tool; chunk 8 KiB, %d seeks by %d "
 	    "seeker%s; disk.bonnie's per-char phases on %llu MiB (bonnie++ -f "
-	    "has none); stream and fio fsync every %llu MiB; %d repetitions, "
-	    "%d s of quiet before each run\n", (unsigned long long)(size >> 20),
+	    "has none); stream and fio fsync %s; %d repetitions, %d s of "
+	    "quiet before each run\n", (unsigned long long)(size >> 20),
 	    seeks, seekers, seekers == 1 ? "" : "s",
-	    (unsigned long long)(char_size >> 20),
-	    (unsigned long long)(fsync_every >> 20), reps, fid_settle);
+	    (unsigned long long)(char_size >> 20), fsbuf, reps, fid_settle);
 	if (ram > 0 && size < 2 * ram) {
 		printf("the file is smaller than twice the RAM, so the page "
 		    "cache could hold it: disk.bonnie evicts it before each "

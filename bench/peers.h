@@ -481,10 +481,11 @@ out:
  *
  * --fsync counts fio's 1 MiB writes, so fsync_every goes in whole MiB,
  * rounded down as disk.stream rounds its segments (fsync_every / 1 MiB
- * writes each); 0 is one fsync at the end for both.  An fsync_every
- * between 0 and 1 MiB would be --fsync=0 beside a disk.stream that
- * fsyncs, but never comes here: wl_params_set() refuses it in a profile
- * (tests/integration/bench_noise_fsync.sh), bench/fidelity's -f too.
+ * writes each); 0 is one fsync at the end for both (bench/fidelity -f 0
+ * too).  An fsync_every between 0 and 1 MiB would be --fsync=0 beside a
+ * disk.stream that fsyncs, but never comes here: wl_params_set() refuses
+ * it in a profile (tests/integration/bench_noise_fsync.sh), and
+ * bench/fidelity parses its -f with the same key.
  */
 PEER_FN int
 peer_fio_run(const char *dir, uint64_t size, uint64_t fsync_every,
