@@ -64,7 +64,10 @@
  *   -d dir        where the scratch directory goes (/var/tmp)
  *   -n runs       runs of the quick profile (5)
  *   -p profile    the profile (etc/profiles/quick.conf); nightly.conf
- *                 and full.conf are looked for next to it
+ *                 and full.conf are looked for next to it.  At most
+ *                 NZ_ITER_MAX (64) iterations a workload, refused
+ *                 before anything runs, and NZ_METRICS_MAX (256)
+ *                 metrics, a run with more failed
  *   -P perfwatch  the perfwatch binary (../bin/perfwatch beside this
  *                 bench, else perfwatch in PATH)
  *   -N            also run the nightly profile once and time it
@@ -558,9 +561,14 @@ read_report(const char *text, int run, char **cause)
 		u = json_string_value(json_object_get(o, "unit"));
 		if (w == NULL || m == NULL)
 			continue;
-		if ((slot = metric_slot(w, m, u != NULL ? u : "")) != NULL)
-			slot->median[run] = json_number_value(
-			    json_object_get(o, "median"));
+		if ((slot = metric_slot(w, m, u != NULL ? u : "")) == NULL) {
+			xasprintf(cause, "%s %s: more than %d metrics, the "
+			    "most the bench keeps", w, m, NZ_METRICS_MAX);
+			json_decref(root);
+			return -1;
+		}
+		slot->median[run] = json_number_value(json_object_get(o,
+		    "median"));
 	}
 	a = json_object_get(root, "workloads");
 	json_array_foreach(a, i, o) {
@@ -1130,6 +1138,21 @@ main(int argc, char **argv)
 		fprintf(stderr, "noise: cannot read profile %s\n", profile);
 		free(pw);
 		return 2;
+	}
+	/*
+	 * A run's iterations are kept in arrays of NZ_ITER_MAX: refused
+	 * here, not cut short unsaid after the first run.
+	 */
+	for (k = 0; k < quick.njobs; k++) {
+		if (quick.jobs[k].params.iterations > NZ_ITER_MAX) {
+			fprintf(stderr, "noise: %s: [workload \"%s\"] "
+			    "iterations = %d: the bench keeps at most %d "
+			    "iterations a run\n", profile, quick.jobs[k].name,
+			    quick.jobs[k].params.iterations, NZ_ITER_MAX);
+			profile_free(&quick);
+			free(pw);
+			return 2;
+		}
 	}
 	/* Each peer the profile needs, before a run of ours, not after. */
 	for (k = 0; k < nitems(peer_tools); k++) {

@@ -628,37 +628,42 @@ peer_finite(const double *x, size_t n, double *out)
 	return k;
 }
 
-/* The median of the finite values (NAN if none). */
+/*
+ * The median of the finite values (NAN if none), of all n of them: the
+ * copy is as long as x, where a fixed one left the values past it out.
+ */
 PEER_FN double
 peer_median(const double *x, size_t n)
 {
-	double	s[256];
-	size_t	k;
+	double	*s, m = NAN;
+	size_t	 k;
 
-	if (n > nitems(s))
-		n = nitems(s);
-	if ((k = peer_finite(x, n, s)) == 0)
-		return NAN;
-	return k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
+	s = xreallocarray(NULL, n > 0 ? n : 1, sizeof(*s));
+	if ((k = peer_finite(x, n, s)) > 0)
+		m = k % 2 ? s[k / 2] : (s[k / 2 - 1] + s[k / 2]) / 2;
+	free(s);
+	return m;
 }
 
 /* Coefficient of variation (sample sd / mean) in %, of the finite values. */
 PEER_FN double
 peer_cv(const double *x, size_t n)
 {
-	double	s[256], mean = 0, ss = 0;
-	size_t	k, i;
+	double	*s, mean = 0, ss = 0, cv = NAN;
+	size_t	 k, i;
 
-	if (n > nitems(s))
-		n = nitems(s);
-	if ((k = peer_finite(x, n, s)) < 2)
-		return NAN;
-	for (i = 0; i < k; i++)
-		mean += s[i];
-	mean /= k;
-	for (i = 0; i < k; i++)
-		ss += (s[i] - mean) * (s[i] - mean);
-	return mean == 0 ? NAN : sqrt(ss / (k - 1)) / mean * 100.0;
+	s = xreallocarray(NULL, n > 0 ? n : 1, sizeof(*s));
+	if ((k = peer_finite(x, n, s)) >= 2) {
+		for (i = 0; i < k; i++)
+			mean += s[i];
+		mean /= k;
+		for (i = 0; i < k; i++)
+			ss += (s[i] - mean) * (s[i] - mean);
+		if (mean != 0)
+			cv = sqrt(ss / (k - 1)) / mean * 100.0;
+	}
+	free(s);
+	return cv;
 }
 
 /* Bytes free for an unprivileged user in dir, or 0. */

@@ -57,12 +57,38 @@ test_bonnie_rule_median(void **state)
 	assert_true(isnan(bonnie_rule_median(cpu, 0, 10)));
 }
 
+/*
+ * peer_median and peer_cv (bench/peers.h) over more values than their
+ * old fixed copy of 256 held: every value counts, where those past the
+ * 256th were left out (the median of 0..299 came out 127.5).
+ */
+static void
+test_peer_median_long(void **state)
+{
+	double	x[300], sd;
+	size_t	i;
+
+	(void)state;
+	for (i = 0; i < nitems(x); i++)
+		x[i] = (double)i;
+	x[10] = NAN;			/* a value not printed: left out */
+	assert_true(peer_median(x, nitems(x)) == 150);
+	x[10] = 10;
+	assert_true(peer_median(x, nitems(x)) == 149.5);
+	/* 0..299: mean 149.5, sample sd sqrt(300 * 301 / 12). */
+	sd = sqrt(300.0 * 301.0 / 12.0);
+	assert_true(fabs(peer_cv(x, nitems(x)) - sd / 149.5 * 100.0) < 1e-9);
+	assert_true(isnan(peer_median(x, 0)));
+	assert_true(isnan(peer_cv(x, 1)));
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_duration_text),
 		cmocka_unit_test(test_bonnie_rule_median),
+		cmocka_unit_test(test_peer_median_long),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
