@@ -7,8 +7,11 @@
  *    degrees of freedom (scale 3: heavy tails), and AR(1) noise of lag-1
  *    correlation 0.5 and 0.8 (sd 3: a level that wanders).  For each, the
  *    series with any change reported, with a step, and with a step once
- *    the practical floor is set to 0 (the tests alone); and the series
- *    whose search did not settle.
+ *    the practical floor is set to 0 (the tests alone).  A search that
+ *    did not settle is not counted here: cp_detect() says so itself, on
+ *    stderr ("cp_detect: search did not settle in N rounds"), and ends
+ *    a search that comes back to a set of steps it has met (see
+ *    cp_detect_with in detect/changepoint.c).
  * 2. Excursions: a level LEN runs long, 15% above the rest, then back,
  *    in 150 runs of normal noise of 1% and 3%, at run 40 + (series mod
  *    10); for each LEN the series where it came out as two steps at
