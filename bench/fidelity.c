@@ -37,7 +37,9 @@
  *   -b              balanced: ours first in odd repetitions, theirs
  *                   first in even ones
  *   -w settle       seconds of quiet (after a flush) before every run of
- *                   every tool (15), so each starts from the same state
+ *                   every tool (15), so each starts from the same state;
+ *                   ours with settle 0, or they would wait the workload's
+ *                   own 10 s more than theirs
  *   -E              no page-cache eviction for bonnie++ (see peers.h):
  *                   bonnie++ as run by hand with -r, reading what the
  *                   cache holds when the file is smaller than the RAM
@@ -261,7 +263,7 @@ step_ours_bonnie(struct fid_rep *r, char **cause)
 {
 	const char *const	 kv[] = { "size", r->sz, "seeks", r->sk,
 				    "seekers", r->sp, "char_size", r->cs,
-				    "timeout", "6h", NULL };
+				    "timeout", "6h", "settle", "0s", NULL };
 	struct wl_result	 res;
 	size_t			 i;
 
@@ -311,7 +313,7 @@ static int
 step_ours_stream(struct fid_rep *r, char **cause)
 {
 	const char *const	 kv[] = { "size", r->sz, "fsync_every", r->fs,
-				    "timeout", "6h", NULL };
+				    "timeout", "6h", "settle", "0s", NULL };
 	struct wl_result	 res;
 
 	if (peer_ours("disk.stream", r->dir, kv, &res, cause) == -1)
