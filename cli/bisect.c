@@ -1983,8 +1983,11 @@ cmd_bisect(struct cli *c, int argc, char **argv)
 		goto out;
 	}
 	cli_sysinfo_opts(c, &so);
-	if ((snap = sysinfo_snapshot_take(cli_work_dir(c), &so,
-	    &cause)) == NULL ||
+	/* Its runs' workloads' own work directories, as each run takes them. */
+	cli_sysinfo_workdirs(c, o.profile, &so);
+	snap = sysinfo_snapshot_take(cli_work_dir(c), &so, &cause);
+	cli_sysinfo_workdirs_free(&so);
+	if (snap == NULL ||
 	    (x.snapshot = store_snapshot_put(x.st, snap, &cause)) == -1) {
 		/*
 		 * As for a run: a store locked by another process is to be

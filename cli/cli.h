@@ -120,7 +120,11 @@ int		 cmd_alerts(struct cli *, int, char **);
 int		 cmd_baseline(struct cli *, int, char **);
 
 /* run.c, report.c */
+struct sysinfo_opts;
 int		 cmd_run(struct cli *, int, char **);
+void		 cli_sysinfo_workdirs(struct cli *, const char *profile,
+		    struct sysinfo_opts *);
+void		 cli_sysinfo_workdirs_free(struct sysinfo_opts *);
 int		 cli_run_report(struct cli *, int64_t run, int json,
 		    int check);
 int		 cli_report_classic(struct cli *, const struct store_run *,
@@ -180,7 +184,6 @@ int		 cmd_pause(struct cli *, int, char **);
 int		 cmd_resume(struct cli *, int, char **);
 
 /* env.c */
-struct sysinfo_opts;
 int		 cmd_env(struct cli *, int, char **);
 void		 cli_sysinfo_opts(struct cli *, struct sysinfo_opts *);
 const char	*cli_work_dir(struct cli *);

@@ -189,7 +189,11 @@ env_work_dir(struct cli *c)
 	return dir;
 }
 
-/* A snapshot of this machine now, or NULL after a message. */
+/*
+ * A snapshot of this machine now, or NULL after a message.  With the
+ * workloads' own work directories of the configuration's profile, as a
+ * run of it records them.
+ */
 static struct snapshot *
 env_now(struct cli *c)
 {
@@ -198,8 +202,10 @@ env_now(struct cli *c)
 	char			*cause = NULL, *dir;
 
 	cli_sysinfo_opts(c, &o);
+	cli_sysinfo_workdirs(c, NULL, &o);
 	dir = env_work_dir(c);
 	s = sysinfo_snapshot_take(dir, &o, &cause);
+	cli_sysinfo_workdirs_free(&o);
 	free(dir);
 	if (s == NULL) {
 		fprintf(stderr, "perfwatch: %s\n", cause);

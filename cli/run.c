@@ -516,6 +516,107 @@ jobs_drop_disabled(struct run_job *jobs, size_t *njobs)
 }
 
 /*
+ * Every enabled workload that profile prof runs with c's configuration,
+ * whatever --workload picks, a bad key passed over (the run says it of
+ * the workloads it runs).
+ */
+static void
+jobs_all(struct cli *c, const struct config *prof, struct run_job **jobs,
+    size_t *njobs)
+{
+	struct run_opts	 all;
+
+	memset(&all, 0, sizeof(all));
+	*jobs = NULL;
+	*njobs = 0;
+	(void)jobs_from_config(jobs, njobs, prof, 0, &all, NULL);
+	if (config_file(c->cfg) != NULL)
+		(void)jobs_from_config(jobs, njobs, c->cfg, 1, &all, NULL);
+	jobs_drop_disabled(*jobs, njobs);
+}
+
+/*
+ * Put in so the own work directories of the workloads profile prof runs,
+ * for the machine snapshot to describe their filesystems.  Of every
+ * enabled one, not only those --workload picks: the runs of a profile
+ * then describe the same machine however few workloads each measures,
+ * and one of a single workload is not taken for another machine by the
+ * alerts of the others, nor by the bisection that started it.
+ */
+static void
+run_workdirs(struct cli *c, const struct config *prof,
+    struct sysinfo_opts *so)
+{
+	struct sysinfo_workdir	*w;
+	struct run_job		*jobs;
+	size_t			 njobs, i;
+
+	jobs_all(c, prof, &jobs, &njobs);
+	for (i = 0; i < njobs; i++) {
+		if (jobs[i].params.work_dir == NULL)
+			continue;
+		so->workdirs = xreallocarray(so->workdirs, so->nworkdirs + 1,
+		    sizeof(*so->workdirs));
+		w = &so->workdirs[so->nworkdirs++];
+		w->name = xstrdup(jobs[i].name);
+		w->dir = xstrdup(jobs[i].params.work_dir);
+	}
+	jobs_free(jobs, njobs);
+}
+
+/*
+ * The same for profile (NULL: the configuration's), as a run of it puts
+ * them: for a bisection, whose runs' snapshots must be the one it took,
+ * and for env's "now".  A profile that cannot be read puts none, said
+ * (the run says why it cannot run).
+ */
+void
+cli_sysinfo_workdirs(struct cli *c, const char *profile,
+    struct sysinfo_opts *so)
+{
+	struct config	*prof = NULL;
+	char		*path, *looked, *hint, *cause = NULL;
+
+	if (c->cfg == NULL)
+		return;
+	if (profile == NULL)
+		profile = config_get_str(c->cfg, "perfwatch", "profile");
+	if ((path = profile_path(c, profile, &looked, &hint)) == NULL) {
+		log_warnx("profile \"%s\" not found: the snapshot leaves "
+		    "out the filesystems of its workloads' work_dir",
+		    profile);
+		free(looked);
+		free(hint);
+		return;
+	}
+	if ((prof = config_load(path, &cause)) == NULL ||
+	    config_only_sections(prof, "workload", WL_PROFILE_ONLY,
+	    &cause) == -1) {
+		log_warnx("%s; the snapshot leaves out the filesystems of "
+		    "its workloads' work_dir", cause);
+		free(cause);
+	} else
+		run_workdirs(c, prof, so);
+	config_free(prof);
+	free(path);
+}
+
+/* Free what cli_sysinfo_workdirs() put in so. */
+void
+cli_sysinfo_workdirs_free(struct sysinfo_opts *so)
+{
+	size_t	i;
+
+	for (i = 0; i < so->nworkdirs; i++) {
+		free(so->workdirs[i].name);
+		free(so->workdirs[i].dir);
+	}
+	free(so->workdirs);
+	so->workdirs = NULL;
+	so->nworkdirs = 0;
+}
+
+/*
  * Whether each --workload glob of o matches a workload the profile
  * (prof, at path, then the configuration) runs: a glob that matches
  * nothing is a mistake (a typo beside a glob that does match ran only
@@ -526,10 +627,9 @@ static int
 run_globs_check(struct cli *c, const struct config *prof,
     const struct run_opts *o, const char *path)
 {
-	struct run_opts	  all;
-	struct run_job	 *jobs = NULL;
+	struct run_job	 *jobs;
 	char		**names, *cause = NULL;
-	size_t		  njobs = 0, i;
+	size_t		  njobs, i;
 	int		  rc = 0;
 
 	/*
@@ -537,11 +637,7 @@ run_globs_check(struct cli *c, const struct config *prof,
 	 * (cause NULL): stopping there skipped this check, and a typo
 	 * beside a glob that matches ran that one alone, without a word.
 	 */
-	memset(&all, 0, sizeof(all));
-	(void)jobs_from_config(&jobs, &njobs, prof, 0, &all, NULL);
-	if (config_file(c->cfg) != NULL)
-		(void)jobs_from_config(&jobs, &njobs, c->cfg, 1, &all, NULL);
-	jobs_drop_disabled(jobs, &njobs);
+	jobs_all(c, prof, &jobs, &njobs);
 	names = xcalloc(njobs > 0 ? njobs : 1, sizeof(*names));
 	for (i = 0; i < njobs; i++)
 		names[i] = jobs[i].name;
@@ -1119,7 +1215,10 @@ cmd_run(struct cli *c, int argc, char **argv)
 		log_warnx("%zu run%s left running by a process that is gone: "
 		    "marked aborted", marked, marked == 1 ? "" : "s");
 	cli_sysinfo_opts(c, &so);
-	if ((snap = sysinfo_snapshot_take(work, &so, &cause)) == NULL ||
+	run_workdirs(c, prof, &so);
+	snap = sysinfo_snapshot_take(work, &so, &cause);
+	cli_sysinfo_workdirs_free(&so);
+	if (snap == NULL ||
 	    (snapid = store_snapshot_put(st, snap, &cause)) == -1) {
 		/*
 		 * A store locked by another process past the busy timeout

@@ -229,12 +229,24 @@ fbsd_mount_options(uint64_t flags)
 	return sysinfo_buf_finish(&b);
 }
 
+/* Set prefix.name ("fs.type") from a string we own, if there is one. */
+static void
+fbsd_fs_set(struct snapshot *s, const char *prefix, const char *name,
+    char *value)
+{
+	char	*key;
+
+	xasprintf(&key, "%s.%s", prefix, name);
+	fbsd_set(s, key, value);
+	free(key);
+}
+
 /*
  * Whether a /dev/adaN... or /dev/daN... disk spins, from CAM's
  * kern.cam.<driver>.<unit>.rotating.
  */
 static void
-fbsd_rotating(struct snapshot *s, const char *dev)
+fbsd_rotating(struct snapshot *s, const char *prefix, const char *dev)
 {
 	const char	*p, *drv;
 	char		*name;
@@ -257,27 +269,44 @@ fbsd_rotating(struct snapshot *s, const char *dev)
 	unit = strtol(p, NULL, 10);
 	xasprintf(&name, "kern.cam.%s.%ld.rotating", drv, unit);
 	if (fbsd_number(name, &v) == 0)
-		sysinfo_snapshot_set(s, "fs.rotational", v != 0 ? "1" : "0");
+		fbsd_fs_set(s, prefix, "rotational", xstrdup(v != 0 ? "1" :
+		    "0"));
 	free(name);
+}
+
+/*
+ * The filesystem that holds dir, its fields named prefix.type and so on:
+ * "fs" for the work directory, "workload.NAME.fs" for a workload's own
+ * (snapshot.c).
+ */
+int
+sysinfo_os_fs(struct snapshot *s, const char *prefix, const char *dir,
+    const struct sysinfo_opts *o, char **cause)
+{
+	struct statfs	 sf;
+
+	(void)o;
+	if (statfs(dir, &sf) == -1) {
+		xasprintf(cause, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	fbsd_fs_set(s, prefix, "type", xstrdup(sf.f_fstypename));
+	fbsd_fs_set(s, prefix, "device", xstrdup(sf.f_mntfromname));
+	fbsd_fs_set(s, prefix, "mount", xstrdup(sf.f_mntonname));
+	fbsd_fs_set(s, prefix, "options", fbsd_mount_options(sf.f_flags));
+	fbsd_rotating(s, prefix, sf.f_mntfromname);
+	return 0;
 }
 
 int
 sysinfo_os_fields(struct snapshot *s, const char *workdir,
     const struct sysinfo_opts *o, char **cause)
 {
-	struct statfs	 sf;
 	uint64_t	 v;
 	char		*t;
 
-	if (statfs(workdir, &sf) == -1) {
-		xasprintf(cause, "%s: %s", workdir, strerror(errno));
+	if (sysinfo_os_fs(s, "fs", workdir, o, cause) == -1)
 		return -1;
-	}
-	sysinfo_snapshot_set(s, "fs.type", sf.f_fstypename);
-	sysinfo_snapshot_set(s, "fs.device", sf.f_mntfromname);
-	sysinfo_snapshot_set(s, "fs.mount", sf.f_mntonname);
-	fbsd_set(s, "fs.options", fbsd_mount_options(sf.f_flags));
-	fbsd_rotating(s, sf.f_mntfromname);
 
 	sysinfo_snapshot_set(s, "os.kernel", "freebsd");
 	fbsd_set(s, "kernel.release", fbsd_string("kern.osrelease"));

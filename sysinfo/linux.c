@@ -477,14 +477,26 @@ linux_merge_options(const char *mnt, const char *super)
 	return sysinfo_buf_finish(&b);
 }
 
+/* Set prefix.name ("fs.type") to a value we own, if there is one. */
+static void
+linux_fs_set(struct snapshot *s, const char *prefix, const char *name,
+    char *value)
+{
+	char	*key;
+
+	xasprintf(&key, "%s.%s", prefix, name);
+	linux_set(s, key, value);
+	free(key);
+}
+
 /*
  * The scheduler and rotational flag of the block device whose sysfs
  * directory link is: its queue, or the whole disk's for a partition, or
  * the first disk beneath a device-mapper or md device (whose own queue
- * says "none").
+ * says "none").  Under prefix, as linux_fs() sets its fields.
  */
 static void
-linux_block(struct snapshot *s, const char *link)
+linux_block(struct snapshot *s, const char *prefix, const char *link)
 {
 	struct dirent	*de;
 	DIR		*d;
@@ -524,11 +536,11 @@ linux_block(struct snapshot *s, const char *link)
 		free(v);
 	}
 	xasprintf(&path, "%s/queue/scheduler", real);
-	linux_set(s, "fs.scheduler", linux_selected(sysinfo_read_value(NULL,
-	    path)));
+	linux_fs_set(s, prefix, "scheduler", linux_selected(
+	    sysinfo_read_value(NULL, path)));
 	free(path);
 	xasprintf(&path, "%s/queue/rotational", real);
-	linux_set(s, "fs.rotational", sysinfo_read_value(NULL, path));
+	linux_fs_set(s, prefix, "rotational", sysinfo_read_value(NULL, path));
 	free(path);
 }
 
@@ -674,11 +686,13 @@ linux_fs_whole(const char *text, const struct linux_mount *m)
 
 /*
  * The filesystem that holds workdir: the mountinfo entry with its device
- * whose mount point is the longest prefix of the real path.
+ * whose mount point is the longest prefix of the real path.  Its fields
+ * are named prefix.mount, prefix.type and so on: "fs" for the work
+ * directory, "workload.NAME.fs" for a workload's own (snapshot.c).
  */
 static int
-linux_fs(struct snapshot *s, const char *root, const char *workdir,
-    char **cause)
+linux_fs(struct snapshot *s, const char *root, const char *prefix,
+    const char *workdir, char **cause)
 {
 	struct linux_mount	 m, best;
 	struct stat		 st;
@@ -721,11 +735,11 @@ linux_fs(struct snapshot *s, const char *root, const char *workdir,
 	}
 
 	whole = linux_fs_whole(text, &best);
-	sysinfo_snapshot_set(s, "fs.mount", whole != NULL ? whole : best.point);
-	free(whole);
-	sysinfo_snapshot_set(s, "fs.type", best.type);
-	sysinfo_snapshot_set(s, "fs.device", best.source);
-	linux_set(s, "fs.options", linux_merge_options(best.options,
+	linux_fs_set(s, prefix, "mount", whole != NULL ? whole :
+	    xstrdup(best.point));
+	linux_fs_set(s, prefix, "type", xstrdup(best.type));
+	linux_fs_set(s, prefix, "device", xstrdup(best.source));
+	linux_fs_set(s, prefix, "options", linux_merge_options(best.options,
 	    best.super));
 	/* btrfs and the like show an anonymous device: use the source's. */
 	if (best.maj != 0) {
@@ -735,7 +749,7 @@ linux_fs(struct snapshot *s, const char *root, const char *workdir,
 	} else
 		link = linux_source_sysfs(root, best.source);
 	if (link != NULL)
-		linux_block(s, link);
+		linux_block(s, prefix, link);
 	free(link);
 	free(best.buf);
 	free(text);
@@ -1774,7 +1788,7 @@ int
 sysinfo_os_fields(struct snapshot *s, const char *workdir,
     const struct sysinfo_opts *o, char **cause)
 {
-	if (linux_fs(s, o->root, workdir, cause) == -1)
+	if (linux_fs(s, o->root, "fs", workdir, cause) == -1)
 		return -1;
 	sysinfo_snapshot_set(s, "os.kernel", "linux");
 	linux_kernel(s, o->root);
@@ -1788,6 +1802,13 @@ sysinfo_os_fields(struct snapshot *s, const char *workdir,
 	linux_virt(s, o->root);
 	linux_libc(s, o->root);
 	return 0;
+}
+
+int
+sysinfo_os_fs(struct snapshot *s, const char *prefix, const char *dir,
+    const struct sysinfo_opts *o, char **cause)
+{
+	return linux_fs(s, o->root, prefix, dir, cause);
 }
 
 /* A number of the CPU directory cpu's topology, or -1. */

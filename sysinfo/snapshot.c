@@ -7,7 +7,10 @@
  * string valid UTF-8 without control characters.  Every setter keeps them,
  * so readers never sort.
  */
+#include <sys/stat.h>
+
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,7 +108,11 @@ snapshot_clean(const char *in, size_t n)
 	return out;
 }
 
-/* Keys are short dotted names: letters, digits, '.', '_' and '-'. */
+/*
+ * Keys are short dotted names: letters, digits, '.', '_', '+' and '-'.
+ * '+' because a workload's name may hold it (perfwatch.conf's section
+ * names), and its own work directory's fields are named after it.
+ */
 static int
 snapshot_key_valid(const char *key)
 {
@@ -115,7 +122,7 @@ snapshot_key_valid(const char *key)
 		return 0;
 	for (p = key; *p != '\0'; p++) {
 		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '_' &&
-		    *p != '-')
+		    *p != '+' && *p != '-')
 			return 0;
 	}
 	return 1;
@@ -713,9 +720,86 @@ snapshot_compiler(struct snapshot *s, const struct sysinfo_opts *o)
 }
 
 /*
+ * dir, or the nearest directory above it that is there, allocated, with
+ * its stat in *st; NULL with *cause set when it cannot be looked at for
+ * another reason than not being there.
+ */
+static char *
+snapshot_dir_there(const char *dir, struct stat *st, char **cause)
+{
+	char	*d, *slash;
+	int	 saved;
+
+	d = xstrdup(dir);
+	while (stat(d, st) == -1) {
+		saved = errno;
+		if (saved != ENOENT || (slash = strrchr(d, '/')) == NULL ||
+		    strcmp(d, "/") == 0) {
+			xasprintf(cause, "%s: %s", dir, strerror(saved));
+			free(d);
+			return NULL;
+		}
+		if (slash == d)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	return d;
+}
+
+/*
+ * The filesystem of each workload's own work directory (o->workdirs)
+ * that is not on the work directory's: the fields fs.* would have,
+ * named workload.<name>.fs.*, so that a disk workload's work_dir moved
+ * to another disk is a change in a diff, as the work directory moved
+ * is.  One on the work directory's filesystem adds nothing: its fields
+ * would repeat fs.*, and a machine whose workloads all work there keeps
+ * the snapshot (and hash) it had before these fields were.  A directory
+ * that a run has not made yet (env show, a bisection) is looked at
+ * through the nearest one above it, where it will be made: a directory
+ * made is on its parent's filesystem.
+ */
+static int
+snapshot_workdirs(struct snapshot *s, const char *workdir,
+    const struct sysinfo_opts *o, char **cause)
+{
+	struct stat	 top, st;
+	char		*dir, *prefix;
+	size_t		 i;
+	int		 rc = 0;
+
+	if (o->nworkdirs == 0)
+		return 0;
+	if (stat(workdir, &top) == -1) {
+		xasprintf(cause, "%s: %s", workdir, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < o->nworkdirs && rc == 0; i++) {
+		if ((dir = snapshot_dir_there(o->workdirs[i].dir, &st,
+		    cause)) == NULL)
+			return -1;
+		if (st.st_dev != top.st_dev) {
+			xasprintf(&prefix, "workload.%s.fs",
+			    o->workdirs[i].name);
+			if (!snapshot_key_valid(prefix)) {
+				xasprintf(cause, "workload \"%s\": not a "
+				    "name for a snapshot field",
+				    o->workdirs[i].name);
+				rc = -1;
+			} else
+				rc = sysinfo_os_fs(s, prefix, dir, o, cause);
+			free(prefix);
+		}
+		free(dir);
+	}
+	return rc;
+}
+
+/*
  * Take a snapshot of this machine as seen from workdir (whose filesystem
- * it describes).  NULL opts means the defaults.  Fails, with *cause set,
- * when workdir is not there or the package database cannot be read: a
+ * it describes, with the workloads' own work directories that opts
+ * names).  NULL opts means the defaults.  Fails, with *cause set, when
+ * workdir is not there or the package database cannot be read: a
  * snapshot without its packages would read as "everything removed".
  */
 struct snapshot *
@@ -730,7 +814,8 @@ sysinfo_snapshot_take(const char *workdir, const struct sysinfo_opts *opts,
 		opts = &defaults;
 	}
 	s = sysinfo_snapshot_new();
-	if (sysinfo_os_fields(s, workdir, opts, cause) == -1)
+	if (sysinfo_os_fields(s, workdir, opts, cause) == -1 ||
+	    snapshot_workdirs(s, workdir, opts, cause) == -1)
 		goto fail;
 	snapshot_locale(s, opts->root);
 	snapshot_compiler(s, opts);

@@ -49,6 +49,9 @@
  *   mem.total_kb swap.total_kb mm.hugepages mm.thp mm.thp_defrag
  *   mm.swappiness mm.dirty_ratio mm.dirty_background_ratio mm.zswap
  *   fs.mount fs.type fs.device fs.options fs.scheduler fs.rotational
+ *   workload.<name>.fs.mount ... workload.<name>.fs.rotational: the
+ *   same of a workload's own work directory (sysinfo_opts.workdirs),
+ *   only when it is on another filesystem than the work directory
  *   virt (hypervisor or "none") virt.container (or "none"; left out
  *   when only root could tell, which a diff does not count as a change)
  *   libc cc locale.LANG locale.LC_* pkg.manager
@@ -110,6 +113,12 @@ enum sysinfo_pkgmgr {
 	SYSINFO_PKG_PKGNG,	/* FreeBSD pkg(8) */
 };
 
+/* A workload's own work directory, instead of the work directory. */
+struct sysinfo_workdir {
+	char	*name;		/* the workload's */
+	char	*dir;
+};
+
 /* How to take a snapshot; sysinfo_opts_init() fills the defaults. */
 struct sysinfo_opts {
 	enum sysinfo_pkgmgr	 pkgmgr;
@@ -119,6 +128,8 @@ struct sysinfo_opts {
 	const char		*cc;		/* compiler asked for --version */
 	const char		*root;		/* prefix of /proc, /sys, /etc */
 	int			 command_timeout_ms;	/* rpm, pkg, cc */
+	struct sysinfo_workdir	*workdirs;	/* the caller's; none */
+	size_t			 nworkdirs;
 };
 
 #define SYSINFO_FIELDS		0x1

@@ -13,13 +13,16 @@
 #include "sysinfo.h"
 
 /*
- * The operating-system seam.  Each OS file defines these three:
+ * The operating-system seam.  Each OS file defines these four:
  *
  * sysinfo_os_fields()	   adds every field it can find for a work
  *			   directory: kernel, CPU, memory, governor,
  *			   mitigations, filesystem, virtualization, libc.
  *			   Fields that need no OS knowledge (locale, cc,
  *			   packages) are added by snapshot.c.
+ * sysinfo_os_fs()	   adds the filesystem fields of a directory under
+ *			   a prefix ("fs" gives fs.type ...), as
+ *			   sysinfo_os_fields() does for the work directory.
  * sysinfo_os_counters()   reads the counters a quiet sample is made of.
  * sysinfo_os_pkgmgr()	   the package manager to use when asked for AUTO.
  */
@@ -39,6 +42,9 @@ struct quiet_counters {
 
 int			 sysinfo_os_fields(struct snapshot *, const char *workdir,
 			    const struct sysinfo_opts *, char **cause);
+int			 sysinfo_os_fs(struct snapshot *, const char *prefix,
+			    const char *dir, const struct sysinfo_opts *,
+			    char **cause);
 int			 sysinfo_os_counters(const char *root,
 			    struct quiet_counters *, char **cause);
 enum sysinfo_pkgmgr	 sysinfo_os_pkgmgr(const struct sysinfo_opts *);
