@@ -64,9 +64,16 @@ ctl_connect(const char *path, int timeout, int quiet)
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
 	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+		/*
+		 * No socket, or no one listening on it: most often no
+		 * perfwatchd, or one of another configuration (its socket).
+		 */
 		if (!quiet)
 			fprintf(stderr, "perfwatch: cannot reach perfwatchd "
-			    "at %s: %s\n", path, strerror(errno));
+			    "at %s: %s%s\n", path, strerror(errno),
+			    errno == ENOENT || errno == ECONNREFUSED ?
+			    " (is perfwatchd running? for one started with "
+			    "another configuration: perfwatch -c FILE)" : "");
 		close(fd);
 		return -EXIT_TEMPFAIL;
 	}

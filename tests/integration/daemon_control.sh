@@ -247,4 +247,7 @@ rc=0
 pwc status >"$T/down.out" 2>&1 || rc=$?
 [ "$rc" -eq 75 ] || fail "status without a daemon exited $rc"
 grep -q "cannot reach perfwatchd" "$T/down.out" || fail "$(cat "$T/down.out")"
+# And what to look at: whether it runs, and with which configuration.
+grep -q "(is perfwatchd running? for one started with another configuration: perfwatch -c FILE)" \
+    "$T/down.out" || fail "no hint: $(cat "$T/down.out")"
 pass
