@@ -156,8 +156,9 @@ struct cli_index {
 };
 /*
  * Read run's system index into *ix: 1, or 0 when the run measured no
- * test of it (*ix then empty).  Pins the host's reference run the first
- * time, as the report does, unless the store is read-only to this user.
+ * test of it (*ix then empty).  Pins the host's reference run once no
+ * later run can take its place, as the report does, unless the store is
+ * read-only to this user.
  * cli_index_clear() frees it.
  */
 int		 cli_index_get(struct store *, const struct store_run *,

@@ -8,7 +8,8 @@
  * host in the setting "index_reference:HOST" and defaults to the host's
  * first complete run that measured every test of the index the store
  * knows (store_run_first_with() says which comes first), again when the
- * pinned run is deleted.
+ * pinned run is deleted.  That default is pinned only once no later run
+ * can take its place (index_settled()).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -323,21 +324,57 @@ report_stream(FILE *f, const struct store_series *ser, size_t n)
 	return 1;
 }
 
+/*
+ * How many tests of the index the n series ser[] have a score of, in
+ * *tested; returns how many tests the index has.
+ */
+static size_t
+index_count(const struct store_series *ser, size_t n, size_t *tested)
+{
+	const struct wl_workload	*wl;
+	const struct store_series	*s;
+	size_t				 nwl, i, all = 0;
+
+	*tested = 0;
+	wl = wl_list(&nwl);
+	for (i = 0; i < nwl; i++) {
+		if (!(wl[i].flags & WL_F_INDEX))
+			continue;
+		all++;
+		if ((s = find_series(ser, n, wl[i].name,
+		    wl[i].index_metric)) != NULL && s->n > 0)
+			(*tested)++;
+	}
+	return all;
+}
+
 /* Whether any of the n series ser[] is a test of the index with a score. */
 static int
 index_tested(const struct store_series *ser, size_t n)
 {
-	const struct wl_workload	*wl;
-	const struct store_series	*s;
-	size_t				 nwl, i;
+	size_t	tested;
 
-	wl = wl_list(&nwl);
-	for (i = 0; i < nwl; i++)
-		if ((wl[i].flags & WL_F_INDEX) &&
-		    (s = find_series(ser, n, wl[i].name,
-		    wl[i].index_metric)) != NULL && s->n > 0)
-			return 1;
-	return 0;
+	(void)index_count(ser, n, &tested);
+	return tested > 0;
+}
+
+/*
+ * Whether run rr, of series ser[], is the reference for good: one that
+ * measured every test of the index, not on a busy machine, and is no
+ * bisection's is the first such run whatever runs come after it.  An
+ * earlier one is the first of what the store knows now: a first run of
+ * sys.pipe alone, pinned, kept every later Index Score "partial: 1 of
+ * 12" however many full runs followed.
+ */
+static int
+index_settled(const struct store_run *rr, const struct store_series *ser,
+    size_t n)
+{
+	size_t	tested;
+
+	return !rr->busy && rr->trigger != NULL &&
+	    strcmp(rr->trigger, "bisect") != 0 &&
+	    index_count(ser, n, &tested) == tested;
 }
 
 /*
@@ -404,9 +441,12 @@ index_reference_read(struct store *st, const struct store_run *r,
  * The reference run of the system index for the run's host, read once
  * into *rr and its series (index_reference_read); *rr is all zero when
  * there is none.  A pinned run that is gone (import --replace deletes the run
- * it replaces), or that has no test of the index, is pinned anew as if
+ * it replaces), or that has no test of the index, is chosen anew as if
  * nothing were pinned: the host's first complete run with a test of the
- * index, which is the replacement when the run was the first.
+ * index, which is the replacement when the run was the first.  The run
+ * chosen is pinned only when settled (index_settled()); until then each
+ * index chooses again, and a run of every test after a first run of
+ * one is the reference from then on.
  */
 static void
 index_reference(struct store *st, const struct store_run *r,
@@ -422,7 +462,9 @@ index_reference(struct store *st, const struct store_run *r,
 		if (index_reference_read(st, r, ref, rr, ser, n) == -1)
 			ref = 0;
 	}
-	if (ref == 0 && index_first_run(st, r, &ref) == 0) {
+	if (ref == 0 && index_first_run(st, r, &ref) == 0 &&
+	    index_reference_read(st, r, ref, rr, ser, n) == 0 &&
+	    index_settled(rr, *ser, *n)) {
 		/*
 		 * Pinned where the store can be written: a store read-only
 		 * to its reader (a backup, a read-only file system) is read
@@ -431,7 +473,6 @@ index_reference(struct store *st, const struct store_run *r,
 		snprintf(buf, sizeof(buf), "%lld", (long long)ref);
 		if (store_writable(st) && store_setting_set(st, key, buf) == -1)
 			log_warnx("%s: %s", key, store_errmsg(st));
-		(void)index_reference_read(st, r, ref, rr, ser, n);
 	}
 	free(key);
 }
@@ -559,7 +600,7 @@ report_index(struct store *st, const struct store_run *r, FILE *f,
 	struct cli_index		 ix;
 	json_t				*arr = NULL, *o;
 	char				 label[96];
-	size_t				 i;
+	size_t				 i, unref = 0;
 
 	/* A run without the tests: null, as every key without a value. */
 	if (cli_index_get(st, r, ser, n, &ix) == 0) {
@@ -621,7 +662,21 @@ report_index(struct store *st, const struct store_run *r, FILE *f,
 		/* Over test, score, unit and reference: 16 + 15 + 7 + 15. */
 		fprintf(f, "  %-53s", label);
 		print_num(f, 8, 1, ix.score);
-		fprintf(f, "\n\n");
+		fputc('\n', f);
+		/*
+		 * Tests this run scored that its reference did not: another
+		 * reference mends that (where it does not for a test the run
+		 * itself lacks), and "partial" alone did not say how.
+		 */
+		for (i = 0; i < ix.ntests; i++)
+			if (ix.tests[i].score > 0 &&
+			    !(ix.tests[i].reference > 0))
+				unref++;
+		if (unref > 0)
+			fprintf(f, "  %zu test%s no reference: perfwatch "
+			    "baseline index RUN pins another\n", unref,
+			    unref == 1 ? " has" : "s have");
+		fputc('\n', f);
 	}
 	cli_index_clear(&ix);
 	return 1;

@@ -1926,19 +1926,25 @@ fail:
  * of the runs that measured (not on a busy machine) and are no
  * bisection's, the first with a sample of each of them the store knows,
  * else the first with one of any; failing those, the first complete run
- * with one of any.  A busy first run, or a bisection's, was the
- * reference of every later index, and so was a first run of one test,
- * which left every later score partial.  0 and *run set when there is
- * one, else -1 (store_failure() says whether the store failed).
+ * with each, else with one of any.  A busy first run, or a bisection's,
+ * was the reference of every later index, and so was a first run of one
+ * test, which left every later score partial: on a machine always busy
+ * too, where every run is.  0 and *run set when there is one, else -1
+ * (store_failure() says whether the store failed).
  */
 int
 store_run_first_with(struct store *st, int64_t host,
     const char *const *workloads, const char *const *metrics, size_t n,
     int64_t *run)
 {
-	/* Measured and no bisection's, with each; with one; any, with one. */
+	/* Measured and no bisection's, with each; with one; any, so. */
 #define RUN_CLEAN	RUN_BUSY " = 0 AND r.trigger != 'bisect'"
-	static const char *const pass[] = { RUN_CLEAN, RUN_CLEAN, "1" };
+	static const struct {
+		const char	*where;
+		int		 each;
+	} pass[] = {
+		{ RUN_CLEAN, 1 }, { RUN_CLEAN, 0 }, { "1", 1 }, { "1", 0 }
+	};
 	sqlite3_stmt	*stmt = NULL;
 	char		*ids = NULL, *tmp, *sql;
 	size_t		 i, k = 0;
@@ -1977,8 +1983,8 @@ store_run_first_with(struct store *st, int64_t host,
 		    " r.host = ?1 AND r.status = 'complete' AND %s AND (SELECT"
 		    " count(DISTINCT s.metric) FROM samples s WHERE"
 		    " s.run = r.id AND s.metric IN (%s)) >= %d"
-		    " ORDER BY r.started, r.id LIMIT 1", pass[i], ids,
-		    i == 0 ? (int)k : 1);
+		    " ORDER BY r.started, r.id LIMIT 1", pass[i].where, ids,
+		    pass[i].each ? (int)k : 1);
 		if (sql == NULL)
 			fatalx("%s: out of memory", __func__);
 		if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) !=
