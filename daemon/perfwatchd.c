@@ -482,6 +482,75 @@ daemon_drop(uid_t uid, gid_t gid, const char *user)
 	setenv("LOGNAME", user, 1);
 }
 
+/* The name of user or group id (group: 1), or its number; free it. */
+static char *
+daemon_id_name(unsigned long id, int group)
+{
+	struct passwd	*pw;
+	struct group	*gr;
+	char		*name;
+
+	if (!group && (pw = getpwuid((uid_t)id)) != NULL)
+		return xstrdup(pw->pw_name);
+	if (group && (gr = getgrgid((gid_t)id)) != NULL)
+		return xstrdup(gr->gr_name);
+	xasprintf(&name, "%lu", id);
+	return name;
+}
+
+/*
+ * Whether this process, as the user it runs as now, may write state_dir
+ * and the database files in it: 0, or -1 with *cause naming the first
+ * it may not, its owner, and how to give it to the user.  A perfwatch
+ * run by hand as root makes state_dir and the database root's; the
+ * daemon dropped to its user then stopped with SQLite's refusal, worded
+ * for a reader ("read-only to this user, and reading it needs its -shm
+ * file") or "unable to open database file", which named neither the
+ * owner nor the user.  Only a lack of permission is said so: anything
+ * else (a read-only file system) is left to store_open().
+ */
+static int
+daemon_state_writable(const struct daemon *d, char **cause)
+{
+	static const char *const suffix[] = { "", "-wal", "-shm" };
+	struct stat	 sb;
+	char		*path = NULL, *owner, *user, *group;
+	size_t		 i;
+
+	/* state_dir, then each file of the database that is there. */
+	for (i = 0; i <= nitems(suffix); i++) {
+		if (i == 0)
+			path = xstrdup(d->state_dir);
+		else
+			xasprintf(&path, "%s%s", d->db_path, suffix[i - 1]);
+		if (access(path, W_OK) == -1 && errno == EACCES &&
+		    stat(path, &sb) == 0)
+			break;
+		free(path);
+		path = NULL;
+	}
+	if (path == NULL)
+		return 0;
+	owner = daemon_id_name(sb.st_uid, 0);
+	user = daemon_id_name(getuid(), 0);
+	group = daemon_id_name(getgid(), 1);
+	/* Its owner lacks the right: a chown would not give it. */
+	if (sb.st_uid == getuid())
+		xasprintf(cause, "%s%s: not writable by its owner, user %s, "
+		    "which perfwatchd runs as: chmod u+w %s", i == 0 ?
+		    "state_dir " : "", path, user, path);
+	else
+		xasprintf(cause, "%s%s: owned by %s, not writable by user %s, "
+		    "which perfwatchd runs as: chown -R %s:%s %s", i == 0 ?
+		    "state_dir " : "", path, owner, user, user, group,
+		    d->state_dir);
+	free(owner);
+	free(user);
+	free(group);
+	free(path);
+	return -1;
+}
+
 /*
  * daemon_profile_check() as the account uid:gid, when root will become
  * it: the profile may be found in state_dir/profiles, which that account
@@ -1444,7 +1513,8 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	/* The store: this host, and runs a dead daemon left running. */
-	if ((d->st = store_open(d->db_path, &cause)) == NULL) {
+	if (daemon_state_writable(d, &cause) == -1 ||
+	    (d->st = store_open(d->db_path, &cause)) == NULL) {
 		log_warnx("%s", cause);
 		free(cause);
 		return 1;
