@@ -33,6 +33,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,8 +113,9 @@ control_bind(const char *path, uid_t uid, gid_t gid, char **cause)
 	struct sockaddr_un	 sun;
 	struct stat		 sb;
 	struct timeval		 probe_wait = { CONTROL_PROBE_WAIT, 0 };
+	struct passwd		*pw;
 	mode_t			 old;
-	int			 fd, probe;
+	int			 fd, probe, saved;
 
 	memset(&sun, 0, sizeof(sun));
 	sun.sun_family = AF_UNIX;
@@ -164,8 +166,21 @@ control_bind(const char *path, uid_t uid, gid_t gid, char **cause)
 	}
 	old = umask(0117);
 	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) == -1) {
+		saved = errno;
 		umask(old);
-		xasprintf(cause, "%s: bind: %s", path, strerror(errno));
+		/*
+		 * Bound with the ids of the user perfwatchd runs as: in a
+		 * directory that is there already, root's, that user may
+		 * not make it, and "Permission denied" alone did not say
+		 * whose right was missing.
+		 */
+		if (saved == EACCES && (pw = getpwuid(geteuid())) != NULL)
+			xasprintf(cause, "%s: bind: %s (its directory must be "
+			    "writable by user %s; perfwatchd makes it when "
+			    "missing)", path, strerror(saved), pw->pw_name);
+		else
+			xasprintf(cause, "%s: bind: %s", path,
+			    strerror(saved));
 		close(fd);
 		return -1;
 	}

@@ -7,7 +7,9 @@
 # open, or as its owner"), which said neither whose the files are nor
 # that the daemon runs as nobody.  It now names the directory or file,
 # its owner, the user, and the chown that mends it; after that chown it
-# starts.
+# starts.  The socket, bound with that user's ids, in a directory of
+# root's: "bind: Permission denied" alone, where it now says whose right
+# is missing.
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
@@ -53,4 +55,10 @@ start_daemon
 	fail "the store: $(sqlite3 "$DB" "SELECT label FROM runs")"
 stop_daemon TERM
 [ "$DSTATUS" -eq 0 ] || fail "perfwatchd exited $DSTATUS"
+
+# The socket's directory there already, root's.
+rm -r "$T/run"
+mkdir -m 755 "$T/run"
+start sock
+expect_eq "$(tail -n 1 "$T/sock.out")" "perfwatchd: $SOCK: bind: Permission denied (its directory must be writable by user nobody; perfwatchd makes it when missing)"
 pass
