@@ -576,15 +576,23 @@ cli_sysinfo_workdirs(struct cli *c, const char *profile,
 {
 	struct config	*prof = NULL;
 	char		*path, *looked, *hint, *cause = NULL;
+	int		 named = profile != NULL;
 
 	if (c->cfg == NULL)
 		return;
-	if (profile == NULL)
+	if (profile == NULL) {
 		profile = config_get_str(c->cfg, "perfwatch", "profile");
+		named = config_key_line(c->cfg, "perfwatch", "profile") > 0;
+	}
 	if ((path = profile_path(c, profile, &looked, &hint)) == NULL) {
-		log_warnx("profile \"%s\" not found: the snapshot leaves "
-		    "out the filesystems of its workloads' work_dir",
-		    profile);
+		/*
+		 * The default profile, not installed, is no one's: env show
+		 * needed no profile, and said nothing of one.
+		 */
+		if (named)
+			log_warnx("profile \"%s\" not found: the snapshot "
+			    "leaves out the filesystems of its workloads' "
+			    "work_dir", profile);
 		free(looked);
 		free(hint);
 		return;

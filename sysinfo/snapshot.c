@@ -722,7 +722,8 @@ snapshot_compiler(struct snapshot *s, const struct sysinfo_opts *o)
 /*
  * dir, or the nearest directory above it that is there, allocated, with
  * its stat in *st; NULL with *cause set when it cannot be looked at for
- * another reason than not being there.
+ * another reason than not being there (a directory this user may not
+ * search).
  */
 static char *
 snapshot_dir_there(const char *dir, struct stat *st, char **cause)
@@ -757,14 +758,17 @@ snapshot_dir_there(const char *dir, struct stat *st, char **cause)
  * the snapshot (and hash) it had before these fields were.  A directory
  * that a run has not made yet (env show, a bisection) is looked at
  * through the nearest one above it, where it will be made: a directory
- * made is on its parent's filesystem.
+ * made is on its parent's filesystem.  One this user cannot look at is
+ * left out, said: it stopped every run of the profile, that of another
+ * workload alone too, and env show, where only that workload's
+ * iterations can fail for it.
  */
 static int
 snapshot_workdirs(struct snapshot *s, const char *workdir,
     const struct sysinfo_opts *o, char **cause)
 {
 	struct stat	 top, st;
-	char		*dir, *prefix;
+	char		*dir, *prefix, *why;
 	size_t		 i;
 	int		 rc = 0;
 
@@ -776,8 +780,13 @@ snapshot_workdirs(struct snapshot *s, const char *workdir,
 	}
 	for (i = 0; i < o->nworkdirs && rc == 0; i++) {
 		if ((dir = snapshot_dir_there(o->workdirs[i].dir, &st,
-		    cause)) == NULL)
-			return -1;
+		    &why)) == NULL) {
+			log_warnx("workload %s: work_dir %s; its filesystem "
+			    "is left out of the machine snapshot",
+			    o->workdirs[i].name, why);
+			free(why);
+			continue;
+		}
 		if (st.st_dev != top.st_dev) {
 			xasprintf(&prefix, "workload.%s.fs",
 			    o->workdirs[i].name);

@@ -6,7 +6,8 @@
 # caused by the move said the machine did not change.  It now holds the
 # fs.* fields of such a directory as workload.<name>.fs.*, only when it
 # is on another filesystem than work_dir: one on the same adds nothing,
-# and the snapshot stays the one a run without the key records.
+# and the snapshot stays the one a run without the key records; one
+# that cannot be looked at is left out, with a warning.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -106,4 +107,23 @@ run back
 expect_match "$(pw -c "$T/perfwatch.conf" env diff shm back)" \
     "workload.tiny.fs.type     tmpfs → (unset)"
 expect_eq "$(snapshot_of back)" "$(snapshot_of plain)"
+
+# A workload's directory that cannot be looked at (under a file here; a
+# directory this user may not search is the same) is left out, said: it
+# stopped every run of the profile, this one of another workload alone
+# too ("machine snapshot: ...: Not a directory", exit 70), and env show.
+: >"$T/afile"
+profile "$T/afile/own"
+run notdir --workload other
+expect_match "$(cat "$T/notdir.out")" "workload tiny: work_dir $T/afile/own: Not a directory; its filesystem is left out of the machine snapshot"
+expect_eq "$(snapshot_of notdir)" "$(snapshot_of plain)"
+pw -c "$T/perfwatch.conf" env show >/dev/null 2>"$T/show.err" ||
+	fail "env show: $(cat "$T/show.err")"
+
+# env show of a configuration that names no profile, where the default
+# one is not installed, says nothing of it: it needed none before.
+printf '[perfwatch]\nwork_dir = %s\n' "$T/work" >"$T/noprof.conf"
+PERFWATCH_PROFILE_DIR="$T/none" pw -c "$T/noprof.conf" env show \
+    >/dev/null 2>"$T/noprof.err" || fail "env show: $(cat "$T/noprof.err")"
+expect_eq "$(cat "$T/noprof.err")" ""
 pass
