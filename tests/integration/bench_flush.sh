@@ -40,14 +40,7 @@ check() {
 }
 
 # noise: one small disk.stream, two runs, each with a fio peer run.
-cat >"$T/tiny.conf" <<EOS
-[workload "disk.stream"]
-size = 1M
-fsync_every = 1M
-iterations = 2
-warmup = 0
-settle = 0
-EOS
+tiny_stream_profile "$T/tiny.conf"
 mkdir "$T/scratch" "$T/fid"
 scratch=$(cd "$T/scratch" && pwd -P)
 fid=$(cd "$T/fid" && pwd -P)

@@ -38,14 +38,7 @@ for p in bonnie++ fio nan "()" evicted "  ours:" "  peers:" "peers done"; do
 	none "$p" "$T/sys.out"
 done
 
-cat >"$T/stream.conf" <<EOS2
-[workload "disk.stream"]
-size = 1M
-fsync_every = 1M
-iterations = 2
-warmup = 0
-settle = 0
-EOS2
+tiny_stream_profile "$T/stream.conf"
 rc=0
 "$bench" -n 2 -d "$T/scratch" -P "$PERFWATCH" -p "$T/stream.conf" \
     >"$T/stream.out" 2>"$T/stream.err" || rc=$?

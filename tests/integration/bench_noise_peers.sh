@@ -11,15 +11,7 @@ set -eu
 bench="$(dirname "$PERFWATCH")/../bench/noise"
 [ -x "$bench" ] || skip "no $bench (make build-all)"
 
-# A profile of one small disk.stream, so that a run of it is short.
-cat >"$T/tiny.conf" <<EOS
-[workload "disk.stream"]
-size = 1M
-fsync_every = 1M
-iterations = 2
-warmup = 0
-settle = 0
-EOS
+tiny_stream_profile "$T/tiny.conf"
 mkdir "$T/bin" "$T/scratch"
 
 rc=0

@@ -13,15 +13,7 @@ bench="$(dirname "$PERFWATCH")/../bench/noise"
 [ -x "$bench" ] || fail "no $bench (make build-all builds it)"
 fio=$(command -v fio) || skip "no fio"
 
-# A profile of one small disk.stream, so that a run of it is short.
-cat >"$T/tiny.conf" <<EOS
-[workload "disk.stream"]
-size = 1M
-fsync_every = 1M
-iterations = 2
-warmup = 0
-settle = 0
-EOS
+tiny_stream_profile "$T/tiny.conf"
 mkdir "$T/bin" "$T/scratch"
 
 # perfwatch whose third "run" fails; its other commands (export) pass.

@@ -125,6 +125,20 @@ step_history() {
 	}'
 }
 
+# tiny_stream_profile FILE: a profile of one small disk.stream (1 MiB,
+# two iterations, no warm-up nor settle), for the benches' tests, whose
+# runs of it must be short.
+tiny_stream_profile() {
+	cat >"$1" <<EOS
+[workload "disk.stream"]
+size = 1M
+fsync_every = 1M
+iterations = 2
+warmup = 0
+settle = 0
+EOS
+}
+
 # wait_file -e|-s FILE PID WHAT: wait up to 30 s until `test -e` (or -s)
 # FILE holds; if it never does, kill PID and fail naming WHAT.
 wait_file() {
