@@ -5,7 +5,7 @@
 # wake-up against it.  Such a window is refused before the daemon
 # starts, and so is one that is not a whole number of seconds ("60s"
 # was read as 60, "1e3" as 1).  And it can start the daemon of a build
-# tree at all.
+# tree at all, with its nightly run twelve hours away.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -22,8 +22,17 @@ done
 # profile (it refused to start before: no profile "nightly" in the
 # installed directories).  Its figures are the bench's to judge (an ASan
 # build's memory is over the limit): here only that it measured (not 2).
+h0=$(date +%H)
 rc=0
 "$bench" -t 2 >"$T/out" 2>&1 || rc=$?
+h1=$(date +%H)
 [ "$rc" -ne 2 ] || fail "idle could not measure: $(cat "$T/out")"
 expect_match "$(cat "$T/out")" "wake-ups    "
+expect_match "$(cat "$T/out")" "timers due in the window: none)"
+# Its nightly run is twelve hours off, never in the window: at "30 2" a
+# bench started after 02:15 had the run's wake-up in it, which the check
+# took for one with no timer due.
+cron=$(sed -n 's/.*(nightly cron "30 \([0-9]*\) \* \* \*".*/\1/p' "$T/out")
+[ "$cron" = $(((${h0#0} + 12) % 24)) ] || [ "$cron" = $(((${h1#0} + 12) % 24)) ] ||
+	fail "the nightly cron's hour $cron, not 12 hours from $h0: $(cat "$T/out")"
 pass
