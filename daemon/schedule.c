@@ -27,6 +27,20 @@
  * queue, and the fires it stands for are accounted for already.  Before,
  * a nightly run that waited for a resume was lost to a restart.
  *
+ * A restart misses nothing either when it comes between a run's nominal
+ * time and its start with jitter: the armed run's nominal time and
+ * start, with the schedule it was armed under, are kept in the setting
+ * "schedule:armed" ("1781051400 1781051712 cron 30 2 * * *").  A start
+ * that finds its nominal time to be the first fire after the last one
+ * accounted for, under the schedule now in force, no fire after it due
+ * yet, and its start still to come, keeps that start (cut to a jitter
+ * made shorter since): the run's time has not come, so nothing was
+ * missed.  Before, "schedule:last" alone said that a nominal time had
+ * passed unaccounted for: a quick restart (a package upgrade) dropped
+ * the night's run as missed, or with catch_up started it at once,
+ * without its jitter.  A start that came during the downtime was missed,
+ * as before.
+ *
  * The timer never sleeps longer than SCHEDULE_MAX_SLEEP: it wakes up,
  * looks at the wall clock and goes back to sleep, so that a suspend or a
  * clock step forward delays a fire by at most that much.  The fire that
@@ -89,6 +103,7 @@
 #define SCHEDULE_MAX_SLEEP	(15 * 60)
 #define SCHEDULE_SETTING	"schedule:last"
 #define SCHEDULE_QUEUED		"schedule:queued"
+#define SCHEDULE_ARMED		"schedule:armed"
 /*
  * Late cron fires counted one by one, at most: a week of a fire a
  * minute, a few milliseconds of cron_next().
@@ -142,6 +157,21 @@ schedule_save(struct daemon *d, time_t t)
 		xasprintf(&buf, "%lld", (long long)t);
 	if (daemon_setting_set(d, SCHEDULE_SETTING, buf) == -1)
 		log_warnx("schedule: cannot save %s: %s", SCHEDULE_SETTING,
+		    store_errmsg(d->st));
+	free(buf);
+}
+
+/* Remember the run armed, for a restart before it starts. */
+static void
+schedule_save_armed(struct daemon *d)
+{
+	char	*buf;
+
+	xasprintf(&buf, "%lld %lld %s", (long long)d->nominal,
+	    (long long)d->fire_at, d->sched_spec != NULL ? d->sched_spec :
+	    "none");
+	if (daemon_setting_set(d, SCHEDULE_ARMED, buf) == -1)
+		log_warnx("schedule: cannot save %s: %s", SCHEDULE_ARMED,
 		    store_errmsg(d->st));
 	free(buf);
 }
@@ -238,16 +268,32 @@ schedule_sleep(struct daemon *d, time_t now)
 }
 
 /*
+ * The longest jitter of the run due at nominal.  It stays short of the
+ * nominal time after it: a longer one would pass over that run (interval
+ * = 5m with the default jitter of 15m would run every 12 minutes or so,
+ * not every 5).
+ */
+static int64_t
+schedule_jitter(const struct daemon *d, time_t nominal)
+{
+	int64_t	jitter;
+	time_t	following;
+
+	jitter = config_get_duration(d->cfg, "schedule", "jitter");
+	following = jitter > 0 ? schedule_after(d, nominal) : 0;
+	if (following > nominal && jitter >= following - nominal)
+		jitter = following - nominal - 1;
+	return jitter;
+}
+
+/*
  * Work out the next fire after from, with a fresh jitter, and sleep from
- * now.  The jitter stays short of the nominal time after it: a longer
- * one would pass over that run (interval = 5m with the default jitter of
- * 15m would run every 12 minutes or so, not every 5).
+ * now.
  */
 static void
 schedule_arm(struct daemon *d, time_t from, time_t now)
 {
 	int64_t	jitter;
-	time_t	following;
 	char	when[32];
 
 	d->armed_from = from;
@@ -257,13 +303,11 @@ schedule_arm(struct daemon *d, time_t from, time_t now)
 		log_warnx("schedule: no fire time found; nothing is scheduled");
 		return;
 	}
-	jitter = config_get_duration(d->cfg, "schedule", "jitter");
-	following = jitter > 0 ? schedule_after(d, d->nominal) : 0;
-	if (following > d->nominal && jitter >= following - d->nominal)
-		jitter = following - d->nominal - 1;
+	jitter = schedule_jitter(d, d->nominal);
 	d->fire_at = d->nominal;
 	if (jitter > 0)
 		d->fire_at += (time_t)perfwatch_random_below((uint32_t)jitter + 1);
+	schedule_save_armed(d);
 	schedule_local(d->fire_at, when, sizeof(when));
 	log_info("schedule: next run %s", when);
 	schedule_sleep(d, now);
@@ -687,6 +731,7 @@ schedule_clock_back(struct daemon *d, time_t now)
 		d->nominal -= step;
 		d->fire_at -= step;
 		schedule_save(d, d->anchor);
+		schedule_save_armed(d);
 	} else if (step > SCHEDULE_MAX_SLEEP && d->nominal > now) {
 		schedule_save(d, now);
 		schedule_arm(d, now, now);
@@ -781,11 +826,65 @@ schedule_last(struct daemon *d, time_t now, char **spec)
 }
 
 /*
+ * At start, when missed, the first fire after the last one accounted
+ * for, has come: whether it is the run armed before the stop, under the
+ * schedule now in force, and it still waits for its start (see the top
+ * of the file).  If so, sleep until that start and return 1; else 0, the
+ * run missed.  The start is cut to the jitter now in force: a shorter
+ * one would have started the run already.
+ */
+static int
+schedule_keep_armed(struct daemon *d, time_t missed, time_t now)
+{
+	char		*text = NULL, *end, *p, when[32], start[32];
+	long long	 nominal, fire_at = 0;
+	time_t		 following;
+	int64_t		 jitter;
+	int		 ok;
+
+	if (daemon_setting_get(d, SCHEDULE_ARMED, &text) == -1)
+		return 0;
+	errno = 0;
+	nominal = strtoll(text, &end, 10);
+	if ((ok = errno == 0 && end != text && *end == ' ')) {
+		p = end + 1;
+		fire_at = strtoll(p, &end, 10);
+		ok = errno == 0 && end != p && *end == ' ' &&
+		    d->sched_spec != NULL &&
+		    strcmp(end + 1, d->sched_spec) == 0;
+	}
+	free(text);
+	if (!ok || nominal != (long long)missed)
+		return 0;
+	/* A fire after it that came during the downtime was missed. */
+	following = schedule_after(d, missed);
+	if (following != 0 && following <= now)
+		return 0;
+	jitter = schedule_jitter(d, missed);
+	if (jitter < 0)
+		jitter = 0;
+	if (fire_at > (long long)missed + jitter)
+		fire_at = (long long)missed + jitter;
+	if (fire_at <= (long long)now)
+		return 0;	/* its start came during the downtime */
+	d->armed_from = d->anchor;
+	d->nominal = missed;
+	d->fire_at = (time_t)fire_at;
+	schedule_local(missed, when, sizeof(when));
+	schedule_local(d->fire_at, start, sizeof(start));
+	log_info("schedule: the run due %s waits for its jitter, as armed "
+	    "before the stop; next run %s", when, start);
+	schedule_sleep(d, now);
+	return 1;
+}
+
+/*
  * At start: read [schedule], catch up a run missed while the daemon was
- * down if asked to, and arm the timer.  What was missed is judged by the
- * schedule the last fires were accounted under, when it is not the one
- * now in force (see the top of the file).  Return -1 with *cause if the
- * cron expression is unusable.
+ * down if asked to, and arm the timer, or keep the start of a run armed
+ * before the stop that still waits for its jitter.  What was missed is
+ * judged by the schedule the last fires were accounted under, when it is
+ * not the one now in force (see the top of the file).  Return -1 with
+ * *cause if the cron expression is unusable.
  */
 int
 schedule_start(struct daemon *d, char **cause)
@@ -831,6 +930,11 @@ schedule_start(struct daemon *d, char **cause)
 		xasprintf(&under, " (under the schedule then, %s)", was);
 	} else
 		missed = schedule_after(d, last);
+	if (!changed && missed != 0 && missed <= now &&
+	    schedule_keep_armed(d, missed, now)) {
+		free(was);
+		return 0;
+	}
 	if (missed != 0 && missed <= now) {
 		schedule_local(missed, when, sizeof(when));
 		if (config_get_bool(d->cfg, "schedule", "catch_up")) {

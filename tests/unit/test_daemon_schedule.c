@@ -4,9 +4,9 @@
  * keep what they are given.  Covered: the catch-up of a run missed while
  * the daemon was down, and a reload (SIGHUP) between a run's nominal time
  * and its jittered start, which must neither drop that run nor start it
- * early as a catch-up; and a fire that comes late, after a suspend,
- * which runs once for every fire missed and accounts for them all; and
- * the zone file watched for each form of TZ.
+ * early as a catch-up, nor must a restart there; and a fire that comes
+ * late, after a suspend, which runs once for every fire missed and
+ * accounts for them all; and the zone file watched for each form of TZ.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,9 +22,13 @@
 #include "perfwatch.h"
 #include "../../daemon/schedule.c"
 
-/* The settings of the store: the fires accounted for, the run queued. */
+/*
+ * The settings of the store: the fires accounted for, the run queued,
+ * the run armed.
+ */
 static char	*test_last;
 static char	*test_queued;
+static char	*test_armed;
 
 /* The runs asked for. */
 static char	*test_details[8];
@@ -38,6 +42,8 @@ daemon_setting_get(struct daemon *d, const char *key, char **value)
 	(void)d;
 	if (strcmp(key, SCHEDULE_QUEUED) == 0)
 		v = test_queued;
+	else if (strcmp(key, SCHEDULE_ARMED) == 0)
+		v = test_armed;
 	else {
 		assert_string_equal(key, SCHEDULE_SETTING);
 		v = test_last;
@@ -56,6 +62,8 @@ daemon_setting_set(struct daemon *d, const char *key, const char *value)
 	(void)d;
 	if (strcmp(key, SCHEDULE_QUEUED) == 0)
 		v = &test_queued;
+	else if (strcmp(key, SCHEDULE_ARMED) == 0)
+		v = &test_armed;
 	else {
 		assert_string_equal(key, SCHEDULE_SETTING);
 		v = &test_last;
@@ -141,6 +149,8 @@ teardown(void **state)
 	test_last = NULL;
 	free(test_queued);
 	test_queued = NULL;
+	free(test_armed);
+	test_armed = NULL;
 	return 0;
 }
 
@@ -249,6 +259,98 @@ test_start_queued(void **state)
 	assert_int_equal(schedule_start(d, &cause), 0);
 	assert_int_equal(test_nruns, 3);
 	assert_null(test_queued);
+}
+
+/*
+ * Start d with [schedule] interval = 1h, jitter as given, catch_up = yes,
+ * after a stop when the run armed was armed, and the runs queued before
+ * had run.
+ */
+static void
+start_armed(const char *jitter, const char *armed)
+{
+	struct daemon	*d = &test_daemon;
+	char		*text, *cause = NULL;
+
+	schedule_stop(d);
+	config_free(d->cfg);
+	xasprintf(&text, "[schedule]\ninterval = 1h\njitter = %s\n"
+	    "catch_up = yes\n", jitter);
+	d->cfg = conf(text);
+	free(text);
+	free(test_armed);
+	test_armed = xstrdup(armed);
+	free(test_queued);
+	test_queued = NULL;
+	assert_int_equal(schedule_start(d, &cause), 0);
+}
+
+/*
+ * A restart between a run's nominal time and its start with jitter: the
+ * run keeps its start, with catch_up too, when it was armed under the
+ * schedule in force and its start (cut to the jitter in force) is still
+ * to come; else it was missed, and caught up.
+ */
+static void
+test_start_armed(void **state)
+{
+	struct daemon	*d = &test_daemon;
+	char		*armed;
+	time_t		 now = time(NULL), t0 = now - 3600 - 5;
+
+	(void)state;
+	set_last(t0);
+	xasprintf(&armed, "%lld %lld interval 3600", (long long)(t0 + 3600),
+	    (long long)(now + 600));
+	start_armed("1h", armed);
+	assert_int_equal(test_nruns, 0);
+	assert_int_equal(d->nominal, t0 + 3600);
+	assert_int_equal(d->fire_at, now + 600);
+	assert_int_equal(strtoll(test_last, NULL, 10), t0);
+	/* Another restart keeps it still. */
+	start_armed("1h", armed);
+	assert_int_equal(test_nruns, 0);
+	assert_int_equal(d->fire_at, now + 600);
+
+	/* Its start comes: it runs as the run due then. */
+	d->fire_at = time(NULL);
+	schedule_timer(-1, 0, d);
+	assert_int_equal(test_nruns, 1);
+	assert_null(strstr(test_details[0], "catch-up"));
+	assert_int_equal(strtoll(test_last, NULL, 10), t0 + 3600);
+	/* And the next run armed is saved. */
+	free(armed);
+	xasprintf(&armed, "%lld %lld interval 3600", (long long)d->nominal,
+	    (long long)d->fire_at);
+	assert_string_equal(test_armed, armed);
+	free(armed);
+
+	/* A jitter made shorter meanwhile cuts the start. */
+	set_last(t0);
+	xasprintf(&armed, "%lld %lld interval 3600", (long long)(t0 + 3600),
+	    (long long)(now + 600));
+	start_armed("5m", armed);
+	assert_int_equal(test_nruns, 1);
+	assert_int_equal(d->fire_at, t0 + 3600 + 300);
+	free(armed);
+
+	/* Armed under another schedule: missed, and caught up. */
+	set_last(t0);
+	xasprintf(&armed, "%lld %lld interval 7200", (long long)(t0 + 3600),
+	    (long long)(now + 600));
+	start_armed("1h", armed);
+	assert_int_equal(test_nruns, 2);
+	assert_non_null(strstr(test_details[1], "catch-up of the run due "));
+	free(armed);
+
+	/* Its start came during the downtime: missed. */
+	set_last(t0);
+	xasprintf(&armed, "%lld %lld interval 3600", (long long)(t0 + 3600),
+	    (long long)(now - 1));
+	start_armed("1h", armed);
+	assert_int_equal(test_nruns, 3);
+	assert_non_null(strstr(test_details[2], "catch-up of the run due "));
+	free(armed);
 }
 
 /* catch_up = no: the reload keeps the due run, which fires as due. */
@@ -591,6 +693,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_start_catch_up, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_start_queued, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_start_armed, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_reload_keeps_due_run,
 		    setup, teardown),
