@@ -34,7 +34,8 @@
  * that finds its nominal time to be the first fire after the last one
  * accounted for, under the schedule now in force, no fire after it due
  * yet, and its start still to come, keeps that start (cut to a jitter
- * made shorter since): the run's time has not come, so nothing was
+ * made shorter since, and due at once if that cut puts it before now,
+ * as a reload does): the run's time has not come, so nothing was
  * missed.  Before, "schedule:last" alone said that a nominal time had
  * passed unaccounted for: a quick restart (a package upgrade) dropped
  * the night's run as missed, or with catch_up started it at once,
@@ -860,13 +861,20 @@ schedule_keep_armed(struct daemon *d, time_t missed, time_t now)
 	following = schedule_after(d, missed);
 	if (following != 0 && following <= now)
 		return 0;
+	if (fire_at <= (long long)now)
+		return 0;	/* its start came during the downtime */
+	/*
+	 * A jitter made shorter while down may put the start before now:
+	 * it is then due at once, as a reload makes it, not missed (the
+	 * daemon was down at neither time).
+	 */
 	jitter = schedule_jitter(d, missed);
 	if (jitter < 0)
 		jitter = 0;
 	if (fire_at > (long long)missed + jitter)
 		fire_at = (long long)missed + jitter;
-	if (fire_at <= (long long)now)
-		return 0;	/* its start came during the downtime */
+	if (fire_at < (long long)now)
+		fire_at = (long long)now;
 	d->armed_from = d->anchor;
 	d->nominal = missed;
 	d->fire_at = (time_t)fire_at;

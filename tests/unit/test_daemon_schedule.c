@@ -332,6 +332,17 @@ test_start_armed(void **state)
 	start_armed("5m", armed);
 	assert_int_equal(test_nruns, 1);
 	assert_int_equal(d->fire_at, t0 + 3600 + 300);
+	/*
+	 * Cut to before now: due at once, as a reload makes it, not missed
+	 * (it was caught up as "missed while perfwatchd was down").
+	 */
+	start_armed("1s", armed);
+	assert_int_equal(test_nruns, 1);
+	assert_int_equal(d->nominal, t0 + 3600);
+	assert_true(d->fire_at >= now && d->fire_at <= time(NULL));
+	schedule_timer(-1, 0, d);
+	assert_int_equal(test_nruns, 2);
+	assert_null(strstr(test_details[1], "catch-up"));
 	free(armed);
 
 	/* Armed under another schedule: missed, and caught up. */
@@ -339,8 +350,8 @@ test_start_armed(void **state)
 	xasprintf(&armed, "%lld %lld interval 7200", (long long)(t0 + 3600),
 	    (long long)(now + 600));
 	start_armed("1h", armed);
-	assert_int_equal(test_nruns, 2);
-	assert_non_null(strstr(test_details[1], "catch-up of the run due "));
+	assert_int_equal(test_nruns, 3);
+	assert_non_null(strstr(test_details[2], "catch-up of the run due "));
 	free(armed);
 
 	/* Its start came during the downtime: missed. */
@@ -348,8 +359,8 @@ test_start_armed(void **state)
 	xasprintf(&armed, "%lld %lld interval 3600", (long long)(t0 + 3600),
 	    (long long)(now - 1));
 	start_armed("1h", armed);
-	assert_int_equal(test_nruns, 3);
-	assert_non_null(strstr(test_details[2], "catch-up of the run due "));
+	assert_int_equal(test_nruns, 4);
+	assert_non_null(strstr(test_details[3], "catch-up of the run due "));
 	free(armed);
 }
 
