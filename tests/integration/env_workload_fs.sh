@@ -121,9 +121,15 @@ pw -c "$T/perfwatch.conf" env show >/dev/null 2>"$T/show.err" ||
 	fail "env show: $(cat "$T/show.err")"
 
 # env show of a configuration that names no profile, where the default
-# one is not installed, says nothing of it: it needed none before.
+# one is not installed, says nothing of it: it needed none before.  (On
+# a machine where perfwatch is installed the default is found, and this
+# holds either way.)  One that names a profile not found says so.
 printf '[perfwatch]\nwork_dir = %s\n' "$T/work" >"$T/noprof.conf"
 PERFWATCH_PROFILE_DIR="$T/none" pw -c "$T/noprof.conf" env show \
     >/dev/null 2>"$T/noprof.err" || fail "env show: $(cat "$T/noprof.err")"
 expect_eq "$(cat "$T/noprof.err")" ""
+printf 'profile = nosuch-profile\n' >>"$T/noprof.conf"
+PERFWATCH_PROFILE_DIR="$T/none" pw -c "$T/noprof.conf" env show \
+    >/dev/null 2>"$T/noprof.err" || fail "env show: $(cat "$T/noprof.err")"
+expect_eq "$(cat "$T/noprof.err")" "perfwatch: profile \"nosuch-profile\" not found: the snapshot leaves out the filesystems of its workloads' work_dir"
 pass
