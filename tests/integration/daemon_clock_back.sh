@@ -11,26 +11,8 @@
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
-lib=
-for f in /usr/lib/*/faketime/libfaketime.so.1 /usr/lib/faketime/libfaketime.so.1 \
-    /usr/local/lib/faketime/libfaketime.so.1; do
-	[ -f "$f" ] && lib=$f && break
-done
-[ -n "$lib" ] || skip "no libfaketime (Debian: faketime)"
-
-# perfwatchd through libfaketime: its wall clock is the real one moved
-# by the offset in $T/faketime, read again at each look.  A sanitizer's
-# runtime must come first of the libraries: preloaded before it.
-real=$PERFWATCHD
-san=$(ldd "$real" 2>/dev/null | awk '/libasan|libtsan/ { print $3; exit }')
-[ -z "$san" ] || lib="$san $lib"
-PERFWATCHD="$T/perfwatchd-faketime"
-cat >"$PERFWATCHD" <<EOS
-#!/bin/sh
-exec env LD_PRELOAD="$lib" FAKETIME_TIMESTAMP_FILE="$T/faketime" \
-    FAKETIME_NO_CACHE=1 FAKETIME_DONT_FAKE_MONOTONIC=1 "$real" "\$@"
-EOS
-chmod +x "$PERFWATCHD"
+# perfwatchd through libfaketime (daemon.subr).
+faketime_daemon
 
 # clock_offset SECONDS: the daemon's clock is the real one plus SECONDS.
 clock_offset() {

@@ -12,27 +12,8 @@
 set -eu
 . "$(dirname "$0")/daemon.subr"
 
-lib=
-for f in /usr/lib/*/faketime/libfaketime.so.1 /usr/lib/faketime/libfaketime.so.1 \
-    /usr/local/lib/faketime/libfaketime.so.1; do
-	[ -f "$f" ] && lib=$f && break
-done
-[ -n "$lib" ] || skip "no libfaketime (Debian: faketime)"
-
-# perfwatchd through libfaketime, in UTC: its wall clock is the real one
-# moved by the offset in $T/faketime, read again at each look.  A
-# sanitizer's runtime must come first of the libraries: preloaded before
-# it.
-real=$PERFWATCHD
-san=$(ldd "$real" 2>/dev/null | awk '/libasan|libtsan/ { print $3; exit }')
-[ -z "$san" ] || lib="$san $lib"
-PERFWATCHD="$T/perfwatchd-faketime"
-cat >"$PERFWATCHD" <<EOS
-#!/bin/sh
-exec env TZ=UTC0 LD_PRELOAD="$lib" FAKETIME_TIMESTAMP_FILE="$T/faketime" \
-    FAKETIME_NO_CACHE=1 FAKETIME_DONT_FAKE_MONOTONIC=1 "$real" "\$@"
-EOS
-chmod +x "$PERFWATCHD"
+# perfwatchd through libfaketime, in UTC (daemon.subr).
+faketime_daemon TZ=UTC0
 
 # clock_at EPOCH: the daemon's clock reads EPOCH now.
 clock_at() {
